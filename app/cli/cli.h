@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <QTextStream>
+
+#include <functional>
+
+// kernelforge-cli subcommands register themselves: each app/cli/cmd_<area>.cpp holds
+//   static const kf::cli::Registration reg{"patch", "Plan, apply and roll back patch sets", &runPatch};
+// and main() dispatches on the first argument. A command receives the arguments after its
+// name and returns the process exit status.
+namespace kf::cli {
+
+using Handler = std::function<int(const QStringList& args)>;
+
+struct Registration
+{
+    Registration(const char* name, const char* summary, Handler handler);
+};
+
+struct Command
+{
+    QString name;
+    QString summary;
+    Handler handler;
+};
+QList<Command>& commands();
+
+// Output helpers: stdout/stderr as UTF-8 text streams.
+QTextStream& out();
+QTextStream& err();
+
+// Exit status for connection, host-key and authentication failures (as OpenSSH's ssh).
+constexpr int kExitConnection = 255;
+
+} // namespace kf::cli

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "app/cli/cli.h"
+
+#include "core/log/logging.h"
+#include "core/version.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace kf::cli {
+
+Registration::Registration(const char* name, const char* summary, Handler handler)
+{
+    commands().append({QString::fromUtf8(name), QString::fromUtf8(summary), std::move(handler)});
+}
+
+QList<Command>& commands()
+{
+    static QList<Command> list;
+    return list;
+}
+
+QTextStream& out()
+{
+    static QTextStream s(stdout);
+    return s;
+}
+
+QTextStream& err()
+{
+    static QTextStream s(stderr);
+    return s;
+}
+
+} // namespace kf::cli
+
+namespace {
+
+void printUsage(QTextStream& s)
+{
+    s << "Usage: kernelforge-cli [--verbose] [--log-level LEVEL] COMMAND [ARGS...]\n\n"
+      << "Deploy LLM inference on your own GPU servers: patches, builds, GPU and server monitoring.\n\n"
+      << "Commands:\n";
+    auto cmds = kf::cli::commands();
+    std::sort(cmds.begin(), cmds.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+    for (const auto& c : cmds)
+        s << "  " << c.name.leftJustified(12) << c.summary << '\n';
+    s << "\nGlobal options:\n"
+      << "  --version          print versions and exit\n"
+      << "  --verbose          log at debug level to stderr and the log file\n"
+      << "  --log-level LEVEL  trace, debug, info, warn (default), error, critical, off\n"
+      << "Run 'kernelforge-cli COMMAND --help' for a command's options.\n";
+    s.flush();
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("kernelforge"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(KF_VERSION_STRING));
+
+    QStringList args = app.arguments().mid(1);
+    kf::log::Options logOptions;
+    logOptions.level = spdlog::level::warn;
+    while (!args.isEmpty() && args.first().startsWith(QLatin1String("--"))) {
+        const QString a = args.takeFirst();
+        if (a == QLatin1String("--version")) {
+            kf::cli::out() << kf::versionReport(QStringLiteral("kernelforge-cli")) << Qt::flush;
+            return 0;
+        }
+        if (a == QLatin1String("--help")) {
+            printUsage(kf::cli::out());
+            return 0;
+        }
+        if (a == QLatin1String("--verbose")) {
+            logOptions.level = spdlog::level::debug;
+        } else if (a == QLatin1String("--log-level") && !args.isEmpty()) {
+            if (!kf::log::parseLevel(args.takeFirst(), &logOptions.level)) {
+                kf::cli::err() << "kernelforge-cli: unknown log level\n" << Qt::flush;
+                return 2;
+            }
+        } else {
+            kf::cli::err() << "kernelforge-cli: unknown option " << a << "\n" << Qt::flush;
+            printUsage(kf::cli::err());
+            return 2;
+        }
+    }
+    kf::log::init(logOptions);
+    kf::log::installQtMessageHandler();
+
+    if (args.isEmpty()) {
+        printUsage(kf::cli::err());
+        return 2;
+    }
+    const QString name = args.takeFirst();
+    for (const auto& c : kf::cli::commands()) {
+        if (c.name == name) {
+            const int rc = c.handler(args);
+            kf::cli::out().flush();
+            kf::cli::err().flush();
+            kf::log::flush();
+            return rc;
+        }
+    }
+    kf::cli::err() << "kernelforge-cli: unknown command '" << name << "'\n" << Qt::flush;
+    printUsage(kf::cli::err());
+    return 2;
+}

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+// Composition root of the GUI: builds the services, hands them to the window.
+#include "core/demo/demohost.h"
+#include "core/hosts/hostmanager.h"
+#include "core/log/logging.h"
+#include "core/version.h"
+#include "ui/appcontext.h"
+#include "ui/highlight/highlighterinfo.h"
+#include "ui/mainwindow.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QMessageBox>
+
+#include <cstdio>
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("kernelforge"));
+    QApplication::setApplicationName(QStringLiteral("kernelforge"));
+    QApplication::setApplicationDisplayName(QStringLiteral("KernelForge"));
+    QApplication::setApplicationVersion(QStringLiteral(KF_VERSION_STRING));
+    QApplication::setDesktopFileName(QStringLiteral("io.github.kernelforge.KernelForge"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Patch, build and watch LLM inference on your own GPU servers."));
+    parser.addHelpOption();
+    const QCommandLineOption version(QStringLiteral("version"), QStringLiteral("Print versions and exit."));
+    const QCommandLineOption demo(QStringLiteral("demo"), QStringLiteral("Start the built-in demo server (a private sshd on 127.0.0.1) and connect to it."));
+    const QCommandLineOption verbose(QStringLiteral("verbose"), QStringLiteral("Log at debug level."));
+    const QCommandLineOption level(QStringLiteral("log-level"), QStringLiteral("trace, debug, info, warn (default), error, critical, off."),
+                                   QStringLiteral("level"));
+    parser.addOptions({version, demo, verbose, level});
+    parser.process(app);
+
+    if (parser.isSet(version)) {
+        const QString report = kf::versionReport(QStringLiteral("kernelforge"), {{QStringLiteral("Highlighter"), kf::highlighterBackendName()}});
+        fputs(report.toUtf8().constData(), stdout);
+        return 0;
+    }
+
+    kf::log::Options logOptions;
+    if (parser.isSet(verbose))
+        logOptions.level = spdlog::level::debug;
+    if (parser.isSet(level) && !kf::log::parseLevel(parser.value(level), &logOptions.level)) {
+        fprintf(stderr, "kernelforge: unknown log level '%s'\n", qPrintable(parser.value(level)));
+        return 2;
+    }
+    kf::log::init(logOptions);
+    kf::log::installQtMessageHandler();
+    kf::log::app()->info("KernelForge {} starting", KF_VERSION_STRING);
+
+    kf::HostManager hosts;
+    std::unique_ptr<kf::DemoHost> demoHost;
+    kf::AppContext context;
+    context.hosts = &hosts;
+
+    kf::HostProfile local;
+    local.name = QStringLiteral("This machine");
+    local.isLocal = true;
+    hosts.add(local);
+
+    if (parser.isSet(demo)) {
+        demoHost = std::make_unique<kf::DemoHost>();
+        if (const kf::Status s = demoHost->start(); !s) {
+            kf::log::app()->error("demo host failed: {}", s.error());
+            QMessageBox::critical(nullptr, QStringLiteral("KernelForge"), QStringLiteral("The demo server could not start:\n\n") + s.error());
+            return 1;
+        }
+        context.demo = demoHost.get();
+        if (auto* h = hosts.add(demoHost->profile(QStringLiteral("demo-gpu-server"))))
+            h->connectToHost();
+    }
+
+    kf::MainWindow window(context);
+    if (demoHost)
+        window.selectHost(QStringLiteral("demo-gpu-server"));
+    window.resize(1440, 900);
+    window.show();
+    const int rc = QApplication::exec();
+    kf::log::flush();
+    return rc;
+}

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/transport/localtransport.h"
+
+#include "core/util/shellquote.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTcpSocket>
+#include <QTimer>
+
+#include <csignal>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace kf {
+namespace {
+
+QString errnoText(const QString& what, const QString& path)
+{
+    return what + QStringLiteral(" ") + path + QStringLiteral(": ") + QString::fromLocal8Bit(strerror(errno));
+}
+
+// The shell reports "killed by signal N" as exit code 128+N when we run `sh -c 'cmd'`
+// with exec; QProcess::CrashExit does not say which signal, so commands are run as
+// `exec sh -c ...` and decode 128+N ourselves only when QProcess says CrashExit.
+void setupProcess(QProcess& p, const CommandSpec& spec, const QString& home)
+{
+    QString cmd = spec.command;
+    if (!spec.env.isEmpty())
+        cmd = envPrefix(spec.env) + QStringLiteral("sh -c ") + shellQuote(cmd);
+    p.setProgram(QStringLiteral("/bin/sh"));
+    p.setArguments({QStringLiteral("-c"), cmd});
+    p.setWorkingDirectory(spec.workingDirectory.isEmpty() ? home : spec.workingDirectory);
+}
+
+class LocalProcess final : public ProcessHandle
+{
+public:
+    LocalProcess(const CommandSpec& spec, const QString& home)
+    {
+        setupProcess(m_proc, spec, home);
+        connect(&m_proc, &QProcess::readyReadStandardOutput, this, [this] { Q_EMIT stdoutReceived(m_proc.readAllStandardOutput()); });
+        connect(&m_proc, &QProcess::readyReadStandardError, this, [this] { Q_EMIT stderrReceived(m_proc.readAllStandardError()); });
+        connect(&m_proc, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) { finish(code, status, {}); });
+        connect(&m_proc, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
+            if (e == QProcess::FailedToStart)
+                finish(-1, QProcess::CrashExit, m_proc.errorString());
+        });
+        m_proc.start();
+    }
+    ~LocalProcess() override
+    {
+        if (m_proc.state() != QProcess::NotRunning) {
+            m_done = true;
+            m_proc.kill();
+            m_proc.waitForFinished(2000);
+        }
+    }
+    void writeStdin(const QByteArray& data) override { m_proc.write(data); }
+    void closeStdin() override { m_proc.closeWriteChannel(); }
+    void cancel() override
+    {
+        if (m_proc.state() == QProcess::NotRunning)
+            return;
+        m_proc.terminate();
+        QTimer::singleShot(3000, this, [this] { if (m_proc.state() != QProcess::NotRunning) m_proc.kill(); });
+    }
+    bool isRunning() const override { return !m_done; }
+
+private:
+    void finish(int code, QProcess::ExitStatus status, const QString& error)
+    {
+        if (m_done)
+            return;
+        m_done = true;
+        // Deliver whatever is still buffered before the end.
+        if (const QByteArray out = m_proc.readAllStandardOutput(); !out.isEmpty())
+            Q_EMIT stdoutReceived(out);
+        if (const QByteArray err = m_proc.readAllStandardError(); !err.isEmpty())
+            Q_EMIT stderrReceived(err);
+        ProcessExit exit;
+        exit.error = error;
+        if (error.isEmpty()) {
+            if (status == QProcess::CrashExit) {
+                exit.signal = QStringLiteral("TERM");
+            } else {
+                exit.exitCode = code;
+            }
+        }
+        Q_EMIT finished(exit);
+    }
+
+    QProcess m_proc;
+    bool m_done = false;
+};
+
+class LocalTunnel final : public TunnelStream
+{
+public:
+    QTcpSocket socket;
+    Status write(const QByteArray& data) override
+    {
+        if (socket.write(data) != data.size())
+            return Status::failure(socket.errorString());
+        while (socket.bytesToWrite() > 0)
+            if (!socket.waitForBytesWritten(30000))
+                return Status::failure(socket.errorString());
+        return {};
+    }
+    Result<QByteArray> read(int timeoutMs) override
+    {
+        if (socket.bytesAvailable() == 0 && socket.state() == QAbstractSocket::ConnectedState)
+            socket.waitForReadyRead(timeoutMs);
+        return socket.readAll();
+    }
+    bool atEnd() const override { return socket.state() != QAbstractSocket::ConnectedState && socket.bytesAvailable() == 0; }
+    void close() override { socket.close(); }
+};
+
+} // namespace
+
+LocalTransport::LocalTransport(QString homeDir) : m_home(homeDir.isEmpty() ? QDir::homePath() : std::move(homeDir)) { }
+
+QString LocalTransport::describe() const { return QStringLiteral("local"); }
+
+QString LocalTransport::resolve(const QString& path) const
+{
+    if (path == QLatin1String("~"))
+        return m_home;
+    if (path.startsWith(QLatin1String("~/")))
+        return m_home + path.mid(1);
+    if (QDir::isAbsolutePath(path))
+        return path;
+    return m_home + QLatin1Char('/') + path;
+}
+
+ExecResult LocalTransport::exec(const CommandSpec& spec, int timeoutMs)
+{
+    QProcess p;
+    setupProcess(p, spec, m_home);
+    p.start();
+    ExecResult r;
+    if (!p.waitForStarted(10000)) {
+        r.error = QStringLiteral("could not start /bin/sh: ") + p.errorString();
+        return r;
+    }
+    if (!spec.stdinData.isEmpty())
+        p.write(spec.stdinData);
+    p.closeWriteChannel();
+    if (!p.waitForFinished(timeoutMs < 0 ? -1 : timeoutMs)) {
+        p.kill();
+        p.waitForFinished(2000);
+        r.error = QStringLiteral("timed out after %1 ms").arg(timeoutMs);
+    }
+    r.stdOut = p.readAllStandardOutput();
+    r.stdErr = p.readAllStandardError();
+    if (r.error.isEmpty()) {
+        if (p.exitStatus() == QProcess::CrashExit)
+            r.signal = QStringLiteral("KILL");
+        else
+            r.exitCode = p.exitCode();
+    }
+    return r;
+}
+
+std::unique_ptr<ProcessHandle> LocalTransport::start(const CommandSpec& spec)
+{
+    return std::make_unique<LocalProcess>(spec, m_home);
+}
+
+Result<QByteArray> LocalTransport::readFile(const QString& path)
+{
+    QFile f(resolve(path));
+    if (!f.open(QIODevice::ReadOnly))
+        return Result<QByteArray>::failure(QStringLiteral("cannot read %1: %2").arg(f.fileName(), f.errorString()));
+    return f.readAll();
+}
+
+Status LocalTransport::writeFileAtomic(const QString& path, const QByteArray& data, const WriteOptions& options)
+{
+    const QString target = resolve(path);
+    const QFileInfo info(target);
+    const QByteArray dir = QFile::encodeName(info.absolutePath());
+    struct stat old {};
+    const bool hadOld = ::stat(QFile::encodeName(target).constData(), &old) == 0;
+    QByteArray tmpl = dir + "/." + QFile::encodeName(info.fileName()) + ".kf-tmp-XXXXXX";
+    const int fd = ::mkstemp(tmpl.data());
+    if (fd < 0)
+        return Status::failure(errnoText(QStringLiteral("cannot create a temporary file next to"), target));
+    auto fail = [&](const QString& what) {
+        const Status s = Status::failure(errnoText(what, target));
+        ::close(fd);
+        ::unlink(tmpl.constData());
+        return s;
+    };
+    for (qsizetype done = 0; done < data.size();) {
+        const ssize_t n = ::write(fd, data.constData() + done, size_t(data.size() - done));
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return fail(QStringLiteral("cannot write"));
+        }
+        done += n;
+    }
+    const mode_t mode = options.mode >= 0 ? mode_t(options.mode) : hadOld ? (old.st_mode & 07777) : 0644;
+    if (::fchmod(fd, mode) != 0)
+        return fail(QStringLiteral("cannot set the mode of"));
+    if (hadOld && options.keepOwner && (old.st_uid != ::geteuid() || old.st_gid != ::getegid()))
+        (void)::fchown(fd, old.st_uid, old.st_gid); // best effort: only root may give files away
+    if (::fsync(fd) != 0)
+        return fail(QStringLiteral("cannot sync"));
+    ::close(fd);
+    if (::rename(tmpl.constData(), QFile::encodeName(target).constData()) != 0) {
+        const Status s = Status::failure(errnoText(QStringLiteral("cannot replace"), target));
+        ::unlink(tmpl.constData());
+        return s;
+    }
+    if (const int dfd = ::open(dir.constData(), O_RDONLY | O_DIRECTORY); dfd >= 0) {
+        ::fsync(dfd);
+        ::close(dfd);
+    }
+    return {};
+}
+
+Result<FileInfo> LocalTransport::stat(const QString& path)
+{
+    FileInfo fi;
+    fi.name = path;
+    struct stat st {};
+    const QByteArray p = QFile::encodeName(resolve(path));
+    if (::lstat(p.constData(), &st) != 0) {
+        if (errno == ENOENT || errno == ENOTDIR)
+            return fi;
+        return Result<FileInfo>::failure(errnoText(QStringLiteral("cannot stat"), path));
+    }
+    fi.isSymlink = S_ISLNK(st.st_mode);
+    if (fi.isSymlink)
+        ::stat(p.constData(), &st);
+    fi.exists = true;
+    fi.isDir = S_ISDIR(st.st_mode);
+    fi.size = st.st_size;
+    fi.mode = st.st_mode & 07777;
+    fi.uid = st.st_uid;
+    fi.gid = st.st_gid;
+    fi.mtime = st.st_mtime;
+    return fi;
+}
+
+Result<QList<FileInfo>> LocalTransport::list(const QString& directory)
+{
+    QDir dir(resolve(directory));
+    if (!dir.exists())
+        return Result<QList<FileInfo>>::failure(QStringLiteral("no such folder: ") + directory);
+    QList<FileInfo> out;
+    const auto names = dir.entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDir::Name);
+    for (const QString& name : names) {
+        auto st = stat(dir.filePath(name));
+        if (!st)
+            continue;
+        FileInfo fi = st.value();
+        fi.name = name;
+        out << fi;
+    }
+    return out;
+}
+
+Status LocalTransport::mkpath(const QString& directory)
+{
+    if (!QDir().mkpath(resolve(directory)))
+        return Status::failure(QStringLiteral("cannot create folder ") + directory);
+    return {};
+}
+
+Result<std::unique_ptr<TunnelStream>> LocalTransport::openTunnel(const QString& host, quint16 port)
+{
+    auto t = std::make_unique<LocalTunnel>();
+    t->socket.connectToHost(host, port);
+    if (!t->socket.waitForConnected(10000))
+        return Result<std::unique_ptr<TunnelStream>>::failure(
+            QStringLiteral("cannot connect to %1:%2: %3").arg(host).arg(port).arg(t->socket.errorString()));
+    return std::unique_ptr<TunnelStream>(std::move(t));
+}
+
+} // namespace kf

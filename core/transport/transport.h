@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include "core/util/result.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QMap>
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+// What every feature talks to: run a command, read/write a file, open a tunnel.
+// Implementations: LocalTransport (this machine, QProcess/QFile) and SshTransport
+// (one multiplexed libssh2 session per host, core/ssh).
+//
+// Threading contract:
+//  - A Transport is thread-safe. The blocking calls (exec, readFile, writeFileAtomic, stat,
+//    list, mkpath, openTunnel) may be called from any thread except the GUI thread and
+//    the SSH session thread; the GUI runs them through QtConcurrent (STYLE.md rule 6).
+//  - start() returns a ProcessHandle that lives in the calling thread (which needs an
+//    event loop) and reports output through queued signals as it arrives.
+// Paths: absolute, or relative to the login user's home directory; a leading "~/" means
+// the home directory too.
+namespace kf {
+
+struct CommandSpec
+{
+    QString command;            // one line for /bin/sh -c (quote with shellQuote/shellJoin)
+    QMap<QString, QString> env; // passed as an `env K=V` prefix (servers rarely accept SetEnv)
+    QString workingDirectory;   // empty: home
+    QByteArray stdinData;       // written then closed, for exec(); start() keeps stdin open
+    bool pty = false;
+    bool resumable = false;     // start(): reopen after a reconnect (e.g. `tail -f`, nvidia-smi -lms)
+};
+
+struct ProcessExit
+{
+    int exitCode = -1;  // -1 when killed by a signal or never ran
+    QString signal;     // "KILL", "TERM"... when the remote process died of a signal
+    QString error;      // transport failure (connection lost, could not start); empty otherwise
+    bool ok() const { return error.isEmpty() && signal.isEmpty() && exitCode == 0; }
+};
+
+struct ExecResult : ProcessExit
+{
+    QByteArray stdOut;
+    QByteArray stdErr;
+};
+
+struct FileInfo
+{
+    QString name;          // file name (list) or path as asked (stat)
+    bool exists = false;
+    bool isDir = false;
+    bool isSymlink = false;
+    qint64 size = 0;
+    quint32 mode = 0;      // permission bits, e.g. 0644
+    quint32 uid = 0;
+    quint32 gid = 0;
+    qint64 mtime = 0;      // seconds since the epoch
+};
+
+struct WriteOptions
+{
+    int mode = -1;         // permission bits for a new file; -1: keep the existing file's, else 0644
+    bool keepOwner = true; // copy uid/gid of the file being replaced (when permitted)
+};
+
+// A long-running command whose output arrives in chunks. Lives in the thread that called
+// Transport::start(). finished() is emitted exactly once; after it nothing else is emitted.
+class ProcessHandle : public QObject
+{
+    Q_OBJECT
+public:
+    using QObject::QObject;
+    ~ProcessHandle() override = default;
+    virtual void writeStdin(const QByteArray& data) = 0;
+    virtual void closeStdin() = 0;
+    // Asks the process to stop (signal TERM, then close the channel); finished() follows.
+    virtual void cancel() = 0;
+    virtual bool isRunning() const = 0;
+
+Q_SIGNALS:
+    void stdoutReceived(const QByteArray& chunk);
+    void stderrReceived(const QByteArray& chunk);
+    // A resumable stream was reopened after a reconnect; output may have a gap before this.
+    void resumed();
+    void finished(const kf::ProcessExit& exit);
+};
+
+// A byte stream to host:port as seen from the server (direct-tcpip over SSH; a plain TCP
+// socket locally). Blocking; use from a worker thread.
+class TunnelStream
+{
+public:
+    virtual ~TunnelStream() = default;
+    virtual Status write(const QByteArray& data) = 0;
+    // Returns what is available, waiting up to timeoutMs for the first byte; an empty
+    // array with atEnd() true means the peer closed.
+    virtual Result<QByteArray> read(int timeoutMs) = 0;
+    virtual bool atEnd() const = 0;
+    virtual void close() = 0;
+};
+
+class Transport
+{
+public:
+    virtual ~Transport() = default;
+
+    // "alice@gpu1:22" or "local"; for messages and logs.
+    virtual QString describe() const = 0;
+
+    virtual ExecResult exec(const CommandSpec& spec, int timeoutMs = -1) = 0;
+    virtual std::unique_ptr<ProcessHandle> start(const CommandSpec& spec) = 0;
+
+    virtual Result<QByteArray> readFile(const QString& path) = 0;
+    // Temp file in the same folder, fsync, mode/owner copied, swapped over the original in
+    // one rename; an interrupted write leaves the old file or the new one, never a mix.
+    virtual Status writeFileAtomic(const QString& path, const QByteArray& data, const WriteOptions& options = {}) = 0;
+    // A missing file is not an error: exists == false.
+    virtual Result<FileInfo> stat(const QString& path) = 0;
+    virtual Result<QList<FileInfo>> list(const QString& directory) = 0;
+    virtual Status mkpath(const QString& directory) = 0;
+    virtual Result<std::unique_ptr<TunnelStream>> openTunnel(const QString& host, quint16 port) = 0;
+};
+
+} // namespace kf
+
+Q_DECLARE_METATYPE(kf::ProcessExit)

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+namespace kf {
+
+// Quotes one word for a POSIX shell: safe for any byte sequence (single quotes, with ' as '\'').
+QString shellQuote(const QString& word);
+// Joins words, each quoted as needed.
+QString shellJoin(const QStringList& words);
+// "env K='v' K2='v2' " prefix for a command line; servers rarely accept SetEnv, so the
+// environment travels in the command itself. Keys must match [A-Za-z_][A-Za-z0-9_]*.
+QString envPrefix(const QMap<QString, QString>& env);
+// Splits a command line the way a POSIX shell splits words (quotes and backslashes; no expansion).
+QStringList shellSplit(const QString& line, QString* error = nullptr);
+
+} // namespace kf

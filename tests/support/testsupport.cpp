@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "testsupport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QProcessEnvironment>
+
+#include <unistd.h>
+
+namespace kf::test {
+
+QString dataPath(const QString& relative) { return QStringLiteral(KF_TEST_DATA_DIR "/") + relative; }
+
+QByteArray readData(const QString& relative)
+{
+    QFile f(dataPath(relative));
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("missing test data %s", qPrintable(f.fileName()));
+    return f.readAll();
+}
+
+QString screenshotPath(const QString& name)
+{
+    QDir().mkpath(QStringLiteral(KF_SCREENSHOT_DIR));
+    return QStringLiteral(KF_SCREENSHOT_DIR "/") + name + QStringLiteral(".png");
+}
+
+ProcessOutput runProgram(const QString& program, const QStringList& args, int timeoutMs, const QByteArray& input,
+                         const QStringList& extraEnv)
+{
+    ProcessOutput r;
+    QProcess p;
+    if (!extraEnv.isEmpty()) {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const QString& kv : extraEnv) {
+            const qsizetype eq = kv.indexOf(QLatin1Char('='));
+            env.insert(kv.left(eq), kv.mid(eq + 1));
+        }
+        p.setProcessEnvironment(env);
+    }
+    p.start(program, args);
+    if (!p.waitForStarted(10000)) {
+        r.err = p.errorString().toUtf8();
+        return r;
+    }
+    if (!input.isEmpty())
+        p.write(input);
+    p.closeWriteChannel();
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished(3000);
+        r.crashed = true;
+    }
+    r.out = p.readAllStandardOutput();
+    r.err += p.readAllStandardError();
+    r.crashed = r.crashed || p.exitStatus() == QProcess::CrashExit;
+    r.exitCode = p.exitCode();
+    return r;
+}
+
+ProcessOutput runCli(const QStringList& args, int timeoutMs, const QStringList& extraEnv)
+{
+    return runProgram(QStringLiteral(KF_CLI_BINARY), args, timeoutMs, {}, extraEnv);
+}
+
+bool isRoot() { return ::geteuid() == 0; }
+
+} // namespace kf::test

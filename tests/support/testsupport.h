@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include "core/demo/demohost.h"
+
+#include <QByteArray>
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+#include <QTest>
+
+#include <memory>
+
+namespace kf::test {
+
+// tests/data/<relative>
+QString dataPath(const QString& relative);
+QByteArray readData(const QString& relative);
+// ${build}/screenshots/<name>.png
+QString screenshotPath(const QString& name);
+
+struct ProcessOutput
+{
+    int exitCode = -1;
+    bool crashed = false;
+    QByteArray out;
+    QByteArray err;
+};
+// Runs a program to completion (timeout in ms), capturing both streams.
+ProcessOutput runProgram(const QString& program, const QStringList& args, int timeoutMs = 120000,
+                         const QByteArray& input = {}, const QStringList& extraEnv = {});
+// Runs the built kernelforge-cli.
+ProcessOutput runCli(const QStringList& args, int timeoutMs = 120000, const QStringList& extraEnv = {});
+
+bool isRoot();
+
+} // namespace kf::test
+
+// Starts a DemoHost (the real sshd on 127.0.0.1) for a test function or fails it with the
+// sshd log. Usage: KF_START_DEMO_HOST(demo);  then demo.port(), demo.profile(), ...
+#define KF_START_DEMO_HOST(var, ...)                                                                               \
+    kf::DemoHost var{__VA_ARGS__};                                                                                 \
+    do {                                                                                                           \
+        const kf::Status _kf_started = var.start();                                                                \
+        QVERIFY2(_kf_started.ok(), qPrintable(_kf_started.error()));                                               \
+    } while (false)

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "ui/common/emptystate.h"
+
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace kf {
+
+EmptyState::EmptyState(QWidget* parent)
+    : QWidget(parent), m_title(new QLabel(this)), m_text(new QLabel(this)), m_action(new QPushButton(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->addStretch(2);
+    QFont f = m_title->font();
+    f.setPointSizeF(f.pointSizeF() * 1.4);
+    f.setBold(true);
+    m_title->setFont(f);
+    m_title->setAlignment(Qt::AlignCenter);
+    m_text->setAlignment(Qt::AlignCenter);
+    m_text->setWordWrap(true);
+    m_text->setMaximumWidth(560);
+    m_text->setForegroundRole(QPalette::PlaceholderText);
+    m_action->hide();
+    layout->addWidget(m_title);
+    layout->addWidget(m_text, 0, Qt::AlignHCenter);
+    layout->addWidget(m_action, 0, Qt::AlignHCenter);
+    layout->addStretch(3);
+}
+
+void EmptyState::setTitle(const QString& title) { m_title->setText(title); }
+void EmptyState::setText(const QString& text) { m_text->setText(text); }
+
+QPushButton* EmptyState::setAction(const QString& label)
+{
+    m_action->setText(label);
+    m_action->show();
+    return m_action;
+}
+
+} // namespace kf

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include <QWidget>
+
+class QLabel;
+class QPushButton;
+
+namespace kf {
+
+// A centred title, explanation and optional action, for panes with nothing to show yet.
+class EmptyState : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit EmptyState(QWidget* parent = nullptr);
+    void setTitle(const QString& title);
+    void setText(const QString& text);
+    // Shows a button; returns it so the caller can connect clicked().
+    QPushButton* setAction(const QString& label);
+
+private:
+    QLabel* m_title;
+    QLabel* m_text;
+    QPushButton* m_action;
+};
+
+} // namespace kf

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "ui/mainwindow.h"
+
+#include "core/hosts/hostmanager.h"
+#include "core/log/logging.h"
+#include "core/version.h"
+#include "ui/build/buildpane.h"
+#include "ui/highlight/highlighterinfo.h"
+#include "ui/hosts/hostlistmodel.h"
+#include "ui/monitor/gpupane.h"
+#include "ui/patch/patchpane.h"
+#include "ui/server/serverpane.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QLabel>
+#include <QListView>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace kf {
+
+MainWindow::MainWindow(const AppContext& context, QWidget* parent)
+    : QMainWindow(parent)
+    , m_context(context)
+    , m_hostModel(new HostListModel(context.hosts, this))
+    , m_hostList(new QListView(this))
+    , m_tabs(new QTabWidget(this))
+    , m_statusHost(new QLabel(this))
+{
+    setWindowTitle(QStringLiteral("KernelForge"));
+    setObjectName(QStringLiteral("MainWindow"));
+
+    auto* sidebar = new QWidget(this);
+    auto* sideLayout = new QVBoxLayout(sidebar);
+    sideLayout->setContentsMargins(6, 6, 0, 6);
+    auto* hostsLabel = new QLabel(tr("<b>Hosts</b>"), sidebar);
+    sideLayout->addWidget(hostsLabel);
+    m_hostList->setObjectName(QStringLiteral("hostList"));
+    m_hostList->setModel(m_hostModel);
+    m_hostList->setSpacing(2);
+    m_hostList->setIconSize(QSize(20, 20));
+    m_hostList->setSelectionMode(QAbstractItemView::SingleSelection);
+    sideLayout->addWidget(m_hostList);
+
+    m_panes = {new PatchPane(context, this), new BuildPane(context, this), new GpuPane(context, this), new ServerPane(context, this)};
+    const QStringList titles{tr("Patches"), tr("Build"), tr("GPUs"), tr("Server")};
+    for (int i = 0; i < m_panes.size(); ++i)
+        m_tabs->addTab(m_panes.at(i), titles.at(i));
+    m_tabs->setDocumentMode(true);
+
+    auto* split = new QSplitter(this);
+    split->addWidget(sidebar);
+    split->addWidget(m_tabs);
+    split->setStretchFactor(1, 1);
+    split->setSizes({260, 1100});
+    setCentralWidget(split);
+    statusBar()->addWidget(m_statusHost, 1);
+
+    connect(m_hostList->selectionModel(), &QItemSelectionModel::currentChanged, this, &MainWindow::onCurrentHostChanged);
+    connect(m_hostModel, &QAbstractItemModel::dataChanged, this, &MainWindow::updateStatus);
+    connect(m_hostList, &QListView::activated, this, [this](const QModelIndex& index) {
+        if (auto* h = m_hostModel->connectionAt(index.row()); h && h->state() != ConnectionState::Ready)
+            h->connectToHost();
+    });
+
+    createMenus();
+    restoreSettings();
+    updateStatus();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* hosts = menuBar()->addMenu(tr("&Hosts"));
+    hosts->addAction(tr("&Connect"), this, [this] {
+        if (m_current)
+            m_current->connectToHost();
+    });
+    hosts->addAction(tr("&Disconnect"), this, [this] {
+        if (m_current)
+            m_current->disconnectFromHost();
+    });
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About KernelForge"), this, &MainWindow::showAbout);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::selectHost(const QString& name)
+{
+    const int row = m_hostModel->rowOf(name);
+    if (row >= 0)
+        m_hostList->setCurrentIndex(m_hostModel->index(row));
+}
+
+void MainWindow::onCurrentHostChanged()
+{
+    m_current = m_hostModel->connectionAt(m_hostList->currentIndex().row());
+    for (HostPane* pane : std::as_const(m_panes))
+        pane->setHost(m_current);
+    updateStatus();
+}
+
+void MainWindow::updateStatus()
+{
+    if (!m_current) {
+        m_statusHost->setText(tr("No host selected"));
+        return;
+    }
+    QString text = m_current->profile().name + QStringLiteral(" — ") + m_current->profile().destination() + QStringLiteral(" — ")
+                   + toString(m_current->state());
+    if (!m_current->stateReason().isEmpty())
+        text += QStringLiteral(": ") + m_current->stateReason();
+    m_statusHost->setText(text);
+}
+
+void MainWindow::showAbout()
+{
+    QString rows;
+    const auto versions = componentVersions() + QList<QPair<QString, QString>>{{tr("Highlighter"), highlighterBackendName()}};
+    for (const auto& [name, version] : versions)
+        rows += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(name.toHtmlEscaped(), version.toHtmlEscaped());
+    QMessageBox box(this);
+    box.setObjectName(QStringLiteral("aboutBox"));
+    box.setWindowTitle(tr("About KernelForge"));
+    box.setTextFormat(Qt::RichText);
+    box.setText(tr("<h3>KernelForge</h3><p>Patch, build and watch LLM inference on your own GPU servers.</p>"
+                   "<table cellspacing=4>%1</table><p>License: GPL-3.0-or-later</p>")
+                    .arg(rows));
+    box.exec();
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings s;
+    restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
+    const QString last = s.value(QStringLiteral("window/lastHost")).toString();
+    if (!last.isEmpty() && m_hostModel->rowOf(last) >= 0)
+        selectHost(last);
+    else if (m_hostModel->rowCount() > 0)
+        m_hostList->setCurrentIndex(m_hostModel->index(0));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    QSettings s;
+    s.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    if (m_current)
+        s.setValue(QStringLiteral("window/lastHost"), m_current->profile().name);
+    event->accept();
+}
+
+} // namespace kf
