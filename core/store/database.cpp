@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/store/database.h"
+
+#include "core/store/paths.h"
+
+#include <QMutex>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QThread>
+
+namespace kf::store {
+namespace {
+
+QMutex g_mutex;
+QString g_path; // guarded by g_mutex
+
+} // namespace
+
+void setDatabasePath(const QString& path)
+{
+    QMutexLocker lock(&g_mutex);
+    g_path = path;
+}
+
+QString databasePath()
+{
+    QMutexLocker lock(&g_mutex);
+    if (g_path.isEmpty())
+        g_path = paths::stateDir() + QStringLiteral("/history.sqlite");
+    return g_path;
+}
+
+Result<QSqlDatabase> database()
+{
+    const QString path = databasePath();
+    // One connection per thread and path.
+    const QString name = QStringLiteral("kf-history-%1-%2")
+                             .arg(reinterpret_cast<quintptr>(QThread::currentThread()), 0, 16)
+                             .arg(qHash(path), 0, 16);
+    if (QSqlDatabase::contains(name)) {
+        QSqlDatabase db = QSqlDatabase::database(name);
+        if (db.isOpen())
+            return db;
+    }
+    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+    db.setDatabaseName(path);
+    if (!db.open())
+        return Result<QSqlDatabase>::failure(QStringLiteral("cannot open the history database %1: %2").arg(path, db.lastError().text()));
+    QSqlQuery q(db);
+    q.exec(QStringLiteral("PRAGMA journal_mode=WAL"));
+    q.exec(QStringLiteral("PRAGMA foreign_keys=ON"));
+    q.exec(QStringLiteral("PRAGMA busy_timeout=5000"));
+    return db;
+}
+
+Status ensureSchema(const QStringList& statements)
+{
+    auto db = database();
+    if (!db)
+        return db.status();
+    QSqlDatabase d = db.value();
+    d.transaction();
+    for (const QString& s : statements) {
+        QSqlQuery q(d);
+        if (!q.exec(s)) {
+            d.rollback();
+            return Status::failure(QStringLiteral("history database schema: %1 (%2)").arg(q.lastError().text(), s.left(80)));
+        }
+    }
+    d.commit();
+    return {};
+}
+
+} // namespace kf::store
