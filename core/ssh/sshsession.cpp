@@ -453,7 +453,7 @@ Login SessionWorker::checkHostKey()
     HostKeyDecision decision = HostKeyDecision::Reject;
     if (m_options.acceptNewHostKey) {
         decision = HostKeyDecision::AcceptAndSave;
-    } else if (m_options.interaction) {
+    } else if (m_options.interaction && m_options.promptForHostKeys) {
         publish(ConnectionState::HostKeyPrompt, QStringLiteral("unknown host key %1 %2").arg(info.keyType, info.fingerprint));
         info.kind = HostKeyInfo::Kind::Unknown;
         decision = m_options.interaction->askHostKey(info);

@@ -31,6 +31,9 @@ struct SshSessionOptions
     // OpenSSH's StrictHostKeyChecking=accept-new: save an unknown key without asking.
     // A changed or revoked key is refused whatever this says.
     bool acceptNewHostKey = false;
+    // Whether an unknown host key is put to `interaction` (StrictHostKeyChecking=ask) or
+    // refused outright (=yes, the CLI's default; interaction still answers secrets).
+    bool promptForHostKeys = true;
     // Bound on each network wait while logging in (TCP connect, handshake, auth replies).
     int timeoutMs = 20000;
     // Keepalive every interval; the link is declared dead after 3 intervals without inbound bytes.

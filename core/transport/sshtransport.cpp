@@ -160,6 +160,7 @@ Result<std::shared_ptr<SshTransport>> SshTransport::connect(const HostProfile& p
     so.profile = profile;
     so.interaction = options.interaction;
     so.acceptNewHostKey = options.acceptNewHostKey;
+    so.promptForHostKeys = options.promptForHostKeys;
     so.timeoutMs = options.timeoutMs;
     so.reconnect = options.reconnect;
     so.keepaliveIntervalS = options.keepaliveIntervalS;

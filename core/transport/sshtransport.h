@@ -20,6 +20,8 @@ struct SshConnectOptions
     // Null (the CLI default): unknown host keys are refused unless acceptNewHostKey, and
     // there are no password or passphrase prompts.
     UserInteraction* interaction = nullptr;
+    // False: unknown host keys are refused even with an interaction (StrictHostKeyChecking=yes).
+    bool promptForHostKeys = true;
     int timeoutMs = 20000;
     bool reconnect = true;
     int keepaliveIntervalS = 5;
