@@ -732,7 +732,7 @@ void SessionWorker::connectToHost()
     const Login login = establish();
     if (!login.status) {
         teardown(false);
-        log::ssh()->warn("{}: {}", describe(), login.status.error());
+        log::ssh()->info("{}: {}", describe(), login.status.error()); // the caller reports it
         abortAll(login.status.error());
         publish(ConnectionState::Failed, login.status.error());
         return;
@@ -919,7 +919,7 @@ void SessionWorker::abortAll(const QString& reason)
 
 void SessionWorker::connectionLost(const QString& reason)
 {
-    log::ssh()->warn("{}", reason);
+    log::ssh()->info("{}", reason); // the state change carries it to the user
     const auto ops = std::exchange(m_ops, {});
     teardown(false);
     for (const auto& op : ops) {
