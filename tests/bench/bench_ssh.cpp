@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+// SSH layer benchmarks against OpenSSH on loopback, measured in the same run against the
+// same demo sshd. Prints numbers and ratios; asserts nothing (docs/PERFORMANCE.md).
+//
+//   bench_ssh [--mib N] [--roundtrips N] [--sessions N] [--seconds N] [--skip-transfer]
+//
+// 1. SFTP upload/download of N MiB (default 512): SshTransport::upload (atomic: temp file,
+//    fsync, rename) and download vs `sftp -b` put/get and `scp`.
+// 2. Round trip of `true` on an open session vs `ssh -S ctl` through a ControlMaster.
+// 3. S sessions (default 16), each streaming one line a second: client CPU over T seconds.
+#include "core/ssh/sshsession.h"
+#include "core/transport/sshtransport.h"
+#include "tests/support/testsupport.h"
+
+#include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QTimer>
+
+#include <cstdio>
+#include <sys/resource.h>
+
+using namespace kf;
+
+namespace {
+
+double cpuSeconds()
+{
+    rusage ru {};
+    ::getrusage(RUSAGE_SELF, &ru);
+    return double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+QStringList opensshOptions(const DemoHost& demo)
+{
+    return {QStringLiteral("-i"), demo.clientKeyPath(), QStringLiteral("-o"), QStringLiteral("IdentitiesOnly=yes"), QStringLiteral("-o"),
+            QStringLiteral("UserKnownHostsFile=") + demo.knownHostsPath(), QStringLiteral("-o"), QStringLiteral("StrictHostKeyChecking=yes"),
+            QStringLiteral("-o"), QStringLiteral("BatchMode=yes"), QStringLiteral("-F"), QStringLiteral("/dev/null")};
+}
+
+double timed(const std::function<bool()>& f)
+{
+    QElapsedTimer t;
+    t.start();
+    if (!f())
+        return -1;
+    return double(t.nsecsElapsed()) / 1e9;
+}
+
+bool run(const QString& program, const QStringList& args, const QByteArray& input = {})
+{
+    const auto r = kf::test::runProgram(program, args, 600000, input);
+    if (r.exitCode != 0)
+        fprintf(stderr, "%s failed: %s\n", qPrintable(program), r.err.constData());
+    return r.exitCode == 0;
+}
+
+void row(const char* what, double secs, double mib, double reference)
+{
+    if (secs < 0) {
+        printf("  %-44s failed\n", what);
+        return;
+    }
+    printf("  %-44s %7.2f s %8.1f MiB/s", what, secs, mib / secs);
+    if (reference > 0)
+        printf("   x%.2f vs OpenSSH sftp", reference / secs);
+    printf("\n");
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    int mib = 512, roundtrips = 200, sessions = 16, seconds = 10;
+    bool transfer = true;
+    const QStringList args = app.arguments();
+    for (int i = 1; i < args.size(); ++i) {
+        const QString a = args[i];
+        auto next = [&] { return i + 1 < args.size() ? args[++i].toInt() : 0; };
+        if (a == QLatin1String("--mib")) mib = next();
+        else if (a == QLatin1String("--roundtrips")) roundtrips = next();
+        else if (a == QLatin1String("--sessions")) sessions = next();
+        else if (a == QLatin1String("--seconds")) seconds = next();
+        else if (a == QLatin1String("--skip-transfer")) transfer = false;
+    }
+    qunsetenv("SSH_AUTH_SOCK");
+    DemoHost demo;
+    if (Status s = demo.start(); !s) {
+        fprintf(stderr, "demo host: %s\n", qPrintable(s.error()));
+        return 1;
+    }
+    auto c = SshTransport::connect(demo.profile());
+    if (!c) {
+        fprintf(stderr, "connect: %s\n", qPrintable(c.error()));
+        return 1;
+    }
+    auto t = c.value();
+    const QString dest = demo.user() + QLatin1Char('@') + demo.host();
+    printf("KernelForge SSH benchmark: libssh2 %s vs %s, loopback, demo sshd on port %d\n", KF_LIBSSH2_VERSION_STRING,
+           kf::test::runProgram(QStringLiteral("ssh"), {QStringLiteral("-V")}).err.trimmed().constData(), demo.port());
+
+    if (transfer) {
+        QTemporaryDir dir;
+        const QString local = dir.path() + QStringLiteral("/payload.bin");
+        {
+            QFile f(local);
+            f.open(QIODevice::WriteOnly);
+            QByteArray block(1024 * 1024, Qt::Uninitialized);
+            QRandomGenerator rng(7);
+            rng.fillRange(reinterpret_cast<quint32*>(block.data()), block.size() / 4);
+            for (qint64 i = 0; i < mib; ++i) {
+                memcpy(block.data(), &i, sizeof i);
+                f.write(block);
+            }
+        }
+        printf("\n1. SFTP, %d MiB (remote home is on the same disk; page cache warm after the first pass)\n", mib);
+        const QString remote = demo.homeDir() + QStringLiteral("/payload.bin");
+        const QString batchPut = dir.path() + QStringLiteral("/put.batch");
+        const QString batchGet = dir.path() + QStringLiteral("/get.batch");
+        {
+            QFile b(batchPut);
+            b.open(QIODevice::WriteOnly);
+            b.write(QStringLiteral("put %1 sftp-payload.bin\n").arg(local).toUtf8());
+            QFile g(batchGet);
+            g.open(QIODevice::WriteOnly);
+            g.write(QStringLiteral("get sftp-payload.bin %1/sftp-back.bin\n").arg(dir.path()).toUtf8());
+        }
+        QStringList sftpArgs = opensshOptions(demo);
+        sftpArgs << QStringLiteral("-P") << QString::number(demo.port());
+        const double sftpUp = timed([&] { return run(QStringLiteral("sftp"), QStringList(sftpArgs) << QStringLiteral("-b") << batchPut << dest); });
+        const double sftpDown = timed([&] { return run(QStringLiteral("sftp"), QStringList(sftpArgs) << QStringLiteral("-b") << batchGet << dest); });
+        const double scpUp = timed([&] {
+            return run(QStringLiteral("scp"), QStringList(sftpArgs) << QStringLiteral("-q") << local << dest + QStringLiteral(":scp-payload.bin"));
+        });
+        const double scpDown = timed([&] {
+            return run(QStringLiteral("scp"), QStringList(sftpArgs) << QStringLiteral("-q") << dest + QStringLiteral(":scp-payload.bin")
+                                                                     << dir.path() + QStringLiteral("/scp-back.bin"));
+        });
+        const double ourUp = timed([&] { return t->upload(local, QStringLiteral("payload.bin")).ok(); });
+        const double ourDown = timed([&] { return t->download(QStringLiteral("payload.bin"), dir.path() + QStringLiteral("/back.bin")).ok(); });
+        row("upload   OpenSSH sftp -b put", sftpUp, mib, sftpUp);
+        row("upload   OpenSSH scp", scpUp, mib, sftpUp);
+        row("upload   KernelForge (atomic: temp+fsync+mv)", ourUp, mib, sftpUp);
+        row("download OpenSSH sftp -b get", sftpDown, mib, sftpDown);
+        row("download OpenSSH scp", scpDown, mib, sftpDown);
+        row("download KernelForge", ourDown, mib, sftpDown);
+        QFile::remove(remote);
+    }
+
+    // 2. Round trips.
+    printf("\n2. Round trip of `true` on an open connection, %d runs\n", roundtrips);
+    {
+        QElapsedTimer timer;
+        timer.start();
+        int ok = 0;
+        for (int i = 0; i < roundtrips; ++i)
+            ok += t->exec({QStringLiteral("true")}, 30000).ok() ? 1 : 0;
+        const double ours = double(timer.nsecsElapsed()) / 1e6 / roundtrips;
+        QTemporaryDir dir;
+        const QString ctl = dir.path() + QStringLiteral("/ctl");
+        QStringList base = opensshOptions(demo);
+        base << QStringLiteral("-p") << QString::number(demo.port()) << QStringLiteral("-S") << ctl;
+        QProcess master;
+        master.start(QStringLiteral("ssh"), QStringList(base) << QStringLiteral("-M") << QStringLiteral("-N") << dest);
+        QElapsedTimer wait;
+        wait.start();
+        while (!QFile::exists(ctl) && wait.elapsed() < 20000)
+            QThread::msleep(20);
+        timer.restart();
+        int okSsh = 0;
+        for (int i = 0; i < roundtrips; ++i)
+            okSsh += kf::test::runProgram(QStringLiteral("ssh"), QStringList(base) << dest << QStringLiteral("true")).exitCode == 0 ? 1 : 0;
+        const double theirs = double(timer.nsecsElapsed()) / 1e6 / roundtrips;
+        master.terminate();
+        master.waitForFinished(5000);
+        printf("  %-44s %7.2f ms  (%d/%d ok)\n", "KernelForge exec on the open session", ours, ok, roundtrips);
+        printf("  %-44s %7.2f ms  (%d/%d ok)\n", "ssh -S ctl host true (ControlMaster)", theirs, okSsh, roundtrips);
+        printf("  ratio: KernelForge is x%.2f %s\n", theirs > ours ? theirs / ours : ours / theirs, theirs > ours ? "faster" : "slower");
+    }
+
+    // 3. Many quiet streams.
+    printf("\n3. %d sessions, each streaming one line a second, %d s\n", sessions, seconds);
+    {
+        std::vector<std::shared_ptr<SshTransport>> conns;
+        std::vector<std::unique_ptr<ProcessHandle>> streams;
+        int lines = 0;
+        for (int i = 0; i < sessions; ++i) {
+            auto s = SshTransport::connect(demo.profile());
+            if (!s) {
+                fprintf(stderr, "session %d: %s\n", i, qPrintable(s.error()));
+                return 1;
+            }
+            conns.push_back(s.value());
+        }
+        for (auto& s : conns) {
+            streams.push_back(s->start({QStringLiteral("while true; do echo line; sleep 1; done")}));
+            QObject::connect(streams.back().get(), &ProcessHandle::stdoutReceived, &app, [&lines](const QByteArray& d) { lines += int(d.count('\n')); });
+        }
+        QTimer::singleShot(1500, &app, [] { QCoreApplication::exit(); }); // settle
+        app.exec();
+        const int lines0 = lines;
+        const double cpu0 = cpuSeconds();
+        QElapsedTimer wall;
+        wall.start();
+        QTimer::singleShot(seconds * 1000, &app, [] { QCoreApplication::exit(); });
+        app.exec();
+        const double cpu = cpuSeconds() - cpu0;
+        const double secs = double(wall.elapsed()) / 1000.0;
+        printf("  %d lines in %.1f s; client CPU %.3f s = %.2f%% of one core (%.1f us per line)\n", lines - lines0, secs, cpu,
+               100.0 * cpu / secs, 1e6 * cpu / qMax(1, lines - lines0));
+        streams.clear();
+        conns.clear();
+    }
+    return 0;
+}
