@@ -148,10 +148,17 @@ QList<Run> diffInterned(const Seq& a, const Seq& b)
     std::vector<int> ia, ib;
     ia.reserve(size_t(a.size()));
     ib.reserve(size_t(b.size()));
+    // QHash::emplace overwrites an existing value: look up first.
+    auto intern = [&ids](QStringView s) {
+        auto it = ids.constFind(s);
+        if (it == ids.constEnd())
+            it = ids.insert(s, int(ids.size()));
+        return it.value();
+    };
     for (const auto& s : a)
-        ia.push_back(ids.emplace(QStringView(s), int(ids.size())).value());
+        ia.push_back(intern(QStringView(s)));
     for (const auto& s : b)
-        ib.push_back(ids.emplace(QStringView(s), int(ids.size())).value());
+        ib.push_back(intern(QStringView(s)));
     Myers m(ia, ib);
     return runsFromFlags(m.changedA(), m.changedB());
 }
