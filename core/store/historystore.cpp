@@ -31,6 +31,12 @@ AppliedFile fromQuery(const QSqlQuery& q)
     return a;
 }
 
+// A null QString binds as SQL NULL; the text columns are NOT NULL and "" means "none".
+QString notNull(const QString& s)
+{
+    return s.isNull() ? QStringLiteral("") : s;
+}
+
 const QString kColumns = QStringLiteral("id, host, root, file, path, set_name, patch_ids, backup_path, sha256_before, sha256_after, applied_at, rolled_back_at");
 
 Result<QList<AppliedFile>> select(const QString& where, const QVariantList& binds)
@@ -74,15 +80,15 @@ Result<qint64> HistoryStore::recordApply(const AppliedFile& e)
     QSqlQuery q(db.value());
     q.prepare(QStringLiteral("INSERT INTO patch_applies (host, root, file, path, set_name, patch_ids, backup_path, sha256_before, sha256_after, applied_at)"
                              " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
-    q.addBindValue(e.host);
-    q.addBindValue(e.root);
-    q.addBindValue(e.file);
-    q.addBindValue(e.path);
-    q.addBindValue(e.setName);
-    q.addBindValue(e.patchIds.join(QLatin1Char('\n')));
-    q.addBindValue(e.backupPath);
-    q.addBindValue(e.sha256Before);
-    q.addBindValue(e.sha256After);
+    q.addBindValue(notNull(e.host));
+    q.addBindValue(notNull(e.root));
+    q.addBindValue(notNull(e.file));
+    q.addBindValue(notNull(e.path));
+    q.addBindValue(notNull(e.setName));
+    q.addBindValue(notNull(e.patchIds.join(QLatin1Char('\n'))));
+    q.addBindValue(notNull(e.backupPath));
+    q.addBindValue(notNull(e.sha256Before));
+    q.addBindValue(notNull(e.sha256After));
     q.addBindValue((e.appliedAt.isValid() ? e.appliedAt : QDateTime::currentDateTimeUtc()).toMSecsSinceEpoch());
     if (!q.exec())
         return Result<qint64>::failure(QStringLiteral("cannot journal the apply: %1").arg(q.lastError().text()));
