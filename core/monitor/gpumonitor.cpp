@@ -3,12 +3,15 @@
 #include "core/monitor/gpumonitor.h"
 
 #include "core/log/logging.h"
+#include "core/monitor/whenready.h"
 #include "core/util/shellquote.h"
 
 #include <QDateTime>
 #include <QFutureWatcher>
 #include <QThread>
 #include <QtConcurrent>
+
+
 
 namespace kf {
 
@@ -97,7 +100,7 @@ void GpuMonitor::probe()
     spec.env = m_options.env;
     auto transport = m_transport;
     auto future = QtConcurrent::run([transport, spec] { return transport->exec(spec, 30000); });
-    future.then(this, [this, gen](const ExecResult& r) {
+    whenReady(this, future, [this, gen](const ExecResult& r) {
         if (gen != m_generation)
             return;
         GpuFieldProbe probe = probeGpuFields(r.stdOut);
@@ -237,7 +240,7 @@ void GpuMonitor::pollProcesses()
     spec.command = shellQuote(m_options.nvidiaSmi) + QStringLiteral(" --query-compute-apps=pid,process_name,used_memory,gpu_uuid --format=csv,noheader,nounits");
     spec.env = m_options.env;
     auto transport = m_transport;
-    QtConcurrent::run([transport, spec] { return transport->exec(spec, 20000); }).then(this, [this, gen](const ExecResult& r) {
+    whenReady(this, QtConcurrent::run([transport, spec] { return transport->exec(spec, 20000); }), [this, gen](const ExecResult& r) {
         m_processesInFlight = false;
         if (gen != m_generation || !r.ok())
             return;

@@ -3,11 +3,14 @@
 #include "core/monitor/serverclient.h"
 
 #include "core/log/logging.h"
+#include "core/monitor/whenready.h"
 #include "core/net/httpclient.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
 #include <QtConcurrent>
+
+
 
 namespace kf {
 
@@ -105,8 +108,8 @@ void ServerClient::pollNow()
     const quint16 port = m_port;
     const ServerStatus previous = m_last;
     const bool withInfo = !m_haveInfo;
-    QtConcurrent::run([transport, port, previous, withInfo] { return pollServer(*transport, port, &previous, withInfo); })
-        .then(this, [this, gen](const ServerStatus& s) {
+    whenReady(this, QtConcurrent::run([transport, port, previous, withInfo] { return pollServer(*transport, port, &previous, withInfo); }),
+        [this, gen](const ServerStatus& s) {
             if (gen != m_generation)
                 return;
             m_inFlight = false;
