@@ -4,13 +4,18 @@
 // same demo sshd. Prints numbers and ratios; asserts nothing (docs/PERFORMANCE.md).
 //
 //   bench_ssh [--mib N] [--roundtrips N] [--sessions N] [--seconds N] [--skip-transfer]
+//             [--rtt-mib N] [--rtts 20,100]
 //
 // 1. SFTP upload/download of N MiB (default 512): SshTransport::upload (atomic: temp file,
 //    fsync, rename) and download vs `sftp -b` put/get and `scp`.
+//    Then the same through tests/support/faultproxy with added round-trip times (default
+//    20 and 100 ms, --rtt-mib MiB each, default 64).
 // 2. Round trip of `true` on an open session vs `ssh -S ctl` through a ControlMaster.
 // 3. S sessions (default 16), each streaming one line a second: client CPU over T seconds.
 #include "core/ssh/sshsession.h"
 #include "core/transport/sshtransport.h"
+#include "core/ssh/knownhosts.h"
+#include "tests/support/faultproxy.h"
 #include "tests/support/testsupport.h"
 
 #include <QCoreApplication>
@@ -18,6 +23,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QTimer>
@@ -77,7 +83,8 @@ void row(const char* what, double secs, double mib, double reference)
 int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
-    int mib = 512, roundtrips = 200, sessions = 16, seconds = 10;
+    int mib = 512, roundtrips = 200, sessions = 16, seconds = 10, rttMib = 64;
+    QList<int> rtts{20, 100};
     bool transfer = true;
     const QStringList args = app.arguments();
     for (int i = 1; i < args.size(); ++i) {
@@ -88,6 +95,12 @@ int main(int argc, char** argv)
         else if (a == QLatin1String("--sessions")) sessions = next();
         else if (a == QLatin1String("--seconds")) seconds = next();
         else if (a == QLatin1String("--skip-transfer")) transfer = false;
+        else if (a == QLatin1String("--rtt-mib")) rttMib = next();
+        else if (a == QLatin1String("--rtts") && i + 1 < args.size()) {
+            rtts.clear();
+            for (const QString& v : args[++i].split(QLatin1Char(','), Qt::SkipEmptyParts))
+                rtts << v.toInt();
+        }
     }
     qunsetenv("SSH_AUTH_SOCK");
     DemoHost demo;
@@ -151,6 +164,48 @@ int main(int argc, char** argv)
         row("download OpenSSH scp", scpDown, mib, sftpDown);
         row("download KernelForge", ourDown, mib, sftpDown);
         QFile::remove(remote);
+
+        // Through the fault proxy with added latency: what a remote GPU server looks like.
+        for (const int rtt : rtts) {
+            kf::test::FaultProxy proxy(demo.port());
+            if (!proxy.start()) {
+                printf("  (fault proxy did not start)\n");
+                break;
+            }
+            proxy.setLatency(rtt / 2);
+            const QString kh = dir.path() + QStringLiteral("/kh-proxy");
+            QFile::remove(kh);
+            appendKnownHostsLine(kh, knownHostsLine(demo.host(), proxy.port(),
+                                                    QByteArray::fromBase64(kf::test::runProgram(QStringLiteral("cat"), {demo.hostKeyPath() + QStringLiteral(".pub")})
+                                                                               .out.split(' ')
+                                                                               .value(1))));
+            QFile::resize(local, qint64(rttMib) * 1024 * 1024);
+            {
+                QFile b(batchPut);
+                b.open(QIODevice::WriteOnly | QIODevice::Truncate);
+                b.write(QStringLiteral("put %1 sftp-payload.bin\n").arg(local).toUtf8());
+            }
+            QStringList pArgs = opensshOptions(demo);
+            pArgs.replaceInStrings(QRegularExpression(QStringLiteral("^UserKnownHostsFile=.*")), QStringLiteral("UserKnownHostsFile=") + kh);
+            pArgs << QStringLiteral("-P") << QString::number(proxy.port());
+            HostProfile pp = demo.profile();
+            pp.port = proxy.port();
+            pp.knownHostsFile = kh;
+            auto pc = SshTransport::connect(pp);
+            if (!pc) {
+                printf("  through proxy: %s\n", qPrintable(pc.error()));
+                break;
+            }
+            printf("\n   via fault proxy, round trip +%d ms, %d MiB\n", rtt, rttMib);
+            const double up = timed([&] { return run(QStringLiteral("sftp"), QStringList(pArgs) << QStringLiteral("-b") << batchPut << dest); });
+            const double down = timed([&] { return run(QStringLiteral("sftp"), QStringList(pArgs) << QStringLiteral("-b") << batchGet << dest); });
+            const double ourUp2 = timed([&] { return pc.value()->upload(local, QStringLiteral("payload.bin")).ok(); });
+            const double ourDown2 = timed([&] { return pc.value()->download(QStringLiteral("payload.bin"), dir.path() + QStringLiteral("/back.bin")).ok(); });
+            row("upload   OpenSSH sftp -b put", up, rttMib, up);
+            row("upload   KernelForge (atomic)", ourUp2, rttMib, up);
+            row("download OpenSSH sftp -b get", down, rttMib, down);
+            row("download KernelForge", ourDown2, rttMib, down);
+        }
     }
 
     // 2. Round trips.
