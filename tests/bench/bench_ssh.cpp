@@ -83,6 +83,7 @@ void row(const char* what, double secs, double mib, double reference)
 int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
+    setvbuf(stdout, nullptr, _IOLBF, 0); // progress is visible when redirected to a file
     int mib = 512, roundtrips = 200, sessions = 16, seconds = 10, rttMib = 64;
     QList<int> rtts{20, 100};
     bool transfer = true;
