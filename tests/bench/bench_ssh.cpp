@@ -16,6 +16,7 @@
 #include "core/transport/sshtransport.h"
 #include "core/ssh/knownhosts.h"
 #include "tests/support/faultproxy.h"
+#include "tests/support/benchreport.h"
 #include "tests/support/testsupport.h"
 
 #include <QCoreApplication>
@@ -66,6 +67,9 @@ bool run(const QString& program, const QStringList& args, const QByteArray& inpu
     return r.exitCode == 0;
 }
 
+// Appended to result names: "" on plain loopback, ", +20 ms RTT" through the fault proxy.
+QByteArray g_context;
+
 void row(const char* what, double secs, double mib, double reference)
 {
     if (secs < 0) {
@@ -76,6 +80,10 @@ void row(const char* what, double secs, double mib, double reference)
     if (reference > 0)
         printf("   x%.2f vs OpenSSH sftp", reference / secs);
     printf("\n");
+    // Our rows go to the summary table against OpenSSH sftp measured in the same run.
+    if (QByteArray(what).contains("KernelForge") && reference > 0)
+        kf::bench::report("ssh", (QByteArray(what).simplified() + ", " + QByteArray::number(int(mib)) + " MiB" + g_context).constData(),
+                          mib / secs, "OpenSSH sftp", mib / reference, "MiB/s", true);
 }
 
 } // namespace
@@ -198,6 +206,7 @@ int main(int argc, char** argv)
                 break;
             }
             printf("\n   via fault proxy, round trip +%d ms, %d MiB\n", rtt, rttMib);
+            g_context = ", +" + QByteArray::number(rtt) + " ms RTT";
             const double up = timed([&] { return run(QStringLiteral("sftp"), QStringList(pArgs) << QStringLiteral("-b") << batchPut << dest); });
             const double down = timed([&] { return run(QStringLiteral("sftp"), QStringList(pArgs) << QStringLiteral("-b") << batchGet << dest); });
             const double ourUp2 = timed([&] { return pc.value()->upload(local, QStringLiteral("payload.bin")).ok(); });
@@ -238,6 +247,7 @@ int main(int argc, char** argv)
         printf("  %-44s %7.2f ms  (%d/%d ok)\n", "KernelForge exec on the open session", ours, ok, roundtrips);
         printf("  %-44s %7.2f ms  (%d/%d ok)\n", "ssh -S ctl host true (ControlMaster)", theirs, okSsh, roundtrips);
         printf("  ratio: KernelForge is x%.2f %s\n", theirs > ours ? theirs / ours : ours / theirs, theirs > ours ? "faster" : "slower");
+        kf::bench::report("ssh", "round trip of `true` on an open connection", ours, "ssh -S ControlMaster", theirs, "ms", false);
     }
 
     // 3. Many quiet streams.
@@ -270,6 +280,8 @@ int main(int argc, char** argv)
         const double secs = double(wall.elapsed()) / 1000.0;
         printf("  %d lines in %.1f s; client CPU %.3f s = %.2f%% of one core (%.1f us per line)\n", lines - lines0, secs, cpu,
                100.0 * cpu / secs, 1e6 * cpu / qMax(1, lines - lines0));
+        kf::bench::report("ssh", qPrintable(QStringLiteral("%1 sessions x 1 line/s: client CPU (goal: small)").arg(sessions)), 100.0 * cpu / secs,
+                          "none", 0, "% of a core", false);
         streams.clear();
         conns.clear();
     }
