@@ -368,10 +368,19 @@ QList<QPair<QString, QString>> ServerFacts::rows() const
         gpuText = QStringLiteral("none (no nvidia-smi)");
     else if (gpus.isEmpty())
         gpuText = QStringLiteral("none");
-    for (const GpuFact& g : gpus) {
+    // Consecutive identical GPUs share a line ("0\u20136: ..."): 8-GPU servers stay readable.
+    for (qsizetype i = 0; i < gpus.size();) {
+        const GpuFact& g = gpus[i];
+        qsizetype j = i + 1;
+        while (j < gpus.size() && gpus[j].name == g.name && gpus[j].computeCapability == g.computeCapability
+               && gpus[j].memoryMiB == g.memoryMiB && gpus[j].index == gpus[j - 1].index + 1)
+            ++j;
         if (!gpuText.isEmpty())
             gpuText += QLatin1Char('\n');
-        gpuText += QString::number(g.index) + QStringLiteral(": ") + g.name;
+        gpuText += QString::number(g.index);
+        if (j - i > 1)
+            gpuText += QStringLiteral("\u2013") + QString::number(gpus[j - 1].index);
+        gpuText += QStringLiteral(": ") + g.name;
         QStringList details;
         if (!g.computeCapability.isEmpty())
             details << QStringLiteral("sm ") + g.computeCapability;
@@ -379,6 +388,7 @@ QList<QPair<QString, QString>> ServerFacts::rows() const
             details << QString::number(g.memoryMiB) + QStringLiteral(" MiB");
         if (!details.isEmpty())
             gpuText += QStringLiteral(" (") + details.join(QStringLiteral(", ")) + QLatin1Char(')');
+        i = j;
     }
     r.append({QStringLiteral("GPUs"), gpuText});
     if (hasNvidiaSmi)
