@@ -131,14 +131,22 @@ HostKeyDialog::HostKeyDialog(const HostKeyInfo& info, QWidget* parent) : QDialog
                                  "server was reinstalled and got a new key.</p>")
                       .arg(oldType, esc(entry));
         }
-        text->setText(why
-                      + QStringLiteral("<p>KernelForge stopped before logging in: no password, passphrase or key was sent "
-                                       "and nothing ran on the server.</p>"
-                                       "<p>Only if the server's administrator confirms the new key: remove the old entry "
-                                       "with the command below, connect again and compare the new fingerprint.</p>"));
-        auto* remove = monoField(removeCommand, keyBox);
-        remove->setObjectName(QStringLiteral("removeCommand"));
-        form->addRow(QStringLiteral("Remove with:"), remove);
+        const QString stopped = QStringLiteral("<p>KernelForge stopped before logging in: no password, passphrase or "
+                                               "key was sent and nothing ran on the server.</p>");
+        if (revoked) {
+            // No way around a revocation from here: the server has to offer another key.
+            text->setText(why + stopped
+                          + QStringLiteral("<p>Tell the server's administrator: the server must be given a new host "
+                                           "key.</p>"));
+        } else {
+            text->setText(why + stopped
+                          + QStringLiteral("<p>Only if the server's administrator confirms the new key: remove the old "
+                                           "entry with the command below, connect again and compare the new "
+                                           "fingerprint.</p>"));
+            auto* remove = monoField(removeCommand, keyBox);
+            remove->setObjectName(QStringLiteral("removeCommand"));
+            form->addRow(QStringLiteral("Remove with:"), remove);
+        }
         m_cancel = buttons->addButton(QDialogButtonBox::Close);
         m_cancel->setObjectName(QStringLiteral("close"));
         connect(m_cancel, &QPushButton::clicked, this, &QDialog::reject);
@@ -151,7 +159,10 @@ HostKeyDialog::HostKeyDialog(const HostKeyInfo& info, QWidget* parent) : QDialog
     m_cancel->setDefault(true);
     m_cancel->setFocus();
     layout->addWidget(buttons);
-    setMinimumWidth(560);
+    // A minimum on the dialog itself would stop the layout from enforcing its own minimum
+    // (long fingerprints and paths); width comes from the text instead.
+    text->setMinimumWidth(520);
+    layout->setSizeConstraint(QLayout::SetMinimumSize);
 }
 
 } // namespace kf

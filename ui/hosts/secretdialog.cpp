@@ -73,7 +73,9 @@ SecretDialog::SecretDialog(const SecretRequest& request, QWidget* parent) : QDia
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
     m_field->setFocus();
-    setMinimumWidth(420);
+    m_field->setMinimumWidth(300);
+    text->setMinimumWidth(380);
+    layout->setSizeConstraint(QLayout::SetMinimumSize);
 }
 
 SecretDialog::~SecretDialog()
