@@ -107,7 +107,7 @@ QStringList serverFactsHints(const ServerFacts& facts);
 
 // Compares dotted versions numerically ("3.9" < "3.31"); text after the numbers is ignored.
 // Returns <0, 0, >0.
-int compareVersions(const QString& a, const QString& b);
+int compareToolVersions(const QString& a, const QString& b);
 
 // "1.5 GiB" style, from KiB.
 QString formatKiB(qint64 kib);

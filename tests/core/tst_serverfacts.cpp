@@ -208,7 +208,7 @@ private Q_SLOTS:
         QCOMPARE(formatKiB(kib), text);
     }
 
-    void compareVersions_data()
+    void compareToolVersions_data()
     {
         QTest::addColumn<QString>("a");
         QTest::addColumn<QString>("b");
@@ -219,12 +219,12 @@ private Q_SLOTS:
         QTest::newRow("greater") << "4.4.3" << "3.31" << 1;
         QTest::newRow("nvcc") << "12.4.131" << "12.8" << -1;
     }
-    void compareVersions()
+    void compareToolVersions()
     {
         QFETCH(QString, a);
         QFETCH(QString, b);
         QFETCH(int, sign);
-        const int c = kf::compareVersions(a, b);
+        const int c = kf::compareToolVersions(a, b);
         QCOMPARE(c < 0 ? -1 : c > 0 ? 1 : 0, sign);
     }
 
