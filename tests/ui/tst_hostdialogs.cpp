@@ -3,6 +3,7 @@
 #include "core/ssh/hostprofilestore.h"
 #include "core/ssh/serverfacts.h"
 #include "core/transport/localtransport.h"
+#include "core/transport/sshtransport.h"
 #include "tests/support/testsupport.h"
 #include "ui/hosts/connectdialog.h"
 #include "ui/hosts/guiinteraction.h"
@@ -24,6 +25,7 @@
 #include <QThreadPool>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <QtConcurrent>
 #include <QtTest>
 
 #include <atomic>
@@ -299,6 +301,65 @@ private Q_SLOTS:
             QTimer::singleShot(0, dialog, [dialog] { qobject_cast<SecretDialog*>(dialog)->reject(); });
         });
         QVERIFY(!gi.askSecret(SecretRequest{}).has_value());
+    }
+
+    // End to end with the real sshd: the session thread asks, the dialog answers, and what
+    // "Accept and save" wrote is accepted by OpenSSH's own client.
+    void realSshUnknownKeyAcceptAndSaveThenChangedKeyRefused()
+    {
+        KF_START_DEMO_HOST(demo);
+        QTemporaryDir dir;
+        const QString kh = dir.path() + QStringLiteral("/known_hosts");
+        HostProfile profile = demo.profile();
+        profile.knownHostsFile = kh; // empty: the key is unknown
+
+        GuiInteraction gi;
+        QList<HostKeyInfo::Kind> asked;
+        QStringList texts;
+        connect(&gi, &GuiInteraction::questionShown, this, [&](QWidget* dialog) {
+            QTimer::singleShot(0, dialog, [&, dialog] {
+                auto* hk = qobject_cast<HostKeyDialog*>(dialog);
+                QVERIFY(hk);
+                texts << hk->findChild<QLabel*>(QStringLiteral("explanation"))->text();
+                asked << (hk->acceptAndSaveButton() ? HostKeyInfo::Kind::Unknown : HostKeyInfo::Kind::Changed);
+                if (hk->acceptAndSaveButton()) {
+                    saveGrab(hk, QStringLiteral("hostkey-unknown-real"));
+                    hk->acceptAndSaveButton()->click();
+                } else {
+                    saveGrab(hk, QStringLiteral("hostkey-changed-real"));
+                    QVERIFY(!hk->acceptOnceButton());
+                    hk->cancelButton()->click();
+                }
+            });
+        });
+        SshConnectOptions options;
+        options.interaction = &gi;
+        options.reconnect = false;
+        auto connectInBackground = [&] {
+            return QtConcurrent::run([profile, options] {
+                auto t = SshTransport::connect(profile, options);
+                return t ? QString() : t.error();
+            });
+        };
+        QFuture<QString> first = connectInBackground();
+        QTRY_VERIFY_WITH_TIMEOUT(first.isFinished(), 60000);
+        QVERIFY2(first.result().isEmpty(), qPrintable(first.result()));
+        QCOMPARE(asked, QList<HostKeyInfo::Kind>{HostKeyInfo::Kind::Unknown});
+        QVERIFY(QFile(kh).size() > 0);
+        // OpenSSH trusts the line that was appended.
+        QStringList args = demo.sshArguments();
+        args.replaceInStrings(QStringLiteral("UserKnownHostsFile=") + demo.knownHostsPath(), QStringLiteral("UserKnownHostsFile=") + kh);
+        const auto ssh = test::runProgram(QStringLiteral("ssh"), args << QStringLiteral("true"));
+        QVERIFY2(ssh.exitCode == 0, ssh.err.constData());
+
+        // Same port, new host key: the dialog names the saved line and cannot accept.
+        QVERIFY(demo.restart(/*newHostKey=*/true).ok());
+        QFuture<QString> second = connectInBackground();
+        QTRY_VERIFY_WITH_TIMEOUT(second.isFinished(), 60000);
+        QVERIFY(!second.result().isEmpty());
+        QCOMPARE(asked.size(), 2);
+        QCOMPARE(asked.last(), HostKeyInfo::Kind::Changed);
+        QVERIFY2(texts.last().contains(kh + QStringLiteral(":1")), qPrintable(texts.last()));
     }
 
     void parseDestination_data()
