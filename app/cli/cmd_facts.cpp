@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // kernelforge-cli facts: the server facts card (core/ssh/serverfacts.h) on a terminal.
 #include "app/cli/cli.h"
+#include "app/cli/sshoptions.h"
 
 #include "core/ssh/serverfacts.h"
 #include "core/transport/localtransport.h"
@@ -14,15 +15,20 @@ namespace {
 
 void usage(QTextStream& s)
 {
-    s << "Usage: kernelforge-cli facts --local [--json]\n"
+    s << "Usage: kernelforge-cli facts [-p PORT] [-i KEY] [-J JUMP] [--known-hosts FILE] [--accept-new]\n"
+      << "                            [USER@]HOST [--json]\n"
+      << "       kernelforge-cli facts --local [--json]\n"
       << "\n"
       << "Shows what a server has: OS, kernel, CPUs, RAM, free disk in home, GPUs, driver,\n"
       << "nvcc, CMake, Ninja, GCC, Python, PyTorch, SGLang and sgl-kernel versions.\n"
       << "One POSIX sh script runs on the server; nothing needs to be installed there.\n"
       << "\n"
+      << "  -p PORT, -i KEY, -J JUMP, --known-hosts FILE, --accept-new   as for 'exec'\n"
+      << "            (OpenSSH defaults: ~/.ssh/known_hosts, unknown host keys refused)\n"
       << "  --local   this machine (no SSH)\n"
       << "  --json    one JSON object instead of the table\n"
-      << "Exit status: 0, 1 when the facts could not be gathered, 2 on bad usage.\n";
+      << "Exit status: 0; 1 when the facts could not be gathered; 2 on bad usage;\n"
+      << "255 when the connection, host key or login failed (one line on stderr).\n";
 }
 
 void printTable(const kf::ServerFacts& facts)
@@ -62,14 +68,32 @@ int runFacts(const QStringList& argv)
             ++i;
         }
     }
-    if (!local || !args.isEmpty()) {
-        kf::cli::err() << "kernelforge-cli facts: "
-                       << (args.isEmpty() ? QStringLiteral("say --local") : QStringLiteral("unexpected argument ") + args.first())
-                       << '\n';
-        usage(kf::cli::err());
-        return 2;
+    std::shared_ptr<kf::Transport> transport;
+    if (local) {
+        if (!args.isEmpty()) {
+            kf::cli::err() << "kernelforge-cli facts: unexpected argument " << args.first() << " with --local\n";
+            return 2;
+        }
+        transport = std::make_shared<kf::LocalTransport>();
+    } else {
+        kf::cli::SshCliOptions opts;
+        QString error;
+        if (!kf::cli::takeSshOptions(args, &opts, &error) || !args.isEmpty() || opts.hasRemotePath) {
+            if (error.isEmpty())
+                error = args.isEmpty() ? QStringLiteral("a destination takes no :PATH")
+                                       : QStringLiteral("unexpected argument ") + args.first();
+            kf::cli::err() << "kernelforge-cli facts: " << error << '\n';
+            usage(kf::cli::err());
+            return 2;
+        }
+        auto connected = kf::cli::connectForCli(opts);
+        if (!connected) {
+            kf::cli::err() << "kernelforge-cli facts: " << QString(connected.error()).replace(QLatin1Char('\n'), QLatin1Char(' '))
+                           << '\n';
+            return kf::cli::kExitConnection;
+        }
+        transport = connected.value();
     }
-    std::shared_ptr<kf::Transport> transport = std::make_shared<kf::LocalTransport>();
     const auto facts = kf::collectServerFacts(*transport);
     if (!facts) {
         kf::cli::err() << "kernelforge-cli facts: " << facts.error() << '\n';

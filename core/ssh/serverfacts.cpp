@@ -282,6 +282,64 @@ Result<ServerFacts> collectServerFacts(Transport& transport, int timeoutMs)
     return facts;
 }
 
+int compareToolVersions(const QString& a, const QString& b)
+{
+    static const QRegularExpression lead(QStringLiteral("^(\\d+(?:\\.\\d+)*)"));
+    const QStringList pa = lead.match(a.trimmed()).captured(1).split(QLatin1Char('.'), Qt::SkipEmptyParts);
+    const QStringList pb = lead.match(b.trimmed()).captured(1).split(QLatin1Char('.'), Qt::SkipEmptyParts);
+    for (qsizetype i = 0; i < std::max(pa.size(), pb.size()); ++i) {
+        const int x = pa.value(i, QStringLiteral("0")).toInt();
+        const int y = pb.value(i, QStringLiteral("0")).toInt();
+        if (x != y)
+            return x < y ? -1 : 1;
+    }
+    return 0;
+}
+
+QStringList serverFactsHints(const ServerFacts& f)
+{
+    QStringList hints;
+    if (!f.complete)
+        hints << QStringLiteral("The facts script did not finish (the connection dropped or a tool hung): some facts are missing.");
+    if (f.nvidiaSmiError.contains(QLatin1String("version mismatch"), Qt::CaseInsensitive))
+        hints << QStringLiteral("The NVIDIA driver and its library differ (a driver upgrade without a reboot): reboot the "
+                                "server or reload the nvidia kernel modules before building or serving.");
+    if (!f.cmake.isEmpty() && compareToolVersions(f.cmake, QStringLiteral("3.31")) < 0)
+        hints << QStringLiteral("CMake %1 is older than 3.31: sgl-kernel's CMakeLists.txt sets policy CMP0177 "
+                                "unconditionally and stops with \"Policy CMP0177 is not known\" unless the cmake_policy "
+                                "guards are patched in (or a newer CMake is used).")
+                     .arg(f.cmake);
+    bool blackwell = false;
+    for (const GpuFact& g : f.gpus)
+        blackwell = blackwell || compareToolVersions(g.computeCapability, QStringLiteral("12.0")) >= 0;
+    if (blackwell && !f.nvcc.isEmpty() && compareToolVersions(f.nvcc, QStringLiteral("12.8")) < 0)
+        hints << QStringLiteral("nvcc %1 cannot compile for these sm_120 GPUs (\"Unsupported gpu architecture "
+                                "'compute_120a'\"): CUDA 12.8 or newer is needed.")
+                     .arg(f.nvcc);
+    if (!f.nvcc.isEmpty() && compareToolVersions(f.nvcc, QStringLiteral("13")) >= 0)
+        hints << QStringLiteral("CUDA %1 keeps CUB/Thrust/libcu++ under include/cccl: sources compiled by the host compiler "
+                                "need the CCCL include-directory patch (\"cuda/atomic: No such file or directory\").")
+                     .arg(f.nvcc);
+    if (blackwell)
+        hints << QStringLiteral("FA3 is built for sm_90a only: on these GPUs build with -DSGL_KERNEL_ENABLE_FA3=OFF "
+                                "(through CMAKE_ARGS) plus the FA3 guard and import-fallback patches.");
+    if (f.memAvailableKiB > 0) {
+        // Each nvcc thread can peak at 3-5 GB; budget 4 GiB a thread.
+        const qint64 threads = std::max<qint64>(1, f.memAvailableKiB / (4LL * 1024 * 1024));
+        hints << QStringLiteral("%1 of RAM available: keep MAX_JOBS \u00d7 SGL_KERNEL_COMPILE_THREADS at or below about %2 "
+                                "(nvcc threads peak at 3-5 GB each; out of memory shows as \"Killed\" or signal 9).")
+                     .arg(formatKiB(f.memAvailableKiB))
+                     .arg(threads);
+    }
+    if (f.ninja.isEmpty() && !f.cmake.isEmpty())
+        hints << QStringLiteral("Ninja is not installed: CMake falls back to Make (slower, and no .ninja_log for "
+                                "progress and ETA).");
+    if (!f.python.isEmpty() && f.torch.isEmpty())
+        hints << QStringLiteral("PyTorch is not installed for the python3 on the login PATH: sgl-kernel builds against "
+                                "it (pip install --no-build-isolation needs torch already there).");
+    return hints;
+}
+
 QList<QPair<QString, QString>> ServerFacts::rows() const
 {
     const QString notFound = QStringLiteral("not found");
@@ -310,10 +368,19 @@ QList<QPair<QString, QString>> ServerFacts::rows() const
         gpuText = QStringLiteral("none (no nvidia-smi)");
     else if (gpus.isEmpty())
         gpuText = QStringLiteral("none");
-    for (const GpuFact& g : gpus) {
+    // Consecutive identical GPUs share a line ("0\u20136: ..."): 8-GPU servers stay readable.
+    for (qsizetype i = 0; i < gpus.size();) {
+        const GpuFact& g = gpus[i];
+        qsizetype j = i + 1;
+        while (j < gpus.size() && gpus[j].name == g.name && gpus[j].computeCapability == g.computeCapability
+               && gpus[j].memoryMiB == g.memoryMiB && gpus[j].index == gpus[j - 1].index + 1)
+            ++j;
         if (!gpuText.isEmpty())
             gpuText += QLatin1Char('\n');
-        gpuText += QString::number(g.index) + QStringLiteral(": ") + g.name;
+        gpuText += QString::number(g.index);
+        if (j - i > 1)
+            gpuText += QStringLiteral("\u2013") + QString::number(gpus[j - 1].index);
+        gpuText += QStringLiteral(": ") + g.name;
         QStringList details;
         if (!g.computeCapability.isEmpty())
             details << QStringLiteral("sm ") + g.computeCapability;
@@ -321,6 +388,7 @@ QList<QPair<QString, QString>> ServerFacts::rows() const
             details << QString::number(g.memoryMiB) + QStringLiteral(" MiB");
         if (!details.isEmpty())
             gpuText += QStringLiteral(" (") + details.join(QStringLiteral(", ")) + QLatin1Char(')');
+        i = j;
     }
     r.append({QStringLiteral("GPUs"), gpuText});
     if (hasNvidiaSmi)

@@ -99,6 +99,16 @@ Result<ServerFacts> collectServerFacts(Transport& transport, int timeoutMs = 120
 // "12.4.131" from "Cuda compilation tools, release 12.4, V12.4.131" and friends.
 QString versionFromToolOutput(const QString& key, const QString& raw);
 
+// What the facts mean for building and running sgl-kernel there (DOMAIN.md), one sentence
+// each, most important first: CMake too old for sgl-kernel's policies, nvcc too old for
+// sm_120, CUDA 13's CCCL include move, FA3 on non-Hopper GPUs, the nvcc memory budget,
+// a driver/library mismatch, a missing Ninja or PyTorch, an incomplete run. Pure.
+QStringList serverFactsHints(const ServerFacts& facts);
+
+// Compares dotted versions numerically ("3.9" < "3.31"); text after the numbers is ignored.
+// Returns <0, 0, >0.
+int compareToolVersions(const QString& a, const QString& b);
+
 // "1.5 GiB" style, from KiB.
 QString formatKiB(qint64 kib);
 

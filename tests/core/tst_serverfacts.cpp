@@ -208,6 +208,66 @@ private Q_SLOTS:
         QCOMPARE(formatKiB(kib), text);
     }
 
+    void compareToolVersions_data()
+    {
+        QTest::addColumn<QString>("a");
+        QTest::addColumn<QString>("b");
+        QTest::addColumn<int>("sign");
+        QTest::newRow("numeric not text") << "3.9" << "3.31" << -1;
+        QTest::newRow("equal padded") << "13" << "13.0" << 0;
+        QTest::newRow("suffix ignored") << "3.31.0-rc1" << "3.31" << 0;
+        QTest::newRow("greater") << "4.4.3" << "3.31" << 1;
+        QTest::newRow("nvcc") << "12.4.131" << "12.8" << -1;
+    }
+    void compareToolVersions()
+    {
+        QFETCH(QString, a);
+        QFETCH(QString, b);
+        QFETCH(int, sign);
+        const int c = kf::compareToolVersions(a, b);
+        QCOMPARE(c < 0 ? -1 : c > 0 ? 1 : 0, sign);
+    }
+
+    void hints()
+    {
+        auto has = [](const QStringList& hints, const char* needle) {
+            for (const QString& h : hints)
+                if (h.contains(QLatin1String(needle)))
+                    return true;
+            return false;
+        };
+        const QStringList blackwell = serverFactsHints(parseFixture(QStringLiteral("blackwell-8gpu.txt")));
+        QVERIFY(has(blackwell, "CMake 3.28.3 is older than 3.31"));
+        QVERIFY(has(blackwell, "CUDA 13.0.48 keeps CUB/Thrust"));
+        QVERIFY(has(blackwell, "SGL_KERNEL_ENABLE_FA3=OFF"));
+        QVERIFY(!has(blackwell, "cannot compile")); // CUDA 13 knows sm_120
+        QVERIFY(has(blackwell, "at or below about 355 ")); // 1490000000 KiB / 4 GiB
+        QVERIFY(!has(blackwell, "did not finish"));
+
+        const QStringList h200 = serverFactsHints(parseFixture(QStringLiteral("h200-ubuntu2404.txt")));
+        QVERIFY(!has(h200, "older than 3.31")); // CMake 4.4.3
+        QVERIFY(!has(h200, "FA3"));             // sm 9.0 is what FA3 is for
+        QVERIFY(has(h200, "include/cccl"));
+        QVERIFY(!has(h200, "PyTorch is not installed"));
+
+        const QStringList nvml = serverFactsHints(parseFixture(QStringLiteral("nvml-mismatch.txt")));
+        QVERIFY(has(nvml, "reboot"));
+        QVERIFY(!has(nvml, "Ninja"));
+
+        QVERIFY(has(serverFactsHints(parseFixture(QStringLiteral("truncated.txt"))), "did not finish"));
+        const QStringList debian = serverFactsHints(parseFixture(QStringLiteral("debian12-nogpu.txt")));
+        QVERIFY(has(debian, "PyTorch is not installed"));
+        QVERIFY(has(debian, "older than 3.31"));
+
+        ServerFacts old = parseFixture(QStringLiteral("blackwell-8gpu.txt"));
+        old.nvcc = QStringLiteral("12.4.131");
+        old.ninja.clear();
+        const QStringList oldHints = serverFactsHints(old);
+        QVERIFY(has(oldHints, "nvcc 12.4.131 cannot compile for these sm_120 GPUs"));
+        QVERIFY(!has(oldHints, "include/cccl"));
+        QVERIFY(has(oldHints, "Ninja is not installed"));
+    }
+
     void json()
     {
         const ServerFacts f = parseFixture(QStringLiteral("h200-ubuntu2404.txt"));

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "ui/hosts/connectdialog.h"
+
+#include "core/ssh/hostprofilestore.h"
+
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace kf {
+
+namespace {
+constexpr int kProfileRole = Qt::UserRole + 1;
+constexpr int kImportedRole = Qt::UserRole + 2;
+} // namespace
+
+std::optional<ConnectDialog::Destination> ConnectDialog::parseDestination(const QString& text)
+{
+    // user@host, user@host:port, host, [v6]:port, user@[v6]:port. No spaces, one '@' at most.
+    static const QRegularExpression re(
+        QStringLiteral("^(?:([^@\\s:]+)@)?(?:\\[([0-9A-Fa-f:.]+)\\]|([^@\\s:\\[\\]/]+))(?::(\\d{1,5}))?$"));
+    const auto m = re.match(text.trimmed());
+    if (!m.hasMatch())
+        return std::nullopt;
+    Destination d;
+    d.user = m.captured(1);
+    d.host = m.captured(2).isEmpty() ? m.captured(3) : m.captured(2);
+    if (!m.captured(4).isEmpty()) {
+        const uint port = m.captured(4).toUInt();
+        if (port == 0 || port > 65535)
+            return std::nullopt;
+        d.port = quint16(port);
+    }
+    return d;
+}
+
+ConnectDialog::ConnectDialog(HostProfileStore* store, QWidget* parent)
+    : QDialog(parent), m_store(store), m_sshHome(QDir::homePath())
+{
+    setObjectName(QStringLiteral("ConnectDialog"));
+    setWindowTitle(QStringLiteral("Connect to a server"));
+    auto* layout = new QVBoxLayout(this);
+    auto* splitter = new QSplitter(this);
+    layout->addWidget(splitter, 1);
+
+    // Left: saved and imported hosts.
+    auto* left = new QWidget(splitter);
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(new QLabel(QStringLiteral("Saved hosts"), left));
+    m_list = new QListWidget(left);
+    m_list->setObjectName(QStringLiteral("profiles"));
+    leftLayout->addWidget(m_list, 1);
+    m_import = new QPushButton(QStringLiteral("Import from ~/.ssh/config"), left);
+    m_import->setObjectName(QStringLiteral("import"));
+    leftLayout->addWidget(m_import);
+    splitter->addWidget(left);
+
+    // Right: the profile.
+    auto* right = new QWidget(splitter);
+    auto* form = new QFormLayout(right);
+    form->setContentsMargins(0, 0, 0, 0);
+    m_destination = new QLineEdit(right);
+    m_destination->setObjectName(QStringLiteral("destination"));
+    m_destination->setPlaceholderText(QStringLiteral("user@host:port"));
+    form->addRow(QStringLiteral("&Destination:"), m_destination);
+    m_name = new QLineEdit(right);
+    m_name->setObjectName(QStringLiteral("name"));
+    m_name->setPlaceholderText(QStringLiteral("shown in the sidebar (default: the host)"));
+    form->addRow(QStringLiteral("&Name:"), m_name);
+    m_user = new QLineEdit(right);
+    m_user->setObjectName(QStringLiteral("user"));
+    m_user->setPlaceholderText(QStringLiteral("your local user name"));
+    form->addRow(QStringLiteral("&User:"), m_user);
+    m_host = new QLineEdit(right);
+    m_host->setObjectName(QStringLiteral("host"));
+    form->addRow(QStringLiteral("&Host:"), m_host);
+    m_port = new QSpinBox(right);
+    m_port->setObjectName(QStringLiteral("port"));
+    m_port->setRange(1, 65535);
+    m_port->setValue(22);
+    form->addRow(QStringLiteral("&Port:"), m_port);
+    auto* keys = new QWidget(right);
+    auto* keysLayout = new QHBoxLayout(keys);
+    keysLayout->setContentsMargins(0, 0, 0, 0);
+    m_identities = new QPlainTextEdit(keys);
+    m_identities->setObjectName(QStringLiteral("identityFiles"));
+    m_identities->setPlaceholderText(QStringLiteral("one private key per line; empty: ssh-agent and ~/.ssh defaults"));
+    m_identities->setFixedHeight(m_identities->fontMetrics().lineSpacing() * 3 + 12);
+    m_identities->setLineWrapMode(QPlainTextEdit::NoWrap);
+    keysLayout->addWidget(m_identities, 1);
+    m_browseKey = new QPushButton(QStringLiteral("Browse\u2026"), keys);
+    keysLayout->addWidget(m_browseKey, 0, Qt::AlignTop);
+    form->addRow(QStringLiteral("&Identity files:"), keys);
+    m_proxyJump = new QLineEdit(right);
+    m_proxyJump->setObjectName(QStringLiteral("proxyJump"));
+    m_proxyJump->setPlaceholderText(QStringLiteral("[user@]jumphost[:port], as ssh -J"));
+    form->addRow(QStringLiteral("Proxy&Jump:"), m_proxyJump);
+    m_knownHosts = new QLineEdit(right);
+    m_knownHosts->setObjectName(QStringLiteral("knownHosts"));
+    m_knownHosts->setPlaceholderText(QStringLiteral("~/.ssh/known_hosts"));
+    form->addRow(QStringLiteral("&Known hosts:"), m_knownHosts);
+    m_tags = new QLineEdit(right);
+    m_tags->setObjectName(QStringLiteral("tags"));
+    m_tags->setPlaceholderText(QStringLiteral("comma separated, e.g. lab, h100"));
+    form->addRow(QStringLiteral("&Tags:"), m_tags);
+    m_save = new QCheckBox(QStringLiteral("&Save this host (no password is ever saved)"), right);
+    m_save->setObjectName(QStringLiteral("save"));
+    m_save->setEnabled(m_store != nullptr);
+    form->addRow(QString(), m_save);
+    splitter->addWidget(right);
+    splitter->setStretchFactor(1, 2);
+    m_list->setMinimumWidth(300);
+    right->setMinimumWidth(440);
+    splitter->setChildrenCollapsible(false);
+
+    m_message = new QLabel(this);
+    m_message->setObjectName(QStringLiteral("message"));
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_message->hide();
+    layout->addWidget(m_message);
+
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
+    m_connect = buttons->addButton(QStringLiteral("&Connect"), QDialogButtonBox::AcceptRole);
+    m_connect->setObjectName(QStringLiteral("connect"));
+    m_connect->setDefault(true);
+    connect(buttons, &QDialogButtonBox::accepted, this, &ConnectDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    layout->addWidget(buttons);
+
+    connect(m_list, &QListWidget::currentRowChanged, this, &ConnectDialog::onSelectionChanged);
+    connect(m_list, &QListWidget::itemDoubleClicked, this, &ConnectDialog::accept);
+    connect(m_import, &QPushButton::clicked, this, [this] { importSshConfig(); });
+    connect(m_destination, &QLineEdit::textEdited, this, &ConnectDialog::onDestinationEdited);
+    for (QLineEdit* e : {m_user, m_host})
+        connect(e, &QLineEdit::textEdited, this, &ConnectDialog::updateDestinationFromFields);
+    connect(m_port, &QSpinBox::valueChanged, this, &ConnectDialog::updateDestinationFromFields);
+    connect(m_browseKey, &QPushButton::clicked, this, [this] {
+        const QString file = QFileDialog::getOpenFileName(this, QStringLiteral("Private key"),
+                                                          QDir::homePath() + QStringLiteral("/.ssh"));
+        if (!file.isEmpty())
+            m_identities->appendPlainText(file);
+    });
+
+    reloadSaved();
+    resize(760, 440);
+    m_destination->setFocus();
+}
+
+void ConnectDialog::reloadSaved()
+{
+    m_list->clear();
+    if (!m_store)
+        return;
+    const auto loaded = m_store->load();
+    if (!loaded) {
+        showMessage(loaded.error(), true);
+        return;
+    }
+    for (const HostProfile& p : loaded->profiles)
+        addListEntry(p, false);
+    if (!loaded->warnings.isEmpty())
+        showMessage(loaded->warnings.join(QLatin1Char('\n')), false);
+}
+
+void ConnectDialog::addListEntry(const HostProfile& profile, bool imported)
+{
+    auto* item = new QListWidgetItem(m_list);
+    QString text = profile.name;
+    if (profile.name != profile.destination() && !profile.isLocal)
+        text += QStringLiteral("  \u2014  ") + profile.destination();
+    if (imported)
+        text += QStringLiteral("  (from ~/.ssh/config)");
+    item->setText(text);
+    item->setData(kProfileRole, QVariant::fromValue(profile));
+    item->setData(kImportedRole, imported);
+    item->setToolTip(profile.proxyJump.isEmpty() ? profile.destination()
+                                                 : profile.destination() + QStringLiteral(" via ") + profile.proxyJump);
+}
+
+int ConnectDialog::importSshConfig()
+{
+    const auto imported = HostProfileStore::importFromSshConfig(m_sshHome);
+    if (!imported) {
+        showMessage(imported.error(), true);
+        return 0;
+    }
+    QStringList present;
+    for (int i = 0; i < m_list->count(); ++i)
+        present << m_list->item(i)->data(kProfileRole).value<HostProfile>().name;
+    int added = 0;
+    for (const HostProfile& p : imported->profiles) {
+        if (present.contains(p.name))
+            continue;
+        addListEntry(p, true);
+        ++added;
+    }
+    QString text = added == 0 ? QStringLiteral("No new hosts in %1/.ssh/config.").arg(m_sshHome)
+                               : QStringLiteral("%1 host(s) imported from %2/.ssh/config; pick one and tick \u201cSave\u201d to keep it.")
+                                     .arg(added)
+                                     .arg(m_sshHome);
+    if (!imported->problems.isEmpty()) {
+        constexpr int kShown = 4;
+        text += QStringLiteral("\nNot understood:\n  ") + imported->problems.mid(0, kShown).join(QStringLiteral("\n  "));
+        if (imported->problems.size() > kShown)
+            text += QStringLiteral("\n  \u2026and %1 more").arg(imported->problems.size() - kShown);
+    }
+    showMessage(text, false);
+    return added;
+}
+
+void ConnectDialog::onSelectionChanged()
+{
+    QListWidgetItem* item = m_list->currentItem();
+    if (!item)
+        return;
+    setProfile(item->data(kProfileRole).value<HostProfile>());
+    // An imported entry is not saved yet: offer to keep it. A saved one is updated in place.
+    m_save->setChecked(m_store != nullptr);
+}
+
+void ConnectDialog::setProfile(const HostProfile& p)
+{
+    m_syncing = true;
+    m_name->setText(p.name);
+    m_host->setText(p.host);
+    m_port->setValue(p.port);
+    m_user->setText(p.user);
+    m_identities->setPlainText(p.identityFiles.join(QLatin1Char('\n')));
+    m_proxyJump->setText(p.proxyJump);
+    m_knownHosts->setText(p.knownHostsFile);
+    m_tags->setText(p.tags.join(QStringLiteral(", ")));
+    m_syncing = false;
+    updateDestinationFromFields();
+}
+
+void ConnectDialog::onDestinationEdited(const QString& text)
+{
+    if (m_syncing)
+        return;
+    const auto d = parseDestination(text);
+    if (!d) {
+        if (!text.trimmed().isEmpty())
+            showMessage(QStringLiteral("Write the destination as user@host or user@host:port."), true);
+        return;
+    }
+    m_message->hide();
+    m_syncing = true;
+    m_user->setText(d->user);
+    m_host->setText(d->host);
+    m_port->setValue(d->port.value_or(22));
+    m_syncing = false;
+}
+
+void ConnectDialog::updateDestinationFromFields()
+{
+    if (m_syncing)
+        return;
+    m_syncing = true;
+    HostProfile p;
+    p.user = m_user->text().trimmed();
+    p.host = m_host->text().trimmed();
+    p.port = quint16(m_port->value());
+    const bool v6 = p.host.contains(QLatin1Char(':'));
+    QString d = p.user.isEmpty() ? QString() : p.user + QLatin1Char('@');
+    d += v6 ? QLatin1Char('[') + p.host + QLatin1Char(']') : p.host;
+    if (p.port != 22 || v6)
+        d += QLatin1Char(':') + QString::number(p.port);
+    m_destination->setText(p.host.isEmpty() ? QString() : d);
+    m_syncing = false;
+}
+
+HostProfile ConnectDialog::profile() const
+{
+    HostProfile p;
+    p.host = m_host->text().trimmed();
+    p.port = quint16(m_port->value());
+    p.user = m_user->text().trimmed();
+    p.name = m_name->text().trimmed().isEmpty() ? p.host : m_name->text().trimmed();
+    for (const QString& line : m_identities->toPlainText().split(QLatin1Char('\n'))) {
+        if (!line.trimmed().isEmpty())
+            p.identityFiles << line.trimmed();
+    }
+    p.proxyJump = m_proxyJump->text().trimmed();
+    p.knownHostsFile = m_knownHosts->text().trimmed();
+    for (const QString& t : m_tags->text().split(QLatin1Char(','))) {
+        if (!t.trimmed().isEmpty())
+            p.tags << t.trimmed();
+    }
+    return p;
+}
+
+bool ConnectDialog::saveRequested() const { return m_save->isChecked() && m_store; }
+
+void ConnectDialog::showMessage(const QString& text, bool error)
+{
+    m_message->setText(text);
+    m_message->setStyleSheet(error ? QStringLiteral("color: #b00020;") : QString());
+    m_message->setProperty("isError", error);
+    m_message->show();
+}
+
+void ConnectDialog::accept()
+{
+    // Typed a destination but never left the field: take it.
+    if (m_host->text().trimmed().isEmpty() && !m_destination->text().trimmed().isEmpty())
+        onDestinationEdited(m_destination->text());
+    const HostProfile p = profile();
+    if (p.host.isEmpty()) {
+        showMessage(QStringLiteral("Which server? Type user@host, or pick a saved host."), true);
+        return;
+    }
+    if (p.host.contains(QRegularExpression(QStringLiteral("\\s"))) || p.user.contains(QRegularExpression(QStringLiteral("[\\s@]")))) {
+        showMessage(QStringLiteral("Host and user may not contain spaces or '@'."), true);
+        return;
+    }
+    if (saveRequested()) {
+        if (const Status s = m_store->upsert(p); !s) {
+            showMessage(QStringLiteral("Could not save the host: ") + s.error(), true);
+            return;
+        }
+    }
+    QDialog::accept();
+}
+
+} // namespace kf

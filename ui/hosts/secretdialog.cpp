@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "ui/hosts/secretdialog.h"
+
+#include "core/log/redact.h"
+
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QStyle>
+#include <QVBoxLayout>
+
+namespace kf {
+
+SecretDialog::SecretDialog(const SecretRequest& request, QWidget* parent) : QDialog(parent)
+{
+    setObjectName(QStringLiteral("SecretDialog"));
+    setModal(true);
+    auto* layout = new QVBoxLayout(this);
+    auto* text = new QLabel(this);
+    text->setObjectName(QStringLiteral("explanation"));
+    text->setWordWrap(true);
+    text->setTextFormat(Qt::PlainText);
+    QString fieldLabel;
+    switch (request.kind) {
+    case SecretRequest::Kind::Password:
+        setWindowTitle(QStringLiteral("Password"));
+        text->setText(QStringLiteral("Password for %1").arg(request.destination));
+        fieldLabel = QStringLiteral("Password:");
+        break;
+    case SecretRequest::Kind::Passphrase:
+        setWindowTitle(QStringLiteral("Key passphrase"));
+        text->setText(QStringLiteral("The key %1 is protected by a passphrase.\nIt is needed to log in to %2.")
+                          .arg(request.keyFile, request.destination));
+        fieldLabel = QStringLiteral("Passphrase:");
+        break;
+    case SecretRequest::Kind::KeyboardInteractive:
+        setWindowTitle(QStringLiteral("Login question"));
+        // The server's own words: it may ask for a one-time code, not a password.
+        text->setText(QStringLiteral("%1 asks:").arg(request.destination));
+        fieldLabel = request.prompt.trimmed().isEmpty() ? QStringLiteral("Answer:") : request.prompt.trimmed();
+        break;
+    }
+    layout->addWidget(text);
+
+    auto* form = new QFormLayout;
+    m_field = new QLineEdit(this);
+    m_field->setObjectName(QStringLiteral("secret"));
+    m_field->setEchoMode(request.echo ? QLineEdit::Normal : QLineEdit::Password);
+    // No input method history, no autocompletion, no drag out of the field.
+    m_field->setAttribute(Qt::WA_InputMethodEnabled, request.echo);
+    m_field->setDragEnabled(false);
+    form->addRow(fieldLabel, m_field);
+    layout->addLayout(form);
+
+    if (request.offerKeychain) {
+        m_keychain = new QCheckBox(QStringLiteral("Remember in the system keychain"), this);
+        m_keychain->setObjectName(QStringLiteral("keychain"));
+        m_keychain->setChecked(false);
+        m_keychain->setToolTip(QStringLiteral("Stored by the desktop's keychain (Secret Service / KWallet), never in "
+                                              "KernelForge's own files."));
+        layout->addWidget(m_keychain);
+    }
+
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons->button(QDialogButtonBox::Ok)->setText(QStringLiteral("Log in"));
+    buttons->button(QDialogButtonBox::Ok)->setObjectName(QStringLiteral("ok"));
+    buttons->button(QDialogButtonBox::Cancel)->setObjectName(QStringLiteral("cancel"));
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    layout->addWidget(buttons);
+    m_field->setFocus();
+    m_field->setMinimumWidth(300);
+    text->setMinimumWidth(380);
+    layout->setSizeConstraint(QLayout::SetMinimumSize);
+}
+
+SecretDialog::~SecretDialog()
+{
+    // QLineEdit keeps its own copy; clear it so the text does not linger in a dead widget.
+    m_field->clear();
+}
+
+std::optional<SecretAnswer> SecretDialog::takeAnswer()
+{
+    if (result() != QDialog::Accepted)
+        return std::nullopt;
+    SecretAnswer answer;
+    QString text = m_field->text();
+    answer.secret = text.toUtf8();
+    wipe(text);
+    answer.storeInKeychain = m_keychain && m_keychain->isChecked();
+    m_field->clear();
+    setResult(QDialog::Rejected); // taken once
+    return answer;
+}
+
+} // namespace kf
