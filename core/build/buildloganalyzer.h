@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include "core/build/diagnosticparser.h"
+#include "core/build/logsplitter.h"
+#include "core/build/progressparser.h"
+
+#include <QList>
+
+namespace kf {
+
+// What a chunk of build log said.
+struct BuildLogEvents
+{
+    QList<ProgressUpdate> progress;
+    QList<Diagnostic> diagnostics;
+    int lines = 0;
+};
+
+// Chunks of a build log in, progress and diagnostics out: LogSplitter + normalizeLogLine +
+// parseProgressLine + DiagnosticCollector. Feed the log bytes exactly once, in order.
+class BuildLogAnalyzer
+{
+public:
+    BuildLogEvents feed(const QByteArray& chunk);
+    BuildLogEvents finish(); // end of log: the unterminated last line and a pending CMake message
+    qint64 linesSeen() const { return m_collector.linesSeen(); }
+
+private:
+    void line(const QByteArray& raw, BuildLogEvents& ev);
+    LogSplitter m_splitter;
+    DiagnosticCollector m_collector;
+};
+
+} // namespace kf

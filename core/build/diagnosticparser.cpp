@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/build/diagnosticparser.h"
+
+#include "core/build/progressparser.h"
+
+#include <QRegularExpression>
+
+#include <algorithm>
+
+namespace kf {
+namespace {
+
+using Sev = Diagnostic::Severity;
+using Kind = Diagnostic::Kind;
+
+Sev severityOf(QStringView word)
+{
+    if (word.contains(QLatin1String("warning")))
+        return Sev::Warning;
+    if (word == QLatin1String("note") || word == QLatin1String("info"))
+        return Sev::Note;
+    return Sev::Error;
+}
+
+// Cheap pre-filter so the regular expressions only see lines that may match: most lines of a
+// multi-hour build are compile commands and progress lines.
+bool mayBeDiagnostic(QByteArrayView s)
+{
+    if (s.isEmpty())
+        return false;
+    return s.contains("error") || s.contains("warning") || s.contains("FAILED") || s.contains("Killed")
+        || s.contains("signal 9") || s.contains("status 9") || s.contains("CMake ") || s.contains("ptxas")
+        || s.contains("nvcc") || s.contains("undefined") || s.contains("no kernel image") || s.contains("***")
+        || s.contains("ninja:") || s.contains("Error") || s.contains("ERROR") || s.contains("note:") || s.contains("fatal");
+}
+
+const QRegularExpression& reGcc()
+{
+    static const QRegularExpression re(QStringLiteral(R"(^(.+?):(\d+):(?:(\d+):)? (fatal error|error|warning|note): (.*)$)"));
+    return re;
+}
+const QRegularExpression& reNvccFront()
+{
+    static const QRegularExpression re(QStringLiteral(R"(^(.+?)\((\d+)\): (catastrophic error|error|warning)(?: #[\w-]+)?: (.*)$)"));
+    return re;
+}
+const QRegularExpression& reNvccDriver()
+{
+    static const QRegularExpression re(QStringLiteral(R"(^nvcc (fatal|error|warning)\s*: (.*)$)"));
+    return re;
+}
+const QRegularExpression& rePtxas()
+{
+    static const QRegularExpression re(QStringLiteral(R"(^ptxas (?:(.+?), line (\d+); )?(fatal|error|warning|info)\s*: (.*)$)"));
+    return re;
+}
+const QRegularExpression& reCMakeAt()
+{
+    static const QRegularExpression re(QStringLiteral(R"(^CMake (Error|Warning|Deprecation Warning)(?: \(dev\))? at (.+?):(\d+) \((\w+)\):?$)"));
+    return re;
+}
+const QRegularExpression& reCMakePlain()
+{
+    static const QRegularExpression re(QStringLiteral(R"(^CMake (Error|Warning)(?: \(dev\))?: (.*)$)"));
+    return re;
+}
+const QRegularExpression& reMake()
+{
+    static const QRegularExpression re(QStringLiteral(R"(^g?make(?:\[\d+\])?: \*\*\* \[(.+?)\] Error (\d+)$)"));
+    return re;
+}
+
+std::optional<Diagnostic> oomDiagnostic(const QString& text)
+{
+    const bool oom = text == QLatin1String("Killed") || text.endsWith(QLatin1String(" Killed"))
+        || text.contains(QRegularExpression(QStringLiteral(R"(\d+ Killed\s)")))
+        || text.contains(QLatin1String("died due to signal 9"))
+        || text.contains(QLatin1String("non-zero exit status 9"))
+        || text.contains(QLatin1String("non-zero exit status -9"))
+        || text.contains(QLatin1String("Killed signal terminated program"))
+        || text.contains(QLatin1String("killed by signal 9"));
+    if (!oom)
+        return std::nullopt;
+    Diagnostic d;
+    d.kind = Kind::Oom;
+    d.message = text;
+    d.hint = Diagnostic::Hint::Oom;
+    return d;
+}
+
+std::optional<Diagnostic> parseText(const QString& text)
+{
+    // OOM first: "nvcc error : 'cicc' died due to signal 9" must be an OOM, not a plain nvcc error.
+    if (auto d = oomDiagnostic(text))
+        return d;
+    if (text.startsWith(QLatin1String("FAILED: "))) {
+        Diagnostic d;
+        d.kind = Kind::Ninja;
+        QString out = text.mid(8).trimmed();
+        if (out.startsWith(QLatin1String("[code=")))
+            out = out.mid(out.indexOf(QLatin1Char(']')) + 1).trimmed();
+        d.file = out;
+        d.message = QStringLiteral("build step failed: ") + out;
+        return d;
+    }
+    if (text.startsWith(QLatin1String("CMake "))) {
+        if (const auto m = reCMakeAt().match(text); m.hasMatch()) {
+            Diagnostic d;
+            d.kind = Kind::CMake;
+            d.severity = severityOf(m.capturedView(1).toString().toLower());
+            d.file = m.captured(2);
+            d.line = m.captured(3).toInt();
+            d.message = m.captured(4) + QStringLiteral(": ");
+            return d;
+        }
+        if (const auto m = reCMakePlain().match(text); m.hasMatch()) {
+            Diagnostic d;
+            d.kind = Kind::CMake;
+            d.severity = severityOf(m.capturedView(1).toString().toLower());
+            d.message = m.captured(2);
+            return d;
+        }
+    }
+    if (text.startsWith(QLatin1String("nvcc "))) {
+        if (const auto m = reNvccDriver().match(text); m.hasMatch()) {
+            Diagnostic d;
+            d.kind = Kind::Nvcc;
+            d.severity = severityOf(m.capturedView(1));
+            d.message = m.captured(2).trimmed();
+            return d;
+        }
+    }
+    if (text.startsWith(QLatin1String("ptxas "))) {
+        if (const auto m = rePtxas().match(text); m.hasMatch()) {
+            if (m.capturedView(3) == QLatin1String("info"))
+                return std::nullopt;
+            Diagnostic d;
+            d.kind = Kind::Ptxas;
+            d.severity = severityOf(m.capturedView(3));
+            d.file = m.captured(1);
+            d.line = m.captured(2).isEmpty() ? -1 : m.captured(2).toInt();
+            d.message = m.captured(4).trimmed();
+            return d;
+        }
+    }
+    if (const auto m = reMake().match(text); m.hasMatch()) {
+        Diagnostic d;
+        d.kind = Kind::Make;
+        const int code = m.captured(2).toInt();
+        d.message = QStringLiteral("make target failed: %1 (Error %2)").arg(m.captured(1)).arg(code);
+        // make reports a child killed by SIGKILL as 128+9.
+        if (code == 137) {
+            d.kind = Kind::Oom;
+            d.hint = Diagnostic::Hint::Oom;
+        }
+        return d;
+    }
+    if (text.contains(QLatin1String("undefined reference to")) || text.startsWith(QLatin1String("collect2: error:"))) {
+        Diagnostic d;
+        d.kind = Kind::Linker;
+        d.message = text;
+        return d;
+    }
+    if (text.contains(QLatin1String("undefined symbol:")) || text.contains(QLatin1String("no kernel image is available"))
+        || text.startsWith(QLatin1String("ImportError")) || text.startsWith(QLatin1String("RuntimeError"))) {
+        Diagnostic d;
+        d.kind = Kind::Runtime;
+        d.message = text;
+        return d;
+    }
+    if (text.startsWith(QLatin1String("ninja: build stopped")) || text.startsWith(QLatin1String("*** CMake build failed"))
+        || text.startsWith(QLatin1String("ERROR: Failed building")) || text.startsWith(QLatin1String("ninja: error:"))
+        || text.startsWith(QLatin1String("error: subprocess-exited-with-error"))) {
+        Diagnostic d;
+        d.kind = Kind::BuildFailed;
+        d.message = text;
+        return d;
+    }
+    if (const auto m = reGcc().match(text); m.hasMatch()) {
+        const QString file = m.captured(1);
+        // "In file included from a.h:3," and URLs are no diagnostics; a path has no spaces
+        // before its colon in practice, except Windows-less oddities we do not target.
+        if (file.startsWith(QLatin1String("In file included")) || file.contains(QLatin1String("://")))
+            return std::nullopt;
+        Diagnostic d;
+        d.kind = Kind::Compiler;
+        d.file = file.startsWith(QLatin1String("/usr/bin/ld: ")) ? file.mid(13) : file;
+        d.line = m.captured(2).toInt();
+        d.column = m.captured(3).isEmpty() ? -1 : m.captured(3).toInt();
+        d.severity = severityOf(m.capturedView(4));
+        d.message = m.captured(5);
+        if (m.capturedView(4) == QLatin1String("fatal error"))
+            d.message = m.captured(5);
+        return d;
+    }
+    if (const auto m = reNvccFront().match(text); m.hasMatch()) {
+        Diagnostic d;
+        d.kind = Kind::Nvcc;
+        d.file = m.captured(1);
+        d.line = m.captured(2).toInt();
+        d.severity = severityOf(m.capturedView(3));
+        d.message = m.captured(4);
+        return d;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+QString toString(Diagnostic::Severity s)
+{
+    switch (s) {
+    case Sev::Error: return QStringLiteral("error");
+    case Sev::Warning: return QStringLiteral("warning");
+    case Sev::Note: return QStringLiteral("note");
+    }
+    return {};
+}
+
+QString toString(Diagnostic::Kind k)
+{
+    switch (k) {
+    case Kind::Compiler: return QStringLiteral("compiler");
+    case Kind::Nvcc: return QStringLiteral("nvcc");
+    case Kind::Ptxas: return QStringLiteral("ptxas");
+    case Kind::CMake: return QStringLiteral("cmake");
+    case Kind::Ninja: return QStringLiteral("ninja");
+    case Kind::Make: return QStringLiteral("make");
+    case Kind::Linker: return QStringLiteral("linker");
+    case Kind::Oom: return QStringLiteral("oom");
+    case Kind::Runtime: return QStringLiteral("runtime");
+    case Kind::BuildFailed: return QStringLiteral("build");
+    }
+    return {};
+}
+
+QString toString(Diagnostic::Hint h)
+{
+    using H = Diagnostic::Hint;
+    switch (h) {
+    case H::None: return {};
+    case H::CMakePolicy: return QStringLiteral("cmake-policy");
+    case H::Cccl: return QStringLiteral("cccl");
+    case H::CudaTooOld: return QStringLiteral("cuda-too-old");
+    case H::TorchAbi: return QStringLiteral("torch-abi");
+    case H::Oom: return QStringLiteral("oom");
+    case H::MissingSm: return QStringLiteral("missing-sm");
+    case H::Fa3Import: return QStringLiteral("fa3-import");
+    }
+    return {};
+}
+
+QString hintText(Diagnostic::Hint h)
+{
+    using H = Diagnostic::Hint;
+    switch (h) {
+    case H::None: return {};
+    case H::CMakePolicy:
+        return QStringLiteral("This CMake is older than the policies the CMakeLists sets (CMP0169 needs CMake 3.30, CMP0177 3.31): "
+                              "apply the cmake-policy patch, or install CMake >= 3.31 (pip install 'cmake>=3.31').");
+    case H::Cccl:
+        return QStringLiteral("CUDA 13 moved CUB/Thrust/libcu++ under <cuda>/include/cccl and the host compiler does not look there: "
+                              "apply the CCCL include patch (adds ${CUDAToolkit_INCLUDE_DIRS}/cccl).");
+    case H::CudaTooOld:
+        return QStringLiteral("This CUDA cannot compile sm_120a/sm_100a: install CUDA >= 12.8 and point CUDA_HOME/PATH at it.");
+    case H::TorchAbi:
+        return QStringLiteral("The extension was built against a different torch than the one installed (C++ ABI mismatch): "
+                              "rebuild with --no-build-isolation against the installed torch.");
+    case H::Oom:
+        return QStringLiteral("A compiler was killed for lack of memory: lower MAX_JOBS and SGL_KERNEL_COMPILE_THREADS "
+                              "(each nvcc thread peaks at 3-5 GB).");
+    case H::MissingSm:
+        return QStringLiteral("The build has no code for this GPU: build with CUDA >= 12.8 so sm_120a is among the targets.");
+    case H::Fa3Import:
+        return QStringLiteral("sgl_kernel refuses to import without FA3: apply the FA3 import fallback patch, or build with FA3.");
+    }
+    return {};
+}
+
+Diagnostic::Hint hintFor(const Diagnostic& d)
+{
+    using H = Diagnostic::Hint;
+    const QString& m = d.message;
+    if (d.kind == Kind::Oom)
+        return H::Oom;
+    if (m.contains(QLatin1String("is not known to this version of CMake")) && m.contains(QLatin1String("CMP")))
+        return H::CMakePolicy;
+    if (m.contains(QLatin1String("No such file or directory"))
+        && (m.startsWith(QLatin1String("cuda/")) || m.startsWith(QLatin1String("thrust/")) || m.startsWith(QLatin1String("cub/"))
+            || m.contains(QLatin1String("<cuda/")) || m.contains(QLatin1String("<thrust/")) || m.contains(QLatin1String("<cub/"))))
+        return H::Cccl;
+    if (m.contains(QLatin1String("Unsupported gpu architecture 'compute_1")) || m.contains(QLatin1String("Unsupported gpu architecture 'sm_1")))
+        return H::CudaTooOld;
+    if (m.contains(QLatin1String("undefined symbol")) && (m.contains(QLatin1String("c10")) || m.contains(QLatin1String("SymInt")) || m.contains(QLatin1String("at::"))))
+        return H::TorchAbi;
+    if (m.contains(QLatin1String("no kernel image is available")))
+        return H::MissingSm;
+    if (m.contains(QLatin1String("Can not import FA3")))
+        return H::Fa3Import;
+    return H::None;
+}
+
+std::optional<Diagnostic> parseDiagnosticLine(QByteArrayView s)
+{
+    if (!mayBeDiagnostic(s))
+        return std::nullopt;
+    auto d = parseText(QString::fromUtf8(s));
+    if (d && d->hint == Diagnostic::Hint::None)
+        d->hint = hintFor(*d);
+    return d;
+}
+
+JobBudget fittingBudget(qint64 availableBytes, int wantedJobs, int wantedThreads, qint64 bytesPerThread)
+{
+    JobBudget b;
+    const qint64 slotCount = std::max<qint64>(1, availableBytes / std::max<qint64>(1, bytesPerThread));
+    b.threads = int(std::clamp<qint64>(std::min<qint64>(wantedThreads, slotCount), 1, std::max(1, wantedThreads)));
+    b.maxJobs = int(std::clamp<qint64>(slotCount / b.threads, 1, std::max(1, wantedJobs)));
+    return b;
+}
+
+QString oomAdvice(qint64 availableBytes, int maxJobs, int threads)
+{
+    const JobBudget b = fittingBudget(availableBytes, maxJobs, threads);
+    const double gb = double(availableBytes) / double(1LL << 30);
+    return QStringLiteral("%1 x %2 nvcc threads need about %3 GB but %4 GB are available: use MAX_JOBS=%5 with "
+                          "CMAKE_ARGS=-DSGL_KERNEL_COMPILE_THREADS=%6 (about %7 GB).")
+        .arg(maxJobs)
+        .arg(threads)
+        .arg(qint64(maxJobs) * threads * 4)
+        .arg(gb, 0, 'f', 1)
+        .arg(b.maxJobs)
+        .arg(b.threads)
+        .arg(qint64(b.maxJobs) * b.threads * 4);
+}
+
+QList<Diagnostic> DiagnosticCollector::feed(QByteArrayView rawLine)
+{
+    QList<Diagnostic> out;
+    const qint64 lineNo = m_lineNo++;
+    const QByteArray line = normalizeLogLine(rawLine);
+    if (m_pending) {
+        // A CMake message runs until the first blank line (CMake always ends one with "\n\n").
+        const bool header = line.startsWith("CMake ") || line.startsWith("-- ") || line.startsWith("***");
+        if (line.isEmpty() || header || m_pendingLines >= 20) {
+            if (m_pending->message.endsWith(QLatin1String(": ")))
+                m_pending->message.chop(2);
+            m_pending->hint = hintFor(*m_pending);
+            out.append(*m_pending);
+            m_pending.reset();
+            if (line.isEmpty())
+                return out;
+        } else {
+            if (m_pendingLines > 0)
+                m_pending->message += QLatin1Char(' ');
+            m_pending->message += QString::fromUtf8(line);
+            ++m_pendingLines;
+            return out;
+        }
+    }
+    auto d = parseDiagnosticLine(line);
+    if (!d)
+        return out;
+    d->logLine = lineNo;
+    if (d->kind == Kind::CMake && d->message.endsWith(QLatin1String(": "))) {
+        m_pending = d;
+        m_pendingLines = 0;
+        return out;
+    }
+    out.append(*d);
+    return out;
+}
+
+QList<Diagnostic> DiagnosticCollector::flush()
+{
+    QList<Diagnostic> out;
+    if (m_pending) {
+        if (m_pending->message.endsWith(QLatin1String(": ")))
+            m_pending->message.chop(2);
+        m_pending->hint = hintFor(*m_pending);
+        out.append(*m_pending);
+        m_pending.reset();
+    }
+    return out;
+}
+
+} // namespace kf

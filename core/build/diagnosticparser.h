@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include <QByteArrayList>
+#include <QByteArrayView>
+#include <QList>
+#include <QMetaType>
+#include <QString>
+
+#include <optional>
+
+// Errors and warnings from a build log, one normalised line at a time (normalizeLogLine()).
+//
+// Wire formats recognised:
+//   gcc/clang       "src/a.cpp:12:5: error: 'x' was not declared in this scope"
+//                   "src/a.cpp:3:10: fatal error: cuda/atomic: No such file or directory"
+//                   "src/a.cpp:7: warning: ..." (no column), "... note: ..."
+//   nvcc front end  "csrc/gemm.cu(42): error: identifier \"foo\" is undefined"
+//                   "csrc/gemm.cu(12): warning #177-D: variable \"x\" was declared but never referenced"
+//   nvcc driver     "nvcc fatal   : Unsupported gpu architecture 'compute_120a'"
+//                   "nvcc error   : 'cicc' died due to signal 9 (Kill signal)"
+//   ptxas           "ptxas error   : Entry function '_Z3fooPf' uses too much shared data"
+//                   "ptxas /tmp/x.ptx, line 88; error   : ..."   ("ptxas info" lines are ignored)
+//   CMake           "CMake Error at CMakeLists.txt:10 (cmake_policy):" + indented message lines up to a
+//                   blank line; "CMake Warning (dev) at ...:N (cmd):"; "CMake Error: message"
+//   ninja           "FAILED: CMakeFiles/common_ops.dir/csrc/gemm.cu.o" (1.12+: "FAILED: [code=1] out")
+//   make            "make[2]: *** [CMakeFiles/x.dir/build.make:76: x.o] Error 1"
+//   linker          "/usr/bin/ld: a.o: in function `f': a.cpp:(.text+0x1): undefined reference to `g'"
+//                   "collect2: error: ld returned 1 exit status"
+//   OOM kills       "Killed", "/bin/sh: line 1: 1234 Killed  nvcc ...", "'cicc' died due to signal 9",
+//                   "returned non-zero exit status 9", "g++: fatal error: Killed signal terminated program cc1plus"
+//   run time        "ImportError: .../common_ops.so: undefined symbol: _ZNK3c106SymInt6sym_neERKS0_"
+//                   "... no kernel image is available for execution on the device"
+//   end of build    "ninja: build stopped: subcommand failed.", "*** CMake build failed",
+//                   "ERROR: Failed building wheel for sgl-kernel"
+// Known signatures get a hint (HintId) naming the fix (see hintText()).
+namespace kf {
+
+struct Diagnostic
+{
+    enum class Severity { Error, Warning, Note };
+    enum class Kind { Compiler, Nvcc, Ptxas, CMake, Ninja, Make, Linker, Oom, Runtime, BuildFailed };
+    enum class Hint { None, CMakePolicy, Cccl, CudaTooOld, TorchAbi, Oom, MissingSm, Fa3Import };
+
+    Severity severity = Severity::Error;
+    Kind kind = Kind::Compiler;
+    QString file;       // as printed (relative to the build dir for most tools)
+    int line = -1;      // 1-based; -1 when the tool gave none
+    int column = -1;
+    QString message;
+    Hint hint = Hint::None;
+    qint64 logLine = -1; // 0-based line number in the log, set by DiagnosticCollector
+    bool operator==(const Diagnostic&) const = default;
+};
+
+QString toString(Diagnostic::Severity s); // "error", "warning", "note"
+QString toString(Diagnostic::Kind k);     // "compiler", "nvcc", "ptxas", "cmake", "ninja", "make", "linker", "oom", "runtime", "build"
+QString toString(Diagnostic::Hint h);     // "cmake-policy", "cccl", "cuda-too-old", "torch-abi", "oom", "missing-sm", "fa3-import", ""
+// A sentence naming the fix.
+QString hintText(Diagnostic::Hint h);
+
+// One normalised line. CMake "... at file:line (cmd):" headers come back with an empty message;
+// DiagnosticCollector fills it from the following lines.
+std::optional<Diagnostic> parseDiagnosticLine(QByteArrayView normalizedLine);
+// The hint for a complete diagnostic (also applied by parseDiagnosticLine and the collector).
+Diagnostic::Hint hintFor(const Diagnostic& d);
+
+// OOM advice from measured memory: the largest MAX_JOBS x threads that fits in availableBytes at
+// ~4 GB per nvcc thread ("MAX_JOBS=2 with SGL_KERNEL_COMPILE_THREADS=4 fits 40 GB").
+struct JobBudget
+{
+    int maxJobs = 1;
+    int threads = 1;
+};
+JobBudget fittingBudget(qint64 availableBytes, int wantedJobs, int wantedThreads, qint64 bytesPerThread = 4LL << 30);
+QString oomAdvice(qint64 availableBytes, int maxJobs, int threads);
+
+// Streams lines into diagnostics, joining CMake's multi-line messages. Not thread-safe.
+class DiagnosticCollector
+{
+public:
+    // line: raw log line (normalised inside); returns diagnostics completed by it.
+    QList<Diagnostic> feed(QByteArrayView rawLine);
+    // End of log: returns a pending CMake diagnostic, if any.
+    QList<Diagnostic> flush();
+    qint64 linesSeen() const { return m_lineNo; }
+
+private:
+    std::optional<Diagnostic> m_pending; // CMake header waiting for its message
+    int m_pendingLines = 0;
+    qint64 m_lineNo = 0;
+};
+
+} // namespace kf
+
+Q_DECLARE_METATYPE(kf::Diagnostic)

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/build/progressparser.h"
+
+namespace kf {
+namespace {
+
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+// Reads an unsigned integer at pos; returns -1 when there is none (or it overflows).
+qint64 readInt(QByteArrayView s, qsizetype& pos)
+{
+    const qsizetype begin = pos;
+    qint64 v = 0;
+    while (pos < s.size() && isDigit(s[pos])) {
+        v = v * 10 + (s[pos] - '0');
+        if (v > (qint64(1) << 40))
+            return -1;
+        ++pos;
+    }
+    return pos == begin ? -1 : v;
+}
+
+} // namespace
+
+QByteArray normalizeLogLine(QByteArrayView line)
+{
+    QByteArray out;
+    out.reserve(line.size());
+    // Strip CSI escapes (ESC [ ... final byte 0x40-0x7e) and lone ESC sequences.
+    for (qsizetype i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (c == '\x1b') {
+            if (i + 1 < line.size() && line[i + 1] == '[') {
+                i += 2;
+                while (i < line.size() && !(line[i] >= 0x40 && line[i] <= 0x7e))
+                    ++i;
+            } else {
+                ++i;
+            }
+            continue;
+        }
+        out.append(c);
+    }
+    // Leading wrappers: spaces/tabs and the box-drawing bars uv and rich draw ("│", "┃", "|" + space).
+    qsizetype b = 0;
+    for (;;) {
+        while (b < out.size() && (out[b] == ' ' || out[b] == '\t'))
+            ++b;
+        if (QByteArrayView(out).sliced(b).startsWith("\xe2\x94\x82 ") || QByteArrayView(out).sliced(b).startsWith("\xe2\x94\x83 ")) { // │ ┃
+            b += 4;
+            continue;
+        }
+        if (QByteArrayView(out).sliced(b).startsWith("| ")) {
+            b += 2;
+            continue;
+        }
+        break;
+    }
+    qsizetype e = out.size();
+    while (e > b && (out[e - 1] == ' ' || out[e - 1] == '\t'))
+        --e;
+    return out.mid(b, e - b);
+}
+
+std::optional<ProgressUpdate> parseProgressLine(QByteArrayView s)
+{
+    if (s.size() < 4 || s[0] != '[')
+        return std::nullopt;
+    qsizetype pos = 1;
+    ProgressUpdate u;
+    if (s.sliced(pos).startsWith("kf ")) {
+        u.source = ProgressUpdate::Source::NinjaKf;
+        pos += 3;
+    } else if (s[pos] == ' ' || (isDigit(s[pos]) && s.indexOf('%') > 0 && s.indexOf('%') < s.indexOf(']'))) {
+        // "[ 42%]" / "[100%]"
+        while (pos < s.size() && s[pos] == ' ')
+            ++pos;
+        const qint64 pct = readInt(s, pos);
+        if (pct < 0 || pct > 100 || pos + 1 >= s.size() || s[pos] != '%' || s[pos + 1] != ']')
+            return std::nullopt;
+        u.source = ProgressUpdate::Source::CMakePercent;
+        u.percent = int(pct);
+        pos += 2;
+        u.description = QString::fromUtf8(s.sliced(pos)).trimmed();
+        return u;
+    }
+    const qint64 done = readInt(s, pos);
+    if (done < 0 || pos >= s.size() || s[pos] != '/')
+        return std::nullopt;
+    ++pos;
+    const qint64 total = readInt(s, pos);
+    if (total <= 0 || done > total || pos >= s.size())
+        return std::nullopt;
+    if (u.source == ProgressUpdate::Source::NinjaKf) {
+        if (s[pos] != ' ')
+            return std::nullopt;
+        ++pos;
+        const qint64 running = readInt(s, pos);
+        if (running < 0 || pos >= s.size() || s[pos] != ' ')
+            return std::nullopt;
+        ++pos;
+        const qsizetype numBegin = pos;
+        while (pos < s.size() && (isDigit(s[pos]) || s[pos] == '.'))
+            ++pos;
+        bool ok = false;
+        const double elapsed = QByteArray(s.data() + numBegin, pos - numBegin).toDouble(&ok);
+        if (!ok)
+            return std::nullopt;
+        u.running = int(running);
+        u.elapsedS = elapsed;
+    }
+    if (pos >= s.size() || s[pos] != ']')
+        return std::nullopt;
+    ++pos;
+    u.done = int(done);
+    u.total = int(total);
+    u.percent = int(done * 100 / total);
+    u.description = QString::fromUtf8(s.sliced(pos)).trimmed();
+    return u;
+}
+
+} // namespace kf

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/jobs/jobfolder.h"
+
+#include "core/util/shellquote.h"
+
+#include <QRandomGenerator>
+#include <QRegularExpression>
+
+namespace kf {
+
+QString toString(JobInfo::State s)
+{
+    switch (s) {
+    case JobInfo::State::Starting: return QStringLiteral("starting");
+    case JobInfo::State::Running: return QStringLiteral("running");
+    case JobInfo::State::Finished: return QStringLiteral("finished");
+    case JobInfo::State::Lost: return QStringLiteral("lost");
+    }
+    return {};
+}
+
+namespace jobs {
+
+QString newJobId()
+{
+    static const char hex[] = "0123456789abcdef";
+    QString suffix;
+    for (int i = 0; i < 4; ++i)
+        suffix += QLatin1Char(hex[QRandomGenerator::global()->bounded(16)]);
+    return QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-")) + suffix;
+}
+
+bool isValidJobId(const QString& id)
+{
+    static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9._-]{1,64}$"));
+    return re.match(id).hasMatch() && id != QLatin1String(".") && id != QLatin1String("..");
+}
+
+QString shellPath(const QString& path)
+{
+    if (path == QLatin1String("~"))
+        return QStringLiteral("\"$HOME\"");
+    if (path.startsWith(QLatin1String("~/")))
+        return QStringLiteral("\"$HOME\"/") + shellQuote(path.mid(2));
+    return shellQuote(path);
+}
+
+namespace {
+
+QString rootOf(const QString& root) { return shellPath(root.isEmpty() ? kDefaultJobRoot : root); }
+
+// The runner: records pid/pgid/times, runs cmd in the working directory, records rc last.
+// TERM/INT/HUP are trapped (not ignored, so the command gets default handlers) so the
+// runner outlives a cancel long enough to write rc.
+const char* kRunner = R"RUN(d="$1"
+trap 'touch "$d/cancelled"' TERM INT HUP
+echo $$ > "$d/pid.tmp" && mv -f "$d/pid.tmp" "$d/pid"
+pg=$(ps -o pgid= -p $$ 2>/dev/null | tr -d ' ')
+echo "${pg:-$$}" > "$d/pgid"
+date +%s > "$d/started"
+wd=$(cat "$d/workdir")
+case "$wd" in "~") wd="$HOME" ;; "~/"*) wd="$HOME/${wd#??}" ;; "") wd="$HOME" ;; esac
+# Foreground: a trapped TERM is handled after the command ends, so rc is always recorded.
+( . "$d/env" && cd "$wd" && exec /bin/sh "$d/cmd" ) < /dev/null
+rc=$?
+date +%s > "$d/ended"
+echo "$rc" > "$d/rc.tmp" && mv -f "$d/rc.tmp" "$d/rc"
+)RUN";
+
+} // namespace
+
+QString startScript(const JobSpec& spec, const QString& id)
+{
+    QString env;
+    for (auto it = spec.env.cbegin(); it != spec.env.cend(); ++it) {
+        static const QRegularExpression key(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+        if (key.match(it.key()).hasMatch())
+            env += QStringLiteral("export ") + it.key() + QLatin1Char('=') + shellQuote(it.value()) + QLatin1Char('\n');
+    }
+    QString s;
+    s += QStringLiteral("set -e\numask 077\nd=") + rootOf(spec.root) + QStringLiteral("/") + shellQuote(id) + QLatin1Char('\n');
+    s += QStringLiteral("[ ! -e \"$d\" ] || { echo \"job $d exists\" >&2; exit 3; }\nmkdir -p \"$d\"\numask 022\n");
+    s += QStringLiteral("printf '%s\\n' ") + shellQuote(spec.command) + QStringLiteral(" > \"$d/cmd\"\n");
+    s += QStringLiteral("printf '%s' ") + shellQuote(env) + QStringLiteral(" > \"$d/env\"\n");
+    s += QStringLiteral("printf '%s' ") + shellQuote(spec.workingDirectory) + QStringLiteral(" > \"$d/workdir\"\n");
+    s += QStringLiteral("printf '%s' ") + shellQuote(spec.name) + QStringLiteral(" > \"$d/name\"\n");
+    s += QStringLiteral("printf '%s' ") + shellQuote(QString::fromLatin1(kRunner)) + QStringLiteral(" > \"$d/run\"\n");
+    s += QStringLiteral(": > \"$d/log\"\n");
+    s += QStringLiteral("if command -v setsid >/dev/null 2>&1; then S=setsid; else S=; fi\n");
+    s += QStringLiteral("$S nohup /bin/sh \"$d/run\" \"$d\" >> \"$d/log\" 2>&1 < /dev/null &\n");
+    s += QStringLiteral("i=0\nwhile [ ! -s \"$d/pid\" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done\n");
+    s += QStringLiteral("cat \"$d/pid\"\n");
+    return s;
+}
+
+QString listScript(const QString& root, const QString& id)
+{
+    QString s = QStringLiteral("r=") + rootOf(root) + QLatin1Char('\n');
+    s += QStringLiteral("[ -d \"$r\" ] || exit 0\n");
+    s += id.isEmpty() ? QStringLiteral("for d in \"$r\"/*; do\n") : QStringLiteral("for d in \"$r\"/") + shellQuote(id) + QStringLiteral("; do\n");
+    s += QStringLiteral(R"SH(  [ -f "$d/cmd" ] || continue
+  pid=$(cat "$d/pid" 2>/dev/null || true); rc=$(cat "$d/rc" 2>/dev/null || true)
+  if [ -n "$rc" ]; then st=finished; elif [ -z "$pid" ]; then st=starting; elif kill -0 "$pid" 2>/dev/null; then st=running; else st=lost; fi
+  c=0; [ -e "$d/cancelled" ] && c=1
+  sz=$(wc -c < "$d/log" 2>/dev/null || echo 0)
+  printf 'job\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${d##*/}" "$st" "$rc" "$pid" "$(cat "$d/pgid" 2>/dev/null)" "$(cat "$d/started" 2>/dev/null)" "$(cat "$d/ended" 2>/dev/null)" $sz $c "$(tr '\t\n' '  ' < "$d/name" 2>/dev/null)"
+  printf 'cmd\t%s\n' "$(head -c 200 "$d/cmd" | tr '\t\n' '  ')"
+  printf 'dir\t%s\n' "$(tr '\t\n' '  ' < "$d/workdir" 2>/dev/null)"
+done
+)SH");
+    return s;
+}
+
+QString cancelScript(const QString& root, const QString& id, int graceSeconds)
+{
+    QString s = QStringLiteral("d=") + rootOf(root) + QStringLiteral("/") + shellQuote(id) + QLatin1Char('\n');
+    s += QStringLiteral("n=") + QString::number(qMax(1, graceSeconds) * 10) + QLatin1Char('\n');
+    s += QStringLiteral(R"SH([ -d "$d" ] || { echo "no such job" >&2; exit 3; }
+[ -f "$d/rc" ] && { echo "already finished"; exit 0; }
+pg=$(cat "$d/pgid" 2>/dev/null)
+[ -n "$pg" ] || { echo "job has not started" >&2; exit 4; }
+touch "$d/cancelled"
+kill -TERM "-$pg" 2>/dev/null || true
+i=0
+while kill -0 "-$pg" 2>/dev/null && [ $i -lt $n ]; do sleep 0.1; i=$((i+1)); done
+if kill -0 "-$pg" 2>/dev/null; then kill -KILL "-$pg" 2>/dev/null || true; sleep 0.2; fi
+if [ ! -f "$d/rc" ]; then date +%s > "$d/ended"; echo 137 > "$d/rc.tmp" && mv -f "$d/rc.tmp" "$d/rc"; fi
+echo cancelled
+)SH");
+    return s;
+}
+
+QString tailScript(const QString& root, const QString& id, qint64 offset)
+{
+    QString s = QStringLiteral("d=") + rootOf(root) + QStringLiteral("/") + shellQuote(id) + QLatin1Char('\n');
+    s += QStringLiteral("o=") + QString::number(offset + 1) + QLatin1Char('\n');
+    s += QStringLiteral(R"SH([ -f "$d/log" ] || { echo "no such job" >&2; exit 3; }
+pid=$(cat "$d/pid" 2>/dev/null)
+if [ -f "$d/rc" ] || [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then exec tail -c +$o "$d/log"; fi
+exec tail -c +$o -s 0.3 --pid="$pid" -F "$d/log" 2>/dev/null
+)SH");
+    return s;
+}
+
+JobList parseJobList(QByteArrayView text)
+{
+    JobList out;
+    qsizetype pos = 0;
+    while (pos < text.size()) {
+        qsizetype end = text.indexOf('\n', pos);
+        if (end < 0)
+            end = text.size();
+        const QString line = QString::fromUtf8(text.sliced(pos, end - pos));
+        pos = end + 1;
+        if (line.isEmpty())
+            continue;
+        const QStringList f = line.split(QLatin1Char('\t'));
+        if (f[0] == QLatin1String("job") && f.size() >= 11) {
+            JobInfo j;
+            j.id = f[1];
+            const QString& st = f[2];
+            j.state = st == QLatin1String("running") ? JobInfo::State::Running
+                : st == QLatin1String("finished")    ? JobInfo::State::Finished
+                : st == QLatin1String("lost")        ? JobInfo::State::Lost
+                                                     : JobInfo::State::Starting;
+            bool ok = false;
+            const int rc = f[3].trimmed().toInt(&ok);
+            j.exitStatus = ok ? rc : -1;
+            j.pid = f[4].trimmed().isEmpty() ? -1 : f[4].trimmed().toLongLong();
+            j.pgid = f[5].trimmed().isEmpty() ? -1 : f[5].trimmed().toLongLong();
+            if (!f[6].trimmed().isEmpty())
+                j.started = QDateTime::fromSecsSinceEpoch(f[6].trimmed().toLongLong(), Qt::UTC);
+            if (!f[7].trimmed().isEmpty())
+                j.ended = QDateTime::fromSecsSinceEpoch(f[7].trimmed().toLongLong(), Qt::UTC);
+            j.logSize = f[8].trimmed().toLongLong();
+            j.cancelled = f[9].trimmed() == QLatin1String("1");
+            j.name = f.mid(10).join(QLatin1Char(' '));
+            out.jobs.append(j);
+        } else if (f[0] == QLatin1String("cmd") && f.size() >= 2 && !out.jobs.isEmpty()) {
+            out.jobs.last().command = f.mid(1).join(QLatin1Char(' ')).trimmed();
+        } else if (f[0] == QLatin1String("dir") && f.size() >= 2 && !out.jobs.isEmpty()) {
+            out.jobs.last().workingDirectory = f.mid(1).join(QLatin1Char(' '));
+        } else {
+            ++out.malformedLines;
+        }
+    }
+    return out;
+}
+
+} // namespace jobs
+} // namespace kf

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include "core/util/result.h"
+
+#include <QByteArrayView>
+#include <QDateTime>
+#include <QList>
+#include <QMap>
+#include <QMetaType>
+#include <QString>
+
+// Detached jobs on a server: shell scripts that create, list and cancel them, and the parser
+// for the listing. Nothing is installed remotely: /bin/sh, setsid, tail, ps, kill.
+//
+// The job folder <root>/<id>/ (root default ~/.cache/kernelforge/jobs), one file each:
+//   cmd       the command, run as `/bin/sh cmd` in the working directory
+//   env       `export K='v'` lines, sourced before the command
+//   workdir   the working directory ("~/" allowed; empty: home)
+//   name      a label (build profile name, "sglang-server", ...)
+//   run       the runner script (started with setsid nohup; traps TERM so it can record rc)
+//   pid       the runner's pid; it leads its own session and process group
+//   pgid      that process group (what cancel signals)
+//   log       stdout and stderr of the command, appended only
+//   started   `date +%s` when the command began
+//   ended     `date +%s` when it ended
+//   rc        exit status (128+N for signal N); written last, atomically (rc.tmp + mv)
+//   cancelled present when the job was cancelled
+//
+// The listing (listScript()) prints per job, tab-separated, one record a line:
+//   job \t id \t state \t rc \t pid \t pgid \t started \t ended \t logsize \t cancelled \t name
+//   cmd \t first 200 bytes of cmd, tabs and newlines as spaces
+//   dir \t workdir
+// state: running | finished | lost (no rc and the runner is gone) | starting (no pid yet).
+namespace kf {
+
+struct JobSpec
+{
+    QString id;                   // empty: generated (yyyyMMdd-HHmmss-xxxx)
+    QString name;
+    QString command;              // a POSIX sh script, may span lines
+    QMap<QString, QString> env;
+    QString workingDirectory;
+    QString root;                 // empty: kDefaultJobRoot
+};
+
+inline const QString kDefaultJobRoot = QStringLiteral("~/.cache/kernelforge/jobs");
+
+struct JobInfo
+{
+    enum class State { Starting, Running, Finished, Lost };
+    QString id;
+    QString name;
+    State state = State::Starting;
+    int exitStatus = -1;          // valid when Finished
+    qint64 pid = -1;
+    qint64 pgid = -1;
+    QDateTime started;
+    QDateTime ended;
+    qint64 logSize = 0;
+    bool cancelled = false;
+    QString command;              // first 200 bytes
+    QString workingDirectory;
+    bool operator==(const JobInfo&) const = default;
+};
+
+QString toString(JobInfo::State s); // "starting", "running", "finished", "lost"
+
+namespace jobs {
+
+QString newJobId();
+// Valid ids are [A-Za-z0-9._-]{1,64} (they become folder names in shell scripts).
+bool isValidJobId(const QString& id);
+// A path for the shell: "~/x" becomes "$HOME"/'x'; anything else is quoted.
+QString shellPath(const QString& path);
+
+// Scripts for /bin/sh -c. startScript prints the runner's pid on success.
+QString startScript(const JobSpec& spec, const QString& id);
+QString listScript(const QString& root, const QString& id = {}); // one job, or all
+QString cancelScript(const QString& root, const QString& id, int graceSeconds);
+// Prints the log from byte `offset`; follows it (tail -F --pid) while the job runs.
+QString tailScript(const QString& root, const QString& id, qint64 offset);
+
+struct JobList
+{
+    QList<JobInfo> jobs;
+    int malformedLines = 0;
+};
+JobList parseJobList(QByteArrayView text);
+
+} // namespace jobs
+} // namespace kf
+
+Q_DECLARE_METATYPE(kf::JobInfo)

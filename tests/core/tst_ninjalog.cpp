@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/build/ninjalog.h"
+
+#include "tests/support/testsupport.h"
+
+#include <QtTest>
+
+class TestNinjaLog : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void twoRunsKeepsTheLast()
+    {
+        const auto log = kf::parseNinjaLog(kf::test::readData(QStringLiteral("buildlogs/ninja_log_v5_two_runs.txt")));
+        QVERIFY2(log, qPrintable(log.error));
+        QCOMPARE(log.version, 5);
+        QCOMPARE(log.runs, 2);
+        QCOMPARE(log.lastRun.size(), 3);
+        QCOMPARE(log.wallMs(), 93000);
+        QCOMPARE(log.totalEdgeMs(), 500 + 90000 + 2500);
+        const auto slow = log.slowest(2);
+        QCOMPARE(slow.size(), 2);
+        QCOMPARE(slow[0].output, QStringLiteral("CMakeFiles/common_ops.dir/csrc/moe/moe_align_kernel.cu.o"));
+        QCOMPARE(slow[0].durationMs(), 90000);
+        QCOMPARE(slow[1].output, QStringLiteral("common_ops.so"));
+    }
+
+    void truncatedTailIsCountedNotLost()
+    {
+        const auto log = kf::parseNinjaLog(kf::test::readData(QStringLiteral("buildlogs/ninja_log_v7_truncated.txt")));
+        QVERIFY(log);
+        QCOMPARE(log.version, 7);
+        QCOMPARE(log.lastRun.size(), 2);
+        QCOMPARE(log.truncatedLines, 1);
+        QCOMPARE(log.lastRun[1].output, QStringLiteral("obj/b.o"));
+    }
+
+    void everyPrefixParses()
+    {
+        // A log cut at any byte keeps every complete line before the cut.
+        const QByteArray data = kf::test::readData(QStringLiteral("buildlogs/ninja_log_v5_two_runs.txt"));
+        int lastCount = 0;
+        for (int cut = 16; cut <= data.size(); ++cut) {
+            const auto log = kf::parseNinjaLog(data.left(cut));
+            QVERIFY(log);
+            const int count = int(log.lastRun.size()) + (log.runs > 1 ? 5 : 0);
+            QVERIFY2(count >= lastCount, qPrintable(QString::number(cut)));
+            lastCount = count;
+        }
+        QCOMPARE(lastCount, 8);
+    }
+
+    void rejectsOtherFiles_data()
+    {
+        QTest::addColumn<QByteArray>("data");
+        QTest::newRow("empty") << QByteArray();
+        QTest::newRow("v4") << QByteArray("# ninja log v4\n1\t2\t3\ta\n");
+        QTest::newRow("text") << QByteArray("hello\n");
+    }
+    void rejectsOtherFiles()
+    {
+        QFETCH(QByteArray, data);
+        QVERIFY(!kf::parseNinjaLog(data));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNinjaLog)
+#include "tst_ninjalog.moc"
