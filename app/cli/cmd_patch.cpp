@@ -3,6 +3,7 @@
 // kernelforge-cli patch plan|apply|rollback|status: review and apply patch sets on a tree,
 // locally or (with the ssh transport) on a server.
 #include "app/cli/cli.h"
+#include "app/cli/sshoptions.h"
 
 #include "core/patch/applier.h"
 #include "core/patch/patchplan.h"
@@ -15,6 +16,7 @@
 #include <QJsonObject>
 
 #include <memory>
+#include <optional>
 
 namespace {
 
@@ -37,7 +39,8 @@ void usage(QTextStream& s)
       << "  status    statuses without the diff, plus the apply history for this root\n\n"
       << "Options:\n"
       << "  --set SET      builtin:NAME, FILE.yaml, or a unified diff FILE.patch/.diff\n"
-      << "  --root PATH    the sgl-kernel (or sglang) checkout; user@host:PATH once SSH is available\n"
+      << "  --root PATH    the sgl-kernel (or sglang) checkout, local or user@host:PATH over SSH\n"
+      << "  -p PORT -i KEY -J JUMP --known-hosts FILE --accept-new   SSH options (with user@host:PATH)\n"
       << "  --strip N      path components to strip from a diff (patch -pN; default: guessed)\n"
       << "  --json         one JSON object per patch (id, file, status, reason, sha256_before, sha256_after)\n"
       << "  --id N         rollback: only this journal entry\n\n"
@@ -254,6 +257,44 @@ int runPatch(const QStringList& argsIn)
         usage(cli::err());
         return kExitError;
     }
+    // --root user@host:PATH goes over SSH: hand it and the ssh options (-p -i -J
+    // --known-hosts --accept-new) to the shared parser as its destination.
+    std::optional<cli::SshCliOptions> ssh;
+    if (const qsizetype r = args.indexOf(QStringLiteral("--root")); r >= 0 && r + 1 < args.size()) {
+        const QString value = args[r + 1];
+        const qsizetype colon = value.indexOf(QLatin1Char(':'));
+        const qsizetype slash = value.indexOf(QLatin1Char('/'));
+        if (colon > 0 && (slash < 0 || colon < slash)) {
+            args.remove(r, 2);
+            QStringList sshArgs;
+            for (qsizetype i = 0; i < args.size();) {
+                const QString& a = args[i];
+                const bool withValue = a == QLatin1String("-p") || a == QLatin1String("-i") || a == QLatin1String("-J") || a == QLatin1String("--known-hosts");
+                if (withValue && i + 1 < args.size()) {
+                    sshArgs << a << args[i + 1];
+                    args.remove(i, 2);
+                } else if (a == QLatin1String("--accept-new")) {
+                    sshArgs << a;
+                    args.remove(i);
+                } else {
+                    ++i;
+                }
+            }
+            sshArgs << value;
+            cli::SshCliOptions so;
+            QString error;
+            if (!cli::takeSshOptions(sshArgs, &so, &error)) {
+                cli::err() << "kernelforge-cli patch: " << error << '\n';
+                return kExitError;
+            }
+            if (!so.hasRemotePath || so.remotePath.isEmpty()) {
+                cli::err() << "kernelforge-cli patch: --root needs a path: user@host:PATH\n";
+                return kExitError;
+            }
+            ssh = so;
+            opt.root = so.remotePath;
+        }
+    }
     while (!args.isEmpty()) {
         const QString a = args.takeFirst();
         auto value = [&](QString* out) {
@@ -300,17 +341,20 @@ int runPatch(const QStringList& argsIn)
         cli::err() << "kernelforge-cli patch: " << set.error() << '\n';
         return kExitError;
     }
-    // user@host:PATH goes over SSH; anything else is a local folder.
-    const qsizetype colon = opt.root.indexOf(QLatin1Char(':'));
-    const qsizetype at = opt.root.indexOf(QLatin1Char('@'));
-    if (colon > 0 && at > 0 && at < colon && !opt.root.startsWith(QLatin1Char('/'))) {
-        cli::err() << "kernelforge-cli patch: remote roots (" << opt.root << ") need the SSH transport, which this build does not have yet\n";
-        return cli::kExitConnection;
-    }
-    std::shared_ptr<Transport> transport = std::make_shared<LocalTransport>();
+    std::shared_ptr<Transport> transport;
     QString root = opt.root;
-    if (!root.startsWith(QLatin1Char('/')) && !root.startsWith(QLatin1String("~/")))
-        root = QDir::current().absoluteFilePath(root);
+    if (ssh) {
+        auto connected = cli::connectForCli(*ssh);
+        if (!connected) {
+            cli::err() << "kernelforge-cli patch: " << connected.error() << '\n';
+            return cli::kExitConnection;
+        }
+        transport = connected.value();
+    } else {
+        transport = std::make_shared<LocalTransport>();
+        if (!root.startsWith(QLatin1Char('/')) && !root.startsWith(QLatin1String("~/")))
+            root = QDir::current().absoluteFilePath(root);
+    }
     const auto st = transport->stat(root);
     if (!st || !st->exists || !st->isDir) {
         cli::err() << "kernelforge-cli patch: " << (st ? QStringLiteral("%1 is not a folder").arg(root) : st.error()) << '\n';

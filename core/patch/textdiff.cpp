@@ -159,8 +159,35 @@ QList<Run> diffInterned(const Seq& a, const Seq& b)
         ia.push_back(intern(QStringView(s)));
     for (const auto& s : b)
         ib.push_back(intern(QStringView(s)));
-    Myers m(ia, ib);
-    return runsFromFlags(m.changedA(), m.changedB());
+    // A line that never occurs on the other side cannot be part of the common subsequence:
+    // mark it changed and leave it out of the search (as GNU diff and git's xdiff do). The
+    // result stays minimal and the search works on far fewer lines.
+    const int ids_n = int(ids.size());
+    std::vector<char> inA(size_t(ids_n), 0), inB(size_t(ids_n), 0);
+    for (int v : ia)
+        inA[size_t(v)] = 1;
+    for (int v : ib)
+        inB[size_t(v)] = 1;
+    std::vector<int> fa, fb, mapA, mapB;
+    fa.reserve(ia.size());
+    fb.reserve(ib.size());
+    std::vector<bool> changedA(ia.size(), true), changedB(ib.size(), true);
+    for (size_t i = 0; i < ia.size(); ++i)
+        if (inB[size_t(ia[i])]) {
+            fa.push_back(ia[i]);
+            mapA.push_back(int(i));
+        }
+    for (size_t j = 0; j < ib.size(); ++j)
+        if (inA[size_t(ib[j])]) {
+            fb.push_back(ib[j]);
+            mapB.push_back(int(j));
+        }
+    Myers m(fa, fb);
+    for (size_t k = 0; k < fa.size(); ++k)
+        changedA[size_t(mapA[k])] = m.changedA()[k];
+    for (size_t k = 0; k < fb.size(); ++k)
+        changedB[size_t(mapB[k])] = m.changedB()[k];
+    return runsFromFlags(changedA, changedB);
 }
 
 } // namespace

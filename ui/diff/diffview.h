@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include "core/patch/textdiff.h"
+
+#include <QList>
+#include <QWidget>
+
+class QSyntaxHighlighter;
+class QLabel;
+
+namespace kf {
+
+class DiffTextView;
+
+// Shows old -> new text side by side or unified, with line numbers, syntax colours, word
+// changes marked, and one accept/reject switch per change block ("hunk"). The result
+// (old text with the accepted hunks) updates live.
+// Keys: n / F7 next hunk, p / Shift+F7 previous, Space toggle, a accept, r reject.
+class DiffView : public QWidget
+{
+    Q_OBJECT
+public:
+    enum class Mode { SideBySide, Unified };
+    explicit DiffView(QWidget* parent = nullptr);
+
+    void setTexts(const QString& fileName, const QString& oldText, const QString& newText);
+    void setMode(Mode mode);
+    Mode mode() const { return m_mode; }
+
+    int hunkCount() const { return int(m_changes.size()); }
+    int currentHunk() const { return m_current; }
+    bool isAccepted(int hunk) const { return m_accepted.value(hunk); }
+    void setAccepted(int hunk, bool accepted);
+    void setAllAccepted(bool accepted);
+    QList<bool> acceptedMask() const { return m_accepted; }
+    QString resultText() const;
+    const QList<textdiff::Change>& hunks() const { return m_changes; }
+
+public Q_SLOTS:
+    void nextHunk();
+    void previousHunk();
+    void toggleCurrentHunk();
+    void goToHunk(int index);
+
+Q_SIGNALS:
+    void resultChanged();
+    void currentHunkChanged(int index, int count);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    struct Row
+    {
+        int oldLine = -1; // 0-based, -1 filler / not shown
+        int newLine = -1;
+        int change = -1;  // index into m_changes, -1 for equal rows
+    };
+    void rebuild();
+    void recolor();
+    void updateStatus();
+    bool handleKey(int key, Qt::KeyboardModifiers mods);
+
+    Mode m_mode = Mode::SideBySide;
+    QString m_fileName;
+    textdiff::TextLines m_old;
+    textdiff::TextLines m_new;
+    QList<textdiff::Run> m_runs;
+    QList<textdiff::Change> m_changes;
+    QList<bool> m_accepted;
+    int m_current = -1;
+
+    QList<Row> m_rowsLeft;  // side by side: left pane rows; unified: all rows
+    QList<Row> m_rowsRight; // side by side only
+    QList<int> m_changeFirstRow;
+    QList<int> m_changeLastRow;
+
+    DiffTextView* m_left;
+    DiffTextView* m_right;
+    QLabel* m_status;
+    QSyntaxHighlighter* m_leftHighlighter = nullptr;
+    QSyntaxHighlighter* m_rightHighlighter = nullptr;
+};
+
+} // namespace kf
