@@ -11,10 +11,15 @@ if(CCACHE_PROGRAM AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
   message(STATUS "Using ccache: ${CCACHE_PROGRAM}")
 endif()
 
-# Applied to every target of ours through kf_apply_settings().
+# Applied to every target of ours through kf_apply_settings(). Tests (TEST) may build
+# QStrings from string literals (readable data tables); production code may not.
 function(kf_apply_settings target)
+  cmake_parse_arguments(ARG "TEST" "" "" ${ARGN})
+  if(NOT ARG_TEST)
+    target_compile_definitions(${target} PRIVATE QT_NO_CAST_FROM_ASCII QT_NO_CAST_TO_ASCII)
+  endif()
   target_compile_definitions(${target} PRIVATE
-    QT_NO_CONTEXTLESS_CONNECT QT_NO_CAST_FROM_ASCII QT_NO_CAST_TO_ASCII
+    QT_NO_CONTEXTLESS_CONNECT
     QT_USE_QSTRINGBUILDER QT_NO_FOREACH QT_NO_URL_CAST_FROM_STRING QT_NO_NARROWING_CONVERSIONS_IN_CONNECT
     KF_VERSION_STRING="${PROJECT_VERSION}")
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wno-missing-field-initializers)

@@ -12,6 +12,8 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QMessageBox>
+#include <QTabWidget>
+#include <QTimer>
 
 #include <cstdio>
 
@@ -32,7 +34,13 @@ int main(int argc, char** argv)
     const QCommandLineOption verbose(QStringLiteral("verbose"), QStringLiteral("Log at debug level."));
     const QCommandLineOption level(QStringLiteral("log-level"), QStringLiteral("trace, debug, info, warn (default), error, critical, off."),
                                    QStringLiteral("level"));
-    parser.addOptions({version, demo, verbose, level});
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("Save a PNG of the window to <file> after --screenshot-delay ms, then quit (docs, headless checks)."),
+                                        QStringLiteral("file"));
+    const QCommandLineOption screenshotDelay(QStringLiteral("screenshot-delay"), QStringLiteral("Milliseconds before the screenshot (default 3000)."),
+                                             QStringLiteral("ms"), QStringLiteral("3000"));
+    const QCommandLineOption tab(QStringLiteral("tab"), QStringLiteral("Open on this tab: patches, build, gpus or server."), QStringLiteral("name"));
+    parser.addOptions({version, demo, verbose, level, screenshot, screenshotDelay, tab});
     parser.process(app);
 
     if (parser.isSet(version)) {
@@ -60,7 +68,8 @@ int main(int argc, char** argv)
     kf::HostProfile local;
     local.name = QStringLiteral("This machine");
     local.isLocal = true;
-    hosts.add(local);
+    if (auto* h = hosts.add(local))
+        h->connectToHost();
 
     if (parser.isSet(demo)) {
         demoHost = std::make_unique<kf::DemoHost>();
@@ -78,7 +87,20 @@ int main(int argc, char** argv)
     if (demoHost)
         window.selectHost(QStringLiteral("demo-gpu-server"));
     window.resize(1440, 900);
+    if (parser.isSet(tab)) {
+        for (int i = 0; i < window.tabs()->count(); ++i)
+            if (window.tabs()->tabText(i).remove(QLatin1Char('&')).compare(parser.value(tab), Qt::CaseInsensitive) == 0)
+                window.tabs()->setCurrentIndex(i);
+    }
     window.show();
+    if (parser.isSet(screenshot)) {
+        const QString file = parser.value(screenshot);
+        QTimer::singleShot(parser.value(screenshotDelay).toInt(), &window, [&window, file] {
+            if (!window.grab().save(file))
+                fprintf(stderr, "kernelforge: cannot write %s\n", qPrintable(file));
+            QApplication::quit();
+        });
+    }
     const int rc = QApplication::exec();
     kf::log::flush();
     return rc;

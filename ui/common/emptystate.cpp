@@ -20,7 +20,7 @@ EmptyState::EmptyState(QWidget* parent)
     m_title->setAlignment(Qt::AlignCenter);
     m_text->setAlignment(Qt::AlignCenter);
     m_text->setWordWrap(true);
-    m_text->setMaximumWidth(560);
+    m_text->setFixedWidth(560); // fixed width lets the wrapped label compute its height
     m_text->setForegroundRole(QPalette::PlaceholderText);
     m_action->hide();
     layout->addWidget(m_title);
@@ -30,7 +30,12 @@ EmptyState::EmptyState(QWidget* parent)
 }
 
 void EmptyState::setTitle(const QString& title) { m_title->setText(title); }
-void EmptyState::setText(const QString& text) { m_text->setText(text); }
+void EmptyState::setText(const QString& text)
+{
+    m_text->setText(text);
+    // An aligned item gets no height-for-width from the layout; give the wrapped text its height.
+    m_text->setMinimumHeight(m_text->heightForWidth(m_text->width()));
+}
 
 QPushButton* EmptyState::setAction(const QString& label)
 {

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/monitor/gpumonitor.h"
+
+#include "core/log/logging.h"
+#include "core/monitor/whenready.h"
+#include "core/util/shellquote.h"
+
+#include <QDateTime>
+#include <QFutureWatcher>
+#include <QThread>
+#include <QtConcurrent>
+
+
+
+namespace kf {
+
+namespace {
+constexpr int kMaxBackoffMs = 30000;
+// A block is complete when the next one starts (index repeats) or when no more lines
+// arrive shortly after the last: nvidia-smi writes a block in one go.
+constexpr int kBlockSettleMs = 150;
+} // namespace
+
+GpuMonitor::GpuMonitor(std::shared_ptr<Transport> transport, QString hostName, QObject* parent)
+    : GpuMonitor(std::move(transport), std::move(hostName), Options{}, parent)
+{
+}
+
+GpuMonitor::GpuMonitor(std::shared_ptr<Transport> transport, QString hostName, Options options, QObject* parent)
+    : QObject(parent), m_transport(std::move(transport)), m_hostName(std::move(hostName)), m_options(std::move(options))
+{
+    qRegisterMetaType<kf::GpuSample>();
+    qRegisterMetaType<QList<kf::GpuSample>>();
+    qRegisterMetaType<kf::Alert>();
+    m_blockTimer.setSingleShot(true);
+    m_blockTimer.setInterval(kBlockSettleMs);
+    connect(&m_blockTimer, &QTimer::timeout, this, &GpuMonitor::flushBlock);
+    m_processTimer.setInterval(qMax(500, m_options.processIntervalMs));
+    connect(&m_processTimer, &QTimer::timeout, this, &GpuMonitor::pollProcesses);
+    m_restartTimer.setSingleShot(true);
+    connect(&m_restartTimer, &QTimer::timeout, this, [this] {
+        if (m_probe.fields.isEmpty())
+            probe();
+        else
+            startStream();
+    });
+}
+
+GpuMonitor::~GpuMonitor() { stop(); }
+
+void GpuMonitor::setState(State state, const QString& reason)
+{
+    if (state == m_state && reason.isEmpty())
+        return;
+    m_state = state;
+    Q_EMIT stateChanged(state, reason);
+}
+
+void GpuMonitor::setAlertRules(const AlertRules& rules)
+{
+    m_rules = rules;
+    if (!m_latest.isEmpty())
+        updateAlerts(evaluateAlerts(m_latest, m_rules, m_latestTime), false);
+}
+
+void GpuMonitor::start()
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    if (m_state != State::Stopped && m_state != State::Failed)
+        return;
+    m_backoffMs = 2000;
+    probe();
+    if (m_options.processIntervalMs > 0)
+        m_processTimer.start();
+}
+
+void GpuMonitor::stop()
+{
+    ++m_generation;
+    m_processTimer.stop();
+    m_restartTimer.stop();
+    m_blockTimer.stop();
+    if (m_stream) {
+        // Disconnect first: finished() from cancel() must not schedule a restart.
+        m_stream->disconnect(this);
+        m_stream->cancel();
+        m_stream.reset();
+    }
+    if (m_state != State::Stopped)
+        setState(State::Stopped);
+}
+
+void GpuMonitor::probe()
+{
+    setState(State::Probing);
+    const quint64 gen = ++m_generation;
+    CommandSpec spec;
+    spec.command = shellQuote(m_options.nvidiaSmi) + QStringLiteral(" --help-query-gpu");
+    spec.env = m_options.env;
+    auto transport = m_transport;
+    auto future = QtConcurrent::run([transport, spec] { return transport->exec(spec, 30000); });
+    whenReady(this, future, [this, gen](const ExecResult& r) {
+        if (gen != m_generation)
+            return;
+        GpuFieldProbe probe = probeGpuFields(r.stdOut);
+        if (!probe.ok) {
+            QString why = QString::fromUtf8(r.stdOut + r.stdErr).trimmed();
+            if (!r.error.isEmpty())
+                why = r.error;
+            if (why.isEmpty())
+                why = QStringLiteral("nvidia-smi --help-query-gpu exited with %1").arg(r.exitCode);
+            Alert a{AlertKind::SmiFailure, -1, QStringLiteral("%1: %2").arg(m_hostName, why.section(u'\n', 0, 0)), QDateTime::currentMSecsSinceEpoch(), true};
+            updateAlerts({a}, true);
+            scheduleRestart(why);
+            return;
+        }
+        if (!probe.missing.isEmpty())
+            log::monitor()->info("{}: driver does not know {}; not asking for them", m_hostName, probe.missing.join(u','));
+        m_probe = probe;
+        startStream();
+    });
+}
+
+QString GpuMonitor::streamCommand() const
+{
+    return shellQuote(m_options.nvidiaSmi) + QStringLiteral(" --query-gpu=") + m_probe.queryNames.join(u',')
+        + QStringLiteral(" --format=csv,noheader,nounits -lms ") + QString::number(m_options.intervalMs);
+}
+
+void GpuMonitor::startStream()
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    ++m_generation;
+    CommandSpec spec;
+    spec.command = streamCommand();
+    spec.env = m_options.env;
+    spec.resumable = true;
+    m_lineBuffer.clear();
+    m_stderrTail.clear();
+    m_block.clear();
+    m_stream = m_transport->start(spec);
+    if (!m_stream) {
+        scheduleRestart(QStringLiteral("could not start nvidia-smi"));
+        return;
+    }
+    connect(m_stream.get(), &ProcessHandle::stdoutReceived, this, &GpuMonitor::onStdout);
+    connect(m_stream.get(), &ProcessHandle::stderrReceived, this, [this](const QByteArray& chunk) {
+        m_stderrTail = QByteArray(m_stderrTail + chunk).right(2000);
+    });
+    connect(m_stream.get(), &ProcessHandle::resumed, this, [this] {
+        ++m_resumes;
+        m_lineBuffer.clear();
+        log::monitor()->info("{}: GPU stream resumed after a reconnect", m_hostName);
+    });
+    connect(m_stream.get(), &ProcessHandle::finished, this, &GpuMonitor::onFinished);
+    log::monitor()->debug("{}: streaming {}", m_hostName, spec.command);
+    setState(State::Streaming);
+}
+
+void GpuMonitor::onStdout(const QByteArray& chunk)
+{
+    m_lineBuffer += chunk;
+    const qsizetype lastNl = m_lineBuffer.lastIndexOf('\n');
+    if (lastNl < 0) {
+        if (m_lineBuffer.size() > 1 << 20)
+            m_lineBuffer.clear(); // not line-oriented output: do not grow without bound
+        return;
+    }
+    const QByteArray complete = m_lineBuffer.left(lastNl + 1);
+    m_lineBuffer.remove(0, lastNl + 1);
+    const GpuCsvResult parsed = parseGpuCsv(complete, m_probe.fields);
+    if (!parsed.fatal.isEmpty()) {
+        Alert a{AlertKind::SmiFailure, -1, QStringLiteral("%1: %2").arg(m_hostName, parsed.fatal), QDateTime::currentMSecsSinceEpoch(), true};
+        updateAlerts({a}, true);
+    }
+    for (const auto& s : parsed.samples) {
+        const bool repeat = std::any_of(m_block.cbegin(), m_block.cend(), [&](const GpuSample& b) { return b.index == s.index; });
+        if (repeat)
+            flushBlock();
+        m_block.append(s);
+    }
+    if (!m_block.isEmpty())
+        m_blockTimer.start();
+}
+
+void GpuMonitor::flushBlock()
+{
+    m_blockTimer.stop();
+    if (m_block.isEmpty())
+        return;
+    std::sort(m_block.begin(), m_block.end(), [](const GpuSample& a, const GpuSample& b) { return a.index < b.index; });
+    m_latest = std::move(m_block);
+    m_block.clear();
+    m_latestTime = QDateTime::currentMSecsSinceEpoch();
+    ++m_blocks;
+    m_backoffMs = 2000;
+    m_history.append(m_latestTime, m_latest);
+    // Output flows again: a previous nvidia-smi failure is over.
+    updateAlerts({}, true);
+    updateAlerts(evaluateAlerts(m_latest, m_rules, m_latestTime), false);
+    Q_EMIT samplesUpdated(m_latest);
+}
+
+void GpuMonitor::onFinished(const ProcessExit& exit)
+{
+    flushBlock();
+    m_stream.release()->deleteLater(); // we are inside its signal
+    QString why = exit.error;
+    if (why.isEmpty()) {
+        const GpuCsvResult tail = parseGpuCsv(QByteArray(m_lineBuffer + m_stderrTail), {});
+        why = tail.fatal;
+    }
+    if (why.isEmpty())
+        why = exit.signal.isEmpty() ? QStringLiteral("nvidia-smi exited with status %1").arg(exit.exitCode)
+                                    : QStringLiteral("nvidia-smi was killed (%1)").arg(exit.signal);
+    if (!exit.error.isEmpty() || exit.exitCode != 0 || !exit.signal.isEmpty()) {
+        Alert a{AlertKind::SmiFailure, -1, QStringLiteral("%1: %2").arg(m_hostName, why), QDateTime::currentMSecsSinceEpoch(), true};
+        updateAlerts({a}, true);
+    }
+    scheduleRestart(why);
+}
+
+void GpuMonitor::scheduleRestart(const QString& why)
+{
+    ++m_restarts;
+    log::monitor()->warn("{}: GPU stream stopped ({}); retrying in {} s", m_hostName, why, m_backoffMs / 1000);
+    setState(State::Restarting, why);
+    m_restartTimer.start(m_backoffMs);
+    m_backoffMs = qMin(kMaxBackoffMs, m_backoffMs * 2);
+}
+
+void GpuMonitor::pollProcesses()
+{
+    if (m_processesInFlight || m_state != State::Streaming)
+        return;
+    m_processesInFlight = true;
+    const quint64 gen = m_generation;
+    CommandSpec spec;
+    spec.command = shellQuote(m_options.nvidiaSmi) + QStringLiteral(" --query-compute-apps=pid,process_name,used_memory,gpu_uuid --format=csv,noheader,nounits");
+    spec.env = m_options.env;
+    auto transport = m_transport;
+    whenReady(this, QtConcurrent::run([transport, spec] { return transport->exec(spec, 20000); }), [this, gen](const ExecResult& r) {
+        m_processesInFlight = false;
+        if (gen != m_generation || !r.ok())
+            return;
+        ComputeAppsResult apps = parseComputeApps(r.stdOut);
+        joinProcessesToGpus(apps.processes, m_latest);
+        m_processes = apps.processes;
+        Q_EMIT processesUpdated(m_processes);
+    });
+}
+
+void GpuMonitor::updateAlerts(const QList<Alert>& now, bool smiScope)
+{
+    // smiScope: `now` replaces the host-level nvidia-smi alerts; else the per-GPU ones.
+    QHash<QString, Alert> next;
+    for (const auto& a : now)
+        next.insert(a.key(), a);
+    const QList<QString> keys = m_active.keys();
+    for (const QString& key : keys) {
+        const Alert old = m_active.value(key);
+        if ((old.kind == AlertKind::SmiFailure) != smiScope)
+            continue;
+        if (!next.contains(key)) {
+            m_active.remove(key);
+            log::monitor()->info("{}: cleared: {}", m_hostName, old.message);
+            Q_EMIT alertCleared(old);
+        }
+    }
+    for (const auto& a : std::as_const(next)) {
+        if (m_active.contains(a.key()))
+            continue;
+        m_active.insert(a.key(), a);
+        log::monitor()->warn("{}: alert: {}", m_hostName, a.message);
+        Q_EMIT alertRaised(a);
+    }
+}
+
+} // namespace kf

@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Builds the .deb with CPack, unpacks it into a temporary root (dpkg -x) and runs the
+# installed kernelforge-cli --version from there; checks the desktop integration files.
+set(root ${BINARY_DIR}/deb-check)
+file(REMOVE_RECURSE ${root})
+file(MAKE_DIRECTORY ${root})
+execute_process(COMMAND cpack -G DEB -B ${root}/out WORKING_DIRECTORY ${BINARY_DIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "cpack failed:\n${out}")
+endif()
+file(GLOB debs ${root}/out/*.deb)
+list(LENGTH debs n)
+if(NOT n EQUAL 1)
+  message(FATAL_ERROR "expected one .deb, found: ${debs}")
+endif()
+execute_process(COMMAND dpkg-deb --field ${debs} Package Depends RESULT_VARIABLE rc OUTPUT_VARIABLE fields)
+message(STATUS "package fields:\n${fields}")
+if(NOT fields MATCHES "libssh2" OR NOT fields MATCHES "libqt6core6")
+  message(FATAL_ERROR "Depends misses the shared libraries (shlibdeps):\n${fields}")
+endif()
+execute_process(COMMAND dpkg -x ${debs} ${root}/fs RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "dpkg -x failed")
+endif()
+foreach(f usr/bin/kernelforge usr/bin/kernelforge-cli
+          usr/share/applications/${APP_ID}.desktop usr/share/metainfo/${APP_ID}.metainfo.xml
+          usr/share/icons/hicolor/scalable/apps/${APP_ID}.svg usr/share/icons/hicolor/48x48/apps/${APP_ID}.png
+          usr/share/man/man1/kernelforge-cli.1)
+  if(NOT EXISTS ${root}/fs/${f})
+    message(FATAL_ERROR "missing from the package: ${f}")
+  endif()
+endforeach()
+execute_process(COMMAND ${root}/fs/usr/bin/kernelforge-cli --version RESULT_VARIABLE rc OUTPUT_VARIABLE ver ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT ver MATCHES "^kernelforge-cli ")
+  message(FATAL_ERROR "installed kernelforge-cli --version failed (${rc}): ${ver}${err}")
+endif()
+message(STATUS "installed binary says: ${ver}")

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+// Derived server numbers (throughput, queue, KV use, latency quantiles) from /metrics text.
+#include "core/monitor/servermetrics.h"
+#include "tests/support/testsupport.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace kf;
+
+namespace {
+bool near(double a, double b) { return std::abs(a - b) < 1e-9; }
+} // namespace
+
+class TestMetrics : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void sglangTwoRanks()
+    {
+        const PromText t = parsePrometheusText(test::readData(QStringLiteral("metrics/sglang_tp2.prom")));
+        const ServerMetrics m = deriveServerMetrics(t);
+        QCOMPARE(m.vocabulary, QStringLiteral("sglang"));
+        // TP ranks of one batch repeat the same gauge; they are not added up.
+        QCOMPARE(m.running, 12.0);
+        QCOMPARE(m.queued, 3.0);
+        QCOMPARE(m.kvUsage, 0.62);
+        QCOMPARE(m.genThroughput, 2087.5);
+        QVERIFY(!m.throughputFromRate);
+        QCOMPARE(m.cacheHitRate, 0.41);
+        QCOMPARE(m.tpRanksReporting, 2);
+        QVERIFY(m.note.isEmpty());
+        QVERIFY(near(m.ttftP50, 0.3));
+        QVERIFY(near(m.ttftP95, 0.75));
+        QVERIFY(near(m.itlP50, 0.01));
+        QVERIFY(near(m.itlP95, 0.02 + 0.03 * 0.5));
+    }
+
+    void dpRanksAreSummed()
+    {
+        const QByteArray text = "sglang:num_running_reqs{dp_rank=\"0\",tp_rank=\"0\"} 5\nsglang:num_running_reqs{dp_rank=\"0\",tp_rank=\"1\"} 5\n"
+                                "sglang:num_running_reqs{dp_rank=\"1\",tp_rank=\"0\"} 7\n";
+        QCOMPARE(deriveServerMetrics(parsePrometheusText(text)).running, 12.0);
+    }
+
+    void onlyRankZeroNote()
+    {
+        const QByteArray text = "sglang:num_running_reqs{tp_rank=\"0\"} 5\n";
+        const ServerMetrics m = deriveServerMetrics(parsePrometheusText(text));
+        QCOMPARE(m.tpRanksReporting, 1);
+        QVERIFY(m.note.contains(QStringLiteral("rank 0")));
+    }
+
+    void vllmRatesThroughput()
+    {
+        const QByteArray before = test::readData(QStringLiteral("metrics/vllm.prom"));
+        QByteArray after = before;
+        after.replace("vllm:generation_tokens_total{engine=\"0\",model_name=\"meta-llama/Llama-3.1-8B\"} 50000.0",
+                      "vllm:generation_tokens_total{engine=\"0\",model_name=\"meta-llama/Llama-3.1-8B\"} 60000.0");
+        QVERIFY(after != before);
+        const PromText a = parsePrometheusText(before);
+        const PromText b = parsePrometheusText(after);
+        const ServerMetrics first = deriveServerMetrics(a);
+        QCOMPARE(first.vocabulary, QStringLiteral("vllm"));
+        QVERIFY(std::isnan(first.genThroughput));
+        const ServerMetrics m = deriveServerMetrics(b, &a, 5.0);
+        QCOMPARE(m.genThroughput, 2000.0);
+        QVERIFY(m.throughputFromRate);
+        QCOMPARE(m.running, 7.0);
+        QCOMPARE(m.queued, 1.0);
+        QCOMPARE(m.kvUsage, 0.25);
+        QVERIFY(near(m.ttftP50, 0.05));
+        QVERIFY(near(m.itlP50, 0.01));
+    }
+
+    void latencyOverTheLastInterval()
+    {
+        const QByteArray a = "sglang:time_to_first_token_seconds_bucket{le=\"0.1\"} 100\nsglang:time_to_first_token_seconds_bucket{le=\"1\"} 100\n"
+                             "sglang:time_to_first_token_seconds_bucket{le=\"+Inf\"} 100\n";
+        const QByteArray b = "sglang:time_to_first_token_seconds_bucket{le=\"0.1\"} 100\nsglang:time_to_first_token_seconds_bucket{le=\"1\"} 110\n"
+                             "sglang:time_to_first_token_seconds_bucket{le=\"+Inf\"} 110\n";
+        const PromText pa = parsePrometheusText(a);
+        const PromText pb = parsePrometheusText(b);
+        // Lifetime: mostly fast. Last interval: every new request took 0.1..1 s.
+        QVERIFY(deriveServerMetrics(pb).ttftP50 < 0.1);
+        QVERIFY(near(deriveServerMetrics(pb, &pa, 1).ttftP50, 0.55));
+    }
+
+    void nothingKnown()
+    {
+        const ServerMetrics m = deriveServerMetrics(parsePrometheusText("process_cpu_seconds_total 3\n"));
+        QVERIFY(m.vocabulary.isEmpty());
+        QVERIFY(m.note.contains(QStringLiteral("--enable-metrics")));
+        QVERIFY(std::isnan(m.running));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMetrics)
+#include "tst_metrics.moc"

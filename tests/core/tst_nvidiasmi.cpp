@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+// nvidia-smi CSV parsers against real H200 captures (driver 580) and synthetic multi-GPU rows.
+#include "core/monitor/nvidiasmi.h"
+#include "tests/support/testsupport.h"
+
+#include <QtTest>
+
+using namespace kf;
+
+namespace {
+// The field list F of tests/data/nvidia-smi/h200-driver580/README.md, in order.
+QList<GpuField> captureFields()
+{
+    QList<GpuField> f;
+    for (const char* n : {"index", "uuid", "name", "pci.bus_id", "driver_version", "pstate", "temperature.gpu", "temperature.memory",
+                          "utilization.gpu", "utilization.memory", "memory.total", "memory.used", "memory.free", "power.draw",
+                          "power.limit", "clocks.sm", "clocks.mem", "clocks.max.sm", "fan.speed", "ecc.errors.uncorrected.volatile.total",
+                          "clocks_throttle_reasons.active", "compute_mode", "mig.mode.current"})
+        f.append(gpuFieldFromName(QByteArrayView(n)));
+    return f;
+}
+} // namespace
+
+class TestNvidiaSmi : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void fieldNames_data()
+    {
+        QTest::addColumn<QByteArray>("name");
+        QTest::addColumn<int>("field");
+        QTest::newRow("plain") << QByteArray("utilization.gpu") << int(GpuField::UtilGpu);
+        QTest::newRow("with unit") << QByteArray("utilization.gpu [%]") << int(GpuField::UtilGpu);
+        QTest::newRow("renamed reasons") << QByteArray("clocks_event_reasons.active") << int(GpuField::EventReasons);
+        QTest::newRow("old reasons") << QByteArray("clocks_throttle_reasons.active") << int(GpuField::EventReasons);
+        QTest::newRow("renamed sm clock") << QByteArray(" clocks.current.sm [MHz]") << int(GpuField::ClockSm);
+        QTest::newRow("alias uuid") << QByteArray("gpu_uuid") << int(GpuField::Uuid);
+        QTest::newRow("unknown") << QByteArray("0") << int(GpuField::Unknown);
+        QTest::newRow("value not name") << QByteArray("NVIDIA H200") << int(GpuField::Unknown);
+    }
+    void fieldNames()
+    {
+        QFETCH(QByteArray, name);
+        QFETCH(int, field);
+        QCOMPARE(int(gpuFieldFromName(name)), field);
+    }
+
+    void realCaptures_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<bool>("header");
+        QTest::newRow("units with renamed header") << QStringLiteral("query_csv_units.txt") << true;
+        QTest::newRow("noheader nounits") << QStringLiteral("query_csv_nounits.txt") << false;
+    }
+    void realCaptures()
+    {
+        QFETCH(QString, file);
+        QFETCH(bool, header);
+        const auto r = parseGpuCsv(test::readData(QStringLiteral("nvidia-smi/h200-driver580/") + file), captureFields());
+        QCOMPARE(r.sawHeader, header);
+        QCOMPARE(r.badLines, 0);
+        QCOMPARE(r.samples.size(), 1);
+        const GpuSample& s = r.samples.first();
+        QCOMPARE(s.index, 0);
+        QCOMPARE(s.uuid, QStringLiteral("GPU-3b439167-c6d1-b01d-3fb1-c3ce7921e9cc"));
+        QCOMPARE(s.name, QStringLiteral("NVIDIA H200"));
+        QCOMPARE(s.busId, QStringLiteral("00000000:00:06.0"));
+        QCOMPARE(s.driverVersion, QStringLiteral("580.159.04"));
+        QCOMPARE(s.pstate, QStringLiteral("P0"));
+        QCOMPARE(s.tempGpuC, 37.0);
+        QCOMPARE(s.tempMemoryC, 41.0);
+        QCOMPARE(s.utilGpu, 0.0);
+        QCOMPARE(s.memTotalMiB, 143771.0);
+        QCOMPARE(s.memUsedMiB, 0.0);
+        QCOMPARE(s.memFreeMiB, 143156.0);
+        QCOMPARE(s.powerW, 79.19);
+        QCOMPARE(s.powerLimitW, 700.0);
+        QCOMPARE(s.smClockMHz, 345.0);
+        QCOMPARE(s.memClockMHz, 3201.0);
+        QCOMPARE(s.maxSmClockMHz, 1980.0);
+        QVERIFY(!hasValue(s.fanPercent)); // [N/A] on the passively cooled board
+        QCOMPARE(s.eccUncorrected, 0.0);
+        QVERIFY(s.hasReasons);
+        QCOMPARE(s.reasons, quint64(0x1));
+        QCOMPARE(reasonWords(s.reasons), QStringList{QStringLiteral("gpu_idle")});
+        QCOMPARE(s.computeMode, QStringLiteral("Default"));
+        QCOMPARE(s.migMode, QStringLiteral("Disabled"));
+        if (header) {
+            QCOMPARE(r.columns.value(15), GpuField::ClockSm);
+            QCOMPARE(r.columns.value(20), GpuField::EventReasons);
+        }
+    }
+
+    void headerWinsOverRequestedOrder()
+    {
+        // Asked in one order, the header says another: trust the header.
+        const QByteArray data = "utilization.gpu [%], index\n55 %, 3\n";
+        const auto r = parseGpuCsv(data, {GpuField::Index, GpuField::UtilGpu});
+        QCOMPARE(r.samples.size(), 1);
+        QCOMPARE(r.samples[0].index, 3);
+        QCOMPARE(r.samples[0].utilGpu, 55.0);
+    }
+
+    void loadStreamWithTimestamps()
+    {
+        QList<GpuField> fields = captureFields();
+        fields.prepend(GpuField::Timestamp);
+        const auto r = parseGpuCsv(test::readData(QStringLiteral("nvidia-smi/h200-driver580/stream_lms500.txt")), fields);
+        QCOMPARE(r.badLines, 0);
+        QCOMPARE(r.samples.size(), 69);
+        // 2026/11/29 15:24:25.581
+        QCOMPARE(r.samples.first().timeMs, QDateTime(QDate(2026, 11, 29), QTime(15, 24, 25, 581), Qt::UTC).toMSecsSinceEpoch());
+        double maxPower = 0, maxUtil = 0, maxMem = 0;
+        bool sawPowerCap = false;
+        qint64 previous = 0;
+        for (const auto& s : r.samples) {
+            maxPower = qMax(maxPower, s.powerW);
+            maxUtil = qMax(maxUtil, s.utilGpu);
+            maxMem = qMax(maxMem, s.memUsedMiB);
+            sawPowerCap |= (s.reasons & kReasonSwPowerCap) != 0;
+            QVERIFY(s.timeMs > previous);
+            previous = s.timeMs;
+        }
+        QVERIFY(maxPower > 680 && maxPower < 700);
+        QCOMPARE(maxUtil, 100.0);
+        QVERIFY(maxMem > 58000);
+        QVERIFY(sawPowerCap);
+    }
+
+    void eightGpusMigAndNotSupported()
+    {
+        const auto r = parseGpuCsv(test::readData(QStringLiteral("nvidia-smi/synthetic/eight_gpus_units.csv")));
+        QVERIFY(r.sawHeader);
+        QCOMPARE(r.samples.size(), 8);
+        for (int i = 0; i < 8; ++i)
+            QCOMPARE(r.samples[i].index, i);
+        QVERIFY(!hasValue(r.samples[3].utilGpu));
+        QVERIFY(!hasValue(r.samples[3].utilMemory));
+        QCOMPARE(r.samples[3].migMode, QStringLiteral("Enabled"));
+        QVERIFY(!hasValue(r.samples[6].powerW));
+        QCOMPARE(r.samples[6].powerLimitW, 700.0);
+        QCOMPARE(r.samples[5].eccUncorrected, 2.0);
+        QCOMPARE(r.samples[7].memUsedMiB, 65000.0);
+        QCOMPARE(reasonWords(r.samples[7].reasons), (QStringList{QStringLiteral("hw_slowdown"), QStringLiteral("hw_thermal_slowdown")}));
+        QCOMPARE(r.samples[0].powerW, 600.5);
+    }
+
+    void garbageAndTruncatedLines()
+    {
+        const QList<GpuField> fields{GpuField::Index, GpuField::Uuid, GpuField::Name, GpuField::UtilGpu, GpuField::MemUsed, GpuField::MemTotal};
+        const auto r = parseGpuCsv(test::readData(QStringLiteral("nvidia-smi/synthetic/garbage_noheader.csv")), fields);
+        QCOMPARE(r.samples.size(), 3);
+        QCOMPARE(r.badLines, 5);
+        QCOMPARE(r.samples[2].utilGpu, 21.0);
+        QCOMPARE(r.samples[2].uuid, QStringLiteral("GPU-b"));
+        QVERIFY(r.fatal.isEmpty());
+    }
+
+    void sentinels_data()
+    {
+        QTest::addColumn<QByteArray>("value");
+        QTest::addColumn<bool>("present");
+        QTest::newRow("[N/A]") << QByteArray("[N/A]") << false;
+        QTest::newRow("[Not Supported]") << QByteArray("[Not Supported]") << false;
+        QTest::newRow("[Unknown Error]") << QByteArray("[Unknown Error]") << false;
+        QTest::newRow("[GPU requires reset]") << QByteArray("[GPU requires reset]") << false;
+        QTest::newRow("N/A") << QByteArray("N/A") << false;
+        QTest::newRow("dash") << QByteArray("-") << false;
+        QTest::newRow("empty") << QByteArray("") << false;
+        QTest::newRow("word") << QByteArray("abc") << false;
+        QTest::newRow("zero") << QByteArray("0") << true;
+        QTest::newRow("unit") << QByteArray("12.5 W") << true;
+    }
+    void sentinels()
+    {
+        QFETCH(QByteArray, value);
+        QFETCH(bool, present);
+        const auto r = parseGpuCsv(QByteArray(QByteArray("0, ") + value + "\n"), {GpuField::Index, GpuField::PowerDraw});
+        QCOMPARE(r.samples.size(), 1);
+        QCOMPARE(hasValue(r.samples[0].powerW), present);
+    }
+
+    void gpusAppearAndDisappear()
+    {
+        // A GPU falls off the bus between two blocks; another appears later.
+        const QByteArray data = "0, GPU-a, 10\n1, GPU-b, 20\n0, GPU-a, 11\n0, GPU-a, 12\n1, GPU-b, 22\n2, GPU-c, 5\n";
+        const auto r = parseGpuCsv(data, {GpuField::Index, GpuField::Uuid, GpuField::UtilGpu});
+        QCOMPARE(r.samples.size(), 6);
+        QCOMPARE(r.samples[5].index, 2);
+        QCOMPARE(r.samples[5].uuid, QStringLiteral("GPU-c"));
+    }
+
+    void nvmlMismatchIsFatal()
+    {
+        const auto r = parseGpuCsv(test::readData(QStringLiteral("nvidia-smi/synthetic/nvml_mismatch.txt")), defaultGpuFields());
+        QVERIFY(r.samples.isEmpty());
+        QCOMPARE(r.fatal, QStringLiteral("Failed to initialize NVML: Driver/library version mismatch"));
+        QCOMPARE(r.messages.size(), 2);
+    }
+
+    void reasonWordsUnknownBits()
+    {
+        QCOMPARE(reasonWords(0), QStringList());
+        QCOMPARE(reasonWords(0x84), (QStringList{QStringLiteral("sw_power_cap"), QStringLiteral("hw_power_brake_slowdown")}));
+        QCOMPARE(reasonWords(0x1000), QStringList{QStringLiteral("0x1000")});
+    }
+
+    void probeFromHelpQueryGpu()
+    {
+        const auto help = test::readData(QStringLiteral("nvidia-smi/h200-driver580/help_query_gpu.txt"));
+        QList<GpuField> wanted = defaultGpuFields();
+        const auto probe = probeGpuFields(help, wanted);
+        QVERIFY(probe.ok);
+        QVERIFY2(probe.missing.isEmpty(), qPrintable(probe.missing.join(u',')));
+        QCOMPARE(probe.fields, wanted);
+        QVERIFY(probe.queryNames.contains(QStringLiteral("clocks_throttle_reasons.active")));
+        // A driver that only knows the new name: we ask for that one.
+        const auto newOnly = probeGpuFields(QByteArray("\"index\"\n\"clocks_event_reasons.active\"\n"), {GpuField::Index, GpuField::EventReasons, GpuField::FanSpeed});
+        QCOMPARE(newOnly.queryNames, (QStringList{QStringLiteral("index"), QStringLiteral("clocks_event_reasons.active")}));
+        QCOMPARE(newOnly.missing, QStringList{QStringLiteral("fan.speed")});
+        QVERIFY(!probeGpuFields(QByteArray("Failed to initialize NVML: Driver/library version mismatch\n")).ok);
+    }
+
+    void computeApps_data()
+    {
+        QTest::addColumn<QByteArray>("data");
+        QTest::addColumn<int>("count");
+        QTest::addColumn<qint64>("pid");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<double>("mem");
+        QTest::newRow("idle capture") << test::readData(QStringLiteral("nvidia-smi/h200-driver580/apps_idle.txt")) << 0 << qint64(0) << QString() << 0.0;
+        QTest::newRow("load capture") << test::readData(QStringLiteral("nvidia-smi/h200-driver580/apps_load.txt")) << 1 << qint64(560)
+                                      << QStringLiteral("python3") << 58352.0;
+        QTest::newRow("noheader nounits") << QByteArray("77, /usr/bin/python3 -m sglang.launch_server, 1200, GPU-x\n") << 1 << qint64(77)
+                                          << QStringLiteral("/usr/bin/python3 -m sglang.launch_server") << 1200.0;
+        QTest::newRow("comma in name") << QByteArray("9, a, b, 5 MiB, GPU-x\n") << 1 << qint64(9) << QStringLiteral("a, b") << 5.0;
+        QTest::newRow("no processes line") << QByteArray("No running processes found\n") << 0 << qint64(0) << QString() << 0.0;
+        QTest::newRow("memory N/A") << QByteArray("12, python, [N/A], GPU-x\n") << 1 << qint64(12) << QStringLiteral("python") << -1.0;
+    }
+    void computeApps()
+    {
+        QFETCH(QByteArray, data);
+        QFETCH(int, count);
+        QFETCH(qint64, pid);
+        QFETCH(QString, name);
+        QFETCH(double, mem);
+        const auto r = parseComputeApps(data);
+        QCOMPARE(r.badLines, 0);
+        QCOMPARE(r.processes.size(), count);
+        if (count) {
+            QCOMPARE(r.processes[0].pid, pid);
+            QCOMPARE(r.processes[0].name, name);
+            if (mem < 0)
+                QVERIFY(!hasValue(r.processes[0].usedMemoryMiB));
+            else
+                QCOMPARE(r.processes[0].usedMemoryMiB, mem);
+        }
+    }
+
+    void joinByUuid()
+    {
+        const auto gpus = parseGpuCsv(test::readData(QStringLiteral("nvidia-smi/h200-driver580/query_csv_units.txt"))).samples;
+        auto apps = parseComputeApps(test::readData(QStringLiteral("nvidia-smi/h200-driver580/apps_load.txt"))).processes;
+        apps.append(GpuProcess{1, QStringLiteral("other"), 1, QStringLiteral("GPU-elsewhere")});
+        joinProcessesToGpus(apps, gpus);
+        QCOMPARE(apps[0].gpuIndex, 0);
+        QCOMPARE(apps[1].gpuIndex, -1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNvidiaSmi)
+#include "tst_nvidiasmi.moc"

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/transport/localtransport.h"
+#include "core/util/shellquote.h"
+
+#include <QtTest>
+
+class TestShellQuote : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void roundTripThroughARealShell_data()
+    {
+        QTest::addColumn<QString>("word");
+        QTest::newRow("plain") << "abc";
+        QTest::newRow("space") << "a b";
+        QTest::newRow("single quote") << "it's";
+        QTest::newRow("dollar") << "$HOME `id` $(id)";
+        QTest::newRow("glob") << "*.cu ?";
+        QTest::newRow("newline") << "a\nb";
+        QTest::newRow("empty") << "";
+        QTest::newRow("backslash") << "a\\b\\\\";
+        QTest::newRow("utf8") << QString::fromUtf8("Blackwell — SM120 ✓");
+    }
+    void roundTripThroughARealShell()
+    {
+        QFETCH(QString, word);
+        kf::LocalTransport t;
+        kf::CommandSpec spec;
+        spec.command = QStringLiteral("printf %s ") + kf::shellQuote(word);
+        const kf::ExecResult r = t.exec(spec, 10000);
+        QVERIFY2(r.ok(), r.stdErr.constData());
+        QCOMPARE(QString::fromUtf8(r.stdOut), word);
+        // and back through our own splitter
+        QCOMPARE(kf::shellSplit(QStringLiteral("x ") + kf::shellQuote(word)).value(1), word);
+    }
+
+    void envPrefixRejectsBadKeys()
+    {
+        QMap<QString, QString> env{{QStringLiteral("GOOD_1"), QStringLiteral("a b")}, {QStringLiteral("BAD;rm"), QStringLiteral("x")}};
+        const QString p = kf::envPrefix(env);
+        QVERIFY(p.contains(QStringLiteral("GOOD_1='a b'")));
+        QVERIFY(!p.contains(QStringLiteral("BAD")));
+        kf::LocalTransport t;
+        kf::CommandSpec spec;
+        spec.command = QStringLiteral("printf %s \"$GOOD_1\"");
+        spec.env = env;
+        QCOMPARE(t.exec(spec, 10000).stdOut, QByteArray("a b"));
+    }
+
+    void split_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<QStringList>("words");
+        QTest::newRow("simple") << "a b  c" << QStringList{"a", "b", "c"};
+        QTest::newRow("quotes") << "cmake \"-DX=a b\" 'y z'" << QStringList{"cmake", "-DX=a b", "y z"};
+        QTest::newRow("escape") << "a\\ b \"c\\\"d\"" << QStringList{"a b", "c\"d"};
+        QTest::newRow("adjacent") << "x\"y\"'z'" << QStringList{"xyz"};
+    }
+    void split()
+    {
+        QFETCH(QString, line);
+        QFETCH(QStringList, words);
+        QCOMPARE(kf::shellSplit(line), words);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestShellQuote)
+#include "tst_shellquote.moc"
