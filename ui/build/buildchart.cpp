@@ -62,6 +62,7 @@ void BuildChart::clear()
         s->clear();
     m_memStartMs = -1;
     m_lastElapsedS = 0;
+    m_lastPointS = -1;
     m_maxTimeMin = 1;
     m_total = 1;
     updateAxes();
@@ -75,10 +76,12 @@ void BuildChart::addProgress(const BuildProgress& p)
         return;
     const double tMin = p.elapsedS / 60.0;
     // Ninja can print several status lines per second: one point per ~second keeps the series small.
-    if (m_steps->count() > 0 && p.elapsedS - m_lastElapsedS < 1.0 && p.done != p.total)
+    if (m_steps->count() > 1 && p.elapsedS - m_lastPointS < 1.0 && p.done != p.total) {
         m_steps->replace(m_steps->count() - 1, QPointF(tMin, p.done));
-    else
+    } else {
         m_steps->append(tMin, p.done);
+        m_lastPointS = p.elapsedS;
+    }
     m_lastElapsedS = p.elapsedS;
     m_total = std::max(m_total, p.total);
     m_maxTimeMin = std::max(m_maxTimeMin, tMin);
@@ -116,6 +119,8 @@ void BuildChart::updateAxes()
 {
     const double right = m_maxTimeMin * 1.05;
     m_time->setRange(0, right);
+    // Short builds (tests, small projects) need decimals; multi-hour ones do not.
+    m_time->setLabelFormat(right < 10 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
     m_stepAxis->setRange(0, m_total);
     m_memAxis->setRange(0, m_memMaxGb);
     m_danger->clear();

@@ -38,6 +38,7 @@ private:
     QValueAxis* m_memAxis;
     qint64 m_memStartMs = -1;
     double m_lastElapsedS = 0;
+    double m_lastPointS = -1; // elapsed time of the last appended (not replaced) point
     double m_maxTimeMin = 1;
     int m_total = 1;
     double m_memMaxGb = 1;
