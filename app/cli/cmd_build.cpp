@@ -104,14 +104,16 @@ Result<Target> connectTarget(QStringList& args, bool local)
     if (local)
         return Target{std::make_shared<LocalTransport>(), QStringLiteral("local")};
 #ifdef KF_CLI_HAS_SSH
-    SshCliOptions opts;
+    cli::SshCliOptions opts;
     QString error;
-    if (!takeSshOptions(args, &opts, &error))
+    if (!cli::takeSshOptions(args, &opts, &error))
         return Result<Target>::failure(error);
-    auto t = connectForCli(opts);
+    auto t = cli::connectForCli(opts);
     if (!t)
         return Result<Target>::failure(t.error());
-    const QString host = (*t)->describe();
+    // The history key: the same server reached the same way.
+    const QString host = (opts.user.isEmpty() ? QString() : opts.user + QLatin1Char('@')) + opts.host
+        + (opts.port == 22 ? QString() : QStringLiteral(":%1").arg(opts.port));
     return Target{*t, host};
 #else
     Q_UNUSED(args);

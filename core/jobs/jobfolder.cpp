@@ -55,10 +55,14 @@ QString rootOf(const QString& root) { return shellPath(root.isEmpty() ? kDefault
 // runner outlives a cancel long enough to write rc.
 const char* kRunner = R"RUN(d="$1"
 trap 'touch "$d/cancelled"' TERM INT HUP
-echo $$ > "$d/pid.tmp" && mv -f "$d/pid.tmp" "$d/pid"
 pg=$(ps -o pgid= -p $$ 2>/dev/null | tr -d ' ')
 echo "${pg:-$$}" > "$d/pgid"
+# ninja starts every command in a process group of its own, so cancel also needs the session.
+sid=$(ps -o sid= -p $$ 2>/dev/null | tr -d ' ')
+[ "$sid" = "$$" ] && echo "$sid" > "$d/sid"
 date +%s > "$d/started"
+# pid last: its presence tells the starter that pgid and started are there too.
+echo $$ > "$d/pid.tmp" && mv -f "$d/pid.tmp" "$d/pid"
 wd=$(cat "$d/workdir")
 case "$wd" in "~") wd="$HOME" ;; "~/"*) wd="$HOME/${wd#??}" ;; "") wd="$HOME" ;; esac
 # Foreground: a trapped TERM is handled after the command ends, so rc is always recorded.
@@ -121,10 +125,17 @@ QString cancelScript(const QString& root, const QString& id, int graceSeconds)
 pg=$(cat "$d/pgid" 2>/dev/null)
 [ -n "$pg" ] || { echo "job has not started" >&2; exit 4; }
 touch "$d/cancelled"
+sid=$(cat "$d/sid" 2>/dev/null)
+members() { [ -n "$sid" ] && ps -e -o pid= -o sid= 2>/dev/null | awk -v s="$sid" '$2==s{print $1}'; }
+alive() { kill -0 "-$pg" 2>/dev/null || [ -n "$(members)" ]; }
+# TERM the group first: ninja and make forward it to their children and clean up.
 kill -TERM "-$pg" 2>/dev/null || true
 i=0
-while kill -0 "-$pg" 2>/dev/null && [ $i -lt $n ]; do sleep 0.1; i=$((i+1)); done
-if kill -0 "-$pg" 2>/dev/null; then kill -KILL "-$pg" 2>/dev/null || true; sleep 0.2; fi
+while alive && [ $i -lt $n ]; do
+  [ $i -eq 10 ] && for p in $(members); do kill -TERM "$p" 2>/dev/null; done
+  sleep 0.1; i=$((i+1))
+done
+if alive; then kill -KILL "-$pg" 2>/dev/null || true; for p in $(members); do kill -KILL "$p" 2>/dev/null; done; sleep 0.2; fi
 if [ ! -f "$d/rc" ]; then date +%s > "$d/ended"; echo 137 > "$d/rc.tmp" && mv -f "$d/rc.tmp" "$d/rc"; fi
 echo cancelled
 )SH");

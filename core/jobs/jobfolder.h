@@ -21,7 +21,9 @@
 //   name      a label (build profile name, "sglang-server", ...)
 //   run       the runner script (started with setsid nohup; traps TERM so it can record rc)
 //   pid       the runner's pid; it leads its own session and process group
-//   pgid      that process group (what cancel signals)
+//   pgid      that process group (what cancel signals first)
+//   sid       the session (== pid when setsid worked). ninja starts each command in a process
+//             group of its own, so cancel then signals every process of the session too
 //   log       stdout and stderr of the command, appended only
 //   started   `date +%s` when the command began
 //   ended     `date +%s` when it ended

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include "core/util/result.h"
+
+#include <QByteArray>
+#include <QFile>
+#include <QList>
+#include <QMutex>
+#include <QString>
+
+#include <vector>
+
+namespace kf {
+
+// The full log of a build on local disk behind a line-offset index, so the live view can
+// stay small (a capped QPlainTextEdit) while scroll-back and search see every line.
+// The file holds exactly the bytes received (its size is the offset to resume a stream from).
+// Thread-safe: append() from the receiving thread, reads and search from workers (guarded by m_mutex).
+class LogStore
+{
+public:
+    // Opens (creating or continuing) the file and indexes what is already there.
+    Status open(const QString& path);
+    QString path() const;
+    Status append(const QByteArray& data);
+    qint64 size() const;
+    // Complete lines plus an unterminated last one.
+    qint64 lineCount() const;
+    // Lines [first, first+count) without terminators.
+    QByteArrayList lines(qint64 first, qint64 count) const;
+    // Line numbers (0-based) of lines containing needle (case-insensitive), at most maxHits.
+    QList<qint64> search(const QByteArray& needle, int maxHits = 1000) const;
+
+private:
+    mutable QMutex m_mutex;
+    mutable QFile m_file;         // guarded by m_mutex
+    std::vector<qint64> m_starts; // byte offset of each line start; guarded by m_mutex
+    qint64 m_size = 0;            // guarded by m_mutex
+};
+
+} // namespace kf

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+// Build benchmarks (run by hand; numbers go to docs/PERFORMANCE.md):
+//  1. parser throughput: BuildLogAnalyzer over a synthetic sgl-kernel-like log vs `wc -l`
+//     on the same file in the same run;   bench_build parse [MB]      (default 200)
+//  2. log view under a flood: LogView fed N lines/s for S seconds; worst event-loop stall
+//     and RSS;                              bench_build logview [lines/s] [seconds] (200000 10)
+#include "core/build/buildloganalyzer.h"
+#include "ui/logview/logview.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace {
+
+qint64 rssKb()
+{
+    QFile f(QStringLiteral("/proc/self/status"));
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray& l : f.readAll().split('\n'))
+        if (l.startsWith("VmRSS:"))
+            return l.mid(6).trimmed().split(' ').value(0).toLongLong();
+    return -1;
+}
+
+// A realistic mix: ninja status lines, long compile commands, nvcc warnings, ptxas info, blank lines.
+QByteArray syntheticChunk(int first, int count)
+{
+    QByteArray out;
+    for (int i = first; i < first + count; ++i) {
+        const int step = i % 430 + 1;
+        out += "  [kf " + QByteArray::number(step) + "/430 8 " + QByteArray::number(i / 10) + ".5] Building CUDA object CMakeFiles/common_ops_sm100_build.dir/csrc/gemm/nvfp4_scaled_mm_kernels_" + QByteArray::number(i) + ".cu.o\n";
+        out += "  /usr/local/cuda/bin/nvcc -forward-unknown-to-host-compiler -DTORCH_EXTENSION_NAME=common_ops -DSGL_KERNEL_ENABLE_FA3=0 -I/home/alice/sglang/sgl-kernel/include -I/usr/local/cuda/include -isystem /opt/venv/lib/python3.12/site-packages/torch/include -O3 -std=c++17 --expt-relaxed-constexpr -gencode=arch=compute_120a,code=sm_120a --threads=1 -c csrc/gemm/x.cu -o x.cu.o\n";
+        if (i % 7 == 0)
+            out += "  /home/alice/sglang/sgl-kernel/csrc/gemm/nvfp4_scaled_mm_kernels.cu(212): warning #177-D: variable \"lda\" was declared but never referenced\n";
+        if (i % 5 == 0)
+            out += "  ptxas info    : Used 128 registers, used 1 barriers, 384 bytes cmem[0]\n";
+        if (i % 11 == 0)
+            out += "\n";
+    }
+    return out;
+}
+
+int benchParse(qint64 megabytes)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("build.log"));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return 1;
+    qint64 written = 0;
+    for (int i = 0; written < megabytes * 1000000; i += 4000) {
+        const QByteArray c = syntheticChunk(i, 4000);
+        f.write(c);
+        written += c.size();
+    }
+    f.close();
+
+    QElapsedTimer t;
+    t.start();
+    QProcess wc;
+    wc.start(QStringLiteral("wc"), {QStringLiteral("-l"), path});
+    wc.waitForFinished(-1);
+    const double wcS = double(t.nsecsElapsed()) / 1e9;
+    const qint64 wcLines = wc.readAllStandardOutput().trimmed().split(' ').value(0).toLongLong();
+
+    if (!f.open(QIODevice::ReadOnly))
+        return 1;
+    kf::BuildLogAnalyzer a;
+    qint64 lines = 0;
+    qint64 progress = 0;
+    qint64 diags = 0;
+    t.restart();
+    while (true) {
+        const QByteArray chunk = f.read(1 << 20);
+        if (chunk.isEmpty())
+            break;
+        const auto ev = a.feed(chunk);
+        lines += ev.lines;
+        progress += ev.progress.size();
+        diags += ev.diagnostics.size();
+    }
+    const auto ev = a.finish();
+    lines += ev.lines;
+    diags += ev.diagnostics.size();
+    const double ourS = double(t.nsecsElapsed()) / 1e9;
+    const double gb = double(written) / 1e9;
+    std::printf("parse: %.0f MB, %lld lines (wc -l: %lld), %lld progress, %lld diagnostics\n", double(written) / 1e6, lines, wcLines, progress, diags);
+    std::printf("parse: BuildLogAnalyzer %.3f s = %.3f GB/s; wc -l %.3f s = %.3f GB/s; ratio (ours/wc) %.3f\n", ourS, gb / ourS, wcS, gb / wcS,
+                (gb / ourS) / (gb / wcS));
+    return lines == wcLines ? 0 : 2;
+}
+
+int benchLogView(int linesPerSecond, int seconds)
+{
+    kf::LogView view;
+    QTemporaryDir dir;
+    view.openStore(dir.filePath(QStringLiteral("flood.log")));
+    view.resize(1000, 700);
+    view.show();
+    const qint64 rss0 = rssKb();
+    qint64 rssMax = rss0;
+    const int tickMs = 10;
+    const int perTick = linesPerSecond * tickMs / 1000;
+    int line = 0;
+    QElapsedTimer clock;
+    clock.start();
+    // Feed on a timer in the GUI thread, as queued signals from the session would.
+    QTimer feeder;
+    feeder.setTimerType(Qt::PreciseTimer);
+    QObject::connect(&feeder, &QTimer::timeout, &view, [&] {
+        // Catch up to the target rate even when a tick was late.
+        const qint64 due = clock.elapsed() * linesPerSecond / 1000;
+        QByteArray chunk;
+        while (line < due) {
+            chunk += "[kf " + QByteArray::number(line) + "/2000000 8 12.5] Building CUDA object CMakeFiles/common_ops.dir/csrc/unit_" + QByteArray::number(line) + ".cu.o\n";
+            ++line;
+        }
+        view.appendData(chunk);
+    });
+    Q_UNUSED(perTick);
+    // The stall probe: a 5 ms timer; the largest gap between its ticks minus 5 ms is the worst stall.
+    QTimer probe;
+    probe.setTimerType(Qt::PreciseTimer);
+    qint64 last = 0;
+    qint64 worst = 0;
+    QObject::connect(&probe, &QTimer::timeout, &view, [&] {
+        const qint64 now = clock.elapsed();
+        if (last > 0)
+            worst = std::max(worst, now - last - 5);
+        last = now;
+        rssMax = std::max(rssMax, rssKb());
+    });
+    feeder.start(tickMs);
+    probe.start(5);
+    QTimer::singleShot(seconds * 1000, qApp, &QCoreApplication::quit);
+    qApp->exec();
+    const double s = double(clock.elapsed()) / 1000.0;
+    std::printf("logview: %d lines in %.1f s (%.0f lines/s offered), live view %d blocks, %lld lines skipped live, full log %lld lines\n", line, s,
+                double(line) / s, view.liveView()->blockCount(), view.skippedLines(), view.store().lineCount());
+    std::printf("logview: worst event-loop stall %lld ms, worst flush %lld ms; RSS %lld MB at start, %lld MB max\n", worst, view.worstFlushMs(), rss0 / 1024,
+                rssMax / 1024);
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    const QStringList args = app.arguments().mid(1);
+    const QString what = args.value(0, QStringLiteral("all"));
+    int rc = 0;
+    if (what == QLatin1String("parse") || what == QLatin1String("all"))
+        rc |= benchParse(what == QLatin1String("parse") ? args.value(1, QStringLiteral("200")).toLongLong() : 200);
+    if (what == QLatin1String("logview") || what == QLatin1String("all"))
+        rc |= benchLogView(what == QLatin1String("logview") ? args.value(1, QStringLiteral("200000")).toInt() : 200000,
+                           what == QLatin1String("logview") ? args.value(2, QStringLiteral("10")).toInt() : 10);
+    return rc;
+}

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include "core/build/logsplitter.h"
+#include "core/build/logstore.h"
+
+#include <QElapsedTimer>
+#include <QTimer>
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+
+namespace kf {
+
+// A build log view that keeps up with very fast logs: appends are batched (one flush per
+// ~100 ms, at most batchLines() lines each) into a QPlainTextEdit capped at maxLines(); when
+// more arrives than a batch can show, the live view jumps to the newest lines and says how
+// many it skipped. Every byte also goes to a LogStore on disk (line-offset index), which the
+// search box and the scroll-back pane read, so nothing is lost from view for good.
+class LogView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit LogView(QWidget* parent = nullptr);
+    ~LogView() override;
+
+    // Starts a new log (optionally continuing an existing file, e.g. after an app restart).
+    Status openStore(const QString& path);
+    void clear();
+    void appendData(const QByteArray& data);
+    // Moves the scroll-back pane to line (0-based) of the full log and shows it.
+    void showLine(qint64 line);
+
+    void setMaxLines(int n);
+    int maxLines() const { return m_maxLines; }
+    void setBatchLines(int n) { m_batchLines = n; }
+    int batchLines() const { return m_batchLines; }
+    void setFlushInterval(int ms) { m_flush.setInterval(ms); }
+    qint64 skippedLines() const { return m_skipped; }
+    qint64 shownLines() const { return m_shown; }
+    LogStore& store() { return *m_store; }
+    QPlainTextEdit* liveView() const { return m_live; }
+    QPlainTextEdit* scrollBackView() const { return m_back; }
+    // Longest flush so far (ms); the benchmark reads it.
+    qint64 worstFlushMs() const { return m_worstFlushMs; }
+
+private:
+    void flush();
+    void search();
+
+    QPlainTextEdit* m_live;
+    QPlainTextEdit* m_back;
+    QLineEdit* m_find;
+    QLabel* m_status;
+    std::unique_ptr<LogStore> m_store;
+    LogSplitter m_splitter;
+    QByteArrayList m_pending;
+    QTimer m_flush;
+    int m_maxLines = 10000;
+    int m_batchLines = 1000;
+    qint64 m_skipped = 0;
+    qint64 m_shown = 0;
+    qint64 m_worstFlushMs = 0;
+    QList<qint64> m_hits;
+    int m_hitIndex = -1;
+};
+
+} // namespace kf
