@@ -9,6 +9,7 @@
 #include "ui/highlight/highlighterinfo.h"
 #include "ui/hosts/hostlistmodel.h"
 #include "ui/monitor/gpupane.h"
+#include "ui/overview/overviewpane.h"
 #include "ui/patch/patchpane.h"
 #include "ui/server/serverpane.h"
 
@@ -50,8 +51,12 @@ MainWindow::MainWindow(const AppContext& context, QWidget* parent)
     m_hostList->setSelectionMode(QAbstractItemView::SingleSelection);
     sideLayout->addWidget(m_hostList);
 
-    m_panes = {new PatchPane(context, this), new BuildPane(context, this), new GpuPane(context, this), new ServerPane(context, this)};
-    const QStringList titles{tr("Patches"), tr("Build"), tr("GPUs"), tr("Server")};
+    auto* overview = new OverviewPane(context, this);
+    m_panes = {overview, new PatchPane(context, this), new BuildPane(context, this), new GpuPane(context, this), new ServerPane(context, this)};
+    const QStringList titles{tr("Overview"), tr("Patches"), tr("Build"), tr("GPUs"), tr("Server")};
+    connect(overview, &OverviewPane::openStep, this, [this](OverviewPane::Step step) {
+        m_tabs->setCurrentIndex(1 + int(step)); // tabs follow the Step order after Overview
+    });
     for (int i = 0; i < m_panes.size(); ++i)
         m_tabs->addTab(m_panes.at(i), titles.at(i));
     m_tabs->setDocumentMode(true);

@@ -121,10 +121,10 @@ QString cancelScript(const QString& root, const QString& id, int graceSeconds)
 pg=$(cat "$d/pgid" 2>/dev/null)
 [ -n "$pg" ] || { echo "job has not started" >&2; exit 4; }
 touch "$d/cancelled"
-kill -TERM -- "-$pg" 2>/dev/null || true
+kill -TERM "-$pg" 2>/dev/null || true
 i=0
-while kill -0 -- "-$pg" 2>/dev/null && [ $i -lt $n ]; do sleep 0.1; i=$((i+1)); done
-if kill -0 -- "-$pg" 2>/dev/null; then kill -KILL -- "-$pg" 2>/dev/null || true; sleep 0.2; fi
+while kill -0 "-$pg" 2>/dev/null && [ $i -lt $n ]; do sleep 0.1; i=$((i+1)); done
+if kill -0 "-$pg" 2>/dev/null; then kill -KILL "-$pg" 2>/dev/null || true; sleep 0.2; fi
 if [ ! -f "$d/rc" ]; then date +%s > "$d/ended"; echo 137 > "$d/rc.tmp" && mv -f "$d/rc.tmp" "$d/rc"; fi
 echo cancelled
 )SH");

@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QListView>
 #include <QMenuBar>
+#include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -46,11 +47,21 @@ private Q_SLOTS:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
 
-        QCOMPARE(w.tabs()->count(), 4);
-        QCOMPARE(w.tabs()->tabText(0), QStringLiteral("Patches"));
-        QCOMPARE(w.tabs()->tabText(1), QStringLiteral("Build"));
-        QCOMPARE(w.tabs()->tabText(2), QStringLiteral("GPUs"));
-        QCOMPARE(w.tabs()->tabText(3), QStringLiteral("Server"));
+        QCOMPARE(w.tabs()->count(), 5);
+        QCOMPARE(w.tabs()->tabText(0), QStringLiteral("Overview"));
+        QCOMPARE(w.tabs()->tabText(1), QStringLiteral("Patches"));
+        QCOMPARE(w.tabs()->tabText(2), QStringLiteral("Build"));
+        QCOMPARE(w.tabs()->tabText(3), QStringLiteral("GPUs"));
+        QCOMPARE(w.tabs()->tabText(4), QStringLiteral("Server"));
+        // The first-run tour's buttons switch to their tabs.
+        const QList<QPushButton*> buttons = w.tabs()->widget(0)->findChildren<QPushButton*>();
+        QVERIFY(buttons.size() >= 5);
+        for (QPushButton* b : buttons) {
+            const QString target = b->text().mid(QStringLiteral("Open ").size());
+            b->click();
+            QCOMPARE(w.tabs()->tabText(w.tabs()->currentIndex()), target);
+        }
+        w.tabs()->setCurrentIndex(0);
         QCOMPARE(w.hostList()->model()->rowCount(), 2);
         QVERIFY(w.hostList()->model()->index(0, 0).data().toString().contains(QStringLiteral("Connected")));
         QVERIFY(w.currentHost());

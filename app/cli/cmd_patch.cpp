@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+// kernelforge-cli patch plan|apply|rollback|status: review and apply patch sets on a tree,
+// locally or (with the ssh transport) on a server.
+#include "app/cli/cli.h"
+
+#include "core/patch/applier.h"
+#include "core/patch/patchplan.h"
+#include "core/patch/patchset.h"
+#include "core/store/historystore.h"
+#include "core/transport/localtransport.h"
+
+#include <QDir>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <memory>
+
+namespace {
+
+using namespace kf;
+using namespace kf::patch;
+
+constexpr int kExitAllApplied = 0;
+constexpr int kExitSomeNotApplied = 1;
+constexpr int kExitError = 2;
+
+void usage(QTextStream& s)
+{
+    s << "Usage: kernelforge-cli patch plan|apply|rollback|status --set SET --root PATH [options]\n\n"
+      << "  plan      show each patch's status (will apply, already applied, not applicable,\n"
+      << "            conflict) and the unified diff of what would change\n"
+      << "  apply     apply what applies (re-read + hash check, backup, atomic write, verify,\n"
+      << "            journal) and report the rest\n"
+      << "  rollback  restore every file this set changed under the root from its backup\n"
+      << "            (--id N: one journal entry)\n"
+      << "  status    statuses without the diff, plus the apply history for this root\n\n"
+      << "Options:\n"
+      << "  --set SET      builtin:NAME, FILE.yaml, or a unified diff FILE.patch/.diff\n"
+      << "  --root PATH    the sgl-kernel (or sglang) checkout; user@host:PATH once SSH is available\n"
+      << "  --strip N      path components to strip from a diff (patch -pN; default: guessed)\n"
+      << "  --json         one JSON object per patch (id, file, status, reason, sha256_before, sha256_after)\n"
+      << "  --id N         rollback: only this journal entry\n\n"
+      << "Exit status: 0 everything applied or already applied, 1 some patch did not apply\n"
+      << "(conflict, not applicable, refused), 2 errors.\n"
+      << "Built-in sets: " << builtinPatchSets().join(QStringLiteral(", ")) << '\n';
+    s.flush();
+}
+
+struct Options
+{
+    QString action;
+    QString set;
+    QString root;
+    int strip = -1;
+    bool json = false;
+    qint64 id = 0;
+};
+
+void printJson(const QJsonObject& o)
+{
+    cli::out() << QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)) << '\n';
+}
+
+QString indentLines(const QStringList& lines, int firstLine)
+{
+    QString s;
+    for (qsizetype i = 0; i < lines.size(); ++i)
+        s += QStringLiteral("        %1 | %2\n").arg(firstLine + int(i), 5).arg(lines[i]);
+    return s;
+}
+
+void printPlanText(const SetPlan& plan, bool withDiff)
+{
+    QTextStream& o = cli::out();
+    o << "Patch set: " << plan.set.name;
+    if (!plan.set.title.isEmpty())
+        o << " (" << plan.set.title << ")";
+    o << "\nRoot: " << plan.host << ":" << plan.root << "\n\n";
+    for (const PatchPlan& p : plan.patches) {
+        o << "  [" << statusText(p.status) << "] " << p.id << "  " << p.file << "\n      " << p.reason << '\n';
+        for (const QString& n : p.notes)
+            o << "      - " << n << '\n';
+        if (p.status == PatchStatus::Conflict && !p.nearestLines.isEmpty())
+            o << "      nearest lines:\n" << indentLines(p.nearestLines, p.nearestLine);
+    }
+    o << "\nSummary: " << plan.count(PatchStatus::WillApply) << " will apply, " << plan.count(PatchStatus::AlreadyApplied)
+      << " already applied, " << plan.count(PatchStatus::NotApplicable) << " not applicable, " << plan.count(PatchStatus::Conflict)
+      << " conflict(s)\n";
+    if (withDiff) {
+        const QString diff = planDiff(plan);
+        if (!diff.isEmpty())
+            o << '\n' << diff;
+    }
+    o.flush();
+}
+
+QJsonObject patchJson(const SetPlan& plan, const PatchPlan& p, const QString& status, const QString& reason)
+{
+    const FilePlan* f = plan.fileFor(p.file);
+    QJsonObject o;
+    o[QStringLiteral("id")] = p.id;
+    o[QStringLiteral("file")] = p.file;
+    o[QStringLiteral("status")] = status;
+    o[QStringLiteral("reason")] = reason;
+    o[QStringLiteral("sha256_before")] = f ? f->sha256Before : QString();
+    o[QStringLiteral("sha256_after")] = f ? (f->changes() ? f->sha256After : f->sha256Before) : QString();
+    return o;
+}
+
+int exitFor(const SetPlan& plan)
+{
+    return (plan.count(PatchStatus::Conflict) + plan.count(PatchStatus::NotApplicable)) > 0 ? kExitSomeNotApplied : kExitAllApplied;
+}
+
+int runPlan(const Options& opt, const SetPlan& plan, bool withDiff)
+{
+    if (opt.json) {
+        for (const PatchPlan& p : plan.patches)
+            printJson(patchJson(plan, p, statusKey(p.status), p.reason));
+    } else {
+        printPlanText(plan, withDiff);
+    }
+    return exitFor(plan);
+}
+
+int runApply(const Options& opt, Transport& transport, const SetPlan& plan)
+{
+    const ApplyReport report = applyPlan(transport, plan);
+    bool failed = false, refused = false;
+    QMap<QString, FileApply> byFile;
+    for (const FileApply& f : report.files) {
+        byFile.insert(f.file, f);
+        failed = failed || f.outcome == FileApply::Failed;
+        refused = refused || f.outcome == FileApply::Refused;
+    }
+    QTextStream& o = cli::out();
+    if (!opt.json)
+        o << "Patch set: " << plan.set.name << "\nRoot: " << plan.host << ":" << plan.root << "\n\n";
+    for (const PatchPlan& p : plan.patches) {
+        QString status = statusKey(p.status), reason = p.reason;
+        if (p.status == PatchStatus::WillApply) {
+            const FileApply f = byFile.value(p.file);
+            switch (f.outcome) {
+            case FileApply::Written: status = QStringLiteral("applied"); reason = f.message; break;
+            case FileApply::Unchanged: status = QStringLiteral("already-applied"); reason = f.message; break;
+            case FileApply::Refused: status = QStringLiteral("refused"); reason = f.message; break;
+            case FileApply::Failed: status = QStringLiteral("failed"); reason = f.message; break;
+            }
+        }
+        if (opt.json) {
+            QJsonObject j = patchJson(plan, p, status, reason);
+            const FileApply f = byFile.value(p.file);
+            if (f.outcome == FileApply::Written) {
+                j[QStringLiteral("sha256_after")] = f.sha256After;
+                j[QStringLiteral("backup")] = f.backupPath;
+                j[QStringLiteral("journal_id")] = f.journalId;
+            } else if (p.status == PatchStatus::WillApply) {
+                j[QStringLiteral("sha256_after")] = plan.fileFor(p.file) ? plan.fileFor(p.file)->sha256Before : QString();
+            }
+            printJson(j);
+        } else {
+            o << "  [" << QString(status).replace(QLatin1Char('-'), QLatin1Char(' ')) << "] " << p.id << "  " << p.file << "\n      " << reason << '\n';
+            if (p.status == PatchStatus::Conflict && !p.nearestLines.isEmpty())
+                o << "      nearest lines:\n" << indentLines(p.nearestLines, p.nearestLine);
+        }
+    }
+    if (!opt.json) {
+        if (refused)
+            o << "\nSome files changed since they were read; run 'patch plan' again and review.\n";
+        o.flush();
+    }
+    if (failed)
+        return kExitError;
+    if (refused)
+        return kExitSomeNotApplied;
+    return exitFor(plan);
+}
+
+int runRollback(const Options& opt, Transport& transport, const SetPlan& plan)
+{
+    HistoryStore history;
+    QList<AppliedFile> entries;
+    if (opt.id > 0) {
+        auto e = history.entry(opt.id);
+        if (!e) {
+            cli::err() << "kernelforge-cli patch: " << e.error() << '\n';
+            return kExitError;
+        }
+        entries.append(e.value());
+    } else {
+        auto standing = history.standing(transport.describe(), plan.root, plan.set.name);
+        if (!standing) {
+            cli::err() << "kernelforge-cli patch: " << standing.error() << '\n';
+            return kExitError;
+        }
+        entries = standing.value();
+    }
+    if (entries.isEmpty()) {
+        if (opt.json)
+            printJson(QJsonObject{{QStringLiteral("status"), QStringLiteral("nothing-to-roll-back")}});
+        else
+            cli::out() << "Nothing to roll back: no standing apply of " << plan.set.name << " on " << transport.describe() << ":" << plan.root << '\n';
+        return kExitAllApplied;
+    }
+    int rc = kExitAllApplied;
+    for (const AppliedFile& e : entries) {
+        const auto r = rollbackApply(transport, e.id);
+        if (opt.json) {
+            printJson(QJsonObject{{QStringLiteral("journal_id"), e.id}, {QStringLiteral("file"), e.file},
+                                  {QStringLiteral("status"), r ? QStringLiteral("rolled-back") : QStringLiteral("refused")},
+                                  {QStringLiteral("reason"), r ? r->message : r.error()},
+                                  {QStringLiteral("sha256_before"), e.sha256After}, {QStringLiteral("sha256_after"), r ? e.sha256Before : e.sha256After}});
+        } else {
+            cli::out() << "  [" << (r ? "rolled back" : "refused") << "] #" << e.id << " " << e.file << "\n      " << (r ? r->message : r.error()) << '\n';
+        }
+        if (!r)
+            rc = kExitSomeNotApplied;
+    }
+    cli::out().flush();
+    return rc;
+}
+
+int runStatus(const Options& opt, Transport& transport, const SetPlan& plan)
+{
+    const int rc = runPlan(opt, plan, false);
+    if (opt.json)
+        return rc;
+    auto rows = HistoryStore().applies(transport.describe(), plan.root);
+    QTextStream& o = cli::out();
+    o << "\nHistory on " << transport.describe() << ":" << plan.root << ":\n";
+    if (!rows || rows->isEmpty())
+        o << "  (no applies recorded)\n";
+    else
+        for (const AppliedFile& a : rows.value())
+            o << "  #" << a.id << "  " << a.appliedAt.toLocalTime().toString(Qt::ISODate) << "  " << a.setName << "  " << a.file << "  "
+              << (a.rolledBack() ? QStringLiteral("rolled back %1").arg(a.rolledBackAt.toLocalTime().toString(Qt::ISODate)) : QStringLiteral("standing"))
+              << "  backup " << (a.backupPath.isEmpty() ? QStringLiteral("-") : a.backupPath) << '\n';
+    o.flush();
+    return rc;
+}
+
+int runPatch(const QStringList& argsIn)
+{
+    QStringList args = argsIn;
+    Options opt;
+    if (args.isEmpty() || args.first() == QLatin1String("--help") || args.first() == QLatin1String("-h")) {
+        usage(args.isEmpty() ? cli::err() : cli::out());
+        return args.isEmpty() ? kExitError : 0;
+    }
+    opt.action = args.takeFirst();
+    if (!QStringList{QStringLiteral("plan"), QStringLiteral("apply"), QStringLiteral("rollback"), QStringLiteral("status")}.contains(opt.action)) {
+        cli::err() << "kernelforge-cli patch: unknown action '" << opt.action << "'\n";
+        usage(cli::err());
+        return kExitError;
+    }
+    while (!args.isEmpty()) {
+        const QString a = args.takeFirst();
+        auto value = [&](QString* out) {
+            if (args.isEmpty()) {
+                cli::err() << "kernelforge-cli patch: " << a << " needs a value\n";
+                return false;
+            }
+            *out = args.takeFirst();
+            return true;
+        };
+        QString v;
+        if (a == QLatin1String("--set")) {
+            if (!value(&opt.set))
+                return kExitError;
+        } else if (a == QLatin1String("--root")) {
+            if (!value(&opt.root))
+                return kExitError;
+        } else if (a == QLatin1String("--strip")) {
+            if (!value(&v))
+                return kExitError;
+            opt.strip = v.toInt();
+        } else if (a == QLatin1String("--id")) {
+            if (!value(&v))
+                return kExitError;
+            opt.id = v.toLongLong();
+        } else if (a == QLatin1String("--json")) {
+            opt.json = true;
+        } else if (a == QLatin1String("--help")) {
+            usage(cli::out());
+            return 0;
+        } else {
+            cli::err() << "kernelforge-cli patch: unknown option " << a << '\n';
+            usage(cli::err());
+            return kExitError;
+        }
+    }
+    if (opt.set.isEmpty() || opt.root.isEmpty()) {
+        cli::err() << "kernelforge-cli patch: --set and --root are required\n";
+        usage(cli::err());
+        return kExitError;
+    }
+    const auto set = loadPatchSet(opt.set, opt.strip);
+    if (!set) {
+        cli::err() << "kernelforge-cli patch: " << set.error() << '\n';
+        return kExitError;
+    }
+    // user@host:PATH goes over SSH; anything else is a local folder.
+    const qsizetype colon = opt.root.indexOf(QLatin1Char(':'));
+    const qsizetype at = opt.root.indexOf(QLatin1Char('@'));
+    if (colon > 0 && at > 0 && at < colon && !opt.root.startsWith(QLatin1Char('/'))) {
+        cli::err() << "kernelforge-cli patch: remote roots (" << opt.root << ") need the SSH transport, which this build does not have yet\n";
+        return cli::kExitConnection;
+    }
+    std::shared_ptr<Transport> transport = std::make_shared<LocalTransport>();
+    QString root = opt.root;
+    if (!root.startsWith(QLatin1Char('/')) && !root.startsWith(QLatin1String("~/")))
+        root = QDir::current().absoluteFilePath(root);
+    const auto st = transport->stat(root);
+    if (!st || !st->exists || !st->isDir) {
+        cli::err() << "kernelforge-cli patch: " << (st ? QStringLiteral("%1 is not a folder").arg(root) : st.error()) << '\n';
+        return kExitError;
+    }
+    const SetPlan plan = planSet(*transport, set.value(), root);
+    if (!plan) {
+        cli::err() << "kernelforge-cli patch: " << plan.error << '\n';
+        return kExitError;
+    }
+    if (opt.action == QLatin1String("plan"))
+        return runPlan(opt, plan, true);
+    if (opt.action == QLatin1String("apply"))
+        return runApply(opt, *transport, plan);
+    if (opt.action == QLatin1String("rollback"))
+        return runRollback(opt, *transport, plan);
+    return runStatus(opt, *transport, plan);
+}
+
+const cli::Registration reg{"patch", "Plan, apply and roll back patch sets (YAML recipes or unified diffs)", &runPatch};
+
+} // namespace

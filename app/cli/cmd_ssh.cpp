@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+// kernelforge-cli exec / get / put: ssh and scp-like commands over the SSH layer.
+#include "app/cli/cli.h"
+#include "app/cli/sshoptions.h"
+
+#include "core/transport/sshtransport.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFileInfo>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <memory>
+#include <thread>
+#include <unistd.h>
+
+namespace {
+
+using namespace kf;
+using namespace kf::cli;
+
+const char kSshOptionsHelp[] = "  -p PORT             port (default 22)\n"
+                               "  -i KEY              identity file (repeatable; default ~/.ssh/id_ed25519, id_ecdsa, id_rsa)\n"
+                               "  -J [USER@]JUMP      connect through a jump host (ProxyJump)\n"
+                               "  --known-hosts FILE  known_hosts file (default ~/.ssh/known_hosts)\n"
+                               "  --accept-new        trust and save an unknown host key (a changed key is always refused)\n";
+
+int connectionError(const QString& command, const QString& why)
+{
+    err() << "kernelforge-cli " << command << ": " << QString(why).replace(QLatin1Char('\n'), QLatin1Char(' ')) << '\n' << Qt::flush;
+    return kExitConnection;
+}
+
+int signalNumber(const QString& name)
+{
+    static const QList<QPair<QString, int>> table{
+        {QStringLiteral("HUP"), SIGHUP},   {QStringLiteral("INT"), SIGINT},   {QStringLiteral("QUIT"), SIGQUIT},
+        {QStringLiteral("ILL"), SIGILL},   {QStringLiteral("ABRT"), SIGABRT}, {QStringLiteral("FPE"), SIGFPE},
+        {QStringLiteral("KILL"), SIGKILL}, {QStringLiteral("SEGV"), SIGSEGV}, {QStringLiteral("PIPE"), SIGPIPE},
+        {QStringLiteral("ALRM"), SIGALRM}, {QStringLiteral("TERM"), SIGTERM}, {QStringLiteral("USR1"), SIGUSR1},
+        {QStringLiteral("USR2"), SIGUSR2}, {QStringLiteral("BUS"), SIGBUS},
+    };
+    for (const auto& [n, v] : table)
+        if (n == name)
+            return v;
+    return 0;
+}
+
+// A one-line progress bar on stderr when it is a terminal.
+class ProgressBar
+{
+public:
+    explicit ProgressBar(QString label) : m_label(std::move(label)), m_tty(::isatty(2) == 1) { m_timer.start(); }
+    void update(qint64 done, qint64 total)
+    {
+        if (!m_tty || (m_timer.elapsed() - m_last < 200 && done != total))
+            return;
+        m_last = m_timer.elapsed();
+        const double secs = qMax<qint64>(1, m_timer.elapsed()) / 1000.0;
+        const double mbs = double(done) / 1e6 / secs;
+        const int pct = total > 0 ? int(100 * done / total) : 0;
+        const int width = 30;
+        const int filled = total > 0 ? int(width * done / total) : 0;
+        const QString bar = QString(filled, QLatin1Char('#')) + QString(width - filled, QLatin1Char('.'));
+        fprintf(stderr, "\r%s [%s] %3d%% %8.1f MB %6.1f MB/s", qPrintable(m_label), qPrintable(bar), pct, double(done) / 1e6, mbs);
+        fflush(stderr);
+        m_drawn = true;
+    }
+    ~ProgressBar()
+    {
+        if (m_drawn)
+            fputs("\n", stderr);
+    }
+
+private:
+    QString m_label;
+    bool m_tty;
+    bool m_drawn = false;
+    QElapsedTimer m_timer;
+    qint64 m_last = -1000;
+};
+
+int runExec(const QStringList& argsIn)
+{
+    QStringList args = argsIn;
+    if (args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h"))) {
+        out() << "Usage: kernelforge-cli exec [OPTIONS] [USER@]HOST -- COMMAND [ARGS...]\n\n"
+              << "Runs COMMAND on the server, mirroring its stdout and stderr, and exits with its status\n"
+              << "(128+N when it died of signal N; 255 when the connection, host key or login failed).\n\n"
+              << kSshOptionsHelp << Qt::flush;
+        return 0;
+    }
+    SshCliOptions opts;
+    QString error;
+    if (!takeSshOptions(args, &opts, &error)) {
+        err() << "kernelforge-cli exec: " << error << "\n" << Qt::flush;
+        return 2;
+    }
+    if (!args.isEmpty() && args.first() == QLatin1String("--"))
+        args.removeFirst();
+    if (args.isEmpty()) {
+        err() << "kernelforge-cli exec: missing COMMAND (after --)\n" << Qt::flush;
+        return 2;
+    }
+    auto transport = connectForCli(opts);
+    if (!transport)
+        return connectionError(QStringLiteral("exec"), transport.error());
+
+    // Like ssh: the words are joined with spaces and the remote shell parses them.
+    CommandSpec spec;
+    spec.command = args.join(QLatin1Char(' '));
+    auto handle = transport.value()->start(spec);
+    ProcessExit result;
+    QEventLoop loop;
+    QObject::connect(handle.get(), &ProcessHandle::stdoutReceived, &loop, [](const QByteArray& c) {
+        fwrite(c.constData(), 1, size_t(c.size()), stdout);
+        fflush(stdout);
+    });
+    QObject::connect(handle.get(), &ProcessHandle::stderrReceived, &loop, [](const QByteArray& c) {
+        fwrite(c.constData(), 1, size_t(c.size()), stderr);
+        fflush(stderr);
+    });
+    QObject::connect(handle.get(), &ProcessHandle::finished, &loop, [&](const ProcessExit& e) {
+        result = e;
+        loop.quit();
+    });
+    // Our stdin goes to the remote command, as with ssh. The reader thread may block in
+    // read(2) forever (a terminal); it only posts to the application object, which
+    // outlives it, and stops posting once the command finished.
+    auto alive = std::make_shared<std::atomic<bool>>(true);
+    ProcessHandle* raw = handle.get();
+    std::thread([alive, raw] {
+        char buf[65536];
+        for (;;) {
+            const ssize_t n = ::read(0, buf, sizeof buf);
+            if (!*alive)
+                return;
+            if (n <= 0) {
+                QMetaObject::invokeMethod(qApp, [alive, raw] { if (*alive) raw->closeStdin(); }, Qt::QueuedConnection);
+                return;
+            }
+            QByteArray chunk(buf, n);
+            QMetaObject::invokeMethod(qApp, [alive, raw, chunk] { if (*alive) raw->writeStdin(chunk); }, Qt::QueuedConnection);
+        }
+    }).detach();
+    loop.exec();
+    *alive = false;
+    if (!result.error.isEmpty())
+        return connectionError(QStringLiteral("exec"), result.error);
+    if (!result.signal.isEmpty()) {
+        const int n = signalNumber(result.signal);
+        return n ? 128 + n : kExitConnection;
+    }
+    return result.exitCode;
+}
+
+std::shared_ptr<SshTransport> sshOf(const std::shared_ptr<Transport>& t) { return std::dynamic_pointer_cast<SshTransport>(t); }
+
+int runGet(const QStringList& argsIn)
+{
+    QStringList args = argsIn;
+    if (args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h"))) {
+        out() << "Usage: kernelforge-cli get [OPTIONS] [USER@]HOST:REMOTE LOCAL\n\n"
+              << "Downloads REMOTE over SFTP (LOCAL may be a folder).\n\n"
+              << kSshOptionsHelp << Qt::flush;
+        return 0;
+    }
+    SshCliOptions opts;
+    QString error;
+    if (!takeSshOptions(args, &opts, &error) || !opts.hasRemotePath || opts.remotePath.isEmpty() || args.size() != 1) {
+        err() << "kernelforge-cli get: " << (error.isEmpty() ? QStringLiteral("usage: get [OPTIONS] [USER@]HOST:REMOTE LOCAL") : error)
+              << "\n" << Qt::flush;
+        return 2;
+    }
+    QString local = args.first();
+    if (QFileInfo(local).isDir())
+        local += QLatin1Char('/') + QFileInfo(opts.remotePath).fileName();
+    auto transport = connectForCli(opts);
+    if (!transport)
+        return connectionError(QStringLiteral("get"), transport.error());
+    ProgressBar bar(QFileInfo(opts.remotePath).fileName());
+    const Status s = sshOf(transport.value())->download(opts.remotePath, local, [&bar](qint64 d, qint64 t) { bar.update(d, t); });
+    if (!s) {
+        err() << "kernelforge-cli get: " << s.error() << "\n" << Qt::flush;
+        return 1;
+    }
+    return 0;
+}
+
+int runPut(const QStringList& argsIn)
+{
+    QStringList args = argsIn;
+    if (args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h"))) {
+        out() << "Usage: kernelforge-cli put [OPTIONS] LOCAL [USER@]HOST:REMOTE\n\n"
+              << "Uploads LOCAL over SFTP and swaps it into place atomically (a temporary file in the same\n"
+              << "folder, fsync, then rename): readers see the old file or the new one, never a mix.\n\n"
+              << kSshOptionsHelp << Qt::flush;
+        return 0;
+    }
+    SshCliOptions opts;
+    QString error;
+    if (!takeSshOptions(args, &opts, &error) || !opts.hasRemotePath || args.size() != 1) {
+        err() << "kernelforge-cli put: " << (error.isEmpty() ? QStringLiteral("usage: put [OPTIONS] LOCAL [USER@]HOST:REMOTE") : error)
+              << "\n" << Qt::flush;
+        return 2;
+    }
+    const QFileInfo local(args.first());
+    if (!local.isFile()) {
+        err() << "kernelforge-cli put: no such file: " << args.first() << "\n" << Qt::flush;
+        return 1;
+    }
+    auto transport = connectForCli(opts);
+    if (!transport)
+        return connectionError(QStringLiteral("put"), transport.error());
+    auto ssh = sshOf(transport.value());
+    QString remote = opts.remotePath.isEmpty() ? local.fileName() : opts.remotePath;
+    if (remote.endsWith(QLatin1Char('/'))) {
+        remote += local.fileName();
+    } else if (auto st = ssh->stat(remote); st && st->exists && st->isDir) {
+        remote += QLatin1Char('/') + local.fileName();
+    }
+    WriteOptions wo;
+    // A new file gets the local file's permission bits, as scp does.
+    if (auto st = ssh->stat(remote); st && !st->exists) {
+        const QFile::Permissions p = local.permissions();
+        int mode = 0;
+        if (p & QFile::ReadOwner) mode |= 0400;
+        if (p & QFile::WriteOwner) mode |= 0200;
+        if (p & QFile::ExeOwner) mode |= 0100;
+        if (p & QFile::ReadGroup) mode |= 0040;
+        if (p & QFile::WriteGroup) mode |= 0020;
+        if (p & QFile::ExeGroup) mode |= 0010;
+        if (p & QFile::ReadOther) mode |= 0004;
+        if (p & QFile::WriteOther) mode |= 0002;
+        if (p & QFile::ExeOther) mode |= 0001;
+        wo.mode = mode;
+    }
+    ProgressBar bar(local.fileName());
+    const Status s = ssh->upload(local.filePath(), remote, [&bar](qint64 d, qint64 t) { bar.update(d, t); }, wo);
+    if (!s) {
+        err() << "kernelforge-cli put: " << s.error() << "\n" << Qt::flush;
+        return 1;
+    }
+    return 0;
+}
+
+const Registration regExec{"exec", "Run a command on a server over SSH (like ssh HOST -- CMD)", &runExec};
+const Registration regGet{"get", "Download a file over SFTP (like scp HOST:REMOTE LOCAL)", &runGet};
+const Registration regPut{"put", "Upload a file over SFTP, replacing the remote file atomically", &runPut};
+
+} // namespace

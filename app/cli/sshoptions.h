@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include "core/hosts/hostprofile.h"
+#include "core/transport/transport.h"
+#include "core/util/result.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+// SSH options shared by every kernelforge-cli command that talks to a server, with
+// OpenSSH's spellings and defaults (StrictHostKeyChecking=yes unless --accept-new,
+// ~/.ssh/known_hosts):
+//   -p PORT  -i KEY (repeatable)  -J [user@]jump[:port]  --known-hosts FILE  --accept-new
+//   [user@]host            the destination
+//   [user@]host:PATH       the destination with a remote path (scp's rule: a ':' before any '/')
+namespace kf::cli {
+
+struct SshCliOptions
+{
+    QString user;              // empty: the local user name
+    QString host;
+    quint16 port = 22;
+    QString remotePath;        // from user@host:PATH; empty when not given
+    bool hasRemotePath = false;
+    QStringList identityFiles;
+    QString jump;
+    QString knownHostsFile;    // empty: ~/.ssh/known_hosts
+    bool acceptNew = false;
+
+    HostProfile profile() const;
+};
+
+// Removes the options above and the destination from args (everything after a "--" is
+// left alone). The destination is the first positional argument that has a '@' or a
+// ':' before any '/', else the first positional argument. False with *error set when
+// an option lacks its value, a port is invalid, or there is no destination.
+bool takeSshOptions(QStringList& args, SshCliOptions* out, QString* error);
+
+// Connects and logs in (blocking). Prints nothing: on failure the caller prints the error
+// and exits with kExitConnection (255). Passwords and passphrases are asked on the
+// terminal when there is one; host keys are never asked (use --accept-new).
+kf::Result<std::shared_ptr<kf::Transport>> connectForCli(const SshCliOptions& options);
+
+} // namespace kf::cli

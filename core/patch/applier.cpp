@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/patch/applier.h"
+
+#include "core/log/logging.h"
+#include "core/transport/transport.h"
+#include "core/util/shellquote.h"
+
+#include <QDateTime>
+#include <QFileInfo>
+#include <QRandomGenerator>
+
+namespace kf::patch {
+
+QString outcomeText(FileApply::Outcome o)
+{
+    switch (o) {
+    case FileApply::Written: return QStringLiteral("written");
+    case FileApply::Unchanged: return QStringLiteral("unchanged");
+    case FileApply::Refused: return QStringLiteral("refused");
+    case FileApply::Failed: return QStringLiteral("failed");
+    }
+    return {};
+}
+
+bool ApplyReport::ok() const
+{
+    for (const FileApply& f : files)
+        if (f.outcome == FileApply::Refused || f.outcome == FileApply::Failed)
+            return false;
+    return true;
+}
+
+bool ApplyReport::changedSinceReview() const
+{
+    for (const FileApply& f : files)
+        if (f.outcome == FileApply::Refused)
+            return true;
+    return false;
+}
+
+namespace {
+
+struct Current
+{
+    bool exists = false;
+    quint32 mode = 0;
+    QByteArray data;
+    QString sha;
+};
+
+Result<Current> readCurrent(Transport& t, const QString& path)
+{
+    const auto st = t.stat(path);
+    if (!st)
+        return st.status();
+    Current c;
+    c.exists = st->exists;
+    c.mode = st->mode;
+    if (!c.exists)
+        return c;
+    auto data = t.readFile(path);
+    if (!data)
+        return data.status();
+    c.data = data.value();
+    c.sha = sha256Hex(c.data);
+    return c;
+}
+
+QString parentOf(const QString& path)
+{
+    const qsizetype slash = path.lastIndexOf(QLatin1Char('/'));
+    return slash > 0 ? path.left(slash) : QString();
+}
+
+Status removeFile(Transport& t, const QString& path)
+{
+    CommandSpec spec;
+    QString p = path;
+    if (p.startsWith(QLatin1String("~/")))
+        p = p.mid(2); // commands run in the home directory
+    spec.command = QStringLiteral("rm -f -- ") + shellQuote(p);
+    const ExecResult r = t.exec(spec, 60000);
+    if (!r.ok())
+        return Status::failure(QStringLiteral("cannot remove %1: %2").arg(path, r.error.isEmpty() ? QString::fromUtf8(r.stdErr).trimmed() : r.error));
+    return {};
+}
+
+// Writes `data` to `path` and reads it back.
+Status writeVerified(Transport& t, const QString& path, const QByteArray& data, const WriteOptions& options)
+{
+    if (const Status s = t.writeFileAtomic(path, data, options); !s)
+        return s;
+    auto back = t.readFile(path);
+    if (!back)
+        return Status::failure(QStringLiteral("wrote %1 but cannot read it back: %2").arg(path, back.error()));
+    if (sha256Hex(back.value()) != sha256Hex(data))
+        return Status::failure(QStringLiteral("verification failed: %1 does not hold what was written").arg(path));
+    return {};
+}
+
+} // namespace
+
+ApplyReport applyPlan(Transport& transport, const SetPlan& plan, const ApplyOptions& options)
+{
+    ApplyReport report;
+    HistoryStore history;
+    const QString stamp = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"))
+        + QStringLiteral("-%1").arg(QRandomGenerator::global()->generate() & 0xffff, 4, 16, QLatin1Char('0'));
+    for (const FilePlan& f : plan.files) {
+        if (!options.onlyFiles.isEmpty() && !options.onlyFiles.contains(f.file))
+            continue;
+        FileApply out;
+        out.file = f.file;
+        out.path = f.path;
+        for (int i : f.patches)
+            if (plan.patches[i].status == PatchStatus::WillApply)
+                out.patchIds.append(plan.patches[i].id);
+        const bool overridden = options.overrides.contains(f.file);
+        const QByteArray target = overridden ? options.overrides.value(f.file) : f.proposed;
+        const bool remove = f.remove && !overridden;
+        if (!remove && f.exists && target == f.original) {
+            out.outcome = FileApply::Unchanged;
+            out.sha256Before = out.sha256After = f.sha256Before;
+            out.message = out.patchIds.isEmpty() ? QStringLiteral("nothing to change") : QStringLiteral("no change selected");
+            report.files.append(out);
+            continue;
+        }
+        if (!remove && !f.exists && !overridden && out.patchIds.isEmpty()) {
+            out.outcome = FileApply::Unchanged;
+            out.message = QStringLiteral("nothing to change");
+            report.files.append(out);
+            continue;
+        }
+        // 1. Re-read and compare with what was reviewed.
+        const auto cur = readCurrent(transport, f.path);
+        if (!cur) {
+            out.message = cur.error();
+            report.files.append(out);
+            continue;
+        }
+        if (cur->exists != f.exists || cur->sha != f.sha256Before) {
+            out.outcome = FileApply::Refused;
+            out.message = !cur->exists ? QStringLiteral("%1 was removed since the review; re-plan").arg(f.file)
+                : !f.exists            ? QStringLiteral("%1 appeared since the review; re-plan").arg(f.file)
+                                       : QStringLiteral("%1 changed since the review (SHA-256 %2 then, %3 now); re-plan and review again")
+                                             .arg(f.file, f.sha256Before.left(12), cur->sha.left(12));
+            report.files.append(out);
+            continue;
+        }
+        out.sha256Before = f.sha256Before;
+        // 2. Backup, same mode as the original, verified.
+        if (f.exists) {
+            out.backupPath = options.backupRoot + QLatin1Char('/') + stamp + QLatin1Char('/') + f.file;
+            if (const Status s = transport.mkpath(parentOf(out.backupPath)); !s) {
+                out.message = QStringLiteral("cannot create the backup folder: %1").arg(s.error());
+                report.files.append(out);
+                continue;
+            }
+            WriteOptions wo;
+            wo.mode = int(cur->mode & 0777);
+            if (const Status s = writeVerified(transport, out.backupPath, cur->data, wo); !s) {
+                out.message = QStringLiteral("backup failed, nothing changed: %1").arg(s.error());
+                report.files.append(out);
+                continue;
+            }
+        }
+        // 3+4. Swap in the new text atomically and verify.
+        if (remove) {
+            if (const Status s = removeFile(transport, f.path); !s) {
+                out.message = s.error();
+                report.files.append(out);
+                continue;
+            }
+        } else if (const Status s = writeVerified(transport, f.path, target, {}); !s) {
+            out.message = s.error();
+            report.files.append(out);
+            continue;
+        }
+        out.sha256After = remove ? QString() : sha256Hex(target);
+        // 5. Journal.
+        AppliedFile entry;
+        entry.host = plan.host;
+        entry.root = plan.root;
+        entry.file = f.file;
+        entry.path = f.path;
+        entry.setName = plan.set.name;
+        entry.patchIds = out.patchIds;
+        entry.backupPath = out.backupPath;
+        entry.sha256Before = out.sha256Before;
+        entry.sha256After = out.sha256After;
+        entry.appliedAt = QDateTime::currentDateTimeUtc();
+        const auto id = history.recordApply(entry);
+        out.outcome = FileApply::Written;
+        if (id) {
+            out.journalId = id.value();
+            out.message = remove ? QStringLiteral("deleted (backup %1)").arg(out.backupPath)
+                                 : QStringLiteral("written and verified%1").arg(out.backupPath.isEmpty() ? QString() : QStringLiteral(" (backup %1)").arg(out.backupPath));
+        } else {
+            out.message = QStringLiteral("written and verified, but not journaled: %1 (backup %2)").arg(id.error(), out.backupPath);
+        }
+        log::patch()->info("applied {} to {} on {}: {}", plan.set.name.toStdString(), f.path.toStdString(), plan.host.toStdString(),
+                           out.message.toStdString());
+        report.files.append(out);
+    }
+    return report;
+}
+
+Result<RollbackOutcome> rollbackApply(Transport& transport, qint64 journalId)
+{
+    HistoryStore history;
+    const auto entry = history.entry(journalId);
+    if (!entry)
+        return entry.status();
+    const AppliedFile& e = entry.value();
+    if (e.rolledBack())
+        return Result<RollbackOutcome>::failure(QStringLiteral("apply %1 of %2 was already rolled back at %3").arg(journalId).arg(e.file, e.rolledBackAt.toString(Qt::ISODate)));
+    const auto cur = readCurrent(transport, e.path);
+    if (!cur)
+        return cur.status();
+    const bool expectAbsent = e.sha256After.isEmpty();
+    if (expectAbsent ? cur->exists : (!cur->exists || cur->sha != e.sha256After))
+        return Result<RollbackOutcome>::failure(QStringLiteral("%1 changed after the apply (expected SHA-256 %2, found %3); not rolling back over someone else's edits")
+                                                    .arg(e.file, expectAbsent ? QStringLiteral("(absent)") : e.sha256After.left(12),
+                                                         cur->exists ? cur->sha.left(12) : QStringLiteral("(absent)")));
+    RollbackOutcome out;
+    out.journalId = journalId;
+    out.file = e.file;
+    if (e.sha256Before.isEmpty()) {
+        if (const Status s = removeFile(transport, e.path); !s)
+            return s;
+        out.message = QStringLiteral("removed %1 (the apply had created it)").arg(e.file);
+    } else {
+        auto backup = transport.readFile(e.backupPath);
+        if (!backup)
+            return Result<RollbackOutcome>::failure(QStringLiteral("cannot read the backup %1: %2").arg(e.backupPath, backup.error()));
+        if (sha256Hex(backup.value()) != e.sha256Before)
+            return Result<RollbackOutcome>::failure(QStringLiteral("the backup %1 does not match the journaled SHA-256; not restoring").arg(e.backupPath));
+        const auto bst = transport.stat(e.backupPath);
+        WriteOptions wo;
+        if (!cur->exists && bst && bst->exists)
+            wo.mode = int(bst->mode & 0777);
+        if (const Status s = writeVerified(transport, e.path, backup.value(), wo); !s)
+            return s;
+        out.message = QStringLiteral("restored %1 from %2").arg(e.file, e.backupPath);
+    }
+    if (const Status s = history.markRolledBack(journalId, QDateTime::currentDateTimeUtc()); !s)
+        out.message += QStringLiteral(" (but the journal could not be updated: %1)").arg(s.error());
+    log::patch()->info("rolled back apply {} on {}: {}", journalId, e.host.toStdString(), out.message.toStdString());
+    return out;
+}
+
+} // namespace kf::patch

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include "core/util/result.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QList>
+#include <QMetaType>
+#include <QPair>
+#include <QString>
+#include <QStringList>
+
+// The "server facts" card: what a GPU server has, gathered by ONE remote POSIX sh script
+// (serverFactsScript()) that needs nothing but sh and tolerates every missing tool.
+//
+// Wire format (the script's stdout), one `key=value` a line, value up to the end of line:
+//   kf_facts=1                      first line: format version
+//   os=PRETTY_NAME from /etc/os-release (may still carry its "quotes")
+//   kernel=uname -r          arch=uname -m          hostname=uname -n
+//   cpus=online CPU count    cpu_model=first "model name" of /proc/cpuinfo
+//   mem_total_kb= / mem_available_kb=      /proc/meminfo (kB)
+//   home=$HOME               disk_home=<1024-blocks> <available>   (df -Pk "$HOME")
+//   gpu=<one line of nvidia-smi -L>        repeated: "GPU 0: NVIDIA H200 (UUID: GPU-...)"
+//   gpu_info=<index>, <compute_cap>, <memory.total MiB>   repeated (csv,noheader,nounits)
+//   driver=<driver_version>
+//   nvidia_smi_error=<first line nvidia-smi printed when it failed>
+//   nvcc=<"release" line of nvcc --version>   e.g. "Cuda compilation tools, release 12.4, V12.4.131"
+//   cmake=<first line of cmake --version>     ninja=<ninja --version>
+//   gcc=<first line of gcc --version>         python3=<python3 --version>
+//   pkg_torch= / pkg_sglang= / pkg_sgl-kernel=  installed versions (importlib.metadata;
+//                                               torch falls back to `import torch`)
+//   torch_error=<why torch could not be inspected>  (python3 exists, torch does not load)
+//   kf_facts_end=1                  last line: the script ran to the end
+// A key with an empty value means the tool exists but said nothing useful. Missing keys
+// mean the tool is missing. Unknown keys are kept in ServerFacts::extra (newer scripts).
+namespace kf {
+
+class Transport;
+
+struct GpuFact
+{
+    int index = -1;
+    QString name;               // "NVIDIA H200"
+    QString uuid;               // "GPU-3b439167-..."
+    QString computeCapability;  // "9.0"; empty when the driver cannot say
+    qint64 memoryMiB = -1;
+    bool operator==(const GpuFact&) const = default;
+};
+
+struct ServerFacts
+{
+    QString os;                 // "Debian GNU/Linux 12 (bookworm)"
+    QString kernel;
+    QString arch;
+    QString hostName;
+    int cpuCount = 0;
+    QString cpuModel;
+    qint64 memTotalKiB = -1;
+    qint64 memAvailableKiB = -1;
+    QString homeDir;
+    qint64 diskHomeTotalKiB = -1;
+    qint64 diskHomeAvailableKiB = -1;
+    QList<GpuFact> gpus;
+    QString driverVersion;
+    QString nvidiaSmiError;     // nvidia-smi exists but failed ("Failed to initialize NVML: ...")
+    bool hasNvidiaSmi = false;
+    QString nvcc;               // versions only: "12.4.131"
+    QString cmake;
+    QString ninja;
+    QString gcc;
+    QString python;
+    QString torch;              // "2.9.0+cu130"
+    QString torchError;
+    QString sglang;
+    QString sglKernel;
+    QList<QPair<QString, QString>> extra; // keys this version does not know
+    bool complete = false;      // the end marker arrived (the script was not cut short)
+
+    // Label/value rows for people (CLI table, GUI card), in a fixed order; missing tools
+    // read "not found".
+    QList<QPair<QString, QString>> rows() const;
+    QJsonObject toJson() const;
+    bool operator==(const ServerFacts&) const = default;
+};
+
+// The script, for `sh -s` on the remote side (it wraps everything in a function called
+// with stdin from /dev/null, so no tool can swallow the rest of the script).
+QByteArray serverFactsScript();
+
+// Pure. Fails only when the output does not start like the script's (kf_facts=...):
+// a shell that printed a banner first is tolerated, lines before the marker are skipped.
+Result<ServerFacts> parseServerFacts(const QByteArray& output);
+
+// Runs the script through the transport (blocking; call from a worker thread).
+Result<ServerFacts> collectServerFacts(Transport& transport, int timeoutMs = 120000);
+
+// "12.4.131" from "Cuda compilation tools, release 12.4, V12.4.131" and friends.
+QString versionFromToolOutput(const QString& key, const QString& raw);
+
+// "1.5 GiB" style, from KiB.
+QString formatKiB(qint64 kib);
+
+} // namespace kf
+
+Q_DECLARE_METATYPE(kf::ServerFacts)

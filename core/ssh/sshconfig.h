@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include "core/hosts/hostprofile.h"
+#include "core/util/result.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <optional>
+
+// OpenSSH client configuration (ssh_config(5)), the subset KernelForge needs to import hosts.
+//
+// Wire format, as OpenSSH 9.x reads it:
+//   - one statement a line: `Keyword args...` or `Keyword=args...` (one '=' with optional
+//     blanks around it); keywords are case-insensitive; blank lines and lines whose first
+//     word starts with '#' are ignored, and so is everything from a word starting with '#'.
+//   - arguments are split on blanks; "double" or 'single' quotes group blanks into one
+//     argument; a backslash escapes the next quote or backslash inside an argument.
+//   - `Host pattern...` starts a block that applies when the alias typed by the user
+//     matches: '*' any run of characters, '?' one character, a leading '!' negates (a
+//     matching negated pattern disables the block whatever else matches). Matching is
+//     case-sensitive on the alias as typed, like ssh.
+//   - `Match ...` starts a block evaluated on conditions KernelForge does not model
+//     (exec, canonical, final, user, ...): its options are skipped with a note, except
+//     `Match all`, which always applies.
+//   - `Include path...` reads more files in place: ~ expands to the home folder, relative
+//     paths are relative to ~/.ssh, globs are expanded and sorted, a missing file is not an
+//     error, nesting deeper than 16 is. An Include inside a block that does not apply
+//     contributes nothing (its Host lines never match); the block state is restored after it.
+//   - First obtained value wins for every single-valued option (HostName, User, Port,
+//     ProxyJump, UserKnownHostsFile, ProxyCommand); IdentityFile accumulates in order.
+//   - Tokens expanded in IdentityFile and UserKnownHostsFile: %% %d (local home) %h (final
+//     HostName) %i (local uid) %l (local host name) %L (its first label) %n (alias as typed)
+//     %p (port) %r (remote user) %u (local user); a leading ~ is the home folder. HostName
+//     expands %h (the alias) and %%. An unknown token is an error, as in ssh.
+//
+// The parser is pure: Include files come through a caller-supplied reader (the filesystem
+// in loadSshConfig, a map in tests and fuzzing).
+namespace kf {
+
+// A problem or remark tied to a place in a config file.
+struct SshConfigNote
+{
+    QString file;
+    int line = 0;
+    QString message;
+    QString toString() const; // "file:line: message"
+    bool operator==(const SshConfigNote&) const = default;
+};
+
+struct SshConfigStatement
+{
+    enum class Kind { Option, Host, Match, Include };
+    Kind kind = Kind::Option;
+    QString keyword;           // lower case: "hostname", "identityfile", ...
+    QStringList args;          // unquoted arguments
+    QString file;
+    int line = 0;
+    // Include: the statements of every file it named, in order (already parsed recursively).
+    QList<SshConfigStatement> children;
+};
+
+struct SshConfig
+{
+    QList<SshConfigStatement> statements;
+    QList<SshConfigNote> errors; // malformed lines; statements holds what could be read
+    QList<SshConfigNote> notes;  // things skipped on purpose (Match blocks, ...)
+    bool ok() const { return errors.isEmpty(); }
+};
+
+// How Include finds files. Both functions get absolute paths (after ~ and ~/.ssh handling).
+struct SshConfigIncludeReader
+{
+    QString homeDir;                                                   // for ~
+    std::function<QStringList(const QString& pattern)> glob;           // sorted matches of a glob
+    std::function<std::optional<QByteArray>(const QString& path)> read; // nullopt: unreadable
+    int maxDepth = 16;                                                 // OpenSSH's READCONF_MAX_DEPTH
+};
+
+// Parses one file's text. Without a reader, Include statements are kept (children empty)
+// and noted but not followed, which keeps the function free of any file access.
+SshConfig parseSshConfig(const QByteArray& text, const QString& fileName,
+                         const SshConfigIncludeReader* includes = nullptr);
+// The real filesystem (QDir globbing, QFile reading) rooted at homeDir.
+SshConfigIncludeReader fileSystemIncludeReader(const QString& homeDir);
+// Reads path (normally ~/.ssh/config) and follows its Includes on the filesystem.
+Result<SshConfig> loadSshConfig(const QString& path, const QString& homeDir);
+
+// Facts about the local side used for token expansion.
+struct SshLocalContext
+{
+    QString user;      // %u, and %r when no User is configured
+    QString homeDir;   // ~ and %d
+    QString hostName;  // %l (%L: up to the first dot)
+    quint32 uid = 0;   // %i
+    static SshLocalContext current(); // this process: $USER/getpwuid, $HOME, gethostname
+};
+
+// What ssh would use for one alias.
+struct SshHostConfig
+{
+    QString alias;                   // as typed
+    QString hostName;                // HostName, or the alias when none is set
+    QString user;                    // empty: not configured (ssh uses the local user)
+    quint16 port = 22;
+    QStringList identityFiles;       // expanded, in order
+    QString proxyJump;               // empty for none ("ProxyJump none" included)
+    QStringList userKnownHostsFiles; // expanded; empty: not configured
+    QString proxyCommand;            // recognised only, to warn: KernelForge does not run it
+    QList<SshConfigNote> notes;      // Match blocks skipped, options KernelForge ignores
+
+    // name = alias; ProxyCommand is not representable and is only reported in notes.
+    HostProfile toProfile() const;
+};
+
+// Evaluates the config for an alias like ssh does. Fails on a bad % token.
+Result<SshHostConfig> resolveSshHost(const SshConfig& config, const QString& alias,
+                                     const SshLocalContext& local = SshLocalContext::current());
+
+// Aliases worth importing: every Host pattern without wildcards or negation, in file order,
+// without duplicates (Include files included, Match blocks not).
+QStringList importableSshHosts(const SshConfig& config);
+
+// Matches a single Host pattern (no '!') against a name: '*' and '?' wildcards.
+bool sshPatternMatches(const QString& pattern, const QString& name);
+
+} // namespace kf

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/ssh/sshhostconnection.h"
+
+#include "core/ssh/sshsession.h"
+#include "core/transport/sshtransport.h"
+
+#include <QThread>
+
+namespace kf {
+
+SshHostConnection::SshHostConnection(HostProfile profile, UserInteraction* interaction, QObject* parent)
+    : HostConnection(std::move(profile), parent), m_interaction(interaction)
+{
+}
+
+SshHostConnection::~SshHostConnection()
+{
+    if (m_session)
+        m_session->disconnect(this);
+}
+
+std::shared_ptr<Transport> SshHostConnection::transport() const { return m_transport; }
+
+void SshHostConnection::connectToHost()
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    if (!m_session) {
+        SshSessionOptions options;
+        options.profile = profile();
+        options.interaction = m_interaction;
+        options.reconnect = true;
+        m_session = std::make_shared<SshSession>(options);
+        connect(m_session.get(), &SshSession::stateChanged, this, &SshHostConnection::onSessionState, Qt::QueuedConnection);
+    }
+    const ConnectionState s = m_session->state();
+    if (s == ConnectionState::Disconnected || s == ConnectionState::Failed)
+        m_session->connectToHost();
+}
+
+void SshHostConnection::disconnectFromHost()
+{
+    if (m_session)
+        m_session->disconnectFromHost();
+}
+
+void SshHostConnection::onSessionState(ConnectionState state, const QString& reason)
+{
+    if (state == ConnectionState::Ready && !m_transport)
+        m_transport = std::make_shared<SshTransport>(m_session);
+    setState(state, reason);
+}
+
+HostManager::Factory SshHostConnection::factory(UserInteraction* interaction)
+{
+    return [interaction](const HostProfile& p, QObject* parent) -> HostConnection* {
+        if (p.isLocal)
+            return new LocalHostConnection(p, parent);
+        return new SshHostConnection(p, interaction, parent);
+    };
+}
+
+} // namespace kf

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include <QString>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+
+#include <libssh2.h>
+#include <libssh2_sftp.h>
+
+// Operations that run on an SshSession's thread. Every channel of a host (exec, SFTP,
+// tunnel, stream) is one SshOp; the session steps all of them whenever the socket is
+// ready, so they progress concurrently over the one connection.
+//
+// Contract for step(): called on the session thread only; calls libssh2 functions that
+// may return LIBSSH2_ERROR_EAGAIN, in which case it returns Blocked and will be called
+// again (with the same libssh2 call repeated, as libssh2 requires) once the socket is
+// ready for the directions libssh2_session_block_directions() reports.
+namespace kf::ssh {
+
+// Session-wide libssh2 state that only one operation may use at a time: opening a channel
+// (libssh2 keeps the open state in the session) and the shared SFTP subsystem (libssh2
+// keeps per-request-type state in LIBSSH2_SFTP).
+enum class Token { ChannelOpen, Sftp };
+
+class Op;
+
+class OpContext
+{
+public:
+    virtual ~OpContext() = default;
+    virtual LIBSSH2_SESSION* session() const = 0;
+    virtual bool acquire(Token token, const Op* owner) = 0;
+    virtual void release(Token token, const Op* owner) = 0;
+    // The SFTP subsystem, initialised on first use by the holder of Token::Sftp. Null with
+    // *rc == LIBSSH2_ERROR_EAGAIN: call again later; null with another rc: failed.
+    virtual LIBSSH2_SFTP* sftp(const Op* owner, int* rc) = 0;
+    // libssh2's message for the last error of this session.
+    virtual QString lastError() const = 0;
+    // Reports that a libssh2 call returned rc; true when rc means the connection is gone
+    // (the session then tears down and reconnects after the current pass).
+    virtual bool fatal(int rc) = 0;
+    // Queues another operation (e.g. the `kill` that cancels a process).
+    virtual void post(std::shared_ptr<Op> op) = 0;
+    virtual QString describe() const = 0;
+};
+
+// Lets a blocking caller wait for an operation to finish.
+class Completion
+{
+public:
+    void finish()
+    {
+        std::lock_guard lock(m_mutex);
+        m_done = true;
+        m_cv.notify_all();
+    }
+    // timeoutMs < 0: forever.
+    bool wait(int timeoutMs)
+    {
+        std::unique_lock lock(m_mutex);
+        if (timeoutMs < 0) {
+            m_cv.wait(lock, [this] { return m_done; });
+            return true;
+        }
+        return m_cv.wait_for(lock, std::chrono::milliseconds(timeoutMs), [this] { return m_done; });
+    }
+    bool isDone()
+    {
+        std::lock_guard lock(m_mutex);
+        return m_done;
+    }
+
+private:
+    std::mutex m_mutex;
+    std::condition_variable m_cv;
+    bool m_done = false;
+};
+
+class Op
+{
+public:
+    enum class Step { Blocked, Progress, Done };
+    Op();
+    virtual ~Op() = default;
+    Op(const Op&) = delete;
+    Op& operator=(const Op&) = delete;
+
+    quint64 id() const { return m_id; }
+    // Session thread. Done means the op has released its libssh2 objects and tokens and
+    // reported its result.
+    virtual Step step(OpContext& ctx) = 0;
+    // Session thread. The connection is gone (or the session shuts down): the op's libssh2
+    // objects are already invalid and must not be touched. Non-resumable ops report
+    // `why` as their error and finish.
+    virtual void abort(const QString& why) = 0;
+    // Resumable ops (long streams) survive a reconnect: forget the old objects and start
+    // over on the next session; report resumed() when running again.
+    virtual bool resumable() const { return false; }
+    virtual void resetForResume() { }
+    // Any thread. The op winds down at its next step.
+    void requestCancel() { m_cancel = true; }
+    bool cancelRequested() const { return m_cancel; }
+    // Once per second on the session thread, for deadlines.
+    virtual void tick(OpContext&) { }
+
+    Completion& completion() { return m_completion; }
+
+protected:
+    std::atomic<bool> m_cancel{false};
+    Completion m_completion;
+
+private:
+    quint64 m_id;
+};
+
+// Human text for an SFTP status code (libssh2_sftp_last_error).
+QString sftpErrorText(unsigned long code);
+
+} // namespace kf::ssh

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include "core/ssh/sshop.h"
+#include "core/transport/transport.h"
+
+#include <QByteArray>
+#include <QFile>
+#include <QList>
+#include <QString>
+
+#include <functional>
+#include <memory>
+#include <mutex>
+
+// The concrete session-thread operations behind SshTransport. Results are written on the
+// session thread before completion().finish(); a blocking caller reads them after wait().
+namespace kf::ssh {
+
+// SFTP requests carry at most 30000 bytes in libssh2; a buffer of ~2 MiB in multiples of
+// that keeps enough requests in flight (libssh2 reads ahead 4x the buffer, up to 8 MiB).
+constexpr qsizetype kSftpBufferSize = 70 * 30000;
+
+// First bytes a non-PTY command writes to stderr: its shell's pid, which is also its
+// process group (sshd calls setsid() for every session), so a cancel can signal the whole
+// group with `kill` over another channel (libssh2 1.10 cannot send the "signal" request).
+inline constexpr char kPidMarker[] = "\x1e" "KFPID ";
+
+struct ExecCallbacks
+{
+    std::function<void(const QByteArray&)> onStdout;
+    std::function<void(const QByteArray&)> onStderr;
+    std::function<void()> onResumed;
+    std::function<void(const ProcessExit&)> onFinished; // exactly once
+};
+
+// One "session" channel running one command. Drains stdout and stderr together on every
+// step (alternating blocking reads deadlock); a read of 0 bytes is not the end: the end is
+// libssh2_channel_eof(), then close, wait for the remote close, and collect the exit.
+class ExecOp final : public Op
+{
+public:
+    ExecOp(QByteArray command, bool pty, bool pidMarker, bool resumable, ExecCallbacks callbacks);
+    ~ExecOp() override;
+
+    Step step(OpContext& ctx) override;
+    void abort(const QString& why) override;
+    bool resumable() const override { return m_resumable; }
+    void resetForResume() override;
+    void tick(OpContext& ctx) override;
+
+    // Any thread.
+    void writeStdin(const QByteArray& data);
+    void closeStdin();
+
+private:
+    enum class State { Open, Pty, Exec, Run, Close, WaitClosed, Free, Finished };
+    Step fail(OpContext& ctx, int rc, const QString& what);
+    void finish(ProcessExit exit);
+    void deliverStderr(const QByteArray& chunk);
+    void collectExit(OpContext& ctx);
+
+    QByteArray m_command;
+    bool m_pty;
+    bool m_pidMarker;
+    bool m_resumable;
+    ExecCallbacks m_cb;
+    State m_state = State::Open;
+    LIBSSH2_CHANNEL* m_channel = nullptr;
+    bool m_resumedPending = false;
+    bool m_remoteEof = false;
+    bool m_eofSent = false;
+    bool m_gotExit = false;
+    ProcessExit m_exit;
+    QString m_error;
+    // Stdin from other threads; guarded by m_stdinMutex.
+    std::mutex m_stdinMutex;
+    QByteArray m_stdinPending;
+    bool m_stdinClose = false;
+    QByteArray m_stdinBuf; // session thread
+    // Pid marker parsing.
+    bool m_markerDone = false;
+    QByteArray m_errHead;
+    qint64 m_pid = 0;
+    // Cancel: signal sent, close at this deadline (ms since epoch), 0 = not cancelling.
+    bool m_killSent = false;
+    qint64 m_closeDeadline = 0;
+    QByteArray m_buf;
+};
+
+// Byte queues between a TunnelStream (any thread) and its direct-tcpip channel.
+struct TunnelShared
+{
+    std::mutex mutex;
+    std::condition_variable cv;
+    QByteArray inbound;
+    QByteArray outbound;
+    bool open = false;
+    bool remoteEof = false;
+    bool closeRequested = false;
+    bool finished = false;
+    QString error;
+};
+
+class TunnelOp final : public Op
+{
+public:
+    TunnelOp(QString host, quint16 port, std::shared_ptr<TunnelShared> shared);
+    Step step(OpContext& ctx) override;
+    void abort(const QString& why) override;
+
+private:
+    enum class State { Open, Run, Close, Free, Finished };
+    void finish(const QString& error);
+    QString m_host;
+    quint16 m_port;
+    std::shared_ptr<TunnelShared> m_shared;
+    State m_state = State::Open;
+    LIBSSH2_CHANNEL* m_channel = nullptr;
+    QByteArray m_buf;
+};
+
+// An idle session channel that is read on every wake-up so libssh2 processes inbound
+// packets (keepalive replies, window adjusts, a closed socket) while no other operation
+// is running; libssh2 has no public "process input" call.
+class PumpOp final : public Op
+{
+public:
+    Step step(OpContext& ctx) override;
+    void abort(const QString&) override { m_channel = nullptr; m_completion.finish(); }
+
+private:
+    LIBSSH2_CHANNEL* m_channel = nullptr;
+    bool m_gaveUp = false;
+    char m_buf[4096];
+};
+
+// Base of the SFTP operations: they take turns on the session's one SFTP channel.
+class SftpOp : public Op
+{
+public:
+    Step step(OpContext& ctx) final;
+    void abort(const QString& why) override;
+    const QString& error() const { return m_error; }
+
+protected:
+    virtual Step stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp) = 0;
+    // Records a failure of libssh2 call `rc`; Blocked when the connection is gone (abort follows).
+    Step failed(OpContext& ctx, LIBSSH2_SFTP* sftp, int rc, const QString& what);
+    // SFTP status of the last failure (LIBSSH2_FX_*), 0 if it was not an SFTP status.
+    unsigned long m_sftpStatus = 0;
+    QString m_error;
+
+private:
+    bool m_haveToken = false;
+};
+
+class SftpStatOp final : public SftpOp
+{
+public:
+    explicit SftpStatOp(QString path) : m_path(std::move(path)) { }
+    FileInfo result;
+
+protected:
+    Step stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp) override;
+
+private:
+    QString m_path;
+    bool m_followed = false;
+};
+
+class SftpListOp final : public SftpOp
+{
+public:
+    explicit SftpListOp(QString path) : m_path(std::move(path)) { }
+    QList<FileInfo> result;
+
+protected:
+    Step stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp) override;
+
+private:
+    QString m_path;
+    LIBSSH2_SFTP_HANDLE* m_handle = nullptr;
+    bool m_listed = false;
+    qsizetype m_linkIndex = 0;
+};
+
+class SftpMkpathOp final : public SftpOp
+{
+public:
+    explicit SftpMkpathOp(QString path);
+
+protected:
+    Step stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp) override;
+
+private:
+    QStringList m_prefixes;
+    qsizetype m_index = 0;
+    bool m_statting = false;
+};
+
+class SftpUnlinkOp final : public SftpOp
+{
+public:
+    explicit SftpUnlinkOp(QString path) : m_path(std::move(path)) { }
+    bool missing = false;
+
+protected:
+    Step stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp) override;
+
+private:
+    QString m_path;
+};
+
+using Progress = std::function<void(qint64 done, qint64 total)>;
+
+// Reads a whole file into `data`, or into a local file when localPath is set.
+class SftpReadOp final : public SftpOp
+{
+public:
+    SftpReadOp(QString path, QString localPath = {}, Progress progress = {});
+    QByteArray data;
+
+protected:
+    Step stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp) override;
+
+private:
+    enum class State { Open, Stat, Read, Close };
+    QString m_path;
+    QString m_localPath;
+    Progress m_progress;
+    State m_state = State::Open;
+    LIBSSH2_SFTP_HANDLE* m_handle = nullptr;
+    std::unique_ptr<QFile> m_local;
+    qint64 m_total = -1;
+    qint64 m_done = 0;
+    QByteArray m_buf;
+    QString m_pendingError;
+};
+
+// Writes `data` (or the local file localPath) to a new file created exclusively, then
+// fsync, mode and owner, close. The temp-file half of an atomic write.
+class SftpWriteOp final : public SftpOp
+{
+public:
+    struct Params
+    {
+        QString path;
+        QByteArray data;
+        QString localPath;
+        quint32 mode = 0644;
+        bool setOwner = false;
+        quint32 uid = 0;
+        quint32 gid = 0;
+        Progress progress;
+    };
+    explicit SftpWriteOp(Params params);
+
+protected:
+    Step stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp) override;
+
+private:
+    enum class State { Open, Write, Fsync, Mode, Owner, Close };
+    bool refill();
+    Params m_p;
+    State m_state = State::Open;
+    LIBSSH2_SFTP_HANDLE* m_handle = nullptr;
+    std::unique_ptr<QFile> m_local;
+    qint64 m_total = 0;
+    qint64 m_acked = 0;
+    // Unacknowledged bytes start at m_window[m_windowPos]; libssh2 wants the same bytes again
+    // after EAGAIN and after a partial return, so the window only shrinks from the front.
+    QByteArray m_window;
+    qsizetype m_windowPos = 0;
+    qint64 m_sourcePos = 0;
+    QString m_pendingError;
+};
+
+} // namespace kf::ssh

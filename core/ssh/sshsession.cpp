@@ -1,0 +1,1105 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/ssh/sshsession.h"
+
+#include "core/log/logging.h"
+#include "core/log/redact.h"
+#include "core/ssh/knownhosts.h"
+#include "core/ssh/sshkeyfile.h"
+#include "core/ssh/sshops.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+#include <QPointer>
+#include <QRandomGenerator>
+#include <QSocketNotifier>
+#include <QThread>
+#include <QTimer>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <pwd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace kf {
+
+void initLibssh2()
+{
+    static std::once_flag once;
+    std::call_once(once, [] {
+        qRegisterMetaType<kf::ConnectionState>();
+        qRegisterMetaType<kf::ProcessExit>();
+        if (const int rc = libssh2_init(0); rc != 0)
+            log::ssh()->error("libssh2_init failed: {}", rc);
+    });
+}
+
+namespace ssh {
+namespace {
+
+qint64 nowMs() { return QDateTime::currentMSecsSinceEpoch(); }
+
+QString localUserName()
+{
+    const passwd* pw = ::getpwuid(::geteuid());
+    return pw ? QString::fromLocal8Bit(pw->pw_name) : qEnvironmentVariable("USER");
+}
+
+QString expandHome(const QString& path)
+{
+    if (path == QLatin1String("~"))
+        return QDir::homePath();
+    if (path.startsWith(QLatin1String("~/")))
+        return QDir::homePath() + path.mid(1);
+    return path;
+}
+
+struct Login
+{
+    Status status;
+    bool permanent = false; // host key or authentication: retrying cannot help
+};
+
+Login transientFailure(const QString& why) { return {Status::failure(why), false}; }
+Login permanentFailure(const QString& why) { return {Status::failure(why), true}; }
+
+} // namespace
+
+// The part of SshSession that lives on the session thread. Everything libssh2 is here.
+class SessionWorker final : public QObject, public OpContext
+{
+    Q_OBJECT
+public:
+    explicit SessionWorker(SshSession* facade) : m_facade(facade), m_options(facade->options()) { }
+    ~SessionWorker() override = default;
+
+    std::atomic<bool> abortLogin{false};
+    std::atomic<bool> runQueued{false};
+    std::atomic<qint64> bytesIn{0};
+
+    // --- session-thread entry points (invoked through queued calls) -----------------
+    void connectToHost();
+    void disconnectFromHost(const QString& reason);
+    void shutdown();
+    void addOp(const std::shared_ptr<Op>& op);
+    void cancelOp(const std::shared_ptr<Op>& op);
+    void runOps();
+
+    void scheduleRun()
+    {
+        if (!runQueued.exchange(true))
+            QMetaObject::invokeMethod(this, &SessionWorker::runOps, Qt::QueuedConnection);
+    }
+
+    // --- OpContext -----------------------------------------------------------------
+    LIBSSH2_SESSION* session() const override { return m_s; }
+    bool acquire(Token token, const Op* owner) override
+    {
+        const Op*& holder = m_tokens[int(token)];
+        if (holder && holder != owner)
+            return false;
+        holder = owner;
+        return true;
+    }
+    void release(Token token, const Op* owner) override
+    {
+        if (m_tokens[int(token)] == owner)
+            m_tokens[int(token)] = nullptr;
+    }
+    LIBSSH2_SFTP* sftp(const Op* owner, int* rc) override;
+    QString lastError() const override
+    {
+        if (!m_s)
+            return QStringLiteral("not connected");
+        char* msg = nullptr;
+        int len = 0;
+        const int rc = libssh2_session_last_error(m_s, &msg, &len, 0);
+        return QStringLiteral("%1 (libssh2 error %2)").arg(QString::fromUtf8(msg, len)).arg(rc);
+    }
+    bool fatal(int rc) override;
+    void post(std::shared_ptr<Op> op) override { addOp(op); }
+    QString describe() const override { return m_facade->describe(); }
+
+    // Called from libssh2 callbacks.
+    void noteInbound(qint64 n)
+    {
+        bytesIn += n;
+        m_lastInbound = nowMs();
+    }
+    void keyboardInteractive(const char* name, int nameLen, const char* instruction, int instructionLen, int numPrompts,
+                             const LIBSSH2_USERAUTH_KBDINT_PROMPT* prompts, LIBSSH2_USERAUTH_KBDINT_RESPONSE* responses);
+
+private:
+    Login establish();
+    Login openSocket();
+    Login checkHostKey();
+    Login authenticate();
+    // Waits until the socket is ready for what libssh2 is blocked on, or the deadline.
+    Status waitSocket();
+    void resetDeadline() { m_deadline = nowMs() + qMax(1000, m_options.timeoutMs); }
+    void becomeReady();
+    void teardown(bool graceful);
+    void connectionLost(const QString& reason);
+    void scheduleReconnect(const QString& why);
+    void attemptReconnect();
+    void abortAll(const QString& reason);
+    void arm();
+    void tick();
+    void publish(ConnectionState state, const QString& reason = {})
+    {
+        m_state = state;
+        m_facade->publishState(state, reason);
+    }
+
+    SshSession* m_facade;
+    SshSessionOptions m_options;
+    ConnectionState m_state = ConnectionState::Disconnected;
+    int m_fd = -1;
+    LIBSSH2_SESSION* m_s = nullptr;
+    LIBSSH2_SFTP* m_sftp = nullptr;
+    QSocketNotifier* m_readNotifier = nullptr;
+    QSocketNotifier* m_writeNotifier = nullptr;
+    QTimer* m_ticker = nullptr;
+    QList<std::shared_ptr<Op>> m_ops;       // running (state Ready)
+    QList<std::shared_ptr<Op>> m_suspended; // resumable ops waiting for Ready
+    std::shared_ptr<Op> m_pump;
+    const Op* m_tokens[2] = {nullptr, nullptr};
+    bool m_dead = false;
+    QString m_deadReason;
+    bool m_everReady = false;
+    bool m_userDisconnect = false;
+    qint64 m_deadline = 0;
+    qint64 m_lastInbound = 0;
+    qint64 m_lastKeepalive = 0;
+    int m_backoffMs = 1000;
+    QByteArray m_acceptedOnceKey; // "accept once": valid for reconnects of this session
+    bool m_kbdCancelled = false;
+    int m_kbdRounds = 0;
+};
+
+namespace {
+
+LIBSSH2_RECV_FUNC(recvCallback)
+{
+    auto* worker = static_cast<SessionWorker*>(*abstract);
+    const ssize_t n = ::recv(socket, buffer, length, flags);
+    if (n < 0)
+        return -errno;
+    if (n > 0)
+        worker->noteInbound(n);
+    return n;
+}
+
+LIBSSH2_SEND_FUNC(sendCallback)
+{
+    Q_UNUSED(abstract);
+    // MSG_NOSIGNAL: a peer that vanished must be an error, not a SIGPIPE for the whole app.
+    const ssize_t n = ::send(socket, buffer, length, flags | MSG_NOSIGNAL);
+    if (n < 0)
+        return -errno;
+    return n;
+}
+
+LIBSSH2_USERAUTH_KBDINT_RESPONSE_FUNC(kbdCallback)
+{
+    static_cast<SessionWorker*>(*abstract)->keyboardInteractive(name, name_len, instruction, instruction_len, num_prompts, prompts,
+                                                                responses);
+}
+
+} // namespace
+
+bool SessionWorker::fatal(int rc)
+{
+    switch (rc) {
+    case LIBSSH2_ERROR_SOCKET_SEND:
+    case LIBSSH2_ERROR_SOCKET_RECV:
+    case LIBSSH2_ERROR_SOCKET_DISCONNECT:
+    case LIBSSH2_ERROR_SOCKET_TIMEOUT:
+    case LIBSSH2_ERROR_TIMEOUT:
+    case LIBSSH2_ERROR_BAD_SOCKET:
+    case LIBSSH2_ERROR_BANNER_RECV:
+    case LIBSSH2_ERROR_BANNER_SEND:
+    case LIBSSH2_ERROR_KEX_FAILURE:
+    case LIBSSH2_ERROR_KEY_EXCHANGE_FAILURE:
+    case LIBSSH2_ERROR_DECRYPT:
+    case LIBSSH2_ERROR_ENCRYPT:
+    case LIBSSH2_ERROR_INVALID_MAC:
+    case LIBSSH2_ERROR_PROTO:
+        if (!m_dead) {
+            m_dead = true;
+            m_deadReason = QStringLiteral("connection to %1 lost: %2").arg(describe(), lastError());
+        }
+        return true;
+    default:
+        return false;
+    }
+}
+
+LIBSSH2_SFTP* SessionWorker::sftp(const Op* owner, int* rc)
+{
+    if (m_sftp)
+        return m_sftp;
+    if (!acquire(Token::ChannelOpen, owner)) {
+        *rc = LIBSSH2_ERROR_EAGAIN;
+        return nullptr;
+    }
+    m_sftp = libssh2_sftp_init(m_s);
+    if (!m_sftp) {
+        *rc = libssh2_session_last_errno(m_s);
+        if (*rc != LIBSSH2_ERROR_EAGAIN)
+            release(Token::ChannelOpen, owner);
+        return nullptr;
+    }
+    release(Token::ChannelOpen, owner);
+    return m_sftp;
+}
+
+// ---------------------------------------------------------------------------------------
+// Login (blocking on this thread, bounded by the deadline and abortLogin)
+
+Status SessionWorker::waitSocket()
+{
+    for (;;) {
+        if (abortLogin)
+            return Status::failure(QStringLiteral("cancelled"));
+        const int dirs = libssh2_session_block_directions(m_s);
+        short events = 0;
+        if (dirs & LIBSSH2_SESSION_BLOCK_INBOUND)
+            events |= POLLIN;
+        if (dirs & LIBSSH2_SESSION_BLOCK_OUTBOUND)
+            events |= POLLOUT;
+        if (events == 0)
+            return {}; // libssh2 is not waiting on the socket: call again
+        const qint64 left = m_deadline - nowMs();
+        if (left <= 0)
+            return Status::failure(QStringLiteral("timed out waiting for %1").arg(describe()));
+        pollfd p{m_fd, events, 0};
+        const int r = ::poll(&p, 1, int(qMin<qint64>(left, 200)));
+        if (r > 0)
+            return {};
+        if (r < 0 && errno != EINTR)
+            return Status::failure(QStringLiteral("poll failed: ") + QString::fromLocal8Bit(strerror(errno)));
+    }
+}
+
+Login SessionWorker::openSocket()
+{
+    const HostProfile& p = m_options.profile;
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    addrinfo* res = nullptr;
+    const QByteArray host = p.host.toUtf8();
+    const QByteArray port = QByteArray::number(p.port ? p.port : 22);
+    if (const int rc = ::getaddrinfo(host.constData(), port.constData(), &hints, &res); rc != 0)
+        return transientFailure(QStringLiteral("cannot resolve %1: %2").arg(p.host, QString::fromLocal8Bit(gai_strerror(rc))));
+    QString lastError = QStringLiteral("no address");
+    for (addrinfo* ai = res; ai; ai = ai->ai_next) {
+        const int fd = ::socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, ai->ai_protocol);
+        if (fd < 0)
+            continue;
+        int r = ::connect(fd, ai->ai_addr, ai->ai_addrlen);
+        if (r != 0 && errno == EINPROGRESS) {
+            for (;;) {
+                const qint64 left = m_deadline - nowMs();
+                if (left <= 0 || abortLogin) {
+                    errno = abortLogin ? ECANCELED : ETIMEDOUT;
+                    break;
+                }
+                pollfd pf{fd, POLLOUT, 0};
+                const int pr = ::poll(&pf, 1, int(qMin<qint64>(left, 200)));
+                if (pr > 0) {
+                    int err = 0;
+                    socklen_t len = sizeof err;
+                    ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
+                    errno = err;
+                    r = err == 0 ? 0 : -1;
+                    break;
+                }
+                if (pr < 0 && errno != EINTR)
+                    break;
+            }
+        }
+        if (r == 0) {
+            const int one = 1;
+            ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+            ::freeaddrinfo(res);
+            m_fd = fd;
+            return {};
+        }
+        lastError = QString::fromLocal8Bit(strerror(errno));
+        ::close(fd);
+    }
+    ::freeaddrinfo(res);
+    return transientFailure(QStringLiteral("cannot connect to %1 port %2: %3").arg(p.host).arg(p.port).arg(lastError));
+}
+
+Login SessionWorker::establish()
+{
+    m_dead = false;
+    m_deadReason.clear();
+    m_tokens[0] = m_tokens[1] = nullptr;
+    resetDeadline();
+    if (Login l = openSocket(); !l.status)
+        return l;
+    m_s = libssh2_session_init_ex(nullptr, nullptr, nullptr, this);
+    if (!m_s)
+        return transientFailure(QStringLiteral("libssh2 could not create a session"));
+    libssh2_session_set_blocking(m_s, 0);
+    libssh2_session_callback_set(m_s, LIBSSH2_CALLBACK_RECV, reinterpret_cast<void*>(&recvCallback));
+    libssh2_session_callback_set(m_s, LIBSSH2_CALLBACK_SEND, reinterpret_cast<void*>(&sendCallback));
+
+    // Ask for the host key type we already trust first, so a server with several keys
+    // shows us the one we can verify (OpenSSH does the same).
+    const HostProfile& p = m_options.profile;
+    const QString khPath = p.knownHostsFile.isEmpty() ? QDir::homePath() + QStringLiteral("/.ssh/known_hosts") : expandHome(p.knownHostsFile);
+    const QStringList stored = knownKeyTypes({readKnownHostsFile(khPath)}, p.host, p.port);
+    if (!stored.isEmpty()) {
+        const char** algs = nullptr;
+        const int n = libssh2_session_supported_algs(m_s, LIBSSH2_METHOD_HOSTKEY, &algs);
+        QStringList supported;
+        for (int i = 0; i < n; ++i)
+            supported << QString::fromLatin1(algs[i]);
+        if (algs)
+            libssh2_free(m_s, algs);
+        QStringList pref;
+        for (const QString& t : stored)
+            if (supported.contains(t))
+                pref << t;
+        for (const QString& t : supported)
+            if (!pref.contains(t))
+                pref << t;
+        if (!pref.isEmpty())
+            libssh2_session_method_pref(m_s, LIBSSH2_METHOD_HOSTKEY, pref.join(QLatin1Char(',')).toLatin1().constData());
+    }
+
+    for (;;) {
+        const int rc = libssh2_session_handshake(m_s, m_fd);
+        if (rc == 0)
+            break;
+        if (rc != LIBSSH2_ERROR_EAGAIN)
+            return transientFailure(QStringLiteral("SSH handshake with %1 failed: %2").arg(describe(), lastError()));
+        if (Status w = waitSocket(); !w)
+            return transientFailure(QStringLiteral("SSH handshake with %1 failed: %2").arg(describe(), w.error()));
+    }
+    if (Login l = checkHostKey(); !l.status)
+        return l;
+    if (m_state != ConnectionState::Reconnecting)
+        publish(ConnectionState::Authenticating);
+    return authenticate();
+}
+
+Login SessionWorker::checkHostKey()
+{
+    const HostProfile& p = m_options.profile;
+    size_t len = 0;
+    int type = 0;
+    const char* key = libssh2_session_hostkey(m_s, &len, &type);
+    if (!key)
+        return transientFailure(QStringLiteral("%1 sent no host key").arg(describe()));
+    const QByteArray blob(key, qsizetype(len));
+    const QString khPath = p.knownHostsFile.isEmpty() ? QDir::homePath() + QStringLiteral("/.ssh/known_hosts") : expandHome(p.knownHostsFile);
+    const HostKeyLookup found = lookupHostKey({readKnownHostsFile(khPath)}, p.host, p.port, blob);
+    HostKeyInfo info;
+    info.host = p.host;
+    info.port = p.port;
+    info.keyType = keyTypeOfBlob(blob);
+    info.fingerprint = sshFingerprint(blob);
+    info.keyBlob = blob;
+    info.knownHostsFile = khPath;
+    info.oldEntryFile = found.file;
+    info.oldEntryLine = found.line;
+    info.oldKeyType = found.oldKeyType;
+    const QString name = knownHostsName(p.host, p.port);
+    switch (found.status) {
+    case HostKeyLookup::Status::Match:
+        return {};
+    case HostKeyLookup::Status::Revoked:
+        info.kind = HostKeyInfo::Kind::Revoked;
+        if (m_options.interaction)
+            m_options.interaction->askHostKey(info);
+        return permanentFailure(QStringLiteral("The host key of %1 (%2 %3) is marked @revoked in %4:%5. Refusing to connect.")
+                                    .arg(name, info.keyType, info.fingerprint, found.file)
+                                    .arg(found.line));
+    case HostKeyLookup::Status::Mismatch:
+        info.kind = HostKeyInfo::Kind::Changed;
+        if (m_options.interaction)
+            m_options.interaction->askHostKey(info);
+        return permanentFailure(
+            QStringLiteral("HOST KEY CHANGED for %1: the server offers %2 %3, but %4:%5 holds a different %6 key. Someone could be "
+                           "intercepting the connection, or the server was reinstalled. Refusing to connect; if the change is "
+                           "expected, remove line %5 of %4.")
+                .arg(name, info.keyType, info.fingerprint, found.file)
+                .arg(found.line)
+                .arg(found.oldKeyType));
+    case HostKeyLookup::Status::NotFound:
+        break;
+    }
+    if (!m_acceptedOnceKey.isEmpty()) {
+        if (m_acceptedOnceKey == blob)
+            return {};
+        return permanentFailure(QStringLiteral("HOST KEY CHANGED for %1 since it was accepted in this session (now %2 %3). Refusing to connect.")
+                                    .arg(name, info.keyType, info.fingerprint));
+    }
+    HostKeyDecision decision = HostKeyDecision::Reject;
+    if (m_options.acceptNewHostKey) {
+        decision = HostKeyDecision::AcceptAndSave;
+    } else if (m_options.interaction && m_options.promptForHostKeys) {
+        publish(ConnectionState::HostKeyPrompt, QStringLiteral("unknown host key %1 %2").arg(info.keyType, info.fingerprint));
+        info.kind = HostKeyInfo::Kind::Unknown;
+        decision = m_options.interaction->askHostKey(info);
+        resetDeadline();
+    } else {
+        return permanentFailure(QStringLiteral("The host key of %1 is not known (%2 %3). Refusing to connect; use --accept-new to trust "
+                                               "it on first use, or add it to %4.")
+                                    .arg(name, info.keyType, info.fingerprint, khPath));
+    }
+    switch (decision) {
+    case HostKeyDecision::Reject:
+        return permanentFailure(QStringLiteral("The host key of %1 (%2 %3) was not accepted.").arg(name, info.keyType, info.fingerprint));
+    case HostKeyDecision::AcceptOnce:
+        m_acceptedOnceKey = blob;
+        return {};
+    case HostKeyDecision::AcceptAndSave:
+        if (Status s = appendKnownHostsLine(khPath, knownHostsLine(p.host, p.port, blob)); !s)
+            return permanentFailure(QStringLiteral("cannot save the host key: ") + s.error());
+        log::ssh()->info("{}: added {} {} to {}", describe(), info.keyType, info.fingerprint, khPath);
+        return {};
+    }
+    return permanentFailure(QStringLiteral("host key not accepted"));
+}
+
+void SessionWorker::keyboardInteractive(const char* name, int nameLen, const char* instruction, int instructionLen, int numPrompts,
+                                        const LIBSSH2_USERAUTH_KBDINT_PROMPT* prompts, LIBSSH2_USERAUTH_KBDINT_RESPONSE* responses)
+{
+    ++m_kbdRounds;
+    const QString header = QString(QString::fromUtf8(name, nameLen) + QLatin1Char(' ') + QString::fromUtf8(instruction, instructionLen)).trimmed();
+    for (int i = 0; i < numPrompts; ++i) {
+        responses[i].text = nullptr;
+        responses[i].length = 0;
+        if (m_kbdCancelled || !m_options.interaction)
+            continue;
+        SecretRequest req;
+        req.kind = SecretRequest::Kind::KeyboardInteractive;
+        req.destination = describe();
+        req.prompt = header.isEmpty() ? QString::fromUtf8(prompts[i].text, int(prompts[i].length))
+                                      : header + QLatin1Char('\n') + QString::fromUtf8(prompts[i].text, int(prompts[i].length));
+        req.echo = prompts[i].echo != 0;
+        std::optional<SecretAnswer> answer = m_options.interaction->askSecret(req);
+        if (!answer) {
+            m_kbdCancelled = true;
+            continue;
+        }
+        if (!req.echo)
+            SecretRegistry::add(answer->secret);
+        // libssh2 frees the response with its allocator (malloc/free: we passed none).
+        auto* copy = static_cast<char*>(::malloc(size_t(answer->secret.size()) + 1));
+        if (copy) {
+            std::memcpy(copy, answer->secret.constData(), size_t(answer->secret.size()));
+            responses[i].text = copy;
+            responses[i].length = unsigned(answer->secret.size());
+        }
+        wipe(answer->secret);
+    }
+    resetDeadline();
+}
+
+Login SessionWorker::authenticate()
+{
+    const HostProfile& p = m_options.profile;
+    const QByteArray user = (p.user.isEmpty() ? localUserName() : p.user).toUtf8();
+    const auto ulen = unsigned(user.size());
+    QString methods;
+    for (;;) {
+        char* list = libssh2_userauth_list(m_s, user.constData(), ulen);
+        if (list) {
+            methods = QString::fromLatin1(list);
+            break;
+        }
+        if (libssh2_userauth_authenticated(m_s))
+            return {};
+        const int rc = libssh2_session_last_errno(m_s);
+        if (rc != LIBSSH2_ERROR_EAGAIN)
+            return transientFailure(QStringLiteral("%1 did not list authentication methods: %2").arg(describe(), lastError()));
+        if (Status w = waitSocket(); !w)
+            return transientFailure(w.error());
+    }
+    const QStringList offered = methods.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    QStringList tried;
+    QStringList problems;
+    bool rsaFailed = false;
+    bool nonRsaTried = false;
+
+    // Repeats a libssh2 auth call through EAGAIN. Returns its final rc.
+    auto drive = [this](const std::function<int()>& call) -> int {
+        for (;;) {
+            const int rc = call();
+            if (rc != LIBSSH2_ERROR_EAGAIN)
+                return rc;
+            if (Status w = waitSocket(); !w)
+                return LIBSSH2_ERROR_TIMEOUT;
+        }
+    };
+
+    if (offered.contains(QLatin1String("publickey"))) {
+        // 1. ssh-agent
+        if (!qEnvironmentVariableIsEmpty("SSH_AUTH_SOCK")) {
+            LIBSSH2_AGENT* agent = libssh2_agent_init(m_s);
+            if (agent && libssh2_agent_connect(agent) == 0) {
+                int lr = 0;
+                while ((lr = libssh2_agent_list_identities(agent)) == LIBSSH2_ERROR_EAGAIN) { }
+                libssh2_agent_publickey* id = nullptr;
+                libssh2_agent_publickey* prev = nullptr;
+                int agentKeys = 0;
+                while (lr == 0 && libssh2_agent_get_identity(agent, &id, prev) == 0) {
+                    prev = id;
+                    ++agentKeys;
+                    const bool rsa = keyTypeOfBlob(QByteArray(reinterpret_cast<const char*>(id->blob), qsizetype(id->blob_len)))
+                                     == QLatin1String("ssh-rsa");
+                    const int rc = drive([&] { return libssh2_agent_userauth(agent, user.constData(), id); });
+                    if (rc == 0) {
+                        libssh2_agent_disconnect(agent);
+                        libssh2_agent_free(agent);
+                        log::ssh()->info("{}: authenticated with an agent key ({})", describe(), QString::fromUtf8(id->comment));
+                        return {};
+                    }
+                    if (fatal(rc))
+                        break;
+                    (rsa ? rsaFailed : nonRsaTried) = true;
+                }
+                tried << QStringLiteral("ssh-agent (%1 keys)").arg(agentKeys);
+                libssh2_agent_disconnect(agent);
+            } else {
+                problems << QStringLiteral("cannot reach ssh-agent at %1").arg(qEnvironmentVariable("SSH_AUTH_SOCK"));
+            }
+            if (agent)
+                libssh2_agent_free(agent);
+            if (m_dead)
+                return transientFailure(m_deadReason);
+        }
+        // 2. identity files
+        QStringList keys;
+        for (const QString& k : p.identityFiles)
+            keys << expandHome(k);
+        if (keys.isEmpty()) {
+            for (const char* def : {"id_ed25519", "id_ecdsa", "id_rsa"}) {
+                const QString path = QDir::homePath() + QStringLiteral("/.ssh/") + QLatin1String(def);
+                if (QFile::exists(path))
+                    keys << path;
+            }
+        }
+        for (const QString& keyPath : keys) {
+            QFile f(keyPath);
+            if (!f.open(QIODevice::ReadOnly)) {
+                problems << QStringLiteral("cannot read key %1: %2").arg(keyPath, f.errorString());
+                continue;
+            }
+            const SshKeyFileInfo info = inspectPrivateKey(f.readAll());
+            tried << keyPath;
+            const QByteArray path = QFile::encodeName(keyPath);
+            for (int attempt = 0; attempt < 3; ++attempt) {
+                QByteArray passphrase;
+                if (info.encrypted) {
+                    if (!m_options.interaction) {
+                        problems << QStringLiteral("key %1 needs a passphrase and there is no way to ask for it").arg(keyPath);
+                        break;
+                    }
+                    SecretRequest req;
+                    req.kind = SecretRequest::Kind::Passphrase;
+                    req.destination = describe();
+                    req.keyFile = keyPath;
+                    req.prompt = attempt == 0 ? QStringLiteral("Passphrase for %1").arg(keyPath)
+                                              : QStringLiteral("Wrong passphrase; try again for %1").arg(keyPath);
+                    std::optional<SecretAnswer> answer = m_options.interaction->askSecret(req);
+                    resetDeadline();
+                    if (!answer) {
+                        problems << QStringLiteral("no passphrase given for %1").arg(keyPath);
+                        break;
+                    }
+                    passphrase = std::move(answer->secret);
+                    SecretRegistry::add(passphrase);
+                }
+                const QByteArray pass = passphrase.isEmpty() ? QByteArray("") : passphrase;
+                const int rc = drive([&] {
+                    return libssh2_userauth_publickey_fromfile_ex(m_s, user.constData(), ulen, nullptr, path.constData(), pass.constData());
+                });
+                const QString err = lastError();
+                wipe(passphrase);
+                if (rc == 0) {
+                    log::ssh()->info("{}: authenticated with {}", describe(), keyPath);
+                    return {};
+                }
+                if (fatal(rc))
+                    return transientFailure(m_deadReason);
+                if (info.encrypted && (rc == LIBSSH2_ERROR_FILE || rc == LIBSSH2_ERROR_KEYFILE_AUTH_FAILED)
+                    && err.contains(QLatin1String("passphrase"), Qt::CaseInsensitive)) {
+                    problems << QStringLiteral("wrong passphrase for %1").arg(keyPath);
+                    continue;
+                }
+                if (rc == LIBSSH2_ERROR_FILE || rc == LIBSSH2_ERROR_KEYFILE_AUTH_FAILED || rc == LIBSSH2_ERROR_METHOD_NOT_SUPPORTED) {
+                    problems << QStringLiteral("cannot use key %1: %2").arg(keyPath, err);
+                } else {
+                    (info.isRsa() ? rsaFailed : nonRsaTried) = true;
+                    if (!info.isRsa())
+                        problems << QStringLiteral("the server refused key %1").arg(keyPath);
+                }
+                break;
+            }
+        }
+    }
+    if (offered.contains(QLatin1String("keyboard-interactive")) && m_options.interaction) {
+        tried << QStringLiteral("keyboard-interactive");
+        m_kbdCancelled = false;
+        m_kbdRounds = 0;
+        const int rc = drive([&] { return libssh2_userauth_keyboard_interactive_ex(m_s, user.constData(), ulen, &kbdCallback); });
+        if (rc == 0)
+            return {};
+        if (fatal(rc))
+            return transientFailure(m_deadReason);
+        problems << (m_kbdCancelled ? QStringLiteral("keyboard-interactive cancelled") : QStringLiteral("keyboard-interactive: wrong answer"));
+    }
+    if (offered.contains(QLatin1String("password")) && m_options.interaction) {
+        tried << QStringLiteral("password");
+        for (int attempt = 0; attempt < 3; ++attempt) {
+            SecretRequest req;
+            req.kind = SecretRequest::Kind::Password;
+            req.destination = describe();
+            req.prompt = attempt == 0 ? QStringLiteral("Password for %1").arg(describe())
+                                      : QStringLiteral("Wrong password; try again for %1").arg(describe());
+            req.offerKeychain = true;
+            std::optional<SecretAnswer> answer = m_options.interaction->askSecret(req);
+            resetDeadline();
+            if (!answer) {
+                problems << QStringLiteral("password prompt cancelled");
+                break;
+            }
+            QByteArray pw = std::move(answer->secret);
+            SecretRegistry::add(pw);
+            const int rc = drive([&] {
+                return libssh2_userauth_password_ex(m_s, user.constData(), ulen, pw.constData(), unsigned(pw.size()), nullptr);
+            });
+            wipe(pw);
+            if (rc == 0)
+                return {};
+            if (fatal(rc))
+                return transientFailure(m_deadReason);
+            if (rc == LIBSSH2_ERROR_PASSWORD_EXPIRED) {
+                problems << QStringLiteral("the password has expired; change it with a terminal ssh login");
+                break;
+            }
+            if (attempt == 2)
+                problems << QStringLiteral("wrong password");
+        }
+    }
+#ifndef KF_LIBSSH2_HAS_RSA_SHA2
+    if (rsaFailed && !nonRsaTried)
+        return permanentFailure(QStringLiteral("Authentication to %1 failed: RSA keys need libssh2 >= 1.11; use an ed25519 or ECDSA key")
+                                    .arg(describe()));
+#endif
+    if (rsaFailed)
+        problems << QStringLiteral("an RSA key was refused")
+#ifndef KF_LIBSSH2_HAS_RSA_SHA2
+                        + QStringLiteral(" (RSA keys need libssh2 >= 1.11; use an ed25519 or ECDSA key)")
+#endif
+            ;
+    if (tried.isEmpty())
+        problems << QStringLiteral("the server offers %1 and no usable key or prompt is available").arg(methods);
+    return permanentFailure(QStringLiteral("Permission denied for %1 (tried: %2)%3")
+                                .arg(describe(), tried.isEmpty() ? QStringLiteral("nothing") : tried.join(QStringLiteral(", ")),
+                                     problems.isEmpty() ? QString() : QStringLiteral(": ") + problems.join(QStringLiteral("; "))));
+}
+
+// ---------------------------------------------------------------------------------------
+// Running
+
+void SessionWorker::connectToHost()
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    if (m_s || m_state == ConnectionState::Reconnecting)
+        return;
+    m_userDisconnect = false;
+    abortLogin = false;
+    publish(ConnectionState::Connecting);
+    const Login login = establish();
+    if (!login.status) {
+        teardown(false);
+        log::ssh()->info("{}: {}", describe(), login.status.error()); // the caller reports it
+        abortAll(login.status.error());
+        publish(ConnectionState::Failed, login.status.error());
+        return;
+    }
+    becomeReady();
+}
+
+void SessionWorker::becomeReady()
+{
+    m_everReady = true;
+    m_backoffMs = 1000;
+    m_lastInbound = nowMs();
+    m_lastKeepalive = nowMs();
+    libssh2_keepalive_config(m_s, 1, unsigned(qMax(1, m_options.keepaliveIntervalS)));
+    m_readNotifier = new QSocketNotifier(m_fd, QSocketNotifier::Read, this);
+    m_writeNotifier = new QSocketNotifier(m_fd, QSocketNotifier::Write, this);
+    m_writeNotifier->setEnabled(false);
+    connect(m_readNotifier, &QSocketNotifier::activated, this, &SessionWorker::runOps);
+    connect(m_writeNotifier, &QSocketNotifier::activated, this, &SessionWorker::runOps);
+    if (!m_ticker) {
+        m_ticker = new QTimer(this);
+        m_ticker->setInterval(1000);
+        connect(m_ticker, &QTimer::timeout, this, &SessionWorker::tick);
+    }
+    m_ticker->start();
+    m_pump = std::make_shared<PumpOp>();
+    m_ops.prepend(m_pump);
+    m_ops += m_suspended;
+    m_suspended.clear();
+    publish(ConnectionState::Ready);
+    log::ssh()->info("{}: ready", describe());
+    runOps();
+}
+
+void SessionWorker::addOp(const std::shared_ptr<Op>& op)
+{
+    if (m_state == ConnectionState::Ready && m_s) {
+        m_ops << op;
+        scheduleRun();
+        return;
+    }
+    const bool pending = m_state == ConnectionState::Connecting || m_state == ConnectionState::HostKeyPrompt
+                         || m_state == ConnectionState::Authenticating || m_state == ConnectionState::Reconnecting;
+    if (op->resumable() && pending) {
+        op->resetForResume();
+        m_suspended << op;
+        return;
+    }
+    const QString reason = m_facade->stateReason();
+    op->abort(QStringLiteral("not connected to %1 (%2%3)")
+                  .arg(describe(), toString(m_state).toLower(), reason.isEmpty() ? QString() : QStringLiteral(": ") + reason));
+}
+
+void SessionWorker::cancelOp(const std::shared_ptr<Op>& op)
+{
+    op->requestCancel();
+    if (m_suspended.removeOne(op)) {
+        op->abort(QStringLiteral("cancelled"));
+        return;
+    }
+    scheduleRun();
+}
+
+void SessionWorker::runOps()
+{
+    runQueued = false;
+    if (!m_s || m_state != ConnectionState::Ready)
+        return;
+    for (int iteration = 0; iteration < 64; ++iteration) {
+        const qint64 inBefore = bytesIn;
+        bool progress = false;
+        const QList<std::shared_ptr<Op>> ops = m_ops; // ops may post new ops
+        for (const auto& op : ops) {
+            if (m_dead)
+                break;
+            const Op::Step s = op->step(*this);
+            if (s == Op::Step::Done) {
+                m_ops.removeOne(op);
+                release(Token::ChannelOpen, op.get());
+                release(Token::Sftp, op.get());
+                progress = true;
+            } else if (s == Op::Step::Progress) {
+                progress = true;
+            }
+        }
+        if (m_dead) {
+            connectionLost(m_deadReason);
+            return;
+        }
+        // Bytes that arrived during this pass may belong to an op stepped before they came.
+        if (!progress && bytesIn == inBefore) {
+            arm();
+            return;
+        }
+    }
+    arm();
+    scheduleRun(); // still busy: let queued calls in, then continue
+}
+
+void SessionWorker::arm()
+{
+    if (!m_s || !m_readNotifier)
+        return;
+    m_readNotifier->setEnabled(true);
+    m_writeNotifier->setEnabled((libssh2_session_block_directions(m_s) & LIBSSH2_SESSION_BLOCK_OUTBOUND) != 0);
+}
+
+void SessionWorker::tick()
+{
+    if (!m_s || m_state != ConnectionState::Ready)
+        return;
+    const qint64 now = nowMs();
+    const qint64 interval = qint64(qMax(1, m_options.keepaliveIntervalS)) * 1000;
+    if (now - m_lastKeepalive >= interval) {
+        m_lastKeepalive = now;
+        int next = 0;
+        const int rc = libssh2_keepalive_send(m_s, &next);
+        if (rc < 0 && rc != LIBSSH2_ERROR_EAGAIN)
+            fatal(rc);
+    }
+    // libssh2 does not count unanswered keepalives: like ServerAliveCountMax=3, three
+    // intervals without a byte from the server mean the link is dead.
+    if (!m_dead && now - m_lastInbound > 3 * interval) {
+        m_dead = true;
+        m_deadReason = QStringLiteral("connection to %1 lost: no reply from the server for %2 s").arg(describe()).arg((now - m_lastInbound) / 1000);
+    }
+    if (m_dead) {
+        connectionLost(m_deadReason);
+        return;
+    }
+    for (const auto& op : std::as_const(m_ops))
+        op->tick(*this);
+    runOps();
+}
+
+void SessionWorker::teardown(bool graceful)
+{
+    delete m_readNotifier;
+    m_readNotifier = nullptr;
+    delete m_writeNotifier;
+    m_writeNotifier = nullptr;
+    if (m_ticker)
+        m_ticker->stop();
+    if (m_s) {
+        if (graceful) {
+            m_deadline = nowMs() + 1000;
+            abortLogin = false;
+            if (m_sftp) {
+                while (libssh2_sftp_shutdown(m_sftp) == LIBSSH2_ERROR_EAGAIN)
+                    if (!waitSocket())
+                        break;
+            }
+            while (libssh2_session_disconnect(m_s, "bye") == LIBSSH2_ERROR_EAGAIN)
+                if (!waitSocket())
+                    break;
+        } else if (m_fd >= 0) {
+            // The peer is gone: make every send libssh2 tries while freeing fail at once.
+            ::shutdown(m_fd, SHUT_RDWR);
+        }
+        m_sftp = nullptr; // freed with the session's channels (a small leak after a lost link)
+        m_deadline = nowMs() + 1000;
+        while (libssh2_session_free(m_s) == LIBSSH2_ERROR_EAGAIN)
+            if (!waitSocket())
+                break;
+        m_s = nullptr;
+    }
+    if (m_fd >= 0) {
+        ::close(m_fd);
+        m_fd = -1;
+    }
+    m_pump.reset();
+    m_tokens[0] = m_tokens[1] = nullptr;
+}
+
+void SessionWorker::abortAll(const QString& reason)
+{
+    const auto ops = std::exchange(m_ops, {});
+    const auto suspended = std::exchange(m_suspended, {});
+    for (const auto& op : ops)
+        op->abort(reason);
+    for (const auto& op : suspended)
+        op->abort(reason);
+}
+
+void SessionWorker::connectionLost(const QString& reason)
+{
+    log::ssh()->info("{}", reason); // the state change carries it to the user
+    const auto ops = std::exchange(m_ops, {});
+    teardown(false);
+    for (const auto& op : ops) {
+        if (op == m_pump)
+            continue;
+        if (op->resumable() && m_options.reconnect && !m_userDisconnect) {
+            op->resetForResume();
+            m_suspended << op;
+        } else {
+            op->abort(reason);
+        }
+    }
+    m_dead = false;
+    if (m_options.reconnect && !m_userDisconnect) {
+        scheduleReconnect(reason);
+    } else {
+        abortAll(reason);
+        publish(ConnectionState::Failed, reason);
+    }
+}
+
+void SessionWorker::scheduleReconnect(const QString& why)
+{
+    const int jitter = int(QRandomGenerator::global()->bounded(m_backoffMs / 4 + 1));
+    const int delay = m_backoffMs + jitter;
+    m_backoffMs = qMin(m_backoffMs * 2, 30000);
+    publish(ConnectionState::Reconnecting, QStringLiteral("%1; retrying in %2 s").arg(why).arg(double(delay) / 1000.0, 0, 'f', 1));
+    QTimer::singleShot(delay, this, &SessionWorker::attemptReconnect);
+}
+
+void SessionWorker::attemptReconnect()
+{
+    if (m_state != ConnectionState::Reconnecting || m_userDisconnect)
+        return;
+    abortLogin = false;
+    const Login login = establish();
+    if (login.status) {
+        log::ssh()->info("{}: reconnected", describe());
+        becomeReady();
+        return;
+    }
+    teardown(false);
+    if (login.permanent) {
+        abortAll(login.status.error());
+        publish(ConnectionState::Failed, login.status.error());
+        return;
+    }
+    scheduleReconnect(login.status.error());
+}
+
+void SessionWorker::disconnectFromHost(const QString& reason)
+{
+    m_userDisconnect = true;
+    const QString why = reason.isEmpty() ? QStringLiteral("disconnected") : reason;
+    if (m_pump)
+        m_ops.removeOne(m_pump);
+    abortAll(why);
+    teardown(true);
+    if (m_state != ConnectionState::Disconnected)
+        publish(ConnectionState::Disconnected, reason);
+}
+
+void SessionWorker::shutdown()
+{
+    disconnectFromHost(QStringLiteral("session closed"));
+    delete m_ticker;
+    m_ticker = nullptr;
+}
+
+} // namespace ssh
+
+// ---------------------------------------------------------------------------------------
+// Facade
+
+SshSession::SshSession(SshSessionOptions options, QObject* parent) : QObject(parent), m_options(std::move(options))
+{
+    initLibssh2();
+    if (m_options.profile.port == 0)
+        m_options.profile.port = 22;
+    m_thread = new QThread;
+    m_thread->setObjectName(QStringLiteral("ssh:") + m_options.profile.host);
+    m_worker = new ssh::SessionWorker(this);
+    m_worker->moveToThread(m_thread);
+    m_thread->start();
+}
+
+SshSession::~SshSession()
+{
+    m_worker->abortLogin = true;
+    Q_ASSERT(!isSessionThread());
+    QMetaObject::invokeMethod(m_worker, [w = m_worker] { w->shutdown(); }, Qt::BlockingQueuedConnection);
+    m_thread->quit();
+    m_thread->wait();
+    delete m_worker; // its thread has finished; it holds no libssh2 state any more
+    delete m_thread;
+}
+
+QString SshSession::describe() const
+{
+    const HostProfile& p = m_options.profile;
+    const QString user = p.user.isEmpty() ? ssh::localUserName() : p.user;
+    return user + QLatin1Char('@') + p.host + QLatin1Char(':') + QString::number(p.port);
+}
+
+void SshSession::connectToHost()
+{
+    {
+        std::unique_lock lock(m_mutex);
+        if (m_state == ConnectionState::Disconnected || m_state == ConnectionState::Failed) {
+            lock.unlock();
+            // Synchronously, so waitUntilReady() right after this does not see the old state.
+            publishState(ConnectionState::Connecting, {});
+        }
+    }
+    QMetaObject::invokeMethod(m_worker, [w = m_worker] { w->connectToHost(); }, Qt::QueuedConnection);
+}
+
+void SshSession::disconnectFromHost()
+{
+    m_worker->abortLogin = true;
+    QMetaObject::invokeMethod(m_worker, [w = m_worker] { w->disconnectFromHost({}); }, Qt::QueuedConnection);
+}
+
+ConnectionState SshSession::state() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_state;
+}
+
+QString SshSession::stateReason() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_reason;
+}
+
+bool SshSession::isSessionThread() const { return QThread::currentThread() == m_thread; }
+
+qint64 SshSession::bytesReceived() const { return m_worker->bytesIn; }
+
+void SshSession::publishState(ConnectionState state, const QString& reason)
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_state = state;
+        m_reason = reason;
+    }
+    m_stateCv.notify_all();
+    log::ssh()->debug("{}: {} {}", describe(), toString(state), reason);
+    Q_EMIT stateChanged(state, reason);
+}
+
+Status SshSession::waitUntilReady(int timeoutMs)
+{
+    Q_ASSERT(!isSessionThread());
+    std::unique_lock lock(m_mutex);
+    auto settled = [this] {
+        return m_state == ConnectionState::Ready || m_state == ConnectionState::Failed || m_state == ConnectionState::Disconnected;
+    };
+    if (timeoutMs < 0)
+        m_stateCv.wait(lock, settled);
+    else if (!m_stateCv.wait_for(lock, std::chrono::milliseconds(timeoutMs), settled))
+        return Status::failure(QStringLiteral("timed out connecting to %1").arg(describe()));
+    if (m_state == ConnectionState::Ready)
+        return {};
+    return Status::failure(m_reason.isEmpty() ? QStringLiteral("not connected to %1").arg(describe()) : m_reason);
+}
+
+void SshSession::submit(std::shared_ptr<ssh::Op> op)
+{
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, op = std::move(op)] { w->addOp(op); }, Qt::QueuedConnection);
+}
+
+void SshSession::cancel(const std::shared_ptr<ssh::Op>& op)
+{
+    op->requestCancel();
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, op] { w->cancelOp(op); }, Qt::QueuedConnection);
+}
+
+void SshSession::wake() { m_worker->scheduleRun(); }
+
+} // namespace kf
+
+#include "sshsession.moc"

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include "core/hosts/hostprofile.h"
+#include "core/hosts/interaction.h"
+#include "core/util/result.h"
+
+#include <QObject>
+#include <QString>
+
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+
+class QThread;
+
+namespace kf {
+
+namespace ssh {
+class Op;
+class SessionWorker;
+} // namespace ssh
+
+struct SshSessionOptions
+{
+    HostProfile profile;
+    // Asks a person about unknown host keys and secrets; called on the session thread. Null:
+    // no prompts (unknown host keys are refused unless acceptNewHostKey; no passwords).
+    UserInteraction* interaction = nullptr;
+    // OpenSSH's StrictHostKeyChecking=accept-new: save an unknown key without asking.
+    // A changed or revoked key is refused whatever this says.
+    bool acceptNewHostKey = false;
+    // Whether an unknown host key is put to `interaction` (StrictHostKeyChecking=ask) or
+    // refused outright (=yes, the CLI's default; interaction still answers secrets).
+    bool promptForHostKeys = true;
+    // Bound on each network wait while logging in (TCP connect, handshake, auth replies).
+    int timeoutMs = 20000;
+    // Keepalive every interval; the link is declared dead after 3 intervals without inbound bytes.
+    int keepaliveIntervalS = 5;
+    // After a Ready connection drops: Reconnecting with backoff (1 s doubling to 30 s, jitter).
+    bool reconnect = true;
+    // ProxyJump: the session of the first hop; this session's socket is a direct-tcpip
+    // channel through it. Null: connect directly.
+    std::shared_ptr<class SshSession> jump;
+};
+
+// One SSH connection to one host, on its own thread. The LIBSSH2_SESSION and every
+// channel and SFTP handle derived from it live and die on that thread (libssh2 is not
+// thread-safe per session); other threads talk to it through ssh::Op objects.
+//
+// libssh2 runs non-blocking: a QSocketNotifier wakes the thread, every operation is
+// stepped, and when all wait on EAGAIN the notifiers are armed for the directions
+// libssh2_session_block_directions() reports.
+//
+// States: Disconnected -> Connecting -> [HostKeyPrompt] -> Authenticating -> Ready;
+// Ready -> Reconnecting (link lost) -> Ready again, or Failed (host key changed, auth
+// failed, given up). stateReason() says why in words a person understands.
+//
+// The facade itself is thread-safe; it lives in the thread that created it.
+class SshSession : public QObject
+{
+    Q_OBJECT
+public:
+    explicit SshSession(SshSessionOptions options, QObject* parent = nullptr);
+    ~SshSession() override;
+
+    const SshSessionOptions& options() const { return m_options; }
+    QString describe() const; // "alice@gpu1:22"
+
+    void connectToHost();
+    void disconnectFromHost();
+
+    ConnectionState state() const;
+    QString stateReason() const;
+    // Blocks (never call it on the session thread) until Ready (ok) or Failed/Disconnected.
+    // timeoutMs < 0: wait as long as the login takes (each network step is bounded anyway).
+    Status waitUntilReady(int timeoutMs = -1);
+    bool isSessionThread() const;
+
+    // Runs an operation on the session thread. If the session is not Ready, non-resumable
+    // operations fail at once with the state's reason; resumable ones wait for Ready.
+    void submit(std::shared_ptr<ssh::Op> op);
+    void cancel(const std::shared_ptr<ssh::Op>& op);
+    // Makes the session step its operations soon (e.g. after stdin was queued).
+    void wake();
+
+    // Bytes received from the server so far (for tests and dead-peer statistics).
+    qint64 bytesReceived() const;
+
+Q_SIGNALS:
+    void stateChanged(kf::ConnectionState state, const QString& reason);
+
+private:
+    friend class ssh::SessionWorker;
+    void publishState(ConnectionState state, const QString& reason); // any thread
+
+    SshSessionOptions m_options;
+    QThread* m_thread = nullptr;
+    ssh::SessionWorker* m_worker = nullptr; // lives in m_thread
+    mutable std::mutex m_mutex;             // guards the two below
+    std::condition_variable m_stateCv;
+    ConnectionState m_state = ConnectionState::Disconnected;
+    QString m_reason;
+};
+
+// libssh2_init, once per process, before any session thread starts.
+void initLibssh2();
+
+} // namespace kf

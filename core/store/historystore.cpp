@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/store/historystore.h"
+
+#include "core/store/database.h"
+
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QVariant>
+
+namespace kf {
+namespace {
+
+AppliedFile fromQuery(const QSqlQuery& q)
+{
+    AppliedFile a;
+    a.id = q.value(0).toLongLong();
+    a.host = q.value(1).toString();
+    a.root = q.value(2).toString();
+    a.file = q.value(3).toString();
+    a.path = q.value(4).toString();
+    a.setName = q.value(5).toString();
+    const QString ids = q.value(6).toString();
+    a.patchIds = ids.isEmpty() ? QStringList() : ids.split(QLatin1Char('\n'));
+    a.backupPath = q.value(7).toString();
+    a.sha256Before = q.value(8).toString();
+    a.sha256After = q.value(9).toString();
+    a.appliedAt = QDateTime::fromMSecsSinceEpoch(q.value(10).toLongLong(), Qt::UTC);
+    if (!q.value(11).isNull())
+        a.rolledBackAt = QDateTime::fromMSecsSinceEpoch(q.value(11).toLongLong(), Qt::UTC);
+    return a;
+}
+
+// A null QString binds as SQL NULL; the text columns are NOT NULL and "" means "none".
+QString notNull(const QString& s)
+{
+    return s.isNull() ? QStringLiteral("") : s;
+}
+
+const QString kColumns = QStringLiteral("id, host, root, file, path, set_name, patch_ids, backup_path, sha256_before, sha256_after, applied_at, rolled_back_at");
+
+Result<QList<AppliedFile>> select(const QString& where, const QVariantList& binds)
+{
+    if (const Status s = HistoryStore::ensureSchema(); !s)
+        return s;
+    auto db = store::database();
+    if (!db)
+        return db.status();
+    QSqlQuery q(db.value());
+    q.prepare(QStringLiteral("SELECT ") + kColumns + QStringLiteral(" FROM patch_applies") + where + QStringLiteral(" ORDER BY id DESC"));
+    for (const QVariant& b : binds)
+        q.addBindValue(b);
+    if (!q.exec())
+        return Result<QList<AppliedFile>>::failure(QStringLiteral("history query failed: %1").arg(q.lastError().text()));
+    QList<AppliedFile> out;
+    while (q.next())
+        out.append(fromQuery(q));
+    return out;
+}
+
+} // namespace
+
+Status HistoryStore::ensureSchema()
+{
+    return store::ensureSchema({QStringLiteral("CREATE TABLE IF NOT EXISTS patch_applies ("
+                                               " id INTEGER PRIMARY KEY AUTOINCREMENT, host TEXT NOT NULL, root TEXT NOT NULL,"
+                                               " file TEXT NOT NULL, path TEXT NOT NULL, set_name TEXT NOT NULL, patch_ids TEXT NOT NULL,"
+                                               " backup_path TEXT NOT NULL, sha256_before TEXT NOT NULL, sha256_after TEXT NOT NULL,"
+                                               " applied_at INTEGER NOT NULL, rolled_back_at INTEGER)"),
+                                QStringLiteral("CREATE INDEX IF NOT EXISTS patch_applies_host ON patch_applies(host, root)")});
+}
+
+Result<qint64> HistoryStore::recordApply(const AppliedFile& e)
+{
+    if (const Status s = ensureSchema(); !s)
+        return s;
+    auto db = store::database();
+    if (!db)
+        return db.status();
+    QSqlQuery q(db.value());
+    q.prepare(QStringLiteral("INSERT INTO patch_applies (host, root, file, path, set_name, patch_ids, backup_path, sha256_before, sha256_after, applied_at)"
+                             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    q.addBindValue(notNull(e.host));
+    q.addBindValue(notNull(e.root));
+    q.addBindValue(notNull(e.file));
+    q.addBindValue(notNull(e.path));
+    q.addBindValue(notNull(e.setName));
+    q.addBindValue(notNull(e.patchIds.join(QLatin1Char('\n'))));
+    q.addBindValue(notNull(e.backupPath));
+    q.addBindValue(notNull(e.sha256Before));
+    q.addBindValue(notNull(e.sha256After));
+    q.addBindValue((e.appliedAt.isValid() ? e.appliedAt : QDateTime::currentDateTimeUtc()).toMSecsSinceEpoch());
+    if (!q.exec())
+        return Result<qint64>::failure(QStringLiteral("cannot journal the apply: %1").arg(q.lastError().text()));
+    return q.lastInsertId().toLongLong();
+}
+
+Status HistoryStore::markRolledBack(qint64 id, const QDateTime& when)
+{
+    if (const Status s = ensureSchema(); !s)
+        return s;
+    auto db = store::database();
+    if (!db)
+        return db.status();
+    QSqlQuery q(db.value());
+    q.prepare(QStringLiteral("UPDATE patch_applies SET rolled_back_at = ? WHERE id = ?"));
+    q.addBindValue(when.toMSecsSinceEpoch());
+    q.addBindValue(id);
+    if (!q.exec())
+        return Status::failure(QStringLiteral("cannot journal the rollback: %1").arg(q.lastError().text()));
+    if (q.numRowsAffected() != 1)
+        return Status::failure(QStringLiteral("no apply with id %1 in the history").arg(id));
+    return {};
+}
+
+Result<AppliedFile> HistoryStore::entry(qint64 id)
+{
+    auto rows = select(QStringLiteral(" WHERE id = ?"), {id});
+    if (!rows)
+        return rows.status();
+    if (rows->isEmpty())
+        return Result<AppliedFile>::failure(QStringLiteral("no apply with id %1 in the history").arg(id));
+    return rows->first();
+}
+
+Result<QList<AppliedFile>> HistoryStore::applies(const QString& host, const QString& root)
+{
+    QString where;
+    QVariantList binds;
+    if (!host.isEmpty()) {
+        where += QStringLiteral(" WHERE host = ?");
+        binds.append(host);
+    }
+    if (!root.isEmpty()) {
+        where += where.isEmpty() ? QStringLiteral(" WHERE root = ?") : QStringLiteral(" AND root = ?");
+        binds.append(root);
+    }
+    return select(where, binds);
+}
+
+Result<QList<AppliedFile>> HistoryStore::standing(const QString& host, const QString& root, const QString& setName)
+{
+    QString where = QStringLiteral(" WHERE host = ? AND root = ? AND rolled_back_at IS NULL");
+    QVariantList binds{host, root};
+    if (!setName.isEmpty()) {
+        where += QStringLiteral(" AND set_name = ?");
+        binds.append(setName);
+    }
+    return select(where, binds);
+}
+
+} // namespace kf

@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/transport/sshtransport.h"
+
+#include "core/log/logging.h"
+#include "core/ssh/sshops.h"
+#include "core/ssh/sshsession.h"
+#include "core/util/shellquote.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QRandomGenerator>
+#include <QThread>
+
+namespace kf {
+namespace {
+
+using namespace kf::ssh;
+
+// Runs an op to completion from a caller thread.
+template<typename OpT>
+void runOp(SshSession& session, const std::shared_ptr<OpT>& op, int timeoutMs = -1)
+{
+    Q_ASSERT(!session.isSessionThread());
+    session.submit(op);
+    if (!op->completion().wait(timeoutMs)) {
+        session.cancel(op);
+        op->completion().wait(-1);
+    }
+}
+
+// Carries a started process's output from the session thread to the handle's thread.
+// Shared by the op's callbacks and the handle, so it outlives every emission.
+class ExecRelay final : public QObject
+{
+    Q_OBJECT
+Q_SIGNALS:
+    void stdoutReceived(const QByteArray& chunk);
+    void stderrReceived(const QByteArray& chunk);
+    void resumed();
+    void finished(const kf::ProcessExit& exit);
+};
+
+class SshProcessHandle final : public ProcessHandle
+{
+public:
+    SshProcessHandle(std::shared_ptr<SshSession> session, std::shared_ptr<ExecOp> op, std::shared_ptr<ExecRelay> relay)
+        : m_session(std::move(session)), m_op(std::move(op)), m_relay(std::move(relay))
+    {
+        connect(m_relay.get(), &ExecRelay::stdoutReceived, this, &ProcessHandle::stdoutReceived, Qt::QueuedConnection);
+        connect(m_relay.get(), &ExecRelay::stderrReceived, this, &ProcessHandle::stderrReceived, Qt::QueuedConnection);
+        connect(m_relay.get(), &ExecRelay::resumed, this, &ProcessHandle::resumed, Qt::QueuedConnection);
+        connect(m_relay.get(), &ExecRelay::finished, this, [this](const kf::ProcessExit& exit) {
+            m_running = false;
+            Q_EMIT finished(exit);
+        }, Qt::QueuedConnection);
+        m_session->submit(m_op);
+    }
+    ~SshProcessHandle() override
+    {
+        m_relay->disconnect(this);
+        if (m_running && !m_op->completion().isDone())
+            m_session->cancel(m_op);
+    }
+    void writeStdin(const QByteArray& data) override
+    {
+        m_op->writeStdin(data);
+        m_session->wake();
+    }
+    void closeStdin() override
+    {
+        m_op->closeStdin();
+        m_session->wake();
+    }
+    void cancel() override { m_session->cancel(m_op); }
+    bool isRunning() const override { return m_running; }
+
+private:
+    std::shared_ptr<SshSession> m_session;
+    std::shared_ptr<ExecOp> m_op;
+    std::shared_ptr<ExecRelay> m_relay;
+    bool m_running = true;
+};
+
+class SshTunnelStream final : public TunnelStream
+{
+public:
+    SshTunnelStream(std::shared_ptr<SshSession> session, std::shared_ptr<TunnelOp> op, std::shared_ptr<TunnelShared> shared)
+        : m_session(std::move(session)), m_op(std::move(op)), m_shared(std::move(shared))
+    {
+    }
+    ~SshTunnelStream() override { close(); }
+
+    Status write(const QByteArray& data) override
+    {
+        std::unique_lock lock(m_shared->mutex);
+        if (m_shared->finished || m_shared->closeRequested)
+            return Status::failure(m_shared->error.isEmpty() ? QStringLiteral("tunnel closed") : m_shared->error);
+        m_shared->outbound += data;
+        lock.unlock();
+        m_session->wake();
+        lock.lock();
+        // Back-pressure: return once the channel took the bytes (or the tunnel died).
+        const bool drained = m_shared->cv.wait_for(lock, std::chrono::seconds(60),
+                                                   [this] { return m_shared->outbound.isEmpty() || m_shared->finished; });
+        if (!m_shared->outbound.isEmpty())
+            return Status::failure(!m_shared->error.isEmpty() ? m_shared->error
+                                   : drained              ? QStringLiteral("tunnel closed")
+                                                          : QStringLiteral("tunnel write timed out"));
+        return {};
+    }
+    Result<QByteArray> read(int timeoutMs) override
+    {
+        std::unique_lock lock(m_shared->mutex);
+        m_shared->cv.wait_for(lock, std::chrono::milliseconds(qMax(0, timeoutMs)),
+                              [this] { return !m_shared->inbound.isEmpty() || m_shared->remoteEof || m_shared->finished; });
+        if (m_shared->inbound.isEmpty() && !m_shared->error.isEmpty())
+            return Result<QByteArray>::failure(m_shared->error);
+        return std::exchange(m_shared->inbound, {});
+    }
+    bool atEnd() const override
+    {
+        std::lock_guard lock(m_shared->mutex);
+        return m_shared->inbound.isEmpty() && (m_shared->remoteEof || m_shared->finished);
+    }
+    void close() override
+    {
+        {
+            std::lock_guard lock(m_shared->mutex);
+            if (m_shared->closeRequested)
+                return;
+            m_shared->closeRequested = true;
+        }
+        m_session->wake();
+    }
+
+private:
+    std::shared_ptr<SshSession> m_session;
+    std::shared_ptr<TunnelOp> m_op;
+    std::shared_ptr<TunnelShared> m_shared;
+};
+
+QString parentDir(const QString& path)
+{
+    const qsizetype slash = path.lastIndexOf(QLatin1Char('/'));
+    if (slash < 0)
+        return QStringLiteral(".");
+    if (slash == 0)
+        return QStringLiteral("/");
+    return path.left(slash);
+}
+
+QString baseName(const QString& path) { return path.mid(path.lastIndexOf(QLatin1Char('/')) + 1); }
+
+} // namespace
+
+Result<std::shared_ptr<SshTransport>> SshTransport::connect(const HostProfile& profile, const SshConnectOptions& options)
+{
+    SshSessionOptions so;
+    so.profile = profile;
+    so.interaction = options.interaction;
+    so.acceptNewHostKey = options.acceptNewHostKey;
+    so.promptForHostKeys = options.promptForHostKeys;
+    so.timeoutMs = options.timeoutMs;
+    so.reconnect = options.reconnect;
+    so.keepaliveIntervalS = options.keepaliveIntervalS;
+    auto session = std::make_shared<SshSession>(so);
+    session->connectToHost();
+    if (Status s = session->waitUntilReady(-1); !s)
+        return Result<std::shared_ptr<SshTransport>>::failure(s.error());
+    return std::make_shared<SshTransport>(session);
+}
+
+SshTransport::SshTransport(std::shared_ptr<SshSession> session) : m_session(std::move(session)) { }
+
+SshTransport::~SshTransport() = default;
+
+QString SshTransport::describe() const { return m_session->describe(); }
+
+QString SshTransport::sftpPath(const QString& path)
+{
+    if (path.isEmpty() || path == QLatin1String("~"))
+        return QStringLiteral(".");
+    if (path.startsWith(QLatin1String("~/")))
+        return path.mid(2).isEmpty() ? QStringLiteral(".") : path.mid(2);
+    return path;
+}
+
+QString SshTransport::shellPath(const QString& path)
+{
+    if (path.isEmpty() || path == QLatin1String("~"))
+        return QStringLiteral("\"$HOME\"");
+    if (path.startsWith(QLatin1String("~/")))
+        return QStringLiteral("\"$HOME\"/") + shellQuote(path.mid(2));
+    if (path.startsWith(QLatin1Char('/')))
+        return shellQuote(path);
+    return QStringLiteral("\"$HOME\"/") + shellQuote(path);
+}
+
+// What the server's login shell receives:
+//   /bin/sh -c '[printf "\036KFPID %s\n" "$$" >&2; ]cd "$HOME" 2>/dev/null; exec [env K=V ]/bin/sh -c CMD'
+// - /bin/sh: the user's login shell may be fish or csh; POSIX syntax needs a POSIX shell.
+// - the pid marker (not with a PTY, where stderr is merged) lets cancel() signal the
+//   process group; the session strips it from stderr.
+// - `cd "$HOME"`: OpenSSH starts in the passwd home, but HOME may point elsewhere (SetEnv).
+// - exec: the command replaces the wrapper, so a signal death is reported as exit-signal.
+QByteArray SshTransport::remoteCommand(const CommandSpec& spec, bool pidMarker)
+{
+    QString script;
+    if (pidMarker)
+        script += QStringLiteral("printf '\\036KFPID %s\\n' \"$$\" >&2; ");
+    if (spec.workingDirectory.isEmpty())
+        script += QStringLiteral("cd \"$HOME\" 2>/dev/null; ");
+    else
+        script += QStringLiteral("cd -- ") + shellPath(spec.workingDirectory) + QStringLiteral(" || exit 1; ");
+    script += QStringLiteral("exec ") + envPrefix(spec.env) + QStringLiteral("/bin/sh -c ") + shellQuote(spec.command);
+    return (QStringLiteral("/bin/sh -c ") + shellQuote(script)).toUtf8();
+}
+
+ExecResult SshTransport::exec(const CommandSpec& spec, int timeoutMs)
+{
+    // Written on the session thread before completion, read here after it.
+    auto result = std::make_shared<ExecResult>();
+    ExecCallbacks cb;
+    cb.onStdout = [result](const QByteArray& c) { result->stdOut += c; };
+    cb.onStderr = [result](const QByteArray& c) { result->stdErr += c; };
+    cb.onFinished = [result](const ProcessExit& e) { static_cast<ProcessExit&>(*result) = e; };
+    auto op = std::make_shared<ExecOp>(remoteCommand(spec, !spec.pty), spec.pty, true, false, cb);
+    if (!spec.stdinData.isEmpty())
+        op->writeStdin(spec.stdinData);
+    op->closeStdin();
+    m_session->submit(op);
+    if (!op->completion().wait(timeoutMs)) {
+        m_session->cancel(op);
+        op->completion().wait(-1);
+        ExecResult r = *result;
+        r.error = QStringLiteral("timed out after %1 ms").arg(timeoutMs);
+        return r;
+    }
+    return *result;
+}
+
+std::unique_ptr<ProcessHandle> SshTransport::start(const CommandSpec& spec)
+{
+    auto relay = std::make_shared<ExecRelay>();
+    ExecCallbacks cb;
+    cb.onStdout = [relay](const QByteArray& c) { Q_EMIT relay->stdoutReceived(c); };
+    cb.onStderr = [relay](const QByteArray& c) { Q_EMIT relay->stderrReceived(c); };
+    cb.onResumed = [relay] { Q_EMIT relay->resumed(); };
+    cb.onFinished = [relay](const ProcessExit& e) { Q_EMIT relay->finished(e); };
+    auto op = std::make_shared<ExecOp>(remoteCommand(spec, !spec.pty), spec.pty, true, spec.resumable, cb);
+    if (!spec.stdinData.isEmpty())
+        op->writeStdin(spec.stdinData);
+    return std::make_unique<SshProcessHandle>(m_session, op, relay);
+}
+
+Result<QByteArray> SshTransport::readFile(const QString& path)
+{
+    auto op = std::make_shared<SftpReadOp>(sftpPath(path));
+    runOp(*m_session, op);
+    if (!op->error().isEmpty())
+        return Result<QByteArray>::failure(op->error());
+    return std::move(op->data);
+}
+
+Status SshTransport::download(const QString& remotePath, const QString& localPath, const Progress& progress)
+{
+    auto op = std::make_shared<SftpReadOp>(sftpPath(remotePath), localPath, progress);
+    runOp(*m_session, op);
+    if (!op->error().isEmpty())
+        return Status::failure(op->error());
+    return {};
+}
+
+Status SshTransport::writeFileAtomic(const QString& path, const QByteArray& data, const WriteOptions& options)
+{
+    return writeAtomic(path, &data, {}, {}, options);
+}
+
+Status SshTransport::upload(const QString& localPath, const QString& remotePath, const Progress& progress, const WriteOptions& options)
+{
+    return writeAtomic(remotePath, nullptr, localPath, progress, options);
+}
+
+Status SshTransport::writeAtomic(const QString& path, const QByteArray* data, const QString& localPath, const Progress& progress,
+                                 const WriteOptions& options)
+{
+    const QString target = sftpPath(path);
+    auto st = std::make_shared<SftpStatOp>(target);
+    runOp(*m_session, st);
+    if (!st->error().isEmpty())
+        return Status::failure(st->error());
+    const FileInfo old = st->result;
+    if (old.exists && old.isDir)
+        return Status::failure(QStringLiteral("cannot write %1: it is a folder").arg(path));
+
+    const QString dir = parentDir(target);
+    const QString name = baseName(target);
+    const QString tmpPrefix = QLatin1Char('.') + name + QStringLiteral(".kf-tmp-");
+    const QString tmp = (dir == QLatin1String(".") ? QString() : dir + QLatin1Char('/')) + tmpPrefix
+                        + QString::number(QRandomGenerator::global()->generate64(), 16);
+    SftpWriteOp::Params params;
+    params.path = tmp;
+    if (data)
+        params.data = *data;
+    params.localPath = localPath;
+    params.mode = options.mode >= 0 ? quint32(options.mode) : old.exists ? old.mode : 0644;
+    params.setOwner = old.exists && options.keepOwner;
+    params.uid = old.uid;
+    params.gid = old.gid;
+    params.progress = progress;
+    auto w = std::make_shared<SftpWriteOp>(params);
+    runOp(*m_session, w);
+    if (!w->error().isEmpty()) {
+        auto rm = std::make_shared<SftpUnlinkOp>(tmp);
+        runOp(*m_session, rm);
+        return Status::failure(w->error());
+    }
+    // The swap. OpenSSH's sftp-server implements SFTP v3 rename as link+unlink and refuses
+    // an existing target, and libssh2 < 1.11.1 has no posix-rename: `mv -f` on an exec
+    // channel is one rename(2). Temp files of earlier interrupted writes go with it.
+    CommandSpec mv;
+    mv.command = QStringLiteral("mv -f -- %1 %2 && { rm -f -- %3/%4* 2>/dev/null; true; }")
+                     .arg(shellPath(tmp), shellPath(target), shellPath(dir), shellQuote(tmpPrefix));
+    const ExecResult r = exec(mv, 120000);
+    if (!r.ok()) {
+        auto rm = std::make_shared<SftpUnlinkOp>(tmp);
+        runOp(*m_session, rm);
+        const QString why = !r.error.isEmpty() ? r.error : QString::fromUtf8(r.stdErr).trimmed();
+        return Status::failure(QStringLiteral("cannot replace %1: %2").arg(path, why.isEmpty() ? QStringLiteral("mv failed") : why));
+    }
+    return {};
+}
+
+Result<FileInfo> SshTransport::stat(const QString& path)
+{
+    auto op = std::make_shared<SftpStatOp>(sftpPath(path));
+    runOp(*m_session, op);
+    if (!op->error().isEmpty())
+        return Result<FileInfo>::failure(op->error());
+    FileInfo fi = op->result;
+    fi.name = path;
+    return fi;
+}
+
+Result<QList<FileInfo>> SshTransport::list(const QString& directory)
+{
+    auto op = std::make_shared<SftpListOp>(sftpPath(directory));
+    runOp(*m_session, op);
+    if (!op->error().isEmpty())
+        return Result<QList<FileInfo>>::failure(op->error());
+    return op->result;
+}
+
+Status SshTransport::mkpath(const QString& directory)
+{
+    auto op = std::make_shared<SftpMkpathOp>(sftpPath(directory));
+    runOp(*m_session, op);
+    if (!op->error().isEmpty())
+        return Status::failure(op->error());
+    return {};
+}
+
+Status SshTransport::remove(const QString& path)
+{
+    auto op = std::make_shared<SftpUnlinkOp>(sftpPath(path));
+    runOp(*m_session, op);
+    if (!op->error().isEmpty())
+        return Status::failure(op->error());
+    return {};
+}
+
+Result<QByteArray> SshTransport::sha256(const QString& path)
+{
+    CommandSpec spec;
+    spec.command = QStringLiteral("command -v sha256sum >/dev/null 2>&1 || exit 127; sha256sum -b -- ") + shellPath(path);
+    const ExecResult r = exec(spec);
+    if (r.ok()) {
+        const QByteArray hex = r.stdOut.left(r.stdOut.indexOf(' '));
+        if (hex.size() == 64)
+            return hex;
+    }
+    if (r.error.isEmpty() && r.exitCode != 127)
+        return Result<QByteArray>::failure(QStringLiteral("sha256sum %1 failed: %2").arg(path, QString::fromUtf8(r.stdErr).trimmed()));
+    // No sha256sum on the server: read the file back and hash it here.
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    auto data = readFile(path);
+    if (!data)
+        return Result<QByteArray>::failure(data.error());
+    hash.addData(data.value());
+    return hash.result().toHex();
+}
+
+Result<std::unique_ptr<TunnelStream>> SshTransport::openTunnel(const QString& host, quint16 port)
+{
+    auto shared = std::make_shared<TunnelShared>();
+    auto op = std::make_shared<TunnelOp>(host, port, shared);
+    m_session->submit(op);
+    std::unique_lock lock(shared->mutex);
+    if (!shared->cv.wait_for(lock, std::chrono::seconds(30), [&] { return shared->open || shared->finished; })) {
+        lock.unlock();
+        m_session->cancel(op);
+        return Result<std::unique_ptr<TunnelStream>>::failure(QStringLiteral("timed out opening a tunnel to %1:%2").arg(host).arg(port));
+    }
+    if (!shared->open)
+        return Result<std::unique_ptr<TunnelStream>>::failure(shared->error);
+    lock.unlock();
+    return std::unique_ptr<TunnelStream>(std::make_unique<SshTunnelStream>(m_session, op, shared));
+}
+
+} // namespace kf
+
+#include "sshtransport.moc"

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include "core/hosts/hostprofile.h"
+#include "core/hosts/interaction.h"
+#include "core/transport/transport.h"
+
+#include <functional>
+#include <memory>
+
+namespace kf {
+
+class SshSession;
+
+struct SshConnectOptions
+{
+    // OpenSSH's StrictHostKeyChecking=accept-new (unknown keys are saved; changed ones refused).
+    bool acceptNewHostKey = false;
+    // Null (the CLI default): unknown host keys are refused unless acceptNewHostKey, and
+    // there are no password or passphrase prompts.
+    UserInteraction* interaction = nullptr;
+    // False: unknown host keys are refused even with an interaction (StrictHostKeyChecking=yes).
+    bool promptForHostKeys = true;
+    int timeoutMs = 20000;
+    bool reconnect = true;
+    int keepaliveIntervalS = 5;
+};
+
+// The Transport over one SshSession (core/ssh): commands on exec channels, files over
+// SFTP, tunnels over direct-tcpip, all multiplexed on the host's one connection.
+//
+// Paths: absolute, or relative to the login home ("~/x" and "x" are the same file).
+// Commands run in the home directory unless CommandSpec::workingDirectory says otherwise.
+class SshTransport final : public Transport
+{
+public:
+    using Progress = std::function<void(qint64 done, qint64 total)>;
+
+    // Connects and logs in, blocking until Ready or a failure a person can read (host key
+    // refused, permission denied, ...). For the CLI and tests; the GUI uses SshHostConnection.
+    static Result<std::shared_ptr<SshTransport>> connect(const HostProfile& profile, const SshConnectOptions& options = {});
+
+    explicit SshTransport(std::shared_ptr<SshSession> session);
+    ~SshTransport() override;
+
+    std::shared_ptr<SshSession> session() const { return m_session; }
+
+    QString describe() const override;
+    ExecResult exec(const CommandSpec& spec, int timeoutMs = -1) override;
+    std::unique_ptr<ProcessHandle> start(const CommandSpec& spec) override;
+    Result<QByteArray> readFile(const QString& path) override;
+    Status writeFileAtomic(const QString& path, const QByteArray& data, const WriteOptions& options = {}) override;
+    Result<FileInfo> stat(const QString& path) override;
+    Result<QList<FileInfo>> list(const QString& directory) override;
+    Status mkpath(const QString& directory) override;
+    Result<std::unique_ptr<TunnelStream>> openTunnel(const QString& host, quint16 port) override;
+
+    // Large files, streamed from/to local files with progress (called on the session
+    // thread: keep it cheap). upload() is atomic on the remote side like writeFileAtomic.
+    Status download(const QString& remotePath, const QString& localPath, const Progress& progress = {});
+    Status upload(const QString& localPath, const QString& remotePath, const Progress& progress = {}, const WriteOptions& options = {});
+    // Hex SHA-256 of a remote file: `sha256sum` when the server has it, else read back.
+    Result<QByteArray> sha256(const QString& path);
+    Status remove(const QString& path);
+
+    // The command line sent to the server for a spec (documented in the .cpp).
+    static QByteArray remoteCommand(const CommandSpec& spec, bool pidMarker);
+    // "~/x" -> "x", "~" -> "." (SFTP starts in the home directory).
+    static QString sftpPath(const QString& path);
+    // The path as a shell word that resolves like sftpPath() does.
+    static QString shellPath(const QString& path);
+
+private:
+    Status writeAtomic(const QString& path, const QByteArray* data, const QString& localPath, const Progress& progress,
+                       const WriteOptions& options);
+
+    std::shared_ptr<SshSession> m_session;
+};
+
+} // namespace kf

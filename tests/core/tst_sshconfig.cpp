@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/ssh/sshconfig.h"
+#include "tests/support/testsupport.h"
+
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace kf;
+
+namespace {
+
+QStringList L(std::initializer_list<const char*> items)
+{
+    QStringList out;
+    for (const char* s : items)
+        out << QString::fromUtf8(s);
+    return out;
+}
+
+SshLocalContext fixedLocal()
+{
+    SshLocalContext c;
+    c.user = QStringLiteral("tester");
+    c.homeDir = QStringLiteral("/home/tester");
+    c.hostName = QStringLiteral("workstation.lan");
+    c.uid = 1000;
+    return c;
+}
+
+SshConfig parseData(const QString& name)
+{
+    return parseSshConfig(test::readData(QStringLiteral("ssh_config/") + name), name);
+}
+
+QString notesText(const QList<SshConfigNote>& notes)
+{
+    QStringList s;
+    for (const auto& n : notes)
+        s << n.toString();
+    return s.join(QLatin1Char('\n'));
+}
+
+// An in-memory filesystem for Include, so include semantics are tested without files.
+SshConfigIncludeReader memoryReader(const QMap<QString, QByteArray>& files)
+{
+    SshConfigIncludeReader r;
+    r.homeDir = QStringLiteral("/h");
+    r.glob = [files](const QString& pattern) {
+        QStringList out;
+        for (auto it = files.begin(); it != files.end(); ++it)
+            if (sshPatternMatches(pattern, it.key()))
+                out << it.key();
+        return out;
+    };
+    r.read = [files](const QString& path) -> std::optional<QByteArray> {
+        if (!files.contains(path))
+            return std::nullopt;
+        return files.value(path);
+    };
+    return r;
+}
+
+} // namespace
+
+class TestSshConfig : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void patterns_data()
+    {
+        QTest::addColumn<QString>("pattern");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<bool>("matches");
+        QTest::newRow("literal") << "gpu1" << "gpu1" << true;
+        QTest::newRow("literal differs") << "gpu1" << "gpu2" << false;
+        QTest::newRow("case sensitive like ssh") << "GPU1" << "gpu1" << false;
+        QTest::newRow("star all") << "*" << "anything.example" << true;
+        QTest::newRow("star empty") << "gpu*" << "gpu" << true;
+        QTest::newRow("star suffix") << "*.lab" << "gpu2.lab" << true;
+        QTest::newRow("star suffix no") << "*.lab" << "gpu2.labs" << false;
+        QTest::newRow("question one") << "h100-??" << "h100-07" << true;
+        QTest::newRow("question too short") << "h100-??" << "h100-7" << false;
+        QTest::newRow("question too long") << "h100-??" << "h100-107" << false;
+        QTest::newRow("two stars backtrack") << "*a*b" << "xxaxxaxxb" << true;
+        QTest::newRow("two stars fail") << "*a*b" << "xxaxxaxxc" << false;
+        QTest::newRow("empty name") << "*" << "" << true;
+        QTest::newRow("empty pattern") << "" << "x" << false;
+    }
+    void patterns()
+    {
+        QFETCH(QString, pattern);
+        QFETCH(QString, name);
+        QFETCH(bool, matches);
+        QCOMPARE(sshPatternMatches(pattern, name), matches);
+    }
+
+    void resolve_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("alias");
+        QTest::addColumn<QString>("hostName");
+        QTest::addColumn<QString>("user");
+        QTest::addColumn<int>("port");
+        QTest::addColumn<QStringList>("identityFiles");
+        QTest::addColumn<QString>("proxyJump");
+        QTest::addColumn<QStringList>("knownHosts");
+
+        const QString idDefault = QStringLiteral("/home/tester/.ssh/id_ed25519");
+        QTest::newRow("gpu1: own settings, defaults appended")
+            << "basic.conf" << "gpu1" << "10.0.0.11" << "alice" << 22
+            << (L({"/home/tester/.ssh/id_ed25519_gpu"}) << idDefault) << "" << QStringList{};
+        QTest::newRow("gpu2: port and jump, user from Host *")
+            << "basic.conf" << "gpu2" << "gpu2.lab.example.com" << "defaultuser" << 2222 << QStringList{idDefault}
+            << "bastion" << QStringList{};
+        QTest::newRow("gpu2.lab: second alias, then *.lab gives the user")
+            << "basic.conf" << "gpu2.lab" << "gpu2.lab.example.com" << "labuser" << 2222 << QStringList{idDefault}
+            << "bastion" << QStringList{};
+        QTest::newRow("other.lab: wildcard block")
+            << "basic.conf" << "other.lab" << "other.lab" << "labuser" << 22 << QStringList{idDefault} << "bastion"
+            << QStringList{};
+        QTest::newRow("bastion.lab: negated, no jump") << "basic.conf" << "bastion.lab" << "bastion.lab" << "defaultuser"
+                                                       << 22 << QStringList{idDefault} << "" << QStringList{};
+        QTest::newRow("h100-07: %h in HostName, %r %h in IdentityFile")
+            << "basic.conf" << "h100-07" << "h100-07.cluster.example.com" << "trainer" << 22
+            << (L({"/home/tester/.ssh/cluster_trainer_h100-07.cluster.example.com"}) << idDefault) << ""
+            << L({"/home/tester/.ssh/known_hosts.cluster"});
+        QTest::newRow("unknown alias: only Host *") << "basic.conf" << "elsewhere" << "elsewhere" << "defaultuser" << 22
+                                                    << QStringList{idDefault} << "" << QStringList{};
+        QTest::newRow("HostName is lower-cased like ssh")
+            << "basic.conf" << "MixedCase" << "mixedcase" << "defaultuser" << 22 << QStringList{idDefault} << ""
+            << QStringList{};
+
+        QTest::newRow("quotes, = and case-insensitive keywords")
+            << "syntax.conf" << "quoted" << "quoted.example.com" << "bob" << 2200
+            << L({"/home/tester/.ssh/key with spaces", "/opt/keys/single quoted", "/opt/keys/escaped space"}) << ""
+            << L({"/home/tester/.ssh/kh1", "/tmp/kh 2"});
+        QTest::newRow("every token")
+            << "syntax.conf" << "percent" << "percent.example.org" << "" << 22
+            << L({"/keys/tester/tester@percent.example.org:22/percent/%//home/tester/1000/workstation.lan/workstation"})
+            << "" << QStringList{};
+        QTest::newRow("ProxyJump none wins over a later value")
+            << "syntax.conf" << "jumpnone" << "jumpnone" << "" << 22 << QStringList{} << "" << QStringList{};
+        QTest::newRow("ProxyCommand first excludes a later ProxyJump")
+            << "syntax.conf" << "proxycmd" << "proxycmd" << "" << 22 << QStringList{} << "" << QStringList{};
+        QTest::newRow("duplicate identity files once")
+            << "syntax.conf" << "dup" << "dup" << "" << 22
+            << L({"/home/tester/.ssh/a", "/home/tester/.ssh/b"}) << "" << QStringList{};
+        QTest::newRow("CRLF line ends") << "crlf.conf" << "crlf" << "crlf.example.com" << "crlfuser" << 22 << QStringList{}
+                                        << "" << QStringList{};
+
+        QTest::newRow("Match block skipped") << "match.conf" << "x.internal" << "x.internal" << "" << 4444 << QStringList{}
+                                             << "" << QStringList{};
+        QTest::newRow("Host after Match applies") << "match.conf" << "after" << "after.example.com" << "" << 4444
+                                                  << QStringList{} << "" << QStringList{};
+        QTest::newRow("Host before Match applies") << "match.conf" << "before" << "before" << "beforeuser" << 4444
+                                                   << QStringList{} << "" << QStringList{};
+    }
+    void resolve()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, alias);
+        QFETCH(QString, hostName);
+        QFETCH(QString, user);
+        QFETCH(int, port);
+        QFETCH(QStringList, identityFiles);
+        QFETCH(QString, proxyJump);
+        QFETCH(QStringList, knownHosts);
+
+        const SshConfig config = parseData(file);
+        QVERIFY2(config.ok(), qPrintable(notesText(config.errors)));
+        const auto r = resolveSshHost(config, alias, fixedLocal());
+        QVERIFY2(r.ok(), qPrintable(r.error()));
+        QCOMPARE(r->alias, alias);
+        QCOMPARE(r->hostName, hostName);
+        QCOMPARE(r->user, user);
+        QCOMPARE(int(r->port), port);
+        QCOMPARE(r->identityFiles, identityFiles);
+        QCOMPARE(r->proxyJump, proxyJump);
+        QCOMPARE(r->userKnownHostsFiles, knownHosts);
+
+        const HostProfile p = r->toProfile();
+        QCOMPARE(p.name, alias);
+        QCOMPARE(p.host, hostName);
+        QCOMPARE(int(p.port), port);
+        QCOMPARE(p.identityFiles, identityFiles);
+        QCOMPARE(p.knownHostsFile, knownHosts.value(0));
+    }
+
+    void proxyCommandIsReported()
+    {
+        const auto r = resolveSshHost(parseData(QStringLiteral("syntax.conf")), QStringLiteral("proxycmd"), fixedLocal());
+        QVERIFY(r.ok());
+        QCOMPARE(r->proxyCommand, QStringLiteral("ssh -W %h:%p gateway"));
+        QVERIFY2(notesText(r->notes).contains(QLatin1String("ProxyCommand is not supported")), qPrintable(notesText(r->notes)));
+    }
+
+    void matchIsNotedWithItsLine()
+    {
+        const SshConfig config = parseData(QStringLiteral("match.conf"));
+        QVERIFY(config.ok());
+        QCOMPARE(config.notes.size(), 1); // "Match all" is understood, the other one is not
+        QCOMPARE(config.notes.first().file, QStringLiteral("match.conf"));
+        QCOMPARE(config.notes.first().line, 4);
+        QVERIFY(config.notes.first().message.contains(QLatin1String("Match host *.internal exec")));
+        const auto r = resolveSshHost(config, QStringLiteral("x.internal"), fixedLocal());
+        QCOMPARE(r->notes.size(), 1);
+        QCOMPARE(r->notes.first().line, 4);
+    }
+
+    void errorsCarryFileAndLine()
+    {
+        const SshConfig config = parseData(QStringLiteral("errors.conf"));
+        QVERIFY(!config.ok());
+        QStringList got;
+        for (const auto& e : config.errors)
+            got << e.toString();
+        const QStringList expected{
+            QStringLiteral("errors.conf:4: bad port '0'"),
+            QStringLiteral("errors.conf:5: unterminated quote"),
+            QStringLiteral("errors.conf:6: no argument after keyword \"hostname\""),
+            QStringLiteral("errors.conf:7: bad port '70000'"),
+            QStringLiteral("errors.conf:8: keyword user has extra arguments at the end of the line"),
+        };
+        QCOMPARE(got, expected);
+        // What could be read still resolves: the good lines are kept.
+        const auto good = resolveSshHost(config, QStringLiteral("good"), fixedLocal());
+        QCOMPARE(good->hostName, QStringLiteral("good.example.com"));
+        const auto bad = resolveSshHost(config, QStringLiteral("bad"), fixedLocal());
+        QCOMPARE(int(bad->port), 2022);
+    }
+
+    void unknownTokenIsAnError()
+    {
+        const SshConfig config = parseSshConfig("Host x\n  IdentityFile ~/.ssh/%q\n", QStringLiteral("t.conf"));
+        QVERIFY(config.ok());
+        const auto r = resolveSshHost(config, QStringLiteral("x"), fixedLocal());
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error(), QStringLiteral("t.conf:2: IdentityFile ~/.ssh/%q: unknown token %q"));
+        const auto trailing = resolveSshHost(parseSshConfig("IdentityFile /k%\n", QStringLiteral("t")), QStringLiteral("x"), fixedLocal());
+        QVERIFY(!trailing.ok());
+    }
+
+    void importableAliases()
+    {
+        QCOMPARE(importableSshHosts(parseData(QStringLiteral("basic.conf"))),
+                 (L({"gpu1", "gpu2", "gpu2.lab", "bastion"})));
+        QCOMPARE(importableSshHosts(parseData(QStringLiteral("match.conf"))), (L({"before", "after"})));
+    }
+
+    void includeFromTheFileSystem()
+    {
+        const QString home = test::dataPath(QStringLiteral("ssh_config/home"));
+        const auto loaded = loadSshConfig(home + QStringLiteral("/.ssh/config"), home);
+        QVERIFY2(loaded.ok(), qPrintable(loaded.error()));
+        const SshConfig& config = loaded.value();
+        QVERIFY2(config.ok(), qPrintable(notesText(config.errors)));
+        // Fragments come in glob (sorted) order, before the rest of the main file.
+        QCOMPARE(importableSshHosts(config), (L({"work", "homebox", "main", "scoped", "never", "afterscoped"})));
+
+        SshLocalContext local = fixedLocal();
+        local.homeDir = home;
+        // First value wins across files: 10-work.conf says worker, 20-home.conf says notme.
+        QCOMPARE(resolveSshHost(config, QStringLiteral("work"), local)->user, QStringLiteral("worker"));
+        QCOMPARE(resolveSshHost(config, QStringLiteral("homebox"), local)->hostName, QStringLiteral("192.168.1.5"));
+        // An Include inside a Host block: its top lines apply to that host only, the block
+        // continues after it (Port 2020), and its own Host lines never match.
+        const auto scoped = resolveSshHost(config, QStringLiteral("scoped"), local);
+        QCOMPARE(scoped->user, QStringLiteral("scopeduser"));
+        QCOMPARE(int(scoped->port), 2020);
+        QCOMPARE(resolveSshHost(config, QStringLiteral("never"), local)->user, QString());
+        QCOMPARE(resolveSshHost(config, QStringLiteral("afterscoped"), local)->hostName,
+                 QStringLiteral("afterscoped.example.com"));
+        QCOMPARE(resolveSshHost(config, QStringLiteral("afterscoped"), local)->user, QString());
+    }
+
+    void includeRecursionIsLimited()
+    {
+        const QString home = test::dataPath(QStringLiteral("ssh_config/home"));
+        const auto loaded = loadSshConfig(home + QStringLiteral("/.ssh/loop.conf"), home);
+        QVERIFY(loaded.ok());
+        QCOMPARE(loaded->errors.size(), 1);
+        QVERIFY(loaded->errors.first().message.contains(QLatin1String("nested too deeply")));
+        QVERIFY(loaded->errors.first().file.endsWith(QLatin1String("loop.conf")));
+        QCOMPARE(loaded->errors.first().line, 3);
+    }
+
+    void includeInMemory_data()
+    {
+        QTest::addColumn<QString>("alias");
+        QTest::addColumn<QString>("user");
+        QTest::addColumn<int>("port");
+        QTest::newRow("top of included file applies to all") << "any" << "u-inc" << 22;
+        QTest::newRow("host in included file") << "inc" << "u-inc" << 3000;
+        QTest::newRow("host after the include") << "late" << "u-inc" << 4000;
+    }
+    void includeInMemory()
+    {
+        QFETCH(QString, alias);
+        QFETCH(QString, user);
+        QFETCH(int, port);
+        const auto reader = memoryReader({
+            {QStringLiteral("/h/.ssh/a.conf"), "User u-inc\nHost inc\n Port 3000\n"},
+            {QStringLiteral("/h/.ssh/b.conf"), "Host late\n Port 4000\n"},
+        });
+        const SshConfig config = parseSshConfig("Include a.conf\nInclude ~/.ssh/b.conf\nUser u-main\n", QStringLiteral("main"), &reader);
+        QVERIFY(config.ok());
+        const auto r = resolveSshHost(config, alias, fixedLocal());
+        QCOMPARE(r->user, user);
+        QCOMPARE(int(r->port), port);
+    }
+
+    void includeWithoutReaderIsNoted()
+    {
+        const SshConfig config = parseSshConfig("Include other\nHost x\n", QStringLiteral("c"));
+        QVERIFY(config.ok());
+        QCOMPARE(config.notes.size(), 1);
+        QCOMPARE(config.statements.first().kind, SshConfigStatement::Kind::Include);
+    }
+
+    // OpenSSH itself as the oracle: `ssh -G` prints what it would use.
+    void agreesWithOpenSsh_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("alias");
+        for (const char* alias : {"gpu1", "gpu2", "gpu2.lab", "other.lab", "bastion.lab", "bastion", "h100-07", "elsewhere", "MixedCase"})
+            QTest::newRow(qPrintable(QStringLiteral("basic ") + QLatin1String(alias))) << "basic.conf" << alias;
+        for (const char* alias : {"quoted", "percent", "jumpnone", "dup"})
+            QTest::newRow(qPrintable(QStringLiteral("syntax ") + QLatin1String(alias))) << "syntax.conf" << alias;
+        QTest::newRow("crlf") << "crlf.conf" << "crlf";
+        QTest::newRow("match after") << "match.conf" << "after";
+    }
+    void agreesWithOpenSsh()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, alias);
+        if (QStandardPaths::findExecutable(QStringLiteral("ssh")).isEmpty())
+            QSKIP("OpenSSH client not installed");
+        const auto out = test::runProgram(QStringLiteral("ssh"), {QStringLiteral("-G"), QStringLiteral("-F"),
+                                                                   test::dataPath(QStringLiteral("ssh_config/") + file), alias});
+        QVERIFY2(out.exitCode == 0, out.err.constData());
+        QMap<QString, QString> ssh;
+        for (const QByteArray& line : out.out.split('\n')) {
+            const qsizetype sp = line.indexOf(' ');
+            if (sp > 0 && !ssh.contains(QString::fromUtf8(line.left(sp))))
+                ssh.insert(QString::fromUtf8(line.left(sp)), QString::fromUtf8(line.mid(sp + 1)));
+        }
+        const SshLocalContext local = SshLocalContext::current();
+        const auto r = resolveSshHost(parseData(file), alias, local);
+        QVERIFY2(r.ok(), qPrintable(r.error()));
+        QCOMPARE(r->hostName, ssh.value(QStringLiteral("hostname")));
+        QCOMPARE(QString::number(r->port), ssh.value(QStringLiteral("port")));
+        QCOMPARE(r->user.isEmpty() ? local.user : r->user, ssh.value(QStringLiteral("user")));
+        QCOMPARE(r->proxyJump, ssh.value(QStringLiteral("proxyjump")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSshConfig)
+#include "tst_sshconfig.moc"

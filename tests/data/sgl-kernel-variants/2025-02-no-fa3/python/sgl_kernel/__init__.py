@@ -1,0 +1,6 @@
+import ctypes
+import os
+
+import torch
+
+from sgl_kernel.ops import *

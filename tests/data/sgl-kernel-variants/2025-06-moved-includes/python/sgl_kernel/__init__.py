@@ -1,0 +1,4 @@
+import ctypes
+import os
+
+import torch

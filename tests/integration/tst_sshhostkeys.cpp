@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+// Host-key trust against the demo sshd: unknown keys prompt, saved entries are accepted
+// by OpenSSH's own ssh, hashed entries match, changed and revoked keys are refused
+// before authentication.
+#include "core/ssh/knownhosts.h"
+#include "core/transport/sshtransport.h"
+#include "tests/support/testsupport.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace kf;
+
+namespace {
+
+class HostKeyAnswer final : public UserInteraction
+{
+public:
+    explicit HostKeyAnswer(HostKeyDecision d) : decision(d) { }
+    HostKeyDecision decision;
+    QList<HostKeyInfo> asked;
+    HostKeyDecision askHostKey(const HostKeyInfo& info) override
+    {
+        asked << info;
+        return decision;
+    }
+    std::optional<SecretAnswer> askSecret(const SecretRequest&) override { return std::nullopt; }
+};
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+void writeAll(const QString& path, const QByteArray& data)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(data);
+}
+
+QString hostKeyFingerprint(const DemoHost& demo)
+{
+    const auto r = kf::test::runProgram(QStringLiteral("ssh-keygen"), {QStringLiteral("-lf"), demo.hostKeyPath() + QStringLiteral(".pub")});
+    return QString::fromUtf8(r.out.split(' ').value(1));
+}
+
+int acceptedLogins(const DemoHost& demo) { return int(demo.sshdLog().count(QLatin1String("Accepted publickey"))); }
+
+} // namespace
+
+class TestSshHostKeys : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { qunsetenv("SSH_AUTH_SOCK"); }
+
+    void unknownKeyPromptsWithTypeAndFingerprint_data()
+    {
+        QTest::addColumn<HostKeyDecision>("decision");
+        QTest::newRow("reject") << HostKeyDecision::Reject;
+        QTest::newRow("accept once") << HostKeyDecision::AcceptOnce;
+        QTest::newRow("accept and save") << HostKeyDecision::AcceptAndSave;
+    }
+    void unknownKeyPromptsWithTypeAndFingerprint()
+    {
+        QFETCH(HostKeyDecision, decision);
+        KF_START_DEMO_HOST(demo);
+        QTemporaryDir dir;
+        HostProfile p = demo.profile();
+        p.knownHostsFile = dir.path() + QStringLiteral("/known_hosts");
+        writeAll(p.knownHostsFile, "# mine\n");
+        HostKeyAnswer ui(decision);
+        SshConnectOptions o;
+        o.interaction = &ui;
+        auto t = SshTransport::connect(p, o);
+        QCOMPARE(ui.asked.size(), 1);
+        const HostKeyInfo& info = ui.asked.first();
+        QCOMPARE(info.kind, HostKeyInfo::Kind::Unknown);
+        QCOMPARE(info.keyType, QStringLiteral("ssh-ed25519"));
+        QCOMPARE(info.fingerprint, hostKeyFingerprint(demo));
+        QCOMPARE(info.knownHostsFile, p.knownHostsFile);
+        const QByteArray after = readAll(p.knownHostsFile);
+        switch (decision) {
+        case HostKeyDecision::Reject:
+            QVERIFY(!t.ok());
+            QVERIFY2(t.error().contains(QLatin1String("not accepted")), qPrintable(t.error()));
+            QCOMPARE(after, QByteArray("# mine\n"));
+            QCOMPARE(acceptedLogins(demo), 0);
+            break;
+        case HostKeyDecision::AcceptOnce:
+            QVERIFY2(t.ok(), qPrintable(t.error()));
+            QCOMPARE(after, QByteArray("# mine\n"));
+            break;
+        case HostKeyDecision::AcceptAndSave: {
+            QVERIFY2(t.ok(), qPrintable(t.error()));
+            QVERIFY(after.startsWith("# mine\n["));
+            QCOMPARE(after.count('\n'), 2);
+            // OpenSSH's own client trusts what we wrote, with strict checking.
+            QStringList args = demo.sshArguments();
+            args.replaceInStrings(QRegularExpression(QStringLiteral("^UserKnownHostsFile=.*")),
+                                  QStringLiteral("UserKnownHostsFile=") + p.knownHostsFile);
+            const auto r = kf::test::runProgram(QStringLiteral("ssh"), args << QStringLiteral("echo openssh-ok"));
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            QCOMPARE(r.out.trimmed(), QByteArray("openssh-ok"));
+            // And so do we, without asking again.
+            HostKeyAnswer again(HostKeyDecision::Reject);
+            o.interaction = &again;
+            QVERIFY(SshTransport::connect(p, o).ok());
+            QVERIFY(again.asked.isEmpty());
+            break;
+        }
+        }
+    }
+
+    void strictWithoutInteractionAndAcceptNew()
+    {
+        KF_START_DEMO_HOST(demo);
+        QTemporaryDir dir;
+        HostProfile p = demo.profile();
+        p.knownHostsFile = dir.path() + QStringLiteral("/kh");
+        auto refused = SshTransport::connect(p);
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.error().contains(QLatin1String("not known")) && refused.error().contains(hostKeyFingerprint(demo)),
+                 qPrintable(refused.error()));
+        QVERIFY(!QFile::exists(p.knownHostsFile));
+        SshConnectOptions o;
+        o.acceptNewHostKey = true;
+        QVERIFY(SshTransport::connect(p, o).ok());
+        QVERIFY(lookupHostKey({readKnownHostsFile(p.knownHostsFile)}, p.host, p.port,
+                              QByteArray::fromBase64(readAll(demo.hostKeyPath() + QStringLiteral(".pub")).split(' ').value(1)))
+                    .status
+                == HostKeyLookup::Status::Match);
+    }
+
+    void hashedEntryMatches()
+    {
+        KF_START_DEMO_HOST(demo);
+        QTemporaryDir dir;
+        HostProfile p = demo.profile();
+        p.knownHostsFile = dir.path() + QStringLiteral("/kh");
+        QFile::copy(demo.knownHostsPath(), p.knownHostsFile);
+        const auto h = kf::test::runProgram(QStringLiteral("ssh-keygen"), {QStringLiteral("-H"), QStringLiteral("-f"), p.knownHostsFile});
+        QVERIFY2(h.exitCode == 0, h.err.constData());
+        QVERIFY(readAll(p.knownHostsFile).startsWith("|1|"));
+        auto t = SshTransport::connect(p);
+        QVERIFY2(t.ok(), qPrintable(t.error()));
+    }
+
+    void changedKeyIsRefusedBeforeAuthentication()
+    {
+        KF_START_DEMO_HOST(demo);
+        QVERIFY(demo.restart(/*newHostKey=*/true).ok());
+        const QString marker = demo.homeDir() + QStringLiteral("/marker");
+        HostKeyAnswer ui(HostKeyDecision::AcceptAndSave); // ignored for a changed key
+        SshConnectOptions o;
+        o.interaction = &ui;
+        o.acceptNewHostKey = true; // ... and so is this
+        auto t = SshTransport::connect(demo.profile(), o);
+        QVERIFY(!t.ok());
+        QVERIFY2(t.error().contains(QLatin1String("HOST KEY CHANGED")), qPrintable(t.error()));
+        QVERIFY2(t.error().contains(demo.knownHostsPath() + QStringLiteral(":1")), qPrintable(t.error()));
+        QCOMPARE(ui.asked.size(), 1);
+        QCOMPARE(ui.asked.first().kind, HostKeyInfo::Kind::Changed);
+        QCOMPARE(ui.asked.first().oldEntryLine, 1);
+        QCOMPARE(ui.asked.first().oldEntryFile, demo.knownHostsPath());
+        // Nothing ran and no login happened; the known_hosts file is untouched.
+        QVERIFY(!QFile::exists(marker));
+        QCOMPARE(acceptedLogins(demo), 0);
+        QCOMPARE(readAll(demo.knownHostsPath()).count('\n'), 1);
+    }
+
+    void storedKeyOfAnotherTypeIsAMismatch()
+    {
+        KF_START_DEMO_HOST(demo);
+        QTemporaryDir dir;
+        HostProfile p = demo.profile();
+        p.knownHostsFile = dir.path() + QStringLiteral("/kh");
+        const QByteArray ec = kf::test::readData(QStringLiteral("known_hosts/ec.pub")).trimmed();
+        writeAll(p.knownHostsFile, knownHostsName(p.host, p.port).toUtf8() + ' ' + ec.split(' ').value(0) + ' ' + ec.split(' ').value(1) + '\n');
+        auto t = SshTransport::connect(p);
+        QVERIFY(!t.ok());
+        QVERIFY2(t.error().contains(QLatin1String("HOST KEY CHANGED")) && t.error().contains(QLatin1String("ecdsa-sha2-nistp256")),
+                 qPrintable(t.error()));
+        QCOMPARE(acceptedLogins(demo), 0);
+    }
+
+    void revokedKeyIsRefused()
+    {
+        KF_START_DEMO_HOST(demo);
+        QTemporaryDir dir;
+        HostProfile p = demo.profile();
+        p.knownHostsFile = dir.path() + QStringLiteral("/kh");
+        const QList<QByteArray> pub = readAll(demo.hostKeyPath() + QStringLiteral(".pub")).trimmed().split(' ');
+        writeAll(p.knownHostsFile, readAll(demo.knownHostsPath()) + "@revoked * " + pub.value(0) + ' ' + pub.value(1) + '\n');
+        auto t = SshTransport::connect(p);
+        QVERIFY(!t.ok());
+        QVERIFY2(t.error().contains(QLatin1String("revoked")) && t.error().contains(p.knownHostsFile + QStringLiteral(":2")),
+                 qPrintable(t.error()));
+        QCOMPARE(acceptedLogins(demo), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSshHostKeys)
+#include "tst_sshhostkeys.moc"
