@@ -46,3 +46,10 @@ bool takeSshOptions(QStringList& args, SshCliOptions* out, QString* error);
 kf::Result<std::shared_ptr<kf::Transport>> connectForCli(const SshCliOptions& options);
 
 } // namespace kf::cli
+
+// Also reachable as kf::SshCliOptions etc. (commands written with `using namespace kf;`).
+namespace kf {
+using cli::connectForCli;
+using cli::SshCliOptions;
+using cli::takeSshOptions;
+} // namespace kf

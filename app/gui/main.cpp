@@ -4,6 +4,7 @@
 #include "core/demo/demohost.h"
 #include "core/hosts/hostmanager.h"
 #include "core/log/logging.h"
+#include "core/ssh/sshhostconnection.h"
 #include "core/version.h"
 #include "ui/appcontext.h"
 #include "ui/highlight/highlighterinfo.h"
@@ -61,6 +62,7 @@ int main(int argc, char** argv)
     kf::log::app()->info("KernelForge {} starting", KF_VERSION_STRING);
 
     kf::HostManager hosts;
+    hosts.setFactory(kf::SshHostConnection::factory(nullptr));
     std::unique_ptr<kf::DemoHost> demoHost;
     kf::AppContext context;
     context.hosts = &hosts;

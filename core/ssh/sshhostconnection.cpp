@@ -30,7 +30,7 @@ void SshHostConnection::connectToHost()
         options.profile = profile();
         options.interaction = m_interaction;
         options.reconnect = true;
-        m_session = std::make_shared<SshSession>(options);
+        m_session = SshSession::create(options);
         connect(m_session.get(), &SshSession::stateChanged, this, &SshHostConnection::onSessionState, Qt::QueuedConnection);
     }
     const ConnectionState s = m_session->state();

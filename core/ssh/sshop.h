@@ -48,6 +48,11 @@ public:
     // Queues another operation (e.g. the `kill` that cancels a process).
     virtual void post(std::shared_ptr<Op> op) = 0;
     virtual QString describe() const = 0;
+    // Wakes the session when a file descriptor an op owns (a forwarded local socket) becomes
+    // readable or writable; call again to change the directions. Dropped with unwatchFd()
+    // and when the op finishes or is aborted.
+    virtual void watchFd(const Op* owner, int fd, bool read, bool write) = 0;
+    virtual void unwatchFd(const Op* owner) = 0;
 };
 
 // Lets a blocking caller wait for an operation to finish.

@@ -7,7 +7,10 @@
 #include <QDateTime>
 #include <QDir>
 
+#include <cerrno>
 #include <cstdlib>
+#include <sys/socket.h>
+#include <unistd.h>
 
 namespace kf::ssh {
 namespace {
@@ -773,6 +776,23 @@ SftpOp::Step SftpUnlinkOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
     return Step::Done;
 }
 
+#if LIBSSH2_VERSION_NUM >= 0x010b01
+SftpOp::Step SftpPosixRenameOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
+{
+    const QByteArray from = m_from.toUtf8();
+    const QByteArray to = m_to.toUtf8();
+    const int rc = libssh2_sftp_posix_rename_ex(sftp, from.constData(), size_t(from.size()), to.constData(), size_t(to.size()));
+    if (rc == LIBSSH2_ERROR_EAGAIN)
+        return Step::Blocked;
+    if (rc < 0) {
+        const Step s = failed(ctx, sftp, rc, QStringLiteral("cannot rename %1 to %2").arg(m_from, m_to));
+        unsupported = m_sftpStatus == LIBSSH2_FX_OP_UNSUPPORTED;
+        return s;
+    }
+    return Step::Done;
+}
+#endif
+
 SftpReadOp::SftpReadOp(QString path, QString localPath, Progress progress)
     : m_path(std::move(path)), m_localPath(std::move(localPath)), m_progress(std::move(progress))
 {
@@ -1008,6 +1028,198 @@ SftpOp::Step SftpWriteOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
         m_error = m_pendingError;
         return Step::Done;
     }
+    }
+    return Step::Done;
+}
+
+} // namespace kf::ssh
+
+// ---------------------------------------------------------------------------------------
+// ForwardOp
+
+namespace kf::ssh {
+
+namespace {
+constexpr qsizetype kForwardBufferCap = 1024 * 1024; // per direction, then back-pressure
+}
+
+ForwardOp::ForwardOp(QString host, quint16 port, int fd, std::shared_ptr<ForwardShared> shared)
+    : m_host(std::move(host)), m_port(port), m_fd(fd), m_shared(shared ? std::move(shared) : std::make_shared<ForwardShared>())
+{
+    m_buf.resize(kReadChunk);
+}
+
+ForwardOp::~ForwardOp()
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
+}
+
+void ForwardOp::finish(OpContext* ctx, const QString& error)
+{
+    if (ctx)
+        ctx->unwatchFd(this);
+    if (m_fd >= 0) {
+        ::close(m_fd); // the other end sees EOF: the next session notices its link is gone
+        m_fd = -1;
+    }
+    {
+        std::lock_guard lock(m_shared->mutex);
+        if (m_shared->error.isEmpty())
+            m_shared->error = error;
+        m_shared->finished = true;
+    }
+    m_shared->cv.notify_all();
+    m_state = State::Finished;
+    m_completion.finish();
+}
+
+void ForwardOp::abort(const QString& why)
+{
+    m_channel = nullptr;
+    if (m_state != State::Finished)
+        finish(nullptr, why); // the session drops every watch itself when it tears down
+}
+
+ForwardOp::Step ForwardOp::step(OpContext& ctx)
+{
+    switch (m_state) {
+    case State::Open: {
+        if (m_cancel) {
+            finish(&ctx, QStringLiteral("cancelled"));
+            return Step::Done;
+        }
+        if (!ctx.acquire(Token::ChannelOpen, this))
+            return Step::Blocked;
+        const QByteArray host = m_host.toUtf8();
+        m_channel = libssh2_channel_direct_tcpip_ex(ctx.session(), host.constData(), m_port, "127.0.0.1", 22);
+        if (!m_channel) {
+            const int rc = libssh2_session_last_errno(ctx.session());
+            if (rc == LIBSSH2_ERROR_EAGAIN)
+                return Step::Blocked;
+            if (ctx.fatal(rc))
+                return Step::Blocked;
+            ctx.release(Token::ChannelOpen, this);
+            finish(&ctx, QStringLiteral("%1 refused a connection to %2:%3: %4").arg(ctx.describe(), m_host).arg(m_port).arg(ctx.lastError()));
+            return Step::Done;
+        }
+        ctx.release(Token::ChannelOpen, this);
+        {
+            std::lock_guard lock(m_shared->mutex);
+            m_shared->open = true;
+        }
+        m_shared->cv.notify_all();
+        m_state = State::Run;
+        return Step::Progress;
+    }
+    case State::Run: {
+        bool progress = false;
+        // local -> buffer
+        while (!m_localEof && m_toChannel.size() < kForwardBufferCap) {
+            const ssize_t n = ::recv(m_fd, m_buf.data(), size_t(m_buf.size()), MSG_DONTWAIT);
+            if (n > 0) {
+                m_toChannel.append(m_buf.constData(), n);
+                progress = true;
+            } else if (n == 0) {
+                m_localEof = true;
+                progress = true;
+            } else {
+                if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+                    m_localEof = true; // reset by the local side: treat as its end
+                break;
+            }
+        }
+        // buffer -> channel
+        while (!m_toChannel.isEmpty()) {
+            const ssize_t n = libssh2_channel_write(m_channel, m_toChannel.constData(), size_t(m_toChannel.size()));
+            if (n == LIBSSH2_ERROR_EAGAIN)
+                break;
+            if (n < 0) {
+                if (ctx.fatal(int(n)))
+                    return Step::Blocked;
+                m_toChannel.clear();
+                m_remoteEof = true;
+                break;
+            }
+            m_toChannel.remove(0, n);
+            progress = true;
+        }
+        if (m_localEof && m_toChannel.isEmpty() && !m_eofSent) {
+            const int rc = libssh2_channel_send_eof(m_channel);
+            if (rc != LIBSSH2_ERROR_EAGAIN) {
+                m_eofSent = true;
+                progress = true;
+            }
+        }
+        // channel -> buffer
+        while (!m_remoteEof && m_toFd.size() < kForwardBufferCap) {
+            const ssize_t n = libssh2_channel_read(m_channel, m_buf.data(), size_t(m_buf.size()));
+            if (n > 0) {
+                m_toFd.append(m_buf.constData(), n);
+                progress = true;
+                continue;
+            }
+            if (n < 0 && n != LIBSSH2_ERROR_EAGAIN) {
+                if (ctx.fatal(int(n)))
+                    return Step::Blocked;
+                m_remoteEof = true;
+            }
+            if (libssh2_channel_eof(m_channel))
+                m_remoteEof = true;
+            break;
+        }
+        // buffer -> local
+        bool localBlocked = false;
+        while (!m_toFd.isEmpty()) {
+            const ssize_t n = ::send(m_fd, m_toFd.constData(), size_t(m_toFd.size()), MSG_DONTWAIT | MSG_NOSIGNAL);
+            if (n > 0) {
+                m_toFd.remove(0, n);
+                progress = true;
+                continue;
+            }
+            if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+                localBlocked = true;
+                break;
+            }
+            m_toFd.clear(); // the local side went away
+            m_localEof = true;
+            m_remoteEof = true;
+            break;
+        }
+        if (m_remoteEof && m_toFd.isEmpty() && !m_fdShutdown) {
+            ::shutdown(m_fd, SHUT_WR);
+            m_fdShutdown = true;
+            progress = true;
+        }
+        if (m_remoteEof && m_localEof && m_toFd.isEmpty() && m_toChannel.isEmpty()) {
+            m_state = State::Close;
+            return Step::Progress;
+        }
+        if (m_cancel) {
+            m_state = State::Close;
+            return Step::Progress;
+        }
+        ctx.watchFd(this, m_fd, !m_localEof && m_toChannel.size() < kForwardBufferCap, localBlocked);
+        return progress ? Step::Progress : Step::Blocked;
+    }
+    case State::Close: {
+        ctx.unwatchFd(this);
+        const int rc = libssh2_channel_close(m_channel);
+        if (rc == LIBSSH2_ERROR_EAGAIN)
+            return Step::Blocked;
+        m_state = State::Free;
+        return Step::Progress;
+    }
+    case State::Free: {
+        const int rc = libssh2_channel_free(m_channel);
+        if (rc == LIBSSH2_ERROR_EAGAIN)
+            return Step::Blocked;
+        m_channel = nullptr;
+        finish(&ctx, {});
+        return Step::Done;
+    }
+    case State::Finished:
+        return Step::Done;
     }
     return Step::Done;
 }

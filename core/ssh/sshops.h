@@ -121,6 +121,45 @@ private:
     QByteArray m_buf;
 };
 
+// Forwards between a local stream socket the op owns (non-blocking; closed when the op
+// ends) and a direct-tcpip channel to host:port as seen from the server. The building
+// block of ProxyJump (one end of a socketpair is the next session's socket) and of local
+// listening ports (an accepted browser connection). Half-closes are passed on.
+struct ForwardShared
+{
+    std::mutex mutex;
+    std::condition_variable cv;
+    bool open = false;
+    bool finished = false;
+    QString error;
+};
+
+class ForwardOp final : public Op
+{
+public:
+    ForwardOp(QString host, quint16 port, int fd, std::shared_ptr<ForwardShared> shared = {});
+    ~ForwardOp() override;
+    Step step(OpContext& ctx) override;
+    void abort(const QString& why) override;
+
+private:
+    enum class State { Open, Run, Close, Free, Finished };
+    void finish(OpContext* ctx, const QString& error);
+    QString m_host;
+    quint16 m_port;
+    int m_fd;
+    std::shared_ptr<ForwardShared> m_shared;
+    State m_state = State::Open;
+    LIBSSH2_CHANNEL* m_channel = nullptr;
+    QByteArray m_toChannel; // read from fd, not yet written to the channel
+    QByteArray m_toFd;      // read from the channel, not yet written to fd
+    bool m_localEof = false;
+    bool m_eofSent = false;
+    bool m_remoteEof = false;
+    bool m_fdShutdown = false;
+    QByteArray m_buf;
+};
+
 // An idle session channel that is read on every wake-up so libssh2 processes inbound
 // packets (keepalive replies, window adjusts, a closed socket) while no other operation
 // is running; libssh2 has no public "process input" call.
@@ -212,6 +251,23 @@ protected:
 private:
     QString m_path;
 };
+
+#if LIBSSH2_VERSION_NUM >= 0x010b01
+// posix-rename@openssh.com (libssh2 >= 1.11.1): one rename(2) over SFTP, onto an existing file.
+class SftpPosixRenameOp final : public SftpOp
+{
+public:
+    SftpPosixRenameOp(QString from, QString to) : m_from(std::move(from)), m_to(std::move(to)) { }
+    bool unsupported = false;
+
+protected:
+    Step stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp) override;
+
+private:
+    QString m_from;
+    QString m_to;
+};
+#endif
 
 using Progress = std::function<void(qint64 done, qint64 total)>;
 

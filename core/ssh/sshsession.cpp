@@ -128,6 +128,30 @@ public:
     bool fatal(int rc) override;
     void post(std::shared_ptr<Op> op) override { addOp(op); }
     QString describe() const override { return m_facade->describe(); }
+    void watchFd(const Op* owner, int fd, bool read, bool write) override
+    {
+        Watch& w = m_watches[owner];
+        if (w.fd != fd) {
+            delete w.read;
+            delete w.write;
+            w.fd = fd;
+            w.read = new QSocketNotifier(fd, QSocketNotifier::Read, this);
+            w.write = new QSocketNotifier(fd, QSocketNotifier::Write, this);
+            connect(w.read, &QSocketNotifier::activated, this, &SessionWorker::runOps);
+            connect(w.write, &QSocketNotifier::activated, this, &SessionWorker::runOps);
+        }
+        w.read->setEnabled(read);
+        w.write->setEnabled(write);
+    }
+    void unwatchFd(const Op* owner) override
+    {
+        auto it = m_watches.find(owner);
+        if (it == m_watches.end())
+            return;
+        delete it->read;
+        delete it->write;
+        m_watches.erase(it);
+    }
 
     // Called from libssh2 callbacks.
     void noteInbound(qint64 n)
@@ -173,6 +197,14 @@ private:
     QList<std::shared_ptr<Op>> m_suspended; // resumable ops waiting for Ready
     std::shared_ptr<Op> m_pump;
     const Op* m_tokens[2] = {nullptr, nullptr};
+    struct Watch
+    {
+        int fd = -1;
+        QSocketNotifier* read = nullptr;
+        QSocketNotifier* write = nullptr;
+    };
+    QHash<const Op*, Watch> m_watches; // local sockets of forwarding ops
+    bool m_promptedForSecret = false;
     bool m_dead = false;
     QString m_deadReason;
     bool m_everReady = false;
@@ -182,6 +214,7 @@ private:
     qint64 m_lastKeepalive = 0;
     int m_backoffMs = 1000;
     QByteArray m_acceptedOnceKey; // "accept once": valid for reconnects of this session
+    QByteArray m_lastHostKey;
     bool m_kbdCancelled = false;
     int m_kbdRounds = 0;
 };
@@ -294,6 +327,30 @@ Status SessionWorker::waitSocket()
 Login SessionWorker::openSocket()
 {
     const HostProfile& p = m_options.profile;
+    if (const auto jump = m_options.jump) {
+        // ProxyJump: our "socket" is one end of a socketpair; the jump session forwards the
+        // other end over a direct-tcpip channel to host:port as the jump host sees it.
+        const ConnectionState js = jump->state();
+        if (js == ConnectionState::Disconnected || js == ConnectionState::Failed)
+            jump->connectToHost();
+        if (Status s = jump->waitUntilReady(int(qMax<qint64>(1000, m_deadline - nowMs()))); !s)
+            return {Status::failure(QStringLiteral("jump host %1: %2").arg(jump->describe(), s.error())),
+                    jump->state() == ConnectionState::Failed};
+        int sv[2];
+        if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, sv) != 0)
+            return transientFailure(QStringLiteral("socketpair: ") + QString::fromLocal8Bit(strerror(errno)));
+        auto shared = std::make_shared<ForwardShared>();
+        jump->submit(std::make_shared<ForwardOp>(p.host, p.port, sv[0], shared));
+        std::unique_lock lock(shared->mutex);
+        const bool settled = shared->cv.wait_for(lock, std::chrono::milliseconds(qMax<qint64>(1, m_deadline - nowMs())),
+                                                 [&] { return shared->open || shared->finished; });
+        if (!settled || !shared->open) {
+            ::close(sv[1]);
+            return transientFailure(settled ? shared->error : QStringLiteral("timed out opening a channel through %1").arg(jump->describe()));
+        }
+        m_fd = sv[1];
+        return {};
+    }
     addrinfo hints{};
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;
@@ -345,6 +402,7 @@ Login SessionWorker::openSocket()
 
 Login SessionWorker::establish()
 {
+    m_promptedForSecret = false;
     m_dead = false;
     m_deadReason.clear();
     m_tokens[0] = m_tokens[1] = nullptr;
@@ -420,6 +478,7 @@ Login SessionWorker::checkHostKey()
     info.oldEntryLine = found.line;
     info.oldKeyType = found.oldKeyType;
     const QString name = knownHostsName(p.host, p.port);
+    m_lastHostKey = blob;
     switch (found.status) {
     case HostKeyLookup::Status::Match:
         return {};
@@ -444,6 +503,8 @@ Login SessionWorker::checkHostKey()
     case HostKeyLookup::Status::NotFound:
         break;
     }
+    if (!m_options.trustedHostKey.isEmpty() && m_options.trustedHostKey == blob)
+        return {};
     if (!m_acceptedOnceKey.isEmpty()) {
         if (m_acceptedOnceKey == blob)
             return {};
@@ -494,6 +555,7 @@ void SessionWorker::keyboardInteractive(const char* name, int nameLen, const cha
         req.prompt = header.isEmpty() ? QString::fromUtf8(prompts[i].text, int(prompts[i].length))
                                       : header + QLatin1Char('\n') + QString::fromUtf8(prompts[i].text, int(prompts[i].length));
         req.echo = prompts[i].echo != 0;
+        m_promptedForSecret = true;
         std::optional<SecretAnswer> answer = m_options.interaction->askSecret(req);
         if (!answer) {
             m_kbdCancelled = true;
@@ -619,6 +681,7 @@ Login SessionWorker::authenticate()
                     req.keyFile = keyPath;
                     req.prompt = attempt == 0 ? QStringLiteral("Passphrase for %1").arg(keyPath)
                                               : QStringLiteral("Wrong passphrase; try again for %1").arg(keyPath);
+                    m_promptedForSecret = true;
                     std::optional<SecretAnswer> answer = m_options.interaction->askSecret(req);
                     resetDeadline();
                     if (!answer) {
@@ -676,6 +739,7 @@ Login SessionWorker::authenticate()
             req.prompt = attempt == 0 ? QStringLiteral("Password for %1").arg(describe())
                                       : QStringLiteral("Wrong password; try again for %1").arg(describe());
             req.offerKeychain = true;
+            m_promptedForSecret = true;
             std::optional<SecretAnswer> answer = m_options.interaction->askSecret(req);
             resetDeadline();
             if (!answer) {
@@ -742,6 +806,7 @@ void SessionWorker::connectToHost()
 
 void SessionWorker::becomeReady()
 {
+    m_facade->setLoginFacts(m_lastHostKey, !m_promptedForSecret);
     m_everReady = true;
     m_backoffMs = 1000;
     m_lastInbound = nowMs();
@@ -811,6 +876,7 @@ void SessionWorker::runOps()
             const Op::Step s = op->step(*this);
             if (s == Op::Step::Done) {
                 m_ops.removeOne(op);
+                unwatchFd(op.get());
                 release(Token::ChannelOpen, op.get());
                 release(Token::Sftp, op.get());
                 progress = true;
@@ -905,10 +971,21 @@ void SessionWorker::teardown(bool graceful)
     }
     m_pump.reset();
     m_tokens[0] = m_tokens[1] = nullptr;
+    for (const Watch& w : std::as_const(m_watches)) {
+        delete w.read;
+        delete w.write;
+    }
+    m_watches.clear();
 }
 
 void SessionWorker::abortAll(const QString& reason)
 {
+    // Forwarding ops close their sockets when aborted: stop watching them first.
+    for (const Watch& w : std::as_const(m_watches)) {
+        delete w.read;
+        delete w.write;
+    }
+    m_watches.clear();
     const auto ops = std::exchange(m_ops, {});
     const auto suspended = std::exchange(m_suspended, {});
     for (const auto& op : ops)
@@ -1058,6 +1135,76 @@ QString SshSession::stateReason() const
 bool SshSession::isSessionThread() const { return QThread::currentThread() == m_thread; }
 
 qint64 SshSession::bytesReceived() const { return m_worker->bytesIn; }
+
+QByteArray SshSession::verifiedHostKey() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_verifiedHostKey;
+}
+
+bool SshSession::loggedInWithoutPrompt() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_quietLogin;
+}
+
+void SshSession::setLoginFacts(const QByteArray& hostKey, bool quiet)
+{
+    std::lock_guard lock(m_mutex);
+    m_verifiedHostKey = hostKey;
+    m_quietLogin = quiet;
+}
+
+namespace {
+
+// "[user@]host[:port]" or "[user@][v6addr]:port"
+HostProfile hopProfile(const QString& spec, const HostProfile& target)
+{
+    HostProfile hop;
+    QString rest = spec.trimmed();
+    if (rest.startsWith(QLatin1String("ssh://")))
+        rest = rest.mid(6);
+    if (const qsizetype at = rest.lastIndexOf(QLatin1Char('@')); at >= 0) {
+        hop.user = rest.left(at);
+        rest = rest.mid(at + 1);
+    }
+    QString portText;
+    if (rest.startsWith(QLatin1Char('['))) {
+        const qsizetype close = rest.indexOf(QLatin1Char(']'));
+        hop.host = rest.mid(1, close - 1);
+        if (close >= 0 && rest.mid(close + 1).startsWith(QLatin1Char(':')))
+            portText = rest.mid(close + 2);
+    } else if (const qsizetype colon = rest.indexOf(QLatin1Char(':')); colon >= 0) {
+        hop.host = rest.left(colon);
+        portText = rest.mid(colon + 1);
+    } else {
+        hop.host = rest;
+    }
+    hop.port = portText.isEmpty() ? 22 : quint16(portText.toUInt());
+    hop.name = hop.host;
+    hop.identityFiles = target.identityFiles;
+    hop.knownHostsFile = target.knownHostsFile;
+    return hop;
+}
+
+} // namespace
+
+std::shared_ptr<SshSession> SshSession::create(SshSessionOptions options)
+{
+    const QString jumps = options.profile.proxyJump.trimmed();
+    if (!options.jump && !jumps.isEmpty() && jumps != QLatin1String("none")) {
+        std::shared_ptr<SshSession> previous;
+        for (const QString& spec : jumps.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            SshSessionOptions hop = options;
+            hop.profile = hopProfile(spec, options.profile);
+            hop.jump = previous;
+            hop.trustedHostKey.clear();
+            previous = std::make_shared<SshSession>(hop);
+        }
+        options.jump = previous;
+    }
+    return std::make_shared<SshSession>(options);
+}
 
 void SshSession::publishState(ConnectionState state, const QString& reason)
 {

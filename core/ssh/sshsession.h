@@ -40,6 +40,10 @@ struct SshSessionOptions
     int keepaliveIntervalS = 5;
     // After a Ready connection drops: Reconnecting with backoff (1 s doubling to 30 s, jitter).
     bool reconnect = true;
+    // A host key already verified by another session to the same host (the bulk-transfer
+    // session reuses what the main one accepted): accepted when known_hosts has no entry.
+    // A changed or revoked key is still refused.
+    QByteArray trustedHostKey;
     // ProxyJump: the session of the first hop; this session's socket is a direct-tcpip
     // channel through it. Null: connect directly.
     std::shared_ptr<class SshSession> jump;
@@ -64,6 +68,11 @@ class SshSession : public QObject
 public:
     explicit SshSession(SshSessionOptions options, QObject* parent = nullptr);
     ~SshSession() override;
+    // Like the constructor, but builds the ProxyJump chain from profile.proxyJump
+    // ("[user@]host[:port][,more]", OpenSSH syntax) when options.jump is not set: every
+    // hop is a session whose socket is a direct-tcpip channel through the previous one.
+    // Hops use the profile's identity files, known_hosts and interaction.
+    static std::shared_ptr<SshSession> create(SshSessionOptions options);
 
     const SshSessionOptions& options() const { return m_options; }
     QString describe() const; // "alice@gpu1:22"
@@ -85,6 +94,12 @@ public:
     // Makes the session step its operations soon (e.g. after stdin was queued).
     void wake();
 
+    // The host key this session verified at its last login (empty before).
+    QByteArray verifiedHostKey() const;
+    // Whether the last login needed no prompt (agent or key without passphrase): a second
+    // session can then be opened quietly.
+    bool loggedInWithoutPrompt() const;
+
     // Bytes received from the server so far (for tests and dead-peer statistics).
     qint64 bytesReceived() const;
 
@@ -94,6 +109,7 @@ Q_SIGNALS:
 private:
     friend class ssh::SessionWorker;
     void publishState(ConnectionState state, const QString& reason); // any thread
+    void setLoginFacts(const QByteArray& hostKey, bool quiet);         // any thread
 
     SshSessionOptions m_options;
     QThread* m_thread = nullptr;
@@ -102,6 +118,8 @@ private:
     std::condition_variable m_stateCv;
     ConnectionState m_state = ConnectionState::Disconnected;
     QString m_reason;
+    QByteArray m_verifiedHostKey;
+    bool m_quietLogin = false;
 };
 
 // libssh2_init, once per process, before any session thread starts.

@@ -37,6 +37,15 @@ void setupProcess(QProcess& p, const CommandSpec& spec, const QString& home)
     p.setProgram(QStringLiteral("/bin/sh"));
     p.setArguments({QStringLiteral("-c"), cmd});
     p.setWorkingDirectory(spec.workingDirectory.isEmpty() ? home : spec.workingDirectory);
+    // Its own session and process group, so cancel() and timeouts stop everything the
+    // command started (a shell's children too), as the SSH side does.
+    p.setChildProcessModifier([] { ::setsid(); });
+}
+
+void killGroup(const QProcess& p, int sig)
+{
+    if (p.processId() > 0)
+        ::kill(-pid_t(p.processId()), sig);
 }
 
 class LocalProcess final : public ProcessHandle
@@ -58,6 +67,7 @@ public:
     {
         if (m_proc.state() != QProcess::NotRunning) {
             m_done = true;
+            killGroup(m_proc, SIGKILL);
             m_proc.kill();
             m_proc.waitForFinished(2000);
         }
@@ -68,8 +78,11 @@ public:
     {
         if (m_proc.state() == QProcess::NotRunning)
             return;
-        m_proc.terminate();
-        QTimer::singleShot(3000, this, [this] { if (m_proc.state() != QProcess::NotRunning) m_proc.kill(); });
+        killGroup(m_proc, SIGTERM);
+        QTimer::singleShot(3000, this, [this] {
+            if (m_proc.state() != QProcess::NotRunning)
+                killGroup(m_proc, SIGKILL);
+        });
     }
     bool isRunning() const override { return !m_done; }
 
@@ -154,6 +167,7 @@ ExecResult LocalTransport::exec(const CommandSpec& spec, int timeoutMs)
         p.write(spec.stdinData);
     p.closeWriteChannel();
     if (!p.waitForFinished(timeoutMs < 0 ? -1 : timeoutMs)) {
+        killGroup(p, SIGKILL);
         p.kill();
         p.waitForFinished(2000);
         r.error = QStringLiteral("timed out after %1 ms").arg(timeoutMs);

@@ -12,6 +12,8 @@
 #include <QRandomGenerator>
 #include <QThread>
 
+#include <mutex>
+
 namespace kf {
 namespace {
 
@@ -164,7 +166,7 @@ Result<std::shared_ptr<SshTransport>> SshTransport::connect(const HostProfile& p
     so.timeoutMs = options.timeoutMs;
     so.reconnect = options.reconnect;
     so.keepaliveIntervalS = options.keepaliveIntervalS;
-    auto session = std::make_shared<SshSession>(so);
+    auto session = SshSession::create(so);
     session->connectToHost();
     if (Status s = session->waitUntilReady(-1); !s)
         return Result<std::shared_ptr<SshTransport>>::failure(s.error());
@@ -263,10 +265,37 @@ Result<QByteArray> SshTransport::readFile(const QString& path)
     return std::move(op->data);
 }
 
+std::shared_ptr<SshSession> SshTransport::bulkSession()
+{
+    std::lock_guard lock(m_bulkMutex);
+    if (m_bulk && m_bulk->state() == ConnectionState::Ready)
+        return m_bulk;
+    if (m_bulkFailed || !m_session->loggedInWithoutPrompt())
+        return m_session; // a second login would ask the person again: share the main one
+    if (!m_bulk) {
+        SshSessionOptions o = m_session->options();
+        o.interaction = nullptr; // never prompt for the helper connection
+        o.promptForHostKeys = false;
+        o.acceptNewHostKey = false;
+        o.trustedHostKey = m_session->verifiedHostKey(); // the key the main session verified
+        m_bulk = std::make_shared<SshSession>(o);
+    }
+    const ConnectionState st = m_bulk->state();
+    if (st == ConnectionState::Disconnected || st == ConnectionState::Failed)
+        m_bulk->connectToHost();
+    if (Status s = m_bulk->waitUntilReady(m_session->options().timeoutMs * 2); !s) {
+        log::ssh()->info("{}: no second connection for bulk transfers ({}); sharing the main one", describe(), s.error());
+        m_bulkFailed = true;
+        m_bulk.reset();
+        return m_session;
+    }
+    return m_bulk;
+}
+
 Status SshTransport::download(const QString& remotePath, const QString& localPath, const Progress& progress)
 {
     auto op = std::make_shared<SftpReadOp>(sftpPath(remotePath), localPath, progress);
-    runOp(*m_session, op);
+    runOp(*bulkSession(), op);
     if (!op->error().isEmpty())
         return Status::failure(op->error());
     return {};
@@ -310,12 +339,30 @@ Status SshTransport::writeAtomic(const QString& path, const QByteArray* data, co
     params.gid = old.gid;
     params.progress = progress;
     auto w = std::make_shared<SftpWriteOp>(params);
-    runOp(*m_session, w);
+    // Large uploads go over a second connection so live streams on the main one keep flowing.
+    runOp(localPath.isEmpty() ? *m_session : *bulkSession(), w);
     if (!w->error().isEmpty()) {
         auto rm = std::make_shared<SftpUnlinkOp>(tmp);
         runOp(*m_session, rm);
         return Status::failure(w->error());
     }
+#if LIBSSH2_VERSION_NUM >= 0x010b01
+    {
+        auto rn = std::make_shared<SftpPosixRenameOp>(tmp, target);
+        runOp(*m_session, rn);
+        if (rn->error().isEmpty()) {
+            CommandSpec sweep; // best effort: temp files of earlier interrupted writes
+            sweep.command = QStringLiteral("rm -f -- %1/%2* 2>/dev/null; true").arg(shellPath(dir), shellQuote(tmpPrefix));
+            exec(sweep, 30000);
+            return {};
+        }
+        if (!rn->unsupported) {
+            auto rm = std::make_shared<SftpUnlinkOp>(tmp);
+            runOp(*m_session, rm);
+            return Status::failure(rn->error());
+        }
+    }
+#endif
     // The swap. OpenSSH's sftp-server implements SFTP v3 rename as link+unlink and refuses
     // an existing target, and libssh2 < 1.11.1 has no posix-rename: `mv -f` on an exec
     // channel is one rename(2). Temp files of earlier interrupted writes go with it.

@@ -7,6 +7,7 @@
 #include "core/transport/transport.h"
 
 #include <functional>
+#include <mutex>
 #include <memory>
 
 namespace kf {
@@ -75,7 +76,14 @@ private:
     Status writeAtomic(const QString& path, const QByteArray* data, const QString& localPath, const Progress& progress,
                        const WriteOptions& options);
 
+    // The connection for upload()/download(): a second session to the same host, opened on
+    // first use when the main one logged in without prompts; otherwise the main one.
+    std::shared_ptr<SshSession> bulkSession();
+
     std::shared_ptr<SshSession> m_session;
+    std::mutex m_bulkMutex; // guards the two below
+    std::shared_ptr<SshSession> m_bulk;
+    bool m_bulkFailed = false;
 };
 
 } // namespace kf

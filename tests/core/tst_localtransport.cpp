@@ -79,6 +79,21 @@ private Q_SLOTS:
         QVERIFY(!done.at(0).at(0).value<kf::ProcessExit>().ok());
     }
 
+    void cancelStopsEverythingTheCommandStarted()
+    {
+        kf::LocalTransport t;
+        kf::CommandSpec spec;
+        spec.command = QStringLiteral("sleep 6001 & sleep 6002; wait");
+        auto p = t.start(spec);
+        QSignalSpy done(p.get(), &kf::ProcessHandle::finished);
+        kf::CommandSpec probe;
+        probe.command = QStringLiteral("pgrep -f '^sleep 600[12]$' | wc -l");
+        QTRY_COMPARE_WITH_TIMEOUT(t.exec(probe, 5000).stdOut.trimmed(), QByteArray("2"), 10000);
+        p->cancel();
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(t.exec(probe, 5000).stdOut.trimmed(), QByteArray("0"), 10000);
+    }
+
     void atomicWriteKeepsModeAndLeavesNoTemp()
     {
         QTemporaryDir dir;

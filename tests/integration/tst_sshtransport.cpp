@@ -144,7 +144,7 @@ private Q_SLOTS:
         QVERIFY(!p->isRunning());
 
         // cancel(): TERM to the remote process group, then close.
-        spec.command = QStringLiteral("echo started; sleep 600");
+        spec.command = QStringLiteral("echo started; sleep 6007");
         auto q = t->start(spec);
         QByteArray qout;
         std::optional<ProcessExit> qexit;
@@ -158,7 +158,7 @@ private Q_SLOTS:
         QVERIFY2(qexit->signal == QLatin1String("TERM") || !qexit->ok(), qPrintable(qexit->signal + qexit->error));
         QVERIFY(timer.elapsed() < 10000);
         // No `sleep 600` left behind on the server.
-        const ExecResult ps = t->exec({QStringLiteral("pgrep -f 'slee[p] 600' || true")}, 30000);
+        const ExecResult ps = t->exec({QStringLiteral("pgrep -f 'slee[p] 6007' || true")}, 30000);
         QCOMPARE(ps.stdOut.trimmed(), QByteArray());
     }
 
