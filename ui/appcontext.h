@@ -6,6 +6,7 @@ namespace kf {
 
 class HostManager;
 class DemoHost;
+class GpuMonitorHub;
 
 // The services the composition root (app/gui/main.cpp) builds and hands to the UI.
 // Plain pointers: the root owns every service and outlives the window. No singletons.
@@ -13,6 +14,7 @@ struct AppContext
 {
     HostManager* hosts = nullptr;
     DemoHost* demo = nullptr; // null unless started with --demo
+    GpuMonitorHub* gpuMonitors = nullptr; // one nvidia-smi stream per host, shared by the GPU pane and fleet view; null: each view keeps its own
 };
 
 } // namespace kf

@@ -282,6 +282,7 @@ GpuCsvResult parseGpuCsv(QByteArrayView data, const QList<GpuField>& requested)
     std::array<QByteArrayView, kMaxColumns> cols;
     qsizetype pos = 0;
     const qsizetype size = data.size();
+    result.samples.reserve(data.count('\n') + 1);
     while (pos < size) {
         const char* nl = static_cast<const char*>(std::memchr(data.data() + pos, '\n', size_t(size - pos)));
         const qsizetype end = nl ? nl - data.data() : size;
@@ -304,18 +305,18 @@ GpuCsvResult parseGpuCsv(QByteArrayView data, const QList<GpuField>& requested)
                 result.sawHeader = true;
                 continue;
             }
-            if (n <= 1) {
-                if (result.messages.size() < 20)
-                    result.messages.append(QString::fromUtf8(line));
-                if (result.fatal.isEmpty())
-                    result.fatal = fatalMessage(line);
-            }
+            if (n <= 1 && result.messages.size() < 20)
+                result.messages.append(QString::fromUtf8(line));
             if (result.fatal.isEmpty())
                 result.fatal = fatalMessage(line);
             ++result.badLines;
             continue;
         }
-        if (gpuFieldFromName(cols[0]) != GpuField::Unknown && gpuFieldFromName(cols[size_t(n - 1)]) != GpuField::Unknown) {
+        // Field names start with a letter; index and timestamp values with a digit, so the
+        // header check costs nothing on ordinary rows.
+        const char c0 = cols[0].isEmpty() ? '\0' : cols[0].front();
+        const bool maybeHeader = ((c0 >= 'a' && c0 <= 'z') || (c0 >= 'A' && c0 <= 'Z'));
+        if (maybeHeader && gpuFieldFromName(cols[0]) != GpuField::Unknown && gpuFieldFromName(cols[size_t(n - 1)]) != GpuField::Unknown) {
             // A repeated header with the same column count.
             bool header = true;
             QList<GpuField> fields;

@@ -113,16 +113,16 @@ std::vector<SeriesBuffer::Point> SeriesBuffer::points(int level, qint64 fromMs, 
 
 int SeriesBuffer::levelFor(qint64 fromMs) const
 {
-    // The finest level whose history reaches back to the window start; else the one that
-    // reaches furthest back.
-    int best = 0;
+    // The finest level that still holds the window start: one that reaches back to it, or
+    // one that never dropped anything (not yet wrapped). Otherwise the one reaching furthest.
+    int best = int(m_levels.size()) - 1;
     qint64 bestFirst = std::numeric_limits<qint64>::max();
     for (int i = 0; i < int(m_levels.size()); ++i) {
         const Ring& r = m_levels[size_t(i)];
         if (r.count == 0 && !r.hasOpen)
             continue;
         const qint64 first = r.count > 0 ? r.at(0).t : r.open.t;
-        if (first <= fromMs)
+        if (first <= fromMs || r.count < int(r.data.size()))
             return i;
         if (first < bestFirst) {
             bestFirst = first;

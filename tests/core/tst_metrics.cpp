@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // Derived server numbers (throughput, queue, KV use, latency quantiles) from /metrics text.
+#include "core/monitor/serverprofile.h"
 #include "core/monitor/servermetrics.h"
 #include "tests/support/testsupport.h"
 
@@ -86,6 +87,17 @@ private Q_SLOTS:
         // Lifetime: mostly fast. Last interval: every new request took 0.1..1 s.
         QVERIFY(deriveServerMetrics(pb).ttftP50 < 0.1);
         QVERIFY(near(deriveServerMetrics(pb, &pa, 1).ttftP50, 0.55));
+    }
+
+    void launchCommand()
+    {
+        ServerLaunchProfile p;
+        p.modelPath = QStringLiteral("/models/Qwen3.5 397B");
+        p.tp = 8;
+        p.extraArgs = {QStringLiteral("--mem-fraction-static"), QStringLiteral("0.85")};
+        QCOMPARE(p.command(), QStringLiteral("python -m sglang.launch_server --model-path '/models/Qwen3.5 397B' --tp 8 --port 30000 --host 127.0.0.1 "
+                                             "--enable-metrics --mem-fraction-static 0.85"));
+        QVERIFY(ServerLaunchProfile::demoProfile().command().startsWith(QStringLiteral("sglang-demo-server --model-path Qwen/Qwen3.5-397B-A17B-NVFP4 --tp 8")));
     }
 
     void nothingKnown()

@@ -69,6 +69,17 @@ private Q_SLOTS:
         QCOMPARE(b.lastValue(), double((2 * day / 1000) % 100));
     }
 
+    void youngSeriesUsesRawLevel()
+    {
+        // Three samples: the 10 s bucket starts before the first sample, yet the raw level
+        // (nothing dropped yet) is the one to draw.
+        SeriesBuffer b;
+        for (int i = 0; i < 3; ++i)
+            b.append(1'700'000'003'000LL + i * 1000, i);
+        QCOMPARE(b.levelFor(1'700'000'003'000LL - 300000), 0);
+        QCOMPARE(b.decimated(1'700'000'003'000LL - 300000, 1'700'000'006'000LL, 500).size(), 3);
+    }
+
     void gapsAndOutOfOrder()
     {
         SeriesBuffer b({{0, 10}, {5000, 10}});

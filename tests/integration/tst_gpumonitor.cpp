@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-// GpuMonitor end to end against the replaying nvidia-smi (resources/demo/bin), first over
-// LocalTransport with the script on PATH. The same monitor over the real sshd follows once
-// SshTransport is on main.
+// GpuMonitor end to end against the replaying nvidia-smi (resources/demo/bin): over
+// LocalTransport with the script on PATH, and over the real sshd of the demo host (whose bin
+// dir is on the remote PATH), where the stream must survive dropped connections.
 #include "core/monitor/gpumonitor.h"
 #include "core/transport/localtransport.h"
+#include "core/transport/sshtransport.h"
 #include "tests/support/testsupport.h"
 
 #include <QSignalSpy>
@@ -64,6 +65,31 @@ private Q_SLOTS:
         QVERIFY(csv.count('\n') >= 1 + 8 * 3);
         monitor.stop();
         QCOMPARE(monitor.state(), GpuMonitor::State::Stopped);
+    }
+
+    void overSshdSurvivesDroppedConnections()
+    {
+        KF_START_DEMO_HOST(demo);
+        auto connected = SshTransport::connect(demo.profile());
+        QVERIFY2(connected, qPrintable(connected.error()));
+        std::shared_ptr<Transport> transport = connected.value();
+        GpuMonitor::Options options;
+        options.processIntervalMs = 1000;
+        GpuMonitor monitor(transport, QStringLiteral("demo"), options);
+        monitor.start();
+        QTRY_VERIFY_WITH_TIMEOUT(monitor.blocks() >= 3, 60000);
+        QCOMPARE(monitor.latest().size(), 8);
+        QTRY_VERIFY_WITH_TIMEOUT(!monitor.processes().isEmpty(), 60000);
+        // Kill every sshd session: the transport reconnects and the stream resumes (or, if the
+        // process ended, the monitor restarts it); samples keep coming either way.
+        for (int round = 0; round < 2; ++round) {
+            QVERIFY(demo.dropConnections() > 0);
+            const qint64 before = monitor.blocks();
+            QTRY_VERIFY_WITH_TIMEOUT(monitor.blocks() >= before + 3, 90000);
+            QCOMPARE(monitor.latest().size(), 8);
+        }
+        QVERIFY(monitor.resumes() + monitor.restarts() >= 1);
+        monitor.stop();
     }
 
     void restartsWhenNvidiaSmiExits()

@@ -4,6 +4,7 @@
 // (a plain socket; over SSH the same code runs through direct-tcpip).
 #include "core/monitor/serverclient.h"
 #include "core/transport/localtransport.h"
+#include "core/transport/sshtransport.h"
 #include "tests/support/testsupport.h"
 
 #include <QProcess>
@@ -84,6 +85,26 @@ private Q_SLOTS:
         QVERIFY(!client.last().hasMetrics);
         QVERIFY(client.last().metrics.note.contains(QStringLiteral("--enable-metrics")));
         QVERIFY(spy.size() >= 1);
+        client.stop();
+    }
+
+    void throughTheSshTunnel()
+    {
+        // The server listens on the server's loopback; the client reaches it over direct-tcpip.
+        DemoServer server;
+        QVERIFY(server.start({QStringLiteral("--enable-metrics")}));
+        KF_START_DEMO_HOST(demo);
+        auto connected = SshTransport::connect(demo.profile());
+        QVERIFY2(connected, qPrintable(connected.error()));
+        std::shared_ptr<Transport> transport = connected.value();
+        ServerClient client(transport, server.port);
+        client.start(500);
+        QTRY_VERIFY_WITH_TIMEOUT(client.last().healthy() && client.last().hasMetrics, 60000);
+        const qint64 first = client.last().timeMs;
+        QTRY_VERIFY_WITH_TIMEOUT(client.last().timeMs > first, 30000);
+        QCOMPARE(client.last().tpSize, 2);
+        QVERIFY(client.last().metrics.genThroughput > 1500);
+        QVERIFY(client.last().metrics.itlP95 > 0);
         client.stop();
     }
 

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+// kernelforge-cli gpu watch|parse
+#include "app/cli/cli.h"
+
+#include "core/monitor/gpumonitor.h"
+#include "core/monitor/nvidiasmi.h"
+#include "core/transport/localtransport.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cmath>
+
+namespace {
+
+using namespace kf;
+
+QJsonValue num(double v)
+{
+    return hasValue(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null);
+}
+
+QJsonObject gpuJson(const GpuSample& g)
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("index"), g.index);
+    o.insert(QStringLiteral("uuid"), g.uuid);
+    o.insert(QStringLiteral("name"), g.name);
+    o.insert(QStringLiteral("util"), num(g.utilGpu));
+    o.insert(QStringLiteral("mem_used_mib"), num(g.memUsedMiB));
+    o.insert(QStringLiteral("mem_total_mib"), num(g.memTotalMiB));
+    o.insert(QStringLiteral("temp_c"), num(g.tempGpuC));
+    o.insert(QStringLiteral("power_w"), num(g.powerW));
+    o.insert(QStringLiteral("power_limit_w"), num(g.powerLimitW));
+    o.insert(QStringLiteral("sm_clock_mhz"), num(g.smClockMHz));
+    o.insert(QStringLiteral("pstate"), g.pstate.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(g.pstate));
+    o.insert(QStringLiteral("reasons"), g.hasReasons ? QJsonArray::fromStringList(reasonWords(g.reasons)) : QJsonArray());
+    return o;
+}
+
+QString cell(double v, int precision = 0)
+{
+    return hasValue(v) ? QString::number(v, 'f', precision) : QStringLiteral("-");
+}
+
+void printTable(QTextStream& s, const QList<GpuSample>& gpus)
+{
+    s << QStringLiteral("GPU  NAME                  UTIL  MEMORY (MiB)       TEMP  POWER (W)      SM MHz  PSTATE  REASONS\n");
+    for (const auto& g : gpus) {
+        const QString util = cell(g.utilGpu) + u'%';
+        const QString mem = cell(g.memUsedMiB) + u'/' + cell(g.memTotalMiB);
+        const QString temp = cell(g.tempGpuC) + u'C';
+        const QString power = cell(g.powerW, 1) + u'/' + cell(g.powerLimitW);
+        s << QString::number(g.index).leftJustified(5) << g.name.left(21).leftJustified(22) << util.rightJustified(4) << "  "
+          << mem.leftJustified(19) << temp.rightJustified(4) << "  " << power.leftJustified(15) << cell(g.smClockMHz).rightJustified(6) << "  "
+          << (g.pstate.isEmpty() ? QStringLiteral("-") : g.pstate).leftJustified(8) << (g.hasReasons ? reasonWords(g.reasons).join(u',') : QString())
+          << '\n';
+    }
+}
+
+void usage(QTextStream& s)
+{
+    s << "Usage:\n"
+      << "  kernelforge-cli gpu watch --local [--json] [--count N] [--interval MS]\n"
+      << "  kernelforge-cli gpu parse FILE [--json] [--fields F1,F2,...]\n\n"
+      << "watch streams nvidia-smi (one long-lived --query-gpu ... -lms process) and prints one\n"
+      << "sample per interval: a table, or with --json one JSON object per line:\n"
+      << "  {host, time, gpus:[{index, uuid, name, util, mem_used_mib, mem_total_mib, temp_c,\n"
+      << "   power_w, power_limit_w, sm_clock_mhz, pstate, reasons[]}]}\n"
+      << "parse reads a saved `nvidia-smi --query-gpu=... --format=csv[,noheader][,nounits]` file;\n"
+      << "without a header the columns are taken from --fields, else guessed from the column count\n"
+      << "(KernelForge's own field list, or the common index,uuid,name,pci.bus_id,... list).\n"
+      << "Remote hosts (user@host with ssh options) come with the SSH transport.\n";
+    s.flush();
+}
+
+int watch(QStringList args)
+{
+    bool json = false;
+    bool local = false;
+    int count = -1;
+    int interval = 1000;
+    QString destination;
+    while (!args.isEmpty()) {
+        const QString a = args.takeFirst();
+        if (a == QLatin1String("--json")) {
+            json = true;
+        } else if (a == QLatin1String("--local")) {
+            local = true;
+        } else if (a == QLatin1String("--count") && !args.isEmpty()) {
+            bool ok = false;
+            count = args.takeFirst().toInt(&ok);
+            if (!ok || count <= 0) {
+                cli::err() << "gpu watch: --count needs a positive number\n";
+                return 2;
+            }
+        } else if (a == QLatin1String("--interval") && !args.isEmpty()) {
+            bool ok = false;
+            interval = args.takeFirst().toInt(&ok);
+            if (!ok || interval < 100) {
+                cli::err() << "gpu watch: --interval needs milliseconds >= 100\n";
+                return 2;
+            }
+        } else if (a == QLatin1String("--help") || a == QLatin1String("-h")) {
+            usage(cli::out());
+            return 0;
+        } else if (!a.startsWith(u'-') && destination.isEmpty()) {
+            destination = a;
+        } else {
+            cli::err() << "gpu watch: unknown option " << a << '\n';
+            usage(cli::err());
+            return 2;
+        }
+    }
+    if (!local) {
+        cli::err() << "gpu watch: " << (destination.isEmpty() ? QStringLiteral("no host given") : QStringLiteral("SSH hosts are not supported by this build yet"))
+                   << "; use --local for this machine\n";
+        return 2;
+    }
+    auto transport = std::make_shared<LocalTransport>();
+    GpuMonitor::Options options;
+    options.intervalMs = interval;
+    options.processIntervalMs = 0;
+    const QString host = QStringLiteral("local");
+    GpuMonitor monitor(transport, host, options);
+    int printed = 0;
+    int rc = 0;
+    QObject::connect(&monitor, &GpuMonitor::samplesUpdated, &monitor, [&](const QList<GpuSample>& gpus) {
+        if (json) {
+            QJsonObject o;
+            o.insert(QStringLiteral("host"), host);
+            o.insert(QStringLiteral("time"), QDateTime::fromMSecsSinceEpoch(monitor.latestTimeMs(), Qt::UTC).toString(Qt::ISODateWithMs));
+            QJsonArray arr;
+            for (const auto& g : gpus)
+                arr.append(gpuJson(g));
+            o.insert(QStringLiteral("gpus"), arr);
+            cli::out() << QJsonDocument(o).toJson(QJsonDocument::Compact) << '\n';
+        } else {
+            cli::out() << QDateTime::fromMSecsSinceEpoch(monitor.latestTimeMs()).toString(Qt::ISODate) << "  " << host << '\n';
+            printTable(cli::out(), gpus);
+        }
+        cli::out().flush();
+        if (count > 0 && ++printed >= count)
+            QCoreApplication::exit(0);
+    });
+    QObject::connect(&monitor, &GpuMonitor::alertRaised, &monitor, [&](const Alert& a) {
+        cli::err() << "alert: " << a.message << '\n';
+        cli::err().flush();
+        // Nothing was ever printed and nvidia-smi itself fails: give up instead of retrying forever.
+        if (a.kind == AlertKind::SmiFailure && printed == 0) {
+            rc = 1;
+            QCoreApplication::exit(1);
+        }
+    });
+    monitor.start();
+    const int loop = QCoreApplication::exec();
+    monitor.stop();
+    return rc != 0 ? rc : loop;
+}
+
+QList<GpuField> fieldsFromNames(const QString& list)
+{
+    QList<GpuField> out;
+    for (const QString& n : list.split(u',', Qt::SkipEmptyParts))
+        out.append(gpuFieldFromName(n.trimmed().toUtf8()));
+    return out;
+}
+
+int parse(QStringList args)
+{
+    bool json = false;
+    QString file;
+    QString fields;
+    while (!args.isEmpty()) {
+        const QString a = args.takeFirst();
+        if (a == QLatin1String("--json"))
+            json = true;
+        else if (a == QLatin1String("--fields") && !args.isEmpty())
+            fields = args.takeFirst();
+        else if (a == QLatin1String("--help") || a == QLatin1String("-h")) {
+            usage(cli::out());
+            return 0;
+        } else if (!a.startsWith(u'-') && file.isEmpty())
+            file = a;
+        else {
+            cli::err() << "gpu parse: unknown option " << a << '\n';
+            return 2;
+        }
+    }
+    if (file.isEmpty()) {
+        usage(cli::err());
+        return 2;
+    }
+    QFile f(file);
+    if (!f.open(QIODevice::ReadOnly)) {
+        cli::err() << "gpu parse: cannot read " << file << ": " << f.errorString() << '\n';
+        return 1;
+    }
+    const QByteArray data = f.readAll();
+    QList<QList<GpuField>> candidates;
+    if (!fields.isEmpty()) {
+        candidates.append(fieldsFromNames(fields));
+    } else {
+        const QList<GpuField> common = fieldsFromNames(QStringLiteral(
+            "index,uuid,name,pci.bus_id,driver_version,pstate,temperature.gpu,temperature.memory,utilization.gpu,utilization.memory,"
+            "memory.total,memory.used,memory.free,power.draw,power.limit,clocks.sm,clocks.mem,clocks.max.sm,fan.speed,"
+            "ecc.errors.uncorrected.volatile.total,clocks_throttle_reasons.active,compute_mode,mig.mode.current"));
+        candidates = {defaultGpuFields(), common, QList<GpuField>{GpuField::Timestamp} + common, QList<GpuField>{GpuField::Timestamp} + defaultGpuFields()};
+    }
+    GpuCsvResult best = parseGpuCsv(data, candidates.first());
+    for (const auto& c : candidates) {
+        GpuCsvResult r = parseGpuCsv(data, c);
+        if (r.samples.size() > best.samples.size())
+            best = r;
+    }
+    if (best.samples.isEmpty()) {
+        cli::err() << "gpu parse: no GPU rows in " << file;
+        if (!best.fatal.isEmpty())
+            cli::err() << " (" << best.fatal << ')';
+        cli::err() << "; without a header pass --fields\n";
+        return 1;
+    }
+    if (json) {
+        QJsonArray arr;
+        for (const auto& g : best.samples) {
+            QJsonObject o = gpuJson(g);
+            if (g.timeMs)
+                o.insert(QStringLiteral("time"), QDateTime::fromMSecsSinceEpoch(g.timeMs, Qt::UTC).toString(Qt::ISODateWithMs));
+            arr.append(o);
+        }
+        QJsonObject root;
+        root.insert(QStringLiteral("gpus"), arr);
+        root.insert(QStringLiteral("bad_lines"), best.badLines);
+        root.insert(QStringLiteral("header"), best.sawHeader);
+        cli::out() << QJsonDocument(root).toJson(QJsonDocument::Compact) << '\n';
+    } else {
+        printTable(cli::out(), best.samples);
+        if (best.badLines)
+            cli::out() << best.badLines << " line(s) skipped\n";
+    }
+    return 0;
+}
+
+int runGpu(const QStringList& argsIn)
+{
+    QStringList args = argsIn;
+    if (args.isEmpty() || args.first() == QLatin1String("--help") || args.first() == QLatin1String("-h")) {
+        usage(args.isEmpty() ? cli::err() : cli::out());
+        return args.isEmpty() ? 2 : 0;
+    }
+    const QString sub = args.takeFirst();
+    if (sub == QLatin1String("watch"))
+        return watch(args);
+    if (sub == QLatin1String("parse"))
+        return parse(args);
+    cli::err() << "gpu: unknown subcommand " << sub << '\n';
+    usage(cli::err());
+    return 2;
+}
+
+const kf::cli::Registration reg{"gpu", "Watch GPUs through nvidia-smi, or parse a saved nvidia-smi CSV", &runGpu};
+
+} // namespace

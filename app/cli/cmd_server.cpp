@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+// kernelforge-cli server status|metrics
+#include "app/cli/cli.h"
+
+#include "core/monitor/prometheustext.h"
+#include "core/monitor/serverclient.h"
+#include "core/monitor/servermetrics.h"
+#include "core/transport/localtransport.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cmath>
+
+namespace {
+
+using namespace kf;
+
+QJsonValue num(double v)
+{
+    return std::isnan(v) ? QJsonValue(QJsonValue::Null) : QJsonValue(v);
+}
+
+QJsonObject metricsJson(const ServerMetrics& m)
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("vocabulary"), m.vocabulary);
+    o.insert(QStringLiteral("gen_throughput"), num(m.genThroughput));
+    o.insert(QStringLiteral("throughput_from_rate"), m.throughputFromRate);
+    o.insert(QStringLiteral("running"), num(m.running));
+    o.insert(QStringLiteral("queued"), num(m.queued));
+    o.insert(QStringLiteral("kv_usage"), num(m.kvUsage));
+    o.insert(QStringLiteral("cache_hit_rate"), num(m.cacheHitRate));
+    o.insert(QStringLiteral("ttft_p50_s"), num(m.ttftP50));
+    o.insert(QStringLiteral("ttft_p95_s"), num(m.ttftP95));
+    o.insert(QStringLiteral("itl_p50_s"), num(m.itlP50));
+    o.insert(QStringLiteral("itl_p95_s"), num(m.itlP95));
+    o.insert(QStringLiteral("generation_tokens_total"), num(m.generationTokensTotal));
+    o.insert(QStringLiteral("prompt_tokens_total"), num(m.promptTokensTotal));
+    o.insert(QStringLiteral("tp_ranks_reporting"), m.tpRanksReporting);
+    if (!m.note.isEmpty())
+        o.insert(QStringLiteral("note"), m.note);
+    return o;
+}
+
+QString fmt(double v, int precision, const QString& unit = {})
+{
+    return std::isnan(v) ? QStringLiteral("-") : QString::number(v, 'f', precision) + unit;
+}
+
+void printMetrics(QTextStream& s, const ServerMetrics& m)
+{
+    s << "throughput      " << fmt(m.genThroughput, 1, QStringLiteral(" tok/s")) << (m.throughputFromRate ? " (rate of generation_tokens_total)" : "") << '\n'
+      << "running/queued  " << fmt(m.running, 0) << " / " << fmt(m.queued, 0) << '\n'
+      << "KV cache used   " << fmt(m.kvUsage * 100, 1, QStringLiteral("%")) << '\n'
+      << "cache hit rate  " << fmt(m.cacheHitRate * 100, 1, QStringLiteral("%")) << '\n'
+      << "TTFT p50/p95    " << fmt(m.ttftP50 * 1000, 1, QStringLiteral(" ms")) << " / " << fmt(m.ttftP95 * 1000, 1, QStringLiteral(" ms")) << '\n'
+      << "ITL p50/p95     " << fmt(m.itlP50 * 1000, 2, QStringLiteral(" ms")) << " / " << fmt(m.itlP95 * 1000, 2, QStringLiteral(" ms")) << '\n';
+    if (!m.note.isEmpty())
+        s << "note: " << m.note << '\n';
+}
+
+void usage(QTextStream& s)
+{
+    s << "Usage:\n"
+      << "  kernelforge-cli server status --local [--port 30000] [--json]\n"
+      << "  kernelforge-cli server metrics --from-file FILE [--json]\n\n"
+      << "status asks an SGLang (or vLLM) server on the host's loopback for /health, /server_info\n"
+      << "(or /get_server_info), /model_info and /metrics; exit status 0 healthy, 3 starting or\n"
+      << "unhealthy, 1 unreachable. metrics derives throughput, queue, KV-cache use, hit rate and\n"
+      << "TTFT / inter-token latency p50/p95 from a saved /metrics page.\n"
+      << "Remote hosts (user@host with ssh options) come with the SSH transport.\n";
+    s.flush();
+}
+
+int status(QStringList args)
+{
+    bool json = false;
+    bool local = false;
+    quint16 port = 30000;
+    QString destination;
+    while (!args.isEmpty()) {
+        const QString a = args.takeFirst();
+        if (a == QLatin1String("--json")) {
+            json = true;
+        } else if (a == QLatin1String("--local")) {
+            local = true;
+        } else if (a == QLatin1String("--port") && !args.isEmpty()) {
+            bool ok = false;
+            const int p = args.takeFirst().toInt(&ok);
+            if (!ok || p <= 0 || p > 65535) {
+                cli::err() << "server status: bad --port\n";
+                return 2;
+            }
+            port = quint16(p);
+        } else if (a == QLatin1String("--help") || a == QLatin1String("-h")) {
+            usage(cli::out());
+            return 0;
+        } else if (!a.startsWith(u'-') && destination.isEmpty()) {
+            destination = a;
+        } else {
+            cli::err() << "server status: unknown option " << a << '\n';
+            return 2;
+        }
+    }
+    if (!local) {
+        cli::err() << "server status: " << (destination.isEmpty() ? QStringLiteral("no host given") : QStringLiteral("SSH hosts are not supported by this build yet"))
+                   << "; use --local for this machine\n";
+        return 2;
+    }
+    LocalTransport transport;
+    const ServerStatus s = pollServer(transport, port);
+    if (json) {
+        QJsonObject o;
+        o.insert(QStringLiteral("host"), QStringLiteral("local"));
+        o.insert(QStringLiteral("port"), port);
+        o.insert(QStringLiteral("reachable"), s.reachable);
+        o.insert(QStringLiteral("health"), s.healthStatus);
+        o.insert(QStringLiteral("healthy"), s.healthy());
+        if (!s.error.isEmpty())
+            o.insert(QStringLiteral("error"), s.error);
+        o.insert(QStringLiteral("model_path"), s.modelPath);
+        o.insert(QStringLiteral("tp_size"), s.tpSize);
+        o.insert(QStringLiteral("server_info_endpoint"), s.infoEndpoint);
+        o.insert(QStringLiteral("has_metrics"), s.hasMetrics);
+        o.insert(QStringLiteral("metrics"), metricsJson(s.metrics));
+        cli::out() << QJsonDocument(o).toJson(QJsonDocument::Compact) << '\n';
+    } else if (!s.reachable) {
+        cli::out() << "local:" << port << ": not reachable: " << s.error << '\n';
+    } else {
+        cli::out() << "local:" << port << ": " << (s.healthy() ? "healthy" : "not ready") << " (HTTP " << s.healthStatus << ")\n";
+        if (!s.modelPath.isEmpty())
+            cli::out() << "model           " << s.modelPath << (s.tpSize ? QStringLiteral(" (tp %1)").arg(s.tpSize) : QString()) << '\n';
+        printMetrics(cli::out(), s.metrics);
+    }
+    if (!s.reachable)
+        return 1;
+    return s.healthy() ? 0 : 3;
+}
+
+int metrics(QStringList args)
+{
+    bool json = false;
+    QString file;
+    while (!args.isEmpty()) {
+        const QString a = args.takeFirst();
+        if (a == QLatin1String("--json"))
+            json = true;
+        else if (a == QLatin1String("--from-file") && !args.isEmpty())
+            file = args.takeFirst();
+        else if (a == QLatin1String("--help") || a == QLatin1String("-h")) {
+            usage(cli::out());
+            return 0;
+        } else {
+            cli::err() << "server metrics: unknown option " << a << '\n';
+            return 2;
+        }
+    }
+    if (file.isEmpty()) {
+        cli::err() << "server metrics: --from-file FILE is required\n";
+        return 2;
+    }
+    QFile f(file);
+    if (!f.open(QIODevice::ReadOnly)) {
+        cli::err() << "server metrics: cannot read " << file << ": " << f.errorString() << '\n';
+        return 1;
+    }
+    const PromText text = parsePrometheusText(f.readAll());
+    const ServerMetrics m = deriveServerMetrics(text);
+    if (json) {
+        QJsonObject o = metricsJson(m);
+        o.insert(QStringLiteral("samples"), int(text.samples.size()));
+        o.insert(QStringLiteral("bad_lines"), text.badLines);
+        cli::out() << QJsonDocument(o).toJson(QJsonDocument::Compact) << '\n';
+    } else {
+        printMetrics(cli::out(), m);
+        if (text.badLines)
+            cli::out() << text.badLines << " line(s) skipped: " << text.errors.join(QStringLiteral("; ")) << '\n';
+    }
+    return m.vocabulary.isEmpty() ? 1 : 0;
+}
+
+int runServer(const QStringList& argsIn)
+{
+    QStringList args = argsIn;
+    if (args.isEmpty() || args.first() == QLatin1String("--help") || args.first() == QLatin1String("-h")) {
+        usage(args.isEmpty() ? cli::err() : cli::out());
+        return args.isEmpty() ? 2 : 0;
+    }
+    const QString sub = args.takeFirst();
+    if (sub == QLatin1String("status"))
+        return status(args);
+    if (sub == QLatin1String("metrics"))
+        return metrics(args);
+    cli::err() << "server: unknown subcommand " << sub << '\n';
+    usage(cli::err());
+    return 2;
+}
+
+const kf::cli::Registration reg{"server", "Check an SGLang server's health and metrics", &runServer};
+
+} // namespace

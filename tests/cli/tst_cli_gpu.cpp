@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "tests/support/testsupport.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest>
+
+namespace {
+QStringList demoPath(const QStringList& more = {})
+{
+    return QStringList{QStringLiteral("PATH=" KF_SOURCE_DIR "/resources/demo/bin:") + qEnvironmentVariable("PATH")} + more;
+}
+} // namespace
+
+class TestCliGpu : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void watchJsonLines()
+    {
+        const auto r = kf::test::runCli({QStringLiteral("gpu"), QStringLiteral("watch"), QStringLiteral("--local"), QStringLiteral("--json"),
+                                         QStringLiteral("--count"), QStringLiteral("2")},
+                                        60000, demoPath({QStringLiteral("KF_DEMO_GPUS=8")}));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QList<QByteArray> lines = r.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 2);
+        for (const QByteArray& line : lines) {
+            QJsonParseError error;
+            const QJsonObject o = QJsonDocument::fromJson(line, &error).object();
+            QCOMPARE(error.error, QJsonParseError::NoError);
+            QCOMPARE(o.value(QStringLiteral("host")).toString(), QStringLiteral("local"));
+            QVERIFY(!o.value(QStringLiteral("time")).toString().isEmpty());
+            const QJsonArray gpus = o.value(QStringLiteral("gpus")).toArray();
+            QCOMPARE(gpus.size(), 8);
+            const QJsonObject g = gpus.at(7).toObject();
+            QCOMPARE(g.value(QStringLiteral("index")).toInt(), 7);
+            QCOMPARE(g.value(QStringLiteral("name")).toString(), QStringLiteral("NVIDIA H200"));
+            QCOMPARE(g.value(QStringLiteral("mem_total_mib")).toDouble(), 143771.0);
+            for (const char* key : {"uuid", "util", "mem_used_mib", "temp_c", "power_w", "power_limit_w", "sm_clock_mhz", "pstate", "reasons"})
+                QVERIFY2(g.contains(QLatin1String(key)), key);
+            QVERIFY(g.value(QStringLiteral("reasons")).isArray());
+        }
+    }
+
+    void watchFailsOnNvmlMismatch()
+    {
+        const auto r = kf::test::runCli({QStringLiteral("gpu"), QStringLiteral("watch"), QStringLiteral("--local"), QStringLiteral("--count"), QStringLiteral("1")},
+                                        60000, demoPath({QStringLiteral("KF_DEMO_NVML_FAIL=1")}));
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.contains("Driver/library version mismatch"));
+    }
+
+    void parseSavedFiles_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("gpus");
+        QTest::addColumn<double>("power0");
+        QTest::newRow("units with header") << QStringLiteral("nvidia-smi/h200-driver580/query_csv_units.txt") << 1 << 79.19;
+        QTest::newRow("noheader nounits") << QStringLiteral("nvidia-smi/h200-driver580/query_csv_nounits.txt") << 1 << 79.19;
+        QTest::newRow("stream with timestamps") << QStringLiteral("nvidia-smi/h200-driver580/stream_lms500.txt") << 69 << 79.15;
+        QTest::newRow("8 GPUs, MIG and N/A") << QStringLiteral("nvidia-smi/synthetic/eight_gpus_units.csv") << 8 << 600.5;
+    }
+    void parseSavedFiles()
+    {
+        QFETCH(QString, file);
+        QFETCH(int, gpus);
+        QFETCH(double, power0);
+        const auto r = kf::test::runCli({QStringLiteral("gpu"), QStringLiteral("parse"), kf::test::dataPath(file), QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        const QJsonArray arr = o.value(QStringLiteral("gpus")).toArray();
+        QCOMPARE(arr.size(), gpus);
+        QCOMPARE(arr.at(0).toObject().value(QStringLiteral("power_w")).toDouble(), power0);
+        QCOMPARE(o.value(QStringLiteral("bad_lines")).toInt(), 0);
+    }
+
+    void parseTableAndErrors()
+    {
+        auto r = kf::test::runCli({QStringLiteral("gpu"), QStringLiteral("parse"), kf::test::dataPath(QStringLiteral("nvidia-smi/synthetic/eight_gpus_units.csv"))});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("hw_slowdown,hw_thermal_slowdown"));
+        r = kf::test::runCli({QStringLiteral("gpu"), QStringLiteral("parse"), kf::test::dataPath(QStringLiteral("nvidia-smi/synthetic/nvml_mismatch.txt"))});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.contains("Driver/library version mismatch"));
+        r = kf::test::runCli({QStringLiteral("gpu"), QStringLiteral("watch"), QStringLiteral("alice@gpu1")});
+        QCOMPARE(r.exitCode, 2);
+        r = kf::test::runCli({QStringLiteral("gpu"), QStringLiteral("frobnicate")});
+        QCOMPARE(r.exitCode, 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliGpu)
+#include "tst_cli_gpu.moc"

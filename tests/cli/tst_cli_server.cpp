@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "tests/support/testsupport.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTcpServer>
+#include <QtTest>
+
+class TestCliServer : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void metricsFromFile()
+    {
+        auto r = kf::test::runCli({QStringLiteral("server"), QStringLiteral("metrics"), QStringLiteral("--from-file"),
+                                   kf::test::dataPath(QStringLiteral("metrics/sglang_tp2.prom")), QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o.value(QStringLiteral("vocabulary")).toString(), QStringLiteral("sglang"));
+        QCOMPARE(o.value(QStringLiteral("gen_throughput")).toDouble(), 2087.5);
+        QCOMPARE(o.value(QStringLiteral("running")).toDouble(), 12.0);
+        QCOMPARE(o.value(QStringLiteral("tp_ranks_reporting")).toInt(), 2);
+        QVERIFY(qAbs(o.value(QStringLiteral("ttft_p50_s")).toDouble() - 0.3) < 1e-9);
+        r = kf::test::runCli({QStringLiteral("server"), QStringLiteral("metrics"), QStringLiteral("--from-file"), kf::test::dataPath(QStringLiteral("metrics/vllm.prom"))});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("running/queued  7 / 1"));
+        r = kf::test::runCli({QStringLiteral("server"), QStringLiteral("metrics"), QStringLiteral("--from-file"), QStringLiteral("/nonexistent")});
+        QCOMPARE(r.exitCode, 1);
+    }
+
+    void statusAgainstDemoServer()
+    {
+        quint16 port = 0;
+        {
+            QTcpServer s;
+            s.listen(QHostAddress::LocalHost, 0);
+            port = s.serverPort();
+        }
+        // Nothing there yet: unreachable, exit 1.
+        auto r = kf::test::runCli({QStringLiteral("server"), QStringLiteral("status"), QStringLiteral("--local"), QStringLiteral("--port"), QString::number(port)});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.out.contains("not reachable"));
+
+        QProcess server;
+        server.setStandardErrorFile(QProcess::nullDevice());
+        server.start(QStringLiteral(KF_SOURCE_DIR "/resources/demo/bin/sglang-demo-server"),
+                     {QStringLiteral("--port"), QString::number(port), QStringLiteral("--enable-metrics"), QStringLiteral("--tp"), QStringLiteral("8")});
+        QVERIFY(server.waitForStarted());
+        QJsonObject o;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                r = kf::test::runCli({QStringLiteral("server"), QStringLiteral("status"), QStringLiteral("--local"), QStringLiteral("--port"), QString::number(port),
+                                      QStringLiteral("--json")});
+                o = QJsonDocument::fromJson(r.out).object();
+                return r.exitCode == 0;
+            }(),
+            30000);
+        QCOMPARE(o.value(QStringLiteral("tp_size")).toInt(), 8);
+        QCOMPARE(o.value(QStringLiteral("server_info_endpoint")).toString(), QStringLiteral("/server_info"));
+        const QJsonObject m = o.value(QStringLiteral("metrics")).toObject();
+        QVERIFY(m.value(QStringLiteral("gen_throughput")).toDouble() > 1500);
+        QCOMPARE(m.value(QStringLiteral("tp_ranks_reporting")).toInt(), 8);
+        server.terminate();
+        server.waitForFinished(5000);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliServer)
+#include "tst_cli_server.moc"
