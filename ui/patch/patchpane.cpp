@@ -57,6 +57,20 @@ QIcon statusIcon(PatchStatus s)
     return QIcon(pm);
 }
 
+// Runs onDone(result) on the owner's thread when the future finishes. A QFutureWatcher
+// owned by `owner` instead of QFuture::then(context): Qt 6.4 asserts when the context
+// dies before the worker finishes (a pane closed during a plan); the watcher just goes away.
+template<typename T, typename F>
+void whenDone(QObject* owner, QFuture<T> future, F onDone)
+{
+    auto* watcher = new QFutureWatcher<T>(owner);
+    QObject::connect(watcher, &QFutureWatcherBase::finished, owner, [watcher, onDone = std::move(onDone)]() mutable {
+        onDone(watcher->result());
+        watcher->deleteLater();
+    });
+    watcher->setFuture(future);
+}
+
 constexpr int kPatchRole = Qt::UserRole + 1;
 constexpr int kFileRole = Qt::UserRole + 2;
 
@@ -216,7 +230,7 @@ void PatchPane::plan(const QString& setSpec, const QString& root)
         }
         return patch::planSet(*transport, set.value(), root);
     });
-    future.then(this, [this, gen](const patch::SetPlan& result) {
+    whenDone(this, future, [this, gen](const patch::SetPlan& result) {
         if (gen != m_generation)
             return; // a newer request or another host
         if (!result) {
@@ -439,8 +453,8 @@ void PatchPane::applySelected()
     const quint64 gen = ++m_generation;
     setBusy(true, tr("Applying on %1\u2026").arg(transport->describe()));
     const patch::SetPlan snapshot = m_plan;
-    QtConcurrent::run([transport, snapshot, options]() { return patch::applyPlan(*transport, snapshot, options); })
-        .then(this, [this, gen](const patch::ApplyReport& report) {
+    whenDone(this, QtConcurrent::run([transport, snapshot, options]() { return patch::applyPlan(*transport, snapshot, options); }),
+        [this, gen](const patch::ApplyReport& report) {
             if (gen != m_generation)
                 return;
             QStringList lines;
@@ -458,7 +472,7 @@ void PatchPane::refreshHistory()
     const std::shared_ptr<Transport> transport = m_host ? m_host->transport() : nullptr;
     const QString host = transport ? transport->describe() : QString();
     const quint64 gen = ++m_historyGeneration;
-    QtConcurrent::run([host]() {
+    whenDone(this, QtConcurrent::run([host]() {
         HistoryRows r;
         auto rows = HistoryStore().applies(host);
         if (rows)
@@ -466,7 +480,7 @@ void PatchPane::refreshHistory()
         else
             r.error = rows.error();
         return r;
-    }).then(this, [this, gen](const HistoryRows& r) {
+    }), [this, gen](const HistoryRows& r) {
         if (gen != m_historyGeneration)
             return;
         m_history->setRowCount(int(r.rows.size()));
@@ -496,10 +510,10 @@ void PatchPane::rollBackSelected()
         return;
     const quint64 gen = ++m_generation;
     setBusy(true, tr("Rolling back\u2026"));
-    QtConcurrent::run([transport, id]() {
+    whenDone(this, QtConcurrent::run([transport, id]() {
         const auto r = patch::rollbackApply(*transport, id);
         return r ? r->message : r.error();
-    }).then(this, [this, gen](const QString& message) {
+    }), [this, gen](const QString& message) {
         if (gen != m_generation)
             return;
         setBusy(false, message);
