@@ -7,12 +7,9 @@ namespace kf {
 void BuildLogAnalyzer::line(const QByteArray& raw, BuildLogEvents& ev)
 {
     ++ev.lines;
-    ev.diagnostics += m_collector.feed(raw);
-    // Progress lines start with '[' after the wrappers; skip the normalisation cost otherwise.
-    const qsizetype bracket = raw.indexOf('[');
-    if (bracket < 0 || bracket > 64)
-        return;
-    if (auto p = parseProgressLine(normalizeLogLine(raw)))
+    const QByteArray line = normalizeLogLine(raw);
+    ev.diagnostics += m_collector.feedNormalized(line);
+    if (auto p = parseProgressLine(line))
         ev.progress.append(*p);
 }
 

@@ -29,10 +29,14 @@ bool mayBeDiagnostic(QByteArrayView s)
 {
     if (s.isEmpty())
         return false;
-    return s.contains("error") || s.contains("warning") || s.contains("FAILED") || s.contains("Killed")
-        || s.contains("signal 9") || s.contains("status 9") || s.contains("CMake ") || s.contains("ptxas")
-        || s.contains("nvcc") || s.contains("undefined") || s.contains("no kernel image") || s.contains("***")
-        || s.contains("ninja:") || s.contains("Error") || s.contains("ERROR") || s.contains("note:") || s.contains("fatal");
+    // Compile command lines mention nvcc, -Werror and the like: match the shapes diagnostics
+    // take, not bare words, so they do not reach the regular expressions.
+    return s.contains("error:") || s.contains("warning:") || s.contains("): warning") || s.contains("): error") || s.contains("note:")
+        || s.startsWith("nvcc ") || (s.startsWith("ptxas ") && !s.startsWith("ptxas info")) || s.startsWith("CMake ")
+        || s.startsWith("FAILED: ") || s.startsWith("ninja:") || s.startsWith("collect2:") || s.contains("Killed") || s.contains("signal 9")
+        || s.contains("status 9") || s.contains("status -9") || s.contains("undefined reference") || s.contains("undefined symbol")
+        || s.contains("no kernel image") || s.contains("*** ") || s.startsWith("ERROR") || s.contains("Error:") || s.contains("Error 1")
+        || s.contains("] Error ");
 }
 
 const QRegularExpression& reGcc()
@@ -335,11 +339,12 @@ QString oomAdvice(qint64 availableBytes, int maxJobs, int threads)
         .arg(qint64(b.maxJobs) * b.threads * 4);
 }
 
-QList<Diagnostic> DiagnosticCollector::feed(QByteArrayView rawLine)
+QList<Diagnostic> DiagnosticCollector::feed(QByteArrayView rawLine) { return feedNormalized(normalizeLogLine(rawLine)); }
+
+QList<Diagnostic> DiagnosticCollector::feedNormalized(const QByteArray& line)
 {
     QList<Diagnostic> out;
     const qint64 lineNo = m_lineNo++;
-    const QByteArray line = normalizeLogLine(rawLine);
     if (m_pending) {
         // A CMake message runs until the first blank line (CMake always ends one with "\n\n").
         const bool header = line.startsWith("CMake ") || line.startsWith("-- ") || line.startsWith("***");

@@ -82,6 +82,8 @@ class DiagnosticCollector
 public:
     // line: raw log line (normalised inside); returns diagnostics completed by it.
     QList<Diagnostic> feed(QByteArrayView rawLine);
+    // The same for a line already passed through normalizeLogLine().
+    QList<Diagnostic> feedNormalized(const QByteArray& line);
     // End of log: returns a pending CMake diagnostic, if any.
     QList<Diagnostic> flush();
     qint64 linesSeen() const { return m_lineNo; }

@@ -26,6 +26,10 @@ qint64 readInt(QByteArrayView s, qsizetype& pos)
 QByteArray normalizeLogLine(QByteArrayView line)
 {
     QByteArray out;
+    if (!line.contains('\x1b')) {
+        // Fast path (almost every line): no escapes to strip, no copy per character.
+        out = QByteArray(line.data(), line.size());
+    } else {
     out.reserve(line.size());
     // Strip CSI escapes (ESC [ ... final byte 0x40-0x7e) and lone ESC sequences.
     for (qsizetype i = 0; i < line.size(); ++i) {
@@ -41,6 +45,7 @@ QByteArray normalizeLogLine(QByteArrayView line)
             continue;
         }
         out.append(c);
+    }
     }
     // Leading wrappers: spaces/tabs and the box-drawing bars uv and rich draw ("│", "┃", "|" + space).
     qsizetype b = 0;

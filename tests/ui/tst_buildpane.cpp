@@ -11,6 +11,7 @@
 #include "tests/support/testsupport.h"
 
 #include <QComboBox>
+#include <QLabel>
 #include <QDirIterator>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -84,7 +85,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 120000);
         const auto info = finished.first().first().value<kf::JobInfo>();
         QCOMPARE(info.exitStatus == 0, !cuda);
-        QVERIFY(pane.chart()->progressPoints() >= 2);
+        QVERIFY2(pane.chart()->progressPoints() >= 2, qPrintable(pane.findChild<QLabel*>(QStringLiteral("buildSummary"))->text() + QString::fromUtf8(pane.logView()->store().lines(0, 60).join("\n"))));
         QVERIFY(pane.logView()->store().lineCount() > 10);
         QTRY_VERIFY_WITH_TIMEOUT(pane.logView()->liveView()->blockCount() > 10, 5000);
         if (cuda) {
