@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // kernelforge-cli gpu watch|parse
 #include "app/cli/cli.h"
+#include "app/cli/sshoptions.h"
 
 #include "core/monitor/gpumonitor.h"
 #include "core/monitor/nvidiasmi.h"
@@ -66,6 +67,8 @@ void printTable(QTextStream& s, const QList<GpuSample>& gpus)
 void usage(QTextStream& s)
 {
     s << "Usage:\n"
+      << "  kernelforge-cli gpu watch [-p PORT] [-i KEY] [-J JUMP] [--known-hosts FILE] [--accept-new] user@host\n"
+      << "                            [--json] [--count N] [--interval MS]\n"
       << "  kernelforge-cli gpu watch --local [--json] [--count N] [--interval MS]\n"
       << "  kernelforge-cli gpu parse FILE [--json] [--fields F1,F2,...]\n\n"
       << "watch streams nvidia-smi (one long-lived --query-gpu ... -lms process) and prints one\n"
@@ -75,17 +78,28 @@ void usage(QTextStream& s)
       << "parse reads a saved `nvidia-smi --query-gpu=... --format=csv[,noheader][,nounits]` file;\n"
       << "without a header the columns are taken from --fields, else guessed from the column count\n"
       << "(KernelForge's own field list, or the common index,uuid,name,pci.bus_id,... list).\n"
-      << "Remote hosts (user@host with ssh options) come with the SSH transport.\n";
+      << "Connection failures exit with 255, like ssh.\n";
     s.flush();
 }
 
 int watch(QStringList args)
 {
+    // Remote unless --local: the shared ssh options and the user@host destination go first.
+    const bool wantsLocal = args.contains(QStringLiteral("--local"));
+    const bool wantsHelp = args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h"));
+    cli::SshCliOptions ssh;
+    if (!wantsLocal && !wantsHelp) {
+        QString error;
+        if (!cli::takeSshOptions(args, &ssh, &error)) {
+            cli::err() << "gpu watch: " << error << '\n';
+            usage(cli::err());
+            return 2;
+        }
+    }
     bool json = false;
     bool local = false;
     int count = -1;
     int interval = 1000;
-    QString destination;
     while (!args.isEmpty()) {
         const QString a = args.takeFirst();
         if (a == QLatin1String("--json")) {
@@ -109,24 +123,28 @@ int watch(QStringList args)
         } else if (a == QLatin1String("--help") || a == QLatin1String("-h")) {
             usage(cli::out());
             return 0;
-        } else if (!a.startsWith(u'-') && destination.isEmpty()) {
-            destination = a;
         } else {
             cli::err() << "gpu watch: unknown option " << a << '\n';
             usage(cli::err());
             return 2;
         }
     }
-    if (!local) {
-        cli::err() << "gpu watch: " << (destination.isEmpty() ? QStringLiteral("no host given") : QStringLiteral("SSH hosts are not supported by this build yet"))
-                   << "; use --local for this machine\n";
-        return 2;
+    std::shared_ptr<Transport> transport;
+    QString host = QStringLiteral("local");
+    if (local) {
+        transport = std::make_shared<LocalTransport>();
+    } else {
+        auto connected = cli::connectForCli(ssh);
+        if (!connected) {
+            cli::err() << "gpu watch: " << connected.error() << '\n';
+            return cli::kExitConnection;
+        }
+        transport = connected.value();
+        host = ssh.host;
     }
-    auto transport = std::make_shared<LocalTransport>();
     GpuMonitor::Options options;
     options.intervalMs = interval;
     options.processIntervalMs = 0;
-    const QString host = QStringLiteral("local");
     GpuMonitor monitor(transport, host, options);
     int printed = 0;
     int rc = 0;

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // kernelforge-cli server status|metrics
 #include "app/cli/cli.h"
+#include "app/cli/sshoptions.h"
 
 #include "core/monitor/prometheustext.h"
 #include "core/monitor/serverclient.h"
@@ -65,22 +66,35 @@ void printMetrics(QTextStream& s, const ServerMetrics& m)
 void usage(QTextStream& s)
 {
     s << "Usage:\n"
+      << "  kernelforge-cli server status [-p PORT] [-i KEY] [-J JUMP] [--known-hosts FILE] [--accept-new] user@host\n"
+      << "                                [--port 30000] [--json]\n"
       << "  kernelforge-cli server status --local [--port 30000] [--json]\n"
       << "  kernelforge-cli server metrics --from-file FILE [--json]\n\n"
       << "status asks an SGLang (or vLLM) server on the host's loopback for /health, /server_info\n"
       << "(or /get_server_info), /model_info and /metrics; exit status 0 healthy, 3 starting or\n"
       << "unhealthy, 1 unreachable. metrics derives throughput, queue, KV-cache use, hit rate and\n"
       << "TTFT / inter-token latency p50/p95 from a saved /metrics page.\n"
-      << "Remote hosts (user@host with ssh options) come with the SSH transport.\n";
+      << "Connection failures exit with 255, like ssh.\n";
     s.flush();
 }
 
 int status(QStringList args)
 {
+    // Remote unless --local: the shared ssh options and the user@host destination go first.
+    const bool wantsLocal = args.contains(QStringLiteral("--local"));
+    const bool wantsHelp = args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h"));
+    cli::SshCliOptions ssh;
+    if (!wantsLocal && !wantsHelp) {
+        QString error;
+        if (!cli::takeSshOptions(args, &ssh, &error)) {
+            cli::err() << "server status: " << error << '\n';
+            usage(cli::err());
+            return 2;
+        }
+    }
     bool json = false;
     bool local = false;
     quint16 port = 30000;
-    QString destination;
     while (!args.isEmpty()) {
         const QString a = args.takeFirst();
         if (a == QLatin1String("--json")) {
@@ -98,23 +112,29 @@ int status(QStringList args)
         } else if (a == QLatin1String("--help") || a == QLatin1String("-h")) {
             usage(cli::out());
             return 0;
-        } else if (!a.startsWith(u'-') && destination.isEmpty()) {
-            destination = a;
         } else {
             cli::err() << "server status: unknown option " << a << '\n';
             return 2;
         }
     }
-    if (!local) {
-        cli::err() << "server status: " << (destination.isEmpty() ? QStringLiteral("no host given") : QStringLiteral("SSH hosts are not supported by this build yet"))
-                   << "; use --local for this machine\n";
-        return 2;
+    std::shared_ptr<Transport> transport;
+    QString host = QStringLiteral("local");
+    if (local) {
+        transport = std::make_shared<LocalTransport>();
+    } else {
+        auto connected = cli::connectForCli(ssh);
+        if (!connected) {
+            cli::err() << "server status: " << connected.error() << '\n';
+            return cli::kExitConnection;
+        }
+        transport = connected.value();
+        host = ssh.host;
     }
-    LocalTransport transport;
-    const ServerStatus s = pollServer(transport, port);
+    // The server listens on the host's loopback; over SSH this is a direct-tcpip tunnel.
+    const ServerStatus s = pollServer(*transport, port);
     if (json) {
         QJsonObject o;
-        o.insert(QStringLiteral("host"), QStringLiteral("local"));
+        o.insert(QStringLiteral("host"), host);
         o.insert(QStringLiteral("port"), port);
         o.insert(QStringLiteral("reachable"), s.reachable);
         o.insert(QStringLiteral("health"), s.healthStatus);
@@ -128,9 +148,9 @@ int status(QStringList args)
         o.insert(QStringLiteral("metrics"), metricsJson(s.metrics));
         cli::out() << QJsonDocument(o).toJson(QJsonDocument::Compact) << '\n';
     } else if (!s.reachable) {
-        cli::out() << "local:" << port << ": not reachable: " << s.error << '\n';
+        cli::out() << host << ':' << port << ": not reachable: " << s.error << '\n';
     } else {
-        cli::out() << "local:" << port << ": " << (s.healthy() ? "healthy" : "not ready") << " (HTTP " << s.healthStatus << ")\n";
+        cli::out() << host << ':' << port << ": " << (s.healthy() ? "healthy" : "not ready") << " (HTTP " << s.healthStatus << ")\n";
         if (!s.modelPath.isEmpty())
             cli::out() << "model           " << s.modelPath << (s.tpSize ? QStringLiteral(" (tp %1)").arg(s.tpSize) : QString()) << '\n';
         printMetrics(cli::out(), s.metrics);

@@ -11,9 +11,14 @@
 #include "ui/chart/timechart.h"
 
 #include <QApplication>
+#include <QElapsedTimer>
 #include <QPixmap>
 
+#include <cstdio>
+
+#ifdef KF_HAVE_GOOGLE_BENCHMARK
 #include <benchmark/benchmark.h>
+#endif
 
 using namespace kf;
 
@@ -33,6 +38,58 @@ QByteArray smiStream(int blocks)
     return out;
 }
 
+std::vector<SeriesBuffer> dayOfEightGpus(qint64* end)
+{
+    std::vector<SeriesBuffer> series(8);
+    const qint64 t0 = 1'700'000'000'000LL;
+    const qint64 n = 24LL * 3600;
+    for (int g = 0; g < 8; ++g) {
+        for (qint64 i = 0; i <= n; ++i)
+            series[size_t(g)].append(t0 + i * 1000, 50 + 45 * std::sin(double(i) / (600.0 + g * 50)) + (i % 17));
+    }
+    *end = t0 + n * 1000;
+    return series;
+}
+
+// KF-RESULT lines for scripts/bench (docs/PERFORMANCE.md): plain wall-clock timings of
+// the two goals, next to the goal as the anchor.
+void printResults()
+{
+    const QByteArray data = smiStream(2000);
+    const QList<GpuField> fields = defaultGpuFields();
+    QElapsedTimer t;
+    t.start();
+    qint64 rows = 0;
+    for (int i = 0; i < 20; ++i)
+        rows += parseGpuCsv(data, fields).samples.size();
+    const double rowsPerSecond = double(rows) / (double(t.nsecsElapsed()) / 1e9);
+    std::printf("KF-RESULT\tmonitor\tnvidia-smi CSV parse (8 GPUs, 18 fields)\t%.0f\tgoal\t1000000\trows/s\t%.2f\n", rowsPerSecond, rowsPerSecond / 1e6);
+
+    qint64 end = 0;
+    const auto series = dayOfEightGpus(&end);
+    TimeChart chart;
+    chart.resize(1280, 420);
+    for (int g = 0; g < 8; ++g)
+        chart.addSeries(QStringLiteral("GPU %1").arg(g));
+    chart.setValueRange(0, 100);
+    chart.show();
+    QPixmap target(chart.size());
+    chart.render(&target);
+    const qint64 from = end - 24LL * 3600 * 1000;
+    t.restart();
+    const int rounds = 20;
+    for (int r = 0; r < rounds; ++r) {
+        chart.setTimeWindow(from, end);
+        for (int g = 0; g < 8; ++g)
+            chart.setSeriesData(g, series[size_t(g)].decimated(from, end, chart.columns()));
+        chart.render(&target);
+    }
+    const double ms = double(t.nsecsElapsed()) / 1e6 / rounds;
+    std::printf("KF-RESULT\tmonitor\tchart repaint 8 GPUs x 24 h (decimate + render)\t%.1f\tgoal\t10\tms\t%.2f\n", ms, 10.0 / ms);
+    std::fflush(stdout);
+}
+
+#ifdef KF_HAVE_GOOGLE_BENCHMARK
 void BM_NvidiaSmiRows(benchmark::State& state)
 {
     const QByteArray data = smiStream(1000); // 8000 rows
@@ -88,19 +145,6 @@ void BM_SeriesAppend(benchmark::State& state)
 }
 BENCHMARK(BM_SeriesAppend);
 
-std::vector<SeriesBuffer> dayOfEightGpus(qint64* end)
-{
-    std::vector<SeriesBuffer> series(8);
-    const qint64 t0 = 1'700'000'000'000LL;
-    const qint64 n = 24LL * 3600;
-    for (int g = 0; g < 8; ++g) {
-        for (qint64 i = 0; i <= n; ++i)
-            series[size_t(g)].append(t0 + i * 1000, 50 + 45 * std::sin(double(i) / (600.0 + g * 50)) + (i % 17));
-    }
-    *end = t0 + n * 1000;
-    return series;
-}
-
 void BM_Decimate24h(benchmark::State& state)
 {
     qint64 end = 0;
@@ -139,14 +183,19 @@ void BM_ChartRepaint8Gpus24h(benchmark::State& state)
 }
 BENCHMARK(BM_ChartRepaint8Gpus24h)->Unit(benchmark::kMillisecond);
 
+#endif
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     qputenv("QT_QPA_PLATFORM", qgetenv("QT_QPA_PLATFORM").isEmpty() ? QByteArray("offscreen") : qgetenv("QT_QPA_PLATFORM"));
     QApplication app(argc, argv);
+#ifdef KF_HAVE_GOOGLE_BENCHMARK
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
+#endif
+    printResults();
     return 0;
 }

@@ -44,6 +44,21 @@ private Q_SLOTS:
         }
     }
 
+    void watchOverTheDemoSshd()
+    {
+        KF_START_DEMO_HOST(demo);
+        const auto r = kf::test::runCli({QStringLiteral("gpu"), QStringLiteral("watch"), QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("-i"),
+                                         demo.clientKeyPath(), QStringLiteral("--known-hosts"), demo.knownHostsPath(),
+                                         demo.user() + QStringLiteral("@127.0.0.1"), QStringLiteral("--json"), QStringLiteral("--count"), QStringLiteral("2")},
+                                        90000);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QList<QByteArray> lines = r.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 2);
+        const QJsonObject o = QJsonDocument::fromJson(lines.last()).object();
+        QCOMPARE(o.value(QStringLiteral("host")).toString(), QStringLiteral("127.0.0.1"));
+        QCOMPARE(o.value(QStringLiteral("gpus")).toArray().size(), 8);
+    }
+
     void watchFailsOnNvmlMismatch()
     {
         const auto r = kf::test::runCli({QStringLiteral("gpu"), QStringLiteral("watch"), QStringLiteral("--local"), QStringLiteral("--count"), QStringLiteral("1")},
@@ -84,7 +99,10 @@ private Q_SLOTS:
         r = kf::test::runCli({QStringLiteral("gpu"), QStringLiteral("parse"), kf::test::dataPath(QStringLiteral("nvidia-smi/synthetic/nvml_mismatch.txt"))});
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.err.contains("Driver/library version mismatch"));
-        r = kf::test::runCli({QStringLiteral("gpu"), QStringLiteral("watch"), QStringLiteral("alice@gpu1")});
+        // An unreachable host is a connection failure: 255, like ssh.
+        r = kf::test::runCli({QStringLiteral("gpu"), QStringLiteral("watch"), QStringLiteral("-p"), QStringLiteral("1"), QStringLiteral("alice@127.0.0.1")});
+        QCOMPARE(r.exitCode, 255);
+        r = kf::test::runCli({QStringLiteral("gpu"), QStringLiteral("watch")});
         QCOMPARE(r.exitCode, 2);
         r = kf::test::runCli({QStringLiteral("gpu"), QStringLiteral("frobnicate")});
         QCOMPARE(r.exitCode, 2);

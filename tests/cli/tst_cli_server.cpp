@@ -62,6 +62,16 @@ private Q_SLOTS:
         const QJsonObject m = o.value(QStringLiteral("metrics")).toObject();
         QVERIFY(m.value(QStringLiteral("gen_throughput")).toDouble() > 1500);
         QCOMPARE(m.value(QStringLiteral("tp_ranks_reporting")).toInt(), 8);
+        // The same server through the demo sshd: /metrics over a direct-tcpip tunnel.
+        KF_START_DEMO_HOST(demo);
+        r = kf::test::runCli({QStringLiteral("server"), QStringLiteral("status"), QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("-i"),
+                              demo.clientKeyPath(), QStringLiteral("--known-hosts"), demo.knownHostsPath(), demo.user() + QStringLiteral("@127.0.0.1"),
+                              QStringLiteral("--port"), QString::number(port), QStringLiteral("--json")},
+                             90000);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o.value(QStringLiteral("host")).toString(), QStringLiteral("127.0.0.1"));
+        QVERIFY(o.value(QStringLiteral("metrics")).toObject().value(QStringLiteral("gen_throughput")).toDouble() > 1500);
         server.terminate();
         server.waitForFinished(5000);
     }
