@@ -7,6 +7,8 @@ namespace kf {
 class HostManager;
 class DemoHost;
 class GpuMonitorHub;
+class HostProfileStore;
+class GpuMonitorHub;
 
 // The services the composition root (app/gui/main.cpp) builds and hands to the UI.
 // Plain pointers: the root owns every service and outlives the window. No singletons.
@@ -14,6 +16,7 @@ struct AppContext
 {
     HostManager* hosts = nullptr;
     DemoHost* demo = nullptr; // null unless started with --demo
+    HostProfileStore* profiles = nullptr; // saved hosts (hosts.yaml); null: the connect dialog does not save
     GpuMonitorHub* gpuMonitors = nullptr; // one nvidia-smi stream per host, shared by the GPU pane and fleet view; null: each view keeps its own
 };
 

@@ -6,6 +6,8 @@
 #include "core/log/logging.h"
 #include "core/version.h"
 #include "ui/build/buildpane.h"
+#include "ui/fleet/fleetview.h"
+#include "ui/hosts/connectdialog.h"
 #include "ui/highlight/highlighterinfo.h"
 #include "ui/hosts/hostlistmodel.h"
 #include "ui/monitor/gpupane.h"
@@ -59,6 +61,8 @@ MainWindow::MainWindow(const AppContext& context, QWidget* parent)
     });
     for (int i = 0; i < m_panes.size(); ++i)
         m_tabs->addTab(m_panes.at(i), titles.at(i));
+    // Every connected host at a glance; not tied to the sidebar's selection.
+    m_tabs->addTab(new FleetView(context, this), tr("Fleet"));
     m_tabs->setDocumentMode(true);
 
     auto* split = new QSplitter(this);
@@ -86,6 +90,9 @@ MainWindow::~MainWindow() = default;
 void MainWindow::createMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* connectAction = file->addAction(tr("&Connect to Server…"), this, &MainWindow::showConnectDialog);
+    connectAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N));
+    file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
@@ -102,6 +109,21 @@ void MainWindow::createMenus()
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About KernelForge"), this, &MainWindow::showAbout);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::showConnectDialog()
+{
+    ConnectDialog dialog(m_context.profiles, this); // saves hosts.yaml itself when "Save" is ticked
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const HostProfile p = dialog.profile();
+    if (auto* old = m_context.hosts->find(p.name); old && old->profile() != p)
+        m_context.hosts->remove(p.name);
+    HostConnection* h = m_context.hosts->add(p);
+    if (!h)
+        return;
+    selectHost(p.name);
+    h->connectToHost();
 }
 
 void MainWindow::selectHost(const QString& name)

@@ -40,6 +40,7 @@ private:
     void onCurrentHostChanged();
     void updateStatus();
     void showAbout();
+    void showConnectDialog();
     void restoreSettings();
 
     AppContext m_context;

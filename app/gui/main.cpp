@@ -4,10 +4,13 @@
 #include "core/demo/demohost.h"
 #include "core/hosts/hostmanager.h"
 #include "core/log/logging.h"
+#include "core/monitor/gpumonitorhub.h"
+#include "core/ssh/hostprofilestore.h"
 #include "core/ssh/sshhostconnection.h"
 #include "core/version.h"
 #include "ui/appcontext.h"
 #include "ui/highlight/highlighterinfo.h"
+#include "ui/hosts/guiinteraction.h"
 #include "ui/mainwindow.h"
 
 #include <QApplication>
@@ -61,17 +64,30 @@ int main(int argc, char** argv)
     kf::log::installQtMessageHandler();
     kf::log::app()->info("KernelForge {} starting", KF_VERSION_STRING);
 
-    kf::HostManager hosts;
-    hosts.setFactory(kf::SshHostConnection::factory(nullptr));
+    // Declared first so it outlives every SSH session that may still ask it something.
+    kf::GuiInteraction interaction;
     std::unique_ptr<kf::DemoHost> demoHost;
+    kf::HostManager hosts;
+    hosts.setFactory(kf::SshHostConnection::factory(&interaction));
+    kf::GpuMonitorHub gpuMonitors;
+    kf::HostProfileStore profileStore;
     kf::AppContext context;
     context.hosts = &hosts;
+    context.profiles = &profileStore;
+    context.gpuMonitors = &gpuMonitors;
 
     kf::HostProfile local;
     local.name = QStringLiteral("This machine");
     local.isLocal = true;
     if (auto* h = hosts.add(local))
         h->connectToHost();
+
+    if (auto saved = profileStore.load()) {
+        for (const kf::HostProfile& p : saved->profiles)
+            hosts.add(p);
+    } else {
+        kf::log::app()->warn("saved hosts: {}", saved.error());
+    }
 
     if (parser.isSet(demo)) {
         demoHost = std::make_unique<kf::DemoHost>();
@@ -86,6 +102,11 @@ int main(int argc, char** argv)
     }
 
     kf::MainWindow window(context);
+    interaction.setDialogParent(&window);
+    QObject::connect(&interaction, &kf::GuiInteraction::questionShown, &window, [&window] {
+        window.raise();
+        window.activateWindow();
+    });
     if (demoHost)
         window.selectHost(QStringLiteral("demo-gpu-server"));
     window.resize(1440, 900);

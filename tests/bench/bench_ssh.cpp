@@ -82,7 +82,7 @@ void row(const char* what, double secs, double mib, double reference)
     printf("\n");
     // Our rows go to the summary table against OpenSSH sftp measured in the same run.
     if (QByteArray(what).contains("KernelForge") && reference > 0)
-        kf::bench::report("ssh", (QByteArray(what).simplified() + ", " + QByteArray::number(int(mib)) + " MiB" + g_context).constData(),
+        kf::bench::report("ssh", QByteArray(QByteArray(what).simplified() + ", " + QByteArray::number(int(mib)) + " MiB" + g_context).constData(),
                           mib / secs, "OpenSSH sftp", mib / reference, "MiB/s", true);
 }
 

@@ -3,6 +3,7 @@
 #include "ui/overview/overviewpane.h"
 
 #include "core/hosts/hostconnection.h"
+#include "ui/hosts/serverfactswidget.h"
 
 #include <QFrame>
 #include <QGridLayout>
@@ -77,6 +78,8 @@ OverviewPane::OverviewPane(const AppContext& context, QWidget* parent)
     tourLayout->setColumnStretch(1, 1);
     layout->addWidget(m_tour);
     layout->addLayout(m_extra);
+    m_facts = new ServerFactsWidget(this);
+    m_extra->addWidget(m_facts);
     layout->addStretch(1);
     refresh();
 }
@@ -86,6 +89,8 @@ void OverviewPane::setHost(HostConnection* host)
     if (m_host)
         disconnect(m_host, nullptr, this, nullptr);
     m_host = host;
+    m_factsLoaded = false;
+    m_facts->clear();
     if (m_host)
         connect(m_host, &HostConnection::stateChanged, this, &OverviewPane::refresh);
     refresh();
@@ -112,6 +117,11 @@ void OverviewPane::refresh()
         state += tr("<br>Double-click the host in the sidebar (or Hosts > Connect) to connect.");
     m_state->setText(state);
     m_tour->setVisible(p.isDemo || m_host->state() == ConnectionState::Ready);
+    // The facts card: one remote script per host selection, once the host is Ready.
+    if (m_host->state() == ConnectionState::Ready && !m_factsLoaded && m_host->transport()) {
+        m_factsLoaded = true;
+        m_facts->load(m_host->transport());
+    }
 }
 
 } // namespace kf

@@ -10,6 +10,8 @@ class QVBoxLayout;
 
 namespace kf {
 
+class ServerFactsWidget;
+
 // The first tab: where the selected host stands (connection state, what to do next) and,
 // for a new user, the walk through the whole story on the demo server: review the
 // patches, apply, preflight, build, watch the GPUs, launch the server, roll back.
@@ -35,6 +37,8 @@ private:
     QLabel* m_state;
     QWidget* m_tour;
     QVBoxLayout* m_extra; // host-specific cards (server facts) go here
+    ServerFactsWidget* m_facts = nullptr;
+    bool m_factsLoaded = false;
 };
 
 } // namespace kf
