@@ -62,7 +62,12 @@ MainWindow::MainWindow(const AppContext& context, QWidget* parent)
     for (int i = 0; i < m_panes.size(); ++i)
         m_tabs->addTab(m_panes.at(i), titles.at(i));
     // Every connected host at a glance; not tied to the sidebar's selection.
-    m_tabs->addTab(new FleetView(context, this), tr("Fleet"));
+    auto* fleet = new FleetView(context, this);
+    m_tabs->addTab(fleet, tr("Fleet"));
+    connect(fleet, &FleetView::hostActivated, this, [this](HostConnection* host) {
+        selectHost(host->profile().name);
+        m_tabs->setCurrentIndex(3); // GPUs
+    });
     m_tabs->setDocumentMode(true);
 
     auto* split = new QSplitter(this);

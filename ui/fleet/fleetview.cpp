@@ -36,6 +36,13 @@ protected:
 };
 } // namespace
 
+FleetView::~FleetView()
+{
+    // A hub we own is deleted while this view is still whole: its monitors emit as they stop.
+    if (m_hub->parent() == this)
+        delete m_hub;
+}
+
 FleetView::FleetView(const AppContext& context, QWidget* parent)
     : QWidget(parent), m_context(context), m_hub(context.gpuMonitors ? context.gpuMonitors : new GpuMonitorHub(this))
 {

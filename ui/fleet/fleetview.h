@@ -25,6 +25,7 @@ class FleetView : public QWidget
     Q_OBJECT
 public:
     explicit FleetView(const AppContext& context, QWidget* parent = nullptr);
+    ~FleetView() override;
     int tileCount() const { return int(m_tiles.size()); }
     // The tile's text, for tests and accessibility.
     QString tileText(const QString& hostName) const;

@@ -110,7 +110,16 @@ GpuPane::GpuPane(const AppContext& context, QWidget* parent)
     });
 }
 
-GpuPane::~GpuPane() = default;
+GpuPane::~GpuPane()
+{
+    // Monitors emit while they stop; detach before this object is half destroyed, and
+    // delete a hub we own while we are still whole.
+    if (m_monitor)
+        m_monitor->disconnect(this);
+    m_hub->disconnect(this);
+    if (m_hub->parent() == this)
+        delete m_hub;
+}
 
 void GpuPane::setHost(HostConnection* host)
 {
