@@ -200,6 +200,18 @@ void PatchPane::setHost(HostConnection* host)
     setBusy(false, host ? tr("Host %1: choose a patch set and Plan.").arg(host->profile().name) : tr("No host selected."));
     if (host)
         refreshHistory();
+    // On the demo server the story starts right here: plan the built-in set as soon as it is reachable.
+    disconnect(m_autoPlan);
+    if (host && host->profile().isDemo) {
+        auto autoPlan = [this, host] {
+            if (m_host == host && host->state() == ConnectionState::Ready && !m_busy && m_files.isEmpty()) {
+                disconnect(m_autoPlan);
+                m_planButton->click();
+            }
+        };
+        m_autoPlan = connect(host, &HostConnection::stateChanged, this, autoPlan);
+        autoPlan();
+    }
 }
 
 void PatchPane::setBusy(bool busy, const QString& message)

@@ -72,6 +72,7 @@ private:
 
     AppContext m_context;
     QPointer<HostConnection> m_host;
+    QMetaObject::Connection m_autoPlan; // demo host: plan once it is Ready
     std::function<bool(const QString&)> m_confirm;
     quint64 m_generation = 0;        // plan / apply / rollback requests
     quint64 m_historyGeneration = 0; // history loads (they run beside a re-plan)
