@@ -150,7 +150,8 @@ private Q_SLOTS:
 
         const qint64 detectMs = hangUntilDetected(*link);
         qInfo("hung link detected after %lld ms (keepalive %d s)", detectMs, kKeepaliveS);
-        QVERIFY2(detectMs <= 3 * kKeepaliveS * 1000 + 1000, qPrintable(QString::number(detectMs)));
+        // 3 intervals without a byte, noticed on the session's 1 s tick, + 1 s for a loaded machine.
+        QVERIFY2(detectMs <= 3 * kKeepaliveS * 1000 + 2000, qPrintable(QString::number(detectMs)));
         QTRY_VERIFY_WITH_TIMEOUT(link->transport->session()->state() == ConnectionState::Ready, 60000);
         moreBlocks(5);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
@@ -207,7 +208,8 @@ private Q_SLOTS:
         moreLog(200); // the tail is flowing again before the next fault
         const qint64 detectMs = hangUntilDetected(*link);
         qInfo("hung link detected after %lld ms (keepalive %d s)", detectMs, kKeepaliveS);
-        QVERIFY2(detectMs <= 3 * kKeepaliveS * 1000 + 1000, qPrintable(QString::number(detectMs)));
+        // 3 intervals without a byte, noticed on the session's 1 s tick, + 1 s for a loaded machine.
+        QVERIFY2(detectMs <= 3 * kKeepaliveS * 1000 + 2000, qPrintable(QString::number(detectMs)));
         moreLog(400);
         QVERIFY(!finished);
         {
