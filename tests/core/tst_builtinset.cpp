@@ -22,7 +22,7 @@ namespace {
 QMap<QString, QByteArray> readTree(const QString& dir)
 {
     QMap<QString, QByteArray> files;
-    for (const QString rel : {QStringLiteral("CMakeLists.txt"), QStringLiteral("python/sgl_kernel/flash_attn.py")}) {
+    for (const QString& rel : {QStringLiteral("CMakeLists.txt"), QStringLiteral("python/sgl_kernel/flash_attn.py")}) {
         QFile f(dir + QLatin1Char('/') + rel);
         if (f.open(QIODevice::ReadOnly))
             files.insert(rel, f.readAll());
