@@ -57,7 +57,7 @@ void TestPatchApply::init()
 void TestPatchApply::copyVariant(const QString& variant)
 {
     const QString src = test::dataPath(QStringLiteral("sgl-kernel-variants/") + variant);
-    for (const QString rel : {QStringLiteral("CMakeLists.txt"), QStringLiteral("python/sgl_kernel/flash_attn.py"), QStringLiteral("python/sgl_kernel/__init__.py")}) {
+    for (const QString& rel : {QStringLiteral("CMakeLists.txt"), QStringLiteral("python/sgl_kernel/flash_attn.py"), QStringLiteral("python/sgl_kernel/__init__.py")}) {
         QDir().mkpath(QFileInfo(m_root + QLatin1Char('/') + rel).absolutePath());
         QFile::remove(m_root + QLatin1Char('/') + rel);
         QVERIFY(QFile::copy(src + QLatin1Char('/') + rel, m_root + QLatin1Char('/') + rel));

@@ -199,7 +199,7 @@ private Q_SLOTS:
         if (!password) {
             const QString home = QString::fromUtf8(t->exec({QStringLiteral("printf %s \"$HOME\"")}, 30000).stdOut);
             const QString src = test::dataPath(QStringLiteral("sgl-kernel-variants/2025-10-cmp0177"));
-            for (const QString rel : {QStringLiteral("CMakeLists.txt"), QStringLiteral("python/sgl_kernel/flash_attn.py"),
+            for (const QString& rel : {QStringLiteral("CMakeLists.txt"), QStringLiteral("python/sgl_kernel/flash_attn.py"),
                                       QStringLiteral("python/sgl_kernel/__init__.py")})
             {
                 QVERIFY(t->mkpath(QStringLiteral("tree/") + QFileInfo(rel).path()).ok());
