@@ -32,20 +32,6 @@ PreflightFacts parsePreflightFacts(QByteArrayView text)
     return facts;
 }
 
-int compareVersions(const QString& a, const QString& b)
-{
-    static const QRegularExpression nonDigit(QStringLiteral("[^0-9.].*$"));
-    const QStringList pa = QString(a).remove(nonDigit).split(QLatin1Char('.'), Qt::SkipEmptyParts);
-    const QStringList pb = QString(b).remove(nonDigit).split(QLatin1Char('.'), Qt::SkipEmptyParts);
-    for (qsizetype i = 0; i < std::max(pa.size(), pb.size()); ++i) {
-        const int x = pa.value(i, QStringLiteral("0")).toInt();
-        const int y = pb.value(i, QStringLiteral("0")).toInt();
-        if (x != y)
-            return x < y ? -1 : 1;
-    }
-    return 0;
-}
-
 QString preflightScript(const BuildProfile& profile)
 {
     const QString dflags = QStringLiteral("SGL_KERNEL_[A-Z0-9_]+|ENABLE_BELOW_SM90|CMAKE_BUILD_TYPE|CMAKE_CUDA_ARCHITECTURES");

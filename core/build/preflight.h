@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
+#include "core/util/versioncompare.h"
+
 #include "core/build/buildprofile.h"
 #include "core/transport/transport.h"
 
@@ -39,8 +41,6 @@ QString toString(PreflightCheck::Level l); // "pass", "warn", "fail"
 using PreflightFacts = QMultiMap<QString, QString>;
 PreflightFacts parsePreflightFacts(QByteArrayView text);
 QString preflightScript(const BuildProfile& profile);
-// Dotted version compare: -1, 0, 1 ("3.31" vs "3.31.0" is equal).
-int compareVersions(const QString& a, const QString& b);
 QList<PreflightCheck> evaluatePreflight(const PreflightFacts& facts, const BuildProfile& profile);
 // Runs the script (blocking; worker thread) and judges it.
 Result<QList<PreflightCheck>> runPreflight(Transport& transport, const BuildProfile& profile);

@@ -282,20 +282,6 @@ Result<ServerFacts> collectServerFacts(Transport& transport, int timeoutMs)
     return facts;
 }
 
-int compareToolVersions(const QString& a, const QString& b)
-{
-    static const QRegularExpression lead(QStringLiteral("^(\\d+(?:\\.\\d+)*)"));
-    const QStringList pa = lead.match(a.trimmed()).captured(1).split(QLatin1Char('.'), Qt::SkipEmptyParts);
-    const QStringList pb = lead.match(b.trimmed()).captured(1).split(QLatin1Char('.'), Qt::SkipEmptyParts);
-    for (qsizetype i = 0; i < std::max(pa.size(), pb.size()); ++i) {
-        const int x = pa.value(i, QStringLiteral("0")).toInt();
-        const int y = pb.value(i, QStringLiteral("0")).toInt();
-        if (x != y)
-            return x < y ? -1 : 1;
-    }
-    return 0;
-}
-
 QStringList serverFactsHints(const ServerFacts& f)
 {
     QStringList hints;
@@ -304,19 +290,19 @@ QStringList serverFactsHints(const ServerFacts& f)
     if (f.nvidiaSmiError.contains(QLatin1String("version mismatch"), Qt::CaseInsensitive))
         hints << QStringLiteral("The NVIDIA driver and its library differ (a driver upgrade without a reboot): reboot the "
                                 "server or reload the nvidia kernel modules before building or serving.");
-    if (!f.cmake.isEmpty() && compareToolVersions(f.cmake, QStringLiteral("3.31")) < 0)
+    if (!f.cmake.isEmpty() && compareVersions(f.cmake, QStringLiteral("3.31")) < 0)
         hints << QStringLiteral("CMake %1 is older than 3.31: sgl-kernel's CMakeLists.txt sets policy CMP0177 "
                                 "unconditionally and stops with \"Policy CMP0177 is not known\" unless the cmake_policy "
                                 "guards are patched in (or a newer CMake is used).")
                      .arg(f.cmake);
     bool blackwell = false;
     for (const GpuFact& g : f.gpus)
-        blackwell = blackwell || compareToolVersions(g.computeCapability, QStringLiteral("12.0")) >= 0;
-    if (blackwell && !f.nvcc.isEmpty() && compareToolVersions(f.nvcc, QStringLiteral("12.8")) < 0)
+        blackwell = blackwell || compareVersions(g.computeCapability, QStringLiteral("12.0")) >= 0;
+    if (blackwell && !f.nvcc.isEmpty() && compareVersions(f.nvcc, QStringLiteral("12.8")) < 0)
         hints << QStringLiteral("nvcc %1 cannot compile for these sm_120 GPUs (\"Unsupported gpu architecture "
                                 "'compute_120a'\"): CUDA 12.8 or newer is needed.")
                      .arg(f.nvcc);
-    if (!f.nvcc.isEmpty() && compareToolVersions(f.nvcc, QStringLiteral("13")) >= 0)
+    if (!f.nvcc.isEmpty() && compareVersions(f.nvcc, QStringLiteral("13")) >= 0)
         hints << QStringLiteral("CUDA %1 keeps CUB/Thrust/libcu++ under include/cccl: sources compiled by the host compiler "
                                 "need the CCCL include-directory patch (\"cuda/atomic: No such file or directory\").")
                      .arg(f.nvcc);

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
+#include "core/util/versioncompare.h"
+
 #include "core/util/result.h"
 
 #include <QByteArray>
@@ -105,9 +107,6 @@ QString versionFromToolOutput(const QString& key, const QString& raw);
 // a driver/library mismatch, a missing Ninja or PyTorch, an incomplete run. Pure.
 QStringList serverFactsHints(const ServerFacts& facts);
 
-// Compares dotted versions numerically ("3.9" < "3.31"); text after the numbers is ignored.
-// Returns <0, 0, >0.
-int compareToolVersions(const QString& a, const QString& b);
 
 // "1.5 GiB" style, from KiB.
 QString formatKiB(qint64 kib);

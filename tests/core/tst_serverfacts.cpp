@@ -224,7 +224,7 @@ private Q_SLOTS:
         QFETCH(QString, a);
         QFETCH(QString, b);
         QFETCH(int, sign);
-        const int c = kf::compareToolVersions(a, b);
+        const int c = kf::compareVersions(a, b);
         QCOMPARE(c < 0 ? -1 : c > 0 ? 1 : 0, sign);
     }
 
