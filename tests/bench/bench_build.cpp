@@ -6,6 +6,7 @@
 //  2. log view under a flood: LogView fed N lines/s for S seconds; worst event-loop stall
 //     and RSS;                              bench_build logview [lines/s] [seconds] (200000 10)
 #include "core/build/buildloganalyzer.h"
+#include "tests/support/benchreport.h"
 #include "ui/logview/logview.h"
 
 #include <QApplication>
@@ -96,6 +97,8 @@ int benchParse(qint64 megabytes)
     std::printf("parse: %.0f MB, %lld lines (wc -l: %lld), %lld progress, %lld diagnostics\n", double(written) / 1e6, lines, wcLines, progress, diags);
     std::printf("parse: BuildLogAnalyzer %.3f s = %.3f GB/s; wc -l %.3f s = %.3f GB/s; ratio (ours/wc) %.3f\n", ourS, gb / ourS, wcS, gb / wcS,
                 (gb / ourS) / (gb / wcS));
+    kf::bench::report("build", qPrintable(QStringLiteral("build-log parser, %1 MB synthetic log").arg(double(written) / 1e6, 0, 'f', 0)), gb / ourS,
+                      "wc -l", gb / wcS, "GB/s", true);
     return lines == wcLines ? 0 : 2;
 }
 
@@ -148,6 +151,8 @@ int benchLogView(int linesPerSecond, int seconds)
                 double(line) / s, view.liveView()->blockCount(), view.skippedLines(), view.store().lineCount());
     std::printf("logview: worst event-loop stall %lld ms, worst flush %lld ms; RSS %lld MB at start, %lld MB max\n", worst, view.worstFlushMs(), rss0 / 1024,
                 rssMax / 1024);
+    kf::bench::report("build", qPrintable(QStringLiteral("log view at %1 lines/s offered: worst event-loop stall (goal 50 ms)").arg(double(line) / s, 0, 'f', 0)),
+                      double(worst), "goal", 50, "ms", false);
     return 0;
 }
 

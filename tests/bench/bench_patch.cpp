@@ -9,6 +9,7 @@
 #include "core/patch/patchplan.h"
 #include "core/patch/patchset.h"
 #include "core/patch/textdiff.h"
+#include "tests/support/benchreport.h"
 #include "tests/support/testsupport.h"
 #include "ui/diff/diffview.h"
 #include "ui/patch/patchpane.h"
@@ -16,6 +17,7 @@
 #include <QApplication>
 #include <QFile>
 #include <QRandomGenerator>
+#include <QElapsedTimer>
 #include <QTemporaryDir>
 
 #include <benchmark/benchmark.h>
@@ -113,5 +115,30 @@ int main(int argc, char** argv)
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
+
+    // Summary rows for scripts/bench: best of 7, ours vs git diff --no-index on the same files
+    // (git's time includes starting the process: what a user waits for either way).
+    for (const int changes : {200, 2000}) {
+        const auto [a, b] = makeFiles(20000, changes, 1);
+        QTemporaryDir dir;
+        for (const auto& [name, text] : {std::pair{QStringLiteral("a"), a}, std::pair{QStringLiteral("b"), b}}) {
+            QFile f(dir.filePath(name));
+            (void)f.open(QIODevice::WriteOnly);
+            f.write(text.toUtf8());
+        }
+        double ours = 1e9, git = 1e9;
+        for (int i = 0; i < 7; ++i) {
+            QElapsedTimer t;
+            t.start();
+            benchmark::DoNotOptimize(kf::textdiff::unifiedDiff(a, b, QStringLiteral("a/f"), QStringLiteral("b/f")).size());
+            ours = std::min(ours, double(t.nsecsElapsed()) / 1e6);
+            t.restart();
+            kf::test::runProgram(QStringLiteral("git"), {QStringLiteral("diff"), QStringLiteral("--no-index"), QStringLiteral("--no-color"),
+                                                         dir.filePath(QStringLiteral("a")), dir.filePath(QStringLiteral("b"))});
+            git = std::min(git, double(t.nsecsElapsed()) / 1e6);
+        }
+        kf::bench::report("patch", qPrintable(QStringLiteral("line diff, two 20k-line files, %1 changes").arg(changes)), ours,
+                          "git diff --no-index", git, "ms", false);
+    }
     return 0;
 }
