@@ -305,9 +305,14 @@ Status DemoHost::start()
 
 void DemoHost::stop()
 {
+    stopListener(/*endDetachedJobs=*/true);
+}
+
+void DemoHost::stopListener(bool endDetachedJobs)
+{
     if (!m_sshd)
         return;
-    killSessionTrees();
+    killSessionTrees(endDetachedJobs);
     m_sshd->terminate();
     if (!m_sshd->waitForFinished(3000)) {
         m_sshd->kill();
@@ -318,7 +323,7 @@ void DemoHost::stop()
 
 Status DemoHost::restart(bool newHostKey)
 {
-    stop();
+    stopListener(/*endDetachedJobs=*/false); // like an sshd restart: users' detached jobs live on
     if (newHostKey)
         if (auto s = generateHostKey(); !s)
             return s;
@@ -378,7 +383,7 @@ int DemoHost::dropConnections()
     return int(sessions.size());
 }
 
-void DemoHost::killSessionTrees()
+void DemoHost::killSessionTrees(bool endDetachedJobs)
 {
     const qint64 listener = sshdPid();
     if (listener <= 0)
@@ -389,6 +394,23 @@ void DemoHost::killSessionTrees()
         const qint64 pid = todo.takeFirst();
         todo << childrenOf(parents, pid);
         ::kill(pid_t(pid), SIGKILL);
+    }
+    if (!endDetachedJobs)
+        return;
+    // Detached jobs (setsid builds, the demo server) left the session's tree; every process
+    // of the demo carries the demo's private HOME (sshd's SetEnv), nothing else does.
+    const QByteArray marker = "HOME=" + QFile::encodeName(homeDir()) + '\0';
+    for (auto it = parents.cbegin(); it != parents.cend(); ++it) {
+        const int fd = ::open(QByteArray("/proc/" + QByteArray::number(it.key()) + "/environ").constData(), O_RDONLY);
+        if (fd < 0)
+            continue;
+        QByteArray env;
+        char buf[4096];
+        for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;)
+            env.append(buf, n);
+        ::close(fd);
+        if (env.startsWith(marker) || env.contains(QByteArray('\0' + marker)))
+            ::kill(pid_t(it.key()), SIGKILL);
     }
 }
 

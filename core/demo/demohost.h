@@ -48,6 +48,7 @@ public:
     // Generates keys and config (first time), starts sshd and waits until it answers with
     // an SSH banner. Retries with another port when the chosen one was taken meanwhile.
     Status start();
+    // Stops sshd and everything the demo started, detached jobs included.
     void stop();
     bool isRunning() const;
     // Stops and starts again on the same port; with newHostKey a fresh host key is made
@@ -82,8 +83,10 @@ private:
     Status generateHostKey();
     Status launch();
     Status installAssets();
-    // Kills every process below the listener (sessions and what they started).
-    void killSessionTrees();
+    // Kills every process below the listener (sessions and what they started) and, with
+    // endDetachedJobs, the demo's detached jobs too (found by the demo HOME in their environment).
+    void killSessionTrees(bool endDetachedJobs);
+    void stopListener(bool endDetachedJobs);
 
     Options m_options;
     std::unique_ptr<QTemporaryDir> m_tempRoot;

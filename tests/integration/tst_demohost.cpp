@@ -72,6 +72,19 @@ private Q_SLOTS:
         QCOMPARE(again.exitCode, 0);
     }
 
+    void stopEndsDetachedJobsToo()
+    {
+        KF_START_DEMO_HOST(demo);
+        const auto r = kf::test::runProgram(QStringLiteral("ssh"), demo.sshArguments() << QStringLiteral("setsid sleep 6004 </dev/null >/dev/null 2>&1 & echo ok"));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto running = [] {
+            return kf::test::runProgram(QStringLiteral("pgrep"), {QStringLiteral("-f"), QStringLiteral("^sleep 6004$")}).exitCode == 0;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(running(), 10000);
+        demo.stop();
+        QTRY_VERIFY_WITH_TIMEOUT(!running(), 10000);
+    }
+
     void passwordUserNeedsRoot()
     {
         if (!kf::test::isRoot())
