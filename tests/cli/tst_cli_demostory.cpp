@@ -59,12 +59,10 @@ private Q_SLOTS:
         for (const auto& p : jsonLines(again.out))
             QCOMPARE(p.value("status").toString(), QStringLiteral("already-applied"));
 
-        // 3. Build the patched demo project detached on the server; attach until it ends.
-        const QString dir = demo.homeDir() + "/sgl-kernel";
-        auto start = kf::test::runCli(QStringList{"build", "start", "--command",
-                                                  "cmake -S . -B build -G Ninja -DSGL_KERNEL_ENABLE_FA3=OFF && cmake --build build",
-                                                  "--dir", dir}
-                                      + ssh(demo) + QStringList{dest(demo)});
+        // 3. Build the patched demo project detached on the server with its built-in profile;
+        //    attach until it ends.
+        auto start = kf::test::runCli(QStringList{"build", "start", "--profile", "Demo sgl-kernel (CMake + Ninja)"} + ssh(demo)
+                                      + QStringList{dest(demo)});
         QVERIFY2(start.exitCode == 0, start.err.constData());
         const QString job = QString::fromUtf8(start.out.trimmed().split('\n').last()).trimmed();
         QVERIFY2(!job.isEmpty(), start.out.constData());

@@ -28,7 +28,8 @@ private Q_SLOTS:
         for (const auto& p : b)
             names << p.name;
         QCOMPARE(names, QStringList({QStringLiteral("sgl-kernel (pip)"), QStringLiteral("sgl-kernel (make build)"),
-                                     QStringLiteral("sgl-kernel (uv build)"), QStringLiteral("CMake + Ninja")}));
+                                     QStringLiteral("sgl-kernel (uv build)"), QStringLiteral("CMake + Ninja"),
+                                     QStringLiteral("Demo sgl-kernel (CMake + Ninja)")}));
         const auto pip = *kf::findBuildProfile(b, QStringLiteral("sgl-kernel (PIP)"));
         QVERIFY(pip.builtIn);
         QVERIFY(pip.command.contains(QStringLiteral("--no-build-isolation -v")));
