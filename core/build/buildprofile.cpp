@@ -128,6 +128,7 @@ BuildProfileList parseBuildProfiles(const QByteArray& yaml)
             p.nvccThreads = num(n, "nvcc_threads");
             p.nvccThreadsDefine = str(n, "nvcc_threads_define");
             p.buildDir = str(n, "build_dir");
+            p.demo = str(n, "demo") == QLatin1String("true");
             if (const YAML::Node e = n["env"]; e && e.IsMap())
                 for (const auto& kv : e)
                     p.env.insert(QString::fromStdString(kv.first.as<std::string>()), QString::fromStdString(kv.second.as<std::string>()));
@@ -177,6 +178,8 @@ QByteArray serializeBuildProfiles(const QList<BuildProfile>& profiles)
             e << YAML::Key << "nvcc_threads_define" << YAML::Value << u8(p.nvccThreadsDefine);
         if (!p.buildDir.isEmpty())
             e << YAML::Key << "build_dir" << YAML::Value << u8(p.buildDir);
+        if (p.demo)
+            e << YAML::Key << "demo" << YAML::Value << true;
         e << YAML::EndMap;
     }
     e << YAML::EndSeq << YAML::EndMap;

@@ -26,6 +26,7 @@
 //       nvcc_threads: 1                      # per nvcc process
 //       nvcc_threads_define: SGL_KERNEL_COMPILE_THREADS  # -D<that>=N; empty: NVCC_APPEND_FLAGS=--threads N
 //       build_dir: build                     # relative to working_dir; holds .ninja_log
+//       demo: true                           # preselected in the Build pane when the host is the demo server
 // Unknown keys are ignored; a profile without name or command is an error.
 namespace kf {
 
@@ -41,6 +42,7 @@ struct BuildProfile
     int nvccThreads = 0;  // 0: leave unset
     QString nvccThreadsDefine;
     QString buildDir;
+    bool demo = false;
     bool builtIn = false;
     bool operator==(const BuildProfile&) const = default;
 

@@ -7,7 +7,10 @@
 #include "tests/support/testsupport.h"
 
 #include <QTemporaryDir>
+
 #include <QtTest>
+
+#include <algorithm>
 
 class TestBuildProfile : public QObject
 {
@@ -35,6 +38,13 @@ private Q_SLOTS:
         QVERIFY(pip.command.contains(QStringLiteral("--no-build-isolation -v")));
         QVERIFY(pip.command.contains(QStringLiteral("-Cbuild-dir=build")));
         QCOMPARE(pip.ninjaLogPath(), QStringLiteral("~/sglang/sgl-kernel/build/.ninja_log"));
+        // Exactly one built-in is the demo server's, and the flag survives a save/load round trip.
+        QCOMPARE(std::count_if(b.begin(), b.end(), [](const kf::BuildProfile& p) { return p.demo; }), 1);
+        const auto demo = *kf::findBuildProfile(b, QStringLiteral("Demo sgl-kernel (CMake + Ninja)"));
+        QVERIFY(demo.demo);
+        const auto again = kf::parseBuildProfiles(kf::serializeBuildProfiles({demo}));
+        QVERIFY(again && again.profiles.size() == 1 && again.profiles.first().demo);
+        QVERIFY(!kf::parseBuildProfiles(kf::serializeBuildProfiles({pip})).profiles.first().demo);
         // No built-in exports a CMake-only switch as a plain variable.
         for (const auto& p : b)
             for (auto it = p.env.cbegin(); it != p.env.cend(); ++it)

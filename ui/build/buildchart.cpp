@@ -18,14 +18,15 @@ BuildChart::BuildChart(QWidget* parent)
     chart->setMargins(QMargins(4, 4, 4, 4));
     m_steps->setName(tr("steps done"));
     m_projection->setName(tr("ETA projection"));
-    QPen dashed(QColor(0x2a, 0x7a, 0xe2));
+    // A lighter blue than the steps so the two differ in the legend too.
+    QPen dashed(QColor(0x8f, 0xb8, 0xf0));
     dashed.setStyle(Qt::DashLine);
     dashed.setWidth(2);
     m_projection->setPen(dashed);
     m_steps->setPen(QPen(QColor(0x2a, 0x7a, 0xe2), 2));
     m_memory->setName(tr("server MemAvailable (GB)"));
     m_memory->setPen(QPen(QColor(0x3b, 0xa5, 0x5c), 2));
-    m_danger->setName(tr("danger"));
+    m_danger->setName(tr("memory danger line"));
     QPen red(QColor(0xd9, 0x3f, 0x3f));
     red.setStyle(Qt::DotLine);
     red.setWidth(2);

@@ -32,6 +32,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
+#include <algorithm>
+
 namespace kf {
 namespace {
 
@@ -88,6 +90,7 @@ BuildPane::BuildPane(const AppContext& context, QWidget* parent)
     m_profiles->setObjectName(QStringLiteral("profilePicker"));
     m_profiles->setMinimumContentsLength(22);
     m_start->setObjectName(QStringLiteral("startBuild"));
+    m_preflight->setObjectName(QStringLiteral("preflight"));
     m_cancel->setObjectName(QStringLiteral("cancelBuild"));
     m_diags->setObjectName(QStringLiteral("diagnostics"));
     m_jobs->setObjectName(QStringLiteral("jobs"));
@@ -157,7 +160,7 @@ void BuildPane::loadProfiles()
 {
     const auto all = loadBuildProfiles();
     m_profileList = all ? *all : builtInBuildProfiles();
-    const QString current = m_profiles->currentText();
+    const QString current = m_profiles->currentData().toString();
     m_profiles->clear();
     for (const auto& p : m_profileList)
         m_profiles->addItem(p.builtIn ? p.name : p.name + tr(" (yours)"), p.name);
@@ -230,6 +233,12 @@ void BuildPane::setHost(HostConnection* host)
     m_compare->clear();
     if (m_host)
         connect(m_host, &HostConnection::stateChanged, this, [this] { updateButtons(); });
+    // The demo server only has the demo project: its profile is the one that builds there.
+    if (m_host && m_host->profile().isDemo) {
+        auto demo = std::find_if(m_profileList.cbegin(), m_profileList.cend(), [](const BuildProfile& p) { return p.demo; });
+        if (demo != m_profileList.cend())
+            m_profiles->setCurrentIndex(m_profiles->findData(demo->name));
+    }
     updateButtons();
     if (m_host && m_host->transport())
         refreshJobs();

@@ -21,10 +21,13 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QItemSelectionModel>
 #include <QTextBrowser>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent>
+
+#include <algorithm>
 
 namespace kf {
 namespace {
@@ -87,7 +90,7 @@ PatchPane::PatchPane(const AppContext& context, QWidget* parent)
       m_planButton(new QPushButton(tr("Plan"), this)), m_applyButton(new QPushButton(tr("Apply selected\u2026"), this)),
       m_modeButton(new QPushButton(tr("Unified"), this)), m_statusLabel(new QLabel(this)), m_tree(new QTreeWidget(this)),
       m_diff(new DiffView(this)), m_why(new QTextBrowser(this)), m_history(new QTableWidget(this)),
-      m_rollbackButton(new QPushButton(tr("Roll back"), this))
+      m_rollbackButton(new QPushButton(tr("Roll back selected\u2026"), this))
 {
     m_confirm = [this](const QString& summary) {
         return QMessageBox::question(this, tr("Apply selected changes"), summary, QMessageBox::Apply | QMessageBox::Cancel, QMessageBox::Cancel)
@@ -97,6 +100,8 @@ PatchPane::PatchPane(const AppContext& context, QWidget* parent)
         m_setBox->addItem(name, QString(QStringLiteral("builtin:") + name));
     m_setBox->addItem(tr("Open a patch set or diff\u2026"), QString());
     m_setBox->setObjectName(QStringLiteral("patchSetBox"));
+    m_planButton->setObjectName(QStringLiteral("planPatches"));
+    m_applyButton->setObjectName(QStringLiteral("applyPatches"));
     m_rootEdit->setPlaceholderText(QStringLiteral("~/sgl-kernel"));
     m_rootEdit->setText(QStringLiteral("~/sgl-kernel"));
     m_rootEdit->setObjectName(QStringLiteral("patchRoot"));
@@ -119,6 +124,9 @@ PatchPane::PatchPane(const AppContext& context, QWidget* parent)
     m_tree->header()->setStretchLastSection(false);
 
     m_why->setOpenExternalLinks(false);
+    m_history->setObjectName(QStringLiteral("patchHistory"));
+    m_rollbackButton->setObjectName(QStringLiteral("rollBack"));
+    m_rollbackButton->setToolTip(tr("Restore the selected files from their backups (select several rows with Shift or Ctrl)"));
     m_history->setColumnCount(5);
     m_history->setHorizontalHeaderLabels({tr("When"), tr("Set"), tr("File"), tr("State"), tr("Backup")});
     m_history->horizontalHeader()->setStretchLastSection(true);
@@ -503,6 +511,7 @@ void PatchPane::refreshHistory()
             for (int c = 0; c < cells.size(); ++c) {
                 auto* item = new QTableWidgetItem(cells[c]);
                 item->setData(Qt::UserRole, a.id);
+                item->setData(Qt::UserRole + 1, a.rolledBack());
                 m_history->setItem(i, c, item);
             }
         }
@@ -513,18 +522,44 @@ void PatchPane::refreshHistory()
 
 void PatchPane::rollBackSelected()
 {
+    // Every selected row that still stands, newest first (the table's order), so that files
+    // changed by several applies step back through them in reverse.
     const std::shared_ptr<Transport> transport = m_host ? m_host->transport() : nullptr;
-    const int row = m_history->currentRow();
-    if (!transport || row < 0 || !m_history->item(row, 0))
+    if (!transport)
         return;
-    const qint64 id = m_history->item(row, 0)->data(Qt::UserRole).toLongLong();
-    if (!m_confirm(tr("Roll back %1 from its backup?").arg(m_history->item(row, 2)->text())))
+    QList<int> rows;
+    for (const QModelIndex& index : m_history->selectionModel()->selectedRows())
+        rows << index.row();
+    if (rows.isEmpty() && m_history->currentRow() >= 0)
+        rows << m_history->currentRow();
+    std::sort(rows.begin(), rows.end());
+    QList<qint64> ids;
+    QStringList files;
+    for (int row : std::as_const(rows)) {
+        const QTableWidgetItem* when = m_history->item(row, 0);
+        if (!when || m_history->item(row, 3)->data(Qt::UserRole + 1).toBool())
+            continue;
+        ids << when->data(Qt::UserRole).toLongLong();
+        files << m_history->item(row, 2)->text();
+    }
+    if (ids.isEmpty()) {
+        setBusy(false, tr("Nothing to roll back: the selected changes were already rolled back."));
+        return;
+    }
+    const QString question = files.size() == 1 ? tr("Roll back %1 from its backup?").arg(files.first())
+                                                : tr("Roll back %n file(s) from their backups?\n\n%1", nullptr, int(files.size()))
+                                                      .arg(files.join(QLatin1Char('\n')));
+    if (!m_confirm(question))
         return;
     const quint64 gen = ++m_generation;
     setBusy(true, tr("Rolling back\u2026"));
-    whenDone(this, QtConcurrent::run([transport, id]() {
-        const auto r = patch::rollbackApply(*transport, id);
-        return r ? r->message : r.error();
+    whenDone(this, QtConcurrent::run([transport, ids]() {
+        QStringList messages;
+        for (qint64 id : ids) {
+            const auto r = patch::rollbackApply(*transport, id);
+            messages << (r ? r->message : r.error());
+        }
+        return messages.join(QLatin1Char('\n'));
     }), [this, gen](const QString& message) {
         if (gen != m_generation)
             return;

@@ -152,6 +152,8 @@ ServerPane::ServerPane(const AppContext& context, QWidget* parent)
     pageLayout->addWidget(split, 1);
     m_stack->addWidget(page);
 
+    m_launch->setObjectName(QStringLiteral("launchServer"));
+    m_stop->setObjectName(QStringLiteral("stopServer"));
     m_stop->setEnabled(false);
     connect(m_launch, &QPushButton::clicked, this, &ServerPane::launch);
     connect(m_stop, &QPushButton::clicked, this, &ServerPane::stop);

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+// The demo story clicked through in the real main window (offscreen), against the demo host
+// (a real sshd): the Patches tab plans the built-in set by itself -> Apply -> Build tab
+// (the demo profile is preselected) Preflight -> Start, the build runs to the end ->
+// GPUs show 8 cards -> Server tab Launch, healthy, throughput charted -> Stop -> Patches
+// Roll back every file -> the tree is byte-identical to the start. Every step presses the
+// button a person would press; only the confirmation dialogs are answered by the test.
+#include "core/build/buildsession.h"
+#include "core/demo/demohost.h"
+#include "core/hosts/hostmanager.h"
+#include "core/monitor/gpumonitorhub.h"
+#include "core/ssh/sshhostconnection.h"
+#include "core/store/database.h"
+#include "tests/support/testsupport.h"
+#include "ui/build/buildchart.h"
+#include "ui/build/buildpane.h"
+#include "ui/mainwindow.h"
+#include "ui/patch/patchpane.h"
+#include "ui/server/serverpane.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QDirIterator>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTreeWidget>
+#include <QtTest>
+
+namespace {
+
+// Every file of the demo project with its bytes (the build folder aside).
+QMap<QString, QByteArray> snapshot(const QString& root)
+{
+    QMap<QString, QByteArray> files;
+    QDirIterator it(root, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        const QString rel = QDir(root).relativeFilePath(path);
+        if (rel.startsWith(QStringLiteral("build/")))
+            continue;
+        QFile f(path);
+        if (f.open(QIODevice::ReadOnly))
+            files.insert(rel, f.readAll());
+    }
+    return files;
+}
+
+template <typename T> T* button(QWidget* pane, const char* name)
+{
+    T* b = pane->findChild<T*>(QString::fromLatin1(name));
+    if (!b)
+        qWarning("no widget %s", name);
+    return b;
+}
+
+} // namespace
+
+class TestDemoStory : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QApplication::setOrganizationName(QStringLiteral("kernelforge-test"));
+        QApplication::setApplicationName(QStringLiteral("kernelforge-demostory"));
+        kf::store::setDatabasePath(m_db.filePath(QStringLiteral("history.sqlite")));
+    }
+
+    void clickThroughTheStory()
+    {
+        KF_START_DEMO_HOST(demo);
+        const QString project = demo.homeDir() + QStringLiteral("/sgl-kernel");
+        const auto before = snapshot(project);
+        QVERIFY(before.contains(QStringLiteral("CMakeLists.txt")));
+
+        kf::HostManager hosts;
+        hosts.setFactory(kf::SshHostConnection::factory(nullptr));
+        kf::GpuMonitorHub monitors;
+        kf::AppContext ctx;
+        ctx.hosts = &hosts;
+        ctx.demo = &demo;
+        ctx.gpuMonitors = &monitors;
+        kf::HostConnection* host = hosts.add(demo.profile(QStringLiteral("demo-gpu-server")));
+        QVERIFY(host);
+        host->connectToHost();
+        QTRY_VERIFY2_WITH_TIMEOUT(host->state() == kf::ConnectionState::Ready, qPrintable(host->stateReason()), 30000);
+
+        kf::MainWindow w(ctx);
+        w.resize(1440, 900);
+        w.show();
+        w.selectHost(QStringLiteral("demo-gpu-server"));
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* patches = w.findChild<kf::PatchPane*>();
+        auto* build = w.findChild<kf::BuildPane*>();
+        auto* server = w.findChild<kf::ServerPane*>();
+        QVERIFY(patches && build && server);
+        QStringList confirmations;
+        patches->setConfirmHandler([&](const QString& summary) {
+            confirmations << summary;
+            return true;
+        });
+
+        // 1. Patches: planned by itself on the demo host; Apply writes all four patches.
+        w.tabs()->setCurrentWidget(w.tabs()->widget(1));
+        auto* tree = button<QTreeWidget>(patches, "patchTree");
+        QVERIFY(tree);
+        QTRY_VERIFY_WITH_TIMEOUT(tree->topLevelItemCount() >= 2 && !patches->isBusy(), 60000);
+        QVERIFY(w.grab().save(kf::test::screenshotPath(QStringLiteral("story-1-planned"))));
+        QSignalSpy applied(patches, &kf::PatchPane::applyFinished);
+        auto* apply = button<QPushButton>(patches, "applyPatches");
+        QVERIFY(apply && apply->isEnabled());
+        QTest::mouseClick(apply, Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(applied.size(), 1, 60000);
+        const auto report = applied.first().first().value<kf::patch::ApplyReport>();
+        QStringList outcomes;
+        for (const auto& f : report.files)
+            outcomes << f.file + QStringLiteral(": ") + kf::patch::outcomeText(f.outcome) + QLatin1Char(' ') + f.message;
+        QVERIFY2(report.ok(), qPrintable(outcomes.join(QLatin1Char('\n'))));
+        QCOMPARE(confirmations.size(), 1);
+        const auto patched = snapshot(project);
+        QVERIFY(patched != before);
+        QVERIFY(patched.value(QStringLiteral("CMakeLists.txt")) != before.value(QStringLiteral("CMakeLists.txt")));
+
+        // 2. Build: the demo profile is the one picked; Preflight, then Start, and follow it to the end.
+        w.tabs()->setCurrentWidget(w.tabs()->widget(2));
+        QVERIFY(build->profilePicker()->currentData().toString().startsWith(QStringLiteral("Demo ")));
+        QSignalSpy preflight(build, &kf::BuildPane::preflightDone);
+        QTest::mouseClick(button<QPushButton>(build, "preflight"), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(preflight.size(), 1, 120000);
+        QSignalSpy finished(build, &kf::BuildPane::buildFinished);
+        QTest::mouseClick(button<QPushButton>(build, "startBuild"), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(build->session() != nullptr, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(build->session()->progress().total > 0, 300000);
+        QVERIFY(w.grab().save(kf::test::screenshotPath(QStringLiteral("story-2-building"))));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 540000);
+        const auto info = finished.first().first().value<kf::JobInfo>();
+        QVERIFY2(info.exitStatus == 0, qPrintable(finished.first().at(1).toString()));
+        QCOMPARE(build->session()->progress().done, build->session()->progress().total);
+        QVERIFY(build->chart()->progressPoints() > 0);
+        QVERIFY(w.grab().save(kf::test::screenshotPath(QStringLiteral("story-3-built"))));
+
+        // 3. GPUs: the replaying nvidia-smi reports 8 GPUs.
+        w.tabs()->setCurrentWidget(w.tabs()->widget(3));
+        auto* gpuStatus = w.tabs()->widget(3)->findChild<QLabel*>(QStringLiteral("gpuStatus"));
+        QVERIFY(gpuStatus);
+        QTRY_VERIFY_WITH_TIMEOUT(gpuStatus->text().contains(QStringLiteral("8 GPU")), 60000);
+        QVERIFY(w.grab().save(kf::test::screenshotPath(QStringLiteral("story-4-gpus"))));
+
+        // 4. Server: Launch the demo server (a port of its own: tests run in parallel), wait
+        //    for healthy and charted throughput, Stop.
+        w.tabs()->setCurrentWidget(w.tabs()->widget(4));
+        auto profile = server->profile();
+        QVERIFY(profile.demo);
+        profile.port = quint16(32000 + demo.port() % 1000);
+        server->setProfile(profile);
+        QTest::mouseClick(button<QPushButton>(server, "launchServer"), Qt::LeftButton);
+        auto* status = button<QLabel>(server, "serverStatus");
+        QTRY_VERIFY_WITH_TIMEOUT(status->text().contains(QStringLiteral("healthy")), 120000);
+        auto* summary = button<QLabel>(server, "serverSummary");
+        QTRY_VERIFY_WITH_TIMEOUT(summary->text().contains(QStringLiteral("tok/s")), 60000);
+        QVERIFY(w.grab().save(kf::test::screenshotPath(QStringLiteral("story-5-server"))));
+        auto* stop = button<QPushButton>(server, "stopServer");
+        QVERIFY(stop->isEnabled());
+        QTest::mouseClick(stop, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(server->logView()->toPlainText().contains(QStringLiteral("server exited")), 60000);
+
+        // 5. Patches: select every standing row of the history and roll them back in one go.
+        w.tabs()->setCurrentWidget(w.tabs()->widget(1));
+        auto* history = button<QTableWidget>(patches, "patchHistory");
+        QTRY_VERIFY_WITH_TIMEOUT(history->rowCount() >= 1 && !patches->isBusy(), 30000);
+        history->selectAll();
+        QTest::mouseClick(button<QPushButton>(patches, "rollBack"), Qt::LeftButton);
+        QCOMPARE(confirmations.size(), 2);
+        QTRY_VERIFY_WITH_TIMEOUT(snapshot(project) == before, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(!patches->isBusy() && history->rowCount() >= 1
+                                     && history->item(0, 3)->text() == QStringLiteral("rolled back"),
+                                 60000);
+        QVERIFY(w.grab().save(kf::test::screenshotPath(QStringLiteral("story-6-rolled-back"))));
+    }
+
+private:
+    QTemporaryDir m_db;
+};
+
+QTEST_MAIN(TestDemoStory)
+#include "tst_demostory.moc"
