@@ -6,7 +6,6 @@
 
 #include "core/monitor/gpumonitor.h"
 #include "core/monitor/nvidiasmi.h"
-#include "core/transport/localtransport.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -85,27 +84,19 @@ void usage(QTextStream& s)
 int watch(QStringList args)
 {
     // Remote unless --local: the shared ssh options and the user@host destination go first.
-    const bool wantsLocal = args.contains(QStringLiteral("--local"));
-    const bool wantsHelp = args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h"));
-    cli::SshCliOptions ssh;
-    if (!wantsLocal && !wantsHelp) {
-        QString error;
-        if (!cli::takeSshOptions(args, &ssh, &error)) {
-            cli::err() << "gpu watch: " << error << '\n';
-            usage(cli::err());
-            return 2;
-        }
+    cli::TargetOptions target;
+    if (QString error; !cli::takeTargetOptions(args, &target, &error)) {
+        cli::err() << "gpu watch: " << error << '\n';
+        usage(cli::err());
+        return 2;
     }
     bool json = false;
-    bool local = false;
     int count = -1;
     int interval = 1000;
     while (!args.isEmpty()) {
         const QString a = args.takeFirst();
         if (a == QLatin1String("--json")) {
             json = true;
-        } else if (a == QLatin1String("--local")) {
-            local = true;
         } else if (a == QLatin1String("--count") && !args.isEmpty()) {
             bool ok = false;
             count = args.takeFirst().toInt(&ok);
@@ -129,19 +120,13 @@ int watch(QStringList args)
             return 2;
         }
     }
-    std::shared_ptr<Transport> transport;
-    QString host = QStringLiteral("local");
-    if (local) {
-        transport = std::make_shared<LocalTransport>();
-    } else {
-        auto connected = cli::connectForCli(ssh);
-        if (!connected) {
-            cli::err() << "gpu watch: " << connected.error() << '\n';
-            return cli::kExitConnection;
-        }
-        transport = connected.value();
-        host = ssh.host;
+    auto opened = cli::openTarget(target);
+    if (!opened) {
+        cli::err() << "gpu watch: " << opened.error() << '\n';
+        return cli::kExitConnection;
     }
+    const std::shared_ptr<Transport> transport = opened->transport;
+    const QString host = opened->label;
     GpuMonitor::Options options;
     options.intervalMs = interval;
     options.processIntervalMs = 0;

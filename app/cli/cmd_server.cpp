@@ -7,7 +7,6 @@
 #include "core/monitor/prometheustext.h"
 #include "core/monitor/serverclient.h"
 #include "core/monitor/servermetrics.h"
-#include "core/transport/localtransport.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -81,26 +80,18 @@ void usage(QTextStream& s)
 int status(QStringList args)
 {
     // Remote unless --local: the shared ssh options and the user@host destination go first.
-    const bool wantsLocal = args.contains(QStringLiteral("--local"));
-    const bool wantsHelp = args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h"));
-    cli::SshCliOptions ssh;
-    if (!wantsLocal && !wantsHelp) {
-        QString error;
-        if (!cli::takeSshOptions(args, &ssh, &error)) {
-            cli::err() << "server status: " << error << '\n';
-            usage(cli::err());
-            return 2;
-        }
+    cli::TargetOptions target;
+    if (QString error; !cli::takeTargetOptions(args, &target, &error)) {
+        cli::err() << "server status: " << error << '\n';
+        usage(cli::err());
+        return 2;
     }
     bool json = false;
-    bool local = false;
     quint16 port = 30000;
     while (!args.isEmpty()) {
         const QString a = args.takeFirst();
         if (a == QLatin1String("--json")) {
             json = true;
-        } else if (a == QLatin1String("--local")) {
-            local = true;
         } else if (a == QLatin1String("--port") && !args.isEmpty()) {
             bool ok = false;
             const int p = args.takeFirst().toInt(&ok);
@@ -117,19 +108,13 @@ int status(QStringList args)
             return 2;
         }
     }
-    std::shared_ptr<Transport> transport;
-    QString host = QStringLiteral("local");
-    if (local) {
-        transport = std::make_shared<LocalTransport>();
-    } else {
-        auto connected = cli::connectForCli(ssh);
-        if (!connected) {
-            cli::err() << "server status: " << connected.error() << '\n';
-            return cli::kExitConnection;
-        }
-        transport = connected.value();
-        host = ssh.host;
+    auto opened = cli::openTarget(target);
+    if (!opened) {
+        cli::err() << "server status: " << opened.error() << '\n';
+        return cli::kExitConnection;
     }
+    const std::shared_ptr<Transport> transport = opened->transport;
+    const QString host = opened->label;
     // The server listens on the host's loopback; over SSH this is a direct-tcpip tunnel.
     const ServerStatus s = pollServer(*transport, port);
     if (json) {

@@ -4,6 +4,7 @@
 
 #include "core/hosts/interaction.h"
 #include "core/log/redact.h"
+#include "core/transport/localtransport.h"
 #include "core/transport/sshtransport.h"
 
 #include <QDir>
@@ -203,6 +204,24 @@ kf::Result<std::shared_ptr<kf::Transport>> connectForCli(const SshCliOptions& op
     if (!t)
         return kf::Result<std::shared_ptr<kf::Transport>>::failure(t.error());
     return std::shared_ptr<kf::Transport>(t.value());
+}
+
+bool takeTargetOptions(QStringList& args, TargetOptions* out, QString* error)
+{
+    out->local = args.removeAll(QStringLiteral("--local")) > 0;
+    if (out->local || args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h")))
+        return true;
+    return takeSshOptions(args, &out->ssh, error);
+}
+
+kf::Result<Target> openTarget(const TargetOptions& options)
+{
+    if (options.local)
+        return Target{std::make_shared<LocalTransport>(), QStringLiteral("local")};
+    auto connected = connectForCli(options.ssh);
+    if (!connected)
+        return kf::Result<Target>::failure(connected.error());
+    return Target{connected.value(), options.ssh.host};
 }
 
 } // namespace kf::cli

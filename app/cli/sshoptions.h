@@ -45,6 +45,24 @@ bool takeSshOptions(QStringList& args, SshCliOptions* out, QString* error);
 // terminal when there is one; host keys are never asked (use --accept-new).
 kf::Result<std::shared_ptr<kf::Transport>> connectForCli(const SshCliOptions& options);
 
+// Commands that read a server or, with --local, this machine (gpu watch, server status):
+// the ssh options and destination are required unless args hold --local or --help; --local
+// itself is consumed here.
+struct TargetOptions
+{
+    SshCliOptions ssh;
+    bool local = false;
+};
+bool takeTargetOptions(QStringList& args, TargetOptions* out, QString* error);
+
+struct Target
+{
+    std::shared_ptr<kf::Transport> transport;
+    QString label; // the host name, or "local"
+};
+// A LocalTransport for --local, else connectForCli (same failure contract: exit 255).
+kf::Result<Target> openTarget(const TargetOptions& options);
+
 } // namespace kf::cli
 
 // Also reachable as kf::SshCliOptions etc. (commands written with `using namespace kf;`).
