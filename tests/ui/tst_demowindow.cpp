@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-// The demo story clicked through in the real main window (offscreen), against the demo host
-// (a real sshd): the Patches tab plans the built-in set by itself -> Apply -> Build tab
+// The main window on the demo host (a real sshd, reached through our own SSH layer), offscreen.
+// everyTab: every tab is visited, shows its content, and is grabbed as PNG.
+// clickThroughTheStory: the demo story clicked through in the real main window (offscreen), against the demo host
+// the Patches tab plans the built-in set by itself -> Apply -> Build tab
 // (the demo profile is preselected) Preflight -> Start, the build runs to the end ->
 // GPUs show 8 cards -> Server tab Launch, healthy, throughput charted -> Stop -> Patches
 // Roll back every file -> the tree is byte-identical to the start. Every step presses the
@@ -34,6 +36,8 @@
 #include <QTreeWidget>
 #include <QtTest>
 
+#include <memory>
+
 namespace {
 
 // Every file of the demo project with its bytes (the build folder aside).
@@ -61,9 +65,38 @@ template <typename T> T* button(QWidget* pane, const char* name)
     return b;
 }
 
+// The window connected to the demo host, as `kernelforge --demo` opens it.
+struct DemoWindow
+{
+    kf::HostManager hosts;
+    kf::GpuMonitorHub monitors;
+    kf::AppContext ctx;
+    kf::HostConnection* host = nullptr;
+    std::unique_ptr<kf::MainWindow> window;
+
+    // Connects and shows the window; on failure the test has failed (check QTest::currentTestFailed()).
+    void open(kf::DemoHost& demo)
+    {
+        hosts.setFactory(kf::SshHostConnection::factory(nullptr));
+        ctx.hosts = &hosts;
+        ctx.demo = &demo;
+        ctx.gpuMonitors = &monitors;
+        host = hosts.add(demo.profile(QStringLiteral("demo-gpu-server")));
+        QVERIFY(host);
+        host->connectToHost();
+        QTRY_VERIFY2_WITH_TIMEOUT(host->state() == kf::ConnectionState::Ready, qPrintable(host->stateReason()), 30000);
+        window = std::make_unique<kf::MainWindow>(ctx);
+        window->resize(1440, 900);
+        window->show();
+        window->selectHost(QStringLiteral("demo-gpu-server"));
+        QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+        QCOMPARE(window->currentHost(), host);
+    }
+};
+
 } // namespace
 
-class TestDemoStory : public QObject
+class TestDemoWindow : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
@@ -71,8 +104,48 @@ private Q_SLOTS:
     {
         QStandardPaths::setTestModeEnabled(true);
         QApplication::setOrganizationName(QStringLiteral("kernelforge-test"));
-        QApplication::setApplicationName(QStringLiteral("kernelforge-demostory"));
+        QApplication::setApplicationName(QStringLiteral("kernelforge-demowindow"));
         kf::store::setDatabasePath(m_db.filePath(QStringLiteral("history.sqlite")));
+    }
+
+    void everyTab()
+    {
+        KF_START_DEMO_HOST(demo);
+        DemoWindow dw;
+        dw.open(demo);
+        if (QTest::currentTestFailed())
+            return;
+        kf::MainWindow& w = *dw.window;
+
+        // Overview: the facts card fills from the remote script (the replayed GPUs show up).
+        QTRY_VERIFY_WITH_TIMEOUT(!w.tabs()->widget(0)->findChildren<QLabel*>().isEmpty()
+                                     && [&] {
+                                            for (QLabel* l : w.tabs()->widget(0)->findChildren<QLabel*>())
+                                                if (l->text().contains(QStringLiteral("NVIDIA H200")))
+                                                    return true;
+                                            return false;
+                                        }(),
+                                 60000);
+        // Patches: the built-in set is planned against the demo project by itself.
+        w.tabs()->setCurrentIndex(1);
+        auto* tree = w.tabs()->widget(1)->findChild<QTreeWidget*>();
+        QVERIFY(tree);
+        QTRY_VERIFY_WITH_TIMEOUT(tree->topLevelItemCount() >= 2, 60000);
+
+        const QStringList names{QStringLiteral("overview"), QStringLiteral("patches"), QStringLiteral("build"),
+                                QStringLiteral("gpus"), QStringLiteral("server"), QStringLiteral("fleet")};
+        QCOMPARE(w.tabs()->count(), names.size());
+        for (int i = 0; i < w.tabs()->count(); ++i) {
+            w.tabs()->setCurrentIndex(i);
+            QTest::qWait(i == 3 ? 4000 : 300); // GPUs: let a few samples arrive
+            QVERIFY(w.tabs()->currentWidget()->isVisible());
+            QVERIFY(w.grab().save(kf::test::screenshotPath(QStringLiteral("demo-") + names.at(i))));
+        }
+        // The GPU stream is live: the pane's status names the 8 GPUs.
+        bool sawGpus = false;
+        for (QLabel* l : w.tabs()->widget(3)->findChildren<QLabel*>())
+            sawGpus = sawGpus || l->text().contains(QStringLiteral("8 GPU"));
+        QVERIFY(sawGpus);
     }
 
     void clickThroughTheStory()
@@ -82,23 +155,11 @@ private Q_SLOTS:
         const auto before = snapshot(project);
         QVERIFY(before.contains(QStringLiteral("CMakeLists.txt")));
 
-        kf::HostManager hosts;
-        hosts.setFactory(kf::SshHostConnection::factory(nullptr));
-        kf::GpuMonitorHub monitors;
-        kf::AppContext ctx;
-        ctx.hosts = &hosts;
-        ctx.demo = &demo;
-        ctx.gpuMonitors = &monitors;
-        kf::HostConnection* host = hosts.add(demo.profile(QStringLiteral("demo-gpu-server")));
-        QVERIFY(host);
-        host->connectToHost();
-        QTRY_VERIFY2_WITH_TIMEOUT(host->state() == kf::ConnectionState::Ready, qPrintable(host->stateReason()), 30000);
-
-        kf::MainWindow w(ctx);
-        w.resize(1440, 900);
-        w.show();
-        w.selectHost(QStringLiteral("demo-gpu-server"));
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        DemoWindow dw;
+        dw.open(demo);
+        if (QTest::currentTestFailed())
+            return;
+        kf::MainWindow& w = *dw.window;
         auto* patches = w.findChild<kf::PatchPane*>();
         auto* build = w.findChild<kf::BuildPane*>();
         auto* server = w.findChild<kf::ServerPane*>();
@@ -191,5 +252,5 @@ private:
     QTemporaryDir m_db;
 };
 
-QTEST_MAIN(TestDemoStory)
-#include "tst_demostory.moc"
+QTEST_MAIN(TestDemoWindow)
+#include "tst_demowindow.moc"
