@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/build/progressparser.h"
 
+#include <cstring>
+
 namespace kf {
 namespace {
 
@@ -23,40 +25,40 @@ qint64 readInt(QByteArrayView s, qsizetype& pos)
 
 } // namespace
 
-QByteArray normalizeLogLine(QByteArrayView line)
+QByteArrayView normalizeLogLine(QByteArrayView line, QByteArray& scratch)
 {
-    QByteArray out;
-    if (!line.contains('\x1b')) {
-        // Fast path (almost every line): no escapes to strip, no copy per character.
-        out = QByteArray(line.data(), line.size());
-    } else {
-    out.reserve(line.size());
-    // Strip CSI escapes (ESC [ ... final byte 0x40-0x7e) and lone ESC sequences.
-    for (qsizetype i = 0; i < line.size(); ++i) {
-        const char c = line[i];
-        if (c == '\x1b') {
-            if (i + 1 < line.size() && line[i + 1] == '[') {
-                i += 2;
-                while (i < line.size() && !(line[i] >= 0x40 && line[i] <= 0x7e))
+    QByteArrayView out = line;
+    if (!line.isEmpty() && std::memchr(line.data(), '\x1b', size_t(line.size()))) {
+        scratch.resize(0);
+        scratch.reserve(line.size());
+        // Strip CSI escapes (ESC [ ... final byte 0x40-0x7e) and lone ESC sequences.
+        for (qsizetype i = 0; i < line.size(); ++i) {
+            const char c = line[i];
+            if (c == '\x1b') {
+                if (i + 1 < line.size() && line[i + 1] == '[') {
+                    i += 2;
+                    while (i < line.size() && !(line[i] >= 0x40 && line[i] <= 0x7e))
+                        ++i;
+                } else {
                     ++i;
-            } else {
-                ++i;
+                }
+                continue;
             }
-            continue;
+            scratch.append(c);
         }
-        out.append(c);
-    }
+        out = scratch;
     }
     // Leading wrappers: spaces/tabs and the box-drawing bars uv and rich draw ("│", "┃", "|" + space).
     qsizetype b = 0;
     for (;;) {
         while (b < out.size() && (out[b] == ' ' || out[b] == '\t'))
             ++b;
-        if (QByteArrayView(out).sliced(b).startsWith("\xe2\x94\x82 ") || QByteArrayView(out).sliced(b).startsWith("\xe2\x94\x83 ")) { // │ ┃
+        const QByteArrayView rest = out.sliced(b);
+        if (rest.startsWith("\xe2\x94\x82 ") || rest.startsWith("\xe2\x94\x83 ")) { // │ ┃
             b += 4;
             continue;
         }
-        if (QByteArrayView(out).sliced(b).startsWith("| ")) {
+        if (rest.startsWith("| ")) {
             b += 2;
             continue;
         }
@@ -65,7 +67,14 @@ QByteArray normalizeLogLine(QByteArrayView line)
     qsizetype e = out.size();
     while (e > b && (out[e - 1] == ' ' || out[e - 1] == '\t'))
         --e;
-    return out.mid(b, e - b);
+    return out.sliced(b, e - b);
+}
+
+QByteArray normalizeLogLine(QByteArrayView line)
+{
+    QByteArray scratch;
+    const QByteArrayView v = normalizeLogLine(line, scratch);
+    return QByteArray(v.data(), v.size());
 }
 
 std::optional<ProgressUpdate> parseProgressLine(QByteArrayView s)
@@ -109,7 +118,7 @@ std::optional<ProgressUpdate> parseProgressLine(QByteArrayView s)
         while (pos < s.size() && (isDigit(s[pos]) || s[pos] == '.'))
             ++pos;
         bool ok = false;
-        const double elapsed = QByteArray(s.data() + numBegin, pos - numBegin).toDouble(&ok);
+        const double elapsed = s.sliced(numBegin, pos - numBegin).toDouble(&ok);
         if (!ok)
             return std::nullopt;
         u.running = int(running);
