@@ -123,14 +123,23 @@ std::optional<Diagnostic> oomDiagnostic(const QString& text)
     return d;
 }
 
-// shortcuts: skip a check when a substring every match of it contains is absent (the hot path).
-// Without them every check runs on every line: the reference the shortcuts are tested against.
-std::optional<Diagnostic> parseText(const QString& text, bool shortcuts)
+bool hasBytes(QByteArrayView s, const char* needle)
 {
-    const auto has = [&](QLatin1String needle) { return !shortcuts || text.contains(needle); };
+    return !s.isEmpty() && memmem(s.data(), size_t(s.size()), needle, std::strlen(needle)) != nullptr;
+}
+
+// shortcuts (the hot path): substring tests run on the bytes (memmem) rather than the QString
+// (the needles are ASCII, and an ASCII byte decodes to the same character whatever surrounds
+// it), and a check is skipped when a substring every match of it contains is absent. Without
+// them every check runs on the QString: the reference the shortcuts are tested against.
+std::optional<Diagnostic> parseText(QByteArrayView bytes, bool shortcuts)
+{
+    const QString text = QString::fromUtf8(bytes);
+    const auto contains = [&](const char* needle) { return shortcuts ? hasBytes(bytes, needle) : text.contains(QLatin1String(needle)); };
+    const auto has = [&](const char* needle) { return !shortcuts || hasBytes(bytes, needle); };
     // OOM first: "nvcc error : 'cicc' died due to signal 9" must be an OOM, not a plain nvcc error.
     // Every OOM shape contains "Killed", "signal 9" or "status ".
-    if (has(QLatin1String("Killed")) || has(QLatin1String("signal 9")) || has(QLatin1String("status "))) {
+    if (has("Killed") || has("signal 9") || has("status ")) {
         if (auto d = oomDiagnostic(text))
             return d;
     }
@@ -198,13 +207,13 @@ std::optional<Diagnostic> parseText(const QString& text, bool shortcuts)
         }
         return d;
     }
-    if (text.contains(QLatin1String("undefined reference to")) || text.startsWith(QLatin1String("collect2: error:"))) {
+    if (contains("undefined reference to") || text.startsWith(QLatin1String("collect2: error:"))) {
         Diagnostic d;
         d.kind = Kind::Linker;
         d.message = text;
         return d;
     }
-    if (text.contains(QLatin1String("undefined symbol:")) || text.contains(QLatin1String("no kernel image is available"))
+    if (contains("undefined symbol:") || contains("no kernel image is available")
         || text.startsWith(QLatin1String("ImportError")) || text.startsWith(QLatin1String("RuntimeError"))) {
         Diagnostic d;
         d.kind = Kind::Runtime;
@@ -220,8 +229,7 @@ std::optional<Diagnostic> parseText(const QString& text, bool shortcuts)
         return d;
     }
     // reGcc needs "<severity>: " after the line number, reNvccFront "): ".
-    if (const auto m = has(QLatin1String("error: ")) || has(QLatin1String("warning: ")) || has(QLatin1String("note: ")) ? reGcc().match(text)
-                                                                                                                       : QRegularExpressionMatch();
+    if (const auto m = has("error: ") || has("warning: ") || has("note: ") ? reGcc().match(text) : QRegularExpressionMatch();
         m.hasMatch()) {
         const QString file = m.captured(1);
         // "In file included from a.h:3," and URLs are no diagnostics; a path has no spaces
@@ -239,7 +247,7 @@ std::optional<Diagnostic> parseText(const QString& text, bool shortcuts)
             d.message = m.captured(5);
         return d;
     }
-    if (const auto m = has(QLatin1String("): ")) ? reNvccFront().match(text) : QRegularExpressionMatch(); m.hasMatch()) {
+    if (const auto m = has("): ") ? reNvccFront().match(text) : QRegularExpressionMatch(); m.hasMatch()) {
         Diagnostic d;
         d.kind = Kind::Nvcc;
         d.file = m.captured(1);
@@ -409,7 +417,7 @@ std::optional<Diagnostic> parseDiagnosticLine(QByteArrayView s)
 {
     if (!mayBeDiagnosticLine(s))
         return std::nullopt;
-    auto d = parseText(QString::fromUtf8(s), true);
+    auto d = parseText(s, true);
     if (d && d->hint == Diagnostic::Hint::None)
         d->hint = hintFor(*d);
     return d;
@@ -419,7 +427,7 @@ std::optional<Diagnostic> parseDiagnosticLineReference(QByteArrayView s)
 {
     if (!mayBeDiagnostic(s))
         return std::nullopt;
-    auto d = parseText(QString::fromUtf8(s), false);
+    auto d = parseText(s, false);
     if (d && d->hint == Diagnostic::Hint::None)
         d->hint = hintFor(*d);
     return d;
