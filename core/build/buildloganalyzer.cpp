@@ -4,28 +4,26 @@
 
 namespace kf {
 
-void BuildLogAnalyzer::line(const QByteArray& raw, BuildLogEvents& ev)
+void BuildLogAnalyzer::line(QByteArrayView raw, BuildLogEvents& ev)
 {
     ++ev.lines;
-    const QByteArray line = normalizeLogLine(raw);
-    ev.diagnostics += m_collector.feedNormalized(line);
+    const QByteArrayView line = normalizeLogLine(raw, m_scratch);
+    m_collector.feedNormalized(line, ev.diagnostics);
     if (auto p = parseProgressLine(line))
-        ev.progress.append(*p);
+        ev.progress.append(std::move(*p));
 }
 
-BuildLogEvents BuildLogAnalyzer::feed(const QByteArray& chunk)
+BuildLogEvents BuildLogAnalyzer::feed(QByteArrayView chunk)
 {
     BuildLogEvents ev;
-    for (const QByteArray& l : m_splitter.feed(chunk))
-        line(l, ev);
+    m_splitter.feed(chunk, [&](QByteArrayView l) { line(l, ev); });
     return ev;
 }
 
 BuildLogEvents BuildLogAnalyzer::finish()
 {
     BuildLogEvents ev;
-    for (const QByteArray& l : m_splitter.flush())
-        line(l, ev);
+    m_splitter.flush([&](QByteArrayView l) { line(l, ev); });
     ev.diagnostics += m_collector.flush();
     return ev;
 }

@@ -63,6 +63,16 @@ QString hintText(Diagnostic::Hint h);
 // One normalised line. CMake "... at file:line (cmd):" headers come back with an empty message;
 // DiagnosticCollector fills it from the following lines.
 std::optional<Diagnostic> parseDiagnosticLine(QByteArrayView normalizedLine);
+// The byte-level pre-filter parseDiagnosticLine() starts with (a few memchr scans, no copy, no
+// QString): false means the line holds none of the shapes above, true means it may. Only the
+// lines it passes are converted to QString and reach the regular expressions, which keeps a
+// multi-GB log (millions of compile-command and progress lines) cheap.
+bool mayBeDiagnosticLine(QByteArrayView normalizedLine);
+// parseDiagnosticLine() the slow way: substring checks instead of the pre-filter, and every
+// regular expression tried on every line that passes them. The reference the pre-filter and
+// parseDiagnosticLine()'s shortcuts are tested against (same results on every line); not for
+// production paths.
+std::optional<Diagnostic> parseDiagnosticLineReference(QByteArrayView normalizedLine);
 // The hint for a complete diagnostic (also applied by parseDiagnosticLine and the collector).
 Diagnostic::Hint hintFor(const Diagnostic& d);
 
@@ -84,6 +94,8 @@ public:
     QList<Diagnostic> feed(QByteArrayView rawLine);
     // The same for a line already passed through normalizeLogLine().
     QList<Diagnostic> feedNormalized(const QByteArray& line);
+    // The same, appending to out (no list per line: the analyzer's hot path).
+    void feedNormalized(QByteArrayView line, QList<Diagnostic>& out);
     // End of log: returns a pending CMake diagnostic, if any.
     QList<Diagnostic> flush();
     qint64 linesSeen() const { return m_lineNo; }

@@ -10,7 +10,7 @@
 #include <QMutex>
 #include <QString>
 
-#include <vector>
+#include <deque>
 
 namespace kf {
 
@@ -36,7 +36,10 @@ public:
 private:
     mutable QMutex m_mutex;
     mutable QFile m_file;         // guarded by m_mutex
-    std::vector<qint64> m_starts; // byte offset of each line start; guarded by m_mutex
+    // Byte offset of each line start; guarded by m_mutex. A deque, not a vector: a flood of
+    // millions of lines must not copy the whole index on growth in the GUI thread (a stall of
+    // tens of ms each time the vector doubled).
+    std::deque<qint64> m_starts;
     qint64 m_size = 0;            // guarded by m_mutex
 };
 

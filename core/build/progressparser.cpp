@@ -2,6 +2,9 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/build/progressparser.h"
 
+#include <algorithm>
+#include <cstring>
+
 namespace kf {
 namespace {
 
@@ -21,42 +24,70 @@ qint64 readInt(QByteArrayView s, qsizetype& pos)
     return pos == begin ? -1 : v;
 }
 
-} // namespace
-
-QByteArray normalizeLogLine(QByteArrayView line)
+// "734" or "734.25" (digits and at most one '.', a digit first and last, at most 15 digits) as
+// exactly the double toDouble() gives: the digits are an exact integer below 2^53, the power of
+// ten is exact, and IEEE division rounds once, correctly, as toDouble() does. Anything else is
+// std::nullopt and goes through toDouble(). Every progress line of our NINJA_STATUS has one.
+std::optional<double> simpleDecimal(QByteArrayView s)
 {
-    QByteArray out;
-    if (!line.contains('\x1b')) {
-        // Fast path (almost every line): no escapes to strip, no copy per character.
-        out = QByteArray(line.data(), line.size());
-    } else {
-    out.reserve(line.size());
-    // Strip CSI escapes (ESC [ ... final byte 0x40-0x7e) and lone ESC sequences.
-    for (qsizetype i = 0; i < line.size(); ++i) {
-        const char c = line[i];
-        if (c == '\x1b') {
-            if (i + 1 < line.size() && line[i + 1] == '[') {
-                i += 2;
-                while (i < line.size() && !(line[i] >= 0x40 && line[i] <= 0x7e))
-                    ++i;
-            } else {
-                ++i;
-            }
+    static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    if (s.isEmpty() || !isDigit(s.front()) || !isDigit(s.back()))
+        return std::nullopt;
+    qint64 mantissa = 0;
+    int digits = 0;
+    int fraction = -1;
+    for (const char c : s) {
+        if (c == '.') {
+            if (fraction >= 0)
+                return std::nullopt;
+            fraction = 0;
             continue;
         }
-        out.append(c);
+        if (!isDigit(c) || ++digits > 15)
+            return std::nullopt;
+        mantissa = mantissa * 10 + (c - '0');
+        if (fraction >= 0)
+            ++fraction;
     }
+    return double(mantissa) / kPow10[std::max(fraction, 0)];
+}
+
+} // namespace
+
+QByteArrayView normalizeLogLine(QByteArrayView line, QByteArray& scratch)
+{
+    QByteArrayView out = line;
+    if (!line.isEmpty() && std::memchr(line.data(), '\x1b', size_t(line.size()))) {
+        scratch.resize(0);
+        scratch.reserve(line.size());
+        // Strip CSI escapes (ESC [ ... final byte 0x40-0x7e) and lone ESC sequences.
+        for (qsizetype i = 0; i < line.size(); ++i) {
+            const char c = line[i];
+            if (c == '\x1b') {
+                if (i + 1 < line.size() && line[i + 1] == '[') {
+                    i += 2;
+                    while (i < line.size() && !(line[i] >= 0x40 && line[i] <= 0x7e))
+                        ++i;
+                } else {
+                    ++i;
+                }
+                continue;
+            }
+            scratch.append(c);
+        }
+        out = scratch;
     }
     // Leading wrappers: spaces/tabs and the box-drawing bars uv and rich draw ("│", "┃", "|" + space).
     qsizetype b = 0;
     for (;;) {
         while (b < out.size() && (out[b] == ' ' || out[b] == '\t'))
             ++b;
-        if (QByteArrayView(out).sliced(b).startsWith("\xe2\x94\x82 ") || QByteArrayView(out).sliced(b).startsWith("\xe2\x94\x83 ")) { // │ ┃
+        const QByteArrayView rest = out.sliced(b);
+        if (rest.startsWith("\xe2\x94\x82 ") || rest.startsWith("\xe2\x94\x83 ")) { // │ ┃
             b += 4;
             continue;
         }
-        if (QByteArrayView(out).sliced(b).startsWith("| ")) {
+        if (rest.startsWith("| ")) {
             b += 2;
             continue;
         }
@@ -65,7 +96,14 @@ QByteArray normalizeLogLine(QByteArrayView line)
     qsizetype e = out.size();
     while (e > b && (out[e - 1] == ' ' || out[e - 1] == '\t'))
         --e;
-    return out.mid(b, e - b);
+    return out.sliced(b, e - b);
+}
+
+QByteArray normalizeLogLine(QByteArrayView line)
+{
+    QByteArray scratch;
+    const QByteArrayView v = normalizeLogLine(line, scratch);
+    return QByteArray(v.data(), v.size());
 }
 
 std::optional<ProgressUpdate> parseProgressLine(QByteArrayView s)
@@ -108,10 +146,16 @@ std::optional<ProgressUpdate> parseProgressLine(QByteArrayView s)
         const qsizetype numBegin = pos;
         while (pos < s.size() && (isDigit(s[pos]) || s[pos] == '.'))
             ++pos;
-        bool ok = false;
-        const double elapsed = QByteArray(s.data() + numBegin, pos - numBegin).toDouble(&ok);
-        if (!ok)
-            return std::nullopt;
+        const QByteArrayView number = s.sliced(numBegin, pos - numBegin);
+        double elapsed = 0;
+        if (const auto simple = simpleDecimal(number)) {
+            elapsed = *simple;
+        } else {
+            bool ok = false;
+            elapsed = number.toDouble(&ok);
+            if (!ok)
+                return std::nullopt;
+        }
         u.running = int(running);
         u.elapsedS = elapsed;
     }

@@ -42,6 +42,9 @@ inline constexpr const char* kNinjaStatusFormat = "[kf %f/%t %r %e] ";
 
 // Removes ANSI escapes, trailing whitespace and the wrappers' indentation/box prefixes.
 QByteArray normalizeLogLine(QByteArrayView line);
+// The same without a copy for the common line without escapes: the result views line, or
+// scratch when escapes had to be removed (valid until scratch or line change).
+QByteArrayView normalizeLogLine(QByteArrayView line, QByteArray& scratch);
 // Expects a normalised line.
 std::optional<ProgressUpdate> parseProgressLine(QByteArrayView normalizedLine);
 

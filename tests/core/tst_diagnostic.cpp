@@ -2,10 +2,13 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/build/buildloganalyzer.h"
 #include "core/build/diagnosticparser.h"
+#include "core/build/logsplitter.h"
 #include "core/build/progressparser.h"
 
 #include "tests/support/testsupport.h"
 
+#include <QDirIterator>
+#include <QRandomGenerator>
 #include <QtTest>
 
 using kf::Diagnostic;
@@ -179,6 +182,108 @@ private Q_SLOTS:
         QCOMPARE(cccl.line, 23);
         QCOMPARE(cccl.column, 10);
         QCOMPARE(cccl.logLine, qint64(23));
+    }
+
+    // mayBeDiagnosticLine() (byte-level pre-filter) and parseDiagnosticLine()'s shortcuts against
+    // the slow reference: the pre-filter never rejects a line the reference accepts, and both
+    // give the same diagnostic for every line.
+    void prefilterKeepsWhatTheParserFinds_data()
+    {
+        QTest::addColumn<QByteArray>("line");
+        // Each shape with its needle at the very start and the very end of the line, where an
+        // off-by-one in the pre-filter's checks around the memchr hit would show.
+        for (const char* l : {"a.cpp:1:2: error: x", "a.cpp:1: warning: x", "b.h:3:1: note: x", "a.cpp:1:2: fatal error: x", "x.cu(1): error: y",
+                              "x.cu(1): warning #177-D: y", "x.cu(1): catastrophic error: y", "Killed", "1 Killed", "sh: 1 Killed nvcc",
+                              "x died due to signal 9", "x killed by signal 9", "returned non-zero exit status 9", "returned non-zero exit status -9",
+                              "g++: fatal error: Killed signal terminated program cc1plus", "make: *** [a] Error 1", "gmake[3]: *** [a:1: b] Error 137",
+                              "a.o: undefined reference to `g'", "ld: undefined reference to", "x.so: undefined symbol: _Z1fv", "undefined symbol:",
+                              "RuntimeError: no kernel image is available", "no kernel image is available", "ImportError: Can not import FA3",
+                              "RuntimeError: x", "nvcc fatal : x", "nvcc error   : 'cicc' died due to signal 9", "ptxas error   : x",
+                              "ptxas /t.ptx, line 8; error   : x", "CMake Error at a.txt:1 (f):", "CMake Warning (dev) at a.txt:1 (f):", "CMake Error: x",
+                              "CMake Deprecation Warning at a.txt:1 (f):", "FAILED: a.o", "FAILED: [code=1] a.o", "ninja: build stopped: subcommand failed.",
+                              "ninja: error: x", "collect2: error: ld returned 1 exit status", "*** CMake build failed", "ERROR: Failed building wheel",
+                              "error: subprocess-exited-with-error", "/usr/bin/ld: a.o: in function `f': a.cpp:(.text+0x1): undefined reference to `g'"}) {
+            QTest::newRow(l) << QByteArray(l);
+            QTest::addRow("indented %s", l) << QByteArray("  \xe2\x94\x82 ") + l + "  ";
+        }
+    }
+
+    void prefilterKeepsWhatTheParserFinds()
+    {
+        QFETCH(QByteArray, line);
+        const QByteArray n = kf::normalizeLogLine(line);
+        const auto ref = kf::parseDiagnosticLineReference(n);
+        QVERIFY2(ref, "the row is no diagnostic: the table is wrong");
+        QVERIFY(kf::mayBeDiagnosticLine(n));
+        QCOMPARE(kf::parseDiagnosticLine(n), ref);
+    }
+
+    void prefilterOnEveryCorpusLine()
+    {
+        // Every line of the test data, the demo host's scripts and the fuzz seeds (corpus.txt names
+        // files under tests/data and beyond), raw and normalised.
+        const QString src = QStringLiteral(KF_SOURCE_DIR);
+        QStringList files;
+        for (const QString& dir : QStringList{kf::test::dataPath(QString()), src + QStringLiteral("/resources/demo"), src + QStringLiteral("/tests/fuzz")}) {
+            QDirIterator it(dir, QDir::Files, QDirIterator::Subdirectories);
+            while (it.hasNext())
+                files << it.next();
+        }
+        QFile corpus(src + QStringLiteral("/tests/fuzz/corpus.txt"));
+        QVERIFY(corpus.open(QIODevice::ReadOnly));
+        for (const QByteArray& l : corpus.readAll().split('\n'))
+            if (const QByteArrayList w = l.simplified().split(' '); w.size() == 2)
+                files << kf::test::dataPath(QString::fromUtf8(w[1]));
+        QVERIFY(files.size() > 50);
+        qint64 lines = 0;
+        qint64 found = 0;
+        for (const QString& path : files) {
+            QFile f(path);
+            QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(path));
+            kf::LogSplitter split;
+            QByteArrayList all = split.feed(f.readAll());
+            all += split.flush();
+            for (qsizetype i = 0; i < all.size(); ++i) {
+                for (const QByteArray& l : {all[i], kf::normalizeLogLine(all[i])}) {
+                    ++lines;
+                    const auto ref = kf::parseDiagnosticLineReference(l);
+                    found += ref ? 1 : 0;
+                    const QByteArray where = path.toUtf8() + ':' + QByteArray::number(i + 1) + ": " + l;
+                    QVERIFY2(!ref || kf::mayBeDiagnosticLine(l), where.constData());
+                    QVERIFY2(kf::parseDiagnosticLine(l) == ref, where.constData());
+                }
+            }
+        }
+        // The corpora do hold diagnostics, so the comparison above is not vacuous.
+        QVERIFY2(found >= 10, qPrintable(QString::number(found)));
+        QVERIFY(lines > 5000);
+    }
+
+    void prefilterOnRandomLines()
+    {
+        // Lines glued from pieces of every shape (needles, their fragments, the bytes the
+        // pre-filter looks for) at random places: many are diagnostics, many near misses.
+        const QByteArrayList pieces{"a.cpp", "csrc/x.cu", "/usr/bin/ld: ", ":", "12", "3", "(", ")", " ", ": ", "error", "Error", "warning", "note",
+                                    "fatal error", "catastrophic error", " #177-D", "Killed", "killed by ", "signal 9", "status 9", "status -9",
+                                    "status ", "non-zero exit ", "died due to ", "*** ", "**", "[", "]", "Error 1", "Error 137", "make", "gmake",
+                                    "make[2]", "CMake ", "CMake Error", "CMake Warning (dev)", " at ", "(cmd)", "nvcc ", "nvcc fatal   ", "ptxas ",
+                                    "ptxas info", ", line 88; ", "FAILED: ", "[code=1] ", "ninja:", " build stopped", "collect2:", "undefined reference",
+                                    "undefined symbol", "undefined", " reference", " symbol", "no kernel image", "no kernel", " image", "ERROR",
+                                    "ImportError", "RuntimeError", "In file included", "://", "\t", "x", "9", "-", "E", "K", "f", "k", "u", "n",
+                                    "\xe2\x94\x82 ", "\x1b[1m", "\xc3\xa9"};
+        QRandomGenerator rng(20261129);
+        int found = 0;
+        for (int i = 0; i < 200000; ++i) {
+            QByteArray l;
+            for (int k = int(rng.bounded(1, 9)); k > 0; --k)
+                l += pieces[rng.bounded(int(pieces.size()))];
+            const QByteArray n = kf::normalizeLogLine(l);
+            const auto ref = kf::parseDiagnosticLineReference(n);
+            found += ref ? 1 : 0;
+            QVERIFY2(!ref || kf::mayBeDiagnosticLine(n), n.constData());
+            QVERIFY2(kf::parseDiagnosticLine(n) == ref, n.constData());
+        }
+        QVERIFY2(found > 3000, qPrintable(QString::number(found)));
     }
 
     void budgetFitsMemory()

@@ -6,6 +6,7 @@
 
 #include "tests/support/testsupport.h"
 
+#include <QRandomGenerator>
 #include <QtTest>
 
 using kf::ProgressUpdate;
@@ -81,6 +82,31 @@ private Q_SLOTS:
         const auto u = kf::parseProgressLine("[kf 12/430 8 734.25] x");
         QVERIFY(u);
         QCOMPARE(u->elapsedS, 734.25);
+    }
+
+    void elapsedIsExactlyToDouble()
+    {
+        // The elapsed seconds of our NINJA_STATUS take a fast decimal path; it must give the very
+        // double QByteArray::toDouble() gives, for every shape (and odd ones take the slow path).
+        QByteArrayList numbers{"0", "0.0", "734.25", "0.1", "0.3", "1.7976931348623157", "999999999999999", "99999999999999.9",
+                               "1234567890123456", "0000000000000000001.5", "5.", ".5", "1.2.3", "00.000000000000001", "123456.7890123"};
+        QRandomGenerator rng(7);
+        for (int i = 0; i < 20000; ++i) {
+            QByteArray n = QByteArray::number(rng.bounded(1, 19));
+            QByteArray digits;
+            for (int k = int(n.toInt()); k > 0; --k)
+                digits += char('0' + rng.bounded(10));
+            const int dot = int(rng.bounded(int(digits.size()) + 1));
+            numbers << (dot == 0 ? digits : digits.left(dot) + '.' + digits.mid(dot));
+        }
+        for (const QByteArray& n : numbers) {
+            bool ok = false;
+            const double want = n.toDouble(&ok);
+            const auto u = kf::parseProgressLine(QByteArray("[kf 1/2 3 " + n + "] x"));
+            QCOMPARE(u.has_value(), ok);
+            if (ok)
+                QVERIFY2(u->elapsedS == want, n.constData());
+        }
     }
 
     void splitterKeepsPartialLines()

@@ -51,7 +51,7 @@ LogView::LogView(QWidget* parent)
     connect(m_find, &QLineEdit::returnPressed, this, &LogView::search);
     connect(m_find, &QLineEdit::textChanged, this, [this] { m_hits.clear(); m_hitIndex = -1; });
     connect(close, &QPushButton::clicked, m_back, &QWidget::hide);
-    m_flush.setInterval(100);
+    m_flush.setInterval(50);
     connect(&m_flush, &QTimer::timeout, this, &LogView::flush);
     m_flush.start();
 }
@@ -68,7 +68,9 @@ void LogView::clear()
 {
     m_live->clear();
     m_back->clear();
-    m_pending.clear();
+    m_pendingText.clear();
+    m_pendingEnds.clear();
+    m_unannounced = 0;
     m_splitter = LogSplitter();
     m_skipped = m_shown = 0;
 }
@@ -82,38 +84,69 @@ void LogView::setMaxLines(int n)
 void LogView::appendData(const QByteArray& data)
 {
     m_store->append(data);
-    m_pending += m_splitter.feed(data);
-    // Bound memory between flushes: only the newest batch can be shown anyway.
-    if (m_pending.size() > 4 * m_batchLines) {
-        const qsizetype drop = m_pending.size() - m_batchLines;
-        m_skipped += drop;
-        m_pending.erase(m_pending.begin(), m_pending.begin() + drop);
-        m_pending.prepend(QByteArray("[kernelforge: ") + QByteArray::number(drop) + " lines not shown live; search the full log]");
-    }
+    m_splitter.feed(QByteArrayView(data), [this](QByteArrayView line) {
+        m_pendingText.append(line.data(), line.size());
+        m_pendingText.append('\n');
+        m_pendingEnds.append(m_pendingText.size());
+    });
+    // Bound memory between flushes: only the newest batch can be shown anyway. Trimming at twice
+    // the batch keeps the cost per appended line constant.
+    if (m_pendingEnds.size() > 2 * m_batchLines)
+        dropOldestPending(m_pendingEnds.size() - m_batchLines);
+}
+
+void LogView::dropOldestPending(qsizetype n)
+{
+    const qsizetype cut = m_pendingEnds[n - 1];
+    m_pendingText.remove(0, cut);
+    m_pendingEnds.remove(0, n);
+    for (qsizetype& e : m_pendingEnds)
+        e -= cut;
+    m_skipped += n;
+    m_unannounced += n;
 }
 
 void LogView::flush()
 {
-    if (m_pending.isEmpty())
+    if (m_pendingEnds.isEmpty())
         return;
     QElapsedTimer t;
     t.start();
-    if (m_pending.size() > m_batchLines) {
-        const qsizetype drop = m_pending.size() - m_batchLines;
-        m_skipped += drop;
-        m_pending.erase(m_pending.begin(), m_pending.begin() + drop);
-        m_pending.prepend(QByteArray("[kernelforge: ") + QByteArray::number(drop) + " lines not shown live; search the full log]");
+    if (m_pendingEnds.size() > m_batchLines)
+        dropOldestPending(m_pendingEnds.size() - m_batchLines);
+    // The oldest pending lines first; what does not fit this flush waits for the next one (and
+    // is dropped if newer lines push it out meanwhile).
+    const qsizetype n = std::min<qsizetype>(m_pendingEnds.size(), std::max(1, m_flushLines));
+    const qsizetype bytes = m_pendingEnds[n - 1];
+    QString text;
+    if (m_unannounced > 0) {
+        text = tr("[kernelforge: %1 lines not shown live; search the full log]").arg(m_unannounced) + QLatin1Char('\n');
+        m_unannounced = 0;
+        ++m_shown;
     }
+    text += QString::fromUtf8(m_pendingText.constData(), bytes - 1); // without the last '\n'
+    m_pendingText.remove(0, bytes);
+    m_pendingEnds.remove(0, n);
+    for (qsizetype& e : m_pendingEnds)
+        e -= bytes;
+    m_shown += n;
     QScrollBar* sb = m_live->verticalScrollBar();
     const bool follow = sb->value() >= sb->maximum() - 2;
-    m_shown += m_pending.size();
     // One append for the whole batch: per-line appends cost a layout each (~1.4k lines/s).
-    m_live->appendPlainText(QString::fromUtf8(m_pending.join('\n')));
-    m_pending.clear();
+    m_live->appendPlainText(text);
     if (follow)
         sb->setValue(sb->maximum());
-    m_worstFlushMs = std::max(m_worstFlushMs, t.elapsed());
     m_status->setText(tr("%1 lines").arg(m_store->lineCount()));
+    const qint64 ns = t.nsecsElapsed();
+    m_worstFlushMs = std::max(m_worstFlushMs, ns / 1000000);
+    // Lines per flush from the measured cost per line: a slow machine or a busy moment shows
+    // fewer lines per turn instead of freezing the window.
+    const double msPerLine = double(ns) / 1e6 / double(n);
+    m_msPerLine = m_msPerLine > 0 ? 0.7 * m_msPerLine + 0.3 * msPerLine : msPerLine;
+    // At most doubling per flush: one cheap flush (few lines, a warm cache) must not license a
+    // huge next one.
+    const double fits = m_flushBudgetMs / std::max(m_msPerLine, 1e-6);
+    m_flushLines = int(std::clamp(std::min(fits, 2.0 * double(m_flushLines)), 20.0, double(m_batchLines)));
 }
 
 void LogView::showLine(qint64 line)
