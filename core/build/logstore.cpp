@@ -5,7 +5,29 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include <cstring>
+
 namespace kf {
+
+void LogStore::index(const char* data, qint64 size)
+{
+    const char* p = data;
+    const char* end = data + size;
+    while (const void* hit = std::memchr(p, '\n', size_t(end - p))) {
+        const char* nl = static_cast<const char*>(hit);
+        ++m_newlines;
+        m_lastStart = m_size + (nl - data) + 1;
+        if (m_newlines % kStride == 0)
+            m_sparse.push_back(m_lastStart);
+        p = nl + 1;
+    }
+    m_size += size;
+}
+
+qint64 LogStore::lineCountLocked() const
+{
+    return m_newlines + (m_lastStart < m_size ? 1 : 0);
+}
 
 Status LogStore::open(const QString& path)
 {
@@ -16,17 +38,16 @@ Status LogStore::open(const QString& path)
     m_file.setFileName(path);
     if (!m_file.open(QIODevice::ReadWrite | QIODevice::Append))
         return Status::failure(QStringLiteral("cannot open %1: %2").arg(path, m_file.errorString()));
-    m_starts.assign(1, 0);
+    m_sparse.assign(1, 0);
+    m_newlines = 0;
+    m_lastStart = 0;
     m_size = 0;
     m_file.seek(0);
     while (true) {
         const QByteArray chunk = m_file.read(1 << 20);
         if (chunk.isEmpty())
             break;
-        for (qsizetype i = 0; i < chunk.size(); ++i)
-            if (chunk[i] == '\n')
-                m_starts.push_back(m_size + i + 1);
-        m_size += chunk.size();
+        index(chunk.constData(), chunk.size());
     }
     return {};
 }
@@ -45,11 +66,7 @@ Status LogStore::append(const QByteArray& data)
     if (m_file.write(data) != data.size())
         return Status::failure(m_file.errorString());
     m_file.flush();
-    const char* p = data.constData();
-    for (qsizetype i = 0; i < data.size(); ++i)
-        if (p[i] == '\n')
-            m_starts.push_back(m_size + i + 1);
-    m_size += data.size();
+    index(data.constData(), data.size());
     return {};
 }
 
@@ -62,26 +79,29 @@ qint64 LogStore::size() const
 qint64 LogStore::lineCount() const
 {
     QMutexLocker lock(&m_mutex);
-    // The last start is the beginning of the (possibly empty) unterminated line.
-    return qint64(m_starts.size()) - (m_starts.back() == m_size ? 1 : 0);
+    return lineCountLocked();
 }
 
 QByteArrayList LogStore::lines(qint64 first, qint64 count) const
 {
     QMutexLocker lock(&m_mutex);
     QByteArrayList out;
-    const qint64 total = qint64(m_starts.size()) - (m_starts.back() == m_size ? 1 : 0);
+    const qint64 total = lineCountLocked();
     if (first < 0 || first >= total || count <= 0)
         return out;
     const qint64 last = std::min(total, first + count);
-    const qint64 begin = m_starts[size_t(first)];
-    const qint64 end = last < qint64(m_starts.size()) ? m_starts[size_t(last)] : m_size;
+    // Read from the indexed line at or before `first` to the indexed line at or after `last`.
+    const qint64 k0 = first / kStride;
+    const size_t k1 = size_t((last + kStride - 1) / kStride);
+    const qint64 begin = m_sparse[size_t(k0)];
+    const qint64 end = k1 < m_sparse.size() ? m_sparse[k1] : m_size;
     m_file.seek(begin);
     const QByteArray block = m_file.read(end - begin);
-    out = block.split('\n');
-    if (!out.isEmpty() && out.last().isEmpty() && block.endsWith('\n'))
-        out.removeLast();
-    return out;
+    QByteArrayList all = block.split('\n');
+    if (!all.isEmpty() && all.last().isEmpty() && block.endsWith('\n'))
+        all.removeLast();
+    const qint64 skip = first - k0 * kStride;
+    return all.mid(skip, last - first);
 }
 
 QList<qint64> LogStore::search(const QByteArray& needle, int maxHits) const

@@ -10,7 +10,7 @@
 #include <QMutex>
 #include <QString>
 
-#include <deque>
+#include <vector>
 
 namespace kf {
 
@@ -34,12 +34,18 @@ public:
     QList<qint64> search(const QByteArray& needle, int maxHits = 1000) const;
 
 private:
+    // Only every kStride-th line start is kept: memory stays at 8 bytes per 64 lines (a
+    // multi-hour build with millions of lines costs kilobytes, not tens of MB), growing the
+    // index never copies much in the GUI thread, and a read scans at most kStride extra lines.
+    static constexpr qint64 kStride = 64;
+    void index(const char* data, qint64 size); // guarded by m_mutex
+    qint64 lineCountLocked() const;
+
     mutable QMutex m_mutex;
     mutable QFile m_file;         // guarded by m_mutex
-    // Byte offset of each line start; guarded by m_mutex. A deque, not a vector: a flood of
-    // millions of lines must not copy the whole index on growth in the GUI thread (a stall of
-    // tens of ms each time the vector doubled).
-    std::deque<qint64> m_starts;
+    std::vector<qint64> m_sparse; // start of line k * kStride; guarded by m_mutex
+    qint64 m_newlines = 0;        // guarded by m_mutex
+    qint64 m_lastStart = 0;       // start of the line after the last newline; guarded by m_mutex
     qint64 m_size = 0;            // guarded by m_mutex
 };
 
