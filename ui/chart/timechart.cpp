@@ -4,6 +4,7 @@
 
 #include <QDateTime>
 #include <QEvent>
+#include <QImage>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -60,6 +61,90 @@ QString valueLabel(double v, int decimals)
     return QString::number(v, 'f', decimals);
 }
 
+// Draws one dense series into `layer` (plot-sized, premultiplied ARGB): in every pixel column
+// the vertical span its points cover there, joined to the neighbouring columns (linearly
+// across columns without points), widened to the line width and anti-aliased at both ends
+// by pixel coverage. A NaN point is a gap: nothing joins across it.
+void drawDenseSeries(QImage& layer, const QList<QPointF>& points, const QColor& color, double from, double sx, double lo, double sy, double lineWidth)
+{
+    const int w = layer.width();
+    const int h = layer.height();
+    const double half = lineWidth / 2;
+    const QRgb rgb = color.rgb();
+    const uint cr = uint(qRed(rgb)), cg = uint(qGreen(rgb)), cb = uint(qBlue(rgb));
+    auto span = [&](int x, double top, double bottom) {
+        if (x < 0 || x >= w)
+            return;
+        const double a = top - half;
+        const double b = bottom + half;
+        const int ya = qMax(0, int(std::floor(a)));
+        const int yb = qMin(h - 1, int(std::ceil(b)) - 1);
+        for (int y = ya; y <= yb; ++y) {
+            const double cover = std::min(b, double(y + 1)) - std::max(a, double(y));
+            if (cover <= 0)
+                continue;
+            QRgb* px = reinterpret_cast<QRgb*>(layer.scanLine(y)) + x;
+            if (cover >= 0.999) {
+                *px = 0xff000000u | (cr << 16) | (cg << 8) | cb;
+                continue;
+            }
+            const uint c = uint(cover * 256);
+            const uint inv = 256 - c;
+            const QRgb dst = *px;
+            *px = qRgba(int((cr * c + uint(qRed(dst)) * inv) >> 8), int((cg * c + uint(qGreen(dst)) * inv) >> 8), int((cb * c + uint(qBlue(dst)) * inv) >> 8),
+                        int((255 * c + uint(qAlpha(dst)) * inv) >> 8));
+        }
+    };
+    const double bottomY = double(h);
+    auto toY = [&](double v) { return bottomY - (v - lo) * sy; };
+    int column = std::numeric_limits<int>::min();
+    double top = 0, bottom = 0;
+    bool open = false;      // a column collects points
+    bool joined = false;    // the previous point is there to join to
+    double prevX = 0, prevY = 0;
+    auto flushColumn = [&] {
+        if (open)
+            span(column, top, bottom);
+        open = false;
+    };
+    for (const QPointF& pt : points) {
+        if (std::isnan(pt.y())) {
+            flushColumn();
+            joined = false;
+            continue;
+        }
+        const double x = (pt.x() - from) * sx;
+        const double y = toY(pt.y());
+        const int c = int(std::floor(x));
+        if (open && c == column) {
+            top = std::min(top, y);
+            bottom = std::max(bottom, y);
+        } else {
+            flushColumn();
+            top = bottom = y;
+            if (joined) {
+                // Columns between the previous point and this one get the joining segment's part.
+                const int pc = int(std::floor(prevX));
+                const double slope = x > prevX ? (y - prevY) / (x - prevX) : 0;
+                for (int k = pc + 1; k < c; ++k) {
+                    const double y0 = prevY + slope * (double(k) - prevX);
+                    const double y1 = prevY + slope * (double(k + 1) - prevX);
+                    span(k, std::min(y0, y1), std::max(y0, y1));
+                }
+                const double entry = c > pc ? prevY + slope * (double(c) - prevX) : prevY;
+                top = std::min(top, entry);
+                bottom = std::max(bottom, entry);
+            }
+            column = c;
+            open = true;
+        }
+        joined = true;
+        prevX = x;
+        prevY = y;
+    }
+    flushColumn();
+}
+
 } // namespace
 
 struct TimeChart::Private
@@ -95,8 +180,9 @@ struct TimeChart::Private
     mutable double hi = 1;
     mutable double step = 0.2;
     mutable int rangeForHeight = -1;
-    // Reused between paints: one series' points in pixels.
+    // Reused between paints: one series' points in pixels, the layer of dense series.
     std::vector<QPointF> scratch;
+    QImage layer;
 
     // Brings the shown y range up to date for a plot of that height (ticks follow height).
     void ensureRange(int plotHeight, int lineHeight) const;
@@ -433,14 +519,31 @@ void TimeChart::paintEvent(QPaintEvent*)
         p.drawRect(plot.adjusted(0, 0, 0, 0));
     }
 
-    // Series: one polyline per run between gaps, clipped to the plot.
+    // Series. Dense ones (a point per pixel column or more: min/max decimated data) are
+    // rasterized here column by column into one layer; sparse ones are anti-aliased
+    // polylines. QPainter's stroker needs ~40 ms for 8 dense series of 3,000 points that zig-zag
+    // over the plot's height (every segment is stroked as a polygon); spans need ~2 ms.
+    const double lineWidth = d->compact ? 1.2 : 1.5;
+    bool anyDense = false;
+    for (const auto& s : std::as_const(d->series))
+        anyDense |= s.visible && s.points.size() >= plot.width();
+    if (anyDense) {
+        if (d->layer.size() != plot.size())
+            d->layer = QImage(plot.size(), QImage::Format_ARGB32_Premultiplied);
+        d->layer.fill(Qt::transparent);
+        for (const auto& s : std::as_const(d->series)) {
+            if (s.visible && s.points.size() >= plot.width())
+                drawDenseSeries(d->layer, s.points, s.color, double(d->from), sx, d->lo, sy, lineWidth);
+        }
+        p.drawImage(plot.topLeft(), d->layer);
+    }
     p.save();
     p.setClipRect(plot.adjusted(-1, -1, 2, 2));
     p.setRenderHint(QPainter::Antialiasing, true);
     for (const auto& s : std::as_const(d->series)) {
-        if (!s.visible || s.points.isEmpty())
+        if (!s.visible || s.points.isEmpty() || s.points.size() >= plot.width())
             continue;
-        QPen pen(s.color, d->compact ? 1.2 : 1.5);
+        QPen pen(s.color, lineWidth);
         pen.setJoinStyle(Qt::RoundJoin);
         pen.setCapStyle(Qt::RoundCap);
         p.setPen(pen);
