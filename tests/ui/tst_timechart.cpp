@@ -151,6 +151,56 @@ private Q_SLOTS:
         QCOMPARE(render(chart), plain);
     }
 
+    // An hour at 1 Hz is denser than the pixel columns: drawn as per-column spans. Every
+    // column of a continuous series must be covered (no holes between columns), steps must
+    // be joined vertically, and it must still look like lines (grab saved).
+    void denseSeriesAreContinuous()
+    {
+        TimeChart chart;
+        chart.resize(1200, 360);
+        chart.setTitle(QStringLiteral("SM clock"));
+        chart.setUnit(QStringLiteral("MHz"));
+        std::vector<SeriesBuffer> buffers(4);
+        const qint64 end = kT0 + 3600 * 1000LL;
+        for (int g = 0; g < 4; ++g) {
+            chart.addSeries(QStringLiteral("GPU %1").arg(g), TimeChart::paletteColor(g));
+            for (int i = 0; i <= 3600; ++i) {
+                // Idle at 345 MHz, then load with a wobble, in phases per GPU.
+                const bool load = ((i + g * 400) / 900) % 2 == 1;
+                buffers[size_t(g)].append(kT0 + i * 1000LL, load ? 1500 + 150 * std::sin(i / (40.0 + 10 * g)) + g * 60 : 345 + g * 20);
+            }
+        }
+        chart.setTimeWindow(kT0, end);
+        for (int g = 0; g < 4; ++g)
+            chart.setSeriesData(g, buffers[size_t(g)].decimated(kT0, end, chart.columns()));
+        QVERIFY(chart.pointCount() >= 4 * chart.columns()); // dense
+        const QImage img = render(chart);
+        QVERIFY(img.save(test::screenshotPath(QStringLiteral("timechart-light-1h"))));
+        // A step between two samples in neighbouring columns is joined over its full height.
+        TimeChart step;
+        step.resize(600, 300);
+        step.setValueRange(0, 100);
+        step.addSeries(QStringLiteral("step"), TimeChart::paletteColor(3));
+        // A little more than one sample per column, so the two samples of the step fall in
+        // neighbouring columns, each holding part of the joining segment.
+        const int n = step.columns() * 11 / 10;
+        QList<QPointF> stepPoints;
+        for (int i = 0; i < n; ++i)
+            stepPoints.append(QPointF(double(kT0) + double(end - kT0) * i / (n - 1), i < n / 2 ? 20.0 : 80.0));
+        step.setTimeWindow(kT0, end);
+        step.setSeriesData(0, stepPoints);
+        const QImage stepImg = render(step);
+        const QRect plot = step.plotRect();
+        auto yOf = [&](double v) { return plot.bottom() + 1 - int(std::lround(v * plot.height() / 100.0)); };
+        const int stepX = plot.left() + int(double(n / 2) / (n - 1) * plot.width());
+        for (int y = yOf(78); y <= yOf(22); ++y) {
+            bool covered = false;
+            for (int x = stepX - 2; x <= stepX + 2; ++x)
+                covered |= pixelsLike(stepImg, x, y, y, TimeChart::paletteColor(3)) > 0;
+            QVERIFY2(covered, qPrintable(QStringLiteral("the step is not joined at y %1").arg(y)));
+        }
+    }
+
     void compactSparkline()
     {
         TimeChart chart;

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -72,28 +73,36 @@ void drawDenseSeries(QImage& layer, const QList<QPointF>& points, const QColor& 
     const double half = lineWidth / 2;
     const QRgb rgb = color.rgb();
     const uint cr = uint(qRed(rgb)), cg = uint(qGreen(rgb)), cb = uint(qBlue(rgb));
+    const QRgb solid = 0xff000000u | (cr << 16) | (cg << 8) | cb;
+    // Raw pixel access: scanLine() per pixel costs more than the blend (it checks for detach).
+    uchar* bits = layer.bits();
+    const qsizetype stride = layer.bytesPerLine();
+    auto blend = [&](QRgb* px, double cover) {
+        const uint c = uint(cover * 256);
+        const uint inv = 256 - c;
+        const QRgb dst = *px;
+        *px = qRgba(int((cr * c + uint(qRed(dst)) * inv) >> 8), int((cg * c + uint(qGreen(dst)) * inv) >> 8), int((cb * c + uint(qBlue(dst)) * inv) >> 8),
+                    int((255 * c + uint(qAlpha(dst)) * inv) >> 8));
+    };
     auto span = [&](int x, double top, double bottom) {
         if (x < 0 || x >= w)
             return;
-        const double a = top - half;
-        const double b = bottom + half;
-        const int ya = qMax(0, int(std::floor(a)));
-        const int yb = qMin(h - 1, int(std::ceil(b)) - 1);
-        for (int y = ya; y <= yb; ++y) {
-            const double cover = std::min(b, double(y + 1)) - std::max(a, double(y));
-            if (cover <= 0)
-                continue;
-            QRgb* px = reinterpret_cast<QRgb*>(layer.scanLine(y)) + x;
-            if (cover >= 0.999) {
-                *px = 0xff000000u | (cr << 16) | (cg << 8) | cb;
-                continue;
-            }
-            const uint c = uint(cover * 256);
-            const uint inv = 256 - c;
-            const QRgb dst = *px;
-            *px = qRgba(int((cr * c + uint(qRed(dst)) * inv) >> 8), int((cg * c + uint(qGreen(dst)) * inv) >> 8), int((cb * c + uint(qBlue(dst)) * inv) >> 8),
-                        int((255 * c + uint(qAlpha(dst)) * inv) >> 8));
+        const double a = std::max(0.0, top - half);
+        const double b = std::min(double(h), bottom + half);
+        if (b <= a)
+            return;
+        const int ya = int(a);
+        const int yb = std::min(h - 1, int(std::ceil(b)) - 1);
+        uchar* column = bits + qsizetype(x) * 4;
+        if (ya == yb) {
+            blend(reinterpret_cast<QRgb*>(column + ya * stride), b - a);
+            return;
         }
+        // Partial first and last pixel, solid between.
+        blend(reinterpret_cast<QRgb*>(column + ya * stride), double(ya + 1) - a);
+        for (int y = ya + 1; y < yb; ++y)
+            *reinterpret_cast<QRgb*>(column + y * stride) = solid;
+        blend(reinterpret_cast<QRgb*>(column + yb * stride), b - double(yb));
     };
     const double bottomY = double(h);
     auto toY = [&](double v) { return bottomY - (v - lo) * sy; };
@@ -120,21 +129,28 @@ void drawDenseSeries(QImage& layer, const QList<QPointF>& points, const QColor& 
             top = std::min(top, y);
             bottom = std::max(bottom, y);
         } else {
-            flushColumn();
-            top = bottom = y;
+            double entry = y;
             if (joined) {
-                // Columns between the previous point and this one get the joining segment's part.
+                // The joining segment: its part in the previous point's column (which is still
+                // open), in the columns between, and in this one.
                 const int pc = int(std::floor(prevX));
                 const double slope = x > prevX ? (y - prevY) / (x - prevX) : 0;
+                auto at = [&](double cx) { return prevY + slope * (cx - prevX); };
+                if (open) {
+                    const double exit = at(double(pc + 1));
+                    top = std::min(top, exit);
+                    bottom = std::max(bottom, exit);
+                }
                 for (int k = pc + 1; k < c; ++k) {
-                    const double y0 = prevY + slope * (double(k) - prevX);
-                    const double y1 = prevY + slope * (double(k + 1) - prevX);
+                    const double y0 = at(double(k));
+                    const double y1 = at(double(k + 1));
                     span(k, std::min(y0, y1), std::max(y0, y1));
                 }
-                const double entry = c > pc ? prevY + slope * (double(c) - prevX) : prevY;
-                top = std::min(top, entry);
-                bottom = std::max(bottom, entry);
+                entry = c > pc ? at(double(c)) : prevY;
             }
+            flushColumn();
+            top = std::min(y, entry);
+            bottom = std::max(y, entry);
             column = c;
             open = true;
         }
@@ -530,7 +546,9 @@ void TimeChart::paintEvent(QPaintEvent*)
     if (anyDense) {
         if (d->layer.size() != plot.size())
             d->layer = QImage(plot.size(), QImage::Format_ARGB32_Premultiplied);
-        d->layer.fill(Qt::transparent);
+        // memset, not QImage::fill(): that hands big fills to a thread pool, whose wake-ups
+        // cost more than the fill on a busy machine.
+        std::memset(d->layer.bits(), 0, size_t(d->layer.sizeInBytes()));
         for (const auto& s : std::as_const(d->series)) {
             if (s.visible && s.points.size() >= plot.width())
                 drawDenseSeries(d->layer, s.points, s.color, double(d->from), sx, d->lo, sy, lineWidth);
