@@ -103,7 +103,8 @@ void GpuMonitor::probe()
     whenReady(this, future, [this, gen](const ExecResult& r) {
         if (gen != m_generation)
             return;
-        GpuFieldProbe probe = probeGpuFields(r.stdOut);
+        // The timestamp first: it dates each block and tells a repeated sample from a new one.
+        GpuFieldProbe probe = probeGpuFields(r.stdOut, QList<GpuField>{GpuField::Timestamp} + defaultGpuFields());
         if (!probe.ok) {
             QString why = QString::fromUtf8(r.stdOut + r.stdErr).trimmed();
             if (!r.error.isEmpty())
@@ -139,6 +140,9 @@ void GpuMonitor::startStream()
     m_lineBuffer.clear();
     m_stderrTail.clear();
     m_block.clear();
+    m_clockOffsetValid = false;
+    if (m_blocks > 0)
+        m_gapPending = true; // a restart: nothing was sampled while nvidia-smi was down
     m_stream = m_transport->start(spec);
     if (!m_stream) {
         scheduleRestart(QStringLiteral("could not start nvidia-smi"));
@@ -150,7 +154,11 @@ void GpuMonitor::startStream()
     });
     connect(m_stream.get(), &ProcessHandle::resumed, this, [this] {
         ++m_resumes;
+        // A partial line or block from before the drop: its rest is lost.
         m_lineBuffer.clear();
+        flushBlock();
+        m_clockOffsetValid = false;
+        m_gapPending = m_blocks > 0;
         log::monitor()->info("{}: GPU stream resumed after a reconnect", m_hostName);
     });
     connect(m_stream.get(), &ProcessHandle::finished, this, &GpuMonitor::onFinished);
@@ -175,9 +183,19 @@ void GpuMonitor::onStdout(const QByteArray& chunk)
         updateAlerts({a}, true);
     }
     for (const auto& s : parsed.samples) {
+        // A new block starts where a GPU repeats (not where the timestamp moves: nothing
+        // promises one timestamp for all GPUs of a sample).
         const bool repeat = std::any_of(m_block.cbegin(), m_block.cend(), [&](const GpuSample& b) { return b.index == s.index; });
         if (repeat)
             flushBlock();
+        if (s.timeMs != 0) {
+            const auto last = m_lastSource.constFind(s.index);
+            if (last != m_lastSource.cend() && s.timeMs <= *last) {
+                ++m_duplicates;
+                continue;
+            }
+            m_lastSource.insert(s.index, s.timeMs);
+        }
         m_block.append(s);
     }
     if (!m_block.isEmpty())
@@ -190,9 +208,34 @@ void GpuMonitor::flushBlock()
     if (m_block.isEmpty())
         return;
     std::sort(m_block.begin(), m_block.end(), [](const GpuSample& a, const GpuSample& b) { return a.index < b.index; });
+    const qint64 previous = m_latestTime;
+    const qint64 now = m_block.front().timeMs != 0 ? sampleTime(m_block.front().timeMs) : QDateTime::currentMSecsSinceEpoch();
+    for (auto& g : m_block) {
+        if (g.timeMs != 0)
+            g.timeMs = sampleTime(g.timeMs);
+    }
+    const bool silent = previous > 0 && now - previous > 3LL * m_options.intervalMs + 2000;
+    if (previous > 0 && now > previous && (m_gapPending || silent)) {
+        // Break every GPU's series right after the last sample (a block torn by the drop may
+        // lack some GPUs, so all GPUs ever seen).
+        QList<GpuSample> gap;
+        for (int index : m_history.gpus()) {
+            GpuSample empty;
+            empty.index = index;
+            gap.append(empty);
+        }
+        m_history.append(previous + 1, gap);
+        m_gaps.append({previous, now});
+        if (m_gaps.size() > 1000)
+            m_gaps.removeFirst();
+        log::monitor()->info("{}: no GPU samples for {:.1f} s ({})", m_hostName, double(now - previous) / 1000.0,
+                             m_gapPending ? "reconnect or restart" : "stream stalled");
+        Q_EMIT gapRecorded(previous, now);
+    }
+    m_gapPending = false;
     m_latest = std::move(m_block);
     m_block.clear();
-    m_latestTime = QDateTime::currentMSecsSinceEpoch();
+    m_latestTime = qMax(now, previous);
     ++m_blocks;
     m_backoffMs = 2000;
     m_history.append(m_latestTime, m_latest);
@@ -219,6 +262,21 @@ void GpuMonitor::onFinished(const ProcessExit& exit)
         updateAlerts({a}, true);
     }
     scheduleRestart(why);
+}
+
+qint64 GpuMonitor::sampleTime(qint64 sourceMs)
+{
+    if (!m_clockOffsetValid) {
+        constexpr qint64 kQuarterHour = 15LL * 60 * 1000;
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        const qint64 diff = now - sourceMs;
+        m_clockOffsetMs = (diff >= 0 ? (diff + kQuarterHour / 2) : (diff - kQuarterHour / 2)) / kQuarterHour * kQuarterHour;
+        m_clockOffsetValid = true;
+        const qint64 skew = now - (sourceMs + m_clockOffsetMs);
+        if (qAbs(skew) > 60000)
+            log::monitor()->warn("{}: the server's clock differs from this machine's by {} s", m_hostName, skew / 1000);
+    }
+    return sourceMs + m_clockOffsetMs;
 }
 
 void GpuMonitor::scheduleRestart(const QString& why)

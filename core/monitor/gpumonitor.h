@@ -24,6 +24,17 @@ namespace kf {
 //  3. lists compute processes every processIntervalMs with --query-compute-apps;
 //  4. records every block into GpuHistory and turns AlertRules into raise/clear events,
 //     logged on the "monitor" logger.
+// Sample times: when the driver knows the `timestamp` field (every driver since 2012), it is
+// queried first and becomes the sample time, so a block is dated when nvidia-smi took it,
+// not when it crossed the network. The column is the server's local wall clock; it is mapped
+// to ms since the epoch with the server's UTC offset, taken as the difference to this
+// machine's clock rounded to 15 minutes (clocks may differ by minutes, time zones by
+// multiples of 15 minutes). Without the column, blocks are dated on arrival.
+// Continuity across reconnects: a sample whose timestamp this GPU already delivered (a
+// restarted or replayed stream repeating itself) is dropped and counted; after a resume,
+// a restart, or a silence longer than 3 intervals + 2 s, the missing interval is recorded
+// as a gap: a NaN sample in every series right after the last good one (so charts draw a
+// gap, not a line across it), an entry in gaps() and gapRecorded().
 // Lives in (and must be used from) the thread that created it, which needs an event loop;
 // blocking transport calls run on the thread pool and come back through queued
 // continuations guarded by a generation number (stale answers after stop() are dropped).
@@ -65,6 +76,15 @@ public:
     int restarts() const { return m_restarts; }
     int resumes() const { return m_resumes; }
     qint64 blocks() const { return m_blocks; }
+    // Samples dropped because their GPU had already delivered that timestamp.
+    qint64 duplicatesDropped() const { return m_duplicates; }
+    struct Gap
+    {
+        qint64 fromMs = 0; // the last sample before it
+        qint64 toMs = 0;   // the first sample after it
+    };
+    // Recorded gaps, oldest first (the last 1000).
+    const QList<Gap>& gaps() const { return m_gaps; }
 
 Q_SIGNALS:
     void stateChanged(kf::GpuMonitor::State state, const QString& reason);
@@ -73,6 +93,8 @@ Q_SIGNALS:
     void processesUpdated(const QList<kf::GpuProcess>& processes);
     void alertRaised(const kf::Alert& alert);
     void alertCleared(const kf::Alert& alert);
+    // No samples between fromMs and toMs (a reconnect, a restart, a stalled stream).
+    void gapRecorded(qint64 fromMs, qint64 toMs);
 
 private:
     void probe();
@@ -84,6 +106,7 @@ private:
     void setState(State state, const QString& reason = {});
     void updateAlerts(const QList<Alert>& now, bool smiScope);
     void scheduleRestart(const QString& why);
+    qint64 sampleTime(qint64 sourceMs);
 
     std::shared_ptr<Transport> m_transport;
     QString m_hostName;
@@ -109,6 +132,13 @@ private:
     int m_restarts = 0;
     int m_resumes = 0;
     qint64 m_blocks = 0;
+    // Continuity: the last source timestamp per GPU index (as printed, "as if UTC").
+    QHash<int, qint64> m_lastSource;
+    qint64 m_duplicates = 0;
+    qint64 m_clockOffsetMs = 0;
+    bool m_clockOffsetValid = false;
+    bool m_gapPending = false;
+    QList<Gap> m_gaps;
 };
 
 } // namespace kf

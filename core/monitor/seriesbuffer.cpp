@@ -160,9 +160,31 @@ QList<QPointF> SeriesBuffer::decimated(qint64 fromMs, qint64 toMs, int columns) 
         }
         have = false;
     };
+    // A gap (a NaN sample in the raw level, a missing bucket in an aggregated one) becomes
+    // one NaN point between the data around it, so a chart stops the line there.
+    bool gapPending = false;
+    qint64 gapT = 0;
+    qint64 prevT = std::numeric_limits<qint64>::min();
     auto take = [&](const Point& p) {
-        if (std::isnan(p.min))
+        if (std::isnan(p.min)) {
+            if (!gapPending) {
+                gapPending = true;
+                gapT = p.t;
+            }
             return;
+        }
+        if (r.bucketMs > 0 && prevT != std::numeric_limits<qint64>::min() && p.t - prevT > r.bucketMs && !gapPending) {
+            gapPending = true;
+            gapT = prevT + r.bucketMs;
+        }
+        prevT = p.t;
+        if (gapPending) {
+            gapPending = false;
+            if (have || !out.isEmpty()) {
+                flush();
+                out.append(QPointF(double(gapT), std::numeric_limits<double>::quiet_NaN()));
+            }
+        }
         const int c = qBound(0, int(double(p.t - fromMs) * columns / span), columns - 1);
         if (c != column) {
             flush();
@@ -192,6 +214,8 @@ QList<QPointF> SeriesBuffer::decimated(qint64 fromMs, qint64 toMs, int columns) 
     if (r.hasOpen && r.open.t >= fromMs && r.open.t <= toMs)
         take(r.open);
     flush();
+    if (gapPending && !out.isEmpty())
+        out.append(QPointF(double(gapT), std::numeric_limits<double>::quiet_NaN()));
     return out;
 }
 

@@ -35,7 +35,8 @@ public:
     explicit SeriesBuffer(const QList<Level>& levels = defaultLevels());
 
     // Samples must come in time order; an older timestamp (clock jump back) is dropped.
-    // NaN is stored in the raw level as a gap and ignored by the min/max buckets.
+    // NaN is stored in the raw level as a gap and ignored by the min/max buckets (a bucket
+    // with no value at all is not stored, so the gap shows as a missing bucket there).
     void append(qint64 tMs, double value);
     void clear();
 
@@ -50,7 +51,9 @@ public:
     std::vector<Point> points(int level, qint64 fromMs, qint64 toMs) const;
     // The level decimated() uses for a window starting at fromMs.
     int levelFor(qint64 fromMs) const;
-    // At most 2 * columns points, x = ms since the epoch, y = value.
+    // x = ms since the epoch, y = value: at most 2 * columns data points, plus one point with
+    // a NaN y for each gap (a NaN sample, or a missing bucket in an aggregated level) with
+    // data before it; charts draw a gap there instead of joining across it.
     QList<QPointF> decimated(qint64 fromMs, qint64 toMs, int columns) const;
     size_t memoryBytes() const;
 

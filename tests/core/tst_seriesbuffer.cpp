@@ -89,11 +89,59 @@ private Q_SLOTS:
         b.append(2500, 99); // older than the last: dropped
         QCOMPARE(b.levelSize(0), 3);
         const auto pts = b.decimated(0, 10000, 100);
-        QCOMPARE(pts.size(), 2); // the NaN is a gap, not a point
+        // The NaN is a gap marker between the two points, not a value.
+        QCOMPARE(pts.size(), 3);
+        QCOMPARE(pts[0], QPointF(1000, 1));
+        QCOMPARE(pts[1].x(), 2000.0);
+        QVERIFY(std::isnan(pts[1].y()));
+        QCOMPARE(pts[2], QPointF(3000, 3));
         const auto agg = b.points(1, 0, 10000);
         QCOMPARE(agg.size(), size_t(1)); // the open bucket
         QCOMPARE(agg[0].min, 1.0f);
         QCOMPARE(agg[0].max, 3.0f);
+    }
+
+    void gapMarkersInEveryLevel_data()
+    {
+        QTest::addColumn<int>("columns");
+        QTest::addColumn<qint64>("from");
+        QTest::newRow("raw, a column per sample") << 1000 << qint64(0);
+        QTest::newRow("raw, many samples per column") << 20 << qint64(0);
+        QTest::newRow("10 s buckets") << 100 << qint64(-1); // a window older than the raw ring
+    }
+
+    void gapMarkersInEveryLevel()
+    {
+        QFETCH(int, columns);
+        QFETCH(qint64, from);
+        // 1 Hz for 10 min, a 2 min outage recorded as NaN samples, then 10 min more; the raw
+        // ring holds only the last 20 min, so a window from before it uses the 10 s buckets.
+        SeriesBuffer b({{0, 1200}, {10000, 1000}});
+        const qint64 t0 = 1'700'000'000'000LL;
+        for (int i = 0; i < 1320; ++i)
+            b.append(t0 + i * 1000LL, (i >= 600 && i < 720) ? std::nan("") : 40.0 + i % 10);
+        const qint64 end = t0 + 1319 * 1000LL;
+        const qint64 start = from < 0 ? t0 : end - 1000 * 1000;
+        if (from < 0)
+            QCOMPARE(b.levelFor(start), 1);
+        else
+            QCOMPARE(b.levelFor(start), 0);
+        const auto pts = b.decimated(start, end, columns);
+        int gaps = 0;
+        double prevX = -1;
+        for (int i = 0; i < pts.size(); ++i) {
+            QVERIFY(pts[i].x() >= prevX);
+            prevX = pts[i].x();
+            if (!std::isnan(pts[i].y()))
+                continue;
+            ++gaps;
+            // Inside the outage, with data on both sides.
+            QVERIFY2(pts[i].x() >= double(t0 + 600000) && pts[i].x() <= double(t0 + 720000), qPrintable(QString::number(pts[i].x() - t0)));
+            QVERIFY(i > 0 && i + 1 < pts.size());
+            QVERIFY(pts[i - 1].x() < double(t0 + 600000) && pts[i + 1].x() >= double(t0 + 720000));
+        }
+        QCOMPARE(gaps, 1);
+        QVERIFY(pts.size() <= 2 * columns + 1);
     }
 
     void ringWrapsAround()

@@ -111,11 +111,11 @@ private Q_SLOTS:
         o.processIntervalMs = 0;
         o.env.insert(QStringLiteral("KF_DEMO_GPUS"), QStringLiteral("2"));
         GpuMonitor monitor(link->transport, QStringLiteral("demo"), o);
-        // nvidia-smi's rows carry no sequence number (and the monitor does not query the
-        // timestamp column, it stamps blocks on arrival), so "nothing duplicated" is checked
-        // as: every block whole (both GPUs, in order), source timestamps increasing when
-        // present, and no more blocks than the sampling rate can produce (a replayed or
-        // doubled stream after a reconnect would exceed it).
+        // nvidia-smi's rows carry no sequence number; the monitor queries the timestamp
+        // column and drops repeats, so "nothing duplicated" is checked as: every block whole
+        // (both GPUs, in order), source timestamps strictly increasing, and no more blocks
+        // than the sampling rate can produce (a replayed or doubled stream would exceed it).
+        // tst_gpumonitor checks the gap a reconnect leaves in the history.
         QList<qint64> blockTimes;
         QString problem;
         QElapsedTimer wall;

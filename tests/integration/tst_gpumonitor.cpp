@@ -2,16 +2,81 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // GpuMonitor end to end against the replaying nvidia-smi (resources/demo/bin): over
 // LocalTransport with the script on PATH, and over the real sshd of the demo host (whose bin
-// dir is on the remote PATH), where the stream must survive dropped connections.
+// dir is on the remote PATH), where the stream must survive dropped connections with
+// nothing lost twice or duplicated: per GPU, sample timestamps strictly increase, repeated
+// ones are dropped, and the outage is an explicit gap in the history.
 #include "core/monitor/gpumonitor.h"
+#include "core/ssh/knownhosts.h"
 #include "core/transport/localtransport.h"
 #include "core/transport/sshtransport.h"
+#include "tests/support/faultproxy.h"
 #include "tests/support/testsupport.h"
 
+#include <QDateTime>
+#include <QFile>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
+
 using namespace kf;
+
+namespace {
+
+// Per GPU: every timestamp delivered, in order of delivery.
+struct SampleLog
+{
+    QHash<int, QList<qint64>> times;
+    void add(const QList<GpuSample>& gpus)
+    {
+        for (const auto& g : gpus)
+            times[g.index].append(g.timeMs);
+    }
+    // Empty when every GPU's timestamps are non-zero and strictly increasing.
+    QString problem() const
+    {
+        for (auto it = times.cbegin(); it != times.cend(); ++it) {
+            for (int i = 0; i < it->size(); ++i) {
+                if (it->at(i) == 0)
+                    return QStringLiteral("GPU %1: sample %2 has no timestamp").arg(it.key()).arg(i);
+                if (i > 0 && it->at(i) <= it->at(i - 1))
+                    return QStringLiteral("GPU %1: sample %2 at %3 after %4 (duplicate or out of order)").arg(it.key()).arg(i).arg(it->at(i)).arg(it->at(i - 1));
+            }
+        }
+        return {};
+    }
+};
+
+// The history of one GPU's utilization across a recorded gap: raw times strictly increase,
+// exactly one NaN marker sits right after the gap's start, and a chart's decimation of the
+// window keeps it as a gap.
+QString checkHistoryGap(const GpuMonitor& monitor, int gpu, const GpuMonitor::Gap& gap)
+{
+    const SeriesBuffer* s = monitor.history().series(gpu, GpuMetric::Utilization);
+    if (!s)
+        return QStringLiteral("no history for GPU %1").arg(gpu);
+    const auto raw = s->points(0, 0, std::numeric_limits<qint64>::max());
+    int markers = 0;
+    for (size_t i = 0; i < raw.size(); ++i) {
+        if (i > 0 && raw[i].t <= raw[i - 1].t)
+            return QStringLiteral("history of GPU %1 not strictly increasing at %2").arg(gpu).arg(i);
+        if (std::isnan(raw[i].min)) {
+            // (A block torn by the drop may lack this GPU: its neighbours are then further out.)
+            if (raw[i].t == gap.fromMs + 1 && i > 0 && i + 1 < raw.size() && raw[i - 1].t <= gap.fromMs && raw[i + 1].t >= gap.toMs)
+                ++markers;
+            else if (raw[i].t > gap.fromMs && raw[i].t < gap.toMs)
+                return QStringLiteral("a stray NaN at %1").arg(raw[i].t);
+        }
+    }
+    if (markers != 1)
+        return QStringLiteral("GPU %1: %2 gap markers between %3 and %4").arg(gpu).arg(markers).arg(gap.fromMs).arg(gap.toMs);
+    const auto drawn = s->decimated(gap.fromMs - 60000, gap.toMs + 60000, 2000);
+    const bool broken = std::any_of(drawn.cbegin(), drawn.cend(), [&](const QPointF& p) { return std::isnan(p.y()) && p.x() > gap.fromMs && p.x() < gap.toMs; });
+    return broken ? QString() : QStringLiteral("the decimated series joins across the gap");
+}
+
+} // namespace
 
 class TestGpuMonitor : public QObject
 {
@@ -89,6 +154,115 @@ private Q_SLOTS:
             QCOMPARE(monitor.latest().size(), 8);
         }
         QVERIFY(monitor.resumes() + monitor.restarts() >= 1);
+        monitor.stop();
+    }
+
+    // A relay in front of nvidia-smi repeats the tail of the previous run when it starts
+    // again (as a log-following wrapper does after a reconnect): the repeated samples carry
+    // timestamps already seen and must be dropped; the restart is a gap.
+    void repeatedSamplesAfterRestartAreDropped()
+    {
+        QTemporaryDir dir;
+        const QString relay = dir.filePath(QStringLiteral("relay-nvidia-smi"));
+        {
+            QFile f(relay);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("#!/bin/sh\n"
+                    "case \" $* \" in\n"
+                    "*\" -lms \"*)\n"
+                    "  [ -f \"$KF_RELAY_LOG\" ] && tail -n 6 \"$KF_RELAY_LOG\"\n"
+                    "  nvidia-smi \"$@\" | tee -a \"$KF_RELAY_LOG\" ;;\n"
+                    "*) exec nvidia-smi \"$@\" ;;\n"
+                    "esac\n");
+            f.close();
+            QVERIFY(f.setPermissions(f.permissions() | QFile::ExeOwner));
+        }
+        auto transport = std::make_shared<LocalTransport>();
+        GpuMonitor::Options options;
+        options.nvidiaSmi = relay;
+        options.processIntervalMs = 0;
+        options.intervalMs = 200;
+        options.env.insert(QStringLiteral("KF_DEMO_EXIT_AFTER"), QStringLiteral("4"));
+        options.env.insert(QStringLiteral("KF_DEMO_GPUS"), QStringLiteral("2"));
+        options.env.insert(QStringLiteral("KF_RELAY_LOG"), dir.filePath(QStringLiteral("stream.log")));
+        GpuMonitor monitor(transport, QStringLiteral("local"), options);
+        SampleLog log;
+        connect(&monitor, &GpuMonitor::samplesUpdated, this, [&](const QList<GpuSample>& gpus) { log.add(gpus); });
+        monitor.start();
+        // Two runs of 4 blocks; the second starts with the first's last 3 blocks again.
+        QTRY_VERIFY_WITH_TIMEOUT(monitor.restarts() >= 2 && monitor.blocks() >= 7, 60000);
+        QVERIFY(monitor.streamCommand().startsWith(QStringLiteral("%1 --query-gpu=timestamp,index,").arg(relay)));
+        QCOMPARE(monitor.duplicatesDropped(), 6);
+        QVERIFY2(log.problem().isEmpty(), qPrintable(log.problem()));
+        QCOMPARE(log.times.value(0).size(), log.times.value(1).size());
+        // Sample times are the server's clock mapped to the epoch: close to ours here.
+        QVERIFY(qAbs(monitor.latestTimeMs() - QDateTime::currentMSecsSinceEpoch()) < 60000);
+        QVERIFY(!monitor.gaps().isEmpty());
+        const GpuMonitor::Gap gap = monitor.gaps().first();
+        QVERIFY(gap.toMs > gap.fromMs);
+        QVERIFY(log.times.value(0).contains(gap.fromMs));
+        QVERIFY(log.times.value(0).contains(gap.toMs));
+        for (int gpu = 0; gpu < 2; ++gpu) {
+            const QString problem = checkHistoryGap(monitor, gpu, gap);
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        }
+        monitor.stop();
+    }
+
+    // The connection is reset mid-stream by a fault proxy between the client and the real
+    // sshd; the resumable stream comes back on a new connection.
+    void continuityAcrossDroppedConnection()
+    {
+        KF_START_DEMO_HOST(demo);
+        test::FaultProxy proxy(demo.port());
+        const Status listening = proxy.start();
+        QVERIFY2(listening.ok(), qPrintable(listening.error()));
+        QTemporaryDir dir;
+        HostProfile profile = demo.profile();
+        profile.port = proxy.port();
+        profile.knownHostsFile = dir.filePath(QStringLiteral("known_hosts"));
+        QFile pub(demo.hostKeyPath() + QStringLiteral(".pub"));
+        QVERIFY(pub.open(QIODevice::ReadOnly));
+        const QByteArray blob = QByteArray::fromBase64(pub.readAll().split(' ').value(1));
+        QVERIFY(appendKnownHostsLine(profile.knownHostsFile, knownHostsLine(profile.host, profile.port, blob)).ok());
+        SshConnectOptions connectOptions;
+        connectOptions.keepaliveIntervalS = 2;
+        auto connected = SshTransport::connect(profile, connectOptions);
+        QVERIFY2(connected, qPrintable(connected.error()));
+        GpuMonitor::Options options;
+        options.intervalMs = 250;
+        options.processIntervalMs = 0;
+        options.env.insert(QStringLiteral("KF_DEMO_GPUS"), QStringLiteral("2"));
+        GpuMonitor monitor(connected.value(), QStringLiteral("demo"), options);
+        SampleLog log;
+        connect(&monitor, &GpuMonitor::samplesUpdated, this, [&](const QList<GpuSample>& gpus) { log.add(gpus); });
+        QSignalSpy gapSignals(&monitor, &GpuMonitor::gapRecorded);
+        monitor.start();
+        QTRY_VERIFY_WITH_TIMEOUT(monitor.blocks() >= 5, 60000);
+        QVERIFY(monitor.gaps().isEmpty());
+        const qint64 lastBeforeDrop = monitor.latestTimeMs();
+        const qint64 blocksBeforeDrop = monitor.blocks();
+        proxy.resetAll();
+        QTRY_VERIFY_WITH_TIMEOUT(monitor.resumes() + monitor.restarts() >= 1, 60000);
+        // The stream resumes: new blocks, later than anything before the drop.
+        QTRY_VERIFY_WITH_TIMEOUT(monitor.blocks() >= blocksBeforeDrop + 5, 60000);
+        QCOMPARE(monitor.state(), GpuMonitor::State::Streaming);
+        QVERIFY2(log.problem().isEmpty(), qPrintable(log.problem()));
+        QCOMPARE(monitor.gaps().size(), 1);
+        QCOMPARE(gapSignals.size(), 1);
+        const GpuMonitor::Gap gap = monitor.gaps().first();
+        QVERIFY(gap.fromMs >= lastBeforeDrop);
+        QVERIFY(gap.toMs > gap.fromMs);
+        QCOMPARE(gapSignals.first().at(0).toLongLong(), gap.fromMs);
+        QCOMPARE(gapSignals.first().at(1).toLongLong(), gap.toMs);
+        QVERIFY(log.times.value(0).contains(gap.fromMs) || log.times.value(1).contains(gap.fromMs));
+        QVERIFY(log.times.value(0).contains(gap.toMs) || log.times.value(1).contains(gap.toMs));
+        for (int gpu = 0; gpu < 2; ++gpu) {
+            const QString problem = checkHistoryGap(monitor, gpu, gap);
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        }
+        qInfo("gap of %lld ms; %lld duplicate samples dropped; resumes %d, restarts %d", gap.toMs - gap.fromMs, monitor.duplicatesDropped(),
+              monitor.resumes(), monitor.restarts());
         monitor.stop();
     }
 

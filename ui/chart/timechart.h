@@ -11,11 +11,16 @@
 
 namespace kf {
 
-// THE chart widget: every plot in KernelForge goes through it. Qt Charts sits behind it
-// (deprecated from Qt 6.10), so swapping the engine touches this folder only.
+// THE chart widget: every time plot in KernelForge goes through it, so the drawing engine
+// can change behind this header without touching a pane. It draws with QPainter itself
+// (Qt Charts is deprecated from Qt 6.10, and its QLineSeries::replace() plus the graphics
+// scene cost ~30 ms for 8 x 24 h; a direct polyline costs a few).
 // It takes series that are ALREADY decimated (SeriesBuffer::decimated(): about two points
 // per pixel column, x = ms since the epoch); columns() says how many columns to ask for.
-// Compact mode is a sparkline: no axes, legend, title or margins.
+// A point with a NaN y is a gap: the line stops before it and starts again after it.
+// Colours come from the widget's palette (light and dark themes), series colours from
+// paletteColor(). Hovering shows a crosshair with every visible series' value at that time.
+// Compact mode is a sparkline: no axes, legend, title, hover or margins.
 class TimeChart : public QWidget
 {
     Q_OBJECT
@@ -26,7 +31,7 @@ public:
     void setTitle(const QString& title);
     void setUnit(const QString& unit);
     void setCompact(bool compact);
-    // Fixed y range (e.g. 0..100 %); without it the axis follows the data.
+    // Fixed y range (e.g. 0..100 %); without it the axis follows the data (nice numbers).
     void setValueRange(double min, double max);
     void setAutoRange();
 
@@ -36,15 +41,29 @@ public:
     void setSeriesVisible(int series, bool visible);
     void setSeriesData(int series, const QList<QPointF>& points);
     void setTimeWindow(qint64 fromMs, qint64 toMs);
+    // A horizontal line across the plot (a limit, a danger level), labelled at its right end.
+    // The automatic y range includes it.
+    void addThreshold(double value, const QColor& color, const QString& label = {});
+    void clearThresholds();
     // Plot area width in pixels: the column count to decimate to.
     int columns() const;
-    // Points currently held by all series (for tests and the benchmark).
+    // Points currently held by all series, gap markers included (for tests and the benchmark).
     qsizetype pointCount() const;
+    // The y range the axis shows now (after nice-number rounding), for tests.
+    std::pair<double, double> valueRange() const;
+    // Where the plot is drawn inside the widget (for tests).
+    QRect plotRect() const;
 
     static QColor paletteColor(int i);
 
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
 private:
-    void applyRange();
     struct Private;
     std::unique_ptr<Private> d;
 };
