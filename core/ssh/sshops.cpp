@@ -776,6 +776,25 @@ SftpOp::Step SftpUnlinkOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
     return Step::Done;
 }
 
+SftpOp::Step SftpStatvfsOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
+{
+    const QByteArray p = m_path.toUtf8();
+    LIBSSH2_SFTP_STATVFS st{};
+    const int rc = libssh2_sftp_statvfs(sftp, p.constData(), size_t(p.size()), &st);
+    if (rc == LIBSSH2_ERROR_EAGAIN)
+        return Step::Blocked;
+    if (rc < 0) {
+        const Step s = failed(ctx, sftp, rc, QStringLiteral("cannot read the free space of ") + m_path);
+        // libssh2 reports a missing extension as an SFTP failure status or as an unexpected packet.
+        unsupported = m_sftpStatus == LIBSSH2_FX_OP_UNSUPPORTED || m_sftpStatus == LIBSSH2_FX_FAILURE || m_sftpStatus == 0;
+        return s;
+    }
+    const quint64 unit = st.f_frsize ? st.f_frsize : st.f_bsize;
+    availableBytes = qint64(st.f_bavail * unit);
+    availableInodes = qint64(st.f_favail);
+    return Step::Done;
+}
+
 #if LIBSSH2_VERSION_NUM >= 0x010b01
 SftpOp::Step SftpPosixRenameOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
 {

@@ -252,6 +252,23 @@ private:
     QString m_path;
 };
 
+// statvfs@openssh.com on a path: the free space of its file system (SFTP v3 reports a full
+// disk as a bare SSH_FX_FAILURE, so a failed write asks this to say what happened).
+class SftpStatvfsOp final : public SftpOp
+{
+public:
+    explicit SftpStatvfsOp(QString path) : m_path(std::move(path)) { }
+    qint64 availableBytes = -1; // for an unprivileged user (f_bavail * f_frsize)
+    qint64 availableInodes = -1;
+    bool unsupported = false;   // the server lacks the extension
+
+protected:
+    Step stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp) override;
+
+private:
+    QString m_path;
+};
+
 #if LIBSSH2_VERSION_NUM >= 0x010b01
 // posix-rename@openssh.com (libssh2 >= 1.11.1): one rename(2) over SFTP, onto an existing file.
 class SftpPosixRenameOp final : public SftpOp
