@@ -970,7 +970,10 @@ SftpOp::Step SftpWriteOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
                 m_state = State::Fsync;
                 return Step::Progress;
             }
-            const ssize_t n = libssh2_sftp_write(m_handle, m_window.constData() + m_windowPos, size_t(pending));
+            // Always the same unacknowledged front; libssh2 only adds packets for bytes beyond
+            // what it already sent, so the cap bounds the data in flight.
+            const qsizetype give = qMin(pending, kSftpWriteInFlight);
+            const ssize_t n = libssh2_sftp_write(m_handle, m_window.constData() + m_windowPos, size_t(give));
             if (n == LIBSSH2_ERROR_EAGAIN)
                 return progress ? Step::Progress : Step::Blocked;
             if (n < 0) {
