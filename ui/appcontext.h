@@ -8,6 +8,7 @@ class HostManager;
 class DemoHost;
 class GpuMonitorHub;
 class HostProfileStore;
+class SecretStore;
 class GpuMonitorHub;
 
 // The services the composition root (app/gui/main.cpp) builds and hands to the UI.
@@ -17,6 +18,7 @@ struct AppContext
     HostManager* hosts = nullptr;
     DemoHost* demo = nullptr; // null unless started with --demo
     HostProfileStore* profiles = nullptr; // saved hosts (hosts.yaml); null: the connect dialog does not save
+    SecretStore* secrets = nullptr; // the keychain of remembered passwords; null: nothing to forget (no qtkeychain)
     GpuMonitorHub* gpuMonitors = nullptr; // one nvidia-smi stream per host, shared by the GPU pane and fleet view; null: each view keeps its own
 };
 

@@ -4,6 +4,7 @@
 
 #include "core/hosts/hostmanager.h"
 #include "core/log/logging.h"
+#include "core/ssh/sshsession.h"
 #include "core/version.h"
 #include "ui/build/buildpane.h"
 #include "ui/fleet/fleetview.h"
@@ -110,6 +111,20 @@ void MainWindow::createMenus()
         if (m_current)
             m_current->disconnectFromHost();
     });
+    if (m_context.secrets) {
+        hosts->addSeparator();
+        QAction* forget = hosts->addAction(tr("&Forget Stored Password"), this, [this] {
+            if (!m_current || m_current->profile().isLocal)
+                return;
+            const Result<int> removed = forgetStoredSecrets(*m_context.secrets, m_current->profile());
+            const QString dest = m_current->profile().destination();
+            statusBar()->showMessage(!removed                ? tr("Could not clear the keychain: %1").arg(removed.error())
+                                     : removed.value() == 0 ? tr("Nothing is stored in the keychain for %1").arg(dest)
+                                                            : tr("Removed the stored password for %1").arg(dest),
+                                     8000);
+        });
+        forget->setObjectName(QStringLiteral("forgetStoredPassword"));
+    }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About KernelForge"), this, &MainWindow::showAbout);
@@ -119,6 +134,7 @@ void MainWindow::createMenus()
 void MainWindow::showConnectDialog()
 {
     ConnectDialog dialog(m_context.profiles, this); // saves hosts.yaml itself when "Save" is ticked
+    dialog.setSecretStore(m_context.secrets);
     if (dialog.exec() != QDialog::Accepted)
         return;
     const HostProfile p = dialog.profile();

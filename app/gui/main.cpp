@@ -75,6 +75,7 @@ int main(int argc, char** argv)
     context.hosts = &hosts;
     context.profiles = &profileStore;
     context.gpuMonitors = &gpuMonitors;
+    context.secrets = interaction.secretStore().get();
 
     kf::HostProfile local;
     local.name = QStringLiteral("This machine");

@@ -5,6 +5,7 @@
 #include <QByteArray>
 #include <QString>
 
+#include <memory>
 #include <optional>
 
 namespace kf {
@@ -47,10 +48,15 @@ struct SecretAnswer
     bool storeInKeychain = false;
 };
 
+class SecretStore;
+
 class UserInteraction
 {
 public:
     virtual ~UserInteraction() = default;
+    // Where secrets go when SecretAnswer::storeInKeychain is ticked, and where they are looked
+    // up before asking. Null (the default): nothing is remembered and the box is not offered.
+    virtual std::shared_ptr<SecretStore> secretStore() const { return {}; }
     // Changed and Revoked keys are never accepted; they are reported through this call
     // (the answer is ignored) so the UI can show the warning with the old entry's file:line.
     virtual HostKeyDecision askHostKey(const HostKeyInfo& info) = 0;

@@ -776,6 +776,25 @@ SftpOp::Step SftpUnlinkOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
     return Step::Done;
 }
 
+SftpOp::Step SftpStatvfsOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
+{
+    const QByteArray p = m_path.toUtf8();
+    LIBSSH2_SFTP_STATVFS st{};
+    const int rc = libssh2_sftp_statvfs(sftp, p.constData(), size_t(p.size()), &st);
+    if (rc == LIBSSH2_ERROR_EAGAIN)
+        return Step::Blocked;
+    if (rc < 0) {
+        const Step s = failed(ctx, sftp, rc, QStringLiteral("cannot read the free space of ") + m_path);
+        // libssh2 reports a missing extension as an SFTP failure status or as an unexpected packet.
+        unsupported = m_sftpStatus == LIBSSH2_FX_OP_UNSUPPORTED || m_sftpStatus == LIBSSH2_FX_FAILURE || m_sftpStatus == 0;
+        return s;
+    }
+    const quint64 unit = st.f_frsize ? st.f_frsize : st.f_bsize;
+    availableBytes = qint64(st.f_bavail * unit);
+    availableInodes = qint64(st.f_favail);
+    return Step::Done;
+}
+
 #if LIBSSH2_VERSION_NUM >= 0x010b01
 SftpOp::Step SftpPosixRenameOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
 {
@@ -951,7 +970,10 @@ SftpOp::Step SftpWriteOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
                 m_state = State::Fsync;
                 return Step::Progress;
             }
-            const ssize_t n = libssh2_sftp_write(m_handle, m_window.constData() + m_windowPos, size_t(pending));
+            // Always the same unacknowledged front; libssh2 only adds packets for bytes beyond
+            // what it already sent, so the cap bounds the data in flight.
+            const qsizetype give = qMin(pending, kSftpWriteInFlight);
+            const ssize_t n = libssh2_sftp_write(m_handle, m_window.constData() + m_windowPos, size_t(give));
             if (n == LIBSSH2_ERROR_EAGAIN)
                 return progress ? Step::Progress : Step::Blocked;
             if (n < 0) {

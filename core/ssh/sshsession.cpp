@@ -3,6 +3,7 @@
 #include "core/ssh/sshsession.h"
 
 #include "core/log/logging.h"
+#include "core/hosts/secretstore.h"
 #include "core/log/redact.h"
 #include "core/ssh/knownhosts.h"
 #include "core/ssh/sshkeyfile.h"
@@ -61,6 +62,21 @@ QString expandHome(const QString& path)
     if (path.startsWith(QLatin1String("~/")))
         return QDir::homePath() + path.mid(1);
     return path;
+}
+
+QStringList identityFilesToTry(const HostProfile& p)
+{
+    QStringList keys;
+    for (const QString& k : p.identityFiles)
+        keys << expandHome(k);
+    if (keys.isEmpty()) {
+        for (const char* def : {"id_ed25519", "id_ecdsa", "id_rsa"}) {
+            const QString path = QDir::homePath() + QStringLiteral("/.ssh/") + QLatin1String(def);
+            if (QFile::exists(path))
+                keys << path;
+        }
+    }
+    return keys;
 }
 
 struct Login
@@ -167,6 +183,14 @@ private:
     Login openSocket();
     Login checkHostKey();
     Login authenticate();
+    // The keychain for stored passwords and passphrases: the options' own, else the
+    // interaction's; null when there is none. The helpers below log what happened (never
+    // the secret) and carry on as if nothing was stored when the keychain fails.
+    SecretStore* secretStore() const;
+    std::optional<QByteArray> readStoredSecret(SecretStore* store, const QString& key, const QString& what);
+    void storeSecret(SecretStore* store, const QString& key, const QByteArray& secret, const QString& what);
+    // Removes a stored secret the server refused; returns the prompt that says so.
+    QString forgetRefusedSecret(SecretStore* store, const QString& key, const QString& kind, const QString& what);
     // Waits until the socket is ready for what libssh2 is blocked on, or the deadline.
     Status waitSocket();
     void resetDeadline() { m_deadline = nowMs() + qMax(1000, m_options.timeoutMs); }
@@ -575,6 +599,48 @@ void SessionWorker::keyboardInteractive(const char* name, int nameLen, const cha
     resetDeadline();
 }
 
+SecretStore* SessionWorker::secretStore() const
+{
+    if (m_options.secrets)
+        return m_options.secrets.get();
+    return m_options.interaction ? m_options.interaction->secretStore().get() : nullptr;
+}
+
+std::optional<QByteArray> SessionWorker::readStoredSecret(SecretStore* store, const QString& key, const QString& what)
+{
+    Result<std::optional<QByteArray>> r = store->read(key);
+    resetDeadline(); // an unlock prompt of the keychain may have taken a while
+    if (!r) {
+        log::ssh()->info("{}: keychain lookup for {} failed: {}", describe(), what, r.error());
+        return std::nullopt;
+    }
+    if (r.value())
+        log::ssh()->info("{}: trying the secret stored in the keychain for {}", describe(), what);
+    return std::move(r.value());
+}
+
+void SessionWorker::storeSecret(SecretStore* store, const QString& key, const QByteArray& secret, const QString& what)
+{
+    if (Status s = store->write(key, secret); !s)
+        log::ssh()->warn("{}: could not store the {} in the keychain: {}", describe(), what, s.error());
+    else
+        log::ssh()->info("{}: stored the {} in the keychain", describe(), what);
+    resetDeadline();
+}
+
+QString SessionWorker::forgetRefusedSecret(SecretStore* store, const QString& key, const QString& kind, const QString& what)
+{
+    // A secret that no longer works must not be offered again at every login.
+    if (!m_options.interaction)
+        return {};
+    if (Status s = store->remove(key); !s)
+        log::ssh()->warn("{}: could not remove the refused {} from the keychain: {}", describe(), kind, s.error());
+    else
+        log::ssh()->info("{}: the {} stored in the keychain for {} was refused; removed it", describe(), kind, what);
+    resetDeadline();
+    return QStringLiteral("The %1 stored in the keychain for %2 was refused and has been removed. Enter the %1").arg(kind, what);
+}
+
 Login SessionWorker::authenticate()
 {
     const HostProfile& p = m_options.profile;
@@ -596,6 +662,7 @@ Login SessionWorker::authenticate()
             return transientFailure(w.error());
     }
     const QStringList offered = methods.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    SecretStore* store = secretStore();
     QStringList tried;
     QStringList problems;
     bool rsaFailed = false;
@@ -649,16 +716,7 @@ Login SessionWorker::authenticate()
                 return transientFailure(m_deadReason);
         }
         // 2. identity files
-        QStringList keys;
-        for (const QString& k : p.identityFiles)
-            keys << expandHome(k);
-        if (keys.isEmpty()) {
-            for (const char* def : {"id_ed25519", "id_ecdsa", "id_rsa"}) {
-                const QString path = QDir::homePath() + QStringLiteral("/.ssh/") + QLatin1String(def);
-                if (QFile::exists(path))
-                    keys << path;
-            }
-        }
+        const QStringList keys = identityFilesToTry(p);
         for (const QString& keyPath : keys) {
             QFile f(keyPath);
             if (!f.open(QIODevice::ReadOnly)) {
@@ -668,43 +726,75 @@ Login SessionWorker::authenticate()
             const SshKeyFileInfo info = inspectPrivateKey(f.readAll());
             tried << keyPath;
             const QByteArray path = QFile::encodeName(keyPath);
-            for (int attempt = 0; attempt < 3; ++attempt) {
+            const QString storeKey = SecretStore::passphraseKey(keyPath);
+            bool storedTried = false; // the keychain's passphrase, at most once
+            QString storedRefused;    // why the next prompt says the stored one was removed
+            for (int prompts = 0; prompts < 3;) {
                 QByteArray passphrase;
+                bool fromKeychain = false;
+                bool remember = false;
                 if (info.encrypted) {
-                    if (!m_options.interaction) {
-                        problems << QStringLiteral("key %1 needs a passphrase and there is no way to ask for it").arg(keyPath);
-                        break;
+                    if (store && !storedTried) {
+                        storedTried = true;
+                        if (std::optional<QByteArray> stored = readStoredSecret(store, storeKey, keyPath)) {
+                            passphrase = std::move(*stored);
+                            SecretRegistry::add(passphrase);
+                            fromKeychain = true;
+                        }
                     }
-                    SecretRequest req;
-                    req.kind = SecretRequest::Kind::Passphrase;
-                    req.destination = describe();
-                    req.keyFile = keyPath;
-                    req.prompt = attempt == 0 ? QStringLiteral("Passphrase for %1").arg(keyPath)
-                                              : QStringLiteral("Wrong passphrase; try again for %1").arg(keyPath);
-                    m_promptedForSecret = true;
-                    std::optional<SecretAnswer> answer = m_options.interaction->askSecret(req);
-                    resetDeadline();
-                    if (!answer) {
-                        problems << QStringLiteral("no passphrase given for %1").arg(keyPath);
-                        break;
+                    if (!fromKeychain) {
+                        if (!m_options.interaction) {
+                            problems << QStringLiteral("key %1 needs a passphrase and there is no way to ask for it").arg(keyPath);
+                            break;
+                        }
+                        SecretRequest req;
+                        req.kind = SecretRequest::Kind::Passphrase;
+                        req.destination = describe();
+                        req.keyFile = keyPath;
+                        req.offerKeychain = store != nullptr;
+                        req.prompt = !storedRefused.isEmpty() ? std::exchange(storedRefused, {})
+                                     : prompts == 0           ? QStringLiteral("Passphrase for %1").arg(keyPath)
+                                                              : QStringLiteral("Wrong passphrase; try again for %1").arg(keyPath);
+                        ++prompts;
+                        m_promptedForSecret = true;
+                        std::optional<SecretAnswer> answer = m_options.interaction->askSecret(req);
+                        resetDeadline();
+                        if (!answer) {
+                            problems << QStringLiteral("no passphrase given for %1").arg(keyPath);
+                            break;
+                        }
+                        passphrase = std::move(answer->secret);
+                        remember = answer->storeInKeychain;
+                        SecretRegistry::add(passphrase);
                     }
-                    passphrase = std::move(answer->secret);
-                    SecretRegistry::add(passphrase);
+                } else {
+                    ++prompts; // one try is enough for a key without passphrase
                 }
                 const QByteArray pass = passphrase.isEmpty() ? QByteArray("") : passphrase;
                 const int rc = drive([&] {
                     return libssh2_userauth_publickey_fromfile_ex(m_s, user.constData(), ulen, nullptr, path.constData(), pass.constData());
                 });
                 const QString err = lastError();
+                if (rc == 0 && remember && store)
+                    storeSecret(store, storeKey, passphrase, QStringLiteral("passphrase of ") + keyPath);
                 wipe(passphrase);
                 if (rc == 0) {
-                    log::ssh()->info("{}: authenticated with {}", describe(), keyPath);
+                    log::ssh()->info("{}: authenticated with {}{}", describe(), keyPath,
+                                     fromKeychain ? QStringLiteral(" (passphrase from the keychain)") : QString());
                     return {};
                 }
                 if (fatal(rc))
                     return transientFailure(m_deadReason);
                 if (info.encrypted && (rc == LIBSSH2_ERROR_FILE || rc == LIBSSH2_ERROR_KEYFILE_AUTH_FAILED)
                     && err.contains(QLatin1String("passphrase"), Qt::CaseInsensitive)) {
+                    if (fromKeychain) {
+                        storedRefused = forgetRefusedSecret(store, storeKey, QStringLiteral("passphrase"), keyPath);
+                        if (!m_options.interaction) {
+                            problems << QStringLiteral("the passphrase stored in the keychain for %1 is wrong").arg(keyPath);
+                            break;
+                        }
+                        continue;
+                    }
                     problems << QStringLiteral("wrong passphrase for %1").arg(keyPath);
                     continue;
                 }
@@ -730,37 +820,77 @@ Login SessionWorker::authenticate()
             return transientFailure(m_deadReason);
         problems << (m_kbdCancelled ? QStringLiteral("keyboard-interactive cancelled") : QStringLiteral("keyboard-interactive: wrong answer"));
     }
-    if (offered.contains(QLatin1String("password")) && m_options.interaction) {
-        tried << QStringLiteral("password");
-        for (int attempt = 0; attempt < 3; ++attempt) {
-            SecretRequest req;
-            req.kind = SecretRequest::Kind::Password;
-            req.destination = describe();
-            req.prompt = attempt == 0 ? QStringLiteral("Password for %1").arg(describe())
-                                      : QStringLiteral("Wrong password; try again for %1").arg(describe());
-            req.offerKeychain = true;
-            m_promptedForSecret = true;
-            std::optional<SecretAnswer> answer = m_options.interaction->askSecret(req);
-            resetDeadline();
-            if (!answer) {
-                problems << QStringLiteral("password prompt cancelled");
-                break;
+    if (offered.contains(QLatin1String("password")) && (m_options.interaction || store)) {
+        const QString storeKey = SecretStore::passwordKey(QString::fromUtf8(user), p.host, p.port);
+        bool storedTried = false;
+        QString storedRefused;
+        bool triedAny = m_options.interaction != nullptr;
+        if (triedAny)
+            tried << QStringLiteral("password");
+        for (int prompts = 0; prompts < 3;) {
+            QByteArray pw;
+            bool fromKeychain = false;
+            bool remember = false;
+            if (store && !storedTried) {
+                storedTried = true;
+                if (std::optional<QByteArray> stored = readStoredSecret(store, storeKey, storeKey)) {
+                    pw = std::move(*stored);
+                    SecretRegistry::add(pw);
+                    fromKeychain = true;
+                }
             }
-            QByteArray pw = std::move(answer->secret);
-            SecretRegistry::add(pw);
+            if (!fromKeychain) {
+                if (!m_options.interaction)
+                    break;
+                SecretRequest req;
+                req.kind = SecretRequest::Kind::Password;
+                req.destination = describe();
+                req.prompt = !storedRefused.isEmpty() ? std::exchange(storedRefused, {})
+                             : prompts == 0           ? QStringLiteral("Password for %1").arg(describe())
+                                                      : QStringLiteral("Wrong password; try again for %1").arg(describe());
+                req.offerKeychain = store != nullptr;
+                ++prompts;
+                m_promptedForSecret = true;
+                std::optional<SecretAnswer> answer = m_options.interaction->askSecret(req);
+                resetDeadline();
+                if (!answer) {
+                    problems << QStringLiteral("password prompt cancelled");
+                    break;
+                }
+                pw = std::move(answer->secret);
+                remember = answer->storeInKeychain;
+                SecretRegistry::add(pw);
+            }
+            if (!triedAny) {
+                triedAny = true;
+                tried << QStringLiteral("password");
+            }
             const int rc = drive([&] {
                 return libssh2_userauth_password_ex(m_s, user.constData(), ulen, pw.constData(), unsigned(pw.size()), nullptr);
             });
+            if (rc == 0 && remember && store)
+                storeSecret(store, storeKey, pw, QStringLiteral("password of ") + storeKey);
             wipe(pw);
-            if (rc == 0)
+            if (rc == 0) {
+                if (fromKeychain)
+                    log::ssh()->info("{}: authenticated with the password stored in the keychain", describe());
                 return {};
+            }
             if (fatal(rc))
                 return transientFailure(m_deadReason);
             if (rc == LIBSSH2_ERROR_PASSWORD_EXPIRED) {
                 problems << QStringLiteral("the password has expired; change it with a terminal ssh login");
                 break;
             }
-            if (attempt == 2)
+            if (fromKeychain) {
+                storedRefused = forgetRefusedSecret(store, storeKey, QStringLiteral("password"), describe());
+                if (!m_options.interaction) {
+                    problems << QStringLiteral("the password stored in the keychain was refused");
+                    break;
+                }
+                continue;
+            }
+            if (prompts == 3)
                 problems << QStringLiteral("wrong password");
         }
     }
@@ -1246,6 +1376,31 @@ void SshSession::cancel(const std::shared_ptr<ssh::Op>& op)
 }
 
 void SshSession::wake() { m_worker->scheduleRun(); }
+
+QStringList storedSecretKeys(const HostProfile& profile)
+{
+    QStringList out{SecretStore::passwordKey(profile.user.isEmpty() ? ssh::localUserName() : profile.user, profile.host, profile.port)};
+    for (const QString& key : ssh::identityFilesToTry(profile))
+        out << SecretStore::passphraseKey(key);
+    return out;
+}
+
+Result<int> forgetStoredSecrets(SecretStore& store, const HostProfile& profile)
+{
+    int removed = 0;
+    for (const QString& key : storedSecretKeys(profile)) {
+        // Read first, so that the caller can say whether anything was there.
+        const auto stored = store.read(key);
+        if (!stored)
+            return Result<int>::failure(stored.error());
+        if (!stored.value())
+            continue;
+        if (Status s = store.remove(key); !s)
+            return Result<int>::failure(s.error());
+        ++removed;
+    }
+    return removed;
+}
 
 } // namespace kf
 

@@ -28,6 +28,8 @@ struct SshSessionOptions
     // Asks a person about unknown host keys and secrets; called on the session thread. Null:
     // no prompts (unknown host keys are refused unless acceptNewHostKey; no passwords).
     UserInteraction* interaction = nullptr;
+    // Stored passwords and passphrases. Null: the interaction's secretStore(), if any.
+    std::shared_ptr<SecretStore> secrets;
     // OpenSSH's StrictHostKeyChecking=accept-new: save an unknown key without asking.
     // A changed or revoked key is refused whatever this says.
     bool acceptNewHostKey = false;
@@ -121,6 +123,12 @@ private:
     QByteArray m_verifiedHostKey;
     bool m_quietLogin = false;
 };
+
+// The SecretStore keys a login to `profile` looks up: the password of user@host:port, then
+// the passphrase of each identity file it would try (the profile's, else ~/.ssh defaults).
+QStringList storedSecretKeys(const HostProfile& profile);
+// Removes all of them from `store` (blocking); returns how many were stored.
+Result<int> forgetStoredSecrets(SecretStore& store, const HostProfile& profile);
 
 // libssh2_init, once per process, before any session thread starts.
 void initLibssh2();

@@ -9,6 +9,7 @@
 
 #include <QCryptographicHash>
 #include <QFile>
+#include <QFileInfo>
 #include <QRandomGenerator>
 #include <QThread>
 
@@ -154,6 +155,18 @@ QString parentDir(const QString& path)
 
 QString baseName(const QString& path) { return path.mid(path.lastIndexOf(QLatin1Char('/')) + 1); }
 
+QString formatByteSize(qint64 bytes)
+{
+    const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+    double v = double(bytes);
+    int u = 0;
+    while (v >= 1024.0 && u < 4) {
+        v /= 1024.0;
+        ++u;
+    }
+    return QString::number(v, 'f', u == 0 ? 0 : 1) + QLatin1Char(' ') + QLatin1String(units[u]);
+}
+
 } // namespace
 
 Result<std::shared_ptr<SshTransport>> SshTransport::connect(const HostProfile& profile, const SshConnectOptions& options)
@@ -161,6 +174,7 @@ Result<std::shared_ptr<SshTransport>> SshTransport::connect(const HostProfile& p
     SshSessionOptions so;
     so.profile = profile;
     so.interaction = options.interaction;
+    so.secrets = options.secrets;
     so.acceptNewHostKey = options.acceptNewHostKey;
     so.promptForHostKeys = options.promptForHostKeys;
     so.timeoutMs = options.timeoutMs;
@@ -274,6 +288,8 @@ std::shared_ptr<SshSession> SshTransport::bulkSession()
         return m_session; // a second login would ask the person again: share the main one
     if (!m_bulk) {
         SshSessionOptions o = m_session->options();
+        if (!o.secrets && o.interaction) // the keychain may still log it in quietly
+            o.secrets = o.interaction->secretStore();
         o.interaction = nullptr; // never prompt for the helper connection
         o.promptForHostKeys = false;
         o.acceptNewHostKey = false;
@@ -344,6 +360,10 @@ Status SshTransport::writeAtomic(const QString& path, const QByteArray* data, co
     if (!w->error().isEmpty()) {
         auto rm = std::make_shared<SftpUnlinkOp>(tmp);
         runOp(*m_session, rm);
+        const qint64 needed = data ? qint64(data->size()) : QFileInfo(localPath).size();
+        const QString full = diskFullReason(dir, parentDir(path), needed);
+        if (!full.isEmpty())
+            return Status::failure(QStringLiteral("cannot write %1: %2").arg(path, full));
         return Status::failure(w->error());
     }
 #if LIBSSH2_VERSION_NUM >= 0x010b01
@@ -377,6 +397,58 @@ Status SshTransport::writeAtomic(const QString& path, const QByteArray* data, co
         return Status::failure(QStringLiteral("cannot replace %1: %2").arg(path, why.isEmpty() ? QStringLiteral("mv failed") : why));
     }
     return {};
+}
+
+// SFTP v3 has no "disk full" status: OpenSSH's sftp-server turns ENOSPC into a bare
+// SSH_FX_FAILURE. So after a failed write (temp file already removed, its blocks freed) the
+// free space of the folder is compared with the size of the write.
+QString SshTransport::diskFullReason(const QString& sftpDir, const QString& shownDir, qint64 needed)
+{
+    qint64 avail = -1;
+    qint64 inodes = -1;
+    auto vfs = std::make_shared<SftpStatvfsOp>(sftpDir);
+    runOp(*m_session, vfs);
+    if (vfs->error().isEmpty()) {
+        avail = vfs->availableBytes;
+        inodes = vfs->availableInodes;
+    } else if (vfs->unsupported) {
+        CommandSpec df; // servers without statvfs@openssh.com
+        df.command = QStringLiteral("LC_ALL=C df -Pk -- ") + shellPath(sftpDir);
+        const ExecResult r = exec(df, 30000);
+        if (r.ok()) {
+            if (auto kib = parseDfAvailableKiB(r.stdOut))
+                avail = kib.value() * 1024;
+        }
+    }
+    if (avail < 0)
+        return {};
+    if (inodes == 0)
+        return QStringLiteral("no free inodes left on device on %1").arg(shownDir);
+    // Slack for metadata and block rounding: a write that failed this close to the limit
+    // failed for lack of space.
+    constexpr qint64 kSlack = 64 * 1024;
+    if (avail >= needed + kSlack)
+        return {};
+    return QStringLiteral("no space left on device on %1 (%2 free, %3 needed)")
+        .arg(shownDir, formatByteSize(avail), formatByteSize(needed));
+}
+
+Result<qint64> SshTransport::parseDfAvailableKiB(const QByteArray& output)
+{
+    const QList<QByteArray> lines = output.trimmed().split('\n');
+    if (lines.size() < 2 || !lines.first().startsWith("Filesystem"))
+        return Result<qint64>::failure(QStringLiteral("unexpected df output"));
+    // Device and mount point may contain spaces: anchor on the Capacity field ("37%").
+    const QList<QByteArray> fields = lines[1].simplified().split(' ');
+    for (qsizetype i = 3; i < fields.size(); ++i) {
+        if (!fields[i].endsWith('%'))
+            continue;
+        bool ok = false;
+        const qint64 kib = fields[i - 1].toLongLong(&ok);
+        if (ok && kib >= 0)
+            return kib;
+    }
+    return Result<qint64>::failure(QStringLiteral("unexpected df output"));
 }
 
 Result<FileInfo> SshTransport::stat(const QString& path)

@@ -21,6 +21,8 @@ struct SshConnectOptions
     // Null (the CLI default): unknown host keys are refused unless acceptNewHostKey, and
     // there are no password or passphrase prompts.
     UserInteraction* interaction = nullptr;
+    // Stored passwords and passphrases; null: the interaction's secretStore(), if any.
+    std::shared_ptr<SecretStore> secrets;
     // False: unknown host keys are refused even with an interaction (StrictHostKeyChecking=yes).
     bool promptForHostKeys = true;
     int timeoutMs = 20000;
@@ -65,6 +67,12 @@ public:
     Result<QByteArray> sha256(const QString& path);
     Status remove(const QString& path);
 
+    // `df -Pk DIR` output -> the "Available" column in KiB. POSIX format:
+    //   Filesystem 1024-blocks Used Available Capacity Mounted on
+    //   tmpfs             256    256         0     100% /home/u/full
+    // Device and mount point may contain spaces; the Capacity field ("100%") anchors the parse.
+    static Result<qint64> parseDfAvailableKiB(const QByteArray& output);
+
     // The command line sent to the server for a spec (documented in the .cpp).
     static QByteArray remoteCommand(const CommandSpec& spec, bool pidMarker);
     // "~/x" -> "x", "~" -> "." (SFTP starts in the home directory).
@@ -75,6 +83,10 @@ public:
 private:
     Status writeAtomic(const QString& path, const QByteArray* data, const QString& localPath, const Progress& progress,
                        const WriteOptions& options);
+
+    // After a failed write into sftpDir: "no space left on device on <shownDir> (<free> free,
+    // <needed> needed)" when the free space explains it, else empty.
+    QString diskFullReason(const QString& sftpDir, const QString& shownDir, qint64 needed);
 
     // The connection for upload()/download(): a second session to the same host, opened on
     // first use when the main one logged in without prompts; otherwise the main one.

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // The remote disk fills up: a 256 KiB tmpfs mounted inside the demo home (root only). An
-// atomic write and a patch apply that do not fit must fail with an error that says so, leave
+// atomic write, a patch apply and `kernelforge-cli put` that do not fit must fail with an
+// error that says "no space left on device on <dir> (<free> free, <needed> needed)", leave
 // the original byte-identical and leave no temp file behind.
 #include "core/patch/applier.h"
 #include "core/patch/patchplan.h"
@@ -89,14 +90,44 @@ private Q_SLOTS:
     void initTestCase()
     {
         qunsetenv("SSH_AUTH_SOCK");
-        if (!test::isRoot())
-            QSKIP("mounting a small tmpfs as the full remote disk needs root");
         QVERIFY(m_dir.isValid());
         store::setDatabasePath(m_dir.filePath(QStringLiteral("history.sqlite")));
     }
 
+    // The fallback for servers without statvfs@openssh.com reads `df -Pk DIR`.
+    void parseDf_data()
+    {
+        QTest::addColumn<QByteArray>("output");
+        QTest::addColumn<qint64>("availableKiB");
+        QTest::newRow("gnu coreutils") << QByteArray("Filesystem     1024-blocks  Used Available Capacity Mounted on\n"
+                                                     "tmpfs                  256   252         4      99% /home/u/full\n")
+                                       << qint64(4);
+        QTest::newRow("busybox") << QByteArray("Filesystem           1024-blocks    Used Available Capacity Mounted on\n"
+                                               "/dev/root               7675216 5012344   2318928  68% /\n")
+                                 << qint64(2318928);
+        QTest::newRow("spaces in names") << QByteArray("Filesystem 1024-blocks Used Available Capacity Mounted on\n"
+                                                       "my disk 1000 1000 0 100% /mnt/my full disk\n")
+                                         << qint64(0);
+        QTest::newRow("no header") << QByteArray("df: /nope: No such file or directory\n") << qint64(-1);
+        QTest::newRow("no numbers") << QByteArray("Filesystem 1024-blocks Used Available Capacity Mounted on\n-\n") << qint64(-1);
+    }
+    void parseDf()
+    {
+        QFETCH(QByteArray, output);
+        QFETCH(qint64, availableKiB);
+        const Result<qint64> r = SshTransport::parseDfAvailableKiB(output);
+        if (availableKiB < 0) {
+            QVERIFY(!r.ok());
+        } else {
+            QVERIFY2(r.ok(), qPrintable(r.error()));
+            QCOMPARE(r.value(), availableKiB);
+        }
+    }
+
     void atomicWriteThatDoesNotFit()
     {
+        if (!test::isRoot())
+            QSKIP("mounting a small tmpfs as the full remote disk needs root");
         KF_START_DEMO_HOST(demo);
         SmallDisk disk(demo.homeDir() + QStringLiteral("/full"));
         if (!disk.mounted())
@@ -109,11 +140,9 @@ private Q_SLOTS:
         QVERIFY(!s.ok());
         qInfo("error shown: %s", qPrintable(s.error()));
         QVERIFY2(s.error().contains(QLatin1String("victim.txt")), qPrintable(s.error()));
-        // Known gap, kept visible: SFTP v3 reports ENOSPC as a bare SSH_FX_FAILURE ("failure"),
-        // and SshTransport does not yet look at the free space (statvfs@openssh.com / df) to
-        // say "no space left". When it does, this XPASSes and the line below becomes a QVERIFY.
-        QEXPECT_FAIL("", "ENOSPC arrives as SSH_FX_FAILURE; the message does not say the disk is full yet", Continue);
-        QVERIFY2(s.error().contains(QLatin1String("space"), Qt::CaseInsensitive), qPrintable(s.error()));
+        // SFTP v3 reports ENOSPC as a bare SSH_FX_FAILURE; the transport asks statvfs@openssh.com.
+        QVERIFY2(s.error().contains(QLatin1String("no space left on device on ~/full (")), qPrintable(s.error()));
+        QVERIFY2(s.error().contains(QLatin1String(" free, 1.0 MiB needed)")), qPrintable(s.error()));
         QCOMPARE(readAll(demo.homeDir() + QStringLiteral("/full/victim.txt")), QByteArray("ORIGINAL\n"));
         QCOMPARE(tempLitter(demo.homeDir() + QStringLiteral("/full")), QStringList());
         // The space came back: nothing of the failed write stays allocated.
@@ -125,6 +154,8 @@ private Q_SLOTS:
 
     void patchApplyOnAFullDisk()
     {
+        if (!test::isRoot())
+            QSKIP("mounting a small tmpfs as the full remote disk needs root");
         KF_START_DEMO_HOST(demo);
         const QString tree = demo.homeDir() + QStringLiteral("/full");
         SmallDisk disk(tree);
@@ -167,14 +198,44 @@ private Q_SLOTS:
         for (const patch::FileApply& f : report.files)
             if (f.outcome == patch::FileApply::Failed && firstMessage.isEmpty())
                 firstMessage = f.message;
-        QEXPECT_FAIL("", "ENOSPC arrives as SSH_FX_FAILURE; the message does not say the disk is full yet", Continue);
-        QVERIFY2(firstMessage.contains(QLatin1String("space"), Qt::CaseInsensitive), qPrintable(firstMessage));
+        QVERIFY2(firstMessage.contains(QLatin1String("no space left on device on ")), qPrintable(firstMessage));
+        QVERIFY2(firstMessage.contains(QLatin1String("(0 bytes free, ")), qPrintable(firstMessage));
         for (const QString& rel : files)
             QCOMPARE(tempLitter(QFileInfo(tree + QLatin1Char('/') + rel).absolutePath()), QStringList());
         // With space again the same plan applies (the failed files are still as reviewed).
         QVERIFY(QFile::remove(tree + QStringLiteral("/filler")));
         const patch::SetPlan again = patch::planSet(*t, set.value(), tree);
         QVERIFY(patch::applyPlan(*t, again).ok());
+    }
+
+    void cliPutThatDoesNotFit()
+    {
+        if (!test::isRoot())
+            QSKIP("mounting a small tmpfs as the full remote disk needs root");
+        QVERIFY2(QFile::exists(QStringLiteral(KF_CLI_BINARY)), "build kernelforge-cli first");
+        KF_START_DEMO_HOST(demo);
+        SmallDisk disk(demo.homeDir() + QStringLiteral("/full"));
+        if (!disk.mounted())
+            QSKIP(qPrintable(QStringLiteral("mount -t tmpfs is not permitted here: ") + disk.error()));
+        QFile victim(demo.homeDir() + QStringLiteral("/full/victim.bin"));
+        QVERIFY(victim.open(QIODevice::WriteOnly));
+        victim.write("ORIGINAL\n");
+        victim.close();
+        const QString local = m_dir.filePath(QStringLiteral("victim.bin"));
+        QFile big(local);
+        QVERIFY(big.open(QIODevice::WriteOnly));
+        big.write(QByteArray(2 * 1024 * 1024, 'B'));
+        big.close();
+        const QStringList opts{QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("-i"), demo.clientKeyPath(),
+                               QStringLiteral("--known-hosts"), demo.knownHostsPath()};
+        const auto put = test::runCli(QStringList{QStringLiteral("put")}
+                                      << opts << local << demo.user() + QLatin1Char('@') + demo.host() + QStringLiteral(":full/victim.bin"));
+        QCOMPARE(put.exitCode, 1);
+        QVERIFY2(put.err.contains("kernelforge-cli put: cannot write full/victim.bin: no space left on device on full ("),
+                 put.err.constData());
+        QVERIFY2(put.err.contains(" free, 2.0 MiB needed)"), put.err.constData());
+        QCOMPARE(readAll(victim.fileName()), QByteArray("ORIGINAL\n"));
+        QCOMPARE(tempLitter(demo.homeDir() + QStringLiteral("/full")), QStringList());
     }
 
 private:

@@ -4,10 +4,14 @@
 // by OpenSSH's own ssh, hashed entries match, changed and revoked keys are refused
 // before authentication.
 #include "core/ssh/knownhosts.h"
+#include "core/ssh/sshsession.h"
 #include "core/transport/sshtransport.h"
 #include "tests/support/testsupport.h"
 
 #include <QFile>
+#include <QProcess>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -47,6 +51,67 @@ QString hostKeyFingerprint(const DemoHost& demo)
     const auto r = kf::test::runProgram(QStringLiteral("ssh-keygen"), {QStringLiteral("-lf"), demo.hostKeyPath() + QStringLiteral(".pub")});
     return QString::fromUtf8(r.out.split(' ').value(1));
 }
+
+quint16 freePort()
+{
+    QTcpServer s;
+    return s.listen(QHostAddress::LocalHost, 0) ? s.serverPort() : 0;
+}
+
+bool answers(quint16 port)
+{
+    QTcpSocket sock;
+    sock.connectToHost(QHostAddress::LocalHost, port);
+    return sock.waitForConnected(500) && sock.waitForReadyRead(2000) && sock.readAll().startsWith("SSH-2.0-");
+}
+
+// A second sshd for the demo host's users and home with two host keys (the demo's ed25519
+// and a fresh ECDSA P-256), started from a copy of the demo's sshd_config.
+class TwoKeySshd
+{
+public:
+    bool start(const DemoHost& demo, const QString& dir)
+    {
+        m_ecdsaKey = dir + QStringLiteral("/ssh_host_ecdsa_key");
+        const auto kg = kf::test::runProgram(QStringLiteral("ssh-keygen"), {QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ecdsa"),
+                                                                            QStringLiteral("-b"), QStringLiteral("256"), QStringLiteral("-N"),
+                                                                            QString(), QStringLiteral("-f"), m_ecdsaKey});
+        if (kg.exitCode != 0)
+            return false;
+        m_port = freePort();
+        QStringList lines;
+        for (const QByteArray& l : readAll(demo.rootDir() + QStringLiteral("/etc/sshd_config")).split('\n')) {
+            const QString line = QString::fromUtf8(l);
+            if (line.startsWith(QLatin1String("Port ")))
+                lines << QStringLiteral("Port %1").arg(m_port);
+            else if (line.startsWith(QLatin1String("PidFile ")))
+                lines << QStringLiteral("PidFile %1/sshd.pid").arg(dir);
+            else if (line.startsWith(QLatin1String("HostKey ")))
+                lines << line << QStringLiteral("HostKey ") + m_ecdsaKey;
+            else if (!line.isEmpty())
+                lines << line;
+        }
+        const QString conf = dir + QStringLiteral("/sshd_config");
+        writeAll(conf, lines.join(QLatin1Char('\n')).toUtf8() + '\n');
+        m_sshd.setProcessChannelMode(QProcess::MergedChannels);
+        m_sshd.setStandardOutputFile(dir + QStringLiteral("/sshd.log"));
+        m_sshd.start(QStringLiteral("/usr/sbin/sshd"), {QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"), conf});
+        return m_sshd.waitForStarted(10000);
+    }
+    ~TwoKeySshd()
+    {
+        m_sshd.terminate();
+        if (!m_sshd.waitForFinished(5000))
+            m_sshd.kill();
+    }
+    quint16 port() const { return m_port; }
+    QString ecdsaKeyPath() const { return m_ecdsaKey; }
+
+private:
+    QProcess m_sshd;
+    QString m_ecdsaKey;
+    quint16 m_port = 0;
+};
 
 int acceptedLogins(const DemoHost& demo) { return int(demo.sshdLog().count(QLatin1String("Accepted publickey"))); }
 
@@ -171,6 +236,40 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(marker));
         QCOMPARE(acceptedLogins(demo), 0);
         QCOMPARE(readAll(demo.knownHostsPath()).count('\n'), 1);
+    }
+
+    // A server with ed25519 and ECDSA host keys: whichever type known_hosts holds is the one
+    // asked for (libssh2_session_method_pref), so the login needs no prompt either way.
+    void knownKeyTypeIsNegotiated_data()
+    {
+        QTest::addColumn<QString>("known");
+        QTest::newRow("ecdsa known") << QStringLiteral("ecdsa-sha2-nistp256");
+        QTest::newRow("ed25519 known") << QStringLiteral("ssh-ed25519");
+    }
+    void knownKeyTypeIsNegotiated()
+    {
+        QFETCH(QString, known);
+        KF_START_DEMO_HOST(demo);
+        QTemporaryDir dir;
+        TwoKeySshd sshd;
+        QVERIFY(sshd.start(demo, dir.path()));
+        QTRY_VERIFY_WITH_TIMEOUT(answers(sshd.port()), 20000);
+        const QString pubPath = (known == QLatin1String("ssh-ed25519") ? demo.hostKeyPath() : sshd.ecdsaKeyPath()) + QStringLiteral(".pub");
+        const QList<QByteArray> pub = readAll(pubPath).trimmed().split(' ');
+        QCOMPARE(QString::fromLatin1(pub.value(0)), known);
+        HostProfile p = demo.profile();
+        p.port = sshd.port();
+        p.knownHostsFile = dir.path() + QStringLiteral("/kh");
+        writeAll(p.knownHostsFile, knownHostsName(p.host, p.port).toUtf8() + ' ' + pub.value(0) + ' ' + pub.value(1) + '\n');
+        HostKeyAnswer ui(HostKeyDecision::Reject); // a prompt would fail the login
+        SshConnectOptions o;
+        o.interaction = &ui;
+        auto t = SshTransport::connect(p, o);
+        QVERIFY2(t.ok(), qPrintable(t.error()));
+        QCOMPARE(ui.asked.size(), 0);
+        QCOMPARE(t.value()->session()->verifiedHostKey(), QByteArray::fromBase64(pub.value(1)));
+        QCOMPARE(t.value()->exec({QStringLiteral("echo two-keys")}, 30000).stdOut, QByteArray("two-keys\n"));
+        QCOMPARE(readAll(p.knownHostsFile).count('\n'), 1); // nothing added
     }
 
     void storedKeyOfAnotherTypeIsAMismatch()

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/hosts/secretstore.h"
 #include "core/ssh/hostprofilestore.h"
 #include "core/ssh/serverfacts.h"
 #include "core/transport/localtransport.h"
@@ -87,6 +88,28 @@ ServerFacts fixtureFacts(const QString& name)
 {
     return parseServerFacts(test::readData(QStringLiteral("facts/") + name)).value();
 }
+
+// The keychain as a map: the dialog's part is which keys it clears and what it says (the
+// real Secret Service is exercised in tests/integration/tst_sshkeychain.cpp).
+class MapSecretStore final : public SecretStore
+{
+public:
+    QMap<QString, QByteArray> entries;
+    Result<std::optional<QByteArray>> read(const QString& key) override
+    {
+        return entries.contains(key) ? std::optional<QByteArray>(entries.value(key)) : std::nullopt;
+    }
+    Status write(const QString& key, const QByteArray& secret) override
+    {
+        entries.insert(key, secret);
+        return {};
+    }
+    Status remove(const QString& key) override
+    {
+        entries.remove(key);
+        return {};
+    }
+};
 
 } // namespace
 
@@ -467,6 +490,37 @@ private Q_SLOTS:
         QTest::keyClicks(d.destinationField(), QStringLiteral("a@@b"));
         QVERIFY(d.messageLabel()->text().contains(QLatin1String("user@host")));
         saveGrab(&d, QStringLiteral("connect-dialog-error"));
+    }
+
+    void connectDialogForgetsStoredSecrets()
+    {
+        ConnectDialog plain(nullptr);
+        plain.show();
+        QVERIFY(!plain.forgetButton()->isVisibleTo(&plain)); // no keychain: nothing to forget
+
+        MapSecretStore keychain;
+        HostProfile p;
+        p.name = QStringLiteral("gpu1");
+        p.host = QStringLiteral("gpu1.lab");
+        p.user = QStringLiteral("alice");
+        p.port = 2222;
+        p.identityFiles = {QStringLiteral("/keys/id_ed25519")};
+        keychain.entries.insert(QStringLiteral("alice@gpu1.lab:2222"), "pw");
+        keychain.entries.insert(QStringLiteral("/keys/id_ed25519"), "phrase");
+        keychain.entries.insert(QStringLiteral("bob@gpu1.lab:2222"), "other account");
+        ConnectDialog d(nullptr);
+        d.setSecretStore(&keychain);
+        d.setProfile(p);
+        d.show();
+        QVERIFY(d.forgetButton()->isVisibleTo(&d));
+        d.forgetButton()->click();
+        QCOMPARE(keychain.entries.keys(), QStringList{QStringLiteral("bob@gpu1.lab:2222")});
+        QVERIFY2(d.messageLabel()->text().contains(QLatin1String("Removed 2 stored secret(s) for alice@gpu1.lab:2222")),
+                 qPrintable(d.messageLabel()->text()));
+        saveGrab(&d, QStringLiteral("connect-dialog-forget"));
+        QCOMPARE(d.forgetStoredSecrets(), 0);
+        QVERIFY(d.messageLabel()->text().contains(QLatin1String("Nothing is stored")));
+        QVERIFY(d.isVisible()); // forgetting does not close the dialog
     }
 
     void factsCardShowsRowsAndHints()

@@ -2,7 +2,9 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/hosts/connectdialog.h"
 
+#include "core/hosts/secretstore.h"
 #include "core/ssh/hostprofilestore.h"
+#include "core/ssh/sshsession.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -138,6 +140,11 @@ ConnectDialog::ConnectDialog(HostProfileStore* store, QWidget* parent)
     m_connect = buttons->addButton(QStringLiteral("&Connect"), QDialogButtonBox::AcceptRole);
     m_connect->setObjectName(QStringLiteral("connect"));
     m_connect->setDefault(true);
+    m_forget = buttons->addButton(QStringLiteral("&Forget stored password"), QDialogButtonBox::ActionRole);
+    m_forget->setObjectName(QStringLiteral("forgetSecret"));
+    m_forget->setToolTip(QStringLiteral("Remove this host's password and its keys' passphrases from the system keychain"));
+    m_forget->hide();
+    connect(m_forget, &QPushButton::clicked, this, [this] { forgetStoredSecrets(); });
     connect(buttons, &QDialogButtonBox::accepted, this, &ConnectDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
@@ -159,6 +166,27 @@ ConnectDialog::ConnectDialog(HostProfileStore* store, QWidget* parent)
     reloadSaved();
     resize(760, 440);
     m_destination->setFocus();
+}
+
+void ConnectDialog::setSecretStore(SecretStore* store)
+{
+    m_secrets = store;
+    m_forget->setVisible(m_secrets != nullptr);
+}
+
+int ConnectDialog::forgetStoredSecrets()
+{
+    const HostProfile p = profile();
+    if (!m_secrets || p.host.isEmpty())
+        return 0;
+    const Result<int> removed = kf::forgetStoredSecrets(*m_secrets, p);
+    if (!removed)
+        showMessage(QStringLiteral("Could not clear the keychain: ") + removed.error(), true);
+    else if (removed.value() == 0)
+        showMessage(QStringLiteral("Nothing is stored in the keychain for %1.").arg(p.destination()), false);
+    else
+        showMessage(QStringLiteral("Removed %1 stored secret(s) for %2 from the keychain.").arg(removed.value()).arg(p.destination()), false);
+    return removed.ok() ? removed.value() : 0;
 }
 
 void ConnectDialog::reloadSaved()

@@ -19,6 +19,7 @@ class QSpinBox;
 namespace kf {
 
 class HostProfileStore;
+class SecretStore;
 
 // "Connect to a server": pick a saved profile (hosts.yaml), import the hosts of
 // ~/.ssh/config, or type an ad-hoc user@host:port; set identity files, ProxyJump and the
@@ -42,6 +43,13 @@ public:
     // Runs the import now (the button's action); returns how many new entries were listed.
     int importSshConfig();
 
+    // The keychain behind "Forget stored password" (hidden while null, e.g. without qtkeychain);
+    // it must outlive the dialog.
+    void setSecretStore(SecretStore* store);
+    // The button's action: removes the stored password of the form's user@host:port and the
+    // stored passphrases of its identity files; says what it did. Returns how many were removed.
+    int forgetStoredSecrets();
+
     struct Destination
     {
         QString user;
@@ -56,6 +64,7 @@ public:
     QLineEdit* destinationField() const { return m_destination; }
     QPushButton* connectButton() const { return m_connect; }
     QPushButton* importButton() const { return m_import; }
+    QPushButton* forgetButton() const { return m_forget; }
     QLabel* messageLabel() const { return m_message; }
 
 public Q_SLOTS:
@@ -71,6 +80,8 @@ private:
     void showMessage(const QString& text, bool error);
 
     HostProfileStore* m_store;
+    SecretStore* m_secrets = nullptr;
+    QPushButton* m_forget;
     QString m_sshHome;
     QListWidget* m_list;
     QPushButton* m_import;

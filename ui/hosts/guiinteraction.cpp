@@ -11,7 +11,10 @@
 
 namespace kf {
 
-GuiInteraction::GuiInteraction(QWidget* dialogParent, QObject* parent) : QObject(parent), m_dialogParent(dialogParent) { }
+GuiInteraction::GuiInteraction(QWidget* dialogParent, QObject* parent)
+    : QObject(parent), m_dialogParent(dialogParent), m_secrets(SecretStore::createSystem())
+{
+}
 
 HostKeyDecision GuiInteraction::askHostKey(const HostKeyInfo& info)
 {

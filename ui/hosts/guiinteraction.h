@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/hosts/interaction.h"
+#include "core/hosts/secretstore.h"
 
 #include <QObject>
 #include <QPointer>
@@ -31,6 +32,11 @@ public:
     explicit GuiInteraction(QWidget* dialogParent = nullptr, QObject* parent = nullptr);
     void setDialogParent(QWidget* parent) { m_dialogParent = parent; }
 
+    // The desktop keychain (SecretStore::createSystem()) unless replaced; null in a build
+    // without qtkeychain, and then the dialogs do not offer to remember secrets.
+    void setSecretStore(std::shared_ptr<SecretStore> store) { m_secrets = std::move(store); }
+    std::shared_ptr<SecretStore> secretStore() const override { return m_secrets; }
+
     HostKeyDecision askHostKey(const HostKeyInfo& info) override;
     std::optional<SecretAnswer> askSecret(const SecretRequest& request) override;
 
@@ -45,6 +51,7 @@ private:
     std::optional<SecretAnswer> showSecret(const SecretRequest& request);
 
     QPointer<QWidget> m_dialogParent;
+    std::shared_ptr<SecretStore> m_secrets;
     std::mutex m_askMutex; // one question at a time, across session threads
 };
 
