@@ -515,7 +515,13 @@ void TimeChart::paintEvent(QPaintEvent*)
             p.setPen(faint);
             p.drawText(QRect(0, y - fm.height() / 2, plot.left() - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter, valueLabel(v, decimals));
         }
-        // Vertical grid with time labels, aligned to the local clock.
+        // Vertical grid with time labels, aligned to the local clock; before any data there is
+        // no time to label (the window is still the 0..1 placeholder), so say so instead.
+        const bool empty = std::all_of(d->series.cbegin(), d->series.cend(), [](const Private::Series& s) { return s.points.isEmpty(); });
+        if (empty) {
+            p.setPen(faint);
+            p.drawText(plot, Qt::AlignCenter, tr("No data yet"));
+        }
         const int labelW = fm.horizontalAdvance(QStringLiteral("00:00:00"));
         const qint64 step = niceTimeStep(qint64(span * (labelW + 24) / qMax(1, plot.width())));
         const QString format = step < 60000 ? QStringLiteral("HH:mm:ss") : QStringLiteral("HH:mm");
@@ -523,7 +529,7 @@ void TimeChart::paintEvent(QPaintEvent*)
         qint64 t = ((d->from + offset + step - 1) / step) * step - offset;
         if (t < d->from)
             t += step;
-        for (; t <= d->to; t += step) {
+        for (; !empty && t <= d->to; t += step) {
             const int x = int(std::lround(toX(double(t))));
             p.setPen(grid);
             p.drawLine(x, plot.top(), x, plot.bottom());
