@@ -4,6 +4,7 @@
 
 #include "core/log/logging.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QDirIterator>
 #include <QElapsedTimer>
@@ -18,6 +19,7 @@
 #include <fcntl.h>
 #include <pwd.h>
 #include <sys/types.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 namespace kf {
@@ -252,6 +254,11 @@ Status DemoHost::launch()
         m_sshd = std::make_unique<QProcess>();
         m_sshd->setProcessChannelMode(QProcess::MergedChannels);
         m_sshd->setStandardOutputFile(sshdLogPath(), QIODevice::Append);
+        // If the app dies without running its destructors (killed, crashed), the kernel ends
+        // sshd too, so no stale listener outlives it. The signal follows the *thread* that
+        // forked, so only a start from the main thread (the app, the tests) asks for it.
+        if (QCoreApplication::instance() && QThread::currentThread() == QCoreApplication::instance()->thread())
+            m_sshd->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
         m_sshd->start(sshd, {QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"), m_root + QStringLiteral("/etc/sshd_config")});
         if (!m_sshd->waitForStarted(10000))
             return Status::failure(QStringLiteral("cannot start sshd: ") + m_sshd->errorString());

@@ -4,8 +4,13 @@
 #include "tests/support/testsupport.h"
 
 #include <QFile>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QTemporaryDir>
 #include <QTcpSocket>
 #include <QtTest>
+
+#include <csignal>
 
 class TestDemoHost : public QObject
 {
@@ -83,6 +88,50 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(running(), 10000);
         demo.stop();
         QTRY_VERIFY_WITH_TIMEOUT(!running(), 10000);
+    }
+
+    // `kernelforge --demo` killed outright (no destructors run): its sshd must not outlive it.
+    void sshdEndsWithAKilledApp()
+    {
+        QTemporaryDir home;
+        QProcess app;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
+        env.insert(QStringLiteral("XDG_STATE_HOME"), home.filePath(QStringLiteral("state")));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
+        env.insert(QStringLiteral("XDG_CACHE_HOME"), home.filePath(QStringLiteral("cache")));
+        app.setProcessEnvironment(env);
+        app.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        app.start(QStringLiteral(KF_GUI_BINARY), {QStringLiteral("--demo")});
+        QVERIFY2(app.waitForStarted(10000), qPrintable(app.errorString()));
+        // The demo sshd is the app's child process.
+        const auto childSshd = [&]() -> qint64 {
+            const QString children = QStringLiteral("/proc/%1/task/%1/children").arg(app.processId());
+            QFile f(children);
+            if (!f.open(QIODevice::ReadOnly))
+                return 0;
+            for (const QByteArray& pid : f.readAll().split(' ')) {
+                QFile comm(QStringLiteral("/proc/%1/comm").arg(QString::fromLatin1(pid.trimmed())));
+                if (!pid.trimmed().isEmpty() && comm.open(QIODevice::ReadOnly) && comm.readAll().trimmed() == "sshd")
+                    return pid.trimmed().toLongLong();
+            }
+            return 0;
+        };
+        qint64 sshd = 0;
+        QTRY_VERIFY_WITH_TIMEOUT((sshd = childSshd()) != 0, 60000);
+        ::kill(pid_t(app.processId()), SIGKILL);
+        QVERIFY(app.waitForFinished(10000));
+        // Gone, or a zombie waiting for init to reap it.
+        const auto alive = [sshd] {
+            QFile stat(QStringLiteral("/proc/%1/stat").arg(sshd));
+            if (!stat.open(QIODevice::ReadOnly))
+                return false;
+            const QByteArray s = stat.readAll();
+            const qsizetype close = s.lastIndexOf(')');
+            return close > 0 && s.mid(close + 2, 1) != "Z";
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(!alive(), 10000);
     }
 
     void passwordUserNeedsRoot()
