@@ -145,15 +145,16 @@ Status FaultProxy::start(quint16 listenPort)
         auto resetConnection = [&](Connection& c, bool countAsInjected) {
             if (c.dead)
                 return;
-            closeWithReset(c.clientFd);
-            closeWithReset(c.targetFd);
-            c.clientFd = c.targetFd = -1;
-            c.dead = true;
+            // Count first: a test that sees the peer react to the RST must also see the counter.
             bump([&](Counters& k) {
                 --k.connectionsOpen;
                 if (countAsInjected)
                     ++k.connectionsReset;
             });
+            closeWithReset(c.clientFd);
+            closeWithReset(c.targetFd);
+            c.clientFd = c.targetFd = -1;
+            c.dead = true;
         };
         auto dropQueues = [&](Connection& c) {
             qint64 dropped = 0;
@@ -334,11 +335,11 @@ Status FaultProxy::start(quint16 listenPort)
                         ++k.connectionsOpen;
                     });
                     if (m_refuseNew.load()) {
-                        closeWithReset(cfd);
                         bump([](Counters& k) {
                             --k.connectionsOpen;
                             ++k.connectionsReset;
                         });
+                        closeWithReset(cfd);
                         continue;
                     }
                     const int tfd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
