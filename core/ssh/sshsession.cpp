@@ -696,9 +696,11 @@ Login SessionWorker::authenticate()
                                      == QLatin1String("ssh-rsa");
                     const int rc = drive([&] { return libssh2_agent_userauth(agent, user.constData(), id); });
                     if (rc == 0) {
+                        // id belongs to the agent's identity list: read it before freeing the agent.
+                        const QString comment = QString::fromUtf8(id->comment);
                         libssh2_agent_disconnect(agent);
                         libssh2_agent_free(agent);
-                        log::ssh()->info("{}: authenticated with an agent key ({})", describe(), QString::fromUtf8(id->comment));
+                        log::ssh()->info("{}: authenticated with an agent key ({})", describe(), comment);
                         return {};
                     }
                     if (fatal(rc))
