@@ -14,12 +14,16 @@ QList<QPair<QString, QString>> componentVersions()
 {
     const char* ssh2Runtime = libssh2_version(0);
     return {
-        {QStringLiteral("KernelForge"), QStringLiteral(KF_VERSION_STRING)},
-        {QStringLiteral("Qt"), QStringLiteral("%1 (built with %2)").arg(QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR))},
-        {QStringLiteral("libssh2"), QStringLiteral("%1 (built with %2)").arg(QString::fromLatin1(ssh2Runtime ? ssh2Runtime : "?"), QStringLiteral(LIBSSH2_VERSION))},
-        {QStringLiteral("spdlog"), QStringLiteral("%1.%2.%3").arg(SPDLOG_VER_MAJOR).arg(SPDLOG_VER_MINOR).arg(SPDLOG_VER_PATCH)},
+        { QStringLiteral("KernelForge"), QStringLiteral(KF_VERSION_STRING) },
+        { QStringLiteral("Qt"),
+            QStringLiteral("%1 (built with %2)").arg(QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR)) },
+        { QStringLiteral("libssh2"),
+            QStringLiteral("%1 (built with %2)")
+                .arg(QString::fromLatin1(ssh2Runtime ? ssh2Runtime : "?"), QStringLiteral(LIBSSH2_VERSION)) },
+        { QStringLiteral("spdlog"),
+            QStringLiteral("%1.%2.%3").arg(SPDLOG_VER_MAJOR).arg(SPDLOG_VER_MINOR).arg(SPDLOG_VER_PATCH) },
         // yaml-cpp 0.7 has no version macro; pkg-config's answer is baked in by CMake.
-        {QStringLiteral("yaml-cpp"), QStringLiteral(KF_YAMLCPP_VERSION_STRING)},
+        { QStringLiteral("yaml-cpp"), QStringLiteral(KF_YAMLCPP_VERSION_STRING) },
     };
 }
 

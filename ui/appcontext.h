@@ -16,10 +16,11 @@ class GpuMonitorHub;
 struct AppContext
 {
     HostManager* hosts = nullptr;
-    DemoHost* demo = nullptr; // null unless started with --demo
+    DemoHost* demo = nullptr;             // null unless started with --demo
     HostProfileStore* profiles = nullptr; // saved hosts (hosts.yaml); null: the connect dialog does not save
     SecretStore* secrets = nullptr; // the keychain of remembered passwords; null: nothing to forget (no qtkeychain)
-    GpuMonitorHub* gpuMonitors = nullptr; // one nvidia-smi stream per host, shared by the GPU pane and fleet view; null: each view keeps its own
+    GpuMonitorHub* gpuMonitors = nullptr; // one nvidia-smi stream per host, shared by the GPU pane and fleet view;
+                                          // null: each view keeps its own
 };
 
 } // namespace kf

@@ -8,8 +8,8 @@
 #include "core/version.h"
 #include "ui/build/buildpane.h"
 #include "ui/fleet/fleetview.h"
-#include "ui/hosts/connectdialog.h"
 #include "ui/highlight/highlighterinfo.h"
+#include "ui/hosts/connectdialog.h"
 #include "ui/hosts/hostlistmodel.h"
 #include "ui/monitor/gpupane.h"
 #include "ui/overview/overviewpane.h"
@@ -55,8 +55,9 @@ MainWindow::MainWindow(const AppContext& context, QWidget* parent)
     sideLayout->addWidget(m_hostList);
 
     auto* overview = new OverviewPane(context, this);
-    m_panes = {overview, new PatchPane(context, this), new BuildPane(context, this), new GpuPane(context, this), new ServerPane(context, this)};
-    const QStringList titles{tr("Overview"), tr("Patches"), tr("Build"), tr("GPUs"), tr("Server")};
+    m_panes = { overview, new PatchPane(context, this), new BuildPane(context, this), new GpuPane(context, this),
+        new ServerPane(context, this) };
+    const QStringList titles { tr("Overview"), tr("Patches"), tr("Build"), tr("GPUs"), tr("Server") };
     connect(overview, &OverviewPane::openStep, this, [this](OverviewPane::Step step) {
         m_tabs->setCurrentIndex(1 + int(step)); // tabs follow the Step order after Overview
     });
@@ -75,11 +76,12 @@ MainWindow::MainWindow(const AppContext& context, QWidget* parent)
     split->addWidget(sidebar);
     split->addWidget(m_tabs);
     split->setStretchFactor(1, 1);
-    split->setSizes({260, 1100});
+    split->setSizes({ 260, 1100 });
     setCentralWidget(split);
     statusBar()->addWidget(m_statusHost, 1);
 
-    connect(m_hostList->selectionModel(), &QItemSelectionModel::currentChanged, this, &MainWindow::onCurrentHostChanged);
+    connect(
+        m_hostList->selectionModel(), &QItemSelectionModel::currentChanged, this, &MainWindow::onCurrentHostChanged);
     connect(m_hostModel, &QAbstractItemModel::dataChanged, this, &MainWindow::updateStatus);
     connect(m_hostList, &QListView::activated, this, [this](const QModelIndex& index) {
         if (auto* h = m_hostModel->connectionAt(index.row()); h && h->state() != ConnectionState::Ready)
@@ -118,10 +120,10 @@ void MainWindow::createMenus()
                 return;
             const Result<int> removed = forgetStoredSecrets(*m_context.secrets, m_current->profile());
             const QString dest = m_current->profile().destination();
-            statusBar()->showMessage(!removed                ? tr("Could not clear the keychain: %1").arg(removed.error())
-                                     : removed.value() == 0 ? tr("Nothing is stored in the keychain for %1").arg(dest)
-                                                            : tr("Removed the stored password for %1").arg(dest),
-                                     8000);
+            statusBar()->showMessage(!removed ? tr("Could not clear the keychain: %1").arg(removed.error())
+                    : removed.value() == 0    ? tr("Nothing is stored in the keychain for %1").arg(dest)
+                                              : tr("Removed the stored password for %1").arg(dest),
+                8000);
         });
         forget->setObjectName(QStringLiteral("forgetStoredPassword"));
     }
@@ -168,8 +170,8 @@ void MainWindow::updateStatus()
         m_statusHost->setText(tr("No host selected"));
         return;
     }
-    QString text = m_current->profile().name + QStringLiteral(" — ") + m_current->profile().destination() + QStringLiteral(" — ")
-                   + toString(m_current->state());
+    QString text = m_current->profile().name + QStringLiteral(" — ") + m_current->profile().destination()
+        + QStringLiteral(" — ") + toString(m_current->state());
     if (!m_current->stateReason().isEmpty())
         text += QStringLiteral(": ") + m_current->stateReason();
     m_statusHost->setText(text);
@@ -178,9 +180,11 @@ void MainWindow::updateStatus()
 void MainWindow::showAbout()
 {
     QString rows;
-    const auto versions = componentVersions() + QList<QPair<QString, QString>>{{tr("Highlighter"), highlighterBackendName()}};
+    const auto versions
+        = componentVersions() + QList<QPair<QString, QString>> { { tr("Highlighter"), highlighterBackendName() } };
     for (const auto& [name, version] : versions)
-        rows += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(name.toHtmlEscaped(), version.toHtmlEscaped());
+        rows += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
+                    .arg(name.toHtmlEscaped(), version.toHtmlEscaped());
     QMessageBox box(this);
     box.setObjectName(QStringLiteral("aboutBox"));
     box.setWindowTitle(tr("About KernelForge"));

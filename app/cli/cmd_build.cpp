@@ -61,18 +61,15 @@ void printJson(const QJsonObject& o)
 
 QJsonObject jobJson(const JobInfo& j)
 {
-    return {{QStringLiteral("event"), QStringLiteral("job")},
-            {QStringLiteral("job"), j.id},
-            {QStringLiteral("name"), j.name},
-            {QStringLiteral("state"), toString(j.state)},
-            {QStringLiteral("exit_status"), j.state == JobInfo::State::Finished ? QJsonValue(j.exitStatus) : QJsonValue()},
-            {QStringLiteral("pid"), j.pid},
-            {QStringLiteral("started"), j.started.isValid() ? j.started.toString(Qt::ISODate) : QString()},
-            {QStringLiteral("ended"), j.ended.isValid() ? j.ended.toString(Qt::ISODate) : QString()},
-            {QStringLiteral("log_bytes"), j.logSize},
-            {QStringLiteral("cancelled"), j.cancelled},
-            {QStringLiteral("command"), j.command},
-            {QStringLiteral("dir"), j.workingDirectory}};
+    return { { QStringLiteral("event"), QStringLiteral("job") }, { QStringLiteral("job"), j.id },
+        { QStringLiteral("name"), j.name }, { QStringLiteral("state"), toString(j.state) },
+        { QStringLiteral("exit_status"),
+            j.state == JobInfo::State::Finished ? QJsonValue(j.exitStatus) : QJsonValue() },
+        { QStringLiteral("pid"), j.pid },
+        { QStringLiteral("started"), j.started.isValid() ? j.started.toString(Qt::ISODate) : QString() },
+        { QStringLiteral("ended"), j.ended.isValid() ? j.ended.toString(Qt::ISODate) : QString() },
+        { QStringLiteral("log_bytes"), j.logSize }, { QStringLiteral("cancelled"), j.cancelled },
+        { QStringLiteral("command"), j.command }, { QStringLiteral("dir"), j.workingDirectory } };
 }
 
 QString formatSeconds(double s)
@@ -102,7 +99,7 @@ bool takeValue(QStringList& args, int i, QString* value)
 Result<Target> connectTarget(QStringList& args, bool local)
 {
     if (local)
-        return Target{std::make_shared<LocalTransport>(), QStringLiteral("local")};
+        return Target { std::make_shared<LocalTransport>(), QStringLiteral("local") };
 #ifdef KF_CLI_HAS_SSH
     cli::SshCliOptions opts;
     QString error;
@@ -114,14 +111,15 @@ Result<Target> connectTarget(QStringList& args, bool local)
     // The history key: the same server reached the same way.
     const QString host = (opts.user.isEmpty() ? QString() : opts.user + QLatin1Char('@')) + opts.host
         + (opts.port == 22 ? QString() : QStringLiteral(":%1").arg(opts.port));
-    return Target{*t, host};
+    return Target { *t, host };
 #else
     Q_UNUSED(args);
     return Result<Target>::failure(QStringLiteral("this build has no SSH support yet: use --local"));
 #endif
 }
 
-int attach(const Target& target, const QString& id, qint64 from, bool json, const QString& root, const std::optional<BuildProfile>& profile)
+int attach(const Target& target, const QString& id, qint64 from, bool json, const QString& root,
+    const std::optional<BuildProfile>& profile)
 {
     BuildSession session(target.transport, target.host, id);
     session.setJobRoot(root);
@@ -133,7 +131,8 @@ int attach(const Target& target, const QString& id, qint64 from, bool json, cons
     QElapsedTimer lastProgress;
     QObject::connect(&session, &BuildSession::logReceived, &loop, [&](qint64 offset, const QByteArray& data) {
         if (json) {
-            printJson({{QStringLiteral("event"), QStringLiteral("log")}, {QStringLiteral("offset"), offset}, {QStringLiteral("text"), QString::fromUtf8(data)}});
+            printJson({ { QStringLiteral("event"), QStringLiteral("log") }, { QStringLiteral("offset"), offset },
+                { QStringLiteral("text"), QString::fromUtf8(data) } });
         } else {
             cli::out().flush();
             std::fwrite(data.constData(), 1, size_t(data.size()), stdout);
@@ -142,14 +141,12 @@ int attach(const Target& target, const QString& id, qint64 from, bool json, cons
     });
     QObject::connect(&session, &BuildSession::progressChanged, &loop, [&](const BuildProgress& p) {
         if (json) {
-            printJson({{QStringLiteral("event"), QStringLiteral("progress")},
-                       {QStringLiteral("done"), p.done},
-                       {QStringLiteral("total"), p.total},
-                       {QStringLiteral("running"), p.running},
-                       {QStringLiteral("percent"), p.percent},
-                       {QStringLiteral("rate"), p.rate >= 0 ? QJsonValue(p.rate) : QJsonValue()},
-                       {QStringLiteral("eta_s"), p.etaS >= 0 ? QJsonValue(p.etaS) : QJsonValue()},
-                       {QStringLiteral("elapsed_s"), p.elapsedS}});
+            printJson({ { QStringLiteral("event"), QStringLiteral("progress") }, { QStringLiteral("done"), p.done },
+                { QStringLiteral("total"), p.total }, { QStringLiteral("running"), p.running },
+                { QStringLiteral("percent"), p.percent },
+                { QStringLiteral("rate"), p.rate >= 0 ? QJsonValue(p.rate) : QJsonValue() },
+                { QStringLiteral("eta_s"), p.etaS >= 0 ? QJsonValue(p.etaS) : QJsonValue() },
+                { QStringLiteral("elapsed_s"), p.elapsedS } });
         } else if (!lastProgress.isValid() || lastProgress.elapsed() > 2000 || p.done == p.total) {
             lastProgress.start();
             cli::err() << "[kernelforge] " << p.done << '/' << p.total << " steps";
@@ -161,16 +158,12 @@ int attach(const Target& target, const QString& id, qint64 from, bool json, cons
     });
     QObject::connect(&session, &BuildSession::diagnosticFound, &loop, [&](const Diagnostic& d) {
         if (json) {
-            printJson({{QStringLiteral("event"), QStringLiteral("diagnostic")},
-                       {QStringLiteral("severity"), toString(d.severity)},
-                       {QStringLiteral("kind"), toString(d.kind)},
-                       {QStringLiteral("file"), d.file},
-                       {QStringLiteral("line"), d.line},
-                       {QStringLiteral("column"), d.column},
-                       {QStringLiteral("message"), d.message},
-                       {QStringLiteral("hint"), toString(d.hint)},
-                       {QStringLiteral("hint_text"), hintText(d.hint)},
-                       {QStringLiteral("log_line"), d.logLine}});
+            printJson({ { QStringLiteral("event"), QStringLiteral("diagnostic") },
+                { QStringLiteral("severity"), toString(d.severity) }, { QStringLiteral("kind"), toString(d.kind) },
+                { QStringLiteral("file"), d.file }, { QStringLiteral("line"), d.line },
+                { QStringLiteral("column"), d.column }, { QStringLiteral("message"), d.message },
+                { QStringLiteral("hint"), toString(d.hint) }, { QStringLiteral("hint_text"), hintText(d.hint) },
+                { QStringLiteral("log_line"), d.logLine } });
         } else if (d.hint != Diagnostic::Hint::None) {
             cli::err() << "[kernelforge] hint: " << hintText(d.hint) << '\n';
             cli::err().flush();
@@ -178,26 +171,28 @@ int attach(const Target& target, const QString& id, qint64 from, bool json, cons
     });
     QObject::connect(&session, &BuildSession::memorySampled, &loop, [&](const MemorySample& m) {
         if (json)
-            printJson({{QStringLiteral("event"), QStringLiteral("memory")},
-                       {QStringLiteral("available_kb"), m.availableKb},
-                       {QStringLiteral("total_kb"), m.totalKb}});
+            printJson({ { QStringLiteral("event"), QStringLiteral("memory") },
+                { QStringLiteral("available_kb"), m.availableKb }, { QStringLiteral("total_kb"), m.totalKb } });
     });
     QObject::connect(&session, &BuildSession::streamInterrupted, &loop, [&](const QString& why) {
         if (json)
-            printJson({{QStringLiteral("event"), QStringLiteral("interrupted")}, {QStringLiteral("reason"), why}});
+            printJson(
+                { { QStringLiteral("event"), QStringLiteral("interrupted") }, { QStringLiteral("reason"), why } });
         else
-            cli::err() << "[kernelforge] connection lost (" << why << "), the build keeps running; reconnecting...\n" << Qt::flush;
+            cli::err() << "[kernelforge] connection lost (" << why << "), the build keeps running; reconnecting...\n"
+                       << Qt::flush;
     });
     QObject::connect(&session, &BuildSession::finished, &loop, [&](const JobInfo& info) {
         exitStatus = info.exitStatus;
         if (json) {
-            printJson({{QStringLiteral("event"), QStringLiteral("finished")},
-                       {QStringLiteral("exit_status"), info.exitStatus},
-                       {QStringLiteral("cancelled"), info.cancelled},
-                       {QStringLiteral("errors"), int(std::count_if(session.diagnostics().begin(), session.diagnostics().end(),
-                                                                    [](const Diagnostic& d) { return d.severity == Diagnostic::Severity::Error; }))}});
+            printJson({ { QStringLiteral("event"), QStringLiteral("finished") },
+                { QStringLiteral("exit_status"), info.exitStatus }, { QStringLiteral("cancelled"), info.cancelled },
+                { QStringLiteral("errors"),
+                    int(std::count_if(session.diagnostics().begin(), session.diagnostics().end(),
+                        [](const Diagnostic& d) { return d.severity == Diagnostic::Severity::Error; })) } });
         } else {
-            cli::err() << "[kernelforge] build " << id << (info.cancelled ? " cancelled" : " finished") << ": exit status " << info.exitStatus << '\n'
+            cli::err() << "[kernelforge] build " << id << (info.cancelled ? " cancelled" : " finished")
+                       << ": exit status " << info.exitStatus << '\n'
                        << Qt::flush;
         }
         loop.quit();
@@ -288,7 +283,9 @@ int runBuild(const QStringList& argsIn)
         }
         profile = findBuildProfile(*all, profileName);
         if (!profile) {
-            cli::err() << "kernelforge-cli build: no profile named '" << profileName << "' (see 'kernelforge-cli build profiles')\n" << Qt::flush;
+            cli::err() << "kernelforge-cli build: no profile named '" << profileName
+                       << "' (see 'kernelforge-cli build profiles')\n"
+                       << Qt::flush;
             return kUsage;
         }
     }
@@ -301,22 +298,24 @@ int runBuild(const QStringList& argsIn)
         }
         for (const auto& p : *all) {
             if (json)
-                printJson({{QStringLiteral("event"), QStringLiteral("profile")}, {QStringLiteral("name"), p.name}, {QStringLiteral("command"), p.command},
-                           {QStringLiteral("dir"), p.workingDirectory}, {QStringLiteral("built_in"), p.builtIn}});
+                printJson({ { QStringLiteral("event"), QStringLiteral("profile") }, { QStringLiteral("name"), p.name },
+                    { QStringLiteral("command"), p.command }, { QStringLiteral("dir"), p.workingDirectory },
+                    { QStringLiteral("built_in"), p.builtIn } });
             else
                 cli::out() << p.name.leftJustified(26) << p.workingDirectory.leftJustified(24) << p.command << '\n';
         }
         return 0;
     }
 
-    const QStringList known{QStringLiteral("start"), QStringLiteral("attach"), QStringLiteral("status"), QStringLiteral("cancel"),
-                            QStringLiteral("list"), QStringLiteral("preflight")};
+    const QStringList known { QStringLiteral("start"), QStringLiteral("attach"), QStringLiteral("status"),
+        QStringLiteral("cancel"), QStringLiteral("list"), QStringLiteral("preflight") };
     if (!known.contains(sub)) {
         cli::err() << "kernelforge-cli build: unknown subcommand '" << sub << "'\n";
         usage(cli::err());
         return kUsage;
     }
-    const bool needsJob = sub == QLatin1String("attach") || sub == QLatin1String("status") || sub == QLatin1String("cancel");
+    const bool needsJob
+        = sub == QLatin1String("attach") || sub == QLatin1String("status") || sub == QLatin1String("cancel");
     QString jobId;
     if (needsJob) {
         if (args.isEmpty() || args.first().startsWith(QLatin1Char('-'))) {
@@ -331,7 +330,8 @@ int runBuild(const QStringList& argsIn)
         return cli::kExitConnection;
     }
     if (!args.isEmpty()) {
-        cli::err() << "kernelforge-cli build: unexpected arguments: " << args.join(QLatin1Char(' ')) << '\n' << Qt::flush;
+        cli::err() << "kernelforge-cli build: unexpected arguments: " << args.join(QLatin1Char(' ')) << '\n'
+                   << Qt::flush;
         return kUsage;
     }
     Transport& t = *target->transport;
@@ -358,7 +358,8 @@ int runBuild(const QStringList& argsIn)
             p.env.insert(it.key(), it.value());
         p.cmakeArgs << cmakeArgs;
         for (const QString& moved : moveCMakeOnlyEnv(p))
-            cli::err() << "kernelforge-cli build: " << moved << " only works as a CMake definition; passing it in CMAKE_ARGS\n";
+            cli::err() << "kernelforge-cli build: " << moved
+                       << " only works as a CMake definition; passing it in CMAKE_ARGS\n";
         JobSpec spec = p.toJobSpec();
         spec.root = root;
         const auto started = RemoteJob::start(t, spec);
@@ -413,7 +414,7 @@ int runBuild(const QStringList& argsIn)
             return 1;
         }
         if (json)
-            printJson({{QStringLiteral("event"), QStringLiteral("cancelled")}, {QStringLiteral("job"), jobId}});
+            printJson({ { QStringLiteral("event"), QStringLiteral("cancelled") }, { QStringLiteral("job"), jobId } });
         else
             cli::out() << "cancelled " << jobId << '\n';
         return 0;
@@ -429,7 +430,9 @@ int runBuild(const QStringList& argsIn)
                 printJson(jobJson(j));
             else
                 cli::out() << j.id.leftJustified(24) << toString(j.state).leftJustified(10)
-                           << (j.state == JobInfo::State::Finished ? QString::number(j.exitStatus) : QStringLiteral("-")).leftJustified(5)
+                           << (j.state == JobInfo::State::Finished ? QString::number(j.exitStatus)
+                                                                   : QStringLiteral("-"))
+                                  .leftJustified(5)
                            << j.name.leftJustified(24) << j.command << '\n';
         }
         return 0;
@@ -450,8 +453,9 @@ int runBuild(const QStringList& argsIn)
     for (const auto& c : *checks) {
         failed = failed || c.level == PreflightCheck::Level::Fail;
         if (json)
-            printJson({{QStringLiteral("event"), QStringLiteral("check")}, {QStringLiteral("level"), toString(c.level)}, {QStringLiteral("id"), c.id},
-                       {QStringLiteral("message"), c.message}, {QStringLiteral("fix"), c.fix}});
+            printJson({ { QStringLiteral("event"), QStringLiteral("check") },
+                { QStringLiteral("level"), toString(c.level) }, { QStringLiteral("id"), c.id },
+                { QStringLiteral("message"), c.message }, { QStringLiteral("fix"), c.fix } });
         else
             cli::out() << toString(c.level).toUpper().leftJustified(5) << c.id.leftJustified(14) << c.message
                        << (c.fix.isEmpty() ? QString() : QStringLiteral("\n                   fix: ") + c.fix) << '\n';
@@ -459,6 +463,7 @@ int runBuild(const QStringList& argsIn)
     return failed ? 1 : 0;
 }
 
-const kf::cli::Registration reg{"build", "Start, follow, cancel and list detached remote builds; preflight checks", &runBuild};
+const kf::cli::Registration reg { "build", "Start, follow, cancel and list detached remote builds; preflight checks",
+    &runBuild };
 
 } // namespace

@@ -88,8 +88,8 @@ int runFacts(const QStringList& argv)
         }
         auto connected = kf::cli::connectForCli(opts);
         if (!connected) {
-            kf::cli::err() << "kernelforge-cli facts: " << QString(connected.error()).replace(QLatin1Char('\n'), QLatin1Char(' '))
-                           << '\n';
+            kf::cli::err() << "kernelforge-cli facts: "
+                           << QString(connected.error()).replace(QLatin1Char('\n'), QLatin1Char(' ')) << '\n';
             return kf::cli::kExitConnection;
         }
         transport = connected.value();
@@ -106,6 +106,6 @@ int runFacts(const QStringList& argv)
     return 0;
 }
 
-const kf::cli::Registration reg{"facts", "Show a server's OS, CPUs, RAM, disk, GPUs and tool versions", &runFacts};
+const kf::cli::Registration reg { "facts", "Show a server's OS, CPUs, RAM, disk, GPUs and tool versions", &runFacts };
 
 } // namespace

@@ -39,7 +39,8 @@ QJsonObject gpuJson(const GpuSample& g)
     o.insert(QStringLiteral("power_limit_w"), num(g.powerLimitW));
     o.insert(QStringLiteral("sm_clock_mhz"), num(g.smClockMHz));
     o.insert(QStringLiteral("pstate"), g.pstate.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(g.pstate));
-    o.insert(QStringLiteral("reasons"), g.hasReasons ? QJsonArray::fromStringList(reasonWords(g.reasons)) : QJsonArray());
+    o.insert(
+        QStringLiteral("reasons"), g.hasReasons ? QJsonArray::fromStringList(reasonWords(g.reasons)) : QJsonArray());
     return o;
 }
 
@@ -50,16 +51,18 @@ QString cell(double v, int precision = 0)
 
 void printTable(QTextStream& s, const QList<GpuSample>& gpus)
 {
-    s << QStringLiteral("GPU  NAME                  UTIL  MEMORY (MiB)       TEMP  POWER (W)      SM MHz  PSTATE  REASONS\n");
+    s << QStringLiteral(
+        "GPU  NAME                  UTIL  MEMORY (MiB)       TEMP  POWER (W)      SM MHz  PSTATE  REASONS\n");
     for (const auto& g : gpus) {
         const QString util = cell(g.utilGpu) + u'%';
         const QString mem = cell(g.memUsedMiB) + u'/' + cell(g.memTotalMiB);
         const QString temp = cell(g.tempGpuC) + u'C';
         const QString power = cell(g.powerW, 1) + u'/' + cell(g.powerLimitW);
-        s << QString::number(g.index).leftJustified(5) << g.name.left(21).leftJustified(22) << util.rightJustified(4) << "  "
-          << mem.leftJustified(19) << temp.rightJustified(4) << "  " << power.leftJustified(15) << cell(g.smClockMHz).rightJustified(6) << "  "
-          << (g.pstate.isEmpty() ? QStringLiteral("-") : g.pstate).leftJustified(8) << (g.hasReasons ? reasonWords(g.reasons).join(u',') : QString())
-          << '\n';
+        s << QString::number(g.index).leftJustified(5) << g.name.left(21).leftJustified(22) << util.rightJustified(4)
+          << "  " << mem.leftJustified(19) << temp.rightJustified(4) << "  " << power.leftJustified(15)
+          << cell(g.smClockMHz).rightJustified(6) << "  "
+          << (g.pstate.isEmpty() ? QStringLiteral("-") : g.pstate).leftJustified(8)
+          << (g.hasReasons ? reasonWords(g.reasons).join(u',') : QString()) << '\n';
     }
 }
 
@@ -137,14 +140,16 @@ int watch(QStringList args)
         if (json) {
             QJsonObject o;
             o.insert(QStringLiteral("host"), host);
-            o.insert(QStringLiteral("time"), QDateTime::fromMSecsSinceEpoch(monitor.latestTimeMs(), Qt::UTC).toString(Qt::ISODateWithMs));
+            o.insert(QStringLiteral("time"),
+                QDateTime::fromMSecsSinceEpoch(monitor.latestTimeMs(), Qt::UTC).toString(Qt::ISODateWithMs));
             QJsonArray arr;
             for (const auto& g : gpus)
                 arr.append(gpuJson(g));
             o.insert(QStringLiteral("gpus"), arr);
             cli::out() << QJsonDocument(o).toJson(QJsonDocument::Compact) << '\n';
         } else {
-            cli::out() << QDateTime::fromMSecsSinceEpoch(monitor.latestTimeMs()).toString(Qt::ISODate) << "  " << host << '\n';
+            cli::out() << QDateTime::fromMSecsSinceEpoch(monitor.latestTimeMs()).toString(Qt::ISODate) << "  " << host
+                       << '\n';
             printTable(cli::out(), gpus);
         }
         cli::out().flush();
@@ -210,10 +215,12 @@ int parse(QStringList args)
         candidates.append(fieldsFromNames(fields));
     } else {
         const QList<GpuField> common = fieldsFromNames(QStringLiteral(
-            "index,uuid,name,pci.bus_id,driver_version,pstate,temperature.gpu,temperature.memory,utilization.gpu,utilization.memory,"
+            "index,uuid,name,pci.bus_id,driver_version,pstate,temperature.gpu,temperature.memory,utilization.gpu,"
+            "utilization.memory,"
             "memory.total,memory.used,memory.free,power.draw,power.limit,clocks.sm,clocks.mem,clocks.max.sm,fan.speed,"
             "ecc.errors.uncorrected.volatile.total,clocks_throttle_reasons.active,compute_mode,mig.mode.current"));
-        candidates = {defaultGpuFields(), common, QList<GpuField>{GpuField::Timestamp} + common, QList<GpuField>{GpuField::Timestamp} + defaultGpuFields()};
+        candidates = { defaultGpuFields(), common, QList<GpuField> { GpuField::Timestamp } + common,
+            QList<GpuField> { GpuField::Timestamp } + defaultGpuFields() };
     }
     GpuCsvResult best = parseGpuCsv(data, candidates.first());
     for (const auto& c : candidates) {
@@ -233,7 +240,8 @@ int parse(QStringList args)
         for (const auto& g : best.samples) {
             QJsonObject o = gpuJson(g);
             if (g.timeMs)
-                o.insert(QStringLiteral("time"), QDateTime::fromMSecsSinceEpoch(g.timeMs, Qt::UTC).toString(Qt::ISODateWithMs));
+                o.insert(QStringLiteral("time"),
+                    QDateTime::fromMSecsSinceEpoch(g.timeMs, Qt::UTC).toString(Qt::ISODateWithMs));
             arr.append(o);
         }
         QJsonObject root;
@@ -266,6 +274,6 @@ int runGpu(const QStringList& argsIn)
     return 2;
 }
 
-const kf::cli::Registration reg{"gpu", "Watch GPUs through nvidia-smi, or parse a saved nvidia-smi CSV", &runGpu};
+const kf::cli::Registration reg { "gpu", "Watch GPUs through nvidia-smi, or parse a saved nvidia-smi CSV", &runGpu };
 
 } // namespace

@@ -87,9 +87,9 @@ void printPlanText(const SetPlan& plan, bool withDiff)
         if (p.status == PatchStatus::Conflict && !p.nearestLines.isEmpty())
             o << "      nearest lines:\n" << indentLines(p.nearestLines, p.nearestLine);
     }
-    o << "\nSummary: " << plan.count(PatchStatus::WillApply) << " will apply, " << plan.count(PatchStatus::AlreadyApplied)
-      << " already applied, " << plan.count(PatchStatus::NotApplicable) << " not applicable, " << plan.count(PatchStatus::Conflict)
-      << " conflict(s)\n";
+    o << "\nSummary: " << plan.count(PatchStatus::WillApply) << " will apply, "
+      << plan.count(PatchStatus::AlreadyApplied) << " already applied, " << plan.count(PatchStatus::NotApplicable)
+      << " not applicable, " << plan.count(PatchStatus::Conflict) << " conflict(s)\n";
     if (withDiff) {
         const QString diff = planDiff(plan);
         if (!diff.isEmpty())
@@ -113,7 +113,8 @@ QJsonObject patchJson(const SetPlan& plan, const PatchPlan& p, const QString& st
 
 int exitFor(const SetPlan& plan)
 {
-    return (plan.count(PatchStatus::Conflict) + plan.count(PatchStatus::NotApplicable)) > 0 ? kExitSomeNotApplied : kExitAllApplied;
+    return (plan.count(PatchStatus::Conflict) + plan.count(PatchStatus::NotApplicable)) > 0 ? kExitSomeNotApplied
+                                                                                            : kExitAllApplied;
 }
 
 int runPlan(const Options& opt, const SetPlan& plan, bool withDiff)
@@ -145,10 +146,22 @@ int runApply(const Options& opt, Transport& transport, const SetPlan& plan)
         if (p.status == PatchStatus::WillApply) {
             const FileApply f = byFile.value(p.file);
             switch (f.outcome) {
-            case FileApply::Written: status = QStringLiteral("applied"); reason = f.message; break;
-            case FileApply::Unchanged: status = QStringLiteral("already-applied"); reason = f.message; break;
-            case FileApply::Refused: status = QStringLiteral("refused"); reason = f.message; break;
-            case FileApply::Failed: status = QStringLiteral("failed"); reason = f.message; break;
+            case FileApply::Written:
+                status = QStringLiteral("applied");
+                reason = f.message;
+                break;
+            case FileApply::Unchanged:
+                status = QStringLiteral("already-applied");
+                reason = f.message;
+                break;
+            case FileApply::Refused:
+                status = QStringLiteral("refused");
+                reason = f.message;
+                break;
+            case FileApply::Failed:
+                status = QStringLiteral("failed");
+                reason = f.message;
+                break;
             }
         }
         if (opt.json) {
@@ -159,11 +172,13 @@ int runApply(const Options& opt, Transport& transport, const SetPlan& plan)
                 j[QStringLiteral("backup")] = f.backupPath;
                 j[QStringLiteral("journal_id")] = f.journalId;
             } else if (p.status == PatchStatus::WillApply) {
-                j[QStringLiteral("sha256_after")] = plan.fileFor(p.file) ? plan.fileFor(p.file)->sha256Before : QString();
+                j[QStringLiteral("sha256_after")]
+                    = plan.fileFor(p.file) ? plan.fileFor(p.file)->sha256Before : QString();
             }
             printJson(j);
         } else {
-            o << "  [" << QString(status).replace(QLatin1Char('-'), QLatin1Char(' ')) << "] " << p.id << "  " << p.file << "\n      " << reason << '\n';
+            o << "  [" << QString(status).replace(QLatin1Char('-'), QLatin1Char(' ')) << "] " << p.id << "  " << p.file
+              << "\n      " << reason << '\n';
             if (p.status == PatchStatus::Conflict && !p.nearestLines.isEmpty())
                 o << "      nearest lines:\n" << indentLines(p.nearestLines, p.nearestLine);
         }
@@ -201,21 +216,24 @@ int runRollback(const Options& opt, Transport& transport, const SetPlan& plan)
     }
     if (entries.isEmpty()) {
         if (opt.json)
-            printJson(QJsonObject{{QStringLiteral("status"), QStringLiteral("nothing-to-roll-back")}});
+            printJson(QJsonObject { { QStringLiteral("status"), QStringLiteral("nothing-to-roll-back") } });
         else
-            cli::out() << "Nothing to roll back: no standing apply of " << plan.set.name << " on " << transport.describe() << ":" << plan.root << '\n';
+            cli::out() << "Nothing to roll back: no standing apply of " << plan.set.name << " on "
+                       << transport.describe() << ":" << plan.root << '\n';
         return kExitAllApplied;
     }
     int rc = kExitAllApplied;
     for (const AppliedFile& e : entries) {
         const auto r = rollbackApply(transport, e.id);
         if (opt.json) {
-            printJson(QJsonObject{{QStringLiteral("journal_id"), e.id}, {QStringLiteral("file"), e.file},
-                                  {QStringLiteral("status"), r ? QStringLiteral("rolled-back") : QStringLiteral("refused")},
-                                  {QStringLiteral("reason"), r ? r->message : r.error()},
-                                  {QStringLiteral("sha256_before"), e.sha256After}, {QStringLiteral("sha256_after"), r ? e.sha256Before : e.sha256After}});
+            printJson(QJsonObject { { QStringLiteral("journal_id"), e.id }, { QStringLiteral("file"), e.file },
+                { QStringLiteral("status"), r ? QStringLiteral("rolled-back") : QStringLiteral("refused") },
+                { QStringLiteral("reason"), r ? r->message : r.error() },
+                { QStringLiteral("sha256_before"), e.sha256After },
+                { QStringLiteral("sha256_after"), r ? e.sha256Before : e.sha256After } });
         } else {
-            cli::out() << "  [" << (r ? "rolled back" : "refused") << "] #" << e.id << " " << e.file << "\n      " << (r ? r->message : r.error()) << '\n';
+            cli::out() << "  [" << (r ? "rolled back" : "refused") << "] #" << e.id << " " << e.file << "\n      "
+                       << (r ? r->message : r.error()) << '\n';
         }
         if (!r)
             rc = kExitSomeNotApplied;
@@ -236,8 +254,11 @@ int runStatus(const Options& opt, Transport& transport, const SetPlan& plan)
         o << "  (no applies recorded)\n";
     else
         for (const AppliedFile& a : rows.value())
-            o << "  #" << a.id << "  " << a.appliedAt.toLocalTime().toString(Qt::ISODate) << "  " << a.setName << "  " << a.file << "  "
-              << (a.rolledBack() ? QStringLiteral("rolled back %1").arg(a.rolledBackAt.toLocalTime().toString(Qt::ISODate)) : QStringLiteral("standing"))
+            o << "  #" << a.id << "  " << a.appliedAt.toLocalTime().toString(Qt::ISODate) << "  " << a.setName << "  "
+              << a.file << "  "
+              << (a.rolledBack()
+                         ? QStringLiteral("rolled back %1").arg(a.rolledBackAt.toLocalTime().toString(Qt::ISODate))
+                         : QStringLiteral("standing"))
               << "  backup " << (a.backupPath.isEmpty() ? QStringLiteral("-") : a.backupPath) << '\n';
     o.flush();
     return rc;
@@ -252,7 +273,9 @@ int runPatch(const QStringList& argsIn)
         return args.isEmpty() ? kExitError : 0;
     }
     opt.action = args.takeFirst();
-    if (!QStringList{QStringLiteral("plan"), QStringLiteral("apply"), QStringLiteral("rollback"), QStringLiteral("status")}.contains(opt.action)) {
+    if (!QStringList {
+            QStringLiteral("plan"), QStringLiteral("apply"), QStringLiteral("rollback"), QStringLiteral("status") }
+             .contains(opt.action)) {
         cli::err() << "kernelforge-cli patch: unknown action '" << opt.action << "'\n";
         usage(cli::err());
         return kExitError;
@@ -269,7 +292,8 @@ int runPatch(const QStringList& argsIn)
             QStringList sshArgs;
             for (qsizetype i = 0; i < args.size();) {
                 const QString& a = args[i];
-                const bool withValue = a == QLatin1String("-p") || a == QLatin1String("-i") || a == QLatin1String("-J") || a == QLatin1String("--known-hosts");
+                const bool withValue = a == QLatin1String("-p") || a == QLatin1String("-i") || a == QLatin1String("-J")
+                    || a == QLatin1String("--known-hosts");
                 if (withValue && i + 1 < args.size()) {
                     sshArgs << a << args[i + 1];
                     args.remove(i, 2);
@@ -357,7 +381,8 @@ int runPatch(const QStringList& argsIn)
     }
     const auto st = transport->stat(root);
     if (!st || !st->exists || !st->isDir) {
-        cli::err() << "kernelforge-cli patch: " << (st ? QStringLiteral("%1 is not a folder").arg(root) : st.error()) << '\n';
+        cli::err() << "kernelforge-cli patch: " << (st ? QStringLiteral("%1 is not a folder").arg(root) : st.error())
+                   << '\n';
         return kExitError;
     }
     const SetPlan plan = planSet(*transport, set.value(), root);
@@ -374,6 +399,7 @@ int runPatch(const QStringList& argsIn)
     return runStatus(opt, *transport, plan);
 }
 
-const cli::Registration reg{"patch", "Plan, apply and roll back patch sets (YAML recipes or unified diffs)", &runPatch};
+const cli::Registration reg { "patch", "Plan, apply and roll back patch sets (YAML recipes or unified diffs)",
+    &runPatch };
 
 } // namespace

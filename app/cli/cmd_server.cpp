@@ -52,12 +52,15 @@ QString fmt(double v, int precision, const QString& unit = {})
 
 void printMetrics(QTextStream& s, const ServerMetrics& m)
 {
-    s << "throughput      " << fmt(m.genThroughput, 1, QStringLiteral(" tok/s")) << (m.throughputFromRate ? " (rate of generation_tokens_total)" : "") << '\n'
+    s << "throughput      " << fmt(m.genThroughput, 1, QStringLiteral(" tok/s"))
+      << (m.throughputFromRate ? " (rate of generation_tokens_total)" : "") << '\n'
       << "running/queued  " << fmt(m.running, 0) << " / " << fmt(m.queued, 0) << '\n'
       << "KV cache used   " << fmt(m.kvUsage * 100, 1, QStringLiteral("%")) << '\n'
       << "cache hit rate  " << fmt(m.cacheHitRate * 100, 1, QStringLiteral("%")) << '\n'
-      << "TTFT p50/p95    " << fmt(m.ttftP50 * 1000, 1, QStringLiteral(" ms")) << " / " << fmt(m.ttftP95 * 1000, 1, QStringLiteral(" ms")) << '\n'
-      << "ITL p50/p95     " << fmt(m.itlP50 * 1000, 2, QStringLiteral(" ms")) << " / " << fmt(m.itlP95 * 1000, 2, QStringLiteral(" ms")) << '\n';
+      << "TTFT p50/p95    " << fmt(m.ttftP50 * 1000, 1, QStringLiteral(" ms")) << " / "
+      << fmt(m.ttftP95 * 1000, 1, QStringLiteral(" ms")) << '\n'
+      << "ITL p50/p95     " << fmt(m.itlP50 * 1000, 2, QStringLiteral(" ms")) << " / "
+      << fmt(m.itlP95 * 1000, 2, QStringLiteral(" ms")) << '\n';
     if (!m.note.isEmpty())
         s << "note: " << m.note << '\n';
 }
@@ -135,9 +138,11 @@ int status(QStringList args)
     } else if (!s.reachable) {
         cli::out() << host << ':' << port << ": not reachable: " << s.error << '\n';
     } else {
-        cli::out() << host << ':' << port << ": " << (s.healthy() ? "healthy" : "not ready") << " (HTTP " << s.healthStatus << ")\n";
+        cli::out() << host << ':' << port << ": " << (s.healthy() ? "healthy" : "not ready") << " (HTTP "
+                   << s.healthStatus << ")\n";
         if (!s.modelPath.isEmpty())
-            cli::out() << "model           " << s.modelPath << (s.tpSize ? QStringLiteral(" (tp %1)").arg(s.tpSize) : QString()) << '\n';
+            cli::out() << "model           " << s.modelPath
+                       << (s.tpSize ? QStringLiteral(" (tp %1)").arg(s.tpSize) : QString()) << '\n';
         printMetrics(cli::out(), s.metrics);
     }
     if (!s.reachable)
@@ -204,6 +209,6 @@ int runServer(const QStringList& argsIn)
     return 2;
 }
 
-const kf::cli::Registration reg{"server", "Check an SGLang server's health and metrics", &runServer};
+const kf::cli::Registration reg { "server", "Check an SGLang server's health and metrics", &runServer };
 
 } // namespace

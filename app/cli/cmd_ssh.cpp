@@ -23,26 +23,37 @@ namespace {
 using namespace kf;
 using namespace kf::cli;
 
-const char kSshOptionsHelp[] = "  -p PORT             port (default 22)\n"
-                               "  -i KEY              identity file (repeatable; default ~/.ssh/id_ed25519, id_ecdsa, id_rsa)\n"
-                               "  -J [USER@]JUMP      connect through a jump host (ProxyJump)\n"
-                               "  --known-hosts FILE  known_hosts file (default ~/.ssh/known_hosts)\n"
-                               "  --accept-new        trust and save an unknown host key (a changed key is always refused)\n";
+const char kSshOptionsHelp[]
+    = "  -p PORT             port (default 22)\n"
+      "  -i KEY              identity file (repeatable; default ~/.ssh/id_ed25519, id_ecdsa, id_rsa)\n"
+      "  -J [USER@]JUMP      connect through a jump host (ProxyJump)\n"
+      "  --known-hosts FILE  known_hosts file (default ~/.ssh/known_hosts)\n"
+      "  --accept-new        trust and save an unknown host key (a changed key is always refused)\n";
 
 int connectionError(const QString& command, const QString& why)
 {
-    err() << "kernelforge-cli " << command << ": " << QString(why).replace(QLatin1Char('\n'), QLatin1Char(' ')) << '\n' << Qt::flush;
+    err() << "kernelforge-cli " << command << ": " << QString(why).replace(QLatin1Char('\n'), QLatin1Char(' ')) << '\n'
+          << Qt::flush;
     return kExitConnection;
 }
 
 int signalNumber(const QString& name)
 {
-    static const QList<QPair<QString, int>> table{
-        {QStringLiteral("HUP"), SIGHUP},   {QStringLiteral("INT"), SIGINT},   {QStringLiteral("QUIT"), SIGQUIT},
-        {QStringLiteral("ILL"), SIGILL},   {QStringLiteral("ABRT"), SIGABRT}, {QStringLiteral("FPE"), SIGFPE},
-        {QStringLiteral("KILL"), SIGKILL}, {QStringLiteral("SEGV"), SIGSEGV}, {QStringLiteral("PIPE"), SIGPIPE},
-        {QStringLiteral("ALRM"), SIGALRM}, {QStringLiteral("TERM"), SIGTERM}, {QStringLiteral("USR1"), SIGUSR1},
-        {QStringLiteral("USR2"), SIGUSR2}, {QStringLiteral("BUS"), SIGBUS},
+    static const QList<QPair<QString, int>> table {
+        { QStringLiteral("HUP"), SIGHUP },
+        { QStringLiteral("INT"), SIGINT },
+        { QStringLiteral("QUIT"), SIGQUIT },
+        { QStringLiteral("ILL"), SIGILL },
+        { QStringLiteral("ABRT"), SIGABRT },
+        { QStringLiteral("FPE"), SIGFPE },
+        { QStringLiteral("KILL"), SIGKILL },
+        { QStringLiteral("SEGV"), SIGSEGV },
+        { QStringLiteral("PIPE"), SIGPIPE },
+        { QStringLiteral("ALRM"), SIGALRM },
+        { QStringLiteral("TERM"), SIGTERM },
+        { QStringLiteral("USR1"), SIGUSR1 },
+        { QStringLiteral("USR2"), SIGUSR2 },
+        { QStringLiteral("BUS"), SIGBUS },
     };
     for (const auto& [n, v] : table)
         if (n == name)
@@ -54,7 +65,12 @@ int signalNumber(const QString& name)
 class ProgressBar
 {
 public:
-    explicit ProgressBar(QString label) : m_label(std::move(label)), m_tty(::isatty(2) == 1) { m_timer.start(); }
+    explicit ProgressBar(QString label)
+        : m_label(std::move(label))
+        , m_tty(::isatty(2) == 1)
+    {
+        m_timer.start();
+    }
     void update(qint64 done, qint64 total)
     {
         if (!m_tty || (m_timer.elapsed() - m_last < 200 && done != total))
@@ -66,7 +82,8 @@ public:
         const int width = 30;
         const int filled = total > 0 ? int(width * done / total) : 0;
         const QString bar = QString(filled, QLatin1Char('#')) + QString(width - filled, QLatin1Char('.'));
-        fprintf(stderr, "\r%s [%s] %3d%% %8.1f MB %6.1f MB/s", qPrintable(m_label), qPrintable(bar), pct, double(done) / 1e6, mbs);
+        fprintf(stderr, "\r%s [%s] %3d%% %8.1f MB %6.1f MB/s", qPrintable(m_label), qPrintable(bar), pct,
+            double(done) / 1e6, mbs);
         fflush(stderr);
         m_drawn = true;
     }
@@ -140,11 +157,23 @@ int runExec(const QStringList& argsIn)
             if (!*alive)
                 return;
             if (n <= 0) {
-                QMetaObject::invokeMethod(qApp, [alive, raw] { if (*alive) raw->closeStdin(); }, Qt::QueuedConnection);
+                QMetaObject::invokeMethod(
+                    qApp,
+                    [alive, raw] {
+                        if (*alive)
+                            raw->closeStdin();
+                    },
+                    Qt::QueuedConnection);
                 return;
             }
             QByteArray chunk(buf, n);
-            QMetaObject::invokeMethod(qApp, [alive, raw, chunk] { if (*alive) raw->writeStdin(chunk); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                qApp,
+                [alive, raw, chunk] {
+                    if (*alive)
+                        raw->writeStdin(chunk);
+                },
+                Qt::QueuedConnection);
         }
     }).detach();
     loop.exec();
@@ -158,7 +187,10 @@ int runExec(const QStringList& argsIn)
     return result.exitCode;
 }
 
-std::shared_ptr<SshTransport> sshOf(const std::shared_ptr<Transport>& t) { return std::dynamic_pointer_cast<SshTransport>(t); }
+std::shared_ptr<SshTransport> sshOf(const std::shared_ptr<Transport>& t)
+{
+    return std::dynamic_pointer_cast<SshTransport>(t);
+}
 
 int runGet(const QStringList& argsIn)
 {
@@ -172,8 +204,9 @@ int runGet(const QStringList& argsIn)
     SshCliOptions opts;
     QString error;
     if (!takeSshOptions(args, &opts, &error) || !opts.hasRemotePath || opts.remotePath.isEmpty() || args.size() != 1) {
-        err() << "kernelforge-cli get: " << (error.isEmpty() ? QStringLiteral("usage: get [OPTIONS] [USER@]HOST:REMOTE LOCAL") : error)
-              << "\n" << Qt::flush;
+        err() << "kernelforge-cli get: "
+              << (error.isEmpty() ? QStringLiteral("usage: get [OPTIONS] [USER@]HOST:REMOTE LOCAL") : error) << "\n"
+              << Qt::flush;
         return 2;
     }
     QString local = args.first();
@@ -183,7 +216,8 @@ int runGet(const QStringList& argsIn)
     if (!transport)
         return connectionError(QStringLiteral("get"), transport.error());
     ProgressBar bar(QFileInfo(opts.remotePath).fileName());
-    const Status s = sshOf(transport.value())->download(opts.remotePath, local, [&bar](qint64 d, qint64 t) { bar.update(d, t); });
+    const Status s
+        = sshOf(transport.value())->download(opts.remotePath, local, [&bar](qint64 d, qint64 t) { bar.update(d, t); });
     if (!s) {
         err() << "kernelforge-cli get: " << s.error() << "\n" << Qt::flush;
         return 1;
@@ -204,8 +238,9 @@ int runPut(const QStringList& argsIn)
     SshCliOptions opts;
     QString error;
     if (!takeSshOptions(args, &opts, &error) || !opts.hasRemotePath || args.size() != 1) {
-        err() << "kernelforge-cli put: " << (error.isEmpty() ? QStringLiteral("usage: put [OPTIONS] LOCAL [USER@]HOST:REMOTE") : error)
-              << "\n" << Qt::flush;
+        err() << "kernelforge-cli put: "
+              << (error.isEmpty() ? QStringLiteral("usage: put [OPTIONS] LOCAL [USER@]HOST:REMOTE") : error) << "\n"
+              << Qt::flush;
         return 2;
     }
     const QFileInfo local(args.first());
@@ -228,19 +263,29 @@ int runPut(const QStringList& argsIn)
     if (auto st = ssh->stat(remote); st && !st->exists) {
         const QFile::Permissions p = local.permissions();
         int mode = 0;
-        if (p & QFile::ReadOwner) mode |= 0400;
-        if (p & QFile::WriteOwner) mode |= 0200;
-        if (p & QFile::ExeOwner) mode |= 0100;
-        if (p & QFile::ReadGroup) mode |= 0040;
-        if (p & QFile::WriteGroup) mode |= 0020;
-        if (p & QFile::ExeGroup) mode |= 0010;
-        if (p & QFile::ReadOther) mode |= 0004;
-        if (p & QFile::WriteOther) mode |= 0002;
-        if (p & QFile::ExeOther) mode |= 0001;
+        if (p & QFile::ReadOwner)
+            mode |= 0400;
+        if (p & QFile::WriteOwner)
+            mode |= 0200;
+        if (p & QFile::ExeOwner)
+            mode |= 0100;
+        if (p & QFile::ReadGroup)
+            mode |= 0040;
+        if (p & QFile::WriteGroup)
+            mode |= 0020;
+        if (p & QFile::ExeGroup)
+            mode |= 0010;
+        if (p & QFile::ReadOther)
+            mode |= 0004;
+        if (p & QFile::WriteOther)
+            mode |= 0002;
+        if (p & QFile::ExeOther)
+            mode |= 0001;
         wo.mode = mode;
     }
     ProgressBar bar(local.fileName());
-    const Status s = ssh->upload(local.filePath(), remote, [&bar](qint64 d, qint64 t) { bar.update(d, t); }, wo);
+    const Status s = ssh->upload(
+        local.filePath(), remote, [&bar](qint64 d, qint64 t) { bar.update(d, t); }, wo);
     if (!s) {
         err() << "kernelforge-cli put: " << s.error() << "\n" << Qt::flush;
         return 1;
@@ -248,8 +293,8 @@ int runPut(const QStringList& argsIn)
     return 0;
 }
 
-const Registration regExec{"exec", "Run a command on a server over SSH (like ssh HOST -- CMD)", &runExec};
-const Registration regGet{"get", "Download a file over SFTP (like scp HOST:REMOTE LOCAL)", &runGet};
-const Registration regPut{"put", "Upload a file over SFTP, replacing the remote file atomically", &runPut};
+const Registration regExec { "exec", "Run a command on a server over SSH (like ssh HOST -- CMD)", &runExec };
+const Registration regGet { "get", "Download a file over SFTP (like scp HOST:REMOTE LOCAL)", &runGet };
+const Registration regPut { "put", "Upload a file over SFTP, replacing the remote file atomically", &runPut };
 
 } // namespace

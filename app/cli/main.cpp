@@ -14,7 +14,7 @@ namespace kf::cli {
 
 Registration::Registration(const char* name, const char* summary, Handler handler)
 {
-    commands().append({QString::fromUtf8(name), QString::fromUtf8(summary), std::move(handler)});
+    commands().append({ QString::fromUtf8(name), QString::fromUtf8(summary), std::move(handler) });
 }
 
 QList<Command>& commands()

@@ -217,11 +217,11 @@ bool takeTargetOptions(QStringList& args, TargetOptions* out, QString* error)
 kf::Result<Target> openTarget(const TargetOptions& options)
 {
     if (options.local)
-        return Target{std::make_shared<LocalTransport>(), QStringLiteral("local")};
+        return Target { std::make_shared<LocalTransport>(), QStringLiteral("local") };
     auto connected = connectForCli(options.ssh);
     if (!connected)
         return kf::Result<Target>::failure(connected.error());
-    return Target{connected.value(), options.ssh.host};
+    return Target { connected.value(), options.ssh.host };
 }
 
 } // namespace kf::cli

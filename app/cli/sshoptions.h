@@ -21,14 +21,14 @@ namespace kf::cli {
 
 struct SshCliOptions
 {
-    QString user;              // empty: the local user name
+    QString user; // empty: the local user name
     QString host;
     quint16 port = 22;
-    QString remotePath;        // from user@host:PATH; empty when not given
+    QString remotePath; // from user@host:PATH; empty when not given
     bool hasRemotePath = false;
     QStringList identityFiles;
     QString jump;
-    QString knownHostsFile;    // empty: ~/.ssh/known_hosts
+    QString knownHostsFile; // empty: ~/.ssh/known_hosts
     bool acceptNew = false;
 
     HostProfile profile() const;

@@ -34,21 +34,26 @@ int main(int argc, char** argv)
     parser.setApplicationDescription(QStringLiteral("Patch, build and watch LLM inference on your own GPU servers."));
     parser.addHelpOption();
     const QCommandLineOption version(QStringLiteral("version"), QStringLiteral("Print versions and exit."));
-    const QCommandLineOption demo(QStringLiteral("demo"), QStringLiteral("Start the built-in demo server (a private sshd on 127.0.0.1) and connect to it."));
+    const QCommandLineOption demo(QStringLiteral("demo"),
+        QStringLiteral("Start the built-in demo server (a private sshd on 127.0.0.1) and connect to it."));
     const QCommandLineOption verbose(QStringLiteral("verbose"), QStringLiteral("Log at debug level."));
-    const QCommandLineOption level(QStringLiteral("log-level"), QStringLiteral("trace, debug, info, warn (default), error, critical, off."),
-                                   QStringLiteral("level"));
+    const QCommandLineOption level(QStringLiteral("log-level"),
+        QStringLiteral("trace, debug, info, warn (default), error, critical, off."), QStringLiteral("level"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QStringLiteral("Save a PNG of the window to <file> after --screenshot-delay ms, then quit (docs, headless checks)."),
-                                        QStringLiteral("file"));
-    const QCommandLineOption screenshotDelay(QStringLiteral("screenshot-delay"), QStringLiteral("Milliseconds before the screenshot (default 3000)."),
-                                             QStringLiteral("ms"), QStringLiteral("3000"));
-    const QCommandLineOption tab(QStringLiteral("tab"), QStringLiteral("Open on this tab: patches, build, gpus or server."), QStringLiteral("name"));
-    parser.addOptions({version, demo, verbose, level, screenshot, screenshotDelay, tab});
+        QStringLiteral(
+            "Save a PNG of the window to <file> after --screenshot-delay ms, then quit (docs, headless checks)."),
+        QStringLiteral("file"));
+    const QCommandLineOption screenshotDelay(QStringLiteral("screenshot-delay"),
+        QStringLiteral("Milliseconds before the screenshot (default 3000)."), QStringLiteral("ms"),
+        QStringLiteral("3000"));
+    const QCommandLineOption tab(QStringLiteral("tab"),
+        QStringLiteral("Open on this tab: patches, build, gpus or server."), QStringLiteral("name"));
+    parser.addOptions({ version, demo, verbose, level, screenshot, screenshotDelay, tab });
     parser.process(app);
 
     if (parser.isSet(version)) {
-        const QString report = kf::versionReport(QStringLiteral("kernelforge"), {{QStringLiteral("Highlighter"), kf::highlighterBackendName()}});
+        const QString report = kf::versionReport(
+            QStringLiteral("kernelforge"), { { QStringLiteral("Highlighter"), kf::highlighterBackendName() } });
         fputs(report.toUtf8().constData(), stdout);
         return 0;
     }
@@ -94,7 +99,8 @@ int main(int argc, char** argv)
         demoHost = std::make_unique<kf::DemoHost>();
         if (const kf::Status s = demoHost->start(); !s) {
             kf::log::app()->error("demo host failed: {}", s.error());
-            QMessageBox::critical(nullptr, QStringLiteral("KernelForge"), QStringLiteral("The demo server could not start:\n\n") + s.error());
+            QMessageBox::critical(nullptr, QStringLiteral("KernelForge"),
+                QStringLiteral("The demo server could not start:\n\n") + s.error());
             return 1;
         }
         context.demo = demoHost.get();

@@ -34,17 +34,23 @@ QString duration(qint64 ms)
 QString compareBuilds(const BuildRecord& cur, const BuildRecord& prev)
 {
     QStringList parts;
-    parts << QStringLiteral("previous run %1 (%2)").arg(prev.result, prev.started.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")));
+    parts << QStringLiteral("previous run %1 (%2)")
+                 .arg(prev.result, prev.started.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")));
     if (cur.durationMs() >= 0 && prev.durationMs() > 0) {
         const qint64 d = cur.durationMs() - prev.durationMs();
         parts << QStringLiteral("%1 vs %2 (%3%4%)")
-                     .arg(duration(cur.durationMs()), duration(prev.durationMs()), d >= 0 ? QStringLiteral("+") : QString())
+                     .arg(duration(cur.durationMs()), duration(prev.durationMs()),
+                         d >= 0 ? QStringLiteral("+") : QString())
                      .arg(double(d) * 100.0 / double(prev.durationMs()), 0, 'f', 0);
     } else if (prev.durationMs() > 0) {
         parts << QStringLiteral("took %1").arg(duration(prev.durationMs()));
     }
     if (prev.stepsTotal > 0)
-        parts << QStringLiteral("%1/%2 steps then, %3/%4 now").arg(prev.stepsDone).arg(prev.stepsTotal).arg(cur.stepsDone).arg(cur.stepsTotal);
+        parts << QStringLiteral("%1/%2 steps then, %3/%4 now")
+                     .arg(prev.stepsDone)
+                     .arg(prev.stepsTotal)
+                     .arg(cur.stepsDone)
+                     .arg(cur.stepsTotal);
     if (prev.peakMemKb > 0)
         parts << QStringLiteral("peak memory %1 GB then, %2 GB now")
                      .arg(double(prev.peakMemKb) / 1048576.0, 0, 'f', 1)
@@ -74,10 +80,10 @@ BuildRecord fromQuery(const QSqlQuery& q)
     return r;
 }
 
-const char* kColumns = "id, job_id, profile, host, started, ended, result, exit_status, steps_done, steps_total, peak_mem_kb, errors";
+const char* kColumns
+    = "id, job_id, profile, host, started, ended, result, exit_status, steps_done, steps_total, peak_mem_kb, errors";
 
-template<typename T>
-Result<T> fail(const QSqlQuery& q)
+template <typename T> Result<T> fail(const QSqlQuery& q)
 {
     return Result<T>::failure(QStringLiteral("history database: ") + q.lastError().text());
 }
@@ -86,10 +92,11 @@ Result<T> fail(const QSqlQuery& q)
 
 Status ensureSchema()
 {
-    return store::ensureSchema({QStringLiteral(
-        "CREATE TABLE IF NOT EXISTS builds (id INTEGER PRIMARY KEY, job_id TEXT NOT NULL, profile TEXT, host TEXT NOT NULL,"
+    return store::ensureSchema({ QStringLiteral(
+        "CREATE TABLE IF NOT EXISTS builds (id INTEGER PRIMARY KEY, job_id TEXT NOT NULL, profile TEXT, host TEXT NOT "
+        "NULL,"
         " started INTEGER, ended INTEGER, result TEXT, exit_status INTEGER, steps_done INTEGER, steps_total INTEGER,"
-        " peak_mem_kb INTEGER, errors INTEGER, UNIQUE(host, job_id))")});
+        " peak_mem_kb INTEGER, errors INTEGER, UNIQUE(host, job_id))") });
 }
 
 Result<qint64> save(const BuildRecord& r)
@@ -100,11 +107,13 @@ Result<qint64> save(const BuildRecord& r)
     if (!db)
         return Result<qint64>::failure(db.error());
     QSqlQuery q(*db);
-    q.prepare(QStringLiteral("INSERT INTO builds (job_id, profile, host, started, ended, result, exit_status, steps_done, steps_total, peak_mem_kb, errors)"
-                             " VALUES (?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(host, job_id) DO UPDATE SET profile=excluded.profile,"
-                             " started=excluded.started, ended=excluded.ended, result=excluded.result, exit_status=excluded.exit_status,"
-                             " steps_done=excluded.steps_done, steps_total=excluded.steps_total,"
-                             " peak_mem_kb=MAX(COALESCE(builds.peak_mem_kb,0), excluded.peak_mem_kb), errors=excluded.errors"));
+    q.prepare(QStringLiteral(
+        "INSERT INTO builds (job_id, profile, host, started, ended, result, exit_status, steps_done, steps_total, "
+        "peak_mem_kb, errors)"
+        " VALUES (?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(host, job_id) DO UPDATE SET profile=excluded.profile,"
+        " started=excluded.started, ended=excluded.ended, result=excluded.result, exit_status=excluded.exit_status,"
+        " steps_done=excluded.steps_done, steps_total=excluded.steps_total,"
+        " peak_mem_kb=MAX(COALESCE(builds.peak_mem_kb,0), excluded.peak_mem_kb), errors=excluded.errors"));
     q.addBindValue(r.jobId);
     q.addBindValue(r.profile);
     q.addBindValue(r.host);
@@ -135,7 +144,8 @@ Result<QList<BuildRecord>> list(const QString& host, int limit)
     if (!db)
         return Result<QList<BuildRecord>>::failure(db.error());
     QSqlQuery q(*db);
-    q.prepare(QStringLiteral("SELECT %1 FROM builds WHERE (?='' OR host=?) ORDER BY started DESC, id DESC LIMIT ?").arg(QLatin1String(kColumns)));
+    q.prepare(QStringLiteral("SELECT %1 FROM builds WHERE (?='' OR host=?) ORDER BY started DESC, id DESC LIMIT ?")
+                  .arg(QLatin1String(kColumns)));
     q.addBindValue(host);
     q.addBindValue(host);
     q.addBindValue(limit);
@@ -175,7 +185,8 @@ Result<std::optional<BuildRecord>> previous(const QString& host, const QString& 
     if (!db)
         return R::failure(db.error());
     QSqlQuery q(*db);
-    q.prepare(QStringLiteral("SELECT %1 FROM builds WHERE host=? AND profile=? AND job_id<>? AND ended IS NOT NULL ORDER BY started DESC, id DESC LIMIT 1")
+    q.prepare(QStringLiteral("SELECT %1 FROM builds WHERE host=? AND profile=? AND job_id<>? AND ended IS NOT NULL "
+                             "ORDER BY started DESC, id DESC LIMIT 1")
                   .arg(QLatin1String(kColumns)));
     q.addBindValue(host);
     q.addBindValue(profile);

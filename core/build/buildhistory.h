@@ -47,7 +47,8 @@ Result<qint64> save(const BuildRecord& record);
 Result<QList<BuildRecord>> list(const QString& host = {}, int limit = 100);
 Result<std::optional<BuildRecord>> find(const QString& host, const QString& jobId);
 // The last finished build of profile on host before `before` (another job).
-Result<std::optional<BuildRecord>> previous(const QString& host, const QString& profile, const QString& excludeJobId = {});
+Result<std::optional<BuildRecord>> previous(
+    const QString& host, const QString& profile, const QString& excludeJobId = {});
 } // namespace buildhistory
 
 } // namespace kf

@@ -29,7 +29,10 @@ int num(const YAML::Node& n, const char* key)
     return ok ? i : 0;
 }
 
-std::string u8(const QString& s) { return s.toStdString(); }
+std::string u8(const QString& s)
+{
+    return s.toStdString();
+}
 
 } // namespace
 
@@ -77,11 +80,11 @@ JobSpec BuildProfile::toJobSpec() const
 
 bool isCMakeOnlyVariable(const QString& name)
 {
-    static const QStringList known{QStringLiteral("SGL_KERNEL_ENABLE_FA3"), QStringLiteral("SGL_KERNEL_ENABLE_SM90A"),
-                                   QStringLiteral("SGL_KERNEL_ENABLE_SM100A"), QStringLiteral("SGL_KERNEL_ENABLE_BF16"),
-                                   QStringLiteral("SGL_KERNEL_ENABLE_FP8"), QStringLiteral("SGL_KERNEL_ENABLE_FP4"),
-                                   QStringLiteral("SGL_KERNEL_COMPILE_THREADS"), QStringLiteral("ENABLE_BELOW_SM90"),
-                                   QStringLiteral("CMAKE_BUILD_TYPE"), QStringLiteral("CMAKE_CUDA_ARCHITECTURES")};
+    static const QStringList known { QStringLiteral("SGL_KERNEL_ENABLE_FA3"), QStringLiteral("SGL_KERNEL_ENABLE_SM90A"),
+        QStringLiteral("SGL_KERNEL_ENABLE_SM100A"), QStringLiteral("SGL_KERNEL_ENABLE_BF16"),
+        QStringLiteral("SGL_KERNEL_ENABLE_FP8"), QStringLiteral("SGL_KERNEL_ENABLE_FP4"),
+        QStringLiteral("SGL_KERNEL_COMPILE_THREADS"), QStringLiteral("ENABLE_BELOW_SM90"),
+        QStringLiteral("CMAKE_BUILD_TYPE"), QStringLiteral("CMAKE_CUDA_ARCHITECTURES") };
     return known.contains(name) || name.startsWith(QLatin1String("SGL_KERNEL_ENABLE_"));
 }
 
@@ -92,8 +95,8 @@ QStringList moveCMakeOnlyEnv(BuildProfile& profile)
         if (isCMakeOnlyVariable(it.key())) {
             const QString def = QStringLiteral("-D%1=").arg(it.key());
             profile.cmakeArgs.erase(std::remove_if(profile.cmakeArgs.begin(), profile.cmakeArgs.end(),
-                                                   [&](const QString& a) { return a.startsWith(def); }),
-                                    profile.cmakeArgs.end());
+                                        [&](const QString& a) { return a.startsWith(def); }),
+                profile.cmakeArgs.end());
             profile.cmakeArgs << def + it.value();
             moved << it.key();
             it = profile.env.erase(it);
@@ -131,7 +134,8 @@ BuildProfileList parseBuildProfiles(const QByteArray& yaml)
             p.demo = str(n, "demo") == QLatin1String("true");
             if (const YAML::Node e = n["env"]; e && e.IsMap())
                 for (const auto& kv : e)
-                    p.env.insert(QString::fromStdString(kv.first.as<std::string>()), QString::fromStdString(kv.second.as<std::string>()));
+                    p.env.insert(QString::fromStdString(kv.first.as<std::string>()),
+                        QString::fromStdString(kv.second.as<std::string>()));
             if (const YAML::Node a = n["cmake_args"]; a && a.IsSequence())
                 for (const auto& v : a)
                     p.cmakeArgs << QString::fromStdString(v.as<std::string>());
@@ -197,7 +201,10 @@ QList<BuildProfile> builtInBuildProfiles()
     return parsed.profiles;
 }
 
-QString userBuildProfilesPath() { return paths::configDir() + QStringLiteral("/build-profiles.yaml"); }
+QString userBuildProfilesPath()
+{
+    return paths::configDir() + QStringLiteral("/build-profiles.yaml");
+}
 
 Result<QList<BuildProfile>> loadBuildProfiles(const QString& userPath)
 {
@@ -205,7 +212,8 @@ Result<QList<BuildProfile>> loadBuildProfiles(const QString& userPath)
     QFile f(userPath.isEmpty() ? userBuildProfilesPath() : userPath);
     if (f.exists()) {
         if (!f.open(QIODevice::ReadOnly))
-            return Result<QList<BuildProfile>>::failure(QStringLiteral("cannot read %1: %2").arg(f.fileName(), f.errorString()));
+            return Result<QList<BuildProfile>>::failure(
+                QStringLiteral("cannot read %1: %2").arg(f.fileName(), f.errorString()));
         const auto user = parseBuildProfiles(f.readAll());
         if (!user)
             return Result<QList<BuildProfile>>::failure(f.fileName() + QStringLiteral(": ") + user.error);

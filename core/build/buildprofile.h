@@ -38,8 +38,8 @@ struct BuildProfile
     QString command;
     QMap<QString, QString> env;
     QStringList cmakeArgs;
-    int maxJobs = 0;      // 0: leave unset
-    int nvccThreads = 0;  // 0: leave unset
+    int maxJobs = 0;     // 0: leave unset
+    int nvccThreads = 0; // 0: leave unset
     QString nvccThreadsDefine;
     QString buildDir;
     bool demo = false;

@@ -30,7 +30,10 @@ MemorySample parseMemInfo(QByteArrayView text)
 }
 
 BuildSession::BuildSession(std::shared_ptr<Transport> transport, QString hostName, QString jobId, QObject* parent)
-    : QObject(parent), m_transport(std::move(transport)), m_host(std::move(hostName)), m_jobId(std::move(jobId))
+    : QObject(parent)
+    , m_transport(std::move(transport))
+    , m_host(std::move(hostName))
+    , m_jobId(std::move(jobId))
 {
     connect(&m_memTimer, &QTimer::timeout, this, &BuildSession::pollMemory);
     m_historyTimer.setInterval(10000);
@@ -40,9 +43,15 @@ BuildSession::BuildSession(std::shared_ptr<Transport> transport, QString hostNam
     });
 }
 
-BuildSession::~BuildSession() { detach(); }
+BuildSession::~BuildSession()
+{
+    detach();
+}
 
-void BuildSession::setProfile(const BuildProfile& profile) { m_profile = profile; }
+void BuildSession::setProfile(const BuildProfile& profile)
+{
+    m_profile = profile;
+}
 
 void BuildSession::attach(qint64 offset)
 {
@@ -89,7 +98,7 @@ void BuildSession::attach(qint64 offset)
         });
         w->setFuture(QtConcurrent::run([transport, path] {
             const auto data = transport->readFile(path);
-            return data ? parseNinjaLog(*data) : NinjaLog{0, {}, 0, 0, data.error()};
+            return data ? parseNinjaLog(*data) : NinjaLog { 0, {}, 0, 0, data.error() };
         }));
         if (m_recordHistory) {
             if (const auto prev = buildhistory::previous(m_host, m_profile->name, m_jobId); prev && prev->has_value())

@@ -18,19 +18,19 @@ namespace kf {
 
 struct BuildProgress
 {
-    int done = -1;          // steps (ninja edges); -1 unknown
+    int done = -1; // steps (ninja edges); -1 unknown
     int total = -1;
     int running = -1;
-    int percent = -1;       // 0..100
-    double rate = -1;       // steps/s; -1 unknown
-    double etaS = -1;       // seconds left; -1 unknown
-    double elapsedS = 0;    // since the build started (ninja's clock when available)
+    int percent = -1;    // 0..100
+    double rate = -1;    // steps/s; -1 unknown
+    double etaS = -1;    // seconds left; -1 unknown
+    double elapsedS = 0; // since the build started (ninja's clock when available)
     QString description;
 };
 
 struct MemorySample
 {
-    qint64 timeMs = 0;      // ms since epoch (client clock)
+    qint64 timeMs = 0; // ms since epoch (client clock)
     qint64 availableKb = 0;
     qint64 totalKb = 0;
 };

@@ -32,11 +32,12 @@ bool mayBeDiagnostic(QByteArrayView s)
         return false;
     // Compile command lines mention nvcc, -Werror and the like: match the shapes diagnostics
     // take, not bare words, so they do not reach the regular expressions.
-    return s.contains("error:") || s.contains("warning:") || s.contains("): warning") || s.contains("): error") || s.contains("note:")
-        || s.startsWith("nvcc ") || (s.startsWith("ptxas ") && !s.startsWith("ptxas info")) || s.startsWith("CMake ")
-        || s.startsWith("FAILED: ") || s.startsWith("ninja:") || s.startsWith("collect2:") || s.contains("Killed") || s.contains("signal 9")
-        || s.contains("status 9") || s.contains("status -9") || s.contains("undefined reference") || s.contains("undefined symbol")
-        || s.contains("no kernel image") || s.contains("*** ") || s.startsWith("ERROR") || s.contains("Error:") || s.contains("Error 1")
+    return s.contains("error:") || s.contains("warning:") || s.contains("): warning") || s.contains("): error")
+        || s.contains("note:") || s.startsWith("nvcc ") || (s.startsWith("ptxas ") && !s.startsWith("ptxas info"))
+        || s.startsWith("CMake ") || s.startsWith("FAILED: ") || s.startsWith("ninja:") || s.startsWith("collect2:")
+        || s.contains("Killed") || s.contains("signal 9") || s.contains("status 9") || s.contains("status -9")
+        || s.contains("undefined reference") || s.contains("undefined symbol") || s.contains("no kernel image")
+        || s.contains("*** ") || s.startsWith("ERROR") || s.contains("Error:") || s.contains("Error 1")
         || s.contains("] Error ");
 }
 
@@ -48,8 +49,7 @@ bool at(QByteArrayView s, qsizetype pos, QByteArrayView lit)
 
 // Calls check(pos) for every occurrence of c in s (memchr, so the bytes in between cost next to
 // nothing); true as soon as one check passes.
-template<typename Check>
-bool anyAt(QByteArrayView s, char c, Check check)
+template <typename Check> bool anyAt(QByteArrayView s, char c, Check check)
 {
     const char* const begin = s.data();
     const char* const end = begin + s.size();
@@ -65,12 +65,14 @@ bool anyAt(QByteArrayView s, char c, Check check)
 
 const QRegularExpression& reGcc()
 {
-    static const QRegularExpression re(QStringLiteral(R"(^(.+?):(\d+):(?:(\d+):)? (fatal error|error|warning|note): (.*)$)"));
+    static const QRegularExpression re(
+        QStringLiteral(R"(^(.+?):(\d+):(?:(\d+):)? (fatal error|error|warning|note): (.*)$)"));
     return re;
 }
 const QRegularExpression& reNvccFront()
 {
-    static const QRegularExpression re(QStringLiteral(R"(^(.+?)\((\d+)\): (catastrophic error|error|warning)(?: #[\w-]+)?: (.*)$)"));
+    static const QRegularExpression re(
+        QStringLiteral(R"(^(.+?)\((\d+)\): (catastrophic error|error|warning)(?: #[\w-]+)?: (.*)$)"));
     return re;
 }
 const QRegularExpression& reNvccDriver()
@@ -80,12 +82,14 @@ const QRegularExpression& reNvccDriver()
 }
 const QRegularExpression& rePtxas()
 {
-    static const QRegularExpression re(QStringLiteral(R"(^ptxas (?:(.+?), line (\d+); )?(fatal|error|warning|info)\s*: (.*)$)"));
+    static const QRegularExpression re(
+        QStringLiteral(R"(^ptxas (?:(.+?), line (\d+); )?(fatal|error|warning|info)\s*: (.*)$)"));
     return re;
 }
 const QRegularExpression& reCMakeAt()
 {
-    static const QRegularExpression re(QStringLiteral(R"(^CMake (Error|Warning|Deprecation Warning)(?: \(dev\))? at (.+?):(\d+) \((\w+)\):?$)"));
+    static const QRegularExpression re(
+        QStringLiteral(R"(^CMake (Error|Warning|Deprecation Warning)(?: \(dev\))? at (.+?):(\d+) \((\w+)\):?$)"));
     return re;
 }
 const QRegularExpression& reCMakePlain()
@@ -108,8 +112,7 @@ const QRegularExpression& reShKilled()
 std::optional<Diagnostic> oomDiagnostic(const QString& text)
 {
     const bool oom = text == QLatin1String("Killed") || text.endsWith(QLatin1String(" Killed"))
-        || text.contains(reShKilled())
-        || text.contains(QLatin1String("died due to signal 9"))
+        || text.contains(reShKilled()) || text.contains(QLatin1String("died due to signal 9"))
         || text.contains(QLatin1String("non-zero exit status 9"))
         || text.contains(QLatin1String("non-zero exit status -9"))
         || text.contains(QLatin1String("Killed signal terminated program"))
@@ -135,7 +138,9 @@ bool hasBytes(QByteArrayView s, const char* needle)
 std::optional<Diagnostic> parseText(QByteArrayView bytes, bool shortcuts)
 {
     const QString text = QString::fromUtf8(bytes);
-    const auto contains = [&](const char* needle) { return shortcuts ? hasBytes(bytes, needle) : text.contains(QLatin1String(needle)); };
+    const auto contains = [&](const char* needle) {
+        return shortcuts ? hasBytes(bytes, needle) : text.contains(QLatin1String(needle));
+    };
     const auto has = [&](const char* needle) { return !shortcuts || hasBytes(bytes, needle); };
     // OOM first: "nvcc error : 'cicc' died due to signal 9" must be an OOM, not a plain nvcc error.
     // Every OOM shape contains "Killed", "signal 9" or "status ".
@@ -193,8 +198,9 @@ std::optional<Diagnostic> parseText(QByteArrayView bytes, bool shortcuts)
             return d;
         }
     }
-    if (const auto m = !shortcuts || text.startsWith(QLatin1String("make")) || text.startsWith(QLatin1String("gmake")) ? reMake().match(text)
-                                                                                                                : QRegularExpressionMatch();
+    if (const auto m = !shortcuts || text.startsWith(QLatin1String("make")) || text.startsWith(QLatin1String("gmake"))
+            ? reMake().match(text)
+            : QRegularExpressionMatch();
         m.hasMatch()) {
         Diagnostic d;
         d.kind = Kind::Make;
@@ -220,7 +226,8 @@ std::optional<Diagnostic> parseText(QByteArrayView bytes, bool shortcuts)
         d.message = text;
         return d;
     }
-    if (text.startsWith(QLatin1String("ninja: build stopped")) || text.startsWith(QLatin1String("*** CMake build failed"))
+    if (text.startsWith(QLatin1String("ninja: build stopped"))
+        || text.startsWith(QLatin1String("*** CMake build failed"))
         || text.startsWith(QLatin1String("ERROR: Failed building")) || text.startsWith(QLatin1String("ninja: error:"))
         || text.startsWith(QLatin1String("error: subprocess-exited-with-error"))) {
         Diagnostic d;
@@ -229,7 +236,8 @@ std::optional<Diagnostic> parseText(QByteArrayView bytes, bool shortcuts)
         return d;
     }
     // reGcc needs "<severity>: " after the line number, reNvccFront "): ".
-    if (const auto m = has("error: ") || has("warning: ") || has("note: ") ? reGcc().match(text) : QRegularExpressionMatch();
+    if (const auto m
+        = has("error: ") || has("warning: ") || has("note: ") ? reGcc().match(text) : QRegularExpressionMatch();
         m.hasMatch()) {
         const QString file = m.captured(1);
         // "In file included from a.h:3," and URLs are no diagnostics; a path has no spaces
@@ -310,23 +318,29 @@ QString hintText(Diagnostic::Hint h)
     switch (h) {
     case H::None: return {};
     case H::CMakePolicy:
-        return QStringLiteral("This CMake is older than the policies the CMakeLists sets (CMP0169 needs CMake 3.30, CMP0177 3.31): "
-                              "apply the cmake-policy patch, or install CMake >= 3.31 (pip install 'cmake>=3.31').");
+        return QStringLiteral(
+            "This CMake is older than the policies the CMakeLists sets (CMP0169 needs CMake 3.30, CMP0177 3.31): "
+            "apply the cmake-policy patch, or install CMake >= 3.31 (pip install 'cmake>=3.31').");
     case H::Cccl:
-        return QStringLiteral("CUDA 13 moved CUB/Thrust/libcu++ under <cuda>/include/cccl and the host compiler does not look there: "
-                              "apply the CCCL include patch (adds ${CUDAToolkit_INCLUDE_DIRS}/cccl).");
+        return QStringLiteral(
+            "CUDA 13 moved CUB/Thrust/libcu++ under <cuda>/include/cccl and the host compiler does not look there: "
+            "apply the CCCL include patch (adds ${CUDAToolkit_INCLUDE_DIRS}/cccl).");
     case H::CudaTooOld:
-        return QStringLiteral("This CUDA cannot compile sm_120a/sm_100a: install CUDA >= 12.8 and point CUDA_HOME/PATH at it.");
+        return QStringLiteral(
+            "This CUDA cannot compile sm_120a/sm_100a: install CUDA >= 12.8 and point CUDA_HOME/PATH at it.");
     case H::TorchAbi:
-        return QStringLiteral("The extension was built against a different torch than the one installed (C++ ABI mismatch): "
-                              "rebuild with --no-build-isolation against the installed torch.");
+        return QStringLiteral(
+            "The extension was built against a different torch than the one installed (C++ ABI mismatch): "
+            "rebuild with --no-build-isolation against the installed torch.");
     case H::Oom:
         return QStringLiteral("A compiler was killed for lack of memory: lower MAX_JOBS and SGL_KERNEL_COMPILE_THREADS "
                               "(each nvcc thread peaks at 3-5 GB).");
     case H::MissingSm:
-        return QStringLiteral("The build has no code for this GPU: build with CUDA >= 12.8 so sm_120a is among the targets.");
+        return QStringLiteral(
+            "The build has no code for this GPU: build with CUDA >= 12.8 so sm_120a is among the targets.");
     case H::Fa3Import:
-        return QStringLiteral("sgl_kernel refuses to import without FA3: apply the FA3 import fallback patch, or build with FA3.");
+        return QStringLiteral(
+            "sgl_kernel refuses to import without FA3: apply the FA3 import fallback patch, or build with FA3.");
     }
     return {};
 }
@@ -340,12 +354,16 @@ Diagnostic::Hint hintFor(const Diagnostic& d)
     if (m.contains(QLatin1String("is not known to this version of CMake")) && m.contains(QLatin1String("CMP")))
         return H::CMakePolicy;
     if (m.contains(QLatin1String("No such file or directory"))
-        && (m.startsWith(QLatin1String("cuda/")) || m.startsWith(QLatin1String("thrust/")) || m.startsWith(QLatin1String("cub/"))
-            || m.contains(QLatin1String("<cuda/")) || m.contains(QLatin1String("<thrust/")) || m.contains(QLatin1String("<cub/"))))
+        && (m.startsWith(QLatin1String("cuda/")) || m.startsWith(QLatin1String("thrust/"))
+            || m.startsWith(QLatin1String("cub/")) || m.contains(QLatin1String("<cuda/"))
+            || m.contains(QLatin1String("<thrust/")) || m.contains(QLatin1String("<cub/"))))
         return H::Cccl;
-    if (m.contains(QLatin1String("Unsupported gpu architecture 'compute_1")) || m.contains(QLatin1String("Unsupported gpu architecture 'sm_1")))
+    if (m.contains(QLatin1String("Unsupported gpu architecture 'compute_1"))
+        || m.contains(QLatin1String("Unsupported gpu architecture 'sm_1")))
         return H::CudaTooOld;
-    if (m.contains(QLatin1String("undefined symbol")) && (m.contains(QLatin1String("c10")) || m.contains(QLatin1String("SymInt")) || m.contains(QLatin1String("at::"))))
+    if (m.contains(QLatin1String("undefined symbol"))
+        && (m.contains(QLatin1String("c10")) || m.contains(QLatin1String("SymInt"))
+            || m.contains(QLatin1String("at::"))))
         return H::TorchAbi;
     if (m.contains(QLatin1String("no kernel image is available")))
         return H::MissingSm;
@@ -386,11 +404,12 @@ bool mayBeDiagnosticLine(QByteArrayView s)
         if (s.startsWith("ERROR"))
             return true;
         break;
-    default:
-        break;
+    default: break;
     }
     // "error:", "Error:", "warning:", "note:"
-    if (anyAt(s, ':', [&](qsizetype i) { return at(s, i - 5, "error") || at(s, i - 5, "Error") || at(s, i - 7, "warning") || at(s, i - 4, "note"); }))
+    if (anyAt(s, ':', [&](qsizetype i) {
+            return at(s, i - 5, "error") || at(s, i - 5, "Error") || at(s, i - 7, "warning") || at(s, i - 4, "note");
+        }))
         return true;
     // "): warning", "): error"
     if (anyAt(s, ')', [&](qsizetype i) { return at(s, i + 1, ": warning") || at(s, i + 1, ": error"); }))
@@ -401,13 +420,17 @@ bool mayBeDiagnosticLine(QByteArrayView s)
     if (anyAt(s, '*', [&](qsizetype i) { return at(s, i, "*** "); }))
         return true;
     // "signal 9", "status 9", "status -9"
-    if (anyAt(s, '9', [&](qsizetype i) { return at(s, i - 7, "signal ") || at(s, i - 7, "status ") || at(s, i - 8, "status -"); }))
+    if (anyAt(s, '9', [&](qsizetype i) {
+            return at(s, i - 7, "signal ") || at(s, i - 7, "status ") || at(s, i - 8, "status -");
+        }))
         return true;
     // "Error 1", "] Error "
     if (anyAt(s, 'E', [&](qsizetype i) { return at(s, i, "Error 1") || (at(s, i - 2, "] ") && at(s, i, "Error ")); }))
         return true;
     // "undefined reference", "undefined symbol"
-    if (anyAt(s, 'f', [&](qsizetype i) { return at(s, i - 4, "undefined ") && (at(s, i + 6, "reference") || at(s, i + 6, "symbol")); }))
+    if (anyAt(s, 'f', [&](qsizetype i) {
+            return at(s, i - 4, "undefined ") && (at(s, i + 6, "reference") || at(s, i + 6, "symbol"));
+        }))
         return true;
     // "no kernel image"
     return anyAt(s, 'k', [&](qsizetype i) { return at(s, i - 3, "no kernel image"); });
@@ -457,7 +480,10 @@ QString oomAdvice(qint64 availableBytes, int maxJobs, int threads)
         .arg(qint64(b.maxJobs) * b.threads * 4);
 }
 
-QList<Diagnostic> DiagnosticCollector::feed(QByteArrayView rawLine) { return feedNormalized(normalizeLogLine(rawLine)); }
+QList<Diagnostic> DiagnosticCollector::feed(QByteArrayView rawLine)
+{
+    return feedNormalized(normalizeLogLine(rawLine));
+}
 
 QList<Diagnostic> DiagnosticCollector::feedNormalized(const QByteArray& line)
 {

@@ -45,8 +45,8 @@ struct Diagnostic
 
     Severity severity = Severity::Error;
     Kind kind = Kind::Compiler;
-    QString file;       // as printed (relative to the build dir for most tools)
-    int line = -1;      // 1-based; -1 when the tool gave none
+    QString file;  // as printed (relative to the build dir for most tools)
+    int line = -1; // 1-based; -1 when the tool gave none
     int column = -1;
     QString message;
     Hint hint = Hint::None;
@@ -55,8 +55,10 @@ struct Diagnostic
 };
 
 QString toString(Diagnostic::Severity s); // "error", "warning", "note"
-QString toString(Diagnostic::Kind k);     // "compiler", "nvcc", "ptxas", "cmake", "ninja", "make", "linker", "oom", "runtime", "build"
-QString toString(Diagnostic::Hint h);     // "cmake-policy", "cccl", "cuda-too-old", "torch-abi", "oom", "missing-sm", "fa3-import", ""
+QString toString(
+    Diagnostic::Kind k); // "compiler", "nvcc", "ptxas", "cmake", "ninja", "make", "linker", "oom", "runtime", "build"
+QString toString(
+    Diagnostic::Hint h); // "cmake-policy", "cccl", "cuda-too-old", "torch-abi", "oom", "missing-sm", "fa3-import", ""
 // A sentence naming the fix.
 QString hintText(Diagnostic::Hint h);
 

@@ -13,7 +13,10 @@ constexpr int kWindowSteps = 20;   // ... or per 20 steps, whichever comes first
 constexpr double kAlpha = 0.3;     // weight of the newest window
 } // namespace
 
-void EtaEstimator::reset() { *this = EtaEstimator(); }
+void EtaEstimator::reset()
+{
+    *this = EtaEstimator();
+}
 
 void EtaEstimator::seed(int steps, qint64 wallMs)
 {

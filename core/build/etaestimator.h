@@ -34,8 +34,8 @@ public:
     int total() const { return m_total; }
 
 private:
-    double m_seedRate = 0;   // steps/s of the previous run; 0 when not seeded
-    double m_rate = 0;       // smoothed measured steps/s; 0 until a window completed
+    double m_seedRate = 0; // steps/s of the previous run; 0 when not seeded
+    double m_rate = 0;     // smoothed measured steps/s; 0 until a window completed
     qint64 m_windowStartMs = -1;
     int m_windowStartDone = 0;
     qint64 m_firstMs = -1;

@@ -24,12 +24,10 @@ public:
     // The same lines, handed to onLine(QByteArrayView) one by one without a copy each: the
     // view points into chunk (or into the kept partial line) and is valid only during the call.
     // This is the parser's hot path (a multi-GB log is millions of lines).
-    template<typename OnLine>
-    void feed(QByteArrayView chunk, OnLine&& onLine);
+    template <typename OnLine> void feed(QByteArrayView chunk, OnLine&& onLine);
     // End of stream: returns the unterminated tail as a last line (if any).
     QByteArrayList flush();
-    template<typename OnLine>
-    void flush(OnLine&& onLine);
+    template <typename OnLine> void flush(OnLine&& onLine);
     const QByteArray& pending() const { return m_partial; }
     // Lines that grew past this are cut into pieces so a stream without newlines cannot
     // grow memory without bound.
@@ -40,8 +38,7 @@ private:
     bool m_lastWasCr = false;
 };
 
-template<typename OnLine>
-void LogSplitter::feed(QByteArrayView chunk, OnLine&& onLine)
+template <typename OnLine> void LogSplitter::feed(QByteArrayView chunk, OnLine&& onLine)
 {
     if (chunk.isEmpty())
         return; // keeps m_lastWasCr: the "\n" of a split "\r\n" may still come
@@ -92,8 +89,7 @@ void LogSplitter::feed(QByteArrayView chunk, OnLine&& onLine)
     }
 }
 
-template<typename OnLine>
-void LogSplitter::flush(OnLine&& onLine)
+template <typename OnLine> void LogSplitter::flush(OnLine&& onLine)
 {
     m_lastWasCr = false;
     if (m_partial.isEmpty())

@@ -32,12 +32,14 @@ QList<NinjaLogEntry> NinjaLog::slowest(int n) const
     for (const auto& e : lastRun) {
         const auto key = qMakePair(e.startMs, e.endMs);
         auto it = seen.find(key);
-        if (it != seen.end() && unique[*it].output.section(QLatin1Char('/'), 0, -2) == e.output.section(QLatin1Char('/'), 0, -2))
+        if (it != seen.end()
+            && unique[*it].output.section(QLatin1Char('/'), 0, -2) == e.output.section(QLatin1Char('/'), 0, -2))
             continue;
         seen.insert(key, int(unique.size()));
         unique.append(e);
     }
-    std::stable_sort(unique.begin(), unique.end(), [](const auto& a, const auto& b) { return a.durationMs() > b.durationMs(); });
+    std::stable_sort(
+        unique.begin(), unique.end(), [](const auto& a, const auto& b) { return a.durationMs() > b.durationMs(); });
     if (unique.size() > n)
         unique.resize(n);
     return unique;
@@ -98,7 +100,7 @@ NinjaLog parseNinjaLog(QByteArrayView data)
             ++log.runs;
         }
         lastEnd = e;
-        run.append({s, e, QString::fromUtf8(fields[3].data(), fields[3].size())});
+        run.append({ s, e, QString::fromUtf8(fields[3].data(), fields[3].size()) });
     }
     log.lastRun = run;
     return log;

@@ -31,10 +31,10 @@ struct NinjaLogEntry
 struct NinjaLog
 {
     int version = 0;
-    QList<NinjaLogEntry> lastRun;  // entries of the most recent invocation, in log order
-    int runs = 0;                  // invocations found in the file
+    QList<NinjaLogEntry> lastRun; // entries of the most recent invocation, in log order
+    int runs = 0;                 // invocations found in the file
     int truncatedLines = 0;
-    QString error;                 // non-empty: not a ninja log
+    QString error; // non-empty: not a ninja log
     explicit operator bool() const { return error.isEmpty(); }
 
     // Wall time of the last run: its largest end time.

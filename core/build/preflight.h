@@ -31,9 +31,9 @@ struct PreflightCheck
 {
     enum class Level { Pass, Warn, Fail };
     Level level = Level::Pass;
-    QString id;       // "cmake", "nvcc", "cuda-arch", "cmake-policy", "cccl", "ram", "disk", ...
-    QString message;  // what was found
-    QString fix;      // what to do (empty for Pass)
+    QString id;      // "cmake", "nvcc", "cuda-arch", "cmake-policy", "cccl", "ram", "disk", ...
+    QString message; // what was found
+    QString fix;     // what to do (empty for Pass)
 };
 
 QString toString(PreflightCheck::Level l); // "pass", "warn", "fail"

@@ -8,7 +8,10 @@
 namespace kf {
 namespace {
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
 
 // Reads an unsigned integer at pos; returns -1 when there is none (or it overflows).
 qint64 readInt(QByteArrayView s, qsizetype& pos)
@@ -30,7 +33,8 @@ qint64 readInt(QByteArrayView s, qsizetype& pos)
 // std::nullopt and goes through toDouble(). Every progress line of our NINJA_STATUS has one.
 std::optional<double> simpleDecimal(QByteArrayView s)
 {
-    static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    static constexpr double kPow10[]
+        = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
     if (s.isEmpty() || !isDigit(s.front()) || !isDigit(s.back()))
         return std::nullopt;
     qint64 mantissa = 0;

@@ -28,12 +28,12 @@ struct ProgressUpdate
 {
     enum class Source { Ninja, NinjaKf, CMakePercent };
     Source source = Source::Ninja;
-    int done = -1;           // edges finished (ninja)
-    int total = -1;          // edges planned (ninja)
-    int running = -1;        // edges running (only with our NINJA_STATUS)
-    double elapsedS = -1;    // ninja's own elapsed seconds (only with our NINJA_STATUS)
-    int percent = -1;        // 0..100 (Makefile generator); derived for ninja
-    QString description;     // "Building CUDA object ..."
+    int done = -1;        // edges finished (ninja)
+    int total = -1;       // edges planned (ninja)
+    int running = -1;     // edges running (only with our NINJA_STATUS)
+    double elapsedS = -1; // ninja's own elapsed seconds (only with our NINJA_STATUS)
+    int percent = -1;     // 0..100 (Makefile generator); derived for ninja
+    QString description;  // "Building CUDA object ..."
     bool operator==(const ProgressUpdate&) const = default;
 };
 

@@ -18,8 +18,8 @@
 #include <csignal>
 #include <fcntl.h>
 #include <pwd.h>
-#include <sys/types.h>
 #include <sys/prctl.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 namespace kf {
@@ -27,7 +27,8 @@ namespace {
 
 QString findTool(const QString& name)
 {
-    const QStringList extra{QStringLiteral("/usr/sbin"), QStringLiteral("/usr/bin"), QStringLiteral("/sbin"), QStringLiteral("/bin")};
+    const QStringList extra { QStringLiteral("/usr/sbin"), QStringLiteral("/usr/bin"), QStringLiteral("/sbin"),
+        QStringLiteral("/bin") };
     QString p = QStandardPaths::findExecutable(name);
     if (p.isEmpty())
         p = QStandardPaths::findExecutable(name, extra);
@@ -52,7 +53,9 @@ Status runTool(const QString& program, const QStringList& args, QByteArray* out 
         *out = o;
     if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
         return Status::failure(QStringLiteral("%1 failed (%2): %3")
-                                   .arg(program).arg(p.exitCode()).arg(QString::fromLocal8Bit(p.readAllStandardError()).trimmed()));
+                                   .arg(program)
+                                   .arg(p.exitCode())
+                                   .arg(QString::fromLocal8Bit(p.readAllStandardError()).trimmed()));
     return {};
 }
 
@@ -101,11 +104,18 @@ Status copyTree(const QString& from, const QString& to, bool executable)
 
 } // namespace
 
-DemoHost::DemoHost() : DemoHost(Options{}) { }
+DemoHost::DemoHost()
+    : DemoHost(Options {})
+{ }
 
-DemoHost::DemoHost(Options options) : m_options(std::move(options)) { }
+DemoHost::DemoHost(Options options)
+    : m_options(std::move(options))
+{ }
 
-DemoHost::~DemoHost() { stop(); }
+DemoHost::~DemoHost()
+{
+    stop();
+}
 
 QString DemoHost::user() const
 {
@@ -119,9 +129,15 @@ QString DemoHost::sshdLog() const
     return f.open(QIODevice::ReadOnly) ? QString::fromLocal8Bit(f.readAll()) : QString();
 }
 
-qint64 DemoHost::sshdPid() const { return m_sshd ? m_sshd->processId() : 0; }
+qint64 DemoHost::sshdPid() const
+{
+    return m_sshd ? m_sshd->processId() : 0;
+}
 
-bool DemoHost::isRunning() const { return m_sshd && m_sshd->state() == QProcess::Running; }
+bool DemoHost::isRunning() const
+{
+    return m_sshd && m_sshd->state() == QProcess::Running;
+}
 
 HostProfile DemoHost::profile(const QString& name) const
 {
@@ -130,24 +146,21 @@ HostProfile DemoHost::profile(const QString& name) const
     p.host = host();
     p.port = m_port;
     p.user = user();
-    p.identityFiles = {clientKeyPath()};
+    p.identityFiles = { clientKeyPath() };
     p.knownHostsFile = knownHostsPath();
     p.isDemo = true;
-    p.tags = {QStringLiteral("demo")};
+    p.tags = { QStringLiteral("demo") };
     return p;
 }
 
 QStringList DemoHost::sshArguments() const
 {
-    return {QStringLiteral("-p"), QString::number(m_port),
-            QStringLiteral("-i"), clientKeyPath(),
-            QStringLiteral("-o"), QStringLiteral("IdentitiesOnly=yes"),
-            QStringLiteral("-o"), QStringLiteral("UserKnownHostsFile=") + knownHostsPath(),
-            QStringLiteral("-o"), QStringLiteral("GlobalKnownHostsFile=/dev/null"),
-            QStringLiteral("-o"), QStringLiteral("StrictHostKeyChecking=yes"),
-            QStringLiteral("-o"), QStringLiteral("BatchMode=yes"),
-            QStringLiteral("-F"), QStringLiteral("/dev/null"),
-            user() + QLatin1Char('@') + host()};
+    return { QStringLiteral("-p"), QString::number(m_port), QStringLiteral("-i"), clientKeyPath(), QStringLiteral("-o"),
+        QStringLiteral("IdentitiesOnly=yes"), QStringLiteral("-o"),
+        QStringLiteral("UserKnownHostsFile=") + knownHostsPath(), QStringLiteral("-o"),
+        QStringLiteral("GlobalKnownHostsFile=/dev/null"), QStringLiteral("-o"),
+        QStringLiteral("StrictHostKeyChecking=yes"), QStringLiteral("-o"), QStringLiteral("BatchMode=yes"),
+        QStringLiteral("-F"), QStringLiteral("/dev/null"), user() + QLatin1Char('@') + host() };
 }
 
 Status DemoHost::prepare()
@@ -162,11 +175,12 @@ Status DemoHost::prepare()
     } else {
         m_root = QDir(m_options.rootDir).absolutePath();
     }
-    for (const char* sub : {"etc", "client", "home", "bin", "log"})
+    for (const char* sub : { "etc", "client", "home", "bin", "log" })
         QDir().mkpath(m_root + QLatin1Char('/') + QLatin1String(sub));
     // sshd (StrictModes aside) and ssh insist on private key files and folders.
-    QFile::setPermissions(m_root, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadGroup | QFile::ExeGroup
-                                      | QFile::ReadOther | QFile::ExeOther);
+    QFile::setPermissions(m_root,
+        QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadGroup | QFile::ExeGroup | QFile::ReadOther
+            | QFile::ExeOther);
     QFile::setPermissions(m_root + QStringLiteral("/client"), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
 
     const QString keygen = findTool(QStringLiteral("ssh-keygen"));
@@ -174,8 +188,10 @@ Status DemoHost::prepare()
         return Status::failure(QStringLiteral("ssh-keygen not found; install openssh-client (scripts/bootstrap does)"));
     if (auto s = generateHostKey(); !s)
         return s;
-    if (auto s = runTool(keygen, {QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"), QStringLiteral("-N"), QString(),
-                                  QStringLiteral("-C"), QStringLiteral("kernelforge-demo-client"), QStringLiteral("-f"), clientKeyPath()});
+    if (auto s = runTool(keygen,
+            { QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"), QStringLiteral("-N"), QString(),
+                QStringLiteral("-C"), QStringLiteral("kernelforge-demo-client"), QStringLiteral("-f"),
+                clientKeyPath() });
         !s)
         return s;
     QFile::copy(clientKeyPath() + QStringLiteral(".pub"), authorizedKeysPath());
@@ -191,8 +207,9 @@ Status DemoHost::generateHostKey()
     const QString keygen = findTool(QStringLiteral("ssh-keygen"));
     QFile::remove(hostKeyPath());
     QFile::remove(hostKeyPath() + QStringLiteral(".pub"));
-    return runTool(keygen, {QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"), QStringLiteral("-N"), QString(),
-                            QStringLiteral("-C"), QStringLiteral("kernelforge-demo-host"), QStringLiteral("-f"), hostKeyPath()});
+    return runTool(keygen,
+        { QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"), QStringLiteral("-N"), QString(),
+            QStringLiteral("-C"), QStringLiteral("kernelforge-demo-host"), QStringLiteral("-f"), hostKeyPath() });
 }
 
 Status DemoHost::installAssets()
@@ -207,8 +224,9 @@ Status DemoHost::writeConfig()
     QFile f(m_root + QStringLiteral("/etc/sshd_config"));
     if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
         return Status::failure(QStringLiteral("cannot write %1: %2").arg(f.fileName(), f.errorString()));
-    const QString path = binDir() + QStringLiteral(":/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin:/usr/local/cuda/bin");
-    QStringList lines{
+    const QString path = binDir()
+        + QStringLiteral(":/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin:/usr/local/cuda/bin");
+    QStringList lines {
         QStringLiteral("Port %1").arg(m_port),
         QStringLiteral("ListenAddress %1").arg(m_options.listenAddress),
         QStringLiteral("HostKey %1").arg(hostKeyPath()),
@@ -216,7 +234,8 @@ Status DemoHost::writeConfig()
         QStringLiteral("AuthorizedKeysFile %1").arg(authorizedKeysPath()),
         QStringLiteral("PubkeyAuthentication yes"),
         QStringLiteral("PasswordAuthentication %1").arg(m_passwordAuth ? QStringLiteral("yes") : QStringLiteral("no")),
-        QStringLiteral("KbdInteractiveAuthentication %1").arg(m_passwordAuth && m_options.usePam ? QStringLiteral("yes") : QStringLiteral("no")),
+        QStringLiteral("KbdInteractiveAuthentication %1")
+            .arg(m_passwordAuth && m_options.usePam ? QStringLiteral("yes") : QStringLiteral("no")),
         QStringLiteral("UsePAM %1").arg(m_options.usePam ? QStringLiteral("yes") : QStringLiteral("no")),
         QStringLiteral("StrictModes no"),
         QStringLiteral("PermitRootLogin yes"),
@@ -259,7 +278,9 @@ Status DemoHost::launch()
         // forked, so only a start from the main thread (the app, the tests) asks for it.
         if (QCoreApplication::instance() && QThread::currentThread() == QCoreApplication::instance()->thread())
             m_sshd->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
-        m_sshd->start(sshd, {QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"), m_root + QStringLiteral("/etc/sshd_config")});
+        m_sshd->start(sshd,
+            { QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"),
+                m_root + QStringLiteral("/etc/sshd_config") });
         if (!m_sshd->waitForStarted(10000))
             return Status::failure(QStringLiteral("cannot start sshd: ") + m_sshd->errorString());
         QElapsedTimer t;
@@ -268,7 +289,8 @@ Status DemoHost::launch()
             if (m_sshd->state() != QProcess::Running)
                 break;
             if (answersWithBanner(m_options.listenAddress, m_port)) {
-                log::app()->info("demo host: sshd pid {} listening on {}:{}", m_sshd->processId(), m_options.listenAddress, m_port);
+                log::app()->info(
+                    "demo host: sshd pid {} listening on {}:{}", m_sshd->processId(), m_options.listenAddress, m_port);
                 return {};
             }
             QThread::msleep(20);
@@ -276,7 +298,8 @@ Status DemoHost::launch()
         m_sshd->kill();
         m_sshd->waitForFinished(3000);
         const QString tail = sshdLog().right(600).trimmed();
-        lastError = QStringLiteral("sshd did not start on %1:%2: %3").arg(m_options.listenAddress).arg(m_port).arg(tail);
+        lastError
+            = QStringLiteral("sshd did not start on %1:%2: %3").arg(m_options.listenAddress).arg(m_port).arg(tail);
         if (fixedPort && !tail.contains(QLatin1String("Address already in use")))
             break;
         if (fixedPort)
@@ -303,8 +326,9 @@ Status DemoHost::start()
     if (!kh.exists() || kh.size() == 0) {
         if (!kh.open(QIODevice::WriteOnly | QIODevice::Truncate))
             return Status::failure(QStringLiteral("cannot write ") + knownHostsPath());
-        const QByteArray hostPattern = m_port == 22 ? m_options.listenAddress.toLatin1()
-                                                   : "[" + m_options.listenAddress.toLatin1() + "]:" + QByteArray::number(m_port);
+        const QByteArray hostPattern = m_port == 22
+            ? m_options.listenAddress.toLatin1()
+            : "[" + m_options.listenAddress.toLatin1() + "]:" + QByteArray::number(m_port);
         kh.write(hostPattern + ' ' + parts.value(0) + ' ' + parts.value(1) + '\n');
     }
     return {};
@@ -426,9 +450,13 @@ Status DemoHost::addPasswordUser(const QString& name, const QString& password)
     if (::geteuid() != 0)
         return Status::failure(QStringLiteral("adding a password user needs root"));
     if (!::getpwnam(name.toLocal8Bit().constData()))
-        if (auto s = runTool(findTool(QStringLiteral("useradd")), {QStringLiteral("-m"), QStringLiteral("-s"), QStringLiteral("/bin/sh"), name}); !s)
+        if (auto s = runTool(findTool(QStringLiteral("useradd")),
+                { QStringLiteral("-m"), QStringLiteral("-s"), QStringLiteral("/bin/sh"), name });
+            !s)
             return s;
-    if (auto s = runTool(findTool(QStringLiteral("chpasswd")), {}, nullptr, (name + QLatin1Char(':') + password + QLatin1Char('\n')).toUtf8()); !s)
+    if (auto s = runTool(findTool(QStringLiteral("chpasswd")), {}, nullptr,
+            (name + QLatin1Char(':') + password + QLatin1Char('\n')).toUtf8());
+        !s)
         return s;
     m_passwordAuth = true;
     if (isRunning())

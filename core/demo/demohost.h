@@ -33,9 +33,9 @@ class DemoHost
 public:
     struct Options
     {
-        QString rootDir;            // empty: a fresh temporary folder removed by stop()
-        bool installAssets = true;  // copy :/demo/home and :/demo/bin
-        bool usePam = false;        // needed for keyboard-interactive tests (root only)
+        QString rootDir;           // empty: a fresh temporary folder removed by stop()
+        bool installAssets = true; // copy :/demo/home and :/demo/bin
+        bool usePam = false;       // needed for keyboard-interactive tests (root only)
         QString listenAddress = QStringLiteral("127.0.0.1");
     };
 

@@ -7,8 +7,8 @@
 namespace kf {
 
 LocalHostConnection::LocalHostConnection(HostProfile profile, QObject* parent)
-    : HostConnection(std::move(profile), parent), m_transport(std::make_shared<LocalTransport>())
-{
-}
+    : HostConnection(std::move(profile), parent)
+    , m_transport(std::make_shared<LocalTransport>())
+{ }
 
 } // namespace kf

@@ -18,7 +18,9 @@ class HostConnection : public QObject
     Q_OBJECT
 public:
     explicit HostConnection(HostProfile profile, QObject* parent = nullptr)
-        : QObject(parent), m_profile(std::move(profile)) { }
+        : QObject(parent)
+        , m_profile(std::move(profile))
+    { }
 
     const HostProfile& profile() const { return m_profile; }
     ConnectionState state() const { return m_state; }

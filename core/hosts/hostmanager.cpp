@@ -4,7 +4,8 @@
 
 namespace kf {
 
-HostManager::HostManager(QObject* parent) : QObject(parent)
+HostManager::HostManager(QObject* parent)
+    : QObject(parent)
 {
     m_factory = [](const HostProfile& p, QObject* parent) -> HostConnection* {
         return p.isLocal ? new LocalHostConnection(p, parent) : nullptr;

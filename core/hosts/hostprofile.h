@@ -11,16 +11,16 @@ namespace kf {
 // How to reach one server. Saved in the XDG config dir (hosts.yaml); imported from ~/.ssh/config.
 struct HostProfile
 {
-    QString name;              // shown in the sidebar; unique
-    QString host;              // HostName (address or DNS name)
+    QString name; // shown in the sidebar; unique
+    QString host; // HostName (address or DNS name)
     quint16 port = 22;
     QString user;              // empty: the local user name
     QStringList identityFiles; // private keys, ~ expanded
     QString proxyJump;         // "user@jump:port[,more]" (OpenSSH syntax), empty for none
     QStringList tags;
-    QString knownHostsFile;    // empty: ~/.ssh/known_hosts
-    bool isLocal = false;      // this machine through LocalTransport, no SSH
-    bool isDemo = false;       // the built-in demo server (core/demo)
+    QString knownHostsFile; // empty: ~/.ssh/known_hosts
+    bool isLocal = false;   // this machine through LocalTransport, no SSH
+    bool isDemo = false;    // the built-in demo server (core/demo)
 
     QString destination() const; // "user@host:port" for messages
     bool operator==(const HostProfile&) const = default;

@@ -20,11 +20,11 @@ struct HostKeyInfo
     Kind kind = Kind::Unknown;
     QString host;
     quint16 port = 22;
-    QString keyType;           // "ssh-ed25519", "ecdsa-sha2-nistp256", ...
-    QString fingerprint;       // "SHA256:..." exactly as OpenSSH prints it
-    QByteArray keyBlob;        // the raw public key (wire format)
-    QString knownHostsFile;    // where "accept and save" appends
-    QString oldEntryFile;      // Changed/Revoked: the entry that disagrees
+    QString keyType;        // "ssh-ed25519", "ecdsa-sha2-nistp256", ...
+    QString fingerprint;    // "SHA256:..." exactly as OpenSSH prints it
+    QByteArray keyBlob;     // the raw public key (wire format)
+    QString knownHostsFile; // where "accept and save" appends
+    QString oldEntryFile;   // Changed/Revoked: the entry that disagrees
     int oldEntryLine = 0;
     QString oldKeyType;
 };
@@ -35,16 +35,16 @@ struct SecretRequest
 {
     enum class Kind { Password, Passphrase, KeyboardInteractive };
     Kind kind = Kind::Password;
-    QString destination;       // "alice@gpu1:22"
-    QString prompt;            // server's prompt text for keyboard-interactive
-    QString keyFile;           // Passphrase: which key
+    QString destination; // "alice@gpu1:22"
+    QString prompt;      // server's prompt text for keyboard-interactive
+    QString keyFile;     // Passphrase: which key
     bool echo = false;
     bool offerKeychain = false; // show "remember in the system keychain" (off by default)
 };
 
 struct SecretAnswer
 {
-    QByteArray secret;          // wiped by the caller after use (kf::wipe)
+    QByteArray secret; // wiped by the caller after use (kf::wipe)
     bool storeInKeychain = false;
 };
 

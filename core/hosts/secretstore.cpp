@@ -19,7 +19,10 @@ QString SecretStore::passwordKey(const QString& user, const QString& host, quint
     return user + QLatin1Char('@') + host + QLatin1Char(':') + QString::number(port);
 }
 
-QString SecretStore::passphraseKey(const QString& keyFile) { return keyFile; }
+QString SecretStore::passphraseKey(const QString& keyFile)
+{
+    return keyFile;
+}
 
 #ifdef KF_HAVE_QTKEYCHAIN
 namespace {
@@ -62,7 +65,8 @@ QString describeError(QKeychain::Error error, const QString& detail)
     case QKeychain::EntryNotFound: return QStringLiteral("no entry in the keychain");
     case QKeychain::AccessDeniedByUser: return QStringLiteral("the keychain was not unlocked");
     case QKeychain::NoBackendAvailable:
-        return QStringLiteral("no system keychain is available (%1)").arg(detail.isEmpty() ? QStringLiteral("no Secret Service") : detail);
+        return QStringLiteral("no system keychain is available (%1)")
+            .arg(detail.isEmpty() ? QStringLiteral("no Secret Service") : detail);
     default: return QStringLiteral("keychain error: %1").arg(detail.isEmpty() ? QStringLiteral("unknown") : detail);
     }
 }
@@ -70,7 +74,9 @@ QString describeError(QKeychain::Error error, const QString& detail)
 class KeychainSecretStore final : public SecretStore
 {
 public:
-    explicit KeychainSecretStore(int timeoutMs) : m_timeoutMs(timeoutMs) { }
+    explicit KeychainSecretStore(int timeoutMs)
+        : m_timeoutMs(timeoutMs)
+    { }
 
     Result<std::optional<QByteArray>> read(const QString& key) override
     {
@@ -122,8 +128,7 @@ public:
 
 private:
     // Creates the job on the keychain thread, starts it there and waits for its end.
-    template<typename MakeJob>
-    Result<std::shared_ptr<JobOutcome>> run(MakeJob make)
+    template <typename MakeJob> Result<std::shared_ptr<JobOutcome>> run(MakeJob make)
     {
         QThread* thread = keychainThread();
         if (QThread::currentThread() == thread)
@@ -156,7 +161,8 @@ private:
         if (m_timeoutMs < 0)
             out->cv.wait(lock, finished);
         else if (!out->cv.wait_for(lock, std::chrono::milliseconds(m_timeoutMs), finished))
-            return Result<std::shared_ptr<JobOutcome>>::failure(QStringLiteral("the keychain did not answer within %1 s").arg(m_timeoutMs / 1000));
+            return Result<std::shared_ptr<JobOutcome>>::failure(
+                QStringLiteral("the keychain did not answer within %1 s").arg(m_timeoutMs / 1000));
         return out;
     }
 
@@ -165,12 +171,24 @@ private:
 
 } // namespace
 
-std::shared_ptr<SecretStore> SecretStore::createSystem(int timeoutMs) { return std::make_shared<KeychainSecretStore>(timeoutMs); }
+std::shared_ptr<SecretStore> SecretStore::createSystem(int timeoutMs)
+{
+    return std::make_shared<KeychainSecretStore>(timeoutMs);
+}
 // An unlock prompt of the desktop is a person typing: bounded generously.
-std::shared_ptr<SecretStore> SecretStore::createSystem() { return createSystem(120000); }
+std::shared_ptr<SecretStore> SecretStore::createSystem()
+{
+    return createSystem(120000);
+}
 #else
-std::shared_ptr<SecretStore> SecretStore::createSystem(int) { return {}; }
-std::shared_ptr<SecretStore> SecretStore::createSystem() { return {}; }
+std::shared_ptr<SecretStore> SecretStore::createSystem(int)
+{
+    return {};
+}
+std::shared_ptr<SecretStore> SecretStore::createSystem()
+{
+    return {};
+}
 #endif
 
 } // namespace kf

@@ -48,7 +48,10 @@ QString shellPath(const QString& path)
 
 namespace {
 
-QString rootOf(const QString& root) { return shellPath(root.isEmpty() ? kDefaultJobRoot : root); }
+QString rootOf(const QString& root)
+{
+    return shellPath(root.isEmpty() ? kDefaultJobRoot : root);
+}
 
 // The runner: records pid/pgid/times, runs cmd in the working directory, records rc last.
 // TERM/INT/HUP are trapped (not ignored, so the command gets default handlers) so the
@@ -83,7 +86,8 @@ QString startScript(const JobSpec& spec, const QString& id)
             env += QStringLiteral("export ") + it.key() + QLatin1Char('=') + shellQuote(it.value()) + QLatin1Char('\n');
     }
     QString s;
-    s += QStringLiteral("set -e\numask 077\nd=") + rootOf(spec.root) + QStringLiteral("/") + shellQuote(id) + QLatin1Char('\n');
+    s += QStringLiteral("set -e\numask 077\nd=") + rootOf(spec.root) + QStringLiteral("/") + shellQuote(id)
+        + QLatin1Char('\n');
     s += QStringLiteral("[ ! -e \"$d\" ] || { echo \"job $d exists\" >&2; exit 3; }\nmkdir -p \"$d\"\numask 022\n");
     s += QStringLiteral("printf '%s\\n' ") + shellQuote(spec.command) + QStringLiteral(" > \"$d/cmd\"\n");
     s += QStringLiteral("printf '%s' ") + shellQuote(env) + QStringLiteral(" > \"$d/env\"\n");
@@ -102,7 +106,8 @@ QString listScript(const QString& root, const QString& id)
 {
     QString s = QStringLiteral("r=") + rootOf(root) + QLatin1Char('\n');
     s += QStringLiteral("[ -d \"$r\" ] || exit 0\n");
-    s += id.isEmpty() ? QStringLiteral("for d in \"$r\"/*; do\n") : QStringLiteral("for d in \"$r\"/") + shellQuote(id) + QStringLiteral("; do\n");
+    s += id.isEmpty() ? QStringLiteral("for d in \"$r\"/*; do\n")
+                      : QStringLiteral("for d in \"$r\"/") + shellQuote(id) + QStringLiteral("; do\n");
     s += QStringLiteral(R"SH(  [ -f "$d/cmd" ] || continue
   pid=$(cat "$d/pid" 2>/dev/null || true); rc=$(cat "$d/rc" 2>/dev/null || true)
   if [ -n "$rc" ]; then st=finished; elif [ -z "$pid" ]; then st=starting; elif kill -0 "$pid" 2>/dev/null; then st=running; else st=lost; fi

@@ -39,12 +39,12 @@ namespace kf {
 
 struct JobSpec
 {
-    QString id;                   // empty: generated (yyyyMMdd-HHmmss-xxxx)
+    QString id; // empty: generated (yyyyMMdd-HHmmss-xxxx)
     QString name;
-    QString command;              // a POSIX sh script, may span lines
+    QString command; // a POSIX sh script, may span lines
     QMap<QString, QString> env;
     QString workingDirectory;
-    QString root;                 // empty: kDefaultJobRoot
+    QString root; // empty: kDefaultJobRoot
 };
 
 inline const QString kDefaultJobRoot = QStringLiteral("~/.cache/kernelforge/jobs");
@@ -55,14 +55,14 @@ struct JobInfo
     QString id;
     QString name;
     State state = State::Starting;
-    int exitStatus = -1;          // valid when Finished
+    int exitStatus = -1; // valid when Finished
     qint64 pid = -1;
     qint64 pgid = -1;
     QDateTime started;
     QDateTime ended;
     qint64 logSize = 0;
     bool cancelled = false;
-    QString command;              // first 200 bytes
+    QString command; // first 200 bytes
     QString workingDirectory;
     bool operator==(const JobInfo&) const = default;
 };

@@ -41,7 +41,8 @@ Result<JobInfo> RemoteJob::start(Transport& transport, const JobSpec& spec)
         return Result<JobInfo>::failure(QStringLiteral("empty command"));
     const ExecResult r = transport.exec(shScript(jobs::startScript(spec, id)), 60000);
     if (!r.ok())
-        return Result<JobInfo>::failure(QStringLiteral("cannot start the job on %1: %2").arg(transport.describe(), failureText(r)));
+        return Result<JobInfo>::failure(
+            QStringLiteral("cannot start the job on %1: %2").arg(transport.describe(), failureText(r)));
     log::build()->info("started job {} on {}", id, transport.describe());
     auto i = info(transport, id, spec.root);
     if (!i)
@@ -74,14 +75,16 @@ Status RemoteJob::cancel(Transport& transport, const QString& id, const QString&
 {
     if (!jobs::isValidJobId(id))
         return Status::failure(QStringLiteral("invalid job id '%1'").arg(id));
-    const ExecResult r = transport.exec(shScript(jobs::cancelScript(root, id, graceSeconds)), (graceSeconds + 30) * 1000);
+    const ExecResult r
+        = transport.exec(shScript(jobs::cancelScript(root, id, graceSeconds)), (graceSeconds + 30) * 1000);
     if (!r.ok())
         return Status::failure(QStringLiteral("cannot cancel job %1: %2").arg(id, failureText(r)));
     log::build()->info("cancelled job {} on {}", id, transport.describe());
     return {};
 }
 
-Result<QByteArray> RemoteJob::readLog(Transport& transport, const QString& id, qint64 offset, qint64 maxBytes, const QString& root)
+Result<QByteArray> RemoteJob::readLog(
+    Transport& transport, const QString& id, qint64 offset, qint64 maxBytes, const QString& root)
 {
     if (!jobs::isValidJobId(id))
         return Result<QByteArray>::failure(QStringLiteral("invalid job id '%1'").arg(id));
@@ -96,13 +99,19 @@ Result<QByteArray> RemoteJob::readLog(Transport& transport, const QString& id, q
 }
 
 RemoteJob::RemoteJob(std::shared_ptr<Transport> transport, QString id, QString root, QObject* parent)
-    : QObject(parent), m_transport(std::move(transport)), m_id(std::move(id)), m_root(std::move(root))
+    : QObject(parent)
+    , m_transport(std::move(transport))
+    , m_id(std::move(id))
+    , m_root(std::move(root))
 {
     m_retry.setSingleShot(true);
     connect(&m_retry, &QTimer::timeout, this, &RemoteJob::openTail);
 }
 
-RemoteJob::~RemoteJob() { detach(); }
+RemoteJob::~RemoteJob()
+{
+    detach();
+}
 
 void RemoteJob::attach(qint64 offset)
 {
@@ -204,7 +213,8 @@ void RemoteJob::checkState()
             return;
         }
         const JobInfo& info = *r;
-        if (info.state == JobInfo::State::Running || info.state == JobInfo::State::Starting || info.logSize > m_offset) {
+        if (info.state == JobInfo::State::Running || info.state == JobInfo::State::Starting
+            || info.logSize > m_offset) {
             // Still running (tail gave up early) or bytes written after tail's last read.
             m_failures = 0;
             m_retry.start(info.logSize > m_offset ? 0 : m_retryMs);

@@ -32,8 +32,8 @@ public:
     // TERM to the whole process group, KILL after graceSeconds; records rc 137 if the runner died too.
     static Status cancel(Transport& transport, const QString& id, const QString& root = {}, int graceSeconds = 10);
     // Reads [offset, offset+maxBytes) of the log (blocking).
-    static Result<QByteArray> readLog(Transport& transport, const QString& id, qint64 offset, qint64 maxBytes = -1,
-                                      const QString& root = {});
+    static Result<QByteArray> readLog(
+        Transport& transport, const QString& id, qint64 offset, qint64 maxBytes = -1, const QString& root = {});
 
     RemoteJob(std::shared_ptr<Transport> transport, QString id, QString root = {}, QObject* parent = nullptr);
     ~RemoteJob() override;

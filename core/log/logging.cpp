@@ -38,7 +38,7 @@ protected:
     }
 };
 
-constexpr const char* kNames[] = {"app", "ssh", "patch", "build", "monitor", "ui"};
+constexpr const char* kNames[] = { "app", "ssh", "patch", "build", "monitor", "ui" };
 
 std::mutex g_mutex;
 std::shared_ptr<RedactingSink> g_sink; // guarded by g_mutex
@@ -64,11 +64,13 @@ void init(const Options& options)
         sink->targets.push_back(err);
     }
     if (options.toFile) {
-        const QString dir = options.directory.isEmpty() ? paths::stateDir() + QStringLiteral("/logs") : options.directory;
+        const QString dir
+            = options.directory.isEmpty() ? paths::stateDir() + QStringLiteral("/logs") : options.directory;
         QDir().mkpath(dir);
         g_logFile = dir + QStringLiteral("/kernelforge.log");
         try {
-            auto file = std::make_shared<spdlog::sinks::rotating_file_sink_mt>(g_logFile.toStdString(), 5 * 1024 * 1024, 3);
+            auto file
+                = std::make_shared<spdlog::sinks::rotating_file_sink_mt>(g_logFile.toStdString(), 5 * 1024 * 1024, 3);
             file->set_pattern("%Y-%m-%dT%H:%M:%S.%e %l %n [%t] %v");
             sink->targets.push_back(file);
         } catch (const spdlog::spdlog_ex& e) {
@@ -112,23 +114,46 @@ void installQtMessageHandler()
 {
     qInstallMessageHandler([](QtMsgType type, const QMessageLogContext& ctx, const QString& msg) {
         const QLatin1String category(ctx.category ? ctx.category : "default");
-        auto logger = category.startsWith(QLatin1String("kf.ui")) || category.startsWith(QLatin1String("qt.")) ? ui() : app();
-        const QString line = (category == QLatin1String("default") ? QString() : QString(category) + QStringLiteral(": ")) + msg;
+        auto logger
+            = category.startsWith(QLatin1String("kf.ui")) || category.startsWith(QLatin1String("qt.")) ? ui() : app();
+        const QString line
+            = (category == QLatin1String("default") ? QString() : QString(category) + QStringLiteral(": ")) + msg;
         switch (type) {
         case QtDebugMsg: logger->debug("{}", line); break;
         case QtInfoMsg: logger->info("{}", line); break;
         case QtWarningMsg: logger->warn("{}", line); break;
         case QtCriticalMsg: logger->error("{}", line); break;
-        case QtFatalMsg: logger->critical("{}", line); logger->flush(); abort();
+        case QtFatalMsg:
+            logger->critical("{}", line);
+            logger->flush();
+            abort();
         }
     });
 }
 
-std::shared_ptr<spdlog::logger> app() { return get("app"); }
-std::shared_ptr<spdlog::logger> ssh() { return get("ssh"); }
-std::shared_ptr<spdlog::logger> patch() { return get("patch"); }
-std::shared_ptr<spdlog::logger> build() { return get("build"); }
-std::shared_ptr<spdlog::logger> monitor() { return get("monitor"); }
-std::shared_ptr<spdlog::logger> ui() { return get("ui"); }
+std::shared_ptr<spdlog::logger> app()
+{
+    return get("app");
+}
+std::shared_ptr<spdlog::logger> ssh()
+{
+    return get("ssh");
+}
+std::shared_ptr<spdlog::logger> patch()
+{
+    return get("patch");
+}
+std::shared_ptr<spdlog::logger> build()
+{
+    return get("build");
+}
+std::shared_ptr<spdlog::logger> monitor()
+{
+    return get("monitor");
+}
+std::shared_ptr<spdlog::logger> ui()
+{
+    return get("ui");
+}
 
 } // namespace kf::log

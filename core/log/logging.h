@@ -16,7 +16,7 @@ namespace kf::log {
 struct Options
 {
     spdlog::level::level_enum level = spdlog::level::warn;
-    QString directory;    // empty: paths::stateDir() + "/logs"
+    QString directory; // empty: paths::stateDir() + "/logs"
     bool toStderr = true;
     bool toFile = true;
 };
@@ -40,21 +40,17 @@ std::shared_ptr<spdlog::logger> ui();
 } // namespace kf::log
 
 // spdlog/fmt formatting of QString (UTF-8).
-template<>
-struct fmt::formatter<QString> : fmt::formatter<std::string_view>
+template <> struct fmt::formatter<QString> : fmt::formatter<std::string_view>
 {
-    template<typename Ctx>
-    auto format(const QString& s, Ctx& ctx) const -> decltype(ctx.out())
+    template <typename Ctx> auto format(const QString& s, Ctx& ctx) const -> decltype(ctx.out())
     {
         const QByteArray u = s.toUtf8();
         return fmt::formatter<std::string_view>::format(std::string_view(u.constData(), size_t(u.size())), ctx);
     }
 };
-template<>
-struct fmt::formatter<QByteArray> : fmt::formatter<std::string_view>
+template <> struct fmt::formatter<QByteArray> : fmt::formatter<std::string_view>
 {
-    template<typename Ctx>
-    auto format(const QByteArray& s, Ctx& ctx) const -> decltype(ctx.out())
+    template <typename Ctx> auto format(const QByteArray& s, Ctx& ctx) const -> decltype(ctx.out())
     {
         return fmt::formatter<std::string_view>::format(std::string_view(s.constData(), size_t(s.size())), ctx);
     }

@@ -60,8 +60,9 @@ std::string SecretRegistry::redact(std::string_view text)
         }
     }
     // Obvious secret-bearing options even when nobody registered the value.
-    static const std::regex option(R"(((?:password|passwd|passphrase|token|secret)\s*[=:]\s*|--(?:password|passphrase|token)[ =]|sshpass\s+-p\s*)('[^']*'|"[^"]*"|\S+))",
-                                   std::regex::icase);
+    static const std::regex option(
+        R"(((?:password|passwd|passphrase|token|secret)\s*[=:]\s*|--(?:password|passphrase|token)[ =]|sshpass\s+-p\s*)('[^']*'|"[^"]*"|\S+))",
+        std::regex::icase);
     if (out.find_first_of("=:-") != std::string::npos)
         out = std::regex_replace(out, option, "$1***");
     return out;

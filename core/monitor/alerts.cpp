@@ -11,7 +11,8 @@ AlertRules AlertRules::load(const QSettings& s)
     AlertRules r;
     r.gpuTempC = s.value(QStringLiteral("monitor/alerts/gpuTempC"), r.gpuTempC).toDouble();
     r.memoryTempC = s.value(QStringLiteral("monitor/alerts/memoryTempC"), r.memoryTempC).toDouble();
-    r.memoryFullFraction = s.value(QStringLiteral("monitor/alerts/memoryFullFraction"), r.memoryFullFraction).toDouble();
+    r.memoryFullFraction
+        = s.value(QStringLiteral("monitor/alerts/memoryFullFraction"), r.memoryFullFraction).toDouble();
     r.eccErrors = s.value(QStringLiteral("monitor/alerts/eccErrors"), r.eccErrors).toBool();
     r.hwSlowdown = s.value(QStringLiteral("monitor/alerts/hwSlowdown"), r.hwSlowdown).toBool();
     r.thermal = s.value(QStringLiteral("monitor/alerts/thermal"), r.thermal).toBool();
@@ -48,24 +49,38 @@ QList<Alert> evaluateAlerts(const QList<GpuSample>& gpus, const AlertRules& rule
     for (const auto& g : gpus) {
         const QString who = QStringLiteral("GPU %1").arg(g.index);
         if (hasValue(g.tempGpuC) && g.tempGpuC >= rules.gpuTempC)
-            out.append({AlertKind::GpuTemperature, g.index, QStringLiteral("%1: %2 °C (limit %3 °C)").arg(who).arg(g.tempGpuC).arg(rules.gpuTempC), nowMs, false});
+            out.append({ AlertKind::GpuTemperature, g.index,
+                QStringLiteral("%1: %2 °C (limit %3 °C)").arg(who).arg(g.tempGpuC).arg(rules.gpuTempC), nowMs, false });
         if (hasValue(g.tempMemoryC) && g.tempMemoryC >= rules.memoryTempC)
-            out.append({AlertKind::MemoryTemperature, g.index,
-                        QStringLiteral("%1: memory %2 °C (limit %3 °C)").arg(who).arg(g.tempMemoryC).arg(rules.memoryTempC), nowMs, false});
+            out.append({ AlertKind::MemoryTemperature, g.index,
+                QStringLiteral("%1: memory %2 °C (limit %3 °C)").arg(who).arg(g.tempMemoryC).arg(rules.memoryTempC),
+                nowMs, false });
         const double frac = g.memFraction();
         if (hasValue(frac) && frac >= rules.memoryFullFraction)
-            out.append({AlertKind::MemoryFull, g.index,
-                        QStringLiteral("%1: memory %2% full (%3 of %4 MiB)").arg(who).arg(frac * 100, 0, 'f', 1).arg(g.memUsedMiB).arg(g.memTotalMiB), nowMs, false});
+            out.append({ AlertKind::MemoryFull, g.index,
+                QStringLiteral("%1: memory %2% full (%3 of %4 MiB)")
+                    .arg(who)
+                    .arg(frac * 100, 0, 'f', 1)
+                    .arg(g.memUsedMiB)
+                    .arg(g.memTotalMiB),
+                nowMs, false });
         if (rules.eccErrors && hasValue(g.eccUncorrected) && g.eccUncorrected > 0)
-            out.append({AlertKind::EccErrors, g.index, QStringLiteral("%1: %2 uncorrected ECC error(s) since the driver loaded").arg(who).arg(g.eccUncorrected),
-                        nowMs, true});
+            out.append({ AlertKind::EccErrors, g.index,
+                QStringLiteral("%1: %2 uncorrected ECC error(s) since the driver loaded")
+                    .arg(who)
+                    .arg(g.eccUncorrected),
+                nowMs, true });
         if (g.hasReasons) {
             if (rules.hwSlowdown && (g.reasons & (kReasonHwSlowdown | kReasonHwPowerBrake)))
-                out.append({AlertKind::HwSlowdown, g.index, QStringLiteral("%1: hardware slowdown (%2)").arg(who, reasonWords(g.reasons & (kReasonHwSlowdown | kReasonHwPowerBrake)).join(u", ")),
-                            nowMs, true});
+                out.append({ AlertKind::HwSlowdown, g.index,
+                    QStringLiteral("%1: hardware slowdown (%2)")
+                        .arg(who, reasonWords(g.reasons & (kReasonHwSlowdown | kReasonHwPowerBrake)).join(u", ")),
+                    nowMs, true });
             if (rules.thermal && (g.reasons & (kReasonSwThermal | kReasonHwThermal)))
-                out.append({AlertKind::Thermal, g.index, QStringLiteral("%1: thermal slowdown (%2)").arg(who, reasonWords(g.reasons & (kReasonSwThermal | kReasonHwThermal)).join(u", ")),
-                            nowMs, (g.reasons & kReasonHwThermal) != 0});
+                out.append({ AlertKind::Thermal, g.index,
+                    QStringLiteral("%1: thermal slowdown (%2)")
+                        .arg(who, reasonWords(g.reasons & (kReasonSwThermal | kReasonHwThermal)).join(u", ")),
+                    nowMs, (g.reasons & kReasonHwThermal) != 0 });
         }
     }
     return out;

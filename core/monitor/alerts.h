@@ -20,23 +20,31 @@ struct AlertRules
     double memoryTempC = 95;
     double memoryFullFraction = 0.95;
     bool eccErrors = true;
-    bool hwSlowdown = true;  // 0x8 hw_slowdown and 0x80 hw_power_brake_slowdown
-    bool thermal = true;     // 0x20 sw_thermal_slowdown and 0x40 hw_thermal_slowdown
+    bool hwSlowdown = true; // 0x8 hw_slowdown and 0x80 hw_power_brake_slowdown
+    bool thermal = true;    // 0x20 sw_thermal_slowdown and 0x40 hw_thermal_slowdown
 
     static AlertRules load(const QSettings& settings);
     void save(QSettings& settings) const;
     bool operator==(const AlertRules&) const = default;
 };
 
-enum class AlertKind : quint8 { GpuTemperature, MemoryTemperature, MemoryFull, EccErrors, HwSlowdown, Thermal, SmiFailure };
+enum class AlertKind : quint8 {
+    GpuTemperature,
+    MemoryTemperature,
+    MemoryFull,
+    EccErrors,
+    HwSlowdown,
+    Thermal,
+    SmiFailure
+};
 
 struct Alert
 {
     AlertKind kind = AlertKind::SmiFailure;
-    int gpu = -1;            // -1: the host (nvidia-smi failures)
-    QString message;         // for people: "GPU 3: 92 C (limit 85 C)"
-    qint64 timeMs = 0;       // when it was first seen
-    bool critical = false;   // ECC, HW thermal, NVML failures
+    int gpu = -1;          // -1: the host (nvidia-smi failures)
+    QString message;       // for people: "GPU 3: 92 C (limit 85 C)"
+    qint64 timeMs = 0;     // when it was first seen
+    bool critical = false; // ECC, HW thermal, NVML failures
 
     // Identity for raise/clear: one alert per kind and GPU.
     QString key() const { return QString::number(int(kind)) + u':' + QString::number(gpu); }

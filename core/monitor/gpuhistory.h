@@ -17,8 +17,8 @@ namespace kf {
 
 enum class GpuMetric : quint8 { Utilization, MemoryUsedPercent, Temperature, Power, SmClock, MemoryUtilization };
 constexpr int kGpuMetricCount = 6;
-QString gpuMetricName(GpuMetric metric);  // "Utilization"
-QString gpuMetricUnit(GpuMetric metric);  // "%", "°C", "W", "MHz"
+QString gpuMetricName(GpuMetric metric); // "Utilization"
+QString gpuMetricUnit(GpuMetric metric); // "%", "°C", "W", "MHz"
 double gpuMetricValue(const GpuSample& sample, GpuMetric metric);
 
 // Every GPU's metrics of one host over time (one SeriesBuffer per GPU and metric, so

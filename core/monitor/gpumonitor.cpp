@@ -11,8 +11,6 @@
 #include <QThread>
 #include <QtConcurrent>
 
-
-
 namespace kf {
 
 namespace {
@@ -23,12 +21,14 @@ constexpr int kBlockSettleMs = 150;
 } // namespace
 
 GpuMonitor::GpuMonitor(std::shared_ptr<Transport> transport, QString hostName, QObject* parent)
-    : GpuMonitor(std::move(transport), std::move(hostName), Options{}, parent)
-{
-}
+    : GpuMonitor(std::move(transport), std::move(hostName), Options {}, parent)
+{ }
 
 GpuMonitor::GpuMonitor(std::shared_ptr<Transport> transport, QString hostName, Options options, QObject* parent)
-    : QObject(parent), m_transport(std::move(transport)), m_hostName(std::move(hostName)), m_options(std::move(options))
+    : QObject(parent)
+    , m_transport(std::move(transport))
+    , m_hostName(std::move(hostName))
+    , m_options(std::move(options))
 {
     qRegisterMetaType<kf::GpuSample>();
     qRegisterMetaType<QList<kf::GpuSample>>();
@@ -47,7 +47,10 @@ GpuMonitor::GpuMonitor(std::shared_ptr<Transport> transport, QString hostName, O
     });
 }
 
-GpuMonitor::~GpuMonitor() { stop(); }
+GpuMonitor::~GpuMonitor()
+{
+    stop();
+}
 
 void GpuMonitor::setState(State state, const QString& reason)
 {
@@ -104,20 +107,22 @@ void GpuMonitor::probe()
         if (gen != m_generation)
             return;
         // The timestamp first: it dates each block and tells a repeated sample from a new one.
-        GpuFieldProbe probe = probeGpuFields(r.stdOut, QList<GpuField>{GpuField::Timestamp} + defaultGpuFields());
+        GpuFieldProbe probe = probeGpuFields(r.stdOut, QList<GpuField> { GpuField::Timestamp } + defaultGpuFields());
         if (!probe.ok) {
             QString why = QString::fromUtf8(r.stdOut + r.stdErr).trimmed();
             if (!r.error.isEmpty())
                 why = r.error;
             if (why.isEmpty())
                 why = QStringLiteral("nvidia-smi --help-query-gpu exited with %1").arg(r.exitCode);
-            Alert a{AlertKind::SmiFailure, -1, QStringLiteral("%1: %2").arg(m_hostName, why.section(u'\n', 0, 0)), QDateTime::currentMSecsSinceEpoch(), true};
-            updateAlerts({a}, true);
+            Alert a { AlertKind::SmiFailure, -1, QStringLiteral("%1: %2").arg(m_hostName, why.section(u'\n', 0, 0)),
+                QDateTime::currentMSecsSinceEpoch(), true };
+            updateAlerts({ a }, true);
             scheduleRestart(why);
             return;
         }
         if (!probe.missing.isEmpty())
-            log::monitor()->info("{}: driver does not know {}; not asking for them", m_hostName, probe.missing.join(u','));
+            log::monitor()->info(
+                "{}: driver does not know {}; not asking for them", m_hostName, probe.missing.join(u','));
         m_probe = probe;
         startStream();
     });
@@ -149,9 +154,8 @@ void GpuMonitor::startStream()
         return;
     }
     connect(m_stream.get(), &ProcessHandle::stdoutReceived, this, &GpuMonitor::onStdout);
-    connect(m_stream.get(), &ProcessHandle::stderrReceived, this, [this](const QByteArray& chunk) {
-        m_stderrTail = QByteArray(m_stderrTail + chunk).right(2000);
-    });
+    connect(m_stream.get(), &ProcessHandle::stderrReceived, this,
+        [this](const QByteArray& chunk) { m_stderrTail = QByteArray(m_stderrTail + chunk).right(2000); });
     connect(m_stream.get(), &ProcessHandle::resumed, this, [this] {
         ++m_resumes;
         // A partial line or block from before the drop: its rest is lost.
@@ -179,13 +183,15 @@ void GpuMonitor::onStdout(const QByteArray& chunk)
     m_lineBuffer.remove(0, lastNl + 1);
     const GpuCsvResult parsed = parseGpuCsv(complete, m_probe.fields);
     if (!parsed.fatal.isEmpty()) {
-        Alert a{AlertKind::SmiFailure, -1, QStringLiteral("%1: %2").arg(m_hostName, parsed.fatal), QDateTime::currentMSecsSinceEpoch(), true};
-        updateAlerts({a}, true);
+        Alert a { AlertKind::SmiFailure, -1, QStringLiteral("%1: %2").arg(m_hostName, parsed.fatal),
+            QDateTime::currentMSecsSinceEpoch(), true };
+        updateAlerts({ a }, true);
     }
     for (const auto& s : parsed.samples) {
         // A new block starts where a GPU repeats (not where the timestamp moves: nothing
         // promises one timestamp for all GPUs of a sample).
-        const bool repeat = std::any_of(m_block.cbegin(), m_block.cend(), [&](const GpuSample& b) { return b.index == s.index; });
+        const bool repeat
+            = std::any_of(m_block.cbegin(), m_block.cend(), [&](const GpuSample& b) { return b.index == s.index; });
         if (repeat)
             flushBlock();
         if (s.timeMs != 0) {
@@ -209,7 +215,8 @@ void GpuMonitor::flushBlock()
         return;
     std::sort(m_block.begin(), m_block.end(), [](const GpuSample& a, const GpuSample& b) { return a.index < b.index; });
     const qint64 previous = m_latestTime;
-    const qint64 now = m_block.front().timeMs != 0 ? sampleTime(m_block.front().timeMs) : QDateTime::currentMSecsSinceEpoch();
+    const qint64 now
+        = m_block.front().timeMs != 0 ? sampleTime(m_block.front().timeMs) : QDateTime::currentMSecsSinceEpoch();
     for (auto& g : m_block) {
         if (g.timeMs != 0)
             g.timeMs = sampleTime(g.timeMs);
@@ -225,11 +232,11 @@ void GpuMonitor::flushBlock()
             gap.append(empty);
         }
         m_history.append(previous + 1, gap);
-        m_gaps.append({previous, now});
+        m_gaps.append({ previous, now });
         if (m_gaps.size() > 1000)
             m_gaps.removeFirst();
         log::monitor()->info("{}: no GPU samples for {:.1f} s ({})", m_hostName, double(now - previous) / 1000.0,
-                             m_gapPending ? "reconnect or restart" : "stream stalled");
+            m_gapPending ? "reconnect or restart" : "stream stalled");
         Q_EMIT gapRecorded(previous, now);
     }
     m_gapPending = false;
@@ -258,8 +265,9 @@ void GpuMonitor::onFinished(const ProcessExit& exit)
         why = exit.signal.isEmpty() ? QStringLiteral("nvidia-smi exited with status %1").arg(exit.exitCode)
                                     : QStringLiteral("nvidia-smi was killed (%1)").arg(exit.signal);
     if (!exit.error.isEmpty() || exit.exitCode != 0 || !exit.signal.isEmpty()) {
-        Alert a{AlertKind::SmiFailure, -1, QStringLiteral("%1: %2").arg(m_hostName, why), QDateTime::currentMSecsSinceEpoch(), true};
-        updateAlerts({a}, true);
+        Alert a { AlertKind::SmiFailure, -1, QStringLiteral("%1: %2").arg(m_hostName, why),
+            QDateTime::currentMSecsSinceEpoch(), true };
+        updateAlerts({ a }, true);
     }
     scheduleRestart(why);
 }
@@ -270,7 +278,8 @@ qint64 GpuMonitor::sampleTime(qint64 sourceMs)
         constexpr qint64 kQuarterHour = 15LL * 60 * 1000;
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
         const qint64 diff = now - sourceMs;
-        m_clockOffsetMs = (diff >= 0 ? (diff + kQuarterHour / 2) : (diff - kQuarterHour / 2)) / kQuarterHour * kQuarterHour;
+        m_clockOffsetMs
+            = (diff >= 0 ? (diff + kQuarterHour / 2) : (diff - kQuarterHour / 2)) / kQuarterHour * kQuarterHour;
         m_clockOffsetValid = true;
         const qint64 skew = now - (sourceMs + m_clockOffsetMs);
         if (qAbs(skew) > 60000)
@@ -295,18 +304,20 @@ void GpuMonitor::pollProcesses()
     m_processesInFlight = true;
     const quint64 gen = m_generation;
     CommandSpec spec;
-    spec.command = shellQuote(m_options.nvidiaSmi) + QStringLiteral(" --query-compute-apps=pid,process_name,used_memory,gpu_uuid --format=csv,noheader,nounits");
+    spec.command = shellQuote(m_options.nvidiaSmi)
+        + QStringLiteral(" --query-compute-apps=pid,process_name,used_memory,gpu_uuid --format=csv,noheader,nounits");
     spec.env = m_options.env;
     auto transport = m_transport;
-    whenReady(this, QtConcurrent::run([transport, spec] { return transport->exec(spec, 20000); }), [this, gen](const ExecResult& r) {
-        m_processesInFlight = false;
-        if (gen != m_generation || !r.ok())
-            return;
-        ComputeAppsResult apps = parseComputeApps(r.stdOut);
-        joinProcessesToGpus(apps.processes, m_latest);
-        m_processes = apps.processes;
-        Q_EMIT processesUpdated(m_processes);
-    });
+    whenReady(this, QtConcurrent::run([transport, spec] { return transport->exec(spec, 20000); }),
+        [this, gen](const ExecResult& r) {
+            m_processesInFlight = false;
+            if (gen != m_generation || !r.ok())
+                return;
+            ComputeAppsResult apps = parseComputeApps(r.stdOut);
+            joinProcessesToGpus(apps.processes, m_latest);
+            m_processes = apps.processes;
+            Q_EMIT processesUpdated(m_processes);
+        });
 }
 
 void GpuMonitor::updateAlerts(const QList<Alert>& now, bool smiScope)

@@ -48,9 +48,9 @@ public:
     struct Options
     {
         int intervalMs = 1000;
-        int processIntervalMs = 5000;  // 0: never list processes
+        int processIntervalMs = 5000; // 0: never list processes
         QString nvidiaSmi = QStringLiteral("nvidia-smi");
-        QMap<QString, QString> env;    // for the remote command (tests, demo knobs)
+        QMap<QString, QString> env; // for the remote command (tests, demo knobs)
     };
 
     GpuMonitor(std::shared_ptr<Transport> transport, QString hostName, QObject* parent = nullptr);

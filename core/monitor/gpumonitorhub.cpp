@@ -6,7 +6,9 @@
 
 namespace kf {
 
-GpuMonitorHub::GpuMonitorHub(QObject* parent) : QObject(parent) { }
+GpuMonitorHub::GpuMonitorHub(QObject* parent)
+    : QObject(parent)
+{ }
 
 GpuMonitor* GpuMonitorHub::monitorFor(HostConnection* host)
 {
@@ -30,7 +32,7 @@ GpuMonitor* GpuMonitorHub::monitorFor(HostConnection* host)
     if (host->state() != ConnectionState::Ready || !host->transport())
         return nullptr;
     auto* monitor = new GpuMonitor(host->transport(), host->profile().name, m_options, this);
-    m_entries.insert(host, {host, monitor});
+    m_entries.insert(host, { host, monitor });
     monitor->start();
     Q_EMIT monitorAdded(host, monitor);
     return monitor;

@@ -19,37 +19,37 @@ struct FieldName
 // First spelling of each field is the one we put on the command line; the others are the
 // aliases --help-query-gpu lists and the renamed forms headers print.
 constexpr FieldName kFieldNames[] = {
-    {GpuField::Timestamp, "timestamp"},
-    {GpuField::Index, "index"},
-    {GpuField::Uuid, "uuid"},
-    {GpuField::Uuid, "gpu_uuid"},
-    {GpuField::Name, "name"},
-    {GpuField::Name, "gpu_name"},
-    {GpuField::BusId, "pci.bus_id"},
-    {GpuField::BusId, "gpu_bus_id"},
-    {GpuField::DriverVersion, "driver_version"},
-    {GpuField::Pstate, "pstate"},
-    {GpuField::TempGpu, "temperature.gpu"},
-    {GpuField::TempMemory, "temperature.memory"},
-    {GpuField::UtilGpu, "utilization.gpu"},
-    {GpuField::UtilMemory, "utilization.memory"},
-    {GpuField::MemTotal, "memory.total"},
-    {GpuField::MemUsed, "memory.used"},
-    {GpuField::MemFree, "memory.free"},
-    {GpuField::PowerDraw, "power.draw"},
-    {GpuField::PowerLimit, "power.limit"},
-    {GpuField::ClockSm, "clocks.sm"},
-    {GpuField::ClockSm, "clocks.current.sm"},
-    {GpuField::ClockMem, "clocks.mem"},
-    {GpuField::ClockMem, "clocks.current.memory"},
-    {GpuField::ClockMaxSm, "clocks.max.sm"},
-    {GpuField::FanSpeed, "fan.speed"},
-    {GpuField::EccUncorrected, "ecc.errors.uncorrected.volatile.total"},
-    {GpuField::EccCorrected, "ecc.errors.corrected.volatile.total"},
-    {GpuField::EventReasons, "clocks_throttle_reasons.active"},
-    {GpuField::EventReasons, "clocks_event_reasons.active"},
-    {GpuField::ComputeMode, "compute_mode"},
-    {GpuField::MigMode, "mig.mode.current"},
+    { GpuField::Timestamp, "timestamp" },
+    { GpuField::Index, "index" },
+    { GpuField::Uuid, "uuid" },
+    { GpuField::Uuid, "gpu_uuid" },
+    { GpuField::Name, "name" },
+    { GpuField::Name, "gpu_name" },
+    { GpuField::BusId, "pci.bus_id" },
+    { GpuField::BusId, "gpu_bus_id" },
+    { GpuField::DriverVersion, "driver_version" },
+    { GpuField::Pstate, "pstate" },
+    { GpuField::TempGpu, "temperature.gpu" },
+    { GpuField::TempMemory, "temperature.memory" },
+    { GpuField::UtilGpu, "utilization.gpu" },
+    { GpuField::UtilMemory, "utilization.memory" },
+    { GpuField::MemTotal, "memory.total" },
+    { GpuField::MemUsed, "memory.used" },
+    { GpuField::MemFree, "memory.free" },
+    { GpuField::PowerDraw, "power.draw" },
+    { GpuField::PowerLimit, "power.limit" },
+    { GpuField::ClockSm, "clocks.sm" },
+    { GpuField::ClockSm, "clocks.current.sm" },
+    { GpuField::ClockMem, "clocks.mem" },
+    { GpuField::ClockMem, "clocks.current.memory" },
+    { GpuField::ClockMaxSm, "clocks.max.sm" },
+    { GpuField::FanSpeed, "fan.speed" },
+    { GpuField::EccUncorrected, "ecc.errors.uncorrected.volatile.total" },
+    { GpuField::EccCorrected, "ecc.errors.corrected.volatile.total" },
+    { GpuField::EventReasons, "clocks_throttle_reasons.active" },
+    { GpuField::EventReasons, "clocks_event_reasons.active" },
+    { GpuField::ComputeMode, "compute_mode" },
+    { GpuField::MigMode, "mig.mode.current" },
 };
 
 QByteArrayView trimmed(QByteArrayView v)
@@ -132,8 +132,7 @@ qint64 timestampMs(QByteArrayView v)
 }
 
 // Splits on ',' and trims; returns the count (up to max; more columns return max + 1).
-template<size_t N>
-int splitColumns(QByteArrayView line, std::array<QByteArrayView, N>& cols)
+template <size_t N> int splitColumns(QByteArrayView line, std::array<QByteArrayView, N>& cols)
 {
     int n = 0;
     qsizetype start = 0;
@@ -158,13 +157,14 @@ public:
     QString get(QByteArrayView bytes)
     {
         for (auto& e : m_entries) {
-            if (e.bytes.size() == bytes.size() && std::memcmp(e.bytes.constData(), bytes.data(), size_t(bytes.size())) == 0)
+            if (e.bytes.size() == bytes.size()
+                && std::memcmp(e.bytes.constData(), bytes.data(), size_t(bytes.size())) == 0)
                 return e.text;
         }
         QString text = QString::fromUtf8(bytes);
         if (m_entries.size() >= 32)
             m_entries.removeFirst();
-        m_entries.append({bytes.toByteArray(), text});
+        m_entries.append({ bytes.toByteArray(), text });
         return text;
     }
 
@@ -223,10 +223,10 @@ GpuField gpuFieldFromName(QByteArrayView name)
 
 QList<GpuField> defaultGpuFields()
 {
-    return {GpuField::Index,      GpuField::Uuid,        GpuField::Name,       GpuField::Pstate,       GpuField::TempGpu,
-            GpuField::TempMemory, GpuField::UtilGpu,     GpuField::UtilMemory, GpuField::MemTotal,     GpuField::MemUsed,
-            GpuField::PowerDraw,  GpuField::PowerLimit,  GpuField::ClockSm,    GpuField::ClockMem,     GpuField::FanSpeed,
-            GpuField::EccUncorrected, GpuField::EventReasons, GpuField::MigMode};
+    return { GpuField::Index, GpuField::Uuid, GpuField::Name, GpuField::Pstate, GpuField::TempGpu, GpuField::TempMemory,
+        GpuField::UtilGpu, GpuField::UtilMemory, GpuField::MemTotal, GpuField::MemUsed, GpuField::PowerDraw,
+        GpuField::PowerLimit, GpuField::ClockSm, GpuField::ClockMem, GpuField::FanSpeed, GpuField::EccUncorrected,
+        GpuField::EventReasons, GpuField::MigMode };
 }
 
 GpuFieldProbe probeGpuFields(QByteArrayView help, const QList<GpuField>& wanted)
@@ -316,7 +316,8 @@ GpuCsvResult parseGpuCsv(QByteArrayView data, const QList<GpuField>& requested)
         // header check costs nothing on ordinary rows.
         const char c0 = cols[0].isEmpty() ? '\0' : cols[0].front();
         const bool maybeHeader = ((c0 >= 'a' && c0 <= 'z') || (c0 >= 'A' && c0 <= 'Z'));
-        if (maybeHeader && gpuFieldFromName(cols[0]) != GpuField::Unknown && gpuFieldFromName(cols[size_t(n - 1)]) != GpuField::Unknown) {
+        if (maybeHeader && gpuFieldFromName(cols[0]) != GpuField::Unknown
+            && gpuFieldFromName(cols[size_t(n - 1)]) != GpuField::Unknown) {
             // A repeated header with the same column count.
             bool header = true;
             QList<GpuField> fields;
@@ -385,15 +386,15 @@ GpuCsvResult parseGpuCsv(QByteArrayView data, const QList<GpuField>& requested)
 QStringList reasonWords(quint64 mask)
 {
     static const std::pair<quint64, const char*> kWords[] = {
-        {0x1, "gpu_idle"},
-        {0x2, "applications_clocks_setting"},
-        {0x4, "sw_power_cap"},
-        {0x8, "hw_slowdown"},
-        {0x10, "sync_boost"},
-        {0x20, "sw_thermal_slowdown"},
-        {0x40, "hw_thermal_slowdown"},
-        {0x80, "hw_power_brake_slowdown"},
-        {0x100, "display_clock_setting"},
+        { 0x1, "gpu_idle" },
+        { 0x2, "applications_clocks_setting" },
+        { 0x4, "sw_power_cap" },
+        { 0x8, "hw_slowdown" },
+        { 0x10, "sync_boost" },
+        { 0x20, "sw_thermal_slowdown" },
+        { 0x40, "hw_thermal_slowdown" },
+        { 0x80, "hw_power_brake_slowdown" },
+        { 0x100, "display_clock_setting" },
     };
     QStringList words;
     quint64 known = 0;
@@ -469,7 +470,8 @@ ComputeAppsResult parseComputeApps(QByteArrayView data)
         p.pid = qint64(pid);
         QByteArrayView name = cols[nameCol];
         if (extra > 0)
-            name = QByteArrayView(cols[nameCol].data(), cols[nameCol + extra].data() + cols[nameCol + extra].size() - cols[nameCol].data());
+            name = QByteArrayView(cols[nameCol].data(),
+                cols[nameCol + extra].data() + cols[nameCol + extra].size() - cols[nameCol].data());
         p.name = QString::fromUtf8(name);
         p.usedMemoryMiB = number(col(memCol));
         p.gpuUuid = QString::fromUtf8(col(uuidCol));

@@ -88,7 +88,10 @@ struct GpuFieldProbe
 GpuFieldProbe probeGpuFields(QByteArrayView helpQueryGpuOutput, const QList<GpuField>& wanted = defaultGpuFields());
 
 constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
-inline bool hasValue(double v) { return !std::isnan(v); }
+inline bool hasValue(double v)
+{
+    return !std::isnan(v);
+}
 
 struct GpuSample
 {
@@ -98,11 +101,11 @@ struct GpuSample
     QString name;
     QString busId;
     QString driverVersion;
-    QString pstate;      // "P0".."P12"; empty when unknown
+    QString pstate; // "P0".."P12"; empty when unknown
     QString computeMode;
-    QString migMode;     // "Enabled"/"Disabled"; empty when unknown
-    double utilGpu = kNoValue;     // %
-    double utilMemory = kNoValue;  // %
+    QString migMode;              // "Enabled"/"Disabled"; empty when unknown
+    double utilGpu = kNoValue;    // %
+    double utilMemory = kNoValue; // %
     double memTotalMiB = kNoValue;
     double memUsedMiB = kNoValue;
     double memFreeMiB = kNoValue;
@@ -128,10 +131,10 @@ struct GpuSample
 struct GpuCsvResult
 {
     QList<GpuSample> samples;
-    QList<GpuField> columns;  // the layout used (from the header when there was one)
+    QList<GpuField> columns; // the layout used (from the header when there was one)
     bool sawHeader = false;
-    int badLines = 0;         // lines skipped: wrong column count, garbage
-    QStringList messages;     // nvidia-smi's own text lines (errors), at most 20
+    int badLines = 0;     // lines skipped: wrong column count, garbage
+    QStringList messages; // nvidia-smi's own text lines (errors), at most 20
     // A well-known fatal nvidia-smi message seen in the output (NVML mismatch, no driver).
     QString fatal;
 };

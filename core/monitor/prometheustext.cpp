@@ -11,8 +11,14 @@ namespace kf {
 
 namespace {
 
-bool isNameStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':'; }
-bool isNameChar(char c) { return isNameStart(c) || (c >= '0' && c <= '9'); }
+bool isNameStart(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':';
+}
+bool isNameChar(char c)
+{
+    return isNameStart(c) || (c >= '0' && c <= '9');
+}
 
 struct Cursor
 {
@@ -93,7 +99,7 @@ QString unescape(QByteArrayView v, bool quotes)
 // Parses one sample line; returns an error text or empty on success.
 QString parseSample(QByteArrayView line, PromSample* s)
 {
-    Cursor c{line};
+    Cursor c { line };
     const QByteArrayView name = c.name();
     if (name.isEmpty())
         return QStringLiteral("expected a metric name");
@@ -133,7 +139,7 @@ QString parseSample(QByteArrayView line, PromSample* s)
             }
             if (!closed || c.i > line.size())
                 return QStringLiteral("unterminated label value");
-            s->labels.append({QString::fromUtf8(key), unescape(line.sliced(b, c.i - b), true)});
+            s->labels.append({ QString::fromUtf8(key), unescape(line.sliced(b, c.i - b), true) });
             ++c.i;
             c.skipSpace();
             if (c.peek() == ',') {
@@ -212,7 +218,7 @@ PromText parsePrometheusText(QByteArrayView data)
         if (line.isEmpty())
             continue;
         if (line.front() == '#') {
-            Cursor c{line, 1};
+            Cursor c { line, 1 };
             c.skipSpace();
             const QByteArrayView kw = c.token();
             if (kw != "HELP" && kw != "TYPE")
@@ -253,9 +259,10 @@ Histogram histogramFrom(const PromText& text, QStringView name)
             double le = 0;
             if (!parseFloat(s.label(u"le").toUtf8(), &le))
                 continue;
-            auto it = std::find_if(h.buckets.begin(), h.buckets.end(), [le](const HistogramBucket& b) { return b.upperBound == le; });
+            auto it = std::find_if(
+                h.buckets.begin(), h.buckets.end(), [le](const HistogramBucket& b) { return b.upperBound == le; });
             if (it == h.buckets.end())
-                h.buckets.append({le, s.value});
+                h.buckets.append({ le, s.value });
             else
                 it->count += s.value;
         } else if (s.name == sum) {
@@ -264,7 +271,8 @@ Histogram histogramFrom(const PromText& text, QStringView name)
             h.count += s.value;
         }
     }
-    std::sort(h.buckets.begin(), h.buckets.end(), [](const auto& a, const auto& b) { return a.upperBound < b.upperBound; });
+    std::sort(
+        h.buckets.begin(), h.buckets.end(), [](const auto& a, const auto& b) { return a.upperBound < b.upperBound; });
     if (!h.buckets.isEmpty() && h.count == 0)
         h.count = h.buckets.last().count;
     return h;
@@ -278,9 +286,10 @@ Histogram histogramDelta(const Histogram& later, const Histogram& earlier)
     d.sum = later.sum - earlier.sum;
     d.count = later.count - earlier.count;
     for (qsizetype i = 0; i < later.buckets.size(); ++i) {
-        if (later.buckets[i].upperBound != earlier.buckets[i].upperBound || later.buckets[i].count < earlier.buckets[i].count)
+        if (later.buckets[i].upperBound != earlier.buckets[i].upperBound
+            || later.buckets[i].count < earlier.buckets[i].count)
             return later;
-        d.buckets.append({later.buckets[i].upperBound, later.buckets[i].count - earlier.buckets[i].count});
+        d.buckets.append({ later.buckets[i].upperBound, later.buckets[i].count - earlier.buckets[i].count });
     }
     return d;
 }

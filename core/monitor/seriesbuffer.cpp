@@ -68,7 +68,7 @@ void SeriesBuffer::append(qint64 tMs, double value)
     const float v = float(value);
     for (auto& r : m_levels) {
         if (r.bucketMs <= 0) {
-            r.push({tMs, v, v});
+            r.push({ tMs, v, v });
             continue;
         }
         const qint64 start = tMs - (tMs % r.bucketMs);
@@ -78,7 +78,7 @@ void SeriesBuffer::append(qint64 tMs, double value)
             r.hasOpen = false;
         }
         if (!r.hasOpen) {
-            r.open = {start, v, v};
+            r.open = { start, v, v };
             r.hasOpen = true;
         } else if (!std::isnan(v)) {
             // fmin/fmax ignore NaN, so a bucket that began with a gap takes the first value.
@@ -143,7 +143,7 @@ QList<QPointF> SeriesBuffer::decimated(qint64 fromMs, qint64 toMs, int columns) 
     out.reserve(2 * columns + 2);
 
     int column = -1;
-    Point lo{}, hi{};
+    Point lo {}, hi {};
     qint64 loT = 0, hiT = 0;
     bool have = false;
     auto flush = [&]() {

@@ -31,7 +31,7 @@ public:
         float max = 0;
     };
 
-    static QList<Level> defaultLevels() { return {{0, 3900}, {10000, 8640}}; }
+    static QList<Level> defaultLevels() { return { { 0, 3900 }, { 10000, 8640 } }; }
     explicit SeriesBuffer(const QList<Level>& levels = defaultLevels());
 
     // Samples must come in time order; an older timestamp (clock jump back) is dropped.
@@ -62,7 +62,7 @@ private:
     {
         qint64 bucketMs = 0;
         std::vector<Point> data;
-        int head = 0;  // index of the oldest element
+        int head = 0; // index of the oldest element
         int count = 0;
         // The bucket being filled (aggregated levels only); not yet in data.
         Point open;

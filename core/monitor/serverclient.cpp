@@ -10,8 +10,6 @@
 #include <QJsonDocument>
 #include <QtConcurrent>
 
-
-
 namespace kf {
 
 namespace {
@@ -24,7 +22,8 @@ QJsonObject jsonObject(const QByteArray& body)
 }
 } // namespace
 
-ServerStatus pollServer(Transport& transport, quint16 port, const ServerStatus* previous, bool withInfo, const QString& host)
+ServerStatus pollServer(
+    Transport& transport, quint16 port, const ServerStatus* previous, bool withInfo, const QString& host)
 {
     ServerStatus s;
     s.port = port;
@@ -37,7 +36,7 @@ ServerStatus pollServer(Transport& transport, quint16 port, const ServerStatus* 
     s.reachable = true;
     s.healthStatus = health->status;
     if (withInfo) {
-        for (const QString& path : {QStringLiteral("/server_info"), QStringLiteral("/get_server_info")}) {
+        for (const QString& path : { QStringLiteral("/server_info"), QStringLiteral("/get_server_info") }) {
             const auto r = httpGet(transport, host, port, path, kRequestTimeoutMs);
             if (r && r->status == 200) {
                 s.serverInfo = jsonObject(r->body);
@@ -45,7 +44,7 @@ ServerStatus pollServer(Transport& transport, quint16 port, const ServerStatus* 
                 break;
             }
         }
-        for (const QString& path : {QStringLiteral("/model_info"), QStringLiteral("/get_model_info")}) {
+        for (const QString& path : { QStringLiteral("/model_info"), QStringLiteral("/get_model_info") }) {
             const auto r = httpGet(transport, host, port, path, kRequestTimeoutMs);
             if (r && r->status == 200) {
                 s.modelInfo = jsonObject(r->body);
@@ -67,9 +66,10 @@ ServerStatus pollServer(Transport& transport, quint16 port, const ServerStatus* 
         s.metricsText = parsePrometheusText(metrics->body);
         const bool usePrevious = previous && previous->hasMetrics && previous->timeMs < s.timeMs;
         s.metrics = deriveServerMetrics(s.metricsText, usePrevious ? &previous->metricsText : nullptr,
-                                        usePrevious ? double(s.timeMs - previous->timeMs) / 1000.0 : 0.0);
+            usePrevious ? double(s.timeMs - previous->timeMs) / 1000.0 : 0.0);
     } else if (metrics) {
-        s.metrics.note = QStringLiteral("/metrics answered HTTP %1: start the server with --enable-metrics").arg(metrics->status);
+        s.metrics.note
+            = QStringLiteral("/metrics answered HTTP %1: start the server with --enable-metrics").arg(metrics->status);
     } else {
         s.metrics.note = metrics.error();
     }
@@ -77,13 +77,18 @@ ServerStatus pollServer(Transport& transport, quint16 port, const ServerStatus* 
 }
 
 ServerClient::ServerClient(std::shared_ptr<Transport> transport, quint16 port, QObject* parent)
-    : QObject(parent), m_transport(std::move(transport)), m_port(port)
+    : QObject(parent)
+    , m_transport(std::move(transport))
+    , m_port(port)
 {
     qRegisterMetaType<kf::ServerStatus>();
     connect(&m_timer, &QTimer::timeout, this, &ServerClient::pollNow);
 }
 
-ServerClient::~ServerClient() { stop(); }
+ServerClient::~ServerClient()
+{
+    stop();
+}
 
 void ServerClient::start(int intervalMs)
 {
@@ -108,7 +113,9 @@ void ServerClient::pollNow()
     const quint16 port = m_port;
     const ServerStatus previous = m_last;
     const bool withInfo = !m_haveInfo;
-    whenReady(this, QtConcurrent::run([transport, port, previous, withInfo] { return pollServer(*transport, port, &previous, withInfo); }),
+    whenReady(this, QtConcurrent::run([transport, port, previous, withInfo] {
+        return pollServer(*transport, port, &previous, withInfo);
+    }),
         [this, gen](const ServerStatus& s) {
             if (gen != m_generation)
                 return;
@@ -116,7 +123,8 @@ void ServerClient::pollNow()
             // Ask for server_info again whenever the server went away (it may come back different).
             m_haveInfo = s.healthy() && !s.serverInfo.isEmpty();
             if (m_last.reachable != s.reachable)
-                log::monitor()->info("server on port {}: {}", m_port, s.reachable ? QStringLiteral("reachable") : s.error);
+                log::monitor()->info(
+                    "server on port {}: {}", m_port, s.reachable ? QStringLiteral("reachable") : s.error);
             m_last = s;
             Q_EMIT statusUpdated(s);
         });

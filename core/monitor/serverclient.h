@@ -22,15 +22,15 @@ struct ServerStatus
 {
     qint64 timeMs = 0;
     quint16 port = 0;
-    bool reachable = false;   // something answered HTTP on the port
-    int healthStatus = 0;     // /health HTTP status (200 ready, 503 starting)
-    QString error;            // why not reachable / what failed
+    bool reachable = false; // something answered HTTP on the port
+    int healthStatus = 0;   // /health HTTP status (200 ready, 503 starting)
+    QString error;          // why not reachable / what failed
     QJsonObject serverInfo;
-    QString infoEndpoint;     // which of /server_info, /get_server_info answered
+    QString infoEndpoint; // which of /server_info, /get_server_info answered
     QJsonObject modelInfo;
-    QString modelPath;        // from server_info or model_info
+    QString modelPath; // from server_info or model_info
     int tpSize = 0;
-    bool hasMetrics = false;  // /metrics answered (needs --enable-metrics)
+    bool hasMetrics = false; // /metrics answered (needs --enable-metrics)
     PromText metricsText;
     ServerMetrics metrics;
 
@@ -39,8 +39,8 @@ struct ServerStatus
 
 // Blocking (worker thread). previous: the last status, for rates and per-interval quantiles;
 // withInfo: also fetch server_info/model_info (they rarely change; the client asks once).
-ServerStatus pollServer(Transport& transport, quint16 port, const ServerStatus* previous = nullptr, bool withInfo = true,
-                        const QString& host = QStringLiteral("127.0.0.1"));
+ServerStatus pollServer(Transport& transport, quint16 port, const ServerStatus* previous = nullptr,
+    bool withInfo = true, const QString& host = QStringLiteral("127.0.0.1"));
 
 // Polls one server periodically from the thread it lives in (results come back queued;
 // a poll still running when the next is due is not doubled).

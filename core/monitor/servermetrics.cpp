@@ -37,9 +37,9 @@ std::optional<double> aggregate(const PromText& text, QStringView name)
         const bool zero = rank.isEmpty() || rank == u"0";
         auto it = groups.find(key);
         if (it == groups.end())
-            groups.insert(key, {s.value, zero});
+            groups.insert(key, { s.value, zero });
         else if (!it->rankZero && (zero || s.value > it->value))
-            *it = {s.value, zero};
+            *it = { s.value, zero };
     }
     if (!any)
         return std::nullopt;
@@ -49,7 +49,8 @@ std::optional<double> aggregate(const PromText& text, QStringView name)
     return total;
 }
 
-std::optional<double> first(const PromText& text, std::initializer_list<const char16_t*> names, QString* found = nullptr)
+std::optional<double> first(
+    const PromText& text, std::initializer_list<const char16_t*> names, QString* found = nullptr)
 {
     for (const char16_t* n : names) {
         const QStringView name(n);
@@ -74,7 +75,8 @@ Histogram firstHistogram(const PromText& text, std::initializer_list<const char1
     return {};
 }
 
-void quantiles(const PromText& now, const PromText* previous, std::initializer_list<const char16_t*> names, double* p50, double* p95)
+void quantiles(const PromText& now, const PromText* previous, std::initializer_list<const char16_t*> names, double* p50,
+    double* p95)
 {
     QString name;
     Histogram h = firstHistogram(now, names, &name);
@@ -96,26 +98,32 @@ ServerMetrics deriveServerMetrics(const PromText& now, const PromText* previous,
 {
     ServerMetrics m;
     QString found;
-    const auto running = first(now, {u"sglang:num_running_reqs", u"sglang_num_running_reqs", u"vllm:num_requests_running"}, &found);
+    const auto running
+        = first(now, { u"sglang:num_running_reqs", u"sglang_num_running_reqs", u"vllm:num_requests_running" }, &found);
     if (running) {
         m.running = *running;
         m.vocabulary = found.startsWith(u"vllm") ? QStringLiteral("vllm") : QStringLiteral("sglang");
     }
-    if (auto v = first(now, {u"sglang:num_queue_reqs", u"sglang_num_queue_reqs", u"vllm:num_requests_waiting"}))
+    if (auto v = first(now, { u"sglang:num_queue_reqs", u"sglang_num_queue_reqs", u"vllm:num_requests_waiting" }))
         m.queued = *v;
-    if (auto v = first(now, {u"sglang:token_usage", u"sglang_token_usage", u"vllm:kv_cache_usage_perc", u"vllm:gpu_cache_usage_perc"}))
+    if (auto v = first(now,
+            { u"sglang:token_usage", u"sglang_token_usage", u"vllm:kv_cache_usage_perc",
+                u"vllm:gpu_cache_usage_perc" }))
         m.kvUsage = *v;
-    if (auto v = first(now, {u"sglang:cache_hit_rate", u"sglang_cache_hit_rate", u"vllm:gpu_prefix_cache_hit_rate"}))
+    if (auto v = first(now, { u"sglang:cache_hit_rate", u"sglang_cache_hit_rate", u"vllm:gpu_prefix_cache_hit_rate" }))
         m.cacheHitRate = *v;
     QString genName;
-    if (auto v = first(now, {u"sglang:generation_tokens_total", u"sglang_generation_tokens_total", u"vllm:generation_tokens_total"}, &genName))
+    if (auto v = first(now,
+            { u"sglang:generation_tokens_total", u"sglang_generation_tokens_total", u"vllm:generation_tokens_total" },
+            &genName))
         m.generationTokensTotal = *v;
-    if (auto v = first(now, {u"sglang:prompt_tokens_total", u"sglang_prompt_tokens_total", u"vllm:prompt_tokens_total"}))
+    if (auto v
+        = first(now, { u"sglang:prompt_tokens_total", u"sglang_prompt_tokens_total", u"vllm:prompt_tokens_total" }))
         m.promptTokensTotal = *v;
     if (m.vocabulary.isEmpty() && !genName.isEmpty())
         m.vocabulary = genName.startsWith(u"vllm") ? QStringLiteral("vllm") : QStringLiteral("sglang");
 
-    if (auto v = first(now, {u"sglang:gen_throughput", u"sglang_gen_throughput"})) {
+    if (auto v = first(now, { u"sglang:gen_throughput", u"sglang_gen_throughput" })) {
         m.genThroughput = *v;
     } else if (previous && secondsBetween > 0 && !genName.isEmpty()) {
         const auto before = aggregate(*previous, genName);
@@ -125,12 +133,15 @@ ServerMetrics deriveServerMetrics(const PromText& now, const PromText* previous,
         }
     }
 
-    quantiles(now, previous, {u"sglang:time_to_first_token_seconds", u"sglang_time_to_first_token_seconds", u"vllm:time_to_first_token_seconds"},
-              &m.ttftP50, &m.ttftP95);
     quantiles(now, previous,
-              {u"sglang:inter_token_latency_seconds", u"sglang:time_per_output_token_seconds", u"sglang_inter_token_latency_seconds",
-               u"sglang_time_per_output_token_seconds", u"vllm:inter_token_latency_seconds", u"vllm:time_per_output_token_seconds"},
-              &m.itlP50, &m.itlP95);
+        { u"sglang:time_to_first_token_seconds", u"sglang_time_to_first_token_seconds",
+            u"vllm:time_to_first_token_seconds" },
+        &m.ttftP50, &m.ttftP95);
+    quantiles(now, previous,
+        { u"sglang:inter_token_latency_seconds", u"sglang:time_per_output_token_seconds",
+            u"sglang_inter_token_latency_seconds", u"sglang_time_per_output_token_seconds",
+            u"vllm:inter_token_latency_seconds", u"vllm:time_per_output_token_seconds" },
+        &m.itlP50, &m.itlP95);
 
     QSet<QString> ranks;
     for (const auto& s : now.samples) {
@@ -140,7 +151,8 @@ ServerMetrics deriveServerMetrics(const PromText& now, const PromText* previous,
     }
     m.tpRanksReporting = int(ranks.size());
     if (ranks.size() == 1 && ranks.contains(QStringLiteral("0")))
-        m.note = QStringLiteral("Only TP rank 0 reports metrics (SGLang's default); per-rank numbers of the other ranks are not visible.");
+        m.note = QStringLiteral(
+            "Only TP rank 0 reports metrics (SGLang's default); per-rank numbers of the other ranks are not visible.");
     if (m.vocabulary.isEmpty())
         m.note = QStringLiteral("No SGLang or vLLM metrics found (was the server started with --enable-metrics?).");
     return m;

@@ -33,15 +33,15 @@ struct ServerMetrics
     bool throughputFromRate = false; // computed from generation_tokens_total between scrapes
     double running = nan();
     double queued = nan();
-    double kvUsage = nan();          // 0..1
-    double cacheHitRate = nan();     // 0..1
-    double ttftP50 = nan();          // seconds
+    double kvUsage = nan();      // 0..1
+    double cacheHitRate = nan(); // 0..1
+    double ttftP50 = nan();      // seconds
     double ttftP95 = nan();
     double itlP50 = nan();
     double itlP95 = nan();
     double generationTokensTotal = nan();
     double promptTokensTotal = nan();
-    int tpRanksReporting = 0;        // distinct tp_rank label values seen
+    int tpRanksReporting = 0; // distinct tp_rank label values seen
     QString note;
 };
 

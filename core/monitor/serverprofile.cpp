@@ -13,8 +13,9 @@ QString ServerLaunchProfile::command() const
         words << QStringLiteral("sglang-demo-server");
     else
         words << python << QStringLiteral("-m") << QStringLiteral("sglang.launch_server");
-    words << QStringLiteral("--model-path") << modelPath << QStringLiteral("--tp") << QString::number(tp) << QStringLiteral("--port") << QString::number(port)
-          << QStringLiteral("--host") << QStringLiteral("127.0.0.1");
+    words << QStringLiteral("--model-path") << modelPath << QStringLiteral("--tp") << QString::number(tp)
+          << QStringLiteral("--port") << QString::number(port) << QStringLiteral("--host")
+          << QStringLiteral("127.0.0.1");
     if (enableMetrics)
         words << QStringLiteral("--enable-metrics");
     words << extraArgs;

@@ -51,12 +51,14 @@ HttpParse parseHttpResponse(QByteArrayView data, bool closed)
     QByteArrayView line;
     if (!nextLine(data, &pos, &line)) {
         if (closed)
-            p.error = data.isEmpty() ? QStringLiteral("connection closed without a response") : QStringLiteral("truncated status line");
+            p.error = data.isEmpty() ? QStringLiteral("connection closed without a response")
+                                     : QStringLiteral("truncated status line");
         return p;
     }
     // "HTTP/1.1 200 OK"
     if (!line.startsWith("HTTP/1.") || line.size() < 12 || line[8] != ' ') {
-        p.error = QStringLiteral("not an HTTP response: %1").arg(QString::fromUtf8(line.first(qMin<qsizetype>(line.size(), 60))));
+        p.error = QStringLiteral("not an HTTP response: %1")
+                      .arg(QString::fromUtf8(line.first(qMin<qsizetype>(line.size(), 60))));
         return p;
     }
     int status = 0;
@@ -78,7 +80,8 @@ HttpParse parseHttpResponse(QByteArrayView data, bool closed)
             p.error = QStringLiteral("bad header line");
             return p;
         }
-        p.response.headers.append({line.first(colon).toByteArray(), trimmedView(line.sliced(colon + 1)).toByteArray()});
+        p.response.headers.append(
+            { line.first(colon).toByteArray(), trimmedView(line.sliced(colon + 1)).toByteArray() });
     }
     if (!headersDone) {
         if (closed)
@@ -152,10 +155,11 @@ HttpParse parseHttpResponse(QByteArrayView data, bool closed)
     return p;
 }
 
-Result<HttpResponse> httpGet(TunnelStream& stream, const QString& host, quint16 port, const QString& path, int timeoutMs)
+Result<HttpResponse> httpGet(
+    TunnelStream& stream, const QString& host, quint16 port, const QString& path, int timeoutMs)
 {
-    const QByteArray request = "GET " + path.toUtf8() + " HTTP/1.1\r\nHost: " + host.toUtf8() + ':' + QByteArray::number(port)
-        + "\r\nUser-Agent: KernelForge\r\nAccept: */*\r\nConnection: close\r\n\r\n";
+    const QByteArray request = "GET " + path.toUtf8() + " HTTP/1.1\r\nHost: " + host.toUtf8() + ':'
+        + QByteArray::number(port) + "\r\nUser-Agent: KernelForge\r\nAccept: */*\r\nConnection: close\r\n\r\n";
     const Status written = stream.write(request);
     if (!written)
         return written;
@@ -166,7 +170,8 @@ Result<HttpResponse> httpGet(TunnelStream& stream, const QString& host, quint16 
         const int left = int(timeoutMs - timer.elapsed());
         if (left <= 0) {
             stream.close();
-            return Result<HttpResponse>::failure(QStringLiteral("timed out after %1 ms waiting for %2").arg(timeoutMs).arg(path));
+            return Result<HttpResponse>::failure(
+                QStringLiteral("timed out after %1 ms waiting for %2").arg(timeoutMs).arg(path));
         }
         auto chunk = stream.read(qMin(left, 1000));
         if (!chunk) {
@@ -191,11 +196,15 @@ Result<HttpResponse> httpGet(TunnelStream& stream, const QString& host, quint16 
     }
 }
 
-Result<HttpResponse> httpGet(Transport& transport, const QString& host, quint16 port, const QString& path, int timeoutMs)
+Result<HttpResponse> httpGet(
+    Transport& transport, const QString& host, quint16 port, const QString& path, int timeoutMs)
 {
     auto tunnel = transport.openTunnel(host, port);
     if (!tunnel)
-        return Result<HttpResponse>::failure(QStringLiteral("cannot reach %1:%2 on %3: %4").arg(host).arg(port).arg(transport.describe(), tunnel.error()));
+        return Result<HttpResponse>::failure(QStringLiteral("cannot reach %1:%2 on %3: %4")
+                                                 .arg(host)
+                                                 .arg(port)
+                                                 .arg(transport.describe(), tunnel.error()));
     return httpGet(*tunnel.value(), host, port, path, timeoutMs);
 }
 

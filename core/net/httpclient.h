@@ -46,8 +46,10 @@ HttpParse parseHttpResponse(QByteArrayView data, bool closed);
 
 // Opens a tunnel to host:port through the transport and performs one GET (blocking; call
 // from a worker thread). timeoutMs bounds the whole exchange.
-Result<HttpResponse> httpGet(Transport& transport, const QString& host, quint16 port, const QString& path, int timeoutMs = 10000);
+Result<HttpResponse> httpGet(
+    Transport& transport, const QString& host, quint16 port, const QString& path, int timeoutMs = 10000);
 // Same over an already open stream.
-Result<HttpResponse> httpGet(TunnelStream& stream, const QString& host, quint16 port, const QString& path, int timeoutMs = 10000);
+Result<HttpResponse> httpGet(
+    TunnelStream& stream, const QString& host, quint16 port, const QString& path, int timeoutMs = 10000);
 
 } // namespace kf

@@ -82,7 +82,8 @@ Status removeFile(Transport& t, const QString& path)
     spec.command = QStringLiteral("rm -f -- ") + shellQuote(p);
     const ExecResult r = t.exec(spec, 60000);
     if (!r.ok())
-        return Status::failure(QStringLiteral("cannot remove %1: %2").arg(path, r.error.isEmpty() ? QString::fromUtf8(r.stdErr).trimmed() : r.error));
+        return Status::failure(QStringLiteral("cannot remove %1: %2")
+                                   .arg(path, r.error.isEmpty() ? QString::fromUtf8(r.stdErr).trimmed() : r.error));
     return {};
 }
 
@@ -122,7 +123,8 @@ ApplyReport applyPlan(Transport& transport, const SetPlan& plan, const ApplyOpti
         if (!remove && f.exists && target == f.original) {
             out.outcome = FileApply::Unchanged;
             out.sha256Before = out.sha256After = f.sha256Before;
-            out.message = out.patchIds.isEmpty() ? QStringLiteral("nothing to change") : QStringLiteral("no change selected");
+            out.message
+                = out.patchIds.isEmpty() ? QStringLiteral("nothing to change") : QStringLiteral("no change selected");
             report.files.append(out);
             continue;
         }
@@ -142,9 +144,10 @@ ApplyReport applyPlan(Transport& transport, const SetPlan& plan, const ApplyOpti
         if (cur->exists != f.exists || cur->sha != f.sha256Before) {
             out.outcome = FileApply::Refused;
             out.message = !cur->exists ? QStringLiteral("%1 was removed since the review; re-plan").arg(f.file)
-                : !f.exists            ? QStringLiteral("%1 appeared since the review; re-plan").arg(f.file)
-                                       : QStringLiteral("%1 changed since the review (SHA-256 %2 then, %3 now); re-plan and review again")
-                                             .arg(f.file, f.sha256Before.left(12), cur->sha.left(12));
+                : !f.exists
+                ? QStringLiteral("%1 appeared since the review; re-plan").arg(f.file)
+                : QStringLiteral("%1 changed since the review (SHA-256 %2 then, %3 now); re-plan and review again")
+                      .arg(f.file, f.sha256Before.left(12), cur->sha.left(12));
             report.files.append(out);
             continue;
         }
@@ -194,13 +197,16 @@ ApplyReport applyPlan(Transport& transport, const SetPlan& plan, const ApplyOpti
         out.outcome = FileApply::Written;
         if (id) {
             out.journalId = id.value();
-            out.message = remove ? QStringLiteral("deleted (backup %1)").arg(out.backupPath)
-                                 : QStringLiteral("written and verified%1").arg(out.backupPath.isEmpty() ? QString() : QStringLiteral(" (backup %1)").arg(out.backupPath));
+            out.message = remove
+                ? QStringLiteral("deleted (backup %1)").arg(out.backupPath)
+                : QStringLiteral("written and verified%1")
+                      .arg(out.backupPath.isEmpty() ? QString() : QStringLiteral(" (backup %1)").arg(out.backupPath));
         } else {
-            out.message = QStringLiteral("written and verified, but not journaled: %1 (backup %2)").arg(id.error(), out.backupPath);
+            out.message = QStringLiteral("written and verified, but not journaled: %1 (backup %2)")
+                              .arg(id.error(), out.backupPath);
         }
-        log::patch()->info("applied {} to {} on {}: {}", plan.set.name.toStdString(), f.path.toStdString(), plan.host.toStdString(),
-                           out.message.toStdString());
+        log::patch()->info("applied {} to {} on {}: {}", plan.set.name.toStdString(), f.path.toStdString(),
+            plan.host.toStdString(), out.message.toStdString());
         report.files.append(out);
     }
     return report;
@@ -214,15 +220,20 @@ Result<RollbackOutcome> rollbackApply(Transport& transport, qint64 journalId)
         return entry.status();
     const AppliedFile& e = entry.value();
     if (e.rolledBack())
-        return Result<RollbackOutcome>::failure(QStringLiteral("apply %1 of %2 was already rolled back at %3").arg(journalId).arg(e.file, e.rolledBackAt.toString(Qt::ISODate)));
+        return Result<RollbackOutcome>::failure(QStringLiteral("apply %1 of %2 was already rolled back at %3")
+                                                    .arg(journalId)
+                                                    .arg(e.file, e.rolledBackAt.toString(Qt::ISODate)));
     const auto cur = readCurrent(transport, e.path);
     if (!cur)
         return cur.status();
     const bool expectAbsent = e.sha256After.isEmpty();
     if (expectAbsent ? cur->exists : (!cur->exists || cur->sha != e.sha256After))
-        return Result<RollbackOutcome>::failure(QStringLiteral("%1 changed after the apply (expected SHA-256 %2, found %3); not rolling back over someone else's edits")
-                                                    .arg(e.file, expectAbsent ? QStringLiteral("(absent)") : e.sha256After.left(12),
-                                                         cur->exists ? cur->sha.left(12) : QStringLiteral("(absent)")));
+        return Result<RollbackOutcome>::failure(QStringLiteral(
+            "%1 changed after the apply (expected SHA-256 %2, found %3); not rolling back over someone else's edits")
+                                                    .arg(e.file,
+                                                        expectAbsent ? QStringLiteral("(absent)")
+                                                                     : e.sha256After.left(12),
+                                                        cur->exists ? cur->sha.left(12) : QStringLiteral("(absent)")));
     RollbackOutcome out;
     out.journalId = journalId;
     out.file = e.file;
@@ -233,9 +244,11 @@ Result<RollbackOutcome> rollbackApply(Transport& transport, qint64 journalId)
     } else {
         auto backup = transport.readFile(e.backupPath);
         if (!backup)
-            return Result<RollbackOutcome>::failure(QStringLiteral("cannot read the backup %1: %2").arg(e.backupPath, backup.error()));
+            return Result<RollbackOutcome>::failure(
+                QStringLiteral("cannot read the backup %1: %2").arg(e.backupPath, backup.error()));
         if (sha256Hex(backup.value()) != e.sha256Before)
-            return Result<RollbackOutcome>::failure(QStringLiteral("the backup %1 does not match the journaled SHA-256; not restoring").arg(e.backupPath));
+            return Result<RollbackOutcome>::failure(
+                QStringLiteral("the backup %1 does not match the journaled SHA-256; not restoring").arg(e.backupPath));
         const auto bst = transport.stat(e.backupPath);
         WriteOptions wo;
         if (!cur->exists && bst && bst->exists)

@@ -39,8 +39,8 @@ QString outcomeText(FileApply::Outcome o);
 struct ApplyReport
 {
     QList<FileApply> files;
-    bool ok() const;                  // nothing refused or failed
-    bool changedSinceReview() const;  // some file was refused because it changed: re-plan
+    bool ok() const;                 // nothing refused or failed
+    bool changedSinceReview() const; // some file was refused because it changed: re-plan
 };
 
 struct ApplyOptions

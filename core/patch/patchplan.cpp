@@ -53,8 +53,9 @@ PatchPlan planRecipe(const Patch& patch, const QString& text, PatchPlan p)
     for (const Condition& c : patch.requirements) {
         if (!c.matches(text)) {
             p.status = PatchStatus::NotApplicable;
-            p.reason = patch.requiresNote.isEmpty() ? QStringLiteral("this version of %1 has no %2").arg(patch.file, c.describe())
-                                                    : patch.requiresNote;
+            p.reason = patch.requiresNote.isEmpty()
+                ? QStringLiteral("this version of %1 has no %2").arg(patch.file, c.describe())
+                : patch.requiresNote;
             return p;
         }
     }
@@ -96,14 +97,19 @@ PatchPlan planRecipe(const Patch& patch, const QString& text, PatchPlan p)
     }
     if (changed > 0) {
         p.status = PatchStatus::WillApply;
-        p.reason = QStringLiteral("%1 of %2 edit%3 change the file").arg(changed).arg(patch.edits.size()).arg(patch.edits.size() == 1 ? QString() : QStringLiteral("s"));
+        p.reason = QStringLiteral("%1 of %2 edit%3 change the file")
+                       .arg(changed)
+                       .arg(patch.edits.size())
+                       .arg(patch.edits.size() == 1 ? QString() : QStringLiteral("s"));
         p.textAfter = work;
     } else if (there > 0) {
         p.status = PatchStatus::AlreadyApplied;
         p.reason = QStringLiteral("every edit is already in place");
     } else {
         p.status = PatchStatus::NotApplicable;
-        p.reason = QStringLiteral("none of its places exist in this version (%1 optional edit%2 found nothing)").arg(optionalMissing).arg(optionalMissing == 1 ? QString() : QStringLiteral("s"));
+        p.reason = QStringLiteral("none of its places exist in this version (%1 optional edit%2 found nothing)")
+                       .arg(optionalMissing)
+                       .arg(optionalMissing == 1 ? QString() : QStringLiteral("s"));
     }
     return p;
 }
@@ -111,7 +117,7 @@ PatchPlan planRecipe(const Patch& patch, const QString& text, PatchPlan p)
 PatchPlan planDiffPatch(const Patch& patch, const std::optional<QString>& text, PatchPlan p)
 {
     const FileDiff& d = patch.diff;
-    const textdiff::TextLines empty{{}, false, false};
+    const textdiff::TextLines empty { {}, false, false };
     if (d.isNew) {
         const FileApplyResult r = applyHunks(empty, d.hunks);
         const QString created = textdiff::joinLines(r.result);
@@ -144,7 +150,10 @@ PatchPlan planDiffPatch(const Patch& patch, const std::optional<QString>& text, 
     const FileApplyResult r = applyHunks(lines, d.hunks);
     p.hunks = r.hunks;
     for (qsizetype i = 0; i < r.hunks.size(); ++i)
-        p.notes.append(QStringLiteral("hunk %1 (diff line %2): %3").arg(i + 1).arg(d.hunks[i].sourceLine).arg(fateText(r.hunks[i])));
+        p.notes.append(QStringLiteral("hunk %1 (diff line %2): %3")
+                           .arg(i + 1)
+                           .arg(d.hunks[i].sourceLine)
+                           .arg(fateText(r.hunks[i])));
     for (const HunkFate& f : r.hunks) {
         if (f.kind == HunkFate::Rejected) {
             p.status = PatchStatus::Conflict;
@@ -175,7 +184,8 @@ PatchPlan planDiffPatch(const Patch& patch, const std::optional<QString>& text, 
         fuzzed += f.kind == HunkFate::Applied && f.fuzz != 0;
         already += f.kind == HunkFate::AlreadyApplied;
     }
-    p.reason = QStringLiteral("%1 hunk%2").arg(r.hunks.size()).arg(r.hunks.size() == 1 ? QString() : QStringLiteral("s"));
+    p.reason
+        = QStringLiteral("%1 hunk%2").arg(r.hunks.size()).arg(r.hunks.size() == 1 ? QString() : QStringLiteral("s"));
     if (offsets)
         p.reason += QStringLiteral(", %1 at an offset").arg(offsets);
     if (fuzzed)
@@ -330,9 +340,10 @@ SetPlan planSet(Transport& transport, const PatchSet& set, const QString& rootIn
         f.path = root + QLatin1Char('/') + f.file;
         f.mode = modes.value(f.file, 0);
     }
-    log::patch()->info("planned {} on {}:{}: {} will apply, {} already applied, {} not applicable, {} conflicts", set.name.toStdString(),
-                       plan.host.toStdString(), root.toStdString(), plan.count(PatchStatus::WillApply), plan.count(PatchStatus::AlreadyApplied),
-                       plan.count(PatchStatus::NotApplicable), plan.count(PatchStatus::Conflict));
+    log::patch()->info("planned {} on {}:{}: {} will apply, {} already applied, {} not applicable, {} conflicts",
+        set.name.toStdString(), plan.host.toStdString(), root.toStdString(), plan.count(PatchStatus::WillApply),
+        plan.count(PatchStatus::AlreadyApplied), plan.count(PatchStatus::NotApplicable),
+        plan.count(PatchStatus::Conflict));
     return plan;
 }
 

@@ -25,8 +25,8 @@ enum class PatchStatus {
     NotApplicable,  // its target is not in this version of the file (not an error)
     Conflict,       // its place should exist but the text does not match: reason + nearest lines
 };
-QString statusText(PatchStatus s);      // "will apply", ...
-QString statusKey(PatchStatus s);       // "will-apply", ... (JSON)
+QString statusText(PatchStatus s); // "will apply", ...
+QString statusKey(PatchStatus s);  // "will-apply", ... (JSON)
 
 struct PatchPlan
 {
@@ -36,9 +36,9 @@ struct PatchPlan
     QString why;
     QString file;
     PatchStatus status = PatchStatus::Conflict;
-    QString reason;           // one line: why this status
-    QStringList notes;        // per edit / per hunk details
-    int nearestLine = 0;      // Conflict: where the closest text is (1-based)
+    QString reason;      // one line: why this status
+    QStringList notes;   // per edit / per hunk details
+    int nearestLine = 0; // Conflict: where the closest text is (1-based)
     QStringList nearestLines;
     QList<HunkFate> hunks;    // diff patches
     QString textBefore;       // the file as this patch sees it (after earlier patches of the file)
@@ -51,27 +51,27 @@ PatchPlan planPatch(const Patch& patch, const std::optional<QString>& text);
 
 struct FilePlan
 {
-    QString file;            // relative to the root
-    QString path;            // root + "/" + file, as given to the Transport
+    QString file; // relative to the root
+    QString path; // root + "/" + file, as given to the Transport
     bool exists = false;
     quint32 mode = 0;
     QByteArray original;
-    QString sha256Before;    // of original ("" when the file does not exist)
-    QByteArray proposed;     // after every WillApply patch of this file
+    QString sha256Before; // of original ("" when the file does not exist)
+    QByteArray proposed;  // after every WillApply patch of this file
     QString sha256After;
-    bool remove = false;     // a diff deletes the file
-    QList<int> patches;      // indexes into SetPlan::patches, in application order
+    bool remove = false; // a diff deletes the file
+    QList<int> patches;  // indexes into SetPlan::patches, in application order
     bool changes() const { return remove || proposed != original; }
 };
 
 struct SetPlan
 {
     PatchSet set;
-    QString root;            // the resolved root (may be root/sgl-kernel)
-    QString host;            // Transport::describe()
+    QString root; // the resolved root (may be root/sgl-kernel)
+    QString host; // Transport::describe()
     QList<PatchPlan> patches;
     QList<FilePlan> files;
-    QString error;           // reading failed etc.; patches may be empty
+    QString error; // reading failed etc.; patches may be empty
     explicit operator bool() const { return error.isEmpty(); }
     int count(PatchStatus s) const;
     const FilePlan* fileFor(const QString& file) const;
@@ -87,7 +87,8 @@ SetPlan planSetOnFiles(const PatchSet& set, const QMap<QString, QByteArray>& fil
 QString resolveRoot(Transport& transport, const PatchSet& set, const QString& root);
 
 // Blocking: reads every target file through the transport and plans the set.
-SetPlan planSet(Transport& transport, const PatchSet& set, const QString& root, const std::atomic<bool>* stop = nullptr);
+SetPlan planSet(
+    Transport& transport, const PatchSet& set, const QString& root, const std::atomic<bool>* stop = nullptr);
 
 // The unified diff of a whole plan (every file that changes), a/ b/ prefixed.
 QString planDiff(const SetPlan& plan);

@@ -17,7 +17,10 @@ namespace {
 // Thrown inside the parser only; turned into a Result at the boundary.
 struct YamlError : std::runtime_error
 {
-    YamlError(int line, const QString& message) : std::runtime_error(message.toStdString()), line(line) { }
+    YamlError(int line, const QString& message)
+        : std::runtime_error(message.toStdString())
+        , line(line)
+    { }
     int line;
 };
 
@@ -55,7 +58,10 @@ void checkRegex(const QString& re, int line)
 {
     const QRegularExpression r(re);
     if (!r.isValid())
-        throw YamlError(line, QStringLiteral("invalid regular expression /%1/: %2 (at offset %3)").arg(re, r.errorString()).arg(r.patternErrorOffset()));
+        throw YamlError(line,
+            QStringLiteral("invalid regular expression /%1/: %2 (at offset %3)")
+                .arg(re, r.errorString())
+                .arg(r.patternErrorOffset()));
 }
 
 Condition condition(const YAML::Node& n)
@@ -100,7 +106,8 @@ Condition place(const YAML::Node& body, const char* literalKey, int line, bool r
     c.literal = str(body, literalKey);
     c.regex = str(body, "regex");
     if (!c.literal.isEmpty() && !c.regex.isEmpty())
-        throw YamlError(line, QStringLiteral("use either \"%1\" or \"regex\", not both").arg(QString::fromUtf8(literalKey)));
+        throw YamlError(
+            line, QStringLiteral("use either \"%1\" or \"regex\", not both").arg(QString::fromUtf8(literalKey)));
     if (required && c.isEmpty())
         throw YamlError(line, QStringLiteral("missing \"%1\" or \"regex\"").arg(QString::fromUtf8(literalKey)));
     if (c.isRegex())
@@ -112,19 +119,21 @@ RecipeEdit edit(const YAML::Node& n)
 {
     const int line = lineOf(n);
     if (!n.IsMap() || n.size() != 1)
-        throw YamlError(line, QStringLiteral("an edit is a map with one key: replace, insert_before, insert_after, wrap or ensure"));
+        throw YamlError(line,
+            QStringLiteral("an edit is a map with one key: replace, insert_before, insert_after, wrap or ensure"));
     const std::string kind = n.begin()->first.as<std::string>();
     const YAML::Node body = n.begin()->second;
     if (!body.IsMap())
         throw YamlError(line, QStringLiteral("the body of \"%1\" must be a map").arg(QString::fromStdString(kind)));
-    static const QStringList known = {QStringLiteral("find"), QStringLiteral("regex"), QStringLiteral("with"), QStringLiteral("first"),
-                                      QStringLiteral("anchor"), QStringLiteral("text"), QStringLiteral("lines"), QStringLiteral("before"),
-                                      QStringLiteral("after"), QStringLiteral("after_regex"), QStringLiteral("indent"), QStringLiteral("optional"),
-                                      QStringLiteral("label"), QStringLiteral("done_if")};
+    static const QStringList known = { QStringLiteral("find"), QStringLiteral("regex"), QStringLiteral("with"),
+        QStringLiteral("first"), QStringLiteral("anchor"), QStringLiteral("text"), QStringLiteral("lines"),
+        QStringLiteral("before"), QStringLiteral("after"), QStringLiteral("after_regex"), QStringLiteral("indent"),
+        QStringLiteral("optional"), QStringLiteral("label"), QStringLiteral("done_if") };
     for (const auto& kv : body) {
         const QString key = QString::fromStdString(kv.first.as<std::string>());
         if (!known.contains(key))
-            throw YamlError(lineOf(kv.first), QStringLiteral("unknown key \"%1\" in %2").arg(key, QString::fromStdString(kind)));
+            throw YamlError(
+                lineOf(kv.first), QStringLiteral("unknown key \"%1\" in %2").arg(key, QString::fromStdString(kind)));
     }
     RecipeEdit e;
     e.yamlLine = line;
@@ -161,7 +170,9 @@ RecipeEdit edit(const YAML::Node& n)
         if (e.match.isRegex())
             checkRegex(e.match.regex, line);
     } else {
-        throw YamlError(line, QStringLiteral("unknown edit kind \"%1\" (replace, insert_before, insert_after, wrap, ensure)").arg(QString::fromStdString(kind)));
+        throw YamlError(line,
+            QStringLiteral("unknown edit kind \"%1\" (replace, insert_before, insert_after, wrap, ensure)")
+                .arg(QString::fromStdString(kind)));
     }
     if (e.label.isEmpty())
         e.label = e.kindName();
@@ -175,7 +186,7 @@ QStringList stringList(const YAML::Node& n, const char* key)
     if (!v)
         return out;
     if (v.IsScalar())
-        return {QString::fromStdString(v.as<std::string>())};
+        return { QString::fromStdString(v.as<std::string>()) };
     if (!v.IsSequence())
         throw YamlError(lineOf(v), QStringLiteral("\"%1\" must be a list of strings").arg(QString::fromUtf8(key)));
     for (const auto& item : v)
@@ -203,7 +214,8 @@ Result<PatchSet> parsePatchSetYaml(const QByteArray& yaml, const QString& source
         }
         const YAML::Node patches = root["patches"];
         if (!patches || !patches.IsSequence() || patches.size() == 0)
-            throw YamlError(patches ? lineOf(patches) : lineOf(root), QStringLiteral("\"patches\" must be a non-empty list"));
+            throw YamlError(
+                patches ? lineOf(patches) : lineOf(root), QStringLiteral("\"patches\" must be a non-empty list"));
         QStringList ids;
         for (const auto& pn : patches) {
             Patch p;
@@ -220,21 +232,25 @@ Result<PatchSet> parsePatchSetYaml(const QByteArray& yaml, const QString& source
             p.why = str(pn, "why").trimmed();
             p.file = str(pn, "file", true, pn);
             if (p.file.startsWith(QLatin1Char('/')) || p.file.split(QLatin1Char('/')).contains(QStringLiteral("..")))
-                throw YamlError(lineOf(pn["file"]), QStringLiteral("\"file\" must be a path inside the root: %1").arg(p.file));
+                throw YamlError(
+                    lineOf(pn["file"]), QStringLiteral("\"file\" must be a path inside the root: %1").arg(p.file));
             p.requirements = conditions(pn, "requires");
             p.requiresNote = str(pn, "requires_note").trimmed();
             p.appliedIf = conditions(pn, "applied_if");
             const YAML::Node edits = pn["edits"];
             if (!edits || !edits.IsSequence() || edits.size() == 0)
-                throw YamlError(edits ? lineOf(edits) : p.yamlLine, QStringLiteral("patch \"%1\" needs a non-empty \"edits\" list").arg(p.id));
+                throw YamlError(edits ? lineOf(edits) : p.yamlLine,
+                    QStringLiteral("patch \"%1\" needs a non-empty \"edits\" list").arg(p.id));
             for (const auto& en : edits)
                 p.edits.append(edit(en));
             set.patches.append(p);
         }
     } catch (const YamlError& e) {
-        return Result<PatchSet>::failure(QStringLiteral("%1:%2: %3").arg(sourceName).arg(e.line).arg(QString::fromStdString(e.what())));
+        return Result<PatchSet>::failure(
+            QStringLiteral("%1:%2: %3").arg(sourceName).arg(e.line).arg(QString::fromStdString(e.what())));
     } catch (const YAML::Exception& e) {
-        return Result<PatchSet>::failure(QStringLiteral("%1:%2: %3").arg(sourceName).arg(e.mark.line + 1).arg(QString::fromStdString(e.msg)));
+        return Result<PatchSet>::failure(
+            QStringLiteral("%1:%2: %3").arg(sourceName).arg(e.mark.line + 1).arg(QString::fromStdString(e.msg)));
     }
     return set;
 }
@@ -243,7 +259,8 @@ Result<PatchSet> patchSetFromDiff(const QString& diffText, const QString& source
 {
     const UnifiedDiff diff = parseUnifiedDiff(diffText);
     if (!diff)
-        return Result<PatchSet>::failure(QStringLiteral("%1:%2: %3").arg(sourceName).arg(diff.errorLine).arg(diff.error));
+        return Result<PatchSet>::failure(
+            QStringLiteral("%1:%2: %3").arg(sourceName).arg(diff.errorLine).arg(diff.error));
     if (strip < 0)
         strip = guessStripLevel(diff);
     PatchSet set;
@@ -256,12 +273,24 @@ Result<PatchSet> patchSetFromDiff(const QString& diffText, const QString& source
         p.diff = f;
         p.file = f.targetPath(strip);
         if (p.file.isEmpty())
-            return Result<PatchSet>::failure(QStringLiteral("%1:%2: cannot strip %3 path component(s) from \"%4\"").arg(sourceName).arg(f.sourceLine).arg(strip).arg(f.oldPath));
+            return Result<PatchSet>::failure(QStringLiteral("%1:%2: cannot strip %3 path component(s) from \"%4\"")
+                                                 .arg(sourceName)
+                                                 .arg(f.sourceLine)
+                                                 .arg(strip)
+                                                 .arg(f.oldPath));
         if (f.isBinary)
-            return Result<PatchSet>::failure(QStringLiteral("%1:%2: binary diff for %3 is not supported").arg(sourceName).arg(f.sourceLine).arg(p.file));
+            return Result<PatchSet>::failure(QStringLiteral("%1:%2: binary diff for %3 is not supported")
+                                                 .arg(sourceName)
+                                                 .arg(f.sourceLine)
+                                                 .arg(p.file));
         p.id = p.file;
-        p.title = f.isNew ? QStringLiteral("create %1").arg(p.file) : f.isDeleted ? QStringLiteral("delete %1").arg(p.file) : QStringLiteral("change %1").arg(p.file);
-        p.why = diff.subject.isEmpty() ? QStringLiteral("From %1 (%2 hunk%3).").arg(QFileInfo(sourceName).fileName()).arg(f.hunks.size()).arg(f.hunks.size() == 1 ? QString() : QStringLiteral("s"))
+        p.title = f.isNew ? QStringLiteral("create %1").arg(p.file)
+            : f.isDeleted ? QStringLiteral("delete %1").arg(p.file)
+                          : QStringLiteral("change %1").arg(p.file);
+        p.why = diff.subject.isEmpty() ? QStringLiteral("From %1 (%2 hunk%3).")
+                                             .arg(QFileInfo(sourceName).fileName())
+                                             .arg(f.hunks.size())
+                                             .arg(f.hunks.size() == 1 ? QString() : QStringLiteral("s"))
                                        : diff.subject;
         p.yamlLine = f.sourceLine;
         set.patches.append(p);
@@ -272,7 +301,8 @@ Result<PatchSet> patchSetFromDiff(const QString& diffText, const QString& source
 QStringList builtinPatchSets()
 {
     QStringList names;
-    for (const QString& f : QDir(QStringLiteral(":/patchsets")).entryList({QStringLiteral("*.yaml")}, QDir::Files, QDir::Name))
+    for (const QString& f :
+        QDir(QStringLiteral(":/patchsets")).entryList({ QStringLiteral("*.yaml") }, QDir::Files, QDir::Name))
         names.append(QFileInfo(f).completeBaseName());
     return names;
 }
@@ -285,7 +315,8 @@ Result<PatchSet> loadPatchSet(const QString& spec, int strip)
         const QString name = spec.mid(8);
         path = QStringLiteral(":/patchsets/%1.yaml").arg(name);
         if (!QFile::exists(path))
-            return Result<PatchSet>::failure(QStringLiteral("no built-in patch set \"%1\" (known: %2)").arg(name, builtinPatchSets().join(QStringLiteral(", "))));
+            return Result<PatchSet>::failure(QStringLiteral("no built-in patch set \"%1\" (known: %2)")
+                                                 .arg(name, builtinPatchSets().join(QStringLiteral(", "))));
     }
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))

@@ -46,7 +46,7 @@ struct Patch
     QString id;
     QString title;
     QString why;
-    QString file; // relative to the patch set's root
+    QString file;                  // relative to the patch set's root
     QList<Condition> requirements; // YAML "requires"
     QString requiresNote;
     QList<Condition> appliedIf;
@@ -61,10 +61,10 @@ struct PatchSet
     QString name;
     QString title;
     QString description;
-    QString source;       // "builtin:NAME", a file path, ...
+    QString source; // "builtin:NAME", a file path, ...
     QString targetName;
-    QStringList markers;  // relative paths that identify the target's root
-    QStringList subdirs;  // where the target may sit below a given root
+    QStringList markers; // relative paths that identify the target's root
+    QStringList subdirs; // where the target may sit below a given root
     QList<Patch> patches;
 };
 

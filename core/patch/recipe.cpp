@@ -93,13 +93,13 @@ QPair<qsizetype, qsizetype> locate(const Condition& c, const QString& text)
     if (c.isRegex()) {
         const auto m = compile(c.regex).match(text);
         if (!m.hasMatch())
-            return {-1, -1};
-        return {m.capturedStart(), m.capturedEnd()};
+            return { -1, -1 };
+        return { m.capturedStart(), m.capturedEnd() };
     }
     const qsizetype p = text.indexOf(c.literal);
     if (p < 0)
-        return {-1, -1};
-    return {p, p + c.literal.size()};
+        return { -1, -1 };
+    return { p, p + c.literal.size() };
 }
 
 QSet<QString> wordsOf(const QString& s)
@@ -173,9 +173,9 @@ QPair<int, QStringList> nearestLines(const QString& text, const QString& sought,
         }
     }
     if (best < 0)
-        return {0, {}};
+        return { 0, {} };
     const int first = std::max(0, best - context / 2);
-    return {first + 1, lines.mid(first, context)};
+    return { first + 1, lines.mid(first, context) };
 }
 
 EditOutcome applyEdit(const RecipeEdit& e, QString* textIo)
@@ -237,7 +237,10 @@ EditOutcome applyEdit(const RecipeEdit& e, QString* textIo)
         }
         commit(out);
         o.kind = EditOutcome::Changed;
-        o.message = QStringLiteral("replaced %1 occurrence%2 (first at line %3)").arg(count).arg(count == 1 ? QString() : QStringLiteral("s")).arg(firstLine);
+        o.message = QStringLiteral("replaced %1 occurrence%2 (first at line %3)")
+                        .arg(count)
+                        .arg(count == 1 ? QString() : QStringLiteral("s"))
+                        .arg(firstLine);
         return o;
     }
     case RecipeEdit::InsertBefore:
@@ -270,7 +273,8 @@ EditOutcome applyEdit(const RecipeEdit& e, QString* textIo)
         } else {
             // After the line where the match ends (a match ending in "\n" ends on the line before).
             const qsizetype lastChar = end > start ? end - 1 : start;
-            const qsizetype nl = text.indexOf(QLatin1Char('\n'), text.at(lastChar) == QLatin1Char('\n') ? lastChar : lastChar);
+            const qsizetype nl
+                = text.indexOf(QLatin1Char('\n'), text.at(lastChar) == QLatin1Char('\n') ? lastChar : lastChar);
             insertPos = nl < 0 ? text.size() : nl + 1;
         }
         QString out = text.left(insertPos);
@@ -294,7 +298,9 @@ EditOutcome applyEdit(const RecipeEdit& e, QString* textIo)
         for (qsizetype i = 0; i < lines.size(); ++i) {
             const QString& l = lines[i];
             QRegularExpressionMatch m;
-            const bool hit = !done && (e.match.isRegex() ? (m = re.match(l)).hasMatch() : (!e.match.literal.isEmpty() && l.contains(e.match.literal)));
+            const bool hit = !done
+                && (e.match.isRegex() ? (m = re.match(l)).hasMatch()
+                                      : (!e.match.literal.isEmpty() && l.contains(e.match.literal)));
             if (!hit) {
                 out.append(l);
                 continue;
@@ -332,7 +338,10 @@ EditOutcome applyEdit(const RecipeEdit& e, QString* textIo)
         }
         commit(out.join(QLatin1Char('\n')));
         o.kind = EditOutcome::Changed;
-        o.message = QStringLiteral("wrapped %1 line%2 (first at line %3)%4").arg(changed).arg(changed == 1 ? QString() : QStringLiteral("s")).arg(firstLine)
+        o.message = QStringLiteral("wrapped %1 line%2 (first at line %3)%4")
+                        .arg(changed)
+                        .arg(changed == 1 ? QString() : QStringLiteral("s"))
+                        .arg(firstLine)
                         .arg(already ? QStringLiteral(", %1 already wrapped").arg(already) : QString());
         return o;
     }

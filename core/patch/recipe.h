@@ -33,15 +33,15 @@ struct RecipeEdit
     // Wrap: the lines to wrap (each line matching the regex, or containing the literal).
     // Ensure: where to put the block if it is missing (after this anchor; empty: at the end).
     Condition match;
-    QString with;     // Replace: replacement; \1..\9 refer to regex captures
-    QString text;     // InsertBefore/InsertAfter/Ensure: lines to add
-    QString before;   // Wrap: line(s) put before each matching line (\1.. from its captures)
-    QString after;    // Wrap: line(s) put after it
+    QString with;                          // Replace: replacement; \1..\9 refer to regex captures
+    QString text;                          // InsertBefore/InsertAfter/Ensure: lines to add
+    QString before;                        // Wrap: line(s) put before each matching line (\1.. from its captures)
+    QString after;                         // Wrap: line(s) put after it
     QString indent = QStringLiteral("  "); // Wrap: added in front of the wrapped line
-    bool firstOnly = false; // Replace/Wrap: only the first occurrence
-    Condition doneIf;       // when it matches, the edit counts as already made
-    bool optional = false;  // a missing place is a note ("not in this version"), not a conflict
-    QString label;          // short name in reports ("guard CMP0177")
+    bool firstOnly = false;                // Replace/Wrap: only the first occurrence
+    Condition doneIf;                      // when it matches, the edit counts as already made
+    bool optional = false;                 // a missing place is a note ("not in this version"), not a conflict
+    QString label;                         // short name in reports ("guard CMP0177")
     int yamlLine = 0;
 
     QString kindName() const;
@@ -51,7 +51,7 @@ struct EditOutcome
 {
     enum Kind { Changed, AlreadyThere, Missing };
     Kind kind = Missing;
-    int line = 0;        // 1-based line where the edit applied or was found
+    int line = 0; // 1-based line where the edit applied or was found
     QString message;
     int nearestLine = 0; // Missing: 1-based start of the lines closest to what was sought
     QStringList nearestLines;

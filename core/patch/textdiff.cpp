@@ -16,8 +16,13 @@ class Myers
 {
 public:
     Myers(const std::vector<int>& a, const std::vector<int>& b)
-        : m_a(a), m_b(b), m_changedA(a.size(), false), m_changedB(b.size(), false),
-          m_offset(int(b.size()) + 1), m_fd(a.size() + b.size() + 3), m_bd(a.size() + b.size() + 3)
+        : m_a(a)
+        , m_b(b)
+        , m_changedA(a.size(), false)
+        , m_changedB(b.size(), false)
+        , m_offset(int(b.size()) + 1)
+        , m_fd(a.size() + b.size() + 3)
+        , m_bd(a.size() + b.size() + 3)
     {
         compare(0, int(a.size()), 0, int(b.size()));
     }
@@ -121,7 +126,7 @@ QList<Run> runsFromFlags(const std::vector<bool>& ca, const std::vector<bool>& c
             runs.last().length += len;
             return;
         }
-        runs.append(Run{kind, os, ns, len});
+        runs.append(Run { kind, os, ns, len });
     };
     while (i < n || j < m) {
         int s = i, t = j;
@@ -140,8 +145,7 @@ QList<Run> runsFromFlags(const std::vector<bool>& ca, const std::vector<bool>& c
     return runs;
 }
 
-template<typename Seq>
-QList<Run> diffInterned(const Seq& a, const Seq& b)
+template <typename Seq> QList<Run> diffInterned(const Seq& a, const Seq& b)
 {
     QHash<QStringView, int> ids;
     ids.reserve(a.size() + b.size());
@@ -245,7 +249,7 @@ QList<Hunk> groupHunks(const QList<Run>& runs, int context)
         if (i > 0 && runs[i - 1].kind == Run::Equal) {
             lead = std::min(context, runs[i - 1].length);
             const Run& e = runs[i - 1];
-            h.runs.append(Run{Run::Equal, e.oldStart + e.length - lead, e.newStart + e.length - lead, lead});
+            h.runs.append(Run { Run::Equal, e.oldStart + e.length - lead, e.newStart + e.length - lead, lead });
         }
         h.oldStart = runs[i].oldStart - lead;
         h.newStart = runs[i].newStart - lead;
@@ -262,7 +266,7 @@ QList<Hunk> groupHunks(const QList<Run>& runs, int context)
                 continue;
             }
             const int trail = std::min(context, r.length);
-            h.runs.append(Run{Run::Equal, r.oldStart, r.newStart, trail});
+            h.runs.append(Run { Run::Equal, r.oldStart, r.newStart, trail });
             break;
         }
         for (const Run& r : std::as_const(h.runs)) {
@@ -284,7 +288,7 @@ QList<Change> changes(const QList<Run>& runs)
         const Run& r = runs[i];
         if (r.kind == Run::Equal)
             continue;
-        Change c{r.oldStart, 0, r.newStart, 0};
+        Change c { r.oldStart, 0, r.newStart, 0 };
         while (i < runs.size() && runs[i].kind != Run::Equal) {
             if (runs[i].kind == Run::Delete)
                 c.oldCount += runs[i].length;
@@ -298,8 +302,8 @@ QList<Change> changes(const QList<Run>& runs)
     return out;
 }
 
-QStringList mergeAccepted(const QStringList& oldLines, const QStringList& newLines, const QList<Change>& chs,
-                          const QList<bool>& accepted)
+QStringList mergeAccepted(
+    const QStringList& oldLines, const QStringList& newLines, const QList<Change>& chs, const QList<bool>& accepted)
 {
     QStringList out;
     out.reserve(oldLines.size());
@@ -322,8 +326,8 @@ QStringList mergeAccepted(const QStringList& oldLines, const QStringList& newLin
     return out;
 }
 
-QString unifiedDiff(const QString& oldText, const QString& newText, const QString& oldName, const QString& newName,
-                    int context)
+QString unifiedDiff(
+    const QString& oldText, const QString& newText, const QString& oldName, const QString& newName, int context)
 {
     const TextLines a = splitLines(oldText);
     const TextLines b = splitLines(newText);
@@ -345,8 +349,8 @@ QString unifiedDiff(const QString& oldText, const QString& newText, const QStrin
     };
     static const QString noNl = QStringLiteral("\\ No newline at end of file\n");
     for (const Hunk& h : hunks) {
-        out += QStringLiteral("@@ -") + range(h.oldStart, h.oldCount) + QStringLiteral(" +") + range(h.newStart, h.newCount)
-            + QStringLiteral(" @@\n");
+        out += QStringLiteral("@@ -") + range(h.oldStart, h.oldCount) + QStringLiteral(" +")
+            + range(h.newStart, h.newCount) + QStringLiteral(" @@\n");
         for (const Run& r : h.runs) {
             for (int k = 0; k < r.length; ++k) {
                 if (r.kind == Run::Equal) {
@@ -416,7 +420,7 @@ QList<Span> spansOf(const Tokens& t, const QList<Run>& runs, Run::Kind kind, qsi
         if (!spans.isEmpty() && spans.last().start + spans.last().length == start)
             spans.last().length += end - start;
         else
-            spans.append(Span{start, end - start});
+            spans.append(Span { start, end - start });
     }
     return spans;
 }

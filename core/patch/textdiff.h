@@ -44,7 +44,7 @@ struct Hunk
     int oldCount = 0;
     int newStart = 0;
     int newCount = 0;
-    QList<Run> runs;  // runs inside the hunk, context clipped
+    QList<Run> runs; // runs inside the hunk, context clipped
 };
 QList<Hunk> groupHunks(const QList<Run>& runs, int context = 3);
 
@@ -59,11 +59,11 @@ struct Change
 QList<Change> changes(const QList<Run>& runs);
 // The old text with only the accepted changes (accepted[i] for changes()[i]) taken from new.
 QStringList mergeAccepted(const QStringList& oldLines, const QStringList& newLines, const QList<Change>& changes,
-                          const QList<bool>& accepted);
+    const QList<bool>& accepted);
 
 // GNU-style unified diff; empty when the texts are equal.
-QString unifiedDiff(const QString& oldText, const QString& newText, const QString& oldName, const QString& newName,
-                    int context = 3);
+QString unifiedDiff(
+    const QString& oldText, const QString& newText, const QString& oldName, const QString& newName, int context = 3);
 
 struct Span
 {

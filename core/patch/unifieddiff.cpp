@@ -15,7 +15,9 @@ QString headerPath(QString s)
         s.truncate(tab);
     s = s.trimmed();
     if (s.size() >= 2 && s.startsWith(QLatin1Char('"')) && s.endsWith(QLatin1Char('"')))
-        s = s.mid(1, s.size() - 2).replace(QStringLiteral("\\\""), QStringLiteral("\"")).replace(QStringLiteral("\\\\"), QStringLiteral("\\"));
+        s = s.mid(1, s.size() - 2)
+                .replace(QStringLiteral("\\\""), QStringLiteral("\""))
+                .replace(QStringLiteral("\\\\"), QStringLiteral("\\"));
     return s;
 }
 
@@ -47,7 +49,7 @@ int guessStripLevel(const UnifiedDiff& diff)
 {
     bool any = false;
     for (const FileDiff& f : diff.files) {
-        for (const QString& p : {f.oldPath, f.newPath}) {
+        for (const QString& p : { f.oldPath, f.newPath }) {
             if (p == QLatin1String("/dev/null"))
                 continue;
             any = true;
@@ -72,7 +74,7 @@ UnifiedDiff parseUnifiedDiff(const QString& text)
     static const QRegularExpression gitRe(QStringLiteral(R"(^diff --git (\S+) (\S+)$)"));
 
     FileDiff pending;
-    bool havePending = false;   // a "diff --git" header not yet completed by ---/+++
+    bool havePending = false;    // a "diff --git" header not yet completed by ---/+++
     FileDiff* current = nullptr; // the file receiving hunks
     auto flushPending = [&] {
         if (havePending) {
@@ -127,7 +129,8 @@ UnifiedDiff parseUnifiedDiff(const QString& text)
                 continue;
             }
         }
-        if (l.startsWith(QLatin1String("--- ")) && i + 1 < lines.size() && lines[i + 1].startsWith(QLatin1String("+++ "))) {
+        if (l.startsWith(QLatin1String("--- ")) && i + 1 < lines.size()
+            && lines[i + 1].startsWith(QLatin1String("+++ "))) {
             FileDiff f = havePending ? pending : FileDiff();
             havePending = false;
             f.oldPath = headerPath(l.mid(4));
@@ -161,8 +164,11 @@ UnifiedDiff parseUnifiedDiff(const QString& text)
             while (oldLeft > 0 || newLeft > 0) {
                 ++i;
                 if (i >= lines.size())
-                    return fail(lineNo, QStringLiteral("line %1: the hunk ends early (%2 old and %3 new lines missing)")
-                                            .arg(lineNo).arg(oldLeft).arg(newLeft));
+                    return fail(lineNo,
+                        QStringLiteral("line %1: the hunk ends early (%2 old and %3 new lines missing)")
+                            .arg(lineNo)
+                            .arg(oldLeft)
+                            .arg(newLeft));
                 const QString& b = lines[i];
                 const QChar k = b.isEmpty() ? QLatin1Char(' ') : b.at(0);
                 const QString body = b.isEmpty() ? QString() : b.mid(1);
@@ -193,9 +199,13 @@ UnifiedDiff parseUnifiedDiff(const QString& text)
                     }
                     continue;
                 } else {
-                    return fail(int(i) + 1, QStringLiteral("line %1: unexpected line inside the hunk that starts at line %2 "
-                                                           "(%3 old and %4 new lines still expected)")
-                                                .arg(i + 1).arg(lineNo).arg(oldLeft).arg(newLeft));
+                    return fail(int(i) + 1,
+                        QStringLiteral("line %1: unexpected line inside the hunk that starts at line %2 "
+                                       "(%3 old and %4 new lines still expected)")
+                            .arg(i + 1)
+                            .arg(lineNo)
+                            .arg(oldLeft)
+                            .arg(newLeft));
                 }
                 h.kinds.append(char(k.toLatin1()));
                 h.bodyLines.append(body);
@@ -229,15 +239,15 @@ QString fateText(const HunkFate& f)
     case HunkFate::Applied: {
         QString s = QStringLiteral("applied at line %1").arg(f.line);
         if (f.offset != 0)
-            s += QStringLiteral(" (offset %1 line%2)").arg(f.offset).arg(std::abs(f.offset) == 1 ? QString() : QStringLiteral("s"));
+            s += QStringLiteral(" (offset %1 line%2)")
+                     .arg(f.offset)
+                     .arg(std::abs(f.offset) == 1 ? QString() : QStringLiteral("s"));
         if (f.fuzz != 0)
             s += QStringLiteral(" with fuzz %1").arg(f.fuzz);
         return s;
     }
-    case HunkFate::AlreadyApplied:
-        return QStringLiteral("already applied (found at line %1)").arg(f.line);
-    case HunkFate::Rejected:
-        return QStringLiteral("rejected: %1").arg(f.reason);
+    case HunkFate::AlreadyApplied: return QStringLiteral("already applied (found at line %1)").arg(f.line);
+    case HunkFate::Rejected: return QStringLiteral("rejected: %1").arg(f.reason);
     }
     return {};
 }
@@ -377,13 +387,22 @@ FileApplyResult applyHunks(const textdiff::TextLines& original, const QList<Diff
                 if (best < 0 || best + k >= cur.size() || cur[best + k] != h.oldLines[k]) {
                     firstDiff = QStringLiteral("expected \"%1\"").arg(h.oldLines[k].trimmed());
                     if (best >= 0 && best + k < cur.size())
-                        firstDiff += QStringLiteral(" at line %1, found \"%2\"").arg(best + k + 1).arg(cur[best + k].trimmed());
+                        firstDiff += QStringLiteral(" at line %1, found \"%2\"")
+                                         .arg(best + k + 1)
+                                         .arg(cur[best + k].trimmed());
                     break;
                 }
             }
-            fate.reason = QStringLiteral("hunk @@ -%1,%2 +%3,%4 @@ does not match (best region at line %5 agrees on %6 of %7 lines; %8)")
-                              .arg(h.oldStart).arg(h.oldCount).arg(h.newStart).arg(h.newCount)
-                              .arg(fate.nearestLine).arg(std::max(bestScore, 0)).arg(oldSize).arg(firstDiff);
+            fate.reason = QStringLiteral(
+                "hunk @@ -%1,%2 +%3,%4 @@ does not match (best region at line %5 agrees on %6 of %7 lines; %8)")
+                              .arg(h.oldStart)
+                              .arg(h.oldCount)
+                              .arg(h.newStart)
+                              .arg(h.newCount)
+                              .arg(fate.nearestLine)
+                              .arg(std::max(bestScore, 0))
+                              .arg(oldSize)
+                              .arg(firstDiff);
         }
         r.hunks.append(fate);
     }

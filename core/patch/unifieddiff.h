@@ -32,7 +32,7 @@ struct DiffHunk
     int oldCount = 0;
     int newStart = 0;
     int newCount = 0;
-    QString section;  // text after the second "@@"
+    QString section;      // text after the second "@@"
     QStringList oldLines; // context + removed, in order
     QStringList newLines; // context + added, in order
     QList<char> kinds;    // ' ', '-', '+' per hunk body line (for display)
@@ -64,7 +64,7 @@ struct UnifiedDiff
 {
     QString subject; // format-patch mail subject, if any
     QList<FileDiff> files;
-    QString error;   // empty when parsing succeeded
+    QString error; // empty when parsing succeeded
     int errorLine = 0;
     explicit operator bool() const { return error.isEmpty(); }
 };
@@ -80,12 +80,12 @@ struct HunkFate
 {
     enum Kind { Applied, AlreadyApplied, Rejected };
     Kind kind = Rejected;
-    int line = 0;   // 1-based line in the original where it applied / was found
-    int offset = 0; // lines away from the header's position
-    int fuzz = 0;   // context lines ignored at each end (0..2)
-    QString reason; // for Rejected
-    int nearestLine = 0;         // 1-based start of the closest region (Rejected)
-    QStringList nearestLines;    // that region's lines
+    int line = 0;             // 1-based line in the original where it applied / was found
+    int offset = 0;           // lines away from the header's position
+    int fuzz = 0;             // context lines ignored at each end (0..2)
+    QString reason;           // for Rejected
+    int nearestLine = 0;      // 1-based start of the closest region (Rejected)
+    QStringList nearestLines; // that region's lines
 };
 QString fateText(const HunkFate& fate);
 

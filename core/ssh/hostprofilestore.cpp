@@ -19,8 +19,14 @@ namespace {
 
 constexpr int kFormatVersion = 1;
 
-QString qstr(const std::string& s) { return QString::fromStdString(s); }
-std::string stdstr(const QString& s) { return s.toStdString(); }
+QString qstr(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+std::string stdstr(const QString& s)
+{
+    return s.toStdString();
+}
 
 // "file:LINE: message" with the 1-based line of a node (yaml-cpp counts from 0).
 QString at(const QString& file, const YAML::Node& node, const QString& message)
@@ -32,7 +38,7 @@ QString at(const QString& file, const YAML::Node& node, const QString& message)
 bool looksSecret(const QString& key)
 {
     const QString k = key.toLower();
-    for (const char* word : {"password", "passphrase", "secret", "token", "passwd"})
+    for (const char* word : { "password", "passphrase", "secret", "token", "passwd" })
         if (k.contains(QLatin1String(word)))
             return true;
     return false;
@@ -52,7 +58,7 @@ std::optional<QStringList> stringList(const YAML::Node& node)
     if (node.IsNull())
         return out;
     if (node.IsScalar())
-        return QStringList{qstr(node.Scalar())};
+        return QStringList { qstr(node.Scalar()) };
     if (!node.IsSequence())
         return std::nullopt;
     for (const YAML::Node& item : node) {
@@ -73,8 +79,8 @@ Result<HostProfilesFile> parseHostProfiles(const QByteArray& yaml, const QString
     try {
         root = YAML::Load(yaml.toStdString());
     } catch (const YAML::Exception& e) {
-        return R::failure(fileName + QLatin1Char(':') + QString::number(e.mark.line + 1) + QStringLiteral(": ")
-                          + qstr(e.msg));
+        return R::failure(
+            fileName + QLatin1Char(':') + QString::number(e.mark.line + 1) + QStringLiteral(": ") + qstr(e.msg));
     }
     if (!root || root.IsNull())
         return out;
@@ -93,8 +99,8 @@ Result<HostProfilesFile> parseHostProfiles(const QByteArray& yaml, const QString
                 return R::failure(at(fileName, v, QStringLiteral("'version' must be a number")));
             if (version > kFormatVersion)
                 out.warnings.append(at(fileName, v,
-                                       QStringLiteral("written by a newer KernelForge (format %1); unknown fields are ignored")
-                                           .arg(version)));
+                    QStringLiteral("written by a newer KernelForge (format %1); unknown fields are ignored")
+                        .arg(version)));
         }
         const YAML::Node hosts = root["hosts"];
         if (!hosts || hosts.IsNull())
@@ -113,14 +119,16 @@ Result<HostProfilesFile> parseHostProfiles(const QByteArray& yaml, const QString
                 auto needScalar = [&](QString* target) -> Status {
                     const auto s = scalar(value);
                     if (!s)
-                        return Status::failure(at(fileName, value, QStringLiteral("'%1' must be a single value").arg(key)));
+                        return Status::failure(
+                            at(fileName, value, QStringLiteral("'%1' must be a single value").arg(key)));
                     *target = *s;
                     return {};
                 };
                 auto needList = [&](QStringList* target) -> Status {
                     const auto l = stringList(value);
                     if (!l)
-                        return Status::failure(at(fileName, value, QStringLiteral("'%1' must be a list of strings").arg(key)));
+                        return Status::failure(
+                            at(fileName, value, QStringLiteral("'%1' must be a list of strings").arg(key)));
                     *target = *l;
                     return {};
                 };
@@ -155,9 +163,9 @@ Result<HostProfilesFile> parseHostProfiles(const QByteArray& yaml, const QString
                     p.isLocal = text == QLatin1String("true");
                 } else if (looksSecret(key)) {
                     out.warnings.append(at(fileName, kv.first,
-                                           QStringLiteral("'%1' ignored: secrets are never read from or written to this "
-                                                          "file (use the system keychain)")
-                                               .arg(key)));
+                        QStringLiteral("'%1' ignored: secrets are never read from or written to this "
+                                       "file (use the system keychain)")
+                            .arg(key)));
                 } else {
                     out.warnings.append(at(fileName, kv.first, QStringLiteral("unknown key '%1' ignored").arg(key)));
                 }
@@ -174,8 +182,8 @@ Result<HostProfilesFile> parseHostProfiles(const QByteArray& yaml, const QString
             out.profiles.append(p);
         }
     } catch (const YAML::Exception& e) {
-        return R::failure(fileName + QLatin1Char(':') + QString::number(e.mark.line + 1) + QStringLiteral(": ")
-                          + qstr(e.msg));
+        return R::failure(
+            fileName + QLatin1Char(':') + QString::number(e.mark.line + 1) + QStringLiteral(": ") + qstr(e.msg));
     }
     return out;
 }
@@ -233,21 +241,27 @@ SshImport importSshHosts(const SshConfig& config, const SshLocalContext& local)
             continue;
         }
         if (!r->proxyCommand.isEmpty())
-            out.problems.append(alias + QStringLiteral(": ProxyCommand is not supported (use ProxyJump); imported without it"));
+            out.problems.append(
+                alias + QStringLiteral(": ProxyCommand is not supported (use ProxyJump); imported without it"));
         out.profiles.append(r->toProfile());
     }
     return out;
 }
 
-HostProfileStore::HostProfileStore(QString path) : m_path(path.isEmpty() ? defaultPath() : std::move(path)) { }
+HostProfileStore::HostProfileStore(QString path)
+    : m_path(path.isEmpty() ? defaultPath() : std::move(path))
+{ }
 
-QString HostProfileStore::defaultPath() { return paths::configDir() + QStringLiteral("/hosts.yaml"); }
+QString HostProfileStore::defaultPath()
+{
+    return paths::configDir() + QStringLiteral("/hosts.yaml");
+}
 
 Result<HostProfilesFile> HostProfileStore::load() const
 {
     QFile f(m_path);
     if (!f.exists())
-        return HostProfilesFile{};
+        return HostProfilesFile {};
     if (!f.open(QIODevice::ReadOnly))
         return Result<HostProfilesFile>::failure(QStringLiteral("cannot read %1: %2").arg(m_path, f.errorString()));
     auto r = parseHostProfiles(f.readAll(), m_path);
@@ -309,7 +323,7 @@ Result<SshImport> HostProfileStore::importFromSshConfig(const QString& homeDir)
 {
     const QString path = homeDir + QStringLiteral("/.ssh/config");
     if (!QFile::exists(path))
-        return SshImport{};
+        return SshImport {};
     auto config = loadSshConfig(path, homeDir);
     if (!config)
         return config.status();

@@ -77,7 +77,7 @@ QByteArray hmacSha1(const QByteArray& key, const QByteArray& data)
     unsigned char md[EVP_MAX_MD_SIZE];
     unsigned int len = 0;
     if (!HMAC(EVP_sha1(), key.constData(), int(key.size()), reinterpret_cast<const unsigned char*>(data.constData()),
-              size_t(data.size()), md, &len))
+            size_t(data.size()), md, &len))
         return {};
     return QByteArray(reinterpret_cast<const char*>(md), int(len));
 }
@@ -88,8 +88,8 @@ QString keyTypeOfBlob(const QByteArray& blob)
 {
     if (blob.size() < 4)
         return {};
-    const quint32 len = (quint32(quint8(blob[0])) << 24) | (quint32(quint8(blob[1])) << 16) | (quint32(quint8(blob[2])) << 8)
-                        | quint32(quint8(blob[3]));
+    const quint32 len = (quint32(quint8(blob[0])) << 24) | (quint32(quint8(blob[1])) << 16)
+        | (quint32(quint8(blob[2])) << 8) | quint32(quint8(blob[3]));
     if (len == 0 || len > 64 || qsizetype(len) > blob.size() - 4)
         return {};
     return QString::fromLatin1(blob.mid(4, qsizetype(len)));
@@ -108,7 +108,7 @@ KnownHostsFile parseKnownHosts(const QByteArray& text, const QString& path)
         const QByteArray trimmed = line.trimmed();
         if (trimmed.isEmpty() || trimmed.startsWith('#'))
             continue;
-        auto bad = [&](const QString& why) { file.errors.append({lineNo, why}); };
+        auto bad = [&](const QString& why) { file.errors.append({ lineNo, why }); };
         QList<QByteArray> f = fields(trimmed);
         KnownHostEntry e;
         e.line = lineNo;
@@ -130,7 +130,8 @@ KnownHostsFile parseKnownHosts(const QByteArray& text, const QString& path)
         const QByteArray hosts = f[0];
         if (hosts.startsWith("|1|")) {
             const QList<QByteArray> parts = hosts.split('|'); // "", "1", salt, hash
-            if (parts.size() != 4 || !strictBase64(parts[2], &e.salt) || !strictBase64(parts[3], &e.hash) || e.hash.size() != 20) {
+            if (parts.size() != 4 || !strictBase64(parts[2], &e.salt) || !strictBase64(parts[3], &e.hash)
+                || e.hash.size() != 20) {
                 bad(QStringLiteral("malformed hashed host name"));
                 continue;
             }
@@ -175,7 +176,7 @@ KnownHostsFile readKnownHostsFile(const QString& path)
 {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
-        return KnownHostsFile{path, {}, {}};
+        return KnownHostsFile { path, {}, {} };
     return parseKnownHosts(f.readAll(), path);
 }
 
@@ -205,7 +206,8 @@ bool knownHostMatches(const KnownHostEntry& entry, const QString& host, quint16 
     return positive;
 }
 
-HostKeyLookup lookupHostKey(const QList<KnownHostsFile>& files, const QString& host, quint16 port, const QByteArray& keyBlob)
+HostKeyLookup lookupHostKey(
+    const QList<KnownHostsFile>& files, const QString& host, quint16 port, const QByteArray& keyBlob)
 {
     const QString type = keyTypeOfBlob(keyBlob);
     HostKeyLookup match, sameTypeMismatch, otherType;
@@ -215,19 +217,19 @@ HostKeyLookup lookupHostKey(const QList<KnownHostsFile>& files, const QString& h
                 continue;
             if (e.marker == KnownHostEntry::Marker::Revoked) {
                 if (e.keyBlob == keyBlob)
-                    return {HostKeyLookup::Status::Revoked, file.path, e.line, e.keyType};
+                    return { HostKeyLookup::Status::Revoked, file.path, e.line, e.keyType };
                 continue;
             }
             if (e.marker == KnownHostEntry::Marker::CertAuthority)
                 continue; // recognised; we do not accept host certificates
             if (e.keyBlob == keyBlob) {
                 if (match.status == HostKeyLookup::Status::NotFound)
-                    match = {HostKeyLookup::Status::Match, file.path, e.line, e.keyType};
+                    match = { HostKeyLookup::Status::Match, file.path, e.line, e.keyType };
             } else if (e.keyType == type) {
                 if (sameTypeMismatch.status == HostKeyLookup::Status::NotFound)
-                    sameTypeMismatch = {HostKeyLookup::Status::Mismatch, file.path, e.line, e.keyType};
+                    sameTypeMismatch = { HostKeyLookup::Status::Mismatch, file.path, e.line, e.keyType };
             } else if (otherType.status == HostKeyLookup::Status::NotFound) {
-                otherType = {HostKeyLookup::Status::Mismatch, file.path, e.line, e.keyType};
+                otherType = { HostKeyLookup::Status::Mismatch, file.path, e.line, e.keyType };
             }
         }
     }
@@ -245,7 +247,8 @@ QStringList knownKeyTypes(const QList<KnownHostsFile>& files, const QString& hos
     QStringList types;
     for (const KnownHostsFile& file : files)
         for (const KnownHostEntry& e : file.entries)
-            if (e.marker == KnownHostEntry::Marker::None && knownHostMatches(e, host, port) && !types.contains(e.keyType))
+            if (e.marker == KnownHostEntry::Marker::None && knownHostMatches(e, host, port)
+                && !types.contains(e.keyType))
                 types << e.keyType;
     return types;
 }
@@ -276,7 +279,8 @@ Status appendKnownHostsLine(const QString& path, const QByteArray& line)
     const QString dir = info.absolutePath();
     if (!QDir(dir).exists()) {
         if (::mkdir(QFile::encodeName(dir).constData(), 0700) != 0 && errno != EEXIST)
-            return Status::failure(QStringLiteral("cannot create %1: %2").arg(dir, QString::fromLocal8Bit(strerror(errno))));
+            return Status::failure(
+                QStringLiteral("cannot create %1: %2").arg(dir, QString::fromLocal8Bit(strerror(errno))));
     }
     const QByteArray p = QFile::encodeName(path);
     const int fd = ::open(p.constData(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
@@ -286,7 +290,8 @@ Status appendKnownHostsLine(const QString& path, const QByteArray& line)
     if (!data.endsWith('\n'))
         data += '\n';
     // A file whose last line lacks its newline would glue our entry onto it.
-    struct stat st {};
+    struct stat st
+    { };
     if (::fstat(fd, &st) == 0 && st.st_size > 0) {
         char last = '\n';
         const int rfd = ::open(p.constData(), O_RDONLY | O_CLOEXEC);
@@ -304,7 +309,8 @@ Status appendKnownHostsLine(const QString& path, const QByteArray& line)
     ::fsync(fd);
     ::close(fd);
     if (n != data.size())
-        return Status::failure(QStringLiteral("cannot append to %1: %2").arg(path, QString::fromLocal8Bit(strerror(writeErr))));
+        return Status::failure(
+            QStringLiteral("cannot append to %1: %2").arg(path, QString::fromLocal8Bit(strerror(writeErr))));
     return {};
 }
 

@@ -29,10 +29,10 @@ struct KnownHostEntry
 {
     enum class Marker { None, Revoked, CertAuthority };
     Marker marker = Marker::None;
-    int line = 0;            // 1-based
+    int line = 0; // 1-based
     bool hashed = false;
-    QStringList patterns;    // plain entries: the comma-separated host patterns
-    QByteArray salt;         // hashed entries
+    QStringList patterns; // plain entries: the comma-separated host patterns
+    QByteArray salt;      // hashed entries
     QByteArray hash;
     QString keyType;
     QByteArray keyBlob;
@@ -65,16 +65,17 @@ struct HostKeyLookup
 {
     enum class Status { NotFound, Match, Mismatch, Revoked };
     Status status = Status::NotFound;
-    QString file;            // Mismatch/Revoked/Match: the deciding entry
+    QString file; // Mismatch/Revoked/Match: the deciding entry
     int line = 0;
-    QString oldKeyType;      // Mismatch: the type stored for this host
+    QString oldKeyType; // Mismatch: the type stored for this host
 };
 
 // OpenSSH's rules, stricter on one point: a stored key of another type is a Mismatch
 // (we ask the server for the stored type first, so a server that no longer offers it is
 // suspicious), not "unknown". @revoked wins over everything; @cert-authority entries are
 // recognised but never match a plain host key.
-HostKeyLookup lookupHostKey(const QList<KnownHostsFile>& files, const QString& host, quint16 port, const QByteArray& keyBlob);
+HostKeyLookup lookupHostKey(
+    const QList<KnownHostsFile>& files, const QString& host, quint16 port, const QByteArray& keyBlob);
 // Key types stored for host:port, in file order, without duplicates (for the KEX preference).
 QStringList knownKeyTypes(const QList<KnownHostsFile>& files, const QString& host, quint16 port);
 

@@ -14,27 +14,44 @@
 
 namespace kf {
 
-LocalPortForward::LocalPortForward(std::shared_ptr<SshSession> session, QString remoteHost, quint16 remotePort, QObject* parent)
-    : QObject(parent), m_session(std::move(session)), m_remoteHost(std::move(remoteHost)), m_remotePort(remotePort),
-      m_server(new QTcpServer(this))
+LocalPortForward::LocalPortForward(
+    std::shared_ptr<SshSession> session, QString remoteHost, quint16 remotePort, QObject* parent)
+    : QObject(parent)
+    , m_session(std::move(session))
+    , m_remoteHost(std::move(remoteHost))
+    , m_remotePort(remotePort)
+    , m_server(new QTcpServer(this))
 {
     connect(m_server, &QTcpServer::newConnection, this, &LocalPortForward::onNewConnection);
 }
 
-LocalPortForward::~LocalPortForward() { close(); }
+LocalPortForward::~LocalPortForward()
+{
+    close();
+}
 
 Status LocalPortForward::listen(quint16 localPort)
 {
     if (!m_server->listen(QHostAddress::LocalHost, localPort))
-        return Status::failure(QStringLiteral("cannot listen on 127.0.0.1:%1: %2").arg(localPort).arg(m_server->errorString()));
+        return Status::failure(
+            QStringLiteral("cannot listen on 127.0.0.1:%1: %2").arg(localPort).arg(m_server->errorString()));
     return {};
 }
 
-quint16 LocalPortForward::localPort() const { return m_server->serverPort(); }
+quint16 LocalPortForward::localPort() const
+{
+    return m_server->serverPort();
+}
 
-QString LocalPortForward::url() const { return QStringLiteral("http://127.0.0.1:%1/").arg(localPort()); }
+QString LocalPortForward::url() const
+{
+    return QStringLiteral("http://127.0.0.1:%1/").arg(localPort());
+}
 
-void LocalPortForward::close() { m_server->close(); }
+void LocalPortForward::close()
+{
+    m_server->close();
+}
 
 void LocalPortForward::onNewConnection()
 {

@@ -24,7 +24,8 @@ class LocalPortForward : public QObject
 {
     Q_OBJECT
 public:
-    LocalPortForward(std::shared_ptr<SshSession> session, QString remoteHost, quint16 remotePort, QObject* parent = nullptr);
+    LocalPortForward(
+        std::shared_ptr<SshSession> session, QString remoteHost, quint16 remotePort, QObject* parent = nullptr);
     ~LocalPortForward() override;
 
     // localPort 0: any free port. Binds 127.0.0.1 only.

@@ -100,7 +100,10 @@ QString unquote(QString s)
 
 } // namespace
 
-QByteArray serverFactsScript() { return QByteArray(kScript); }
+QByteArray serverFactsScript()
+{
+    return QByteArray(kScript);
+}
 
 QString versionFromToolOutput(const QString& key, const QString& raw)
 {
@@ -134,7 +137,7 @@ QString formatKiB(qint64 kib)
     if (kib < 0)
         return QStringLiteral("unknown");
     const double b = double(kib) * 1024.0;
-    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    const char* units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
     double v = b;
     int u = 0;
     while (v >= 1024.0 && u < 5) {
@@ -148,8 +151,7 @@ Result<ServerFacts> parseServerFacts(const QByteArray& output)
 {
     ServerFacts f;
     bool started = false;
-    static const QRegularExpression gpuLine(
-        QStringLiteral("^GPU (\\d+): (.*?)(?: \\(UUID: ([^)]*)\\))?\\s*$"));
+    static const QRegularExpression gpuLine(QStringLiteral("^GPU (\\d+): (.*?)(?: \\(UUID: ([^)]*)\\))?\\s*$"));
     QList<QStringList> gpuInfo;
     for (QByteArray raw : output.split('\n')) {
         if (raw.endsWith('\r'))
@@ -233,11 +235,12 @@ Result<ServerFacts> parseServerFacts(const QByteArray& output)
         } else if (key == QLatin1String("torch_error")) {
             f.torchError = value.trimmed();
         } else {
-            f.extra.append({key, value});
+            f.extra.append({ key, value });
         }
     }
     if (!started)
-        return Result<ServerFacts>::failure(QStringLiteral("the server facts script produced no output (is /bin/sh missing?)"));
+        return Result<ServerFacts>::failure(
+            QStringLiteral("the server facts script produced no output (is /bin/sh missing?)"));
     // Join "index, compute_cap, memory.total" to the GPUs by index; brackets mean no value.
     for (const QStringList& cols : std::as_const(gpuInfo)) {
         if (cols.size() < 3)
@@ -270,7 +273,8 @@ Result<ServerFacts> collectServerFacts(Transport& transport, int timeoutMs)
     spec.stdinData = serverFactsScript();
     const ExecResult r = transport.exec(spec, timeoutMs);
     if (!r.error.isEmpty())
-        return Result<ServerFacts>::failure(QStringLiteral("server facts on %1: %2").arg(transport.describe(), r.error));
+        return Result<ServerFacts>::failure(
+            QStringLiteral("server facts on %1: %2").arg(transport.describe(), r.error));
     auto facts = parseServerFacts(r.stdOut);
     if (!facts) {
         QString why = facts.error();
@@ -286,14 +290,17 @@ QStringList serverFactsHints(const ServerFacts& f)
 {
     QStringList hints;
     if (!f.complete)
-        hints << QStringLiteral("The facts script did not finish (the connection dropped or a tool hung): some facts are missing.");
+        hints << QStringLiteral(
+            "The facts script did not finish (the connection dropped or a tool hung): some facts are missing.");
     if (f.nvidiaSmiError.contains(QLatin1String("version mismatch"), Qt::CaseInsensitive))
-        hints << QStringLiteral("The NVIDIA driver and its library differ (a driver upgrade without a reboot): reboot the "
-                                "server or reload the nvidia kernel modules before building or serving.");
+        hints << QStringLiteral(
+            "The NVIDIA driver and its library differ (a driver upgrade without a reboot): reboot the "
+            "server or reload the nvidia kernel modules before building or serving.");
     if (!f.cmake.isEmpty() && compareVersions(f.cmake, QStringLiteral("3.31")) < 0)
-        hints << QStringLiteral("CMake %1 is older than 3.31: sgl-kernel's CMakeLists.txt sets policy CMP0177 "
-                                "unconditionally and stops with \"Policy CMP0177 is not known\" unless the cmake_policy "
-                                "guards are patched in (or a newer CMake is used).")
+        hints << QStringLiteral(
+            "CMake %1 is older than 3.31: sgl-kernel's CMakeLists.txt sets policy CMP0177 "
+            "unconditionally and stops with \"Policy CMP0177 is not known\" unless the cmake_policy "
+            "guards are patched in (or a newer CMake is used).")
                      .arg(f.cmake);
     bool blackwell = false;
     for (const GpuFact& g : f.gpus)
@@ -303,8 +310,9 @@ QStringList serverFactsHints(const ServerFacts& f)
                                 "'compute_120a'\"): CUDA 12.8 or newer is needed.")
                      .arg(f.nvcc);
     if (!f.nvcc.isEmpty() && compareVersions(f.nvcc, QStringLiteral("13")) >= 0)
-        hints << QStringLiteral("CUDA %1 keeps CUB/Thrust/libcu++ under include/cccl: sources compiled by the host compiler "
-                                "need the CCCL include-directory patch (\"cuda/atomic: No such file or directory\").")
+        hints << QStringLiteral(
+            "CUDA %1 keeps CUB/Thrust/libcu++ under include/cccl: sources compiled by the host compiler "
+            "need the CCCL include-directory patch (\"cuda/atomic: No such file or directory\").")
                      .arg(f.nvcc);
     if (blackwell)
         hints << QStringLiteral("FA3 is built for sm_90a only: on these GPUs build with -DSGL_KERNEL_ENABLE_FA3=OFF "
@@ -312,8 +320,9 @@ QStringList serverFactsHints(const ServerFacts& f)
     if (f.memAvailableKiB > 0) {
         // Each nvcc thread can peak at 3-5 GB; budget 4 GiB a thread.
         const qint64 threads = std::max<qint64>(1, f.memAvailableKiB / (4LL * 1024 * 1024));
-        hints << QStringLiteral("%1 of RAM available: keep MAX_JOBS \u00d7 SGL_KERNEL_COMPILE_THREADS at or below about %2 "
-                                "(nvcc threads peak at 3-5 GB each; out of memory shows as \"Killed\" or signal 9).")
+        hints << QStringLiteral(
+            "%1 of RAM available: keep MAX_JOBS \u00d7 SGL_KERNEL_COMPILE_THREADS at or below about %2 "
+            "(nvcc threads peak at 3-5 GB each; out of memory shows as \"Killed\" or signal 9).")
                      .arg(formatKiB(f.memAvailableKiB))
                      .arg(threads);
     }
@@ -331,22 +340,23 @@ QList<QPair<QString, QString>> ServerFacts::rows() const
     const QString notFound = QStringLiteral("not found");
     auto orMissing = [&](const QString& v) { return v.isEmpty() ? notFound : v; };
     QList<QPair<QString, QString>> r;
-    r.append({QStringLiteral("OS"), orMissing(os)});
+    r.append({ QStringLiteral("OS"), orMissing(os) });
     QString k = kernel;
     if (!arch.isEmpty())
         k += QStringLiteral(" (") + arch + QLatin1Char(')');
-    r.append({QStringLiteral("Kernel"), orMissing(k)});
+    r.append({ QStringLiteral("Kernel"), orMissing(k) });
     QString cpu = cpuCount > 0 ? QString::number(cpuCount) : QStringLiteral("unknown");
     if (!cpuModel.isEmpty())
         cpu += QStringLiteral(" \u00d7 ") + cpuModel;
-    r.append({QStringLiteral("CPUs"), cpu});
-    r.append({QStringLiteral("RAM"), memTotalKiB < 0 ? QStringLiteral("unknown")
-                                                     : formatKiB(memTotalKiB) + QStringLiteral(" total, ")
-                                                           + formatKiB(memAvailableKiB) + QStringLiteral(" available")});
-    r.append({QStringLiteral("Disk (home)"),
-              diskHomeAvailableKiB < 0 ? QStringLiteral("unknown")
-                                       : formatKiB(diskHomeAvailableKiB) + QStringLiteral(" free of ")
-                                             + formatKiB(diskHomeTotalKiB) + QStringLiteral(" in ") + homeDir});
+    r.append({ QStringLiteral("CPUs"), cpu });
+    r.append({ QStringLiteral("RAM"),
+        memTotalKiB < 0 ? QStringLiteral("unknown")
+                        : formatKiB(memTotalKiB) + QStringLiteral(" total, ") + formatKiB(memAvailableKiB)
+                + QStringLiteral(" available") });
+    r.append({ QStringLiteral("Disk (home)"),
+        diskHomeAvailableKiB < 0 ? QStringLiteral("unknown")
+                                 : formatKiB(diskHomeAvailableKiB) + QStringLiteral(" free of ")
+                + formatKiB(diskHomeTotalKiB) + QStringLiteral(" in ") + homeDir });
     QString gpuText;
     if (!nvidiaSmiError.isEmpty() && gpus.isEmpty())
         gpuText = QStringLiteral("nvidia-smi failed: ") + nvidiaSmiError;
@@ -359,7 +369,7 @@ QList<QPair<QString, QString>> ServerFacts::rows() const
         const GpuFact& g = gpus[i];
         qsizetype j = i + 1;
         while (j < gpus.size() && gpus[j].name == g.name && gpus[j].computeCapability == g.computeCapability
-               && gpus[j].memoryMiB == g.memoryMiB && gpus[j].index == gpus[j - 1].index + 1)
+            && gpus[j].memoryMiB == g.memoryMiB && gpus[j].index == gpus[j - 1].index + 1)
             ++j;
         if (!gpuText.isEmpty())
             gpuText += QLatin1Char('\n');
@@ -376,20 +386,22 @@ QList<QPair<QString, QString>> ServerFacts::rows() const
             gpuText += QStringLiteral(" (") + details.join(QStringLiteral(", ")) + QLatin1Char(')');
         i = j;
     }
-    r.append({QStringLiteral("GPUs"), gpuText});
+    r.append({ QStringLiteral("GPUs"), gpuText });
     if (hasNvidiaSmi)
-        r.append({QStringLiteral("Driver"), orMissing(driverVersion)});
-    r.append({QStringLiteral("nvcc"), orMissing(nvcc)});
-    r.append({QStringLiteral("CMake"), orMissing(cmake)});
-    r.append({QStringLiteral("Ninja"), orMissing(ninja)});
-    r.append({QStringLiteral("GCC"), orMissing(gcc)});
-    r.append({QStringLiteral("Python"), orMissing(python)});
+        r.append({ QStringLiteral("Driver"), orMissing(driverVersion) });
+    r.append({ QStringLiteral("nvcc"), orMissing(nvcc) });
+    r.append({ QStringLiteral("CMake"), orMissing(cmake) });
+    r.append({ QStringLiteral("Ninja"), orMissing(ninja) });
+    r.append({ QStringLiteral("GCC"), orMissing(gcc) });
+    r.append({ QStringLiteral("Python"), orMissing(python) });
     QString torchText = torch;
     if (torchText.isEmpty())
-        torchText = python.isEmpty() ? notFound : (torchError.isEmpty() ? notFound : QStringLiteral("not importable: ") + torchError);
-    r.append({QStringLiteral("PyTorch"), torchText});
-    r.append({QStringLiteral("SGLang"), orMissing(sglang)});
-    r.append({QStringLiteral("sgl-kernel"), orMissing(sglKernel)});
+        torchText = python.isEmpty()
+            ? notFound
+            : (torchError.isEmpty() ? notFound : QStringLiteral("not importable: ") + torchError);
+    r.append({ QStringLiteral("PyTorch"), torchText });
+    r.append({ QStringLiteral("SGLang"), orMissing(sglang) });
+    r.append({ QStringLiteral("sgl-kernel"), orMissing(sglKernel) });
     return r;
 }
 
@@ -399,41 +411,39 @@ QJsonObject ServerFacts::toJson() const
     auto str = [](const QString& s) { return s.isEmpty() ? QJsonValue() : QJsonValue(s); };
     QJsonArray g;
     for (const GpuFact& x : gpus)
-        g.append(QJsonObject{{QStringLiteral("index"), x.index},
-                             {QStringLiteral("name"), x.name},
-                             {QStringLiteral("uuid"), str(x.uuid)},
-                             {QStringLiteral("computeCapability"), str(x.computeCapability)},
-                             {QStringLiteral("memoryMiB"), num(x.memoryMiB)}});
+        g.append(QJsonObject { { QStringLiteral("index"), x.index }, { QStringLiteral("name"), x.name },
+            { QStringLiteral("uuid"), str(x.uuid) }, { QStringLiteral("computeCapability"), str(x.computeCapability) },
+            { QStringLiteral("memoryMiB"), num(x.memoryMiB) } });
     QJsonObject extras;
     for (const auto& [k, v] : extra)
         extras.insert(k, v);
-    return QJsonObject{
-        {QStringLiteral("os"), str(os)},
-        {QStringLiteral("kernel"), str(kernel)},
-        {QStringLiteral("arch"), str(arch)},
-        {QStringLiteral("hostname"), str(hostName)},
-        {QStringLiteral("cpus"), cpuCount},
-        {QStringLiteral("cpuModel"), str(cpuModel)},
-        {QStringLiteral("memTotalKiB"), num(memTotalKiB)},
-        {QStringLiteral("memAvailableKiB"), num(memAvailableKiB)},
-        {QStringLiteral("home"), str(homeDir)},
-        {QStringLiteral("diskHomeTotalKiB"), num(diskHomeTotalKiB)},
-        {QStringLiteral("diskHomeAvailableKiB"), num(diskHomeAvailableKiB)},
-        {QStringLiteral("gpus"), g},
-        {QStringLiteral("driver"), str(driverVersion)},
-        {QStringLiteral("nvidiaSmi"), hasNvidiaSmi},
-        {QStringLiteral("nvidiaSmiError"), str(nvidiaSmiError)},
-        {QStringLiteral("nvcc"), str(nvcc)},
-        {QStringLiteral("cmake"), str(cmake)},
-        {QStringLiteral("ninja"), str(ninja)},
-        {QStringLiteral("gcc"), str(gcc)},
-        {QStringLiteral("python3"), str(python)},
-        {QStringLiteral("torch"), str(torch)},
-        {QStringLiteral("torchError"), str(torchError)},
-        {QStringLiteral("sglang"), str(sglang)},
-        {QStringLiteral("sglKernel"), str(sglKernel)},
-        {QStringLiteral("extra"), extras},
-        {QStringLiteral("complete"), complete},
+    return QJsonObject {
+        { QStringLiteral("os"), str(os) },
+        { QStringLiteral("kernel"), str(kernel) },
+        { QStringLiteral("arch"), str(arch) },
+        { QStringLiteral("hostname"), str(hostName) },
+        { QStringLiteral("cpus"), cpuCount },
+        { QStringLiteral("cpuModel"), str(cpuModel) },
+        { QStringLiteral("memTotalKiB"), num(memTotalKiB) },
+        { QStringLiteral("memAvailableKiB"), num(memAvailableKiB) },
+        { QStringLiteral("home"), str(homeDir) },
+        { QStringLiteral("diskHomeTotalKiB"), num(diskHomeTotalKiB) },
+        { QStringLiteral("diskHomeAvailableKiB"), num(diskHomeAvailableKiB) },
+        { QStringLiteral("gpus"), g },
+        { QStringLiteral("driver"), str(driverVersion) },
+        { QStringLiteral("nvidiaSmi"), hasNvidiaSmi },
+        { QStringLiteral("nvidiaSmiError"), str(nvidiaSmiError) },
+        { QStringLiteral("nvcc"), str(nvcc) },
+        { QStringLiteral("cmake"), str(cmake) },
+        { QStringLiteral("ninja"), str(ninja) },
+        { QStringLiteral("gcc"), str(gcc) },
+        { QStringLiteral("python3"), str(python) },
+        { QStringLiteral("torch"), str(torch) },
+        { QStringLiteral("torchError"), str(torchError) },
+        { QStringLiteral("sglang"), str(sglang) },
+        { QStringLiteral("sglKernel"), str(sglKernel) },
+        { QStringLiteral("extra"), extras },
+        { QStringLiteral("complete"), complete },
     };
 }
 

@@ -44,16 +44,16 @@ class Transport;
 struct GpuFact
 {
     int index = -1;
-    QString name;               // "NVIDIA H200"
-    QString uuid;               // "GPU-3b439167-..."
-    QString computeCapability;  // "9.0"; empty when the driver cannot say
+    QString name;              // "NVIDIA H200"
+    QString uuid;              // "GPU-3b439167-..."
+    QString computeCapability; // "9.0"; empty when the driver cannot say
     qint64 memoryMiB = -1;
     bool operator==(const GpuFact&) const = default;
 };
 
 struct ServerFacts
 {
-    QString os;                 // "Debian GNU/Linux 12 (bookworm)"
+    QString os; // "Debian GNU/Linux 12 (bookworm)"
     QString kernel;
     QString arch;
     QString hostName;
@@ -66,19 +66,19 @@ struct ServerFacts
     qint64 diskHomeAvailableKiB = -1;
     QList<GpuFact> gpus;
     QString driverVersion;
-    QString nvidiaSmiError;     // nvidia-smi exists but failed ("Failed to initialize NVML: ...")
+    QString nvidiaSmiError; // nvidia-smi exists but failed ("Failed to initialize NVML: ...")
     bool hasNvidiaSmi = false;
-    QString nvcc;               // versions only: "12.4.131"
+    QString nvcc; // versions only: "12.4.131"
     QString cmake;
     QString ninja;
     QString gcc;
     QString python;
-    QString torch;              // "2.9.0+cu130"
+    QString torch; // "2.9.0+cu130"
     QString torchError;
     QString sglang;
     QString sglKernel;
     QList<QPair<QString, QString>> extra; // keys this version does not know
-    bool complete = false;      // the end marker arrived (the script was not cut short)
+    bool complete = false;                // the end marker arrived (the script was not cut short)
 
     // Label/value rows for people (CLI table, GUI card), in a fixed order; missing tools
     // read "not found".
@@ -106,7 +106,6 @@ QString versionFromToolOutput(const QString& key, const QString& raw);
 // sm_120, CUDA 13's CCCL include move, FA3 on non-Hopper GPUs, the nvcc memory budget,
 // a driver/library mismatch, a missing Ninja or PyTorch, an incomplete run. Pure.
 QStringList serverFactsHints(const ServerFacts& facts);
-
 
 // "1.5 GiB" style, from KiB.
 QString formatKiB(qint64 kib);

@@ -21,7 +21,10 @@ QString SshConfigNote::toString() const
 
 namespace {
 
-bool isBlank(char c) { return c == ' ' || c == '\t'; }
+bool isBlank(char c)
+{
+    return c == ' ' || c == '\t';
+}
 
 // OpenSSH keywords whose value is the raw rest of the line (a command), not split into words.
 bool takesRawRest(const QString& keyword)
@@ -33,8 +36,8 @@ bool takesRawRest(const QString& keyword)
 // Keywords KernelForge reads that take exactly one argument.
 bool takesOneArg(const QString& keyword)
 {
-    static const QSet<QString> one = {QStringLiteral("hostname"), QStringLiteral("user"), QStringLiteral("port"),
-                                      QStringLiteral("identityfile"), QStringLiteral("proxyjump")};
+    static const QSet<QString> one = { QStringLiteral("hostname"), QStringLiteral("user"), QStringLiteral("port"),
+        QStringLiteral("identityfile"), QStringLiteral("proxyjump") };
     return one.contains(keyword);
 }
 
@@ -81,8 +84,11 @@ struct Parser
     const SshConfigIncludeReader* reader = nullptr;
     SshConfig* result = nullptr;
 
-    void error(const QString& file, int line, const QString& message) { result->errors.append({file, line, message}); }
-    void note(const QString& file, int line, const QString& message) { result->notes.append({file, line, message}); }
+    void error(const QString& file, int line, const QString& message)
+    {
+        result->errors.append({ file, line, message });
+    }
+    void note(const QString& file, int line, const QString& message) { result->notes.append({ file, line, message }); }
 
     QList<SshConfigStatement> parse(const QByteArray& text, const QString& file, int depth)
     {
@@ -123,7 +129,7 @@ struct Parser
             st.file = file;
             st.line = lineNo;
             if (takesRawRest(keyword)) {
-                st.args = QStringList{QString::fromUtf8(rest)};
+                st.args = QStringList { QString::fromUtf8(rest) };
             } else if (!splitArgs(rest, &st.args)) {
                 error(file, lineNo, QStringLiteral("unterminated quote"));
                 continue;
@@ -133,7 +139,8 @@ struct Parser
                 continue;
             }
             if (takesOneArg(keyword) && st.args.size() > 1) {
-                error(file, lineNo, QStringLiteral("keyword %1 has extra arguments at the end of the line").arg(keyword));
+                error(
+                    file, lineNo, QStringLiteral("keyword %1 has extra arguments at the end of the line").arg(keyword));
                 continue;
             }
             if (keyword == QLatin1String("port")) {
@@ -150,8 +157,9 @@ struct Parser
                 st.kind = SshConfigStatement::Kind::Match;
                 if (!(st.args.size() == 1 && st.args.first().compare(QLatin1String("all"), Qt::CaseInsensitive) == 0))
                     note(file, lineNo,
-                         QStringLiteral("\"Match %1\" is not evaluated by KernelForge; the options of this block are ignored")
-                             .arg(st.args.join(QLatin1Char(' '))));
+                        QStringLiteral(
+                            "\"Match %1\" is not evaluated by KernelForge; the options of this block are ignored")
+                            .arg(st.args.join(QLatin1Char(' '))));
             } else if (keyword == QLatin1String("include")) {
                 st.kind = SshConfigStatement::Kind::Include;
                 include(&st, depth);
@@ -168,7 +176,8 @@ struct Parser
             return;
         }
         if (depth + 1 > reader->maxDepth) {
-            error(st->file, st->line, QStringLiteral("Include nested too deeply (more than %1 levels)").arg(reader->maxDepth));
+            error(st->file, st->line,
+                QStringLiteral("Include nested too deeply (more than %1 levels)").arg(reader->maxDepth));
             return;
         }
         for (const QString& arg : std::as_const(st->args)) {
@@ -177,7 +186,7 @@ struct Parser
                 pattern = reader->homeDir + pattern.mid(1);
             else if (!pattern.startsWith(QLatin1Char('/')))
                 pattern = reader->homeDir + QStringLiteral("/.ssh/") + pattern;
-            const QStringList files = reader->glob ? reader->glob(pattern) : QStringList{pattern};
+            const QStringList files = reader->glob ? reader->glob(pattern) : QStringList { pattern };
             for (const QString& path : files) {
                 const std::optional<QByteArray> text = reader->read ? reader->read(path) : std::nullopt;
                 if (!text) {
@@ -244,9 +253,7 @@ struct Resolver
         bool active = !neverMatch;
         for (const SshConfigStatement& st : statements) {
             switch (st.kind) {
-            case SshConfigStatement::Kind::Host:
-                active = !neverMatch && hostMatches(st.args);
-                break;
+            case SshConfigStatement::Kind::Host: active = !neverMatch && hostMatches(st.args); break;
             case SshConfigStatement::Kind::Match:
                 active = false;
                 if (neverMatch)
@@ -254,9 +261,9 @@ struct Resolver
                 if (st.args.size() == 1 && st.args.first().compare(QLatin1String("all"), Qt::CaseInsensitive) == 0)
                     active = true;
                 else
-                    out->notes.append({st.file, st.line,
-                                       QStringLiteral("\"Match %1\" is not evaluated; its options were ignored")
-                                           .arg(st.args.join(QLatin1Char(' ')))});
+                    out->notes.append({ st.file, st.line,
+                        QStringLiteral("\"Match %1\" is not evaluated; its options were ignored")
+                            .arg(st.args.join(QLatin1Char(' '))) });
                 break;
             case SshConfigStatement::Kind::Include:
                 walk(st.children, neverMatch || !active);
@@ -283,7 +290,7 @@ struct Resolver
             if (!port)
                 port = quint16(v.toUInt());
         } else if (k == QLatin1String("identityfile")) {
-            identityRaw.append({v, SshConfigNote{st.file, st.line, {}}});
+            identityRaw.append({ v, SshConfigNote { st.file, st.line, {} } });
         } else if (k == QLatin1String("proxyjump")) {
             // ProxyJump and ProxyCommand exclude each other; the first one seen wins.
             if (!proxyJump && !proxyCommand)
@@ -299,8 +306,8 @@ struct Resolver
 };
 
 // Expands ~ and %-tokens; nullopt with *bad set to the offending token on an unknown one.
-std::optional<QString> expandTokens(const QString& value, const QMap<QChar, QString>& tokens, QString* bad,
-                                    const QString& home)
+std::optional<QString> expandTokens(
+    const QString& value, const QMap<QChar, QString>& tokens, QString* bad, const QString& home)
 {
     QString in = value;
     if (in == QLatin1String("~") || in.startsWith(QLatin1String("~/")))
@@ -336,7 +343,7 @@ std::optional<QString> expandTokens(const QString& value, const QMap<QChar, QStr
 SshConfig parseSshConfig(const QByteArray& text, const QString& fileName, const SshConfigIncludeReader* includes)
 {
     SshConfig config;
-    Parser parser{includes, &config};
+    Parser parser { includes, &config };
     config.statements = parser.parse(text, fileName, 0);
     return config;
 }
@@ -348,7 +355,7 @@ SshConfigIncludeReader fileSystemIncludeReader(const QString& homeDir)
     r.glob = [](const QString& pattern) {
         // Globs may appear in the file name part (ssh allows them anywhere; in practice
         // "config.d/*" is what people write). Folder globs are expanded level by level.
-        QStringList current{QString()};
+        QStringList current { QString() };
         const QStringList parts = pattern.split(QLatin1Char('/'));
         for (qsizetype i = 0; i < parts.size(); ++i) {
             const QString& part = parts[i];
@@ -359,12 +366,13 @@ SshConfigIncludeReader fileSystemIncludeReader(const QString& homeDir)
                     next.append(QString());
                     continue;
                 }
-                if (!part.contains(QLatin1Char('*')) && !part.contains(QLatin1Char('?')) && !part.contains(QLatin1Char('['))) {
+                if (!part.contains(QLatin1Char('*')) && !part.contains(QLatin1Char('?'))
+                    && !part.contains(QLatin1Char('['))) {
                     next.append(prefix + part);
                     continue;
                 }
                 QDir dir(base.isEmpty() ? QStringLiteral("/") : base);
-                const QStringList names = dir.entryList({part}, QDir::AllEntries | QDir::NoDotAndDotDot, QDir::Name);
+                const QStringList names = dir.entryList({ part }, QDir::AllEntries | QDir::NoDotAndDotDot, QDir::Name);
                 for (const QString& name : names)
                     next.append(prefix + name);
             }
@@ -442,9 +450,10 @@ Result<SshHostConfig> resolveSshHost(const SshConfig& config, const QString& ali
     out.hostName = alias;
     if (r.hostName) {
         QString bad;
-        const auto h = expandTokens(*r.hostName, {{QLatin1Char('h'), alias}}, &bad, local.homeDir);
+        const auto h = expandTokens(*r.hostName, { { QLatin1Char('h'), alias } }, &bad, local.homeDir);
         if (!h)
-            return Result<SshHostConfig>::failure(QStringLiteral("HostName %1: unknown token %2").arg(*r.hostName, bad));
+            return Result<SshHostConfig>::failure(
+                QStringLiteral("HostName %1: unknown token %2").arg(*r.hostName, bad));
         out.hostName = *h;
     }
     out.hostName = out.hostName.toLower();
@@ -454,31 +463,37 @@ Result<SshHostConfig> resolveSshHost(const SshConfig& config, const QString& ali
         out.proxyJump = *r.proxyJump;
     if (r.proxyCommand && r.proxyCommand->compare(QLatin1String("none"), Qt::CaseInsensitive) != 0) {
         out.proxyCommand = *r.proxyCommand;
-        out.notes.append({{}, 0, QStringLiteral("ProxyCommand is not supported by KernelForge (use ProxyJump): ") + out.proxyCommand});
+        out.notes.append({ {}, 0,
+            QStringLiteral("ProxyCommand is not supported by KernelForge (use ProxyJump): ") + out.proxyCommand });
     }
 
     const QString remoteUser = out.user.isEmpty() ? local.user : out.user;
     const QString portText = QString::number(out.port);
     const QString shortHost = local.hostName.section(QLatin1Char('.'), 0, 0);
     // %C as ssh computes it: SHA1 over %l%h%p%r%j, in hex.
-    const QString connHash = QString::fromLatin1(
-        QCryptographicHash::hash((local.hostName + out.hostName + portText + remoteUser + out.proxyJump).toUtf8(),
-                                 QCryptographicHash::Sha1)
-            .toHex());
-    const QMap<QChar, QString> tokens{
-        {QLatin1Char('C'), connHash},          {QLatin1Char('d'), local.homeDir},
-        {QLatin1Char('h'), out.hostName},      {QLatin1Char('i'), QString::number(local.uid)},
-        {QLatin1Char('j'), out.proxyJump},     {QLatin1Char('L'), shortHost},
-        {QLatin1Char('l'), local.hostName},    {QLatin1Char('n'), alias},
-        {QLatin1Char('p'), portText},          {QLatin1Char('r'), remoteUser},
-        {QLatin1Char('u'), local.user},
+    const QString connHash = QString::fromLatin1(QCryptographicHash::hash(
+        (local.hostName + out.hostName + portText + remoteUser + out.proxyJump).toUtf8(), QCryptographicHash::Sha1)
+                                                     .toHex());
+    const QMap<QChar, QString> tokens {
+        { QLatin1Char('C'), connHash },
+        { QLatin1Char('d'), local.homeDir },
+        { QLatin1Char('h'), out.hostName },
+        { QLatin1Char('i'), QString::number(local.uid) },
+        { QLatin1Char('j'), out.proxyJump },
+        { QLatin1Char('L'), shortHost },
+        { QLatin1Char('l'), local.hostName },
+        { QLatin1Char('n'), alias },
+        { QLatin1Char('p'), portText },
+        { QLatin1Char('r'), remoteUser },
+        { QLatin1Char('u'), local.user },
     };
     for (const auto& [raw, where] : std::as_const(r.identityRaw)) {
         QString bad;
         const auto v = expandTokens(raw, tokens, &bad, local.homeDir);
         if (!v)
-            return Result<SshHostConfig>::failure(
-                SshConfigNote{where.file, where.line, QStringLiteral("IdentityFile %1: unknown token %2").arg(raw, bad)}.toString());
+            return Result<SshHostConfig>::failure(SshConfigNote {
+                where.file, where.line, QStringLiteral("IdentityFile %1: unknown token %2").arg(raw, bad) }
+                                                      .toString());
         if (v->compare(QLatin1String("none"), Qt::CaseInsensitive) != 0 && !out.identityFiles.contains(*v))
             out.identityFiles.append(*v);
     }
@@ -487,7 +502,8 @@ Result<SshHostConfig> resolveSshHost(const SshConfig& config, const QString& ali
             QString bad;
             const auto v = expandTokens(raw, tokens, &bad, local.homeDir);
             if (!v)
-                return Result<SshHostConfig>::failure(QStringLiteral("UserKnownHostsFile %1: unknown token %2").arg(raw, bad));
+                return Result<SshHostConfig>::failure(
+                    QStringLiteral("UserKnownHostsFile %1: unknown token %2").arg(raw, bad));
             if (v->compare(QLatin1String("none"), Qt::CaseInsensitive) != 0)
                 out.userKnownHostsFiles.append(*v);
         }
@@ -518,6 +534,9 @@ QStringList importableSshHosts(const SshConfig& config)
     return out;
 }
 
-bool sshPatternMatches(const QString& pattern, const QString& name) { return wildMatch(pattern, name); }
+bool sshPatternMatches(const QString& pattern, const QString& name)
+{
+    return wildMatch(pattern, name);
+}
 
 } // namespace kf

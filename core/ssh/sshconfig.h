@@ -57,8 +57,8 @@ struct SshConfigStatement
 {
     enum class Kind { Option, Host, Match, Include };
     Kind kind = Kind::Option;
-    QString keyword;           // lower case: "hostname", "identityfile", ...
-    QStringList args;          // unquoted arguments
+    QString keyword;  // lower case: "hostname", "identityfile", ...
+    QStringList args; // unquoted arguments
     QString file;
     int line = 0;
     // Include: the statements of every file it named, in order (already parsed recursively).
@@ -76,16 +76,16 @@ struct SshConfig
 // How Include finds files. Both functions get absolute paths (after ~ and ~/.ssh handling).
 struct SshConfigIncludeReader
 {
-    QString homeDir;                                                   // for ~
-    std::function<QStringList(const QString& pattern)> glob;           // sorted matches of a glob
+    QString homeDir;                                                    // for ~
+    std::function<QStringList(const QString& pattern)> glob;            // sorted matches of a glob
     std::function<std::optional<QByteArray>(const QString& path)> read; // nullopt: unreadable
-    int maxDepth = 16;                                                 // OpenSSH's READCONF_MAX_DEPTH
+    int maxDepth = 16;                                                  // OpenSSH's READCONF_MAX_DEPTH
 };
 
 // Parses one file's text. Without a reader, Include statements are kept (children empty)
 // and noted but not followed, which keeps the function free of any file access.
-SshConfig parseSshConfig(const QByteArray& text, const QString& fileName,
-                         const SshConfigIncludeReader* includes = nullptr);
+SshConfig parseSshConfig(
+    const QByteArray& text, const QString& fileName, const SshConfigIncludeReader* includes = nullptr);
 // The real filesystem (QDir globbing, QFile reading) rooted at homeDir.
 SshConfigIncludeReader fileSystemIncludeReader(const QString& homeDir);
 // Reads path (normally ~/.ssh/config) and follows its Includes on the filesystem.
@@ -94,19 +94,19 @@ Result<SshConfig> loadSshConfig(const QString& path, const QString& homeDir);
 // Facts about the local side used for token expansion.
 struct SshLocalContext
 {
-    QString user;      // %u, and %r when no User is configured
-    QString homeDir;   // ~ and %d
-    QString hostName;  // %l (%L: up to the first dot)
-    quint32 uid = 0;   // %i
+    QString user;                     // %u, and %r when no User is configured
+    QString homeDir;                  // ~ and %d
+    QString hostName;                 // %l (%L: up to the first dot)
+    quint32 uid = 0;                  // %i
     static SshLocalContext current(); // this process: $USER/getpwuid, $HOME, gethostname
 };
 
 // What ssh would use for one alias.
 struct SshHostConfig
 {
-    QString alias;                   // as typed
-    QString hostName;                // HostName, or the alias when none is set
-    QString user;                    // empty: not configured (ssh uses the local user)
+    QString alias;    // as typed
+    QString hostName; // HostName, or the alias when none is set
+    QString user;     // empty: not configured (ssh uses the local user)
     quint16 port = 22;
     QStringList identityFiles;       // expanded, in order
     QString proxyJump;               // empty for none ("ProxyJump none" included)
@@ -119,8 +119,8 @@ struct SshHostConfig
 };
 
 // Evaluates the config for an alias like ssh does. Fails on a bad % token.
-Result<SshHostConfig> resolveSshHost(const SshConfig& config, const QString& alias,
-                                     const SshLocalContext& local = SshLocalContext::current());
+Result<SshHostConfig> resolveSshHost(
+    const SshConfig& config, const QString& alias, const SshLocalContext& local = SshLocalContext::current());
 
 // Aliases worth importing: every Host pattern without wildcards or negation, in file order,
 // without duplicates (Include files included, Match blocks not).

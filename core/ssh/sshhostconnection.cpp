@@ -10,9 +10,9 @@
 namespace kf {
 
 SshHostConnection::SshHostConnection(HostProfile profile, UserInteraction* interaction, QObject* parent)
-    : HostConnection(std::move(profile), parent), m_interaction(interaction)
-{
-}
+    : HostConnection(std::move(profile), parent)
+    , m_interaction(interaction)
+{ }
 
 SshHostConnection::~SshHostConnection()
 {
@@ -20,7 +20,10 @@ SshHostConnection::~SshHostConnection()
         m_session->disconnect(this);
 }
 
-std::shared_ptr<Transport> SshHostConnection::transport() const { return m_transport; }
+std::shared_ptr<Transport> SshHostConnection::transport() const
+{
+    return m_transport;
+}
 
 void SshHostConnection::connectToHost()
 {
@@ -31,7 +34,8 @@ void SshHostConnection::connectToHost()
         options.interaction = m_interaction;
         options.reconnect = true;
         m_session = SshSession::create(options);
-        connect(m_session.get(), &SshSession::stateChanged, this, &SshHostConnection::onSessionState, Qt::QueuedConnection);
+        connect(
+            m_session.get(), &SshSession::stateChanged, this, &SshHostConnection::onSessionState, Qt::QueuedConnection);
     }
     const ConnectionState s = m_session->state();
     if (s == ConnectionState::Disconnected || s == ConnectionState::Failed)

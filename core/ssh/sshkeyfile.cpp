@@ -10,8 +10,8 @@ bool readString(const QByteArray& b, qsizetype* pos, QByteArray* out)
 {
     if (*pos + 4 > b.size())
         return false;
-    const quint32 len = (quint32(quint8(b[*pos])) << 24) | (quint32(quint8(b[*pos + 1])) << 16) | (quint32(quint8(b[*pos + 2])) << 8)
-                        | quint32(quint8(b[*pos + 3]));
+    const quint32 len = (quint32(quint8(b[*pos])) << 24) | (quint32(quint8(b[*pos + 1])) << 16)
+        | (quint32(quint8(b[*pos + 2])) << 8) | quint32(quint8(b[*pos + 3]));
     *pos += 4;
     if (qsizetype(len) > b.size() - *pos)
         return false;
@@ -58,8 +58,13 @@ SshKeyFileInfo inspectPrivateKey(const QByteArray& text)
         }
         return info;
     }
-    struct Pem { const char* label; const char* type; };
-    for (const Pem& pem : {Pem{"RSA PRIVATE KEY", "ssh-rsa"}, Pem{"EC PRIVATE KEY", "ecdsa"}, Pem{"DSA PRIVATE KEY", "ssh-dss"}}) {
+    struct Pem
+    {
+        const char* label;
+        const char* type;
+    };
+    for (const Pem& pem : { Pem { "RSA PRIVATE KEY", "ssh-rsa" }, Pem { "EC PRIVATE KEY", "ecdsa" },
+             Pem { "DSA PRIVATE KEY", "ssh-dss" } }) {
         if (text.contains(QByteArray(QByteArray("-----BEGIN ") + pem.label + "-----"))) {
             info.format = SshKeyFileInfo::Format::Pem;
             info.keyType = QString::fromLatin1(pem.type);

@@ -20,7 +20,7 @@ struct SshKeyFileInfo
 {
     enum class Format { Unknown, OpenSsh, Pem, Pkcs8 };
     Format format = Format::Unknown;
-    QString keyType;      // "ssh-ed25519", "ecdsa-sha2-nistp256", "ssh-rsa", ... empty if not visible
+    QString keyType; // "ssh-ed25519", "ecdsa-sha2-nistp256", "ssh-rsa", ... empty if not visible
     bool encrypted = false;
     bool isRsa() const { return keyType == QLatin1String("ssh-rsa"); }
 };

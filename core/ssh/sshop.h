@@ -117,7 +117,7 @@ public:
     Completion& completion() { return m_completion; }
 
 protected:
-    std::atomic<bool> m_cancel{false};
+    std::atomic<bool> m_cancel { false };
     Completion m_completion;
 
 private:

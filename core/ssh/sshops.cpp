@@ -15,9 +15,12 @@
 namespace kf::ssh {
 namespace {
 
-std::atomic<quint64> g_nextOpId{1};
+std::atomic<quint64> g_nextOpId { 1 };
 
-qint64 nowMs() { return QDateTime::currentMSecsSinceEpoch(); }
+qint64 nowMs()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
 
 constexpr qsizetype kReadChunk = 256 * 1024;
 // Per step, so that one flooding channel does not keep the others waiting.
@@ -46,7 +49,9 @@ FileInfo fromAttrs(const QString& name, const LIBSSH2_SFTP_ATTRIBUTES& a)
 
 } // namespace
 
-Op::Op() : m_id(g_nextOpId++) { }
+Op::Op()
+    : m_id(g_nextOpId++)
+{ }
 
 QString sftpErrorText(unsigned long code)
 {
@@ -73,7 +78,11 @@ QString sftpErrorText(unsigned long code)
 // ExecOp
 
 ExecOp::ExecOp(QByteArray command, bool pty, bool pidMarker, bool resumable, ExecCallbacks callbacks)
-    : m_command(std::move(command)), m_pty(pty), m_pidMarker(pidMarker && !pty), m_resumable(resumable), m_cb(std::move(callbacks))
+    : m_command(std::move(command))
+    , m_pty(pty)
+    , m_pidMarker(pidMarker && !pty)
+    , m_resumable(resumable)
+    , m_cb(std::move(callbacks))
 {
     m_markerDone = !m_pidMarker;
     m_buf.resize(kReadChunk);
@@ -225,7 +234,8 @@ ExecOp::Step ExecOp::step(OpContext& ctx)
         return Step::Progress;
     }
     case State::Exec: {
-        const int rc = libssh2_channel_process_startup(m_channel, "exec", 4, m_command.constData(), unsigned(m_command.size()));
+        const int rc
+            = libssh2_channel_process_startup(m_channel, "exec", 4, m_command.constData(), unsigned(m_command.size()));
         if (rc == LIBSSH2_ERROR_EAGAIN)
             return Step::Blocked;
         if (rc < 0)
@@ -274,7 +284,7 @@ ExecOp::Step ExecOp::step(OpContext& ctx)
         qsizetype total = 0;
         for (;;) {
             bool got = false;
-            for (int stream : {0, SSH_EXTENDED_DATA_STDERR}) {
+            for (int stream : { 0, SSH_EXTENDED_DATA_STDERR }) {
                 const ssize_t n = libssh2_channel_read_ex(m_channel, stream, m_buf.data(), size_t(m_buf.size()));
                 if (n > 0) {
                     got = true;
@@ -306,8 +316,9 @@ ExecOp::Step ExecOp::step(OpContext& ctx)
                 m_killSent = true;
                 if (m_pid > 1) {
                     const QByteArray pid = QByteArray::number(m_pid);
-                    const QByteArray kill = "kill -TERM -- -" + pid + " 2>/dev/null || kill -TERM " + pid + " 2>/dev/null";
-                    ctx.post(std::make_shared<ExecOp>(kill, false, false, false, ExecCallbacks{}));
+                    const QByteArray kill
+                        = "kill -TERM -- -" + pid + " 2>/dev/null || kill -TERM " + pid + " 2>/dev/null";
+                    ctx.post(std::make_shared<ExecOp>(kill, false, false, false, ExecCallbacks {}));
                     m_closeDeadline = nowMs() + 3000;
                 } else {
                     m_closeDeadline = nowMs(); // nothing to signal (PTY: closing sends SIGHUP)
@@ -331,7 +342,7 @@ ExecOp::Step ExecOp::step(OpContext& ctx)
     }
     case State::WaitClosed: {
         // Output that raced with the EOF is still delivered.
-        for (int stream : {0, SSH_EXTENDED_DATA_STDERR}) {
+        for (int stream : { 0, SSH_EXTENDED_DATA_STDERR }) {
             for (;;) {
                 const ssize_t n = libssh2_channel_read_ex(m_channel, stream, m_buf.data(), size_t(m_buf.size()));
                 if (n <= 0)
@@ -361,17 +372,17 @@ ExecOp::Step ExecOp::step(OpContext& ctx)
         m_channel = nullptr;
         ProcessExit e = m_exit;
         if (!m_error.isEmpty()) {
-            e = ProcessExit{};
+            e = ProcessExit {};
             e.error = m_error;
         } else if (!m_gotExit) {
             e.exitCode = -1;
-            e.error = m_cancel ? QStringLiteral("cancelled") : QStringLiteral("the channel closed without an exit status");
+            e.error
+                = m_cancel ? QStringLiteral("cancelled") : QStringLiteral("the channel closed without an exit status");
         }
         finish(e);
         return Step::Done;
     }
-    case State::Finished:
-        return Step::Done;
+    case State::Finished: return Step::Done;
     }
     return Step::Done;
 }
@@ -380,7 +391,9 @@ ExecOp::Step ExecOp::step(OpContext& ctx)
 // TunnelOp
 
 TunnelOp::TunnelOp(QString host, quint16 port, std::shared_ptr<TunnelShared> shared)
-    : m_host(std::move(host)), m_port(port), m_shared(std::move(shared))
+    : m_host(std::move(host))
+    , m_port(port)
+    , m_shared(std::move(shared))
 {
     m_buf.resize(kReadChunk);
 }
@@ -425,7 +438,10 @@ TunnelOp::Step TunnelOp::step(OpContext& ctx)
             if (ctx.fatal(rc))
                 return Step::Blocked;
             ctx.release(Token::ChannelOpen, this);
-            finish(QStringLiteral("the server refused a tunnel to %1:%2: %3").arg(m_host).arg(m_port).arg(ctx.lastError()));
+            finish(QStringLiteral("the server refused a tunnel to %1:%2: %3")
+                       .arg(m_host)
+                       .arg(m_port)
+                       .arg(ctx.lastError()));
             return Step::Done;
         }
         ctx.release(Token::ChannelOpen, this);
@@ -518,8 +534,7 @@ TunnelOp::Step TunnelOp::step(OpContext& ctx)
         finish({});
         return Step::Done;
     }
-    case State::Finished:
-        return Step::Done;
+    case State::Finished: return Step::Done;
     }
     return Step::Done;
 }
@@ -548,7 +563,8 @@ PumpOp::Step PumpOp::step(OpContext& ctx)
                 return Step::Blocked;
             ctx.release(Token::ChannelOpen, this);
             if (!ctx.fatal(rc)) {
-                log::ssh()->warn("{}: no idle channel ({}); dead links are found by keepalive only while busy", ctx.describe(), ctx.lastError());
+                log::ssh()->warn("{}: no idle channel ({}); dead links are found by keepalive only while busy",
+                    ctx.describe(), ctx.lastError());
                 m_gaveUp = true;
             }
             return Step::Blocked;
@@ -617,8 +633,9 @@ SftpOp::Step SftpOp::failed(OpContext& ctx, LIBSSH2_SFTP* sftp, int rc, const QS
 SftpOp::Step SftpStatOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
 {
     const QByteArray p = m_path.toUtf8();
-    LIBSSH2_SFTP_ATTRIBUTES a{};
-    const int rc = libssh2_sftp_stat_ex(sftp, p.constData(), unsigned(p.size()), m_followed ? LIBSSH2_SFTP_STAT : LIBSSH2_SFTP_LSTAT, &a);
+    LIBSSH2_SFTP_ATTRIBUTES a {};
+    const int rc = libssh2_sftp_stat_ex(
+        sftp, p.constData(), unsigned(p.size()), m_followed ? LIBSSH2_SFTP_STAT : LIBSSH2_SFTP_LSTAT, &a);
     if (rc == LIBSSH2_ERROR_EAGAIN)
         return Step::Blocked;
     if (rc < 0) {
@@ -626,7 +643,7 @@ SftpOp::Step SftpStatOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
             const unsigned long st = libssh2_sftp_last_error(sftp);
             if (st == LIBSSH2_FX_NO_SUCH_FILE || st == LIBSSH2_FX_NO_SUCH_PATH) {
                 if (!m_followed) {
-                    result = FileInfo{};
+                    result = FileInfo {};
                     result.name = m_path;
                 }
                 return Step::Done; // missing (or a dangling link: keep what lstat said)
@@ -662,7 +679,7 @@ SftpOp::Step SftpListOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
     }
     while (m_handle && !m_listed) {
         char name[1024];
-        LIBSSH2_SFTP_ATTRIBUTES a{};
+        LIBSSH2_SFTP_ATTRIBUTES a {};
         const int n = libssh2_sftp_readdir_ex(m_handle, name, sizeof name, nullptr, 0, &a);
         if (n == LIBSSH2_ERROR_EAGAIN)
             return Step::Blocked;
@@ -697,8 +714,9 @@ SftpOp::Step SftpListOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
             ++m_linkIndex;
             continue;
         }
-        const QByteArray p = (m_path.endsWith(QLatin1Char('/')) ? m_path : m_path + QLatin1Char('/')).toUtf8() + fi.name.toUtf8();
-        LIBSSH2_SFTP_ATTRIBUTES a{};
+        const QByteArray p
+            = (m_path.endsWith(QLatin1Char('/')) ? m_path : m_path + QLatin1Char('/')).toUtf8() + fi.name.toUtf8();
+        LIBSSH2_SFTP_ATTRIBUTES a {};
         const int rc = libssh2_sftp_stat_ex(sftp, p.constData(), unsigned(p.size()), LIBSSH2_SFTP_STAT, &a);
         if (rc == LIBSSH2_ERROR_EAGAIN)
             return Step::Blocked;
@@ -744,7 +762,7 @@ SftpOp::Step SftpMkpathOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
                 return Step::Blocked;
             m_statting = true; // probably exists already: check it is a folder
         }
-        LIBSSH2_SFTP_ATTRIBUTES a{};
+        LIBSSH2_SFTP_ATTRIBUTES a {};
         const int rc = libssh2_sftp_stat_ex(sftp, p.constData(), unsigned(p.size()), LIBSSH2_SFTP_STAT, &a);
         if (rc == LIBSSH2_ERROR_EAGAIN)
             return Step::Blocked;
@@ -779,14 +797,15 @@ SftpOp::Step SftpUnlinkOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
 SftpOp::Step SftpStatvfsOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
 {
     const QByteArray p = m_path.toUtf8();
-    LIBSSH2_SFTP_STATVFS st{};
+    LIBSSH2_SFTP_STATVFS st {};
     const int rc = libssh2_sftp_statvfs(sftp, p.constData(), size_t(p.size()), &st);
     if (rc == LIBSSH2_ERROR_EAGAIN)
         return Step::Blocked;
     if (rc < 0) {
         const Step s = failed(ctx, sftp, rc, QStringLiteral("cannot read the free space of ") + m_path);
         // libssh2 reports a missing extension as an SFTP failure status or as an unexpected packet.
-        unsupported = m_sftpStatus == LIBSSH2_FX_OP_UNSUPPORTED || m_sftpStatus == LIBSSH2_FX_FAILURE || m_sftpStatus == 0;
+        unsupported
+            = m_sftpStatus == LIBSSH2_FX_OP_UNSUPPORTED || m_sftpStatus == LIBSSH2_FX_FAILURE || m_sftpStatus == 0;
         return s;
     }
     const quint64 unit = st.f_frsize ? st.f_frsize : st.f_bsize;
@@ -800,7 +819,8 @@ SftpOp::Step SftpPosixRenameOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
 {
     const QByteArray from = m_from.toUtf8();
     const QByteArray to = m_to.toUtf8();
-    const int rc = libssh2_sftp_posix_rename_ex(sftp, from.constData(), size_t(from.size()), to.constData(), size_t(to.size()));
+    const int rc
+        = libssh2_sftp_posix_rename_ex(sftp, from.constData(), size_t(from.size()), to.constData(), size_t(to.size()));
     if (rc == LIBSSH2_ERROR_EAGAIN)
         return Step::Blocked;
     if (rc < 0) {
@@ -813,16 +833,18 @@ SftpOp::Step SftpPosixRenameOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
 #endif
 
 SftpReadOp::SftpReadOp(QString path, QString localPath, Progress progress)
-    : m_path(std::move(path)), m_localPath(std::move(localPath)), m_progress(std::move(progress))
-{
-}
+    : m_path(std::move(path))
+    , m_localPath(std::move(localPath))
+    , m_progress(std::move(progress))
+{ }
 
 SftpOp::Step SftpReadOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
 {
     switch (m_state) {
     case State::Open: {
         const QByteArray p = m_path.toUtf8();
-        m_handle = libssh2_sftp_open_ex(sftp, p.constData(), unsigned(p.size()), LIBSSH2_FXF_READ, 0, LIBSSH2_SFTP_OPENFILE);
+        m_handle
+            = libssh2_sftp_open_ex(sftp, p.constData(), unsigned(p.size()), LIBSSH2_FXF_READ, 0, LIBSSH2_SFTP_OPENFILE);
         if (!m_handle) {
             const int rc = libssh2_session_last_errno(ctx.session());
             if (rc == LIBSSH2_ERROR_EAGAIN)
@@ -842,7 +864,7 @@ SftpOp::Step SftpReadOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
         return Step::Progress;
     }
     case State::Stat: {
-        LIBSSH2_SFTP_ATTRIBUTES a{};
+        LIBSSH2_SFTP_ATTRIBUTES a {};
         const int rc = libssh2_sftp_fstat_ex(m_handle, &a, 0);
         if (rc == LIBSSH2_ERROR_EAGAIN)
             return Step::Blocked;
@@ -905,7 +927,9 @@ SftpOp::Step SftpReadOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
     return Step::Done;
 }
 
-SftpWriteOp::SftpWriteOp(Params params) : m_p(std::move(params)) { }
+SftpWriteOp::SftpWriteOp(Params params)
+    : m_p(std::move(params))
+{ }
 
 bool SftpWriteOp::refill()
 {
@@ -947,8 +971,8 @@ SftpOp::Step SftpWriteOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
             m_total = m_p.data.size();
         }
         const QByteArray p = m_p.path.toUtf8();
-        m_handle = libssh2_sftp_open_ex(sftp, p.constData(), unsigned(p.size()), LIBSSH2_FXF_WRITE | LIBSSH2_FXF_CREAT | LIBSSH2_FXF_EXCL,
-                                        0600, LIBSSH2_SFTP_OPENFILE);
+        m_handle = libssh2_sftp_open_ex(sftp, p.constData(), unsigned(p.size()),
+            LIBSSH2_FXF_WRITE | LIBSSH2_FXF_CREAT | LIBSSH2_FXF_EXCL, 0600, LIBSSH2_SFTP_OPENFILE);
         if (!m_handle) {
             const int rc = libssh2_session_last_errno(ctx.session());
             if (rc == LIBSSH2_ERROR_EAGAIN)
@@ -1007,7 +1031,7 @@ SftpOp::Step SftpWriteOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
         return Step::Progress;
     }
     case State::Mode: {
-        LIBSSH2_SFTP_ATTRIBUTES a{};
+        LIBSSH2_SFTP_ATTRIBUTES a {};
         a.flags = LIBSSH2_SFTP_ATTR_PERMISSIONS;
         a.permissions = m_p.mode & 07777;
         const int rc = libssh2_sftp_fstat_ex(m_handle, &a, 1);
@@ -1025,7 +1049,7 @@ SftpOp::Step SftpWriteOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
         return Step::Progress;
     }
     case State::Owner: {
-        LIBSSH2_SFTP_ATTRIBUTES a{};
+        LIBSSH2_SFTP_ATTRIBUTES a {};
         a.flags = LIBSSH2_SFTP_ATTR_UIDGID;
         a.uid = m_p.uid;
         a.gid = m_p.gid;
@@ -1066,7 +1090,10 @@ constexpr qsizetype kForwardBufferCap = 1024 * 1024; // per direction, then back
 }
 
 ForwardOp::ForwardOp(QString host, quint16 port, int fd, std::shared_ptr<ForwardShared> shared)
-    : m_host(std::move(host)), m_port(port), m_fd(fd), m_shared(shared ? std::move(shared) : std::make_shared<ForwardShared>())
+    : m_host(std::move(host))
+    , m_port(port)
+    , m_fd(fd)
+    , m_shared(shared ? std::move(shared) : std::make_shared<ForwardShared>())
 {
     m_buf.resize(kReadChunk);
 }
@@ -1122,7 +1149,11 @@ ForwardOp::Step ForwardOp::step(OpContext& ctx)
             if (ctx.fatal(rc))
                 return Step::Blocked;
             ctx.release(Token::ChannelOpen, this);
-            finish(&ctx, QStringLiteral("%1 refused a connection to %2:%3: %4").arg(ctx.describe(), m_host).arg(m_port).arg(ctx.lastError()));
+            finish(&ctx,
+                QStringLiteral("%1 refused a connection to %2:%3: %4")
+                    .arg(ctx.describe(), m_host)
+                    .arg(m_port)
+                    .arg(ctx.lastError()));
             return Step::Done;
         }
         ctx.release(Token::ChannelOpen, this);
@@ -1240,8 +1271,7 @@ ForwardOp::Step ForwardOp::step(OpContext& ctx)
         finish(&ctx, {});
         return Step::Done;
     }
-    case State::Finished:
-        return Step::Done;
+    case State::Finished: return Step::Done;
     }
     return Step::Done;
 }

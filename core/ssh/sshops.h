@@ -33,7 +33,8 @@ constexpr qsizetype kSftpWriteInFlight = 48 * 30000;
 // First bytes a non-PTY command writes to stderr: its shell's pid, which is also its
 // process group (sshd calls setsid() for every session), so a cancel can signal the whole
 // group with `kill` over another channel (libssh2 1.10 cannot send the "signal" request).
-inline constexpr char kPidMarker[] = "\x1e" "KFPID ";
+inline constexpr char kPidMarker[] = "\x1e"
+                                     "KFPID ";
 
 struct ExecCallbacks
 {
@@ -175,7 +176,11 @@ class PumpOp final : public Op
 {
 public:
     Step step(OpContext& ctx) override;
-    void abort(const QString&) override { m_channel = nullptr; m_completion.finish(); }
+    void abort(const QString&) override
+    {
+        m_channel = nullptr;
+        m_completion.finish();
+    }
 
 private:
     LIBSSH2_CHANNEL* m_channel = nullptr;
@@ -206,7 +211,9 @@ private:
 class SftpStatOp final : public SftpOp
 {
 public:
-    explicit SftpStatOp(QString path) : m_path(std::move(path)) { }
+    explicit SftpStatOp(QString path)
+        : m_path(std::move(path))
+    { }
     FileInfo result;
 
 protected:
@@ -220,7 +227,9 @@ private:
 class SftpListOp final : public SftpOp
 {
 public:
-    explicit SftpListOp(QString path) : m_path(std::move(path)) { }
+    explicit SftpListOp(QString path)
+        : m_path(std::move(path))
+    { }
     QList<FileInfo> result;
 
 protected:
@@ -250,7 +259,9 @@ private:
 class SftpUnlinkOp final : public SftpOp
 {
 public:
-    explicit SftpUnlinkOp(QString path) : m_path(std::move(path)) { }
+    explicit SftpUnlinkOp(QString path)
+        : m_path(std::move(path))
+    { }
     bool missing = false;
 
 protected:
@@ -265,10 +276,12 @@ private:
 class SftpStatvfsOp final : public SftpOp
 {
 public:
-    explicit SftpStatvfsOp(QString path) : m_path(std::move(path)) { }
+    explicit SftpStatvfsOp(QString path)
+        : m_path(std::move(path))
+    { }
     qint64 availableBytes = -1; // for an unprivileged user (f_bavail * f_frsize)
     qint64 availableInodes = -1;
-    bool unsupported = false;   // the server lacks the extension
+    bool unsupported = false; // the server lacks the extension
 
 protected:
     Step stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp) override;
@@ -282,7 +295,10 @@ private:
 class SftpPosixRenameOp final : public SftpOp
 {
 public:
-    SftpPosixRenameOp(QString from, QString to) : m_from(std::move(from)), m_to(std::move(to)) { }
+    SftpPosixRenameOp(QString from, QString to)
+        : m_from(std::move(from))
+        , m_to(std::move(to))
+    { }
     bool unsupported = false;
 
 protected:

@@ -2,8 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/ssh/sshsession.h"
 
-#include "core/log/logging.h"
 #include "core/hosts/secretstore.h"
+#include "core/log/logging.h"
 #include "core/log/redact.h"
 #include "core/ssh/knownhosts.h"
 #include "core/ssh/sshkeyfile.h"
@@ -47,7 +47,10 @@ void initLibssh2()
 namespace ssh {
 namespace {
 
-qint64 nowMs() { return QDateTime::currentMSecsSinceEpoch(); }
+qint64 nowMs()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
 
 QString localUserName()
 {
@@ -70,7 +73,7 @@ QStringList identityFilesToTry(const HostProfile& p)
     for (const QString& k : p.identityFiles)
         keys << expandHome(k);
     if (keys.isEmpty()) {
-        for (const char* def : {"id_ed25519", "id_ecdsa", "id_rsa"}) {
+        for (const char* def : { "id_ed25519", "id_ecdsa", "id_rsa" }) {
             const QString path = QDir::homePath() + QStringLiteral("/.ssh/") + QLatin1String(def);
             if (QFile::exists(path))
                 keys << path;
@@ -85,8 +88,14 @@ struct Login
     bool permanent = false; // host key or authentication: retrying cannot help
 };
 
-Login transientFailure(const QString& why) { return {Status::failure(why), false}; }
-Login permanentFailure(const QString& why) { return {Status::failure(why), true}; }
+Login transientFailure(const QString& why)
+{
+    return { Status::failure(why), false };
+}
+Login permanentFailure(const QString& why)
+{
+    return { Status::failure(why), true };
+}
 
 } // namespace
 
@@ -95,12 +104,15 @@ class SessionWorker final : public QObject, public OpContext
 {
     Q_OBJECT
 public:
-    explicit SessionWorker(SshSession* facade) : m_facade(facade), m_options(facade->options()) { }
+    explicit SessionWorker(SshSession* facade)
+        : m_facade(facade)
+        , m_options(facade->options())
+    { }
     ~SessionWorker() override = default;
 
-    std::atomic<bool> abortLogin{false};
-    std::atomic<bool> runQueued{false};
-    std::atomic<qint64> bytesIn{0};
+    std::atomic<bool> abortLogin { false };
+    std::atomic<bool> runQueued { false };
+    std::atomic<qint64> bytesIn { 0 };
 
     // --- session-thread entry points (invoked through queued calls) -----------------
     void connectToHost();
@@ -176,7 +188,7 @@ public:
         m_lastInbound = nowMs();
     }
     void keyboardInteractive(const char* name, int nameLen, const char* instruction, int instructionLen, int numPrompts,
-                             const LIBSSH2_USERAUTH_KBDINT_PROMPT* prompts, LIBSSH2_USERAUTH_KBDINT_RESPONSE* responses);
+        const LIBSSH2_USERAUTH_KBDINT_PROMPT* prompts, LIBSSH2_USERAUTH_KBDINT_RESPONSE* responses);
 
 private:
     Login establish();
@@ -220,7 +232,7 @@ private:
     QList<std::shared_ptr<Op>> m_ops;       // running (state Ready)
     QList<std::shared_ptr<Op>> m_suspended; // resumable ops waiting for Ready
     std::shared_ptr<Op> m_pump;
-    const Op* m_tokens[2] = {nullptr, nullptr};
+    const Op* m_tokens[2] = { nullptr, nullptr };
     struct Watch
     {
         int fd = -1;
@@ -268,8 +280,8 @@ LIBSSH2_SEND_FUNC(sendCallback)
 
 LIBSSH2_USERAUTH_KBDINT_RESPONSE_FUNC(kbdCallback)
 {
-    static_cast<SessionWorker*>(*abstract)->keyboardInteractive(name, name_len, instruction, instruction_len, num_prompts, prompts,
-                                                                responses);
+    static_cast<SessionWorker*>(*abstract)->keyboardInteractive(
+        name, name_len, instruction, instruction_len, num_prompts, prompts, responses);
 }
 
 } // namespace
@@ -296,8 +308,7 @@ bool SessionWorker::fatal(int rc)
             m_deadReason = QStringLiteral("connection to %1 lost: %2").arg(describe(), lastError());
         }
         return true;
-    default:
-        return false;
+    default: return false;
     }
 }
 
@@ -339,7 +350,7 @@ Status SessionWorker::waitSocket()
         const qint64 left = m_deadline - nowMs();
         if (left <= 0)
             return Status::failure(QStringLiteral("timed out waiting for %1").arg(describe()));
-        pollfd p{m_fd, events, 0};
+        pollfd p { m_fd, events, 0 };
         const int r = ::poll(&p, 1, int(qMin<qint64>(left, 200)));
         if (r > 0)
             return {};
@@ -358,8 +369,8 @@ Login SessionWorker::openSocket()
         if (js == ConnectionState::Disconnected || js == ConnectionState::Failed)
             jump->connectToHost();
         if (Status s = jump->waitUntilReady(int(qMax<qint64>(1000, m_deadline - nowMs()))); !s)
-            return {Status::failure(QStringLiteral("jump host %1: %2").arg(jump->describe(), s.error())),
-                    jump->state() == ConnectionState::Failed};
+            return { Status::failure(QStringLiteral("jump host %1: %2").arg(jump->describe(), s.error())),
+                jump->state() == ConnectionState::Failed };
         int sv[2];
         if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, sv) != 0)
             return transientFailure(QStringLiteral("socketpair: ") + QString::fromLocal8Bit(strerror(errno)));
@@ -367,22 +378,25 @@ Login SessionWorker::openSocket()
         jump->submit(std::make_shared<ForwardOp>(p.host, p.port, sv[0], shared));
         std::unique_lock lock(shared->mutex);
         const bool settled = shared->cv.wait_for(lock, std::chrono::milliseconds(qMax<qint64>(1, m_deadline - nowMs())),
-                                                 [&] { return shared->open || shared->finished; });
+            [&] { return shared->open || shared->finished; });
         if (!settled || !shared->open) {
             ::close(sv[1]);
-            return transientFailure(settled ? shared->error : QStringLiteral("timed out opening a channel through %1").arg(jump->describe()));
+            return transientFailure(settled
+                    ? shared->error
+                    : QStringLiteral("timed out opening a channel through %1").arg(jump->describe()));
         }
         m_fd = sv[1];
         return {};
     }
-    addrinfo hints{};
+    addrinfo hints {};
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;
     addrinfo* res = nullptr;
     const QByteArray host = p.host.toUtf8();
     const QByteArray port = QByteArray::number(p.port ? p.port : 22);
     if (const int rc = ::getaddrinfo(host.constData(), port.constData(), &hints, &res); rc != 0)
-        return transientFailure(QStringLiteral("cannot resolve %1: %2").arg(p.host, QString::fromLocal8Bit(gai_strerror(rc))));
+        return transientFailure(
+            QStringLiteral("cannot resolve %1: %2").arg(p.host, QString::fromLocal8Bit(gai_strerror(rc))));
     QString lastError = QStringLiteral("no address");
     for (addrinfo* ai = res; ai; ai = ai->ai_next) {
         const int fd = ::socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, ai->ai_protocol);
@@ -396,7 +410,7 @@ Login SessionWorker::openSocket()
                     errno = abortLogin ? ECANCELED : ETIMEDOUT;
                     break;
                 }
-                pollfd pf{fd, POLLOUT, 0};
+                pollfd pf { fd, POLLOUT, 0 };
                 const int pr = ::poll(&pf, 1, int(qMin<qint64>(left, 200)));
                 if (pr > 0) {
                     int err = 0;
@@ -443,8 +457,9 @@ Login SessionWorker::establish()
     // Ask for the host key type we already trust first, so a server with several keys
     // shows us the one we can verify (OpenSSH does the same).
     const HostProfile& p = m_options.profile;
-    const QString khPath = p.knownHostsFile.isEmpty() ? QDir::homePath() + QStringLiteral("/.ssh/known_hosts") : expandHome(p.knownHostsFile);
-    const QStringList stored = knownKeyTypes({readKnownHostsFile(khPath)}, p.host, p.port);
+    const QString khPath = p.knownHostsFile.isEmpty() ? QDir::homePath() + QStringLiteral("/.ssh/known_hosts")
+                                                      : expandHome(p.knownHostsFile);
+    const QStringList stored = knownKeyTypes({ readKnownHostsFile(khPath) }, p.host, p.port);
     if (!stored.isEmpty()) {
         const char** algs = nullptr;
         const int n = libssh2_session_supported_algs(m_s, LIBSSH2_METHOD_HOSTKEY, &algs);
@@ -461,7 +476,8 @@ Login SessionWorker::establish()
             if (!pref.contains(t))
                 pref << t;
         if (!pref.isEmpty())
-            libssh2_session_method_pref(m_s, LIBSSH2_METHOD_HOSTKEY, pref.join(QLatin1Char(',')).toLatin1().constData());
+            libssh2_session_method_pref(
+                m_s, LIBSSH2_METHOD_HOSTKEY, pref.join(QLatin1Char(',')).toLatin1().constData());
     }
 
     for (;;) {
@@ -489,8 +505,9 @@ Login SessionWorker::checkHostKey()
     if (!key)
         return transientFailure(QStringLiteral("%1 sent no host key").arg(describe()));
     const QByteArray blob(key, qsizetype(len));
-    const QString khPath = p.knownHostsFile.isEmpty() ? QDir::homePath() + QStringLiteral("/.ssh/known_hosts") : expandHome(p.knownHostsFile);
-    const HostKeyLookup found = lookupHostKey({readKnownHostsFile(khPath)}, p.host, p.port, blob);
+    const QString khPath = p.knownHostsFile.isEmpty() ? QDir::homePath() + QStringLiteral("/.ssh/known_hosts")
+                                                      : expandHome(p.knownHostsFile);
+    const HostKeyLookup found = lookupHostKey({ readKnownHostsFile(khPath) }, p.host, p.port, blob);
     HostKeyInfo info;
     info.host = p.host;
     info.port = p.port;
@@ -504,56 +521,57 @@ Login SessionWorker::checkHostKey()
     const QString name = knownHostsName(p.host, p.port);
     m_lastHostKey = blob;
     switch (found.status) {
-    case HostKeyLookup::Status::Match:
-        return {};
+    case HostKeyLookup::Status::Match: return {};
     case HostKeyLookup::Status::Revoked:
         info.kind = HostKeyInfo::Kind::Revoked;
         if (m_options.interaction)
             m_options.interaction->askHostKey(info);
-        return permanentFailure(QStringLiteral("The host key of %1 (%2 %3) is marked @revoked in %4:%5. Refusing to connect.")
-                                    .arg(name, info.keyType, info.fingerprint, found.file)
-                                    .arg(found.line));
+        return permanentFailure(
+            QStringLiteral("The host key of %1 (%2 %3) is marked @revoked in %4:%5. Refusing to connect.")
+                .arg(name, info.keyType, info.fingerprint, found.file)
+                .arg(found.line));
     case HostKeyLookup::Status::Mismatch:
         info.kind = HostKeyInfo::Kind::Changed;
         if (m_options.interaction)
             m_options.interaction->askHostKey(info);
-        return permanentFailure(
-            QStringLiteral("HOST KEY CHANGED for %1: the server offers %2 %3, but %4:%5 holds a different %6 key. Someone could be "
-                           "intercepting the connection, or the server was reinstalled. Refusing to connect; if the change is "
-                           "expected, remove line %5 of %4.")
-                .arg(name, info.keyType, info.fingerprint, found.file)
-                .arg(found.line)
-                .arg(found.oldKeyType));
-    case HostKeyLookup::Status::NotFound:
-        break;
+        return permanentFailure(QStringLiteral(
+            "HOST KEY CHANGED for %1: the server offers %2 %3, but %4:%5 holds a different %6 key. Someone could be "
+            "intercepting the connection, or the server was reinstalled. Refusing to connect; if the change is "
+            "expected, remove line %5 of %4.")
+                                    .arg(name, info.keyType, info.fingerprint, found.file)
+                                    .arg(found.line)
+                                    .arg(found.oldKeyType));
+    case HostKeyLookup::Status::NotFound: break;
     }
     if (!m_options.trustedHostKey.isEmpty() && m_options.trustedHostKey == blob)
         return {};
     if (!m_acceptedOnceKey.isEmpty()) {
         if (m_acceptedOnceKey == blob)
             return {};
-        return permanentFailure(QStringLiteral("HOST KEY CHANGED for %1 since it was accepted in this session (now %2 %3). Refusing to connect.")
+        return permanentFailure(QStringLiteral(
+            "HOST KEY CHANGED for %1 since it was accepted in this session (now %2 %3). Refusing to connect.")
                                     .arg(name, info.keyType, info.fingerprint));
     }
     HostKeyDecision decision = HostKeyDecision::Reject;
     if (m_options.acceptNewHostKey) {
         decision = HostKeyDecision::AcceptAndSave;
     } else if (m_options.interaction && m_options.promptForHostKeys) {
-        publish(ConnectionState::HostKeyPrompt, QStringLiteral("unknown host key %1 %2").arg(info.keyType, info.fingerprint));
+        publish(ConnectionState::HostKeyPrompt,
+            QStringLiteral("unknown host key %1 %2").arg(info.keyType, info.fingerprint));
         info.kind = HostKeyInfo::Kind::Unknown;
         decision = m_options.interaction->askHostKey(info);
         resetDeadline();
     } else {
-        return permanentFailure(QStringLiteral("The host key of %1 is not known (%2 %3). Refusing to connect; use --accept-new to trust "
-                                               "it on first use, or add it to %4.")
-                                    .arg(name, info.keyType, info.fingerprint, khPath));
+        return permanentFailure(
+            QStringLiteral("The host key of %1 is not known (%2 %3). Refusing to connect; use --accept-new to trust "
+                           "it on first use, or add it to %4.")
+                .arg(name, info.keyType, info.fingerprint, khPath));
     }
     switch (decision) {
     case HostKeyDecision::Reject:
-        return permanentFailure(QStringLiteral("The host key of %1 (%2 %3) was not accepted.").arg(name, info.keyType, info.fingerprint));
-    case HostKeyDecision::AcceptOnce:
-        m_acceptedOnceKey = blob;
-        return {};
+        return permanentFailure(
+            QStringLiteral("The host key of %1 (%2 %3) was not accepted.").arg(name, info.keyType, info.fingerprint));
+    case HostKeyDecision::AcceptOnce: m_acceptedOnceKey = blob; return {};
     case HostKeyDecision::AcceptAndSave:
         if (Status s = appendKnownHostsLine(khPath, knownHostsLine(p.host, p.port, blob)); !s)
             return permanentFailure(QStringLiteral("cannot save the host key: ") + s.error());
@@ -563,11 +581,13 @@ Login SessionWorker::checkHostKey()
     return permanentFailure(QStringLiteral("host key not accepted"));
 }
 
-void SessionWorker::keyboardInteractive(const char* name, int nameLen, const char* instruction, int instructionLen, int numPrompts,
-                                        const LIBSSH2_USERAUTH_KBDINT_PROMPT* prompts, LIBSSH2_USERAUTH_KBDINT_RESPONSE* responses)
+void SessionWorker::keyboardInteractive(const char* name, int nameLen, const char* instruction, int instructionLen,
+    int numPrompts, const LIBSSH2_USERAUTH_KBDINT_PROMPT* prompts, LIBSSH2_USERAUTH_KBDINT_RESPONSE* responses)
 {
     ++m_kbdRounds;
-    const QString header = QString(QString::fromUtf8(name, nameLen) + QLatin1Char(' ') + QString::fromUtf8(instruction, instructionLen)).trimmed();
+    const QString header
+        = QString(QString::fromUtf8(name, nameLen) + QLatin1Char(' ') + QString::fromUtf8(instruction, instructionLen))
+              .trimmed();
     for (int i = 0; i < numPrompts; ++i) {
         responses[i].text = nullptr;
         responses[i].length = 0;
@@ -576,8 +596,9 @@ void SessionWorker::keyboardInteractive(const char* name, int nameLen, const cha
         SecretRequest req;
         req.kind = SecretRequest::Kind::KeyboardInteractive;
         req.destination = describe();
-        req.prompt = header.isEmpty() ? QString::fromUtf8(prompts[i].text, int(prompts[i].length))
-                                      : header + QLatin1Char('\n') + QString::fromUtf8(prompts[i].text, int(prompts[i].length));
+        req.prompt = header.isEmpty()
+            ? QString::fromUtf8(prompts[i].text, int(prompts[i].length))
+            : header + QLatin1Char('\n') + QString::fromUtf8(prompts[i].text, int(prompts[i].length));
         req.echo = prompts[i].echo != 0;
         m_promptedForSecret = true;
         std::optional<SecretAnswer> answer = m_options.interaction->askSecret(req);
@@ -628,7 +649,8 @@ void SessionWorker::storeSecret(SecretStore* store, const QString& key, const QB
     resetDeadline();
 }
 
-QString SessionWorker::forgetRefusedSecret(SecretStore* store, const QString& key, const QString& kind, const QString& what)
+QString SessionWorker::forgetRefusedSecret(
+    SecretStore* store, const QString& key, const QString& kind, const QString& what)
 {
     // A secret that no longer works must not be offered again at every login.
     if (!m_options.interaction)
@@ -638,7 +660,8 @@ QString SessionWorker::forgetRefusedSecret(SecretStore* store, const QString& ke
     else
         log::ssh()->info("{}: the {} stored in the keychain for {} was refused; removed it", describe(), kind, what);
     resetDeadline();
-    return QStringLiteral("The %1 stored in the keychain for %2 was refused and has been removed. Enter the %1").arg(kind, what);
+    return QStringLiteral("The %1 stored in the keychain for %2 was refused and has been removed. Enter the %1")
+        .arg(kind, what);
 }
 
 Login SessionWorker::authenticate()
@@ -657,7 +680,8 @@ Login SessionWorker::authenticate()
             return {};
         const int rc = libssh2_session_last_errno(m_s);
         if (rc != LIBSSH2_ERROR_EAGAIN)
-            return transientFailure(QStringLiteral("%1 did not list authentication methods: %2").arg(describe(), lastError()));
+            return transientFailure(
+                QStringLiteral("%1 did not list authentication methods: %2").arg(describe(), lastError()));
         if (Status w = waitSocket(); !w)
             return transientFailure(w.error());
     }
@@ -692,8 +716,9 @@ Login SessionWorker::authenticate()
                 while (lr == 0 && libssh2_agent_get_identity(agent, &id, prev) == 0) {
                     prev = id;
                     ++agentKeys;
-                    const bool rsa = keyTypeOfBlob(QByteArray(reinterpret_cast<const char*>(id->blob), qsizetype(id->blob_len)))
-                                     == QLatin1String("ssh-rsa");
+                    const bool rsa
+                        = keyTypeOfBlob(QByteArray(reinterpret_cast<const char*>(id->blob), qsizetype(id->blob_len)))
+                        == QLatin1String("ssh-rsa");
                     const int rc = drive([&] { return libssh2_agent_userauth(agent, user.constData(), id); });
                     if (rc == 0) {
                         // id belongs to the agent's identity list: read it before freeing the agent.
@@ -746,7 +771,8 @@ Login SessionWorker::authenticate()
                     }
                     if (!fromKeychain) {
                         if (!m_options.interaction) {
-                            problems << QStringLiteral("key %1 needs a passphrase and there is no way to ask for it").arg(keyPath);
+                            problems << QStringLiteral("key %1 needs a passphrase and there is no way to ask for it")
+                                            .arg(keyPath);
                             break;
                         }
                         SecretRequest req;
@@ -755,8 +781,8 @@ Login SessionWorker::authenticate()
                         req.keyFile = keyPath;
                         req.offerKeychain = store != nullptr;
                         req.prompt = !storedRefused.isEmpty() ? std::exchange(storedRefused, {})
-                                     : prompts == 0           ? QStringLiteral("Passphrase for %1").arg(keyPath)
-                                                              : QStringLiteral("Wrong passphrase; try again for %1").arg(keyPath);
+                            : prompts == 0                    ? QStringLiteral("Passphrase for %1").arg(keyPath)
+                                           : QStringLiteral("Wrong passphrase; try again for %1").arg(keyPath);
                         ++prompts;
                         m_promptedForSecret = true;
                         std::optional<SecretAnswer> answer = m_options.interaction->askSecret(req);
@@ -774,7 +800,8 @@ Login SessionWorker::authenticate()
                 }
                 const QByteArray pass = passphrase.isEmpty() ? QByteArray("") : passphrase;
                 const int rc = drive([&] {
-                    return libssh2_userauth_publickey_fromfile_ex(m_s, user.constData(), ulen, nullptr, path.constData(), pass.constData());
+                    return libssh2_userauth_publickey_fromfile_ex(
+                        m_s, user.constData(), ulen, nullptr, path.constData(), pass.constData());
                 });
                 const QString err = lastError();
                 if (rc == 0 && remember && store)
@@ -782,7 +809,7 @@ Login SessionWorker::authenticate()
                 wipe(passphrase);
                 if (rc == 0) {
                     log::ssh()->info("{}: authenticated with {}{}", describe(), keyPath,
-                                     fromKeychain ? QStringLiteral(" (passphrase from the keychain)") : QString());
+                        fromKeychain ? QStringLiteral(" (passphrase from the keychain)") : QString());
                     return {};
                 }
                 if (fatal(rc))
@@ -792,7 +819,8 @@ Login SessionWorker::authenticate()
                     if (fromKeychain) {
                         storedRefused = forgetRefusedSecret(store, storeKey, QStringLiteral("passphrase"), keyPath);
                         if (!m_options.interaction) {
-                            problems << QStringLiteral("the passphrase stored in the keychain for %1 is wrong").arg(keyPath);
+                            problems
+                                << QStringLiteral("the passphrase stored in the keychain for %1 is wrong").arg(keyPath);
                             break;
                         }
                         continue;
@@ -800,7 +828,8 @@ Login SessionWorker::authenticate()
                     problems << QStringLiteral("wrong passphrase for %1").arg(keyPath);
                     continue;
                 }
-                if (rc == LIBSSH2_ERROR_FILE || rc == LIBSSH2_ERROR_KEYFILE_AUTH_FAILED || rc == LIBSSH2_ERROR_METHOD_NOT_SUPPORTED) {
+                if (rc == LIBSSH2_ERROR_FILE || rc == LIBSSH2_ERROR_KEYFILE_AUTH_FAILED
+                    || rc == LIBSSH2_ERROR_METHOD_NOT_SUPPORTED) {
                     problems << QStringLiteral("cannot use key %1: %2").arg(keyPath, err);
                 } else {
                     (info.isRsa() ? rsaFailed : nonRsaTried) = true;
@@ -815,12 +844,14 @@ Login SessionWorker::authenticate()
         tried << QStringLiteral("keyboard-interactive");
         m_kbdCancelled = false;
         m_kbdRounds = 0;
-        const int rc = drive([&] { return libssh2_userauth_keyboard_interactive_ex(m_s, user.constData(), ulen, &kbdCallback); });
+        const int rc = drive(
+            [&] { return libssh2_userauth_keyboard_interactive_ex(m_s, user.constData(), ulen, &kbdCallback); });
         if (rc == 0)
             return {};
         if (fatal(rc))
             return transientFailure(m_deadReason);
-        problems << (m_kbdCancelled ? QStringLiteral("keyboard-interactive cancelled") : QStringLiteral("keyboard-interactive: wrong answer"));
+        problems << (m_kbdCancelled ? QStringLiteral("keyboard-interactive cancelled")
+                                    : QStringLiteral("keyboard-interactive: wrong answer"));
     }
     if (offered.contains(QLatin1String("password")) && (m_options.interaction || store)) {
         const QString storeKey = SecretStore::passwordKey(QString::fromUtf8(user), p.host, p.port);
@@ -848,8 +879,8 @@ Login SessionWorker::authenticate()
                 req.kind = SecretRequest::Kind::Password;
                 req.destination = describe();
                 req.prompt = !storedRefused.isEmpty() ? std::exchange(storedRefused, {})
-                             : prompts == 0           ? QStringLiteral("Password for %1").arg(describe())
-                                                      : QStringLiteral("Wrong password; try again for %1").arg(describe());
+                    : prompts == 0                    ? QStringLiteral("Password for %1").arg(describe())
+                                   : QStringLiteral("Wrong password; try again for %1").arg(describe());
                 req.offerKeychain = store != nullptr;
                 ++prompts;
                 m_promptedForSecret = true;
@@ -868,7 +899,8 @@ Login SessionWorker::authenticate()
                 tried << QStringLiteral("password");
             }
             const int rc = drive([&] {
-                return libssh2_userauth_password_ex(m_s, user.constData(), ulen, pw.constData(), unsigned(pw.size()), nullptr);
+                return libssh2_userauth_password_ex(
+                    m_s, user.constData(), ulen, pw.constData(), unsigned(pw.size()), nullptr);
             });
             if (rc == 0 && remember && store)
                 storeSecret(store, storeKey, pw, QStringLiteral("password of ") + storeKey);
@@ -898,20 +930,22 @@ Login SessionWorker::authenticate()
     }
 #ifndef KF_LIBSSH2_HAS_RSA_SHA2
     if (rsaFailed && !nonRsaTried)
-        return permanentFailure(QStringLiteral("Authentication to %1 failed: RSA keys need libssh2 >= 1.11; use an ed25519 or ECDSA key")
-                                    .arg(describe()));
+        return permanentFailure(
+            QStringLiteral("Authentication to %1 failed: RSA keys need libssh2 >= 1.11; use an ed25519 or ECDSA key")
+                .arg(describe()));
 #endif
     if (rsaFailed)
         problems << QStringLiteral("an RSA key was refused")
 #ifndef KF_LIBSSH2_HAS_RSA_SHA2
-                        + QStringLiteral(" (RSA keys need libssh2 >= 1.11; use an ed25519 or ECDSA key)")
+                + QStringLiteral(" (RSA keys need libssh2 >= 1.11; use an ed25519 or ECDSA key)")
 #endif
             ;
     if (tried.isEmpty())
         problems << QStringLiteral("the server offers %1 and no usable key or prompt is available").arg(methods);
-    return permanentFailure(QStringLiteral("Permission denied for %1 (tried: %2)%3")
-                                .arg(describe(), tried.isEmpty() ? QStringLiteral("nothing") : tried.join(QStringLiteral(", ")),
-                                     problems.isEmpty() ? QString() : QStringLiteral(": ") + problems.join(QStringLiteral("; "))));
+    return permanentFailure(
+        QStringLiteral("Permission denied for %1 (tried: %2)%3")
+            .arg(describe(), tried.isEmpty() ? QStringLiteral("nothing") : tried.join(QStringLiteral(", ")),
+                problems.isEmpty() ? QString() : QStringLiteral(": ") + problems.join(QStringLiteral("; "))));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -972,7 +1006,7 @@ void SessionWorker::addOp(const std::shared_ptr<Op>& op)
         return;
     }
     const bool pending = m_state == ConnectionState::Connecting || m_state == ConnectionState::HostKeyPrompt
-                         || m_state == ConnectionState::Authenticating || m_state == ConnectionState::Reconnecting;
+        || m_state == ConnectionState::Authenticating || m_state == ConnectionState::Reconnecting;
     if (op->resumable() && pending) {
         op->resetForResume();
         m_suspended << op;
@@ -980,7 +1014,8 @@ void SessionWorker::addOp(const std::shared_ptr<Op>& op)
     }
     const QString reason = m_facade->stateReason();
     op->abort(QStringLiteral("not connected to %1 (%2%3)")
-                  .arg(describe(), toString(m_state).toLower(), reason.isEmpty() ? QString() : QStringLiteral(": ") + reason));
+                  .arg(describe(), toString(m_state).toLower(),
+                      reason.isEmpty() ? QString() : QStringLiteral(": ") + reason));
 }
 
 void SessionWorker::cancelOp(const std::shared_ptr<Op>& op)
@@ -1055,7 +1090,9 @@ void SessionWorker::tick()
     // intervals without a byte from the server mean the link is dead.
     if (!m_dead && now - m_lastInbound > 3 * interval) {
         m_dead = true;
-        m_deadReason = QStringLiteral("connection to %1 lost: no reply from the server for %2 s").arg(describe()).arg((now - m_lastInbound) / 1000);
+        m_deadReason = QStringLiteral("connection to %1 lost: no reply from the server for %2 s")
+                           .arg(describe())
+                           .arg((now - m_lastInbound) / 1000);
     }
     if (m_dead) {
         connectionLost(m_deadReason);
@@ -1155,7 +1192,8 @@ void SessionWorker::scheduleReconnect(const QString& why)
     const int jitter = int(QRandomGenerator::global()->bounded(m_backoffMs / 4 + 1));
     const int delay = m_backoffMs + jitter;
     m_backoffMs = qMin(m_backoffMs * 2, 30000);
-    publish(ConnectionState::Reconnecting, QStringLiteral("%1; retrying in %2 s").arg(why).arg(double(delay) / 1000.0, 0, 'f', 1));
+    publish(ConnectionState::Reconnecting,
+        QStringLiteral("%1; retrying in %2 s").arg(why).arg(double(delay) / 1000.0, 0, 'f', 1));
     QTimer::singleShot(delay, this, &SessionWorker::attemptReconnect);
 }
 
@@ -1203,7 +1241,9 @@ void SessionWorker::shutdown()
 // ---------------------------------------------------------------------------------------
 // Facade
 
-SshSession::SshSession(SshSessionOptions options, QObject* parent) : QObject(parent), m_options(std::move(options))
+SshSession::SshSession(SshSessionOptions options, QObject* parent)
+    : QObject(parent)
+    , m_options(std::move(options))
 {
     initLibssh2();
     if (m_options.profile.port == 0)
@@ -1219,7 +1259,8 @@ SshSession::~SshSession()
 {
     m_worker->abortLogin = true;
     Q_ASSERT(!isSessionThread());
-    QMetaObject::invokeMethod(m_worker, [w = m_worker] { w->shutdown(); }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker] { w->shutdown(); }, Qt::BlockingQueuedConnection);
     m_thread->quit();
     m_thread->wait();
     delete m_worker; // its thread has finished; it holds no libssh2 state any more
@@ -1243,13 +1284,15 @@ void SshSession::connectToHost()
             publishState(ConnectionState::Connecting, {});
         }
     }
-    QMetaObject::invokeMethod(m_worker, [w = m_worker] { w->connectToHost(); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker] { w->connectToHost(); }, Qt::QueuedConnection);
 }
 
 void SshSession::disconnectFromHost()
 {
     m_worker->abortLogin = true;
-    QMetaObject::invokeMethod(m_worker, [w = m_worker] { w->disconnectFromHost({}); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker] { w->disconnectFromHost({}); }, Qt::QueuedConnection);
 }
 
 ConnectionState SshSession::state() const
@@ -1264,9 +1307,15 @@ QString SshSession::stateReason() const
     return m_reason;
 }
 
-bool SshSession::isSessionThread() const { return QThread::currentThread() == m_thread; }
+bool SshSession::isSessionThread() const
+{
+    return QThread::currentThread() == m_thread;
+}
 
-qint64 SshSession::bytesReceived() const { return m_worker->bytesIn; }
+qint64 SshSession::bytesReceived() const
+{
+    return m_worker->bytesIn;
+}
 
 QByteArray SshSession::verifiedHostKey() const
 {
@@ -1355,7 +1404,8 @@ Status SshSession::waitUntilReady(int timeoutMs)
     Q_ASSERT(!isSessionThread());
     std::unique_lock lock(m_mutex);
     auto settled = [this] {
-        return m_state == ConnectionState::Ready || m_state == ConnectionState::Failed || m_state == ConnectionState::Disconnected;
+        return m_state == ConnectionState::Ready || m_state == ConnectionState::Failed
+            || m_state == ConnectionState::Disconnected;
     };
     if (timeoutMs < 0)
         m_stateCv.wait(lock, settled);
@@ -1368,20 +1418,26 @@ Status SshSession::waitUntilReady(int timeoutMs)
 
 void SshSession::submit(std::shared_ptr<ssh::Op> op)
 {
-    QMetaObject::invokeMethod(m_worker, [w = m_worker, op = std::move(op)] { w->addOp(op); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker, op = std::move(op)] { w->addOp(op); }, Qt::QueuedConnection);
 }
 
 void SshSession::cancel(const std::shared_ptr<ssh::Op>& op)
 {
     op->requestCancel();
-    QMetaObject::invokeMethod(m_worker, [w = m_worker, op] { w->cancelOp(op); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker, op] { w->cancelOp(op); }, Qt::QueuedConnection);
 }
 
-void SshSession::wake() { m_worker->scheduleRun(); }
+void SshSession::wake()
+{
+    m_worker->scheduleRun();
+}
 
 QStringList storedSecretKeys(const HostProfile& profile)
 {
-    QStringList out{SecretStore::passwordKey(profile.user.isEmpty() ? ssh::localUserName() : profile.user, profile.host, profile.port)};
+    QStringList out { SecretStore::passwordKey(
+        profile.user.isEmpty() ? ssh::localUserName() : profile.user, profile.host, profile.port) };
     for (const QString& key : ssh::identityFilesToTry(profile))
         out << SecretStore::passphraseKey(key);
     return out;

@@ -111,7 +111,7 @@ Q_SIGNALS:
 private:
     friend class ssh::SessionWorker;
     void publishState(ConnectionState state, const QString& reason); // any thread
-    void setLoginFacts(const QByteArray& hostKey, bool quiet);         // any thread
+    void setLoginFacts(const QByteArray& hostKey, bool quiet);       // any thread
 
     SshSessionOptions m_options;
     QThread* m_thread = nullptr;

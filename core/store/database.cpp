@@ -46,7 +46,8 @@ Result<QSqlDatabase> database()
     QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
     db.setDatabaseName(path);
     if (!db.open())
-        return Result<QSqlDatabase>::failure(QStringLiteral("cannot open the history database %1: %2").arg(path, db.lastError().text()));
+        return Result<QSqlDatabase>::failure(
+            QStringLiteral("cannot open the history database %1: %2").arg(path, db.lastError().text()));
     QSqlQuery q(db);
     q.exec(QStringLiteral("PRAGMA journal_mode=WAL"));
     q.exec(QStringLiteral("PRAGMA foreign_keys=ON"));
@@ -65,7 +66,8 @@ Status ensureSchema(const QStringList& statements)
         QSqlQuery q(d);
         if (!q.exec(s)) {
             d.rollback();
-            return Status::failure(QStringLiteral("history database schema: %1 (%2)").arg(q.lastError().text(), s.left(80)));
+            return Status::failure(
+                QStringLiteral("history database schema: %1 (%2)").arg(q.lastError().text(), s.left(80)));
         }
     }
     d.commit();

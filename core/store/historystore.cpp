@@ -37,7 +37,8 @@ QString notNull(const QString& s)
     return s.isNull() ? QStringLiteral("") : s;
 }
 
-const QString kColumns = QStringLiteral("id, host, root, file, path, set_name, patch_ids, backup_path, sha256_before, sha256_after, applied_at, rolled_back_at");
+const QString kColumns = QStringLiteral("id, host, root, file, path, set_name, patch_ids, backup_path, sha256_before, "
+                                        "sha256_after, applied_at, rolled_back_at");
 
 Result<QList<AppliedFile>> select(const QString& where, const QVariantList& binds)
 {
@@ -47,11 +48,13 @@ Result<QList<AppliedFile>> select(const QString& where, const QVariantList& bind
     if (!db)
         return db.status();
     QSqlQuery q(db.value());
-    q.prepare(QStringLiteral("SELECT ") + kColumns + QStringLiteral(" FROM patch_applies") + where + QStringLiteral(" ORDER BY id DESC"));
+    q.prepare(QStringLiteral("SELECT ") + kColumns + QStringLiteral(" FROM patch_applies") + where
+        + QStringLiteral(" ORDER BY id DESC"));
     for (const QVariant& b : binds)
         q.addBindValue(b);
     if (!q.exec())
-        return Result<QList<AppliedFile>>::failure(QStringLiteral("history query failed: %1").arg(q.lastError().text()));
+        return Result<QList<AppliedFile>>::failure(
+            QStringLiteral("history query failed: %1").arg(q.lastError().text()));
     QList<AppliedFile> out;
     while (q.next())
         out.append(fromQuery(q));
@@ -62,12 +65,13 @@ Result<QList<AppliedFile>> select(const QString& where, const QVariantList& bind
 
 Status HistoryStore::ensureSchema()
 {
-    return store::ensureSchema({QStringLiteral("CREATE TABLE IF NOT EXISTS patch_applies ("
-                                               " id INTEGER PRIMARY KEY AUTOINCREMENT, host TEXT NOT NULL, root TEXT NOT NULL,"
-                                               " file TEXT NOT NULL, path TEXT NOT NULL, set_name TEXT NOT NULL, patch_ids TEXT NOT NULL,"
-                                               " backup_path TEXT NOT NULL, sha256_before TEXT NOT NULL, sha256_after TEXT NOT NULL,"
-                                               " applied_at INTEGER NOT NULL, rolled_back_at INTEGER)"),
-                                QStringLiteral("CREATE INDEX IF NOT EXISTS patch_applies_host ON patch_applies(host, root)")});
+    return store::ensureSchema(
+        { QStringLiteral("CREATE TABLE IF NOT EXISTS patch_applies ("
+                         " id INTEGER PRIMARY KEY AUTOINCREMENT, host TEXT NOT NULL, root TEXT NOT NULL,"
+                         " file TEXT NOT NULL, path TEXT NOT NULL, set_name TEXT NOT NULL, patch_ids TEXT NOT NULL,"
+                         " backup_path TEXT NOT NULL, sha256_before TEXT NOT NULL, sha256_after TEXT NOT NULL,"
+                         " applied_at INTEGER NOT NULL, rolled_back_at INTEGER)"),
+            QStringLiteral("CREATE INDEX IF NOT EXISTS patch_applies_host ON patch_applies(host, root)") });
 }
 
 Result<qint64> HistoryStore::recordApply(const AppliedFile& e)
@@ -78,7 +82,8 @@ Result<qint64> HistoryStore::recordApply(const AppliedFile& e)
     if (!db)
         return db.status();
     QSqlQuery q(db.value());
-    q.prepare(QStringLiteral("INSERT INTO patch_applies (host, root, file, path, set_name, patch_ids, backup_path, sha256_before, sha256_after, applied_at)"
+    q.prepare(QStringLiteral("INSERT INTO patch_applies (host, root, file, path, set_name, patch_ids, backup_path, "
+                             "sha256_before, sha256_after, applied_at)"
                              " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     q.addBindValue(notNull(e.host));
     q.addBindValue(notNull(e.root));
@@ -115,7 +120,7 @@ Status HistoryStore::markRolledBack(qint64 id, const QDateTime& when)
 
 Result<AppliedFile> HistoryStore::entry(qint64 id)
 {
-    auto rows = select(QStringLiteral(" WHERE id = ?"), {id});
+    auto rows = select(QStringLiteral(" WHERE id = ?"), { id });
     if (!rows)
         return rows.status();
     if (rows->isEmpty())
@@ -141,7 +146,7 @@ Result<QList<AppliedFile>> HistoryStore::applies(const QString& host, const QStr
 Result<QList<AppliedFile>> HistoryStore::standing(const QString& host, const QString& root, const QString& setName)
 {
     QString where = QStringLiteral(" WHERE host = ? AND root = ? AND rolled_back_at IS NULL");
-    QVariantList binds{host, root};
+    QVariantList binds { host, root };
     if (!setName.isEmpty()) {
         where += QStringLiteral(" AND set_name = ?");
         binds.append(setName);

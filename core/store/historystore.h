@@ -20,10 +20,10 @@ namespace kf {
 struct AppliedFile
 {
     qint64 id = 0;
-    QString host;       // Transport::describe()
+    QString host; // Transport::describe()
     QString root;
-    QString file;       // relative to root
-    QString path;       // as given to the Transport
+    QString file; // relative to root
+    QString path; // as given to the Transport
     QString setName;
     QStringList patchIds;
     QString backupPath;

@@ -29,9 +29,21 @@ QString resolve(const char* xdgVar, const QString& fallbackBelowHome)
 
 } // namespace
 
-QString configDir() { return resolve("XDG_CONFIG_HOME", QStringLiteral(".config")); }
-QString stateDir() { return resolve("XDG_STATE_HOME", QStringLiteral(".local/state")); }
-QString dataDir() { return resolve("XDG_DATA_HOME", QStringLiteral(".local/share")); }
-QString cacheDir() { return resolve("XDG_CACHE_HOME", QStringLiteral(".cache")); }
+QString configDir()
+{
+    return resolve("XDG_CONFIG_HOME", QStringLiteral(".config"));
+}
+QString stateDir()
+{
+    return resolve("XDG_STATE_HOME", QStringLiteral(".local/state"));
+}
+QString dataDir()
+{
+    return resolve("XDG_DATA_HOME", QStringLiteral(".local/share"));
+}
+QString cacheDir()
+{
+    return resolve("XDG_CACHE_HOME", QStringLiteral(".cache"));
+}
 
 } // namespace kf::paths

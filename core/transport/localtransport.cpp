@@ -11,8 +11,8 @@
 #include <QTcpSocket>
 #include <QTimer>
 
-#include <csignal>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -35,7 +35,7 @@ void setupProcess(QProcess& p, const CommandSpec& spec, const QString& home)
     if (!spec.env.isEmpty())
         cmd = envPrefix(spec.env) + QStringLiteral("sh -c ") + shellQuote(cmd);
     p.setProgram(QStringLiteral("/bin/sh"));
-    p.setArguments({QStringLiteral("-c"), cmd});
+    p.setArguments({ QStringLiteral("-c"), cmd });
     p.setWorkingDirectory(spec.workingDirectory.isEmpty() ? home : spec.workingDirectory);
     // Its own session and process group, so cancel() and timeouts stop everything the
     // command started (a shell's children too), as the SSH side does.
@@ -54,9 +54,12 @@ public:
     LocalProcess(const CommandSpec& spec, const QString& home)
     {
         setupProcess(m_proc, spec, home);
-        connect(&m_proc, &QProcess::readyReadStandardOutput, this, [this] { Q_EMIT stdoutReceived(m_proc.readAllStandardOutput()); });
-        connect(&m_proc, &QProcess::readyReadStandardError, this, [this] { Q_EMIT stderrReceived(m_proc.readAllStandardError()); });
-        connect(&m_proc, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) { finish(code, status, {}); });
+        connect(&m_proc, &QProcess::readyReadStandardOutput, this,
+            [this] { Q_EMIT stdoutReceived(m_proc.readAllStandardOutput()); });
+        connect(&m_proc, &QProcess::readyReadStandardError, this,
+            [this] { Q_EMIT stderrReceived(m_proc.readAllStandardError()); });
+        connect(&m_proc, &QProcess::finished, this,
+            [this](int code, QProcess::ExitStatus status) { finish(code, status, {}); });
         connect(&m_proc, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
             if (e == QProcess::FailedToStart)
                 finish(-1, QProcess::CrashExit, m_proc.errorString());
@@ -132,15 +135,23 @@ public:
             socket.waitForReadyRead(timeoutMs);
         return socket.readAll();
     }
-    bool atEnd() const override { return socket.state() != QAbstractSocket::ConnectedState && socket.bytesAvailable() == 0; }
+    bool atEnd() const override
+    {
+        return socket.state() != QAbstractSocket::ConnectedState && socket.bytesAvailable() == 0;
+    }
     void close() override { socket.close(); }
 };
 
 } // namespace
 
-LocalTransport::LocalTransport(QString homeDir) : m_home(homeDir.isEmpty() ? QDir::homePath() : std::move(homeDir)) { }
+LocalTransport::LocalTransport(QString homeDir)
+    : m_home(homeDir.isEmpty() ? QDir::homePath() : std::move(homeDir))
+{ }
 
-QString LocalTransport::describe() const { return QStringLiteral("local"); }
+QString LocalTransport::describe() const
+{
+    return QStringLiteral("local");
+}
 
 QString LocalTransport::resolve(const QString& path) const
 {
@@ -201,7 +212,8 @@ Status LocalTransport::writeFileAtomic(const QString& path, const QByteArray& da
     const QString target = resolve(path);
     const QFileInfo info(target);
     const QByteArray dir = QFile::encodeName(info.absolutePath());
-    struct stat old {};
+    struct stat old
+    { };
     const bool hadOld = ::stat(QFile::encodeName(target).constData(), &old) == 0;
     QByteArray tmpl = dir + "/." + QFile::encodeName(info.fileName()) + ".kf-tmp-XXXXXX";
     const int fd = ::mkstemp(tmpl.data());
@@ -246,7 +258,8 @@ Result<FileInfo> LocalTransport::stat(const QString& path)
 {
     FileInfo fi;
     fi.name = path;
-    struct stat st {};
+    struct stat st
+    { };
     const QByteArray p = QFile::encodeName(resolve(path));
     if (::lstat(p.constData(), &st) != 0) {
         if (errno == ENOENT || errno == ENOTDIR)

@@ -21,8 +21,7 @@ namespace {
 using namespace kf::ssh;
 
 // Runs an op to completion from a caller thread.
-template<typename OpT>
-void runOp(SshSession& session, const std::shared_ptr<OpT>& op, int timeoutMs = -1)
+template <typename OpT> void runOp(SshSession& session, const std::shared_ptr<OpT>& op, int timeoutMs = -1)
 {
     Q_ASSERT(!session.isSessionThread());
     session.submit(op);
@@ -48,15 +47,20 @@ class SshProcessHandle final : public ProcessHandle
 {
 public:
     SshProcessHandle(std::shared_ptr<SshSession> session, std::shared_ptr<ExecOp> op, std::shared_ptr<ExecRelay> relay)
-        : m_session(std::move(session)), m_op(std::move(op)), m_relay(std::move(relay))
+        : m_session(std::move(session))
+        , m_op(std::move(op))
+        , m_relay(std::move(relay))
     {
         connect(m_relay.get(), &ExecRelay::stdoutReceived, this, &ProcessHandle::stdoutReceived, Qt::QueuedConnection);
         connect(m_relay.get(), &ExecRelay::stderrReceived, this, &ProcessHandle::stderrReceived, Qt::QueuedConnection);
         connect(m_relay.get(), &ExecRelay::resumed, this, &ProcessHandle::resumed, Qt::QueuedConnection);
-        connect(m_relay.get(), &ExecRelay::finished, this, [this](const kf::ProcessExit& exit) {
-            m_running = false;
-            Q_EMIT finished(exit);
-        }, Qt::QueuedConnection);
+        connect(
+            m_relay.get(), &ExecRelay::finished, this,
+            [this](const kf::ProcessExit& exit) {
+                m_running = false;
+                Q_EMIT finished(exit);
+            },
+            Qt::QueuedConnection);
         m_session->submit(m_op);
     }
     ~SshProcessHandle() override
@@ -88,10 +92,12 @@ private:
 class SshTunnelStream final : public TunnelStream
 {
 public:
-    SshTunnelStream(std::shared_ptr<SshSession> session, std::shared_ptr<TunnelOp> op, std::shared_ptr<TunnelShared> shared)
-        : m_session(std::move(session)), m_op(std::move(op)), m_shared(std::move(shared))
-    {
-    }
+    SshTunnelStream(
+        std::shared_ptr<SshSession> session, std::shared_ptr<TunnelOp> op, std::shared_ptr<TunnelShared> shared)
+        : m_session(std::move(session))
+        , m_op(std::move(op))
+        , m_shared(std::move(shared))
+    { }
     ~SshTunnelStream() override { close(); }
 
     Status write(const QByteArray& data) override
@@ -104,19 +110,19 @@ public:
         m_session->wake();
         lock.lock();
         // Back-pressure: return once the channel took the bytes (or the tunnel died).
-        const bool drained = m_shared->cv.wait_for(lock, std::chrono::seconds(60),
-                                                   [this] { return m_shared->outbound.isEmpty() || m_shared->finished; });
+        const bool drained = m_shared->cv.wait_for(
+            lock, std::chrono::seconds(60), [this] { return m_shared->outbound.isEmpty() || m_shared->finished; });
         if (!m_shared->outbound.isEmpty())
             return Status::failure(!m_shared->error.isEmpty() ? m_shared->error
-                                   : drained              ? QStringLiteral("tunnel closed")
-                                                          : QStringLiteral("tunnel write timed out"));
+                    : drained                                 ? QStringLiteral("tunnel closed")
+                                                              : QStringLiteral("tunnel write timed out"));
         return {};
     }
     Result<QByteArray> read(int timeoutMs) override
     {
         std::unique_lock lock(m_shared->mutex);
         m_shared->cv.wait_for(lock, std::chrono::milliseconds(qMax(0, timeoutMs)),
-                              [this] { return !m_shared->inbound.isEmpty() || m_shared->remoteEof || m_shared->finished; });
+            [this] { return !m_shared->inbound.isEmpty() || m_shared->remoteEof || m_shared->finished; });
         if (m_shared->inbound.isEmpty() && !m_shared->error.isEmpty())
             return Result<QByteArray>::failure(m_shared->error);
         return std::exchange(m_shared->inbound, {});
@@ -153,11 +159,14 @@ QString parentDir(const QString& path)
     return path.left(slash);
 }
 
-QString baseName(const QString& path) { return path.mid(path.lastIndexOf(QLatin1Char('/')) + 1); }
+QString baseName(const QString& path)
+{
+    return path.mid(path.lastIndexOf(QLatin1Char('/')) + 1);
+}
 
 QString formatByteSize(qint64 bytes)
 {
-    const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+    const char* units[] = { "bytes", "KiB", "MiB", "GiB", "TiB" };
     double v = double(bytes);
     int u = 0;
     while (v >= 1024.0 && u < 4) {
@@ -169,7 +178,8 @@ QString formatByteSize(qint64 bytes)
 
 } // namespace
 
-Result<std::shared_ptr<SshTransport>> SshTransport::connect(const HostProfile& profile, const SshConnectOptions& options)
+Result<std::shared_ptr<SshTransport>> SshTransport::connect(
+    const HostProfile& profile, const SshConnectOptions& options)
 {
     SshSessionOptions so;
     so.profile = profile;
@@ -187,11 +197,16 @@ Result<std::shared_ptr<SshTransport>> SshTransport::connect(const HostProfile& p
     return std::make_shared<SshTransport>(session);
 }
 
-SshTransport::SshTransport(std::shared_ptr<SshSession> session) : m_session(std::move(session)) { }
+SshTransport::SshTransport(std::shared_ptr<SshSession> session)
+    : m_session(std::move(session))
+{ }
 
 SshTransport::~SshTransport() = default;
 
-QString SshTransport::describe() const { return m_session->describe(); }
+QString SshTransport::describe() const
+{
+    return m_session->describe();
+}
 
 QString SshTransport::sftpPath(const QString& path)
 {
@@ -300,7 +315,8 @@ std::shared_ptr<SshSession> SshTransport::bulkSession()
     if (st == ConnectionState::Disconnected || st == ConnectionState::Failed)
         m_bulk->connectToHost();
     if (Status s = m_bulk->waitUntilReady(m_session->options().timeoutMs * 2); !s) {
-        log::ssh()->info("{}: no second connection for bulk transfers ({}); sharing the main one", describe(), s.error());
+        log::ssh()->info(
+            "{}: no second connection for bulk transfers ({}); sharing the main one", describe(), s.error());
         m_bulkFailed = true;
         m_bulk.reset();
         return m_session;
@@ -322,13 +338,14 @@ Status SshTransport::writeFileAtomic(const QString& path, const QByteArray& data
     return writeAtomic(path, &data, {}, {}, options);
 }
 
-Status SshTransport::upload(const QString& localPath, const QString& remotePath, const Progress& progress, const WriteOptions& options)
+Status SshTransport::upload(
+    const QString& localPath, const QString& remotePath, const Progress& progress, const WriteOptions& options)
 {
     return writeAtomic(remotePath, nullptr, localPath, progress, options);
 }
 
-Status SshTransport::writeAtomic(const QString& path, const QByteArray* data, const QString& localPath, const Progress& progress,
-                                 const WriteOptions& options)
+Status SshTransport::writeAtomic(const QString& path, const QByteArray* data, const QString& localPath,
+    const Progress& progress, const WriteOptions& options)
 {
     const QString target = sftpPath(path);
     auto st = std::make_shared<SftpStatOp>(target);
@@ -343,7 +360,7 @@ Status SshTransport::writeAtomic(const QString& path, const QByteArray* data, co
     const QString name = baseName(target);
     const QString tmpPrefix = QLatin1Char('.') + name + QStringLiteral(".kf-tmp-");
     const QString tmp = (dir == QLatin1String(".") ? QString() : dir + QLatin1Char('/')) + tmpPrefix
-                        + QString::number(QRandomGenerator::global()->generate64(), 16);
+        + QString::number(QRandomGenerator::global()->generate64(), 16);
     SftpWriteOp::Params params;
     params.path = tmp;
     if (data)
@@ -372,7 +389,8 @@ Status SshTransport::writeAtomic(const QString& path, const QByteArray* data, co
         runOp(*m_session, rn);
         if (rn->error().isEmpty()) {
             CommandSpec sweep; // best effort: temp files of earlier interrupted writes
-            sweep.command = QStringLiteral("rm -f -- %1/%2* 2>/dev/null; true").arg(shellPath(dir), shellQuote(tmpPrefix));
+            sweep.command
+                = QStringLiteral("rm -f -- %1/%2* 2>/dev/null; true").arg(shellPath(dir), shellQuote(tmpPrefix));
             exec(sweep, 30000);
             return {};
         }
@@ -394,7 +412,8 @@ Status SshTransport::writeAtomic(const QString& path, const QByteArray* data, co
         auto rm = std::make_shared<SftpUnlinkOp>(tmp);
         runOp(*m_session, rm);
         const QString why = !r.error.isEmpty() ? r.error : QString::fromUtf8(r.stdErr).trimmed();
-        return Status::failure(QStringLiteral("cannot replace %1: %2").arg(path, why.isEmpty() ? QStringLiteral("mv failed") : why));
+        return Status::failure(
+            QStringLiteral("cannot replace %1: %2").arg(path, why.isEmpty() ? QStringLiteral("mv failed") : why));
     }
     return {};
 }
@@ -492,7 +511,8 @@ Status SshTransport::remove(const QString& path)
 Result<QByteArray> SshTransport::sha256(const QString& path)
 {
     CommandSpec spec;
-    spec.command = QStringLiteral("command -v sha256sum >/dev/null 2>&1 || exit 127; sha256sum -b -- ") + shellPath(path);
+    spec.command
+        = QStringLiteral("command -v sha256sum >/dev/null 2>&1 || exit 127; sha256sum -b -- ") + shellPath(path);
     const ExecResult r = exec(spec);
     if (r.ok()) {
         const QByteArray hex = r.stdOut.left(r.stdOut.indexOf(' '));
@@ -500,7 +520,8 @@ Result<QByteArray> SshTransport::sha256(const QString& path)
             return hex;
     }
     if (r.error.isEmpty() && r.exitCode != 127)
-        return Result<QByteArray>::failure(QStringLiteral("sha256sum %1 failed: %2").arg(path, QString::fromUtf8(r.stdErr).trimmed()));
+        return Result<QByteArray>::failure(
+            QStringLiteral("sha256sum %1 failed: %2").arg(path, QString::fromUtf8(r.stdErr).trimmed()));
     // No sha256sum on the server: read the file back and hash it here.
     QCryptographicHash hash(QCryptographicHash::Sha256);
     auto data = readFile(path);
@@ -519,7 +540,8 @@ Result<std::unique_ptr<TunnelStream>> SshTransport::openTunnel(const QString& ho
     if (!shared->cv.wait_for(lock, std::chrono::seconds(30), [&] { return shared->open || shared->finished; })) {
         lock.unlock();
         m_session->cancel(op);
-        return Result<std::unique_ptr<TunnelStream>>::failure(QStringLiteral("timed out opening a tunnel to %1:%2").arg(host).arg(port));
+        return Result<std::unique_ptr<TunnelStream>>::failure(
+            QStringLiteral("timed out opening a tunnel to %1:%2").arg(host).arg(port));
     }
     if (!shared->open)
         return Result<std::unique_ptr<TunnelStream>>::failure(shared->error);

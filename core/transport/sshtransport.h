@@ -7,8 +7,8 @@
 #include "core/transport/transport.h"
 
 #include <functional>
-#include <mutex>
 #include <memory>
+#include <mutex>
 
 namespace kf {
 
@@ -42,7 +42,8 @@ public:
 
     // Connects and logs in, blocking until Ready or a failure a person can read (host key
     // refused, permission denied, ...). For the CLI and tests; the GUI uses SshHostConnection.
-    static Result<std::shared_ptr<SshTransport>> connect(const HostProfile& profile, const SshConnectOptions& options = {});
+    static Result<std::shared_ptr<SshTransport>> connect(
+        const HostProfile& profile, const SshConnectOptions& options = {});
 
     explicit SshTransport(std::shared_ptr<SshSession> session);
     ~SshTransport() override;
@@ -62,7 +63,8 @@ public:
     // Large files, streamed from/to local files with progress (called on the session
     // thread: keep it cheap). upload() is atomic on the remote side like writeFileAtomic.
     Status download(const QString& remotePath, const QString& localPath, const Progress& progress = {});
-    Status upload(const QString& localPath, const QString& remotePath, const Progress& progress = {}, const WriteOptions& options = {});
+    Status upload(const QString& localPath, const QString& remotePath, const Progress& progress = {},
+        const WriteOptions& options = {});
     // Hex SHA-256 of a remote file: `sha256sum` when the server has it, else read back.
     Result<QByteArray> sha256(const QString& path);
     Status remove(const QString& path);
@@ -82,7 +84,7 @@ public:
 
 private:
     Status writeAtomic(const QString& path, const QByteArray* data, const QString& localPath, const Progress& progress,
-                       const WriteOptions& options);
+        const WriteOptions& options);
 
     // After a failed write into sftpDir: "no space left on device on <shownDir> (<free> free,
     // <needed> needed)" when the free space explains it, else empty.

@@ -33,14 +33,14 @@ struct CommandSpec
     QString workingDirectory;   // empty: home
     QByteArray stdinData;       // written then closed, for exec(); start() keeps stdin open
     bool pty = false;
-    bool resumable = false;     // start(): reopen after a reconnect (e.g. `tail -f`, nvidia-smi -lms)
+    bool resumable = false; // start(): reopen after a reconnect (e.g. `tail -f`, nvidia-smi -lms)
 };
 
 struct ProcessExit
 {
-    int exitCode = -1;  // -1 when killed by a signal or never ran
-    QString signal;     // "KILL", "TERM"... when the remote process died of a signal
-    QString error;      // transport failure (connection lost, could not start); empty otherwise
+    int exitCode = -1; // -1 when killed by a signal or never ran
+    QString signal;    // "KILL", "TERM"... when the remote process died of a signal
+    QString error;     // transport failure (connection lost, could not start); empty otherwise
     bool ok() const { return error.isEmpty() && signal.isEmpty() && exitCode == 0; }
 };
 
@@ -52,15 +52,15 @@ struct ExecResult : ProcessExit
 
 struct FileInfo
 {
-    QString name;          // file name (list) or path as asked (stat)
+    QString name; // file name (list) or path as asked (stat)
     bool exists = false;
     bool isDir = false;
     bool isSymlink = false;
     qint64 size = 0;
-    quint32 mode = 0;      // permission bits, e.g. 0644
+    quint32 mode = 0; // permission bits, e.g. 0644
     quint32 uid = 0;
     quint32 gid = 0;
-    qint64 mtime = 0;      // seconds since the epoch
+    qint64 mtime = 0; // seconds since the epoch
 };
 
 struct WriteOptions

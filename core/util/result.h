@@ -15,7 +15,12 @@ class Status
 {
 public:
     Status() = default;
-    static Status failure(QString message) { Status s; s.m_error = message.isEmpty() ? QStringLiteral("unknown error") : std::move(message); return s; }
+    static Status failure(QString message)
+    {
+        Status s;
+        s.m_error = message.isEmpty() ? QStringLiteral("unknown error") : std::move(message);
+        return s;
+    }
     explicit operator bool() const { return m_error.isEmpty(); }
     bool ok() const { return m_error.isEmpty(); }
     const QString& error() const { return m_error; }
@@ -24,18 +29,21 @@ private:
     QString m_error;
 };
 
-template<typename T>
-class Result
+template <typename T> class Result
 {
 public:
-    Result(T value) : m_value(std::move(value)) { } // NOLINT(google-explicit-constructor): returning a value is success
+    Result(T value)
+        : m_value(std::move(value))
+    { } // NOLINT(google-explicit-constructor): returning a value is success
     static Result failure(QString message)
     {
         Result r;
         r.m_error = message.isEmpty() ? QStringLiteral("unknown error") : std::move(message);
         return r;
     }
-    Result(const Status& failed) : m_error(failed.error()) { } // NOLINT: propagate a failed Status
+    Result(const Status& failed)
+        : m_error(failed.error())
+    { } // NOLINT: propagate a failed Status
     explicit operator bool() const { return m_value.has_value(); }
     bool ok() const { return m_value.has_value(); }
     const T& value() const& { return *m_value; }

@@ -63,8 +63,7 @@ QStringList shellSplit(const QString& line, QString* error)
         if (quote == Double) {
             if (c == QLatin1Char('"'))
                 quote = None;
-            else if (c == QLatin1Char('\\') && i + 1 < line.size()
-                     && QStringLiteral("\"\\$`").contains(line.at(i + 1)))
+            else if (c == QLatin1Char('\\') && i + 1 < line.size() && QStringLiteral("\"\\$`").contains(line.at(i + 1)))
                 cur += line.at(++i);
             else
                 cur += c;

@@ -39,7 +39,7 @@ qint64 rssKb()
 // CPU time of this thread: next to the wall clock it shows how much the shared machine took away.
 double threadCpuS()
 {
-    timespec ts{};
+    timespec ts {};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return double(ts.tv_sec) + double(ts.tv_nsec) / 1e9;
 }
@@ -56,10 +56,16 @@ QByteArray syntheticChunk(int first, int count)
     QByteArray out;
     for (int i = first; i < first + count; ++i) {
         const int step = i % 430 + 1;
-        out += "  [kf " + QByteArray::number(step) + "/430 8 " + QByteArray::number(i / 10) + ".5] Building CUDA object CMakeFiles/common_ops_sm100_build.dir/csrc/gemm/nvfp4_scaled_mm_kernels_" + QByteArray::number(i) + ".cu.o\n";
-        out += "  /usr/local/cuda/bin/nvcc -forward-unknown-to-host-compiler -DTORCH_EXTENSION_NAME=common_ops -DSGL_KERNEL_ENABLE_FA3=0 -I/home/alice/sglang/sgl-kernel/include -I/usr/local/cuda/include -isystem /opt/venv/lib/python3.12/site-packages/torch/include -O3 -std=c++17 --expt-relaxed-constexpr -gencode=arch=compute_120a,code=sm_120a --threads=1 -c csrc/gemm/x.cu -o x.cu.o\n";
+        out += "  [kf " + QByteArray::number(step) + "/430 8 " + QByteArray::number(i / 10)
+            + ".5] Building CUDA object CMakeFiles/common_ops_sm100_build.dir/csrc/gemm/nvfp4_scaled_mm_kernels_"
+            + QByteArray::number(i) + ".cu.o\n";
+        out += "  /usr/local/cuda/bin/nvcc -forward-unknown-to-host-compiler -DTORCH_EXTENSION_NAME=common_ops "
+               "-DSGL_KERNEL_ENABLE_FA3=0 -I/home/alice/sglang/sgl-kernel/include -I/usr/local/cuda/include -isystem "
+               "/opt/venv/lib/python3.12/site-packages/torch/include -O3 -std=c++17 --expt-relaxed-constexpr "
+               "-gencode=arch=compute_120a,code=sm_120a --threads=1 -c csrc/gemm/x.cu -o x.cu.o\n";
         if (i % 7 == 0)
-            out += "  /home/alice/sglang/sgl-kernel/csrc/gemm/nvfp4_scaled_mm_kernels.cu(212): warning #177-D: variable \"lda\" was declared but never referenced\n";
+            out += "  /home/alice/sglang/sgl-kernel/csrc/gemm/nvfp4_scaled_mm_kernels.cu(212): warning #177-D: "
+                   "variable \"lda\" was declared but never referenced\n";
         if (i % 5 == 0)
             out += "  ptxas info    : Used 128 registers, used 1 barriers, 384 bytes cmem[0]\n";
         if (i % 11 == 0)
@@ -86,7 +92,7 @@ int benchParse(qint64 megabytes)
     QElapsedTimer t;
     t.start();
     QProcess wc;
-    wc.start(QStringLiteral("wc"), {QStringLiteral("-l"), path});
+    wc.start(QStringLiteral("wc"), { QStringLiteral("-l"), path });
     wc.waitForFinished(-1);
     const double wcS = double(t.nsecsElapsed()) / 1e9;
     const qint64 wcLines = wc.readAllStandardOutput().trimmed().split(' ').value(0).toLongLong();
@@ -116,12 +122,15 @@ int benchParse(qint64 megabytes)
     const double ourS = double(t.nsecsElapsed()) / 1e9;
     const double ourCpuS = threadCpuS() - cpu0;
     const double gb = double(written) / 1e9;
-    std::printf("parse: %.0f MB, %lld lines (wc -l: %lld), %lld progress, %lld diagnostics\n", double(written) / 1e6, lines, wcLines, progress, diags);
-    std::printf("parse: BuildLogAnalyzer %.3f s = %.3f GB/s (CPU %.3f s: %.3f GB/s of CPU time); wc -l %.3f s = %.3f GB/s; ratio (ours/wc) %.3f\n",
-                ourS, gb / ourS, ourCpuS, gb / ourCpuS, wcS, gb / wcS, (gb / ourS) / (gb / wcS));
+    std::printf("parse: %.0f MB, %lld lines (wc -l: %lld), %lld progress, %lld diagnostics\n", double(written) / 1e6,
+        lines, wcLines, progress, diags);
+    std::printf("parse: BuildLogAnalyzer %.3f s = %.3f GB/s (CPU %.3f s: %.3f GB/s of CPU time); wc -l %.3f s = %.3f "
+                "GB/s; ratio (ours/wc) %.3f\n",
+        ourS, gb / ourS, ourCpuS, gb / ourCpuS, wcS, gb / wcS, (gb / ourS) / (gb / wcS));
     std::printf("parse: load average %s\n", loadAverage().constData());
-    kf::bench::report("build", qPrintable(QStringLiteral("build-log parser, %1 MB synthetic log").arg(double(written) / 1e6, 0, 'f', 0)), gb / ourS,
-                      "wc -l", gb / wcS, "GB/s", true);
+    kf::bench::report("build",
+        qPrintable(QStringLiteral("build-log parser, %1 MB synthetic log").arg(double(written) / 1e6, 0, 'f', 0)),
+        gb / ourS, "wc -l", gb / wcS, "GB/s", true);
     return lines == wcLines ? 0 : 2;
 }
 
@@ -153,7 +162,9 @@ int benchLogView(int linesPerSecond, int seconds)
         const qint64 due = std::min<qint64>(clock.elapsed() * linesPerSecond / 1000, line + 2LL * perTick);
         QByteArray chunk;
         while (line < due) {
-            chunk += "[kf " + QByteArray::number(line) + "/2000000 8 12.5] Building CUDA object CMakeFiles/common_ops.dir/csrc/unit_" + QByteArray::number(line) + ".cu.o\n";
+            chunk += "[kf " + QByteArray::number(line)
+                + "/2000000 8 12.5] Building CUDA object CMakeFiles/common_ops.dir/csrc/unit_"
+                + QByteArray::number(line) + ".cu.o\n";
             ++line;
         }
         view.appendData(chunk);
@@ -190,25 +201,43 @@ int benchLogView(int linesPerSecond, int seconds)
     rssMax = std::max(rssMax, rssEnd);
     std::sort(stalls.begin(), stalls.end());
     std::sort(busy.begin(), busy.end());
-    const auto pctOf = [](const std::vector<double>& v, double p) { return v.empty() ? 0.0 : v[std::min(v.size() - 1, size_t(p * double(v.size())))]; };
+    const auto pctOf = [](const std::vector<double>& v, double p) {
+        return v.empty() ? 0.0 : v[std::min(v.size() - 1, size_t(p * double(v.size())))];
+    };
     const auto pct = [&](double p) { return pctOf(stalls, p); };
     const double worst = stalls.empty() ? 0.0 : stalls.back();
-    std::printf("logview: %d lines in %.1f s (%.0f lines/s offered), live view %d blocks, %lld lines shown live, %lld skipped live, full log %lld lines\n",
-                line, s, double(line) / s, view.liveView()->blockCount(), view.shownLines(), view.skippedLines(), view.store().lineCount());
-    std::printf("logview: event-loop stall p50 %.1f ms, p99 %.1f ms, max %.1f ms (%zu probes); worst flush %lld ms; RSS %lld MB at start, %lld MB at end, %lld MB max\n",
-                pct(0.5), pct(0.99), worst, stalls.size(), view.worstFlushMs(), rss0 / 1024, rssEnd / 1024, rssMax / 1024);
-    std::printf("logview: GUI-thread CPU time per probe gap p50 %.1f ms, p99 %.1f ms, max %.1f ms (the wall-clock stall minus time other processes had the core)\n",
-                pctOf(busy, 0.5), pctOf(busy, 0.99), busy.empty() ? 0.0 : busy.back());
+    std::printf("logview: %d lines in %.1f s (%.0f lines/s offered), live view %d blocks, %lld lines shown live, %lld "
+                "skipped live, full log %lld lines\n",
+        line, s, double(line) / s, view.liveView()->blockCount(), view.shownLines(), view.skippedLines(),
+        view.store().lineCount());
+    std::printf("logview: event-loop stall p50 %.1f ms, p99 %.1f ms, max %.1f ms (%zu probes); worst flush %lld ms; "
+                "RSS %lld MB at start, %lld MB at end, %lld MB max\n",
+        pct(0.5), pct(0.99), worst, stalls.size(), view.worstFlushMs(), rss0 / 1024, rssEnd / 1024, rssMax / 1024);
+    std::printf("logview: GUI-thread CPU time per probe gap p50 %.1f ms, p99 %.1f ms, max %.1f ms (the wall-clock "
+                "stall minus time other processes had the core)\n",
+        pctOf(busy, 0.5), pctOf(busy, 0.99), busy.empty() ? 0.0 : busy.back());
     std::printf("logview: load average %s\n", loadAverage().constData());
     const QString rate = QString::number(double(line) / s, 'f', 0);
-    kf::bench::report("build", qPrintable(QStringLiteral("log view at %1 lines/s offered for %2 s: worst event-loop stall (goal 50 ms)").arg(rate).arg(seconds)), worst,
-                      "goal", 50, "ms", false);
-    kf::bench::report("build", qPrintable(QStringLiteral("log view at %1 lines/s offered: event-loop stall p99").arg(rate)), pct(0.99), "goal", 50, "ms", false);
-    kf::bench::report("build", qPrintable(QStringLiteral("log view at %1 lines/s offered: event-loop stall p50").arg(rate)), pct(0.5), "goal", 50, "ms", false);
-    kf::bench::report("build", qPrintable(QStringLiteral("log view at %1 lines/s offered: longest GUI-thread CPU stretch between probes").arg(rate)),
-                      busy.empty() ? 0.0 : busy.back(), "goal", 50, "ms", false);
-    kf::bench::report("build", qPrintable(QStringLiteral("log view RSS at start (no anchor)")), double(rss0) / 1024, "-", 0, "MB", false);
-    kf::bench::report("build", qPrintable(QStringLiteral("log view RSS after %1 s, %2 lines (no anchor)").arg(seconds).arg(line)), double(rssEnd) / 1024, "-", 0, "MB", false);
+    kf::bench::report("build",
+        qPrintable(QStringLiteral("log view at %1 lines/s offered for %2 s: worst event-loop stall (goal 50 ms)")
+                       .arg(rate)
+                       .arg(seconds)),
+        worst, "goal", 50, "ms", false);
+    kf::bench::report("build",
+        qPrintable(QStringLiteral("log view at %1 lines/s offered: event-loop stall p99").arg(rate)), pct(0.99), "goal",
+        50, "ms", false);
+    kf::bench::report("build",
+        qPrintable(QStringLiteral("log view at %1 lines/s offered: event-loop stall p50").arg(rate)), pct(0.5), "goal",
+        50, "ms", false);
+    kf::bench::report("build",
+        qPrintable(
+            QStringLiteral("log view at %1 lines/s offered: longest GUI-thread CPU stretch between probes").arg(rate)),
+        busy.empty() ? 0.0 : busy.back(), "goal", 50, "ms", false);
+    kf::bench::report("build", qPrintable(QStringLiteral("log view RSS at start (no anchor)")), double(rss0) / 1024,
+        "-", 0, "MB", false);
+    kf::bench::report("build",
+        qPrintable(QStringLiteral("log view RSS after %1 s, %2 lines (no anchor)").arg(seconds).arg(line)),
+        double(rssEnd) / 1024, "-", 0, "MB", false);
     return 0;
 }
 
@@ -224,6 +253,6 @@ int main(int argc, char** argv)
         rc |= benchParse(what == QLatin1String("parse") ? args.value(1, QStringLiteral("1000")).toLongLong() : 1000);
     if (what == QLatin1String("logview") || what == QLatin1String("all"))
         rc |= benchLogView(what == QLatin1String("logview") ? args.value(1, QStringLiteral("200000")).toInt() : 200000,
-                           what == QLatin1String("logview") ? args.value(2, QStringLiteral("30")).toInt() : 30);
+            what == QLatin1String("logview") ? args.value(2, QStringLiteral("30")).toInt() : 30);
     return rc;
 }

@@ -47,8 +47,9 @@ QByteArray smiStream(int blocks)
     for (int b = 0; b < blocks; ++b) {
         for (int i = 0; i < 8; ++i) {
             out += QByteArray::number(i) + ", GPU-3b439167-c6d1-b01d-3fb1-c3ce7921e9c" + QByteArray::number(i)
-                + ", NVIDIA H200, P0, " + QByteArray::number(60 + (b + i) % 9) + ", 51, " + QByteArray::number((b * 7 + i) % 101)
-                + ", 24, 143771, 58361, " + QByteArray::number(600 + (b % 90)) + ".25, 700.00, 1470, 3201, [N/A], 0, 0x0000000000000004, Disabled\n";
+                + ", NVIDIA H200, P0, " + QByteArray::number(60 + (b + i) % 9) + ", 51, "
+                + QByteArray::number((b * 7 + i) % 101) + ", 24, 143771, 58361, " + QByteArray::number(600 + (b % 90))
+                + ".25, 700.00, 1470, 3201, [N/A], 0, 0x0000000000000004, Disabled\n";
         }
     }
     return out;
@@ -79,7 +80,8 @@ void printResults()
     for (int i = 0; i < 20; ++i)
         rows += parseGpuCsv(data, fields).samples.size();
     const double rowsPerSecond = double(rows) / (double(t.nsecsElapsed()) / 1e9);
-    std::printf("KF-RESULT\tmonitor\tnvidia-smi CSV parse (8 GPUs, 18 fields)\t%.0f\tgoal\t1000000\trows/s\t%.2f\n", rowsPerSecond, rowsPerSecond / 1e6);
+    std::printf("KF-RESULT\tmonitor\tnvidia-smi CSV parse (8 GPUs, 18 fields)\t%.0f\tgoal\t1000000\trows/s\t%.2f\n",
+        rowsPerSecond, rowsPerSecond / 1e6);
 
     qint64 end = 0;
     const auto series = dayOfEightGpus(&end);
@@ -99,7 +101,7 @@ void printResults()
     // which a busy machine inflates far less than wall time.
     std::vector<double> decimate, render, both, cpu;
     auto cpuMs = [] {
-        timespec ts{};
+        timespec ts {};
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
         return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
     };
@@ -130,15 +132,21 @@ void printResults()
     };
     const double med = quantile(both, 0.5);
     const double p99 = quantile(both, 0.99);
-    std::printf("KF-RESULT\tmonitor\tchart repaint 8 GPUs x 24 h, 1600x400 (decimate + render, median of %d)\t%.2f\tgoal\t10\tms\t%.2f\n", rounds, med,
-                10.0 / med);
-    std::printf("KF-RESULT\tmonitor\tchart repaint 8 GPUs x 24 h, 1600x400 (decimate + render, p99)\t%.2f\tgoal\t10\tms\t%.2f\n", p99, 10.0 / p99);
+    std::printf("KF-RESULT\tmonitor\tchart repaint 8 GPUs x 24 h, 1600x400 (decimate + render, median of "
+                "%d)\t%.2f\tgoal\t10\tms\t%.2f\n",
+        rounds, med, 10.0 / med);
+    std::printf("KF-RESULT\tmonitor\tchart repaint 8 GPUs x 24 h, 1600x400 (decimate + render, "
+                "p99)\t%.2f\tgoal\t10\tms\t%.2f\n",
+        p99, 10.0 / p99);
     const double cpuMed = quantile(cpu, 0.5);
-    std::printf("KF-RESULT\tmonitor\tchart repaint 8 GPUs x 24 h, 1600x400 (decimate + render, CPU time of all threads, median)\t%.2f\tgoal\t10\tms\t%.2f\n",
-                cpuMed, 10.0 / cpuMed);
+    std::printf("KF-RESULT\tmonitor\tchart repaint 8 GPUs x 24 h, 1600x400 (decimate + render, CPU time of all "
+                "threads, median)\t%.2f\tgoal\t10\tms\t%.2f\n",
+        cpuMed, 10.0 / cpuMed);
     std::printf("chart: CPU time median %.2f ms p99 %.2f ms\n", cpuMed, quantile(cpu, 0.99));
-    std::printf("chart: %lld points drawn; render median %.2f ms p99 %.2f ms; decimate 8 x 86400 samples median %.2f ms p99 %.2f ms\n",
-                qlonglong(points), quantile(render, 0.5), quantile(render, 0.99), quantile(decimate, 0.5), quantile(decimate, 0.99));
+    std::printf("chart: %lld points drawn; render median %.2f ms p99 %.2f ms; decimate 8 x 86400 samples median %.2f "
+                "ms p99 %.2f ms\n",
+        qlonglong(points), quantile(render, 0.5), quantile(render, 0.99), quantile(decimate, 0.5),
+        quantile(decimate, 0.99));
     if (!qEnvironmentVariableIsEmpty("KF_BENCH_CHART_PNG"))
         target.save(qEnvironmentVariable("KF_BENCH_CHART_PNG"));
     std::fflush(stdout);
@@ -175,7 +183,8 @@ QList<ProcStat> allProcesses()
         const QList<QByteArray> f2 = stat.mid(close + 2).split(' ');
         if (f2.size() < 13)
             continue;
-        out.append({p, f2[1].toLongLong(), stat.mid(open + 1, close - open - 1), (f2[11].toDouble() + f2[12].toDouble()) / tick});
+        out.append({ p, f2[1].toLongLong(), stat.mid(open + 1, close - open - 1),
+            (f2[11].toDouble() + f2[12].toDouble()) / tick });
     }
     return out;
 }
@@ -194,8 +203,9 @@ QHash<qint64, double> replayCpu(qint64 sshdPid)
         if (!cmdline.open(QIODevice::ReadOnly | QIODevice::Unbuffered))
             continue;
         const QList<QByteArray> args = cmdline.read(65536).split('\0');
-        const bool stream = std::any_of(args.cbegin(), args.cend(), [](const QByteArray& a) { return a.endsWith("/nvidia-smi") || a == "nvidia-smi"; })
-            && args.contains("-lms");
+        const bool stream = std::any_of(args.cbegin(), args.cend(), [](const QByteArray& a) {
+            return a.endsWith("/nvidia-smi") || a == "nvidia-smi";
+        }) && args.contains("-lms");
         if (!stream)
             continue;
         for (qint64 up = p.ppid; up > 1; up = parent.value(up, 0)) {
@@ -210,7 +220,7 @@ QHash<qint64, double> replayCpu(qint64 sshdPid)
 
 double selfCpuS()
 {
-    rusage u{};
+    rusage u {};
     getrusage(RUSAGE_SELF, &u);
     return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
 }
@@ -233,18 +243,21 @@ void pipelineResult(int seconds)
     QElapsedTimer setup;
     setup.start();
     for (int i = 0; i < kHosts; ++i) {
-        hosts.push_back(std::make_unique<SshHostConnection>(demo.profile(QStringLiteral("host%1").arg(i, 2, 10, QLatin1Char('0'))), nullptr));
+        hosts.push_back(std::make_unique<SshHostConnection>(
+            demo.profile(QStringLiteral("host%1").arg(i, 2, 10, QLatin1Char('0'))), nullptr));
         hub.monitorFor(hosts.back().get()); // watches the host; the monitor starts when it is Ready
         hosts.back()->connectToHost();
     }
     auto allStreaming = [&] {
         const auto monitors = hub.monitors();
-        return monitors.size() == kHosts && std::all_of(monitors.cbegin(), monitors.cend(), [](const GpuMonitor* m) { return m->blocks() >= 2; });
+        return monitors.size() == kHosts
+            && std::all_of(monitors.cbegin(), monitors.cend(), [](const GpuMonitor* m) { return m->blocks() >= 2; });
     };
     while (!allStreaming() && setup.elapsed() < 180000)
         QTest::qWait(100);
     if (!allStreaming()) {
-        std::printf("pipeline: only %d of %d monitors streaming after %lld ms\n", int(hub.monitors().size()), kHosts, setup.elapsed());
+        std::printf("pipeline: only %d of %d monitors streaming after %lld ms\n", int(hub.monitors().size()), kHosts,
+            setup.elapsed());
         return;
     }
     const qint64 setupMs = setup.elapsed();
@@ -275,11 +288,13 @@ void pipelineResult(int seconds)
     }
     const double pct = 100.0 * (cpu1 - cpu0) / wallS;
     const double replayPct = 100.0 * replayS / wallS;
-    std::printf("pipeline: %d hosts connected and streaming in %lld ms; %lld blocks (%lld GPU rows) in %.1f s (%.1f blocks/s); "
-                "client CPU %.2f s; %d replay streams %.2f s\n",
-                kHosts, setupMs, blocks, blocks * 8, wallS, double(blocks) / wallS, cpu1 - cpu0, streams, replayS);
-    std::printf("KF-RESULT\tmonitor\tpipeline 16 hosts x 8 GPUs at 1 Hz over sshd: client CPU (goal < 5)\t%.2f\tnvidia-smi replay streams' own CPU\t%.2f\t%% of one core\t%.2f\n",
-                pct, replayPct, pct > 0 ? replayPct / pct : 0.0);
+    std::printf(
+        "pipeline: %d hosts connected and streaming in %lld ms; %lld blocks (%lld GPU rows) in %.1f s (%.1f blocks/s); "
+        "client CPU %.2f s; %d replay streams %.2f s\n",
+        kHosts, setupMs, blocks, blocks * 8, wallS, double(blocks) / wallS, cpu1 - cpu0, streams, replayS);
+    std::printf("KF-RESULT\tmonitor\tpipeline 16 hosts x 8 GPUs at 1 Hz over sshd: client CPU (goal < "
+                "5)\t%.2f\tnvidia-smi replay streams' own CPU\t%.2f\t%% of one core\t%.2f\n",
+        pct, replayPct, pct > 0 ? replayPct / pct : 0.0);
     std::fflush(stdout);
     for (auto& h : hosts)
         h->disconnectFromHost();
@@ -385,7 +400,8 @@ BENCHMARK(BM_ChartRepaint8Gpus24h)->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv)
 {
-    qputenv("QT_QPA_PLATFORM", qgetenv("QT_QPA_PLATFORM").isEmpty() ? QByteArray("offscreen") : qgetenv("QT_QPA_PLATFORM"));
+    qputenv(
+        "QT_QPA_PLATFORM", qgetenv("QT_QPA_PLATFORM").isEmpty() ? QByteArray("offscreen") : qgetenv("QT_QPA_PLATFORM"));
     QApplication app(argc, argv);
 #ifdef KF_HAVE_GOOGLE_BENCHMARK
     benchmark::Initialize(&argc, argv);
@@ -393,7 +409,8 @@ int main(int argc, char** argv)
     benchmark::Shutdown();
 #endif
     printResults();
-    const int pipelineS = qEnvironmentVariableIsSet("KF_BENCH_PIPELINE_S") ? qEnvironmentVariableIntValue("KF_BENCH_PIPELINE_S") : 60;
+    const int pipelineS
+        = qEnvironmentVariableIsSet("KF_BENCH_PIPELINE_S") ? qEnvironmentVariableIntValue("KF_BENCH_PIPELINE_S") : 60;
     if (pipelineS > 0)
         pipelineResult(pipelineS);
     return 0;

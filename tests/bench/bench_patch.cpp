@@ -15,9 +15,9 @@
 #include "ui/patch/patchpane.h"
 
 #include <QApplication>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QRandomGenerator>
-#include <QElapsedTimer>
 #include <QTemporaryDir>
 
 #include <benchmark/benchmark.h>
@@ -31,7 +31,11 @@ std::pair<QString, QString> makeFiles(int n, int changes, quint32 seed)
     QStringList a;
     a.reserve(n);
     for (int i = 0; i < n; ++i)
-        a.append(QStringLiteral("    value_%1 = compute(input[%2], %3); // step %4").arg(i).arg(rng.bounded(1000)).arg(rng.bounded(97)).arg(i % 13));
+        a.append(QStringLiteral("    value_%1 = compute(input[%2], %3); // step %4")
+                     .arg(i)
+                     .arg(rng.bounded(1000))
+                     .arg(rng.bounded(97))
+                     .arg(i % 13));
     QStringList b = a;
     const int stride = n / changes;
     for (int c = changes - 1; c >= 0; --c) {
@@ -42,7 +46,7 @@ std::pair<QString, QString> makeFiles(int n, int changes, quint32 seed)
         case 2: b.removeAt(at); break;
         }
     }
-    return {a.join(QLatin1Char('\n')) + QLatin1Char('\n'), b.join(QLatin1Char('\n')) + QLatin1Char('\n')};
+    return { a.join(QLatin1Char('\n')) + QLatin1Char('\n'), b.join(QLatin1Char('\n')) + QLatin1Char('\n') };
 }
 
 void BM_LineDiff20k(benchmark::State& state)
@@ -59,14 +63,15 @@ void BM_GitDiffNoIndex20k(benchmark::State& state)
 {
     const auto [a, b] = makeFiles(20000, int(state.range(0)), 1);
     QTemporaryDir dir;
-    for (const auto& [name, text] : {std::pair{QStringLiteral("a"), a}, std::pair{QStringLiteral("b"), b}}) {
+    for (const auto& [name, text] : { std::pair { QStringLiteral("a"), a }, std::pair { QStringLiteral("b"), b } }) {
         QFile f(dir.filePath(name));
         (void)f.open(QIODevice::WriteOnly);
         f.write(text.toUtf8());
     }
     for (auto _ : state) {
-        const auto r = kf::test::runProgram(QStringLiteral("git"), {QStringLiteral("diff"), QStringLiteral("--no-index"), QStringLiteral("--no-color"),
-                                                                    dir.filePath(QStringLiteral("a")), dir.filePath(QStringLiteral("b"))});
+        const auto r = kf::test::runProgram(QStringLiteral("git"),
+            { QStringLiteral("diff"), QStringLiteral("--no-index"), QStringLiteral("--no-color"),
+                dir.filePath(QStringLiteral("a")), dir.filePath(QStringLiteral("b")) });
         benchmark::DoNotOptimize(r.out.size());
     }
 }
@@ -74,8 +79,10 @@ BENCHMARK(BM_GitDiffNoIndex20k)->Arg(200)->Arg(2000)->Unit(benchmark::kMilliseco
 
 void BM_WordDiff(benchmark::State& state)
 {
-    const QString a = QStringLiteral("if (\"${CUDA_VERSION}\" VERSION_GREATER_EQUAL \"12.4\" OR SGL_KERNEL_ENABLE_SM90A)");
-    const QString b = QStringLiteral("if (\"${CUDA_VERSION}\" VERSION_GREATER_EQUAL \"12.8\" AND NOT SGL_KERNEL_ENABLE_SM90A)");
+    const QString a
+        = QStringLiteral("if (\"${CUDA_VERSION}\" VERSION_GREATER_EQUAL \"12.4\" OR SGL_KERNEL_ENABLE_SM90A)");
+    const QString b
+        = QStringLiteral("if (\"${CUDA_VERSION}\" VERSION_GREATER_EQUAL \"12.8\" AND NOT SGL_KERNEL_ENABLE_SM90A)");
     for (auto _ : state)
         benchmark::DoNotOptimize(kf::textdiff::diffWords(a, b).newChanged.size());
 }
@@ -85,16 +92,18 @@ BENCHMARK(BM_WordDiff)->Unit(benchmark::kMicrosecond);
 void BM_OpenPane5k200(benchmark::State& state)
 {
     const auto [a, b] = makeFiles(5000, 200, 2);
-    const QString diff = QStringLiteral("diff --git a/big.cpp b/big.cpp\n") + kf::textdiff::unifiedDiff(a, b, QStringLiteral("a/big.cpp"), QStringLiteral("b/big.cpp"));
+    const QString diff = QStringLiteral("diff --git a/big.cpp b/big.cpp\n")
+        + kf::textdiff::unifiedDiff(a, b, QStringLiteral("a/big.cpp"), QStringLiteral("b/big.cpp"));
     const auto set = kf::patch::patchSetFromDiff(diff, QStringLiteral("big.patch"));
-    const kf::patch::SetPlan plan = kf::patch::planSetOnFiles(set.value(), {{QStringLiteral("big.cpp"), a.toUtf8()}});
+    const kf::patch::SetPlan plan
+        = kf::patch::planSetOnFiles(set.value(), { { QStringLiteral("big.cpp"), a.toUtf8() } });
     if (plan.count(kf::patch::PatchStatus::WillApply) != 1) {
         state.SkipWithError("plan did not apply");
         return;
     }
     int hunks = 0;
     for (auto _ : state) {
-        kf::PatchPane pane{kf::AppContext{}};
+        kf::PatchPane pane { kf::AppContext {} };
         pane.resize(1400, 900);
         pane.show();
         pane.showPlan(plan);
@@ -118,10 +127,11 @@ int main(int argc, char** argv)
 
     // Summary rows for scripts/bench: best of 7, ours vs git diff --no-index on the same files
     // (git's time includes starting the process: what a user waits for either way).
-    for (const int changes : {200, 2000}) {
+    for (const int changes : { 200, 2000 }) {
         const auto [a, b] = makeFiles(20000, changes, 1);
         QTemporaryDir dir;
-        for (const auto& [name, text] : {std::pair{QStringLiteral("a"), a}, std::pair{QStringLiteral("b"), b}}) {
+        for (const auto& [name, text] :
+            { std::pair { QStringLiteral("a"), a }, std::pair { QStringLiteral("b"), b } }) {
             QFile f(dir.filePath(name));
             (void)f.open(QIODevice::WriteOnly);
             f.write(text.toUtf8());
@@ -130,15 +140,17 @@ int main(int argc, char** argv)
         for (int i = 0; i < 7; ++i) {
             QElapsedTimer t;
             t.start();
-            benchmark::DoNotOptimize(kf::textdiff::unifiedDiff(a, b, QStringLiteral("a/f"), QStringLiteral("b/f")).size());
+            benchmark::DoNotOptimize(
+                kf::textdiff::unifiedDiff(a, b, QStringLiteral("a/f"), QStringLiteral("b/f")).size());
             ours = std::min(ours, double(t.nsecsElapsed()) / 1e6);
             t.restart();
-            kf::test::runProgram(QStringLiteral("git"), {QStringLiteral("diff"), QStringLiteral("--no-index"), QStringLiteral("--no-color"),
-                                                         dir.filePath(QStringLiteral("a")), dir.filePath(QStringLiteral("b"))});
+            kf::test::runProgram(QStringLiteral("git"),
+                { QStringLiteral("diff"), QStringLiteral("--no-index"), QStringLiteral("--no-color"),
+                    dir.filePath(QStringLiteral("a")), dir.filePath(QStringLiteral("b")) });
             git = std::min(git, double(t.nsecsElapsed()) / 1e6);
         }
-        kf::bench::report("patch", qPrintable(QStringLiteral("line diff, two 20k-line files, %1 changes").arg(changes)), ours,
-                          "git diff --no-index", git, "ms", false);
+        kf::bench::report("patch", qPrintable(QStringLiteral("line diff, two 20k-line files, %1 changes").arg(changes)),
+            ours, "git diff --no-index", git, "ms", false);
     }
     return 0;
 }

@@ -12,11 +12,11 @@
 //    20 and 100 ms, --rtt-mib MiB each, default 64).
 // 2. Round trip of `true` on an open session vs `ssh -S ctl` through a ControlMaster.
 // 3. S sessions (default 16), each streaming one line a second: client CPU over T seconds.
+#include "core/ssh/knownhosts.h"
 #include "core/ssh/sshsession.h"
 #include "core/transport/sshtransport.h"
-#include "core/ssh/knownhosts.h"
-#include "tests/support/faultproxy.h"
 #include "tests/support/benchreport.h"
+#include "tests/support/faultproxy.h"
 #include "tests/support/testsupport.h"
 
 #include <QCoreApplication>
@@ -45,9 +45,10 @@ double cpuSeconds()
 
 QStringList opensshOptions(const DemoHost& demo)
 {
-    return {QStringLiteral("-i"), demo.clientKeyPath(), QStringLiteral("-o"), QStringLiteral("IdentitiesOnly=yes"), QStringLiteral("-o"),
-            QStringLiteral("UserKnownHostsFile=") + demo.knownHostsPath(), QStringLiteral("-o"), QStringLiteral("StrictHostKeyChecking=yes"),
-            QStringLiteral("-o"), QStringLiteral("BatchMode=yes"), QStringLiteral("-F"), QStringLiteral("/dev/null")};
+    return { QStringLiteral("-i"), demo.clientKeyPath(), QStringLiteral("-o"), QStringLiteral("IdentitiesOnly=yes"),
+        QStringLiteral("-o"), QStringLiteral("UserKnownHostsFile=") + demo.knownHostsPath(), QStringLiteral("-o"),
+        QStringLiteral("StrictHostKeyChecking=yes"), QStringLiteral("-o"), QStringLiteral("BatchMode=yes"),
+        QStringLiteral("-F"), QStringLiteral("/dev/null") };
 }
 
 double timed(const std::function<bool()>& f)
@@ -82,8 +83,10 @@ void row(const char* what, double secs, double mib, double reference)
     printf("\n");
     // Our rows go to the summary table against OpenSSH sftp measured in the same run.
     if (QByteArray(what).contains("KernelForge") && reference > 0)
-        kf::bench::report("ssh", QByteArray(QByteArray(what).simplified() + ", " + QByteArray::number(int(mib)) + " MiB" + g_context).constData(),
-                          mib / secs, "OpenSSH sftp", mib / reference, "MiB/s", true);
+        kf::bench::report("ssh",
+            QByteArray(QByteArray(what).simplified() + ", " + QByteArray::number(int(mib)) + " MiB" + g_context)
+                .constData(),
+            mib / secs, "OpenSSH sftp", mib / reference, "MiB/s", true);
 }
 
 } // namespace
@@ -93,18 +96,24 @@ int main(int argc, char** argv)
     QCoreApplication app(argc, argv);
     setvbuf(stdout, nullptr, _IOLBF, 0); // progress is visible when redirected to a file
     int mib = 512, roundtrips = 200, sessions = 16, seconds = 10, rttMib = 64;
-    QList<int> rtts{20, 100};
+    QList<int> rtts { 20, 100 };
     bool transfer = true;
     const QStringList args = app.arguments();
     for (int i = 1; i < args.size(); ++i) {
         const QString a = args[i];
         auto next = [&] { return i + 1 < args.size() ? args[++i].toInt() : 0; };
-        if (a == QLatin1String("--mib")) mib = next();
-        else if (a == QLatin1String("--roundtrips")) roundtrips = next();
-        else if (a == QLatin1String("--sessions")) sessions = next();
-        else if (a == QLatin1String("--seconds")) seconds = next();
-        else if (a == QLatin1String("--skip-transfer")) transfer = false;
-        else if (a == QLatin1String("--rtt-mib")) rttMib = next();
+        if (a == QLatin1String("--mib"))
+            mib = next();
+        else if (a == QLatin1String("--roundtrips"))
+            roundtrips = next();
+        else if (a == QLatin1String("--sessions"))
+            sessions = next();
+        else if (a == QLatin1String("--seconds"))
+            seconds = next();
+        else if (a == QLatin1String("--skip-transfer"))
+            transfer = false;
+        else if (a == QLatin1String("--rtt-mib"))
+            rttMib = next();
         else if (a == QLatin1String("--rtts") && i + 1 < args.size()) {
             rtts.clear();
             for (const QString& v : args[++i].split(QLatin1Char(','), Qt::SkipEmptyParts))
@@ -125,7 +134,7 @@ int main(int argc, char** argv)
     auto t = c.value();
     const QString dest = demo.user() + QLatin1Char('@') + demo.host();
     printf("KernelForge SSH benchmark: libssh2 %s vs %s, loopback, demo sshd on port %d\n", KF_LIBSSH2_VERSION_STRING,
-           kf::test::runProgram(QStringLiteral("ssh"), {QStringLiteral("-V")}).err.trimmed().constData(), demo.port());
+        kf::test::runProgram(QStringLiteral("ssh"), { QStringLiteral("-V") }).err.trimmed().constData(), demo.port());
 
     if (transfer) {
         QTemporaryDir dir;
@@ -155,17 +164,24 @@ int main(int argc, char** argv)
         }
         QStringList sftpArgs = opensshOptions(demo);
         sftpArgs << QStringLiteral("-P") << QString::number(demo.port());
-        const double sftpUp = timed([&] { return run(QStringLiteral("sftp"), QStringList(sftpArgs) << QStringLiteral("-b") << batchPut << dest); });
-        const double sftpDown = timed([&] { return run(QStringLiteral("sftp"), QStringList(sftpArgs) << QStringLiteral("-b") << batchGet << dest); });
+        const double sftpUp = timed([&] {
+            return run(QStringLiteral("sftp"), QStringList(sftpArgs) << QStringLiteral("-b") << batchPut << dest);
+        });
+        const double sftpDown = timed([&] {
+            return run(QStringLiteral("sftp"), QStringList(sftpArgs) << QStringLiteral("-b") << batchGet << dest);
+        });
         const double scpUp = timed([&] {
-            return run(QStringLiteral("scp"), QStringList(sftpArgs) << QStringLiteral("-q") << local << dest + QStringLiteral(":scp-payload.bin"));
+            return run(QStringLiteral("scp"),
+                QStringList(sftpArgs) << QStringLiteral("-q") << local << dest + QStringLiteral(":scp-payload.bin"));
         });
         const double scpDown = timed([&] {
-            return run(QStringLiteral("scp"), QStringList(sftpArgs) << QStringLiteral("-q") << dest + QStringLiteral(":scp-payload.bin")
-                                                                     << dir.path() + QStringLiteral("/scp-back.bin"));
+            return run(QStringLiteral("scp"),
+                QStringList(sftpArgs) << QStringLiteral("-q") << dest + QStringLiteral(":scp-payload.bin")
+                                      << dir.path() + QStringLiteral("/scp-back.bin"));
         });
         const double ourUp = timed([&] { return t->upload(local, QStringLiteral("payload.bin")).ok(); });
-        const double ourDown = timed([&] { return t->download(QStringLiteral("payload.bin"), dir.path() + QStringLiteral("/back.bin")).ok(); });
+        const double ourDown = timed(
+            [&] { return t->download(QStringLiteral("payload.bin"), dir.path() + QStringLiteral("/back.bin")).ok(); });
         row("upload   OpenSSH sftp -b put", sftpUp, mib, sftpUp);
         row("upload   OpenSSH scp", scpUp, mib, sftpUp);
         row("upload   KernelForge (atomic: temp+fsync+mv)", ourUp, mib, sftpUp);
@@ -184,10 +200,12 @@ int main(int argc, char** argv)
             proxy.setLatency(rtt / 2);
             const QString kh = dir.path() + QStringLiteral("/kh-proxy");
             QFile::remove(kh);
-            appendKnownHostsLine(kh, knownHostsLine(demo.host(), proxy.port(),
-                                                    QByteArray::fromBase64(kf::test::runProgram(QStringLiteral("cat"), {demo.hostKeyPath() + QStringLiteral(".pub")})
-                                                                               .out.split(' ')
-                                                                               .value(1))));
+            appendKnownHostsLine(kh,
+                knownHostsLine(demo.host(), proxy.port(),
+                    QByteArray::fromBase64(
+                        kf::test::runProgram(QStringLiteral("cat"), { demo.hostKeyPath() + QStringLiteral(".pub") })
+                            .out.split(' ')
+                            .value(1))));
             QFile::resize(local, qint64(rttMib) * 1024 * 1024);
             {
                 QFile b(batchPut);
@@ -195,7 +213,8 @@ int main(int argc, char** argv)
                 b.write(QStringLiteral("put %1 sftp-payload.bin\n").arg(local).toUtf8());
             }
             QStringList pArgs = opensshOptions(demo);
-            pArgs.replaceInStrings(QRegularExpression(QStringLiteral("^UserKnownHostsFile=.*")), QStringLiteral("UserKnownHostsFile=") + kh);
+            pArgs.replaceInStrings(QRegularExpression(QStringLiteral("^UserKnownHostsFile=.*")),
+                QStringLiteral("UserKnownHostsFile=") + kh);
             pArgs << QStringLiteral("-P") << QString::number(proxy.port());
             HostProfile pp = demo.profile();
             pp.port = proxy.port();
@@ -207,10 +226,18 @@ int main(int argc, char** argv)
             }
             printf("\n   via fault proxy, round trip +%d ms, %d MiB\n", rtt, rttMib);
             g_context = ", +" + QByteArray::number(rtt) + " ms RTT";
-            const double up = timed([&] { return run(QStringLiteral("sftp"), QStringList(pArgs) << QStringLiteral("-b") << batchPut << dest); });
-            const double down = timed([&] { return run(QStringLiteral("sftp"), QStringList(pArgs) << QStringLiteral("-b") << batchGet << dest); });
+            const double up = timed([&] {
+                return run(QStringLiteral("sftp"), QStringList(pArgs) << QStringLiteral("-b") << batchPut << dest);
+            });
+            const double down = timed([&] {
+                return run(QStringLiteral("sftp"), QStringList(pArgs) << QStringLiteral("-b") << batchGet << dest);
+            });
             const double ourUp2 = timed([&] { return pc.value()->upload(local, QStringLiteral("payload.bin")).ok(); });
-            const double ourDown2 = timed([&] { return pc.value()->download(QStringLiteral("payload.bin"), dir.path() + QStringLiteral("/back.bin")).ok(); });
+            const double ourDown2 = timed([&] {
+                return pc.value()
+                    ->download(QStringLiteral("payload.bin"), dir.path() + QStringLiteral("/back.bin"))
+                    .ok();
+            });
             row("upload   OpenSSH sftp -b put", up, rttMib, up);
             row("upload   KernelForge (atomic)", ourUp2, rttMib, up);
             row("download OpenSSH sftp -b get", down, rttMib, down);
@@ -225,7 +252,7 @@ int main(int argc, char** argv)
         timer.start();
         int ok = 0;
         for (int i = 0; i < roundtrips; ++i)
-            ok += t->exec({QStringLiteral("true")}, 30000).ok() ? 1 : 0;
+            ok += t->exec({ QStringLiteral("true") }, 30000).ok() ? 1 : 0;
         const double ours = double(timer.nsecsElapsed()) / 1e6 / roundtrips;
         QTemporaryDir dir;
         const QString ctl = dir.path() + QStringLiteral("/ctl");
@@ -240,14 +267,20 @@ int main(int argc, char** argv)
         timer.restart();
         int okSsh = 0;
         for (int i = 0; i < roundtrips; ++i)
-            okSsh += kf::test::runProgram(QStringLiteral("ssh"), QStringList(base) << dest << QStringLiteral("true")).exitCode == 0 ? 1 : 0;
+            okSsh += kf::test::runProgram(QStringLiteral("ssh"), QStringList(base) << dest << QStringLiteral("true"))
+                         .exitCode
+                    == 0
+                ? 1
+                : 0;
         const double theirs = double(timer.nsecsElapsed()) / 1e6 / roundtrips;
         master.terminate();
         master.waitForFinished(5000);
         printf("  %-44s %7.2f ms  (%d/%d ok)\n", "KernelForge exec on the open session", ours, ok, roundtrips);
         printf("  %-44s %7.2f ms  (%d/%d ok)\n", "ssh -S ctl host true (ControlMaster)", theirs, okSsh, roundtrips);
-        printf("  ratio: KernelForge is x%.2f %s\n", theirs > ours ? theirs / ours : ours / theirs, theirs > ours ? "faster" : "slower");
-        kf::bench::report("ssh", "round trip of `true` on an open connection", ours, "ssh -S ControlMaster", theirs, "ms", false);
+        printf("  ratio: KernelForge is x%.2f %s\n", theirs > ours ? theirs / ours : ours / theirs,
+            theirs > ours ? "faster" : "slower");
+        kf::bench::report(
+            "ssh", "round trip of `true` on an open connection", ours, "ssh -S ControlMaster", theirs, "ms", false);
     }
 
     // 3. Many quiet streams.
@@ -265,8 +298,9 @@ int main(int argc, char** argv)
             conns.push_back(s.value());
         }
         for (auto& s : conns) {
-            streams.push_back(s->start({QStringLiteral("while true; do echo line; sleep 1; done")}));
-            QObject::connect(streams.back().get(), &ProcessHandle::stdoutReceived, &app, [&lines](const QByteArray& d) { lines += int(d.count('\n')); });
+            streams.push_back(s->start({ QStringLiteral("while true; do echo line; sleep 1; done") }));
+            QObject::connect(streams.back().get(), &ProcessHandle::stdoutReceived, &app,
+                [&lines](const QByteArray& d) { lines += int(d.count('\n')); });
         }
         QTimer::singleShot(1500, &app, [] { QCoreApplication::exit(); }); // settle
         app.exec();
@@ -278,10 +312,11 @@ int main(int argc, char** argv)
         app.exec();
         const double cpu = cpuSeconds() - cpu0;
         const double secs = double(wall.elapsed()) / 1000.0;
-        printf("  %d lines in %.1f s; client CPU %.3f s = %.2f%% of one core (%.1f us per line)\n", lines - lines0, secs, cpu,
-               100.0 * cpu / secs, 1e6 * cpu / qMax(1, lines - lines0));
-        kf::bench::report("ssh", qPrintable(QStringLiteral("%1 sessions x 1 line/s: client CPU (goal: small)").arg(sessions)), 100.0 * cpu / secs,
-                          "none", 0, "% of a core", false);
+        printf("  %d lines in %.1f s; client CPU %.3f s = %.2f%% of one core (%.1f us per line)\n", lines - lines0,
+            secs, cpu, 100.0 * cpu / secs, 1e6 * cpu / qMax(1, lines - lines0));
+        kf::bench::report("ssh",
+            qPrintable(QStringLiteral("%1 sessions x 1 line/s: client CPU (goal: small)").arg(sessions)),
+            100.0 * cpu / secs, "none", 0, "% of a core", false);
         streams.clear();
         conns.clear();
     }

@@ -10,17 +10,17 @@ class TestCliBasics : public QObject
 private Q_SLOTS:
     void versionListsComponents()
     {
-        const auto r = kf::test::runCli({QStringLiteral("--version")});
+        const auto r = kf::test::runCli({ QStringLiteral("--version") });
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.startsWith("kernelforge-cli " KF_VERSION_STRING "\n"));
-        for (const char* lib : {"Qt:", "libssh2:", "spdlog:", "yaml-cpp:"})
+        for (const char* lib : { "Qt:", "libssh2:", "spdlog:", "yaml-cpp:" })
             QVERIFY2(r.out.contains(lib), r.out.constData());
     }
 
     void guiVersionWorksWithoutADisplay()
     {
-        const auto r = kf::test::runProgram(QStringLiteral(KF_GUI_BINARY), {QStringLiteral("--version")}, 30000, {},
-                                            {QStringLiteral("QT_QPA_PLATFORM=offscreen")});
+        const auto r = kf::test::runProgram(QStringLiteral(KF_GUI_BINARY), { QStringLiteral("--version") }, 30000, {},
+            { QStringLiteral("QT_QPA_PLATFORM=offscreen") });
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.startsWith("kernelforge " KF_VERSION_STRING "\n"));
         QVERIFY2(r.out.contains("Highlighter:"), r.out.constData());
@@ -28,21 +28,22 @@ private Q_SLOTS:
 
     void helpListsCommands()
     {
-        const auto r = kf::test::runCli({QStringLiteral("--help")});
+        const auto r = kf::test::runCli({ QStringLiteral("--help") });
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.contains("Commands:"));
     }
 
     void unknownCommandIsAnError()
     {
-        const auto r = kf::test::runCli({QStringLiteral("frobnicate")});
+        const auto r = kf::test::runCli({ QStringLiteral("frobnicate") });
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("unknown command 'frobnicate'"));
     }
 
     void badLogLevelIsAnError()
     {
-        const auto r = kf::test::runCli({QStringLiteral("--log-level"), QStringLiteral("loud"), QStringLiteral("--help")});
+        const auto r
+            = kf::test::runCli({ QStringLiteral("--log-level"), QStringLiteral("loud"), QStringLiteral("--help") });
         QCOMPARE(r.exitCode, 2);
     }
 };

@@ -11,7 +11,11 @@ class TestCliBuild : public QObject
 {
     Q_OBJECT
     QTemporaryDir m_home;
-    QStringList env() const { return {QStringLiteral("HOME=") + m_home.path(), QStringLiteral("XDG_CONFIG_HOME="), QStringLiteral("XDG_STATE_HOME="), QStringLiteral("XDG_CACHE_HOME=")}; }
+    QStringList env() const
+    {
+        return { QStringLiteral("HOME=") + m_home.path(), QStringLiteral("XDG_CONFIG_HOME="),
+            QStringLiteral("XDG_STATE_HOME="), QStringLiteral("XDG_CACHE_HOME=") };
+    }
 
     QList<QJsonObject> events(const QByteArray& out)
     {
@@ -26,16 +30,20 @@ private Q_SLOTS:
     void startAttachJsonAndExitStatus()
     {
         const QString cmd = QStringLiteral("echo \"[kf 1/3 1 0.2] cc a.o\"; sleep 0.3; echo \"[kf 2/3 1 0.6] cc b.o\"; "
-                                           "echo \"src/b.cpp:7:3: error: expected ';'\"; echo \"nvcc error   : 'cicc' died due to signal 9 (Kill signal)\"; "
+                                           "echo \"src/b.cpp:7:3: error: expected ';'\"; echo \"nvcc error   : 'cicc' "
+                                           "died due to signal 9 (Kill signal)\"; "
                                            "echo \"[kf 3/3 0 1.0] link\"; echo \"env=$FOO\"; exit 5");
-        const auto start = kf::test::runCli({QStringLiteral("build"), QStringLiteral("start"), QStringLiteral("--local"), QStringLiteral("--command"), cmd,
-                                             QStringLiteral("--dir"), m_home.path(), QStringLiteral("--env"), QStringLiteral("FOO=bar baz")},
-                                            60000, env());
+        const auto start = kf::test::runCli(
+            { QStringLiteral("build"), QStringLiteral("start"), QStringLiteral("--local"), QStringLiteral("--command"),
+                cmd, QStringLiteral("--dir"), m_home.path(), QStringLiteral("--env"), QStringLiteral("FOO=bar baz") },
+            60000, env());
         QVERIFY2(start.exitCode == 0, start.err.constData());
         const QString id = QString::fromUtf8(start.out.trimmed());
         QVERIFY(QRegularExpression(QStringLiteral("^\\d{8}-\\d{6}-[0-9a-f]{4}$")).match(id).hasMatch());
 
-        const auto attach = kf::test::runCli({QStringLiteral("build"), QStringLiteral("attach"), id, QStringLiteral("--json"), QStringLiteral("--local")}, 60000, env());
+        const auto attach = kf::test::runCli({ QStringLiteral("build"), QStringLiteral("attach"), id,
+                                                 QStringLiteral("--json"), QStringLiteral("--local") },
+            60000, env());
         QCOMPARE(attach.exitCode, 5);
         const auto ev = events(attach.out);
         QVERIFY(!ev.isEmpty());
@@ -65,39 +73,56 @@ private Q_SLOTS:
         QCOMPARE(diags[0].value(QStringLiteral("severity")).toString(), QStringLiteral("error"));
         QCOMPARE(diags[1].value(QStringLiteral("kind")).toString(), QStringLiteral("oom"));
 
-        const auto status = kf::test::runCli({QStringLiteral("build"), QStringLiteral("status"), id, QStringLiteral("--local")}, 60000, env());
+        const auto status = kf::test::runCli(
+            { QStringLiteral("build"), QStringLiteral("status"), id, QStringLiteral("--local") }, 60000, env());
         QCOMPARE(status.exitCode, 0);
         QVERIFY2(status.out.contains("finished, exit status 5"), status.out.constData());
-        const auto list = kf::test::runCli({QStringLiteral("build"), QStringLiteral("list"), QStringLiteral("--local"), QStringLiteral("--json")}, 60000, env());
+        const auto list = kf::test::runCli(
+            { QStringLiteral("build"), QStringLiteral("list"), QStringLiteral("--local"), QStringLiteral("--json") },
+            60000, env());
         QCOMPARE(list.exitCode, 0);
         QVERIFY(list.out.contains(id.toUtf8()));
 
         // Plain attach replays the log on stdout, byte for byte.
-        const auto plain = kf::test::runCli({QStringLiteral("build"), QStringLiteral("attach"), id, QStringLiteral("--local")}, 60000, env());
+        const auto plain = kf::test::runCli(
+            { QStringLiteral("build"), QStringLiteral("attach"), id, QStringLiteral("--local") }, 60000, env());
         QCOMPARE(plain.exitCode, 5);
         QCOMPARE(QString::fromUtf8(plain.out), log);
     }
 
     void cancelAndErrors()
     {
-        const auto start = kf::test::runCli({QStringLiteral("build"), QStringLiteral("start"), QStringLiteral("--local"), QStringLiteral("--command"),
-                                             QStringLiteral("sleep 120")},
-                                            60000, env());
+        const auto start
+            = kf::test::runCli({ QStringLiteral("build"), QStringLiteral("start"), QStringLiteral("--local"),
+                                   QStringLiteral("--command"), QStringLiteral("sleep 120") },
+                60000, env());
         QVERIFY2(start.exitCode == 0, start.err.constData());
         const QString id = QString::fromUtf8(start.out.trimmed());
-        const auto cancel = kf::test::runCli({QStringLiteral("build"), QStringLiteral("cancel"), id, QStringLiteral("--local")}, 60000, env());
+        const auto cancel = kf::test::runCli(
+            { QStringLiteral("build"), QStringLiteral("cancel"), id, QStringLiteral("--local") }, 60000, env());
         QVERIFY2(cancel.exitCode == 0, cancel.err.constData());
-        const auto attach = kf::test::runCli({QStringLiteral("build"), QStringLiteral("attach"), id, QStringLiteral("--local"), QStringLiteral("--json")}, 60000, env());
+        const auto attach = kf::test::runCli({ QStringLiteral("build"), QStringLiteral("attach"), id,
+                                                 QStringLiteral("--local"), QStringLiteral("--json") },
+            60000, env());
         QVERIFY(attach.exitCode != 0);
         QVERIFY(attach.out.contains("\"cancelled\":true"));
 
-        QCOMPARE(kf::test::runCli({QStringLiteral("build"), QStringLiteral("start"), QStringLiteral("--local")}, 60000, env()).exitCode, 2);
-        QCOMPARE(kf::test::runCli({QStringLiteral("build"), QStringLiteral("frobnicate")}, 60000, env()).exitCode, 2);
-        QCOMPARE(kf::test::runCli({QStringLiteral("build"), QStringLiteral("start"), QStringLiteral("--local"), QStringLiteral("--profile"), QStringLiteral("nope")}, 60000, env()).exitCode, 2);
-        const auto missing = kf::test::runCli({QStringLiteral("build"), QStringLiteral("attach"), QStringLiteral("no-such-job"), QStringLiteral("--local")}, 60000, env());
+        QCOMPARE(kf::test::runCli(
+                     { QStringLiteral("build"), QStringLiteral("start"), QStringLiteral("--local") }, 60000, env())
+                     .exitCode,
+            2);
+        QCOMPARE(kf::test::runCli({ QStringLiteral("build"), QStringLiteral("frobnicate") }, 60000, env()).exitCode, 2);
+        QCOMPARE(kf::test::runCli({ QStringLiteral("build"), QStringLiteral("start"), QStringLiteral("--local"),
+                                      QStringLiteral("--profile"), QStringLiteral("nope") },
+                     60000, env())
+                     .exitCode,
+            2);
+        const auto missing = kf::test::runCli({ QStringLiteral("build"), QStringLiteral("attach"),
+                                                  QStringLiteral("no-such-job"), QStringLiteral("--local") },
+            60000, env());
         QCOMPARE(missing.exitCode, 255);
         QVERIFY(missing.err.contains("no job"));
-        const auto profiles = kf::test::runCli({QStringLiteral("build"), QStringLiteral("profiles")}, 60000, env());
+        const auto profiles = kf::test::runCli({ QStringLiteral("build"), QStringLiteral("profiles") }, 60000, env());
         QCOMPARE(profiles.exitCode, 0);
         QVERIFY(profiles.out.contains("sgl-kernel (pip)"));
     }

@@ -10,7 +10,8 @@
 namespace {
 QStringList demoPath(const QStringList& more = {})
 {
-    return QStringList{QStringLiteral("PATH=" KF_SOURCE_DIR "/resources/demo/bin:") + qEnvironmentVariable("PATH")} + more;
+    return QStringList { QStringLiteral("PATH=" KF_SOURCE_DIR "/resources/demo/bin:") + qEnvironmentVariable("PATH") }
+    + more;
 }
 } // namespace
 
@@ -20,9 +21,9 @@ class TestCliGpu : public QObject
 private Q_SLOTS:
     void watchJsonLines()
     {
-        const auto r = kf::test::runCli({QStringLiteral("gpu"), QStringLiteral("watch"), QStringLiteral("--local"), QStringLiteral("--json"),
-                                         QStringLiteral("--count"), QStringLiteral("2")},
-                                        60000, demoPath({QStringLiteral("KF_DEMO_GPUS=8")}));
+        const auto r = kf::test::runCli({ QStringLiteral("gpu"), QStringLiteral("watch"), QStringLiteral("--local"),
+                                            QStringLiteral("--json"), QStringLiteral("--count"), QStringLiteral("2") },
+            60000, demoPath({ QStringLiteral("KF_DEMO_GPUS=8") }));
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QList<QByteArray> lines = r.out.trimmed().split('\n');
         QCOMPARE(lines.size(), 2);
@@ -38,7 +39,8 @@ private Q_SLOTS:
             QCOMPARE(g.value(QStringLiteral("index")).toInt(), 7);
             QCOMPARE(g.value(QStringLiteral("name")).toString(), QStringLiteral("NVIDIA H200"));
             QCOMPARE(g.value(QStringLiteral("mem_total_mib")).toDouble(), 143771.0);
-            for (const char* key : {"uuid", "util", "mem_used_mib", "temp_c", "power_w", "power_limit_w", "sm_clock_mhz", "pstate", "reasons"})
+            for (const char* key : { "uuid", "util", "mem_used_mib", "temp_c", "power_w", "power_limit_w",
+                     "sm_clock_mhz", "pstate", "reasons" })
                 QVERIFY2(g.contains(QLatin1String(key)), key);
             QVERIFY(g.value(QStringLiteral("reasons")).isArray());
         }
@@ -47,10 +49,12 @@ private Q_SLOTS:
     void watchOverTheDemoSshd()
     {
         KF_START_DEMO_HOST(demo);
-        const auto r = kf::test::runCli({QStringLiteral("gpu"), QStringLiteral("watch"), QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("-i"),
-                                         demo.clientKeyPath(), QStringLiteral("--known-hosts"), demo.knownHostsPath(),
-                                         demo.user() + QStringLiteral("@127.0.0.1"), QStringLiteral("--json"), QStringLiteral("--count"), QStringLiteral("2")},
-                                        90000);
+        const auto r = kf::test::runCli(
+            { QStringLiteral("gpu"), QStringLiteral("watch"), QStringLiteral("-p"), QString::number(demo.port()),
+                QStringLiteral("-i"), demo.clientKeyPath(), QStringLiteral("--known-hosts"), demo.knownHostsPath(),
+                demo.user() + QStringLiteral("@127.0.0.1"), QStringLiteral("--json"), QStringLiteral("--count"),
+                QStringLiteral("2") },
+            90000);
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QList<QByteArray> lines = r.out.trimmed().split('\n');
         QCOMPARE(lines.size(), 2);
@@ -61,8 +65,9 @@ private Q_SLOTS:
 
     void watchFailsOnNvmlMismatch()
     {
-        const auto r = kf::test::runCli({QStringLiteral("gpu"), QStringLiteral("watch"), QStringLiteral("--local"), QStringLiteral("--count"), QStringLiteral("1")},
-                                        60000, demoPath({QStringLiteral("KF_DEMO_NVML_FAIL=1")}));
+        const auto r = kf::test::runCli({ QStringLiteral("gpu"), QStringLiteral("watch"), QStringLiteral("--local"),
+                                            QStringLiteral("--count"), QStringLiteral("1") },
+            60000, demoPath({ QStringLiteral("KF_DEMO_NVML_FAIL=1") }));
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.err.contains("Driver/library version mismatch"));
     }
@@ -72,17 +77,22 @@ private Q_SLOTS:
         QTest::addColumn<QString>("file");
         QTest::addColumn<int>("gpus");
         QTest::addColumn<double>("power0");
-        QTest::newRow("units with header") << QStringLiteral("nvidia-smi/h200-driver580/query_csv_units.txt") << 1 << 79.19;
-        QTest::newRow("noheader nounits") << QStringLiteral("nvidia-smi/h200-driver580/query_csv_nounits.txt") << 1 << 79.19;
-        QTest::newRow("stream with timestamps") << QStringLiteral("nvidia-smi/h200-driver580/stream_lms500.txt") << 69 << 79.15;
-        QTest::newRow("8 GPUs, MIG and N/A") << QStringLiteral("nvidia-smi/synthetic/eight_gpus_units.csv") << 8 << 600.5;
+        QTest::newRow("units with header")
+            << QStringLiteral("nvidia-smi/h200-driver580/query_csv_units.txt") << 1 << 79.19;
+        QTest::newRow("noheader nounits")
+            << QStringLiteral("nvidia-smi/h200-driver580/query_csv_nounits.txt") << 1 << 79.19;
+        QTest::newRow("stream with timestamps")
+            << QStringLiteral("nvidia-smi/h200-driver580/stream_lms500.txt") << 69 << 79.15;
+        QTest::newRow("8 GPUs, MIG and N/A")
+            << QStringLiteral("nvidia-smi/synthetic/eight_gpus_units.csv") << 8 << 600.5;
     }
     void parseSavedFiles()
     {
         QFETCH(QString, file);
         QFETCH(int, gpus);
         QFETCH(double, power0);
-        const auto r = kf::test::runCli({QStringLiteral("gpu"), QStringLiteral("parse"), kf::test::dataPath(file), QStringLiteral("--json")});
+        const auto r = kf::test::runCli(
+            { QStringLiteral("gpu"), QStringLiteral("parse"), kf::test::dataPath(file), QStringLiteral("--json") });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
         const QJsonArray arr = o.value(QStringLiteral("gpus")).toArray();
@@ -93,18 +103,21 @@ private Q_SLOTS:
 
     void parseTableAndErrors()
     {
-        auto r = kf::test::runCli({QStringLiteral("gpu"), QStringLiteral("parse"), kf::test::dataPath(QStringLiteral("nvidia-smi/synthetic/eight_gpus_units.csv"))});
+        auto r = kf::test::runCli({ QStringLiteral("gpu"), QStringLiteral("parse"),
+            kf::test::dataPath(QStringLiteral("nvidia-smi/synthetic/eight_gpus_units.csv")) });
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.contains("hw_slowdown,hw_thermal_slowdown"));
-        r = kf::test::runCli({QStringLiteral("gpu"), QStringLiteral("parse"), kf::test::dataPath(QStringLiteral("nvidia-smi/synthetic/nvml_mismatch.txt"))});
+        r = kf::test::runCli({ QStringLiteral("gpu"), QStringLiteral("parse"),
+            kf::test::dataPath(QStringLiteral("nvidia-smi/synthetic/nvml_mismatch.txt")) });
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.err.contains("Driver/library version mismatch"));
         // An unreachable host is a connection failure: 255, like ssh.
-        r = kf::test::runCli({QStringLiteral("gpu"), QStringLiteral("watch"), QStringLiteral("-p"), QStringLiteral("1"), QStringLiteral("alice@127.0.0.1")});
+        r = kf::test::runCli({ QStringLiteral("gpu"), QStringLiteral("watch"), QStringLiteral("-p"),
+            QStringLiteral("1"), QStringLiteral("alice@127.0.0.1") });
         QCOMPARE(r.exitCode, 255);
-        r = kf::test::runCli({QStringLiteral("gpu"), QStringLiteral("watch")});
+        r = kf::test::runCli({ QStringLiteral("gpu"), QStringLiteral("watch") });
         QCOMPARE(r.exitCode, 2);
-        r = kf::test::runCli({QStringLiteral("gpu"), QStringLiteral("frobnicate")});
+        r = kf::test::runCli({ QStringLiteral("gpu"), QStringLiteral("frobnicate") });
         QCOMPARE(r.exitCode, 2);
     }
 };

@@ -67,15 +67,17 @@ void TestCliPatch::init()
 
 QStringList TestCliPatch::env() const
 {
-    return {QStringLiteral("HOME=") + m_dir->filePath(QStringLiteral("home")), QStringLiteral("XDG_STATE_HOME=") + m_dir->filePath(QStringLiteral("state")),
-            QStringLiteral("XDG_CACHE_HOME=") + m_dir->filePath(QStringLiteral("cache"))};
+    return { QStringLiteral("HOME=") + m_dir->filePath(QStringLiteral("home")),
+        QStringLiteral("XDG_STATE_HOME=") + m_dir->filePath(QStringLiteral("state")),
+        QStringLiteral("XDG_CACHE_HOME=") + m_dir->filePath(QStringLiteral("cache")) };
 }
 
 void TestCliPatch::planApplyAgainRollback()
 {
     QVERIFY(copyTree(kf::test::dataPath(QStringLiteral("sgl-kernel-variants/2025-06-moved-includes")), m_root));
     const QByteArray original = readAll(m_root + QStringLiteral("/CMakeLists.txt"));
-    const QStringList base{QStringLiteral("patch"), QString(), QStringLiteral("--set"), QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), QStringLiteral("--root"), m_root};
+    const QStringList base { QStringLiteral("patch"), QString(), QStringLiteral("--set"),
+        QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), QStringLiteral("--root"), m_root };
     auto run = [&](const QString& action, bool json) {
         QStringList a = base;
         a[1] = action;
@@ -96,7 +98,8 @@ void TestCliPatch::planApplyAgainRollback()
     QCOMPARE(applied.size(), 4);
     for (const QJsonObject& o : applied) {
         QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("applied"));
-        QVERIFY(o.value(QStringLiteral("sha256_before")).toString() != o.value(QStringLiteral("sha256_after")).toString());
+        QVERIFY(
+            o.value(QStringLiteral("sha256_before")).toString() != o.value(QStringLiteral("sha256_after")).toString());
         QCOMPARE(o.value(QStringLiteral("sha256_after")).toString().size(), 64);
     }
     QVERIFY(readAll(m_root + QStringLiteral("/CMakeLists.txt")).contains("if(POLICY CMP0169)"));
@@ -120,8 +123,10 @@ void TestCliPatch::planApplyAgainRollback()
 void TestCliPatch::notApplicableExitsOne()
 {
     QVERIFY(copyTree(kf::test::dataPath(QStringLiteral("sgl-kernel-variants/2025-02-no-fa3")), m_root));
-    const auto r = kf::test::runCli({QStringLiteral("patch"), QStringLiteral("apply"), QStringLiteral("--set"), QStringLiteral("builtin:sgl-kernel-sm120-cuda13"),
-                                     QStringLiteral("--root"), m_root, QStringLiteral("--json")}, 120000, env());
+    const auto r = kf::test::runCli({ QStringLiteral("patch"), QStringLiteral("apply"), QStringLiteral("--set"),
+                                        QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), QStringLiteral("--root"),
+                                        m_root, QStringLiteral("--json") },
+        120000, env());
     QCOMPARE(r.exitCode, 1);
     const QList<QJsonObject> objs = jsonLines(r.out);
     QCOMPARE(objs.size(), 4);
@@ -135,19 +140,23 @@ void TestCliPatch::errorsExitTwo_data()
 {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QByteArray>("message");
-    QTest::newRow("unknown builtin") << QStringList{QStringLiteral("plan"), QStringLiteral("--set"), QStringLiteral("builtin:nope"), QStringLiteral("--root"), QStringLiteral("/tmp")}
+    QTest::newRow("unknown builtin") << QStringList { QStringLiteral("plan"), QStringLiteral("--set"),
+        QStringLiteral("builtin:nope"), QStringLiteral("--root"), QStringLiteral("/tmp") }
                                      << QByteArray("no built-in patch set");
-    QTest::newRow("missing root") << QStringList{QStringLiteral("plan"), QStringLiteral("--set"), QStringLiteral("builtin:sgl-kernel-sm120-cuda13")} << QByteArray("--root are required");
-    QTest::newRow("root not a folder") << QStringList{QStringLiteral("plan"), QStringLiteral("--set"), QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), QStringLiteral("--root"), QStringLiteral("/nonexistent/x")}
+    QTest::newRow("missing root") << QStringList { QStringLiteral("plan"), QStringLiteral("--set"),
+        QStringLiteral("builtin:sgl-kernel-sm120-cuda13") }
+                                  << QByteArray("--root are required");
+    QTest::newRow("root not a folder") << QStringList { QStringLiteral("plan"), QStringLiteral("--set"),
+        QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), QStringLiteral("--root"), QStringLiteral("/nonexistent/x") }
                                        << QByteArray("is not a folder");
-    QTest::newRow("unknown action") << QStringList{QStringLiteral("frob")} << QByteArray("unknown action");
+    QTest::newRow("unknown action") << QStringList { QStringLiteral("frob") } << QByteArray("unknown action");
 }
 
 void TestCliPatch::errorsExitTwo()
 {
     QFETCH(QStringList, args);
     QFETCH(QByteArray, message);
-    const auto r = kf::test::runCli(QStringList{QStringLiteral("patch")} + args, 60000, env());
+    const auto r = kf::test::runCli(QStringList { QStringLiteral("patch") } + args, 60000, env());
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(message), r.err.constData());
 }
@@ -155,8 +164,11 @@ void TestCliPatch::errorsExitTwo()
 void TestCliPatch::diffFileAsSet()
 {
     QVERIFY(copyTree(kf::test::dataPath(QStringLiteral("sgl-kernel-variants/2025-10-cmp0177")), m_root));
-    const auto r = kf::test::runCli({QStringLiteral("patch"), QStringLiteral("apply"), QStringLiteral("--set"), kf::test::dataPath(QStringLiteral("patch/format-patch-cccl.patch")),
-                                     QStringLiteral("--strip"), QStringLiteral("2"), QStringLiteral("--root"), m_root}, 60000, env());
+    const auto r
+        = kf::test::runCli({ QStringLiteral("patch"), QStringLiteral("apply"), QStringLiteral("--set"),
+                               kf::test::dataPath(QStringLiteral("patch/format-patch-cccl.patch")),
+                               QStringLiteral("--strip"), QStringLiteral("2"), QStringLiteral("--root"), m_root },
+            60000, env());
     QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
     QVERIFY(r.out.contains("[applied] CMakeLists.txt"));
     QVERIFY(readAll(m_root + QStringLiteral("/CMakeLists.txt")).contains("if(POLICY CMP0177)"));

@@ -14,8 +14,8 @@ class TestCliServer : public QObject
 private Q_SLOTS:
     void metricsFromFile()
     {
-        auto r = kf::test::runCli({QStringLiteral("server"), QStringLiteral("metrics"), QStringLiteral("--from-file"),
-                                   kf::test::dataPath(QStringLiteral("metrics/sglang_tp2.prom")), QStringLiteral("--json")});
+        auto r = kf::test::runCli({ QStringLiteral("server"), QStringLiteral("metrics"), QStringLiteral("--from-file"),
+            kf::test::dataPath(QStringLiteral("metrics/sglang_tp2.prom")), QStringLiteral("--json") });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(o.value(QStringLiteral("vocabulary")).toString(), QStringLiteral("sglang"));
@@ -23,10 +23,12 @@ private Q_SLOTS:
         QCOMPARE(o.value(QStringLiteral("running")).toDouble(), 12.0);
         QCOMPARE(o.value(QStringLiteral("tp_ranks_reporting")).toInt(), 2);
         QVERIFY(qAbs(o.value(QStringLiteral("ttft_p50_s")).toDouble() - 0.3) < 1e-9);
-        r = kf::test::runCli({QStringLiteral("server"), QStringLiteral("metrics"), QStringLiteral("--from-file"), kf::test::dataPath(QStringLiteral("metrics/vllm.prom"))});
+        r = kf::test::runCli({ QStringLiteral("server"), QStringLiteral("metrics"), QStringLiteral("--from-file"),
+            kf::test::dataPath(QStringLiteral("metrics/vllm.prom")) });
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.contains("running/queued  7 / 1"));
-        r = kf::test::runCli({QStringLiteral("server"), QStringLiteral("metrics"), QStringLiteral("--from-file"), QStringLiteral("/nonexistent")});
+        r = kf::test::runCli({ QStringLiteral("server"), QStringLiteral("metrics"), QStringLiteral("--from-file"),
+            QStringLiteral("/nonexistent") });
         QCOMPARE(r.exitCode, 1);
     }
 
@@ -39,20 +41,22 @@ private Q_SLOTS:
             port = s.serverPort();
         }
         // Nothing there yet: unreachable, exit 1.
-        auto r = kf::test::runCli({QStringLiteral("server"), QStringLiteral("status"), QStringLiteral("--local"), QStringLiteral("--port"), QString::number(port)});
+        auto r = kf::test::runCli({ QStringLiteral("server"), QStringLiteral("status"), QStringLiteral("--local"),
+            QStringLiteral("--port"), QString::number(port) });
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.out.contains("not reachable"));
 
         QProcess server;
         server.setStandardErrorFile(QProcess::nullDevice());
         server.start(QStringLiteral(KF_SOURCE_DIR "/resources/demo/bin/sglang-demo-server"),
-                     {QStringLiteral("--port"), QString::number(port), QStringLiteral("--enable-metrics"), QStringLiteral("--tp"), QStringLiteral("8")});
+            { QStringLiteral("--port"), QString::number(port), QStringLiteral("--enable-metrics"),
+                QStringLiteral("--tp"), QStringLiteral("8") });
         QVERIFY(server.waitForStarted());
         QJsonObject o;
         QTRY_VERIFY_WITH_TIMEOUT(
             [&] {
-                r = kf::test::runCli({QStringLiteral("server"), QStringLiteral("status"), QStringLiteral("--local"), QStringLiteral("--port"), QString::number(port),
-                                      QStringLiteral("--json")});
+                r = kf::test::runCli({ QStringLiteral("server"), QStringLiteral("status"), QStringLiteral("--local"),
+                    QStringLiteral("--port"), QString::number(port), QStringLiteral("--json") });
                 o = QJsonDocument::fromJson(r.out).object();
                 return r.exitCode == 0;
             }(),
@@ -64,14 +68,17 @@ private Q_SLOTS:
         QCOMPARE(m.value(QStringLiteral("tp_ranks_reporting")).toInt(), 8);
         // The same server through the demo sshd: /metrics over a direct-tcpip tunnel.
         KF_START_DEMO_HOST(demo);
-        r = kf::test::runCli({QStringLiteral("server"), QStringLiteral("status"), QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("-i"),
-                              demo.clientKeyPath(), QStringLiteral("--known-hosts"), demo.knownHostsPath(), demo.user() + QStringLiteral("@127.0.0.1"),
-                              QStringLiteral("--port"), QString::number(port), QStringLiteral("--json")},
-                             90000);
+        r = kf::test::runCli(
+            { QStringLiteral("server"), QStringLiteral("status"), QStringLiteral("-p"), QString::number(demo.port()),
+                QStringLiteral("-i"), demo.clientKeyPath(), QStringLiteral("--known-hosts"), demo.knownHostsPath(),
+                demo.user() + QStringLiteral("@127.0.0.1"), QStringLiteral("--port"), QString::number(port),
+                QStringLiteral("--json") },
+            90000);
         QVERIFY2(r.exitCode == 0, r.err.constData());
         o = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(o.value(QStringLiteral("host")).toString(), QStringLiteral("127.0.0.1"));
-        QVERIFY(o.value(QStringLiteral("metrics")).toObject().value(QStringLiteral("gen_throughput")).toDouble() > 1500);
+        QVERIFY(
+            o.value(QStringLiteral("metrics")).toObject().value(QStringLiteral("gen_throughput")).toDouble() > 1500);
         server.terminate();
         server.waitForFinished(5000);
     }

@@ -30,9 +30,10 @@ private Q_SLOTS:
         QStringList names;
         for (const auto& p : b)
             names << p.name;
-        QCOMPARE(names, QStringList({QStringLiteral("sgl-kernel (pip)"), QStringLiteral("sgl-kernel (make build)"),
-                                     QStringLiteral("sgl-kernel (uv build)"), QStringLiteral("CMake + Ninja"),
-                                     QStringLiteral("Demo sgl-kernel (CMake + Ninja)")}));
+        QCOMPARE(names,
+            QStringList({ QStringLiteral("sgl-kernel (pip)"), QStringLiteral("sgl-kernel (make build)"),
+                QStringLiteral("sgl-kernel (uv build)"), QStringLiteral("CMake + Ninja"),
+                QStringLiteral("Demo sgl-kernel (CMake + Ninja)") }));
         const auto pip = *kf::findBuildProfile(b, QStringLiteral("sgl-kernel (PIP)"));
         QVERIFY(pip.builtIn);
         QVERIFY(pip.command.contains(QStringLiteral("--no-build-isolation -v")));
@@ -42,9 +43,9 @@ private Q_SLOTS:
         QCOMPARE(std::count_if(b.begin(), b.end(), [](const kf::BuildProfile& p) { return p.demo; }), 1);
         const auto demo = *kf::findBuildProfile(b, QStringLiteral("Demo sgl-kernel (CMake + Ninja)"));
         QVERIFY(demo.demo);
-        const auto again = kf::parseBuildProfiles(kf::serializeBuildProfiles({demo}));
+        const auto again = kf::parseBuildProfiles(kf::serializeBuildProfiles({ demo }));
         QVERIFY(again && again.profiles.size() == 1 && again.profiles.first().demo);
-        QVERIFY(!kf::parseBuildProfiles(kf::serializeBuildProfiles({pip})).profiles.first().demo);
+        QVERIFY(!kf::parseBuildProfiles(kf::serializeBuildProfiles({ pip })).profiles.first().demo);
         // No built-in exports a CMake-only switch as a plain variable.
         for (const auto& p : b)
             for (auto it = p.env.cbegin(); it != p.env.cend(); ++it)
@@ -57,13 +58,14 @@ private Q_SLOTS:
         p.name = QStringLiteral("x");
         p.command = QStringLiteral("make build");
         p.workingDirectory = QStringLiteral("~/sgl-kernel");
-        p.cmakeArgs = {QStringLiteral("-DENABLE_BELOW_SM90=OFF")};
+        p.cmakeArgs = { QStringLiteral("-DENABLE_BELOW_SM90=OFF") };
         p.maxJobs = 2;
         p.nvccThreads = 4;
         p.nvccThreadsDefine = QStringLiteral("SGL_KERNEL_COMPILE_THREADS");
         p.env.insert(QStringLiteral("CUDA_HOME"), QStringLiteral("/usr/local/cuda"));
         const kf::JobSpec s = p.toJobSpec();
-        QCOMPARE(s.env.value(QStringLiteral("CMAKE_ARGS")), QStringLiteral("-DENABLE_BELOW_SM90=OFF -DSGL_KERNEL_COMPILE_THREADS=4"));
+        QCOMPARE(s.env.value(QStringLiteral("CMAKE_ARGS")),
+            QStringLiteral("-DENABLE_BELOW_SM90=OFF -DSGL_KERNEL_COMPILE_THREADS=4"));
         QCOMPARE(s.env.value(QStringLiteral("MAX_JOBS")), QStringLiteral("2"));
         QCOMPARE(s.env.value(QStringLiteral("NINJA_STATUS")), QStringLiteral("[kf %f/%t %r %e] "));
         QCOMPARE(s.env.value(QStringLiteral("CUDA_HOME")), QStringLiteral("/usr/local/cuda"));
@@ -78,10 +80,10 @@ private Q_SLOTS:
         kf::BuildProfile p;
         p.env.insert(QStringLiteral("SGL_KERNEL_ENABLE_FA3"), QStringLiteral("OFF"));
         p.env.insert(QStringLiteral("PATH"), QStringLiteral("/opt/bin:/usr/bin"));
-        p.cmakeArgs = {QStringLiteral("-DSGL_KERNEL_ENABLE_FA3=ON"), QStringLiteral("-DX=1")};
-        QCOMPARE(kf::moveCMakeOnlyEnv(p), QStringList{QStringLiteral("SGL_KERNEL_ENABLE_FA3")});
-        QCOMPARE(p.env.keys(), QStringList{QStringLiteral("PATH")});
-        QCOMPARE(p.cmakeArgs, QStringList({QStringLiteral("-DX=1"), QStringLiteral("-DSGL_KERNEL_ENABLE_FA3=OFF")}));
+        p.cmakeArgs = { QStringLiteral("-DSGL_KERNEL_ENABLE_FA3=ON"), QStringLiteral("-DX=1") };
+        QCOMPARE(kf::moveCMakeOnlyEnv(p), QStringList { QStringLiteral("SGL_KERNEL_ENABLE_FA3") });
+        QCOMPARE(p.env.keys(), QStringList { QStringLiteral("PATH") });
+        QCOMPARE(p.cmakeArgs, QStringList({ QStringLiteral("-DX=1"), QStringLiteral("-DSGL_KERNEL_ENABLE_FA3=OFF") }));
     }
 
     void yamlRoundTripAndUserOverride()
@@ -92,7 +94,7 @@ private Q_SLOTS:
         mine.command = QStringLiteral("echo 'quoted: yes' && ninja");
         mine.workingDirectory = QStringLiteral("/srv/x");
         mine.env.insert(QStringLiteral("A"), QStringLiteral("b: c"));
-        mine.cmakeArgs = {QStringLiteral("-DA=1")};
+        mine.cmakeArgs = { QStringLiteral("-DA=1") };
         mine.maxJobs = 3;
         mine.buildDir = QStringLiteral("out");
         all << mine;

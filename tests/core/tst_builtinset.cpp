@@ -22,7 +22,7 @@ namespace {
 QMap<QString, QByteArray> readTree(const QString& dir)
 {
     QMap<QString, QByteArray> files;
-    for (const QString& rel : {QStringLiteral("CMakeLists.txt"), QStringLiteral("python/sgl_kernel/flash_attn.py")}) {
+    for (const QString& rel : { QStringLiteral("CMakeLists.txt"), QStringLiteral("python/sgl_kernel/flash_attn.py") }) {
         QFile f(dir + QLatin1Char('/') + rel);
         if (f.open(QIODevice::ReadOnly))
             files.insert(rel, f.readAll());
@@ -47,8 +47,10 @@ QString statusLetters(const SetPlan& plan)
 // Balanced if/endif and foreach/endforeach (comments stripped), as a first sanity check.
 QString cmakeBlockError(const QString& text)
 {
-    static const QRegularExpression open(QStringLiteral(R"(^\s*(if|foreach|function|macro)\s*\()"), QRegularExpression::CaseInsensitiveOption);
-    static const QRegularExpression close(QStringLiteral(R"(^\s*(endif|endforeach|endfunction|endmacro)\s*\()"), QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression open(
+        QStringLiteral(R"(^\s*(if|foreach|function|macro)\s*\()"), QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression close(QStringLiteral(R"(^\s*(endif|endforeach|endfunction|endmacro)\s*\()"),
+        QRegularExpression::CaseInsensitiveOption);
     QStringList stack;
     int lineNo = 0;
     for (QString line : text.split(QLatin1Char('\n'))) {
@@ -71,7 +73,9 @@ QString cmakeBlockError(const QString& text)
 // the variable-setting lines between): CMake itself checks that the structure parses.
 QString cmakeParseError(const QString& text, const QString& dir)
 {
-    static const QRegularExpression keep(QStringLiteral(R"(^\s*(if|elseif|else|endif|foreach|endforeach)\s*\(.*\)\s*(#.*)?$)"), QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression keep(
+        QStringLiteral(R"(^\s*(if|elseif|else|endif|foreach|endforeach)\s*\(.*\)\s*(#.*)?$)"),
+        QRegularExpression::CaseInsensitiveOption);
     QString script;
     for (const QString& line : text.split(QLatin1Char('\n'))) {
         const QString l = QString(line).remove(QLatin1Char('\r'));
@@ -84,13 +88,14 @@ QString cmakeParseError(const QString& text, const QString& dir)
         return QStringLiteral("cannot write %1").arg(path);
     f.write(script.toUtf8());
     f.close();
-    const auto r = test::runProgram(QStringLiteral("cmake"), {QStringLiteral("-P"), path}, 60000);
+    const auto r = test::runProgram(QStringLiteral("cmake"), { QStringLiteral("-P"), path }, 60000);
     if (r.exitCode != 0)
         return QString::fromUtf8(r.err + r.out);
     return {};
 }
 
-const char* kTorchStub = "class Tensor:\n    pass\n\n\nclass _Version:\n    cuda = \"13.0\"\n\n\nversion = _Version()\nfrom . import nn  # noqa\n";
+const char* kTorchStub = "class Tensor:\n    pass\n\n\nclass _Version:\n    cuda = \"13.0\"\n\n\nversion = "
+                         "_Version()\nfrom . import nn  # noqa\n";
 
 // Imports flash_attn.py as sgl_kernel.flash_attn in a sandbox where `from sgl_kernel
 // import flash_ops` fails (no such module) and torch is a stub.
@@ -107,23 +112,23 @@ test::ProcessOutput importWithoutFlashOps(const QByteArray& flashAttn, const QSt
     write(QStringLiteral("sgl_kernel/flash_attn.py"), flashAttn);
     write(QStringLiteral("torch/__init__.py"), kTorchStub);
     write(QStringLiteral("torch/nn.py"), {});
-    const QString script = QStringLiteral(
-        "import sys, warnings\n"
-        "sys.path.insert(0, %1)\n"
-        "with warnings.catch_warnings(record=True) as caught:\n"
-        "    warnings.simplefilter('always')\n"
-        "    import sgl_kernel.flash_attn as fa\n"
-        "assert fa.FA3_AVAILABLE is False, 'FA3_AVAILABLE should be False'\n"
-        "assert fa.is_fa3_supported() is False\n"
-        "assert any('without FA3' in str(w.message) for w in caught), 'no warning'\n"
-        "try:\n"
-        "    fa.flash_attn_with_kvcache(None, None, None)\n"
-        "except ImportError as e:\n"
-        "    assert 'FA3 is not available' in str(e), str(e)\n"
-        "else:\n"
-        "    raise SystemExit('calling FA3 did not raise')\n"
-        "print('soft-fail ok')\n").arg(QStringLiteral("'") + dir + QStringLiteral("'"));
-    return test::runProgram(QStringLiteral("python3"), {QStringLiteral("-B"), QStringLiteral("-c"), script}, 60000);
+    const QString script = QStringLiteral("import sys, warnings\n"
+                                          "sys.path.insert(0, %1)\n"
+                                          "with warnings.catch_warnings(record=True) as caught:\n"
+                                          "    warnings.simplefilter('always')\n"
+                                          "    import sgl_kernel.flash_attn as fa\n"
+                                          "assert fa.FA3_AVAILABLE is False, 'FA3_AVAILABLE should be False'\n"
+                                          "assert fa.is_fa3_supported() is False\n"
+                                          "assert any('without FA3' in str(w.message) for w in caught), 'no warning'\n"
+                                          "try:\n"
+                                          "    fa.flash_attn_with_kvcache(None, None, None)\n"
+                                          "except ImportError as e:\n"
+                                          "    assert 'FA3 is not available' in str(e), str(e)\n"
+                                          "else:\n"
+                                          "    raise SystemExit('calling FA3 did not raise')\n"
+                                          "print('soft-fail ok')\n")
+                               .arg(QStringLiteral("'") + dir + QStringLiteral("'"));
+    return test::runProgram(QStringLiteral("python3"), { QStringLiteral("-B"), QStringLiteral("-c"), script }, 60000);
 }
 
 } // namespace
@@ -157,11 +162,14 @@ void TestBuiltinSet::variants_data()
     QTest::addColumn<QString>("expected"); // per patch: policy guards, cccl, fa3 option, fa3 import
     QTest::newRow("2025-02 CMP0169 only, no FA3 yet") << QStringLiteral("2025-02-no-fa3") << QStringLiteral("WWNN");
     QTest::newRow("2025-04 FA3 option, bare except") << QStringLiteral("2025-04-fa3-option") << QStringLiteral("WWWW");
-    QTest::newRow("2025-06 includes moved, multi-line raise") << QStringLiteral("2025-06-moved-includes") << QStringLiteral("WWWW");
-    QTest::newRow("2025-10 CMP0177, one-line include, raise from e") << QStringLiteral("2025-10-cmp0177") << QStringLiteral("WWWW");
+    QTest::newRow("2025-06 includes moved, multi-line raise")
+        << QStringLiteral("2025-06-moved-includes") << QStringLiteral("WWWW");
+    QTest::newRow("2025-10 CMP0177, one-line include, raise from e")
+        << QStringLiteral("2025-10-cmp0177") << QStringLiteral("WWWW");
     QTest::newRow("2026-03 CRLF, generator expressions") << QStringLiteral("2026-03-crlf") << QStringLiteral("WWWW");
     QTest::newRow("2026 fixed by hand") << QStringLiteral("2026-hand-fixed") << QStringLiteral("AAAA");
-    QTest::newRow("2026 fork: no include_directories, except logs") << QStringLiteral("2026-fork-conflicts") << QStringLiteral("WCWC");
+    QTest::newRow("2026 fork: no include_directories, except logs")
+        << QStringLiteral("2026-fork-conflicts") << QStringLiteral("WCWC");
 }
 
 void TestBuiltinSet::variants()
@@ -176,7 +184,8 @@ void TestBuiltinSet::variants()
     const SetPlan plan = planSetOnFiles(set.value(), files);
     QString details;
     for (const PatchPlan& p : plan.patches)
-        details += QStringLiteral("\n  %1: %2 — %3 %4").arg(p.id, statusText(p.status), p.reason, p.notes.join(QStringLiteral("; ")));
+        details += QStringLiteral("\n  %1: %2 — %3 %4")
+                       .arg(p.id, statusText(p.status), p.reason, p.notes.join(QStringLiteral("; ")));
     QVERIFY2(statusLetters(plan) == expected, qPrintable(statusLetters(plan) + details));
 
     // Every status carries a reason; conflicts point at the nearest lines.
@@ -200,7 +209,8 @@ void TestBuiltinSet::variants()
     QCOMPARE(cmakeParseError(cmake, tmp.path()), QString());
     if (expected.at(0) == QLatin1Char('W')) {
         QVERIFY(cmake.contains(QStringLiteral("if(POLICY CMP0169)")));
-        QCOMPARE(cmake.contains(QStringLiteral("if(POLICY CMP0177)")), QString::fromUtf8(files.value(QStringLiteral("CMakeLists.txt"))).contains(QStringLiteral("CMP0177")));
+        QCOMPARE(cmake.contains(QStringLiteral("if(POLICY CMP0177)")),
+            QString::fromUtf8(files.value(QStringLiteral("CMakeLists.txt"))).contains(QStringLiteral("CMP0177")));
     }
     if (expected.at(1) == QLatin1Char('W'))
         QVERIFY(cmake.contains(QStringLiteral("/cccl\")")));
@@ -215,11 +225,15 @@ void TestBuiltinSet::variants()
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(patched.value(QStringLiteral("python/sgl_kernel/flash_attn.py")));
         f.close();
-        const auto compiled = test::runProgram(QStringLiteral("python3"), {QStringLiteral("-m"), QStringLiteral("py_compile"), py});
+        const auto compiled
+            = test::runProgram(QStringLiteral("python3"), { QStringLiteral("-m"), QStringLiteral("py_compile"), py });
         QVERIFY2(compiled.exitCode == 0, compiled.err.constData());
         if (expected.at(3) == QLatin1Char('W')) {
-            const auto imported = importWithoutFlashOps(patched.value(QStringLiteral("python/sgl_kernel/flash_attn.py")), tmp.path() + QStringLiteral("/sandbox"));
-            QVERIFY2(imported.exitCode == 0 && imported.out.contains("soft-fail ok"), QByteArray(imported.out + imported.err).constData());
+            const auto imported
+                = importWithoutFlashOps(patched.value(QStringLiteral("python/sgl_kernel/flash_attn.py")),
+                    tmp.path() + QStringLiteral("/sandbox"));
+            QVERIFY2(imported.exitCode == 0 && imported.out.contains("soft-fail ok"),
+                QByteArray(imported.out + imported.err).constData());
         }
     }
 
@@ -235,7 +249,8 @@ void TestBuiltinSet::variants()
 void TestBuiltinSet::variantDirsAreAllCovered()
 {
     // A new variant folder must get a row above.
-    const QStringList dirs = QDir(test::dataPath(QStringLiteral("sgl-kernel-variants"))).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    const QStringList dirs
+        = QDir(test::dataPath(QStringLiteral("sgl-kernel-variants"))).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
     QCOMPARE(dirs.size(), 7);
 }
 

@@ -20,9 +20,9 @@ HostProfile gpu1()
     p.host = QStringLiteral("10.0.0.11");
     p.port = 2222;
     p.user = QStringLiteral("alice");
-    p.identityFiles = {QStringLiteral("~/.ssh/id_ed25519"), QStringLiteral("/keys/with space: and #hash")};
+    p.identityFiles = { QStringLiteral("~/.ssh/id_ed25519"), QStringLiteral("/keys/with space: and #hash") };
     p.proxyJump = QStringLiteral("jump@bastion:22022,second");
-    p.tags = {QStringLiteral("lab"), QStringLiteral("h100")};
+    p.tags = { QStringLiteral("lab"), QStringLiteral("h100") };
     p.knownHostsFile = QStringLiteral("~/.ssh/known_hosts.lab");
     return p;
 }
@@ -54,8 +54,9 @@ private Q_SLOTS:
         local.isLocal = true;
         HostProfile unicode = minimal(QStringLiteral("grüße-box"));
         unicode.user = QStringLiteral("ünïcode");
-        unicode.tags = {QStringLiteral("yes"), QStringLiteral("null"), QStringLiteral("123")}; // YAML-special words stay strings
-        const QList<HostProfile> profiles{gpu1(), minimal(QStringLiteral("plain")), local, unicode};
+        unicode.tags = { QStringLiteral("yes"), QStringLiteral("null"),
+            QStringLiteral("123") }; // YAML-special words stay strings
+        const QList<HostProfile> profiles { gpu1(), minimal(QStringLiteral("plain")), local, unicode };
         const QByteArray yaml = serializeHostProfiles(profiles);
         const auto parsed = parseHostProfiles(yaml, QStringLiteral("hosts.yaml"));
         QVERIFY2(parsed.ok(), qPrintable(parsed.error()));
@@ -68,7 +69,7 @@ private Q_SLOTS:
     {
         HostProfile demo = minimal(QStringLiteral("demo"));
         demo.isDemo = true;
-        const auto parsed = parseHostProfiles(serializeHostProfiles({demo, gpu1()}), QStringLiteral("h"));
+        const auto parsed = parseHostProfiles(serializeHostProfiles({ demo, gpu1() }), QStringLiteral("h"));
         QCOMPARE(parsed->profiles.size(), 1);
         QCOMPARE(parsed->profiles.first().name, QStringLiteral("gpu1"));
     }
@@ -84,10 +85,10 @@ private Q_SLOTS:
         const auto parsed = parseHostProfiles(yaml, QStringLiteral("hosts.yaml"));
         QVERIFY2(parsed.ok(), qPrintable(parsed.error()));
         QCOMPARE(parsed->profiles.size(), 2);
-        QCOMPARE(parsed->profiles[0].identityFiles, QStringList{QStringLiteral("~/.ssh/single_scalar_is_a_list")});
+        QCOMPARE(parsed->profiles[0].identityFiles, QStringList { QStringLiteral("~/.ssh/single_scalar_is_a_list") });
         QCOMPARE(parsed->profiles[0].port, quint16(22));
         QCOMPARE(parsed->profiles[1].port, quint16(2200));
-        QCOMPARE(parsed->profiles[1].tags, QStringList{QStringLiteral("x")});
+        QCOMPARE(parsed->profiles[1].tags, QStringList { QStringLiteral("x") });
     }
 
     void emptyDocuments_data()
@@ -110,20 +111,28 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("yaml");
         QTest::addColumn<QString>("error");
-        QTest::newRow("syntax") << QByteArray("hosts:\n  - name: a\n    host: [unclosed\n") << "hosts.yaml:4: end of sequence flow not found";
-        QTest::newRow("root is a list") << QByteArray("- a\n- b\n") << "hosts.yaml:1: expected a mapping with 'version' and 'hosts'";
-        QTest::newRow("hosts not a list") << QByteArray("version: 1\nhosts: nope\n") << "hosts.yaml:2: 'hosts' must be a list";
-        QTest::newRow("host not a map") << QByteArray("hosts:\n  - just-a-string\n") << "hosts.yaml:2: each host must be a mapping";
-        QTest::newRow("bad port") << QByteArray("hosts:\n  - name: a\n    host: h\n    port: 70000\n") << "hosts.yaml:4: bad port '70000'";
-        QTest::newRow("port not a number") << QByteArray("hosts:\n  - name: a\n    host: h\n    port: ssh\n") << "hosts.yaml:4: bad port 'ssh'";
+        QTest::newRow("syntax") << QByteArray("hosts:\n  - name: a\n    host: [unclosed\n")
+                                << "hosts.yaml:4: end of sequence flow not found";
+        QTest::newRow("root is a list") << QByteArray("- a\n- b\n")
+                                        << "hosts.yaml:1: expected a mapping with 'version' and 'hosts'";
+        QTest::newRow("hosts not a list")
+            << QByteArray("version: 1\nhosts: nope\n") << "hosts.yaml:2: 'hosts' must be a list";
+        QTest::newRow("host not a map") << QByteArray("hosts:\n  - just-a-string\n")
+                                        << "hosts.yaml:2: each host must be a mapping";
+        QTest::newRow("bad port") << QByteArray("hosts:\n  - name: a\n    host: h\n    port: 70000\n")
+                                  << "hosts.yaml:4: bad port '70000'";
+        QTest::newRow("port not a number")
+            << QByteArray("hosts:\n  - name: a\n    host: h\n    port: ssh\n") << "hosts.yaml:4: bad port 'ssh'";
         QTest::newRow("missing name") << QByteArray("hosts:\n  - host: h\n") << "hosts.yaml:2: a host needs a 'name'";
         QTest::newRow("missing host") << QByteArray("hosts:\n  - name: a\n") << "hosts.yaml:2: host 'a' needs a 'host'";
         QTest::newRow("duplicate") << QByteArray("hosts:\n  - {name: a, host: h}\n  - {name: a, host: g}\n")
                                    << "hosts.yaml:3: duplicate host name 'a'";
-        QTest::newRow("name is a map") << QByteArray("hosts:\n  - name: {x: 1}\n    host: h\n") << "hosts.yaml:2: 'name' must be a single value";
+        QTest::newRow("name is a map") << QByteArray("hosts:\n  - name: {x: 1}\n    host: h\n")
+                                       << "hosts.yaml:2: 'name' must be a single value";
         QTest::newRow("tags nested") << QByteArray("hosts:\n  - name: a\n    host: h\n    tags: [[x]]\n")
                                      << "hosts.yaml:4: 'tags' must be a list of strings";
-        QTest::newRow("local not bool") << QByteArray("hosts:\n  - name: a\n    local: maybe\n") << "hosts.yaml:3: 'local' must be true or false";
+        QTest::newRow("local not bool") << QByteArray("hosts:\n  - name: a\n    local: maybe\n")
+                                        << "hosts.yaml:3: 'local' must be true or false";
         QTest::newRow("version text") << QByteArray("version: one\n") << "hosts.yaml:1: 'version' must be a number";
     }
     void errorsNameTheLine()
@@ -177,8 +186,9 @@ private Q_SLOTS:
         QVERIFY(loaded.ok()); // missing file: empty
         QVERIFY(loaded->profiles.isEmpty());
 
-        QVERIFY(store.save({gpu1()}).ok());
-        QCOMPARE(QFile::permissions(path) & 0x7077, QFile::ReadOwner | QFile::WriteOwner); // 0600: owner rw, group and others nothing
+        QVERIFY(store.save({ gpu1() }).ok());
+        QCOMPARE(QFile::permissions(path) & 0x7077,
+            QFile::ReadOwner | QFile::WriteOwner); // 0600: owner rw, group and others nothing
         QVERIFY(store.upsert(minimal(QStringLiteral("b"))).ok());
         HostProfile changed = gpu1();
         changed.port = 22;
@@ -188,11 +198,12 @@ private Q_SLOTS:
         QCOMPARE(loaded->profiles.size(), 2);
         QCOMPARE(loaded->profiles[0], changed);
         QCOMPARE(loaded->profiles[1].name, QStringLiteral("b"));
-        QCOMPARE(QFile::permissions(path) & 0x7077, QFile::ReadOwner | QFile::WriteOwner); // 0600: owner rw, group and others nothing
+        QCOMPARE(QFile::permissions(path) & 0x7077,
+            QFile::ReadOwner | QFile::WriteOwner); // 0600: owner rw, group and others nothing
 
         // A refused save leaves the file exactly as it was.
         const QByteArray before = readAll(path);
-        const Status dup = store.save({minimal(QStringLiteral("x")), minimal(QStringLiteral("x"))});
+        const Status dup = store.save({ minimal(QStringLiteral("x")), minimal(QStringLiteral("x")) });
         QVERIFY(!dup.ok());
         QCOMPARE(dup.error(), QStringLiteral("duplicate host name 'x'"));
         QCOMPARE(readAll(path), before);
@@ -200,7 +211,8 @@ private Q_SLOTS:
         QVERIFY(store.remove(QStringLiteral("gpu1")).ok());
         QCOMPARE(store.load()->profiles.size(), 1);
         // QSaveFile leaves no temporary files next to the original.
-        QCOMPARE(QDir(dir.path() + QStringLiteral("/sub")).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("hosts.yaml")});
+        QCOMPARE(QDir(dir.path() + QStringLiteral("/sub")).entryList(QDir::Files | QDir::Hidden),
+            QStringList { QStringLiteral("hosts.yaml") });
     }
 
     void loadReportsTheFileName()
@@ -237,8 +249,9 @@ private Q_SLOTS:
         QStringList names;
         for (const HostProfile& p : imported->profiles)
             names << p.name;
-        QCOMPARE(names, (QStringList{QStringLiteral("work"), QStringLiteral("homebox"), QStringLiteral("main"), QStringLiteral("scoped"),
-                                     QStringLiteral("never"), QStringLiteral("afterscoped")}));
+        QCOMPARE(names,
+            (QStringList { QStringLiteral("work"), QStringLiteral("homebox"), QStringLiteral("main"),
+                QStringLiteral("scoped"), QStringLiteral("never"), QStringLiteral("afterscoped") }));
         QCOMPARE(imported->profiles[0].host, QStringLiteral("work.example.com"));
         QCOMPARE(imported->profiles[0].user, QStringLiteral("worker"));
         QCOMPARE(imported->profiles[3].port, quint16(2020));
@@ -254,7 +267,7 @@ private Q_SLOTS:
     {
         const SshConfig config = parseSshConfig("Host a\n  Port 0\nHost b\n  ProxyCommand nc %h %p\n"
                                                 "Host c\n  IdentityFile ~/%Q\nMatch user x\n  Port 1\n",
-                                                QStringLiteral("cfg"));
+            QStringLiteral("cfg"));
         SshLocalContext local;
         local.user = QStringLiteral("me");
         local.homeDir = QStringLiteral("/home/me");

@@ -18,20 +18,32 @@ private Q_SLOTS:
         QTest::addColumn<bool>("error");
         QTest::addColumn<int>("status");
         QTest::addColumn<QByteArray>("body");
-        QTest::newRow("content-length") << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello") << false << true << false << 200 << QByteArray("hello");
-        QTest::newRow("length, more to come") << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nhello") << false << false << false << 200 << QByteArray();
-        QTest::newRow("length, closed early") << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nhello") << true << false << true << 200 << QByteArray();
-        QTest::newRow("chunked") << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n7;x=y\r\n, world\r\n0\r\n\r\n") << false << true << false << 200
-                                 << QByteArray("hello, world");
-        QTest::newRow("chunked, partial") << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel") << false << false << false << 200 << QByteArray();
-        QTest::newRow("bad chunk size") << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n") << false << false << true << 200 << QByteArray();
-        QTest::newRow("until close") << QByteArray("HTTP/1.0 200 OK\nContent-Type: text/plain\n\nbody") << true << true << false << 200 << QByteArray("body");
-        QTest::newRow("until close, open") << QByteArray("HTTP/1.0 200 OK\nContent-Type: text/plain\n\nbody") << false << false << false << 200 << QByteArray();
-        QTest::newRow("503 starting") << QByteArray("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 2\r\n\r\n{}") << false << true << false << 503 << QByteArray("{}");
-        QTest::newRow("headers unfinished") << QByteArray("HTTP/1.1 200 OK\r\nContent-Le") << false << false << false << 200 << QByteArray();
-        QTest::newRow("not http") << QByteArray("SSH-2.0-OpenSSH_9.2\r\n") << false << false << true << 0 << QByteArray();
+        QTest::newRow("content-length") << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello") << false
+                                        << true << false << 200 << QByteArray("hello");
+        QTest::newRow("length, more to come") << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nhello")
+                                              << false << false << false << 200 << QByteArray();
+        QTest::newRow("length, closed early") << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nhello")
+                                              << true << false << true << 200 << QByteArray();
+        QTest::newRow("chunked") << QByteArray(
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n7;x=y\r\n, world\r\n0\r\n\r\n")
+                                 << false << true << false << 200 << QByteArray("hello, world");
+        QTest::newRow("chunked, partial") << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel")
+                                          << false << false << false << 200 << QByteArray();
+        QTest::newRow("bad chunk size") << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")
+                                        << false << false << true << 200 << QByteArray();
+        QTest::newRow("until close") << QByteArray("HTTP/1.0 200 OK\nContent-Type: text/plain\n\nbody") << true << true
+                                     << false << 200 << QByteArray("body");
+        QTest::newRow("until close, open") << QByteArray("HTTP/1.0 200 OK\nContent-Type: text/plain\n\nbody") << false
+                                           << false << false << 200 << QByteArray();
+        QTest::newRow("503 starting") << QByteArray("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 2\r\n\r\n{}")
+                                      << false << true << false << 503 << QByteArray("{}");
+        QTest::newRow("headers unfinished")
+            << QByteArray("HTTP/1.1 200 OK\r\nContent-Le") << false << false << false << 200 << QByteArray();
+        QTest::newRow("not http") << QByteArray("SSH-2.0-OpenSSH_9.2\r\n") << false << false << true << 0
+                                  << QByteArray();
         QTest::newRow("closed, nothing") << QByteArray() << true << false << true << 0 << QByteArray();
-        QTest::newRow("204 without length") << QByteArray("HTTP/1.1 204 No Content\r\n\r\n") << false << true << false << 204 << QByteArray();
+        QTest::newRow("204 without length")
+            << QByteArray("HTTP/1.1 204 No Content\r\n\r\n") << false << true << false << 204 << QByteArray();
     }
     void responses()
     {
@@ -52,7 +64,9 @@ private Q_SLOTS:
 
     void headersCaseInsensitive()
     {
-        const HttpParse p = parseHttpResponse(QByteArray("HTTP/1.1 200 OK\r\ncontent-type: text/plain; version=0.0.4\r\nContent-Length: 0\r\n\r\n"), false);
+        const HttpParse p = parseHttpResponse(
+            QByteArray("HTTP/1.1 200 OK\r\ncontent-type: text/plain; version=0.0.4\r\nContent-Length: 0\r\n\r\n"),
+            false);
         QVERIFY(p.complete);
         QCOMPARE(p.response.header("Content-Type"), QByteArray("text/plain; version=0.0.4"));
         QCOMPARE(p.response.reason, QStringLiteral("OK"));

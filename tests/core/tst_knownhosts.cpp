@@ -22,16 +22,16 @@ QByteArray blobOf(const QString& pubFile)
 
 QList<KnownHostsFile> mixed()
 {
-    return {parseKnownHosts(kf::test::readData(QStringLiteral("known_hosts/mixed_known_hosts")), QStringLiteral("mixed"))};
+    return { parseKnownHosts(
+        kf::test::readData(QStringLiteral("known_hosts/mixed_known_hosts")), QStringLiteral("mixed")) };
 }
 
 } // namespace
 
 namespace QTest {
-template<>
-char* toString(const HostKeyLookup::Status& s)
+template <> char* toString(const HostKeyLookup::Status& s)
 {
-    static const char* names[] = {"NotFound", "Match", "Mismatch", "Revoked"};
+    static const char* names[] = { "NotFound", "Match", "Mismatch", "Revoked" };
     return qstrdup(names[int(s)]);
 }
 } // namespace QTest
@@ -47,13 +47,14 @@ private Q_SLOTS:
         for (const auto& e : f.errors)
             errorLines << e.line;
         // 5: too few fields, 6: bad base64, 7: type does not match the key, 11: unknown marker
-        QCOMPARE(errorLines, (QList<int>{5, 6, 7, 11}));
+        QCOMPARE(errorLines, (QList<int> { 5, 6, 7, 11 }));
         QList<int> entryLines;
         for (const auto& e : f.entries)
             entryLines << e.line;
-        QCOMPARE(entryLines, (QList<int>{2, 4, 8, 9, 10, 12, 13, 14}));
+        QCOMPARE(entryLines, (QList<int> { 2, 4, 8, 9, 10, 12, 13, 14 }));
         QCOMPARE(f.entries.at(0).comment, QStringLiteral("gpu1 comment words"));
-        QCOMPARE(f.entries.at(0).patterns, (QStringList{QStringLiteral("gpu1.example.com"), QStringLiteral("10.0.0.1")}));
+        QCOMPARE(
+            f.entries.at(0).patterns, (QStringList { QStringLiteral("gpu1.example.com"), QStringLiteral("10.0.0.1") }));
         QCOMPARE(f.entries.at(3).marker, KnownHostEntry::Marker::Revoked);
         QCOMPARE(f.entries.at(4).marker, KnownHostEntry::Marker::CertAuthority);
         QVERIFY(f.entries.at(5).hashed);
@@ -74,14 +75,16 @@ private Q_SLOTS:
         QTest::newRow("plain name") << "gpu1.example.com" << 22 << "ed.pub" << S::Match << 2 << ed;
         QTest::newRow("second pattern (address)") << "10.0.0.1" << 22 << "ed.pub" << S::Match << 2 << ed;
         QTest::newRow("names are case-insensitive") << "GPU1.Example.COM" << 22 << "ed.pub" << S::Match << 2 << ed;
-        QTest::newRow("revoked key refused everywhere") << "gpu1.example.com" << 22 << "ed2.pub" << S::Revoked << 9 << ed;
+        QTest::newRow("revoked key refused everywhere")
+            << "gpu1.example.com" << 22 << "ed2.pub" << S::Revoked << 9 << ed;
         QTest::newRow("stored key of another type") << "gpu1.example.com" << 22 << "ec.pub" << S::Mismatch << 2 << ed;
         QTest::newRow("[host]:port") << "gpu1.example.com" << 2222 << "ec.pub" << S::Match << 4 << ec;
         QTest::newRow("[host]:port, other type") << "gpu1.example.com" << 2222 << "ed.pub" << S::Mismatch << 4 << ec;
         QTest::newRow("other port unknown") << "gpu1.example.com" << 2200 << "ed.pub" << S::NotFound << 0 << QString();
-        QTest::newRow("wildcard") << "a.lab.example.com" << 22 << "rsa.pub" << S::Match << 8 << QStringLiteral("ssh-rsa");
-        QTest::newRow("negated pattern; cert-authority is no host key") << "secret.lab.example.com" << 22 << "rsa.pub" << S::NotFound << 0
-                                                                        << QString();
+        QTest::newRow("wildcard") << "a.lab.example.com" << 22 << "rsa.pub" << S::Match << 8
+                                  << QStringLiteral("ssh-rsa");
+        QTest::newRow("negated pattern; cert-authority is no host key")
+            << "secret.lab.example.com" << 22 << "rsa.pub" << S::NotFound << 0 << QString();
         QTest::newRow("hashed") << "hashme.example.com" << 22 << "ed.pub" << S::Match << 12 << ed;
         QTest::newRow("hashed [host]:port") << "hashme.example.com" << 2222 << "ec.pub" << S::Match << 13 << ec;
         QTest::newRow("hashed, other type") << "hashme.example.com" << 22 << "ec.pub" << S::Mismatch << 12 << ed;
@@ -110,13 +113,14 @@ private Q_SLOTS:
     void fingerprintsMatchSshKeygen_data()
     {
         QTest::addColumn<QString>("key");
-        for (const char* k : {"ed", "ec", "rsa", "ed2"})
+        for (const char* k : { "ed", "ec", "rsa", "ed2" })
             QTest::newRow(k) << QString::fromLatin1(k);
     }
     void fingerprintsMatchSshKeygen()
     {
         QFETCH(QString, key);
-        const QString expected = QString::fromLatin1(kf::test::readData(QStringLiteral("known_hosts/") + key + QStringLiteral(".fingerprint")).trimmed());
+        const QString expected = QString::fromLatin1(
+            kf::test::readData(QStringLiteral("known_hosts/") + key + QStringLiteral(".fingerprint")).trimmed());
         QCOMPARE(sshFingerprint(blobOf(key + QStringLiteral(".pub"))), expected);
     }
 
@@ -124,14 +128,22 @@ private Q_SLOTS:
     {
         QCOMPARE(keyTypeOfBlob(blobOf(QStringLiteral("ec.pub"))), QStringLiteral("ecdsa-sha2-nistp256"));
         QCOMPARE(keyTypeOfBlob(QByteArray()), QString());
-        QCOMPARE(keyTypeOfBlob(QByteArray("\xff\xff\xff\xff" "abc", 7)), QString());
-        QCOMPARE(keyTypeOfBlob(QByteArray("\0\0\0\x09" "abc", 7)), QString());
+        QCOMPARE(keyTypeOfBlob(QByteArray("\xff\xff\xff\xff"
+                                          "abc",
+                     7)),
+            QString());
+        QCOMPARE(keyTypeOfBlob(QByteArray("\0\0\0\x09"
+                                          "abc",
+                     7)),
+            QString());
     }
 
     void knownKeyTypesInFileOrder()
     {
-        QCOMPARE(knownKeyTypes(mixed(), QStringLiteral("gpu1.example.com"), 22), QStringList{QStringLiteral("ssh-ed25519")});
-        QCOMPARE(knownKeyTypes(mixed(), QStringLiteral("gpu1.example.com"), 2222), QStringList{QStringLiteral("ecdsa-sha2-nistp256")});
+        QCOMPARE(knownKeyTypes(mixed(), QStringLiteral("gpu1.example.com"), 22),
+            QStringList { QStringLiteral("ssh-ed25519") });
+        QCOMPARE(knownKeyTypes(mixed(), QStringLiteral("gpu1.example.com"), 2222),
+            QStringList { QStringLiteral("ecdsa-sha2-nistp256") });
         QCOMPARE(knownKeyTypes(mixed(), QStringLiteral("nowhere"), 22), QStringList());
     }
 
@@ -156,16 +168,21 @@ private Q_SLOTS:
             QVERIFY(line.startsWith(port == 22 ? "new.example.com " : "[new.example.com]:2222 "));
         const KnownHostsFile f = parseKnownHosts(line);
         QVERIFY(f.errors.isEmpty());
-        QCOMPARE(lookupHostKey({f}, QStringLiteral("new.example.com"), quint16(port), blob).status, HostKeyLookup::Status::Match);
-        QCOMPARE(lookupHostKey({f}, QStringLiteral("new.example.com"), quint16(port + 1), blob).status, HostKeyLookup::Status::NotFound);
+        QCOMPARE(lookupHostKey({ f }, QStringLiteral("new.example.com"), quint16(port), blob).status,
+            HostKeyLookup::Status::Match);
+        QCOMPARE(lookupHostKey({ f }, QStringLiteral("new.example.com"), quint16(port + 1), blob).status,
+            HostKeyLookup::Status::NotFound);
     }
 
     void appendKeepsTheFileAndAddsOneLine()
     {
         QTemporaryDir dir;
         const QString path = dir.path() + QStringLiteral("/sub/known_hosts"); // folder is created
-        QVERIFY(appendKnownHostsLine(path, knownHostsLine(QStringLiteral("a"), 22, blobOf(QStringLiteral("ed.pub")))).ok());
-        QCOMPARE(QFile::permissions(dir.path() + QStringLiteral("/sub/known_hosts")) & (QFile::ReadGroup | QFile::ReadOther), QFile::Permissions());
+        QVERIFY(
+            appendKnownHostsLine(path, knownHostsLine(QStringLiteral("a"), 22, blobOf(QStringLiteral("ed.pub")))).ok());
+        QCOMPARE(
+            QFile::permissions(dir.path() + QStringLiteral("/sub/known_hosts")) & (QFile::ReadGroup | QFile::ReadOther),
+            QFile::Permissions());
         // A file whose last line has no newline keeps that line intact.
         const QString noNl = dir.path() + QStringLiteral("/nonl");
         const QByteArray original = kf::test::readData(QStringLiteral("known_hosts/no_trailing_newline"));
@@ -197,7 +214,10 @@ private Q_SLOTS:
         // A tiny deterministic fuzz: random bytes and mutated real lines.
         QByteArray base = kf::test::readData(QStringLiteral("known_hosts/mixed_known_hosts"));
         quint32 seed = 12345;
-        auto rnd = [&seed] { seed = seed * 1103515245u + 12345u; return seed >> 8; };
+        auto rnd = [&seed] {
+            seed = seed * 1103515245u + 12345u;
+            return seed >> 8;
+        };
         for (int round = 0; round < 2000; ++round) {
             QByteArray text = base;
             for (int k = 0; k < 8; ++k)
@@ -205,7 +225,7 @@ private Q_SLOTS:
             const KnownHostsFile f = parseKnownHosts(text);
             for (const auto& e : f.entries)
                 QVERIFY(!e.keyType.isEmpty());
-            lookupHostKey({f}, QStringLiteral("gpu1.example.com"), 22, blobOf(QStringLiteral("ed.pub")));
+            lookupHostKey({ f }, QStringLiteral("gpu1.example.com"), 22, blobOf(QStringLiteral("ed.pub")));
         }
     }
 
@@ -214,9 +234,12 @@ private Q_SLOTS:
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("type");
         QTest::addColumn<bool>("encrypted");
-        QTest::newRow("openssh ed25519 with passphrase") << "enc_ed.key" << "ssh-ed25519" << true;
-        QTest::newRow("openssh ecdsa") << "plain_ec.key" << "ecdsa-sha2-nistp256" << false;
-        QTest::newRow("pem rsa") << "pem_rsa.key" << "ssh-rsa" << false;
+        QTest::newRow("openssh ed25519 with passphrase") << "enc_ed.key"
+                                                         << "ssh-ed25519" << true;
+        QTest::newRow("openssh ecdsa") << "plain_ec.key"
+                                       << "ecdsa-sha2-nistp256" << false;
+        QTest::newRow("pem rsa") << "pem_rsa.key"
+                                 << "ssh-rsa" << false;
     }
     void privateKeyInspection()
     {

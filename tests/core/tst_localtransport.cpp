@@ -5,9 +5,9 @@
 #include <QDir>
 #include <QFile>
 #include <QSignalSpy>
-#include <QTemporaryDir>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <sys/stat.h>
@@ -110,7 +110,8 @@ private Q_SLOTS:
         const auto st = t.stat(path);
         QVERIFY(st.ok() && st->exists);
         QCOMPARE(st->mode, 0640u);
-        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("CMakeLists.txt")});
+        QCOMPARE(
+            QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList { QStringLiteral("CMakeLists.txt") });
     }
 
     void atomicWriteIntoMissingFolderFailsClearly()

@@ -78,11 +78,16 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("input");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("password=") << "login password=s3cr3t! now" << "login password=*** now";
-        QTest::newRow("--password") << "tool --password 'a b c' x" << "tool --password *** x";
-        QTest::newRow("passphrase:") << "Passphrase: xyz" << "Passphrase: ***";
-        QTest::newRow("sshpass") << "sshpass -p pw123 ssh h" << "sshpass -p *** ssh h";
-        QTest::newRow("harmless") << "cmake -DX=ON -j8" << "cmake -DX=ON -j8";
+        QTest::newRow("password=") << "login password=s3cr3t! now"
+                                   << "login password=*** now";
+        QTest::newRow("--password") << "tool --password 'a b c' x"
+                                    << "tool --password *** x";
+        QTest::newRow("passphrase:") << "Passphrase: xyz"
+                                     << "Passphrase: ***";
+        QTest::newRow("sshpass") << "sshpass -p pw123 ssh h"
+                                 << "sshpass -p *** ssh h";
+        QTest::newRow("harmless") << "cmake -DX=ON -j8"
+                                  << "cmake -DX=ON -j8";
     }
     void redact()
     {

@@ -67,8 +67,8 @@ private Q_SLOTS:
         QCOMPARE(store.size(), bytes.size());
         QCOMPARE(store.lineCount(), ref.size());
         // Every window start near the index's strides, and windows running past the end.
-        for (qint64 first : {0, 1, 62, 63, 64, 65, 127, 128, 129, 4095, 4999}) {
-            for (qint64 count : {1, 2, 63, 64, 65, 200, 100000}) {
+        for (qint64 first : { 0, 1, 62, 63, 64, 65, 127, 128, 129, 4095, 4999 }) {
+            for (qint64 count : { 1, 2, 63, 64, 65, 200, 100000 }) {
                 if (first >= ref.size())
                     continue;
                 QCOMPARE(store.lines(first, count), ref.mid(first, count));
@@ -92,8 +92,8 @@ private Q_SLOTS:
         for (int i = 0; i < 50000; ++i)
             bytes += "step " + QByteArray::number(i) + (i % 9999 == 0 ? " ERROR here\n" : "\n");
         QVERIFY(store.append(bytes).ok());
-        QCOMPARE(store.search("error"), (QList<qint64>{0, 9999, 19998, 29997, 39996, 49995}));
-        QCOMPARE(store.search("step 12345"), (QList<qint64>{12345}));
+        QCOMPARE(store.search("error"), (QList<qint64> { 0, 9999, 19998, 29997, 39996, 49995 }));
+        QCOMPARE(store.search("step 12345"), (QList<qint64> { 12345 }));
         QCOMPARE(store.search("ERROR", 2).size(), 2);
     }
 };

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // Derived server numbers (throughput, queue, KV use, latency quantiles) from /metrics text.
-#include "core/monitor/serverprofile.h"
 #include "core/monitor/servermetrics.h"
+#include "core/monitor/serverprofile.h"
 #include "tests/support/testsupport.h"
 
 #include <QtTest>
@@ -12,7 +12,10 @@
 using namespace kf;
 
 namespace {
-bool near(double a, double b) { return std::abs(a - b) < 1e-9; }
+bool near(double a, double b)
+{
+    return std::abs(a - b) < 1e-9;
+}
 } // namespace
 
 class TestMetrics : public QObject
@@ -41,7 +44,8 @@ private Q_SLOTS:
 
     void dpRanksAreSummed()
     {
-        const QByteArray text = "sglang:num_running_reqs{dp_rank=\"0\",tp_rank=\"0\"} 5\nsglang:num_running_reqs{dp_rank=\"0\",tp_rank=\"1\"} 5\n"
+        const QByteArray text = "sglang:num_running_reqs{dp_rank=\"0\",tp_rank=\"0\"} "
+                                "5\nsglang:num_running_reqs{dp_rank=\"0\",tp_rank=\"1\"} 5\n"
                                 "sglang:num_running_reqs{dp_rank=\"1\",tp_rank=\"0\"} 7\n";
         QCOMPARE(deriveServerMetrics(parsePrometheusText(text)).running, 12.0);
     }
@@ -59,7 +63,7 @@ private Q_SLOTS:
         const QByteArray before = test::readData(QStringLiteral("metrics/vllm.prom"));
         QByteArray after = before;
         after.replace("vllm:generation_tokens_total{engine=\"0\",model_name=\"meta-llama/Llama-3.1-8B\"} 50000.0",
-                      "vllm:generation_tokens_total{engine=\"0\",model_name=\"meta-llama/Llama-3.1-8B\"} 60000.0");
+            "vllm:generation_tokens_total{engine=\"0\",model_name=\"meta-llama/Llama-3.1-8B\"} 60000.0");
         QVERIFY(after != before);
         const PromText a = parsePrometheusText(before);
         const PromText b = parsePrometheusText(after);
@@ -78,9 +82,11 @@ private Q_SLOTS:
 
     void latencyOverTheLastInterval()
     {
-        const QByteArray a = "sglang:time_to_first_token_seconds_bucket{le=\"0.1\"} 100\nsglang:time_to_first_token_seconds_bucket{le=\"1\"} 100\n"
+        const QByteArray a = "sglang:time_to_first_token_seconds_bucket{le=\"0.1\"} "
+                             "100\nsglang:time_to_first_token_seconds_bucket{le=\"1\"} 100\n"
                              "sglang:time_to_first_token_seconds_bucket{le=\"+Inf\"} 100\n";
-        const QByteArray b = "sglang:time_to_first_token_seconds_bucket{le=\"0.1\"} 100\nsglang:time_to_first_token_seconds_bucket{le=\"1\"} 110\n"
+        const QByteArray b = "sglang:time_to_first_token_seconds_bucket{le=\"0.1\"} "
+                             "100\nsglang:time_to_first_token_seconds_bucket{le=\"1\"} 110\n"
                              "sglang:time_to_first_token_seconds_bucket{le=\"+Inf\"} 110\n";
         const PromText pa = parsePrometheusText(a);
         const PromText pb = parsePrometheusText(b);
@@ -94,10 +100,13 @@ private Q_SLOTS:
         ServerLaunchProfile p;
         p.modelPath = QStringLiteral("/models/Qwen3.5 397B");
         p.tp = 8;
-        p.extraArgs = {QStringLiteral("--mem-fraction-static"), QStringLiteral("0.85")};
-        QCOMPARE(p.command(), QStringLiteral("python -m sglang.launch_server --model-path '/models/Qwen3.5 397B' --tp 8 --port 30000 --host 127.0.0.1 "
-                                             "--enable-metrics --mem-fraction-static 0.85"));
-        QVERIFY(ServerLaunchProfile::demoProfile().command().startsWith(QStringLiteral("sglang-demo-server --model-path Qwen/Qwen3.5-397B-A17B-NVFP4 --tp 8")));
+        p.extraArgs = { QStringLiteral("--mem-fraction-static"), QStringLiteral("0.85") };
+        QCOMPARE(p.command(),
+            QStringLiteral("python -m sglang.launch_server --model-path '/models/Qwen3.5 397B' --tp 8 --port 30000 "
+                           "--host 127.0.0.1 "
+                           "--enable-metrics --mem-fraction-static 0.85"));
+        QVERIFY(ServerLaunchProfile::demoProfile().command().startsWith(
+            QStringLiteral("sglang-demo-server --model-path Qwen/Qwen3.5-397B-A17B-NVFP4 --tp 8")));
     }
 
     void nothingKnown()

@@ -13,10 +13,11 @@ namespace {
 QList<GpuField> captureFields()
 {
     QList<GpuField> f;
-    for (const char* n : {"index", "uuid", "name", "pci.bus_id", "driver_version", "pstate", "temperature.gpu", "temperature.memory",
-                          "utilization.gpu", "utilization.memory", "memory.total", "memory.used", "memory.free", "power.draw",
-                          "power.limit", "clocks.sm", "clocks.mem", "clocks.max.sm", "fan.speed", "ecc.errors.uncorrected.volatile.total",
-                          "clocks_throttle_reasons.active", "compute_mode", "mig.mode.current"})
+    for (const char* n : { "index", "uuid", "name", "pci.bus_id", "driver_version", "pstate", "temperature.gpu",
+             "temperature.memory", "utilization.gpu", "utilization.memory", "memory.total", "memory.used",
+             "memory.free", "power.draw", "power.limit", "clocks.sm", "clocks.mem", "clocks.max.sm", "fan.speed",
+             "ecc.errors.uncorrected.volatile.total", "clocks_throttle_reasons.active", "compute_mode",
+             "mig.mode.current" })
         f.append(gpuFieldFromName(QByteArrayView(n)));
     return f;
 }
@@ -57,7 +58,8 @@ private Q_SLOTS:
     {
         QFETCH(QString, file);
         QFETCH(bool, header);
-        const auto r = parseGpuCsv(test::readData(QStringLiteral("nvidia-smi/h200-driver580/") + file), captureFields());
+        const auto r
+            = parseGpuCsv(test::readData(QStringLiteral("nvidia-smi/h200-driver580/") + file), captureFields());
         QCOMPARE(r.sawHeader, header);
         QCOMPARE(r.badLines, 0);
         QCOMPARE(r.samples.size(), 1);
@@ -83,7 +85,7 @@ private Q_SLOTS:
         QCOMPARE(s.eccUncorrected, 0.0);
         QVERIFY(s.hasReasons);
         QCOMPARE(s.reasons, quint64(0x1));
-        QCOMPARE(reasonWords(s.reasons), QStringList{QStringLiteral("gpu_idle")});
+        QCOMPARE(reasonWords(s.reasons), QStringList { QStringLiteral("gpu_idle") });
         QCOMPARE(s.computeMode, QStringLiteral("Default"));
         QCOMPARE(s.migMode, QStringLiteral("Disabled"));
         if (header) {
@@ -96,7 +98,7 @@ private Q_SLOTS:
     {
         // Asked in one order, the header says another: trust the header.
         const QByteArray data = "utilization.gpu [%], index\n55 %, 3\n";
-        const auto r = parseGpuCsv(data, {GpuField::Index, GpuField::UtilGpu});
+        const auto r = parseGpuCsv(data, { GpuField::Index, GpuField::UtilGpu });
         QCOMPARE(r.samples.size(), 1);
         QCOMPARE(r.samples[0].index, 3);
         QCOMPARE(r.samples[0].utilGpu, 55.0);
@@ -106,11 +108,13 @@ private Q_SLOTS:
     {
         QList<GpuField> fields = captureFields();
         fields.prepend(GpuField::Timestamp);
-        const auto r = parseGpuCsv(test::readData(QStringLiteral("nvidia-smi/h200-driver580/stream_lms500.txt")), fields);
+        const auto r
+            = parseGpuCsv(test::readData(QStringLiteral("nvidia-smi/h200-driver580/stream_lms500.txt")), fields);
         QCOMPARE(r.badLines, 0);
         QCOMPARE(r.samples.size(), 69);
         // 2026/11/29 15:24:25.581
-        QCOMPARE(r.samples.first().timeMs, QDateTime(QDate(2026, 11, 29), QTime(15, 24, 25, 581), Qt::UTC).toMSecsSinceEpoch());
+        QCOMPARE(r.samples.first().timeMs,
+            QDateTime(QDate(2026, 11, 29), QTime(15, 24, 25, 581), Qt::UTC).toMSecsSinceEpoch());
         double maxPower = 0, maxUtil = 0, maxMem = 0;
         bool sawPowerCap = false;
         qint64 previous = 0;
@@ -142,13 +146,15 @@ private Q_SLOTS:
         QCOMPARE(r.samples[6].powerLimitW, 700.0);
         QCOMPARE(r.samples[5].eccUncorrected, 2.0);
         QCOMPARE(r.samples[7].memUsedMiB, 65000.0);
-        QCOMPARE(reasonWords(r.samples[7].reasons), (QStringList{QStringLiteral("hw_slowdown"), QStringLiteral("hw_thermal_slowdown")}));
+        QCOMPARE(reasonWords(r.samples[7].reasons),
+            (QStringList { QStringLiteral("hw_slowdown"), QStringLiteral("hw_thermal_slowdown") }));
         QCOMPARE(r.samples[0].powerW, 600.5);
     }
 
     void garbageAndTruncatedLines()
     {
-        const QList<GpuField> fields{GpuField::Index, GpuField::Uuid, GpuField::Name, GpuField::UtilGpu, GpuField::MemUsed, GpuField::MemTotal};
+        const QList<GpuField> fields { GpuField::Index, GpuField::Uuid, GpuField::Name, GpuField::UtilGpu,
+            GpuField::MemUsed, GpuField::MemTotal };
         const auto r = parseGpuCsv(test::readData(QStringLiteral("nvidia-smi/synthetic/garbage_noheader.csv")), fields);
         QCOMPARE(r.samples.size(), 3);
         QCOMPARE(r.badLines, 5);
@@ -176,7 +182,8 @@ private Q_SLOTS:
     {
         QFETCH(QByteArray, value);
         QFETCH(bool, present);
-        const auto r = parseGpuCsv(QByteArray(QByteArray("0, ") + value + "\n"), {GpuField::Index, GpuField::PowerDraw});
+        const auto r
+            = parseGpuCsv(QByteArray(QByteArray("0, ") + value + "\n"), { GpuField::Index, GpuField::PowerDraw });
         QCOMPARE(r.samples.size(), 1);
         QCOMPARE(hasValue(r.samples[0].powerW), present);
     }
@@ -185,7 +192,7 @@ private Q_SLOTS:
     {
         // A GPU falls off the bus between two blocks; another appears later.
         const QByteArray data = "0, GPU-a, 10\n1, GPU-b, 20\n0, GPU-a, 11\n0, GPU-a, 12\n1, GPU-b, 22\n2, GPU-c, 5\n";
-        const auto r = parseGpuCsv(data, {GpuField::Index, GpuField::Uuid, GpuField::UtilGpu});
+        const auto r = parseGpuCsv(data, { GpuField::Index, GpuField::Uuid, GpuField::UtilGpu });
         QCOMPARE(r.samples.size(), 6);
         QCOMPARE(r.samples[5].index, 2);
         QCOMPARE(r.samples[5].uuid, QStringLiteral("GPU-c"));
@@ -193,7 +200,8 @@ private Q_SLOTS:
 
     void nvmlMismatchIsFatal()
     {
-        const auto r = parseGpuCsv(test::readData(QStringLiteral("nvidia-smi/synthetic/nvml_mismatch.txt")), defaultGpuFields());
+        const auto r
+            = parseGpuCsv(test::readData(QStringLiteral("nvidia-smi/synthetic/nvml_mismatch.txt")), defaultGpuFields());
         QVERIFY(r.samples.isEmpty());
         QCOMPARE(r.fatal, QStringLiteral("Failed to initialize NVML: Driver/library version mismatch"));
         QCOMPARE(r.messages.size(), 2);
@@ -202,8 +210,9 @@ private Q_SLOTS:
     void reasonWordsUnknownBits()
     {
         QCOMPARE(reasonWords(0), QStringList());
-        QCOMPARE(reasonWords(0x84), (QStringList{QStringLiteral("sw_power_cap"), QStringLiteral("hw_power_brake_slowdown")}));
-        QCOMPARE(reasonWords(0x1000), QStringList{QStringLiteral("0x1000")});
+        QCOMPARE(reasonWords(0x84),
+            (QStringList { QStringLiteral("sw_power_cap"), QStringLiteral("hw_power_brake_slowdown") }));
+        QCOMPARE(reasonWords(0x1000), QStringList { QStringLiteral("0x1000") });
     }
 
     void probeFromHelpQueryGpu()
@@ -216,9 +225,11 @@ private Q_SLOTS:
         QCOMPARE(probe.fields, wanted);
         QVERIFY(probe.queryNames.contains(QStringLiteral("clocks_throttle_reasons.active")));
         // A driver that only knows the new name: we ask for that one.
-        const auto newOnly = probeGpuFields(QByteArray("\"index\"\n\"clocks_event_reasons.active\"\n"), {GpuField::Index, GpuField::EventReasons, GpuField::FanSpeed});
-        QCOMPARE(newOnly.queryNames, (QStringList{QStringLiteral("index"), QStringLiteral("clocks_event_reasons.active")}));
-        QCOMPARE(newOnly.missing, QStringList{QStringLiteral("fan.speed")});
+        const auto newOnly = probeGpuFields(QByteArray("\"index\"\n\"clocks_event_reasons.active\"\n"),
+            { GpuField::Index, GpuField::EventReasons, GpuField::FanSpeed });
+        QCOMPARE(newOnly.queryNames,
+            (QStringList { QStringLiteral("index"), QStringLiteral("clocks_event_reasons.active") }));
+        QCOMPARE(newOnly.missing, QStringList { QStringLiteral("fan.speed") });
         QVERIFY(!probeGpuFields(QByteArray("Failed to initialize NVML: Driver/library version mismatch\n")).ok);
     }
 
@@ -229,14 +240,19 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("pid");
         QTest::addColumn<QString>("name");
         QTest::addColumn<double>("mem");
-        QTest::newRow("idle capture") << test::readData(QStringLiteral("nvidia-smi/h200-driver580/apps_idle.txt")) << 0 << qint64(0) << QString() << 0.0;
-        QTest::newRow("load capture") << test::readData(QStringLiteral("nvidia-smi/h200-driver580/apps_load.txt")) << 1 << qint64(560)
-                                      << QStringLiteral("python3") << 58352.0;
-        QTest::newRow("noheader nounits") << QByteArray("77, /usr/bin/python3 -m sglang.launch_server, 1200, GPU-x\n") << 1 << qint64(77)
-                                          << QStringLiteral("/usr/bin/python3 -m sglang.launch_server") << 1200.0;
-        QTest::newRow("comma in name") << QByteArray("9, a, b, 5 MiB, GPU-x\n") << 1 << qint64(9) << QStringLiteral("a, b") << 5.0;
-        QTest::newRow("no processes line") << QByteArray("No running processes found\n") << 0 << qint64(0) << QString() << 0.0;
-        QTest::newRow("memory N/A") << QByteArray("12, python, [N/A], GPU-x\n") << 1 << qint64(12) << QStringLiteral("python") << -1.0;
+        QTest::newRow("idle capture") << test::readData(QStringLiteral("nvidia-smi/h200-driver580/apps_idle.txt")) << 0
+                                      << qint64(0) << QString() << 0.0;
+        QTest::newRow("load capture") << test::readData(QStringLiteral("nvidia-smi/h200-driver580/apps_load.txt")) << 1
+                                      << qint64(560) << QStringLiteral("python3") << 58352.0;
+        QTest::newRow("noheader nounits")
+            << QByteArray("77, /usr/bin/python3 -m sglang.launch_server, 1200, GPU-x\n") << 1 << qint64(77)
+            << QStringLiteral("/usr/bin/python3 -m sglang.launch_server") << 1200.0;
+        QTest::newRow("comma in name") << QByteArray("9, a, b, 5 MiB, GPU-x\n") << 1 << qint64(9)
+                                       << QStringLiteral("a, b") << 5.0;
+        QTest::newRow("no processes line")
+            << QByteArray("No running processes found\n") << 0 << qint64(0) << QString() << 0.0;
+        QTest::newRow("memory N/A") << QByteArray("12, python, [N/A], GPU-x\n") << 1 << qint64(12)
+                                    << QStringLiteral("python") << -1.0;
     }
     void computeApps()
     {
@@ -260,9 +276,11 @@ private Q_SLOTS:
 
     void joinByUuid()
     {
-        const auto gpus = parseGpuCsv(test::readData(QStringLiteral("nvidia-smi/h200-driver580/query_csv_units.txt"))).samples;
-        auto apps = parseComputeApps(test::readData(QStringLiteral("nvidia-smi/h200-driver580/apps_load.txt"))).processes;
-        apps.append(GpuProcess{1, QStringLiteral("other"), 1, QStringLiteral("GPU-elsewhere")});
+        const auto gpus
+            = parseGpuCsv(test::readData(QStringLiteral("nvidia-smi/h200-driver580/query_csv_units.txt"))).samples;
+        auto apps
+            = parseComputeApps(test::readData(QStringLiteral("nvidia-smi/h200-driver580/apps_load.txt"))).processes;
+        apps.append(GpuProcess { 1, QStringLiteral("other"), 1, QStringLiteral("GPU-elsewhere") });
         joinProcessesToGpus(apps, gpus);
         QCOMPARE(apps[0].gpuIndex, 0);
         QCOMPARE(apps[1].gpuIndex, -1);

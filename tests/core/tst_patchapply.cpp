@@ -57,11 +57,13 @@ void TestPatchApply::init()
 void TestPatchApply::copyVariant(const QString& variant)
 {
     const QString src = test::dataPath(QStringLiteral("sgl-kernel-variants/") + variant);
-    for (const QString& rel : {QStringLiteral("CMakeLists.txt"), QStringLiteral("python/sgl_kernel/flash_attn.py"), QStringLiteral("python/sgl_kernel/__init__.py")}) {
+    for (const QString& rel : { QStringLiteral("CMakeLists.txt"), QStringLiteral("python/sgl_kernel/flash_attn.py"),
+             QStringLiteral("python/sgl_kernel/__init__.py") }) {
         QDir().mkpath(QFileInfo(m_root + QLatin1Char('/') + rel).absolutePath());
         QFile::remove(m_root + QLatin1Char('/') + rel);
         QVERIFY(QFile::copy(src + QLatin1Char('/') + rel, m_root + QLatin1Char('/') + rel));
-        QFile::setPermissions(m_root + QLatin1Char('/') + rel, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
+        QFile::setPermissions(m_root + QLatin1Char('/') + rel,
+            QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
     }
 }
 
@@ -145,7 +147,8 @@ void TestPatchApply::backupKeepsRestrictiveMode()
     for (const FileApply& f : report.files) {
         if (f.file != QLatin1String("CMakeLists.txt"))
             continue;
-        struct stat st {};
+        struct stat st
+        { };
         QVERIFY(::stat(QFile::encodeName(m_transport->resolve(f.backupPath)).constData(), &st) == 0);
         QCOMPARE(st.st_mode & 0777, 0600u); // never more readable than the original
         QVERIFY(::stat(QFile::encodeName(file).constData(), &st) == 0);
@@ -182,7 +185,7 @@ void TestPatchApply::reviewerOverrideIsWritten()
     ApplyOptions options;
     const QByteArray chosen = f->original + "# reviewer's choice\n";
     options.overrides.insert(f->file, chosen);
-    options.onlyFiles = {f->file};
+    options.onlyFiles = { f->file };
     const ApplyReport report = applyPlan(*m_transport, p, options);
     QVERIFY(report.ok());
     QCOMPARE(report.files.size(), 1);
@@ -192,9 +195,11 @@ void TestPatchApply::reviewerOverrideIsWritten()
 void TestPatchApply::diffCreatesAndDeletesFiles()
 {
     QFile::remove(m_root + QStringLiteral("/python/sgl_kernel/__init__.py"));
-    const QString diff = QStringLiteral(
-        "diff --git a/NOTES.md b/NOTES.md\nnew file mode 100644\n--- /dev/null\n+++ b/NOTES.md\n@@ -0,0 +1,2 @@\n+# Notes\n+SM120 build\n"
-        "diff --git a/python/sgl_kernel/flash_attn.py b/python/sgl_kernel/flash_attn.py\ndeleted file mode 100644\n--- a/python/sgl_kernel/flash_attn.py\n+++ /dev/null\n");
+    const QString diff
+        = QStringLiteral("diff --git a/NOTES.md b/NOTES.md\nnew file mode 100644\n--- /dev/null\n+++ b/NOTES.md\n@@ "
+                         "-0,0 +1,2 @@\n+# Notes\n+SM120 build\n"
+                         "diff --git a/python/sgl_kernel/flash_attn.py b/python/sgl_kernel/flash_attn.py\ndeleted file "
+                         "mode 100644\n--- a/python/sgl_kernel/flash_attn.py\n+++ /dev/null\n");
     const auto set = patchSetFromDiff(diff, QStringLiteral("x.diff"));
     QVERIFY2(set, qPrintable(set.error()));
     const SetPlan p = planSet(*m_transport, set.value(), m_root);
@@ -204,8 +209,7 @@ void TestPatchApply::diffCreatesAndDeletesFiles()
     QCOMPARE(readAll(m_root + QStringLiteral("/NOTES.md")), QByteArray("# Notes\nSM120 build\n"));
     QVERIFY(!QFile::exists(m_root + QStringLiteral("/python/sgl_kernel/flash_attn.py")));
     QCOMPARE(planSet(*m_transport, set.value(), m_root).count(PatchStatus::AlreadyApplied), 2);
-    for (const FileApply& f : report.files)
-    {
+    for (const FileApply& f : report.files) {
         const auto r = rollbackApply(*m_transport, f.journalId);
         QVERIFY2(r, qPrintable(r.error()));
     }

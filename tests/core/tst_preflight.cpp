@@ -56,7 +56,8 @@ private Q_SLOTS:
 
     void oldCMakeOnCuda13()
     {
-        const auto facts = kf::parsePreflightFacts(kf::test::readData(QStringLiteral("buildlogs/preflight_cuda13_old_cmake.txt")));
+        const auto facts
+            = kf::parsePreflightFacts(kf::test::readData(QStringLiteral("buildlogs/preflight_cuda13_old_cmake.txt")));
         const auto checks = byId(kf::evaluatePreflight(facts, sglProfile(2, 4)));
         QCOMPARE(int(checks[QStringLiteral("cmake-policy")].level), int(L::Fail));
         QVERIFY(checks[QStringLiteral("cmake-policy")].message.contains(QStringLiteral("CMP0169, CMP0177")));
@@ -75,12 +76,14 @@ private Q_SLOTS:
 
     void patchedProjectPasses()
     {
-        auto facts = kf::parsePreflightFacts(kf::test::readData(QStringLiteral("buildlogs/preflight_cuda13_old_cmake.txt")));
+        auto facts
+            = kf::parsePreflightFacts(kf::test::readData(QStringLiteral("buildlogs/preflight_cuda13_old_cmake.txt")));
         facts.remove(QStringLiteral("cmakelists"));
         facts.remove(QStringLiteral("dflag_env"));
         // Insert in file order (QMultiMap keeps the newest first; evaluatePreflight restores file order).
-        for (const char* l : {"if(POLICY CMP0169)", "  cmake_policy(SET CMP0169 OLD)", "endif()", "if(POLICY CMP0177)",
-                              "  cmake_policy(SET CMP0177 NEW)", "endif()", "include_directories(${CUDAToolkit_INCLUDE_DIRS}/cccl)"})
+        for (const char* l :
+            { "if(POLICY CMP0169)", "  cmake_policy(SET CMP0169 OLD)", "endif()", "if(POLICY CMP0177)",
+                "  cmake_policy(SET CMP0177 NEW)", "endif()", "include_directories(${CUDAToolkit_INCLUDE_DIRS}/cccl)" })
             facts.insert(QStringLiteral("cmakelists"), QString::fromLatin1(l));
         const auto all = kf::evaluatePreflight(facts, sglProfile(2, 4));
         for (const auto& c : all)
@@ -92,8 +95,8 @@ private Q_SLOTS:
         QTest::addColumn<int>("jobs");
         QTest::addColumn<int>("threads");
         QTest::addColumn<int>("level");
-        QTest::newRow("fits") << 2 << 4 << int(L::Pass);        // 32 of 64 GB
-        QTest::newRow("tight") << 3 << 5 << int(L::Warn);       // 60 of 64 GB
+        QTest::newRow("fits") << 2 << 4 << int(L::Pass);                // 32 of 64 GB
+        QTest::newRow("tight") << 3 << 5 << int(L::Warn);               // 60 of 64 GB
         QTest::newRow("default 32 threads") << 4 << 32 << int(L::Fail); // 512 GB
     }
     void ramBudget()
@@ -101,7 +104,8 @@ private Q_SLOTS:
         QFETCH(int, jobs);
         QFETCH(int, threads);
         QFETCH(int, level);
-        const auto facts = kf::parsePreflightFacts(kf::test::readData(QStringLiteral("buildlogs/preflight_cuda13_old_cmake.txt")));
+        const auto facts
+            = kf::parsePreflightFacts(kf::test::readData(QStringLiteral("buildlogs/preflight_cuda13_old_cmake.txt")));
         const auto checks = byId(kf::evaluatePreflight(facts, sglProfile(jobs, threads)));
         QCOMPARE(int(checks[QStringLiteral("ram")].level), level);
         if (level == int(L::Fail))
@@ -136,7 +140,10 @@ private Q_SLOTS:
         p.workingDirectory = dir.path();
         p.env.insert(QStringLiteral("SGL_KERNEL_COMPILE_THREADS"), QStringLiteral("8"));
         kf::LocalTransport t;
-        const kf::ExecResult r = t.exec({QStringLiteral("/bin/sh -c ") + QStringLiteral("'") + kf::preflightScript(p).replace(QLatin1Char('\''), QStringLiteral("'\\''")) + QStringLiteral("'")}, 120000);
+        const kf::ExecResult r = t.exec(
+            { QStringLiteral("/bin/sh -c ") + QStringLiteral("'")
+                + kf::preflightScript(p).replace(QLatin1Char('\''), QStringLiteral("'\\''")) + QStringLiteral("'") },
+            120000);
         QVERIFY2(r.ok(), r.stdErr.constData());
         const auto facts = kf::parsePreflightFacts(r.stdOut);
         QCOMPARE(facts.value(QStringLiteral("workdir")), QStringLiteral("ok"));
@@ -149,7 +156,9 @@ private Q_SLOTS:
         const auto checks = byId(*run);
         QVERIFY(checks.contains(QStringLiteral("ram")));
         // The profile exports a CMake-only variable: warned once (profile), not twice (server env).
-        QCOMPARE(std::count_if(run->begin(), run->end(), [](const kf::PreflightCheck& c) { return c.id == QLatin1String("env-dflag"); }), 1);
+        QCOMPARE(std::count_if(run->begin(), run->end(),
+                     [](const kf::PreflightCheck& c) { return c.id == QLatin1String("env-dflag"); }),
+            1);
     }
 };
 

@@ -21,21 +21,29 @@ private Q_SLOTS:
         QTest::addColumn<QString>("labelKey");
         QTest::addColumn<QString>("labelValue");
         QTest::addColumn<qint64>("timestamp"); // -1: none
-        QTest::newRow("bare") << QByteArray("up 1") << QStringLiteral("up") << 1.0 << QString() << QString() << qint64(-1);
-        QTest::newRow("colon name") << QByteArray("sglang:token_usage{tp_rank=\"0\"} 0.5") << QStringLiteral("sglang:token_usage") << 0.5
-                                    << QStringLiteral("tp_rank") << QStringLiteral("0") << qint64(-1);
-        QTest::newRow("escaped quote") << QByteArray("m{path=\"C:\\\\dir\\\"x\\\"\",a=\"b\"} 2") << QStringLiteral("m") << 2.0 << QStringLiteral("path")
-                                       << QStringLiteral("C:\\dir\"x\"") << qint64(-1);
-        QTest::newRow("escaped newline") << QByteArray("m{msg=\"a\\nb\"} 3") << QStringLiteral("m") << 3.0 << QStringLiteral("msg")
-                                         << QStringLiteral("a\nb") << qint64(-1);
-        QTest::newRow("comma inside value") << QByteArray("m{a=\"x,y}\",b=\"z\"} 4") << QStringLiteral("m") << 4.0 << QStringLiteral("a")
-                                            << QStringLiteral("x,y}") << qint64(-1);
-        QTest::newRow("trailing comma") << QByteArray("m{a=\"1\",} 5") << QStringLiteral("m") << 5.0 << QStringLiteral("a") << QStringLiteral("1") << qint64(-1);
-        QTest::newRow("timestamp") << QByteArray("m 6 1700000000123") << QStringLiteral("m") << 6.0 << QString() << QString() << qint64(1700000000123);
-        QTest::newRow("exponent") << QByteArray("m 1.5e+03") << QStringLiteral("m") << 1500.0 << QString() << QString() << qint64(-1);
-        QTest::newRow("+Inf") << QByteArray("m +Inf") << QStringLiteral("m") << qInf() << QString() << QString() << qint64(-1);
-        QTest::newRow("-Inf") << QByteArray("m -Inf") << QStringLiteral("m") << -qInf() << QString() << QString() << qint64(-1);
-        QTest::newRow("spaces") << QByteArray("  m { a = \"1\" }   7  ") << QStringLiteral("m") << 7.0 << QStringLiteral("a") << QStringLiteral("1") << qint64(-1);
+        QTest::newRow("bare") << QByteArray("up 1") << QStringLiteral("up") << 1.0 << QString() << QString()
+                              << qint64(-1);
+        QTest::newRow("colon name") << QByteArray("sglang:token_usage{tp_rank=\"0\"} 0.5")
+                                    << QStringLiteral("sglang:token_usage") << 0.5 << QStringLiteral("tp_rank")
+                                    << QStringLiteral("0") << qint64(-1);
+        QTest::newRow("escaped quote") << QByteArray("m{path=\"C:\\\\dir\\\"x\\\"\",a=\"b\"} 2") << QStringLiteral("m")
+                                       << 2.0 << QStringLiteral("path") << QStringLiteral("C:\\dir\"x\"") << qint64(-1);
+        QTest::newRow("escaped newline") << QByteArray("m{msg=\"a\\nb\"} 3") << QStringLiteral("m") << 3.0
+                                         << QStringLiteral("msg") << QStringLiteral("a\nb") << qint64(-1);
+        QTest::newRow("comma inside value") << QByteArray("m{a=\"x,y}\",b=\"z\"} 4") << QStringLiteral("m") << 4.0
+                                            << QStringLiteral("a") << QStringLiteral("x,y}") << qint64(-1);
+        QTest::newRow("trailing comma") << QByteArray("m{a=\"1\",} 5") << QStringLiteral("m") << 5.0
+                                        << QStringLiteral("a") << QStringLiteral("1") << qint64(-1);
+        QTest::newRow("timestamp") << QByteArray("m 6 1700000000123") << QStringLiteral("m") << 6.0 << QString()
+                                   << QString() << qint64(1700000000123);
+        QTest::newRow("exponent") << QByteArray("m 1.5e+03") << QStringLiteral("m") << 1500.0 << QString() << QString()
+                                  << qint64(-1);
+        QTest::newRow("+Inf") << QByteArray("m +Inf") << QStringLiteral("m") << qInf() << QString() << QString()
+                              << qint64(-1);
+        QTest::newRow("-Inf") << QByteArray("m -Inf") << QStringLiteral("m") << -qInf() << QString() << QString()
+                              << qint64(-1);
+        QTest::newRow("spaces") << QByteArray("  m { a = \"1\" }   7  ") << QStringLiteral("m") << 7.0
+                                << QStringLiteral("a") << QStringLiteral("1") << qint64(-1);
     }
     void samples()
     {
@@ -121,18 +129,19 @@ private Q_SLOTS:
     void quantileInInfBucket()
     {
         Histogram h;
-        h.buckets = {{0.1, 1}, {0.2, 2}, {qInf(), 10}};
+        h.buckets = { { 0.1, 1 }, { 0.2, 2 }, { qInf(), 10 } };
         QCOMPARE(histogramQuantile(h, 0.95), 0.2);
-        QVERIFY(std::isnan(histogramQuantile(Histogram{}, 0.5)));
+        QVERIFY(std::isnan(histogramQuantile(Histogram {}, 0.5)));
         Histogram empty;
-        empty.buckets = {{0.1, 0}, {qInf(), 0}};
+        empty.buckets = { { 0.1, 0 }, { qInf(), 0 } };
         QVERIFY(std::isnan(histogramQuantile(empty, 0.5)));
     }
 
     void histogramsSumOverRanks()
     {
-        const QByteArray text = "h_bucket{le=\"1\",tp_rank=\"0\"} 2\nh_bucket{le=\"+Inf\",tp_rank=\"0\"} 4\n"
-                                "h_bucket{tp_rank=\"1\",le=\"1\"} 6\nh_bucket{le=\"+Inf\",tp_rank=\"1\"} 6\nh_count 10\nh_sum 3\n";
+        const QByteArray text
+            = "h_bucket{le=\"1\",tp_rank=\"0\"} 2\nh_bucket{le=\"+Inf\",tp_rank=\"0\"} 4\n"
+              "h_bucket{tp_rank=\"1\",le=\"1\"} 6\nh_bucket{le=\"+Inf\",tp_rank=\"1\"} 6\nh_count 10\nh_sum 3\n";
         const Histogram h = histogramFrom(parsePrometheusText(text), u"h");
         QCOMPARE(h.buckets.size(), 2);
         QCOMPARE(h.buckets[0].count, 8.0);
@@ -142,10 +151,10 @@ private Q_SLOTS:
     void delta()
     {
         Histogram a;
-        a.buckets = {{1, 10}, {qInf(), 20}};
+        a.buckets = { { 1, 10 }, { qInf(), 20 } };
         a.count = 20;
         Histogram b;
-        b.buckets = {{1, 15}, {qInf(), 30}};
+        b.buckets = { { 1, 15 }, { qInf(), 30 } };
         b.count = 30;
         const Histogram d = histogramDelta(b, a);
         QCOMPARE(d.count, 10.0);

@@ -38,44 +38,63 @@ void TestRecipe::edits_data()
     QTest::addColumn<int>("kind");
     QTest::addColumn<QString>("literal");
     QTest::addColumn<QString>("regex");
-    QTest::addColumn<QString>("with");   // replace: with; insert/ensure: text; wrap: before|after
+    QTest::addColumn<QString>("with"); // replace: with; insert/ensure: text; wrap: before|after
     QTest::addColumn<QString>("input");
     QTest::addColumn<int>("outcome");
     QTest::addColumn<QString>("output");
 
-    QTest::newRow("replace literal") << int(RecipeEdit::Replace) << QStringLiteral("ON") << QString() << QStringLiteral("OFF")
-                                     << QStringLiteral("set(X ON)\n") << int(EditOutcome::Changed) << QStringLiteral("set(X OFF)\n");
-    QTest::newRow("replace regex captures") << int(RecipeEdit::Replace) << QString() << QStringLiteral(R"(^(\s*)set\((\w+) ON\)$)")
-                                            << QStringLiteral("\\1option(\\2 \"\" ON)") << QStringLiteral("  set(FA3 ON)\n")
-                                            << int(EditOutcome::Changed) << QStringLiteral("  option(FA3 \"\" ON)\n");
-    QTest::newRow("replace missing") << int(RecipeEdit::Replace) << QStringLiteral("nothing") << QString() << QStringLiteral("x")
-                                     << QStringLiteral("a\n") << int(EditOutcome::Missing) << QStringLiteral("a\n");
-    QTest::newRow("replace keeps CRLF") << int(RecipeEdit::Replace) << QStringLiteral("b") << QString() << QStringLiteral("B\nB2")
-                                        << QStringLiteral("a\r\nb\r\n") << int(EditOutcome::Changed) << QStringLiteral("a\r\nB\r\nB2\r\n");
-    QTest::newRow("insert after multi-line anchor") << int(RecipeEdit::InsertAfter) << QString() << QStringLiteral(R"(^inc\([^()]*\)$)")
-                                                    << QStringLiteral("added\n") << QStringLiteral("inc(\n  a\n)\nrest\n")
-                                                    << int(EditOutcome::Changed) << QStringLiteral("inc(\n  a\n)\nadded\nrest\n");
-    QTest::newRow("insert before") << int(RecipeEdit::InsertBefore) << QStringLiteral("option(") << QString() << QStringLiteral("# note\n")
-                                   << QStringLiteral("a\noption(X)\n") << int(EditOutcome::Changed) << QStringLiteral("a\n# note\noption(X)\n");
-    QTest::newRow("insert already there") << int(RecipeEdit::InsertAfter) << QStringLiteral("a") << QString() << QStringLiteral("added\n")
-                                          << QStringLiteral("a\n  added\n") << int(EditOutcome::AlreadyThere) << QStringLiteral("a\n  added\n");
-    QTest::newRow("insert anchor missing") << int(RecipeEdit::InsertAfter) << QStringLiteral("zzz") << QString() << QStringLiteral("x\n")
-                                           << QStringLiteral("a\n") << int(EditOutcome::Missing) << QStringLiteral("a\n");
-    QTest::newRow("wrap each line") << int(RecipeEdit::Wrap) << QString() << QStringLiteral(R"(^\s*cmake_policy\(SET (CMP\d+) \w+\)$)")
-                                    << QStringLiteral("if(POLICY \\1)|endif()") << QStringLiteral("a\ncmake_policy(SET CMP0169 OLD)\nb\n")
-                                    << int(EditOutcome::Changed) << QStringLiteral("a\nif(POLICY CMP0169)\n  cmake_policy(SET CMP0169 OLD)\nendif()\nb\n");
-    QTest::newRow("wrap keeps indentation") << int(RecipeEdit::Wrap) << QStringLiteral("cmake_policy") << QString()
-                                            << QStringLiteral("if(1)|endif()") << QStringLiteral("  cmake_policy(X)\n")
-                                            << int(EditOutcome::Changed) << QStringLiteral("  if(1)\n    cmake_policy(X)\n  endif()\n");
-    QTest::newRow("wrap already wrapped") << int(RecipeEdit::Wrap) << QString() << QStringLiteral(R"(^\s*cmake_policy\(SET (CMP\d+) \w+\)$)")
-                                          << QStringLiteral("if(POLICY \\1)|endif()") << QStringLiteral("if(POLICY CMP0169)\n  cmake_policy(SET CMP0169 OLD)\nendif()\n")
-                                          << int(EditOutcome::AlreadyThere) << QStringLiteral("if(POLICY CMP0169)\n  cmake_policy(SET CMP0169 OLD)\nendif()\n");
+    QTest::newRow("replace literal") << int(RecipeEdit::Replace) << QStringLiteral("ON") << QString()
+                                     << QStringLiteral("OFF") << QStringLiteral("set(X ON)\n")
+                                     << int(EditOutcome::Changed) << QStringLiteral("set(X OFF)\n");
+    QTest::newRow("replace regex captures")
+        << int(RecipeEdit::Replace) << QString() << QStringLiteral(R"(^(\s*)set\((\w+) ON\)$)")
+        << QStringLiteral("\\1option(\\2 \"\" ON)") << QStringLiteral("  set(FA3 ON)\n") << int(EditOutcome::Changed)
+        << QStringLiteral("  option(FA3 \"\" ON)\n");
+    QTest::newRow("replace missing") << int(RecipeEdit::Replace) << QStringLiteral("nothing") << QString()
+                                     << QStringLiteral("x") << QStringLiteral("a\n") << int(EditOutcome::Missing)
+                                     << QStringLiteral("a\n");
+    QTest::newRow("replace keeps CRLF") << int(RecipeEdit::Replace) << QStringLiteral("b") << QString()
+                                        << QStringLiteral("B\nB2") << QStringLiteral("a\r\nb\r\n")
+                                        << int(EditOutcome::Changed) << QStringLiteral("a\r\nB\r\nB2\r\n");
+    QTest::newRow("insert after multi-line anchor")
+        << int(RecipeEdit::InsertAfter) << QString() << QStringLiteral(R"(^inc\([^()]*\)$)")
+        << QStringLiteral("added\n") << QStringLiteral("inc(\n  a\n)\nrest\n") << int(EditOutcome::Changed)
+        << QStringLiteral("inc(\n  a\n)\nadded\nrest\n");
+    QTest::newRow("insert before") << int(RecipeEdit::InsertBefore) << QStringLiteral("option(") << QString()
+                                   << QStringLiteral("# note\n") << QStringLiteral("a\noption(X)\n")
+                                   << int(EditOutcome::Changed) << QStringLiteral("a\n# note\noption(X)\n");
+    QTest::newRow("insert already there")
+        << int(RecipeEdit::InsertAfter) << QStringLiteral("a") << QString() << QStringLiteral("added\n")
+        << QStringLiteral("a\n  added\n") << int(EditOutcome::AlreadyThere) << QStringLiteral("a\n  added\n");
+    QTest::newRow("insert anchor missing")
+        << int(RecipeEdit::InsertAfter) << QStringLiteral("zzz") << QString() << QStringLiteral("x\n")
+        << QStringLiteral("a\n") << int(EditOutcome::Missing) << QStringLiteral("a\n");
+    QTest::newRow("wrap each line") << int(RecipeEdit::Wrap) << QString()
+                                    << QStringLiteral(R"(^\s*cmake_policy\(SET (CMP\d+) \w+\)$)")
+                                    << QStringLiteral("if(POLICY \\1)|endif()")
+                                    << QStringLiteral("a\ncmake_policy(SET CMP0169 OLD)\nb\n")
+                                    << int(EditOutcome::Changed)
+                                    << QStringLiteral(
+                                           "a\nif(POLICY CMP0169)\n  cmake_policy(SET CMP0169 OLD)\nendif()\nb\n");
+    QTest::newRow("wrap keeps indentation")
+        << int(RecipeEdit::Wrap) << QStringLiteral("cmake_policy") << QString() << QStringLiteral("if(1)|endif()")
+        << QStringLiteral("  cmake_policy(X)\n") << int(EditOutcome::Changed)
+        << QStringLiteral("  if(1)\n    cmake_policy(X)\n  endif()\n");
+    QTest::newRow("wrap already wrapped")
+        << int(RecipeEdit::Wrap) << QString() << QStringLiteral(R"(^\s*cmake_policy\(SET (CMP\d+) \w+\)$)")
+        << QStringLiteral("if(POLICY \\1)|endif()")
+        << QStringLiteral("if(POLICY CMP0169)\n  cmake_policy(SET CMP0169 OLD)\nendif()\n")
+        << int(EditOutcome::AlreadyThere)
+        << QStringLiteral("if(POLICY CMP0169)\n  cmake_policy(SET CMP0169 OLD)\nendif()\n");
     QTest::newRow("ensure at end") << int(RecipeEdit::Ensure) << QString() << QString() << QStringLiteral("tail\n")
                                    << QStringLiteral("a") << int(EditOutcome::Changed) << QStringLiteral("a\ntail\n");
     QTest::newRow("ensure present") << int(RecipeEdit::Ensure) << QString() << QString() << QStringLiteral("x\ny\n")
-                                    << QStringLiteral("a\n  x\n  y\nb\n") << int(EditOutcome::AlreadyThere) << QStringLiteral("a\n  x\n  y\nb\n");
-    QTest::newRow("ensure after anchor") << int(RecipeEdit::Ensure) << QStringLiteral("import os") << QString() << QStringLiteral("import sys\n")
-                                         << QStringLiteral("import os\nx = 1\n") << int(EditOutcome::Changed) << QStringLiteral("import os\nimport sys\nx = 1\n");
+                                    << QStringLiteral("a\n  x\n  y\nb\n") << int(EditOutcome::AlreadyThere)
+                                    << QStringLiteral("a\n  x\n  y\nb\n");
+    QTest::newRow("ensure after anchor") << int(RecipeEdit::Ensure) << QStringLiteral("import os") << QString()
+                                         << QStringLiteral("import sys\n") << QStringLiteral("import os\nx = 1\n")
+                                         << int(EditOutcome::Changed)
+                                         << QStringLiteral("import os\nimport sys\nx = 1\n");
 }
 
 void TestRecipe::edits()
@@ -112,17 +131,25 @@ void TestRecipe::yamlErrors_data()
 {
     QTest::addColumn<QString>("yaml");
     QTest::addColumn<QString>("expected"); // "source:LINE: text"
-    QTest::newRow("syntax") << QStringLiteral("name: x\npatches:\n  - id: a\n    file: [unclosed\n") << QStringLiteral("t.yaml:5:");
-    QTest::newRow("no patches") << QStringLiteral("name: x\n") << QStringLiteral("t.yaml:1: \"patches\" must be a non-empty list");
-    QTest::newRow("unknown edit") << QStringLiteral("name: x\npatches:\n  - id: a\n    file: f\n    edits:\n      - frobnicate: {find: x}\n")
+    QTest::newRow("syntax") << QStringLiteral("name: x\npatches:\n  - id: a\n    file: [unclosed\n")
+                            << QStringLiteral("t.yaml:5:");
+    QTest::newRow("no patches") << QStringLiteral("name: x\n")
+                                << QStringLiteral("t.yaml:1: \"patches\" must be a non-empty list");
+    QTest::newRow("unknown edit") << QStringLiteral(
+        "name: x\npatches:\n  - id: a\n    file: f\n    edits:\n      - frobnicate: {find: x}\n")
                                   << QStringLiteral("t.yaml:6: unknown edit kind \"frobnicate\"");
-    QTest::newRow("bad regex") << QStringLiteral("name: x\npatches:\n  - id: a\n    file: f\n    edits:\n      - replace: {regex: '(', with: y}\n")
+    QTest::newRow("bad regex") << QStringLiteral(
+        "name: x\npatches:\n  - id: a\n    file: f\n    edits:\n      - replace: {regex: '(', with: y}\n")
                                << QStringLiteral("t.yaml:6: invalid regular expression");
-    QTest::newRow("unknown key") << QStringLiteral("name: x\npatches:\n  - id: a\n    file: f\n    edits:\n      - replace:\n          find: a\n          wiht: b\n")
+    QTest::newRow("unknown key") << QStringLiteral("name: x\npatches:\n  - id: a\n    file: f\n    edits:\n      - "
+                                                   "replace:\n          find: a\n          wiht: b\n")
                                  << QStringLiteral("t.yaml:8: unknown key \"wiht\"");
-    QTest::newRow("escaping root") << QStringLiteral("name: x\npatches:\n  - id: a\n    file: ../etc/passwd\n    edits:\n      - ensure: {text: x}\n")
+    QTest::newRow("escaping root") << QStringLiteral(
+        "name: x\npatches:\n  - id: a\n    file: ../etc/passwd\n    edits:\n      - ensure: {text: x}\n")
                                    << QStringLiteral("t.yaml:4: \"file\" must be a path inside the root");
-    QTest::newRow("duplicate id") << QStringLiteral("name: x\npatches:\n  - id: a\n    file: f\n    edits: [{ensure: {text: x}}]\n  - id: a\n    file: f\n    edits: [{ensure: {text: y}}]\n")
+    QTest::newRow("duplicate id") << QStringLiteral(
+        "name: x\npatches:\n  - id: a\n    file: f\n    edits: [{ensure: {text: x}}]\n  - id: a\n    file: f\n    "
+        "edits: [{ensure: {text: y}}]\n")
                                   << QStringLiteral("t.yaml:6: duplicate patch id");
 }
 
@@ -141,10 +168,12 @@ void TestRecipe::planStatuses_data()
     QTest::addColumn<int>("status");
     const QString absent = QStringLiteral("<absent>");
     QTest::newRow("will apply") << QStringLiteral("option(FA3 OFF)\nset(FA3 ON)\n") << int(PatchStatus::WillApply);
-    QTest::newRow("already applied") << QStringLiteral("option(FA3 OFF)\nif(NOT USER)\n  set(FA3 ON)\nendif()\n") << int(PatchStatus::AlreadyApplied);
+    QTest::newRow("already applied") << QStringLiteral("option(FA3 OFF)\nif(NOT USER)\n  set(FA3 ON)\nendif()\n")
+                                     << int(PatchStatus::AlreadyApplied);
     QTest::newRow("not applicable: no option") << QStringLiteral("set(FA3 ON)\n") << int(PatchStatus::NotApplicable);
     QTest::newRow("not applicable: file absent") << absent << int(PatchStatus::NotApplicable);
-    QTest::newRow("conflict: set moved away") << QStringLiteral("option(FA3 OFF)\nset(FA3 \"ON\")\n") << int(PatchStatus::Conflict);
+    QTest::newRow("conflict: set moved away")
+        << QStringLiteral("option(FA3 OFF)\nset(FA3 \"ON\")\n") << int(PatchStatus::Conflict);
 }
 
 void TestRecipe::planStatuses()
@@ -168,7 +197,8 @@ patches:
 )";
     const auto set = parsePatchSetYaml(yaml, QStringLiteral("t.yaml"));
     QVERIFY2(set, qPrintable(set.error()));
-    const std::optional<QString> input = text == QLatin1String("<absent>") ? std::nullopt : std::optional<QString>(text);
+    const std::optional<QString> input
+        = text == QLatin1String("<absent>") ? std::nullopt : std::optional<QString>(text);
     const PatchPlan p = planPatch(set->patches.first(), input);
     QCOMPARE(int(p.status), status);
     QVERIFY(!p.reason.isEmpty());

@@ -73,7 +73,8 @@ private Q_SLOTS:
         spec.workingDirectory = m_dir.path();
         spec.env.insert(QStringLiteral("NINJA_STATUS"), QStringLiteral("[kf %f/%t %r %e] "));
         spec.env.insert(QStringLiteral("ODD"), QStringLiteral("it's $HOME \"q\""));
-        spec.command = QStringLiteral("echo \"status=$NINJA_STATUS\"\necho \"odd=$ODD\"\npwd\necho to-stderr >&2\nsleep 0.3\nexit 3");
+        spec.command = QStringLiteral(
+            "echo \"status=$NINJA_STATUS\"\necho \"odd=$ODD\"\npwd\necho to-stderr >&2\nsleep 0.3\nexit 3");
         const auto started = kf::RemoteJob::start(*m_transport, spec);
         QVERIFY2(started, qPrintable(started.error()));
         QVERIFY(started->pid > 0);
@@ -134,10 +135,17 @@ private Q_SLOTS:
         spec.root = root();
         const QString pids = m_dir.path() + QStringLiteral("/pids");
         // Children and grandchildren, like ninja -> nvcc -> cicc.
-        spec.command = QStringLiteral("sh -c 'sleep 300 & echo $! >> %1; sleep 300' &\necho $! >> %1\nsleep 300 &\necho $! >> %1\nwait").arg(pids);
+        spec.command = QStringLiteral(
+            "sh -c 'sleep 300 & echo $! >> %1; sleep 300' &\necho $! >> %1\nsleep 300 &\necho $! >> %1\nwait")
+                           .arg(pids);
         const auto started = kf::RemoteJob::start(*m_transport, spec);
         QVERIFY2(started, qPrintable(started.error()));
-        QTRY_VERIFY_WITH_TIMEOUT([&] { QFile f(pids); return f.open(QIODevice::ReadOnly) && f.readAll().count('\n') == 3; }(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                QFile f(pids);
+                return f.open(QIODevice::ReadOnly) && f.readAll().count('\n') == 3;
+            }(),
+            20000);
         QFile f(pids);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QList<pid_t> children;
@@ -162,7 +170,12 @@ private Q_SLOTS:
             return s.mid(s.lastIndexOf(')') + 2, 1) != "Z";
         };
         for (pid_t p : children)
-            QTRY_VERIFY2_WITH_TIMEOUT(!alive(p), qPrintable(QString::fromUtf8(kf::test::runProgram(QStringLiteral("ps"), {QStringLiteral("-o"), QStringLiteral("pid,ppid,pgid,stat,comm"), QStringLiteral("-p"), QString::number(p)}).out)), 10000);
+            QTRY_VERIFY2_WITH_TIMEOUT(!alive(p),
+                qPrintable(QString::fromUtf8(kf::test::runProgram(QStringLiteral("ps"),
+                    { QStringLiteral("-o"), QStringLiteral("pid,ppid,pgid,stat,comm"), QStringLiteral("-p"),
+                        QString::number(p) })
+                                                 .out)),
+                10000);
         QVERIFY(!alive(pid_t(started->pid)));
         const auto after = kf::RemoteJob::info(*m_transport, started->id, root());
         QVERIFY(after);

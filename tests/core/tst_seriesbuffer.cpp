@@ -82,7 +82,7 @@ private Q_SLOTS:
 
     void gapsAndOutOfOrder()
     {
-        SeriesBuffer b({{0, 10}, {5000, 10}});
+        SeriesBuffer b({ { 0, 10 }, { 5000, 10 } });
         b.append(1000, 1);
         b.append(2000, std::nan(""));
         b.append(3000, 3);
@@ -116,7 +116,7 @@ private Q_SLOTS:
         QFETCH(qint64, from);
         // 1 Hz for 10 min, a 2 min outage recorded as NaN samples, then 10 min more; the raw
         // ring holds only the last 20 min, so a window from before it uses the 10 s buckets.
-        SeriesBuffer b({{0, 1200}, {10000, 1000}});
+        SeriesBuffer b({ { 0, 1200 }, { 10000, 1000 } });
         const qint64 t0 = 1'700'000'000'000LL;
         for (int i = 0; i < 1320; ++i)
             b.append(t0 + i * 1000LL, (i >= 600 && i < 720) ? std::nan("") : 40.0 + i % 10);
@@ -136,7 +136,8 @@ private Q_SLOTS:
                 continue;
             ++gaps;
             // Inside the outage, with data on both sides.
-            QVERIFY2(pts[i].x() >= double(t0 + 600000) && pts[i].x() <= double(t0 + 720000), qPrintable(QString::number(pts[i].x() - t0)));
+            QVERIFY2(pts[i].x() >= double(t0 + 600000) && pts[i].x() <= double(t0 + 720000),
+                qPrintable(QString::number(pts[i].x() - t0)));
             QVERIFY(i > 0 && i + 1 < pts.size());
             QVERIFY(pts[i - 1].x() < double(t0 + 600000) && pts[i + 1].x() >= double(t0 + 720000));
         }
@@ -146,7 +147,7 @@ private Q_SLOTS:
 
     void ringWrapsAround()
     {
-        SeriesBuffer b({{0, 5}});
+        SeriesBuffer b({ { 0, 5 } });
         for (int i = 0; i < 12; ++i)
             b.append(i * 1000, i);
         QCOMPARE(b.levelSize(0), 5);

@@ -71,8 +71,8 @@ private Q_SLOTS:
         QCOMPARE(f.diskHomeTotalKiB, 264212084);
         QCOMPARE(f.diskHomeAvailableKiB, 67091236);
         QCOMPARE(f.gpus.size(), 1);
-        const GpuFact expected{0, QStringLiteral("NVIDIA H200"), QStringLiteral("GPU-a4881ce0-47b4-1473-bdba-3f9505c667e5"),
-                               QStringLiteral("9.0"), 143771};
+        const GpuFact expected { 0, QStringLiteral("NVIDIA H200"),
+            QStringLiteral("GPU-a4881ce0-47b4-1473-bdba-3f9505c667e5"), QStringLiteral("9.0"), 143771 };
         QCOMPARE(f.gpus.first(), expected);
         QVERIFY(f.hasNvidiaSmi);
         QCOMPARE(f.driverVersion, QStringLiteral("580.159.04"));
@@ -97,7 +97,8 @@ private Q_SLOTS:
         QVERIFY(f.gpus.isEmpty());
         QCOMPARE(f.torchError, QStringLiteral("ModuleNotFoundError: No module named 'torch'"));
         QCOMPARE(row(f, QStringLiteral("GPUs")), QStringLiteral("none (no nvidia-smi)"));
-        QCOMPARE(row(f, QStringLiteral("PyTorch")), QStringLiteral("not importable: ModuleNotFoundError: No module named 'torch'"));
+        QCOMPARE(row(f, QStringLiteral("PyTorch")),
+            QStringLiteral("not importable: ModuleNotFoundError: No module named 'torch'"));
         QVERIFY(!row(f, QStringLiteral("Driver")).startsWith(QLatin1String("not"))); // no Driver row at all
     }
 
@@ -130,7 +131,7 @@ private Q_SLOTS:
         QVERIFY(f.gpus.isEmpty());
         QCOMPARE(f.nvidiaSmiError, QStringLiteral("Failed to initialize NVML: Driver/library version mismatch"));
         QCOMPARE(row(f, QStringLiteral("GPUs")),
-                 QStringLiteral("nvidia-smi failed: Failed to initialize NVML: Driver/library version mismatch"));
+            QStringLiteral("nvidia-smi failed: Failed to initialize NVML: Driver/library version mismatch"));
         QCOMPARE(f.diskHomeAvailableKiB, -1);
         QCOMPARE(row(f, QStringLiteral("Disk (home)")), QStringLiteral("unknown"));
         QCOMPARE(row(f, QStringLiteral("nvcc")), QStringLiteral("not found"));
@@ -172,16 +173,36 @@ private Q_SLOTS:
         QTest::addColumn<QString>("key");
         QTest::addColumn<QString>("raw");
         QTest::addColumn<QString>("version");
-        QTest::newRow("nvcc full") << "nvcc" << "Cuda compilation tools, release 12.4, V12.4.131" << "12.4.131";
-        QTest::newRow("nvcc release only") << "nvcc" << "Cuda compilation tools, release 11.8" << "11.8";
-        QTest::newRow("cmake") << "cmake" << "cmake version 3.25.1" << "3.25.1";
-        QTest::newRow("cmake rc") << "cmake" << "cmake version 3.31.0-rc1" << "3.31.0-rc1";
-        QTest::newRow("ninja") << "ninja" << "1.11.1" << "1.11.1";
-        QTest::newRow("ninja kitware") << "ninja" << "1.13.2.git.kitware.jobserver-pipe-1" << "1.13.2.git.kitware.jobserver-pipe-1";
-        QTest::newRow("gcc debian") << "gcc" << "gcc (Debian 12.2.0-14+deb12u1) 12.2.0" << "12.2.0";
-        QTest::newRow("gcc rhel") << "gcc" << "gcc (GCC) 11.4.1 20231218 (Red Hat 11.4.1-3)" << "gcc (GCC) 11.4.1 20231218 (Red Hat 11.4.1-3)";
-        QTest::newRow("python") << "python3" << "Python 3.12.3" << "3.12.3";
-        QTest::newRow("garbage kept") << "cmake" << "something odd" << "something odd";
+        QTest::newRow("nvcc full") << "nvcc"
+                                   << "Cuda compilation tools, release 12.4, V12.4.131"
+                                   << "12.4.131";
+        QTest::newRow("nvcc release only") << "nvcc"
+                                           << "Cuda compilation tools, release 11.8"
+                                           << "11.8";
+        QTest::newRow("cmake") << "cmake"
+                               << "cmake version 3.25.1"
+                               << "3.25.1";
+        QTest::newRow("cmake rc") << "cmake"
+                                  << "cmake version 3.31.0-rc1"
+                                  << "3.31.0-rc1";
+        QTest::newRow("ninja") << "ninja"
+                               << "1.11.1"
+                               << "1.11.1";
+        QTest::newRow("ninja kitware") << "ninja"
+                                       << "1.13.2.git.kitware.jobserver-pipe-1"
+                                       << "1.13.2.git.kitware.jobserver-pipe-1";
+        QTest::newRow("gcc debian") << "gcc"
+                                    << "gcc (Debian 12.2.0-14+deb12u1) 12.2.0"
+                                    << "12.2.0";
+        QTest::newRow("gcc rhel") << "gcc"
+                                  << "gcc (GCC) 11.4.1 20231218 (Red Hat 11.4.1-3)"
+                                  << "gcc (GCC) 11.4.1 20231218 (Red Hat 11.4.1-3)";
+        QTest::newRow("python") << "python3"
+                                << "Python 3.12.3"
+                                << "3.12.3";
+        QTest::newRow("garbage kept") << "cmake"
+                                      << "something odd"
+                                      << "something odd";
     }
     void versions()
     {
@@ -213,11 +234,16 @@ private Q_SLOTS:
         QTest::addColumn<QString>("a");
         QTest::addColumn<QString>("b");
         QTest::addColumn<int>("sign");
-        QTest::newRow("numeric not text") << "3.9" << "3.31" << -1;
-        QTest::newRow("equal padded") << "13" << "13.0" << 0;
-        QTest::newRow("suffix ignored") << "3.31.0-rc1" << "3.31" << 0;
-        QTest::newRow("greater") << "4.4.3" << "3.31" << 1;
-        QTest::newRow("nvcc") << "12.4.131" << "12.8" << -1;
+        QTest::newRow("numeric not text") << "3.9"
+                                          << "3.31" << -1;
+        QTest::newRow("equal padded") << "13"
+                                      << "13.0" << 0;
+        QTest::newRow("suffix ignored") << "3.31.0-rc1"
+                                        << "3.31" << 0;
+        QTest::newRow("greater") << "4.4.3"
+                                 << "3.31" << 1;
+        QTest::newRow("nvcc") << "12.4.131"
+                              << "12.8" << -1;
     }
     void compareToolVersions()
     {
@@ -240,7 +266,7 @@ private Q_SLOTS:
         QVERIFY(has(blackwell, "CMake 3.28.3 is older than 3.31"));
         QVERIFY(has(blackwell, "CUDA 13.0.48 keeps CUB/Thrust"));
         QVERIFY(has(blackwell, "SGL_KERNEL_ENABLE_FA3=OFF"));
-        QVERIFY(!has(blackwell, "cannot compile")); // CUDA 13 knows sm_120
+        QVERIFY(!has(blackwell, "cannot compile"));        // CUDA 13 knows sm_120
         QVERIFY(has(blackwell, "at or below about 355 ")); // 1490000000 KiB / 4 GiB
         QVERIFY(!has(blackwell, "did not finish"));
 
@@ -274,8 +300,13 @@ private Q_SLOTS:
         const QJsonObject j = f.toJson();
         QCOMPARE(j.value(QStringLiteral("cpus")).toInt(), 16);
         QCOMPARE(j.value(QStringLiteral("gpus")).toArray().size(), 1);
-        QCOMPARE(j.value(QStringLiteral("gpus")).toArray().first().toObject().value(QStringLiteral("computeCapability")).toString(),
-                 QStringLiteral("9.0"));
+        QCOMPARE(j.value(QStringLiteral("gpus"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QStringLiteral("computeCapability"))
+                     .toString(),
+            QStringLiteral("9.0"));
         QVERIFY(j.value(QStringLiteral("sglang")).isNull());
         QCOMPARE(j.value(QStringLiteral("memTotalKiB")).toDouble(), 131981020.0);
         QVERIFY(j.value(QStringLiteral("complete")).toBool());
@@ -326,11 +357,13 @@ private Q_SLOTS:
     {
         QTemporaryDir bin;
         QVERIFY(writeExecutable(bin.path() + QStringLiteral("/nvidia-smi"),
-                                "#!/bin/sh\necho 'Failed to initialize NVML: Driver/library version mismatch'\n"
-                                "echo 'NVML library version: 580.95'\nexit 18\n"));
-        QVERIFY(writeExecutable(bin.path() + QStringLiteral("/python3"), "#!/bin/sh\necho 'python3: broken' >&2\nexit 1\n"));
-        QVERIFY(writeExecutable(bin.path() + QStringLiteral("/cmake"), "#!/bin/sh\necho 'cmake version 3.31.0-rc1'\necho\n"
-                                                                       "echo 'CMake suite maintained...'\n"));
+            "#!/bin/sh\necho 'Failed to initialize NVML: Driver/library version mismatch'\n"
+            "echo 'NVML library version: 580.95'\nexit 18\n"));
+        QVERIFY(writeExecutable(
+            bin.path() + QStringLiteral("/python3"), "#!/bin/sh\necho 'python3: broken' >&2\nexit 1\n"));
+        QVERIFY(writeExecutable(bin.path() + QStringLiteral("/cmake"),
+            "#!/bin/sh\necho 'cmake version 3.31.0-rc1'\necho\n"
+            "echo 'CMake suite maintained...'\n"));
         QVERIFY(writeExecutable(bin.path() + QStringLiteral("/ninja"), "#!/bin/sh\nread x\necho \"stole: $x\"\n"));
         LocalTransport local;
         CommandSpec spec;
@@ -353,7 +386,7 @@ private Q_SLOTS:
     {
         if (!QFile::exists(QStringLiteral(KF_CLI_BINARY)))
             QSKIP("kernelforge-cli is not built");
-        const auto r = test::runCli({QStringLiteral("facts"), QStringLiteral("--local"), QStringLiteral("--json")});
+        const auto r = test::runCli({ QStringLiteral("facts"), QStringLiteral("--local"), QStringLiteral("--json") });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QJsonParseError error;
         const QJsonObject j = QJsonDocument::fromJson(r.out, &error).object();
@@ -362,12 +395,12 @@ private Q_SLOTS:
         QCOMPARE(j.value(QStringLiteral("kernel")).toString(), QSysInfo::kernelVersion());
         QVERIFY(j.value(QStringLiteral("complete")).toBool());
 
-        const auto table = test::runCli({QStringLiteral("facts"), QStringLiteral("--local")});
+        const auto table = test::runCli({ QStringLiteral("facts"), QStringLiteral("--local") });
         QCOMPARE(table.exitCode, 0);
         QVERIFY(table.out.startsWith("OS "));
         QVERIFY(table.out.contains(QByteArray(QByteArray("\nKernel       ") + QSysInfo::kernelVersion().toUtf8())));
 
-        const auto bad = test::runCli({QStringLiteral("facts"), QStringLiteral("--bogus")});
+        const auto bad = test::runCli({ QStringLiteral("facts"), QStringLiteral("--bogus") });
         QCOMPARE(bad.exitCode, 2);
     }
 };

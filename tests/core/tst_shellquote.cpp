@@ -37,7 +37,8 @@ private Q_SLOTS:
 
     void envPrefixRejectsBadKeys()
     {
-        QMap<QString, QString> env{{QStringLiteral("GOOD_1"), QStringLiteral("a b")}, {QStringLiteral("BAD;rm"), QStringLiteral("x")}};
+        QMap<QString, QString> env { { QStringLiteral("GOOD_1"), QStringLiteral("a b") },
+            { QStringLiteral("BAD;rm"), QStringLiteral("x") } };
         const QString p = kf::envPrefix(env);
         QVERIFY(p.contains(QStringLiteral("GOOD_1='a b'")));
         QVERIFY(!p.contains(QStringLiteral("BAD")));
@@ -52,10 +53,10 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("line");
         QTest::addColumn<QStringList>("words");
-        QTest::newRow("simple") << "a b  c" << QStringList{"a", "b", "c"};
-        QTest::newRow("quotes") << "cmake \"-DX=a b\" 'y z'" << QStringList{"cmake", "-DX=a b", "y z"};
-        QTest::newRow("escape") << "a\\ b \"c\\\"d\"" << QStringList{"a b", "c\"d"};
-        QTest::newRow("adjacent") << "x\"y\"'z'" << QStringList{"xyz"};
+        QTest::newRow("simple") << "a b  c" << QStringList { "a", "b", "c" };
+        QTest::newRow("quotes") << "cmake \"-DX=a b\" 'y z'" << QStringList { "cmake", "-DX=a b", "y z" };
+        QTest::newRow("escape") << "a\\ b \"c\\\"d\"" << QStringList { "a b", "c\"d" };
+        QTest::newRow("adjacent") << "x\"y\"'z'" << QStringList { "xyz" };
     }
     void split()
     {

@@ -73,20 +73,34 @@ private Q_SLOTS:
         QTest::addColumn<QString>("pattern");
         QTest::addColumn<QString>("name");
         QTest::addColumn<bool>("matches");
-        QTest::newRow("literal") << "gpu1" << "gpu1" << true;
-        QTest::newRow("literal differs") << "gpu1" << "gpu2" << false;
-        QTest::newRow("case sensitive like ssh") << "GPU1" << "gpu1" << false;
-        QTest::newRow("star all") << "*" << "anything.example" << true;
-        QTest::newRow("star empty") << "gpu*" << "gpu" << true;
-        QTest::newRow("star suffix") << "*.lab" << "gpu2.lab" << true;
-        QTest::newRow("star suffix no") << "*.lab" << "gpu2.labs" << false;
-        QTest::newRow("question one") << "h100-??" << "h100-07" << true;
-        QTest::newRow("question too short") << "h100-??" << "h100-7" << false;
-        QTest::newRow("question too long") << "h100-??" << "h100-107" << false;
-        QTest::newRow("two stars backtrack") << "*a*b" << "xxaxxaxxb" << true;
-        QTest::newRow("two stars fail") << "*a*b" << "xxaxxaxxc" << false;
-        QTest::newRow("empty name") << "*" << "" << true;
-        QTest::newRow("empty pattern") << "" << "x" << false;
+        QTest::newRow("literal") << "gpu1"
+                                 << "gpu1" << true;
+        QTest::newRow("literal differs") << "gpu1"
+                                         << "gpu2" << false;
+        QTest::newRow("case sensitive like ssh") << "GPU1"
+                                                 << "gpu1" << false;
+        QTest::newRow("star all") << "*"
+                                  << "anything.example" << true;
+        QTest::newRow("star empty") << "gpu*"
+                                    << "gpu" << true;
+        QTest::newRow("star suffix") << "*.lab"
+                                     << "gpu2.lab" << true;
+        QTest::newRow("star suffix no") << "*.lab"
+                                        << "gpu2.labs" << false;
+        QTest::newRow("question one") << "h100-??"
+                                      << "h100-07" << true;
+        QTest::newRow("question too short") << "h100-??"
+                                            << "h100-7" << false;
+        QTest::newRow("question too long") << "h100-??"
+                                           << "h100-107" << false;
+        QTest::newRow("two stars backtrack") << "*a*b"
+                                             << "xxaxxaxxb" << true;
+        QTest::newRow("two stars fail") << "*a*b"
+                                        << "xxaxxaxxc" << false;
+        QTest::newRow("empty name") << "*"
+                                    << "" << true;
+        QTest::newRow("empty pattern") << ""
+                                       << "x" << false;
     }
     void patterns()
     {
@@ -109,53 +123,92 @@ private Q_SLOTS:
 
         const QString idDefault = QStringLiteral("/home/tester/.ssh/id_ed25519");
         QTest::newRow("gpu1: own settings, defaults appended")
-            << "basic.conf" << "gpu1" << "10.0.0.11" << "alice" << 22
-            << (L({"/home/tester/.ssh/id_ed25519_gpu"}) << idDefault) << "" << QStringList{};
+            << "basic.conf"
+            << "gpu1"
+            << "10.0.0.11"
+            << "alice" << 22 << (L({ "/home/tester/.ssh/id_ed25519_gpu" }) << idDefault) << "" << QStringList {};
         QTest::newRow("gpu2: port and jump, user from Host *")
-            << "basic.conf" << "gpu2" << "gpu2.lab.example.com" << "defaultuser" << 2222 << QStringList{idDefault}
-            << "bastion" << QStringList{};
+            << "basic.conf"
+            << "gpu2"
+            << "gpu2.lab.example.com"
+            << "defaultuser" << 2222 << QStringList { idDefault } << "bastion" << QStringList {};
         QTest::newRow("gpu2.lab: second alias, then *.lab gives the user")
-            << "basic.conf" << "gpu2.lab" << "gpu2.lab.example.com" << "labuser" << 2222 << QStringList{idDefault}
-            << "bastion" << QStringList{};
+            << "basic.conf"
+            << "gpu2.lab"
+            << "gpu2.lab.example.com"
+            << "labuser" << 2222 << QStringList { idDefault } << "bastion" << QStringList {};
         QTest::newRow("other.lab: wildcard block")
-            << "basic.conf" << "other.lab" << "other.lab" << "labuser" << 22 << QStringList{idDefault} << "bastion"
-            << QStringList{};
-        QTest::newRow("bastion.lab: negated, no jump") << "basic.conf" << "bastion.lab" << "bastion.lab" << "defaultuser"
-                                                       << 22 << QStringList{idDefault} << "" << QStringList{};
+            << "basic.conf"
+            << "other.lab"
+            << "other.lab"
+            << "labuser" << 22 << QStringList { idDefault } << "bastion" << QStringList {};
+        QTest::newRow("bastion.lab: negated, no jump")
+            << "basic.conf"
+            << "bastion.lab"
+            << "bastion.lab"
+            << "defaultuser" << 22 << QStringList { idDefault } << "" << QStringList {};
         QTest::newRow("h100-07: %h in HostName, %r %h in IdentityFile")
-            << "basic.conf" << "h100-07" << "h100-07.cluster.example.com" << "trainer" << 22
-            << (L({"/home/tester/.ssh/cluster_trainer_h100-07.cluster.example.com"}) << idDefault) << ""
-            << L({"/home/tester/.ssh/known_hosts.cluster"});
-        QTest::newRow("unknown alias: only Host *") << "basic.conf" << "elsewhere" << "elsewhere" << "defaultuser" << 22
-                                                    << QStringList{idDefault} << "" << QStringList{};
+            << "basic.conf"
+            << "h100-07"
+            << "h100-07.cluster.example.com"
+            << "trainer" << 22 << (L({ "/home/tester/.ssh/cluster_trainer_h100-07.cluster.example.com" }) << idDefault)
+            << "" << L({ "/home/tester/.ssh/known_hosts.cluster" });
+        QTest::newRow("unknown alias: only Host *")
+            << "basic.conf"
+            << "elsewhere"
+            << "elsewhere"
+            << "defaultuser" << 22 << QStringList { idDefault } << "" << QStringList {};
         QTest::newRow("HostName is lower-cased like ssh")
-            << "basic.conf" << "MixedCase" << "mixedcase" << "defaultuser" << 22 << QStringList{idDefault} << ""
-            << QStringList{};
+            << "basic.conf"
+            << "MixedCase"
+            << "mixedcase"
+            << "defaultuser" << 22 << QStringList { idDefault } << "" << QStringList {};
 
         QTest::newRow("quotes, = and case-insensitive keywords")
-            << "syntax.conf" << "quoted" << "quoted.example.com" << "bob" << 2200
-            << L({"/home/tester/.ssh/key with spaces", "/opt/keys/single quoted", "/opt/keys/escaped space"}) << ""
-            << L({"/home/tester/.ssh/kh1", "/tmp/kh 2"});
-        QTest::newRow("every token")
-            << "syntax.conf" << "percent" << "percent.example.org" << "" << 22
-            << L({"/keys/tester/tester@percent.example.org:22/percent/%//home/tester/1000/workstation.lan/workstation"})
-            << "" << QStringList{};
-        QTest::newRow("ProxyJump none wins over a later value")
-            << "syntax.conf" << "jumpnone" << "jumpnone" << "" << 22 << QStringList{} << "" << QStringList{};
+            << "syntax.conf"
+            << "quoted"
+            << "quoted.example.com"
+            << "bob" << 2200
+            << L({ "/home/tester/.ssh/key with spaces", "/opt/keys/single quoted", "/opt/keys/escaped space" }) << ""
+            << L({ "/home/tester/.ssh/kh1", "/tmp/kh 2" });
+        QTest::newRow("every token") << "syntax.conf"
+                                     << "percent"
+                                     << "percent.example.org"
+                                     << "" << 22
+                                     << L({ "/keys/tester/tester@percent.example.org:22/percent/%//home/tester/1000/"
+                                            "workstation.lan/workstation" })
+                                     << "" << QStringList {};
+        QTest::newRow("ProxyJump none wins over a later value") << "syntax.conf"
+                                                                << "jumpnone"
+                                                                << "jumpnone"
+                                                                << "" << 22 << QStringList {} << "" << QStringList {};
         QTest::newRow("ProxyCommand first excludes a later ProxyJump")
-            << "syntax.conf" << "proxycmd" << "proxycmd" << "" << 22 << QStringList{} << "" << QStringList{};
+            << "syntax.conf"
+            << "proxycmd"
+            << "proxycmd"
+            << "" << 22 << QStringList {} << "" << QStringList {};
         QTest::newRow("duplicate identity files once")
-            << "syntax.conf" << "dup" << "dup" << "" << 22
-            << L({"/home/tester/.ssh/a", "/home/tester/.ssh/b"}) << "" << QStringList{};
-        QTest::newRow("CRLF line ends") << "crlf.conf" << "crlf" << "crlf.example.com" << "crlfuser" << 22 << QStringList{}
-                                        << "" << QStringList{};
+            << "syntax.conf"
+            << "dup"
+            << "dup"
+            << "" << 22 << L({ "/home/tester/.ssh/a", "/home/tester/.ssh/b" }) << "" << QStringList {};
+        QTest::newRow("CRLF line ends") << "crlf.conf"
+                                        << "crlf"
+                                        << "crlf.example.com"
+                                        << "crlfuser" << 22 << QStringList {} << "" << QStringList {};
 
-        QTest::newRow("Match block skipped") << "match.conf" << "x.internal" << "x.internal" << "" << 4444 << QStringList{}
-                                             << "" << QStringList{};
-        QTest::newRow("Host after Match applies") << "match.conf" << "after" << "after.example.com" << "" << 4444
-                                                  << QStringList{} << "" << QStringList{};
-        QTest::newRow("Host before Match applies") << "match.conf" << "before" << "before" << "beforeuser" << 4444
-                                                   << QStringList{} << "" << QStringList{};
+        QTest::newRow("Match block skipped") << "match.conf"
+                                             << "x.internal"
+                                             << "x.internal"
+                                             << "" << 4444 << QStringList {} << "" << QStringList {};
+        QTest::newRow("Host after Match applies") << "match.conf"
+                                                  << "after"
+                                                  << "after.example.com"
+                                                  << "" << 4444 << QStringList {} << "" << QStringList {};
+        QTest::newRow("Host before Match applies") << "match.conf"
+                                                   << "before"
+                                                   << "before"
+                                                   << "beforeuser" << 4444 << QStringList {} << "" << QStringList {};
     }
     void resolve()
     {
@@ -190,10 +243,12 @@ private Q_SLOTS:
 
     void proxyCommandIsReported()
     {
-        const auto r = resolveSshHost(parseData(QStringLiteral("syntax.conf")), QStringLiteral("proxycmd"), fixedLocal());
+        const auto r
+            = resolveSshHost(parseData(QStringLiteral("syntax.conf")), QStringLiteral("proxycmd"), fixedLocal());
         QVERIFY(r.ok());
         QCOMPARE(r->proxyCommand, QStringLiteral("ssh -W %h:%p gateway"));
-        QVERIFY2(notesText(r->notes).contains(QLatin1String("ProxyCommand is not supported")), qPrintable(notesText(r->notes)));
+        QVERIFY2(notesText(r->notes).contains(QLatin1String("ProxyCommand is not supported")),
+            qPrintable(notesText(r->notes)));
     }
 
     void matchIsNotedWithItsLine()
@@ -216,7 +271,7 @@ private Q_SLOTS:
         QStringList got;
         for (const auto& e : config.errors)
             got << e.toString();
-        const QStringList expected{
+        const QStringList expected {
             QStringLiteral("errors.conf:4: bad port '0'"),
             QStringLiteral("errors.conf:5: unterminated quote"),
             QStringLiteral("errors.conf:6: no argument after keyword \"hostname\""),
@@ -238,15 +293,16 @@ private Q_SLOTS:
         const auto r = resolveSshHost(config, QStringLiteral("x"), fixedLocal());
         QVERIFY(!r.ok());
         QCOMPARE(r.error(), QStringLiteral("t.conf:2: IdentityFile ~/.ssh/%q: unknown token %q"));
-        const auto trailing = resolveSshHost(parseSshConfig("IdentityFile /k%\n", QStringLiteral("t")), QStringLiteral("x"), fixedLocal());
+        const auto trailing = resolveSshHost(
+            parseSshConfig("IdentityFile /k%\n", QStringLiteral("t")), QStringLiteral("x"), fixedLocal());
         QVERIFY(!trailing.ok());
     }
 
     void importableAliases()
     {
         QCOMPARE(importableSshHosts(parseData(QStringLiteral("basic.conf"))),
-                 (L({"gpu1", "gpu2", "gpu2.lab", "bastion"})));
-        QCOMPARE(importableSshHosts(parseData(QStringLiteral("match.conf"))), (L({"before", "after"})));
+            (L({ "gpu1", "gpu2", "gpu2.lab", "bastion" })));
+        QCOMPARE(importableSshHosts(parseData(QStringLiteral("match.conf"))), (L({ "before", "after" })));
     }
 
     void includeFromTheFileSystem()
@@ -257,7 +313,7 @@ private Q_SLOTS:
         const SshConfig& config = loaded.value();
         QVERIFY2(config.ok(), qPrintable(notesText(config.errors)));
         // Fragments come in glob (sorted) order, before the rest of the main file.
-        QCOMPARE(importableSshHosts(config), (L({"work", "homebox", "main", "scoped", "never", "afterscoped"})));
+        QCOMPARE(importableSshHosts(config), (L({ "work", "homebox", "main", "scoped", "never", "afterscoped" })));
 
         SshLocalContext local = fixedLocal();
         local.homeDir = home;
@@ -271,7 +327,7 @@ private Q_SLOTS:
         QCOMPARE(int(scoped->port), 2020);
         QCOMPARE(resolveSshHost(config, QStringLiteral("never"), local)->user, QString());
         QCOMPARE(resolveSshHost(config, QStringLiteral("afterscoped"), local)->hostName,
-                 QStringLiteral("afterscoped.example.com"));
+            QStringLiteral("afterscoped.example.com"));
         QCOMPARE(resolveSshHost(config, QStringLiteral("afterscoped"), local)->user, QString());
     }
 
@@ -291,9 +347,12 @@ private Q_SLOTS:
         QTest::addColumn<QString>("alias");
         QTest::addColumn<QString>("user");
         QTest::addColumn<int>("port");
-        QTest::newRow("top of included file applies to all") << "any" << "u-inc" << 22;
-        QTest::newRow("host in included file") << "inc" << "u-inc" << 3000;
-        QTest::newRow("host after the include") << "late" << "u-inc" << 4000;
+        QTest::newRow("top of included file applies to all") << "any"
+                                                             << "u-inc" << 22;
+        QTest::newRow("host in included file") << "inc"
+                                               << "u-inc" << 3000;
+        QTest::newRow("host after the include") << "late"
+                                                << "u-inc" << 4000;
     }
     void includeInMemory()
     {
@@ -301,10 +360,11 @@ private Q_SLOTS:
         QFETCH(QString, user);
         QFETCH(int, port);
         const auto reader = memoryReader({
-            {QStringLiteral("/h/.ssh/a.conf"), "User u-inc\nHost inc\n Port 3000\n"},
-            {QStringLiteral("/h/.ssh/b.conf"), "Host late\n Port 4000\n"},
+            { QStringLiteral("/h/.ssh/a.conf"), "User u-inc\nHost inc\n Port 3000\n" },
+            { QStringLiteral("/h/.ssh/b.conf"), "Host late\n Port 4000\n" },
         });
-        const SshConfig config = parseSshConfig("Include a.conf\nInclude ~/.ssh/b.conf\nUser u-main\n", QStringLiteral("main"), &reader);
+        const SshConfig config
+            = parseSshConfig("Include a.conf\nInclude ~/.ssh/b.conf\nUser u-main\n", QStringLiteral("main"), &reader);
         QVERIFY(config.ok());
         const auto r = resolveSshHost(config, alias, fixedLocal());
         QCOMPARE(r->user, user);
@@ -324,12 +384,15 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("alias");
-        for (const char* alias : {"gpu1", "gpu2", "gpu2.lab", "other.lab", "bastion.lab", "bastion", "h100-07", "elsewhere", "MixedCase"})
+        for (const char* alias :
+            { "gpu1", "gpu2", "gpu2.lab", "other.lab", "bastion.lab", "bastion", "h100-07", "elsewhere", "MixedCase" })
             QTest::newRow(qPrintable(QStringLiteral("basic ") + QLatin1String(alias))) << "basic.conf" << alias;
-        for (const char* alias : {"quoted", "percent", "jumpnone", "dup"})
+        for (const char* alias : { "quoted", "percent", "jumpnone", "dup" })
             QTest::newRow(qPrintable(QStringLiteral("syntax ") + QLatin1String(alias))) << "syntax.conf" << alias;
-        QTest::newRow("crlf") << "crlf.conf" << "crlf";
-        QTest::newRow("match after") << "match.conf" << "after";
+        QTest::newRow("crlf") << "crlf.conf"
+                              << "crlf";
+        QTest::newRow("match after") << "match.conf"
+                                     << "after";
     }
     void agreesWithOpenSsh()
     {
@@ -337,8 +400,9 @@ private Q_SLOTS:
         QFETCH(QString, alias);
         if (QStandardPaths::findExecutable(QStringLiteral("ssh")).isEmpty())
             QSKIP("OpenSSH client not installed");
-        const auto out = test::runProgram(QStringLiteral("ssh"), {QStringLiteral("-G"), QStringLiteral("-F"),
-                                                                   test::dataPath(QStringLiteral("ssh_config/") + file), alias});
+        const auto out = test::runProgram(QStringLiteral("ssh"),
+            { QStringLiteral("-G"), QStringLiteral("-F"), test::dataPath(QStringLiteral("ssh_config/") + file),
+                alias });
         QVERIFY2(out.exitCode == 0, out.err.constData());
         QMap<QString, QString> ssh;
         for (const QByteArray& line : out.out.split('\n')) {

@@ -129,9 +129,12 @@ void TestTextDiff::unifiedMatchesGnuDiff_data()
 {
     QTest::addColumn<QString>("oldText");
     QTest::addColumn<QString>("newText");
-    QTest::newRow("one change") << QStringLiteral("a\nb\nc\nd\ne\nf\ng\nh\n") << QStringLiteral("a\nb\nc\nD\ne\nf\ng\nh\n");
-    QTest::newRow("two hunks") << QStringLiteral("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n16\n") << QStringLiteral("1\nX\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\nY\n16\n");
-    QTest::newRow("merged hunks") << QStringLiteral("1\n2\n3\n4\n5\n6\n7\n8\n") << QStringLiteral("1\nX\n3\n4\n5\n6\nY\n8\n");
+    QTest::newRow("one change") << QStringLiteral("a\nb\nc\nd\ne\nf\ng\nh\n")
+                                << QStringLiteral("a\nb\nc\nD\ne\nf\ng\nh\n");
+    QTest::newRow("two hunks") << QStringLiteral("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n16\n")
+                               << QStringLiteral("1\nX\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\nY\n16\n");
+    QTest::newRow("merged hunks") << QStringLiteral("1\n2\n3\n4\n5\n6\n7\n8\n")
+                                  << QStringLiteral("1\nX\n3\n4\n5\n6\nY\n8\n");
     QTest::newRow("no newline at end") << QStringLiteral("a\nb\nc") << QStringLiteral("a\nb\nc\n");
     QTest::newRow("insert at start") << QStringLiteral("a\nb\n") << QStringLiteral("new\na\nb\n");
     QTest::newRow("delete everything") << QStringLiteral("a\nb\n") << QString();
@@ -143,12 +146,14 @@ void TestTextDiff::unifiedMatchesGnuDiff()
     QFETCH(QString, newText);
     QTemporaryDir dir;
     const QString a = dir.filePath(QStringLiteral("a")), b = dir.filePath(QStringLiteral("b"));
-    for (const auto& [path, text] : {std::pair{a, oldText}, std::pair{b, newText}}) {
+    for (const auto& [path, text] : { std::pair { a, oldText }, std::pair { b, newText } }) {
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(text.toUtf8());
     }
-    const auto gnu = kf::test::runProgram(QStringLiteral("diff"), {QStringLiteral("-u"), QStringLiteral("--label"), QStringLiteral("a"), QStringLiteral("--label"), QStringLiteral("b"), a, b});
+    const auto gnu = kf::test::runProgram(QStringLiteral("diff"),
+        { QStringLiteral("-u"), QStringLiteral("--label"), QStringLiteral("a"), QStringLiteral("--label"),
+            QStringLiteral("b"), a, b });
     QCOMPARE(unifiedDiff(oldText, newText, QStringLiteral("a"), QStringLiteral("b")), QString::fromUtf8(gnu.out));
 }
 
@@ -174,9 +179,9 @@ void TestTextDiff::mergeAccepted()
     const QStringList b = lines("1,X,3,4,5,6,7,Y,9,Z");
     const QList<Change> chs = changes(diffLines(a, b));
     QCOMPARE(chs.size(), 3);
-    QCOMPARE(kf::textdiff::mergeAccepted(a, b, chs, {true, true, true}), b);
-    QCOMPARE(kf::textdiff::mergeAccepted(a, b, chs, {false, false, false}), a);
-    QCOMPARE(kf::textdiff::mergeAccepted(a, b, chs, {false, true, false}), lines("1,2,3,4,5,6,7,Y,9"));
+    QCOMPARE(kf::textdiff::mergeAccepted(a, b, chs, { true, true, true }), b);
+    QCOMPARE(kf::textdiff::mergeAccepted(a, b, chs, { false, false, false }), a);
+    QCOMPARE(kf::textdiff::mergeAccepted(a, b, chs, { false, true, false }), lines("1,2,3,4,5,6,7,Y,9"));
 }
 
 void TestTextDiff::words_data()
@@ -185,8 +190,11 @@ void TestTextDiff::words_data()
     QTest::addColumn<QString>("b");
     QTest::addColumn<QString>("oldChanged");
     QTest::addColumn<QString>("newChanged");
-    QTest::newRow("one word") << QStringLiteral("set(FA3 ON)") << QStringLiteral("set(FA3 OFF)") << QStringLiteral("ON") << QStringLiteral("OFF");
-    QTest::newRow("inserted words") << QStringLiteral("cmake_policy(SET CMP0169 OLD)") << QStringLiteral("  cmake_policy(SET CMP0169 OLD)") << QString() << QStringLiteral("  ");
+    QTest::newRow("one word") << QStringLiteral("set(FA3 ON)") << QStringLiteral("set(FA3 OFF)") << QStringLiteral("ON")
+                              << QStringLiteral("OFF");
+    QTest::newRow("inserted words") << QStringLiteral("cmake_policy(SET CMP0169 OLD)")
+                                    << QStringLiteral("  cmake_policy(SET CMP0169 OLD)") << QString()
+                                    << QStringLiteral("  ");
     QTest::newRow("equal") << QStringLiteral("same") << QStringLiteral("same") << QString() << QString();
 }
 

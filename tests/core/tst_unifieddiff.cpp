@@ -42,12 +42,14 @@ private Q_SLOTS:
 
 void TestUnifiedDiff::parseGitMulti()
 {
-    const UnifiedDiff d = parseUnifiedDiff(QString::fromUtf8(kf::test::readData(QStringLiteral("patch/git-multi.diff"))));
+    const UnifiedDiff d
+        = parseUnifiedDiff(QString::fromUtf8(kf::test::readData(QStringLiteral("patch/git-multi.diff"))));
     QVERIFY2(d, qPrintable(d.error));
     QCOMPARE(d.files.size(), 4);
     QVERIFY(d.files[0].isNew);
     QCOMPARE(d.files[0].targetPath(1), QStringLiteral("docs/notes.md"));
-    QCOMPARE(d.files[0].hunks.first().newLines, (QStringList{QStringLiteral("# Notes"), QStringLiteral("Built for SM120.")}));
+    QCOMPARE(d.files[0].hunks.first().newLines,
+        (QStringList { QStringLiteral("# Notes"), QStringLiteral("Built for SM120.") }));
     QVERIFY(d.files[1].isDeleted);
     QCOMPARE(d.files[1].targetPath(1), QStringLiteral("old.txt"));
     QVERIFY(d.files[2].isRename);
@@ -59,7 +61,8 @@ void TestUnifiedDiff::parseGitMulti()
 
 void TestUnifiedDiff::parseFormatPatch()
 {
-    const UnifiedDiff d = parseUnifiedDiff(QString::fromUtf8(kf::test::readData(QStringLiteral("patch/format-patch-cccl.patch"))));
+    const UnifiedDiff d
+        = parseUnifiedDiff(QString::fromUtf8(kf::test::readData(QStringLiteral("patch/format-patch-cccl.patch"))));
     QVERIFY2(d, qPrintable(d.error));
     QCOMPARE(d.subject, QStringLiteral("[PATCH] sgl-kernel: add CUDA 13 cccl include dir and guard policies"));
     QCOMPARE(d.files.size(), 1);
@@ -74,13 +77,15 @@ void TestUnifiedDiff::parseFormatPatch()
 
 void TestUnifiedDiff::parseCrlf()
 {
-    const UnifiedDiff d = parseUnifiedDiff(QString::fromUtf8(kf::test::readData(QStringLiteral("patch/diffu-crlf.diff"))));
+    const UnifiedDiff d
+        = parseUnifiedDiff(QString::fromUtf8(kf::test::readData(QStringLiteral("patch/diffu-crlf.diff"))));
     QVERIFY2(d, qPrintable(d.error));
     QCOMPARE(d.files.first().oldPath, QStringLiteral("CMakeLists.txt.orig"));
     QCOMPARE(d.files.first().targetPath(0), QStringLiteral("CMakeLists.txt.orig"));
     QCOMPARE(guessStripLevel(d), 0);
     // Applied to a CRLF file, the file keeps CRLF.
-    const auto r = applyHunks(splitLines(QStringLiteral("project(x)\r\nset(A 1)\r\nset(B 1)\r\n")), d.files.first().hunks);
+    const auto r
+        = applyHunks(splitLines(QStringLiteral("project(x)\r\nset(A 1)\r\nset(B 1)\r\n")), d.files.first().hunks);
     QVERIFY(r.allApplied());
     QCOMPARE(joinLines(r.result), QStringLiteral("project(x)\r\nset(A 2)\r\nset(B 1)\r\n"));
 }
@@ -133,7 +138,8 @@ void TestUnifiedDiff::apply_data()
     QTest::addColumn<int>("fuzz");
     QTest::addColumn<QString>("result");
     const QString base = numbered(1, 10);
-    const QString diff = QStringLiteral("--- a/f\n+++ b/f\n@@ -4,5 +4,5 @@\n line 4\n line 5\n-line 6\n+LINE SIX\n line 7\n line 8\n");
+    const QString diff
+        = QStringLiteral("--- a/f\n+++ b/f\n@@ -4,5 +4,5 @@\n line 4\n line 5\n-line 6\n+LINE SIX\n line 7\n line 8\n");
     QString expected = base;
     expected.replace(QStringLiteral("line 6\n"), QStringLiteral("LINE SIX\n"));
     QTest::newRow("exact") << base << diff << int(HunkFate::Applied) << 0 << 0 << expected;
@@ -174,7 +180,8 @@ void TestUnifiedDiff::apply()
 
 void TestUnifiedDiff::rejectedNamesClosestLines()
 {
-    const QString diff = QStringLiteral("--- a/f\n+++ b/f\n@@ -4,5 +4,5 @@\n line 4\n line 5\n-line 6\n+LINE SIX\n line 7\n line 8\n");
+    const QString diff
+        = QStringLiteral("--- a/f\n+++ b/f\n@@ -4,5 +4,5 @@\n line 4\n line 5\n-line 6\n+LINE SIX\n line 7\n line 8\n");
     QString text = numbered(1, 30);
     text.replace(QStringLiteral("line 6\n"), QStringLiteral("line six\n"));
     const auto r = applyHunks(splitLines(text), parseUnifiedDiff(diff).files.first().hunks);
@@ -187,12 +194,14 @@ void TestUnifiedDiff::rejectedNamesClosestLines()
 
 void TestUnifiedDiff::noNewlineAtEnd()
 {
-    const UnifiedDiff d = parseUnifiedDiff(QString::fromUtf8(kf::test::readData(QStringLiteral("patch/git-multi.diff"))));
+    const UnifiedDiff d
+        = parseUnifiedDiff(QString::fromUtf8(kf::test::readData(QStringLiteral("patch/git-multi.diff"))));
     const auto r = applyHunks(splitLines(QStringLiteral("one\ntwo")), d.files[3].hunks);
     QVERIFY(r.allApplied());
     QCOMPARE(joinLines(r.result), QStringLiteral("one\ntwo\n"));
     // And the reverse direction produced by our own differ round-trips.
-    const QString back = kf::textdiff::unifiedDiff(QStringLiteral("one\ntwo\n"), QStringLiteral("one\ntwo"), QStringLiteral("a/t"), QStringLiteral("b/t"));
+    const QString back = kf::textdiff::unifiedDiff(
+        QStringLiteral("one\ntwo\n"), QStringLiteral("one\ntwo"), QStringLiteral("a/t"), QStringLiteral("b/t"));
     const auto r2 = applyHunks(splitLines(QStringLiteral("one\ntwo\n")), parseUnifiedDiff(back).files.first().hunks);
     QCOMPARE(joinLines(r2.result), QStringLiteral("one\ntwo"));
 }
@@ -201,10 +210,13 @@ void TestUnifiedDiff::planFromFormatPatchOnVariant()
 {
     // A format-patch made against sglang's tree (sgl-kernel/ prefix) applied with -p2 to a
     // variant; the second plan says "already applied".
-    const auto set = patchSetFromDiff(QString::fromUtf8(kf::test::readData(QStringLiteral("patch/format-patch-cccl.patch"))), QStringLiteral("cccl.patch"), 2);
+    const auto set
+        = patchSetFromDiff(QString::fromUtf8(kf::test::readData(QStringLiteral("patch/format-patch-cccl.patch"))),
+            QStringLiteral("cccl.patch"), 2);
     QVERIFY2(set, qPrintable(set.error()));
     QCOMPARE(set->patches.first().file, QStringLiteral("CMakeLists.txt"));
-    QMap<QString, QByteArray> files{{QStringLiteral("CMakeLists.txt"), kf::test::readData(QStringLiteral("sgl-kernel-variants/2025-10-cmp0177/CMakeLists.txt"))}};
+    QMap<QString, QByteArray> files { { QStringLiteral("CMakeLists.txt"),
+        kf::test::readData(QStringLiteral("sgl-kernel-variants/2025-10-cmp0177/CMakeLists.txt")) } };
     const SetPlan plan = planSetOnFiles(set.value(), files);
     QCOMPARE(plan.patches.first().status, PatchStatus::WillApply);
     QVERIFY(plan.patches.first().reason.contains(QStringLiteral("1 hunk")));
@@ -212,7 +224,8 @@ void TestUnifiedDiff::planFromFormatPatchOnVariant()
     const SetPlan again = planSetOnFiles(set.value(), files);
     QCOMPARE(again.patches.first().status, PatchStatus::AlreadyApplied);
     // On a tree whose policy lines differ, it is a conflict with the nearest lines.
-    QMap<QString, QByteArray> old{{QStringLiteral("CMakeLists.txt"), kf::test::readData(QStringLiteral("sgl-kernel-variants/2025-02-no-fa3/CMakeLists.txt"))}};
+    QMap<QString, QByteArray> old { { QStringLiteral("CMakeLists.txt"),
+        kf::test::readData(QStringLiteral("sgl-kernel-variants/2025-02-no-fa3/CMakeLists.txt")) } };
     const SetPlan conflict = planSetOnFiles(set.value(), old);
     QCOMPARE(conflict.patches.first().status, PatchStatus::Conflict);
     QVERIFY(!conflict.patches.first().nearestLines.isEmpty());

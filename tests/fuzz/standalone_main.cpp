@@ -20,7 +20,7 @@ namespace {
 std::string readFile(const std::filesystem::path& p)
 {
     std::ifstream f(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+    return { std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>() };
 }
 
 void feed(const std::string& s)

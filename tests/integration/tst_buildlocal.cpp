@@ -44,7 +44,8 @@ class TestBuildLocal : public QObject
         return dst;
     }
 
-    kf::JobSpec buildSpec(const QString& dir, const QString& cmakeArgs = {}, const QString& delay = QStringLiteral("0.3"))
+    kf::JobSpec buildSpec(
+        const QString& dir, const QString& cmakeArgs = {}, const QString& delay = QStringLiteral("0.3"))
     {
         kf::BuildProfile p;
         p.name = QStringLiteral("demo");
@@ -70,7 +71,8 @@ private Q_SLOTS:
     {
         QStandardPaths::setTestModeEnabled(true);
         kf::store::setDatabasePath(m_tmp.filePath(QStringLiteral("history.sqlite")));
-        if (QStandardPaths::findExecutable(QStringLiteral("cmake")).isEmpty() || QStandardPaths::findExecutable(QStringLiteral("ninja")).isEmpty())
+        if (QStandardPaths::findExecutable(QStringLiteral("cmake")).isEmpty()
+            || QStandardPaths::findExecutable(QStringLiteral("ninja")).isEmpty())
             QSKIP("cmake and ninja are needed");
     }
 
@@ -95,7 +97,8 @@ private Q_SLOTS:
         QVERIFY(!progress.isEmpty());
         QCOMPARE(progress.last().done, progress.last().total);
         QVERIFY(progress.last().total >= 13);
-        const bool etaMidway = std::any_of(progress.begin(), progress.end(), [](const BuildProgress& p) { return p.done < p.total && p.done > 0 && p.etaS > 0; });
+        const bool etaMidway = std::any_of(progress.begin(), progress.end(),
+            [](const BuildProgress& p) { return p.done < p.total && p.done > 0 && p.etaS > 0; });
         QVERIFY2(etaMidway, "no ETA while the build was running");
         QCOMPARE(log, serverLog(started->id));
         QVERIFY(mem.size() >= 1);
@@ -118,7 +121,8 @@ private Q_SLOTS:
         if (!QFile::exists(QStringLiteral("/usr/local/cuda/include/cccl/thrust/version.h")))
             QSKIP("needs CUDA 13 at /usr/local/cuda (CCCL under include/cccl)");
         const QString dir = copyProject(QStringLiteral("cccl"));
-        const auto bad = kf::RemoteJob::start(*m_t, buildSpec(dir, QStringLiteral("-DKF_USE_CUDA_HEADERS=ON"), QStringLiteral("0")));
+        const auto bad = kf::RemoteJob::start(
+            *m_t, buildSpec(dir, QStringLiteral("-DKF_USE_CUDA_HEADERS=ON"), QStringLiteral("0")));
         QVERIFY2(bad, qPrintable(bad.error()));
         kf::BuildSession s(m_t, QStringLiteral("local"), bad->id);
         s.setJobRoot(root());
@@ -128,16 +132,19 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(done.size(), 1, 120000);
         QVERIFY(done.first().first().value<JobInfo>().exitStatus != 0);
         const auto& diags = s.diagnostics();
-        auto it = std::find_if(diags.begin(), diags.end(), [](const kf::Diagnostic& d) { return d.kind == kf::Diagnostic::Kind::Compiler; });
+        auto it = std::find_if(diags.begin(), diags.end(),
+            [](const kf::Diagnostic& d) { return d.kind == kf::Diagnostic::Kind::Compiler; });
         QVERIFY2(it != diags.end(), serverLog(bad->id).constData());
         QVERIFY(it->file.endsWith(QStringLiteral("src/thrust_user.cpp")));
         QCOMPARE(it->line, 2);
         QCOMPARE(it->column, 10);
         QCOMPARE(int(it->hint), int(kf::Diagnostic::Hint::Cccl));
-        QVERIFY(std::any_of(diags.begin(), diags.end(), [](const kf::Diagnostic& d) { return d.kind == kf::Diagnostic::Kind::Ninja; }));
+        QVERIFY(std::any_of(
+            diags.begin(), diags.end(), [](const kf::Diagnostic& d) { return d.kind == kf::Diagnostic::Kind::Ninja; }));
 
         // The fix the CCCL patch applies makes it build.
-        const auto good = kf::RemoteJob::start(*m_t, buildSpec(dir, QStringLiteral("-DKF_USE_CUDA_HEADERS=ON -DKF_CCCL_FIX=ON"), QStringLiteral("0")));
+        const auto good = kf::RemoteJob::start(
+            *m_t, buildSpec(dir, QStringLiteral("-DKF_USE_CUDA_HEADERS=ON -DKF_CCCL_FIX=ON"), QStringLiteral("0")));
         QVERIFY2(good, qPrintable(good.error()));
         kf::BuildSession s2(m_t, QStringLiteral("local"), good->id);
         s2.setJobRoot(root());
@@ -165,7 +172,8 @@ private Q_SLOTS:
         }
         const qint64 resumeAt = received.size();
         // The build goes on without anyone watching.
-        QTRY_COMPARE_WITH_TIMEOUT(int(kf::RemoteJob::info(*m_t, started->id, root())->state), int(JobInfo::State::Finished), 120000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            int(kf::RemoteJob::info(*m_t, started->id, root())->state), int(JobInfo::State::Finished), 120000);
         kf::BuildSession again(m_t, QStringLiteral("local"), started->id);
         again.setJobRoot(root());
         again.setMemoryInterval(0);
@@ -191,12 +199,14 @@ private Q_SLOTS:
         QSignalSpy done(&s, &kf::BuildSession::finished);
         s.attach(0);
         // Compiles are under way (each sleeps 30 s in slowcc).
-        QTRY_VERIFY_WITH_TIMEOUT(s.progress().running >= 1 || serverLog(started->id).contains("Build files have been written"), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            s.progress().running >= 1 || serverLog(started->id).contains("Build files have been written"), 60000);
         // ninja runs each compile in a process group of its own: look at the whole session.
         const QString sid = QString::number(started->pid);
         auto sessionMembers = [&] {
             QList<QByteArray> live;
-            const auto ps = kf::test::runProgram(QStringLiteral("ps"), {QStringLiteral("-e"), QStringLiteral("-o"), QStringLiteral("pid=,sid=,stat=,args=")});
+            const auto ps = kf::test::runProgram(QStringLiteral("ps"),
+                { QStringLiteral("-e"), QStringLiteral("-o"), QStringLiteral("pid=,sid=,stat=,args=") });
             for (const QByteArray& line : ps.out.split('\n')) {
                 const QList<QByteArray> f = line.simplified().split(' ');
                 if (f.size() >= 3 && f[1] == sid.toUtf8() && !f[2].startsWith('Z'))

@@ -86,10 +86,12 @@ private Q_SLOTS:
         const auto info = done.first().first().value<JobInfo>();
         const QByteArray log = serverLog(demo, started->id);
         const QList<kf::Diagnostic>& diags = s.diagnostics();
-        if (kf::test::runProgram(QStringLiteral("cmake"), {QStringLiteral("--version")}).out.contains("version 3.2")) {
+        if (kf::test::runProgram(QStringLiteral("cmake"), { QStringLiteral("--version") })
+                .out.contains("version 3.2")) {
             // CMake < 3.30 here: the unguarded cmake_policy line stops the configure.
             QVERIFY(info.exitStatus != 0);
-            auto it = std::find_if(diags.begin(), diags.end(), [](const kf::Diagnostic& d) { return d.kind == kf::Diagnostic::Kind::CMake; });
+            auto it = std::find_if(diags.begin(), diags.end(),
+                [](const kf::Diagnostic& d) { return d.kind == kf::Diagnostic::Kind::CMake; });
             QVERIFY2(it != diags.end(), log.constData());
             QCOMPARE(it->file, QStringLiteral("CMakeLists.txt"));
             QVERIFY(it->line > 0);
@@ -132,7 +134,8 @@ private Q_SLOTS:
         QVERIFY2(t2, qPrintable(t2.error()));
         const auto jobs = kf::RemoteJob::list(**t2);
         QVERIFY(jobs);
-        QVERIFY(std::any_of(jobs->begin(), jobs->end(), [&](const JobInfo& j) { return j.id == started->id && j.state == JobInfo::State::Finished; }));
+        QVERIFY(std::any_of(jobs->begin(), jobs->end(),
+            [&](const JobInfo& j) { return j.id == started->id && j.state == JobInfo::State::Finished; }));
         const auto whole = kf::RemoteJob::readLog(**t2, started->id, 0);
         QVERIFY(whole);
         QCOMPARE(*whole, received);
@@ -149,7 +152,8 @@ private Q_SLOTS:
         const QByteArray sid = QByteArray::number(started->pid);
         auto members = [&] {
             QList<QByteArray> live;
-            const auto ps = kf::test::runProgram(QStringLiteral("ps"), {QStringLiteral("-e"), QStringLiteral("-o"), QStringLiteral("pid=,sid=,stat=,args=")});
+            const auto ps = kf::test::runProgram(QStringLiteral("ps"),
+                { QStringLiteral("-e"), QStringLiteral("-o"), QStringLiteral("pid=,sid=,stat=,args=") });
             for (const QByteArray& line : ps.out.split('\n')) {
                 const QList<QByteArray> f = line.simplified().split(' ');
                 if (f.size() >= 3 && f[1] == sid && !f[2].startsWith('Z'))

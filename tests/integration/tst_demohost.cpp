@@ -6,8 +6,8 @@
 #include <QFile>
 #include <QProcess>
 #include <QProcessEnvironment>
-#include <QTemporaryDir>
 #include <QTcpSocket>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <csignal>
@@ -20,7 +20,8 @@ private Q_SLOTS:
     {
         KF_START_DEMO_HOST(demo);
         QVERIFY(demo.port() > 0);
-        const auto r = kf::test::runProgram(QStringLiteral("ssh"), demo.sshArguments() << QStringLiteral("echo hello; echo $HOME"));
+        const auto r = kf::test::runProgram(
+            QStringLiteral("ssh"), demo.sshArguments() << QStringLiteral("echo hello; echo $HOME"));
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QList<QByteArray> lines = r.out.trimmed().split('\n');
         QCOMPARE(lines.value(0), QByteArray("hello"));
@@ -56,7 +57,8 @@ private Q_SLOTS:
         QVERIFY2(s.ok(), qPrintable(s.error()));
         QCOMPARE(demo.port(), port);
         const QString marker = demo.homeDir() + QStringLiteral("/marker");
-        const auto r = kf::test::runProgram(QStringLiteral("ssh"), demo.sshArguments() << QStringLiteral("touch ") + marker);
+        const auto r
+            = kf::test::runProgram(QStringLiteral("ssh"), demo.sshArguments() << QStringLiteral("touch ") + marker);
         QCOMPARE(r.exitCode, 255);
         QVERIFY2(r.err.contains("REMOTE HOST IDENTIFICATION HAS CHANGED"), r.err.constData());
         QVERIFY(!QFile::exists(marker));
@@ -80,10 +82,14 @@ private Q_SLOTS:
     void stopEndsDetachedJobsToo()
     {
         KF_START_DEMO_HOST(demo);
-        const auto r = kf::test::runProgram(QStringLiteral("ssh"), demo.sshArguments() << QStringLiteral("setsid sleep 6004 </dev/null >/dev/null 2>&1 & echo ok"));
+        const auto r = kf::test::runProgram(QStringLiteral("ssh"),
+            demo.sshArguments() << QStringLiteral("setsid sleep 6004 </dev/null >/dev/null 2>&1 & echo ok"));
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const auto running = [] {
-            return kf::test::runProgram(QStringLiteral("pgrep"), {QStringLiteral("-f"), QStringLiteral("^sleep 6004$")}).exitCode == 0;
+            return kf::test::runProgram(
+                       QStringLiteral("pgrep"), { QStringLiteral("-f"), QStringLiteral("^sleep 6004$") })
+                       .exitCode
+                == 0;
         };
         QTRY_VERIFY_WITH_TIMEOUT(running(), 10000);
         demo.stop();
@@ -103,7 +109,7 @@ private Q_SLOTS:
         env.insert(QStringLiteral("XDG_CACHE_HOME"), home.filePath(QStringLiteral("cache")));
         app.setProcessEnvironment(env);
         app.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        app.start(QStringLiteral(KF_GUI_BINARY), {QStringLiteral("--demo")});
+        app.start(QStringLiteral(KF_GUI_BINARY), { QStringLiteral("--demo") });
         QVERIFY2(app.waitForStarted(10000), qPrintable(app.errorString()));
         // The demo sshd is the app's child process.
         const auto childSshd = [&]() -> qint64 {

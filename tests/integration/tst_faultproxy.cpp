@@ -31,7 +31,7 @@ public:
     EchoServer()
     {
         m_fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        sockaddr_in a{};
+        sockaddr_in a {};
         a.sin_family = AF_INET;
         a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
         ::bind(m_fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
@@ -41,7 +41,7 @@ public:
         m_port = ntohs(a.sin_port);
         m_thread = std::thread([this] {
             while (!m_stop) {
-                pollfd p{m_fd, POLLIN, 0};
+                pollfd p { m_fd, POLLIN, 0 };
                 if (::poll(&p, 1, 100) <= 0)
                     continue;
                 const int c = ::accept(m_fd, nullptr, nullptr);
@@ -75,7 +75,7 @@ public:
 private:
     int m_fd = -1;
     quint16 m_port = 0;
-    std::atomic<bool> m_stop{false};
+    std::atomic<bool> m_stop { false };
     std::thread m_thread;
 };
 
@@ -84,7 +84,7 @@ int connectTo(quint16 port)
     const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     int one = 1;
     ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    sockaddr_in a{};
+    sockaddr_in a {};
     a.sin_family = AF_INET;
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     a.sin_port = htons(port);
@@ -103,7 +103,7 @@ QByteArray readExactly(int fd, qsizetype n, int timeoutMs = 30000)
     t.start();
     char buf[65536];
     while (out.size() < n && t.elapsed() < timeoutMs) {
-        pollfd p{fd, POLLIN, 0};
+        pollfd p { fd, POLLIN, 0 };
         if (::poll(&p, 1, 200) <= 0)
             continue;
         const ssize_t r = ::read(fd, buf, size_t(std::min<qsizetype>(sizeof buf, n - out.size())));
@@ -251,7 +251,7 @@ private Q_SLOTS:
         QVERIFY(::send(fd, "lost", 4, MSG_NOSIGNAL) == 4);
         QTRY_COMPARE_WITH_TIMEOUT(proxy.counters().bytesSwallowed, 4, 10000);
         // Nothing comes back and the connection stays open (poll sees neither data nor EOF).
-        pollfd p{fd, POLLIN, 0};
+        pollfd p { fd, POLLIN, 0 };
         QCOMPARE(::poll(&p, 1, 300), 0);
         QCOMPARE(proxy.counters().connectionsOpen, 1);
         proxy.setHang(false);
@@ -270,7 +270,7 @@ private Q_SLOTS:
         proxy.resetAll();
         QTRY_COMPARE_WITH_TIMEOUT(proxy.counters().connectionsReset, 1, 10000);
         char c;
-        pollfd p{fd, POLLIN, 0};
+        pollfd p { fd, POLLIN, 0 };
         QVERIFY(::poll(&p, 1, 10000) == 1);
         errno = 0;
         QCOMPARE(::read(fd, &c, 1), ssize_t(-1));
@@ -296,7 +296,7 @@ private Q_SLOTS:
         const int fd = connectTo(proxy.port());
         QVERIFY(fd >= 0);
         char c;
-        pollfd p{fd, POLLIN, 0};
+        pollfd p { fd, POLLIN, 0 };
         QVERIFY(::poll(&p, 1, 10000) == 1);
         QVERIFY(::read(fd, &c, 1) <= 0);
         ::close(fd);
@@ -313,7 +313,8 @@ private Q_SLOTS:
 
         QElapsedTimer t;
         t.start();
-        auto r = kf::test::runProgram(QStringLiteral("ssh"), sshViaProxy(demo, proxy) << QStringLiteral("echo through"));
+        auto r
+            = kf::test::runProgram(QStringLiteral("ssh"), sshViaProxy(demo, proxy) << QStringLiteral("echo through"));
         const qint64 direct = t.elapsed();
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QCOMPARE(r.out.trimmed(), QByteArray("through"));
@@ -345,8 +346,8 @@ private Q_SLOTS:
         // 3 MB of output: with the handshake at most a few KB, the transfer takes >= ~2.9 s.
         QElapsedTimer t;
         t.start();
-        const auto r = kf::test::runProgram(QStringLiteral("ssh"),
-                                            sshViaProxy(demo, proxy) << QStringLiteral("head -c 3000000 /dev/zero"));
+        const auto r = kf::test::runProgram(
+            QStringLiteral("ssh"), sshViaProxy(demo, proxy) << QStringLiteral("head -c 3000000 /dev/zero"));
         const qint64 ms = t.elapsed();
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QCOMPARE(r.out.size(), 3000000);
@@ -361,9 +362,10 @@ private Q_SLOTS:
         QVERIFY(proxy.start().ok());
         QProcess ssh;
         ssh.start(QStringLiteral("ssh"),
-                  sshViaProxy(demo, proxy, {QStringLiteral("-o"), QStringLiteral("ServerAliveInterval=1"),
-                                            QStringLiteral("-o"), QStringLiteral("ServerAliveCountMax=2")})
-                      << QStringLiteral("while :; do echo tick; sleep 0.1; done"));
+            sshViaProxy(demo, proxy,
+                { QStringLiteral("-o"), QStringLiteral("ServerAliveInterval=1"), QStringLiteral("-o"),
+                    QStringLiteral("ServerAliveCountMax=2") })
+                << QStringLiteral("while :; do echo tick; sleep 0.1; done"));
         QVERIFY(ssh.waitForReadyRead(20000));
         QVERIFY(ssh.readAllStandardOutput().startsWith("tick"));
         proxy.setHang(true);

@@ -42,7 +42,8 @@ QStringList tempLitter(const QString& dir)
 class SmallDisk
 {
 public:
-    explicit SmallDisk(const QString& dir) : m_dir(dir)
+    explicit SmallDisk(const QString& dir)
+        : m_dir(dir)
     {
         QDir().mkpath(dir);
         if (::mount("tmpfs", QFile::encodeName(dir).constData(), "tmpfs", 0, "size=256k,mode=0755") == 0)
@@ -59,8 +60,10 @@ public:
     QString error() const { return m_error; }
     qint64 freeBytes() const
     {
-        struct statvfs st{};
-        return ::statvfs(QFile::encodeName(m_dir).constData(), &st) == 0 ? qint64(st.f_bavail) * qint64(st.f_frsize) : -1;
+        struct statvfs st
+        { };
+        return ::statvfs(QFile::encodeName(m_dir).constData(), &st) == 0 ? qint64(st.f_bavail) * qint64(st.f_frsize)
+                                                                         : -1;
     }
     // Fills the disk, then frees `leave` bytes.
     bool fillLeaving(qint64 leave)
@@ -69,8 +72,7 @@ public:
         if (!f.open(QIODevice::WriteOnly))
             return false;
         const QByteArray block(4096, 'f');
-        while (f.write(block) == block.size() && f.flush()) {
-        }
+        while (f.write(block) == block.size() && f.flush()) { }
         f.close(); // the last write failed with ENOSPC: the disk is full
         return QFile::resize(f.fileName(), qMax<qint64>(0, QFileInfo(f).size() - leave));
     }
@@ -99,17 +101,20 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("output");
         QTest::addColumn<qint64>("availableKiB");
-        QTest::newRow("gnu coreutils") << QByteArray("Filesystem     1024-blocks  Used Available Capacity Mounted on\n"
-                                                     "tmpfs                  256   252         4      99% /home/u/full\n")
+        QTest::newRow("gnu coreutils") << QByteArray(
+            "Filesystem     1024-blocks  Used Available Capacity Mounted on\n"
+            "tmpfs                  256   252         4      99% /home/u/full\n")
                                        << qint64(4);
-        QTest::newRow("busybox") << QByteArray("Filesystem           1024-blocks    Used Available Capacity Mounted on\n"
-                                               "/dev/root               7675216 5012344   2318928  68% /\n")
+        QTest::newRow("busybox") << QByteArray(
+            "Filesystem           1024-blocks    Used Available Capacity Mounted on\n"
+            "/dev/root               7675216 5012344   2318928  68% /\n")
                                  << qint64(2318928);
         QTest::newRow("spaces in names") << QByteArray("Filesystem 1024-blocks Used Available Capacity Mounted on\n"
                                                        "my disk 1000 1000 0 100% /mnt/my full disk\n")
                                          << qint64(0);
         QTest::newRow("no header") << QByteArray("df: /nope: No such file or directory\n") << qint64(-1);
-        QTest::newRow("no numbers") << QByteArray("Filesystem 1024-blocks Used Available Capacity Mounted on\n-\n") << qint64(-1);
+        QTest::newRow("no numbers") << QByteArray("Filesystem 1024-blocks Used Available Capacity Mounted on\n-\n")
+                                    << qint64(-1);
     }
     void parseDf()
     {
@@ -165,8 +170,8 @@ private Q_SLOTS:
         QVERIFY2(c.ok(), qPrintable(c.error()));
         auto t = c.value();
         const QString src = test::dataPath(QStringLiteral("sgl-kernel-variants/2025-10-cmp0177"));
-        const QStringList files{QStringLiteral("CMakeLists.txt"), QStringLiteral("python/sgl_kernel/flash_attn.py"),
-                                QStringLiteral("python/sgl_kernel/__init__.py")};
+        const QStringList files { QStringLiteral("CMakeLists.txt"), QStringLiteral("python/sgl_kernel/flash_attn.py"),
+            QStringLiteral("python/sgl_kernel/__init__.py") };
         QMap<QString, QByteArray> originals;
         for (const QString& rel : files) {
             QDir().mkpath(QFileInfo(tree + QLatin1Char('/') + rel).absolutePath());
@@ -226,13 +231,14 @@ private Q_SLOTS:
         QVERIFY(big.open(QIODevice::WriteOnly));
         big.write(QByteArray(2 * 1024 * 1024, 'B'));
         big.close();
-        const QStringList opts{QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("-i"), demo.clientKeyPath(),
-                               QStringLiteral("--known-hosts"), demo.knownHostsPath()};
-        const auto put = test::runCli(QStringList{QStringLiteral("put")}
-                                      << opts << local << demo.user() + QLatin1Char('@') + demo.host() + QStringLiteral(":full/victim.bin"));
+        const QStringList opts { QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("-i"),
+            demo.clientKeyPath(), QStringLiteral("--known-hosts"), demo.knownHostsPath() };
+        const auto put = test::runCli(QStringList { QStringLiteral("put") }
+            << opts << local << demo.user() + QLatin1Char('@') + demo.host() + QStringLiteral(":full/victim.bin"));
         QCOMPARE(put.exitCode, 1);
-        QVERIFY2(put.err.contains("kernelforge-cli put: cannot write full/victim.bin: no space left on device on full ("),
-                 put.err.constData());
+        QVERIFY2(
+            put.err.contains("kernelforge-cli put: cannot write full/victim.bin: no space left on device on full ("),
+            put.err.constData());
         QVERIFY2(put.err.contains(" free, 2.0 MiB needed)"), put.err.constData());
         QCOMPARE(readAll(victim.fileName()), QByteArray("ORIGINAL\n"));
         QCOMPARE(tempLitter(demo.homeDir() + QStringLiteral("/full")), QStringList());

@@ -52,7 +52,10 @@ QByteArray readAll(const QString& path)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
-QByteArray sha(const QByteArray& data) { return QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex(); }
+QByteArray sha(const QByteArray& data)
+{
+    return QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex();
+}
 
 QByteArray randomContent(qint64 bytes, quint32 s)
 {
@@ -83,8 +86,8 @@ bool waitReady(SshTransport& t, int timeoutMs)
     return false;
 }
 
-const QStringList kPatchFiles = {QStringLiteral("CMakeLists.txt"), QStringLiteral("python/sgl_kernel/flash_attn.py"),
-                                 QStringLiteral("python/sgl_kernel/__init__.py")};
+const QStringList kPatchFiles = { QStringLiteral("CMakeLists.txt"), QStringLiteral("python/sgl_kernel/flash_attn.py"),
+    QStringLiteral("python/sgl_kernel/__init__.py") };
 
 } // namespace
 
@@ -110,8 +113,8 @@ private Q_SLOTS:
         QVERIFY2(c.ok(), qPrintable(c.error()));
         auto t = c.value();
         const qint64 size = 64 * 1024 * 1024;
-        const QByteArray contents[2] = {randomContent(size, 1), randomContent(size, 2)};
-        const QByteArray hashes[2] = {sha(contents[0]), sha(contents[1])};
+        const QByteArray contents[2] = { randomContent(size, 1), randomContent(size, 2) };
+        const QByteArray hashes[2] = { sha(contents[0]), sha(contents[1]) };
         const QString remote = QStringLiteral("~/big.bin");
         const QString local = demo.homeDir() + QStringLiteral("/big.bin");
 
@@ -132,8 +135,12 @@ private Q_SLOTS:
             const Status st = write.get();
             const QByteArray got = sha(readAll(local));
             QVERIFY2(got == hashes[0] || got == hashes[1],
-                     qPrintable(QStringLiteral("kill %1 (after %2 ms, seed %3): remote file is neither old nor new (size %4)")
-                                    .arg(i).arg(delayMs).arg(s).arg(QFileInfo(local).size())));
+                qPrintable(
+                    QStringLiteral("kill %1 (after %2 ms, seed %3): remote file is neither old nor new (size %4)")
+                        .arg(i)
+                        .arg(delayMs)
+                        .arg(s)
+                        .arg(QFileInfo(local).size())));
             if (st.ok()) {
                 ++completedWrites;
                 QCOMPARE(got, hashes[next]);
@@ -187,7 +194,7 @@ private Q_SLOTS:
         QMap<QString, QPair<QByteArray, QByteArray>> expected; // file -> (old sha, new sha)
         for (const patch::FilePlan& f : plan.files)
             if (f.changes())
-                expected.insert(f.file, {f.sha256Before.toLatin1(), f.sha256After.toLatin1()});
+                expected.insert(f.file, { f.sha256Before.toLatin1(), f.sha256After.toLatin1() });
         QVERIFY(!expected.isEmpty());
         QElapsedTimer timer;
         timer.start();
@@ -221,8 +228,11 @@ private Q_SLOTS:
             for (auto it = expected.cbegin(); it != expected.cend(); ++it) {
                 const QByteArray got = sha(readAll(treeLocal + QLatin1Char('/') + it.key()));
                 QVERIFY2(got == it.value().first || got == it.value().second,
-                         qPrintable(QStringLiteral("kill %1 (after %2 ms, seed %3): %4 is neither old nor new")
-                                        .arg(i).arg(delayMs).arg(s).arg(it.key())));
+                    qPrintable(QStringLiteral("kill %1 (after %2 ms, seed %3): %4 is neither old nor new")
+                                   .arg(i)
+                                   .arg(delayMs)
+                                   .arg(s)
+                                   .arg(it.key())));
                 if (got == it.value().second)
                     ++newFiles;
             }
@@ -235,7 +245,7 @@ private Q_SLOTS:
             QVERIFY2(waitReady(*t, 60000), qPrintable(t->session()->stateReason()));
         }
         qInfo("kills: %d, applies cut short: %d, of which left the set half-applied (per file old/new): %d", n,
-              failedApplies, mixed);
+            failedApplies, mixed);
         // A good apply after the kills finishes the job and leaves no temp files behind.
         resetTree();
         replan();

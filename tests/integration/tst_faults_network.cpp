@@ -125,7 +125,9 @@ private Q_SLOTS:
                 return;
             }
             if (gpus[0].timeMs != 0 && !blockTimes.isEmpty() && gpus[0].timeMs <= blockTimes.last())
-                problem = QStringLiteral("sample at %1 after %2: duplicated or out of order").arg(gpus[0].timeMs).arg(blockTimes.last());
+                problem = QStringLiteral("sample at %1 after %2: duplicated or out of order")
+                              .arg(gpus[0].timeMs)
+                              .arg(blockTimes.last());
             blockTimes << gpus[0].timeMs;
         });
         wall.start();
@@ -156,8 +158,8 @@ private Q_SLOTS:
         moreBlocks(5);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
         const qint64 possible = wall.elapsed() / o.intervalMs + 1 + monitor.resumes() + monitor.restarts();
-        qInfo("blocks: %d (at most %lld possible in %lld ms), resumes: %d, restarts: %d", int(blockTimes.size()), possible,
-              wall.elapsed(), monitor.resumes(), monitor.restarts());
+        qInfo("blocks: %d (at most %lld possible in %lld ms), resumes: %d, restarts: %d", int(blockTimes.size()),
+            possible, wall.elapsed(), monitor.resumes(), monitor.restarts());
         QVERIFY(blockTimes.size() <= possible);
         monitor.stop();
     }
@@ -173,8 +175,10 @@ private Q_SLOTS:
         const QString flag = demo.homeDir() + QStringLiteral("/stop-flag");
         JobSpec spec;
         spec.name = QStringLiteral("fault-tail");
-        spec.command = QStringLiteral("i=0; while [ ! -e %1 ]; do printf '[%d] Building CUDA object csrc/k%d.cu.o\\n' $i $i; "
-                                      "i=$((i+1)); sleep 0.02; done; echo \"done $i\"").arg(shellQuote(flag));
+        spec.command
+            = QStringLiteral("i=0; while [ ! -e %1 ]; do printf '[%d] Building CUDA object csrc/k%d.cu.o\\n' $i $i; "
+                             "i=$((i+1)); sleep 0.02; done; echo \"done $i\"")
+                  .arg(shellQuote(flag));
         const auto started = RemoteJob::start(*link->transport, spec);
         QVERIFY2(started, qPrintable(started.error()));
         RemoteJob job(link->transport, started.value().id);

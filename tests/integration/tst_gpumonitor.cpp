@@ -41,7 +41,11 @@ struct SampleLog
                 if (it->at(i) == 0)
                     return QStringLiteral("GPU %1: sample %2 has no timestamp").arg(it.key()).arg(i);
                 if (i > 0 && it->at(i) <= it->at(i - 1))
-                    return QStringLiteral("GPU %1: sample %2 at %3 after %4 (duplicate or out of order)").arg(it.key()).arg(i).arg(it->at(i)).arg(it->at(i - 1));
+                    return QStringLiteral("GPU %1: sample %2 at %3 after %4 (duplicate or out of order)")
+                        .arg(it.key())
+                        .arg(i)
+                        .arg(it->at(i))
+                        .arg(it->at(i - 1));
             }
         }
         return {};
@@ -63,16 +67,22 @@ QString checkHistoryGap(const GpuMonitor& monitor, int gpu, const GpuMonitor::Ga
             return QStringLiteral("history of GPU %1 not strictly increasing at %2").arg(gpu).arg(i);
         if (std::isnan(raw[i].min)) {
             // (A block torn by the drop may lack this GPU: its neighbours are then further out.)
-            if (raw[i].t == gap.fromMs + 1 && i > 0 && i + 1 < raw.size() && raw[i - 1].t <= gap.fromMs && raw[i + 1].t >= gap.toMs)
+            if (raw[i].t == gap.fromMs + 1 && i > 0 && i + 1 < raw.size() && raw[i - 1].t <= gap.fromMs
+                && raw[i + 1].t >= gap.toMs)
                 ++markers;
             else if (raw[i].t > gap.fromMs && raw[i].t < gap.toMs)
                 return QStringLiteral("a stray NaN at %1").arg(raw[i].t);
         }
     }
     if (markers != 1)
-        return QStringLiteral("GPU %1: %2 gap markers between %3 and %4").arg(gpu).arg(markers).arg(gap.fromMs).arg(gap.toMs);
+        return QStringLiteral("GPU %1: %2 gap markers between %3 and %4")
+            .arg(gpu)
+            .arg(markers)
+            .arg(gap.fromMs)
+            .arg(gap.toMs);
     const auto drawn = s->decimated(gap.fromMs - 60000, gap.toMs + 60000, 2000);
-    const bool broken = std::any_of(drawn.cbegin(), drawn.cend(), [&](const QPointF& p) { return std::isnan(p.y()) && p.x() > gap.fromMs && p.x() < gap.toMs; });
+    const bool broken = std::any_of(drawn.cbegin(), drawn.cend(),
+        [&](const QPointF& p) { return std::isnan(p.y()) && p.x() > gap.fromMs && p.x() < gap.toMs; });
     return broken ? QString() : QStringLiteral("the decimated series joins across the gap");
 }
 
@@ -261,8 +271,8 @@ private Q_SLOTS:
             const QString problem = checkHistoryGap(monitor, gpu, gap);
             QVERIFY2(problem.isEmpty(), qPrintable(problem));
         }
-        qInfo("gap of %lld ms; %lld duplicate samples dropped; resumes %d, restarts %d", gap.toMs - gap.fromMs, monitor.duplicatesDropped(),
-              monitor.resumes(), monitor.restarts());
+        qInfo("gap of %lld ms; %lld duplicate samples dropped; resumes %d, restarts %d", gap.toMs - gap.fromMs,
+            monitor.duplicatesDropped(), monitor.resumes(), monitor.restarts());
         monitor.stop();
     }
 

@@ -57,19 +57,24 @@ void TestPatchSsh::cliApplyAgainRollback()
     const QString cmake = demo.homeDir() + QStringLiteral("/sgl-kernel/CMakeLists.txt");
     const QByteArray original = readAll(cmake);
     QVERIFY(original.contains("cmake_policy(SET CMP0169 OLD)"));
-    const QStringList ssh{QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("-i"), demo.clientKeyPath(), QStringLiteral("--known-hosts"), demo.knownHostsPath()};
+    const QStringList ssh { QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("-i"),
+        demo.clientKeyPath(), QStringLiteral("--known-hosts"), demo.knownHostsPath() };
     const QString root = demo.user() + QLatin1Char('@') + demo.host() + QStringLiteral(":sgl-kernel");
-    const QStringList env{QStringLiteral("XDG_STATE_HOME=") + m_state.filePath(QStringLiteral("cli-state"))};
+    const QStringList env { QStringLiteral("XDG_STATE_HOME=") + m_state.filePath(QStringLiteral("cli-state")) };
     auto run = [&](const QString& action) {
-        return test::runCli(QStringList{QStringLiteral("patch"), action, QStringLiteral("--set"), QStringLiteral("builtin:sgl-kernel-sm120-cuda13"),
-                                        QStringLiteral("--root"), root, QStringLiteral("--json")} + ssh, 120000, env);
+        return test::runCli(QStringList { QStringLiteral("patch"), action, QStringLiteral("--set"),
+                                QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), QStringLiteral("--root"), root,
+                                QStringLiteral("--json") }
+                + ssh,
+            120000, env);
     };
     const auto apply = run(QStringLiteral("apply"));
     QVERIFY2(apply.exitCode == 0, QByteArray(apply.out + apply.err).constData());
     QCOMPARE(apply.out.count("\"status\":\"applied\""), 4);
     const QByteArray patched = readAll(cmake);
     QVERIFY(patched.contains("if(POLICY CMP0169)"));
-    QVERIFY(readAll(demo.homeDir() + QStringLiteral("/sgl-kernel/python/sgl_kernel/flash_attn.py")).contains("FA3_AVAILABLE = False"));
+    QVERIFY(readAll(demo.homeDir() + QStringLiteral("/sgl-kernel/python/sgl_kernel/flash_attn.py"))
+                .contains("FA3_AVAILABLE = False"));
     // Backups live on the server, next to nothing of the user's.
     QVERIFY(QDir(demo.homeDir() + QStringLiteral("/.cache/kernelforge/patch-backups")).exists());
 
@@ -84,9 +89,12 @@ void TestPatchSsh::cliApplyAgainRollback()
     QCOMPARE(readAll(cmake), original);
 
     // A wrong key is a connection error (255), not a patch error.
-    const auto bad = test::runCli({QStringLiteral("patch"), QStringLiteral("plan"), QStringLiteral("--set"), QStringLiteral("builtin:sgl-kernel-sm120-cuda13"),
-                                   QStringLiteral("--root"), root, QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("--known-hosts"),
-                                   m_state.filePath(QStringLiteral("empty_known_hosts"))}, 60000, env);
+    const auto bad
+        = test::runCli({ QStringLiteral("patch"), QStringLiteral("plan"), QStringLiteral("--set"),
+                           QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), QStringLiteral("--root"), root,
+                           QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("--known-hosts"),
+                           m_state.filePath(QStringLiteral("empty_known_hosts")) },
+            60000, env);
     QCOMPARE(bad.exitCode, 255);
 }
 
@@ -137,7 +145,8 @@ void TestPatchSsh::killedMidApplyLeavesOldOrNew()
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(old);
     }
-    const QByteArray yaml = "name: big\npatches:\n  - id: all\n    file: CMakeLists.txt\n    edits:\n      - replace: {find: ' value)', with: ' other_value)'}\n";
+    const QByteArray yaml = "name: big\npatches:\n  - id: all\n    file: CMakeLists.txt\n    edits:\n      - replace: "
+                            "{find: ' value)', with: ' other_value)'}\n";
     const auto set = parsePatchSetYaml(yaml, QStringLiteral("big.yaml"));
     QVERIFY2(set, qPrintable(set.error()));
     auto transport = SshTransport::connect(demo.profile());
@@ -148,7 +157,11 @@ void TestPatchSsh::killedMidApplyLeavesOldOrNew()
     std::shared_ptr<Transport> t = transport.value();
     QFuture<ApplyReport> future = QtConcurrent::run([t, plan]() { return applyPlan(*t, plan); });
     // Cut the connection once the temporary upload file exists (the write is under way).
-    QTRY_VERIFY_WITH_TIMEOUT(future.isFinished() || !QDir(dir).entryList({QStringLiteral(".CMakeLists.txt.kf-tmp-*")}, QDir::Files | QDir::Hidden).isEmpty(), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(future.isFinished()
+            || !QDir(dir)
+                    .entryList({ QStringLiteral(".CMakeLists.txt.kf-tmp-*") }, QDir::Files | QDir::Hidden)
+                    .isEmpty(),
+        60000);
     const bool cut = !future.isFinished();
     if (cut)
         demo.dropConnections();

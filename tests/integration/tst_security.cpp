@@ -78,11 +78,14 @@ QStringList filesContaining(const QString& dir, const QByteArray& needle)
 
 QStringList cliSshOptions(const DemoHost& demo)
 {
-    return {QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("-i"), demo.clientKeyPath(),
-            QStringLiteral("--known-hosts"), demo.knownHostsPath()};
+    return { QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("-i"), demo.clientKeyPath(),
+        QStringLiteral("--known-hosts"), demo.knownHostsPath() };
 }
 
-QString destination(const DemoHost& demo) { return demo.user() + QStringLiteral("@127.0.0.1"); }
+QString destination(const DemoHost& demo)
+{
+    return demo.user() + QStringLiteral("@127.0.0.1");
+}
 
 // Inodes of the listening TCP sockets in /proc/net/tcp{,6} -> "address:port" (hex as the kernel writes it).
 QMap<QString, QString> listeningSockets(const QString& table)
@@ -109,7 +112,7 @@ private Q_SLOTS:
         qunsetenv("SSH_AUTH_SOCK");
         QVERIFY(m_xdg.isValid());
         // Every file KernelForge writes goes below one folder we can search afterwards.
-        for (const char* var : {"XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"})
+        for (const char* var : { "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME" })
             qputenv(var, (m_xdg.path() + QLatin1Char('/') + QString::fromLatin1(var)).toUtf8());
         log::Options o;
         o.level = spdlog::level::trace; // the most talkative setting is the one that could leak
@@ -132,21 +135,22 @@ private Q_SLOTS:
             auto c = SshTransport::connect(demo.profile(), o);
             QVERIFY2(!c.ok(), qPrintable(QStringLiteral("attempt %1 connected to a changed host key").arg(i)));
             QVERIFY2(c.error().contains(QLatin1String("changed"), Qt::CaseInsensitive)
-                         || c.error().contains(QLatin1String("does not match"), Qt::CaseInsensitive),
-                     qPrintable(c.error()));
+                    || c.error().contains(QLatin1String("does not match"), Qt::CaseInsensitive),
+                qPrintable(c.error()));
         }
         const QString marker = demo.homeDir() + QStringLiteral("/marker");
         for (int i = 0; i < kAttempts; ++i) {
-            QStringList args = QStringList{QStringLiteral("exec")} << cliSshOptions(demo);
+            QStringList args = QStringList { QStringLiteral("exec") } << cliSshOptions(demo);
             if (i % 2 == 0)
                 args << QStringLiteral("--accept-new");
             args << destination(demo) << QStringLiteral("--") << QStringLiteral("touch ") + marker;
             const auto r = test::runCli(args, 60000);
             QCOMPARE(r.exitCode, 255);
-            QVERIFY2(r.err.contains("changed") || r.err.contains("CHANGED") || r.err.contains("does not match"), r.err.constData());
+            QVERIFY2(r.err.contains("changed") || r.err.contains("CHANGED") || r.err.contains("does not match"),
+                r.err.constData());
         }
         QVERIFY(!QFile::exists(marker));
-        QCOMPARE(readAll(demo.knownHostsPath()), knownBefore); // the old entry was not replaced
+        QCOMPARE(readAll(demo.knownHostsPath()), knownBefore);              // the old entry was not replaced
         QCOMPARE(int(demo.sshdLog().count(QLatin1String("Accepted "))), 0); // no login at all
     }
 
@@ -167,21 +171,23 @@ private Q_SLOTS:
         HostProfile p = demo.profile();
         p.name = password ? QStringLiteral("sec-password") : QStringLiteral("sec-passphrase");
         p.isDemo = false;
-        const QByteArray secret = password ? QByteArrayLiteral("Pw-7d1f0c-unlikely-anywhere") : QByteArrayLiteral("Pp-93ab2e-unlikely-anywhere");
+        const QByteArray secret = password ? QByteArrayLiteral("Pw-7d1f0c-unlikely-anywhere")
+                                           : QByteArrayLiteral("Pp-93ab2e-unlikely-anywhere");
         if (password) {
             QVERIFY(demo.addPasswordUser(QStringLiteral("kfsecpw"), QString::fromLatin1(secret)).ok());
             p.user = QStringLiteral("kfsecpw");
             p.identityFiles = {};
         } else {
             const QString key = keys.path() + QStringLiteral("/id_ed25519");
-            const auto r = test::runProgram(QStringLiteral("ssh-keygen"), {QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"),
-                                                                           QStringLiteral("-N"), QString::fromLatin1(secret), QStringLiteral("-f"), key});
+            const auto r = test::runProgram(QStringLiteral("ssh-keygen"),
+                { QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"), QStringLiteral("-N"),
+                    QString::fromLatin1(secret), QStringLiteral("-f"), key });
             QCOMPARE(r.exitCode, 0);
             QFile ak(demo.authorizedKeysPath());
             QVERIFY(ak.open(QIODevice::Append));
             ak.write(readAll(key + QStringLiteral(".pub")));
             ak.close();
-            p.identityFiles = {key};
+            p.identityFiles = { key };
         }
         ScriptedInteraction ui;
         ui.secret = secret;
@@ -193,15 +199,15 @@ private Q_SLOTS:
         auto t = c.value();
         // Use the connection the way the app does: a command, a file, a journaled patch apply,
         // the profile saved; and a failed login with the secret as a wrong answer's neighbour.
-        QCOMPARE(t->exec({QStringLiteral("echo ok")}, 30000).stdOut, QByteArray("ok\n"));
+        QCOMPARE(t->exec({ QStringLiteral("echo ok") }, 30000).stdOut, QByteArray("ok\n"));
         // The password user is a real account whose home the demo folder is not: the patch
         // part runs with the key (the history database gets a journal entry there).
         if (!password) {
-            const QString home = QString::fromUtf8(t->exec({QStringLiteral("printf %s \"$HOME\"")}, 30000).stdOut);
+            const QString home = QString::fromUtf8(t->exec({ QStringLiteral("printf %s \"$HOME\"") }, 30000).stdOut);
             const QString src = test::dataPath(QStringLiteral("sgl-kernel-variants/2025-10-cmp0177"));
-            for (const QString& rel : {QStringLiteral("CMakeLists.txt"), QStringLiteral("python/sgl_kernel/flash_attn.py"),
-                                      QStringLiteral("python/sgl_kernel/__init__.py")})
-            {
+            for (const QString& rel :
+                { QStringLiteral("CMakeLists.txt"), QStringLiteral("python/sgl_kernel/flash_attn.py"),
+                    QStringLiteral("python/sgl_kernel/__init__.py") }) {
                 QVERIFY(t->mkpath(QStringLiteral("tree/") + QFileInfo(rel).path()).ok());
                 QVERIFY(t->writeFileAtomic(QStringLiteral("tree/") + rel, readAll(src + QLatin1Char('/') + rel)).ok());
             }
@@ -251,8 +257,8 @@ private Q_SLOTS:
         auto t = c.value();
         const QString tree = demo.homeDir() + QStringLiteral("/tree");
         const QString src = test::dataPath(QStringLiteral("sgl-kernel-variants/2025-10-cmp0177"));
-        const QStringList files{QStringLiteral("CMakeLists.txt"), QStringLiteral("python/sgl_kernel/flash_attn.py"),
-                                QStringLiteral("python/sgl_kernel/__init__.py")};
+        const QStringList files { QStringLiteral("CMakeLists.txt"), QStringLiteral("python/sgl_kernel/flash_attn.py"),
+            QStringLiteral("python/sgl_kernel/__init__.py") };
         for (const QString& rel : files) {
             QDir().mkpath(QFileInfo(tree + QLatin1Char('/') + rel).absolutePath());
             QVERIFY(QFile::copy(src + QLatin1Char('/') + rel, tree + QLatin1Char('/') + rel));
@@ -269,17 +275,19 @@ private Q_SLOTS:
             if (f.outcome != patch::FileApply::Written)
                 continue;
             ++written;
-            struct stat st{};
+            struct stat st
+            { };
             QCOMPARE(::stat(QFile::encodeName(tree + QLatin1Char('/') + f.file).constData(), &st), 0);
             QCOMPARE(int(st.st_mode & 07777), mode);
             QVERIFY(!f.backupPath.isEmpty());
             const QString backup = f.backupPath.startsWith(QLatin1Char('/')) ? f.backupPath
-                                                                              : demo.homeDir() + QLatin1Char('/') + QString(f.backupPath).remove(QRegularExpression(QStringLiteral("^~/")));
+                                                                             : demo.homeDir() + QLatin1Char('/')
+                    + QString(f.backupPath).remove(QRegularExpression(QStringLiteral("^~/")));
             QCOMPARE(::stat(QFile::encodeName(backup).constData(), &st), 0);
             const int backupMode = int(st.st_mode & 07777);
             QVERIFY2((backupMode & ~mode & 0777) == 0,
-                     qPrintable(QStringLiteral("%1: backup mode %2 grants more than the original's %3")
-                                    .arg(f.file, QString::number(backupMode, 8), QString::number(mode, 8))));
+                qPrintable(QStringLiteral("%1: backup mode %2 grants more than the original's %3")
+                               .arg(f.file, QString::number(backupMode, 8), QString::number(mode, 8))));
         }
         QVERIFY(written >= 1);
     }

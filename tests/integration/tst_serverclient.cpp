@@ -34,7 +34,8 @@ struct DemoServer
         process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
         process.setStandardErrorFile(QProcess::nullDevice());
         process.start(QStringLiteral(KF_SOURCE_DIR "/resources/demo/bin/sglang-demo-server"),
-                      QStringList{QStringLiteral("--port"), QString::number(port), QStringLiteral("--tp"), QStringLiteral("2")} + extra);
+            QStringList { QStringLiteral("--port"), QString::number(port), QStringLiteral("--tp"), QStringLiteral("2") }
+                + extra);
         return process.waitForStarted(10000);
     }
     ~DemoServer()
@@ -54,7 +55,7 @@ private Q_SLOTS:
     void pollsABusyServer()
     {
         DemoServer server;
-        QVERIFY(server.start({QStringLiteral("--enable-metrics")}));
+        QVERIFY(server.start({ QStringLiteral("--enable-metrics") }));
         LocalTransport transport;
         ServerStatus first;
         QTRY_VERIFY_WITH_TIMEOUT((first = pollServer(transport, server.port)).healthy(), 30000);
@@ -76,7 +77,7 @@ private Q_SLOTS:
     void clientSignalsAndMetricsOff()
     {
         DemoServer server;
-        QVERIFY(server.start({QStringLiteral("--rank0-only")})); // no --enable-metrics
+        QVERIFY(server.start({ QStringLiteral("--rank0-only") })); // no --enable-metrics
         auto transport = std::make_shared<LocalTransport>();
         ServerClient client(transport, server.port);
         QSignalSpy spy(&client, &ServerClient::statusUpdated);
@@ -92,7 +93,7 @@ private Q_SLOTS:
     {
         // The server listens on the server's loopback; the client reaches it over direct-tcpip.
         DemoServer server;
-        QVERIFY(server.start({QStringLiteral("--enable-metrics")}));
+        QVERIFY(server.start({ QStringLiteral("--enable-metrics") }));
         KF_START_DEMO_HOST(demo);
         auto connected = SshTransport::connect(demo.profile());
         QVERIFY2(connected, qPrintable(connected.error()));
@@ -119,7 +120,7 @@ private Q_SLOTS:
     void startingServerIs503()
     {
         DemoServer server;
-        QVERIFY(server.start({QStringLiteral("--startup-seconds"), QStringLiteral("60")}));
+        QVERIFY(server.start({ QStringLiteral("--startup-seconds"), QStringLiteral("60") }));
         LocalTransport transport;
         ServerStatus s;
         QTRY_VERIFY_WITH_TIMEOUT((s = pollServer(transport, server.port)).reachable, 30000);

@@ -24,11 +24,14 @@ namespace {
 
 QStringList cliOptions(const DemoHost& demo)
 {
-    return {QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("-i"), demo.clientKeyPath(),
-            QStringLiteral("--known-hosts"), demo.knownHostsPath()};
+    return { QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("-i"), demo.clientKeyPath(),
+        QStringLiteral("--known-hosts"), demo.knownHostsPath() };
 }
 
-QString destination(const DemoHost& demo) { return demo.user() + QLatin1Char('@') + demo.host(); }
+QString destination(const DemoHost& demo)
+{
+    return demo.user() + QLatin1Char('@') + demo.host();
+}
 
 // The demo's known_hosts line rewritten for another port (the proxy's), same key.
 bool writeKnownHostsForPort(const DemoHost& demo, quint16 port, const QString& path)
@@ -104,8 +107,8 @@ private Q_SLOTS:
         if (!QFile::exists(QStringLiteral(KF_CLI_BINARY)))
             QSKIP("kernelforge-cli is not built");
         KF_START_DEMO_HOST(demo);
-        const auto r = test::runCli(QStringList{QStringLiteral("facts")} << cliOptions(demo) << destination(demo)
-                                                                         << QStringLiteral("--json"));
+        const auto r = test::runCli(QStringList { QStringLiteral("facts") } << cliOptions(demo) << destination(demo)
+                                                                            << QStringLiteral("--json"));
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QJsonParseError error;
         const QJsonObject j = QJsonDocument::fromJson(r.out, &error).object();
@@ -113,19 +116,21 @@ private Q_SLOTS:
         QCOMPARE(j.value(QStringLiteral("home")).toString(), demo.homeDir());
         QVERIFY(j.value(QStringLiteral("complete")).toBool());
 
-        const auto table = test::runCli(QStringList{QStringLiteral("facts")} << cliOptions(demo) << destination(demo));
+        const auto table
+            = test::runCli(QStringList { QStringLiteral("facts") } << cliOptions(demo) << destination(demo));
         QCOMPARE(table.exitCode, 0);
         QVERIFY(table.out.contains("Disk (home)"));
         QVERIFY(table.out.contains(demo.homeDir().toUtf8()));
 
         // A changed host key: refused before login, 255 and one line, like OpenSSH.
         QVERIFY(demo.restart(/*newHostKey=*/true).ok());
-        const auto refused = test::runCli(QStringList{QStringLiteral("facts")} << cliOptions(demo) << destination(demo));
+        const auto refused
+            = test::runCli(QStringList { QStringLiteral("facts") } << cliOptions(demo) << destination(demo));
         QCOMPARE(refused.exitCode, 255);
         QCOMPARE(refused.err.count('\n'), 1);
         QVERIFY(refused.out.isEmpty());
 
-        const auto usage = test::runCli({QStringLiteral("facts"), QStringLiteral("a@b:/path")});
+        const auto usage = test::runCli({ QStringLiteral("facts"), QStringLiteral("a@b:/path") });
         QCOMPARE(usage.exitCode, 2);
     }
 };

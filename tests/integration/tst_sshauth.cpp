@@ -36,8 +36,8 @@ public:
 QString makeKey(const QString& dir, const QString& type, const QString& passphrase = {})
 {
     const QString path = dir + QStringLiteral("/id_") + type;
-    QStringList args{QStringLiteral("-q"), QStringLiteral("-t"), type, QStringLiteral("-N"), passphrase, QStringLiteral("-C"),
-                     QStringLiteral("kf-test"), QStringLiteral("-f"), path};
+    QStringList args { QStringLiteral("-q"), QStringLiteral("-t"), type, QStringLiteral("-N"), passphrase,
+        QStringLiteral("-C"), QStringLiteral("kf-test"), QStringLiteral("-f"), path };
     if (type == QLatin1String("rsa"))
         args << QStringLiteral("-b") << QStringLiteral("2048");
     const auto r = kf::test::runProgram(QStringLiteral("ssh-keygen"), args);
@@ -57,7 +57,7 @@ void authorize(const DemoHost& demo, const QString& keyPath)
 
 QString runEcho(const std::shared_ptr<SshTransport>& t)
 {
-    const ExecResult r = t->exec({QStringLiteral("echo authenticated")}, 30000);
+    const ExecResult r = t->exec({ QStringLiteral("echo authenticated") }, 30000);
     return QString::fromUtf8(r.stdOut.trimmed());
 }
 
@@ -87,7 +87,7 @@ private Q_SLOTS:
         const QString key = makeKey(dir.path(), type);
         authorize(demo, key);
         HostProfile p = demo.profile();
-        p.identityFiles = {key};
+        p.identityFiles = { key };
         auto t = SshTransport::connect(p);
         QVERIFY2(t.ok(), qPrintable(t.error()));
         QCOMPARE(runEcho(t.value()), QStringLiteral("authenticated"));
@@ -100,7 +100,7 @@ private Q_SLOTS:
         const QString key = makeKey(dir.path(), QStringLiteral("ed25519"), QStringLiteral("open sesame"));
         authorize(demo, key);
         HostProfile p = demo.profile();
-        p.identityFiles = {key};
+        p.identityFiles = { key };
 
         // No way to ask: a clear error, no attempt.
         auto none = SshTransport::connect(p);
@@ -109,7 +109,7 @@ private Q_SLOTS:
 
         // A wrong passphrase first, then the right one.
         ScriptedInteraction ui;
-        ui.answers = {"wrong guess", "open sesame"};
+        ui.answers = { "wrong guess", "open sesame" };
         SshConnectOptions o;
         o.interaction = &ui;
         auto t = SshTransport::connect(p, o);
@@ -130,14 +130,15 @@ private Q_SLOTS:
         authorize(demo, key);
         const QString sock = dir.path() + QStringLiteral("/agent.sock");
         QProcess agent;
-        agent.start(QStringLiteral("ssh-agent"), {QStringLiteral("-D"), QStringLiteral("-a"), sock});
+        agent.start(QStringLiteral("ssh-agent"), { QStringLiteral("-D"), QStringLiteral("-a"), sock });
         QVERIFY(agent.waitForStarted());
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(sock), 10000);
-        const auto add = kf::test::runProgram(QStringLiteral("ssh-add"), {key}, 30000, {}, {QStringLiteral("SSH_AUTH_SOCK=") + sock});
+        const auto add = kf::test::runProgram(
+            QStringLiteral("ssh-add"), { key }, 30000, {}, { QStringLiteral("SSH_AUTH_SOCK=") + sock });
         QVERIFY2(add.exitCode == 0, add.err.constData());
         qputenv("SSH_AUTH_SOCK", sock.toLocal8Bit());
         HostProfile p = demo.profile();
-        p.identityFiles = {dir.path() + QStringLiteral("/does-not-exist")}; // only the agent can help
+        p.identityFiles = { dir.path() + QStringLiteral("/does-not-exist") }; // only the agent can help
         auto t = SshTransport::connect(p);
         qunsetenv("SSH_AUTH_SOCK");
         agent.kill();
@@ -154,13 +155,14 @@ private Q_SLOTS:
         const QString key = makeKey(dir.path(), QStringLiteral("rsa"));
         authorize(demo, key);
         HostProfile p = demo.profile();
-        p.identityFiles = {key};
+        p.identityFiles = { key };
         auto t = SshTransport::connect(p);
 #ifdef KF_LIBSSH2_HAS_RSA_SHA2
         QVERIFY2(t.ok(), qPrintable(t.error()));
 #else
         QVERIFY(!t.ok());
-        QVERIFY2(t.error().contains(QLatin1String("RSA keys need libssh2 >= 1.11; use an ed25519 or ECDSA key")), qPrintable(t.error()));
+        QVERIFY2(t.error().contains(QLatin1String("RSA keys need libssh2 >= 1.11; use an ed25519 or ECDSA key")),
+            qPrintable(t.error()));
 #endif
     }
 
@@ -169,7 +171,7 @@ private Q_SLOTS:
         KF_START_DEMO_HOST(demo);
         QTemporaryDir dir;
         HostProfile p = demo.profile();
-        p.identityFiles = {makeKey(dir.path(), QStringLiteral("ed25519"))}; // not in authorized_keys
+        p.identityFiles = { makeKey(dir.path(), QStringLiteral("ed25519")) }; // not in authorized_keys
         auto t = SshTransport::connect(p);
         QVERIFY(!t.ok());
         QVERIFY2(t.error().contains(QLatin1String("Permission denied")), qPrintable(t.error()));
@@ -186,7 +188,7 @@ private Q_SLOTS:
         p.user = QStringLiteral("kftestpw");
         p.identityFiles = {};
         ScriptedInteraction ui;
-        ui.answers = {"correct horse battery"};
+        ui.answers = { "correct horse battery" };
         SshConnectOptions o;
         o.interaction = &ui;
         auto t = SshTransport::connect(p, o);
@@ -196,12 +198,13 @@ private Q_SLOTS:
         QCOMPARE(runEcho(t.value()), QStringLiteral("authenticated"));
 
         ScriptedInteraction wrong;
-        wrong.answers = {"not the password"};
+        wrong.answers = { "not the password" };
         o.interaction = &wrong;
         auto bad = SshTransport::connect(p, o);
         QVERIFY(!bad.ok());
-        QVERIFY2(bad.error().contains(QLatin1String("Permission denied")) && bad.error().contains(QLatin1String("wrong password")),
-                 qPrintable(bad.error()));
+        QVERIFY2(bad.error().contains(QLatin1String("Permission denied"))
+                && bad.error().contains(QLatin1String("wrong password")),
+            qPrintable(bad.error()));
         QVERIFY(!bad.error().contains(QLatin1String("not the password")));
     }
 
@@ -217,7 +220,7 @@ private Q_SLOTS:
         p.user = QStringLiteral("kftestkbd");
         p.identityFiles = {};
         ScriptedInteraction ui;
-        ui.answers = {"kbd secret 42"};
+        ui.answers = { "kbd secret 42" };
         SshConnectOptions o;
         o.interaction = &ui;
         auto t = SshTransport::connect(p, o);

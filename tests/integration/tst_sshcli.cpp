@@ -14,11 +14,14 @@ namespace {
 
 QStringList sshOptions(const DemoHost& demo)
 {
-    return {QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("-i"), demo.clientKeyPath(), QStringLiteral("--known-hosts"),
-            demo.knownHostsPath()};
+    return { QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("-i"), demo.clientKeyPath(),
+        QStringLiteral("--known-hosts"), demo.knownHostsPath() };
 }
 
-QString destination(const DemoHost& demo) { return demo.user() + QLatin1Char('@') + demo.host(); }
+QString destination(const DemoHost& demo)
+{
+    return demo.user() + QLatin1Char('@') + demo.host();
+}
 
 } // namespace
 
@@ -36,14 +39,14 @@ private Q_SLOTS:
     {
         KF_START_DEMO_HOST(demo);
         const auto r = kf::test::runProgram(QStringLiteral(KF_CLI_BINARY),
-                                            QStringList{QStringLiteral("exec")} << sshOptions(demo) << destination(demo) << QStringLiteral("--")
-                                                                                << QStringLiteral("echo out; echo err >&2; cat; exit 7"),
-                                            60000, "piped\n");
+            QStringList { QStringLiteral("exec") } << sshOptions(demo) << destination(demo) << QStringLiteral("--")
+                                                   << QStringLiteral("echo out; echo err >&2; cat; exit 7"),
+            60000, "piped\n");
         QCOMPARE(r.exitCode, 7);
         QCOMPARE(r.out, QByteArray("out\npiped\n"));
         QCOMPARE(r.err, QByteArray("err\n"));
-        const auto sig = kf::test::runCli(QStringList{QStringLiteral("exec")} << sshOptions(demo) << destination(demo) << QStringLiteral("--")
-                                                                                << QStringLiteral("kill -TERM $$"));
+        const auto sig = kf::test::runCli(QStringList { QStringLiteral("exec") }
+            << sshOptions(demo) << destination(demo) << QStringLiteral("--") << QStringLiteral("kill -TERM $$"));
         QCOMPARE(sig.exitCode, 128 + 15);
     }
 
@@ -51,10 +54,14 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("what");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("unknown host key") << "unknown" << "not known";
-        QTest::newRow("changed host key") << "changed" << "HOST KEY CHANGED";
-        QTest::newRow("no such port") << "port" << "cannot connect";
-        QTest::newRow("wrong key") << "key" << "Permission denied";
+        QTest::newRow("unknown host key") << "unknown"
+                                          << "not known";
+        QTest::newRow("changed host key") << "changed"
+                                          << "HOST KEY CHANGED";
+        QTest::newRow("no such port") << "port"
+                                      << "cannot connect";
+        QTest::newRow("wrong key") << "key"
+                                   << "Permission denied";
     }
     void connectionFailuresExit255WithOneLine()
     {
@@ -71,12 +78,13 @@ private Q_SLOTS:
             demo.stop();
         } else {
             opts[3] = dir.path() + QStringLiteral("/nokey");
-            kf::test::runProgram(QStringLiteral("ssh-keygen"), {QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"),
-                                                                QStringLiteral("-N"), QString(), QStringLiteral("-f"), opts[3]});
+            kf::test::runProgram(QStringLiteral("ssh-keygen"),
+                { QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"), QStringLiteral("-N"),
+                    QString(), QStringLiteral("-f"), opts[3] });
         }
         const QString marker = demo.homeDir() + QStringLiteral("/marker");
-        const auto r = kf::test::runCli(QStringList{QStringLiteral("exec")} << opts << destination(demo) << QStringLiteral("--")
-                                                                              << QStringLiteral("touch ") + marker);
+        const auto r = kf::test::runCli(QStringList { QStringLiteral("exec") }
+            << opts << destination(demo) << QStringLiteral("--") << QStringLiteral("touch ") + marker);
         QCOMPARE(r.exitCode, 255);
         QCOMPARE(r.err.count('\n'), 1);
         QVERIFY2(r.err.contains(expected.toUtf8()), r.err.constData());
@@ -89,12 +97,13 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QStringList opts = sshOptions(demo);
         opts[5] = dir.path() + QStringLiteral("/kh");
-        const auto r = kf::test::runCli(QStringList{QStringLiteral("exec")} << opts << QStringLiteral("--accept-new") << destination(demo)
-                                                                              << QStringLiteral("--") << QStringLiteral("true"));
+        const auto r = kf::test::runCli(QStringList { QStringLiteral("exec") }
+            << opts << QStringLiteral("--accept-new") << destination(demo) << QStringLiteral("--")
+            << QStringLiteral("true"));
         QCOMPARE(r.exitCode, 0);
         QVERIFY(QFile(opts[5]).size() > 0);
-        const auto again = kf::test::runCli(QStringList{QStringLiteral("exec")} << opts << destination(demo) << QStringLiteral("--")
-                                                                                  << QStringLiteral("true"));
+        const auto again = kf::test::runCli(QStringList { QStringLiteral("exec") }
+            << opts << destination(demo) << QStringLiteral("--") << QStringLiteral("true"));
         QCOMPARE(again.exitCode, 0);
     }
 
@@ -112,25 +121,27 @@ private Q_SLOTS:
             f.write(data);
         }
         QFile::setPermissions(local, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-        const auto put = kf::test::runCli(QStringList{QStringLiteral("put")} << sshOptions(demo) << local
-                                                                               << destination(demo) + QStringLiteral(":up/"));
+        const auto put = kf::test::runCli(QStringList { QStringLiteral("put") }
+            << sshOptions(demo) << local << destination(demo) + QStringLiteral(":up/"));
         QVERIFY2(put.exitCode != 0, "the remote folder does not exist yet");
         QDir(demo.homeDir()).mkpath(QStringLiteral("up"));
-        const auto put2 = kf::test::runCli(QStringList{QStringLiteral("put")} << sshOptions(demo) << local
-                                                                                << destination(demo) + QStringLiteral(":up/"));
+        const auto put2 = kf::test::runCli(QStringList { QStringLiteral("put") }
+            << sshOptions(demo) << local << destination(demo) + QStringLiteral(":up/"));
         QVERIFY2(put2.exitCode == 0, put2.err.constData());
         const QString remote = demo.homeDir() + QStringLiteral("/up/payload.bin");
         QFile rf(remote);
         QVERIFY(rf.open(QIODevice::ReadOnly));
         QCOMPARE(rf.readAll(), data);
-        QCOMPARE(QFile::permissions(remote) & QFile::Permissions(0x7077), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        QCOMPARE(QFile::permissions(remote) & QFile::Permissions(0x7077),
+            QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
         const QString back = dir.path() + QStringLiteral("/back.bin");
-        const auto get = kf::test::runCli(QStringList{QStringLiteral("get")} << sshOptions(demo)
-                                                                               << destination(demo) + QStringLiteral(":~/up/payload.bin") << back);
+        const auto get = kf::test::runCli(QStringList { QStringLiteral("get") }
+            << sshOptions(demo) << destination(demo) + QStringLiteral(":~/up/payload.bin") << back);
         QVERIFY2(get.exitCode == 0, get.err.constData());
         QFile bf(back);
         QVERIFY(bf.open(QIODevice::ReadOnly));
-        QCOMPARE(QCryptographicHash::hash(bf.readAll(), QCryptographicHash::Sha256), QCryptographicHash::hash(data, QCryptographicHash::Sha256));
+        QCOMPARE(QCryptographicHash::hash(bf.readAll(), QCryptographicHash::Sha256),
+            QCryptographicHash::hash(data, QCryptographicHash::Sha256));
     }
 };
 

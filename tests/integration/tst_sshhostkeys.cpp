@@ -22,7 +22,9 @@ namespace {
 class HostKeyAnswer final : public UserInteraction
 {
 public:
-    explicit HostKeyAnswer(HostKeyDecision d) : decision(d) { }
+    explicit HostKeyAnswer(HostKeyDecision d)
+        : decision(d)
+    { }
     HostKeyDecision decision;
     QList<HostKeyInfo> asked;
     HostKeyDecision askHostKey(const HostKeyInfo& info) override
@@ -48,7 +50,8 @@ void writeAll(const QString& path, const QByteArray& data)
 
 QString hostKeyFingerprint(const DemoHost& demo)
 {
-    const auto r = kf::test::runProgram(QStringLiteral("ssh-keygen"), {QStringLiteral("-lf"), demo.hostKeyPath() + QStringLiteral(".pub")});
+    const auto r = kf::test::runProgram(
+        QStringLiteral("ssh-keygen"), { QStringLiteral("-lf"), demo.hostKeyPath() + QStringLiteral(".pub") });
     return QString::fromUtf8(r.out.split(' ').value(1));
 }
 
@@ -73,9 +76,9 @@ public:
     bool start(const DemoHost& demo, const QString& dir)
     {
         m_ecdsaKey = dir + QStringLiteral("/ssh_host_ecdsa_key");
-        const auto kg = kf::test::runProgram(QStringLiteral("ssh-keygen"), {QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ecdsa"),
-                                                                            QStringLiteral("-b"), QStringLiteral("256"), QStringLiteral("-N"),
-                                                                            QString(), QStringLiteral("-f"), m_ecdsaKey});
+        const auto kg = kf::test::runProgram(QStringLiteral("ssh-keygen"),
+            { QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ecdsa"), QStringLiteral("-b"),
+                QStringLiteral("256"), QStringLiteral("-N"), QString(), QStringLiteral("-f"), m_ecdsaKey });
         if (kg.exitCode != 0)
             return false;
         m_port = freePort();
@@ -95,7 +98,8 @@ public:
         writeAll(conf, lines.join(QLatin1Char('\n')).toUtf8() + '\n');
         m_sshd.setProcessChannelMode(QProcess::MergedChannels);
         m_sshd.setStandardOutputFile(dir + QStringLiteral("/sshd.log"));
-        m_sshd.start(QStringLiteral("/usr/sbin/sshd"), {QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"), conf});
+        m_sshd.start(QStringLiteral("/usr/sbin/sshd"),
+            { QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"), conf });
         return m_sshd.waitForStarted(10000);
     }
     ~TwoKeySshd()
@@ -113,7 +117,10 @@ private:
     quint16 m_port = 0;
 };
 
-int acceptedLogins(const DemoHost& demo) { return int(demo.sshdLog().count(QLatin1String("Accepted publickey"))); }
+int acceptedLogins(const DemoHost& demo)
+{
+    return int(demo.sshdLog().count(QLatin1String("Accepted publickey")));
+}
 
 } // namespace
 
@@ -167,7 +174,7 @@ private Q_SLOTS:
             // OpenSSH's own client trusts what we wrote, with strict checking.
             QStringList args = demo.sshArguments();
             args.replaceInStrings(QRegularExpression(QStringLiteral("^UserKnownHostsFile=.*")),
-                                  QStringLiteral("UserKnownHostsFile=") + p.knownHostsFile);
+                QStringLiteral("UserKnownHostsFile=") + p.knownHostsFile);
             const auto r = kf::test::runProgram(QStringLiteral("ssh"), args << QStringLiteral("echo openssh-ok"));
             QVERIFY2(r.exitCode == 0, r.err.constData());
             QCOMPARE(r.out.trimmed(), QByteArray("openssh-ok"));
@@ -189,16 +196,17 @@ private Q_SLOTS:
         p.knownHostsFile = dir.path() + QStringLiteral("/kh");
         auto refused = SshTransport::connect(p);
         QVERIFY(!refused.ok());
-        QVERIFY2(refused.error().contains(QLatin1String("not known")) && refused.error().contains(hostKeyFingerprint(demo)),
-                 qPrintable(refused.error()));
+        QVERIFY2(
+            refused.error().contains(QLatin1String("not known")) && refused.error().contains(hostKeyFingerprint(demo)),
+            qPrintable(refused.error()));
         QVERIFY(!QFile::exists(p.knownHostsFile));
         SshConnectOptions o;
         o.acceptNewHostKey = true;
         QVERIFY(SshTransport::connect(p, o).ok());
-        QVERIFY(lookupHostKey({readKnownHostsFile(p.knownHostsFile)}, p.host, p.port,
-                              QByteArray::fromBase64(readAll(demo.hostKeyPath() + QStringLiteral(".pub")).split(' ').value(1)))
+        QVERIFY(lookupHostKey({ readKnownHostsFile(p.knownHostsFile) }, p.host, p.port,
+                    QByteArray::fromBase64(readAll(demo.hostKeyPath() + QStringLiteral(".pub")).split(' ').value(1)))
                     .status
-                == HostKeyLookup::Status::Match);
+            == HostKeyLookup::Status::Match);
     }
 
     void hashedEntryMatches()
@@ -208,7 +216,8 @@ private Q_SLOTS:
         HostProfile p = demo.profile();
         p.knownHostsFile = dir.path() + QStringLiteral("/kh");
         QFile::copy(demo.knownHostsPath(), p.knownHostsFile);
-        const auto h = kf::test::runProgram(QStringLiteral("ssh-keygen"), {QStringLiteral("-H"), QStringLiteral("-f"), p.knownHostsFile});
+        const auto h = kf::test::runProgram(
+            QStringLiteral("ssh-keygen"), { QStringLiteral("-H"), QStringLiteral("-f"), p.knownHostsFile });
         QVERIFY2(h.exitCode == 0, h.err.constData());
         QVERIFY(readAll(p.knownHostsFile).startsWith("|1|"));
         auto t = SshTransport::connect(p);
@@ -254,13 +263,15 @@ private Q_SLOTS:
         TwoKeySshd sshd;
         QVERIFY(sshd.start(demo, dir.path()));
         QTRY_VERIFY_WITH_TIMEOUT(answers(sshd.port()), 20000);
-        const QString pubPath = (known == QLatin1String("ssh-ed25519") ? demo.hostKeyPath() : sshd.ecdsaKeyPath()) + QStringLiteral(".pub");
+        const QString pubPath = (known == QLatin1String("ssh-ed25519") ? demo.hostKeyPath() : sshd.ecdsaKeyPath())
+            + QStringLiteral(".pub");
         const QList<QByteArray> pub = readAll(pubPath).trimmed().split(' ');
         QCOMPARE(QString::fromLatin1(pub.value(0)), known);
         HostProfile p = demo.profile();
         p.port = sshd.port();
         p.knownHostsFile = dir.path() + QStringLiteral("/kh");
-        writeAll(p.knownHostsFile, knownHostsName(p.host, p.port).toUtf8() + ' ' + pub.value(0) + ' ' + pub.value(1) + '\n');
+        writeAll(
+            p.knownHostsFile, knownHostsName(p.host, p.port).toUtf8() + ' ' + pub.value(0) + ' ' + pub.value(1) + '\n');
         HostKeyAnswer ui(HostKeyDecision::Reject); // a prompt would fail the login
         SshConnectOptions o;
         o.interaction = &ui;
@@ -268,7 +279,7 @@ private Q_SLOTS:
         QVERIFY2(t.ok(), qPrintable(t.error()));
         QCOMPARE(ui.asked.size(), 0);
         QCOMPARE(t.value()->session()->verifiedHostKey(), QByteArray::fromBase64(pub.value(1)));
-        QCOMPARE(t.value()->exec({QStringLiteral("echo two-keys")}, 30000).stdOut, QByteArray("two-keys\n"));
+        QCOMPARE(t.value()->exec({ QStringLiteral("echo two-keys") }, 30000).stdOut, QByteArray("two-keys\n"));
         QCOMPARE(readAll(p.knownHostsFile).count('\n'), 1); // nothing added
     }
 
@@ -279,11 +290,14 @@ private Q_SLOTS:
         HostProfile p = demo.profile();
         p.knownHostsFile = dir.path() + QStringLiteral("/kh");
         const QByteArray ec = kf::test::readData(QStringLiteral("known_hosts/ec.pub")).trimmed();
-        writeAll(p.knownHostsFile, knownHostsName(p.host, p.port).toUtf8() + ' ' + ec.split(' ').value(0) + ' ' + ec.split(' ').value(1) + '\n');
+        writeAll(p.knownHostsFile,
+            knownHostsName(p.host, p.port).toUtf8() + ' ' + ec.split(' ').value(0) + ' ' + ec.split(' ').value(1)
+                + '\n');
         auto t = SshTransport::connect(p);
         QVERIFY(!t.ok());
-        QVERIFY2(t.error().contains(QLatin1String("HOST KEY CHANGED")) && t.error().contains(QLatin1String("ecdsa-sha2-nistp256")),
-                 qPrintable(t.error()));
+        QVERIFY2(t.error().contains(QLatin1String("HOST KEY CHANGED"))
+                && t.error().contains(QLatin1String("ecdsa-sha2-nistp256")),
+            qPrintable(t.error()));
         QCOMPARE(acceptedLogins(demo), 0);
     }
 
@@ -294,11 +308,13 @@ private Q_SLOTS:
         HostProfile p = demo.profile();
         p.knownHostsFile = dir.path() + QStringLiteral("/kh");
         const QList<QByteArray> pub = readAll(demo.hostKeyPath() + QStringLiteral(".pub")).trimmed().split(' ');
-        writeAll(p.knownHostsFile, readAll(demo.knownHostsPath()) + "@revoked * " + pub.value(0) + ' ' + pub.value(1) + '\n');
+        writeAll(p.knownHostsFile,
+            readAll(demo.knownHostsPath()) + "@revoked * " + pub.value(0) + ' ' + pub.value(1) + '\n');
         auto t = SshTransport::connect(p);
         QVERIFY(!t.ok());
-        QVERIFY2(t.error().contains(QLatin1String("revoked")) && t.error().contains(p.knownHostsFile + QStringLiteral(":2")),
-                 qPrintable(t.error()));
+        QVERIFY2(
+            t.error().contains(QLatin1String("revoked")) && t.error().contains(p.knownHostsFile + QStringLiteral(":2")),
+            qPrintable(t.error()));
         QCOMPARE(acceptedLogins(demo), 0);
     }
 };

@@ -27,7 +27,9 @@ namespace {
 class KeychainInteraction final : public UserInteraction
 {
 public:
-    explicit KeychainInteraction(std::shared_ptr<SecretStore> store) : m_store(std::move(store)) { }
+    explicit KeychainInteraction(std::shared_ptr<SecretStore> store)
+        : m_store(std::move(store))
+    { }
     QList<QByteArray> answers;
     bool tick = false;
     QList<SecretRequest> asked;
@@ -51,9 +53,9 @@ private:
 QString makeKey(const QString& dir, const QString& passphrase)
 {
     const QString path = dir + QStringLiteral("/id_ed25519");
-    const auto r = test::runProgram(QStringLiteral("ssh-keygen"), {QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"),
-                                                                  QStringLiteral("-N"), passphrase, QStringLiteral("-C"),
-                                                                  QStringLiteral("kf-test"), QStringLiteral("-f"), path});
+    const auto r = test::runProgram(QStringLiteral("ssh-keygen"),
+        { QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"), QStringLiteral("-N"), passphrase,
+            QStringLiteral("-C"), QStringLiteral("kf-test"), QStringLiteral("-f"), path });
     if (r.exitCode != 0)
         qWarning("ssh-keygen failed: %s", r.err.constData());
     return path;
@@ -109,21 +111,25 @@ private Q_SLOTS:
         QVERIFY(conf.open(QIODevice::WriteOnly));
         conf.write("<!DOCTYPE busconfig PUBLIC \"-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN\"\n"
                    " \"http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd\">\n"
-                   "<busconfig><type>session</type><listen>unix:dir=" + QFile::encodeName(m_dir.path()) + "</listen>"
-                   "<auth>EXTERNAL</auth><policy context=\"default\"><allow send_destination=\"*\" eavesdrop=\"true\"/>"
-                   "<allow eavesdrop=\"true\"/><allow own=\"*\"/></policy></busconfig>\n");
+                   "<busconfig><type>session</type><listen>unix:dir="
+            + QFile::encodeName(m_dir.path())
+            + "</listen>"
+              "<auth>EXTERNAL</auth><policy context=\"default\"><allow send_destination=\"*\" eavesdrop=\"true\"/>"
+              "<allow eavesdrop=\"true\"/><allow own=\"*\"/></policy></busconfig>\n");
         conf.close();
         QDir(m_dir.path()).mkpath(QStringLiteral("run"));
-        QFile::setPermissions(m_dir.filePath(QStringLiteral("run")), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        QFile::setPermissions(
+            m_dir.filePath(QStringLiteral("run")), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
         const QString addressFile = m_dir.filePath(QStringLiteral("bus-address"));
-        const QString script = QStringLiteral(
-            "dbus-daemon --config-file=\"$1\" --nofork --print-address=1 > \"$2.tmp\" & bus=$!\n"
-            "n=0; while [ ! -s \"$2.tmp\" ] && [ $n -lt 200 ]; do sleep 0.1; n=$((n+1)); done\n"
-            "DBUS_SESSION_BUS_ADDRESS=$(head -n1 \"$2.tmp\"); export DBUS_SESSION_BUS_ADDRESS\n"
-            "printf %s keyring-test-password | gnome-keyring-daemon --foreground --unlock --components=secrets 2>\"$2.log\" & ring=$!\n"
-            "mv \"$2.tmp\" \"$2\"\n"
-            "while kill -0 \"$3\" 2>/dev/null; do sleep 0.5; done\n"
-            "kill $ring $bus\n");
+        const QString script
+            = QStringLiteral("dbus-daemon --config-file=\"$1\" --nofork --print-address=1 > \"$2.tmp\" & bus=$!\n"
+                             "n=0; while [ ! -s \"$2.tmp\" ] && [ $n -lt 200 ]; do sleep 0.1; n=$((n+1)); done\n"
+                             "DBUS_SESSION_BUS_ADDRESS=$(head -n1 \"$2.tmp\"); export DBUS_SESSION_BUS_ADDRESS\n"
+                             "printf %s keyring-test-password | gnome-keyring-daemon --foreground --unlock "
+                             "--components=secrets 2>\"$2.log\" & ring=$!\n"
+                             "mv \"$2.tmp\" \"$2\"\n"
+                             "while kill -0 \"$3\" 2>/dev/null; do sleep 0.5; done\n"
+                             "kill $ring $bus\n");
         QProcess daemons;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("HOME"), m_dir.path());
@@ -131,8 +137,8 @@ private Q_SLOTS:
         env.insert(QStringLiteral("XDG_RUNTIME_DIR"), m_dir.filePath(QStringLiteral("run")));
         daemons.setProcessEnvironment(env);
         daemons.setProgram(QStringLiteral("sh"));
-        daemons.setArguments({QStringLiteral("-c"), script, QStringLiteral("sh"), conf.fileName(), addressFile,
-                              QString::number(QCoreApplication::applicationPid())});
+        daemons.setArguments({ QStringLiteral("-c"), script, QStringLiteral("sh"), conf.fileName(), addressFile,
+            QString::number(QCoreApplication::applicationPid()) });
         QVERIFY(daemons.startDetached());
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(addressFile), 30000);
         QFile af(addressFile);
@@ -157,7 +163,7 @@ private Q_SLOTS:
         }
         if (!probe.ok())
             QSKIP(qPrintable(QStringLiteral("the Secret Service did not come up: ") + probe.error() + QLatin1Char(' ')
-                             + QString::fromLocal8Bit(readAll(m_keyringLog))));
+                + QString::fromLocal8Bit(readAll(m_keyringLog))));
         QVERIFY(m_store->remove(QStringLiteral("kf-probe")).ok());
 #endif
     }
@@ -182,12 +188,12 @@ private Q_SLOTS:
         const QString key = makeKey(dir.path(), QStringLiteral("keychain passphrase"));
         QVERIFY(authorize(demo, key));
         HostProfile p = demo.profile();
-        p.identityFiles = {key};
+        p.identityFiles = { key };
         SshConnectOptions o;
 
         // Not ticked: asked, logged in, nothing stored.
         KeychainInteraction first(m_store);
-        first.answers = {"keychain passphrase"};
+        first.answers = { "keychain passphrase" };
         o.interaction = &first;
         auto t1 = SshTransport::connect(p, o);
         QVERIFY2(t1.ok(), qPrintable(t1.error()));
@@ -197,7 +203,7 @@ private Q_SLOTS:
 
         // Ticked: stored under the key file's path.
         KeychainInteraction second(m_store);
-        second.answers = {"keychain passphrase"};
+        second.answers = { "keychain passphrase" };
         second.tick = true;
         o.interaction = &second;
         auto t2 = SshTransport::connect(p, o);
@@ -211,7 +217,7 @@ private Q_SLOTS:
         auto t3 = SshTransport::connect(p, o);
         QVERIFY2(t3.ok(), qPrintable(t3.error()));
         QCOMPARE(third.asked.size(), 0);
-        QCOMPARE(t3.value()->exec({QStringLiteral("echo via-keychain")}, 30000).stdOut, QByteArray("via-keychain\n"));
+        QCOMPARE(t3.value()->exec({ QStringLiteral("echo via-keychain") }, 30000).stdOut, QByteArray("via-keychain\n"));
         QVERIFY(t3.value()->session()->loggedInWithoutPrompt());
         // The stored secret is registered for redaction like a typed one.
         QCOMPARE(redact(QStringLiteral("x keychain passphrase y")), QStringLiteral("x *** y"));
@@ -235,18 +241,20 @@ private Q_SLOTS:
         const QString key = makeKey(dir.path(), QStringLiteral("the real one"));
         QVERIFY(authorize(demo, key));
         HostProfile p = demo.profile();
-        p.identityFiles = {key};
+        p.identityFiles = { key };
         QVERIFY(m_store->write(SecretStore::passphraseKey(key), "an old passphrase").ok());
         KeychainInteraction ui(m_store);
-        ui.answers = {"the real one"};
+        ui.answers = { "the real one" };
         SshConnectOptions o;
         o.interaction = &ui;
         auto t = SshTransport::connect(p, o);
         QVERIFY2(t.ok(), qPrintable(t.error()));
         QCOMPARE(ui.asked.size(), 1);
-        QVERIFY2(ui.asked.first().prompt.contains(QLatin1String("stored in the keychain")) && ui.asked.first().prompt.contains(QLatin1String("removed")),
-                 qPrintable(ui.asked.first().prompt));
-        QCOMPARE(stored(*m_store, SecretStore::passphraseKey(key)), std::optional<QByteArray>()); // not ticked this time
+        QVERIFY2(ui.asked.first().prompt.contains(QLatin1String("stored in the keychain"))
+                && ui.asked.first().prompt.contains(QLatin1String("removed")),
+            qPrintable(ui.asked.first().prompt));
+        QCOMPARE(
+            stored(*m_store, SecretStore::passphraseKey(key)), std::optional<QByteArray>()); // not ticked this time
     }
 
     void passwordRememberedAndForgotten()
@@ -263,7 +271,7 @@ private Q_SLOTS:
         SshConnectOptions o;
 
         KeychainInteraction ask(m_store);
-        ask.answers = {"keychain login pw"};
+        ask.answers = { "keychain login pw" };
         ask.tick = true;
         o.interaction = &ask;
         auto t1 = SshTransport::connect(p, o);
@@ -282,12 +290,13 @@ private Q_SLOTS:
         // The password changed on the server: the stored one is refused, removed, asked again.
         QVERIFY(m_store->write(storeKey, "an outdated password").ok());
         KeychainInteraction again(m_store);
-        again.answers = {"keychain login pw"};
+        again.answers = { "keychain login pw" };
         o.interaction = &again;
         auto t3 = SshTransport::connect(p, o);
         QVERIFY2(t3.ok(), qPrintable(t3.error()));
         QCOMPARE(again.asked.size(), 1);
-        QVERIFY2(again.asked.first().prompt.contains(QLatin1String("password stored in the keychain")), qPrintable(again.asked.first().prompt));
+        QVERIFY2(again.asked.first().prompt.contains(QLatin1String("password stored in the keychain")),
+            qPrintable(again.asked.first().prompt));
         QCOMPARE(stored(*m_store, storeKey), std::optional<QByteArray>());
     }
 

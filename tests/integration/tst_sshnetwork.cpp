@@ -31,7 +31,10 @@ QByteArray hostKeyBlob(const DemoHost& demo)
     return QByteArray::fromBase64(readAll(demo.hostKeyPath() + QStringLiteral(".pub")).split(' ').value(1));
 }
 
-int acceptedLogins(const DemoHost& demo) { return int(demo.sshdLog().count(QLatin1String("Accepted publickey"))); }
+int acceptedLogins(const DemoHost& demo)
+{
+    return int(demo.sshdLog().count(QLatin1String("Accepted publickey")));
+}
 
 } // namespace
 
@@ -54,12 +57,12 @@ private Q_SLOTS:
         }
         HostProfile p = target.profile();
         p.knownHostsFile = kh;
-        p.identityFiles = {jump.clientKeyPath(), target.clientKeyPath()};
+        p.identityFiles = { jump.clientKeyPath(), target.clientKeyPath() };
         p.proxyJump = jump.user() + QStringLiteral("@127.0.0.1:") + QString::number(jump.port());
         auto c = SshTransport::connect(p);
         QVERIFY2(c.ok(), qPrintable(c.error()));
         auto t = c.value();
-        const ExecResult r = t->exec({QStringLiteral("echo $HOME")}, 30000);
+        const ExecResult r = t->exec({ QStringLiteral("echo $HOME") }, 30000);
         QVERIFY2(r.ok(), qPrintable(r.error));
         QCOMPARE(QString::fromUtf8(r.stdOut.trimmed()), target.homeDir());
         QCOMPARE(acceptedLogins(jump), 1);
@@ -68,7 +71,7 @@ private Q_SLOTS:
         QVERIFY(jump.dropConnections() >= 1);
         QTRY_VERIFY_WITH_TIMEOUT(t->session()->state() != ConnectionState::Ready, 20000);
         QTRY_VERIFY_WITH_TIMEOUT(t->session()->state() == ConnectionState::Ready, 40000);
-        QCOMPARE(t->exec({QStringLiteral("echo again")}, 30000).stdOut, QByteArray("again\n"));
+        QCOMPARE(t->exec({ QStringLiteral("echo again") }, 30000).stdOut, QByteArray("again\n"));
         QCOMPARE(acceptedLogins(jump), 2);
 
         // A jump host with an unknown key is refused like any other host.
@@ -76,8 +79,9 @@ private Q_SLOTS:
         bad.knownHostsFile = target.knownHostsPath(); // knows the target only
         auto refused = SshTransport::connect(bad);
         QVERIFY(!refused.ok());
-        QVERIFY2(refused.error().contains(QLatin1String("jump host")) && refused.error().contains(QLatin1String("not known")),
-                 qPrintable(refused.error()));
+        QVERIFY2(refused.error().contains(QLatin1String("jump host"))
+                && refused.error().contains(QLatin1String("not known")),
+            qPrintable(refused.error()));
     }
 
     void localPortForBrowser()
@@ -129,11 +133,12 @@ private Q_SLOTS:
         QSignalSpy spy(t->session().get(), &SshSession::stateChanged);
         proxy.setHang(true); // a black hole: no FIN, no RST, nothing
         QTRY_VERIFY_WITH_TIMEOUT(t->session()->state() == ConnectionState::Reconnecting, 20000);
-        QVERIFY2(t->session()->stateReason().contains(QLatin1String("no reply")), qPrintable(t->session()->stateReason()));
+        QVERIFY2(
+            t->session()->stateReason().contains(QLatin1String("no reply")), qPrintable(t->session()->stateReason()));
         proxy.clearFaults();
         proxy.resetAll();
         QTRY_VERIFY_WITH_TIMEOUT(t->session()->state() == ConnectionState::Ready, 60000);
-        QCOMPARE(t->exec({QStringLiteral("echo alive")}, 30000).stdOut, QByteArray("alive\n"));
+        QCOMPARE(t->exec({ QStringLiteral("echo alive") }, 30000).stdOut, QByteArray("alive\n"));
     }
 
     void bulkTransfersUseASecondConnection()
@@ -151,9 +156,10 @@ private Q_SLOTS:
             f.write(QByteArray(8 * 1024 * 1024, 'b'));
         }
         // A live stream on the main connection keeps flowing during the transfer.
-        auto stream = t->start({QStringLiteral("while true; do echo tick; sleep 0.05; done")});
+        auto stream = t->start({ QStringLiteral("while true; do echo tick; sleep 0.05; done") });
         int ticks = 0;
-        connect(stream.get(), &ProcessHandle::stdoutReceived, this, [&](const QByteArray& d) { ticks += int(d.count("tick")); });
+        connect(stream.get(), &ProcessHandle::stdoutReceived, this,
+            [&](const QByteArray& d) { ticks += int(d.count("tick")); });
         QTRY_VERIFY_WITH_TIMEOUT(ticks > 0, 20000);
         QVERIFY(t->upload(local, QStringLiteral("~/f.bin")).ok());
         QVERIFY(t->download(QStringLiteral("~/f.bin"), local + QStringLiteral(".back")).ok());

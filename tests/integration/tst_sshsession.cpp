@@ -69,21 +69,23 @@ private Q_SLOTS:
         // Every participant leaves a marker m_<name> in the home folder, and the six command
         // channels wait until all eight markers exist. That can only finish if the two
         // streams, four execs, the SFTP upload and the tunnel all progress at the same time.
-        const QString barrier = QStringLiteral("touch m_%1; n=0; while [ $(ls m_* | wc -l) -lt 8 ]; do sleep 0.05; n=$((n+1)); "
-                                               "[ $n -gt 1200 ] && exit 9; done; echo all-$(ls m_* | wc -l)");
+        const QString barrier
+            = QStringLiteral("touch m_%1; n=0; while [ $(ls m_* | wc -l) -lt 8 ]; do sleep 0.05; n=$((n+1)); "
+                             "[ $n -gt 1200 ] && exit 9; done; echo all-$(ls m_* | wc -l)");
         std::vector<std::unique_ptr<ProcessHandle>> streams;
         QList<QByteArray> streamOut(2);
         QList<std::optional<ProcessExit>> streamExit(2);
         for (int i = 0; i < 2; ++i) {
-            streams.push_back(t->start({barrier.arg(QStringLiteral("s%1").arg(i))}));
-            connect(streams.back().get(), &ProcessHandle::stdoutReceived, this, [&, i](const QByteArray& d) { streamOut[i] += d; });
-            connect(streams.back().get(), &ProcessHandle::finished, this, [&, i](const ProcessExit& e) { streamExit[i] = e; });
+            streams.push_back(t->start({ barrier.arg(QStringLiteral("s%1").arg(i)) }));
+            connect(streams.back().get(), &ProcessHandle::stdoutReceived, this,
+                [&, i](const QByteArray& d) { streamOut[i] += d; });
+            connect(streams.back().get(), &ProcessHandle::finished, this,
+                [&, i](const ProcessExit& e) { streamExit[i] = e; });
         }
         std::vector<std::future<ExecResult>> execs;
         for (int i = 0; i < 4; ++i)
-            execs.push_back(std::async(std::launch::async, [t, cmd = barrier.arg(QStringLiteral("e%1").arg(i))] {
-                return t->exec({cmd}, 90000);
-            }));
+            execs.push_back(std::async(std::launch::async,
+                [t, cmd = barrier.arg(QStringLiteral("e%1").arg(i))] { return t->exec({ cmd }, 90000); }));
         auto upload = std::async(std::launch::async, [t] {
             QByteArray big(48 * 1024 * 1024, 'u');
             return t->writeFileAtomic(QStringLiteral("m_upload"), big);
@@ -164,10 +166,13 @@ private Q_SLOTS:
         int resumed = 0;
         std::optional<ProcessExit> streamExit;
         connect(stream.get(), &ProcessHandle::stdoutReceived, this, [&](const QByteArray& d) { out += d; });
-        connect(stream.get(), &ProcessHandle::resumed, this, [&] { ++resumed; out.clear(); });
+        connect(stream.get(), &ProcessHandle::resumed, this, [&] {
+            ++resumed;
+            out.clear();
+        });
         connect(stream.get(), &ProcessHandle::finished, this, [&](const ProcessExit& e) { streamExit = e; });
         // A non-resumable stream fails with the reason instead.
-        auto once = t->start({QStringLiteral("sleep 600")});
+        auto once = t->start({ QStringLiteral("sleep 600") });
         std::optional<ProcessExit> onceExit;
         connect(once.get(), &ProcessHandle::finished, this, [&](const ProcessExit& e) { onceExit = e; });
         QTRY_VERIFY_WITH_TIMEOUT(out.count("tick") >= 3, 20000);
@@ -185,7 +190,7 @@ private Q_SLOTS:
             sawReconnecting = sawReconnecting || s.at(0).value<ConnectionState>() == ConnectionState::Reconnecting;
         QVERIFY(sawReconnecting);
         // The transport works again.
-        QCOMPARE(t->exec({QStringLiteral("echo back")}, 30000).stdOut, QByteArray("back\n"));
+        QCOMPARE(t->exec({ QStringLiteral("echo back") }, 30000).stdOut, QByteArray("back\n"));
         stream->cancel();
         QTRY_VERIFY_WITH_TIMEOUT(streamExit.has_value(), 20000);
     }
@@ -197,13 +202,12 @@ private Q_SLOTS:
         QVERIFY2(c.ok(), qPrintable(c.error()));
         auto t = c.value();
         QVERIFY(t->writeFileAtomic(QStringLiteral("~/victim.txt"), "ORIGINAL\n").ok());
-        auto big = std::async(std::launch::async, [t] {
-            return t->writeFileAtomic(QStringLiteral("~/victim.txt"), QByteArray(400 * 1024 * 1024, 'N'));
-        });
+        auto big = std::async(std::launch::async,
+            [t] { return t->writeFileAtomic(QStringLiteral("~/victim.txt"), QByteArray(400 * 1024 * 1024, 'N')); });
         // Kill the link while the temporary file is being written.
         QTRY_VERIFY_WITH_TIMEOUT(!tempLitter(demo.homeDir()).isEmpty()
-                                     && QFileInfo(demo.homeDir() + QLatin1Char('/') + tempLitter(demo.homeDir()).first()).size() > 0,
-                                 30000);
+                && QFileInfo(demo.homeDir() + QLatin1Char('/') + tempLitter(demo.homeDir()).first()).size() > 0,
+            30000);
         QVERIFY(demo.dropConnections() >= 1);
         const Status s = big.get();
         QVERIFY(!s.ok());
@@ -229,7 +233,7 @@ private Q_SLOTS:
         h->connectToHost();
         QTRY_VERIFY_WITH_TIMEOUT(h->state() == ConnectionState::Ready, 30000);
         QVERIFY(h->transport());
-        QCOMPARE(h->transport()->exec({QStringLiteral("echo via-host")}, 30000).stdOut, QByteArray("via-host\n"));
+        QCOMPARE(h->transport()->exec({ QStringLiteral("echo via-host") }, 30000).stdOut, QByteArray("via-host\n"));
         QVERIFY(spy.first().at(0).value<ConnectionState>() == ConnectionState::Connecting);
         HostProfile local;
         local.name = QStringLiteral("here");

@@ -90,13 +90,14 @@ private Q_SLOTS:
         QVERIFY(t->mkpath(QStringLiteral("~/work dir/sub")).ok());
         CommandSpec spec;
         spec.command = QStringLiteral("printf '%s|%s|' \"$KF_A\" \"$KF_B\"; pwd; cat");
-        spec.env = {{QStringLiteral("KF_A"), QStringLiteral("it's $HOME")}, {QStringLiteral("KF_B"), QStringLiteral("two words")}};
+        spec.env = { { QStringLiteral("KF_A"), QStringLiteral("it's $HOME") },
+            { QStringLiteral("KF_B"), QStringLiteral("two words") } };
         spec.workingDirectory = QStringLiteral("~/work dir/sub");
         spec.stdinData = QByteArray("from stdin\n");
         const ExecResult r = t->exec(spec, 30000);
         QVERIFY2(r.ok(), qPrintable(r.error + QString::fromUtf8(r.stdErr)));
         QCOMPARE(QString::fromUtf8(r.stdOut),
-                 QStringLiteral("it's $HOME|two words|") + demo.homeDir() + QStringLiteral("/work dir/sub\nfrom stdin\n"));
+            QStringLiteral("it's $HOME|two words|") + demo.homeDir() + QStringLiteral("/work dir/sub\nfrom stdin\n"));
         spec = {};
         spec.command = QStringLiteral("true");
         spec.workingDirectory = QStringLiteral("/no/such/folder");
@@ -111,7 +112,8 @@ private Q_SLOTS:
         QVERIFY(t);
         // 20 MB on each stream at once: a client that reads one stream at a time deadlocks.
         CommandSpec spec;
-        spec.command = QStringLiteral("head -c 20000000 /dev/zero | tr '\\0' o & head -c 20000000 /dev/zero | tr '\\0' e >&2; wait");
+        spec.command = QStringLiteral(
+            "head -c 20000000 /dev/zero | tr '\\0' o & head -c 20000000 /dev/zero | tr '\\0' e >&2; wait");
         const ExecResult r = t->exec(spec, 120000);
         QVERIFY2(r.ok(), qPrintable(r.error));
         QCOMPARE(r.stdOut.size(), 20000000);
@@ -158,7 +160,7 @@ private Q_SLOTS:
         QVERIFY2(qexit->signal == QLatin1String("TERM") || !qexit->ok(), qPrintable(qexit->signal + qexit->error));
         QVERIFY(timer.elapsed() < 10000);
         // No `sleep 600` left behind on the server.
-        const ExecResult ps = t->exec({QStringLiteral("pgrep -f 'slee[p] 6007' || true")}, 30000);
+        const ExecResult ps = t->exec({ QStringLiteral("pgrep -f 'slee[p] 6007' || true") }, 30000);
         QCOMPARE(ps.stdOut.trimmed(), QByteArray());
     }
 
@@ -190,13 +192,14 @@ private Q_SLOTS:
         QStringList names;
         for (const FileInfo& fi : entries.value())
             names << fi.name;
-        QCOMPARE(names, (QStringList{QStringLiteral("b"), QStringLiteral("f.txt"), QStringLiteral("link")}));
+        QCOMPARE(names, (QStringList { QStringLiteral("b"), QStringLiteral("f.txt"), QStringLiteral("link") }));
         QVERIFY(entries->at(0).isDir);
         QVERIFY(entries->at(2).isSymlink);
         QCOMPARE(entries->at(2).size, 6);
         QVERIFY(!t->list(QStringLiteral("~/nope")).ok());
         // Mode is kept on replace; an explicit mode wins.
-        QFile::setPermissions(demo.homeDir() + QStringLiteral("/a/f.txt"), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        QFile::setPermissions(
+            demo.homeDir() + QStringLiteral("/a/f.txt"), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
         QVERIFY(t->writeFileAtomic(QStringLiteral("~/a/f.txt"), "second\n").ok());
         QCOMPARE(t->stat(QStringLiteral("~/a/f.txt"))->mode, 0700u);
         WriteOptions wo;
@@ -206,9 +209,12 @@ private Q_SLOTS:
         QCOMPARE(t->readFile(QStringLiteral("~/a/f.txt")).value(), QByteArray("third\n"));
         QVERIFY(!t->writeFileAtomic(QStringLiteral("~/a/b"), "x").ok()); // a folder
         // No temp litter.
-        QCOMPARE(QDir(demo.homeDir() + QStringLiteral("/a")).entryList(QDir::Files | QDir::Hidden).filter(QStringLiteral("kf-tmp")),
-                 QStringList());
-        QCOMPARE(t->sha256(QStringLiteral("~/a/f.txt")).value(), QCryptographicHash::hash("third\n", QCryptographicHash::Sha256).toHex());
+        QCOMPARE(QDir(demo.homeDir() + QStringLiteral("/a"))
+                     .entryList(QDir::Files | QDir::Hidden)
+                     .filter(QStringLiteral("kf-tmp")),
+            QStringList());
+        QCOMPARE(t->sha256(QStringLiteral("~/a/f.txt")).value(),
+            QCryptographicHash::hash("third\n", QCryptographicHash::Sha256).toHex());
     }
 
     void tunnelToAServerSidePort()

@@ -38,7 +38,8 @@ qint64 rssKiB()
 
 int openFds()
 {
-    return int(QDir(QStringLiteral("/proc/self/fd")).entryList(QDir::AllEntries | QDir::System | QDir::NoDotAndDotDot).size());
+    return int(
+        QDir(QStringLiteral("/proc/self/fd")).entryList(QDir::AllEntries | QDir::System | QDir::NoDotAndDotDot).size());
 }
 
 struct Snapshot
@@ -52,8 +53,8 @@ struct Snapshot
 
 void print(const char* what, const Snapshot& s)
 {
-    std::printf("%-6s t=%7.1fs  rss=%lld KiB  fds=%d  blocks=%lld  history=%lld KiB\n", what, s.wallS, s.rss, s.fds, s.blocks,
-                s.historyKiB);
+    std::printf("%-6s t=%7.1fs  rss=%lld KiB  fds=%d  blocks=%lld  history=%lld KiB\n", what, s.wallS, s.rss, s.fds,
+        s.blocks, s.historyKiB);
     std::fflush(stdout);
 }
 
@@ -93,13 +94,14 @@ int main(int argc, char** argv)
     o.env.insert(QStringLiteral("KF_DEMO_TIME_SCALE"), QString::number(scale));
     o.env.insert(QStringLiteral("KF_DEMO_GPUS"), QString::number(gpus));
     kf::GpuMonitor monitor(c.value(), QStringLiteral("demo"), o);
-    std::printf("kf_soak: %.2f min wall, time scale %.0fx, %d GPUs every %d ms of sample time (%.2f h of samples)\n", minutes,
-                scale, gpus, intervalMs, minutes * scale / 60.0);
+    std::printf("kf_soak: %.2f min wall, time scale %.0fx, %d GPUs every %d ms of sample time (%.2f h of samples)\n",
+        minutes, scale, gpus, intervalMs, minutes * scale / 60.0);
 
     QElapsedTimer wall;
     wall.start();
     auto snap = [&] {
-        return Snapshot{wall.elapsed() / 1000.0, rssKiB(), openFds(), monitor.blocks(), qint64(monitor.history().memoryBytes() / 1024)};
+        return Snapshot { wall.elapsed() / 1000.0, rssKiB(), openFds(), monitor.blocks(),
+            qint64(monitor.history().memoryBytes() / 1024) };
     };
     print("boot", snap());
     Snapshot start;
@@ -139,8 +141,9 @@ int main(int argc, char** argv)
     const qint64 rssBound = historyGrowth + rssSlack;
     const int fdGrowth = end.fds - start.fds;
     std::printf("samples: %lld blocks = %.2f h of sample time\n", end.blocks, end.blocks * intervalMs / 3600000.0);
-    std::printf("rss: start %lld KiB, end %lld KiB, growth %lld KiB (bound: history growth %lld + slack %lld = %lld KiB)\n",
-                start.rss, end.rss, rssGrowth, historyGrowth, rssSlack, rssBound);
+    std::printf(
+        "rss: start %lld KiB, end %lld KiB, growth %lld KiB (bound: history growth %lld + slack %lld = %lld KiB)\n",
+        start.rss, end.rss, rssGrowth, historyGrowth, rssSlack, rssBound);
     std::printf("fds: start %d, end %d, growth %d (bound %d)\n", start.fds, end.fds, fdGrowth, fdSlack);
     const bool ok = rssGrowth <= rssBound && fdGrowth <= fdSlack;
     std::printf("%s\n", ok ? "PASS" : "FAIL");

@@ -29,7 +29,10 @@ constexpr qint64 kMaxQueued = 4 * 1024 * 1024; // per direction, then stop readi
 constexpr qint64 kReadBudget = 256 * 1024;     // per socket per wake-up, so one busy peer cannot starve others
 constexpr int kSliceMs = 10;                   // bandwidth pacing granularity
 
-void setNonBlocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
+void setNonBlocking(int fd)
+{
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
 
 void setNoDelay(int fd)
 {
@@ -43,7 +46,7 @@ void closeWithReset(int fd)
 {
     if (fd < 0)
         return;
-    linger lg{1, 0};
+    linger lg { 1, 0 };
     ::setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
     ::close(fd);
 }
@@ -59,17 +62,17 @@ struct Direction
 {
     std::deque<Chunk> queue;
     qint64 queued = 0;
-    bool srcEof = false;      // the sender closed its side (or failed)
-    bool dstShut = false;     // we shut down the receiver's write side
-    bool writeBlocked = false; // last write hit EAGAIN: wait for POLLOUT
-    Clock::time_point nextSend{}; // bandwidth pacing: no byte leaves before this
+    bool srcEof = false;           // the sender closed its side (or failed)
+    bool dstShut = false;          // we shut down the receiver's write side
+    bool writeBlocked = false;     // last write hit EAGAIN: wait for POLLOUT
+    Clock::time_point nextSend {}; // bandwidth pacing: no byte leaves before this
 };
 
 struct Connection
 {
     int clientFd = -1;
     int targetFd = -1;
-    bool connecting = true;    // non-blocking connect() to the target in progress
+    bool connecting = true; // non-blocking connect() to the target in progress
     bool clientHup = false;
     bool targetHup = false;
     Direction up;   // client -> target
@@ -87,17 +90,20 @@ struct FaultProxy::Loop
 };
 
 FaultProxy::FaultProxy(quint16 targetPort, const QString& targetHost)
-    : m_targetHost(targetHost), m_targetPort(targetPort)
-{
-}
+    : m_targetHost(targetHost)
+    , m_targetPort(targetPort)
+{ }
 
-FaultProxy::~FaultProxy() { stop(); }
+FaultProxy::~FaultProxy()
+{
+    stop();
+}
 
 Status FaultProxy::start(quint16 listenPort)
 {
     if (isRunning())
         return {};
-    sockaddr_in target{};
+    sockaddr_in target {};
     if (::inet_pton(AF_INET, m_targetHost.toLatin1().constData(), &target.sin_addr) != 1)
         return Status::failure(QStringLiteral("fault proxy: target must be an IPv4 address, got ") + m_targetHost);
 
@@ -106,7 +112,7 @@ Status FaultProxy::start(quint16 listenPort)
         return Status::failure(QStringLiteral("fault proxy: socket: ") + QString::fromLocal8Bit(std::strerror(errno)));
     int one = 1;
     ::setsockopt(m_listenFd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    sockaddr_in addr{};
+    sockaddr_in addr {};
     addr.sin_family = AF_INET;
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     addr.sin_port = htons(listenPort);
@@ -158,7 +164,7 @@ Status FaultProxy::start(quint16 listenPort)
         };
         auto dropQueues = [&](Connection& c) {
             qint64 dropped = 0;
-            for (Direction* d : {&c.up, &c.down}) {
+            for (Direction* d : { &c.up, &c.down }) {
                 for (const Chunk& ch : d->queue)
                     dropped += ch.data.size() - ch.offset;
                 d->queue.clear();
@@ -184,7 +190,8 @@ Status FaultProxy::start(quint16 listenPort)
                     dir.srcEof = true;
                     if (m_hang.load())
                         return true; // a black hole does not forward FINs either
-                    dir.queue.push_back(Chunk{QByteArray(), 0, Clock::now() + std::chrono::milliseconds(m_latencyMs.load())});
+                    dir.queue.push_back(
+                        Chunk { QByteArray(), 0, Clock::now() + std::chrono::milliseconds(m_latencyMs.load()) });
                     return true;
                 }
                 budget -= n;
@@ -192,8 +199,8 @@ Status FaultProxy::start(quint16 listenPort)
                     bump([&](Counters& k) { k.bytesSwallowed += n; });
                     continue;
                 }
-                dir.queue.push_back(
-                    Chunk{QByteArray(buf.data(), n), 0, Clock::now() + std::chrono::milliseconds(m_latencyMs.load())});
+                dir.queue.push_back(Chunk {
+                    QByteArray(buf.data(), n), 0, Clock::now() + std::chrono::milliseconds(m_latencyMs.load()) });
                 dir.queued += n;
                 force = false;
             }
@@ -255,7 +262,8 @@ Status FaultProxy::start(quint16 listenPort)
             if (at <= now)
                 return 0;
             // Round up: waking a millisecond early would only spin.
-            return std::chrono::duration_cast<std::chrono::milliseconds>(at - now + std::chrono::microseconds(999)).count();
+            return std::chrono::duration_cast<std::chrono::milliseconds>(at - now + std::chrono::microseconds(999))
+                .count();
         };
 
         while (!m_stop.load()) {
@@ -287,8 +295,8 @@ Status FaultProxy::start(quint16 listenPort)
             std::erase_if(loop.connections, [](const Connection& c) { return c.dead; });
 
             fds.clear();
-            fds.push_back({m_wakeFd, POLLIN, 0});
-            fds.push_back({m_listenFd, POLLIN, 0});
+            fds.push_back({ m_wakeFd, POLLIN, 0 });
+            fds.push_back({ m_listenFd, POLLIN, 0 });
             const auto now = Clock::now();
             qint64 timeout = -1;
             auto consider = [&](qint64 t) {
@@ -307,8 +315,8 @@ Status FaultProxy::start(quint16 listenPort)
                 if (c.connecting || c.up.writeBlocked)
                     tev |= POLLOUT;
                 // A hung-up socket we no longer read from would make poll() return at once forever.
-                fds.push_back({(c.clientHup && c.up.srcEof) ? -1 : c.clientFd, cev, 0});
-                fds.push_back({(c.targetHup && c.down.srcEof) ? -1 : c.targetFd, tev, 0});
+                fds.push_back({ (c.clientHup && c.up.srcEof) ? -1 : c.clientFd, cev, 0 });
+                fds.push_back({ (c.targetHup && c.down.srcEof) ? -1 : c.targetFd, tev, 0 });
                 if (!c.connecting)
                     consider(dueIn(c.up, now));
                 consider(dueIn(c.down, now));

@@ -41,12 +41,12 @@ class FaultProxy
 public:
     struct Counters
     {
-        qint64 bytesToTarget = 0;      // forwarded client -> target
-        qint64 bytesToClient = 0;      // forwarded target -> client
-        qint64 bytesSwallowed = 0;     // dropped while hanging (both directions)
+        qint64 bytesToTarget = 0;  // forwarded client -> target
+        qint64 bytesToClient = 0;  // forwarded target -> client
+        qint64 bytesSwallowed = 0; // dropped while hanging (both directions)
         int connectionsAccepted = 0;
         int connectionsOpen = 0;
-        int connectionsReset = 0;      // by resetAll() / setRefuseNew()
+        int connectionsReset = 0; // by resetAll() / setRefuseNew()
     };
 
     // Forwards to targetHost:targetPort (an IPv4 address, normally 127.0.0.1).
@@ -90,12 +90,12 @@ private:
     std::thread m_thread;
     std::unique_ptr<Loop> m_loop;
 
-    std::atomic<int> m_latencyMs{0};
-    std::atomic<qint64> m_bandwidth{0};
-    std::atomic<bool> m_hang{false};
-    std::atomic<bool> m_refuseNew{false};
-    std::atomic<int> m_resetRequests{0};
-    std::atomic<bool> m_stop{false};
+    std::atomic<int> m_latencyMs { 0 };
+    std::atomic<qint64> m_bandwidth { 0 };
+    std::atomic<bool> m_hang { false };
+    std::atomic<bool> m_refuseNew { false };
+    std::atomic<int> m_resetRequests { 0 };
+    std::atomic<bool> m_stop { false };
 
     mutable std::mutex m_countersMutex;
     Counters m_counters; // guarded by m_countersMutex; written by the proxy thread

@@ -10,7 +10,10 @@
 
 namespace kf::test {
 
-QString dataPath(const QString& relative) { return QStringLiteral(KF_TEST_DATA_DIR "/") + relative; }
+QString dataPath(const QString& relative)
+{
+    return QStringLiteral(KF_TEST_DATA_DIR "/") + relative;
+}
 
 QByteArray readData(const QString& relative)
 {
@@ -27,7 +30,7 @@ QString screenshotPath(const QString& name)
 }
 
 ProcessOutput runProgram(const QString& program, const QStringList& args, int timeoutMs, const QByteArray& input,
-                         const QStringList& extraEnv)
+    const QStringList& extraEnv)
 {
     ProcessOutput r;
     QProcess p;
@@ -64,6 +67,9 @@ ProcessOutput runCli(const QStringList& args, int timeoutMs, const QStringList& 
     return runProgram(QStringLiteral(KF_CLI_BINARY), args, timeoutMs, {}, extraEnv);
 }
 
-bool isRoot() { return ::geteuid() == 0; }
+bool isRoot()
+{
+    return ::geteuid() == 0;
+}
 
 } // namespace kf::test

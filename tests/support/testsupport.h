@@ -29,7 +29,7 @@ struct ProcessOutput
 };
 // Runs a program to completion (timeout in ms), capturing both streams.
 ProcessOutput runProgram(const QString& program, const QStringList& args, int timeoutMs = 120000,
-                         const QByteArray& input = {}, const QStringList& extraEnv = {});
+    const QByteArray& input = {}, const QStringList& extraEnv = {});
 // Runs the built kernelforge-cli.
 ProcessOutput runCli(const QStringList& args, int timeoutMs = 120000, const QStringList& extraEnv = {});
 
@@ -39,9 +39,9 @@ bool isRoot();
 
 // Starts a DemoHost (the real sshd on 127.0.0.1) for a test function or fails it with the
 // sshd log. Usage: KF_START_DEMO_HOST(demo);  then demo.port(), demo.profile(), ...
-#define KF_START_DEMO_HOST(var, ...)                                                                               \
-    kf::DemoHost var{__VA_ARGS__};                                                                                 \
-    do {                                                                                                           \
-        const kf::Status _kf_started = var.start();                                                                \
-        QVERIFY2(_kf_started.ok(), qPrintable(_kf_started.error()));                                               \
+#define KF_START_DEMO_HOST(var, ...)                                                                                   \
+    kf::DemoHost var { __VA_ARGS__ };                                                                                  \
+    do {                                                                                                               \
+        const kf::Status _kf_started = var.start();                                                                    \
+        QVERIFY2(_kf_started.ok(), qPrintable(_kf_started.error()));                                                   \
     } while (false)

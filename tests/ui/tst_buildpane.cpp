@@ -11,8 +11,8 @@
 #include "tests/support/testsupport.h"
 
 #include <QComboBox>
-#include <QLabel>
 #include <QDirIterator>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -85,7 +85,9 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 120000);
         const auto info = finished.first().first().value<kf::JobInfo>();
         QCOMPARE(info.exitStatus == 0, !cuda);
-        QVERIFY2(pane.chart()->progressPoints() >= 2, qPrintable(pane.findChild<QLabel*>(QStringLiteral("buildSummary"))->text() + QString::fromUtf8(pane.logView()->store().lines(0, 60).join("\n"))));
+        QVERIFY2(pane.chart()->progressPoints() >= 2,
+            qPrintable(pane.findChild<QLabel*>(QStringLiteral("buildSummary"))->text()
+                + QString::fromUtf8(pane.logView()->store().lines(0, 60).join("\n"))));
         QVERIFY(pane.logView()->store().lineCount() > 10);
         QTRY_VERIFY_WITH_TIMEOUT(pane.logView()->liveView()->blockCount() > 10, 5000);
         if (cuda) {
@@ -99,7 +101,8 @@ private Q_SLOTS:
             // Clicking a diagnostic shows its log line in the scroll-back pane.
             emit pane.diagnosticsList()->itemActivated(first, 0);
             QVERIFY(pane.logView()->scrollBackView()->isVisible());
-            QVERIFY(pane.logView()->scrollBackView()->textCursor().block().text().contains(QStringLiteral("thrust/version.h")));
+            QVERIFY(pane.logView()->scrollBackView()->textCursor().block().text().contains(
+                QStringLiteral("thrust/version.h")));
         }
         QSignalSpy refreshed(&pane, &kf::BuildPane::jobsRefreshed);
         pane.refreshJobs();
@@ -117,7 +120,8 @@ private Q_SLOTS:
         view.setMaxLines(10000);
         QByteArray chunk;
         for (int i = 0; i < 50000; ++i)
-            chunk += "[kf " + QByteArray::number(i) + "/50000 2 1.0] Building CXX object x" + QByteArray::number(i) + ".o\n";
+            chunk += "[kf " + QByteArray::number(i) + "/50000 2 1.0] Building CXX object x" + QByteArray::number(i)
+                + ".o\n";
         view.appendData(chunk);
         // The newest batch reaches the live view over a few flushes (each one within its time budget).
         QTRY_VERIFY_WITH_TIMEOUT(view.liveView()->toPlainText().endsWith(QStringLiteral("x49999.o")), 10000);
@@ -128,9 +132,10 @@ private Q_SLOTS:
         // The newest line is live; the oldest is only in the full log, and the view says so.
         QVERIFY(view.liveView()->toPlainText().startsWith(QStringLiteral("[kernelforge: ")));
         QCOMPARE(view.store().lines(0, 1).value(0), QByteArray("[kf 0/50000 2 1.0] Building CXX object x0.o"));
-        QCOMPARE(view.store().search("object x12345.o"), QList<qint64>{12345});
+        QCOMPARE(view.store().search("object x12345.o"), QList<qint64> { 12345 });
         view.showLine(12345);
-        QCOMPARE(view.scrollBackView()->textCursor().block().text(), QStringLiteral("[kf 12345/50000 2 1.0] Building CXX object x12345.o"));
+        QCOMPARE(view.scrollBackView()->textCursor().block().text(),
+            QStringLiteral("[kf 12345/50000 2 1.0] Building CXX object x12345.o"));
     }
 };
 

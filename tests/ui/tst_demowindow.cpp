@@ -118,22 +118,23 @@ private Q_SLOTS:
         kf::MainWindow& w = *dw.window;
 
         // Overview: the facts card fills from the remote script (the replayed GPUs show up).
-        QTRY_VERIFY_WITH_TIMEOUT(!w.tabs()->widget(0)->findChildren<QLabel*>().isEmpty()
-                                     && [&] {
-                                            for (QLabel* l : w.tabs()->widget(0)->findChildren<QLabel*>())
-                                                if (l->text().contains(QStringLiteral("NVIDIA H200")))
-                                                    return true;
-                                            return false;
-                                        }(),
-                                 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !w.tabs()->widget(0)->findChildren<QLabel*>().isEmpty() &&
+                [&] {
+                    for (QLabel* l : w.tabs()->widget(0)->findChildren<QLabel*>())
+                        if (l->text().contains(QStringLiteral("NVIDIA H200")))
+                            return true;
+                    return false;
+                }(),
+            60000);
         // Patches: the built-in set is planned against the demo project by itself.
         w.tabs()->setCurrentIndex(1);
         auto* tree = w.tabs()->widget(1)->findChild<QTreeWidget*>();
         QVERIFY(tree);
         QTRY_VERIFY_WITH_TIMEOUT(tree->topLevelItemCount() >= 2, 60000);
 
-        const QStringList names{QStringLiteral("overview"), QStringLiteral("patches"), QStringLiteral("build"),
-                                QStringLiteral("gpus"), QStringLiteral("server"), QStringLiteral("fleet")};
+        const QStringList names { QStringLiteral("overview"), QStringLiteral("patches"), QStringLiteral("build"),
+            QStringLiteral("gpus"), QStringLiteral("server"), QStringLiteral("fleet") };
         QCOMPARE(w.tabs()->count(), names.size());
         for (int i = 0; i < w.tabs()->count(); ++i) {
             w.tabs()->setCurrentIndex(i);
@@ -184,7 +185,8 @@ private Q_SLOTS:
         const auto report = applied.first().first().value<kf::patch::ApplyReport>();
         QStringList outcomes;
         for (const auto& f : report.files)
-            outcomes << f.file + QStringLiteral(": ") + kf::patch::outcomeText(f.outcome) + QLatin1Char(' ') + f.message;
+            outcomes << f.file + QStringLiteral(": ") + kf::patch::outcomeText(f.outcome) + QLatin1Char(' ')
+                    + f.message;
         QVERIFY2(report.ok(), qPrintable(outcomes.join(QLatin1Char('\n'))));
         QCOMPARE(confirmations.size(), 1);
         const auto patched = snapshot(project);
@@ -243,8 +245,8 @@ private Q_SLOTS:
         QCOMPARE(confirmations.size(), 2);
         QTRY_VERIFY_WITH_TIMEOUT(snapshot(project) == before, 60000);
         QTRY_VERIFY_WITH_TIMEOUT(!patches->isBusy() && history->rowCount() >= 1
-                                     && history->item(0, 3)->text() == QStringLiteral("rolled back"),
-                                 60000);
+                && history->item(0, 3)->text() == QStringLiteral("rolled back"),
+            60000);
         QVERIFY(w.grab().save(kf::test::screenshotPath(QStringLiteral("story-6-rolled-back"))));
     }
 

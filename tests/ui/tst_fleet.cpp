@@ -25,7 +25,9 @@ private Q_SLOTS:
     void tilesPerHost()
     {
         HostManager hosts;
-        hosts.setFactory([](const HostProfile& p, QObject* parent) -> HostConnection* { return new LocalHostConnection(p, parent); });
+        hosts.setFactory([](const HostProfile& p, QObject* parent) -> HostConnection* {
+            return new LocalHostConnection(p, parent);
+        });
         HostProfile a;
         a.name = QStringLiteral("gpu-node-a");
         a.isLocal = true;
@@ -46,7 +48,8 @@ private Q_SLOTS:
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         QCOMPARE(view.tileCount(), 2);
-        QTRY_VERIFY_WITH_TIMEOUT(view.tileText(QStringLiteral("gpu-node-a")).contains(QStringLiteral("8 × NVIDIA H200")), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            view.tileText(QStringLiteral("gpu-node-a")).contains(QStringLiteral("8 × NVIDIA H200")), 30000);
         QTRY_VERIFY_WITH_TIMEOUT(view.tileText(QStringLiteral("gpu-node-a")).contains(QStringLiteral("alert")), 30000);
         QVERIFY(view.tileText(QStringLiteral("gpu-node-b (offline)")).contains(QStringLiteral("Disconnected")));
         QCOMPARE(hub.monitors().size(), 1); // the offline host has no stream

@@ -141,7 +141,9 @@ private Q_SLOTS:
         QVERIFY(fp->isReadOnly());
         const QString text = d.findChild<QLabel*>(QStringLiteral("explanation"))->text();
         QVERIFY(text.contains(QLatin1String("/home/alice/.ssh/known_hosts")));
-        QVERIFY(d.findChild<QLabel*>(QStringLiteral("title"))->text().contains(QLatin1String("[gpu1.lab.example.com]:2222")));
+        QVERIFY(d.findChild<QLabel*>(QStringLiteral("title"))
+                    ->text()
+                    .contains(QLatin1String("[gpu1.lab.example.com]:2222")));
         saveGrab(&d, QStringLiteral("hostkey-unknown"));
 
         d.acceptAndSaveButton()->click();
@@ -173,8 +175,10 @@ private Q_SLOTS:
         QTest::addColumn<int>("kind");
         QTest::addColumn<QString>("shot");
         QTest::addColumn<QString>("phrase");
-        QTest::newRow("changed") << int(HostKeyInfo::Kind::Changed) << "hostkey-changed" << "has changed";
-        QTest::newRow("revoked") << int(HostKeyInfo::Kind::Revoked) << "hostkey-revoked" << "@revoked";
+        QTest::newRow("changed") << int(HostKeyInfo::Kind::Changed) << "hostkey-changed"
+                                 << "has changed";
+        QTest::newRow("revoked") << int(HostKeyInfo::Kind::Revoked) << "hostkey-revoked"
+                                 << "@revoked";
     }
     void changedOrRevokedKeyCannotBeAccepted()
     {
@@ -187,14 +191,15 @@ private Q_SLOTS:
         QVERIFY(!d.acceptAndSaveButton());
         QVERIFY(d.cancelButton());
         // Exactly one button, and it does not accept anything.
-        QCOMPARE(buttonTexts(&d), QStringList{QStringLiteral("Close")});
-        const QString all = d.findChild<QLabel*>(QStringLiteral("title"))->text() + d.findChild<QLabel*>(QStringLiteral("explanation"))->text();
+        QCOMPARE(buttonTexts(&d), QStringList { QStringLiteral("Close") });
+        const QString all = d.findChild<QLabel*>(QStringLiteral("title"))->text()
+            + d.findChild<QLabel*>(QStringLiteral("explanation"))->text();
         QVERIFY2(all.contains(phrase), qPrintable(all));
         // The old entry is named by file and line, and the way out is spelled out.
         QVERIFY2(all.contains(QLatin1String("/home/alice/.ssh/known_hosts:12")), qPrintable(all));
         if (HostKeyInfo::Kind(kind) == HostKeyInfo::Kind::Changed)
             QCOMPARE(d.findChild<QLineEdit*>(QStringLiteral("removeCommand"))->text(),
-                     QStringLiteral("ssh-keygen -R '[gpu1.lab.example.com]:2222' -f /home/alice/.ssh/known_hosts"));
+                QStringLiteral("ssh-keygen -R '[gpu1.lab.example.com]:2222' -f /home/alice/.ssh/known_hosts"));
         else // a revoked key is never to be removed and re-trusted
             QVERIFY(!d.findChild<QLineEdit*>(QStringLiteral("removeCommand")));
         QVERIFY(all.contains(QLatin1String("no password, passphrase or key was sent")));
@@ -210,10 +215,11 @@ private Q_SLOTS:
         QTest::addColumn<bool>("echo");
         QTest::addColumn<bool>("offerKeychain");
         QTest::addColumn<QString>("shot");
-        QTest::newRow("password with keychain") << int(SecretRequest::Kind::Password) << false << true << "secret-password";
+        QTest::newRow("password with keychain")
+            << int(SecretRequest::Kind::Password) << false << true << "secret-password";
         QTest::newRow("passphrase") << int(SecretRequest::Kind::Passphrase) << false << false << "secret-passphrase";
-        QTest::newRow("keyboard-interactive echo") << int(SecretRequest::Kind::KeyboardInteractive) << true << false
-                                                   << "secret-keyboard-interactive";
+        QTest::newRow("keyboard-interactive echo")
+            << int(SecretRequest::Kind::KeyboardInteractive) << true << false << "secret-keyboard-interactive";
     }
     void secretDialog()
     {
@@ -256,7 +262,7 @@ private Q_SLOTS:
 
     void secretDialogCancel()
     {
-        SecretDialog d(SecretRequest{});
+        SecretDialog d(SecretRequest {});
         d.show();
         QTest::keyClicks(d.secretField(), QStringLiteral("typed"));
         d.findChild<QPushButton*>(QStringLiteral("cancel"))->click();
@@ -288,7 +294,7 @@ private Q_SLOTS:
             });
         });
 
-        std::atomic<int> done{0};
+        std::atomic<int> done { 0 };
         HostKeyDecision unknownDecision = HostKeyDecision::AcceptAndSave;
         HostKeyDecision changedDecision = HostKeyDecision::AcceptAndSave;
         std::optional<SecretAnswer> secret;
@@ -301,7 +307,7 @@ private Q_SLOTS:
             ++done;
         });
         std::thread c([&] {
-            secret = gi.askSecret(SecretRequest{});
+            secret = gi.askSecret(SecretRequest {});
             ++done;
         });
         QTRY_COMPARE_WITH_TIMEOUT(done.load(), 3, 30000);
@@ -323,7 +329,7 @@ private Q_SLOTS:
         connect(&gi, &GuiInteraction::questionShown, this, [](QWidget* dialog) {
             QTimer::singleShot(0, dialog, [dialog] { qobject_cast<SecretDialog*>(dialog)->reject(); });
         });
-        QVERIFY(!gi.askSecret(SecretRequest{}).has_value());
+        QVERIFY(!gi.askSecret(SecretRequest {}).has_value());
     }
 
     // End to end with the real sshd: the session thread asks, the dialog answers, and what
@@ -367,11 +373,12 @@ private Q_SLOTS:
         QFuture<QString> first = connectInBackground();
         QTRY_VERIFY_WITH_TIMEOUT(first.isFinished(), 60000);
         QVERIFY2(first.result().isEmpty(), qPrintable(first.result()));
-        QCOMPARE(asked, QList<HostKeyInfo::Kind>{HostKeyInfo::Kind::Unknown});
+        QCOMPARE(asked, QList<HostKeyInfo::Kind> { HostKeyInfo::Kind::Unknown });
         QVERIFY(QFile(kh).size() > 0);
         // OpenSSH trusts the line that was appended.
         QStringList args = demo.sshArguments();
-        args.replaceInStrings(QStringLiteral("UserKnownHostsFile=") + demo.knownHostsPath(), QStringLiteral("UserKnownHostsFile=") + kh);
+        args.replaceInStrings(
+            QStringLiteral("UserKnownHostsFile=") + demo.knownHostsPath(), QStringLiteral("UserKnownHostsFile=") + kh);
         const auto ssh = test::runProgram(QStringLiteral("ssh"), args << QStringLiteral("true"));
         QVERIFY2(ssh.exitCode == 0, ssh.err.constData());
 
@@ -392,17 +399,28 @@ private Q_SLOTS:
         QTest::addColumn<QString>("user");
         QTest::addColumn<QString>("host");
         QTest::addColumn<int>("port");
-        QTest::newRow("host") << "gpu1" << true << "" << "gpu1" << -1;
-        QTest::newRow("user@host") << "alice@gpu1.example.com" << true << "alice" << "gpu1.example.com" << -1;
-        QTest::newRow("user@host:port") << "alice@10.0.0.5:2222" << true << "alice" << "10.0.0.5" << 2222;
-        QTest::newRow("ipv6") << "bob@[fe80::1]:22" << true << "bob" << "fe80::1" << 22;
-        QTest::newRow("spaces trimmed") << "  gpu1:22 " << true << "" << "gpu1" << 22;
-        QTest::newRow("port zero") << "gpu1:0" << false << "" << "" << -1;
-        QTest::newRow("port too big") << "gpu1:70000" << false << "" << "" << -1;
-        QTest::newRow("two at") << "a@b@c" << false << "" << "" << -1;
-        QTest::newRow("space inside") << "alice@gpu 1" << false << "" << "" << -1;
-        QTest::newRow("empty") << "" << false << "" << "" << -1;
-        QTest::newRow("path") << "alice@gpu1:/tmp" << false << "" << "" << -1;
+        QTest::newRow("host") << "gpu1" << true << ""
+                              << "gpu1" << -1;
+        QTest::newRow("user@host") << "alice@gpu1.example.com" << true << "alice"
+                                   << "gpu1.example.com" << -1;
+        QTest::newRow("user@host:port") << "alice@10.0.0.5:2222" << true << "alice"
+                                        << "10.0.0.5" << 2222;
+        QTest::newRow("ipv6") << "bob@[fe80::1]:22" << true << "bob"
+                              << "fe80::1" << 22;
+        QTest::newRow("spaces trimmed") << "  gpu1:22 " << true << ""
+                                        << "gpu1" << 22;
+        QTest::newRow("port zero") << "gpu1:0" << false << ""
+                                   << "" << -1;
+        QTest::newRow("port too big") << "gpu1:70000" << false << ""
+                                      << "" << -1;
+        QTest::newRow("two at") << "a@b@c" << false << ""
+                                << "" << -1;
+        QTest::newRow("space inside") << "alice@gpu 1" << false << ""
+                                      << "" << -1;
+        QTest::newRow("empty") << "" << false << ""
+                               << "" << -1;
+        QTest::newRow("path") << "alice@gpu1:/tmp" << false << ""
+                              << "" << -1;
     }
     void parseDestination()
     {
@@ -429,10 +447,10 @@ private Q_SLOTS:
         saved.host = QStringLiteral("10.0.0.11");
         saved.user = QStringLiteral("alice");
         saved.port = 2222;
-        saved.identityFiles = {QStringLiteral("~/.ssh/id_ed25519")};
+        saved.identityFiles = { QStringLiteral("~/.ssh/id_ed25519") };
         saved.proxyJump = QStringLiteral("jump@bastion");
-        saved.tags = {QStringLiteral("lab")};
-        QVERIFY(store.save({saved}).ok());
+        saved.tags = { QStringLiteral("lab") };
+        QVERIFY(store.save({ saved }).ok());
 
         ConnectDialog d(&store);
         d.setSshHomeDir(test::dataPath(QStringLiteral("ssh_config/home")));
@@ -471,7 +489,7 @@ private Q_SLOTS:
         QCOMPARE(d.result(), int(QDialog::Accepted));
         const HostProfile adHoc = d.profile();
         QCOMPARE(adHoc.name, QStringLiteral("192.168.7.9")); // default name: the host
-        QCOMPARE(adHoc.tags, (QStringList{QStringLiteral("new"), QStringLiteral("h100")}));
+        QCOMPARE(adHoc.tags, (QStringList { QStringLiteral("new"), QStringLiteral("h100") }));
         const auto reloaded = store.load();
         QVERIFY(reloaded.ok());
         QCOMPARE(reloaded->profiles.size(), 2);
@@ -504,7 +522,7 @@ private Q_SLOTS:
         p.host = QStringLiteral("gpu1.lab");
         p.user = QStringLiteral("alice");
         p.port = 2222;
-        p.identityFiles = {QStringLiteral("/keys/id_ed25519")};
+        p.identityFiles = { QStringLiteral("/keys/id_ed25519") };
         keychain.entries.insert(QStringLiteral("alice@gpu1.lab:2222"), "pw");
         keychain.entries.insert(QStringLiteral("/keys/id_ed25519"), "phrase");
         keychain.entries.insert(QStringLiteral("bob@gpu1.lab:2222"), "other account");
@@ -514,9 +532,9 @@ private Q_SLOTS:
         d.show();
         QVERIFY(d.forgetButton()->isVisibleTo(&d));
         d.forgetButton()->click();
-        QCOMPARE(keychain.entries.keys(), QStringList{QStringLiteral("bob@gpu1.lab:2222")});
+        QCOMPARE(keychain.entries.keys(), QStringList { QStringLiteral("bob@gpu1.lab:2222") });
         QVERIFY2(d.messageLabel()->text().contains(QLatin1String("Removed 2 stored secret(s) for alice@gpu1.lab:2222")),
-                 qPrintable(d.messageLabel()->text()));
+            qPrintable(d.messageLabel()->text()));
         saveGrab(&d, QStringLiteral("connect-dialog-forget"));
         QCOMPARE(d.forgetStoredSecrets(), 0);
         QVERIFY(d.messageLabel()->text().contains(QLatin1String("Nothing is stored")));
@@ -539,15 +557,17 @@ private Q_SLOTS:
         auto* gpus = w.findChild<QLabel*>(QStringLiteral("value:GPUs"));
         QVERIFY(gpus);
         // Seven identical GPUs on one line, the eighth (no details from the driver) on its own.
-        QCOMPARE(gpus->text(), QStringLiteral("0\u20136: NVIDIA RTX PRO 6000 Blackwell Server Edition (sm 12.0, 97887 MiB)\n"
-                                              "7: NVIDIA RTX PRO 6000 Blackwell Server Edition"));
+        QCOMPARE(gpus->text(),
+            QStringLiteral("0\u20136: NVIDIA RTX PRO 6000 Blackwell Server Edition (sm 12.0, 97887 MiB)\n"
+                           "7: NVIDIA RTX PRO 6000 Blackwell Server Edition"));
         auto* hints = w.findChild<QLabel*>(QStringLiteral("hints"));
         QVERIFY(hints->isVisibleTo(&w));
         QVERIFY(hints->text().contains(QLatin1String("older than 3.31")));
         grabCard(&w, QStringLiteral("server-facts-blackwell"));
 
         w.setFacts(fixtureFacts(QStringLiteral("h200-ubuntu2404.txt")));
-        QCOMPARE(w.findChild<QLabel*>(QStringLiteral("value:GPUs"))->text(), QStringLiteral("0: NVIDIA H200 (sm 9.0, 143771 MiB)"));
+        QCOMPARE(w.findChild<QLabel*>(QStringLiteral("value:GPUs"))->text(),
+            QStringLiteral("0: NVIDIA H200 (sm 9.0, 143771 MiB)"));
         QVERIFY(!w.findChild<QLabel*>(QStringLiteral("value:SGLang"))->isEnabled()); // "not found" is greyed
         grabCard(&w, QStringLiteral("server-facts-h200"));
 

@@ -118,7 +118,7 @@ private Q_SLOTS:
 
     void demoHostShowsUpInTheSidebar()
     {
-        KF_START_DEMO_HOST(demo, kf::DemoHost::Options{{}, false});
+        KF_START_DEMO_HOST(demo, kf::DemoHost::Options { {}, false });
         kf::HostManager hosts;
         // Without the SSH layer's factory, a local stand-in must not be used for the demo:
         // HostManager refuses remote profiles rather than faking a connection.

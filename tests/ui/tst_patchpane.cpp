@@ -50,7 +50,8 @@ void TestPatchPane::initTestCase()
     store::setDatabasePath(m_dir.filePath(QStringLiteral("history.sqlite")));
     m_root = m_dir.filePath(QStringLiteral("sgl-kernel"));
     const QString src = test::dataPath(QStringLiteral("sgl-kernel-variants/2025-10-cmp0177"));
-    for (const QString& rel : {QStringLiteral("CMakeLists.txt"), QStringLiteral("python/sgl_kernel/flash_attn.py"), QStringLiteral("python/sgl_kernel/__init__.py")}) {
+    for (const QString& rel : { QStringLiteral("CMakeLists.txt"), QStringLiteral("python/sgl_kernel/flash_attn.py"),
+             QStringLiteral("python/sgl_kernel/__init__.py") }) {
         QDir().mkpath(QFileInfo(m_root + QLatin1Char('/') + rel).absolutePath());
         QVERIFY(QFile::copy(src + QLatin1Char('/') + rel, m_root + QLatin1Char('/') + rel));
     }
@@ -63,7 +64,7 @@ void TestPatchPane::reviewToggleApply()
     profile.isLocal = true;
     LocalHostConnection host(profile);
     host.connectToHost();
-    PatchPane pane{AppContext{}};
+    PatchPane pane { AppContext {} };
     pane.resize(1500, 950);
     pane.show();
     pane.setHost(&host);

@@ -80,12 +80,14 @@ private Q_SLOTS:
         // The job record says cancelled (RemoteJob::cancel signals the job's process group).
         LocalTransport transport;
         Result<JobInfo> info = RemoteJob::info(transport, pane.jobId(), jobs.path());
-        QTRY_VERIFY_WITH_TIMEOUT((info = RemoteJob::info(transport, pane.jobId(), jobs.path())) && info->cancelled, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (info = RemoteJob::info(transport, pane.jobId(), jobs.path())) && info->cancelled, 30000);
         QVERIFY(info->pgid > 1);
         // Whatever is left of the group we started goes too (see the report: TERM to the
         // group does not always reach the server process).
         ::kill(pid_t(-info->pgid), SIGKILL);
-        QTRY_VERIFY_WITH_TIMEOUT(pane.logView()->toPlainText().contains(QStringLiteral("server exited with status")), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            pane.logView()->toPlainText().contains(QStringLiteral("server exited with status")), 30000);
         QTRY_VERIFY_WITH_TIMEOUT(!pane.client()->last().reachable, 30000);
     }
 };

@@ -78,9 +78,10 @@ private Q_SLOTS:
         const QRect plot = chart.plotRect();
         auto xAt = [&](qint64 t) { return plot.left() + int(double(t - kT0) * plot.width() / 600000.0); };
         // The line at 50 % is there before and after the outage, and absent inside it.
-        for (int s : {30, 150, 450, 570})
-            QVERIFY2(pixelsLike(img, xAt(kT0 + s * 1000LL), plot.top(), plot.bottom(), color) > 0, qPrintable(QString::number(s)));
-        for (int s : {215, 290, 365})
+        for (int s : { 30, 150, 450, 570 })
+            QVERIFY2(pixelsLike(img, xAt(kT0 + s * 1000LL), plot.top(), plot.bottom(), color) > 0,
+                qPrintable(QString::number(s)));
+        for (int s : { 215, 290, 365 })
             QCOMPARE(pixelsLike(img, xAt(kT0 + s * 1000LL), plot.top(), plot.bottom(), color), 0);
         QCOMPARE(chart.valueRange(), std::make_pair(0.0, 100.0));
     }
@@ -167,7 +168,8 @@ private Q_SLOTS:
             for (int i = 0; i <= 3600; ++i) {
                 // Idle at 345 MHz, then load with a wobble, in phases per GPU.
                 const bool load = ((i + g * 400) / 900) % 2 == 1;
-                buffers[size_t(g)].append(kT0 + i * 1000LL, load ? 1500 + 150 * std::sin(i / (40.0 + 10 * g)) + g * 60 : 345 + g * 20);
+                buffers[size_t(g)].append(
+                    kT0 + i * 1000LL, load ? 1500 + 150 * std::sin(i / (40.0 + 10 * g)) + g * 60 : 345 + g * 20);
             }
         }
         chart.setTimeWindow(kT0, end);

@@ -11,8 +11,14 @@
 namespace kf {
 
 BuildChart::BuildChart(QWidget* parent)
-    : QChartView(parent), m_steps(new QLineSeries), m_projection(new QLineSeries), m_memory(new QLineSeries), m_danger(new QLineSeries),
-      m_time(new QValueAxis), m_stepAxis(new QValueAxis), m_memAxis(new QValueAxis)
+    : QChartView(parent)
+    , m_steps(new QLineSeries)
+    , m_projection(new QLineSeries)
+    , m_memory(new QLineSeries)
+    , m_danger(new QLineSeries)
+    , m_time(new QValueAxis)
+    , m_stepAxis(new QValueAxis)
+    , m_memAxis(new QValueAxis)
 {
     auto* chart = new QChart;
     chart->setMargins(QMargins(4, 4, 4, 4));
@@ -31,7 +37,7 @@ BuildChart::BuildChart(QWidget* parent)
     red.setStyle(Qt::DotLine);
     red.setWidth(2);
     m_danger->setPen(red);
-    for (QLineSeries* s : {m_steps, m_projection, m_memory, m_danger})
+    for (QLineSeries* s : { m_steps, m_projection, m_memory, m_danger })
         chart->addSeries(s);
     m_time->setTitleText(tr("minutes"));
     m_time->setLabelFormat(QStringLiteral("%.0f"));
@@ -42,11 +48,11 @@ BuildChart::BuildChart(QWidget* parent)
     chart->addAxis(m_time, Qt::AlignBottom);
     chart->addAxis(m_stepAxis, Qt::AlignLeft);
     chart->addAxis(m_memAxis, Qt::AlignRight);
-    for (QLineSeries* s : {m_steps, m_projection}) {
+    for (QLineSeries* s : { m_steps, m_projection }) {
         s->attachAxis(m_time);
         s->attachAxis(m_stepAxis);
     }
-    for (QLineSeries* s : {m_memory, m_danger}) {
+    for (QLineSeries* s : { m_memory, m_danger }) {
         s->attachAxis(m_time);
         s->attachAxis(m_memAxis);
     }
@@ -59,7 +65,7 @@ BuildChart::BuildChart(QWidget* parent)
 
 void BuildChart::clear()
 {
-    for (QLineSeries* s : {m_steps, m_projection, m_memory, m_danger})
+    for (QLineSeries* s : { m_steps, m_projection, m_memory, m_danger })
         s->clear();
     m_memStartMs = -1;
     m_lastElapsedS = 0;
@@ -69,7 +75,10 @@ void BuildChart::clear()
     updateAxes();
 }
 
-int BuildChart::progressPoints() const { return int(m_steps->count()); }
+int BuildChart::progressPoints() const
+{
+    return int(m_steps->count());
+}
 
 void BuildChart::addProgress(const BuildProgress& p)
 {

@@ -64,7 +64,7 @@ QTreeWidget* makeTree(QWidget* parent, const QStringList& headers)
 
 // Runs fn(transport) on a worker and hands the result to done on the pane's thread, unless the
 // pane moved on meanwhile (generation changed) or is gone.
-template<typename T, typename Fn, typename Done>
+template <typename T, typename Fn, typename Done>
 void runAsync(QObject* context, std::shared_ptr<Transport> transport, Fn fn, Done done)
 {
     auto* w = new QFutureWatcher<T>(context);
@@ -78,14 +78,23 @@ void runAsync(QObject* context, std::shared_ptr<Transport> transport, Fn fn, Don
 } // namespace
 
 BuildPane::BuildPane(const AppContext& context, QWidget* parent)
-    : HostPane(parent), m_context(context), m_profiles(new QComboBox(this)), m_edit(new QPushButton(tr("Edit…"), this)),
-      m_preflight(new QPushButton(tr("Preflight"), this)), m_start(new QPushButton(tr("Start build"), this)),
-      m_cancel(new QPushButton(tr("Cancel build"), this)), m_refresh(new QPushButton(tr("Refresh jobs"), this)), m_bar(new QProgressBar(this)),
-      m_summary(new QLabel(this)), m_compare(new QLabel(this)), m_chart(new BuildChart(this)),
-      m_diags(makeTree(this, {tr("Severity"), tr("Location"), tr("Message"), tr("Hint")})),
-      m_jobs(makeTree(this, {tr("Job"), tr("State"), tr("Exit"), tr("Profile"), tr("Command")})),
-      m_slowest(makeTree(this, {tr("Seconds"), tr("Output")})), m_checks(makeTree(this, {tr("Result"), tr("Check"), tr("Found"), tr("Fix")})),
-      m_log(new LogView(this))
+    : HostPane(parent)
+    , m_context(context)
+    , m_profiles(new QComboBox(this))
+    , m_edit(new QPushButton(tr("Edit…"), this))
+    , m_preflight(new QPushButton(tr("Preflight"), this))
+    , m_start(new QPushButton(tr("Start build"), this))
+    , m_cancel(new QPushButton(tr("Cancel build"), this))
+    , m_refresh(new QPushButton(tr("Refresh jobs"), this))
+    , m_bar(new QProgressBar(this))
+    , m_summary(new QLabel(this))
+    , m_compare(new QLabel(this))
+    , m_chart(new BuildChart(this))
+    , m_diags(makeTree(this, { tr("Severity"), tr("Location"), tr("Message"), tr("Hint") }))
+    , m_jobs(makeTree(this, { tr("Job"), tr("State"), tr("Exit"), tr("Profile"), tr("Command") }))
+    , m_slowest(makeTree(this, { tr("Seconds"), tr("Output") }))
+    , m_checks(makeTree(this, { tr("Result"), tr("Check"), tr("Found"), tr("Fix") }))
+    , m_log(new LogView(this))
 {
     m_profiles->setObjectName(QStringLiteral("profilePicker"));
     m_profiles->setMinimumContentsLength(22);
@@ -103,7 +112,7 @@ BuildPane::BuildPane(const AppContext& context, QWidget* parent)
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Profile:"), this));
     top->addWidget(m_profiles, 1);
-    for (QPushButton* b : {m_edit, m_preflight, m_start, m_cancel})
+    for (QPushButton* b : { m_edit, m_preflight, m_start, m_cancel })
         top->addWidget(b);
 
     auto* status = new QHBoxLayout;
@@ -145,7 +154,8 @@ BuildPane::BuildPane(const AppContext& context, QWidget* parent)
     connect(m_cancel, &QPushButton::clicked, this, &BuildPane::cancelBuild);
     connect(m_refresh, &QPushButton::clicked, this, &BuildPane::refreshJobs);
     connect(m_diags, &QTreeWidget::itemActivated, this, &BuildPane::openDiagnostic);
-    connect(m_jobs, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) { attachJob(item->data(0, JobRole).toString()); });
+    connect(m_jobs, &QTreeWidget::itemActivated, this,
+        [this](QTreeWidgetItem* item) { attachJob(item->data(0, JobRole).toString()); });
     connect(side, &QTabWidget::currentChanged, this, [this, side](int i) {
         if (side->widget(i)->isAncestorOf(m_jobs))
             refreshJobs();
@@ -181,10 +191,11 @@ void BuildPane::editProfile()
     dlg.setWindowTitle(tr("Edit build profile"));
     auto* text = new QPlainTextEdit(&dlg);
     text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    text->setPlainText(QString::fromUtf8(serializeBuildProfiles({currentProfile()})));
-    auto* note = new QLabel(tr("Saved to %1. CMake switches such as SGL_KERNEL_ENABLE_FA3 belong in cmake_args: as env they are ignored.")
-                                .arg(userBuildProfilesPath()),
-                            &dlg);
+    text->setPlainText(QString::fromUtf8(serializeBuildProfiles({ currentProfile() })));
+    auto* note = new QLabel(
+        tr("Saved to %1. CMake switches such as SGL_KERNEL_ENABLE_FA3 belong in cmake_args: as env they are ignored.")
+            .arg(userBuildProfilesPath()),
+        &dlg);
     note->setWordWrap(true);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, &dlg);
     auto* l = new QVBoxLayout(&dlg);
@@ -201,7 +212,8 @@ void BuildPane::editProfile()
         }
         BuildProfile p = parsed.profiles.first();
         const QStringList moved = moveCMakeOnlyEnv(p);
-        auto it = std::find_if(m_profileList.begin(), m_profileList.end(), [&](const BuildProfile& b) { return b.name == p.name; });
+        auto it = std::find_if(
+            m_profileList.begin(), m_profileList.end(), [&](const BuildProfile& b) { return b.name == p.name; });
         if (it != m_profileList.end())
             *it = p;
         else
@@ -211,7 +223,8 @@ void BuildPane::editProfile()
             return;
         }
         if (!moved.isEmpty())
-            QMessageBox::information(&dlg, tr("Build profile"), tr("Moved into cmake_args: %1").arg(moved.join(QStringLiteral(", "))));
+            QMessageBox::information(
+                &dlg, tr("Build profile"), tr("Moved into cmake_args: %1").arg(moved.join(QStringLiteral(", "))));
         dlg.accept();
         loadProfiles();
         m_profiles->setCurrentIndex(m_profiles->findData(p.name));
@@ -235,7 +248,8 @@ void BuildPane::setHost(HostConnection* host)
         connect(m_host, &HostConnection::stateChanged, this, [this] { updateButtons(); });
     // The demo server only has the demo project: its profile is the one that builds there.
     if (m_host && m_host->profile().isDemo) {
-        auto demo = std::find_if(m_profileList.cbegin(), m_profileList.cend(), [](const BuildProfile& p) { return p.demo; });
+        auto demo
+            = std::find_if(m_profileList.cbegin(), m_profileList.cend(), [](const BuildProfile& p) { return p.demo; });
         if (demo != m_profileList.cend())
             m_profiles->setCurrentIndex(m_profiles->findData(demo->name));
     }
@@ -260,28 +274,30 @@ void BuildPane::refreshJobs()
         return;
     const quint64 gen = m_generation;
     const QString root = m_jobRoot;
-    runAsync<Result<QList<JobInfo>>>(this, m_host->transport(), [root](Transport& t) { return RemoteJob::list(t, root); },
-                                     [this, gen](const Result<QList<JobInfo>>& r) {
-                                         if (gen != m_generation)
-                                             return;
-                                         m_jobs->clear();
-                                         if (!r) {
-                                             m_summary->setText(tr("Cannot list jobs: %1").arg(r.error()));
-                                             return;
-                                         }
-                                         QList<JobInfo> jobs = *r;
-                                         std::sort(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) { return a.id > b.id; });
-                                         for (const JobInfo& j : jobs) {
-                                             auto* item = new QTreeWidgetItem(m_jobs, {j.id, toString(j.state) + (j.cancelled ? tr(" (cancelled)") : QString()),
-                                                                                       j.state == JobInfo::State::Finished ? QString::number(j.exitStatus) : QString(),
-                                                                                       j.name, j.command});
-                                             item->setData(0, JobRole, j.id);
-                                             item->setToolTip(4, j.command);
-                                         }
-                                         for (int c = 0; c < 4; ++c)
-                                             m_jobs->resizeColumnToContents(c);
-                                         Q_EMIT jobsRefreshed(int(jobs.size()));
-                                     });
+    runAsync<Result<QList<JobInfo>>>(
+        this, m_host->transport(), [root](Transport& t) { return RemoteJob::list(t, root); },
+        [this, gen](const Result<QList<JobInfo>>& r) {
+            if (gen != m_generation)
+                return;
+            m_jobs->clear();
+            if (!r) {
+                m_summary->setText(tr("Cannot list jobs: %1").arg(r.error()));
+                return;
+            }
+            QList<JobInfo> jobs = *r;
+            std::sort(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) { return a.id > b.id; });
+            for (const JobInfo& j : jobs) {
+                auto* item = new QTreeWidgetItem(m_jobs,
+                    { j.id, toString(j.state) + (j.cancelled ? tr(" (cancelled)") : QString()),
+                        j.state == JobInfo::State::Finished ? QString::number(j.exitStatus) : QString(), j.name,
+                        j.command });
+                item->setData(0, JobRole, j.id);
+                item->setToolTip(4, j.command);
+            }
+            for (int c = 0; c < 4; ++c)
+                m_jobs->resizeColumnToContents(c);
+            Q_EMIT jobsRefreshed(int(jobs.size()));
+        });
 }
 
 void BuildPane::runPreflight()
@@ -292,32 +308,33 @@ void BuildPane::runPreflight()
     m_checks->clear();
     m_preflight->setEnabled(false);
     const quint64 gen = m_generation;
-    runAsync<Result<QList<PreflightCheck>>>(this, m_host->transport(), [p](Transport& t) { return kf::runPreflight(t, p); },
-                                            [this, gen](const Result<QList<PreflightCheck>>& r) {
-                                                m_preflight->setEnabled(true);
-                                                if (gen != m_generation)
-                                                    return;
-                                                int failures = 0;
-                                                if (!r) {
-                                                    new QTreeWidgetItem(m_checks, {tr("error"), tr("preflight"), r.error()});
-                                                    failures = 1;
-                                                } else {
-                                                    for (const PreflightCheck& c : *r) {
-                                                        auto* item = new QTreeWidgetItem(m_checks, {toString(c.level), c.id, c.message, c.fix});
-                                                        const QColor color = c.level == PreflightCheck::Level::Fail ? QColor(0xd9, 0x3f, 0x3f)
-                                                            : c.level == PreflightCheck::Level::Warn                ? QColor(0xc7, 0x8a, 0x00)
-                                                                                                                    : QColor(0x2e, 0x8b, 0x57);
-                                                        item->setForeground(0, color);
-                                                        item->setToolTip(3, c.fix);
-                                                        failures += c.level == PreflightCheck::Level::Fail;
-                                                    }
-                                                }
-                                                for (int c = 0; c < 3; ++c)
-                                                    m_checks->resizeColumnToContents(c);
-                                                if (auto* tabs = findChild<QTabWidget*>(QStringLiteral("buildTabs")))
-                                                    tabs->setCurrentIndex(3);
-                                                Q_EMIT preflightDone(failures);
-                                            });
+    runAsync<Result<QList<PreflightCheck>>>(
+        this, m_host->transport(), [p](Transport& t) { return kf::runPreflight(t, p); },
+        [this, gen](const Result<QList<PreflightCheck>>& r) {
+            m_preflight->setEnabled(true);
+            if (gen != m_generation)
+                return;
+            int failures = 0;
+            if (!r) {
+                new QTreeWidgetItem(m_checks, { tr("error"), tr("preflight"), r.error() });
+                failures = 1;
+            } else {
+                for (const PreflightCheck& c : *r) {
+                    auto* item = new QTreeWidgetItem(m_checks, { toString(c.level), c.id, c.message, c.fix });
+                    const QColor color = c.level == PreflightCheck::Level::Fail ? QColor(0xd9, 0x3f, 0x3f)
+                        : c.level == PreflightCheck::Level::Warn                ? QColor(0xc7, 0x8a, 0x00)
+                                                                                : QColor(0x2e, 0x8b, 0x57);
+                    item->setForeground(0, color);
+                    item->setToolTip(3, c.fix);
+                    failures += c.level == PreflightCheck::Level::Fail;
+                }
+            }
+            for (int c = 0; c < 3; ++c)
+                m_checks->resizeColumnToContents(c);
+            if (auto* tabs = findChild<QTabWidget*>(QStringLiteral("buildTabs")))
+                tabs->setCurrentIndex(3);
+            Q_EMIT preflightDone(failures);
+        });
 }
 
 void BuildPane::startBuild()
@@ -329,18 +346,19 @@ void BuildPane::startBuild()
     spec.root = m_jobRoot;
     m_start->setEnabled(false);
     const quint64 gen = m_generation;
-    runAsync<Result<JobInfo>>(this, m_host->transport(), [spec](Transport& t) { return RemoteJob::start(t, spec); },
-                              [this, gen, p](const Result<JobInfo>& r) {
-                                  updateButtons();
-                                  if (gen != m_generation)
-                                      return;
-                                  if (!r) {
-                                      m_summary->setText(tr("Cannot start: %1").arg(r.error()));
-                                      return;
-                                  }
-                                  attachJob(r->id);
-                                  refreshJobs();
-                              });
+    runAsync<Result<JobInfo>>(
+        this, m_host->transport(), [spec](Transport& t) { return RemoteJob::start(t, spec); },
+        [this, gen, p](const Result<JobInfo>& r) {
+            updateButtons();
+            if (gen != m_generation)
+                return;
+            if (!r) {
+                m_summary->setText(tr("Cannot start: %1").arg(r.error()));
+                return;
+            }
+            attachJob(r->id);
+            refreshJobs();
+        });
 }
 
 void BuildPane::cancelBuild()
@@ -349,15 +367,18 @@ void BuildPane::cancelBuild()
         return;
     const QString id = m_session->jobId();
     if (m_confirmCancel
-        && QMessageBox::question(this, tr("Cancel build"), tr("Stop build %1 on %2? Every compiler it started is killed.").arg(id, m_host->profile().name))
+        && QMessageBox::question(this, tr("Cancel build"),
+               tr("Stop build %1 on %2? Every compiler it started is killed.").arg(id, m_host->profile().name))
             != QMessageBox::Yes)
         return;
     const QString root = m_jobRoot;
     m_cancel->setEnabled(false);
-    runAsync<Status>(this, m_host->transport(), [id, root](Transport& t) { return RemoteJob::cancel(t, id, root); }, [this](const Status& s) {
-        if (!s)
-            m_summary->setText(s.error());
-    });
+    runAsync<Status>(
+        this, m_host->transport(), [id, root](Transport& t) { return RemoteJob::cancel(t, id, root); },
+        [this](const Status& s) {
+            if (!s)
+                m_summary->setText(s.error());
+        });
 }
 
 void BuildPane::attachJob(const QString& jobId)
@@ -386,19 +407,23 @@ void BuildPane::attachJob(const QString& jobId)
     m_bar->setRange(0, 1);
     m_bar->setValue(0);
     // The full log lives in the cache; a reopened app resumes from its size.
-    const QString logPath = paths::cacheDir() + QStringLiteral("/build-logs/") + QString(m_host->profile().name).replace(QLatin1Char('/'), QLatin1Char('_'))
-        + QLatin1Char('-') + jobId + QStringLiteral(".log");
+    const QString logPath = paths::cacheDir() + QStringLiteral("/build-logs/")
+        + QString(m_host->profile().name).replace(QLatin1Char('/'), QLatin1Char('_')) + QLatin1Char('-') + jobId
+        + QStringLiteral(".log");
     QFile::remove(logPath); // the live view replays from the start, so the file restarts too
     m_log->openStore(logPath);
-    connect(m_session.get(), &BuildSession::logReceived, m_log, [this](qint64, const QByteArray& d) { m_log->appendData(d); });
+    connect(m_session.get(), &BuildSession::logReceived, m_log,
+        [this](qint64, const QByteArray& d) { m_log->appendData(d); });
     connect(m_session.get(), &BuildSession::progressChanged, this, &BuildPane::onProgress);
     connect(m_session.get(), &BuildSession::diagnosticFound, this, &BuildPane::onDiagnostic);
     connect(m_session.get(), &BuildSession::memorySampled, m_chart, &BuildChart::addMemory);
     connect(m_session.get(), &BuildSession::finished, this, &BuildPane::onFinished);
-    connect(m_session.get(), &BuildSession::previousRunKnown, this,
-            [this](const BuildRecord&, const QString& text) { m_compare->setText(tr("Compared with the previous run: %1").arg(text)); });
-    connect(m_session.get(), &BuildSession::streamInterrupted, this,
-            [this](const QString& why) { m_summary->setText(tr("Connection lost (%1); the build keeps running, reconnecting…").arg(why)); });
+    connect(m_session.get(), &BuildSession::previousRunKnown, this, [this](const BuildRecord&, const QString& text) {
+        m_compare->setText(tr("Compared with the previous run: %1").arg(text));
+    });
+    connect(m_session.get(), &BuildSession::streamInterrupted, this, [this](const QString& why) {
+        m_summary->setText(tr("Connection lost (%1); the build keeps running, reconnecting…").arg(why));
+    });
     connect(m_session.get(), &BuildSession::failed, this, [this](const QString& e) { m_summary->setText(e); });
     m_summary->setText(tr("Following %1…").arg(jobId));
     m_session->attach(0);
@@ -431,7 +456,9 @@ void BuildPane::onDiagnostic(const Diagnostic& d)
         where += QStringLiteral(":%1").arg(d.line);
     if (d.column > 0)
         where += QStringLiteral(":%1").arg(d.column);
-    auto* item = new QTreeWidgetItem(m_diags, {toString(d.severity) + (d.kind == Diagnostic::Kind::Oom ? tr(" (OOM)") : QString()), where, d.message, hintText(d.hint)});
+    auto* item = new QTreeWidgetItem(m_diags,
+        { toString(d.severity) + (d.kind == Diagnostic::Kind::Oom ? tr(" (OOM)") : QString()), where, d.message,
+            hintText(d.hint) });
     item->setData(0, DiagRole, QVariant::fromValue(d));
     item->setToolTip(2, d.message);
     item->setToolTip(3, hintText(d.hint));
@@ -464,18 +491,21 @@ void BuildPane::onFinished(const JobInfo& info)
         BuildProfile p = currentProfile();
         const QString path = p.ninjaLogPath();
         const quint64 gen = m_generation;
-        runAsync<NinjaLog>(this, m_host->transport(), [path](Transport& t) {
-            const auto data = t.readFile(path);
-            return data ? parseNinjaLog(*data) : NinjaLog{0, {}, 0, 0, data.error()};
-        },
-                           [this, gen](const NinjaLog& log) {
-                               if (gen != m_generation || !log)
-                                   return;
-                               m_slowest->clear();
-                               for (const auto& e : log.slowest(30))
-                                   new QTreeWidgetItem(m_slowest, {QString::number(double(e.durationMs()) / 1000.0, 'f', 1), e.output});
-                               m_slowest->resizeColumnToContents(0);
-                           });
+        runAsync<NinjaLog>(
+            this, m_host->transport(),
+            [path](Transport& t) {
+                const auto data = t.readFile(path);
+                return data ? parseNinjaLog(*data) : NinjaLog { 0, {}, 0, 0, data.error() };
+            },
+            [this, gen](const NinjaLog& log) {
+                if (gen != m_generation || !log)
+                    return;
+                m_slowest->clear();
+                for (const auto& e : log.slowest(30))
+                    new QTreeWidgetItem(
+                        m_slowest, { QString::number(double(e.durationMs()) / 1000.0, 'f', 1), e.output });
+                m_slowest->resizeColumnToContents(0);
+            });
     }
 }
 

@@ -12,8 +12,12 @@
 
 namespace kf {
 
-RemoteFileViewer::RemoteFileViewer(std::shared_ptr<Transport> transport, QStringList candidates, int line, QWidget* parent)
-    : QDialog(parent), m_title(new QLabel(this)), m_text(new QPlainTextEdit(this)), m_line(line)
+RemoteFileViewer::RemoteFileViewer(
+    std::shared_ptr<Transport> transport, QStringList candidates, int line, QWidget* parent)
+    : QDialog(parent)
+    , m_title(new QLabel(this))
+    , m_text(new QPlainTextEdit(this))
+    , m_line(line)
 {
     setWindowTitle(tr("Remote file (read-only)"));
     m_text->setReadOnly(true);
@@ -36,12 +40,12 @@ RemoteFileViewer::RemoteFileViewer(std::shared_ptr<Transport> transport, QString
             showContent(r.first, *r.second);
     });
     w->setFuture(QtConcurrent::run([transport, candidates]() -> R {
-        R last{candidates.value(0), Result<QByteArray>::failure(QStringLiteral("no path"))};
+        R last { candidates.value(0), Result<QByteArray>::failure(QStringLiteral("no path")) };
         for (const QString& c : candidates) {
             auto data = transport->readFile(c);
             if (data)
-                return {c, data};
-            last = {c, data};
+                return { c, data };
+            last = { c, data };
         }
         return last;
     }));
@@ -59,7 +63,7 @@ void RemoteFileViewer::showContent(const QString& path, const QByteArray& data)
     sel.cursor = c;
     sel.format.setBackground(QColor(255, 220, 220));
     sel.format.setProperty(QTextFormat::FullWidthSelection, true);
-    m_text->setExtraSelections({sel});
+    m_text->setExtraSelections({ sel });
     Q_EMIT loaded(path);
 }
 

@@ -27,7 +27,7 @@ double niceStep(double raw)
     if (!(raw > 0) || !std::isfinite(raw))
         return 1;
     const double p = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double m : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+    for (double m : { 1.0, 2.0, 2.5, 5.0, 10.0 }) {
         if (m * p >= raw * (1 - 1e-9))
             return m * p;
     }
@@ -37,8 +37,8 @@ double niceStep(double raw)
 // Time steps a reader can count in: seconds, minutes and hours that divide the next unit.
 qint64 niceTimeStep(qint64 raw)
 {
-    static const qint64 steps[] = {1000,    2000,    5000,     10000,    15000,    30000,    60000,     120000,    300000,   600000,
-                                   900000,  1800000, 3600000,  7200000,  10800000, 21600000, 43200000,  86400000, 172800000, 604800000};
+    static const qint64 steps[] = { 1000, 2000, 5000, 10000, 15000, 30000, 60000, 120000, 300000, 600000, 900000,
+        1800000, 3600000, 7200000, 10800000, 21600000, 43200000, 86400000, 172800000, 604800000 };
     for (qint64 s : steps) {
         if (s >= raw)
             return s;
@@ -66,7 +66,8 @@ QString valueLabel(double v, int decimals)
 // the vertical span its points cover there, joined to the neighbouring columns (linearly
 // across columns without points), widened to the line width and anti-aliased at both ends
 // by pixel coverage. A NaN point is a gap: nothing joins across it.
-void drawDenseSeries(QImage& layer, const QList<QPointF>& points, const QColor& color, double from, double sx, double lo, double sy, double lineWidth)
+void drawDenseSeries(QImage& layer, const QList<QPointF>& points, const QColor& color, double from, double sx,
+    double lo, double sy, double lineWidth)
 {
     const int w = layer.width();
     const int h = layer.height();
@@ -81,8 +82,8 @@ void drawDenseSeries(QImage& layer, const QList<QPointF>& points, const QColor& 
         const uint c = uint(cover * 256);
         const uint inv = 256 - c;
         const QRgb dst = *px;
-        *px = qRgba(int((cr * c + uint(qRed(dst)) * inv) >> 8), int((cg * c + uint(qGreen(dst)) * inv) >> 8), int((cb * c + uint(qBlue(dst)) * inv) >> 8),
-                    int((255 * c + uint(qAlpha(dst)) * inv) >> 8));
+        *px = qRgba(int((cr * c + uint(qRed(dst)) * inv) >> 8), int((cg * c + uint(qGreen(dst)) * inv) >> 8),
+            int((cb * c + uint(qBlue(dst)) * inv) >> 8), int((255 * c + uint(qAlpha(dst)) * inv) >> 8));
     };
     auto span = [&](int x, double top, double bottom) {
         if (x < 0 || x >= w)
@@ -108,8 +109,8 @@ void drawDenseSeries(QImage& layer, const QList<QPointF>& points, const QColor& 
     auto toY = [&](double v) { return bottomY - (v - lo) * sy; };
     int column = std::numeric_limits<int>::min();
     double top = 0, bottom = 0;
-    bool open = false;      // a column collects points
-    bool joined = false;    // the previous point is there to join to
+    bool open = false;   // a column collects points
+    bool joined = false; // the previous point is there to join to
     double prevX = 0, prevY = 0;
     auto flushColumn = [&] {
         if (open)
@@ -204,7 +205,9 @@ struct TimeChart::Private
     void ensureRange(int plotHeight, int lineHeight) const;
 };
 
-TimeChart::TimeChart(QWidget* parent) : QWidget(parent), d(std::make_unique<Private>())
+TimeChart::TimeChart(QWidget* parent)
+    : QWidget(parent)
+    , d(std::make_unique<Private>())
 {
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent, false);
@@ -216,8 +219,9 @@ TimeChart::~TimeChart() = default;
 QColor TimeChart::paletteColor(int i)
 {
     // Distinguishable on light and dark backgrounds, in GPU index order.
-    static const QColor colors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c), QColor(0xd6, 0x27, 0x28),
-                                    QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b), QColor(0xe3, 0x77, 0xc2), QColor(0x17, 0xbe, 0xcf)};
+    static const QColor colors[]
+        = { QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c), QColor(0xd6, 0x27, 0x28),
+              QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b), QColor(0xe3, 0x77, 0xc2), QColor(0x17, 0xbe, 0xcf) };
     return colors[qAbs(i) % 8];
 }
 
@@ -264,13 +268,16 @@ void TimeChart::setAutoRange()
 
 int TimeChart::addSeries(const QString& name, const QColor& color)
 {
-    d->series.append({name, color.isValid() ? color : paletteColor(int(d->series.size())), true, {}});
+    d->series.append({ name, color.isValid() ? color : paletteColor(int(d->series.size())), true, {} });
     d->rangeDirty = true;
     update();
     return int(d->series.size() - 1);
 }
 
-int TimeChart::seriesCount() const { return int(d->series.size()); }
+int TimeChart::seriesCount() const
+{
+    return int(d->series.size());
+}
 
 void TimeChart::clearSeries()
 {
@@ -306,7 +313,7 @@ void TimeChart::setTimeWindow(qint64 fromMs, qint64 toMs)
 
 void TimeChart::addThreshold(double value, const QColor& color, const QString& label)
 {
-    d->thresholds.append({value, color, label});
+    d->thresholds.append({ value, color, label });
     d->rangeDirty = true;
     update();
 }
@@ -407,7 +414,7 @@ std::pair<double, double> TimeChart::valueRange() const
 {
     const QRect plot = plotRect();
     d->ensureRange(plot.height(), fontMetrics().height());
-    return {d->lo, d->hi};
+    return { d->lo, d->hi };
 }
 
 QRect TimeChart::plotRect() const
@@ -440,7 +447,10 @@ QRect TimeChart::plotRect() const
     return QRect(QPoint(left, top), QPoint(qMax(left + 10, right), top + plotH));
 }
 
-int TimeChart::columns() const { return qMax(10, plotRect().width()); }
+int TimeChart::columns() const
+{
+    return qMax(10, plotRect().width());
+}
 
 void TimeChart::resizeEvent(QResizeEvent* event)
 {
@@ -450,7 +460,8 @@ void TimeChart::resizeEvent(QResizeEvent* event)
 
 void TimeChart::changeEvent(QEvent* event)
 {
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange) {
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange
+        || event->type() == QEvent::StyleChange) {
         d->rangeDirty = true;
         update();
     }
@@ -499,8 +510,11 @@ void TimeChart::paintEvent(QPaintEvent*)
             bold.setBold(true);
             p.setFont(bold);
             p.setPen(text);
-            const QString title = d->title.isEmpty() ? d->unit : (d->unit.isEmpty() ? d->title : d->title + QStringLiteral(" (") + d->unit + u')');
-            p.drawText(QRect(kPad, kPad / 2, width() - 2 * kPad, fm.height() + 2), Qt::AlignHCenter | Qt::AlignVCenter, title);
+            const QString title = d->title.isEmpty()
+                ? d->unit
+                : (d->unit.isEmpty() ? d->title : d->title + QStringLiteral(" (") + d->unit + u')');
+            p.drawText(
+                QRect(kPad, kPad / 2, width() - 2 * kPad, fm.height() + 2), Qt::AlignHCenter | Qt::AlignVCenter, title);
             p.setFont(font());
         }
         // Horizontal grid with y labels.
@@ -513,11 +527,13 @@ void TimeChart::paintEvent(QPaintEvent*)
             p.setPen(grid);
             p.drawLine(plot.left(), y, plot.right(), y);
             p.setPen(faint);
-            p.drawText(QRect(0, y - fm.height() / 2, plot.left() - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter, valueLabel(v, decimals));
+            p.drawText(QRect(0, y - fm.height() / 2, plot.left() - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
+                valueLabel(v, decimals));
         }
         // Vertical grid with time labels, aligned to the local clock; before any data there is
         // no time to label (the window is still the 0..1 placeholder), so say so instead.
-        const bool empty = std::all_of(d->series.cbegin(), d->series.cend(), [](const Private::Series& s) { return s.points.isEmpty(); });
+        const bool empty = std::all_of(
+            d->series.cbegin(), d->series.cend(), [](const Private::Series& s) { return s.points.isEmpty(); });
         if (empty) {
             p.setPen(faint);
             p.drawText(plot, Qt::AlignCenter, tr("No data yet"));
@@ -535,7 +551,7 @@ void TimeChart::paintEvent(QPaintEvent*)
             p.drawLine(x, plot.top(), x, plot.bottom());
             p.setPen(faint);
             p.drawText(QRect(x - labelW, plot.bottom() + 3, 2 * labelW, fm.height()), Qt::AlignHCenter | Qt::AlignTop,
-                       QDateTime::fromMSecsSinceEpoch(t).toString(format));
+                QDateTime::fromMSecsSinceEpoch(t).toString(format));
         }
         p.setPen(grid);
         p.drawRect(plot.adjusted(0, 0, 0, 0));
@@ -599,7 +615,8 @@ void TimeChart::paintEvent(QPaintEvent*)
         p.drawLine(plot.left(), y, plot.right(), y);
         if (!d->compact && !th.label.isEmpty()) {
             p.setPen(th.color);
-            p.drawText(QRect(plot.left(), y - fm.height() - 1, plot.width() - 4, fm.height()), Qt::AlignRight | Qt::AlignBottom, th.label);
+            p.drawText(QRect(plot.left(), y - fm.height() - 1, plot.width() - 4, fm.height()),
+                Qt::AlignRight | Qt::AlignBottom, th.label);
         }
     }
     p.restore();
@@ -644,7 +661,8 @@ void TimeChart::paintEvent(QPaintEvent*)
                     p.drawLine(lx, cy, lx + kSwatch, cy);
                     p.setPen(tc);
                     const int w = fm.horizontalAdvance(s.name);
-                    p.drawText(QRect(lx + kSwatch + 4, y, w + 2, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, s.name);
+                    p.drawText(
+                        QRect(lx + kSwatch + 4, y, w + 2, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, s.name);
                     lx += kSwatch + 4 + w + kLegendGap;
                 }
             }
@@ -667,7 +685,8 @@ void TimeChart::paintEvent(QPaintEvent*)
         for (const auto& s : std::as_const(d->series)) {
             if (!s.visible)
                 continue;
-            const auto it = std::lower_bound(s.points.cbegin(), s.points.cend(), t, [](const QPointF& a, double v) { return a.x() < v; });
+            const auto it = std::lower_bound(
+                s.points.cbegin(), s.points.cend(), t, [](const QPointF& a, double v) { return a.x() < v; });
             const QPointF* best = nullptr;
             if (it != s.points.cend())
                 best = &*it;
@@ -682,7 +701,7 @@ void TimeChart::paintEvent(QPaintEvent*)
                 p.setBrush(s.color);
                 p.drawEllipse(QPointF(toX(best->x()), toY(best->y())), 3, 3);
             }
-            rows.append({s.color, s.name + QStringLiteral(": ") + value});
+            rows.append({ s.color, s.name + QStringLiteral(": ") + value });
         }
         p.setRenderHint(QPainter::Antialiasing, false);
         const QString when = QDateTime::fromMSecsSinceEpoch(qint64(t)).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
@@ -707,7 +726,8 @@ void TimeChart::paintEvent(QPaintEvent*)
             y += fm.height();
             p.fillRect(QRect(box.left() + kPad, y + fm.height() / 2 - 3, kSwatch / 2, 6), r.color);
             p.setPen(pal.color(QPalette::ToolTipText));
-            p.drawText(QRect(box.left() + kPad + kSwatch / 2 + 6, y, boxW, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, r.text);
+            p.drawText(QRect(box.left() + kPad + kSwatch / 2 + 6, y, boxW, fm.height()),
+                Qt::AlignLeft | Qt::AlignVCenter, r.text);
         }
     }
 }

@@ -9,7 +9,10 @@
 namespace kf {
 
 EmptyState::EmptyState(QWidget* parent)
-    : QWidget(parent), m_title(new QLabel(this)), m_text(new QLabel(this)), m_action(new QPushButton(this))
+    : QWidget(parent)
+    , m_title(new QLabel(this))
+    , m_text(new QLabel(this))
+    , m_action(new QPushButton(this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->addStretch(2);
@@ -29,7 +32,10 @@ EmptyState::EmptyState(QWidget* parent)
     layout->addStretch(3);
 }
 
-void EmptyState::setTitle(const QString& title) { m_title->setText(title); }
+void EmptyState::setTitle(const QString& title)
+{
+    m_title->setText(title);
+}
 void EmptyState::setText(const QString& text)
 {
     m_text->setText(text);

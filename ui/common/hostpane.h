@@ -9,7 +9,6 @@
 
 namespace kf {
 
-
 // A central tab that works on the host selected in the sidebar (Patches, Build, GPUs, Server).
 class HostPane : public QWidget
 {

@@ -12,8 +12,11 @@ namespace {
 class Gutter : public QWidget
 {
 public:
-    explicit Gutter(DiffTextView* view) : QWidget(view), m_view(view) { }
-    QSize sizeHint() const override { return {m_view->gutterWidth(), 0}; }
+    explicit Gutter(DiffTextView* view)
+        : QWidget(view)
+        , m_view(view)
+    { }
+    QSize sizeHint() const override { return { m_view->gutterWidth(), 0 }; }
 
 protected:
     void paintEvent(QPaintEvent* event) override { m_view->paintGutter(event); }
@@ -24,7 +27,9 @@ private:
 
 } // namespace
 
-DiffTextView::DiffTextView(QWidget* parent) : QPlainTextEdit(parent), m_gutter(new Gutter(this))
+DiffTextView::DiffTextView(QWidget* parent)
+    : QPlainTextEdit(parent)
+    , m_gutter(new Gutter(this))
 {
     setReadOnly(true);
     setLineWrapMode(QPlainTextEdit::NoWrap);

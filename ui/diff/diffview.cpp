@@ -32,7 +32,8 @@ QTextEdit::ExtraSelection lineSelection(QTextDocument* doc, int block, const QCo
     return s;
 }
 
-QTextEdit::ExtraSelection spanSelection(QTextDocument* doc, int block, const textdiff::Span& span, const QColor& bg, bool strike)
+QTextEdit::ExtraSelection spanSelection(
+    QTextDocument* doc, int block, const textdiff::Span& span, const QColor& bg, bool strike)
 {
     QTextEdit::ExtraSelection s;
     QTextCursor c(doc->findBlockByNumber(block));
@@ -47,7 +48,11 @@ QTextEdit::ExtraSelection spanSelection(QTextDocument* doc, int block, const tex
 
 } // namespace
 
-DiffView::DiffView(QWidget* parent) : QWidget(parent), m_left(new DiffTextView(this)), m_right(new DiffTextView(this)), m_status(new QLabel(this))
+DiffView::DiffView(QWidget* parent)
+    : QWidget(parent)
+    , m_left(new DiffTextView(this))
+    , m_right(new DiffTextView(this))
+    , m_status(new QLabel(this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -60,8 +65,10 @@ DiffView::DiffView(QWidget* parent) : QWidget(parent), m_left(new DiffTextView(t
     m_left->setObjectName(QStringLiteral("diffLeft"));
     m_right->setObjectName(QStringLiteral("diffRight"));
     // Side by side: both panes scroll together.
-    connect(m_left->verticalScrollBar(), &QScrollBar::valueChanged, m_right->verticalScrollBar(), &QScrollBar::setValue);
-    connect(m_right->verticalScrollBar(), &QScrollBar::valueChanged, m_left->verticalScrollBar(), &QScrollBar::setValue);
+    connect(
+        m_left->verticalScrollBar(), &QScrollBar::valueChanged, m_right->verticalScrollBar(), &QScrollBar::setValue);
+    connect(
+        m_right->verticalScrollBar(), &QScrollBar::valueChanged, m_left->verticalScrollBar(), &QScrollBar::setValue);
     m_left->installEventFilter(this);
     m_right->installEventFilter(this);
     setFocusPolicy(Qt::StrongFocus);
@@ -107,9 +114,9 @@ void DiffView::rebuild()
             return;
         if (split) {
             while (m_rowsLeft.size() < m_rowsRight.size())
-                m_rowsLeft.append(Row{-1, -1, change});
+                m_rowsLeft.append(Row { -1, -1, change });
             while (m_rowsRight.size() < m_rowsLeft.size())
-                m_rowsRight.append(Row{-1, -1, change});
+                m_rowsRight.append(Row { -1, -1, change });
         }
         m_changeLastRow[change] = int(m_rowsLeft.size()) - 1;
         inChange = false;
@@ -118,9 +125,9 @@ void DiffView::rebuild()
         if (r.kind == textdiff::Run::Equal) {
             closeChange();
             for (int k = 0; k < r.length; ++k) {
-                m_rowsLeft.append(Row{r.oldStart + k, r.newStart + k, -1});
+                m_rowsLeft.append(Row { r.oldStart + k, r.newStart + k, -1 });
                 if (split)
-                    m_rowsRight.append(Row{r.oldStart + k, r.newStart + k, -1});
+                    m_rowsRight.append(Row { r.oldStart + k, r.newStart + k, -1 });
             }
             continue;
         }
@@ -131,11 +138,11 @@ void DiffView::rebuild()
         }
         for (int k = 0; k < r.length; ++k) {
             if (r.kind == textdiff::Run::Delete)
-                m_rowsLeft.append(Row{r.oldStart + k, -1, change});
+                m_rowsLeft.append(Row { r.oldStart + k, -1, change });
             else if (split)
-                m_rowsRight.append(Row{-1, r.newStart + k, change});
+                m_rowsRight.append(Row { -1, r.newStart + k, change });
             else
-                m_rowsLeft.append(Row{-1, r.newStart + k, change});
+                m_rowsLeft.append(Row { -1, r.newStart + k, change });
         }
     }
     closeChange();
@@ -153,7 +160,8 @@ void DiffView::rebuild()
                 text.append(QString());
             }
             if (unified)
-                labels.append(QStringLiteral("%1 %2").arg(row.oldLine >= 0 ? QString::number(row.oldLine + 1) : QString(), 5)
+                labels.append(QStringLiteral("%1 %2")
+                                  .arg(row.oldLine >= 0 ? QString::number(row.oldLine + 1) : QString(), 5)
                                   .arg(row.newLine >= 0 ? QString::number(row.newLine + 1) : QString(), 5));
             else if (view == m_left)
                 labels.append(row.oldLine >= 0 ? QString::number(row.oldLine + 1) : QString());
@@ -197,7 +205,8 @@ void DiffView::recolor()
                 left.append(lineSelection(ld, row, l.oldLine >= 0 ? (on ? kDelBg : kRejectedBg) : kFiller));
                 right.append(lineSelection(rd, row, r.newLine >= 0 ? (on ? kAddBg : kRejectedBg) : kFiller));
             } else {
-                left.append(lineSelection(ld, row, l.oldLine >= 0 ? (on ? kDelBg : kRejectedBg) : (on ? kAddBg : kRejectedBg)));
+                left.append(
+                    lineSelection(ld, row, l.oldLine >= 0 ? (on ? kDelBg : kRejectedBg) : (on ? kAddBg : kRejectedBg)));
             }
         }
         // Pair each removed line with the most alike added line after the previous pair
@@ -218,7 +227,7 @@ void DiffView::recolor()
                 const QString& nl = m_new.lines[ch.newStart + j];
                 const textdiff::WordDiff w = textdiff::diffWords(ol, nl);
                 const double ratio = std::max(double(changedChars(w.oldChanged)) / std::max<qsizetype>(ol.size(), 1),
-                                              double(changedChars(w.newChanged)) / std::max<qsizetype>(nl.size(), 1));
+                    double(changedChars(w.newChanged)) / std::max<qsizetype>(nl.size(), 1));
                 if (ratio < bestRatio) {
                     bestRatio = ratio;
                     best = j;
@@ -233,7 +242,8 @@ void DiffView::recolor()
             for (const textdiff::Span& sp : bestDiff.oldChanged)
                 left.append(spanSelection(ld, oldRow, sp, on ? kDelWord : kRejectedBg, false));
             for (const textdiff::Span& sp : bestDiff.newChanged)
-                (split ? right : left).append(spanSelection(split ? rd : ld, newRow, sp, on ? kAddWord : kRejectedBg, !on));
+                (split ? right : left)
+                    .append(spanSelection(split ? rd : ld, newRow, sp, on ? kAddWord : kRejectedBg, !on));
         }
     }
     m_left->setExtraSelections(left);
@@ -269,7 +279,8 @@ QString DiffView::resultText() const
     textdiff::TextLines out = m_old;
     out.lines = textdiff::mergeAccepted(m_old.lines, m_new.lines, m_changes, m_accepted);
     // The final-newline state follows the new text when its last hunk is taken.
-    if (!m_changes.isEmpty() && m_accepted.last() && m_changes.last().oldStart + m_changes.last().oldCount == m_old.lines.size())
+    if (!m_changes.isEmpty() && m_accepted.last()
+        && m_changes.last().oldStart + m_changes.last().oldCount == m_old.lines.size())
         out.finalNewline = m_new.finalNewline;
     if (std::all_of(m_accepted.cbegin(), m_accepted.cend(), [](bool a) { return a; }))
         out.finalNewline = m_new.finalNewline;
@@ -282,7 +293,7 @@ void DiffView::goToHunk(int index)
         return;
     m_current = index;
     const int first = m_changeFirstRow[index], last = m_changeLastRow[index];
-    for (DiffTextView* v : {m_left, m_right}) {
+    for (DiffTextView* v : { m_left, m_right }) {
         QTextCursor c(v->document()->findBlockByNumber(first));
         v->setTextCursor(c);
         v->centerCursor();
@@ -331,7 +342,8 @@ bool DiffView::eventFilter(QObject* watched, QEvent* event)
 {
     if (event->type() == QEvent::KeyPress) {
         auto* ke = static_cast<QKeyEvent*>(event);
-        if ((ke->modifiers() & ~(Qt::ShiftModifier | Qt::KeypadModifier)) == Qt::NoModifier && handleKey(ke->key(), ke->modifiers()))
+        if ((ke->modifiers() & ~(Qt::ShiftModifier | Qt::KeypadModifier)) == Qt::NoModifier
+            && handleKey(ke->key(), ke->modifiers()))
             return true;
     }
     return QWidget::eventFilter(watched, event);

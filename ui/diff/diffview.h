@@ -56,7 +56,7 @@ private:
     {
         int oldLine = -1; // 0-based, -1 filler / not shown
         int newLine = -1;
-        int change = -1;  // index into m_changes, -1 for equal rows
+        int change = -1; // index into m_changes, -1 for equal rows
     };
     void rebuild();
     void recolor();

@@ -44,7 +44,9 @@ FleetView::~FleetView()
 }
 
 FleetView::FleetView(const AppContext& context, QWidget* parent)
-    : QWidget(parent), m_context(context), m_hub(context.gpuMonitors ? context.gpuMonitors : new GpuMonitorHub(this))
+    : QWidget(parent)
+    , m_context(context)
+    , m_hub(context.gpuMonitors ? context.gpuMonitors : new GpuMonitorHub(this))
 {
     auto* outer = new QVBoxLayout(this);
     auto* scroll = new QScrollArea(this);
@@ -93,7 +95,7 @@ void FleetView::addHost(HostConnection* host)
     label->setMargin(8);
     label->setCursor(Qt::PointingHandCursor);
     label->onClick = [this, host] { Q_EMIT hostActivated(host); };
-    m_tiles.insert(host, {host, label});
+    m_tiles.insert(host, { host, label });
     m_order.append(host);
     connect(host, &HostConnection::stateChanged, this, [this, host] {
         m_hub->monitorFor(host);
@@ -160,11 +162,14 @@ void FleetView::updateTile(HostConnection* host)
             for (const Alert& a : alerts)
                 critical |= a.critical;
             border = critical ? QStringLiteral("#d62728") : QStringLiteral("#c07000");
-            html += QStringLiteral("<span style='color:%1'>%2</span>").arg(border, tr("%n alert(s): ", nullptr, int(alerts.size())) + alerts.first().message.toHtmlEscaped());
+            html += QStringLiteral("<span style='color:%1'>%2</span>")
+                        .arg(border,
+                            tr("%n alert(s): ", nullptr, int(alerts.size())) + alerts.first().message.toHtmlEscaped());
         }
     }
     it->label->setText(html);
-    it->label->setStyleSheet(QStringLiteral("QLabel#fleetTile { border: 2px solid %1; border-radius: 6px; }").arg(border));
+    it->label->setStyleSheet(
+        QStringLiteral("QLabel#fleetTile { border: 2px solid %1; border-radius: 6px; }").arg(border));
 }
 
 QString FleetView::tileText(const QString& hostName) const

@@ -37,8 +37,10 @@ CodeLanguage languageForFile(const QString& fileName)
         return CodeLanguage::CMake;
     if (ext == QLatin1String("py") || ext == QLatin1String("pyi"))
         return CodeLanguage::Python;
-    if (QStringList{QStringLiteral("c"), QStringLiteral("cc"), QStringLiteral("cpp"), QStringLiteral("cxx"), QStringLiteral("h"), QStringLiteral("hpp"),
-                    QStringLiteral("cu"), QStringLiteral("cuh"), QStringLiteral("inl")}.contains(ext))
+    if (QStringList { QStringLiteral("c"), QStringLiteral("cc"), QStringLiteral("cpp"), QStringLiteral("cxx"),
+            QStringLiteral("h"), QStringLiteral("hpp"), QStringLiteral("cu"), QStringLiteral("cuh"),
+            QStringLiteral("inl") }
+            .contains(ext))
         return CodeLanguage::Cpp;
     if (ext == QLatin1String("sh") || ext == QLatin1String("bash") || name == QLatin1String("makefile"))
         return CodeLanguage::Shell;
@@ -66,7 +68,10 @@ QSyntaxHighlighter* attachHighlighter(QTextDocument* document, const QString& fi
 }
 
 BuiltinHighlighter::BuiltinHighlighter(QTextDocument* document, CodeLanguage language)
-    : QSyntaxHighlighter(document), m_language(language), m_comment(fmt(QColor(0x6a, 0x73, 0x7d), false, true)), m_string(fmt(QColor(0x0a, 0x7e, 0x3a)))
+    : QSyntaxHighlighter(document)
+    , m_language(language)
+    , m_comment(fmt(QColor(0x6a, 0x73, 0x7d), false, true))
+    , m_string(fmt(QColor(0x0a, 0x7e, 0x3a)))
 {
     const QTextCharFormat keyword = fmt(QColor(0x8e, 0x24, 0xaa), true);
     const QTextCharFormat builtin = fmt(QColor(0x00, 0x5c, 0xc5));
@@ -75,29 +80,40 @@ BuiltinHighlighter::BuiltinHighlighter(QTextDocument* document, CodeLanguage lan
     switch (language) {
     case CodeLanguage::CMake:
         add(QStringLiteral(R"(^\s*(\w+)\s*\()"), builtin, 1);
-        add(QStringLiteral(R"(\b(if|elseif|else|endif|foreach|endforeach|function|endfunction|macro|endmacro|while|endwhile|return)\b)"), keyword, 0, QRegularExpression::CaseInsensitiveOption);
-        add(QStringLiteral(R"(\b(NOT|AND|OR|DEFINED|POLICY|CACHE|STREQUAL|VERSION_GREATER_EQUAL|VERSION_LESS|MATCHES|EXISTS|ON|OFF|TRUE|FALSE|PRIVATE|PUBLIC|INTERFACE|FORCE|BOOL|STRING)\b)"), keyword);
+        add(QStringLiteral(
+                R"(\b(if|elseif|else|endif|foreach|endforeach|function|endfunction|macro|endmacro|while|endwhile|return)\b)"),
+            keyword, 0, QRegularExpression::CaseInsensitiveOption);
+        add(QStringLiteral(
+                R"(\b(NOT|AND|OR|DEFINED|POLICY|CACHE|STREQUAL|VERSION_GREATER_EQUAL|VERSION_LESS|MATCHES|EXISTS|ON|OFF|TRUE|FALSE|PRIVATE|PUBLIC|INTERFACE|FORCE|BOOL|STRING)\b)"),
+            keyword);
         add(QStringLiteral(R"(\$(?:CACHE|ENV)?\{[^}]*\})"), variable);
         add(QStringLiteral(R"(\b\d+(\.\d+)*\b)"), number);
         add(QStringLiteral(R"("(?:[^"\\]|\\.)*")"), m_string);
         add(QStringLiteral(R"(#.*$)"), m_comment);
         break;
     case CodeLanguage::Python:
-        add(QStringLiteral(R"(\b(and|as|assert|async|await|break|class|continue|def|del|elif|else|except|finally|for|from|global|if|import|in|is|lambda|nonlocal|not|or|pass|raise|return|try|while|with|yield|None|True|False)\b)"), keyword);
-        add(QStringLiteral(R"(\b(print|len|range|isinstance|globals|super|Exception|ImportError|RuntimeError|NotImplementedError|RuntimeWarning)\b)"), builtin);
+        add(QStringLiteral(
+                R"(\b(and|as|assert|async|await|break|class|continue|def|del|elif|else|except|finally|for|from|global|if|import|in|is|lambda|nonlocal|not|or|pass|raise|return|try|while|with|yield|None|True|False)\b)"),
+            keyword);
+        add(QStringLiteral(
+                R"(\b(print|len|range|isinstance|globals|super|Exception|ImportError|RuntimeError|NotImplementedError|RuntimeWarning)\b)"),
+            builtin);
         add(QStringLiteral(R"(\b\d+(\.\d+)?\b)"), number);
         add(QStringLiteral(R"((?:[rbfu]{0,2})("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'))"), m_string);
         add(QStringLiteral(R"(#.*$)"), m_comment);
         break;
     case CodeLanguage::Cpp:
-        add(QStringLiteral(R"(\b(alignas|auto|bool|break|case|char|class|const|constexpr|continue|default|delete|do|double|else|enum|explicit|extern|false|float|for|if|inline|int|long|namespace|new|nullptr|operator|private|protected|public|return|short|signed|sizeof|static|struct|switch|template|this|true|typedef|typename|unsigned|using|virtual|void|volatile|while|__global__|__device__|__host__|__shared__)\b)"), keyword);
+        add(QStringLiteral(
+                R"(\b(alignas|auto|bool|break|case|char|class|const|constexpr|continue|default|delete|do|double|else|enum|explicit|extern|false|float|for|if|inline|int|long|namespace|new|nullptr|operator|private|protected|public|return|short|signed|sizeof|static|struct|switch|template|this|true|typedef|typename|unsigned|using|virtual|void|volatile|while|__global__|__device__|__host__|__shared__)\b)"),
+            keyword);
         add(QStringLiteral(R"(^\s*#\s*\w+)"), builtin);
         add(QStringLiteral(R"(\b(0x[0-9a-fA-F]+|\d+(\.\d+)?[fFuUlL]*)\b)"), number);
         add(QStringLiteral(R"("(?:[^"\\]|\\.)*"|<[\w./]+>(?=\s*$))"), m_string);
         add(QStringLiteral(R"(//.*$)"), m_comment);
         break;
     case CodeLanguage::Shell:
-        add(QStringLiteral(R"(\b(if|then|else|elif|fi|for|while|do|done|case|esac|in|function|return|export|local)\b)"), keyword);
+        add(QStringLiteral(R"(\b(if|then|else|elif|fi|for|while|do|done|case|esac|in|function|return|export|local)\b)"),
+            keyword);
         add(QStringLiteral(R"(\$\{?\w+\}?)"), variable);
         add(QStringLiteral(R"("(?:[^"\\]|\\.)*"|'[^']*')"), m_string);
         add(QStringLiteral(R"((^|\s)#.*$)"), m_comment);
@@ -109,14 +125,14 @@ BuiltinHighlighter::BuiltinHighlighter(QTextDocument* document, CodeLanguage lan
         add(QStringLiteral(R"(^-.*$)"), fmt(QColor(0xb3, 0x1d, 0x28)));
         add(QStringLiteral(R"(^diff .*$)"), fmt(QColor(0x33, 0x33, 0x33), true));
         break;
-    case CodeLanguage::None:
-        break;
+    case CodeLanguage::None: break;
     }
 }
 
-void BuiltinHighlighter::add(const QString& pattern, const QTextCharFormat& format, int group, QRegularExpression::PatternOptions options)
+void BuiltinHighlighter::add(
+    const QString& pattern, const QTextCharFormat& format, int group, QRegularExpression::PatternOptions options)
 {
-    m_rules.append(Rule{QRegularExpression(pattern, options), format, group});
+    m_rules.append(Rule { QRegularExpression(pattern, options), format, group });
 }
 
 void BuiltinHighlighter::highlightBlock(const QString& text)

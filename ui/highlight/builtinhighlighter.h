@@ -32,7 +32,7 @@ private:
         int group = 0;
     };
     void add(const QString& pattern, const QTextCharFormat& format, int group = 0,
-             QRegularExpression::PatternOptions options = QRegularExpression::NoPatternOption);
+        QRegularExpression::PatternOptions options = QRegularExpression::NoPatternOption);
 
     CodeLanguage m_language;
     QList<Rule> m_rules;

@@ -50,7 +50,9 @@ std::optional<ConnectDialog::Destination> ConnectDialog::parseDestination(const 
 }
 
 ConnectDialog::ConnectDialog(HostProfileStore* store, QWidget* parent)
-    : QDialog(parent), m_store(store), m_sshHome(QDir::homePath())
+    : QDialog(parent)
+    , m_store(store)
+    , m_sshHome(QDir::homePath())
 {
     setObjectName(QStringLiteral("ConnectDialog"));
     setWindowTitle(QStringLiteral("Connect to a server"));
@@ -142,7 +144,8 @@ ConnectDialog::ConnectDialog(HostProfileStore* store, QWidget* parent)
     m_connect->setDefault(true);
     m_forget = buttons->addButton(QStringLiteral("&Forget stored password"), QDialogButtonBox::ActionRole);
     m_forget->setObjectName(QStringLiteral("forgetSecret"));
-    m_forget->setToolTip(QStringLiteral("Remove this host's password and its keys' passphrases from the system keychain"));
+    m_forget->setToolTip(
+        QStringLiteral("Remove this host's password and its keys' passphrases from the system keychain"));
     m_forget->hide();
     connect(m_forget, &QPushButton::clicked, this, [this] { forgetStoredSecrets(); });
     connect(buttons, &QDialogButtonBox::accepted, this, &ConnectDialog::accept);
@@ -153,12 +156,12 @@ ConnectDialog::ConnectDialog(HostProfileStore* store, QWidget* parent)
     connect(m_list, &QListWidget::itemDoubleClicked, this, &ConnectDialog::accept);
     connect(m_import, &QPushButton::clicked, this, [this] { importSshConfig(); });
     connect(m_destination, &QLineEdit::textEdited, this, &ConnectDialog::onDestinationEdited);
-    for (QLineEdit* e : {m_user, m_host})
+    for (QLineEdit* e : { m_user, m_host })
         connect(e, &QLineEdit::textEdited, this, &ConnectDialog::updateDestinationFromFields);
     connect(m_port, &QSpinBox::valueChanged, this, &ConnectDialog::updateDestinationFromFields);
     connect(m_browseKey, &QPushButton::clicked, this, [this] {
-        const QString file = QFileDialog::getOpenFileName(this, QStringLiteral("Private key"),
-                                                          QDir::homePath() + QStringLiteral("/.ssh"));
+        const QString file = QFileDialog::getOpenFileName(
+            this, QStringLiteral("Private key"), QDir::homePath() + QStringLiteral("/.ssh"));
         if (!file.isEmpty())
             m_identities->appendPlainText(file);
     });
@@ -185,7 +188,10 @@ int ConnectDialog::forgetStoredSecrets()
     else if (removed.value() == 0)
         showMessage(QStringLiteral("Nothing is stored in the keychain for %1.").arg(p.destination()), false);
     else
-        showMessage(QStringLiteral("Removed %1 stored secret(s) for %2 from the keychain.").arg(removed.value()).arg(p.destination()), false);
+        showMessage(QStringLiteral("Removed %1 stored secret(s) for %2 from the keychain.")
+                        .arg(removed.value())
+                        .arg(p.destination()),
+            false);
     return removed.ok() ? removed.value() : 0;
 }
 
@@ -237,13 +243,15 @@ int ConnectDialog::importSshConfig()
         addListEntry(p, true);
         ++added;
     }
-    QString text = added == 0 ? QStringLiteral("No new hosts in %1/.ssh/config.").arg(m_sshHome)
-                               : QStringLiteral("%1 host(s) imported from %2/.ssh/config; pick one and tick \u201cSave\u201d to keep it.")
-                                     .arg(added)
-                                     .arg(m_sshHome);
+    QString text = added == 0
+        ? QStringLiteral("No new hosts in %1/.ssh/config.").arg(m_sshHome)
+        : QStringLiteral("%1 host(s) imported from %2/.ssh/config; pick one and tick \u201cSave\u201d to keep it.")
+              .arg(added)
+              .arg(m_sshHome);
     if (!imported->problems.isEmpty()) {
         constexpr int kShown = 4;
-        text += QStringLiteral("\nNot understood:\n  ") + imported->problems.mid(0, kShown).join(QStringLiteral("\n  "));
+        text
+            += QStringLiteral("\nNot understood:\n  ") + imported->problems.mid(0, kShown).join(QStringLiteral("\n  "));
         if (imported->problems.size() > kShown)
             text += QStringLiteral("\n  \u2026and %1 more").arg(imported->problems.size() - kShown);
     }
@@ -332,7 +340,10 @@ HostProfile ConnectDialog::profile() const
     return p;
 }
 
-bool ConnectDialog::saveRequested() const { return m_save->isChecked() && m_store; }
+bool ConnectDialog::saveRequested() const
+{
+    return m_save->isChecked() && m_store;
+}
 
 void ConnectDialog::showMessage(const QString& text, bool error)
 {
@@ -352,7 +363,8 @@ void ConnectDialog::accept()
         showMessage(QStringLiteral("Which server? Type user@host, or pick a saved host."), true);
         return;
     }
-    if (p.host.contains(QRegularExpression(QStringLiteral("\\s"))) || p.user.contains(QRegularExpression(QStringLiteral("[\\s@]")))) {
+    if (p.host.contains(QRegularExpression(QStringLiteral("\\s")))
+        || p.user.contains(QRegularExpression(QStringLiteral("[\\s@]")))) {
         showMessage(QStringLiteral("Host and user may not contain spaces or '@'."), true);
         return;
     }

@@ -12,9 +12,10 @@
 namespace kf {
 
 GuiInteraction::GuiInteraction(QWidget* dialogParent, QObject* parent)
-    : QObject(parent), m_dialogParent(dialogParent), m_secrets(SecretStore::createSystem())
-{
-}
+    : QObject(parent)
+    , m_dialogParent(dialogParent)
+    , m_secrets(SecretStore::createSystem())
+{ }
 
 HostKeyDecision GuiInteraction::askHostKey(const HostKeyInfo& info)
 {
@@ -51,11 +52,12 @@ HostKeyDecision GuiInteraction::showHostKey(const HostKeyInfo& info)
     dialog.exec();
     Q_EMIT questionAnswered();
     // Changed and revoked keys are reported, never accepted, whatever happened in the dialog.
-    const HostKeyDecision decision = info.kind == HostKeyInfo::Kind::Unknown ? dialog.decision() : HostKeyDecision::Reject;
+    const HostKeyDecision decision
+        = info.kind == HostKeyInfo::Kind::Unknown ? dialog.decision() : HostKeyDecision::Reject;
     log::ui()->info("host key for {}:{} ({}): {}", info.host.toStdString(), info.port, info.fingerprint.toStdString(),
-                    decision == HostKeyDecision::AcceptAndSave ? "accepted and saved"
-                    : decision == HostKeyDecision::AcceptOnce  ? "accepted once"
-                                                               : "rejected");
+        decision == HostKeyDecision::AcceptAndSave    ? "accepted and saved"
+            : decision == HostKeyDecision::AcceptOnce ? "accepted once"
+                                                      : "rejected");
     return decision;
 }
 

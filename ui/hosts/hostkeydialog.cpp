@@ -31,7 +31,10 @@ QLineEdit* monoField(const QString& text, QWidget* parent)
     return e;
 }
 
-QString esc(const QString& s) { return s.toHtmlEscaped(); }
+QString esc(const QString& s)
+{
+    return s.toHtmlEscaped();
+}
 
 } // namespace
 
@@ -40,7 +43,9 @@ QString HostKeyDialog::hostPattern(const QString& host, quint16 port)
     return port == 22 ? host : QLatin1Char('[') + host + QStringLiteral("]:") + QString::number(port);
 }
 
-HostKeyDialog::HostKeyDialog(const HostKeyInfo& info, QWidget* parent) : QDialog(parent), m_info(info)
+HostKeyDialog::HostKeyDialog(const HostKeyInfo& info, QWidget* parent)
+    : QDialog(parent)
+    , m_info(info)
 {
     const bool unknown = info.kind == HostKeyInfo::Kind::Unknown;
     const QString where = hostPattern(info.host, info.port);
@@ -112,17 +117,19 @@ HostKeyDialog::HostKeyDialog(const HostKeyInfo& info, QWidget* parent) : QDialog
         const bool revoked = info.kind == HostKeyInfo::Kind::Revoked;
         const QString entry = info.oldEntryFile + QLatin1Char(':') + QString::number(info.oldEntryLine);
         setWindowTitle(revoked ? QStringLiteral("Revoked host key") : QStringLiteral("Host key changed"));
-        title->setText(revoked ? QStringLiteral("The host key of %1 is revoked. Connection refused.").arg(where)
-                               : QStringLiteral("WARNING: the host key of %1 has changed. Connection refused.").arg(where));
+        title->setText(revoked
+                ? QStringLiteral("The host key of %1 is revoked. Connection refused.").arg(where)
+                : QStringLiteral("WARNING: the host key of %1 has changed. Connection refused.").arg(where));
         title->setStyleSheet(QStringLiteral("color: #b00020;"));
         keyBox->setStyleSheet(QStringLiteral("QFrame { border: 2px solid #b00020; border-radius: 4px; }"
                                              " QLineEdit, QLabel { border: none; }"));
         const QString removeCommand = QStringLiteral("ssh-keygen -R ") + shellQuote(where) + QStringLiteral(" -f ")
-                                    + shellQuote(info.oldEntryFile);
+            + shellQuote(info.oldEntryFile);
         QString why;
         if (revoked) {
-            why = QStringLiteral("<p>The key this server offers is marked <code>@revoked</code> in <b>%1</b>. A revoked key "
-                                 "must never be trusted again, whoever offers it.</p>")
+            why = QStringLiteral(
+                "<p>The key this server offers is marked <code>@revoked</code> in <b>%1</b>. A revoked key "
+                "must never be trusted again, whoever offers it.</p>")
                       .arg(esc(entry));
         } else {
             const QString oldType = info.oldKeyType.isEmpty() ? QStringLiteral("the") : esc(info.oldKeyType);
@@ -136,13 +143,13 @@ HostKeyDialog::HostKeyDialog(const HostKeyInfo& info, QWidget* parent) : QDialog
         if (revoked) {
             // No way around a revocation from here: the server has to offer another key.
             text->setText(why + stopped
-                          + QStringLiteral("<p>Tell the server's administrator: the server must be given a new host "
-                                           "key.</p>"));
+                + QStringLiteral("<p>Tell the server's administrator: the server must be given a new host "
+                                 "key.</p>"));
         } else {
             text->setText(why + stopped
-                          + QStringLiteral("<p>Only if the server's administrator confirms the new key: remove the old "
-                                           "entry with the command below, connect again and compare the new "
-                                           "fingerprint.</p>"));
+                + QStringLiteral("<p>Only if the server's administrator confirms the new key: remove the old "
+                                 "entry with the command below, connect again and compare the new "
+                                 "fingerprint.</p>"));
             auto* remove = monoField(removeCommand, keyBox);
             remove->setObjectName(QStringLiteral("removeCommand"));
             form->addRow(QStringLiteral("Remove with:"), remove);

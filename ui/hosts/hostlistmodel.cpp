@@ -11,7 +11,9 @@
 
 namespace kf {
 
-HostListModel::HostListModel(HostManager* hosts, QObject* parent) : QAbstractListModel(parent), m_hosts(hosts)
+HostListModel::HostListModel(HostManager* hosts, QObject* parent)
+    : QAbstractListModel(parent)
+    , m_hosts(hosts)
 {
     for (auto* h : hosts->hosts())
         track(h);
@@ -40,9 +42,15 @@ void HostListModel::track(HostConnection* host)
     });
 }
 
-int HostListModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
+int HostListModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
 
-HostConnection* HostListModel::connectionAt(int row) const { return row >= 0 && row < m_rows.size() ? m_rows.at(row).data() : nullptr; }
+HostConnection* HostListModel::connectionAt(int row) const
+{
+    return row >= 0 && row < m_rows.size() ? m_rows.at(row).data() : nullptr;
+}
 
 int HostListModel::rowOf(const QString& name) const
 {
@@ -62,10 +70,12 @@ QVariant HostListModel::data(const QModelIndex& index, int role) const
         QString line = h->profile().name;
         if (h->profile().isDemo)
             line += tr(" (demo)");
-        return QString(line + QLatin1Char('\n') + h->profile().destination() + QStringLiteral(" · ") + toString(h->state()));
+        return QString(
+            line + QLatin1Char('\n') + h->profile().destination() + QStringLiteral(" · ") + toString(h->state()));
     }
     case Qt::ToolTipRole:
-        return h->stateReason().isEmpty() ? toString(h->state()) : QString(toString(h->state()) + QStringLiteral(": ") + h->stateReason());
+        return h->stateReason().isEmpty() ? toString(h->state())
+                                          : QString(toString(h->state()) + QStringLiteral(": ") + h->stateReason());
     case Qt::DecorationRole: {
         QStyle* s = QApplication::style();
         switch (h->state()) {

@@ -15,7 +15,8 @@
 
 namespace kf {
 
-SecretDialog::SecretDialog(const SecretRequest& request, QWidget* parent) : QDialog(parent)
+SecretDialog::SecretDialog(const SecretRequest& request, QWidget* parent)
+    : QDialog(parent)
 {
     setObjectName(QStringLiteral("SecretDialog"));
     setModal(true);

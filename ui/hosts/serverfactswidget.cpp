@@ -15,7 +15,8 @@
 
 namespace kf {
 
-ServerFactsWidget::ServerFactsWidget(QWidget* parent) : QFrame(parent)
+ServerFactsWidget::ServerFactsWidget(QWidget* parent)
+    : QFrame(parent)
 {
     setObjectName(QStringLiteral("ServerFactsWidget"));
     setFrameShape(QFrame::StyledPanel);
@@ -131,7 +132,8 @@ void ServerFactsWidget::setFacts(const ServerFacts& facts)
     }
     const QStringList hints = serverFactsHints(facts);
     if (!hints.isEmpty()) {
-        QString html = QStringLiteral("<b>For an sgl-kernel build</b><ul style=\"margin-left:12px; -qt-list-indent:0\">");
+        QString html
+            = QStringLiteral("<b>For an sgl-kernel build</b><ul style=\"margin-left:12px; -qt-list-indent:0\">");
         for (const QString& h : hints)
             html += QStringLiteral("<li>") + h.toHtmlEscaped() + QStringLiteral("</li>");
         m_hints->setText(html + QStringLiteral("</ul>"));
@@ -154,6 +156,5 @@ void ServerFactsWidget::setError(const QString& message)
     m_retry->setEnabled(m_transport != nullptr);
     Q_EMIT loadFailed(message);
 }
-
 
 } // namespace kf

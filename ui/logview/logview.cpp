@@ -18,11 +18,15 @@
 namespace kf {
 
 LogView::LogView(QWidget* parent)
-    : QWidget(parent), m_live(new QPlainTextEdit(this)), m_back(new QPlainTextEdit(this)), m_find(new QLineEdit(this)), m_status(new QLabel(this)),
-      m_store(std::make_unique<LogStore>())
+    : QWidget(parent)
+    , m_live(new QPlainTextEdit(this))
+    , m_back(new QPlainTextEdit(this))
+    , m_find(new QLineEdit(this))
+    , m_status(new QLabel(this))
+    , m_store(std::make_unique<LogStore>())
 {
     const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    for (QPlainTextEdit* e : {m_live, m_back}) {
+    for (QPlainTextEdit* e : { m_live, m_back }) {
         e->setReadOnly(true);
         e->setFont(mono);
         e->setLineWrapMode(QPlainTextEdit::NoWrap);
@@ -49,7 +53,10 @@ LogView::LogView(QWidget* parent)
     layout->addLayout(bar);
     layout->addWidget(split, 1);
     connect(m_find, &QLineEdit::returnPressed, this, &LogView::search);
-    connect(m_find, &QLineEdit::textChanged, this, [this] { m_hits.clear(); m_hitIndex = -1; });
+    connect(m_find, &QLineEdit::textChanged, this, [this] {
+        m_hits.clear();
+        m_hitIndex = -1;
+    });
     connect(close, &QPushButton::clicked, m_back, &QWidget::hide);
     m_flush.setInterval(50);
     connect(&m_flush, &QTimer::timeout, this, &LogView::flush);
@@ -164,7 +171,7 @@ void LogView::showLine(qint64 line)
     sel.cursor = c;
     sel.format.setBackground(QColor(255, 235, 130));
     sel.format.setProperty(QTextFormat::FullWidthSelection, true);
-    m_back->setExtraSelections({sel});
+    m_back->setExtraSelections({ sel });
 }
 
 void LogView::search()
@@ -182,7 +189,10 @@ void LogView::search()
     }
     m_hitIndex = (m_hitIndex + 1) % int(m_hits.size());
     showLine(m_hits[m_hitIndex]);
-    m_status->setText(tr("match %1 of %2%3").arg(m_hitIndex + 1).arg(m_hits.size()).arg(m_hits.size() >= 1000 ? QStringLiteral("+") : QString()));
+    m_status->setText(tr("match %1 of %2%3")
+                          .arg(m_hitIndex + 1)
+                          .arg(m_hits.size())
+                          .arg(m_hits.size() >= 1000 ? QStringLiteral("+") : QString()));
 }
 
 } // namespace kf

@@ -41,7 +41,11 @@ public:
 
     void setMaxLines(int n);
     int maxLines() const { return m_maxLines; }
-    void setBatchLines(int n) { m_batchLines = n; m_flushLines = std::min(m_flushLines, n); }
+    void setBatchLines(int n)
+    {
+        m_batchLines = n;
+        m_flushLines = std::min(m_flushLines, n);
+    }
     int batchLines() const { return m_batchLines; }
     void setFlushInterval(int ms) { m_flush.setInterval(ms); }
     // Time one flush may take (ms); the lines per flush adapt to it.
@@ -71,9 +75,9 @@ private:
     QTimer m_flush;
     int m_maxLines = 10000;
     int m_batchLines = 1000;
-    int m_flushLines = 100;      // lines the next flush may append (adapts to m_flushBudgetMs)
+    int m_flushLines = 100; // lines the next flush may append (adapts to m_flushBudgetMs)
     double m_flushBudgetMs = 5;
-    double m_msPerLine = 0;      // moving average of a flush's cost per line
+    double m_msPerLine = 0; // moving average of a flush's cost per line
     qint64 m_skipped = 0;
     qint64 m_shown = 0;
     qint64 m_worstFlushMs = 0;

@@ -13,8 +13,14 @@
 namespace kf {
 
 GpuCard::GpuCard(int index, QWidget* parent)
-    : QFrame(parent), m_index(index), m_title(new QLabel(this)), m_util(new QProgressBar(this)), m_mem(new QProgressBar(this)),
-      m_details(new QLabel(this)), m_reasons(new QLabel(this)), m_spark(new TimeChart(this))
+    : QFrame(parent)
+    , m_index(index)
+    , m_title(new QLabel(this))
+    , m_util(new QProgressBar(this))
+    , m_mem(new QProgressBar(this))
+    , m_details(new QLabel(this))
+    , m_reasons(new QLabel(this))
+    , m_spark(new TimeChart(this))
 {
     setObjectName(QStringLiteral("gpuCard%1").arg(index));
     setFrameShape(QFrame::StyledPanel);
@@ -32,7 +38,7 @@ GpuCard::GpuCard(int index, QWidget* parent)
     grid->addWidget(m_spark, 5, 0, 1, 2);
     m_util->setRange(0, 100);
     m_mem->setRange(0, 1000);
-    for (auto* bar : {m_util, m_mem}) {
+    for (auto* bar : { m_util, m_mem }) {
         bar->setTextVisible(true);
         bar->setMaximumHeight(16);
     }
@@ -46,7 +52,9 @@ GpuCard::GpuCard(int index, QWidget* parent)
 
 void GpuCard::setSample(const GpuSample& s, bool alerting)
 {
-    m_title->setText(QStringLiteral("<b>GPU %1</b> &nbsp;%2 &nbsp;<span style='color:gray'>%3</span>").arg(s.index).arg(s.name.toHtmlEscaped(), s.pstate));
+    m_title->setText(QStringLiteral("<b>GPU %1</b> &nbsp;%2 &nbsp;<span style='color:gray'>%3</span>")
+                         .arg(s.index)
+                         .arg(s.name.toHtmlEscaped(), s.pstate));
     if (hasValue(s.utilGpu)) {
         m_util->setValue(int(s.utilGpu));
         m_util->setFormat(QStringLiteral("%1 %").arg(s.utilGpu, 0, 'f', 0));
@@ -56,14 +64,19 @@ void GpuCard::setSample(const GpuSample& s, bool alerting)
     }
     const double frac = s.memFraction();
     m_mem->setValue(hasValue(frac) ? int(frac * 1000) : 0);
-    m_mem->setFormat(hasValue(frac) ? QStringLiteral("%1 / %2 GiB").arg(s.memUsedMiB / 1024, 0, 'f', 1).arg(s.memTotalMiB / 1024, 0, 'f', 0) : tr("n/a"));
-    auto val = [](double v, const QString& unit, int prec = 0) { return hasValue(v) ? QString::number(v, 'f', prec) + unit : QStringLiteral("–"); };
+    m_mem->setFormat(hasValue(frac)
+            ? QStringLiteral("%1 / %2 GiB").arg(s.memUsedMiB / 1024, 0, 'f', 1).arg(s.memTotalMiB / 1024, 0, 'f', 0)
+            : tr("n/a"));
+    auto val = [](double v, const QString& unit, int prec = 0) {
+        return hasValue(v) ? QString::number(v, 'f', prec) + unit : QStringLiteral("–");
+    };
     m_details->setText(QStringLiteral("%1 · %2 / %3 · SM %4")
-                           .arg(val(s.tempGpuC, QStringLiteral(" °C")), val(s.powerW, QStringLiteral(" W")), val(s.powerLimitW, QStringLiteral(" W")),
-                                val(s.smClockMHz, QStringLiteral(" MHz"))));
+                           .arg(val(s.tempGpuC, QStringLiteral(" °C")), val(s.powerW, QStringLiteral(" W")),
+                               val(s.powerLimitW, QStringLiteral(" W")), val(s.smClockMHz, QStringLiteral(" MHz"))));
     const QStringList words = s.hasReasons ? reasonWords(s.reasons) : QStringList();
     m_reasons->setText(words.isEmpty() ? QStringLiteral(" ") : words.join(QStringLiteral(", ")));
-    setStyleSheet(alerting ? QStringLiteral("kf--GpuCard { border: 2px solid #d62728; border-radius: 4px; }") : QString());
+    setStyleSheet(
+        alerting ? QStringLiteral("kf--GpuCard { border: 2px solid #d62728; border-radius: 4px; }") : QString());
 }
 
 void GpuCard::setSparkline(const SeriesBuffer* util, qint64 fromMs, qint64 toMs)

@@ -31,21 +31,33 @@
 namespace kf {
 
 namespace {
-constexpr qint64 kWindows[] = {5LL * 60 * 1000, 60LL * 60 * 1000, 24LL * 3600 * 1000};
+constexpr qint64 kWindows[] = { 5LL * 60 * 1000, 60LL * 60 * 1000, 24LL * 3600 * 1000 };
 constexpr int kCardColumns = 4;
 } // namespace
 
 GpuPane::GpuPane(const AppContext& context, QWidget* parent)
-    : HostPane(parent), m_context(context), m_hub(context.gpuMonitors ? context.gpuMonitors : new GpuMonitorHub(this)), m_stack(new QStackedWidget(this)),
-      m_empty(new EmptyState(this)), m_status(new QLabel(this)), m_metric(new QComboBox(this)), m_window(new QComboBox(this)),
-      m_export(new QPushButton(tr("Export CSV…"), this)), m_cardBox(new QWidget(this)), m_cardGrid(new QGridLayout(m_cardBox)), m_chart(new TimeChart(this)),
-      m_processes(new ProcessModel(this)), m_processView(new QTableView(this)), m_alerts(new QListWidget(this))
+    : HostPane(parent)
+    , m_context(context)
+    , m_hub(context.gpuMonitors ? context.gpuMonitors : new GpuMonitorHub(this))
+    , m_stack(new QStackedWidget(this))
+    , m_empty(new EmptyState(this))
+    , m_status(new QLabel(this))
+    , m_metric(new QComboBox(this))
+    , m_window(new QComboBox(this))
+    , m_export(new QPushButton(tr("Export CSV…"), this))
+    , m_cardBox(new QWidget(this))
+    , m_cardGrid(new QGridLayout(m_cardBox))
+    , m_chart(new TimeChart(this))
+    , m_processes(new ProcessModel(this))
+    , m_processView(new QTableView(this))
+    , m_alerts(new QListWidget(this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_stack);
     m_empty->setTitle(tr("GPUs"));
-    m_empty->setText(tr("Select a connected host to watch its GPUs. KernelForge runs one long-lived nvidia-smi on it; nothing is installed."));
+    m_empty->setText(tr("Select a connected host to watch its GPUs. KernelForge runs one long-lived nvidia-smi on it; "
+                        "nothing is installed."));
     m_stack->addWidget(m_empty);
 
     auto* page = new QWidget(this);
@@ -58,7 +70,7 @@ GpuPane::GpuPane(const AppContext& context, QWidget* parent)
         m_metric->addItem(gpuMetricName(GpuMetric(m)), m);
     bar->addWidget(m_metric);
     bar->addWidget(new QLabel(tr("Window:"), page));
-    m_window->addItems({tr("5 min"), tr("1 hour"), tr("24 hours")});
+    m_window->addItems({ tr("5 min"), tr("1 hour"), tr("24 hours") });
     bar->addWidget(m_window);
     bar->addWidget(m_export);
     pageLayout->addLayout(bar);
@@ -86,14 +98,15 @@ GpuPane::GpuPane(const AppContext& context, QWidget* parent)
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
     split->setStretchFactor(2, 1);
-    split->setSizes({390, 360, 150});
+    split->setSizes({ 390, 360, 150 });
     pageLayout->addWidget(split, 1);
     m_stack->addWidget(page);
 
     connect(m_metric, &QComboBox::currentIndexChanged, this, [this] { refreshChart(); });
     connect(m_window, &QComboBox::currentIndexChanged, this, [this] { refreshChart(); });
     connect(m_export, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export GPU history"), QStringLiteral("gpus.csv"), tr("CSV files (*.csv)"));
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export GPU history"), QStringLiteral("gpus.csv"), tr("CSV files (*.csv)"));
         if (path.isEmpty())
             return;
         if (const QString error = exportCsv(path); !error.isEmpty())
@@ -150,7 +163,8 @@ void GpuPane::attach(GpuMonitor* monitor)
     connect(monitor, &GpuMonitor::samplesUpdated, this, &GpuPane::onSamples);
     connect(monitor, &GpuMonitor::processesUpdated, this, &GpuPane::onProcesses);
     connect(monitor, &GpuMonitor::stateChanged, this, &GpuPane::updateStatus);
-    connect(monitor, &GpuMonitor::alertRaised, this, [this](const Alert& a) { addAlertLine(a.message, a.critical, false); });
+    connect(monitor, &GpuMonitor::alertRaised, this,
+        [this](const Alert& a) { addAlertLine(a.message, a.critical, false); });
     connect(monitor, &GpuMonitor::alertCleared, this, [this](const Alert& a) { addAlertLine(a.message, false, true); });
     for (const Alert& a : monitor->activeAlerts())
         addAlertLine(a.message, a.critical, false);
@@ -224,7 +238,9 @@ void GpuPane::onProcesses()
 
 void GpuPane::addAlertLine(const QString& text, bool critical, bool cleared)
 {
-    auto* item = new QListWidgetItem(QStringLiteral("%1  %2%3").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), cleared ? tr("cleared: ") : QString(), text));
+    auto* item = new QListWidgetItem(QStringLiteral("%1  %2%3")
+                                         .arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")),
+                                             cleared ? tr("cleared: ") : QString(), text));
     if (cleared)
         item->setForeground(QColor(0x2c, 0xa0, 0x2c));
     else if (critical)
@@ -236,11 +252,20 @@ void GpuPane::addAlertLine(const QString& text, bool critical, bool cleared)
         delete m_alerts->takeItem(m_alerts->count() - 1);
 }
 
-qint64 GpuPane::windowMs() const { return kWindows[qBound(0, m_window->currentIndex(), 2)]; }
+qint64 GpuPane::windowMs() const
+{
+    return kWindows[qBound(0, m_window->currentIndex(), 2)];
+}
 
-void GpuPane::setWindowIndex(int index) { m_window->setCurrentIndex(index); }
+void GpuPane::setWindowIndex(int index)
+{
+    m_window->setCurrentIndex(index);
+}
 
-void GpuPane::setMetric(GpuMetric metric) { m_metric->setCurrentIndex(int(metric)); }
+void GpuPane::setMetric(GpuMetric metric)
+{
+    m_metric->setCurrentIndex(int(metric));
+}
 
 void GpuPane::refreshChart()
 {

@@ -14,8 +14,14 @@ void ProcessModel::setProcesses(const QList<GpuProcess>& processes)
     endResetModel();
 }
 
-int ProcessModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
-int ProcessModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int ProcessModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+int ProcessModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant ProcessModel::data(const QModelIndex& index, int role) const
 {
@@ -27,7 +33,9 @@ QVariant ProcessModel::data(const QModelIndex& index, int role) const
         case Gpu: return p.gpuIndex >= 0 ? QVariant(p.gpuIndex) : QVariant(p.gpuUuid);
         case Pid: return p.pid;
         case Name: return p.name;
-        case Memory: return hasValue(p.usedMemoryMiB) ? QVariant(QStringLiteral("%1 MiB").arg(p.usedMemoryMiB, 0, 'f', 0)) : QVariant(tr("n/a"));
+        case Memory:
+            return hasValue(p.usedMemoryMiB) ? QVariant(QStringLiteral("%1 MiB").arg(p.usedMemoryMiB, 0, 'f', 0))
+                                             : QVariant(tr("n/a"));
         }
     } else if (role == Qt::TextAlignmentRole && index.column() != Name) {
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);

@@ -24,28 +24,42 @@ struct TourStep
 
 // The story of a deployment, in the order a person does it.
 const TourStep kTour[] = {
-    {QT_TRANSLATE_NOOP("kf::OverviewPane", "Review the patches"),
-     QT_TRANSLATE_NOOP("kf::OverviewPane", "The built-in set “sgl-kernel for Blackwell (SM120) on CUDA 13” is planned against the files as they are on the server: four edits, each with why it is needed. Accept or reject per hunk."),
-     QT_TRANSLATE_NOOP("kf::OverviewPane", "Open Patches"), OverviewPane::Step::Patches},
-    {QT_TRANSLATE_NOOP("kf::OverviewPane", "Apply them safely"),
-     QT_TRANSLATE_NOOP("kf::OverviewPane", "Apply selected: each file is re-read and compared, backed up, written atomically and verified. A second apply changes nothing. Roll back from the history at any time."),
-     QT_TRANSLATE_NOOP("kf::OverviewPane", "Open Patches"), OverviewPane::Step::Patches},
-    {QT_TRANSLATE_NOOP("kf::OverviewPane", "Preflight and build"),
-     QT_TRANSLATE_NOOP("kf::OverviewPane", "Preflight checks CUDA, CMake, the CCCL include and the memory budget. The build runs detached on the server, so it survives closing the laptop; progress, ETA and errors stream in."),
-     QT_TRANSLATE_NOOP("kf::OverviewPane", "Open Build"), OverviewPane::Step::Build},
-    {QT_TRANSLATE_NOOP("kf::OverviewPane", "Watch the GPUs"),
-     QT_TRANSLATE_NOOP("kf::OverviewPane", "One long-lived nvidia-smi stream per host: utilisation, memory, power, clocks and throttle reasons per GPU, with alerts."),
-     QT_TRANSLATE_NOOP("kf::OverviewPane", "Open GPUs"), OverviewPane::Step::Gpus},
-    {QT_TRANSLATE_NOOP("kf::OverviewPane", "Launch and watch the server"),
-     QT_TRANSLATE_NOOP("kf::OverviewPane", "Start SGLang detached and follow tokens/s, queue, KV-cache use and latency from /metrics through an SSH tunnel: no port needs to be open."),
-     QT_TRANSLATE_NOOP("kf::OverviewPane", "Open Server"), OverviewPane::Step::Server},
+    { QT_TRANSLATE_NOOP("kf::OverviewPane", "Review the patches"),
+        QT_TRANSLATE_NOOP("kf::OverviewPane",
+            "The built-in set “sgl-kernel for Blackwell (SM120) on CUDA 13” is planned against the files as they are "
+            "on the server: four edits, each with why it is needed. Accept or reject per hunk."),
+        QT_TRANSLATE_NOOP("kf::OverviewPane", "Open Patches"), OverviewPane::Step::Patches },
+    { QT_TRANSLATE_NOOP("kf::OverviewPane", "Apply them safely"),
+        QT_TRANSLATE_NOOP("kf::OverviewPane",
+            "Apply selected: each file is re-read and compared, backed up, written atomically and verified. A second "
+            "apply changes nothing. Roll back from the history at any time."),
+        QT_TRANSLATE_NOOP("kf::OverviewPane", "Open Patches"), OverviewPane::Step::Patches },
+    { QT_TRANSLATE_NOOP("kf::OverviewPane", "Preflight and build"),
+        QT_TRANSLATE_NOOP("kf::OverviewPane",
+            "Preflight checks CUDA, CMake, the CCCL include and the memory budget. The build runs detached on the "
+            "server, so it survives closing the laptop; progress, ETA and errors stream in."),
+        QT_TRANSLATE_NOOP("kf::OverviewPane", "Open Build"), OverviewPane::Step::Build },
+    { QT_TRANSLATE_NOOP("kf::OverviewPane", "Watch the GPUs"),
+        QT_TRANSLATE_NOOP("kf::OverviewPane",
+            "One long-lived nvidia-smi stream per host: utilisation, memory, power, clocks and throttle reasons per "
+            "GPU, with alerts."),
+        QT_TRANSLATE_NOOP("kf::OverviewPane", "Open GPUs"), OverviewPane::Step::Gpus },
+    { QT_TRANSLATE_NOOP("kf::OverviewPane", "Launch and watch the server"),
+        QT_TRANSLATE_NOOP("kf::OverviewPane",
+            "Start SGLang detached and follow tokens/s, queue, KV-cache use and latency from /metrics through an SSH "
+            "tunnel: no port needs to be open."),
+        QT_TRANSLATE_NOOP("kf::OverviewPane", "Open Server"), OverviewPane::Step::Server },
 };
 
 } // namespace
 
 OverviewPane::OverviewPane(const AppContext& context, QWidget* parent)
-    : HostPane(parent), m_context(context), m_title(new QLabel(this)), m_state(new QLabel(this)), m_tour(new QFrame(this)),
-      m_extra(new QVBoxLayout)
+    : HostPane(parent)
+    , m_context(context)
+    , m_title(new QLabel(this))
+    , m_state(new QLabel(this))
+    , m_tour(new QFrame(this))
+    , m_extra(new QVBoxLayout)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(24, 18, 24, 18);
@@ -100,7 +114,8 @@ void OverviewPane::refresh()
 {
     if (!m_host) {
         m_title->setText(tr("No host selected"));
-        m_state->setText(tr("Pick a server in the sidebar, or start KernelForge with --demo to try everything on a private demo server."));
+        m_state->setText(tr("Pick a server in the sidebar, or start KernelForge with --demo to try everything on a "
+                            "private demo server."));
         m_tour->setVisible(false);
         return;
     }

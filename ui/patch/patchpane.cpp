@@ -13,6 +13,7 @@
 #include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -21,7 +22,6 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableWidget>
-#include <QItemSelectionModel>
 #include <QTextBrowser>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -39,10 +39,22 @@ QIcon statusIcon(PatchStatus s)
     QColor color;
     QString glyph;
     switch (s) {
-    case PatchStatus::WillApply: color = QColor(0x1f, 0x6f, 0xeb); glyph = QStringLiteral("+"); break;
-    case PatchStatus::AlreadyApplied: color = QColor(0x1a, 0x7f, 0x37); glyph = QStringLiteral("\u2713"); break;
-    case PatchStatus::NotApplicable: color = QColor(0x8c, 0x95, 0x9f); glyph = QStringLiteral("\u2013"); break;
-    case PatchStatus::Conflict: color = QColor(0xcf, 0x22, 0x2e); glyph = QStringLiteral("!"); break;
+    case PatchStatus::WillApply:
+        color = QColor(0x1f, 0x6f, 0xeb);
+        glyph = QStringLiteral("+");
+        break;
+    case PatchStatus::AlreadyApplied:
+        color = QColor(0x1a, 0x7f, 0x37);
+        glyph = QStringLiteral("\u2713");
+        break;
+    case PatchStatus::NotApplicable:
+        color = QColor(0x8c, 0x95, 0x9f);
+        glyph = QStringLiteral("\u2013");
+        break;
+    case PatchStatus::Conflict:
+        color = QColor(0xcf, 0x22, 0x2e);
+        glyph = QStringLiteral("!");
+        break;
     }
     QPixmap pm(32, 32);
     pm.fill(Qt::transparent);
@@ -63,8 +75,7 @@ QIcon statusIcon(PatchStatus s)
 // Runs onDone(result) on the owner's thread when the future finishes. A QFutureWatcher
 // owned by `owner` instead of QFuture::then(context): Qt 6.4 asserts when the context
 // dies before the worker finishes (a pane closed during a plan); the watcher just goes away.
-template<typename T, typename F>
-void whenDone(QObject* owner, QFuture<T> future, F onDone)
+template <typename T, typename F> void whenDone(QObject* owner, QFuture<T> future, F onDone)
 {
     auto* watcher = new QFutureWatcher<T>(owner);
     QObject::connect(watcher, &QFutureWatcherBase::finished, owner, [watcher, onDone = std::move(onDone)]() mutable {
@@ -86,14 +97,23 @@ struct HistoryRows
 } // namespace
 
 PatchPane::PatchPane(const AppContext& context, QWidget* parent)
-    : HostPane(parent), m_context(context), m_setBox(new QComboBox(this)), m_rootEdit(new QLineEdit(this)),
-      m_planButton(new QPushButton(tr("Plan"), this)), m_applyButton(new QPushButton(tr("Apply selected\u2026"), this)),
-      m_modeButton(new QPushButton(tr("Unified"), this)), m_statusLabel(new QLabel(this)), m_tree(new QTreeWidget(this)),
-      m_diff(new DiffView(this)), m_why(new QTextBrowser(this)), m_history(new QTableWidget(this)),
-      m_rollbackButton(new QPushButton(tr("Roll back selected\u2026"), this))
+    : HostPane(parent)
+    , m_context(context)
+    , m_setBox(new QComboBox(this))
+    , m_rootEdit(new QLineEdit(this))
+    , m_planButton(new QPushButton(tr("Plan"), this))
+    , m_applyButton(new QPushButton(tr("Apply selected\u2026"), this))
+    , m_modeButton(new QPushButton(tr("Unified"), this))
+    , m_statusLabel(new QLabel(this))
+    , m_tree(new QTreeWidget(this))
+    , m_diff(new DiffView(this))
+    , m_why(new QTextBrowser(this))
+    , m_history(new QTableWidget(this))
+    , m_rollbackButton(new QPushButton(tr("Roll back selected\u2026"), this))
 {
     m_confirm = [this](const QString& summary) {
-        return QMessageBox::question(this, tr("Apply selected changes"), summary, QMessageBox::Apply | QMessageBox::Cancel, QMessageBox::Cancel)
+        return QMessageBox::question(this, tr("Apply selected changes"), summary,
+                   QMessageBox::Apply | QMessageBox::Cancel, QMessageBox::Cancel)
             == QMessageBox::Apply;
     };
     for (const QString& name : patch::builtinPatchSets())
@@ -117,7 +137,7 @@ PatchPane::PatchPane(const AppContext& context, QWidget* parent)
     top->addWidget(m_applyButton);
     top->addWidget(m_modeButton);
 
-    m_tree->setHeaderLabels({tr("File / patch"), tr("Status")});
+    m_tree->setHeaderLabels({ tr("File / patch"), tr("Status") });
     m_tree->setObjectName(QStringLiteral("patchTree"));
     m_tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     m_tree->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
@@ -126,9 +146,10 @@ PatchPane::PatchPane(const AppContext& context, QWidget* parent)
     m_why->setOpenExternalLinks(false);
     m_history->setObjectName(QStringLiteral("patchHistory"));
     m_rollbackButton->setObjectName(QStringLiteral("rollBack"));
-    m_rollbackButton->setToolTip(tr("Restore the selected files from their backups (select several rows with Shift or Ctrl)"));
+    m_rollbackButton->setToolTip(
+        tr("Restore the selected files from their backups (select several rows with Shift or Ctrl)"));
     m_history->setColumnCount(5);
-    m_history->setHorizontalHeaderLabels({tr("When"), tr("Set"), tr("File"), tr("State"), tr("Backup")});
+    m_history->setHorizontalHeaderLabels({ tr("When"), tr("Set"), tr("File"), tr("State"), tr("Backup") });
     m_history->horizontalHeader()->setStretchLastSection(true);
     m_history->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_history->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -155,8 +176,8 @@ PatchPane::PatchPane(const AppContext& context, QWidget* parent)
     main->addWidget(right);
     main->setStretchFactor(0, 1);
     main->setStretchFactor(1, 3);
-    main->setSizes({380, 1100});
-    right->setSizes({620, 220});
+    main->setSizes({ 380, 1100 });
+    right->setSizes({ 620, 220 });
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
@@ -166,16 +187,16 @@ PatchPane::PatchPane(const AppContext& context, QWidget* parent)
     connect(m_planButton, &QPushButton::clicked, this, [this] {
         QString spec = m_setBox->currentData().toString();
         if (spec.isEmpty()) {
-            spec = QFileDialog::getOpenFileName(this, tr("Patch set or diff"), {}, tr("Patch sets and diffs (*.yaml *.yml *.patch *.diff);;All files (*)"));
+            spec = QFileDialog::getOpenFileName(this, tr("Patch set or diff"), {},
+                tr("Patch sets and diffs (*.yaml *.yml *.patch *.diff);;All files (*)"));
             if (spec.isEmpty())
                 return;
         }
         plan(spec, m_rootEdit->text().trimmed());
     });
     connect(m_applyButton, &QPushButton::clicked, this, &PatchPane::applySelected);
-    connect(m_modeButton, &QPushButton::toggled, this, [this](bool unified) {
-        m_diff->setMode(unified ? DiffView::Mode::Unified : DiffView::Mode::SideBySide);
-    });
+    connect(m_modeButton, &QPushButton::toggled, this,
+        [this](bool unified) { m_diff->setMode(unified ? DiffView::Mode::Unified : DiffView::Mode::SideBySide); });
     connect(m_tree, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
         if (!item)
             return;
@@ -205,7 +226,8 @@ void PatchPane::setHost(HostConnection* host)
     m_tree->clear();
     m_diff->setTexts(QString(), QString(), QString());
     m_why->clear();
-    setBusy(false, host ? tr("Host %1: choose a patch set and Plan.").arg(host->profile().name) : tr("No host selected."));
+    setBusy(
+        false, host ? tr("Host %1: choose a patch set and Plan.").arg(host->profile().name) : tr("No host selected."));
     if (host)
         refreshHistory();
     // On the demo server the story starts right here: plan the built-in set as soon as it is reachable.
@@ -274,12 +296,13 @@ void PatchPane::showPlan(const patch::SetPlan& plan)
     rebuildTree();
     if (!plan.files.isEmpty())
         selectFile(plan.files.first().file);
-    setBusy(false, tr("%1 on %2:%3 \u2014 %4 will apply, %5 already applied, %6 not applicable, %7 conflict(s)")
-                       .arg(plan.set.name, plan.host, plan.root)
-                       .arg(plan.count(PatchStatus::WillApply))
-                       .arg(plan.count(PatchStatus::AlreadyApplied))
-                       .arg(plan.count(PatchStatus::NotApplicable))
-                       .arg(plan.count(PatchStatus::Conflict)));
+    setBusy(false,
+        tr("%1 on %2:%3 \u2014 %4 will apply, %5 already applied, %6 not applicable, %7 conflict(s)")
+            .arg(plan.set.name, plan.host, plan.root)
+            .arg(plan.count(PatchStatus::WillApply))
+            .arg(plan.count(PatchStatus::AlreadyApplied))
+            .arg(plan.count(PatchStatus::NotApplicable))
+            .arg(plan.count(PatchStatus::Conflict)));
     Q_EMIT planShown(int(plan.patches.size()));
 }
 
@@ -288,14 +311,14 @@ void PatchPane::rebuildTree()
     const QSignalBlocker block(m_tree);
     m_tree->clear();
     for (const patch::FilePlan& f : std::as_const(m_plan.files)) {
-        auto* fileItem = new QTreeWidgetItem(m_tree, {f.file, f.exists ? QString() : tr("absent")});
+        auto* fileItem = new QTreeWidgetItem(m_tree, { f.file, f.exists ? QString() : tr("absent") });
         fileItem->setData(0, kFileRole, f.file);
         QFont bold = fileItem->font(0);
         bold.setBold(true);
         fileItem->setFont(0, bold);
         for (int idx : f.patches) {
             const patch::PatchPlan& p = m_plan.patches[idx];
-            auto* item = new QTreeWidgetItem(fileItem, {p.title, patch::statusText(p.status)});
+            auto* item = new QTreeWidgetItem(fileItem, { p.title, patch::statusText(p.status) });
             item->setIcon(0, statusIcon(p.status));
             item->setData(0, kPatchRole, idx);
             item->setData(0, kFileRole, f.file);
@@ -406,9 +429,10 @@ void PatchPane::showWhy(int patchIndex)
         return;
     }
     const patch::PatchPlan& p = m_plan.patches[patchIndex];
-    QString html = QStringLiteral("<h3>%1</h3><p><b>%2</b> \u2014 %3</p><p>%4</p>")
-                       .arg(p.title.toHtmlEscaped(), patch::statusText(p.status).toHtmlEscaped(), p.reason.toHtmlEscaped(),
-                            p.why.toHtmlEscaped().replace(QLatin1Char('\n'), QLatin1Char(' ')));
+    QString html
+        = QStringLiteral("<h3>%1</h3><p><b>%2</b> \u2014 %3</p><p>%4</p>")
+              .arg(p.title.toHtmlEscaped(), patch::statusText(p.status).toHtmlEscaped(), p.reason.toHtmlEscaped(),
+                  p.why.toHtmlEscaped().replace(QLatin1Char('\n'), QLatin1Char(' ')));
     if (!p.notes.isEmpty()) {
         html += QStringLiteral("<ul>");
         for (const QString& n : p.notes)
@@ -440,7 +464,11 @@ QString PatchPane::summaryText() const
         for (int idx : f.patches)
             if (m_plan.patches[idx].status == PatchStatus::WillApply && m_patchAccepted.value(idx))
                 ids.append(m_plan.patches[idx].id);
-        s += tr("\u2022 %1: %2 of %3 hunks (%4)\n").arg(f.file).arg(accepted).arg(mask.size()).arg(ids.join(QStringLiteral(", ")));
+        s += tr("\u2022 %1: %2 of %3 hunks (%4)\n")
+                 .arg(f.file)
+                 .arg(accepted)
+                 .arg(mask.size())
+                 .arg(ids.join(QStringLiteral(", ")));
     }
     if (files == 0)
         return tr("Nothing selected to apply.");
@@ -473,7 +501,8 @@ void PatchPane::applySelected()
     const quint64 gen = ++m_generation;
     setBusy(true, tr("Applying on %1\u2026").arg(transport->describe()));
     const patch::SetPlan snapshot = m_plan;
-    whenDone(this, QtConcurrent::run([transport, snapshot, options]() { return patch::applyPlan(*transport, snapshot, options); }),
+    whenDone(this,
+        QtConcurrent::run([transport, snapshot, options]() { return patch::applyPlan(*transport, snapshot, options); }),
         [this, gen](const patch::ApplyReport& report) {
             if (gen != m_generation)
                 return;
@@ -500,24 +529,26 @@ void PatchPane::refreshHistory()
         else
             r.error = rows.error();
         return r;
-    }), [this, gen](const HistoryRows& r) {
-        if (gen != m_historyGeneration)
-            return;
-        m_history->setRowCount(int(r.rows.size()));
-        for (int i = 0; i < r.rows.size(); ++i) {
-            const AppliedFile& a = r.rows[i];
-            const QStringList cells{a.appliedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")), a.setName, a.root + QLatin1Char('/') + a.file,
-                                    a.rolledBack() ? tr("rolled back") : tr("standing"), a.backupPath};
-            for (int c = 0; c < cells.size(); ++c) {
-                auto* item = new QTableWidgetItem(cells[c]);
-                item->setData(Qt::UserRole, a.id);
-                item->setData(Qt::UserRole + 1, a.rolledBack());
-                m_history->setItem(i, c, item);
+    }),
+        [this, gen](const HistoryRows& r) {
+            if (gen != m_historyGeneration)
+                return;
+            m_history->setRowCount(int(r.rows.size()));
+            for (int i = 0; i < r.rows.size(); ++i) {
+                const AppliedFile& a = r.rows[i];
+                const QStringList cells { a.appliedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
+                    a.setName, a.root + QLatin1Char('/') + a.file, a.rolledBack() ? tr("rolled back") : tr("standing"),
+                    a.backupPath };
+                for (int c = 0; c < cells.size(); ++c) {
+                    auto* item = new QTableWidgetItem(cells[c]);
+                    item->setData(Qt::UserRole, a.id);
+                    item->setData(Qt::UserRole + 1, a.rolledBack());
+                    m_history->setItem(i, c, item);
+                }
             }
-        }
-        m_history->resizeColumnsToContents();
-        Q_EMIT historyLoaded(int(r.rows.size()));
-    });
+            m_history->resizeColumnsToContents();
+            Q_EMIT historyLoaded(int(r.rows.size()));
+        });
 }
 
 void PatchPane::rollBackSelected()
@@ -546,9 +577,10 @@ void PatchPane::rollBackSelected()
         setBusy(false, tr("Nothing to roll back: the selected changes were already rolled back."));
         return;
     }
-    const QString question = files.size() == 1 ? tr("Roll back %1 from its backup?").arg(files.first())
-                                                : tr("Roll back %n file(s) from their backups?\n\n%1", nullptr, int(files.size()))
-                                                      .arg(files.join(QLatin1Char('\n')));
+    const QString question = files.size() == 1
+        ? tr("Roll back %1 from its backup?").arg(files.first())
+        : tr("Roll back %n file(s) from their backups?\n\n%1", nullptr, int(files.size()))
+              .arg(files.join(QLatin1Char('\n')));
     if (!m_confirm(question))
         return;
     const quint64 gen = ++m_generation;
@@ -560,14 +592,15 @@ void PatchPane::rollBackSelected()
             messages << (r ? r->message : r.error());
         }
         return messages.join(QLatin1Char('\n'));
-    }), [this, gen](const QString& message) {
-        if (gen != m_generation)
-            return;
-        setBusy(false, message);
-        refreshHistory();
-        if (!m_setSpec.isEmpty())
-            plan(m_setSpec, m_plan.root);
-    });
+    }),
+        [this, gen](const QString& message) {
+            if (gen != m_generation)
+                return;
+            setBusy(false, message);
+            refreshHistory();
+            if (!m_setSpec.isEmpty())
+                plan(m_setSpec, m_plan.root);
+        });
 }
 
 } // namespace kf

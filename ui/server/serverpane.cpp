@@ -44,7 +44,8 @@ public:
 protected:
     void highlightBlock(const QString& text) override
     {
-        static const QRegularExpression error(QStringLiteral("\\b(ERROR|Error|Traceback|Exception|CUDA out of memory|RuntimeError|FAILED)\\b"));
+        static const QRegularExpression error(
+            QStringLiteral("\\b(ERROR|Error|Traceback|Exception|CUDA out of memory|RuntimeError|FAILED)\\b"));
         static const QRegularExpression warning(QStringLiteral("\\b(WARNING|Warning)\\b"));
         QTextCharFormat f;
         if (error.match(text).hasMatch()) {
@@ -61,10 +62,20 @@ protected:
 } // namespace
 
 ServerPane::ServerPane(const AppContext& context, QWidget* parent)
-    : HostPane(parent), m_context(context), m_stack(new QStackedWidget(this)), m_empty(new EmptyState(this)), m_demo(new QCheckBox(tr("Demo server"), this)),
-      m_model(new QLineEdit(this)), m_tp(new QSpinBox(this)), m_port(new QSpinBox(this)), m_extra(new QLineEdit(this)),
-      m_launch(new QPushButton(tr("Launch"), this)), m_stop(new QPushButton(tr("Stop"), this)), m_status(new QLabel(this)), m_summary(new QLabel(this)),
-      m_log(new QPlainTextEdit(this))
+    : HostPane(parent)
+    , m_context(context)
+    , m_stack(new QStackedWidget(this))
+    , m_empty(new EmptyState(this))
+    , m_demo(new QCheckBox(tr("Demo server"), this))
+    , m_model(new QLineEdit(this))
+    , m_tp(new QSpinBox(this))
+    , m_port(new QSpinBox(this))
+    , m_extra(new QLineEdit(this))
+    , m_launch(new QPushButton(tr("Launch"), this))
+    , m_stop(new QPushButton(tr("Stop"), this))
+    , m_status(new QLabel(this))
+    , m_summary(new QLabel(this))
+    , m_log(new QPlainTextEdit(this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -114,12 +125,14 @@ ServerPane::ServerPane(const AppContext& context, QWidget* parent)
         QList<std::pair<QString, int>> series;
     };
     const QList<Def> defs = {
-        {tr("Generation throughput"), tr("tok/s"), {{tr("tokens/s"), Throughput}}},
-        {tr("Requests"), QString(), {{tr("running"), Running}, {tr("queued"), Queued}}},
-        {tr("KV cache used"), QStringLiteral("%"), {{tr("KV cache"), KvUsage}}},
-        {tr("Prefix cache hit rate"), QStringLiteral("%"), {{tr("hit rate"), HitRate}}},
-        {tr("Time to first token"), tr("ms"), {{QStringLiteral("p50"), TtftP50}, {QStringLiteral("p95"), TtftP95}}},
-        {tr("Inter-token latency"), tr("ms"), {{QStringLiteral("p50"), ItlP50}, {QStringLiteral("p95"), ItlP95}}},
+        { tr("Generation throughput"), tr("tok/s"), { { tr("tokens/s"), Throughput } } },
+        { tr("Requests"), QString(), { { tr("running"), Running }, { tr("queued"), Queued } } },
+        { tr("KV cache used"), QStringLiteral("%"), { { tr("KV cache"), KvUsage } } },
+        { tr("Prefix cache hit rate"), QStringLiteral("%"), { { tr("hit rate"), HitRate } } },
+        { tr("Time to first token"), tr("ms"),
+            { { QStringLiteral("p50"), TtftP50 }, { QStringLiteral("p95"), TtftP95 } } },
+        { tr("Inter-token latency"), tr("ms"),
+            { { QStringLiteral("p50"), ItlP50 }, { QStringLiteral("p95"), ItlP95 } } },
     };
     for (int i = 0; i < defs.size(); ++i) {
         auto* chart = new TimeChart(chartBox);
@@ -128,11 +141,11 @@ ServerPane::ServerPane(const AppContext& context, QWidget* parent)
         for (int s = 0; s < defs[i].series.size(); ++s)
             chart->addSeries(defs[i].series[s].first, TimeChart::paletteColor(s == 0 ? 0 : 3));
         chart->setProperty("kfSeries", QVariant::fromValue([&] {
-                               QList<int> ids;
-                               for (const auto& p : defs[i].series)
-                                   ids.append(p.second);
-                               return ids;
-                           }()));
+            QList<int> ids;
+            for (const auto& p : defs[i].series)
+                ids.append(p.second);
+            return ids;
+        }()));
         if (defs[i].unit == QStringLiteral("%"))
             chart->setValueRange(0, 100);
         chart->setMinimumHeight(170);
@@ -148,7 +161,7 @@ ServerPane::ServerPane(const AppContext& context, QWidget* parent)
     m_log->setPlaceholderText(tr("The server log appears here once KernelForge launched the server."));
     new LogHighlighter(m_log->document());
     split->addWidget(m_log);
-    split->setSizes({420, 200});
+    split->setSizes({ 420, 200 });
     pageLayout->addWidget(split, 1);
     m_stack->addWidget(page);
 
@@ -239,16 +252,17 @@ void ServerPane::launch()
     m_launch->setEnabled(false);
     m_status->setText(tr("Starting: %1").arg(spec.command.toHtmlEscaped()));
     auto transport = m_host->transport();
-    whenReady(this, QtConcurrent::run([transport, spec] { return RemoteJob::start(*transport, spec); }), [this](const Result<JobInfo>& r) {
-        m_launch->setEnabled(true);
-        if (!r) {
-            m_status->setText(tr("Launch failed: %1").arg(r.error().toHtmlEscaped()));
-            Q_EMIT launchFailed(r.error());
-            return;
-        }
-        followJob(r->id);
-        Q_EMIT launched(r->id);
-    });
+    whenReady(this, QtConcurrent::run([transport, spec] { return RemoteJob::start(*transport, spec); }),
+        [this](const Result<JobInfo>& r) {
+            m_launch->setEnabled(true);
+            if (!r) {
+                m_status->setText(tr("Launch failed: %1").arg(r.error().toHtmlEscaped()));
+                Q_EMIT launchFailed(r.error());
+                return;
+            }
+            followJob(r->id);
+            Q_EMIT launched(r->id);
+        });
 }
 
 void ServerPane::followJob(const QString& id)
@@ -278,10 +292,11 @@ void ServerPane::stop()
     const QString id = m_jobId;
     const QString root = m_jobRoot;
     m_stop->setEnabled(false);
-    whenReady(this, QtConcurrent::run([transport, id, root] { return RemoteJob::cancel(*transport, id, root, 5); }), [this](const Status& s) {
-        if (!s)
-            m_status->setText(tr("Stop failed: %1").arg(s.error().toHtmlEscaped()));
-    });
+    whenReady(this, QtConcurrent::run([transport, id, root] { return RemoteJob::cancel(*transport, id, root, 5); }),
+        [this](const Status& s) {
+            if (!s)
+                m_status->setText(tr("Stop failed: %1").arg(s.error().toHtmlEscaped()));
+        });
 }
 
 void ServerPane::onStatus(const ServerStatus& s)
@@ -291,7 +306,8 @@ void ServerPane::onStatus(const ServerStatus& s)
         m_summary->clear();
         return;
     }
-    QString head = s.healthy() ? tr("<b style='color:#2ca02c'>healthy</b>") : tr("<b style='color:#c07000'>starting (HTTP %1)</b>").arg(s.healthStatus);
+    QString head = s.healthy() ? tr("<b style='color:#2ca02c'>healthy</b>")
+                               : tr("<b style='color:#c07000'>starting (HTTP %1)</b>").arg(s.healthStatus);
     if (!s.modelPath.isEmpty())
         head += QStringLiteral(" · %1").arg(s.modelPath.toHtmlEscaped());
     if (s.tpSize)
@@ -299,19 +315,22 @@ void ServerPane::onStatus(const ServerStatus& s)
     head += tr(" · port %1").arg(s.port);
     m_status->setText(head);
     const ServerMetrics& m = s.metrics;
-    auto f = [](double v, double scale, int prec, const QString& unit) { return std::isnan(v) ? QStringLiteral("–") : QString::number(v * scale, 'f', prec) + unit; };
+    auto f = [](double v, double scale, int prec, const QString& unit) {
+        return std::isnan(v) ? QStringLiteral("–") : QString::number(v * scale, 'f', prec) + unit;
+    };
     QString summary = tr("%1 · running %2 · queued %3 · KV %4 · hit %5 · TTFT p50/p95 %6/%7 · ITL p50/p95 %8/%9")
-                          .arg(f(m.genThroughput, 1, 0, tr(" tok/s")), f(m.running, 1, 0, {}), f(m.queued, 1, 0, {}), f(m.kvUsage, 100, 0, QStringLiteral("%")),
-                               f(m.cacheHitRate, 100, 0, QStringLiteral("%")), f(m.ttftP50, 1000, 0, tr(" ms")), f(m.ttftP95, 1000, 0, tr(" ms")),
-                               f(m.itlP50, 1000, 1, tr(" ms")), f(m.itlP95, 1000, 1, tr(" ms")));
+                          .arg(f(m.genThroughput, 1, 0, tr(" tok/s")), f(m.running, 1, 0, {}), f(m.queued, 1, 0, {}),
+                              f(m.kvUsage, 100, 0, QStringLiteral("%")), f(m.cacheHitRate, 100, 0, QStringLiteral("%")),
+                              f(m.ttftP50, 1000, 0, tr(" ms")), f(m.ttftP95, 1000, 0, tr(" ms")),
+                              f(m.itlP50, 1000, 1, tr(" ms")), f(m.itlP95, 1000, 1, tr(" ms")));
     if (!m.note.isEmpty())
         summary += QStringLiteral("<br><i>%1</i>").arg(m.note.toHtmlEscaped());
     m_summary->setText(summary);
     if (!s.hasMetrics)
         return;
     m_lastTime = s.timeMs;
-    const double values[SeriesCount] = {m.genThroughput, m.running, m.queued, m.kvUsage * 100, m.cacheHitRate * 100,
-                                        m.ttftP50 * 1000, m.ttftP95 * 1000, m.itlP50 * 1000, m.itlP95 * 1000};
+    const double values[SeriesCount] = { m.genThroughput, m.running, m.queued, m.kvUsage * 100, m.cacheHitRate * 100,
+        m.ttftP50 * 1000, m.ttftP95 * 1000, m.itlP50 * 1000, m.itlP95 * 1000 };
     for (int i = 0; i < SeriesCount; ++i)
         m_series[size_t(i)].append(s.timeMs, values[i]);
     refreshCharts();

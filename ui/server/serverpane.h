@@ -2,9 +2,9 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
+#include "core/monitor/seriesbuffer.h"
 #include "core/monitor/serverclient.h"
 #include "core/monitor/serverprofile.h"
-#include "core/monitor/seriesbuffer.h"
 #include "ui/appcontext.h"
 #include "ui/common/hostpane.h"
 

@@ -23,25 +23,31 @@ const char* cuda_headers_version();
 
 // Defines the op `name`: a __global__ kernel under nvcc, a plain loop otherwise.
 #if defined(__CUDACC__)
-#define SGL_DEFINE_OP(name, expr)                                                                   \
-    SGL_HOST_DEVICE inline float name##_element(float a, float b) { return (expr); }                \
-    __global__ void name##_kernel(const float* a, const float* b, float* out, std::size_t n)        \
-    {                                                                                                \
-        const std::size_t i = blockIdx.x * blockDim.x + threadIdx.x;                                \
-        if (i < n)                                                                                   \
-            out[i] = name##_element(a[i], b[i]);                                                     \
-    }                                                                                                \
-    void name##_entry(const float* a, const float* b, float* out, std::size_t n)                     \
-    {                                                                                                \
-        sgl_kernel::run_elementwise(#name, &name##_element, a, b, out, n);                         \
-    }                                                                                                \
+#define SGL_DEFINE_OP(name, expr)                                                                                      \
+    SGL_HOST_DEVICE inline float name##_element(float a, float b)                                                      \
+    {                                                                                                                  \
+        return (expr);                                                                                                 \
+    }                                                                                                                  \
+    __global__ void name##_kernel(const float* a, const float* b, float* out, std::size_t n)                           \
+    {                                                                                                                  \
+        const std::size_t i = blockIdx.x * blockDim.x + threadIdx.x;                                                   \
+        if (i < n)                                                                                                     \
+            out[i] = name##_element(a[i], b[i]);                                                                       \
+    }                                                                                                                  \
+    void name##_entry(const float* a, const float* b, float* out, std::size_t n)                                       \
+    {                                                                                                                  \
+        sgl_kernel::run_elementwise(#name, &name##_element, a, b, out, n);                                             \
+    }                                                                                                                  \
     static const int name##_registered = sgl_kernel::register_op(#name, &name##_entry);
 #else
-#define SGL_DEFINE_OP(name, expr)                                                                   \
-    inline float name##_element(float a, float b) { return (expr); }                                \
-    void name##_entry(const float* a, const float* b, float* out, std::size_t n)                     \
-    {                                                                                                \
-        sgl_kernel::run_elementwise(#name, &name##_element, a, b, out, n);                         \
-    }                                                                                                \
+#define SGL_DEFINE_OP(name, expr)                                                                                      \
+    inline float name##_element(float a, float b)                                                                      \
+    {                                                                                                                  \
+        return (expr);                                                                                                 \
+    }                                                                                                                  \
+    void name##_entry(const float* a, const float* b, float* out, std::size_t n)                                       \
+    {                                                                                                                  \
+        sgl_kernel::run_elementwise(#name, &name##_element, a, b, out, n);                                             \
+    }                                                                                                                  \
     static const int name##_registered = sgl_kernel::register_op(#name, &name##_entry);
 #endif

@@ -4,8 +4,8 @@
 #include "sgl_kernel_ops.h"
 
 #if defined(SGL_KERNEL_HAVE_CUDA_TOOLKIT)
-#include <thrust/version.h>
 #include <cuda/std/version>
+#include <thrust/version.h>
 #endif
 
 #include <string>
@@ -15,7 +15,8 @@ namespace sgl_kernel {
 const char* cuda_headers_version()
 {
 #if defined(SGL_KERNEL_HAVE_CUDA_TOOLKIT)
-    static const std::string v = "thrust " + std::to_string(THRUST_MAJOR_VERSION) + "." + std::to_string(THRUST_MINOR_VERSION);
+    static const std::string v
+        = "thrust " + std::to_string(THRUST_MAJOR_VERSION) + "." + std::to_string(THRUST_MINOR_VERSION);
     return v.c_str();
 #else
     return "no CUDA toolkit";

@@ -17,10 +17,13 @@ int g_count = 0;
 int register_op(const char* name, void (*entry)(const float*, const float*, float*, std::size_t))
 {
     if (g_count < 64)
-        g_ops[g_count++] = Entry{name, entry};
+        g_ops[g_count++] = Entry { name, entry };
     return g_count;
 }
 
-int registered_ops() { return g_count; }
+int registered_ops()
+{
+    return g_count;
+}
 
 } // namespace sgl_kernel
