@@ -104,6 +104,11 @@ public:
     // objects are already invalid and must not be touched. Non-resumable ops report
     // `why` as their error and finish.
     virtual void abort(const QString& why) = 0;
+    // Session thread, before the session is freed (and before abort()): free the op's own
+    // libssh2 objects that freeing the session would not (SFTP handles). Returns
+    // LIBSSH2_ERROR_EAGAIN to be called again when the socket is ready; after a lost link
+    // the socket is already shut down, so every send fails at once and nothing waits.
+    virtual int releaseLibssh2() { return 0; }
     // Resumable ops (long streams) survive a reconnect: forget the old objects and start
     // over on the next session; report resumed() when running again.
     virtual bool resumable() const { return false; }

@@ -616,6 +616,17 @@ void SftpOp::abort(const QString& why)
     m_completion.finish();
 }
 
+int SftpOp::releaseLibssh2()
+{
+    if (!m_handle)
+        return 0;
+    // libssh2 frees the handle whether or not the server confirms the close.
+    if (libssh2_sftp_close_handle(m_handle) == LIBSSH2_ERROR_EAGAIN)
+        return LIBSSH2_ERROR_EAGAIN;
+    m_handle = nullptr;
+    return 0;
+}
+
 SftpOp::Step SftpOp::failed(OpContext& ctx, LIBSSH2_SFTP* sftp, int rc, const QString& what)
 {
     if (ctx.fatal(rc))

@@ -194,10 +194,13 @@ class SftpOp : public Op
 public:
     Step step(OpContext& ctx) final;
     void abort(const QString& why) override;
+    int releaseLibssh2() override;
     const QString& error() const { return m_error; }
 
 protected:
     virtual Step stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp) = 0;
+    // The open file or directory, if any; releaseLibssh2() closes it when the session goes.
+    LIBSSH2_SFTP_HANDLE* m_handle = nullptr;
     // Records a failure of libssh2 call `rc`; Blocked when the connection is gone (abort follows).
     Step failed(OpContext& ctx, LIBSSH2_SFTP* sftp, int rc, const QString& what);
     // SFTP status of the last failure (LIBSSH2_FX_*), 0 if it was not an SFTP status.
@@ -237,7 +240,6 @@ protected:
 
 private:
     QString m_path;
-    LIBSSH2_SFTP_HANDLE* m_handle = nullptr;
     bool m_listed = false;
     qsizetype m_linkIndex = 0;
 };
@@ -328,7 +330,6 @@ private:
     QString m_localPath;
     Progress m_progress;
     State m_state = State::Open;
-    LIBSSH2_SFTP_HANDLE* m_handle = nullptr;
     std::unique_ptr<QFile> m_local;
     qint64 m_total = -1;
     qint64 m_done = 0;
@@ -362,7 +363,6 @@ private:
     bool refill();
     Params m_p;
     State m_state = State::Open;
-    LIBSSH2_SFTP_HANDLE* m_handle = nullptr;
     std::unique_ptr<QFile> m_local;
     qint64 m_total = 0;
     qint64 m_acked = 0;

@@ -20,6 +20,8 @@
 #include <QThread>
 #include <QTimer>
 
+#include <openssl/crypto.h>
+
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -1112,23 +1114,30 @@ void SessionWorker::teardown(bool graceful)
     if (m_ticker)
         m_ticker->stop();
     if (m_s) {
-        if (graceful) {
-            m_deadline = nowMs() + 1000;
+        m_deadline = nowMs() + 1000;
+        if (graceful)
             abortLogin = false;
-            if (m_sftp) {
-                while (libssh2_sftp_shutdown(m_sftp) == LIBSSH2_ERROR_EAGAIN)
-                    if (!waitSocket())
-                        break;
-            }
-            while (libssh2_session_disconnect(m_s, "bye") == LIBSSH2_ERROR_EAGAIN)
-                if (!waitSocket())
-                    break;
-        } else if (m_fd >= 0) {
+        if (!graceful && m_fd >= 0) {
             // The peer is gone: make every send libssh2 tries while freeing fail at once.
             ::shutdown(m_fd, SHUT_RDWR);
         }
-        m_sftp = nullptr; // freed with the session's channels (a small leak after a lost link)
-        m_deadline = nowMs() + 1000;
+        // Open SFTP handles first (neither libssh2_sftp_shutdown nor libssh2_session_free
+        // frees them), then the SFTP channel.
+        for (const auto& op : std::as_const(m_ops))
+            while (op->releaseLibssh2() == LIBSSH2_ERROR_EAGAIN)
+                if (!waitSocket())
+                    break;
+        if (m_sftp) {
+            while (libssh2_sftp_shutdown(m_sftp) == LIBSSH2_ERROR_EAGAIN)
+                if (!waitSocket())
+                    break;
+            m_sftp = nullptr;
+        }
+        if (graceful) {
+            while (libssh2_session_disconnect(m_s, "bye") == LIBSSH2_ERROR_EAGAIN)
+                if (!waitSocket())
+                    break;
+        }
         while (libssh2_session_free(m_s) == LIBSSH2_ERROR_EAGAIN)
             if (!waitSocket())
                 break;
@@ -1166,11 +1175,9 @@ void SessionWorker::abortAll(const QString& reason)
 void SessionWorker::connectionLost(const QString& reason)
 {
     log::ssh()->info("{}", reason); // the state change carries it to the user
-    const auto ops = std::exchange(m_ops, {});
     teardown(false);
+    const auto ops = std::exchange(m_ops, {});
     for (const auto& op : ops) {
-        if (op == m_pump)
-            continue;
         if (op->resumable() && m_options.reconnect && !m_userDisconnect) {
             op->resetForResume();
             m_suspended << op;
@@ -1223,8 +1230,8 @@ void SessionWorker::disconnectFromHost(const QString& reason)
     const QString why = reason.isEmpty() ? QStringLiteral("disconnected") : reason;
     if (m_pump)
         m_ops.removeOne(m_pump);
+    teardown(true); // frees what the ops hold in libssh2; abort() then only reports
     abortAll(why);
-    teardown(true);
     if (m_state != ConnectionState::Disconnected)
         publish(ConnectionState::Disconnected, reason);
 }
@@ -1234,6 +1241,10 @@ void SessionWorker::shutdown()
     disconnectFromHost(QStringLiteral("session closed"));
     delete m_ticker;
     m_ticker = nullptr;
+    // The last thing this thread does with libssh2: free OpenSSL's per-thread state (the
+    // DRBGs key exchange created) now. OpenSSL would otherwise free it from a pthread key
+    // destructor after QThread::wait() has already returned, racing a process exit.
+    OPENSSL_thread_stop();
 }
 
 } // namespace ssh
