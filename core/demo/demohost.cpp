@@ -102,6 +102,90 @@ Status copyTree(const QString& from, const QString& to, bool executable)
     return {};
 }
 
+// The fields of /proc/<pid>/stat after the command name (procfs files report size 0, so
+// plain read(2)); empty when there is no such process.
+QList<QByteArray> procStat(const QByteArray& pid)
+{
+    char buf[1024];
+    const int fd = ::open(QByteArray("/proc/" + pid + "/stat").constData(), O_RDONLY);
+    if (fd < 0)
+        return {};
+    const ssize_t n = ::read(fd, buf, sizeof buf - 1);
+    ::close(fd);
+    if (n <= 0)
+        return {};
+    const QByteArray line(buf, n);
+    return line.mid(line.lastIndexOf(')') + 2).split(' ');
+}
+
+// "pid starttime": names one process for good (a pid alone can be reused).
+QByteArray processIdentity(qint64 pid)
+{
+    const QList<QByteArray> fields = procStat(QByteArray::number(pid));
+    return fields.size() > 19 ? QByteArray::number(pid) + ' ' + fields.at(19) : QByteArray();
+}
+
+// Parent of every process.
+QHash<qint64, qint64> parentMap()
+{
+    QHash<qint64, qint64> parents;
+    const QStringList pids = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString& pid : pids) {
+        bool isNumber = false;
+        const qint64 p = pid.toLongLong(&isNumber);
+        if (!isNumber)
+            continue;
+        const QList<QByteArray> fields = procStat(pid.toLatin1());
+        if (fields.size() > 1)
+            parents.insert(p, fields.at(1).toLongLong());
+    }
+    return parents;
+}
+
+QList<qint64> childrenOf(const QHash<qint64, qint64>& parents, qint64 pid)
+{
+    QList<qint64> out;
+    for (auto it = parents.cbegin(); it != parents.cend(); ++it)
+        if (it.value() == pid)
+            out << it.key();
+    return out;
+}
+
+constexpr auto kOwnerFile = "owner";
+
+// Folders of earlier demo hosts whose process is gone (killed, crashed) would pile up in
+// /tmp: each names its owner ("pid starttime") in a file; a folder whose owner is not running
+// any more is removed. Folders without that file, or of a live owner, are left alone.
+void sweepStaleRoots()
+{
+    const QDir tmp(QDir::tempPath());
+    const QStringList names
+        = tmp.entryList({ QStringLiteral("kernelforge-demo-??????") }, QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString& name : names) {
+        QFile owner(tmp.filePath(name) + QLatin1Char('/') + QLatin1String(kOwnerFile));
+        if (!owner.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray id = owner.readAll().trimmed();
+        owner.close();
+        const qint64 pid = id.left(id.indexOf(' ')).toLongLong();
+        if (pid <= 0 || processIdentity(pid) == id)
+            continue;
+        // An sshd of that folder may have outlived its owner (started from a thread other
+        // than the main one it gets no parent-death signal): it listens for nobody now.
+        QFile pidFile(tmp.filePath(name) + QStringLiteral("/log/sshd.pid"));
+        if (pidFile.open(QIODevice::ReadOnly)) {
+            const QByteArray sshd = pidFile.readAll().trimmed();
+            QFile cmdline(QStringLiteral("/proc/") + QLatin1String(sshd) + QStringLiteral("/cmdline"));
+            if (sshd.toLongLong() > 0 && cmdline.open(QIODevice::ReadOnly)
+                && cmdline.readAll().contains(
+                    QFile::encodeName(tmp.filePath(name) + QStringLiteral("/etc/sshd_config"))))
+                ::kill(pid_t(sshd.toLongLong()), SIGTERM);
+        }
+        if (QDir(tmp.filePath(name)).removeRecursively())
+            log::app()->info("demo host: removed {} (left by process {}, which is gone)", tmp.filePath(name), pid);
+    }
+}
+
 } // namespace
 
 DemoHost::DemoHost()
@@ -168,10 +252,14 @@ Status DemoHost::prepare()
     if (!m_root.isEmpty())
         return {};
     if (m_options.rootDir.isEmpty()) {
+        sweepStaleRoots();
         m_tempRoot = std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/kernelforge-demo-XXXXXX"));
         if (!m_tempRoot->isValid())
             return Status::failure(QStringLiteral("cannot create a temporary folder for the demo host"));
         m_root = m_tempRoot->path();
+        QFile owner(m_root + QLatin1Char('/') + QLatin1String(kOwnerFile));
+        if (owner.open(QIODevice::WriteOnly))
+            owner.write(processIdentity(QCoreApplication::applicationPid()) + '\n');
     } else {
         m_root = QDir(m_options.rootDir).absolutePath();
     }
@@ -360,45 +448,6 @@ Status DemoHost::restart(bool newHostKey)
             return s;
     return launch();
 }
-
-namespace {
-
-// Parent of every process, read from /proc/<pid>/stat (procfs files report size 0, so plain read(2)).
-QHash<qint64, qint64> parentMap()
-{
-    QHash<qint64, qint64> parents;
-    const QStringList pids = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
-    for (const QString& pid : pids) {
-        bool isNumber = false;
-        const qint64 p = pid.toLongLong(&isNumber);
-        if (!isNumber)
-            continue;
-        char buf[512];
-        const int fd = ::open(QByteArray("/proc/" + pid.toLatin1() + "/stat").constData(), O_RDONLY);
-        if (fd < 0)
-            continue;
-        const ssize_t n = ::read(fd, buf, sizeof buf - 1);
-        ::close(fd);
-        if (n <= 0)
-            continue;
-        const QByteArray line(buf, n);
-        const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
-        if (fields.size() > 1)
-            parents.insert(p, fields.at(1).toLongLong());
-    }
-    return parents;
-}
-
-QList<qint64> childrenOf(const QHash<qint64, qint64>& parents, qint64 pid)
-{
-    QList<qint64> out;
-    for (auto it = parents.cbegin(); it != parents.cend(); ++it)
-        if (it.value() == pid)
-            out << it.key();
-    return out;
-}
-
-} // namespace
 
 int DemoHost::dropConnections()
 {

@@ -4,8 +4,10 @@
 #include "tests/support/testsupport.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QProcessEnvironment>
+#include <QRegularExpression>
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -96,8 +98,9 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!running(), 10000);
     }
 
-    // `kernelforge --demo` killed outright (no destructors run): its sshd must not outlive it.
-    void sshdEndsWithAKilledApp()
+    // `kernelforge --demo` killed outright (no destructors run): its sshd must not outlive it,
+    // and the next demo host removes the folder it left in /tmp (but not a live one's).
+    void killedAppLeavesNoListenerAndNoFolder()
     {
         QTemporaryDir home;
         QProcess app;
@@ -126,6 +129,14 @@ private Q_SLOTS:
         };
         qint64 sshd = 0;
         QTRY_VERIFY_WITH_TIMEOUT((sshd = childSshd()) != 0, 60000);
+        // "sshd: /usr/sbin/sshd -D -e -f <root>/etc/sshd_config [listener] ..." (sshd retitles itself)
+        QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(sshd));
+        QVERIFY(cmdline.open(QIODevice::ReadOnly));
+        const QString title = QString::fromLocal8Bit(cmdline.readAll().replace('\0', ' '));
+        const auto m
+            = QRegularExpression(QStringLiteral("(/\\S*/kernelforge-demo-[^/\\s]+)/etc/sshd_config")).match(title);
+        QVERIFY2(m.hasMatch(), qPrintable(title));
+        const QString leftRoot = m.captured(1);
         ::kill(pid_t(app.processId()), SIGKILL);
         QVERIFY(app.waitForFinished(10000));
         // Gone, or a zombie waiting for init to reap it.
@@ -138,6 +149,12 @@ private Q_SLOTS:
             return close > 0 && s.mid(close + 2, 1) != "Z";
         };
         QTRY_VERIFY_WITH_TIMEOUT(!alive(), 10000);
+
+        QVERIFY(QFileInfo::exists(leftRoot));
+        KF_START_DEMO_HOST(first);
+        KF_START_DEMO_HOST(second);
+        QVERIFY2(!QFileInfo::exists(leftRoot), qPrintable(leftRoot + QStringLiteral(" is still there")));
+        QVERIFY(QFileInfo::exists(first.rootDir())); // its owner, this process, is running
     }
 
     void passwordUserNeedsRoot()

@@ -18,6 +18,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace kf;
@@ -128,18 +129,39 @@ private Q_SLOTS:
         QVERIFY(util0->levelSize(0) >= 3);
         const auto t = util0->points(0, 0, std::numeric_limits<qint64>::max());
         const qint64 spacing = t.back().t - t[t.size() - 2].t;
-        QVERIFY2(spacing > 500 && spacing < 2500, qPrintable(QString::number(spacing)));
-        // The replay runs a process on every loaded GPU; processes join GPUs by uuid.
-        QTRY_VERIFY_WITH_TIMEOUT(!monitor.processes().isEmpty(), 30000);
-        for (const auto& p : monitor.processes()) {
-            QVERIFY(p.gpuIndex >= 0);
-            QCOMPARE(p.name, QStringLiteral("python3"));
-        }
+        // -lms 1000, not the default 5 s (the upper bound leaves room for a starved machine).
+        QVERIFY2(spacing > 500 && spacing < 4500, qPrintable(QString::number(spacing)));
         const QByteArray csv = monitor.history().toCsv(0, std::numeric_limits<qint64>::max());
         QVERIFY(csv.startsWith("time,gpu,utilization_pct,memory_used_pct,temperature_c,power_w,sm_clock_mhz"));
         QVERIFY(csv.count('\n') >= 1 + 8 * 3);
         monitor.stop();
         QCOMPARE(monitor.state(), GpuMonitor::State::Stopped);
+    }
+
+    // The replay runs a process on every GPU that has memory in use; processes join GPUs by
+    // uuid. All eight GPUs idle for 42 s of every 150 s cycle, so the load pattern runs 50x
+    // faster here: a poll finds processes within a second or two whenever the test starts.
+    void processesJoinGpusByUuid()
+    {
+        auto transport = std::make_shared<LocalTransport>();
+        GpuMonitor::Options options;
+        options.processIntervalMs = 500;
+        options.env.insert(QStringLiteral("KF_DEMO_TIME_SCALE"), QStringLiteral("50"));
+        GpuMonitor monitor(transport, QStringLiteral("local"), options);
+        monitor.start();
+        QTRY_COMPARE_WITH_TIMEOUT(monitor.latest().size(), 8, 60000);
+        // The first poll may come before the first samples: its processes have no GPU yet.
+        const auto joined = [&] {
+            const auto ps = monitor.processes();
+            return !ps.isEmpty() && std::all_of(ps.begin(), ps.end(), [](const auto& p) { return p.gpuIndex >= 0; });
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(joined(), 60000);
+        for (const auto& p : monitor.processes()) {
+            QVERIFY(p.gpuIndex < 8);
+            QCOMPARE(p.name, QStringLiteral("python3"));
+            QCOMPARE(p.pid, qint64(4100 + p.gpuIndex)); // the replay's pid for that GPU
+        }
+        monitor.stop();
     }
 
     void overSshdSurvivesDroppedConnections()
@@ -154,7 +176,7 @@ private Q_SLOTS:
         monitor.start();
         QTRY_VERIFY_WITH_TIMEOUT(monitor.blocks() >= 3, 60000);
         QCOMPARE(monitor.latest().size(), 8);
-        QTRY_VERIFY_WITH_TIMEOUT(!monitor.processes().isEmpty(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(!monitor.processes().isEmpty(), 90000); // all idle up to 42 s
         // Kill every sshd session: the transport reconnects and the stream resumes (or, if the
         // process ended, the monitor restarts it); samples keep coming either way.
         for (int round = 0; round < 2; ++round) {

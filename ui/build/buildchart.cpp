@@ -2,143 +2,129 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/build/buildchart.h"
 
-#include <QChart>
+#include "ui/chart/timechart.h"
+
 #include <QDateTime>
-#include <QLineSeries>
-#include <QPen>
-#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace kf {
 
+namespace {
+
+constexpr double kKbPerGb = 1048576.0;
+
+enum StepSeries { Steps, Projection };
+
+} // namespace
+
 BuildChart::BuildChart(QWidget* parent)
-    : QChartView(parent)
-    , m_steps(new QLineSeries)
-    , m_projection(new QLineSeries)
-    , m_memory(new QLineSeries)
-    , m_danger(new QLineSeries)
-    , m_time(new QValueAxis)
-    , m_stepAxis(new QValueAxis)
-    , m_memAxis(new QValueAxis)
+    : QWidget(parent)
+    , m_stepsChart(new TimeChart(this))
+    , m_memChart(new TimeChart(this))
 {
-    auto* chart = new QChart;
-    chart->setMargins(QMargins(4, 4, 4, 4));
-    m_steps->setName(tr("steps done"));
-    m_projection->setName(tr("ETA projection"));
-    // A lighter blue than the steps so the two differ in the legend too.
-    QPen dashed(QColor(0x8f, 0xb8, 0xf0));
-    dashed.setStyle(Qt::DashLine);
-    dashed.setWidth(2);
-    m_projection->setPen(dashed);
-    m_steps->setPen(QPen(QColor(0x2a, 0x7a, 0xe2), 2));
-    m_memory->setName(tr("server MemAvailable (GB)"));
-    m_memory->setPen(QPen(QColor(0x3b, 0xa5, 0x5c), 2));
-    m_danger->setName(tr("memory danger line"));
-    QPen red(QColor(0xd9, 0x3f, 0x3f));
-    red.setStyle(Qt::DotLine);
-    red.setWidth(2);
-    m_danger->setPen(red);
-    for (QLineSeries* s : { m_steps, m_projection, m_memory, m_danger })
-        chart->addSeries(s);
-    m_time->setTitleText(tr("minutes"));
-    m_time->setLabelFormat(QStringLiteral("%.0f"));
-    m_stepAxis->setTitleText(tr("steps"));
-    m_stepAxis->setLabelFormat(QStringLiteral("%d"));
-    m_memAxis->setTitleText(tr("GB available"));
-    m_memAxis->setLabelFormat(QStringLiteral("%.0f"));
-    chart->addAxis(m_time, Qt::AlignBottom);
-    chart->addAxis(m_stepAxis, Qt::AlignLeft);
-    chart->addAxis(m_memAxis, Qt::AlignRight);
-    for (QLineSeries* s : { m_steps, m_projection }) {
-        s->attachAxis(m_time);
-        s->attachAxis(m_stepAxis);
-    }
-    for (QLineSeries* s : { m_memory, m_danger }) {
-        s->attachAxis(m_time);
-        s->attachAxis(m_memAxis);
-    }
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    setChart(chart);
-    setRenderHint(QPainter::Antialiasing);
-    setMinimumHeight(220);
-    updateAxes();
+    m_stepsChart->setObjectName(QStringLiteral("buildStepsChart"));
+    m_stepsChart->setTitle(tr("Build progress"));
+    m_stepsChart->setUnit(tr("steps"));
+    m_stepsChart->addSeries(tr("steps done"), TimeChart::paletteColor(0));
+    // The projection in a lighter shade of the same colour: it continues the line.
+    m_stepsChart->addSeries(tr("ETA projection"), TimeChart::paletteColor(0).lighter(160));
+    m_memChart->setObjectName(QStringLiteral("buildMemoryChart"));
+    m_memChart->setTitle(tr("Server memory available"));
+    m_memChart->setUnit(tr("GB"));
+    m_memChart->addSeries(tr("MemAvailable"), TimeChart::paletteColor(2));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(m_stepsChart, 3);
+    layout->addWidget(m_memChart, 2);
+    refresh();
 }
 
 void BuildChart::clear()
 {
-    for (QLineSeries* s : { m_steps, m_projection, m_memory, m_danger })
-        s->clear();
-    m_memStartMs = -1;
-    m_lastElapsedS = 0;
-    m_lastPointS = -1;
-    m_maxTimeMin = 1;
-    m_total = 1;
-    updateAxes();
+    m_steps.clear();
+    m_memory.clear();
+    m_startMs = -1;
+    m_stepsOriginMs = -1;
+    m_lastPointMs = -1;
+    m_endMs = -1;
+    m_projectedEndMs = -1;
+    m_total = 0;
+    m_memTotalGb = 0;
+    refresh();
 }
 
 int BuildChart::progressPoints() const
 {
-    return int(m_steps->count());
+    return int(m_steps.size());
 }
 
 void BuildChart::addProgress(const BuildProgress& p)
 {
     if (p.done < 0 || p.total <= 0)
         return;
-    const double tMin = p.elapsedS / 60.0;
-    // Ninja can print several status lines per second: one point per ~second keeps the series small.
-    if (m_steps->count() > 1 && p.elapsedS - m_lastPointS < 1.0 && p.done != p.total) {
-        m_steps->replace(m_steps->count() - 1, QPointF(tMin, p.done));
+    // Progress carries time since the build started (ninja's clock when it has one): anchor
+    // that to the client clock once, so memory samples (client clock) line up with it.
+    if (m_stepsOriginMs < 0) {
+        m_stepsOriginMs = QDateTime::currentMSecsSinceEpoch() - qint64(p.elapsedS * 1000);
+        m_startMs = m_startMs < 0 ? m_stepsOriginMs : std::min(m_startMs, m_stepsOriginMs);
+    }
+    const qint64 t = m_stepsOriginMs + qint64(p.elapsedS * 1000);
+    // Ninja can print several status lines per second: one point per second keeps it small.
+    if (m_steps.size() > 1 && t - m_lastPointMs < 1000 && p.done != p.total) {
+        m_steps.last() = QPointF(double(t), p.done);
     } else {
-        m_steps->append(tMin, p.done);
-        m_lastPointS = p.elapsedS;
+        m_steps.append(QPointF(double(t), p.done));
+        m_lastPointMs = t;
     }
-    m_lastElapsedS = p.elapsedS;
     m_total = std::max(m_total, p.total);
-    m_maxTimeMin = std::max(m_maxTimeMin, tMin);
-    m_projection->clear();
-    if (p.etaS > 0 && p.done < p.total) {
-        const double endMin = tMin + p.etaS / 60.0;
-        m_projection->append(tMin, p.done);
-        m_projection->append(endMin, p.total);
-        m_maxTimeMin = std::max(m_maxTimeMin, endMin);
-    }
-    updateAxes();
+    m_endMs = std::max(m_endMs, t);
+    m_projectedEndMs = p.etaS > 0 && p.done < p.total ? double(t) + p.etaS * 1000 : -1;
+    refresh();
 }
 
 void BuildChart::addMemory(const MemorySample& m)
 {
-    if (m_memStartMs < 0)
-        m_memStartMs = m.timeMs - qint64(m_lastElapsedS * 1000);
-    const double tMin = double(m.timeMs - m_memStartMs) / 60000.0;
-    const double gb = double(m.availableKb) / 1048576.0;
-    m_memory->append(tMin, gb);
-    m_memMaxGb = std::max(m_memMaxGb, double(m.totalKb) / 1048576.0);
+    if (m.totalKb <= 0)
+        return;
+    if (m_startMs < 0)
+        m_startMs = m.timeMs;
+    m_memory.append(QPointF(double(m.timeMs), double(m.availableKb) / kKbPerGb));
+    m_memTotalGb = std::max(m_memTotalGb, double(m.totalKb) / kKbPerGb);
     if (m_dangerKb < 0)
         m_dangerKb = m.totalKb / 10;
-    m_maxTimeMin = std::max(m_maxTimeMin, tMin);
-    updateAxes();
+    m_endMs = std::max(m_endMs, m.timeMs);
+    refresh();
 }
 
 void BuildChart::setDangerKb(qint64 kb)
 {
     m_dangerKb = kb;
-    updateAxes();
+    refresh();
 }
 
-void BuildChart::updateAxes()
+void BuildChart::refresh()
 {
-    const double right = m_maxTimeMin * 1.05;
-    m_time->setRange(0, right);
-    // Short builds (tests, small projects) need decimals; multi-hour ones do not.
-    m_time->setLabelFormat(right < 10 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
-    m_stepAxis->setRange(0, m_total);
-    m_memAxis->setRange(0, m_memMaxGb);
-    m_danger->clear();
-    if (m_dangerKb > 0) {
-        const double gb = double(m_dangerKb) / 1048576.0;
-        m_danger->append(0, gb);
-        m_danger->append(right, gb);
-    }
+    m_stepsChart->setSeriesData(Steps, m_steps);
+    QList<QPointF> projection;
+    if (m_projectedEndMs > 0 && !m_steps.isEmpty())
+        projection = { m_steps.last(), QPointF(m_projectedEndMs, m_total) };
+    m_stepsChart->setSeriesData(Projection, projection);
+    m_stepsChart->setValueRange(0, std::max(1, m_total));
+    m_memChart->setSeriesData(0, m_memory);
+    m_memChart->setValueRange(0, m_memTotalGb > 0 ? m_memTotalGb : 1);
+    m_memChart->clearThresholds();
+    if (m_dangerKb > 0 && m_memTotalGb > 0)
+        m_memChart->addThreshold(double(m_dangerKb) / kKbPerGb, TimeChart::paletteColor(3), tr("danger"));
+    // One time window for both, from the start to the later of now and the projected end,
+    // with a little room on the right; at least 10 s so a fresh build is not one pixel wide.
+    const qint64 from = m_startMs >= 0 ? m_startMs : QDateTime::currentMSecsSinceEpoch();
+    const qint64 to = std::max({ m_endMs, qint64(m_projectedEndMs), from + 10000 });
+    const qint64 window = to + (to - from) / 20;
+    m_stepsChart->setTimeWindow(from, window);
+    m_memChart->setTimeWindow(from, window);
 }
 
 } // namespace kf

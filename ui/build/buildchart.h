@@ -4,17 +4,18 @@
 
 #include "core/build/buildsession.h"
 
-#include <QChartView>
-
-class QLineSeries;
-class QValueAxis;
+#include <QList>
+#include <QPointF>
+#include <QWidget>
 
 namespace kf {
 
-// Steps over time with the ETA projection (dashed, to the total), and the server's
-// MemAvailable on a second axis with a danger line. The only place in ui/build that talks
-// to Qt Charts; the lead will move it onto the shared chart widget in ui/chart/.
-class BuildChart : public QChartView
+class TimeChart;
+
+// Two charts on one clock: compile steps over time with the ETA projection (to the total),
+// and the server's MemAvailable with a danger line (an nvcc fan-out that eats the RAM shows
+// up here minutes before the OOM killer). Both are TimeCharts sharing one time window.
+class BuildChart : public QWidget
 {
     Q_OBJECT
 public:
@@ -25,23 +26,25 @@ public:
     // MemAvailable below this is drawn as danger (default: 10% of MemTotal).
     void setDangerKb(qint64 kb);
     int progressPoints() const;
+    TimeChart* stepsChart() const { return m_stepsChart; }
+    TimeChart* memoryChart() const { return m_memChart; }
+    QSize sizeHint() const override { return { 560, 340 }; }
+    QSize minimumSizeHint() const override { return { 300, 260 }; }
 
 private:
-    void updateAxes();
+    void refresh();
 
-    QLineSeries* m_steps;
-    QLineSeries* m_projection;
-    QLineSeries* m_memory;
-    QLineSeries* m_danger;
-    QValueAxis* m_time;
-    QValueAxis* m_stepAxis;
-    QValueAxis* m_memAxis;
-    qint64 m_memStartMs = -1;
-    double m_lastElapsedS = 0;
-    double m_lastPointS = -1; // elapsed time of the last appended (not replaced) point
-    double m_maxTimeMin = 1;
-    int m_total = 1;
-    double m_memMaxGb = 1;
+    TimeChart* m_stepsChart;
+    TimeChart* m_memChart;
+    QList<QPointF> m_steps;      // x: ms since the epoch, y: steps done
+    QList<QPointF> m_memory;     // x: ms since the epoch, y: GB available
+    qint64 m_startMs = -1;       // left edge: the first sample of either chart (client clock)
+    qint64 m_stepsOriginMs = -1; // the build's start on the client clock (progress has elapsed time)
+    qint64 m_lastPointMs = -1;
+    qint64 m_endMs = -1; // latest time to show: the last sample or the projected end
+    double m_projectedEndMs = -1;
+    int m_total = 0;
+    double m_memTotalGb = 0;
     qint64 m_dangerKb = -1;
 };
 

@@ -136,6 +136,7 @@ BuildPane::BuildPane(const AppContext& context, QWidget* parent)
     upper->addWidget(side);
     upper->setStretchFactor(0, 3);
     upper->setStretchFactor(1, 2);
+    upper->setCollapsible(0, false);
     auto* vertical = new QSplitter(Qt::Vertical, this);
     vertical->addWidget(upper);
     vertical->addWidget(m_log);
