@@ -17,6 +17,7 @@
 #include "core/store/database.h"
 #include "core/store/paths.h"
 #include "core/transport/sshtransport.h"
+#include "tests/support/scriptedinteraction.h"
 #include "tests/support/testsupport.h"
 
 #include <QDir>
@@ -29,31 +30,22 @@
 #include <sys/stat.h>
 
 using namespace kf;
+using kf::test::ScriptedInteraction;
 
 namespace {
 
 constexpr int kAttempts = 20;
 
-class ScriptedInteraction final : public UserInteraction
+// Gives the same secret every time and always accepts host keys: the worst user there is,
+// which must still never get a changed key through; a wrong secret is not asked for forever.
+ScriptedInteraction scripted(const QByteArray& secret)
 {
-public:
-    QByteArray secret;
-    int hostKeyQuestions = 0;
-    int secretQuestions = 0;
-    HostKeyDecision askHostKey(const HostKeyInfo&) override
-    {
-        ++hostKeyQuestions;
-        return HostKeyDecision::AcceptAndSave; // the worst answer: must still not connect to a changed key
-    }
-    std::optional<SecretAnswer> askSecret(const SecretRequest&) override
-    {
-        if (++secretQuestions > 6)
-            return std::nullopt; // a wrong secret must not be asked for forever; cancel
-        SecretAnswer a;
-        a.secret = secret;
-        return a;
-    }
-};
+    ScriptedInteraction ui(HostKeyDecision::AcceptAndSave);
+    ui.answers = { secret };
+    ui.repeatLast = true;
+    ui.maxSecretQuestions = 6;
+    return ui;
+}
 
 QByteArray readAll(const QString& path)
 {
@@ -126,7 +118,7 @@ private Q_SLOTS:
         KF_START_DEMO_HOST(demo);
         QVERIFY(demo.restart(/*newHostKey=*/true).ok());
         const QByteArray knownBefore = readAll(demo.knownHostsPath());
-        ScriptedInteraction ui;
+        ScriptedInteraction ui = scripted({});
         for (int i = 0; i < kAttempts; ++i) {
             SshConnectOptions o;
             o.acceptNewHostKey = (i % 2) == 0; // accept-new must not cover a changed key
@@ -178,24 +170,16 @@ private Q_SLOTS:
             p.user = QStringLiteral("kfsecpw");
             p.identityFiles = {};
         } else {
-            const QString key = keys.path() + QStringLiteral("/id_ed25519");
-            const auto r = test::runProgram(QStringLiteral("ssh-keygen"),
-                { QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"), QStringLiteral("-N"),
-                    QString::fromLatin1(secret), QStringLiteral("-f"), key });
-            QCOMPARE(r.exitCode, 0);
-            QFile ak(demo.authorizedKeysPath());
-            QVERIFY(ak.open(QIODevice::Append));
-            ak.write(readAll(key + QStringLiteral(".pub")));
-            ak.close();
+            const QString key = test::makeKey(keys.path(), QStringLiteral("ed25519"), QString::fromLatin1(secret));
+            QVERIFY(test::authorizeKey(demo, key));
             p.identityFiles = { key };
         }
-        ScriptedInteraction ui;
-        ui.secret = secret;
+        ScriptedInteraction ui = scripted(secret);
         SshConnectOptions o;
         o.interaction = &ui;
         auto c = SshTransport::connect(p, o);
         QVERIFY2(c.ok(), qPrintable(c.error()));
-        QVERIFY(ui.secretQuestions >= 1); // the secret was really used
+        QVERIFY(ui.asked.size() >= 1); // the secret was really used
         auto t = c.value();
         // Use the connection the way the app does: a command, a file, a journaled patch apply,
         // the profile saved; and a failed login with the secret as a wrong answer's neighbour.
@@ -218,8 +202,7 @@ private Q_SLOTS:
             QVERIFY(patch::applyPlan(*t, plan).ok());
         }
         QVERIFY(HostProfileStore().upsert(p).ok());
-        ScriptedInteraction wrong;
-        wrong.secret = secret + "-wrong";
+        ScriptedInteraction wrong = scripted(secret + "-wrong");
         o.interaction = &wrong;
         o.reconnect = false;
         QVERIFY(!SshTransport::connect(p, o).ok());

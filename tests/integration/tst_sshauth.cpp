@@ -4,6 +4,7 @@
 // keyboard-interactive and the RSA explanation for libssh2 < 1.11.
 #include "core/log/redact.h"
 #include "core/transport/sshtransport.h"
+#include "tests/support/scriptedinteraction.h"
 #include "tests/support/testsupport.h"
 
 #include <QFile>
@@ -12,48 +13,9 @@
 #include <QtTest>
 
 using namespace kf;
+using kf::test::ScriptedInteraction;
 
 namespace {
-
-// Answers secrets from a script and records what was asked.
-class ScriptedInteraction final : public UserInteraction
-{
-public:
-    QList<QByteArray> answers;
-    QList<SecretRequest> asked;
-    HostKeyDecision askHostKey(const HostKeyInfo&) override { return HostKeyDecision::Reject; }
-    std::optional<SecretAnswer> askSecret(const SecretRequest& request) override
-    {
-        asked << request;
-        if (answers.isEmpty())
-            return std::nullopt;
-        SecretAnswer a;
-        a.secret = answers.size() > 1 ? answers.takeFirst() : answers.first();
-        return a;
-    }
-};
-
-QString makeKey(const QString& dir, const QString& type, const QString& passphrase = {})
-{
-    const QString path = dir + QStringLiteral("/id_") + type;
-    QStringList args { QStringLiteral("-q"), QStringLiteral("-t"), type, QStringLiteral("-N"), passphrase,
-        QStringLiteral("-C"), QStringLiteral("kf-test"), QStringLiteral("-f"), path };
-    if (type == QLatin1String("rsa"))
-        args << QStringLiteral("-b") << QStringLiteral("2048");
-    const auto r = kf::test::runProgram(QStringLiteral("ssh-keygen"), args);
-    if (r.exitCode != 0)
-        qWarning("ssh-keygen failed: %s", r.err.constData());
-    return path;
-}
-
-void authorize(const DemoHost& demo, const QString& keyPath)
-{
-    QFile pub(keyPath + QStringLiteral(".pub"));
-    QVERIFY(pub.open(QIODevice::ReadOnly));
-    QFile ak(demo.authorizedKeysPath());
-    QVERIFY(ak.open(QIODevice::Append));
-    ak.write(pub.readAll());
-}
 
 QString runEcho(const std::shared_ptr<SshTransport>& t)
 {
@@ -84,8 +46,8 @@ private Q_SLOTS:
         QFETCH(QString, type);
         KF_START_DEMO_HOST(demo);
         QTemporaryDir dir;
-        const QString key = makeKey(dir.path(), type);
-        authorize(demo, key);
+        const QString key = test::makeKey(dir.path(), type);
+        QVERIFY(test::authorizeKey(demo, key));
         HostProfile p = demo.profile();
         p.identityFiles = { key };
         auto t = SshTransport::connect(p);
@@ -97,8 +59,8 @@ private Q_SLOTS:
     {
         KF_START_DEMO_HOST(demo);
         QTemporaryDir dir;
-        const QString key = makeKey(dir.path(), QStringLiteral("ed25519"), QStringLiteral("open sesame"));
-        authorize(demo, key);
+        const QString key = test::makeKey(dir.path(), QStringLiteral("ed25519"), QStringLiteral("open sesame"));
+        QVERIFY(test::authorizeKey(demo, key));
         HostProfile p = demo.profile();
         p.identityFiles = { key };
 
@@ -109,6 +71,7 @@ private Q_SLOTS:
 
         // A wrong passphrase first, then the right one.
         ScriptedInteraction ui;
+        ui.repeatLast = true;
         ui.answers = { "wrong guess", "open sesame" };
         SshConnectOptions o;
         o.interaction = &ui;
@@ -126,8 +89,8 @@ private Q_SLOTS:
     {
         KF_START_DEMO_HOST(demo);
         QTemporaryDir dir;
-        const QString key = makeKey(dir.path(), QStringLiteral("ed25519"));
-        authorize(demo, key);
+        const QString key = test::makeKey(dir.path(), QStringLiteral("ed25519"));
+        QVERIFY(test::authorizeKey(demo, key));
         const QString sock = dir.path() + QStringLiteral("/agent.sock");
         QProcess agent;
         agent.start(QStringLiteral("ssh-agent"), { QStringLiteral("-D"), QStringLiteral("-a"), sock });
@@ -152,8 +115,8 @@ private Q_SLOTS:
     {
         KF_START_DEMO_HOST(demo);
         QTemporaryDir dir;
-        const QString key = makeKey(dir.path(), QStringLiteral("rsa"));
-        authorize(demo, key);
+        const QString key = test::makeKey(dir.path(), QStringLiteral("rsa"));
+        QVERIFY(test::authorizeKey(demo, key));
         HostProfile p = demo.profile();
         p.identityFiles = { key };
         auto t = SshTransport::connect(p);
@@ -171,7 +134,7 @@ private Q_SLOTS:
         KF_START_DEMO_HOST(demo);
         QTemporaryDir dir;
         HostProfile p = demo.profile();
-        p.identityFiles = { makeKey(dir.path(), QStringLiteral("ed25519")) }; // not in authorized_keys
+        p.identityFiles = { test::makeKey(dir.path(), QStringLiteral("ed25519")) }; // not in authorized_keys
         auto t = SshTransport::connect(p);
         QVERIFY(!t.ok());
         QVERIFY2(t.error().contains(QLatin1String("Permission denied")), qPrintable(t.error()));
@@ -188,6 +151,7 @@ private Q_SLOTS:
         p.user = QStringLiteral("kftestpw");
         p.identityFiles = {};
         ScriptedInteraction ui;
+        ui.repeatLast = true;
         ui.answers = { "correct horse battery" };
         SshConnectOptions o;
         o.interaction = &ui;
@@ -198,6 +162,8 @@ private Q_SLOTS:
         QCOMPARE(runEcho(t.value()), QStringLiteral("authenticated"));
 
         ScriptedInteraction wrong;
+
+        wrong.repeatLast = true;
         wrong.answers = { "not the password" };
         o.interaction = &wrong;
         auto bad = SshTransport::connect(p, o);
@@ -220,6 +186,7 @@ private Q_SLOTS:
         p.user = QStringLiteral("kftestkbd");
         p.identityFiles = {};
         ScriptedInteraction ui;
+        ui.repeatLast = true;
         ui.answers = { "kbd secret 42" };
         SshConnectOptions o;
         o.interaction = &ui;

@@ -6,6 +6,7 @@
 #include "core/ssh/knownhosts.h"
 #include "core/ssh/sshsession.h"
 #include "core/transport/sshtransport.h"
+#include "tests/support/scriptedinteraction.h"
 #include "tests/support/testsupport.h"
 
 #include <QFile>
@@ -16,24 +17,9 @@
 #include <QtTest>
 
 using namespace kf;
+using kf::test::ScriptedInteraction;
 
 namespace {
-
-class HostKeyAnswer final : public UserInteraction
-{
-public:
-    explicit HostKeyAnswer(HostKeyDecision d)
-        : decision(d)
-    { }
-    HostKeyDecision decision;
-    QList<HostKeyInfo> asked;
-    HostKeyDecision askHostKey(const HostKeyInfo& info) override
-    {
-        asked << info;
-        return decision;
-    }
-    std::optional<SecretAnswer> askSecret(const SecretRequest&) override { return std::nullopt; }
-};
 
 QByteArray readAll(const QString& path)
 {
@@ -145,12 +131,12 @@ private Q_SLOTS:
         HostProfile p = demo.profile();
         p.knownHostsFile = dir.path() + QStringLiteral("/known_hosts");
         writeAll(p.knownHostsFile, "# mine\n");
-        HostKeyAnswer ui(decision);
+        ScriptedInteraction ui(decision);
         SshConnectOptions o;
         o.interaction = &ui;
         auto t = SshTransport::connect(p, o);
-        QCOMPARE(ui.asked.size(), 1);
-        const HostKeyInfo& info = ui.asked.first();
+        QCOMPARE(ui.hostKeysAsked.size(), 1);
+        const HostKeyInfo& info = ui.hostKeysAsked.first();
         QCOMPARE(info.kind, HostKeyInfo::Kind::Unknown);
         QCOMPARE(info.keyType, QStringLiteral("ssh-ed25519"));
         QCOMPARE(info.fingerprint, hostKeyFingerprint(demo));
@@ -179,10 +165,10 @@ private Q_SLOTS:
             QVERIFY2(r.exitCode == 0, r.err.constData());
             QCOMPARE(r.out.trimmed(), QByteArray("openssh-ok"));
             // And so do we, without asking again.
-            HostKeyAnswer again(HostKeyDecision::Reject);
+            ScriptedInteraction again(HostKeyDecision::Reject);
             o.interaction = &again;
             QVERIFY(SshTransport::connect(p, o).ok());
-            QVERIFY(again.asked.isEmpty());
+            QVERIFY(again.hostKeysAsked.isEmpty());
             break;
         }
         }
@@ -229,7 +215,7 @@ private Q_SLOTS:
         KF_START_DEMO_HOST(demo);
         QVERIFY(demo.restart(/*newHostKey=*/true).ok());
         const QString marker = demo.homeDir() + QStringLiteral("/marker");
-        HostKeyAnswer ui(HostKeyDecision::AcceptAndSave); // ignored for a changed key
+        ScriptedInteraction ui(HostKeyDecision::AcceptAndSave); // ignored for a changed key
         SshConnectOptions o;
         o.interaction = &ui;
         o.acceptNewHostKey = true; // ... and so is this
@@ -237,10 +223,10 @@ private Q_SLOTS:
         QVERIFY(!t.ok());
         QVERIFY2(t.error().contains(QLatin1String("HOST KEY CHANGED")), qPrintable(t.error()));
         QVERIFY2(t.error().contains(demo.knownHostsPath() + QStringLiteral(":1")), qPrintable(t.error()));
-        QCOMPARE(ui.asked.size(), 1);
-        QCOMPARE(ui.asked.first().kind, HostKeyInfo::Kind::Changed);
-        QCOMPARE(ui.asked.first().oldEntryLine, 1);
-        QCOMPARE(ui.asked.first().oldEntryFile, demo.knownHostsPath());
+        QCOMPARE(ui.hostKeysAsked.size(), 1);
+        QCOMPARE(ui.hostKeysAsked.first().kind, HostKeyInfo::Kind::Changed);
+        QCOMPARE(ui.hostKeysAsked.first().oldEntryLine, 1);
+        QCOMPARE(ui.hostKeysAsked.first().oldEntryFile, demo.knownHostsPath());
         // Nothing ran and no login happened; the known_hosts file is untouched.
         QVERIFY(!QFile::exists(marker));
         QCOMPARE(acceptedLogins(demo), 0);
@@ -272,12 +258,12 @@ private Q_SLOTS:
         p.knownHostsFile = dir.path() + QStringLiteral("/kh");
         writeAll(
             p.knownHostsFile, knownHostsName(p.host, p.port).toUtf8() + ' ' + pub.value(0) + ' ' + pub.value(1) + '\n');
-        HostKeyAnswer ui(HostKeyDecision::Reject); // a prompt would fail the login
+        ScriptedInteraction ui(HostKeyDecision::Reject); // a prompt would fail the login
         SshConnectOptions o;
         o.interaction = &ui;
         auto t = SshTransport::connect(p, o);
         QVERIFY2(t.ok(), qPrintable(t.error()));
-        QCOMPARE(ui.asked.size(), 0);
+        QCOMPARE(ui.hostKeysAsked.size(), 0);
         QCOMPARE(t.value()->session()->verifiedHostKey(), QByteArray::fromBase64(pub.value(1)));
         QCOMPARE(t.value()->exec({ QStringLiteral("echo two-keys") }, 30000).stdOut, QByteArray("two-keys\n"));
         QCOMPARE(readAll(p.knownHostsFile).count('\n'), 1); // nothing added

@@ -9,6 +9,7 @@
 #include "core/log/redact.h"
 #include "core/ssh/sshsession.h"
 #include "core/transport/sshtransport.h"
+#include "tests/support/scriptedinteraction.h"
 #include "tests/support/testsupport.h"
 
 #include <QDeadlineTimer>
@@ -20,55 +21,9 @@
 #include <QtTest>
 
 using namespace kf;
+using kf::test::ScriptedInteraction;
 
 namespace {
-
-// Answers secrets from a script (ticking the keychain box when told), records the requests.
-class KeychainInteraction final : public UserInteraction
-{
-public:
-    explicit KeychainInteraction(std::shared_ptr<SecretStore> store)
-        : m_store(std::move(store))
-    { }
-    QList<QByteArray> answers;
-    bool tick = false;
-    QList<SecretRequest> asked;
-    std::shared_ptr<SecretStore> secretStore() const override { return m_store; }
-    HostKeyDecision askHostKey(const HostKeyInfo&) override { return HostKeyDecision::Reject; }
-    std::optional<SecretAnswer> askSecret(const SecretRequest& request) override
-    {
-        asked << request;
-        if (answers.isEmpty())
-            return std::nullopt;
-        SecretAnswer a;
-        a.secret = answers.takeFirst();
-        a.storeInKeychain = tick && request.offerKeychain;
-        return a;
-    }
-
-private:
-    std::shared_ptr<SecretStore> m_store;
-};
-
-QString makeKey(const QString& dir, const QString& passphrase)
-{
-    const QString path = dir + QStringLiteral("/id_ed25519");
-    const auto r = test::runProgram(QStringLiteral("ssh-keygen"),
-        { QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"), QStringLiteral("-N"), passphrase,
-            QStringLiteral("-C"), QStringLiteral("kf-test"), QStringLiteral("-f"), path });
-    if (r.exitCode != 0)
-        qWarning("ssh-keygen failed: %s", r.err.constData());
-    return path;
-}
-
-bool authorize(const DemoHost& demo, const QString& keyPath)
-{
-    QFile pub(keyPath + QStringLiteral(".pub"));
-    QFile ak(demo.authorizedKeysPath());
-    if (!pub.open(QIODevice::ReadOnly) || !ak.open(QIODevice::Append))
-        return false;
-    return ak.write(pub.readAll()) > 0;
-}
 
 QByteArray readAll(const QString& path)
 {
@@ -185,14 +140,14 @@ private Q_SLOTS:
     {
         KF_START_DEMO_HOST(demo);
         QTemporaryDir dir;
-        const QString key = makeKey(dir.path(), QStringLiteral("keychain passphrase"));
-        QVERIFY(authorize(demo, key));
+        const QString key = test::makeKey(dir.path(), QStringLiteral("ed25519"), QStringLiteral("keychain passphrase"));
+        QVERIFY(test::authorizeKey(demo, key));
         HostProfile p = demo.profile();
         p.identityFiles = { key };
         SshConnectOptions o;
 
         // Not ticked: asked, logged in, nothing stored.
-        KeychainInteraction first(m_store);
+        ScriptedInteraction first(HostKeyDecision::Reject, m_store);
         first.answers = { "keychain passphrase" };
         o.interaction = &first;
         auto t1 = SshTransport::connect(p, o);
@@ -202,9 +157,9 @@ private Q_SLOTS:
         QCOMPARE(stored(*m_store, SecretStore::passphraseKey(key)), std::optional<QByteArray>());
 
         // Ticked: stored under the key file's path.
-        KeychainInteraction second(m_store);
+        ScriptedInteraction second(HostKeyDecision::Reject, m_store);
         second.answers = { "keychain passphrase" };
-        second.tick = true;
+        second.storeInKeychain = true;
         o.interaction = &second;
         auto t2 = SshTransport::connect(p, o);
         QVERIFY2(t2.ok(), qPrintable(t2.error()));
@@ -212,7 +167,7 @@ private Q_SLOTS:
         QCOMPARE(stored(*m_store, SecretStore::passphraseKey(key)), std::optional<QByteArray>("keychain passphrase"));
 
         // Next login: no prompt at all.
-        KeychainInteraction third(m_store);
+        ScriptedInteraction third(HostKeyDecision::Reject, m_store);
         o.interaction = &third;
         auto t3 = SshTransport::connect(p, o);
         QVERIFY2(t3.ok(), qPrintable(t3.error()));
@@ -228,7 +183,7 @@ private Q_SLOTS:
         QCOMPARE(removed.value(), 1);
         QCOMPARE(stored(*m_store, SecretStore::passphraseKey(key)), std::optional<QByteArray>());
         QCOMPARE(forgetStoredSecrets(*m_store, p).value(), 0);
-        KeychainInteraction fourth(m_store);
+        ScriptedInteraction fourth(HostKeyDecision::Reject, m_store);
         o.interaction = &fourth;
         QVERIFY(!SshTransport::connect(p, o).ok()); // no answer given: refused
         QCOMPARE(fourth.asked.size(), 1);
@@ -238,12 +193,12 @@ private Q_SLOTS:
     {
         KF_START_DEMO_HOST(demo);
         QTemporaryDir dir;
-        const QString key = makeKey(dir.path(), QStringLiteral("the real one"));
-        QVERIFY(authorize(demo, key));
+        const QString key = test::makeKey(dir.path(), QStringLiteral("ed25519"), QStringLiteral("the real one"));
+        QVERIFY(test::authorizeKey(demo, key));
         HostProfile p = demo.profile();
         p.identityFiles = { key };
         QVERIFY(m_store->write(SecretStore::passphraseKey(key), "an old passphrase").ok());
-        KeychainInteraction ui(m_store);
+        ScriptedInteraction ui(HostKeyDecision::Reject, m_store);
         ui.answers = { "the real one" };
         SshConnectOptions o;
         o.interaction = &ui;
@@ -270,9 +225,9 @@ private Q_SLOTS:
         QCOMPARE(storedSecretKeys(p).first(), storeKey);
         SshConnectOptions o;
 
-        KeychainInteraction ask(m_store);
+        ScriptedInteraction ask(HostKeyDecision::Reject, m_store);
         ask.answers = { "keychain login pw" };
-        ask.tick = true;
+        ask.storeInKeychain = true;
         o.interaction = &ask;
         auto t1 = SshTransport::connect(p, o);
         QVERIFY2(t1.ok(), qPrintable(t1.error()));
@@ -281,7 +236,7 @@ private Q_SLOTS:
         QVERIFY(ask.asked.first().offerKeychain);
         QCOMPARE(stored(*m_store, storeKey), std::optional<QByteArray>("keychain login pw"));
 
-        KeychainInteraction quiet(m_store);
+        ScriptedInteraction quiet(HostKeyDecision::Reject, m_store);
         o.interaction = &quiet;
         auto t2 = SshTransport::connect(p, o);
         QVERIFY2(t2.ok(), qPrintable(t2.error()));
@@ -289,7 +244,7 @@ private Q_SLOTS:
 
         // The password changed on the server: the stored one is refused, removed, asked again.
         QVERIFY(m_store->write(storeKey, "an outdated password").ok());
-        KeychainInteraction again(m_store);
+        ScriptedInteraction again(HostKeyDecision::Reject, m_store);
         again.answers = { "keychain login pw" };
         o.interaction = &again;
         auto t3 = SshTransport::connect(p, o);

@@ -72,4 +72,26 @@ bool isRoot()
     return ::geteuid() == 0;
 }
 
+QString makeKey(const QString& dir, const QString& type, const QString& passphrase)
+{
+    const QString path = dir + QStringLiteral("/id_") + type;
+    QStringList args { QStringLiteral("-q"), QStringLiteral("-t"), type, QStringLiteral("-N"), passphrase,
+        QStringLiteral("-C"), QStringLiteral("kf-test"), QStringLiteral("-f"), path };
+    if (type == QLatin1String("rsa"))
+        args << QStringLiteral("-b") << QStringLiteral("2048");
+    const auto r = runProgram(QStringLiteral("ssh-keygen"), args);
+    if (r.exitCode != 0)
+        qWarning("ssh-keygen failed: %s", r.err.constData());
+    return path;
+}
+
+bool authorizeKey(const DemoHost& demo, const QString& keyPath)
+{
+    QFile pub(keyPath + QStringLiteral(".pub"));
+    QFile ak(demo.authorizedKeysPath());
+    if (!pub.open(QIODevice::ReadOnly) || !ak.open(QIODevice::Append))
+        return false;
+    return ak.write(pub.readAll()) > 0;
+}
+
 } // namespace kf::test

@@ -35,6 +35,12 @@ ProcessOutput runCli(const QStringList& args, int timeoutMs = 120000, const QStr
 
 bool isRoot();
 
+// ssh-keygen -t type (rsa: 2048 bits) in dir with that passphrase (may be empty); the private
+// key's path. A failure is a test failure (ssh-keygen's stderr is printed).
+QString makeKey(const QString& dir, const QString& type = QStringLiteral("ed25519"), const QString& passphrase = {});
+// Appends keyPath.pub to the demo host's authorized_keys.
+bool authorizeKey(const DemoHost& demo, const QString& keyPath);
+
 } // namespace kf::test
 
 // Starts a DemoHost (the real sshd on 127.0.0.1) for a test function or fails it with the
