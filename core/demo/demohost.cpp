@@ -3,6 +3,7 @@
 #include "core/demo/demohost.h"
 
 #include "core/log/logging.h"
+#include "core/util/procfs.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -102,26 +103,10 @@ Status copyTree(const QString& from, const QString& to, bool executable)
     return {};
 }
 
-// The fields of /proc/<pid>/stat after the command name (procfs files report size 0, so
-// plain read(2)); empty when there is no such process.
-QList<QByteArray> procStat(const QByteArray& pid)
-{
-    char buf[1024];
-    const int fd = ::open(QByteArray("/proc/" + pid + "/stat").constData(), O_RDONLY);
-    if (fd < 0)
-        return {};
-    const ssize_t n = ::read(fd, buf, sizeof buf - 1);
-    ::close(fd);
-    if (n <= 0)
-        return {};
-    const QByteArray line(buf, n);
-    return line.mid(line.lastIndexOf(')') + 2).split(' ');
-}
-
 // "pid starttime": names one process for good (a pid alone can be reused).
 QByteArray processIdentity(qint64 pid)
 {
-    const QList<QByteArray> fields = procStat(QByteArray::number(pid));
+    const QList<QByteArray> fields = procfs::statFields(pid);
     return fields.size() > 19 ? QByteArray::number(pid) + ' ' + fields.at(19) : QByteArray();
 }
 
@@ -129,15 +114,10 @@ QByteArray processIdentity(qint64 pid)
 QHash<qint64, qint64> parentMap()
 {
     QHash<qint64, qint64> parents;
-    const QStringList pids = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
-    for (const QString& pid : pids) {
-        bool isNumber = false;
-        const qint64 p = pid.toLongLong(&isNumber);
-        if (!isNumber)
-            continue;
-        const QList<QByteArray> fields = procStat(pid.toLatin1());
+    for (const qint64 pid : procfs::processIds()) {
+        const QList<QByteArray> fields = procfs::statFields(pid);
         if (fields.size() > 1)
-            parents.insert(p, fields.at(1).toLongLong());
+            parents.insert(pid, fields.at(1).toLongLong());
     }
     return parents;
 }

@@ -14,6 +14,7 @@
 #include "core/monitor/seriesbuffer.h"
 #include "core/monitor/servermetrics.h"
 #include "core/ssh/sshhostconnection.h"
+#include "core/util/procfs.h"
 #include "tests/support/testsupport.h"
 #include "ui/chart/timechart.h"
 
@@ -165,26 +166,11 @@ QList<ProcStat> allProcesses()
 {
     QList<ProcStat> out;
     const double tick = double(sysconf(_SC_CLK_TCK));
-    const QStringList pids = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
-    for (const QString& pid : pids) {
-        bool isNumber = false;
-        const qint64 p = pid.toLongLong(&isNumber);
-        if (!isNumber)
+    for (const qint64 pid : procfs::processIds()) {
+        const QList<QByteArray> f = procfs::statFields(pid);
+        if (f.size() < 13)
             continue;
-        QFile f(QStringLiteral("/proc/%1/stat").arg(p));
-        if (!f.open(QIODevice::ReadOnly | QIODevice::Unbuffered))
-            continue;
-        const QByteArray stat = f.read(4096); // procfs reports size 0: read, do not readAll
-        const qsizetype open = stat.indexOf('(');
-        const qsizetype close = stat.lastIndexOf(')');
-        if (open < 0 || close < open)
-            continue;
-        // After "(comm) ": state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
-        const QList<QByteArray> f2 = stat.mid(close + 2).split(' ');
-        if (f2.size() < 13)
-            continue;
-        out.append({ p, f2[1].toLongLong(), stat.mid(open + 1, close - open - 1),
-            (f2[11].toDouble() + f2[12].toDouble()) / tick });
+        out.append({ pid, f[1].toLongLong(), procfs::commandName(pid), (f[11].toDouble() + f[12].toDouble()) / tick });
     }
     return out;
 }

@@ -33,12 +33,6 @@ QList<QJsonObject> jsonLines(const QByteArray& out)
     return objs;
 }
 
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 } // namespace
 
 class TestCliPatch : public QObject
@@ -75,7 +69,7 @@ QStringList TestCliPatch::env() const
 void TestCliPatch::planApplyAgainRollback()
 {
     QVERIFY(copyTree(kf::test::dataPath(QStringLiteral("sgl-kernel-variants/2025-06-moved-includes")), m_root));
-    const QByteArray original = readAll(m_root + QStringLiteral("/CMakeLists.txt"));
+    const QByteArray original = kf::test::readFile(m_root + QStringLiteral("/CMakeLists.txt"));
     const QStringList base { QStringLiteral("patch"), QString(), QStringLiteral("--set"),
         QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), QStringLiteral("--root"), m_root };
     auto run = [&](const QString& action, bool json) {
@@ -102,7 +96,7 @@ void TestCliPatch::planApplyAgainRollback()
             o.value(QStringLiteral("sha256_before")).toString() != o.value(QStringLiteral("sha256_after")).toString());
         QCOMPARE(o.value(QStringLiteral("sha256_after")).toString().size(), 64);
     }
-    QVERIFY(readAll(m_root + QStringLiteral("/CMakeLists.txt")).contains("if(POLICY CMP0169)"));
+    QVERIFY(kf::test::readFile(m_root + QStringLiteral("/CMakeLists.txt")).contains("if(POLICY CMP0169)"));
 
     const auto again = run(QStringLiteral("apply"), true);
     QCOMPARE(again.exitCode, 0);
@@ -115,7 +109,7 @@ void TestCliPatch::planApplyAgainRollback()
     const auto rollback = run(QStringLiteral("rollback"), false);
     QVERIFY2(rollback.exitCode == 0, QByteArray(rollback.out + rollback.err).constData());
     QCOMPARE(rollback.out.count("[rolled back]"), 2);
-    QCOMPARE(readAll(m_root + QStringLiteral("/CMakeLists.txt")), original);
+    QCOMPARE(kf::test::readFile(m_root + QStringLiteral("/CMakeLists.txt")), original);
     const auto nothing = run(QStringLiteral("rollback"), false);
     QVERIFY(nothing.out.contains("Nothing to roll back"));
 }
@@ -171,7 +165,7 @@ void TestCliPatch::diffFileAsSet()
             60000, env());
     QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
     QVERIFY(r.out.contains("[applied] CMakeLists.txt"));
-    QVERIFY(readAll(m_root + QStringLiteral("/CMakeLists.txt")).contains("if(POLICY CMP0177)"));
+    QVERIFY(kf::test::readFile(m_root + QStringLiteral("/CMakeLists.txt")).contains("if(POLICY CMP0177)"));
 }
 
 QTEST_GUILESS_MAIN(TestCliPatch)

@@ -35,12 +35,6 @@ HostProfile minimal(const QString& name)
     return p;
 }
 
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 } // namespace
 
 class TestHostProfileStore : public QObject
@@ -202,11 +196,11 @@ private Q_SLOTS:
             QFile::ReadOwner | QFile::WriteOwner); // 0600: owner rw, group and others nothing
 
         // A refused save leaves the file exactly as it was.
-        const QByteArray before = readAll(path);
+        const QByteArray before = test::readFile(path);
         const Status dup = store.save({ minimal(QStringLiteral("x")), minimal(QStringLiteral("x")) });
         QVERIFY(!dup.ok());
         QCOMPARE(dup.error(), QStringLiteral("duplicate host name 'x'"));
-        QCOMPARE(readAll(path), before);
+        QCOMPARE(test::readFile(path), before);
 
         QVERIFY(store.remove(QStringLiteral("gpu1")).ok());
         QCOMPARE(store.load()->profiles.size(), 1);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // Validates the test harness itself with OpenSSH's own client, independent of our SSH code.
+#include "core/util/procfs.h"
 #include "tests/support/testsupport.h"
 
 #include <QFile>
@@ -13,6 +14,8 @@
 #include <QtTest>
 
 #include <csignal>
+
+using namespace kf;
 
 class TestDemoHost : public QObject
 {
@@ -141,12 +144,8 @@ private Q_SLOTS:
         QVERIFY(app.waitForFinished(10000));
         // Gone, or a zombie waiting for init to reap it.
         const auto alive = [sshd] {
-            QFile stat(QStringLiteral("/proc/%1/stat").arg(sshd));
-            if (!stat.open(QIODevice::ReadOnly))
-                return false;
-            const QByteArray s = stat.readAll();
-            const qsizetype close = s.lastIndexOf(')');
-            return close > 0 && s.mid(close + 2, 1) != "Z";
+            const QList<QByteArray> stat = procfs::statFields(sshd);
+            return !stat.isEmpty() && stat.first() != "Z";
         };
         QTRY_VERIFY_WITH_TIMEOUT(!alive(), 10000);
 

@@ -23,12 +23,6 @@ using namespace kf;
 
 namespace {
 
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 QStringList tempLitter(const QString& dir)
 {
     QStringList out;
@@ -148,13 +142,13 @@ private Q_SLOTS:
         // SFTP v3 reports ENOSPC as a bare SSH_FX_FAILURE; the transport asks statvfs@openssh.com.
         QVERIFY2(s.error().contains(QLatin1String("no space left on device on ~/full (")), qPrintable(s.error()));
         QVERIFY2(s.error().contains(QLatin1String(" free, 1.0 MiB needed)")), qPrintable(s.error()));
-        QCOMPARE(readAll(demo.homeDir() + QStringLiteral("/full/victim.txt")), QByteArray("ORIGINAL\n"));
+        QCOMPARE(test::readFile(demo.homeDir() + QStringLiteral("/full/victim.txt")), QByteArray("ORIGINAL\n"));
         QCOMPARE(tempLitter(demo.homeDir() + QStringLiteral("/full")), QStringList());
         // The space came back: nothing of the failed write stays allocated.
         QVERIFY2(disk.freeBytes() > 200 * 1024, qPrintable(QString::number(disk.freeBytes())));
         // And the connection is still usable.
         QVERIFY(t->writeFileAtomic(QStringLiteral("~/full/victim.txt"), "SMALL\n").ok());
-        QCOMPARE(readAll(demo.homeDir() + QStringLiteral("/full/victim.txt")), QByteArray("SMALL\n"));
+        QCOMPARE(test::readFile(demo.homeDir() + QStringLiteral("/full/victim.txt")), QByteArray("SMALL\n"));
     }
 
     void patchApplyOnAFullDisk()
@@ -176,7 +170,7 @@ private Q_SLOTS:
         for (const QString& rel : files) {
             QDir().mkpath(QFileInfo(tree + QLatin1Char('/') + rel).absolutePath());
             QVERIFY(QFile::copy(src + QLatin1Char('/') + rel, tree + QLatin1Char('/') + rel));
-            originals.insert(rel, readAll(tree + QLatin1Char('/') + rel));
+            originals.insert(rel, test::readFile(tree + QLatin1Char('/') + rel));
         }
         const auto set = patch::loadPatchSet(QStringLiteral("builtin:sgl-kernel-sm120-cuda13"));
         QVERIFY(set);
@@ -187,7 +181,7 @@ private Q_SLOTS:
         QVERIFY(!report.ok());
         int failed = 0;
         for (const patch::FileApply& f : report.files) {
-            const QByteArray now = readAll(tree + QLatin1Char('/') + f.file);
+            const QByteArray now = test::readFile(tree + QLatin1Char('/') + f.file);
             if (f.outcome == patch::FileApply::Failed) {
                 ++failed;
                 qInfo("%s: %s", qPrintable(f.file), qPrintable(f.message));
@@ -240,7 +234,7 @@ private Q_SLOTS:
             put.err.contains("kernelforge-cli put: cannot write full/victim.bin: no space left on device on full ("),
             put.err.constData());
         QVERIFY2(put.err.contains(" free, 2.0 MiB needed)"), put.err.constData());
-        QCOMPARE(readAll(victim.fileName()), QByteArray("ORIGINAL\n"));
+        QCOMPARE(test::readFile(victim.fileName()), QByteArray("ORIGINAL\n"));
         QCOMPARE(tempLitter(demo.homeDir() + QStringLiteral("/full")), QStringList());
     }
 

@@ -46,12 +46,6 @@ quint32 seed()
     return ok ? s : QRandomGenerator::global()->generate();
 }
 
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 QByteArray sha(const QByteArray& data)
 {
     return QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex();
@@ -133,7 +127,7 @@ private Q_SLOTS:
             std::this_thread::sleep_for(std::chrono::milliseconds(delayMs)); // the random moment, not a synchronisation
             demo.dropConnections();
             const Status st = write.get();
-            const QByteArray got = sha(readAll(local));
+            const QByteArray got = sha(test::readFile(local));
             QVERIFY2(got == hashes[0] || got == hashes[1],
                 qPrintable(
                     QStringLiteral("kill %1 (after %2 ms, seed %3): remote file is neither old nor new (size %4)")
@@ -156,11 +150,11 @@ private Q_SLOTS:
         Status good = t->writeFileAtomic(remote, contents[1 - current]);
         for (QElapsedTimer wait; !good && (wait.isValid() || (wait.start(), true)) && wait.elapsed() < 60000;) {
             waitReady(*t, 60000);
-            current = sha(readAll(local)) == hashes[0] ? 0 : 1;
+            current = sha(test::readFile(local)) == hashes[0] ? 0 : 1;
             good = t->writeFileAtomic(remote, contents[1 - current]);
         }
         QVERIFY2(good.ok(), qPrintable(good.error()));
-        QCOMPARE(sha(readAll(local)), hashes[1 - current]);
+        QCOMPARE(sha(test::readFile(local)), hashes[1 - current]);
         QCOMPARE(tempLitter(demo.homeDir()), QStringList());
     }
 
@@ -226,7 +220,7 @@ private Q_SLOTS:
                 ++failedApplies;
             int newFiles = 0;
             for (auto it = expected.cbegin(); it != expected.cend(); ++it) {
-                const QByteArray got = sha(readAll(treeLocal + QLatin1Char('/') + it.key()));
+                const QByteArray got = sha(test::readFile(treeLocal + QLatin1Char('/') + it.key()));
                 QVERIFY2(got == it.value().first || got == it.value().second,
                     qPrintable(QStringLiteral("kill %1 (after %2 ms, seed %3): %4 is neither old nor new")
                                    .arg(i)
@@ -239,7 +233,7 @@ private Q_SLOTS:
             // A file reported as written must really be the new one.
             for (const patch::FileApply& f : report.files)
                 if (f.outcome == patch::FileApply::Written)
-                    QCOMPARE(sha(readAll(treeLocal + QLatin1Char('/') + f.file)), expected.value(f.file).second);
+                    QCOMPARE(sha(test::readFile(treeLocal + QLatin1Char('/') + f.file)), expected.value(f.file).second);
             if (newFiles != 0 && newFiles != expected.size())
                 ++mixed; // some files new, some old: allowed per file, counted for the report
             QVERIFY2(waitReady(*t, 60000), qPrintable(t->session()->stateReason()));
@@ -252,7 +246,7 @@ private Q_SLOTS:
         QVERIFY2(plan, qPrintable(plan.error));
         QVERIFY(patch::applyPlan(*t, plan).ok());
         for (auto it = expected.cbegin(); it != expected.cend(); ++it)
-            QCOMPARE(sha(readAll(treeLocal + QLatin1Char('/') + it.key())), it.value().second);
+            QCOMPARE(sha(test::readFile(treeLocal + QLatin1Char('/') + it.key())), it.value().second);
         for (const QString& rel : kPatchFiles)
             QCOMPARE(tempLitter(QFileInfo(treeLocal + QLatin1Char('/') + rel).absolutePath()), QStringList());
     }

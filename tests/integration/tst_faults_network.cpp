@@ -26,15 +26,9 @@ namespace {
 
 constexpr int kKeepaliveS = 2;
 
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 QByteArray hostKeyBlob(const DemoHost& demo)
 {
-    return QByteArray::fromBase64(readAll(demo.hostKeyPath() + QStringLiteral(".pub")).split(' ').value(1));
+    return QByteArray::fromBase64(test::readFile(demo.hostKeyPath() + QStringLiteral(".pub")).split(' ').value(1));
 }
 
 // A connection to the demo host that runs through the proxy, with a short keepalive.

@@ -21,15 +21,7 @@
 using namespace kf;
 using namespace kf::patch;
 
-namespace {
-
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-} // namespace
+namespace { } // namespace
 
 class TestPatchSsh : public QObject
 {
@@ -55,7 +47,7 @@ void TestPatchSsh::cliApplyAgainRollback()
 {
     KF_START_DEMO_HOST(demo);
     const QString cmake = demo.homeDir() + QStringLiteral("/sgl-kernel/CMakeLists.txt");
-    const QByteArray original = readAll(cmake);
+    const QByteArray original = test::readFile(cmake);
     QVERIFY(original.contains("cmake_policy(SET CMP0169 OLD)"));
     const QStringList ssh { QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("-i"),
         demo.clientKeyPath(), QStringLiteral("--known-hosts"), demo.knownHostsPath() };
@@ -71,9 +63,9 @@ void TestPatchSsh::cliApplyAgainRollback()
     const auto apply = run(QStringLiteral("apply"));
     QVERIFY2(apply.exitCode == 0, QByteArray(apply.out + apply.err).constData());
     QCOMPARE(apply.out.count("\"status\":\"applied\""), 4);
-    const QByteArray patched = readAll(cmake);
+    const QByteArray patched = test::readFile(cmake);
     QVERIFY(patched.contains("if(POLICY CMP0169)"));
-    QVERIFY(readAll(demo.homeDir() + QStringLiteral("/sgl-kernel/python/sgl_kernel/flash_attn.py"))
+    QVERIFY(test::readFile(demo.homeDir() + QStringLiteral("/sgl-kernel/python/sgl_kernel/flash_attn.py"))
                 .contains("FA3_AVAILABLE = False"));
     // Backups live on the server, next to nothing of the user's.
     QVERIFY(QDir(demo.homeDir() + QStringLiteral("/.cache/kernelforge/patch-backups")).exists());
@@ -81,12 +73,12 @@ void TestPatchSsh::cliApplyAgainRollback()
     const auto again = run(QStringLiteral("apply"));
     QCOMPARE(again.exitCode, 0);
     QCOMPARE(again.out.count("\"status\":\"already-applied\""), 4);
-    QCOMPARE(readAll(cmake), patched);
+    QCOMPARE(test::readFile(cmake), patched);
 
     const auto rollback = run(QStringLiteral("rollback"));
     QVERIFY2(rollback.exitCode == 0, QByteArray(rollback.out + rollback.err).constData());
     QCOMPARE(rollback.out.count("\"status\":\"rolled-back\""), 2);
-    QCOMPARE(readAll(cmake), original);
+    QCOMPARE(test::readFile(cmake), original);
 
     // A wrong key is a connection error (255), not a patch error.
     const auto bad
@@ -114,10 +106,10 @@ void TestPatchSsh::refusesAfterConcurrentChange()
         QVERIFY(f.open(QIODevice::Append));
         f.write("# someone edited this on the server meanwhile\n");
     }
-    const QByteArray concurrent = readAll(cmake);
+    const QByteArray concurrent = test::readFile(cmake);
     const ApplyReport report = applyPlan(*transport.value(), plan);
     QVERIFY(report.changedSinceReview());
-    QCOMPARE(readAll(cmake), concurrent);
+    QCOMPARE(test::readFile(cmake), concurrent);
     // Re-plan, apply, roll back over SSH.
     const SetPlan fresh = planSet(*transport.value(), set.value(), QStringLiteral("sgl-kernel"));
     const ApplyReport ok = applyPlan(*transport.value(), fresh);
@@ -128,7 +120,7 @@ void TestPatchSsh::refusesAfterConcurrentChange()
         const auto r = rollbackApply(*transport.value(), f.journalId);
         QVERIFY2(r, qPrintable(r.error()));
     }
-    QCOMPARE(readAll(cmake), concurrent);
+    QCOMPARE(test::readFile(cmake), concurrent);
 }
 
 void TestPatchSsh::killedMidApplyLeavesOldOrNew()
@@ -166,7 +158,7 @@ void TestPatchSsh::killedMidApplyLeavesOldOrNew()
     if (cut)
         demo.dropConnections();
     QTRY_VERIFY_WITH_TIMEOUT(future.isFinished(), 120000);
-    const QByteArray now = readAll(dir + QStringLiteral("/CMakeLists.txt"));
+    const QByteArray now = test::readFile(dir + QStringLiteral("/CMakeLists.txt"));
     QVERIFY2(now == old || now == proposed, "the file is neither the old nor the new text");
     if (cut) {
         qInfo("connection cut mid-apply: file is %s", now == old ? "the old one" : "the new one");

@@ -47,12 +47,6 @@ ScriptedInteraction scripted(const QByteArray& secret)
     return ui;
 }
 
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 // Files under dir (recursively) whose bytes contain needle, as UTF-8 or UTF-16.
 QStringList filesContaining(const QString& dir, const QByteArray& needle)
 {
@@ -61,7 +55,7 @@ QStringList filesContaining(const QString& dir, const QByteArray& needle)
     QDirIterator it(dir, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString f = it.next();
-        const QByteArray data = readAll(f);
+        const QByteArray data = test::readFile(f);
         if (data.contains(needle) || data.contains(utf16))
             hits << f;
     }
@@ -83,7 +77,7 @@ QString destination(const DemoHost& demo)
 QMap<QString, QString> listeningSockets(const QString& table)
 {
     QMap<QString, QString> out;
-    const QList<QByteArray> lines = readAll(table).split('\n');
+    const QList<QByteArray> lines = test::readFile(table).split('\n');
     for (int i = 1; i < lines.size(); ++i) {
         const QList<QByteArray> cols = lines[i].simplified().split(' ');
         if (cols.size() < 10 || cols[3] != "0A") // 0A = TCP_LISTEN
@@ -117,7 +111,7 @@ private Q_SLOTS:
     {
         KF_START_DEMO_HOST(demo);
         QVERIFY(demo.restart(/*newHostKey=*/true).ok());
-        const QByteArray knownBefore = readAll(demo.knownHostsPath());
+        const QByteArray knownBefore = test::readFile(demo.knownHostsPath());
         ScriptedInteraction ui = scripted({});
         for (int i = 0; i < kAttempts; ++i) {
             SshConnectOptions o;
@@ -142,7 +136,7 @@ private Q_SLOTS:
                 r.err.constData());
         }
         QVERIFY(!QFile::exists(marker));
-        QCOMPARE(readAll(demo.knownHostsPath()), knownBefore);              // the old entry was not replaced
+        QCOMPARE(test::readFile(demo.knownHostsPath()), knownBefore);       // the old entry was not replaced
         QCOMPARE(int(demo.sshdLog().count(QLatin1String("Accepted "))), 0); // no login at all
     }
 
@@ -193,7 +187,8 @@ private Q_SLOTS:
                 { QStringLiteral("CMakeLists.txt"), QStringLiteral("python/sgl_kernel/flash_attn.py"),
                     QStringLiteral("python/sgl_kernel/__init__.py") }) {
                 QVERIFY(t->mkpath(QStringLiteral("tree/") + QFileInfo(rel).path()).ok());
-                QVERIFY(t->writeFileAtomic(QStringLiteral("tree/") + rel, readAll(src + QLatin1Char('/') + rel)).ok());
+                QVERIFY(t->writeFileAtomic(QStringLiteral("tree/") + rel, test::readFile(src + QLatin1Char('/') + rel))
+                            .ok());
             }
             const auto set = patch::loadPatchSet(QStringLiteral("builtin:sgl-kernel-sm120-cuda13"));
             QVERIFY(set);

@@ -21,12 +21,6 @@ using kf::test::ScriptedInteraction;
 
 namespace {
 
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 void writeAll(const QString& path, const QByteArray& data)
 {
     QFile f(path);
@@ -69,7 +63,7 @@ public:
             return false;
         m_port = freePort();
         QStringList lines;
-        for (const QByteArray& l : readAll(demo.rootDir() + QStringLiteral("/etc/sshd_config")).split('\n')) {
+        for (const QByteArray& l : test::readFile(demo.rootDir() + QStringLiteral("/etc/sshd_config")).split('\n')) {
             const QString line = QString::fromUtf8(l);
             if (line.startsWith(QLatin1String("Port ")))
                 lines << QStringLiteral("Port %1").arg(m_port);
@@ -141,7 +135,7 @@ private Q_SLOTS:
         QCOMPARE(info.keyType, QStringLiteral("ssh-ed25519"));
         QCOMPARE(info.fingerprint, hostKeyFingerprint(demo));
         QCOMPARE(info.knownHostsFile, p.knownHostsFile);
-        const QByteArray after = readAll(p.knownHostsFile);
+        const QByteArray after = test::readFile(p.knownHostsFile);
         switch (decision) {
         case HostKeyDecision::Reject:
             QVERIFY(!t.ok());
@@ -189,9 +183,10 @@ private Q_SLOTS:
         SshConnectOptions o;
         o.acceptNewHostKey = true;
         QVERIFY(SshTransport::connect(p, o).ok());
-        QVERIFY(lookupHostKey({ readKnownHostsFile(p.knownHostsFile) }, p.host, p.port,
-                    QByteArray::fromBase64(readAll(demo.hostKeyPath() + QStringLiteral(".pub")).split(' ').value(1)))
-                    .status
+        QVERIFY(
+            lookupHostKey({ readKnownHostsFile(p.knownHostsFile) }, p.host, p.port,
+                QByteArray::fromBase64(test::readFile(demo.hostKeyPath() + QStringLiteral(".pub")).split(' ').value(1)))
+                .status
             == HostKeyLookup::Status::Match);
     }
 
@@ -205,7 +200,7 @@ private Q_SLOTS:
         const auto h = kf::test::runProgram(
             QStringLiteral("ssh-keygen"), { QStringLiteral("-H"), QStringLiteral("-f"), p.knownHostsFile });
         QVERIFY2(h.exitCode == 0, h.err.constData());
-        QVERIFY(readAll(p.knownHostsFile).startsWith("|1|"));
+        QVERIFY(test::readFile(p.knownHostsFile).startsWith("|1|"));
         auto t = SshTransport::connect(p);
         QVERIFY2(t.ok(), qPrintable(t.error()));
     }
@@ -230,7 +225,7 @@ private Q_SLOTS:
         // Nothing ran and no login happened; the known_hosts file is untouched.
         QVERIFY(!QFile::exists(marker));
         QCOMPARE(acceptedLogins(demo), 0);
-        QCOMPARE(readAll(demo.knownHostsPath()).count('\n'), 1);
+        QCOMPARE(test::readFile(demo.knownHostsPath()).count('\n'), 1);
     }
 
     // A server with ed25519 and ECDSA host keys: whichever type known_hosts holds is the one
@@ -251,7 +246,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(answers(sshd.port()), 20000);
         const QString pubPath = (known == QLatin1String("ssh-ed25519") ? demo.hostKeyPath() : sshd.ecdsaKeyPath())
             + QStringLiteral(".pub");
-        const QList<QByteArray> pub = readAll(pubPath).trimmed().split(' ');
+        const QList<QByteArray> pub = test::readFile(pubPath).trimmed().split(' ');
         QCOMPARE(QString::fromLatin1(pub.value(0)), known);
         HostProfile p = demo.profile();
         p.port = sshd.port();
@@ -266,7 +261,7 @@ private Q_SLOTS:
         QCOMPARE(ui.hostKeysAsked.size(), 0);
         QCOMPARE(t.value()->session()->verifiedHostKey(), QByteArray::fromBase64(pub.value(1)));
         QCOMPARE(t.value()->exec({ QStringLiteral("echo two-keys") }, 30000).stdOut, QByteArray("two-keys\n"));
-        QCOMPARE(readAll(p.knownHostsFile).count('\n'), 1); // nothing added
+        QCOMPARE(test::readFile(p.knownHostsFile).count('\n'), 1); // nothing added
     }
 
     void storedKeyOfAnotherTypeIsAMismatch()
@@ -293,9 +288,9 @@ private Q_SLOTS:
         QTemporaryDir dir;
         HostProfile p = demo.profile();
         p.knownHostsFile = dir.path() + QStringLiteral("/kh");
-        const QList<QByteArray> pub = readAll(demo.hostKeyPath() + QStringLiteral(".pub")).trimmed().split(' ');
+        const QList<QByteArray> pub = test::readFile(demo.hostKeyPath() + QStringLiteral(".pub")).trimmed().split(' ');
         writeAll(p.knownHostsFile,
-            readAll(demo.knownHostsPath()) + "@revoked * " + pub.value(0) + ' ' + pub.value(1) + '\n');
+            test::readFile(demo.knownHostsPath()) + "@revoked * " + pub.value(0) + ' ' + pub.value(1) + '\n');
         auto t = SshTransport::connect(p);
         QVERIFY(!t.ok());
         QVERIFY2(

@@ -25,12 +25,6 @@ using kf::test::ScriptedInteraction;
 
 namespace {
 
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 std::optional<QByteArray> stored(SecretStore& store, const QString& key)
 {
     auto r = store.read(key);
@@ -118,7 +112,7 @@ private Q_SLOTS:
         }
         if (!probe.ok())
             QSKIP(qPrintable(QStringLiteral("the Secret Service did not come up: ") + probe.error() + QLatin1Char(' ')
-                + QString::fromLocal8Bit(readAll(m_keyringLog))));
+                + QString::fromLocal8Bit(test::readFile(m_keyringLog))));
         QVERIFY(m_store->remove(QStringLiteral("kf-probe")).ok());
 #endif
     }

@@ -20,15 +20,9 @@ using namespace kf;
 
 namespace {
 
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 QByteArray hostKeyBlob(const DemoHost& demo)
 {
-    return QByteArray::fromBase64(readAll(demo.hostKeyPath() + QStringLiteral(".pub")).split(' ').value(1));
+    return QByteArray::fromBase64(test::readFile(demo.hostKeyPath() + QStringLiteral(".pub")).split(' ').value(1));
 }
 
 int acceptedLogins(const DemoHost& demo)
@@ -53,7 +47,7 @@ private Q_SLOTS:
         {
             QFile f(kh);
             QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(readAll(jump.knownHostsPath()) + readAll(target.knownHostsPath()));
+            f.write(test::readFile(jump.knownHostsPath()) + test::readFile(target.knownHostsPath()));
         }
         HostProfile p = target.profile();
         p.knownHostsFile = kh;

@@ -10,6 +10,12 @@
 
 namespace kf::test {
 
+QByteArray readFile(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
 QString dataPath(const QString& relative)
 {
     return QStringLiteral(KF_TEST_DATA_DIR "/") + relative;

@@ -14,6 +14,8 @@
 
 namespace kf::test {
 
+// The whole file, or empty when it cannot be read.
+QByteArray readFile(const QString& path);
 // tests/data/<relative>
 QString dataPath(const QString& relative);
 QByteArray readData(const QString& relative);

@@ -18,15 +18,7 @@
 
 using namespace kf;
 
-namespace {
-
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-} // namespace
+namespace { } // namespace
 
 class TestPatchPane : public QObject
 {
@@ -138,8 +130,9 @@ void TestPatchPane::reviewToggleApply()
     pane.applySelected();
     QTRY_COMPARE_WITH_TIMEOUT(applied.size(), 1, 30000);
     QVERIFY(summary.contains(cmake));
-    QCOMPARE(readAll(m_root + QLatin1Char('/') + cmake), expected);
-    QVERIFY(readAll(m_root + QStringLiteral("/python/sgl_kernel/flash_attn.py")).contains("FA3_AVAILABLE = False"));
+    QCOMPARE(test::readFile(m_root + QLatin1Char('/') + cmake), expected);
+    QVERIFY(
+        test::readFile(m_root + QStringLiteral("/python/sgl_kernel/flash_attn.py")).contains("FA3_AVAILABLE = False"));
     QTRY_VERIFY_WITH_TIMEOUT(!history.isEmpty() && history.last().first().toInt() == 2, 30000);
     // After the apply the pane re-plans: the applied patches read "already applied".
     QTRY_COMPARE_WITH_TIMEOUT(planned.size(), 2, 30000);
