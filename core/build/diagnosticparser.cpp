@@ -38,7 +38,7 @@ bool mayBeDiagnostic(QByteArrayView s)
         || s.contains("Killed") || s.contains("signal 9") || s.contains("status 9") || s.contains("status -9")
         || s.contains("undefined reference") || s.contains("undefined symbol") || s.contains("no kernel image")
         || s.contains("*** ") || s.startsWith("ERROR") || s.contains("Error:") || s.contains("Error 1")
-        || s.contains("] Error ");
+        || s.contains("] Error ") || s.endsWith(": not found") || s.endsWith(": command not found");
 }
 
 // Is lit at pos of s (pos may be out of range)?
@@ -103,6 +103,15 @@ const QRegularExpression& reMake()
     return re;
 }
 
+// The shell's "command not found" (exit status 127). dash: "<script>: <line>: <cmd>: not found";
+// bash: "<script>: line <line>: <cmd>: command not found", or without the line when interactive.
+const QRegularExpression& reNotFound()
+{
+    static const QRegularExpression re(QStringLiteral(
+        R"(^(\S+?): (?:line )?(\d+): (\S+): (?:command )?not found$|^(\S+?): (\S+): command not found$)"));
+    return re;
+}
+
 const QRegularExpression& reShKilled()
 {
     static const QRegularExpression re(QStringLiteral(R"(\d+ Killed\s)"));
@@ -147,6 +156,18 @@ std::optional<Diagnostic> parseText(QByteArrayView bytes, bool shortcuts)
     if (has("Killed") || has("signal 9") || has("status ")) {
         if (auto d = oomDiagnostic(text))
             return d;
+    }
+    if (const auto m = !shortcuts || text.endsWith(QLatin1String("not found")) ? reNotFound().match(text)
+                                                                               : QRegularExpressionMatch();
+        m.hasMatch()) {
+        Diagnostic d;
+        d.kind = Kind::Shell;
+        const bool dashOrScript = m.hasCaptured(3);
+        d.file = m.captured(dashOrScript ? 1 : 4);
+        d.line = dashOrScript ? m.captured(2).toInt() : -1;
+        d.message = (dashOrScript ? m.captured(3) : m.captured(5)) + QStringLiteral(": command not found");
+        d.hint = Diagnostic::Hint::NotOnPath;
+        return d;
     }
     if (text.startsWith(QLatin1String("FAILED: "))) {
         Diagnostic d;
@@ -292,6 +313,7 @@ QString toString(Diagnostic::Kind k)
     case Kind::Oom: return QStringLiteral("oom");
     case Kind::Runtime: return QStringLiteral("runtime");
     case Kind::BuildFailed: return QStringLiteral("build");
+    case Kind::Shell: return QStringLiteral("shell");
     }
     return {};
 }
@@ -308,6 +330,7 @@ QString toString(Diagnostic::Hint h)
     case H::Oom: return QStringLiteral("oom");
     case H::MissingSm: return QStringLiteral("missing-sm");
     case H::Fa3Import: return QStringLiteral("fa3-import");
+    case H::NotOnPath: return QStringLiteral("not-on-path");
     }
     return {};
 }
@@ -341,6 +364,12 @@ QString hintText(Diagnostic::Hint h)
     case H::Fa3Import:
         return QStringLiteral(
             "sgl_kernel refuses to import without FA3: apply the FA3 import fallback patch, or build with FA3.");
+    case H::NotOnPath:
+        return QStringLiteral(
+            "The build's shell cannot find this command. Builds run in a non-interactive SSH session, which gets "
+            "sshd's default PATH (no ~/.bashrc, conda or virtualenv): put the tool's folder first in the profile's "
+            "PATH (--env PATH=/opt/venv/bin:/usr/local/cuda/bin:/usr/local/bin:/usr/bin:/bin), or install it "
+            "system-wide.");
     }
     return {};
 }
@@ -431,6 +460,9 @@ bool mayBeDiagnosticLine(QByteArrayView s)
     if (anyAt(s, 'f', [&](qsizetype i) {
             return at(s, i - 4, "undefined ") && (at(s, i + 6, "reference") || at(s, i + 6, "symbol"));
         }))
+        return true;
+    // ": not found", ": command not found" (the shell's, at the end of the line)
+    if (s.endsWith(": not found") || s.endsWith(": command not found"))
         return true;
     // "no kernel image"
     return anyAt(s, 'k', [&](qsizetype i) { return at(s, i - 3, "no kernel image"); });

@@ -32,6 +32,8 @@
 //                   "returned non-zero exit status 9", "g++: fatal error: Killed signal terminated program cc1plus"
 //   run time        "ImportError: .../common_ops.so: undefined symbol: _ZNK3c106SymInt6sym_neERKS0_"
 //                   "... no kernel image is available for execution on the device"
+//   shell           "/root/.cache/kernelforge/jobs/<id>/cmd: 1: cmake: not found" (dash), "sh: 1: x: not found",
+//                   "bash: line 1: cmake: command not found", "bash: cmake: command not found" (exit status 127)
 //   end of build    "ninja: build stopped: subcommand failed.", "*** CMake build failed",
 //                   "ERROR: Failed building wheel for sgl-kernel"
 // Known signatures get a hint (HintId) naming the fix (see hintText()).
@@ -40,8 +42,8 @@ namespace kf {
 struct Diagnostic
 {
     enum class Severity { Error, Warning, Note };
-    enum class Kind { Compiler, Nvcc, Ptxas, CMake, Ninja, Make, Linker, Oom, Runtime, BuildFailed };
-    enum class Hint { None, CMakePolicy, Cccl, CudaTooOld, TorchAbi, Oom, MissingSm, Fa3Import };
+    enum class Kind { Compiler, Nvcc, Ptxas, CMake, Ninja, Make, Linker, Oom, Runtime, BuildFailed, Shell };
+    enum class Hint { None, CMakePolicy, Cccl, CudaTooOld, TorchAbi, Oom, MissingSm, Fa3Import, NotOnPath };
 
     Severity severity = Severity::Error;
     Kind kind = Kind::Compiler;
@@ -55,10 +57,10 @@ struct Diagnostic
 };
 
 QString toString(Diagnostic::Severity s); // "error", "warning", "note"
-QString toString(
-    Diagnostic::Kind k); // "compiler", "nvcc", "ptxas", "cmake", "ninja", "make", "linker", "oom", "runtime", "build"
-QString toString(
-    Diagnostic::Hint h); // "cmake-policy", "cccl", "cuda-too-old", "torch-abi", "oom", "missing-sm", "fa3-import", ""
+QString toString(Diagnostic::Kind k);     // "compiler", "nvcc", "ptxas", "cmake", "ninja", "make", "linker", "oom",
+                                          // "runtime", "build", "shell"
+QString toString(Diagnostic::Hint h);     // "cmake-policy", "cccl", "cuda-too-old", "torch-abi", "oom", "missing-sm",
+                                          // "fa3-import", "not-on-path", ""
 // A sentence naming the fix.
 QString hintText(Diagnostic::Hint h);
 

@@ -128,6 +128,19 @@ private Q_SLOTS:
             QStringLiteral("ERROR: Failed building wheel for sgl-kernel"));
         row("cmake plain", "CMake Error: The source directory \"/x\" does not exist.", S::Error, K::CMake, QString(),
             -1, -1, QStringLiteral("The source directory \"/x\" does not exist."));
+        // Exit status 127 on the lent H200 (tests/data/field-h200): cmake lives in a virtualenv that
+        // the build's non-interactive SSH shell does not have on its PATH.
+        row("dash not found", "/root/.cache/kernelforge/jobs/20261201-220313-571a/cmd: 1: cmake: not found", S::Error,
+            K::Shell, QStringLiteral("/root/.cache/kernelforge/jobs/20261201-220313-571a/cmd"), 1, -1,
+            QStringLiteral("cmake: command not found"), H::NotOnPath);
+        row("sh -c not found", "sh: 1: ninja: not found", S::Error, K::Shell, QStringLiteral("sh"), 1, -1,
+            QStringLiteral("ninja: command not found"), H::NotOnPath);
+        row("bash not found", "bash: line 3: nvcc: command not found", S::Error, K::Shell, QStringLiteral("bash"), 3,
+            -1, QStringLiteral("nvcc: command not found"), H::NotOnPath);
+        row("bash interactive not found", "bash: cmake: command not found", S::Error, K::Shell, QStringLiteral("bash"),
+            -1, -1, QStringLiteral("cmake: command not found"), H::NotOnPath);
+        none("cmake package not found", "-- Could NOT find CUDNN (missing: CUDNN_LIBRARY) not found");
+        none("prose not found", "the file you asked for was not found");
         none("compile command",
             "/usr/local/cuda/bin/nvcc -DTORCH_EXTENSION_NAME=common_ops -Werror=return-type -c x.cu -o x.o");
         none("progress", "[12/430] Building CUDA object x.o");
@@ -236,7 +249,8 @@ private Q_SLOTS:
                  "CMake Deprecation Warning at a.txt:1 (f):", "FAILED: a.o", "FAILED: [code=1] a.o",
                  "ninja: build stopped: subcommand failed.", "ninja: error: x",
                  "collect2: error: ld returned 1 exit status", "*** CMake build failed", "ERROR: Failed building wheel",
-                 "error: subprocess-exited-with-error",
+                 "error: subprocess-exited-with-error", "x/cmd: 1: cmake: not found",
+                 "bash: line 1: x: command not found", "bash: x: command not found",
                  "/usr/bin/ld: a.o: in function `f': a.cpp:(.text+0x1): undefined reference to `g'" }) {
             QTest::newRow(l) << QByteArray(l);
             QTest::addRow("indented %s", l) << QByteArray("  \xe2\x94\x82 ") + l + "  ";
