@@ -194,6 +194,7 @@ Result<std::shared_ptr<SshTransport>> SshTransport::connect(
     so.timeoutMs = options.timeoutMs;
     so.reconnect = options.reconnect;
     so.keepaliveIntervalS = options.keepaliveIntervalS;
+    so.knownHostsSources = options.knownHostsSources;
     auto session = SshSession::create(so);
     session->connectToHost();
     if (Status s = session->waitUntilReady(-1); !s)

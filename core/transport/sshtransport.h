@@ -4,6 +4,7 @@
 
 #include "core/hosts/hostprofile.h"
 #include "core/hosts/interaction.h"
+#include "core/ssh/knownhosts.h"
 #include "core/transport/transport.h"
 
 #include <functional>
@@ -26,6 +27,8 @@ struct SshConnectOptions
     // False: unknown host keys are refused even with an interaction (StrictHostKeyChecking=yes).
     bool promptForHostKeys = true;
     int timeoutMs = 20000;
+    // Where ssh_config and the global known_hosts files are read (tests: a temp dir, not /etc/ssh).
+    KnownHostsSources knownHostsSources;
     bool reconnect = true;
     int keepaliveIntervalS = 5;
 };
