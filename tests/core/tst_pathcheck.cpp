@@ -8,6 +8,7 @@
 #include "core/patch/rootpath.h"
 #include "core/transport/localtransport.h"
 #include "core/util/pathcheck.h"
+#include "tests/support/testsupport.h"
 
 #include <QDir>
 #include <QFile>
@@ -191,6 +192,28 @@ private Q_SLOTS:
         const PatchSet s = set.value();
         const SetPlan plan = planSetOnFiles(s, { { decoded, QByteArray("old\n") } });
         QCOMPARE(plan.count(PatchStatus::WillApply), 1);
+    }
+
+    // Real `git diff -M` output (git 2.39) for names git quotes: UTF-8, '"', a tab; git adds a
+    // tab after a quoted name that has a blank.
+    void realGitQuotedCapture()
+    {
+        const UnifiedDiff d
+            = parseUnifiedDiff(QString::fromUtf8(test::readData(QStringLiteral("patch/git-quoted.diff"))));
+        QVERIFY2(d, qPrintable(d.error));
+        QCOMPARE(d.files.size(), 4);
+        QCOMPARE(d.files[0].oldPath, QString::fromUtf8("a/caf\xc3\xa9.txt"));
+        QVERIFY(d.files[0].isDeleted);
+        QCOMPARE(d.files[1].newPath, QString::fromUtf8("b/na\xc3\xafve.txt"));
+        QVERIFY(d.files[1].isNew);
+        QCOMPARE(d.files[2].oldPath, QStringLiteral("a/say \"hi\".txt"));
+        QCOMPARE(d.files[2].newPath, QStringLiteral("b/say \"hi\".txt"));
+        QCOMPARE(d.files[3].newPath, QStringLiteral("b/tab\there.txt"));
+        // The tab name is refused by the path check, the others plan against their real names.
+        const auto set = patchSetFromDiff(
+            QString::fromUtf8(test::readData(QStringLiteral("patch/git-quoted.diff"))), QStringLiteral("q.patch"));
+        QVERIFY(!set);
+        QVERIFY2(set.error().contains(QLatin1String("control character \\t")), qPrintable(set.error()));
     }
 
     void gitQuotedRename()
