@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "app/cli/sshoptions.h"
 
+#include "core/util/pathcheck.h"
+
 #include "core/hosts/interaction.h"
 #include "core/log/redact.h"
 #include "core/transport/localtransport.h"
@@ -187,6 +189,14 @@ bool takeSshOptions(QStringList& args, SshCliOptions* out, QString* error)
     if (host.isEmpty()) {
         *err = QStringLiteral("missing host name");
         return false;
+    }
+    // A newline in a remote path would end a shell word on the server (mv, rm); refuse
+    // control characters in every part of the destination.
+    for (const QString& part : { out->remotePath, host, out->user }) {
+        if (const QString c = firstControlCharacter(part); !c.isEmpty()) {
+            *err = QStringLiteral("refusing a destination with the control character %1 in it").arg(c);
+            return false;
+        }
     }
     out->host = host;
     return true;

@@ -33,7 +33,9 @@ QString newJobId()
 
 bool isValidJobId(const QString& id)
 {
-    static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9._-]{1,64}$"));
+    // Anchored at the true end ("$" would accept "id\n"); no leading '-' (an option to rm, ls...).
+    static const QRegularExpression re(
+        QRegularExpression::anchoredPattern(QStringLiteral("[A-Za-z0-9._][A-Za-z0-9._-]{0,63}")));
     return re.match(id).hasMatch() && id != QLatin1String(".") && id != QLatin1String("..");
 }
 
@@ -81,8 +83,7 @@ QString startScript(const JobSpec& spec, const QString& id)
 {
     QString env;
     for (auto it = spec.env.cbegin(); it != spec.env.cend(); ++it) {
-        static const QRegularExpression key(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
-        if (key.match(it.key()).hasMatch())
+        if (isShellName(it.key()))
             env += QStringLiteral("export ") + it.key() + QLatin1Char('=') + shellQuote(it.value()) + QLatin1Char('\n');
     }
     QString s;

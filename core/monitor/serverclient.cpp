@@ -14,6 +14,11 @@ namespace kf {
 
 namespace {
 constexpr int kRequestTimeoutMs = 8000;
+// What each endpoint may send (SGLang's /health is empty, its info JSON a few KB, /metrics
+// a few hundred KB on 8 GPUs): a server streaming more gets "response body too large".
+constexpr qint64 kHealthMaxBytes = 64 * 1024;
+constexpr qint64 kInfoMaxBytes = 1024 * 1024;
+constexpr qint64 kMetricsMaxBytes = qint64(16) << 20;
 
 QJsonObject jsonObject(const QByteArray& body)
 {
@@ -28,7 +33,7 @@ ServerStatus pollServer(
     ServerStatus s;
     s.port = port;
     s.timeMs = QDateTime::currentMSecsSinceEpoch();
-    const auto health = httpGet(transport, host, port, QStringLiteral("/health"), kRequestTimeoutMs);
+    const auto health = httpGet(transport, host, port, QStringLiteral("/health"), kRequestTimeoutMs, kHealthMaxBytes);
     if (!health) {
         s.error = health.error();
         return s;
@@ -37,7 +42,7 @@ ServerStatus pollServer(
     s.healthStatus = health->status;
     if (withInfo) {
         for (const QString& path : { QStringLiteral("/server_info"), QStringLiteral("/get_server_info") }) {
-            const auto r = httpGet(transport, host, port, path, kRequestTimeoutMs);
+            const auto r = httpGet(transport, host, port, path, kRequestTimeoutMs, kInfoMaxBytes);
             if (r && r->status == 200) {
                 s.serverInfo = jsonObject(r->body);
                 s.infoEndpoint = path;
@@ -45,7 +50,7 @@ ServerStatus pollServer(
             }
         }
         for (const QString& path : { QStringLiteral("/model_info"), QStringLiteral("/get_model_info") }) {
-            const auto r = httpGet(transport, host, port, path, kRequestTimeoutMs);
+            const auto r = httpGet(transport, host, port, path, kRequestTimeoutMs, kInfoMaxBytes);
             if (r && r->status == 200) {
                 s.modelInfo = jsonObject(r->body);
                 break;
@@ -60,7 +65,8 @@ ServerStatus pollServer(
     if (s.modelPath.isEmpty())
         s.modelPath = s.modelInfo.value(QStringLiteral("model_path")).toString();
     s.tpSize = s.serverInfo.value(QStringLiteral("tp_size")).toInt();
-    const auto metrics = httpGet(transport, host, port, QStringLiteral("/metrics"), kRequestTimeoutMs);
+    const auto metrics
+        = httpGet(transport, host, port, QStringLiteral("/metrics"), kRequestTimeoutMs, kMetricsMaxBytes);
     if (metrics && metrics->status == 200) {
         s.hasMetrics = true;
         s.metricsText = parsePrometheusText(metrics->body);

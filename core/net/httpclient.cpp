@@ -33,6 +33,14 @@ QByteArrayView trimmedView(QByteArrayView v)
     return v;
 }
 
+QString bodyTooLarge(qint64 size, qint64 limit, bool atLeast = false)
+{
+    return QStringLiteral("response body too large (%1%2 bytes, limit %3)")
+        .arg(atLeast ? QStringLiteral("at least ") : QString())
+        .arg(size)
+        .arg(limit);
+}
+
 } // namespace
 
 QByteArray HttpResponse::header(QByteArrayView name) const
@@ -44,12 +52,22 @@ QByteArray HttpResponse::header(QByteArrayView name) const
     return {};
 }
 
-HttpParse parseHttpResponse(QByteArrayView data, bool closed)
+HttpParse parseHttpResponse(QByteArrayView data, bool closed, qint64 maxBody)
 {
     HttpParse p;
     qsizetype pos = 0;
     QByteArrayView line;
-    if (!nextLine(data, &pos, &line)) {
+    // Headers end within the first kHttpMaxHeaderBytes or never: an endless header stream stops here.
+    const QByteArrayView head = data.first(qMin(data.size(), kHttpMaxHeaderBytes));
+    auto headersTooLong = [&] {
+        if (data.size() < kHttpMaxHeaderBytes)
+            return false;
+        p.error = QStringLiteral("response headers exceed %1 bytes").arg(kHttpMaxHeaderBytes);
+        return true;
+    };
+    if (!nextLine(head, &pos, &line)) {
+        if (headersTooLong())
+            return p;
         if (closed)
             p.error = data.isEmpty() ? QStringLiteral("connection closed without a response")
                                      : QStringLiteral("truncated status line");
@@ -70,7 +88,7 @@ HttpParse parseHttpResponse(QByteArrayView data, bool closed)
     p.response.status = status;
     p.response.reason = QString::fromUtf8(trimmedView(line.sliced(12)));
     bool headersDone = false;
-    while (nextLine(data, &pos, &line)) {
+    while (nextLine(head, &pos, &line)) {
         if (line.isEmpty()) {
             headersDone = true;
             break;
@@ -84,6 +102,8 @@ HttpParse parseHttpResponse(QByteArrayView data, bool closed)
             { line.first(colon).toByteArray(), trimmedView(line.sliced(colon + 1)).toByteArray() });
     }
     if (!headersDone) {
+        if (headersTooLong())
+            return p;
         if (closed)
             p.error = QStringLiteral("connection closed inside the headers");
         return p;
@@ -91,7 +111,10 @@ HttpParse parseHttpResponse(QByteArrayView data, bool closed)
     const QByteArrayView rest = data.sliced(pos);
     if (p.response.header("Transfer-Encoding").toLower().contains("chunked")) {
         qsizetype cpos = 0;
-        QByteArray body;
+        // Chunks are located first and copied once the last one is there: parsing is re-run
+        // as data arrives, and copying every time would be quadratic.
+        QList<std::pair<qsizetype, qsizetype>> chunks; // offset, size in rest
+        qint64 bodySize = 0;
         while (true) {
             QByteArrayView sizeLine;
             if (!nextLine(rest, &cpos, &sizeLine)) {
@@ -111,12 +134,17 @@ HttpParse parseHttpResponse(QByteArrayView data, bool closed)
             }
             if (size == 0)
                 break; // trailers, if any, do not matter to us
+            if (size > maxBody - bodySize) {
+                p.error = bodyTooLarge(bodySize + size, maxBody, true);
+                return p;
+            }
             if (rest.size() - cpos < size + 1) {
                 if (closed)
                     p.error = QStringLiteral("connection closed inside a chunk");
                 return p;
             }
-            body.append(rest.sliced(cpos, size));
+            chunks.append({ cpos, qsizetype(size) });
+            bodySize += size;
             cpos += size;
             QByteArrayView crlf;
             if (!nextLine(rest, &cpos, &crlf)) {
@@ -125,7 +153,9 @@ HttpParse parseHttpResponse(QByteArrayView data, bool closed)
                 return p;
             }
         }
-        p.response.body = body;
+        p.response.body.reserve(qsizetype(bodySize));
+        for (const auto& [offset, size] : chunks)
+            p.response.body.append(rest.sliced(offset, size));
         p.complete = true;
         return p;
     }
@@ -135,6 +165,10 @@ HttpParse parseHttpResponse(QByteArrayView data, bool closed)
         const qint64 length = lengthText.trimmed().toLongLong(&ok);
         if (!ok || length < 0) {
             p.error = QStringLiteral("bad Content-Length");
+            return p;
+        }
+        if (length > maxBody) {
+            p.error = bodyTooLarge(length, maxBody);
             return p;
         }
         if (rest.size() < length) {
@@ -150,13 +184,18 @@ HttpParse parseHttpResponse(QByteArrayView data, bool closed)
         p.complete = true;
         return p;
     }
-    p.response.body = rest.toByteArray();
+    if (rest.size() > maxBody) {
+        p.error = bodyTooLarge(rest.size(), maxBody, true);
+        return p;
+    }
     p.complete = closed;
+    if (closed)
+        p.response.body = rest.toByteArray(); // not on every partial parse: that would be quadratic
     return p;
 }
 
 Result<HttpResponse> httpGet(
-    TunnelStream& stream, const QString& host, quint16 port, const QString& path, int timeoutMs)
+    TunnelStream& stream, const QString& host, quint16 port, const QString& path, int timeoutMs, qint64 maxBodyBytes)
 {
     const QByteArray request = "GET " + path.toUtf8() + " HTTP/1.1\r\nHost: " + host.toUtf8() + ':'
         + QByteArray::number(port) + "\r\nUser-Agent: KernelForge\r\nAccept: */*\r\nConnection: close\r\n\r\n";
@@ -180,7 +219,7 @@ Result<HttpResponse> httpGet(
         }
         data.append(chunk.value());
         const bool closed = stream.atEnd();
-        HttpParse parsed = parseHttpResponse(data, closed);
+        HttpParse parsed = parseHttpResponse(data, closed, maxBodyBytes);
         if (!parsed.error.isEmpty()) {
             stream.close();
             return Result<HttpResponse>::failure(QStringLiteral("GET %1: %2").arg(path, parsed.error));
@@ -197,7 +236,7 @@ Result<HttpResponse> httpGet(
 }
 
 Result<HttpResponse> httpGet(
-    Transport& transport, const QString& host, quint16 port, const QString& path, int timeoutMs)
+    Transport& transport, const QString& host, quint16 port, const QString& path, int timeoutMs, qint64 maxBodyBytes)
 {
     auto tunnel = transport.openTunnel(host, port);
     if (!tunnel)
@@ -205,7 +244,7 @@ Result<HttpResponse> httpGet(
                                                  .arg(host)
                                                  .arg(port)
                                                  .arg(transport.describe(), tunnel.error()));
-    return httpGet(*tunnel.value(), host, port, path, timeoutMs);
+    return httpGet(*tunnel.value(), host, port, path, timeoutMs, maxBodyBytes);
 }
 
 } // namespace kf

@@ -33,23 +33,29 @@ struct HttpResponse
     QByteArray header(QByteArrayView name) const; // case-insensitive; empty when absent
 };
 
+// Bounds on what a server may send: the status line and headers together, and the body
+// (callers pass a smaller limit per endpoint). Beyond them the response is an error:
+//   "response headers exceed 65536 bytes", "response body too large (N bytes, limit M)".
+inline constexpr qsizetype kHttpMaxHeaderBytes = 64 * 1024;
+inline constexpr qint64 kHttpMaxBodyBytes = qint64(32) << 20;
+
 // Parses a response. complete is false when more bytes are needed (headers unfinished, body
 // shorter than Content-Length, chunked without the last chunk); closed says the peer closed,
 // which ends a body without length.
 struct HttpParse
 {
     bool complete = false;
-    QString error; // malformed: never becomes complete
+    QString error; // malformed or over a limit: never becomes complete
     HttpResponse response;
 };
-HttpParse parseHttpResponse(QByteArrayView data, bool closed);
+HttpParse parseHttpResponse(QByteArrayView data, bool closed, qint64 maxBodyBytes = kHttpMaxBodyBytes);
 
 // Opens a tunnel to host:port through the transport and performs one GET (blocking; call
-// from a worker thread). timeoutMs bounds the whole exchange.
-Result<HttpResponse> httpGet(
-    Transport& transport, const QString& host, quint16 port, const QString& path, int timeoutMs = 10000);
+// from a worker thread). timeoutMs bounds the whole exchange, maxBodyBytes the body.
+Result<HttpResponse> httpGet(Transport& transport, const QString& host, quint16 port, const QString& path,
+    int timeoutMs = 10000, qint64 maxBodyBytes = kHttpMaxBodyBytes);
 // Same over an already open stream.
-Result<HttpResponse> httpGet(
-    TunnelStream& stream, const QString& host, quint16 port, const QString& path, int timeoutMs = 10000);
+Result<HttpResponse> httpGet(TunnelStream& stream, const QString& host, quint16 port, const QString& path,
+    int timeoutMs = 10000, qint64 maxBodyBytes = kHttpMaxBodyBytes);
 
 } // namespace kf

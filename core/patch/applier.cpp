@@ -3,6 +3,7 @@
 #include "core/patch/applier.h"
 
 #include "core/log/logging.h"
+#include "core/patch/rootpath.h"
 #include "core/transport/transport.h"
 #include "core/util/shellquote.h"
 
@@ -45,6 +46,8 @@ struct Current
 {
     bool exists = false;
     quint32 mode = 0;
+    quint32 uid = 0;
+    quint32 gid = 0;
     QByteArray data;
     QString sha;
 };
@@ -57,14 +60,31 @@ Result<Current> readCurrent(Transport& t, const QString& path)
     Current c;
     c.exists = st->exists;
     c.mode = st->mode;
+    c.uid = st->uid;
+    c.gid = st->gid;
     if (!c.exists)
         return c;
-    auto data = t.readFile(path);
+    auto data = t.readFile(path, kMaxPatchedFileBytes);
     if (!data)
         return data.status();
     c.data = data.value();
     c.sha = sha256Hex(c.data);
     return c;
+}
+
+// How many names the file has (1 when it cannot be told: the SFTP protocol does not carry
+// link counts, so this asks `stat`).
+int hardLinkCount(Transport& t, const QString& path)
+{
+    CommandSpec spec;
+    QString p = path;
+    if (p.startsWith(QLatin1String("~/")))
+        p = p.mid(2); // commands run in the home directory
+    spec.command = QStringLiteral("stat -c %h -- ") + shellQuote(p);
+    const ExecResult r = t.exec(spec, 30000);
+    bool ok = false;
+    const int n = QString::fromUtf8(r.stdOut).trimmed().toInt(&ok);
+    return r.ok() && ok && n > 0 ? n : 1;
 }
 
 QString parentOf(const QString& path)
@@ -134,6 +154,23 @@ ApplyReport applyPlan(Transport& transport, const SetPlan& plan, const ApplyOpti
             report.files.append(out);
             continue;
         }
+        // 0. The path still leads where it did at review time, inside the root.
+        if (const auto where = resolveInRoot(transport, plan.root, f.file); !where || where->path != f.path) {
+            out.outcome = FileApply::Refused;
+            out.message = !where
+                ? where.error()
+                : QStringLiteral("%1 now resolves to %2, not %3 as reviewed; re-plan").arg(f.file, where->path, f.path);
+            report.files.append(out);
+            continue;
+        }
+        if (remove && f.viaSymlink) {
+            out.outcome = FileApply::Refused;
+            out.message = QStringLiteral("%1 is a symlink to %2: deleting through a link is refused (delete the "
+                                         "link or its target by hand)")
+                              .arg(f.file, f.path);
+            report.files.append(out);
+            continue;
+        }
         // 1. Re-read and compare with what was reviewed.
         const auto cur = readCurrent(transport, f.path);
         if (!cur) {
@@ -152,16 +189,21 @@ ApplyReport applyPlan(Transport& transport, const SetPlan& plan, const ApplyOpti
             continue;
         }
         out.sha256Before = f.sha256Before;
-        // 2. Backup, same mode as the original, verified.
+        // 2. Backup in folders only the user can enter, with the original's mode, owner and
+        // group (never more readable than the original), verified.
+        int links = 1;
         if (f.exists) {
+            links = hardLinkCount(transport, f.path);
             out.backupPath = options.backupRoot + QLatin1Char('/') + stamp + QLatin1Char('/') + f.file;
-            if (const Status s = transport.mkpath(parentOf(out.backupPath)); !s) {
+            if (const Status s = transport.mkpath(parentOf(out.backupPath), 0700); !s) {
                 out.message = QStringLiteral("cannot create the backup folder: %1").arg(s.error());
                 report.files.append(out);
                 continue;
             }
             WriteOptions wo;
-            wo.mode = int(cur->mode & 0777);
+            wo.mode = int(cur->mode & 07777);
+            wo.uid = cur->uid;
+            wo.gid = cur->gid;
             if (const Status s = writeVerified(transport, out.backupPath, cur->data, wo); !s) {
                 out.message = QStringLiteral("backup failed, nothing changed: %1").arg(s.error());
                 report.files.append(out);
@@ -201,6 +243,15 @@ ApplyReport applyPlan(Transport& transport, const SetPlan& plan, const ApplyOpti
                 ? QStringLiteral("deleted (backup %1)").arg(out.backupPath)
                 : QStringLiteral("written and verified%1")
                       .arg(out.backupPath.isEmpty() ? QString() : QStringLiteral(" (backup %1)").arg(out.backupPath));
+            if (f.viaSymlink)
+                out.message
+                    += QStringLiteral("; written through the symlink %1 to %2 (the link stays)").arg(f.file, f.path);
+            if (links > 1)
+                out.message += QStringLiteral("; %1 had %2 hard links: this name now has the new text, the other "
+                                              "%3 keep the old one")
+                                   .arg(f.file)
+                                   .arg(links)
+                                   .arg(links - 1);
         } else {
             out.message = QStringLiteral("written and verified, but not journaled: %1 (backup %2)")
                               .arg(id.error(), out.backupPath);
@@ -223,7 +274,26 @@ Result<RollbackOutcome> rollbackApply(Transport& transport, qint64 journalId)
         return Result<RollbackOutcome>::failure(QStringLiteral("apply %1 of %2 was already rolled back at %3")
                                                     .arg(journalId)
                                                     .arg(e.file, e.rolledBackAt.toString(Qt::ISODate)));
-    const auto cur = readCurrent(transport, e.path);
+    // The journal names the file by its real path: it must still be where the file resolves
+    // inside the root (a symlink planted since then would redirect the restore).
+    const auto where = resolveInRoot(transport, e.root, e.file);
+    if (!where)
+        return Result<RollbackOutcome>::failure(
+            QStringLiteral("not rolling back apply %1: %2").arg(journalId).arg(where.error()));
+    auto samePlace = [&] {
+        if (where->path == e.path)
+            return true;
+        // Journals written before paths were resolved hold root + "/" + file as given.
+        const QString dir = parentOf(e.path);
+        const auto realDir = dir.isEmpty() ? Result<QString>(QString()) : transport.canonicalPath(dir);
+        return realDir && realDir.value() + e.path.mid(dir.size()) == where->path;
+    };
+    if (!samePlace())
+        return Result<RollbackOutcome>::failure(
+            QStringLiteral("not rolling back apply %1: %2 now resolves to %3, but the apply wrote %4")
+                .arg(journalId)
+                .arg(e.file, where->path, e.path));
+    const auto cur = readCurrent(transport, where->path);
     if (!cur)
         return cur.status();
     const bool expectAbsent = e.sha256After.isEmpty();
@@ -238,22 +308,26 @@ Result<RollbackOutcome> rollbackApply(Transport& transport, qint64 journalId)
     out.journalId = journalId;
     out.file = e.file;
     if (e.sha256Before.isEmpty()) {
-        if (const Status s = removeFile(transport, e.path); !s)
+        if (const Status s = removeFile(transport, where->path); !s)
             return s;
         out.message = QStringLiteral("removed %1 (the apply had created it)").arg(e.file);
     } else {
-        auto backup = transport.readFile(e.backupPath);
+        auto backup = transport.readFile(e.backupPath, kMaxPatchedFileBytes);
         if (!backup)
             return Result<RollbackOutcome>::failure(
                 QStringLiteral("cannot read the backup %1: %2").arg(e.backupPath, backup.error()));
         if (sha256Hex(backup.value()) != e.sha256Before)
             return Result<RollbackOutcome>::failure(
                 QStringLiteral("the backup %1 does not match the journaled SHA-256; not restoring").arg(e.backupPath));
+        // The backup carries the original's mode, owner and group: restore all three.
         const auto bst = transport.stat(e.backupPath);
         WriteOptions wo;
-        if (!cur->exists && bst && bst->exists)
-            wo.mode = int(bst->mode & 0777);
-        if (const Status s = writeVerified(transport, e.path, backup.value(), wo); !s)
+        if (bst && bst->exists) {
+            wo.mode = int(bst->mode & 07777);
+            wo.uid = bst->uid;
+            wo.gid = bst->gid;
+        }
+        if (const Status s = writeVerified(transport, where->path, backup.value(), wo); !s)
             return s;
         out.message = QStringLiteral("restored %1 from %2").arg(e.file, e.backupPath);
     }

@@ -3,6 +3,7 @@
 #include "core/patch/patchplan.h"
 
 #include "core/log/logging.h"
+#include "core/patch/rootpath.h"
 #include "core/transport/transport.h"
 
 #include <QCryptographicHash>
@@ -298,38 +299,38 @@ SetPlan planSet(Transport& transport, const PatchSet& set, const QString& rootIn
     root = resolveRoot(transport, set, root);
     QMap<QString, QByteArray> files;
     QMap<QString, quint32> modes;
+    QMap<QString, RootPath> where;
     QStringList seen;
+    auto failed = [&](const QString& error) {
+        SetPlan plan;
+        plan.set = set;
+        plan.root = root;
+        plan.host = transport.describe();
+        plan.error = error;
+        return plan;
+    };
     for (const Patch& p : set.patches) {
         if (seen.contains(p.file))
             continue;
         seen.append(p.file);
         if (stop && stop->load()) {
-            SetPlan cancelled;
-            cancelled.set = set;
-            cancelled.error = QStringLiteral("cancelled");
+            SetPlan cancelled = failed(QStringLiteral("cancelled"));
+            cancelled.root.clear();
+            cancelled.host.clear();
             return cancelled;
         }
-        const QString path = root + QLatin1Char('/') + p.file;
-        const auto st = transport.stat(path);
-        if (!st) {
-            SetPlan failed;
-            failed.set = set;
-            failed.root = root;
-            failed.host = transport.describe();
-            failed.error = st.error();
-            return failed;
-        }
-        if (!st->exists)
+        const auto resolved = resolveInRoot(transport, root, p.file);
+        if (!resolved)
+            return failed(resolved.error());
+        where.insert(p.file, resolved.value());
+        if (!resolved->exists)
             continue;
-        auto data = transport.readFile(path);
-        if (!data) {
-            SetPlan failed;
-            failed.set = set;
-            failed.root = root;
-            failed.host = transport.describe();
-            failed.error = data.error();
-            return failed;
-        }
+        const auto st = transport.stat(resolved->path);
+        if (!st)
+            return failed(st.error());
+        auto data = transport.readFile(resolved->path, kMaxPatchedFileBytes);
+        if (!data)
+            return failed(data.error());
         files.insert(p.file, data.value());
         modes.insert(p.file, st->mode);
     }
@@ -337,7 +338,9 @@ SetPlan planSet(Transport& transport, const PatchSet& set, const QString& rootIn
     plan.root = root;
     plan.host = transport.describe();
     for (FilePlan& f : plan.files) {
-        f.path = root + QLatin1Char('/') + f.file;
+        const RootPath w = where.value(f.file);
+        f.path = w.path.isEmpty() ? root + QLatin1Char('/') + f.file : w.path;
+        f.viaSymlink = w.isSymlink;
         f.mode = modes.value(f.file, 0);
     }
     log::patch()->info("planned {} on {}:{}: {} will apply, {} already applied, {} not applicable, {} conflicts",

@@ -49,10 +49,17 @@ struct PatchPlan
 // Pure: plans one patch on the file's text (nullopt: the file does not exist).
 PatchPlan planPatch(const Patch& patch, const std::optional<QString>& text);
 
+// The largest file a patch reads (sgl-kernel's biggest source is ~300 KB); a larger one is
+// refused with "file too large (N bytes, limit M)".
+inline constexpr qint64 kMaxPatchedFileBytes = qint64(16) << 20;
+
 struct FilePlan
 {
     QString file; // relative to the root
-    QString path; // root + "/" + file, as given to the Transport
+    // What is read and written: the root's real path + "/" + file with symlinks resolved
+    // (resolveInRoot, core/patch/rootpath.h); a symlink inside the root is written through.
+    QString path;
+    bool viaSymlink = false; // `file` is a symlink to `path`
     bool exists = false;
     quint32 mode = 0;
     QByteArray original;
@@ -86,7 +93,9 @@ SetPlan planSetOnFiles(const PatchSet& set, const QMap<QString, QByteArray>& fil
 // markers); returns root unchanged when nothing matches (planning then reports files absent).
 QString resolveRoot(Transport& transport, const PatchSet& set, const QString& root);
 
-// Blocking: reads every target file through the transport and plans the set.
+// Blocking: reads every target file through the transport and plans the set. A path that
+// leaves the root (resolveInRoot) or a file that is not a regular file or too large
+// (Transport::readFile) fails the whole plan with that message in SetPlan::error.
 SetPlan planSet(
     Transport& transport, const PatchSet& set, const QString& root, const std::atomic<bool>* stop = nullptr);
 

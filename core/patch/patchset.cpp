@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/patch/patchset.h"
 
+#include "core/util/pathcheck.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -230,10 +232,10 @@ Result<PatchSet> parsePatchSetYaml(const QByteArray& yaml, const QString& source
             if (p.title.isEmpty())
                 p.title = p.id;
             p.why = str(pn, "why").trimmed();
-            p.file = str(pn, "file", true, pn);
-            if (p.file.startsWith(QLatin1Char('/')) || p.file.split(QLatin1Char('/')).contains(QStringLiteral("..")))
-                throw YamlError(
-                    lineOf(pn["file"]), QStringLiteral("\"file\" must be a path inside the root: %1").arg(p.file));
+            const auto file = normalizeRelativePath(str(pn, "file", true, pn));
+            if (!file)
+                throw YamlError(lineOf(pn["file"]), QStringLiteral("\"file\": %1").arg(file.error()));
+            p.file = file.value();
             p.requirements = conditions(pn, "requires");
             p.requiresNote = str(pn, "requires_note").trimmed();
             p.appliedIf = conditions(pn, "applied_if");
@@ -278,6 +280,21 @@ Result<PatchSet> patchSetFromDiff(const QString& diffText, const QString& source
                                                  .arg(f.sourceLine)
                                                  .arg(strip)
                                                  .arg(f.oldPath));
+        // Every path the diff names must stay inside the root, the one it writes and the other.
+        for (const QString& named : { f.oldPath, f.newPath }) {
+            if (named == QLatin1String("/dev/null"))
+                continue;
+            const QString stripped = stripComponents(named, strip);
+            const auto checked = normalizeRelativePath(stripped.isEmpty() ? named : stripped);
+            if (!checked)
+                return Result<PatchSet>::failure(
+                    QStringLiteral("%1:%2: %3").arg(sourceName).arg(f.sourceLine).arg(checked.error()));
+        }
+        const auto target = normalizeRelativePath(p.file);
+        if (!target)
+            return Result<PatchSet>::failure(
+                QStringLiteral("%1:%2: %3").arg(sourceName).arg(f.sourceLine).arg(target.error()));
+        p.file = target.value();
         if (f.isBinary)
             return Result<PatchSet>::failure(QStringLiteral("%1:%2: binary diff for %3 is not supported")
                                                  .arg(sourceName)

@@ -4,21 +4,105 @@
 
 #include <QRegularExpression>
 
+#include <optional>
+
 namespace kf::patch {
 namespace {
 
+// git's C-style quoting of a path (quote_c_style): "..." with \a \b \t \n \v \f \r \" and
+// \\ escapes and \NNN octal bytes, which together spell UTF-8 ("a/caf\303\251.txt" is a/café.txt).
+// s starts at the opening quote; returns the decoded path and sets *end after the closing
+// quote, or nullopt when the quoting is malformed.
+std::optional<QString> cUnquote(QStringView s, qsizetype* end)
+{
+    if (s.isEmpty() || s.front() != QLatin1Char('"'))
+        return std::nullopt;
+    QByteArray bytes;
+    for (qsizetype i = 1; i < s.size(); ++i) {
+        const QChar c = s[i];
+        if (c == QLatin1Char('"')) {
+            *end = i + 1;
+            return QString::fromUtf8(bytes);
+        }
+        if (c != QLatin1Char('\\')) {
+            bytes += s.mid(i, 1).toUtf8();
+            continue;
+        }
+        if (++i >= s.size())
+            return std::nullopt;
+        const char16_t e = s[i].unicode();
+        switch (e) {
+        case 'a': bytes += '\a'; break;
+        case 'b': bytes += '\b'; break;
+        case 't': bytes += '\t'; break;
+        case 'n': bytes += '\n'; break;
+        case 'v': bytes += '\v'; break;
+        case 'f': bytes += '\f'; break;
+        case 'r': bytes += '\r'; break;
+        case '"': bytes += '"'; break;
+        case '\\': bytes += '\\'; break;
+        default: {
+            if (e < '0' || e > '3' || i + 2 >= s.size())
+                return std::nullopt;
+            int v = 0;
+            for (int k = 0; k < 3; ++k) {
+                const char16_t d = s[i + k].unicode();
+                if (d < '0' || d > '7')
+                    return std::nullopt;
+                v = v * 8 + int(d - '0');
+            }
+            bytes += char(v);
+            i += 2;
+        }
+        }
+    }
+    return std::nullopt;
+}
+
 QString headerPath(QString s)
 {
+    if (s.startsWith(QLatin1Char('"'))) {
+        qsizetype end = 0;
+        if (const auto path = cUnquote(s, &end))
+            return *path;
+    }
     // "--- a/path\t2025-01-01 00:00:00.000000000 +0000": the timestamp follows a tab.
     const qsizetype tab = s.indexOf(QLatin1Char('\t'));
     if (tab >= 0)
         s.truncate(tab);
-    s = s.trimmed();
-    if (s.size() >= 2 && s.startsWith(QLatin1Char('"')) && s.endsWith(QLatin1Char('"')))
-        s = s.mid(1, s.size() - 2)
-                .replace(QStringLiteral("\\\""), QStringLiteral("\""))
-                .replace(QStringLiteral("\\\\"), QStringLiteral("\\"));
-    return s;
+    return s.trimmed();
+}
+
+// "diff --git A B" with each of A and B plain (no blanks) or C-quoted.
+bool parseGitHeader(QStringView line, QString* a, QString* b)
+{
+    static constexpr QLatin1String prefix("diff --git ");
+    if (!line.startsWith(prefix))
+        return false;
+    QStringView rest = line.mid(prefix.size());
+    auto take = [&rest](QString* out) {
+        if (rest.startsWith(QLatin1Char('"'))) {
+            qsizetype end = 0;
+            const auto path = cUnquote(rest, &end);
+            if (!path)
+                return false;
+            *out = *path;
+            rest = rest.mid(end);
+            return true;
+        }
+        qsizetype n = 0;
+        while (n < rest.size() && !rest[n].isSpace())
+            ++n;
+        if (n == 0)
+            return false;
+        *out = rest.left(n).toString();
+        rest = rest.mid(n);
+        return true;
+    };
+    if (!take(a) || !rest.startsWith(QLatin1Char(' ')))
+        return false;
+    rest = rest.mid(1);
+    return take(b) && rest.isEmpty();
 }
 
 } // namespace
@@ -71,7 +155,6 @@ UnifiedDiff parseUnifiedDiff(const QString& text)
             l.chop(1);
 
     static const QRegularExpression hunkRe(QStringLiteral(R"(^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)$)"));
-    static const QRegularExpression gitRe(QStringLiteral(R"(^diff --git (\S+) (\S+)$)"));
 
     FileDiff pending;
     bool havePending = false;    // a "diff --git" header not yet completed by ---/+++
@@ -95,12 +178,12 @@ UnifiedDiff parseUnifiedDiff(const QString& text)
             d.subject = l.mid(9).trimmed();
             continue;
         }
-        if (auto m = gitRe.match(l); m.hasMatch()) {
+        if (QString a, b; parseGitHeader(l, &a, &b)) {
             flushPending();
             current = nullptr;
             pending = FileDiff();
-            pending.oldPath = m.captured(1);
-            pending.newPath = m.captured(2);
+            pending.oldPath = a;
+            pending.newPath = b;
             pending.sourceLine = lineNo;
             havePending = true;
             continue;
@@ -116,12 +199,12 @@ UnifiedDiff parseUnifiedDiff(const QString& text)
             }
             if (l.startsWith(QLatin1String("rename from "))) {
                 pending.isRename = true;
-                pending.oldPath = QStringLiteral("a/") + l.mid(12);
+                pending.oldPath = QStringLiteral("a/") + headerPath(l.mid(12));
                 continue;
             }
             if (l.startsWith(QLatin1String("rename to "))) {
                 pending.isRename = true;
-                pending.newPath = QStringLiteral("b/") + l.mid(10);
+                pending.newPath = QStringLiteral("b/") + headerPath(l.mid(10));
                 continue;
             }
             if (l.startsWith(QLatin1String("Binary files ")) || l == QLatin1String("GIT binary patch")) {

@@ -13,6 +13,9 @@
 //
 //   From 1234abcd Mon Sep 17 00:00:00 2001        (format-patch: "Subject: [PATCH] ..." kept)
 //   diff --git a/path b/path                      (optional; carries new/deleted/rename info)
+//                                                 (git C-quotes unusual names: "a/caf\303\251.txt" with
+//                                                  \t \n \" \\ and \NNN octal UTF-8 bytes; decoded here,
+//                                                  in ---/+++ and in rename from/to too)
 //   new file mode 100644 | deleted file mode 100644 | rename from X / rename to Y
 //   index 83db48f..bf269f4 100644
 //   --- a/path[\tTIMESTAMP]                        (/dev/null for a new file)

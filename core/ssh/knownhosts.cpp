@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/ssh/knownhosts.h"
 
+#include "core/ssh/sshconfig.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
@@ -312,6 +314,65 @@ Status appendKnownHostsLine(const QString& path, const QByteArray& line)
         return Status::failure(
             QStringLiteral("cannot append to %1: %2").arg(path, QString::fromLocal8Bit(strerror(writeErr))));
     return {};
+}
+
+QList<KnownHostsFile> KnownHostsSetup::readAll() const
+{
+    QList<KnownHostsFile> out;
+    for (const QString& f : userFiles + globalFiles)
+        out.append(readKnownHostsFile(f));
+    return out;
+}
+
+KnownHostsSetup knownHostsSetup(
+    const QString& alias, const QString& profileKnownHostsFile, const KnownHostsSources& sources)
+{
+    const QString home = sources.homeDir.isEmpty() ? QDir::homePath() : sources.homeDir;
+    KnownHostsSetup setup;
+    bool userSet = false, globalSet = false, hashSet = false;
+    SshLocalContext local = SshLocalContext::current();
+    local.homeDir = home;
+    const QString userConfig
+        = sources.userConfig.isEmpty() ? home + QStringLiteral("/.ssh/config") : sources.userConfig;
+    // First obtained value wins: the user's config, then the system's.
+    for (const QString& path : QStringList { userConfig, sources.systemDir + QStringLiteral("/ssh_config") }) {
+        if (!QFileInfo::exists(path))
+            continue;
+        const auto config = loadSshConfig(path, home);
+        if (!config) {
+            setup.notes.append(config.error());
+            continue;
+        }
+        const auto host = resolveSshHost(config.value(), alias, local);
+        if (!host) {
+            setup.notes.append(QStringLiteral("%1: %2").arg(path, host.error()));
+            continue;
+        }
+        if (!userSet && host->knownHostsConfigured) {
+            userSet = true;
+            setup.userFiles = host->userKnownHostsFiles;
+        }
+        if (!globalSet && host->globalKnownHostsConfigured) {
+            globalSet = true;
+            setup.globalFiles = host->globalKnownHostsFiles;
+        }
+        if (!hashSet && host->hashKnownHosts) {
+            hashSet = true;
+            setup.hashNewEntries = *host->hashKnownHosts;
+        }
+    }
+    if (!profileKnownHostsFile.isEmpty()) {
+        QString f = profileKnownHostsFile;
+        if (f == QLatin1String("~") || f.startsWith(QLatin1String("~/")))
+            f = home + f.mid(1);
+        setup.userFiles = { f };
+    } else if (!userSet) {
+        setup.userFiles = { home + QStringLiteral("/.ssh/known_hosts"), home + QStringLiteral("/.ssh/known_hosts2") };
+    }
+    if (!globalSet)
+        setup.globalFiles = { sources.systemDir + QStringLiteral("/ssh_known_hosts"),
+            sources.systemDir + QStringLiteral("/ssh_known_hosts2") };
+    return setup;
 }
 
 } // namespace kf

@@ -83,10 +83,40 @@ QStringList knownKeyTypes(const QList<KnownHostsFile>& files, const QString& hos
 QString sshFingerprint(const QByteArray& keyBlob);
 // The key type named at the start of a public key blob; empty if malformed.
 QString keyTypeOfBlob(const QByteArray& keyBlob);
-// One known_hosts line (with '\n') as OpenSSH writes it; hashed uses a random salt.
+// One known_hosts line (with '\n') as OpenSSH writes it; hashed (HashKnownHosts) uses a random salt.
 QByteArray knownHostsLine(const QString& host, quint16 port, const QByteArray& keyBlob, bool hashed = false);
 // Appends one line with a single O_APPEND write and fsync, creating the file (0600) and its
 // folder (0700) if needed; never rewrites what is there.
 Status appendKnownHostsLine(const QString& path, const QByteArray& line);
+
+// Which known_hosts files apply to a host, as OpenSSH decides (ssh_config(5)):
+//   UserKnownHostsFile   default ~/.ssh/known_hosts ~/.ssh/known_hosts2; read in order,
+//                        new keys are appended to the first
+//   GlobalKnownHostsFile default /etc/ssh/ssh_known_hosts /etc/ssh/ssh_known_hosts2; read only
+//                        (its @revoked lines count like any other)
+//   HashKnownHosts       new entries are written hashed (|1|salt|hash); Debian's
+//                        /etc/ssh/ssh_config sets it for every host
+// read from ~/.ssh/config and then the system ssh_config (the first value wins). A profile
+// with its own knownHostsFile (the CLI's --known-hosts) uses that as the only user file.
+struct KnownHostsSetup
+{
+    QStringList userFiles;
+    QStringList globalFiles;
+    bool hashNewEntries = false;
+    QStringList notes; // config files that could not be read or resolved
+    QString writeFile() const { return userFiles.value(0); }
+    QList<KnownHostsFile> readAll() const; // user files, then global files; missing ones are empty
+};
+
+// Where the configuration is; tests point these at a temp dir instead of /etc/ssh.
+struct KnownHostsSources
+{
+    QString homeDir;                                // empty: QDir::homePath()
+    QString userConfig;                             // empty: <home>/.ssh/config
+    QString systemDir = QStringLiteral("/etc/ssh"); // ssh_config and the default global files
+};
+
+KnownHostsSetup knownHostsSetup(
+    const QString& alias, const QString& profileKnownHostsFile, const KnownHostsSources& sources = {});
 
 } // namespace kf

@@ -230,7 +230,8 @@ struct Resolver
     SshHostConfig* out = nullptr;
     std::optional<QString> hostName, user, proxyJump, proxyCommand;
     std::optional<quint16> port;
-    std::optional<QStringList> knownHosts;
+    std::optional<QStringList> knownHosts, globalKnownHosts;
+    std::optional<bool> hashKnownHosts;
     QList<QPair<QString, SshConfigNote>> identityRaw; // value, where it came from
 
     bool hostMatches(const QStringList& patterns) const
@@ -301,6 +302,12 @@ struct Resolver
         } else if (k == QLatin1String("userknownhostsfile")) {
             if (!knownHosts)
                 knownHosts = st.args;
+        } else if (k == QLatin1String("globalknownhostsfile")) {
+            if (!globalKnownHosts)
+                globalKnownHosts = st.args;
+        } else if (k == QLatin1String("hashknownhosts")) {
+            if (!hashKnownHosts)
+                hashKnownHosts = v.compare(QLatin1String("yes"), Qt::CaseInsensitive) == 0;
         }
     }
 };
@@ -497,17 +504,26 @@ Result<SshHostConfig> resolveSshHost(const SshConfig& config, const QString& ali
         if (v->compare(QLatin1String("none"), Qt::CaseInsensitive) != 0 && !out.identityFiles.contains(*v))
             out.identityFiles.append(*v);
     }
-    if (r.knownHosts) {
-        for (const QString& raw : std::as_const(*r.knownHosts)) {
+    // UserKnownHostsFile and GlobalKnownHostsFile: lists of files, "none" for no file.
+    auto fileList = [&](const std::optional<QStringList>& raws, const char* keyword, QStringList* files) {
+        for (const QString& raw : raws.value_or(QStringList())) {
             QString bad;
             const auto v = expandTokens(raw, tokens, &bad, local.homeDir);
             if (!v)
-                return Result<SshHostConfig>::failure(
-                    QStringLiteral("UserKnownHostsFile %1: unknown token %2").arg(raw, bad));
+                return Status::failure(
+                    QStringLiteral("%1 %2: unknown token %3").arg(QString::fromLatin1(keyword), raw, bad));
             if (v->compare(QLatin1String("none"), Qt::CaseInsensitive) != 0)
-                out.userKnownHostsFiles.append(*v);
+                files->append(*v);
         }
-    }
+        return Status();
+    };
+    if (const Status s = fileList(r.knownHosts, "UserKnownHostsFile", &out.userKnownHostsFiles); !s)
+        return s;
+    if (const Status s = fileList(r.globalKnownHosts, "GlobalKnownHostsFile", &out.globalKnownHostsFiles); !s)
+        return s;
+    out.knownHostsConfigured = r.knownHosts.has_value();
+    out.globalKnownHostsConfigured = r.globalKnownHosts.has_value();
+    out.hashKnownHosts = r.hashKnownHosts;
     return out;
 }
 

@@ -33,8 +33,9 @@
 //     error, nesting deeper than 16 is. An Include inside a block that does not apply
 //     contributes nothing (its Host lines never match); the block state is restored after it.
 //   - First obtained value wins for every single-valued option (HostName, User, Port,
-//     ProxyJump, UserKnownHostsFile, ProxyCommand); IdentityFile accumulates in order.
-//   - Tokens expanded in IdentityFile and UserKnownHostsFile: %% %d (local home) %h (final
+//     ProxyJump, UserKnownHostsFile, GlobalKnownHostsFile, HashKnownHosts, ProxyCommand);
+//     IdentityFile accumulates in order.
+//   - Tokens expanded in IdentityFile and User/GlobalKnownHostsFile: %% %d (local home) %h (final
 //     HostName) %i (local uid) %l (local host name) %L (its first label) %n (alias as typed)
 //     %p (port) %r (remote user) %u (local user); a leading ~ is the home folder. HostName
 //     expands %h (the alias) and %%. An unknown token is an error, as in ssh.
@@ -108,11 +109,15 @@ struct SshHostConfig
     QString hostName; // HostName, or the alias when none is set
     QString user;     // empty: not configured (ssh uses the local user)
     quint16 port = 22;
-    QStringList identityFiles;       // expanded, in order
-    QString proxyJump;               // empty for none ("ProxyJump none" included)
-    QStringList userKnownHostsFiles; // expanded; empty: not configured
-    QString proxyCommand;            // recognised only, to warn: KernelForge does not run it
-    QList<SshConfigNote> notes;      // Match blocks skipped, options KernelForge ignores
+    QStringList identityFiles;         // expanded, in order
+    QString proxyJump;                 // empty for none ("ProxyJump none" included)
+    QStringList userKnownHostsFiles;   // expanded; empty: not configured (or "none")
+    QStringList globalKnownHostsFiles; // GlobalKnownHostsFile, expanded likewise
+    bool knownHostsConfigured = false; // UserKnownHostsFile was set (possibly to "none")
+    bool globalKnownHostsConfigured = false;
+    std::optional<bool> hashKnownHosts; // HashKnownHosts yes/no; nullopt: not configured
+    QString proxyCommand;               // recognised only, to warn: KernelForge does not run it
+    QList<SshConfigNote> notes;         // Match blocks skipped, options KernelForge ignores
 
     // name = alias; ProxyCommand is not representable and is only reported in notes.
     HostProfile toProfile() const;

@@ -35,6 +35,7 @@ FileInfo fromAttrs(const QString& name, const LIBSSH2_SFTP_ATTRIBUTES& a)
         fi.isDir = LIBSSH2_SFTP_S_ISDIR(a.permissions);
         fi.isSymlink = LIBSSH2_SFTP_S_ISLNK(a.permissions);
         fi.mode = quint32(a.permissions & 07777);
+        fi.type = quint32(a.permissions & LIBSSH2_SFTP_S_IFMT);
     }
     if (a.flags & LIBSSH2_SFTP_ATTR_SIZE)
         fi.size = qint64(a.filesize);
@@ -485,7 +486,14 @@ TunnelOp::Step TunnelOp::step(OpContext& ctx)
             m_shared->outbound.remove(0, written);
         }
         QByteArray in;
-        for (;;) {
+        bool full = false;
+        {
+            // Back-pressure: while the reader has kTunnelBufferBytes unread, the channel is
+            // not read, its window closes and the server stops sending; read() wakes us.
+            std::lock_guard lock(m_shared->mutex);
+            full = m_shared->inbound.size() >= kTunnelBufferBytes;
+        }
+        for (; !full;) {
             const ssize_t n = libssh2_channel_read(m_channel, m_buf.data(), size_t(m_buf.size()));
             if (n > 0) {
                 in.append(m_buf.constData(), n);
@@ -500,7 +508,7 @@ TunnelOp::Step TunnelOp::step(OpContext& ctx)
             }
             break;
         }
-        const bool eof = libssh2_channel_eof(m_channel);
+        const bool eof = !full && libssh2_channel_eof(m_channel);
         if (!in.isEmpty() || eof) {
             {
                 std::lock_guard lock(m_shared->mutex);
@@ -744,7 +752,8 @@ SftpOp::Step SftpListOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
     return Step::Done;
 }
 
-SftpMkpathOp::SftpMkpathOp(QString path)
+SftpMkpathOp::SftpMkpathOp(QString path, int mode)
+    : m_mode(mode)
 {
     const bool absolute = path.startsWith(QLatin1Char('/'));
     const QStringList parts = path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
@@ -761,12 +770,26 @@ SftpOp::Step SftpMkpathOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
 {
     while (m_index < m_prefixes.size()) {
         const QByteArray p = m_prefixes[m_index].toUtf8();
+        if (m_chmodPending) {
+            // sftp-server applies its umask to mkdir's mode: set the bits asked for.
+            LIBSSH2_SFTP_ATTRIBUTES a {};
+            a.flags = LIBSSH2_SFTP_ATTR_PERMISSIONS;
+            a.permissions = unsigned(m_mode);
+            const int rc = libssh2_sftp_stat_ex(sftp, p.constData(), unsigned(p.size()), LIBSSH2_SFTP_SETSTAT, &a);
+            if (rc == LIBSSH2_ERROR_EAGAIN)
+                return Step::Blocked;
+            m_chmodPending = false;
+            if (rc < 0)
+                return failed(ctx, sftp, rc, QStringLiteral("cannot set the mode of ") + m_prefixes[m_index]);
+            ++m_index;
+            continue;
+        }
         if (!m_statting) {
-            const int rc = libssh2_sftp_mkdir_ex(sftp, p.constData(), unsigned(p.size()), 0755);
+            const int rc = libssh2_sftp_mkdir_ex(sftp, p.constData(), unsigned(p.size()), long(m_mode));
             if (rc == LIBSSH2_ERROR_EAGAIN)
                 return Step::Blocked;
             if (rc == 0) {
-                ++m_index;
+                m_chmodPending = true;
                 continue;
             }
             if (ctx.fatal(rc))
@@ -843,15 +866,54 @@ SftpOp::Step SftpPosixRenameOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
 }
 #endif
 
-SftpReadOp::SftpReadOp(QString path, QString localPath, Progress progress)
+SftpOp::Step SftpRealpathOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
+{
+    const QByteArray p = m_path.toUtf8();
+    char target[4096];
+    const int rc = libssh2_sftp_symlink_ex(
+        sftp, p.constData(), unsigned(p.size()), target, unsigned(sizeof target), LIBSSH2_SFTP_REALPATH);
+    if (rc == LIBSSH2_ERROR_EAGAIN)
+        return Step::Blocked;
+    if (rc < 0)
+        return failed(ctx, sftp, rc, QStringLiteral("cannot resolve ") + m_path);
+    result = QString::fromUtf8(target, rc);
+    return Step::Done;
+}
+
+SftpReadOp::SftpReadOp(QString path, QString localPath, Progress progress, qint64 maxBytes)
     : m_path(std::move(path))
     , m_localPath(std::move(localPath))
     , m_progress(std::move(progress))
+    , m_maxBytes(maxBytes)
 { }
+
+QString SftpReadOp::refusal(const LIBSSH2_SFTP_ATTRIBUTES& a) const
+{
+    if ((a.flags & LIBSSH2_SFTP_ATTR_PERMISSIONS) && !LIBSSH2_SFTP_S_ISREG(a.permissions))
+        return notRegularFileMessage(m_path, quint32(a.permissions & LIBSSH2_SFTP_S_IFMT));
+    if (m_maxBytes >= 0 && (a.flags & LIBSSH2_SFTP_ATTR_SIZE) && qint64(a.filesize) > m_maxBytes)
+        return fileTooLargeMessage(m_path, qint64(a.filesize), m_maxBytes);
+    return {};
+}
 
 SftpOp::Step SftpReadOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
 {
     switch (m_state) {
+    case State::Check: {
+        const QByteArray p = m_path.toUtf8();
+        LIBSSH2_SFTP_ATTRIBUTES a {};
+        const int rc = libssh2_sftp_stat_ex(sftp, p.constData(), unsigned(p.size()), LIBSSH2_SFTP_STAT, &a);
+        if (rc == LIBSSH2_ERROR_EAGAIN)
+            return Step::Blocked;
+        if (rc < 0)
+            return failed(ctx, sftp, rc, QStringLiteral("cannot read ") + m_path);
+        if (const QString why = refusal(a); !why.isEmpty()) {
+            m_error = why;
+            return Step::Done; // nothing opened: a FIFO never blocks the server
+        }
+        m_state = State::Open;
+        return Step::Progress;
+    }
     case State::Open: {
         const QByteArray p = m_path.toUtf8();
         m_handle
@@ -862,6 +924,29 @@ SftpOp::Step SftpReadOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
                 return Step::Blocked;
             return failed(ctx, sftp, rc, QStringLiteral("cannot read ") + m_path);
         }
+        m_state = State::Stat;
+        return Step::Progress;
+    }
+    case State::Stat: {
+        LIBSSH2_SFTP_ATTRIBUTES a {};
+        const int rc = libssh2_sftp_fstat_ex(m_handle, &a, 0);
+        if (rc == LIBSSH2_ERROR_EAGAIN)
+            return Step::Blocked;
+        if (rc < 0 && ctx.fatal(rc))
+            return Step::Blocked;
+        if (rc == 0) {
+            // The path may have been swapped between the stat and the open.
+            if (QString why = refusal(a); !why.isEmpty()) {
+                m_pendingError = std::move(why);
+                m_state = State::Close;
+                return Step::Progress;
+            }
+            if (a.flags & LIBSSH2_SFTP_ATTR_SIZE) {
+                m_total = qint64(a.filesize);
+                if (m_localPath.isEmpty() && m_total > 0 && m_total < (qint64(1) << 31))
+                    data.reserve(qsizetype(m_total));
+            }
+        }
         if (!m_localPath.isEmpty()) {
             m_local = std::make_unique<QFile>(m_localPath);
             if (!m_local->open(QIODevice::WriteOnly | QIODevice::Truncate)) {
@@ -871,21 +956,6 @@ SftpOp::Step SftpReadOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
             }
         }
         m_buf.resize(kSftpBufferSize);
-        m_state = State::Stat;
-        return Step::Progress;
-    }
-    case State::Stat: {
-        LIBSSH2_SFTP_ATTRIBUTES a {};
-        const int rc = libssh2_sftp_fstat_ex(m_handle, &a, 0);
-        if (rc == LIBSSH2_ERROR_EAGAIN)
-            return Step::Blocked;
-        if (rc == 0 && (a.flags & LIBSSH2_SFTP_ATTR_SIZE)) {
-            m_total = qint64(a.filesize);
-            if (m_local == nullptr && m_total > 0 && m_total < (qint64(1) << 31))
-                data.reserve(qsizetype(m_total));
-        } else if (rc < 0 && ctx.fatal(rc)) {
-            return Step::Blocked;
-        }
         m_state = State::Read;
         return Step::Progress;
     }
@@ -908,6 +978,12 @@ SftpOp::Step SftpReadOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
                 return Step::Progress;
             }
             progress = true;
+            if (m_maxBytes >= 0 && m_done + n > m_maxBytes) {
+                data.clear();
+                m_pendingError = fileTooLargeMessage(m_path, m_done + n, m_maxBytes, true);
+                m_state = State::Close;
+                return Step::Progress;
+            }
             if (m_local) {
                 if (m_local->write(m_buf.constData(), n) != n) {
                     m_pendingError = QStringLiteral("cannot write %1: %2").arg(m_localPath, m_local->errorString());
@@ -925,10 +1001,12 @@ SftpOp::Step SftpReadOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
         }
     }
     case State::Close: {
-        const int rc = libssh2_sftp_close_handle(m_handle);
-        if (rc == LIBSSH2_ERROR_EAGAIN)
-            return Step::Blocked;
-        m_handle = nullptr;
+        if (m_handle) {
+            const int rc = libssh2_sftp_close_handle(m_handle);
+            if (rc == LIBSSH2_ERROR_EAGAIN)
+                return Step::Blocked;
+            m_handle = nullptr;
+        }
         if (m_local)
             m_local->close();
         m_error = m_pendingError;

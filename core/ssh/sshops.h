@@ -98,7 +98,9 @@ private:
     QByteArray m_buf;
 };
 
-// Byte queues between a TunnelStream (any thread) and its direct-tcpip channel.
+// Byte queues between a TunnelStream (any thread) and its direct-tcpip channel. inbound
+// holds at most about kTunnelBufferBytes (+ one step's read); the reader wakes the session
+// when it takes bytes so the channel is read again.
 struct TunnelShared
 {
     std::mutex mutex;
@@ -247,12 +249,15 @@ private:
 class SftpMkpathOp final : public SftpOp
 {
 public:
-    explicit SftpMkpathOp(QString path);
+    // Creates missing folders with `mode` (then set exactly, whatever the server's umask).
+    explicit SftpMkpathOp(QString path, int mode = 0755);
 
 protected:
     Step stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp) override;
 
 private:
+    int m_mode;
+    bool m_chmodPending = false;
     QStringList m_prefixes;
     qsizetype m_index = 0;
     bool m_statting = false;
@@ -312,24 +317,47 @@ private:
 };
 #endif
 
+// realpath over SFTP: the absolute path with symlinks, "." and ".." resolved.
+class SftpRealpathOp final : public SftpOp
+{
+public:
+    explicit SftpRealpathOp(QString path)
+        : m_path(std::move(path))
+    { }
+    QString result;
+
+protected:
+    Step stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp) override;
+
+private:
+    QString m_path;
+};
+
 using Progress = std::function<void(qint64 done, qint64 total)>;
 
-// Reads a whole file into `data`, or into a local file when localPath is set.
+// Reads a whole regular file into `data`, or into a local file when localPath is set. The
+// path is stat'ed (symlinks followed) before it is opened: sftp-server's open(2) of a FIFO
+// blocks until a writer comes, and a device never ends, so anything but a regular file is
+// refused unopened (and again after open, by fstat). maxBytes >= 0 bounds the read: a larger
+// file is refused before reading, one that grows past the limit when it gets there.
 class SftpReadOp final : public SftpOp
 {
 public:
-    SftpReadOp(QString path, QString localPath = {}, Progress progress = {});
+    SftpReadOp(QString path, QString localPath = {}, Progress progress = {}, qint64 maxBytes = -1);
     QByteArray data;
 
 protected:
     Step stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp) override;
 
 private:
-    enum class State { Open, Stat, Read, Close };
+    enum class State { Check, Open, Stat, Read, Close };
+    // The refusal for attributes a, or empty when the file may be read.
+    QString refusal(const LIBSSH2_SFTP_ATTRIBUTES& a) const;
     QString m_path;
     QString m_localPath;
     Progress m_progress;
-    State m_state = State::Open;
+    qint64 m_maxBytes;
+    State m_state = State::Check;
     std::unique_ptr<QFile> m_local;
     qint64 m_total = -1;
     qint64 m_done = 0;

@@ -196,6 +196,7 @@ private:
     Login establish();
     Login openSocket();
     Login checkHostKey();
+    KnownHostsSetup knownHosts() const;
     Login authenticate();
     // The keychain for stored passwords and passphrases: the options' own, else the
     // interaction's; null when there is none. The helpers below log what happened (never
@@ -459,9 +460,7 @@ Login SessionWorker::establish()
     // Ask for the host key type we already trust first, so a server with several keys
     // shows us the one we can verify (OpenSSH does the same).
     const HostProfile& p = m_options.profile;
-    const QString khPath = p.knownHostsFile.isEmpty() ? QDir::homePath() + QStringLiteral("/.ssh/known_hosts")
-                                                      : expandHome(p.knownHostsFile);
-    const QStringList stored = knownKeyTypes({ readKnownHostsFile(khPath) }, p.host, p.port);
+    const QStringList stored = knownKeyTypes(knownHosts().readAll(), p.host, p.port);
     if (!stored.isEmpty()) {
         const char** algs = nullptr;
         const int n = libssh2_session_supported_algs(m_s, LIBSSH2_METHOD_HOSTKEY, &algs);
@@ -498,6 +497,12 @@ Login SessionWorker::establish()
     return authenticate();
 }
 
+KnownHostsSetup SessionWorker::knownHosts() const
+{
+    const HostProfile& p = m_options.profile;
+    return knownHostsSetup(p.name.isEmpty() ? p.host : p.name, p.knownHostsFile, m_options.knownHostsSources);
+}
+
 Login SessionWorker::checkHostKey()
 {
     const HostProfile& p = m_options.profile;
@@ -507,9 +512,10 @@ Login SessionWorker::checkHostKey()
     if (!key)
         return transientFailure(QStringLiteral("%1 sent no host key").arg(describe()));
     const QByteArray blob(key, qsizetype(len));
-    const QString khPath = p.knownHostsFile.isEmpty() ? QDir::homePath() + QStringLiteral("/.ssh/known_hosts")
-                                                      : expandHome(p.knownHostsFile);
-    const HostKeyLookup found = lookupHostKey({ readKnownHostsFile(khPath) }, p.host, p.port, blob);
+    // Every file OpenSSH reads (User/GlobalKnownHostsFile); new keys go to the first user file.
+    const KnownHostsSetup kh = knownHosts();
+    const QString khPath = kh.writeFile();
+    const HostKeyLookup found = lookupHostKey(kh.readAll(), p.host, p.port, blob);
     HostKeyInfo info;
     info.host = p.host;
     info.port = p.port;
@@ -575,7 +581,9 @@ Login SessionWorker::checkHostKey()
             QStringLiteral("The host key of %1 (%2 %3) was not accepted.").arg(name, info.keyType, info.fingerprint));
     case HostKeyDecision::AcceptOnce: m_acceptedOnceKey = blob; return {};
     case HostKeyDecision::AcceptAndSave:
-        if (Status s = appendKnownHostsLine(khPath, knownHostsLine(p.host, p.port, blob)); !s)
+        if (khPath.isEmpty())
+            return permanentFailure(QStringLiteral("cannot save the host key: UserKnownHostsFile is \"none\""));
+        if (Status s = appendKnownHostsLine(khPath, knownHostsLine(p.host, p.port, blob, kh.hashNewEntries)); !s)
             return permanentFailure(QStringLiteral("cannot save the host key: ") + s.error());
         log::ssh()->info("{}: added {} {} to {}", describe(), info.keyType, info.fingerprint, khPath);
         return {};

@@ -4,6 +4,7 @@
 
 #include "core/hosts/hostprofile.h"
 #include "core/hosts/interaction.h"
+#include "core/ssh/knownhosts.h"
 #include "core/util/result.h"
 
 #include <QObject>
@@ -46,6 +47,9 @@ struct SshSessionOptions
     // session reuses what the main one accepted): accepted when known_hosts has no entry.
     // A changed or revoked key is still refused.
     QByteArray trustedHostKey;
+    // Where ~/.ssh/config and the system ssh_config (User/GlobalKnownHostsFile, HashKnownHosts)
+    // and the default global known_hosts are read from; tests use a temp dir instead of /etc/ssh.
+    KnownHostsSources knownHostsSources;
     // ProxyJump: the session of the first hop; this session's socket is a direct-tcpip
     // channel through it. Null: connect directly.
     std::shared_ptr<class SshSession> jump;

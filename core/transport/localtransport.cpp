@@ -12,7 +12,9 @@
 #include <QTimer>
 
 #include <cerrno>
+#include <climits>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -199,12 +201,54 @@ std::unique_ptr<ProcessHandle> LocalTransport::start(const CommandSpec& spec)
     return std::make_unique<LocalProcess>(spec, m_home);
 }
 
-Result<QByteArray> LocalTransport::readFile(const QString& path)
+Result<QByteArray> LocalTransport::readFile(const QString& path, qint64 maxBytes)
 {
-    QFile f(resolve(path));
-    if (!f.open(QIODevice::ReadOnly))
-        return Result<QByteArray>::failure(QStringLiteral("cannot read %1: %2").arg(f.fileName(), f.errorString()));
-    return f.readAll();
+    const QString file = resolve(path);
+    // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused just below.
+    const int fd = ::open(QFile::encodeName(file).constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return Result<QByteArray>::failure(errnoText(QStringLiteral("cannot read"), file));
+    struct stat st
+    { };
+    if (::fstat(fd, &st) != 0) {
+        const auto r = Result<QByteArray>::failure(errnoText(QStringLiteral("cannot read"), file));
+        ::close(fd);
+        return r;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ::close(fd);
+        return Result<QByteArray>::failure(notRegularFileMessage(file, quint32(st.st_mode & S_IFMT)));
+    }
+    if (st.st_size > maxBytes) {
+        ::close(fd);
+        return Result<QByteArray>::failure(fileTooLargeMessage(file, qint64(st.st_size), maxBytes));
+    }
+    QByteArray data;
+    data.resize(qsizetype(qMin<qint64>(qMax<qint64>(qint64(st.st_size), 0) + 1, maxBytes + 1)));
+    qsizetype got = 0;
+    for (;;) {
+        if (got == data.size()) {
+            if (got > maxBytes)
+                break;
+            data.resize(qsizetype(qMin<qint64>(qint64(data.size()) * 2 + 4096, maxBytes + 1)));
+        }
+        const ssize_t n = ::read(fd, data.data() + got, size_t(data.size() - got));
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            const auto r = Result<QByteArray>::failure(errnoText(QStringLiteral("cannot read"), file));
+            ::close(fd);
+            return r;
+        }
+        if (n == 0)
+            break;
+        got += n;
+    }
+    ::close(fd);
+    if (got > maxBytes)
+        return Result<QByteArray>::failure(fileTooLargeMessage(file, got, maxBytes, true));
+    data.truncate(got);
+    return data;
 }
 
 Status LocalTransport::writeFileAtomic(const QString& path, const QByteArray& data, const WriteOptions& options)
@@ -239,6 +283,9 @@ Status LocalTransport::writeFileAtomic(const QString& path, const QByteArray& da
         return fail(QStringLiteral("cannot set the mode of"));
     if (hadOld && options.keepOwner && (old.st_uid != ::geteuid() || old.st_gid != ::getegid()))
         (void)::fchown(fd, old.st_uid, old.st_gid); // best effort: only root may give files away
+    if (!hadOld && (options.uid >= 0 || options.gid >= 0))
+        (void)::fchown(fd, options.uid >= 0 ? uid_t(options.uid) : uid_t(-1),
+            options.gid >= 0 ? gid_t(options.gid) : gid_t(-1)); // best effort, as above
     if (::fsync(fd) != 0)
         return fail(QStringLiteral("cannot sync"));
     ::close(fd);
@@ -268,8 +315,9 @@ Result<FileInfo> LocalTransport::stat(const QString& path)
     }
     fi.isSymlink = S_ISLNK(st.st_mode);
     if (fi.isSymlink)
-        ::stat(p.constData(), &st);
+        ::stat(p.constData(), &st); // a dangling link keeps what lstat said
     fi.exists = true;
+    fi.type = quint32(st.st_mode & S_IFMT);
     fi.isDir = S_ISDIR(st.st_mode);
     fi.size = st.st_size;
     fi.mode = st.st_mode & 07777;
@@ -297,16 +345,37 @@ Result<QList<FileInfo>> LocalTransport::list(const QString& directory)
     return out;
 }
 
-Status LocalTransport::mkpath(const QString& directory)
+Status LocalTransport::mkpath(const QString& directory, int mode)
 {
-    if (!QDir().mkpath(resolve(directory)))
-        return Status::failure(QStringLiteral("cannot create folder ") + directory);
+    const QString target = QDir::cleanPath(resolve(directory));
+    QString cur;
+    for (const QString& part : target.split(QLatin1Char('/'), Qt::SkipEmptyParts)) {
+        cur += QLatin1Char('/') + part;
+        const QByteArray p = QFile::encodeName(cur);
+        if (::mkdir(p.constData(), mode_t(mode)) == 0) {
+            ::chmod(p.constData(), mode_t(mode)); // exactly `mode`, whatever the umask says
+            continue;
+        }
+        struct stat st
+        { };
+        if (errno != EEXIST || ::stat(p.constData(), &st) != 0 || !S_ISDIR(st.st_mode))
+            return Status::failure(errnoText(QStringLiteral("cannot create folder"), cur));
+    }
     return {};
+}
+
+Result<QString> LocalTransport::canonicalPath(const QString& path)
+{
+    char buf[PATH_MAX];
+    if (!::realpath(QFile::encodeName(resolve(path)).constData(), buf))
+        return Result<QString>::failure(errnoText(QStringLiteral("cannot resolve"), path));
+    return QFile::decodeName(buf);
 }
 
 Result<std::unique_ptr<TunnelStream>> LocalTransport::openTunnel(const QString& host, quint16 port)
 {
     auto t = std::make_unique<LocalTunnel>();
+    t->socket.setReadBufferSize(kTunnelBufferBytes); // Qt stops reading the socket when full
     t->socket.connectToHost(host, port);
     if (!t->socket.waitForConnected(10000))
         return Result<std::unique_ptr<TunnelStream>>::failure(

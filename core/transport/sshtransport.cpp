@@ -125,7 +125,11 @@ public:
             [this] { return !m_shared->inbound.isEmpty() || m_shared->remoteEof || m_shared->finished; });
         if (m_shared->inbound.isEmpty() && !m_shared->error.isEmpty())
             return Result<QByteArray>::failure(m_shared->error);
-        return std::exchange(m_shared->inbound, {});
+        QByteArray taken = std::exchange(m_shared->inbound, {});
+        lock.unlock();
+        if (taken.size() >= kTunnelBufferBytes)
+            m_session->wake(); // the op stopped reading the channel while the buffer was full
+        return taken;
     }
     bool atEnd() const override
     {
@@ -190,6 +194,7 @@ Result<std::shared_ptr<SshTransport>> SshTransport::connect(
     so.timeoutMs = options.timeoutMs;
     so.reconnect = options.reconnect;
     so.keepaliveIntervalS = options.keepaliveIntervalS;
+    so.knownHostsSources = options.knownHostsSources;
     auto session = SshSession::create(so);
     session->connectToHost();
     if (Status s = session->waitUntilReady(-1); !s)
@@ -285,9 +290,9 @@ std::unique_ptr<ProcessHandle> SshTransport::start(const CommandSpec& spec)
     return std::make_unique<SshProcessHandle>(m_session, op, relay);
 }
 
-Result<QByteArray> SshTransport::readFile(const QString& path)
+Result<QByteArray> SshTransport::readFile(const QString& path, qint64 maxBytes)
 {
-    auto op = std::make_shared<SftpReadOp>(sftpPath(path));
+    auto op = std::make_shared<SftpReadOp>(sftpPath(path), QString(), Progress(), qMax<qint64>(maxBytes, 0));
     runOp(*m_session, op);
     if (!op->error().isEmpty())
         return Result<QByteArray>::failure(op->error());
@@ -370,6 +375,11 @@ Status SshTransport::writeAtomic(const QString& path, const QByteArray* data, co
     params.setOwner = old.exists && options.keepOwner;
     params.uid = old.uid;
     params.gid = old.gid;
+    if (!old.exists && (options.uid >= 0 || options.gid >= 0)) {
+        params.setOwner = true; // chown(2) leaves an id of (uid_t)-1 as it is
+        params.uid = options.uid >= 0 ? quint32(options.uid) : quint32(-1);
+        params.gid = options.gid >= 0 ? quint32(options.gid) : quint32(-1);
+    }
     params.progress = progress;
     auto w = std::make_shared<SftpWriteOp>(params);
     // Large uploads go over a second connection so live streams on the main one keep flowing.
@@ -490,13 +500,22 @@ Result<QList<FileInfo>> SshTransport::list(const QString& directory)
     return op->result;
 }
 
-Status SshTransport::mkpath(const QString& directory)
+Status SshTransport::mkpath(const QString& directory, int mode)
 {
-    auto op = std::make_shared<SftpMkpathOp>(sftpPath(directory));
+    auto op = std::make_shared<SftpMkpathOp>(sftpPath(directory), mode);
     runOp(*m_session, op);
     if (!op->error().isEmpty())
         return Status::failure(op->error());
     return {};
+}
+
+Result<QString> SshTransport::canonicalPath(const QString& path)
+{
+    auto op = std::make_shared<SftpRealpathOp>(sftpPath(path));
+    runOp(*m_session, op);
+    if (!op->error().isEmpty())
+        return Result<QString>::failure(op->error());
+    return op->result;
 }
 
 Status SshTransport::remove(const QString& path)

@@ -4,6 +4,7 @@
 
 #include "core/hosts/hostprofile.h"
 #include "core/hosts/interaction.h"
+#include "core/ssh/knownhosts.h"
 #include "core/transport/transport.h"
 
 #include <functional>
@@ -26,6 +27,8 @@ struct SshConnectOptions
     // False: unknown host keys are refused even with an interaction (StrictHostKeyChecking=yes).
     bool promptForHostKeys = true;
     int timeoutMs = 20000;
+    // Where ssh_config and the global known_hosts files are read (tests: a temp dir, not /etc/ssh).
+    KnownHostsSources knownHostsSources;
     bool reconnect = true;
     int keepaliveIntervalS = 5;
 };
@@ -53,11 +56,12 @@ public:
     QString describe() const override;
     ExecResult exec(const CommandSpec& spec, int timeoutMs = -1) override;
     std::unique_ptr<ProcessHandle> start(const CommandSpec& spec) override;
-    Result<QByteArray> readFile(const QString& path) override;
+    Result<QByteArray> readFile(const QString& path, qint64 maxBytes = kDefaultReadLimit) override;
     Status writeFileAtomic(const QString& path, const QByteArray& data, const WriteOptions& options = {}) override;
     Result<FileInfo> stat(const QString& path) override;
     Result<QList<FileInfo>> list(const QString& directory) override;
-    Status mkpath(const QString& directory) override;
+    Status mkpath(const QString& directory, int mode = 0755) override;
+    Result<QString> canonicalPath(const QString& path) override;
     Result<std::unique_ptr<TunnelStream>> openTunnel(const QString& host, quint16 port) override;
 
     // Large files, streamed from/to local files with progress (called on the session

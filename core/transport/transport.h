@@ -58,15 +58,34 @@ struct FileInfo
     bool isSymlink = false;
     qint64 size = 0;
     quint32 mode = 0; // permission bits, e.g. 0644
+    // S_IFMT bits of what the path leads to (symlinks followed; a dangling link's own type):
+    // S_IFREG, S_IFDIR, S_IFIFO, S_IFCHR, ... 0 when the server did not say.
+    quint32 type = 0;
     quint32 uid = 0;
     quint32 gid = 0;
     qint64 mtime = 0; // seconds since the epoch
 };
 
+// "a FIFO", "a character device", "a folder", ... for messages ("not a regular file (a FIFO)").
+QString fileTypeName(quint32 type);
+
+// What readFile() reads unless the caller names its own limit for the purpose.
+inline constexpr qint64 kDefaultReadLimit = qint64(64) << 20;
+// The messages of refused reads, shared by every Transport:
+//   "cannot read PATH: not a regular file (a FIFO)"
+//   "cannot read PATH: file too large (N bytes, limit M)"
+QString notRegularFileMessage(const QString& path, quint32 type);
+// atLeast: the size is not known (the file grew while read, /proc files say 0): "at least N bytes".
+QString fileTooLargeMessage(const QString& path, qint64 size, qint64 limit, bool atLeast = false);
+
 struct WriteOptions
 {
     int mode = -1;         // permission bits for a new file; -1: keep the existing file's, else 0644
     bool keepOwner = true; // copy uid/gid of the file being replaced (when permitted)
+    // Owner for a file that does not exist yet (a backup keeps its original's); -1: the
+    // writer's. Set when permitted (root, or a group the user is in); silently kept otherwise.
+    qint64 uid = -1;
+    qint64 gid = -1;
 };
 
 // A long-running command whose output arrives in chunks. Lives in the thread that called
@@ -90,6 +109,10 @@ Q_SIGNALS:
     void resumed();
     void finished(const kf::ProcessExit& exit);
 };
+
+// Unread inbound bytes a tunnel buffers; past it, it stops reading from the network until
+// the reader takes them (TCP / SSH window back-pressure).
+inline constexpr qsizetype kTunnelBufferBytes = 4 * 1024 * 1024;
 
 // A byte stream to host:port as seen from the server (direct-tcpip over SSH; a plain TCP
 // socket locally). Blocking; use from a worker thread.
@@ -116,14 +139,21 @@ public:
     virtual ExecResult exec(const CommandSpec& spec, int timeoutMs = -1) = 0;
     virtual std::unique_ptr<ProcessHandle> start(const CommandSpec& spec) = 0;
 
-    virtual Result<QByteArray> readFile(const QString& path) = 0;
+    // Reads a regular file (symlinks followed) of at most maxBytes. Anything else is refused
+    // before it is opened (a FIFO would block the reader, /dev/zero never ends), and a file
+    // that grows past the limit while being read is refused too; see the messages above.
+    virtual Result<QByteArray> readFile(const QString& path, qint64 maxBytes = kDefaultReadLimit) = 0;
     // Temp file in the same folder, fsync, mode/owner copied, swapped over the original in
     // one rename; an interrupted write leaves the old file or the new one, never a mix.
     virtual Status writeFileAtomic(const QString& path, const QByteArray& data, const WriteOptions& options = {}) = 0;
     // A missing file is not an error: exists == false.
     virtual Result<FileInfo> stat(const QString& path) = 0;
     virtual Result<QList<FileInfo>> list(const QString& directory) = 0;
-    virtual Status mkpath(const QString& directory) = 0;
+    // Creates the folder and any missing parents with `mode` (existing folders are kept as they are).
+    virtual Status mkpath(const QString& directory, int mode = 0755) = 0;
+    // The absolute path with every symlink, "." and ".." resolved (realpath(3)) of a path
+    // that exists.
+    virtual Result<QString> canonicalPath(const QString& path) = 0;
     virtual Result<std::unique_ptr<TunnelStream>> openTunnel(const QString& host, quint16 port) = 0;
 };
 

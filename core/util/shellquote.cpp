@@ -8,7 +8,8 @@ namespace kf {
 
 QString shellQuote(const QString& word)
 {
-    static const QRegularExpression safe(QStringLiteral("^[A-Za-z0-9_@%+=:,./-]+$"));
+    // anchoredPattern: "$" alone would also match before a final "\n" and leave it unquoted.
+    static const QRegularExpression safe(QRegularExpression::anchoredPattern(QStringLiteral("[A-Za-z0-9_@%+=:,./-]+")));
     if (!word.isEmpty() && safe.match(word).hasMatch())
         return word;
     QString out = QStringLiteral("'");
@@ -31,14 +32,19 @@ QString shellJoin(const QStringList& words)
     return quoted.join(QLatin1Char(' '));
 }
 
+bool isShellName(const QString& name)
+{
+    static const QRegularExpression re(QRegularExpression::anchoredPattern(QStringLiteral("[A-Za-z_][A-Za-z0-9_]*")));
+    return re.match(name).hasMatch();
+}
+
 QString envPrefix(const QMap<QString, QString>& env)
 {
     if (env.isEmpty())
         return {};
-    static const QRegularExpression key(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
     QString out = QStringLiteral("env ");
     for (auto it = env.cbegin(); it != env.cend(); ++it) {
-        if (!key.match(it.key()).hasMatch())
+        if (!isShellName(it.key()))
             continue; // never let a key smuggle shell syntax in
         out += it.key() + QLatin1Char('=') + shellQuote(it.value()) + QLatin1Char(' ');
     }

@@ -12,6 +12,8 @@ namespace kf {
 QString shellQuote(const QString& word);
 // Joins words, each quoted as needed.
 QString shellJoin(const QStringList& words);
+// A shell variable name, [A-Za-z_][A-Za-z0-9_]* and nothing else (no trailing newline).
+bool isShellName(const QString& name);
 // "env K='v' K2='v2' " prefix for a command line; servers rarely accept SetEnv, so the
 // environment travels in the command itself. Keys must match [A-Za-z_][A-Za-z0-9_]*.
 QString envPrefix(const QMap<QString, QString>& env);

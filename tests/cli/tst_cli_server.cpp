@@ -8,10 +8,83 @@
 #include <QTcpServer>
 #include <QtTest>
 
+namespace {
+
+// A server that answers every request with an endless body (mode "body") or an endless
+// header section (mode "headers"); prints its port first.
+const char* kEndlessServer = R"PY(
+import socket, sys, threading
+mode = sys.argv[1]
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", 0))
+s.listen(16)
+print(s.getsockname()[1], flush=True)
+def serve(c):
+    try:
+        c.recv(65536)
+        if mode == "body":
+            c.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n")
+            chunk = b"x" * 65536
+        else:
+            c.sendall(b"HTTP/1.1 200 OK\r\n")
+            chunk = (b"X-Endless: " + b"a" * 1000 + b"\r\n") * 64
+        while True:
+            c.sendall(chunk)
+    except OSError:
+        pass
+    finally:
+        c.close()
+while True:
+    c, _ = s.accept()
+    threading.Thread(target=serve, args=(c,), daemon=True).start()
+)PY";
+
+} // namespace
+
 class TestCliServer : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // `server status` against a server that never stops sending stops at the cap with a
+    // clear message, locally and through the demo sshd's tunnel.
+    void endlessResponsesStopAtTheCap_data()
+    {
+        QTest::addColumn<QString>("mode");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("endless body") << "body"
+                                      << "response body too large";
+        QTest::newRow("endless headers") << "headers"
+                                         << "response headers exceed 65536 bytes";
+    }
+    void endlessResponsesStopAtTheCap()
+    {
+        QFETCH(QString, mode);
+        QFETCH(QString, message);
+        QProcess server;
+        server.setStandardErrorFile(QProcess::nullDevice());
+        server.start(QStringLiteral("python3"), { QStringLiteral("-c"), QString::fromUtf8(kEndlessServer), mode });
+        QVERIFY(server.waitForStarted());
+        QVERIFY(server.waitForReadyRead(30000));
+        const QString port = QString::fromUtf8(server.readLine().trimmed());
+        QVERIFY(!port.isEmpty());
+        auto r = kf::test::runCli({ QStringLiteral("server"), QStringLiteral("status"), QStringLiteral("--local"),
+                                      QStringLiteral("--port"), port, QStringLiteral("--json") },
+            120000);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(QByteArray(r.out + r.err).contains(message.toUtf8()), QByteArray(r.out + r.err).constData());
+        KF_START_DEMO_HOST(demo);
+        r = kf::test::runCli(
+            { QStringLiteral("server"), QStringLiteral("status"), QStringLiteral("-p"), QString::number(demo.port()),
+                QStringLiteral("-i"), demo.clientKeyPath(), QStringLiteral("--known-hosts"), demo.knownHostsPath(),
+                demo.user() + QStringLiteral("@127.0.0.1"), QStringLiteral("--port"), port, QStringLiteral("--json") },
+            120000);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(QByteArray(r.out + r.err).contains(message.toUtf8()), QByteArray(r.out + r.err).constData());
+        server.kill();
+        server.waitForFinished(10000);
+    }
+
     void metricsFromFile()
     {
         auto r = kf::test::runCli({ QStringLiteral("server"), QStringLiteral("metrics"), QStringLiteral("--from-file"),

@@ -71,6 +71,34 @@ private Q_SLOTS:
         QCOMPARE(p.response.header("Content-Type"), QByteArray("text/plain; version=0.0.4"));
         QCOMPARE(p.response.reason, QStringLiteral("OK"));
     }
+
+    // What a server may send is bounded: endless headers and oversized bodies are errors
+    // that name the limit, whatever the framing.
+    void limits()
+    {
+        QByteArray endlessHeaders = "HTTP/1.1 200 OK\r\n";
+        while (endlessHeaders.size() <= kHttpMaxHeaderBytes)
+            endlessHeaders += "X-Endless: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n";
+        HttpParse p = parseHttpResponse(endlessHeaders, false);
+        QVERIFY2(p.error.contains(QLatin1String("response headers exceed 65536 bytes")), qPrintable(p.error));
+        // One endless header line too.
+        p = parseHttpResponse(
+            QByteArray(QByteArray("HTTP/1.1 200 OK\r\nX: ") + QByteArray(kHttpMaxHeaderBytes, 'a')), false);
+        QVERIFY2(p.error.contains(QLatin1String("headers exceed")), qPrintable(p.error));
+        // Content-Length over the caller's limit is refused before the body arrives.
+        p = parseHttpResponse(QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nabc"), false, 10);
+        QCOMPARE(p.error, QStringLiteral("response body too large (100 bytes, limit 10)"));
+        p = parseHttpResponse(
+            QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n8\r\n12345678\r\n8\r\n"), false, 10);
+        QVERIFY2(p.error.startsWith(QLatin1String("response body too large (at least 16 bytes, limit 10)")),
+            qPrintable(p.error));
+        p = parseHttpResponse(QByteArray(QByteArray("HTTP/1.0 200 OK\r\n\r\n") + QByteArray(11, 'x')), false, 10);
+        QVERIFY2(p.error.startsWith(QLatin1String("response body too large (at least 11 bytes")), qPrintable(p.error));
+        // At the limit is fine.
+        p = parseHttpResponse(QByteArray(QByteArray("HTTP/1.0 200 OK\r\n\r\n") + QByteArray(10, 'x')), true, 10);
+        QVERIFY(p.complete);
+        QCOMPARE(p.response.body.size(), 10);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestHttp)

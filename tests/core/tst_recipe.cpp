@@ -146,7 +146,7 @@ void TestRecipe::yamlErrors_data()
                                  << QStringLiteral("t.yaml:8: unknown key \"wiht\"");
     QTest::newRow("escaping root") << QStringLiteral(
         "name: x\npatches:\n  - id: a\n    file: ../etc/passwd\n    edits:\n      - ensure: {text: x}\n")
-                                   << QStringLiteral("t.yaml:4: \"file\" must be a path inside the root");
+                                   << QStringLiteral("t.yaml:4: \"file\": path \"../etc/passwd\" leaves the root");
     QTest::newRow("duplicate id") << QStringLiteral(
         "name: x\npatches:\n  - id: a\n    file: f\n    edits: [{ensure: {text: x}}]\n  - id: a\n    file: f\n    "
         "edits: [{ensure: {text: y}}]\n")

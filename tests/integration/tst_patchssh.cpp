@@ -18,10 +18,40 @@
 #include <QtConcurrent>
 #include <QtTest>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 using namespace kf;
 using namespace kf::patch;
 
-namespace { } // namespace
+namespace {
+
+void writeFile(const QString& path, const QByteArray& data)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(data);
+}
+
+QString oneLineDiff(const QString& file, const QString& from, const QString& to)
+{
+    return QStringLiteral("--- a/%1\n+++ b/%1\n@@ -1 +1 @@\n-%2\n+%3\n").arg(file, from, to);
+}
+
+// True when some process has the FIFO open for reading or waits in open(2) for a writer:
+// then a non-blocking open for writing succeeds instead of failing with ENXIO.
+bool fifoHasReader(const QString& path)
+{
+    const int fd = ::open(QFile::encodeName(path).constData(), O_WRONLY | O_NONBLOCK);
+    if (fd < 0)
+        return false;
+    ::close(fd);
+    return true;
+}
+
+} // namespace
 
 class TestPatchSsh : public QObject
 {
@@ -31,6 +61,11 @@ private Q_SLOTS:
     void cliApplyAgainRollback();
     void refusesAfterConcurrentChange();
     void killedMidApplyLeavesOldOrNew();
+    void hostileFilesAreRefusedUnopened_data();
+    void hostileFilesAreRefusedUnopened();
+    void escapingPathsAreRefusedOverSsh();
+    void symlinksAndHardLinks();
+    void backupsKeepOwnerGroupMode();
 
 private:
     QTemporaryDir m_state;
@@ -165,6 +200,194 @@ void TestPatchSsh::killedMidApplyLeavesOldOrNew()
         if (now == old)
             QVERIFY(!future.result().ok()); // and the report says it failed
     }
+}
+
+// `patch plan` over the real sshd on a tree whose setup.py is no regular file or is too big:
+// a clear error, exit 2, no hang, no bad_alloc and no sftp-server left blocked on the FIFO.
+void TestPatchSsh::hostileFilesAreRefusedUnopened_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("message");   // from `patch plan`
+    QTest::addColumn<QString>("readError"); // from Transport::readFile over SFTP
+    // The symlink leaves the root, so planning refuses it before any read.
+    QTest::newRow("symlink to /dev/zero")
+        << "zero"
+        << "\"setup.py\" leads outside the root hostile through a symlink (to /dev/zero)"
+        << "not a regular file (a character device)";
+    QTest::newRow("fifo") << "fifo"
+                          << "not a regular file (a FIFO)"
+                          << "not a regular file (a FIFO)";
+    QTest::newRow("too large") << "large"
+                               << "file too large (17825792 bytes, limit 16777216)"
+                               << "file too large (17825792 bytes, limit 1000)";
+}
+
+void TestPatchSsh::hostileFilesAreRefusedUnopened()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, message);
+    QFETCH(QString, readError);
+    KF_START_DEMO_HOST(demo);
+    const QString tree = demo.homeDir() + QStringLiteral("/hostile");
+    QDir().mkpath(tree);
+    const QString setup = tree + QStringLiteral("/setup.py");
+    if (kind == QLatin1String("zero")) {
+        QVERIFY(QFile::link(QStringLiteral("/dev/zero"), setup));
+    } else if (kind == QLatin1String("fifo")) {
+        QCOMPARE(::mkfifo(QFile::encodeName(setup).constData(), 0644), 0);
+    } else {
+        QFile f(setup);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QVERIFY(f.resize(17 * 1024 * 1024)); // sparse: costs no disk
+    }
+    const QString patch = m_state.filePath(QStringLiteral("setup-%1.patch").arg(kind));
+    writeFile(patch, oneLineDiff(QStringLiteral("setup.py"), QStringLiteral("a"), QStringLiteral("b")).toUtf8());
+    const auto r = test::runCli(
+        { QStringLiteral("patch"), QStringLiteral("plan"), QStringLiteral("--set"), patch, QStringLiteral("--root"),
+            demo.user() + QStringLiteral("@127.0.0.1:hostile"), QStringLiteral("-p"), QString::number(demo.port()),
+            QStringLiteral("-i"), demo.clientKeyPath(), QStringLiteral("--known-hosts"), demo.knownHostsPath() },
+        60000, { QStringLiteral("XDG_STATE_HOME=") + m_state.filePath(QStringLiteral("cli-state")) });
+    QVERIFY2(!r.crashed, r.err.constData());
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
+    if (kind == QLatin1String("fifo"))
+        QVERIFY2(!fifoHasReader(setup), "a process (sftp-server) is blocked opening the FIFO");
+    // The read itself refuses, unopened, and the SFTP session stays usable.
+    auto transport = SshTransport::connect(demo.profile());
+    QVERIFY2(transport, qPrintable(transport.error()));
+    const auto read = transport.value()->readFile(QStringLiteral("hostile/setup.py"), 1000);
+    QVERIFY(!read);
+    QVERIFY2(read.error().endsWith(readError), qPrintable(read.error()));
+    if (kind == QLatin1String("fifo"))
+        QVERIFY(!fifoHasReader(setup));
+    QVERIFY(transport.value()->stat(QStringLiteral("hostile")).value().isDir);
+}
+
+// Diffs naming ../ paths and symlinks leading out of the root are refused over SSH; nothing
+// outside the root changes.
+void TestPatchSsh::escapingPathsAreRefusedOverSsh()
+{
+    KF_START_DEMO_HOST(demo);
+    const QString home = demo.homeDir();
+    writeFile(home + QStringLiteral("/.bashrc"), "old\n");
+    writeFile(home + QStringLiteral("/tree/ok.txt"), "old\n");
+    QVERIFY(QFile::link(home, home + QStringLiteral("/tree/up")));
+    const QStringList ssh { QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("-i"),
+        demo.clientKeyPath(), QStringLiteral("--known-hosts"), demo.knownHostsPath() };
+    const QStringList env { QStringLiteral("XDG_STATE_HOME=") + m_state.filePath(QStringLiteral("cli-state")) };
+    const QString root = demo.user() + QStringLiteral("@127.0.0.1:tree");
+    struct Case
+    {
+        QString diff;
+        QString message;
+    };
+    const QList<Case> cases {
+        { oneLineDiff(QStringLiteral("../../../.bashrc"), QStringLiteral("old"), QStringLiteral("pwned")),
+            QStringLiteral("\"../../../.bashrc\" leaves the root: it has a \"..\" component") },
+        { oneLineDiff(QStringLiteral("../.bashrc"), QStringLiteral("old"), QStringLiteral("pwned")),
+            QStringLiteral("leaves the root") },
+        { oneLineDiff(QStringLiteral("up/.bashrc"), QStringLiteral("old"), QStringLiteral("pwned")),
+            QStringLiteral("\"up/.bashrc\" leads outside the root tree through a symlink") },
+    };
+    int n = 0;
+    for (const Case& c : cases) {
+        const QString patch = m_state.filePath(QStringLiteral("escape-%1.patch").arg(++n));
+        writeFile(patch, c.diff.toUtf8());
+        for (const QString& action : { QStringLiteral("plan"), QStringLiteral("apply") }) {
+            const auto r = test::runCli(QStringList { QStringLiteral("patch"), action, QStringLiteral("--set"), patch,
+                                            QStringLiteral("--root"), root }
+                    + ssh,
+                60000, env);
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.err.contains(c.message.toUtf8()), r.err.constData());
+        }
+    }
+    QCOMPARE(test::readFile(home + QStringLiteral("/.bashrc")), QByteArray("old\n"));
+    QVERIFY(!QDir(home + QStringLiteral("/.cache/kernelforge/patch-backups")).exists());
+}
+
+// Apply writes through a symlink inside the root (the link stays a link), says when a hard
+// link is split, and rollback restores exactly what was there.
+void TestPatchSsh::symlinksAndHardLinks()
+{
+    KF_START_DEMO_HOST(demo);
+    const QString tree = demo.homeDir() + QStringLiteral("/links");
+    writeFile(tree + QStringLiteral("/real.txt"), "old\n");
+    writeFile(tree + QStringLiteral("/hard.txt"), "old\n");
+    QVERIFY(QFile::link(QStringLiteral("real.txt"), tree + QStringLiteral("/link.txt")));
+    QCOMPARE(::link(QFile::encodeName(tree + QStringLiteral("/hard.txt")).constData(),
+                 QFile::encodeName(tree + QStringLiteral("/hard-other.txt")).constData()),
+        0);
+    const auto set
+        = patchSetFromDiff(oneLineDiff(QStringLiteral("link.txt"), QStringLiteral("old"), QStringLiteral("new"))
+                + oneLineDiff(QStringLiteral("hard.txt"), QStringLiteral("old"), QStringLiteral("new")),
+            QStringLiteral("links.patch"));
+    QVERIFY2(set, qPrintable(set.error()));
+    auto transport = SshTransport::connect(demo.profile());
+    QVERIFY2(transport, qPrintable(transport.error()));
+    const SetPlan plan = planSet(*transport.value(), set.value(), QStringLiteral("links"));
+    QVERIFY2(plan, qPrintable(plan.error));
+    QCOMPARE(plan.count(PatchStatus::WillApply), 2);
+    const ApplyReport report = applyPlan(*transport.value(), plan);
+    QVERIFY(report.ok());
+    QCOMPARE(report.files.size(), 2);
+    QVERIFY(QFileInfo(tree + QStringLiteral("/link.txt")).isSymLink());
+    QCOMPARE(QFileInfo(tree + QStringLiteral("/link.txt")).symLinkTarget(),
+        QFileInfo(tree + QStringLiteral("/real.txt")).absoluteFilePath());
+    QCOMPARE(test::readFile(tree + QStringLiteral("/real.txt")), QByteArray("new\n"));
+    QVERIFY2(report.files[0].message.contains(QLatin1String("written through the symlink link.txt")),
+        qPrintable(report.files[0].message));
+    QCOMPARE(test::readFile(tree + QStringLiteral("/hard.txt")), QByteArray("new\n"));
+    QCOMPARE(test::readFile(tree + QStringLiteral("/hard-other.txt")), QByteArray("old\n"));
+    QVERIFY2(report.files[1].message.contains(QLatin1String("had 2 hard links")), qPrintable(report.files[1].message));
+    for (const FileApply& f : report.files) {
+        const auto r = rollbackApply(*transport.value(), f.journalId);
+        QVERIFY2(r, qPrintable(r.error()));
+    }
+    QVERIFY(QFileInfo(tree + QStringLiteral("/link.txt")).isSymLink());
+    QCOMPARE(test::readFile(tree + QStringLiteral("/real.txt")), QByteArray("old\n"));
+    QCOMPARE(test::readFile(tree + QStringLiteral("/hard.txt")), QByteArray("old\n"));
+}
+
+// Backups keep the original's owner, group and mode, in folders only the user can enter.
+void TestPatchSsh::backupsKeepOwnerGroupMode()
+{
+    if (!test::isRoot())
+        QSKIP("giving a file another group needs root (or a second group of the user)");
+    KF_START_DEMO_HOST(demo);
+    const QString tree = demo.homeDir() + QStringLiteral("/owned");
+    const QString file = tree + QStringLiteral("/f.txt");
+    writeFile(file, "old\n");
+    const QByteArray f8 = QFile::encodeName(file);
+    QCOMPARE(::chown(f8.constData(), uid_t(-1), gid_t(1)), 0); // group "daemon"
+    QCOMPARE(::chmod(f8.constData(), 0640), 0);
+    const auto set = patchSetFromDiff(
+        oneLineDiff(QStringLiteral("f.txt"), QStringLiteral("old"), QStringLiteral("new")), QStringLiteral("o.patch"));
+    QVERIFY(set);
+    auto transport = SshTransport::connect(demo.profile());
+    QVERIFY2(transport, qPrintable(transport.error()));
+    const SetPlan plan = planSet(*transport.value(), set.value(), QStringLiteral("owned"));
+    const ApplyReport report = applyPlan(*transport.value(), plan);
+    QVERIFY(report.ok());
+    const QString backup = report.files.value(0).backupPath;
+    QVERIFY(backup.startsWith(QLatin1String("~/.cache/kernelforge/patch-backups/")));
+    const QString local = demo.homeDir() + backup.mid(1);
+    struct stat st
+    { };
+    QCOMPARE(::stat(QFile::encodeName(local).constData(), &st), 0);
+    QCOMPARE(st.st_gid, gid_t(1));
+    QCOMPARE(st.st_mode & 07777, mode_t(0640));
+    QCOMPARE(::stat(QFile::encodeName(QFileInfo(local).absolutePath()).constData(), &st), 0);
+    QCOMPARE(st.st_mode & 07777, mode_t(0700));
+    // The written file kept its group and mode too, and rollback restores both.
+    QCOMPARE(::stat(f8.constData(), &st), 0);
+    QCOMPARE(st.st_gid, gid_t(1));
+    const auto r = rollbackApply(*transport.value(), report.files.value(0).journalId);
+    QVERIFY2(r, qPrintable(r.error()));
+    QCOMPARE(::stat(f8.constData(), &st), 0);
+    QCOMPARE(st.st_gid, gid_t(1));
+    QCOMPARE(st.st_mode & 07777, mode_t(0640));
+    QCOMPARE(test::readFile(file), QByteArray("old\n"));
 }
 
 QTEST_GUILESS_MAIN(TestPatchSsh)

@@ -11,6 +11,7 @@
 
 #include <QFile>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
@@ -102,6 +103,22 @@ int acceptedLogins(const DemoHost& demo)
     return int(demo.sshdLog().count(QLatin1String("Accepted publickey")));
 }
 
+// ssh_config files and global known_hosts in dir instead of ~/.ssh and /etc/ssh.
+KnownHostsSources isolated(const QTemporaryDir& dir)
+{
+    KnownHostsSources s;
+    s.homeDir = dir.path();
+    s.userConfig = dir.path() + QStringLiteral("/ssh_config.user");
+    s.systemDir = dir.path();
+    return s;
+}
+
+// The demo host's known_hosts line ("[127.0.0.1]:PORT ssh-ed25519 AAAA...").
+QByteArray demoKeyLine(const DemoHost& demo)
+{
+    return test::readFile(demo.knownHostsPath()).trimmed() + '\n';
+}
+
 } // namespace
 
 class TestSshHostKeys : public QObject
@@ -128,6 +145,7 @@ private Q_SLOTS:
         ScriptedInteraction ui(decision);
         SshConnectOptions o;
         o.interaction = &ui;
+        o.knownHostsSources = isolated(dir); // plain entries whatever /etc/ssh/ssh_config says
         auto t = SshTransport::connect(p, o);
         QCOMPARE(ui.hostKeysAsked.size(), 1);
         const HostKeyInfo& info = ui.hostKeysAsked.first();
@@ -280,6 +298,78 @@ private Q_SLOTS:
                 && t.error().contains(QLatin1String("ecdsa-sha2-nistp256")),
             qPrintable(t.error()));
         QCOMPARE(acceptedLogins(demo), 0);
+    }
+
+    // Every file OpenSSH reads: the global files (with @revoked) and a UserKnownHostsFile list.
+    void globalAndListedKnownHostsFiles()
+    {
+        KF_START_DEMO_HOST(demo);
+        QTemporaryDir dir;
+        const KnownHostsSources src = isolated(dir);
+        HostProfile p = demo.profile();
+        p.knownHostsFile.clear(); // as OpenSSH: the files come from the configuration
+        SshConnectOptions o;
+        o.knownHostsSources = src;
+        // Nothing known anywhere: refused.
+        QVERIFY(!SshTransport::connect(p, o).ok());
+        // Known from /etc/ssh/ssh_known_hosts (here: dir/ssh_known_hosts) only.
+        writeAll(dir.filePath(QStringLiteral("ssh_known_hosts")), demoKeyLine(demo));
+        auto t = SshTransport::connect(p, o);
+        QVERIFY2(t.ok(), qPrintable(t.error()));
+        // @revoked in the second global file wins.
+        const QList<QByteArray> pub = test::readFile(demo.hostKeyPath() + QStringLiteral(".pub")).trimmed().split(' ');
+        writeAll(
+            dir.filePath(QStringLiteral("ssh_known_hosts2")), "@revoked * " + pub.value(0) + ' ' + pub.value(1) + '\n');
+        t = SshTransport::connect(p, o);
+        QVERIFY(!t.ok());
+        QVERIFY2(t.error().contains(QLatin1String("revoked"))
+                && t.error().contains(dir.filePath(QStringLiteral("ssh_known_hosts2:1"))),
+            qPrintable(t.error()));
+        QFile::remove(dir.filePath(QStringLiteral("ssh_known_hosts")));
+        QFile::remove(dir.filePath(QStringLiteral("ssh_known_hosts2")));
+        // UserKnownHostsFile with two files: the key in the second one counts.
+        writeAll(src.userConfig,
+            QStringLiteral("Host *\n  UserKnownHostsFile %1/first %1/second\n").arg(dir.path()).toUtf8());
+        writeAll(dir.filePath(QStringLiteral("second")), demoKeyLine(demo));
+        t = SshTransport::connect(p, o);
+        QVERIFY2(t.ok(), qPrintable(t.error()));
+        // GlobalKnownHostsFile from the config replaces the defaults.
+        writeAll(src.userConfig,
+            QStringLiteral("Host *\n  UserKnownHostsFile %1/first\n  GlobalKnownHostsFile %1/global\n")
+                .arg(dir.path())
+                .toUtf8());
+        QVERIFY(!SshTransport::connect(p, o).ok());
+        QFile::rename(dir.filePath(QStringLiteral("second")), dir.filePath(QStringLiteral("global")));
+        t = SshTransport::connect(p, o);
+        QVERIFY2(t.ok(), qPrintable(t.error()));
+    }
+
+    // HashKnownHosts yes (Debian's /etc/ssh/ssh_config) makes new entries hashed; the user's
+    // own "no" wins over the system's "yes". OpenSSH's ssh accepts what we wrote.
+    void newEntriesHashedWhenConfigured()
+    {
+        KF_START_DEMO_HOST(demo);
+        QTemporaryDir dir;
+        const KnownHostsSources src = isolated(dir);
+        writeAll(dir.filePath(QStringLiteral("ssh_config")), "Host *\n    HashKnownHosts yes\n");
+        HostProfile p = demo.profile();
+        p.knownHostsFile = dir.filePath(QStringLiteral("kh"));
+        SshConnectOptions o;
+        o.acceptNewHostKey = true;
+        o.knownHostsSources = src;
+        QVERIFY(SshTransport::connect(p, o).ok());
+        const QByteArray saved = test::readFile(p.knownHostsFile);
+        QVERIFY2(saved.startsWith("|1|") && !saved.contains("127.0.0.1"), saved.constData());
+        QStringList args = demo.sshArguments();
+        args.replaceInStrings(QRegularExpression(QStringLiteral("^UserKnownHostsFile=.*")),
+            QStringLiteral("UserKnownHostsFile=") + p.knownHostsFile);
+        const auto r = kf::test::runProgram(QStringLiteral("ssh"), args << QStringLiteral("echo openssh-ok"));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        // The user's config says no: plain.
+        QFile::remove(p.knownHostsFile);
+        writeAll(src.userConfig, "HashKnownHosts no\n");
+        QVERIFY(SshTransport::connect(p, o).ok());
+        QVERIFY(test::readFile(p.knownHostsFile).startsWith("[127.0.0.1]:"));
     }
 
     void revokedKeyIsRefused()

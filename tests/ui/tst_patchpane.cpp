@@ -10,6 +10,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -26,6 +27,7 @@ class TestPatchPane : public QObject
 private Q_SLOTS:
     void initTestCase();
     void reviewToggleApply();
+    void openingADiffThatLeavesTheRootIsRefused();
 
 private:
     QTemporaryDir m_dir;
@@ -138,6 +140,36 @@ void TestPatchPane::reviewToggleApply()
     QTRY_COMPARE_WITH_TIMEOUT(planned.size(), 2, 30000);
     QTRY_VERIFY_WITH_TIMEOUT(!pane.isBusy(), 30000);
     QVERIFY(pane.grab().save(test::screenshotPath(QStringLiteral("patchpane-after-apply"))));
+}
+
+// "Open a patch set" with a diff naming a/../victim.txt: the pane says why and plans nothing.
+void TestPatchPane::openingADiffThatLeavesTheRootIsRefused()
+{
+    HostProfile profile;
+    profile.name = QStringLiteral("local");
+    profile.isLocal = true;
+    LocalHostConnection host(profile);
+    host.connectToHost();
+    PatchPane pane { AppContext {} };
+    pane.show();
+    pane.setHost(&host);
+    const QString patch = m_dir.filePath(QStringLiteral("evil.patch"));
+    {
+        QFile f(patch);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write("--- a/../victim.txt\n+++ b/../victim.txt\n@@ -1 +1 @@\n-old\n+pwned\n");
+    }
+    QSignalSpy planned(&pane, &PatchPane::planShown);
+    pane.plan(patch, m_root);
+    auto statusText = [&pane] {
+        for (const QLabel* l : pane.findChildren<QLabel*>())
+            if (l->text().startsWith(QLatin1String("Planning failed")))
+                return l->text();
+        return QString();
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(!statusText().isEmpty(), 30000);
+    QVERIFY2(statusText().contains(QLatin1String("path \"../victim.txt\" leaves the root")), qPrintable(statusText()));
+    QCOMPARE(planned.size(), 0);
 }
 
 QTEST_MAIN(TestPatchPane)

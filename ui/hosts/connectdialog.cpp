@@ -32,8 +32,8 @@ constexpr int kImportedRole = Qt::UserRole + 2;
 std::optional<ConnectDialog::Destination> ConnectDialog::parseDestination(const QString& text)
 {
     // user@host, user@host:port, host, [v6]:port, user@[v6]:port. No spaces, one '@' at most.
-    static const QRegularExpression re(
-        QStringLiteral("^(?:([^@\\s:]+)@)?(?:\\[([0-9A-Fa-f:.]+)\\]|([^@\\s:\\[\\]/]+))(?::(\\d{1,5}))?$"));
+    static const QRegularExpression re(QRegularExpression::anchoredPattern(
+        QStringLiteral("(?:([^@\\s:]+)@)?(?:\\[([0-9A-Fa-f:.]+)\\]|([^@\\s:\\[\\]/]+))(?::(\\d{1,5}))?")));
     const auto m = re.match(text.trimmed());
     if (!m.hasMatch())
         return std::nullopt;

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+// The real kernelforge-cli refuses paths that would leave their place: a remote path with a
+// newline in put/get, a unified diff naming ../ or an absolute path under --root (local).
+#include "tests/support/testsupport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace kf;
+
+namespace {
+
+void writeFile(const QString& path, const QByteArray& data)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(data);
+}
+
+} // namespace
+
+class TestCliPaths : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { qunsetenv("SSH_AUTH_SOCK"); }
+
+    // `put local 'host:victim\n'` once replaced ~/victim (the shell split the word at the
+    // newline) and changed its mode. Now the destination is refused before connecting.
+    void putWithNewlineInTheRemotePathIsRefused()
+    {
+        KF_START_DEMO_HOST(demo);
+        QTemporaryDir dir;
+        const QString local = dir.filePath(QStringLiteral("local"));
+        writeFile(local, "attacker's bytes\n");
+        QFile::setPermissions(local,
+            QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadOther | QFile::WriteOther
+                | QFile::ExeOther);
+        const QString victim = demo.homeDir() + QStringLiteral("/victim");
+        writeFile(victim, "precious\n");
+        QFile::setPermissions(victim, QFile::ReadOwner | QFile::WriteOwner);
+        const QStringList ssh { QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("-i"),
+            demo.clientKeyPath(), QStringLiteral("--known-hosts"), demo.knownHostsPath() };
+        // (argv cannot carry a NUL: that case is covered by tst_validators.)
+        for (const QString& remote :
+            { QStringLiteral("victim\n"), QStringLiteral("victim\nx"), QStringLiteral("vic\ttim") }) {
+            const auto r = test::runCli(QStringList { QStringLiteral("put") }
+                    << ssh << local << demo.user() + QStringLiteral("@") + demo.host() + QLatin1Char(':') + remote,
+                60000);
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.err.contains("control character"), r.err.constData());
+            const auto g = test::runCli(QStringList { QStringLiteral("get") }
+                    << ssh << demo.user() + QStringLiteral("@") + demo.host() + QLatin1Char(':') + remote
+                    << dir.filePath(QStringLiteral("got")),
+                60000);
+            QCOMPARE(g.exitCode, 2);
+        }
+        QCOMPARE(test::readFile(victim), QByteArray("precious\n"));
+        QCOMPARE(int(QFile::permissions(victim) & 0x7077), int(QFile::ReadOwner | QFile::WriteOwner));
+        QVERIFY(QDir(demo.homeDir()).entryList({ QStringLiteral("victim?*") }, QDir::Files | QDir::Hidden).isEmpty());
+    }
+
+    // --root PATH (local): a diff naming a/../victim.txt is refused as a YAML recipe would be;
+    // nothing outside the root is read, written or backed up.
+    void localDiffLeavingTheRootIsRefused()
+    {
+        QTemporaryDir dir;
+        const QString root = dir.filePath(QStringLiteral("tree"));
+        writeFile(root + QStringLiteral("/ok.txt"), "old\n");
+        writeFile(dir.filePath(QStringLiteral("victim.txt")), "old\n");
+        const QString patch = dir.filePath(QStringLiteral("evil.patch"));
+        writeFile(patch, "--- a/../victim.txt\n+++ b/../victim.txt\n@@ -1 +1 @@\n-old\n+pwned\n");
+        const QStringList env { QStringLiteral("XDG_STATE_HOME=") + dir.filePath(QStringLiteral("state")),
+            QStringLiteral("HOME=") + dir.filePath(QStringLiteral("home")) };
+        for (const QString& action : { QStringLiteral("plan"), QStringLiteral("apply") }) {
+            const auto r = test::runCli(
+                { QStringLiteral("patch"), action, QStringLiteral("--set"), patch, QStringLiteral("--root"), root },
+                60000, env);
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.err.contains("evil.patch:1: path \"../victim.txt\" leaves the root: it has a \"..\" component"),
+                r.err.constData());
+        }
+        QCOMPARE(test::readFile(dir.filePath(QStringLiteral("victim.txt"))), QByteArray("old\n"));
+        QVERIFY(!QDir(dir.filePath(QStringLiteral("home/.cache"))).exists());
+        // A symlinked folder inside the root that leads out of it.
+        QVERIFY(QFile::link(dir.path(), root + QStringLiteral("/up")));
+        writeFile(patch, "--- a/up/victim.txt\n+++ b/up/victim.txt\n@@ -1 +1 @@\n-old\n+pwned\n");
+        const auto r = test::runCli({ QStringLiteral("patch"), QStringLiteral("apply"), QStringLiteral("--set"), patch,
+                                        QStringLiteral("--root"), root },
+            60000, env);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("\"up/victim.txt\" leads outside the root"), r.err.constData());
+        QCOMPARE(test::readFile(dir.filePath(QStringLiteral("victim.txt"))), QByteArray("old\n"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliPaths)
+#include "tst_cli_paths.moc"
