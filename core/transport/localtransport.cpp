@@ -201,7 +201,9 @@ ExecResult LocalTransport::exec(const CommandSpec& spec, int timeoutMs)
             r.error = QStringLiteral("timed out after %1 ms").arg(timeoutMs);
             break;
         }
-        p.waitForReadyRead(int(qMin<qint64>(left, 1000)));
+        // Returns at once when the command closed its output but runs on: then wait a little.
+        if (!p.waitForReadyRead(int(qMin<qint64>(left, 1000))) && p.state() != QProcess::NotRunning)
+            p.waitForFinished(int(qMin<qint64>(left, 100)));
         r.stdOut += p.readAllStandardOutput();
         r.stdErr += p.readAllStandardError();
         if (r.stdOut.size() + r.stdErr.size() > cap) {
