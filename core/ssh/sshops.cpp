@@ -81,7 +81,9 @@ QString sftpErrorText(unsigned long code)
 
 QByteArray newPidMarker()
 {
-    return QByteArrayLiteral("\x1eKFPID ") + QByteArray::number(QRandomGenerator::system()->generate64(), 16) + ' ';
+    // Always 16 digits: the line's length (and what still fits in one request) must not vary.
+    return QByteArrayLiteral("\x1eKFPID ")
+        + QByteArray::number(QRandomGenerator::system()->generate64(), 16).rightJustified(16, '0') + ' ';
 }
 
 ExecOp::ExecOp(QByteArray command, bool pty, QByteArray pidMarker, bool resumable, ExecCallbacks callbacks)
