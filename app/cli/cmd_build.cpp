@@ -7,7 +7,9 @@
 #include "core/build/buildsession.h"
 #include "core/build/preflight.h"
 #include "core/jobs/remotejob.h"
+#include "core/log/redact.h"
 #include "core/transport/localtransport.h"
+#include "core/util/loginshell.h"
 
 #if __has_include("app/cli/sshoptions.h")
 #include "app/cli/sshoptions.h"
@@ -16,6 +18,7 @@
 
 #include <QCoreApplication>
 #include <QEventLoop>
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -30,8 +33,11 @@ constexpr int kUsage = 2;
 void usage(QTextStream& s)
 {
     s << "Usage: kernelforge-cli build SUBCOMMAND [OPTIONS] (--local | [ssh options] user@host)\n\n"
-      << "  start (--profile NAME | --command CMD) [--dir DIR] [--env K=V]... [--name LABEL] [--cmake-arg -DX=Y]...\n"
-      << "        [--max-jobs N]             start a detached build; prints the job id\n"
+      << "  start (--profile NAME | --command CMD) [--dir DIR] [--env K=V]... [--env-file FILE] [--name LABEL]\n"
+      << "        [--cmake-arg -DX=Y]... [--max-jobs N]\n"
+      << "                                   start a detached build; prints the job id. Environment values never\n"
+      << "                                   reach the server's command line; --env shows them in this machine's\n"
+      << "                                   ps, --env-file (K=V lines, # comments) does not: use it for tokens\n"
       << "  attach JOB [--from OFFSET] [--profile NAME]\n"
       << "                                   stream progress and log; exits with the build's exit status\n"
       << "  status JOB                       state, exit status, log size\n"
@@ -82,6 +88,42 @@ QString formatSeconds(double s)
     if (t >= 60)
         return QStringLiteral("%1m%2s").arg(t / 60).arg(t % 60, 2, 10, QLatin1Char('0'));
     return QStringLiteral("%1s").arg(t);
+}
+
+// K=V lines; blank lines and # comments skipped, an `export ` prefix and one pair of quotes
+// around the value dropped (no escapes). The values are secrets: registered for redaction.
+bool readEnvFile(const QString& path, QMap<QString, QString>* env)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        cli::err() << "kernelforge-cli build: cannot read --env-file " << path << ": " << f.errorString() << '\n'
+                   << Qt::flush;
+        return false;
+    }
+    int lineNo = 0;
+    for (QByteArray raw : f.readAll().split('\n')) {
+        ++lineNo;
+        if (raw.endsWith('\r'))
+            raw.chop(1);
+        QString line = QString::fromUtf8(raw);
+        if (line.trimmed().isEmpty() || line.trimmed().startsWith(QLatin1Char('#')))
+            continue;
+        if (line.startsWith(QLatin1String("export ")))
+            line = line.mid(7);
+        const qsizetype eq = line.indexOf(QLatin1Char('='));
+        const QString key = line.left(qMax<qsizetype>(0, eq)).trimmed();
+        if (eq <= 0 || !loginshell::isValidEnvName(key)) {
+            cli::err() << "kernelforge-cli build: " << path << ':' << lineNo << ": not a K=V line\n" << Qt::flush;
+            return false;
+        }
+        QString value = line.mid(eq + 1);
+        if (value.size() >= 2 && (value.front() == QLatin1Char('"') || value.front() == QLatin1Char('\''))
+            && value.back() == value.front())
+            value = value.mid(1, value.size() - 2);
+        SecretRegistry::add(value.toUtf8());
+        env->insert(key, value);
+    }
+    return true;
 }
 
 // Takes a value option ("--x V"); returns false (with a message) if the value is missing.
@@ -199,7 +241,7 @@ int attach(const Target& target, const QString& id, qint64 from, bool json, cons
     });
     QObject::connect(&session, &BuildSession::failed, &loop, [&](const QString& e) {
         cli::err() << "kernelforge-cli build: " << e << '\n' << Qt::flush;
-        exitStatus = cli::kExitConnection;
+        exitStatus = 1; // no such job: not a connection failure
         loop.quit();
     });
     session.attach(from);
@@ -268,7 +310,11 @@ int runBuild(const QStringList& argsIn)
                 cli::err() << "kernelforge-cli build: --env needs K=V\n" << Qt::flush;
                 return kUsage;
             }
+            SecretRegistry::add(v.mid(eq + 1).toUtf8());
             env.insert(v.left(eq), v.mid(eq + 1));
+        } else if (a == QLatin1String("--env-file")) {
+            if (!takeValue(args, i, &v) || !readEnvFile(v, &env))
+                return kUsage;
         } else {
             ++i;
         }
@@ -323,6 +369,10 @@ int runBuild(const QStringList& argsIn)
             return kUsage;
         }
         jobId = args.takeFirst();
+        if (!jobs::isValidJobId(jobId)) { // no job folder can have that name
+            cli::err() << "kernelforge-cli build " << sub << ": no such job '" << jobId << "'\n" << Qt::flush;
+            return 1;
+        }
     }
     auto target = connectTarget(args, local);
     if (!target) {

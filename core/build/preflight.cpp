@@ -4,7 +4,6 @@
 
 #include "core/build/diagnosticparser.h"
 #include "core/jobs/jobfolder.h"
-#include "core/util/shellquote.h"
 
 #include <QRegularExpression>
 
@@ -238,8 +237,8 @@ QList<PreflightCheck> evaluatePreflight(const PreflightFacts& facts, const Build
 Result<QList<PreflightCheck>> runPreflight(Transport& transport, const BuildProfile& profile)
 {
     CommandSpec spec;
-    spec.command = QStringLiteral("/bin/sh -c ") + shellQuote(preflightScript(profile));
-    spec.env = profile.env;
+    spec.command = preflightScript(profile);
+    spec.env = profile.env; // on stdin, not the command line: it may hold tokens
     const ExecResult r = transport.exec(spec, 120000);
     if (!r.error.isEmpty())
         return Result<QList<PreflightCheck>>::failure(r.error);

@@ -183,6 +183,8 @@ DemoHost::~DemoHost()
 
 QString DemoHost::user() const
 {
+    if (!m_options.user.isEmpty())
+        return m_options.user;
     const passwd* pw = ::getpwuid(::geteuid());
     return pw ? QString::fromLocal8Bit(pw->pw_name) : qEnvironmentVariable("USER");
 }
@@ -267,6 +269,17 @@ Status DemoHost::prepare()
     if (m_options.installAssets)
         if (auto s = installAssets(); !s)
             return s;
+    if (!m_options.user.isEmpty()) {
+        // sshd reads authorized_keys as the user; the session writes its home.
+        if (::geteuid() != 0)
+            return Status::failure(QStringLiteral("a demo host for another user needs root"));
+        if (!::getpwnam(m_options.user.toLocal8Bit().constData()))
+            return Status::failure(QStringLiteral("no such user: ") + m_options.user);
+        if (auto s = runTool(findTool(QStringLiteral("chown")),
+                { QStringLiteral("-R"), m_options.user + QLatin1Char(':'), homeDir(), authorizedKeysPath() });
+            !s)
+            return s;
+    }
     return {};
 }
 

@@ -37,6 +37,10 @@ public:
         bool installAssets = true; // copy :/demo/home and :/demo/bin
         bool usePam = false;       // needed for keyboard-interactive tests (root only)
         QString listenAddress = QStringLiteral("127.0.0.1");
+        // Empty: the user running KernelForge logs in. Else another existing system user
+        // (root only; tests of login shells): home/ and etc/authorized_keys are made theirs,
+        // and their session gets home/ as HOME like the default user's.
+        QString user;
     };
 
     DemoHost();

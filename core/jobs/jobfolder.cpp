@@ -59,6 +59,8 @@ QString rootOf(const QString& root)
 // TERM/INT/HUP are trapped (not ignored, so the command gets default handlers) so the
 // runner outlives a cancel long enough to write rc.
 const char* kRunner = R"RUN(d="$1"
+# The environment may hold secrets: into this shell's memory, and off the disk at once.
+kfenv=$(cat "$d/env" 2>/dev/null); rm -f "$d/env"
 trap 'touch "$d/cancelled"' TERM INT HUP
 pg=$(ps -o pgid= -p $$ 2>/dev/null | tr -d ' ')
 echo "${pg:-$$}" > "$d/pgid"
@@ -71,7 +73,7 @@ echo $$ > "$d/pid.tmp" && mv -f "$d/pid.tmp" "$d/pid"
 wd=$(cat "$d/workdir")
 case "$wd" in "~") wd="$HOME" ;; "~/"*) wd="$HOME/${wd#??}" ;; "") wd="$HOME" ;; esac
 # Foreground: a trapped TERM is handled after the command ends, so rc is always recorded.
-( . "$d/env" && cd "$wd" && exec /bin/sh "$d/cmd" ) < /dev/null
+( eval "$kfenv" && cd "$wd" && exec /bin/sh "$d/cmd" ) < /dev/null
 rc=$?
 date +%s > "$d/ended"
 echo "$rc" > "$d/rc.tmp" && mv -f "$d/rc.tmp" "$d/rc"
@@ -79,28 +81,34 @@ echo "$rc" > "$d/rc.tmp" && mv -f "$d/rc.tmp" "$d/rc"
 
 } // namespace
 
-QString startScript(const JobSpec& spec, const QString& id)
+CommandSpec startCommand(const JobSpec& spec, const QString& id)
 {
-    QString env;
+    CommandSpec c;
+    // The environment (tokens, say) travels on stdin into a file only the user can read,
+    // which the runner reads and deletes; the command, folder, name and runner are $1..$4.
     for (auto it = spec.env.cbegin(); it != spec.env.cend(); ++it) {
-        if (isShellName(it.key()))
-            env += QStringLiteral("export ") + it.key() + QLatin1Char('=') + shellQuote(it.value()) + QLatin1Char('\n');
+        if (!isShellName(it.key()))
+            continue;
+        c.stdinData
+            += (QStringLiteral("export ") + it.key() + QLatin1Char('=') + shellQuote(it.value()) + QLatin1Char('\n'))
+                   .toUtf8();
     }
-    QString s;
+    c.arguments = { spec.command, spec.workingDirectory, spec.name, QString::fromLatin1(kRunner) };
+    QString& s = c.command;
     s += QStringLiteral("set -e\numask 077\nd=") + rootOf(spec.root) + QStringLiteral("/") + shellQuote(id)
         + QLatin1Char('\n');
-    s += QStringLiteral("[ ! -e \"$d\" ] || { echo \"job $d exists\" >&2; exit 3; }\nmkdir -p \"$d\"\numask 022\n");
-    s += QStringLiteral("printf '%s\\n' ") + shellQuote(spec.command) + QStringLiteral(" > \"$d/cmd\"\n");
-    s += QStringLiteral("printf '%s' ") + shellQuote(env) + QStringLiteral(" > \"$d/env\"\n");
-    s += QStringLiteral("printf '%s' ") + shellQuote(spec.workingDirectory) + QStringLiteral(" > \"$d/workdir\"\n");
-    s += QStringLiteral("printf '%s' ") + shellQuote(spec.name) + QStringLiteral(" > \"$d/name\"\n");
-    s += QStringLiteral("printf '%s' ") + shellQuote(QString::fromLatin1(kRunner)) + QStringLiteral(" > \"$d/run\"\n");
+    s += QStringLiteral("[ ! -e \"$d\" ] || { echo \"job $d exists\" >&2; exit 3; }\nmkdir -p \"$d\"\n");
+    s += QStringLiteral("cat > \"$d/env\"\numask 022\n");
+    s += QStringLiteral("printf '%s\\n' \"$1\" > \"$d/cmd\"\n");
+    s += QStringLiteral("printf '%s' \"$2\" > \"$d/workdir\"\n");
+    s += QStringLiteral("printf '%s' \"$3\" > \"$d/name\"\n");
+    s += QStringLiteral("printf '%s' \"$4\" > \"$d/run\"\n");
     s += QStringLiteral(": > \"$d/log\"\n");
     s += QStringLiteral("if command -v setsid >/dev/null 2>&1; then S=setsid; else S=; fi\n");
     s += QStringLiteral("$S nohup /bin/sh \"$d/run\" \"$d\" >> \"$d/log\" 2>&1 < /dev/null &\n");
     s += QStringLiteral("i=0\nwhile [ ! -s \"$d/pid\" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done\n");
     s += QStringLiteral("cat \"$d/pid\"\n");
-    return s;
+    return c;
 }
 
 QString listScript(const QString& root, const QString& id)

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
+#include "core/transport/transport.h"
 #include "core/util/result.h"
 
 #include <QByteArrayView>
@@ -16,7 +17,7 @@
 //
 // The job folder <root>/<id>/ (root default ~/.cache/kernelforge/jobs), one file each:
 //   cmd       the command, run as `/bin/sh cmd` in the working directory
-//   env       `export K='v'` lines, sourced before the command
+//   env       `export K='v'` lines (0600, from stdin); the runner reads them and deletes the file
 //   workdir   the working directory ("~/" allowed; empty: home)
 //   name      a label (build profile name, "sglang-server", ...)
 //   run       the runner script (started with setsid nohup; traps TERM so it can record rc)
@@ -77,8 +78,9 @@ bool isValidJobId(const QString& id);
 // A path for the shell: "~/x" becomes "$HOME"/'x'; anything else is quoted.
 QString shellPath(const QString& path);
 
-// Scripts for /bin/sh -c. startScript prints the runner's pid on success.
-QString startScript(const JobSpec& spec, const QString& id);
+// Scripts for /bin/sh (CommandSpec::command). startCommand prints the runner's pid on
+// success; the environment goes on its stdin, never on the command line.
+CommandSpec startCommand(const JobSpec& spec, const QString& id);
 QString listScript(const QString& root, const QString& id = {}); // one job, or all
 QString cancelScript(const QString& root, const QString& id, int graceSeconds);
 // Prints the log from byte `offset`; follows it (tail -F --pid) while the job runs.

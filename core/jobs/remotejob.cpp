@@ -3,6 +3,7 @@
 #include "core/jobs/remotejob.h"
 
 #include "core/log/logging.h"
+#include "core/util/loginshell.h"
 #include "core/util/shellquote.h"
 
 #include <QFutureWatcher>
@@ -15,8 +16,7 @@ namespace {
 CommandSpec shScript(const QString& script)
 {
     CommandSpec c;
-    // The login shell may be bash, zsh or fish: always run our POSIX scripts with /bin/sh.
-    c.command = QStringLiteral("/bin/sh -c ") + shellQuote(script);
+    c.command = script; // Transport runs it with /bin/sh whatever the login shell is
     return c;
 }
 
@@ -39,7 +39,10 @@ Result<JobInfo> RemoteJob::start(Transport& transport, const JobSpec& spec)
         return Result<JobInfo>::failure(QStringLiteral("invalid job id '%1'").arg(id));
     if (spec.command.trimmed().isEmpty())
         return Result<JobInfo>::failure(QStringLiteral("empty command"));
-    const ExecResult r = transport.exec(shScript(jobs::startScript(spec, id)), 60000);
+    for (auto it = spec.env.cbegin(); it != spec.env.cend(); ++it)
+        if (!isShellName(it.key()))
+            return Result<JobInfo>::failure(QStringLiteral("invalid environment variable name '%1'").arg(it.key()));
+    const ExecResult r = transport.exec(jobs::startCommand(spec, id), 60000);
     if (!r.ok())
         return Result<JobInfo>::failure(
             QStringLiteral("cannot start the job on %1: %2").arg(transport.describe(), failureText(r)));
@@ -50,16 +53,21 @@ Result<JobInfo> RemoteJob::start(Transport& transport, const JobSpec& spec)
     return i;
 }
 
+QString RemoteJob::noSuchJob(Transport& transport, const QString& id)
+{
+    return QStringLiteral("no such job '%1' on %2").arg(id, transport.describe());
+}
+
 Result<JobInfo> RemoteJob::info(Transport& transport, const QString& id, const QString& root)
 {
     if (!jobs::isValidJobId(id))
-        return Result<JobInfo>::failure(QStringLiteral("invalid job id '%1'").arg(id));
+        return Result<JobInfo>::failure(noSuchJob(transport, id));
     const ExecResult r = transport.exec(shScript(jobs::listScript(root, id)), 30000);
     if (!r.ok())
         return Result<JobInfo>::failure(failureText(r));
     const auto parsed = jobs::parseJobList(r.stdOut);
     if (parsed.jobs.isEmpty())
-        return Result<JobInfo>::failure(QStringLiteral("no job '%1' on %2").arg(id, transport.describe()));
+        return Result<JobInfo>::failure(noSuchJob(transport, id));
     return parsed.jobs.first();
 }
 
@@ -121,6 +129,19 @@ void RemoteJob::attach(qint64 offset)
     m_offset = offset;
     m_attached = true;
     m_failures = 0;
+    if (!jobs::isValidJobId(m_id)) { // no folder can have that name: nothing to wait for
+        const quint64 gen = m_generation;
+        QMetaObject::invokeMethod(
+            this,
+            [this, gen] {
+                if (gen != m_generation || !m_attached)
+                    return;
+                m_attached = false;
+                Q_EMIT failed(noSuchJob(*m_transport, m_id));
+            },
+            Qt::QueuedConnection);
+        return;
+    }
     openTail();
 }
 
@@ -189,7 +210,7 @@ void RemoteJob::onTailFinished(const ProcessExit& exit)
     }
     if (exit.exitCode == 3) {
         m_attached = false;
-        Q_EMIT failed(QStringLiteral("no job '%1' on %2").arg(m_id, m_transport->describe()));
+        Q_EMIT failed(noSuchJob(*m_transport, m_id));
         return;
     }
     checkState();
@@ -208,6 +229,11 @@ void RemoteJob::checkState()
         if (gen != m_generation || !m_attached)
             return;
         const Result<JobInfo> r = watcher->result();
+        if (!r && r.error() == noSuchJob(*m_transport, m_id)) { // removed meanwhile: no retry finds it
+            m_attached = false;
+            Q_EMIT failed(r.error());
+            return;
+        }
         if (!r) {
             scheduleRetry(r.error());
             return;

@@ -28,6 +28,8 @@ class RemoteJob : public QObject
 public:
     static Result<JobInfo> start(Transport& transport, const JobSpec& spec);
     static Result<JobInfo> info(Transport& transport, const QString& id, const QString& root = {});
+    // "no such job '<id>' on <host>": what info() and failed() say for an unknown or invalid id.
+    static QString noSuchJob(Transport& transport, const QString& id);
     static Result<QList<JobInfo>> list(Transport& transport, const QString& root = {});
     // TERM to the whole process group, KILL after graceSeconds; records rc 137 if the runner died too.
     static Status cancel(Transport& transport, const QString& id, const QString& root = {}, int graceSeconds = 10);

@@ -267,10 +267,9 @@ Result<ServerFacts> parseServerFacts(const QByteArray& output)
 Result<ServerFacts> collectServerFacts(Transport& transport, int timeoutMs)
 {
     CommandSpec spec;
-    // The script travels on stdin: any login shell (bash, zsh, fish, csh) can start `sh -s`,
-    // while a multi-line `sh -c '...'` breaks in csh.
-    spec.command = QStringLiteral("sh -s");
-    spec.stdinData = serverFactsScript();
+    spec.command = QString::fromUtf8(serverFactsScript());
+    // The facts are a few KiB; more is a login script talking (a .bashrc printing without end).
+    spec.maxOutputBytes = kServerFactsMaxOutput;
     const ExecResult r = transport.exec(spec, timeoutMs);
     if (!r.error.isEmpty())
         return Result<ServerFacts>::failure(

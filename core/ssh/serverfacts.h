@@ -87,7 +87,7 @@ struct ServerFacts
     bool operator==(const ServerFacts&) const = default;
 };
 
-// The script, for `sh -s` on the remote side (it wraps everything in a function called
+// The script, run by /bin/sh on the remote side (it wraps everything in a function called
 // with stdin from /dev/null, so no tool can swallow the rest of the script).
 QByteArray serverFactsScript();
 
@@ -96,6 +96,8 @@ QByteArray serverFactsScript();
 Result<ServerFacts> parseServerFacts(const QByteArray& output);
 
 // Runs the script through the transport (blocking; call from a worker thread).
+// At most this much output is read; past it the facts fail with outputCapError().
+inline constexpr qint64 kServerFactsMaxOutput = 1024 * 1024;
 Result<ServerFacts> collectServerFacts(Transport& transport, int timeoutMs = 120000);
 
 // "12.4.131" from "Cuda compilation tools, release 12.4, V12.4.131" and friends.

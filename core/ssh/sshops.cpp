@@ -3,9 +3,11 @@
 #include "core/ssh/sshops.h"
 
 #include "core/log/logging.h"
+#include "core/util/loginshell.h"
 
 #include <QDateTime>
 #include <QDir>
+#include <QRandomGenerator>
 
 #include <cerrno>
 #include <cstdlib>
@@ -78,14 +80,21 @@ QString sftpErrorText(unsigned long code)
 // ---------------------------------------------------------------------------------------
 // ExecOp
 
-ExecOp::ExecOp(QByteArray command, bool pty, bool pidMarker, bool resumable, ExecCallbacks callbacks)
+QByteArray newPidMarker()
+{
+    // Always 16 digits: the line's length (and what still fits in one request) must not vary.
+    return QByteArrayLiteral("\x1eKFPID ")
+        + QByteArray::number(QRandomGenerator::system()->generate64(), 16).rightJustified(16, '0') + ' ';
+}
+
+ExecOp::ExecOp(QByteArray command, bool pty, QByteArray pidMarker, bool resumable, ExecCallbacks callbacks)
     : m_command(std::move(command))
     , m_pty(pty)
-    , m_pidMarker(pidMarker && !pty)
+    , m_pidMarker(pty ? QByteArray() : std::move(pidMarker))
     , m_resumable(resumable)
     , m_cb(std::move(callbacks))
 {
-    m_markerDone = !m_pidMarker;
+    m_markerDone = m_pidMarker.isEmpty();
     m_buf.resize(kReadChunk);
 }
 
@@ -110,10 +119,10 @@ void ExecOp::resetForResume()
     m_resumedPending = true;
     m_remoteEof = false;
     m_eofSent = false;
-    m_markerDone = !m_pidMarker;
+    m_markerDone = m_pidMarker.isEmpty();
     m_errHead.clear();
     m_pid = 0;
-    m_stdinBuf.clear();
+    m_stdinBuf = m_startInput; // the restarted command reads its environment and input again
 }
 
 void ExecOp::abort(const QString& why)
@@ -163,23 +172,26 @@ void ExecOp::deliverStderr(const QByteArray& chunk)
         return;
     }
     m_errHead += chunk;
-    const QByteArray marker(kPidMarker);
-    const qsizetype common = qMin(m_errHead.size(), marker.size());
-    if (m_errHead.left(common) != marker.left(common)) {
-        m_markerDone = true; // not ours: pass everything through
-        if (m_cb.onStderr)
-            m_cb.onStderr(std::exchange(m_errHead, {}));
-        return;
+    QByteArray out;
+    const qsizetype at = m_errHead.indexOf(m_pidMarker);
+    if (at < 0) {
+        // Deliver all but a tail that may be the start of the marker.
+        const qsizetype keep = qMin(m_errHead.size(), m_pidMarker.size() - 1);
+        out = m_errHead.left(m_errHead.size() - keep);
+        m_errHead.remove(0, out.size());
+    } else {
+        const qsizetype digits = at + m_pidMarker.size();
+        const qsizetype nl = m_errHead.indexOf('\n', digits);
+        if (nl < 0 && m_errHead.size() - digits <= 24)
+            return; // the pid is still on its way
+        if (nl >= 0)
+            m_pid = m_errHead.mid(digits, nl - digits).toLongLong();
+        out = m_errHead.left(at) + (nl >= 0 ? m_errHead.mid(nl + 1) : m_errHead.mid(at));
+        m_errHead.clear();
+        m_markerDone = true;
     }
-    const qsizetype nl = m_errHead.indexOf('\n');
-    if (nl < 0)
-        return;
-    m_pid = m_errHead.mid(marker.size(), nl - marker.size()).toLongLong();
-    const QByteArray rest = m_errHead.mid(nl + 1);
-    m_errHead.clear();
-    m_markerDone = true;
-    if (!rest.isEmpty() && m_cb.onStderr)
-        m_cb.onStderr(rest);
+    if (!out.isEmpty() && m_cb.onStderr)
+        m_cb.onStderr(out);
 }
 
 void ExecOp::collectExit(OpContext& ctx)
@@ -206,9 +218,9 @@ ExecOp::Step ExecOp::step(OpContext& ctx)
     LIBSSH2_SESSION* s = ctx.session();
     switch (m_state) {
     case State::Open: {
-        if (m_cancel) {
+        if (m_cancel || !m_startError.isEmpty()) {
             ProcessExit e;
-            e.error = QStringLiteral("cancelled");
+            e.error = m_startError.isEmpty() ? QStringLiteral("cancelled") : m_startError;
             finish(e);
             return Step::Done;
         }
@@ -305,9 +317,9 @@ ExecOp::Step ExecOp::step(OpContext& ctx)
                 break;
             progress = true;
             if (total >= kMaxBytesPerStep)
-                return Step::Progress;
+                break; // let the other channels in; a flood must not keep a cancel waiting either
         }
-        if (libssh2_channel_eof(m_channel)) {
+        if (total < kMaxBytesPerStep && libssh2_channel_eof(m_channel)) {
             m_remoteEof = true;
             m_state = State::Close;
             return Step::Progress;
@@ -316,10 +328,11 @@ ExecOp::Step ExecOp::step(OpContext& ctx)
             if (!m_killSent) {
                 m_killSent = true;
                 if (m_pid > 1) {
-                    const QByteArray pid = QByteArray::number(m_pid);
-                    const QByteArray kill
-                        = "kill -TERM -- -" + pid + " 2>/dev/null || kill -TERM " + pid + " 2>/dev/null";
-                    ctx.post(std::make_shared<ExecOp>(kill, false, false, false, ExecCallbacks {}));
+                    // Through /bin/sh like every command (csh has no 2>); dash's kill takes no --.
+                    const QByteArray kill = loginshell::line(
+                        QStringLiteral("kill -TERM \"-$1\" 2>/dev/null || kill -TERM \"$1\" 2>/dev/null"),
+                        { QByteArray::number(m_pid) });
+                    ctx.post(std::make_shared<ExecOp>(kill, false, QByteArray(), false, ExecCallbacks {}));
                     m_closeDeadline = nowMs() + 3000;
                 } else {
                     m_closeDeadline = nowMs(); // nothing to signal (PTY: closing sends SIGHUP)

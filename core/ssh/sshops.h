@@ -30,11 +30,13 @@ constexpr qsizetype kSftpBufferSize = 70 * 30000;
 // keeps 1.44 MB in flight (~70 MB/s at 20 ms RTT). Bigger buffers (4-8 MiB) are slower.
 constexpr qsizetype kSftpWriteInFlight = 48 * 30000;
 
-// First bytes a non-PTY command writes to stderr: its shell's pid, which is also its
-// process group (sshd calls setsid() for every session), so a cancel can signal the whole
-// group with `kill` over another channel (libssh2 1.10 cannot send the "signal" request).
-inline constexpr char kPidMarker[] = "\x1e"
-                                     "KFPID ";
+// What a non-PTY command writes to stderr before anything of its own: "\x1eKFPID <nonce> <pid>\n",
+// its shell's pid, which is also its process group (sshd calls setsid() for every session),
+// so a cancel can signal the whole group with `kill` over another channel (libssh2 1.10
+// cannot send the "signal" request). Login scripts may print before it (a banner on stderr):
+// the marker is found anywhere in stderr by its per-command random nonce, cut out, and
+// everything around it is delivered as it came.
+QByteArray newPidMarker(); // "\x1eKFPID <16 hex digits> "
 
 struct ExecCallbacks
 {
@@ -50,7 +52,8 @@ struct ExecCallbacks
 class ExecOp final : public Op
 {
 public:
-    ExecOp(QByteArray command, bool pty, bool pidMarker, bool resumable, ExecCallbacks callbacks);
+    // pidMarker: the prefix the command prints its pid after (newPidMarker()); empty: none.
+    ExecOp(QByteArray command, bool pty, QByteArray pidMarker, bool resumable, ExecCallbacks callbacks);
     ~ExecOp() override;
 
     Step step(OpContext& ctx) override;
@@ -62,6 +65,14 @@ public:
     // Any thread.
     void writeStdin(const QByteArray& data);
     void closeStdin();
+    // Before submit(): the op finishes with this error without opening a channel.
+    void failBeforeStart(const QString& error) { m_startError = error; }
+    // Before submit(): the first bytes of stdin, sent again when a resumable op restarts.
+    void setStartInput(const QByteArray& input)
+    {
+        m_startInput = input;
+        m_stdinBuf = input;
+    }
 
 private:
     enum class State { Open, Pty, Exec, Run, Close, WaitClosed, Free, Finished };
@@ -72,8 +83,10 @@ private:
 
     QByteArray m_command;
     bool m_pty;
-    bool m_pidMarker;
+    QByteArray m_pidMarker;
     bool m_resumable;
+    QString m_startError;
+    QByteArray m_startInput;
     ExecCallbacks m_cb;
     State m_state = State::Open;
     LIBSSH2_CHANNEL* m_channel = nullptr;

@@ -2,12 +2,15 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/transport/localtransport.h"
 
+#include "core/util/loginshell.h"
 #include "core/util/shellquote.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QTcpSocket>
 #include <QTimer>
 
@@ -31,13 +34,18 @@ QString errnoText(const QString& what, const QString& path)
 // The shell reports "killed by signal N" as exit code 128+N when we run `sh -c 'cmd'`
 // with exec; QProcess::CrashExit does not say which signal, so commands are run as
 // `exec sh -c ...` and decode 128+N ourselves only when QProcess says CrashExit.
+// The environment goes into the process environment, never onto the command line (ps).
 void setupProcess(QProcess& p, const CommandSpec& spec, const QString& home)
 {
-    QString cmd = spec.command;
-    if (!spec.env.isEmpty())
-        cmd = envPrefix(spec.env) + QStringLiteral("sh -c ") + shellQuote(cmd);
+    if (!spec.env.isEmpty()) {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (auto it = spec.env.cbegin(); it != spec.env.cend(); ++it)
+            if (isShellName(it.key()))
+                env.insert(it.key(), it.value());
+        p.setProcessEnvironment(env);
+    }
     p.setProgram(QStringLiteral("/bin/sh"));
-    p.setArguments({ QStringLiteral("-c"), cmd });
+    p.setArguments(QStringList { QStringLiteral("-c"), spec.command, QStringLiteral("sh") } + spec.arguments);
     p.setWorkingDirectory(spec.workingDirectory.isEmpty() ? home : spec.workingDirectory);
     // Its own session and process group, so cancel() and timeouts stop everything the
     // command started (a shell's children too), as the SSH side does.
@@ -179,14 +187,42 @@ ExecResult LocalTransport::exec(const CommandSpec& spec, int timeoutMs)
     if (!spec.stdinData.isEmpty())
         p.write(spec.stdinData);
     p.closeWriteChannel();
-    if (!p.waitForFinished(timeoutMs < 0 ? -1 : timeoutMs)) {
+    const qint64 cap = spec.maxOutputBytes > 0 ? spec.maxOutputBytes : CommandSpec::kDefaultMaxOutputBytes;
+    QElapsedTimer clock;
+    clock.start();
+    bool capped = false;
+    auto stop = [&p] {
         killGroup(p, SIGKILL);
         p.kill();
         p.waitForFinished(2000);
-        r.error = QStringLiteral("timed out after %1 ms").arg(timeoutMs);
+    };
+    // Read as it comes, so that the cap bounds memory.
+    while (p.state() != QProcess::NotRunning) {
+        const qint64 left = timeoutMs < 0 ? 1000 : timeoutMs - clock.elapsed();
+        if (left <= 0) {
+            stop();
+            r.error = QStringLiteral("timed out after %1 ms").arg(timeoutMs);
+            break;
+        }
+        // Returns at once when the command closed its output but runs on: then wait a little.
+        if (!p.waitForReadyRead(int(qMin<qint64>(left, 1000))) && p.state() != QProcess::NotRunning)
+            p.waitForFinished(int(qMin<qint64>(left, 100)));
+        r.stdOut += p.readAllStandardOutput();
+        r.stdErr += p.readAllStandardError();
+        if (r.stdOut.size() + r.stdErr.size() > cap) {
+            capped = true;
+            stop();
+            break;
+        }
     }
-    r.stdOut = p.readAllStandardOutput();
-    r.stdErr = p.readAllStandardError();
+    r.stdOut += p.readAllStandardOutput();
+    r.stdErr += p.readAllStandardError();
+    if (capped || r.stdOut.size() + r.stdErr.size() > cap) {
+        r.stdOut.truncate(qMin<qint64>(r.stdOut.size(), cap));
+        r.stdErr.truncate(qMax<qint64>(0, cap - r.stdOut.size()));
+        r.error = outputCapError(cap);
+        return r;
+    }
     if (r.error.isEmpty()) {
         if (p.exitStatus() == QProcess::CrashExit)
             r.signal = QStringLiteral("KILL");

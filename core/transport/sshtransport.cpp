@@ -5,6 +5,7 @@
 #include "core/log/logging.h"
 #include "core/ssh/sshops.h"
 #include "core/ssh/sshsession.h"
+#include "core/util/loginshell.h"
 #include "core/util/shellquote.h"
 
 #include <QCryptographicHash>
@@ -233,47 +234,128 @@ QString SshTransport::shellPath(const QString& path)
     return QStringLiteral("\"$HOME\"/") + shellQuote(path);
 }
 
-// What the server's login shell receives:
-//   /bin/sh -c '[printf "\036KFPID %s\n" "$$" >&2; ]cd "$HOME" 2>/dev/null; exec [env K=V ]/bin/sh -c CMD'
-// - /bin/sh: the user's login shell may be fish or csh; POSIX syntax needs a POSIX shell.
+// What the server's login shell receives (loginshell::line(): one exec of /bin/sh that every
+// login shell parses alike), running this wrapper with the command as $1 and its arguments:
+//   [printf '\036KFPID <nonce> %s\n' "$$" >&2]
+//   [kf_n=N; while ... read -r ...; export K=V; done]     N lines K=<printf format> on stdin
+//   cd "$HOME" 2>/dev/null  |  cd -- DIR || exit 1
+//   kf_c=$1; shift; exec /bin/sh -c "$kf_c" sh "$@"
 // - the pid marker (not with a PTY, where stderr is merged) lets cancel() signal the
-//   process group; the session strips it from stderr.
+//   process group; the session cuts it out of stderr wherever it comes (login banners).
+// - environment values come on stdin, ahead of the command's own input: never in argv (ps).
 // - `cd "$HOME"`: OpenSSH starts in the passwd home, but HOME may point elsewhere (SetEnv).
 // - exec: the command replaces the wrapper, so a signal death is reported as exit-signal.
-QByteArray SshTransport::remoteCommand(const CommandSpec& spec, bool pidMarker)
+QByteArray SshTransport::remoteCommand(const CommandSpec& spec, const QByteArray& pidMarker)
 {
     QString script;
-    if (pidMarker)
-        script += QStringLiteral("printf '\\036KFPID %s\\n' \"$$\" >&2; ");
+    if (!pidMarker.isEmpty()) {
+        Q_ASSERT(pidMarker.startsWith('\x1e') && pidMarker.endsWith(' '));
+        script += QStringLiteral("printf '\\036%1%s\\n' \"$$\" >&2\n").arg(QString::fromLatin1(pidMarker.mid(1)));
+    }
+    if (!spec.env.isEmpty())
+        script += QStringLiteral("kf_n=%1\nwhile [ \"$kf_n\" -gt 0 ] && IFS= read -r kf_l; do "
+                                 "kf_v=$(printf \"${kf_l#*=}\"x); export \"${kf_l%%=*}=${kf_v%x}\"; "
+                                 "kf_n=$((kf_n - 1)); done\n")
+                      .arg(spec.env.size());
     if (spec.workingDirectory.isEmpty())
-        script += QStringLiteral("cd \"$HOME\" 2>/dev/null; ");
+        script += QStringLiteral("cd \"$HOME\" 2>/dev/null\n");
     else
-        script += QStringLiteral("cd -- ") + shellPath(spec.workingDirectory) + QStringLiteral(" || exit 1; ");
-    script += QStringLiteral("exec ") + envPrefix(spec.env) + QStringLiteral("/bin/sh -c ") + shellQuote(spec.command);
-    return (QStringLiteral("/bin/sh -c ") + shellQuote(script)).toUtf8();
+        script += QStringLiteral("cd -- ") + shellPath(spec.workingDirectory) + QStringLiteral(" || exit 1\n");
+    script += QStringLiteral("kf_c=$1; shift; exec /bin/sh -c \"$kf_c\" sh \"$@\"\n");
+    QList<QByteArray> args { spec.command.toUtf8() };
+    for (const QString& a : spec.arguments)
+        args << a.toUtf8();
+    return loginshell::line(script, args);
+}
+
+QByteArray SshTransport::envBlock(const QMap<QString, QString>& env)
+{
+    QByteArray out;
+    for (auto it = env.cbegin(); it != env.cend(); ++it)
+        out += it.key().toUtf8() + '=' + loginshell::encode(it.value().toUtf8()) + '\n';
+    return out;
+}
+
+QString SshTransport::checkCommand(const CommandSpec& spec, const QByteArray& line)
+{
+    for (auto it = spec.env.cbegin(); it != spec.env.cend(); ++it)
+        if (!isShellName(it.key()))
+            return QStringLiteral("invalid environment variable name '%1'").arg(it.key());
+    if (spec.pty && !spec.env.isEmpty())
+        return QStringLiteral("environment variables need a command without a terminal");
+    if (line.size() <= loginshell::kMaxLineBytes)
+        return {};
+    qsizetype own = loginshell::encode(spec.command.toUtf8()).size();
+    for (const QString& a : spec.arguments)
+        own += loginshell::encode(a.toUtf8()).size() + 3;
+    const qsizetype wrapper = line.size() - own;
+    return QStringLiteral("command too long: it takes %1 bytes once encoded for the login shell, but one SSH exec "
+                          "request holds %2 and the wrapper takes %3, leaving %4; put it in a script file on the "
+                          "server and run that")
+        .arg(own)
+        .arg(loginshell::kMaxLineBytes)
+        .arg(wrapper)
+        .arg(qMax<qsizetype>(0, loginshell::kMaxLineBytes - wrapper));
+}
+
+std::shared_ptr<ExecOp> SshTransport::makeOp(const CommandSpec& spec, bool resumable, ExecCallbacks cb)
+{
+    const QByteArray marker = spec.pty ? QByteArray() : newPidMarker();
+    const QByteArray line = remoteCommand(spec, marker);
+    auto op = std::make_shared<ExecOp>(line, spec.pty, marker, resumable, std::move(cb));
+    if (const QString error = checkCommand(spec, line); !error.isEmpty())
+        op->failBeforeStart(error);
+    op->setStartInput(envBlock(spec.env) + spec.stdinData);
+    return op;
 }
 
 ExecResult SshTransport::exec(const CommandSpec& spec, int timeoutMs)
 {
     // Written on the session thread before completion, read here after it.
-    auto result = std::make_shared<ExecResult>();
+    struct Shared
+    {
+        ExecResult result;
+        qint64 cap = 0;
+        bool capped = false;
+        std::weak_ptr<ExecOp> op;
+        void add(QByteArray& to, const QByteArray& chunk)
+        {
+            if (capped)
+                return;
+            if (result.stdOut.size() + result.stdErr.size() + chunk.size() > cap) {
+                capped = true; // stop the command; what came so far is kept
+                to += chunk.left(qMax<qsizetype>(0, cap - result.stdOut.size() - result.stdErr.size()));
+                if (auto o = op.lock())
+                    o->requestCancel();
+                return;
+            }
+            to += chunk;
+        }
+    };
+    auto shared = std::make_shared<Shared>();
+    shared->cap = spec.maxOutputBytes > 0 ? spec.maxOutputBytes : CommandSpec::kDefaultMaxOutputBytes;
     ExecCallbacks cb;
-    cb.onStdout = [result](const QByteArray& c) { result->stdOut += c; };
-    cb.onStderr = [result](const QByteArray& c) { result->stdErr += c; };
-    cb.onFinished = [result](const ProcessExit& e) { static_cast<ProcessExit&>(*result) = e; };
-    auto op = std::make_shared<ExecOp>(remoteCommand(spec, !spec.pty), spec.pty, true, false, cb);
-    if (!spec.stdinData.isEmpty())
-        op->writeStdin(spec.stdinData);
+    cb.onStdout = [shared](const QByteArray& c) { shared->add(shared->result.stdOut, c); };
+    cb.onStderr = [shared](const QByteArray& c) { shared->add(shared->result.stdErr, c); };
+    cb.onFinished = [shared](const ProcessExit& e) { static_cast<ProcessExit&>(shared->result) = e; };
+    auto op = makeOp(spec, false, cb);
+    shared->op = op;
     op->closeStdin();
     m_session->submit(op);
     if (!op->completion().wait(timeoutMs)) {
         m_session->cancel(op);
         op->completion().wait(-1);
-        ExecResult r = *result;
+        ExecResult r = shared->result;
         r.error = QStringLiteral("timed out after %1 ms").arg(timeoutMs);
         return r;
     }
-    return *result;
+    ExecResult r = shared->result;
+    if (shared->capped) {
+        r.exitCode = -1;
+        r.signal.clear();
+        r.error = outputCapError(shared->cap);
+    }
+    return r;
 }
 
 std::unique_ptr<ProcessHandle> SshTransport::start(const CommandSpec& spec)
@@ -284,9 +366,7 @@ std::unique_ptr<ProcessHandle> SshTransport::start(const CommandSpec& spec)
     cb.onStderr = [relay](const QByteArray& c) { Q_EMIT relay->stderrReceived(c); };
     cb.onResumed = [relay] { Q_EMIT relay->resumed(); };
     cb.onFinished = [relay](const ProcessExit& e) { Q_EMIT relay->finished(e); };
-    auto op = std::make_shared<ExecOp>(remoteCommand(spec, !spec.pty), spec.pty, true, spec.resumable, cb);
-    if (!spec.stdinData.isEmpty())
-        op->writeStdin(spec.stdinData);
+    auto op = makeOp(spec, spec.resumable, cb);
     return std::make_unique<SshProcessHandle>(m_session, op, relay);
 }
 

@@ -14,6 +14,10 @@
 namespace kf {
 
 class SshSession;
+namespace ssh {
+class ExecOp;
+struct ExecCallbacks;
+} // namespace ssh
 
 struct SshConnectOptions
 {
@@ -79,14 +83,20 @@ public:
     // Device and mount point may contain spaces; the Capacity field ("100%") anchors the parse.
     static Result<qint64> parseDfAvailableKiB(const QByteArray& output);
 
-    // The command line sent to the server for a spec (documented in the .cpp).
-    static QByteArray remoteCommand(const CommandSpec& spec, bool pidMarker);
+    // The command line sent to the server for a spec (documented in the .cpp); pidMarker
+    // from ssh::newPidMarker(), empty for none.
+    static QByteArray remoteCommand(const CommandSpec& spec, const QByteArray& pidMarker);
+    // The env lines the wrapper reads from stdin before the command's input.
+    static QByteArray envBlock(const QMap<QString, QString>& env);
+    // Why the spec cannot be sent as `line` (too long, bad env name); empty when it can.
+    static QString checkCommand(const CommandSpec& spec, const QByteArray& line);
     // "~/x" -> "x", "~" -> "." (SFTP starts in the home directory).
     static QString sftpPath(const QString& path);
     // The path as a shell word that resolves like sftpPath() does.
     static QString shellPath(const QString& path);
 
 private:
+    std::shared_ptr<ssh::ExecOp> makeOp(const CommandSpec& spec, bool resumable, ssh::ExecCallbacks cb);
     Status writeAtomic(const QString& path, const QByteArray* data, const QString& localPath, const Progress& progress,
         const WriteOptions& options);
 

@@ -9,6 +9,7 @@
 #include <QMap>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 
@@ -28,13 +29,31 @@ namespace kf {
 
 struct CommandSpec
 {
-    QString command;            // one line for /bin/sh -c (quote with shellQuote/shellJoin)
-    QMap<QString, QString> env; // passed as an `env K=V` prefix (servers rarely accept SetEnv)
-    QString workingDirectory;   // empty: home
-    QByteArray stdinData;       // written then closed, for exec(); start() keeps stdin open
-    bool pty = false;
-    bool resumable = false; // start(): reopen after a reconnect (e.g. `tail -f`, nvidia-smi -lms)
+    // A POSIX sh script run by /bin/sh whatever the login shell (may span lines; quote words
+    // with shellQuote/shellJoin); `arguments` are its $1, $2...
+    QString command;
+    QStringList arguments;
+    // Exported before the command. The values never appear on a command line (ps): over SSH
+    // they travel on stdin ahead of stdinData, locally in the process environment.
+    QMap<QString, QString> env;
+    QString workingDirectory; // empty: home
+    QByteArray stdinData;     // written then closed, for exec(); start() keeps stdin open
+    bool pty = false;         // no env with a pty (its stdin echoes)
+    bool resumable = false;   // start(): reopen after a reconnect (e.g. `tail -f`, nvidia-smi -lms)
+    // exec(): stdout + stderr kept at most; past it the command is stopped and the result's
+    // error says "output exceeds ..." (a login script that prints without end must not
+    // exhaust memory). start() streams and has no cap.
+    qint64 maxOutputBytes = kDefaultMaxOutputBytes;
+    static constexpr qint64 kDefaultMaxOutputBytes = 64LL * 1024 * 1024;
 };
+
+// The error of an exec() whose output passed spec.maxOutputBytes.
+inline QString outputCapError(qint64 maxOutputBytes)
+{
+    return QStringLiteral(
+        "output exceeds %1 MiB: stopped reading (does a login script such as ~/.bashrc print that much?)")
+        .arg(double(maxOutputBytes) / (1024.0 * 1024.0), 0, 'g', 3);
+}
 
 struct ProcessExit
 {

@@ -38,19 +38,6 @@ bool isShellName(const QString& name)
     return re.match(name).hasMatch();
 }
 
-QString envPrefix(const QMap<QString, QString>& env)
-{
-    if (env.isEmpty())
-        return {};
-    QString out = QStringLiteral("env ");
-    for (auto it = env.cbegin(); it != env.cend(); ++it) {
-        if (!isShellName(it.key()))
-            continue; // never let a key smuggle shell syntax in
-        out += it.key() + QLatin1Char('=') + shellQuote(it.value()) + QLatin1Char(' ');
-    }
-    return out;
-}
-
 QStringList shellSplit(const QString& line, QString* error)
 {
     QStringList words;

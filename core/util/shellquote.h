@@ -2,7 +2,6 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
-#include <QMap>
 #include <QString>
 #include <QStringList>
 
@@ -16,7 +15,6 @@ QString shellJoin(const QStringList& words);
 bool isShellName(const QString& name);
 // "env K='v' K2='v2' " prefix for a command line; servers rarely accept SetEnv, so the
 // environment travels in the command itself. Keys must match [A-Za-z_][A-Za-z0-9_]*.
-QString envPrefix(const QMap<QString, QString>& env);
 // Splits a command line the way a POSIX shell splits words (quotes and backslashes; no expansion).
 QStringList shellSplit(const QString& line, QString* error = nullptr);
 

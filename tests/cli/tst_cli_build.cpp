@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "tests/support/testsupport.h"
 
+#include <QDirIterator>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -90,6 +91,41 @@ private Q_SLOTS:
         QCOMPARE(QString::fromUtf8(plain.out), log);
     }
 
+    void envFileFeedsTheBuildAndNoLog()
+    {
+        const QString envFile = m_home.filePath(QStringLiteral("build.env"));
+        QFile f(envFile);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("# tokens\nexport HF_TOKEN=\"hf_0123456789abcdef\"\n\nPLAIN=a b\n");
+        f.close();
+        const auto start = kf::test::runCli(
+            { QStringLiteral("--verbose"), QStringLiteral("build"), QStringLiteral("start"), QStringLiteral("--local"),
+                QStringLiteral("--command"), QStringLiteral("printf '%s|%s' \"$HF_TOKEN\" \"$PLAIN\" > seen-env"),
+                QStringLiteral("--dir"), m_home.path(), QStringLiteral("--env-file"), envFile },
+            60000, env());
+        QVERIFY2(start.exitCode == 0, start.err.constData());
+        const QString id = QString::fromUtf8(start.out.trimmed());
+        const auto attach = kf::test::runCli(
+            { QStringLiteral("build"), QStringLiteral("attach"), id, QStringLiteral("--local") }, 60000, env());
+        QCOMPARE(attach.exitCode, 0);
+        QCOMPARE(
+            kf::test::readFile(m_home.filePath(QStringLiteral("seen-env"))), QByteArray("hf_0123456789abcdef|a b"));
+        QVERIFY(!start.err.contains("hf_0123456789abcdef"));
+        QDirIterator logs(m_home.path() + QStringLiteral("/.local/state"), QDir::Files, QDirIterator::Subdirectories);
+        while (logs.hasNext())
+            QVERIFY2(!kf::test::readFile(logs.next()).contains("hf_0123456789abcdef"), qPrintable(logs.filePath()));
+
+        f.open(QIODevice::WriteOnly);
+        f.write("not a pair\n");
+        f.close();
+        const auto bad = kf::test::runCli(
+            { QStringLiteral("build"), QStringLiteral("start"), QStringLiteral("--local"), QStringLiteral("--command"),
+                QStringLiteral("true"), QStringLiteral("--env-file"), envFile },
+            60000, env());
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("build.env:1: not a K=V line"), bad.err.constData());
+    }
+
     void cancelAndErrors()
     {
         const auto start
@@ -120,8 +156,8 @@ private Q_SLOTS:
         const auto missing = kf::test::runCli({ QStringLiteral("build"), QStringLiteral("attach"),
                                                   QStringLiteral("no-such-job"), QStringLiteral("--local") },
             60000, env());
-        QCOMPARE(missing.exitCode, 255);
-        QVERIFY(missing.err.contains("no job"));
+        QCOMPARE(missing.exitCode, 1); // not a connection failure (255)
+        QVERIFY(missing.err.contains("no such job"));
         const auto profiles = kf::test::runCli({ QStringLiteral("build"), QStringLiteral("profiles") }, 60000, env());
         QCOMPARE(profiles.exitCode, 0);
         QVERIFY(profiles.out.contains("sgl-kernel (pip)"));

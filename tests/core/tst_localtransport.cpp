@@ -49,6 +49,27 @@ private Q_SLOTS:
         QVERIFY(r.error.contains(QStringLiteral("timed out")));
     }
 
+    // Output past the cap stops the command (an endless one here) with a clear error; the
+    // environment and arguments reach it without a command line.
+    void execCapsOutputAndPassesEnvAndArguments()
+    {
+        kf::LocalTransport t;
+        kf::CommandSpec flood;
+        flood.command = QStringLiteral("yes");
+        flood.maxOutputBytes = 1024 * 1024;
+        const kf::ExecResult r = t.exec(flood, 60000);
+        QCOMPARE(r.error, kf::outputCapError(flood.maxOutputBytes));
+        QVERIFY(r.stdOut.size() <= flood.maxOutputBytes);
+        kf::CommandSpec spec;
+        spec.command = QStringLiteral("printf '%s|%s|' \"$K\" \"$1\"; tr '\\000' ' ' < /proc/$$/cmdline");
+        spec.arguments = { QStringLiteral("it's \\ $x") };
+        spec.env.insert(QStringLiteral("K"), QStringLiteral("secret-value"));
+        const kf::ExecResult e = t.exec(spec, 30000);
+        QVERIFY2(e.ok(), e.stdErr.constData());
+        QVERIFY2(e.stdOut.startsWith("secret-value|it's \\ $x|"), e.stdOut.constData());
+        QVERIFY(!e.stdOut.mid(qstrlen("secret-value|it's \\ $x|")).contains("secret-value"));
+    }
+
     void startStreamsChunksAndFinishesOnce()
     {
         kf::LocalTransport t;

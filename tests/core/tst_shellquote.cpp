@@ -35,20 +35,6 @@ private Q_SLOTS:
         QCOMPARE(kf::shellSplit(QStringLiteral("x ") + kf::shellQuote(word)).value(1), word);
     }
 
-    void envPrefixRejectsBadKeys()
-    {
-        QMap<QString, QString> env { { QStringLiteral("GOOD_1"), QStringLiteral("a b") },
-            { QStringLiteral("BAD;rm"), QStringLiteral("x") } };
-        const QString p = kf::envPrefix(env);
-        QVERIFY(p.contains(QStringLiteral("GOOD_1='a b'")));
-        QVERIFY(!p.contains(QStringLiteral("BAD")));
-        kf::LocalTransport t;
-        kf::CommandSpec spec;
-        spec.command = QStringLiteral("printf %s \"$GOOD_1\"");
-        spec.env = env;
-        QCOMPARE(t.exec(spec, 10000).stdOut, QByteArray("a b"));
-    }
-
     void split_data()
     {
         QTest::addColumn<QString>("line");

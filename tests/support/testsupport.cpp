@@ -78,6 +78,28 @@ bool isRoot()
     return ::geteuid() == 0;
 }
 
+QString ensureSystemUser(const QString& name, const QString& shell)
+{
+    if (!isRoot())
+        return QStringLiteral("creating users needs root");
+    const bool exists = runProgram(QStringLiteral("id"), { QStringLiteral("-u"), name }).exitCode == 0;
+    const auto r = exists
+        ? runProgram(QStringLiteral("usermod"), { QStringLiteral("-s"), shell, name })
+        : runProgram(QStringLiteral("useradd"), { QStringLiteral("-m"), QStringLiteral("-s"), shell, name });
+    if (r.exitCode != 0)
+        return QStringLiteral("useradd/usermod %1 failed: %2").arg(name, QString::fromLocal8Bit(r.err));
+    // useradd leaves the password locked ("!"), and sshd without PAM refuses locked accounts
+    // even for keys; "*" is no password, not locked.
+    const auto unlock = runProgram(QStringLiteral("usermod"), { QStringLiteral("-p"), QStringLiteral("*"), name });
+    return unlock.exitCode == 0 ? QString() : QString::fromLocal8Bit(unlock.err);
+}
+
+void removeSystemUser(const QString& name)
+{
+    if (isRoot())
+        runProgram(QStringLiteral("userdel"), { QStringLiteral("-r"), QStringLiteral("-f"), name });
+}
+
 QString makeKey(const QString& dir, const QString& type, const QString& passphrase)
 {
     const QString path = dir + QStringLiteral("/id_") + type;

@@ -37,6 +37,11 @@ ProcessOutput runCli(const QStringList& args, int timeoutMs = 120000, const QStr
 
 bool isRoot();
 
+// Root only: a system user `name` with that login shell (useradd -m, or usermod -s when it
+// exists); removeSystemUser() deletes it with its home. Empty on success, else why not.
+QString ensureSystemUser(const QString& name, const QString& shell);
+void removeSystemUser(const QString& name);
+
 // ssh-keygen -t type (rsa: 2048 bits) in dir with that passphrase (may be empty); the private
 // key's path. A failure is a test failure (ssh-keygen's stderr is printed).
 QString makeKey(const QString& dir, const QString& type = QStringLiteral("ed25519"), const QString& passphrase = {});

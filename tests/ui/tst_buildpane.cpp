@@ -13,6 +13,7 @@
 #include <QComboBox>
 #include <QDirIterator>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -111,6 +112,38 @@ private Q_SLOTS:
         QCOMPARE(pane.jobList()->topLevelItem(0)->text(1), QStringLiteral("finished"));
         QTest::qWait(200); // let the last batch of the log view flush before the grab
         QVERIFY(pane.grab().save(kf::test::screenshotPath(QStringLiteral("buildpane"))));
+    }
+
+    // The masked field: the value reaches this job's environment and nothing else.
+    void secretEnvFieldIsMaskedAndReachesOnlyTheJob()
+    {
+        kf::BuildProfile p;
+        p.name = QStringLiteral("secret user");
+        p.workingDirectory = m_tmp.path();
+        p.command = QStringLiteral("printf '%s' \"$MY_TOKEN\" > token-seen");
+        QVERIFY(kf::saveUserBuildProfiles(kf::builtInBuildProfiles() << p));
+        kf::AppContext ctx;
+        kf::BuildPane pane(ctx);
+        pane.setJobRoot(m_tmp.filePath(QStringLiteral("secret-jobs")));
+        kf::HostProfile hp;
+        hp.name = QStringLiteral("this machine");
+        hp.isLocal = true;
+        kf::LocalHostConnection host(hp);
+        host.connectToHost();
+        pane.setHost(&host);
+        pane.show();
+        pane.profilePicker()->setCurrentIndex(pane.profilePicker()->findData(p.name));
+        QCOMPARE(pane.secretEnvValue()->echoMode(), QLineEdit::Password);
+        pane.secretEnvName()->setText(QStringLiteral("MY_TOKEN"));
+        QTest::keyClicks(pane.secretEnvValue(), QStringLiteral("s3cr3t-token-value"));
+        QSignalSpy finished(&pane, &kf::BuildPane::buildFinished);
+        pane.findChild<QPushButton*>(QStringLiteral("startBuild"))->click();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+        QCOMPARE(kf::test::readFile(m_tmp.filePath(QStringLiteral("token-seen"))), QByteArray("s3cr3t-token-value"));
+        QVERIFY(!kf::test::readFile(kf::userBuildProfilesPath()).contains("s3cr3t"));
+        QDirIterator jobs(m_tmp.filePath(QStringLiteral("secret-jobs")), QDir::Files, QDirIterator::Subdirectories);
+        while (jobs.hasNext())
+            QVERIFY2(!kf::test::readFile(jobs.next()).contains("s3cr3t"), qPrintable(jobs.filePath()));
     }
 
     void logViewKeepsUpAndCapsLines()

@@ -6,7 +6,9 @@
 #include "core/build/preflight.h"
 #include "core/hosts/hostconnection.h"
 #include "core/jobs/remotejob.h"
+#include "core/log/redact.h"
 #include "core/store/paths.h"
+#include "core/util/loginshell.h"
 #include "ui/build/buildchart.h"
 #include "ui/build/remotefileviewer.h"
 #include "ui/logview/logview.h"
@@ -19,6 +21,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMainWindow>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -86,6 +89,8 @@ BuildPane::BuildPane(const AppContext& context, QWidget* parent)
     , m_start(new QPushButton(tr("Start build"), this))
     , m_cancel(new QPushButton(tr("Cancel build"), this))
     , m_refresh(new QPushButton(tr("Refresh jobs"), this))
+    , m_secretName(new QLineEdit(this))
+    , m_secretValue(new QLineEdit(this))
     , m_bar(new QProgressBar(this))
     , m_summary(new QLabel(this))
     , m_compare(new QLabel(this))
@@ -114,6 +119,18 @@ BuildPane::BuildPane(const AppContext& context, QWidget* parent)
     top->addWidget(m_profiles, 1);
     for (QPushButton* b : { m_edit, m_preflight, m_start, m_cancel })
         top->addWidget(b);
+    // A token for the build: masked here, never saved, never on the server's command line.
+    m_secretName->setObjectName(QStringLiteral("secretEnvName"));
+    m_secretName->setPlaceholderText(QStringLiteral("HF_TOKEN"));
+    m_secretName->setMaximumWidth(140);
+    m_secretValue->setObjectName(QStringLiteral("secretEnvValue"));
+    m_secretValue->setEchoMode(QLineEdit::Password);
+    m_secretValue->setPlaceholderText(tr("secret value (not saved)"));
+    m_secretValue->setToolTip(tr("Exported to the next build only; it reaches the server in a file only you can read, "
+                                 "never its command line, and is redacted from logs."));
+    top->addWidget(new QLabel(tr("Secret env:"), this));
+    top->addWidget(m_secretName);
+    top->addWidget(m_secretValue);
 
     auto* status = new QHBoxLayout;
     status->addWidget(m_bar, 1);
@@ -345,6 +362,16 @@ void BuildPane::startBuild()
     BuildProfile p = currentProfile();
     JobSpec spec = p.toJobSpec();
     spec.root = m_jobRoot;
+    if (!m_secretValue->text().isEmpty()) {
+        const QString name = m_secretName->text().trimmed().isEmpty() ? m_secretName->placeholderText()
+                                                                      : m_secretName->text().trimmed();
+        if (!loginshell::isValidEnvName(name)) {
+            m_summary->setText(tr("Cannot start: '%1' is not an environment variable name").arg(name));
+            return;
+        }
+        SecretRegistry::add(m_secretValue->text().toUtf8());
+        spec.env.insert(name, m_secretValue->text());
+    }
     m_start->setEnabled(false);
     const quint64 gen = m_generation;
     runAsync<Result<JobInfo>>(

@@ -11,6 +11,7 @@
 
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QTreeWidget;
@@ -43,6 +44,9 @@ public:
     QTreeWidget* diagnosticsList() const { return m_diags; }
     QTreeWidget* jobList() const { return m_jobs; }
     QComboBox* profilePicker() const { return m_profiles; }
+    // One secret environment variable for the next start (a token): masked, never saved.
+    QLineEdit* secretEnvName() const { return m_secretName; }
+    QLineEdit* secretEnvValue() const { return m_secretValue; }
 
 public Q_SLOTS:
     void refreshJobs();
@@ -81,6 +85,8 @@ private:
     QPushButton* m_start;
     QPushButton* m_cancel;
     QPushButton* m_refresh;
+    QLineEdit* m_secretName;
+    QLineEdit* m_secretValue;
     QProgressBar* m_bar;
     QLabel* m_summary;
     QLabel* m_compare;
