@@ -3,6 +3,7 @@
 #include "core/jobs/remotejob.h"
 
 #include "core/log/logging.h"
+#include "core/transport/transportpool.h"
 #include "core/util/shellquote.h"
 
 #include <QFutureWatcher>
@@ -223,7 +224,8 @@ void RemoteJob::checkState()
         m_attached = false;
         Q_EMIT finished(info);
     });
-    watcher->setFuture(QtConcurrent::run([transport, id, root] { return RemoteJob::info(*transport, id, root); }));
+    watcher->setFuture(
+        QtConcurrent::run(transportPool(), [transport, id, root] { return RemoteJob::info(*transport, id, root); }));
 }
 
 } // namespace kf

@@ -7,6 +7,7 @@
 #include "core/hosts/hostconnection.h"
 #include "core/jobs/remotejob.h"
 #include "core/store/paths.h"
+#include "core/transport/transportpool.h"
 #include "ui/build/buildchart.h"
 #include "ui/build/remotefileviewer.h"
 #include "ui/logview/logview.h"
@@ -72,7 +73,7 @@ void runAsync(QObject* context, std::shared_ptr<Transport> transport, Fn fn, Don
         w->deleteLater();
         done(w->result());
     });
-    w->setFuture(QtConcurrent::run([transport, fn] { return fn(*transport); }));
+    w->setFuture(QtConcurrent::run(transportPool(), [transport, fn] { return fn(*transport); }));
 }
 
 } // namespace
