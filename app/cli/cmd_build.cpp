@@ -47,7 +47,9 @@ void usage(QTextStream& s)
       << "  profiles                         list build profiles (built-in and yours)\n\n"
       << "Options: --json (one JSON object per line and event), --job-root DIR (default ~/.cache/kernelforge/jobs)\n"
 #ifdef KF_CLI_HAS_SSH
-      << "SSH: -p PORT -i KEY -J JUMP --known-hosts FILE --accept-new user@host\n"
+      << "SSH: -p PORT -i KEY -J JUMP --known-hosts FILE --accept-new [--no-reconnect] [--timeout S] user@host\n"
+      << "A dropped connection is logged in again (1 s doubling to 30 s) and attach resumes at the byte it had;\n"
+      << "--no-reconnect stops instead, --timeout S (default 300) bounds how long the server may stay unreachable.\n"
 #endif
       << "--local runs on this machine.\n";
     s.flush();
@@ -221,7 +223,9 @@ int attach(const Target& target, const QString& id, qint64 from, bool json, cons
             printJson(
                 { { QStringLiteral("event"), QStringLiteral("interrupted") }, { QStringLiteral("reason"), why } });
         else
-            cli::err() << "[kernelforge] connection lost (" << why << "), the build keeps running; reconnecting...\n"
+            cli::err() << "[kernelforge] log stream interrupted (" << why << "), the build keeps running; "
+                       << (cli::reconnectEnabled() ? "resuming when the connection is back\n"
+                                                   : "not reconnecting (--no-reconnect)\n")
                        << Qt::flush;
     });
     QObject::connect(&session, &BuildSession::finished, &loop, [&](const JobInfo& info) {
@@ -246,6 +250,8 @@ int attach(const Target& target, const QString& id, qint64 from, bool json, cons
     });
     session.attach(from);
     loop.exec();
+    if (cli::connectionGivenUp()) // the connection watch said why
+        return cli::kExitConnection;
     return exitStatus;
 }
 

@@ -69,7 +69,8 @@ void printTable(QTextStream& s, const QList<GpuSample>& gpus)
 void usage(QTextStream& s)
 {
     s << "Usage:\n"
-      << "  kernelforge-cli gpu watch [-p PORT] [-i KEY] [-J JUMP] [--known-hosts FILE] [--accept-new] user@host\n"
+      << "  kernelforge-cli gpu watch [-p PORT] [-i KEY] [-J JUMP] [--known-hosts FILE] [--accept-new]\n"
+      << "                            [--no-reconnect] [--timeout S] user@host\n"
       << "                            [--json] [--count N] [--interval MS]\n"
       << "  kernelforge-cli gpu watch --local [--json] [--count N] [--interval MS]\n"
       << "  kernelforge-cli gpu parse FILE [--json] [--fields F1,F2,...]\n\n"
@@ -80,7 +81,9 @@ void usage(QTextStream& s)
       << "parse reads a saved `nvidia-smi --query-gpu=... --format=csv[,noheader][,nounits]` file;\n"
       << "without a header the columns are taken from --fields, else guessed from the column count\n"
       << "(KernelForge's own field list, or the common index,uuid,name,pci.bus_id,... list).\n"
-      << "Connection failures exit with 255, like ssh.\n";
+      << "A dropped connection is logged in again (1 s doubling to 30 s) and the stream resumes\n"
+      << "without repeating samples; --no-reconnect stops instead, --timeout S bounds how long the\n"
+      << "server may stay unreachable. Connection failures exit with 255, like ssh.\n";
     s.flush();
 }
 
@@ -153,14 +156,16 @@ int watch(QStringList args)
             printTable(cli::out(), gpus);
         }
         cli::out().flush();
-        if (count > 0 && ++printed >= count)
+        ++printed;
+        if (count > 0 && printed >= count)
             QCoreApplication::exit(0);
     });
     QObject::connect(&monitor, &GpuMonitor::alertRaised, &monitor, [&](const Alert& a) {
         cli::err() << "alert: " << a.message << '\n';
         cli::err().flush();
         // Nothing was ever printed and nvidia-smi itself fails: give up instead of retrying forever.
-        if (a.kind == AlertKind::SmiFailure && printed == 0) {
+        // A lost connection is not nvidia-smi failing: the connection watch decides (255).
+        if (a.kind == AlertKind::SmiFailure && printed == 0 && !cli::connectionDown()) {
             rc = 1;
             QCoreApplication::exit(1);
         }
@@ -168,6 +173,8 @@ int watch(QStringList args)
     monitor.start();
     const int loop = QCoreApplication::exec();
     monitor.stop();
+    if (cli::connectionGivenUp())
+        return cli::kExitConnection;
     return rc != 0 ? rc : loop;
 }
 

@@ -2,15 +2,20 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "app/cli/sshoptions.h"
 
+#include "app/cli/cli.h"
 #include "core/util/pathcheck.h"
 
 #include "core/hosts/interaction.h"
 #include "core/log/redact.h"
+#include "core/ssh/sshsession.h"
 #include "core/transport/localtransport.h"
 #include "core/transport/sshtransport.h"
 
+#include <QCoreApplication>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QRegularExpression>
+#include <QTimer>
 
 #include <cstdio>
 #include <fcntl.h>
@@ -77,6 +82,113 @@ bool takeValue(QStringList& args, qsizetype& i, const QString& name, QString* va
     return true;
 }
 
+// Follows one connection's state in the main thread (queued from the session thread) and
+// keeps the CLI's word: a drop is reported, a reconnect too, and a connection that cannot
+// come back ends the command with 255 instead of retrying forever.
+class ConnectionWatch
+{
+public:
+    ConnectionWatch(const std::shared_ptr<SshSession>& session, bool reconnect, int timeoutS)
+        : m_session(session)
+        , m_reconnect(reconnect)
+        , m_timeoutS(timeoutS)
+    {
+        m_deadline.setSingleShot(true);
+        QObject::connect(&m_deadline, &QTimer::timeout, &m_context, [this] {
+            giveUp(QStringLiteral("%1 unreachable for %2 s (last error: %3); giving up (--timeout %4)")
+                       .arg(describe())
+                       .arg(m_lostFor.elapsed() / 1000)
+                       .arg(m_lastReason)
+                       .arg(m_timeoutS));
+        });
+        QObject::connect(
+            session.get(), &SshSession::stateChanged, &m_context,
+            [this](ConnectionState state, const QString& reason) { onState(state, reason); }, Qt::QueuedConnection);
+    }
+
+    bool down() const
+    {
+        const auto s = m_session.lock();
+        return m_givenUp || !s || s->state() != ConnectionState::Ready;
+    }
+
+    static inline bool givenUp = false;
+
+private:
+    QString describe() const
+    {
+        const auto s = m_session.lock();
+        return s ? s->describe() : QStringLiteral("the server");
+    }
+
+    void onState(ConnectionState state, const QString& reason)
+    {
+        if (m_givenUp || m_session.expired())
+            return;
+        switch (state) {
+        case ConnectionState::Reconnecting:
+            m_lastReason = reason;
+            if (!m_lost) {
+                m_lost = true;
+                m_lostFor.start();
+                m_deadline.start(m_timeoutS * 1000);
+                cli::err() << "kernelforge-cli: " << reason << "; reconnecting (giving up after " << m_timeoutS
+                           << " s)\n"
+                           << Qt::flush;
+            }
+            break;
+        case ConnectionState::Ready:
+            if (m_lost) {
+                m_lost = false;
+                m_deadline.stop();
+                cli::err() << "kernelforge-cli: reconnected to " << describe() << " after "
+                           << QString::number(double(m_lostFor.elapsed()) / 1000.0, 'f', 1) << " s\n"
+                           << Qt::flush;
+            }
+            break;
+        case ConnectionState::Failed:
+        case ConnectionState::Disconnected:
+            if (!m_reconnect && !m_lost)
+                giveUp(reason + QStringLiteral("; not reconnecting (--no-reconnect)"));
+            else
+                giveUp(QStringLiteral("could not reconnect to %1: %2").arg(describe(), reason));
+            break;
+        default: break;
+        }
+    }
+
+    void giveUp(const QString& line)
+    {
+        m_givenUp = true;
+        givenUp = true;
+        m_deadline.stop();
+        cli::out().flush();
+        std::fflush(stdout);
+        cli::err() << "kernelforge-cli: " << line << '\n' << Qt::flush;
+        // Every event loop of the main thread (QCoreApplication::exec and nested QEventLoops).
+        QCoreApplication::exit(cli::kExitConnection);
+    }
+
+    std::weak_ptr<SshSession> m_session;
+    bool m_reconnect;
+    int m_timeoutS;
+    QObject m_context;
+    QTimer m_deadline;
+    QElapsedTimer m_lostFor;
+    QString m_lastReason;
+    bool m_lost = false;
+    bool m_givenUp = false;
+};
+
+// The watches of this process's connections (the CLI makes one or two), for its lifetime.
+std::vector<std::unique_ptr<ConnectionWatch>>& watches()
+{
+    // Never destroyed: a watch may hold a running timer when the process ends.
+    static auto* all = new std::vector<std::unique_ptr<ConnectionWatch>>;
+    return *all;
+}
+bool g_reconnect = true;
+
 bool looksRemote(const QString& arg)
 {
     const qsizetype slash = arg.indexOf(QLatin1Char('/'));
@@ -131,6 +243,19 @@ bool takeSshOptions(QStringList& args, SshCliOptions* out, QString* error)
         } else if (a == QLatin1String("--accept-new")) {
             out->acceptNew = true;
             args.removeAt(i);
+        } else if (a == QLatin1String("--no-reconnect")) {
+            out->reconnect = false;
+            args.removeAt(i);
+        } else if (a == QLatin1String("--timeout") || a.startsWith(QLatin1String("--timeout="))) {
+            QString v;
+            if (!takeValue(args, i, QStringLiteral("--timeout"), &v, err))
+                return false;
+            bool ok = false;
+            out->timeoutS = v.toInt(&ok);
+            if (!ok || out->timeoutS <= 0) {
+                *err = QStringLiteral("--timeout needs a number of seconds > 0: %1").arg(v);
+                return false;
+            }
         } else {
             ++i;
             continue;
@@ -209,11 +334,28 @@ kf::Result<std::shared_ptr<kf::Transport>> connectForCli(const SshCliOptions& op
     co.acceptNewHostKey = options.acceptNew;
     co.interaction = &tty;
     co.promptForHostKeys = false;
-    co.reconnect = false; // a dropped link fails the command instead of waiting
+    co.reconnect = options.reconnect;
     auto t = SshTransport::connect(options.profile(), co);
     if (!t)
         return kf::Result<std::shared_ptr<kf::Transport>>::failure(t.error());
+    g_reconnect = options.reconnect;
+    watches().push_back(std::make_unique<ConnectionWatch>(t.value()->session(), options.reconnect, options.timeoutS));
     return std::shared_ptr<kf::Transport>(t.value());
+}
+
+bool connectionGivenUp()
+{
+    return ConnectionWatch::givenUp;
+}
+
+bool connectionDown()
+{
+    return std::any_of(watches().cbegin(), watches().cend(), [](const auto& w) { return w->down(); });
+}
+
+bool reconnectEnabled()
+{
+    return g_reconnect;
 }
 
 bool takeTargetOptions(QStringList& args, TargetOptions* out, QString* error)

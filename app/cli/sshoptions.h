@@ -15,6 +15,7 @@
 // OpenSSH's spellings and defaults (StrictHostKeyChecking=yes unless --accept-new,
 // ~/.ssh/known_hosts):
 //   -p PORT  -i KEY (repeatable)  -J [user@]jump[:port]  --known-hosts FILE  --accept-new
+//   --no-reconnect  --timeout SECONDS
 //   [user@]host            the destination
 //   [user@]host:PATH       the destination with a remote path (scp's rule: a ':' before any '/')
 namespace kf::cli {
@@ -30,6 +31,11 @@ struct SshCliOptions
     QString jump;
     QString knownHostsFile; // empty: ~/.ssh/known_hosts
     bool acceptNew = false;
+    // A dropped link is logged in again with the app's backoff (1 s doubling to 30 s) unless
+    // --no-reconnect; --timeout: how long the server may stay unreachable before the command
+    // gives up with exit status 255.
+    bool reconnect = true;
+    int timeoutS = 300;
 
     HostProfile profile() const;
 };
@@ -43,7 +49,17 @@ bool takeSshOptions(QStringList& args, SshCliOptions* out, QString* error);
 // Connects and logs in (blocking). Prints nothing: on failure the caller prints the error
 // and exits with kExitConnection (255). Passwords and passphrases are asked on the
 // terminal when there is one; host keys are never asked (use --accept-new).
+// Afterwards the connection is watched from the main thread's event loop: a drop and a
+// reconnect are reported on stderr, and when the link is gone for good (--no-reconnect, a
+// login refused while reconnecting, or unreachable past --timeout) one line says so and
+// every event loop of the main thread exits with kExitConnection.
 kf::Result<std::shared_ptr<kf::Transport>> connectForCli(const SshCliOptions& options);
+// True once a watched connection was given up (the command then exits with 255).
+bool connectionGivenUp();
+// True while a watched connection is not Ready (lost, reconnecting, given up).
+bool connectionDown();
+// Whether the last connectForCli() reconnects after a drop.
+bool reconnectEnabled();
 
 // Commands that read a server or, with --local, this machine (gpu watch, server status):
 // the ssh options and destination are required unless args hold --local or --help; --local

@@ -4,6 +4,7 @@
 
 #include "core/build/ninjalog.h"
 #include "core/log/logging.h"
+#include "core/transport/transportpool.h"
 
 #include <QDateTime>
 #include <QFutureWatcher>
@@ -96,7 +97,7 @@ void BuildSession::attach(qint64 offset)
             if (gen == m_generation && log && !log.lastRun.isEmpty())
                 m_eta.seed(log);
         });
-        w->setFuture(QtConcurrent::run([transport, path] {
+        w->setFuture(QtConcurrent::run(transportPool(), [transport, path] {
             const auto data = transport->readFile(path);
             return data ? parseNinjaLog(*data) : NinjaLog { 0, {}, 0, 0, data.error() };
         }));
@@ -191,7 +192,7 @@ void BuildSession::pollMemory()
         Q_EMIT memorySampled(s);
     });
     // /proc files report size 0, so read them with cat rather than SFTP.
-    w->setFuture(QtConcurrent::run([transport]() -> Result<QByteArray> {
+    w->setFuture(QtConcurrent::run(transportPool(), [transport]() -> Result<QByteArray> {
         CommandSpec c;
         c.command = QStringLiteral("cat /proc/meminfo");
         const ExecResult r = transport->exec(c, 15000);

@@ -442,6 +442,12 @@ Status DemoHost::restart(bool newHostKey)
     return launch();
 }
 
+QList<qint64> DemoHost::connectionPids() const
+{
+    const qint64 listener = sshdPid();
+    return listener > 0 ? childrenOf(parentMap(), listener) : QList<qint64> {};
+}
+
 int DemoHost::dropConnections()
 {
     const qint64 listener = sshdPid();
@@ -449,10 +455,20 @@ int DemoHost::dropConnections()
         return 0;
     // Children of the listener are the per-connection sshd processes. Killing them drops
     // the link as a network failure would; the user's commands under them live on, as on a
-    // real server after a dropped connection.
+    // real server after a dropped connection. A login as another user than sshd's has a
+    // privilege-separated sshd child that holds the socket too: it goes with its parent.
+    // The parents are stopped first, so that none forks that child after the list is made
+    // (it does so right after the login) and leaves it serving the link as an orphan.
     const QList<qint64> sessions = childrenOf(parentMap(), listener);
     for (qint64 pid : sessions)
+        ::kill(pid_t(pid), SIGSTOP);
+    const auto parents = parentMap();
+    for (qint64 pid : sessions) {
+        for (qint64 child : childrenOf(parents, pid))
+            if (procfs::commandName(child) == "sshd")
+                ::kill(pid_t(child), SIGKILL);
         ::kill(pid_t(pid), SIGKILL);
+    }
     return int(sessions.size());
 }
 

@@ -60,6 +60,11 @@ public:
     Status restart(bool newHostKey);
     // Kills every per-connection sshd child (the listener stays): clients see the link drop.
     int dropConnections();
+    // The per-connection sshd processes (children of the listener), e.g. to SIGSTOP a link.
+    QList<qint64> connectionPids() const;
+    // Stops the listener and drops live connections, as a server that went away; detached
+    // jobs live on. start() brings it back on the same port.
+    void stopListenerKeepJobs() { stopListener(/*endDetachedJobs=*/false); }
     // Creates a local user with a password (root only) and enables password auth.
     Status addPasswordUser(const QString& name, const QString& password);
 

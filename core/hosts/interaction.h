@@ -40,12 +40,19 @@ struct SecretRequest
     QString keyFile;     // Passphrase: which key
     bool echo = false;
     bool offerKeychain = false; // show "remember in the system keychain" (off by default)
+    // The connection was Ready and dropped: the session is logging in again and waits for
+    // this answer (the prompt says so; streams are paused until then).
+    bool reconnecting = false;
+    // Show "keep for this session (not stored)": the answer stays in memory for the life of
+    // the session so that later reconnects need nobody at the screen.
+    bool offerKeepForSession = false;
 };
 
 struct SecretAnswer
 {
     QByteArray secret; // wiped by the caller after use (kf::wipe)
     bool storeInKeychain = false;
+    bool keepForSession = false; // in memory only, wiped when the session ends
 };
 
 class SecretStore;

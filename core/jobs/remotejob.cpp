@@ -3,6 +3,7 @@
 #include "core/jobs/remotejob.h"
 
 #include "core/log/logging.h"
+#include "core/transport/transportpool.h"
 #include "core/util/loginshell.h"
 #include "core/util/shellquote.h"
 
@@ -249,7 +250,8 @@ void RemoteJob::checkState()
         m_attached = false;
         Q_EMIT finished(info);
     });
-    watcher->setFuture(QtConcurrent::run([transport, id, root] { return RemoteJob::info(*transport, id, root); }));
+    watcher->setFuture(
+        QtConcurrent::run(transportPool(), [transport, id, root] { return RemoteJob::info(*transport, id, root); }));
 }
 
 } // namespace kf

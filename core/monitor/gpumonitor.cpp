@@ -4,6 +4,7 @@
 
 #include "core/log/logging.h"
 #include "core/monitor/whenready.h"
+#include "core/transport/transportpool.h"
 #include "core/util/shellquote.h"
 
 #include <QDateTime>
@@ -102,7 +103,7 @@ void GpuMonitor::probe()
     spec.command = shellQuote(m_options.nvidiaSmi) + QStringLiteral(" --help-query-gpu");
     spec.env = m_options.env;
     auto transport = m_transport;
-    auto future = QtConcurrent::run([transport, spec] { return transport->exec(spec, 30000); });
+    auto future = QtConcurrent::run(transportPool(), [transport, spec] { return transport->exec(spec, 30000); });
     whenReady(this, future, [this, gen](const ExecResult& r) {
         if (gen != m_generation)
             return;
@@ -308,7 +309,7 @@ void GpuMonitor::pollProcesses()
         + QStringLiteral(" --query-compute-apps=pid,process_name,used_memory,gpu_uuid --format=csv,noheader,nounits");
     spec.env = m_options.env;
     auto transport = m_transport;
-    whenReady(this, QtConcurrent::run([transport, spec] { return transport->exec(spec, 20000); }),
+    whenReady(this, QtConcurrent::run(transportPool(), [transport, spec] { return transport->exec(spec, 20000); }),
         [this, gen](const ExecResult& r) {
             m_processesInFlight = false;
             if (gen != m_generation || !r.ok())

@@ -5,6 +5,7 @@
 #include "core/log/logging.h"
 #include "core/monitor/whenready.h"
 #include "core/net/httpclient.h"
+#include "core/transport/transportpool.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -119,9 +120,9 @@ void ServerClient::pollNow()
     const quint16 port = m_port;
     const ServerStatus previous = m_last;
     const bool withInfo = !m_haveInfo;
-    whenReady(this, QtConcurrent::run([transport, port, previous, withInfo] {
-        return pollServer(*transport, port, &previous, withInfo);
-    }),
+    whenReady(this,
+        QtConcurrent::run(transportPool(),
+            [transport, port, previous, withInfo] { return pollServer(*transport, port, &previous, withInfo); }),
         [this, gen](const ServerStatus& s) {
             if (gen != m_generation)
                 return;

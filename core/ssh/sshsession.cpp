@@ -204,6 +204,13 @@ private:
     SecretStore* secretStore() const;
     std::optional<QByteArray> readStoredSecret(SecretStore* store, const QString& key, const QString& what);
     void storeSecret(SecretStore* store, const QString& key, const QByteArray& secret, const QString& what);
+    // A secret kept for this session under key (a private copy), or nullopt.
+    std::optional<QByteArray> keptSecret(const QString& key) const;
+    void keepSecret(const QString& key, const QByteArray& secret);
+    void forgetKept(const QString& key);
+    // While logging in again after a drop: tells the window, through the state's reason, that
+    // the reconnect now waits for a person to enter `what`.
+    void announceSecretWait(const QString& what);
     // Removes a stored secret the server refused; returns the prompt that says so.
     QString forgetRefusedSecret(SecretStore* store, const QString& key, const QString& kind, const QString& what);
     // Waits until the socket is ready for what libssh2 is blocked on, or the deadline.
@@ -256,6 +263,12 @@ private:
     QByteArray m_lastHostKey;
     bool m_kbdCancelled = false;
     int m_kbdRounds = 0;
+    int m_kbdAttempt = 0;
+    QString m_kbdKeyPrefix;    // m_kept keys of keyboard-interactive answers: prefix + prompt
+    QStringList m_kbdKeptUsed; // kept answers given in the current attempt
+    // Secrets the person asked to keep for this session (SecretAnswer::keepForSession), by
+    // SecretStore key: tried before asking when logging in again. Own copies, wiped at the end.
+    QHash<QString, QByteArray> m_kept;
 };
 
 namespace {
@@ -603,20 +616,45 @@ void SessionWorker::keyboardInteractive(const char* name, int nameLen, const cha
         responses[i].length = 0;
         if (m_kbdCancelled || !m_options.interaction)
             continue;
-        SecretRequest req;
-        req.kind = SecretRequest::Kind::KeyboardInteractive;
-        req.destination = describe();
-        req.prompt = header.isEmpty()
-            ? QString::fromUtf8(prompts[i].text, int(prompts[i].length))
-            : header + QLatin1Char('\n') + QString::fromUtf8(prompts[i].text, int(prompts[i].length));
-        req.echo = prompts[i].echo != 0;
-        m_promptedForSecret = true;
-        std::optional<SecretAnswer> answer = m_options.interaction->askSecret(req);
-        if (!answer) {
-            m_kbdCancelled = true;
-            continue;
+        const QString text = QString::fromUtf8(prompts[i].text, int(prompts[i].length));
+        const QString keptKey = m_kbdKeyPrefix + text;
+        const bool echo = prompts[i].echo != 0;
+        std::optional<SecretAnswer> answer;
+        if (!echo && m_kbdAttempt == 0) {
+            if (std::optional<QByteArray> kept = keptSecret(keptKey)) {
+                answer = SecretAnswer { std::move(*kept), false, false };
+                m_kbdKeptUsed << keptKey;
+            }
         }
-        if (!req.echo)
+        if (!answer) {
+            SecretRequest req;
+            req.kind = SecretRequest::Kind::KeyboardInteractive;
+            req.destination = describe();
+            req.reconnecting = m_state == ConnectionState::Reconnecting;
+            QString intro = header;
+            if (m_kbdAttempt > 0)
+                intro = QStringLiteral("Wrong answer; try again.\n") + intro;
+            else if (req.reconnecting)
+                intro = QStringLiteral("The connection to %1 was lost. Reconnecting needs this answer again.\n")
+                            .arg(describe())
+                    + intro;
+            intro = intro.trimmed();
+            req.prompt = intro.isEmpty() ? text : intro + QLatin1Char('\n') + text;
+            req.echo = echo;
+            req.offerKeepForSession = !echo;
+            m_promptedForSecret = true;
+            announceSecretWait(QStringLiteral("answer to \"%1\"").arg(text.trimmed()));
+            answer = m_options.interaction->askSecret(req);
+            if (!answer) {
+                m_kbdCancelled = true;
+                continue;
+            }
+            if (!echo && answer->keepForSession) {
+                keepSecret(keptKey, answer->secret);
+                m_kbdKeptUsed << keptKey; // forgotten again if the server refuses it
+            }
+        }
+        if (!echo)
             SecretRegistry::add(answer->secret);
         // libssh2 frees the response with its allocator (malloc/free: we passed none).
         auto* copy = static_cast<char*>(::malloc(size_t(answer->secret.size()) + 1));
@@ -672,6 +710,37 @@ QString SessionWorker::forgetRefusedSecret(
     resetDeadline();
     return QStringLiteral("The %1 stored in the keychain for %2 was refused and has been removed. Enter the %1")
         .arg(kind, what);
+}
+
+std::optional<QByteArray> SessionWorker::keptSecret(const QString& key) const
+{
+    const auto it = m_kept.constFind(key);
+    if (it == m_kept.cend())
+        return std::nullopt;
+    return QByteArray(it->constData(), it->size()); // a copy the caller wipes
+}
+
+void SessionWorker::keepSecret(const QString& key, const QByteArray& secret)
+{
+    forgetKept(key);
+    m_kept.insert(key, QByteArray(secret.constData(), secret.size()));
+}
+
+void SessionWorker::forgetKept(const QString& key)
+{
+    auto it = m_kept.find(key);
+    if (it == m_kept.end())
+        return;
+    wipe(*it);
+    m_kept.erase(it);
+}
+
+void SessionWorker::announceSecretWait(const QString& what)
+{
+    if (m_state == ConnectionState::Reconnecting)
+        publish(ConnectionState::Reconnecting,
+            QStringLiteral("the connection was lost; reconnecting to %1 needs the %2: waiting for it to be entered")
+                .arg(describe(), what));
 }
 
 Login SessionWorker::authenticate()
@@ -742,7 +811,10 @@ Login SessionWorker::authenticate()
                         break;
                     (rsa ? rsaFailed : nonRsaTried) = true;
                 }
-                tried << QStringLiteral("ssh-agent (%1 keys)").arg(agentKeys);
+                if (agentKeys > 0)
+                    tried << QStringLiteral("ssh-agent (%1 keys)").arg(agentKeys);
+                else
+                    problems << QStringLiteral("ssh-agent holds no keys");
                 libssh2_agent_disconnect(agent);
             } else {
                 problems << QStringLiteral("cannot reach ssh-agent at %1").arg(qEnvironmentVariable("SSH_AUTH_SOCK"));
@@ -761,17 +833,26 @@ Login SessionWorker::authenticate()
                 continue;
             }
             const SshKeyFileInfo info = inspectPrivateKey(f.readAll());
-            tried << keyPath;
             const QByteArray path = QFile::encodeName(keyPath);
             const QString storeKey = SecretStore::passphraseKey(keyPath);
             bool storedTried = false; // the keychain's passphrase, at most once
+            bool keptTried = false;   // the one kept for this session, at most once
             QString storedRefused;    // why the next prompt says the stored one was removed
             for (int prompts = 0; prompts < 3;) {
                 QByteArray passphrase;
                 bool fromKeychain = false;
+                bool fromSession = false;
                 bool remember = false;
+                bool keep = false;
                 if (info.encrypted) {
-                    if (store && !storedTried) {
+                    if (!keptTried) {
+                        keptTried = true;
+                        if (std::optional<QByteArray> kept = keptSecret(storeKey)) {
+                            passphrase = std::move(*kept);
+                            fromSession = true;
+                        }
+                    }
+                    if (!fromSession && store && !storedTried) {
                         storedTried = true;
                         if (std::optional<QByteArray> stored = readStoredSecret(store, storeKey, keyPath)) {
                             passphrase = std::move(*stored);
@@ -779,7 +860,7 @@ Login SessionWorker::authenticate()
                             fromKeychain = true;
                         }
                     }
-                    if (!fromKeychain) {
+                    if (!fromKeychain && !fromSession) {
                         if (!m_options.interaction) {
                             problems << QStringLiteral("key %1 needs a passphrase and there is no way to ask for it")
                                             .arg(keyPath);
@@ -790,11 +871,18 @@ Login SessionWorker::authenticate()
                         req.destination = describe();
                         req.keyFile = keyPath;
                         req.offerKeychain = store != nullptr;
+                        req.offerKeepForSession = true;
+                        req.reconnecting = m_state == ConnectionState::Reconnecting;
                         req.prompt = !storedRefused.isEmpty() ? std::exchange(storedRefused, {})
-                            : prompts == 0                    ? QStringLiteral("Passphrase for %1").arg(keyPath)
-                                           : QStringLiteral("Wrong passphrase; try again for %1").arg(keyPath);
+                            : prompts > 0 ? QStringLiteral("Wrong passphrase; try again for %1").arg(keyPath)
+                            : req.reconnecting
+                            ? QStringLiteral("The connection to %1 was lost. Reconnecting needs the passphrase for %2 "
+                                             "again")
+                                  .arg(describe(), keyPath)
+                            : QStringLiteral("Passphrase for %1").arg(keyPath);
                         ++prompts;
                         m_promptedForSecret = true;
+                        announceSecretWait(QStringLiteral("passphrase for ") + keyPath);
                         std::optional<SecretAnswer> answer = m_options.interaction->askSecret(req);
                         resetDeadline();
                         if (!answer) {
@@ -803,11 +891,14 @@ Login SessionWorker::authenticate()
                         }
                         passphrase = std::move(answer->secret);
                         remember = answer->storeInKeychain;
+                        keep = answer->keepForSession;
                         SecretRegistry::add(passphrase);
                     }
                 } else {
                     ++prompts; // one try is enough for a key without passphrase
                 }
+                if (!tried.contains(keyPath))
+                    tried << keyPath;
                 const QByteArray pass = passphrase.isEmpty() ? QByteArray("") : passphrase;
                 const int rc = drive([&] {
                     return libssh2_userauth_publickey_fromfile_ex(
@@ -816,6 +907,8 @@ Login SessionWorker::authenticate()
                 const QString err = lastError();
                 if (rc == 0 && remember && store)
                     storeSecret(store, storeKey, passphrase, QStringLiteral("passphrase of ") + keyPath);
+                if (rc == 0 && keep)
+                    keepSecret(storeKey, passphrase);
                 wipe(passphrase);
                 if (rc == 0) {
                     log::ssh()->info("{}: authenticated with {}{}", describe(), keyPath,
@@ -826,6 +919,10 @@ Login SessionWorker::authenticate()
                     return transientFailure(m_deadReason);
                 if (info.encrypted && (rc == LIBSSH2_ERROR_FILE || rc == LIBSSH2_ERROR_KEYFILE_AUTH_FAILED)
                     && err.contains(QLatin1String("passphrase"), Qt::CaseInsensitive)) {
+                    if (fromSession) {
+                        forgetKept(storeKey);
+                        continue;
+                    }
                     if (fromKeychain) {
                         storedRefused = forgetRefusedSecret(store, storeKey, QStringLiteral("passphrase"), keyPath);
                         if (!m_options.interaction) {
@@ -851,30 +948,53 @@ Login SessionWorker::authenticate()
         }
     }
     if (offered.contains(QLatin1String("keyboard-interactive")) && m_options.interaction) {
-        tried << QStringLiteral("keyboard-interactive");
+        // Three tries, like the password: each one a fresh exchange with the server.
         m_kbdCancelled = false;
-        m_kbdRounds = 0;
-        const int rc = drive(
-            [&] { return libssh2_userauth_keyboard_interactive_ex(m_s, user.constData(), ulen, &kbdCallback); });
-        if (rc == 0)
-            return {};
-        if (fatal(rc))
-            return transientFailure(m_deadReason);
-        problems << (m_kbdCancelled ? QStringLiteral("keyboard-interactive cancelled")
-                                    : QStringLiteral("keyboard-interactive: wrong answer"));
+        m_kbdKeyPrefix = QStringLiteral("kbd:") + SecretStore::passwordKey(QString::fromUtf8(user), p.host, p.port)
+            + QLatin1Char(':');
+        bool asked = false;
+        for (m_kbdAttempt = 0; m_kbdAttempt < 3 && !m_kbdCancelled; ++m_kbdAttempt) {
+            m_kbdRounds = 0;
+            m_kbdKeptUsed.clear();
+            const int rc = drive(
+                [&] { return libssh2_userauth_keyboard_interactive_ex(m_s, user.constData(), ulen, &kbdCallback); });
+            if (m_kbdRounds > 0 && !asked) {
+                asked = true;
+                tried << QStringLiteral("keyboard-interactive");
+            }
+            if (rc == 0)
+                return {};
+            if (fatal(rc))
+                return transientFailure(m_deadReason);
+            for (const QString& key : std::as_const(m_kbdKeptUsed))
+                forgetKept(key); // refused: ask next time
+            if (m_kbdRounds == 0)
+                break; // the server asked nothing: no answer of ours can help
+        }
+        if (asked)
+            problems << (m_kbdCancelled ? QStringLiteral("keyboard-interactive cancelled")
+                                        : QStringLiteral("keyboard-interactive: wrong answer"));
     }
     if (offered.contains(QLatin1String("password")) && (m_options.interaction || store)) {
         const QString storeKey = SecretStore::passwordKey(QString::fromUtf8(user), p.host, p.port);
         bool storedTried = false;
+        bool keptTried = false;
         QString storedRefused;
-        bool triedAny = m_options.interaction != nullptr;
-        if (triedAny)
-            tried << QStringLiteral("password");
+        bool sent = false; // a password went to the server
         for (int prompts = 0; prompts < 3;) {
             QByteArray pw;
             bool fromKeychain = false;
+            bool fromSession = false;
             bool remember = false;
-            if (store && !storedTried) {
+            bool keep = false;
+            if (!keptTried) {
+                keptTried = true;
+                if (std::optional<QByteArray> kept = keptSecret(storeKey)) {
+                    pw = std::move(*kept);
+                    fromSession = true;
+                }
+            }
+            if (!fromSession && store && !storedTried) {
                 storedTried = true;
                 if (std::optional<QByteArray> stored = readStoredSecret(store, storeKey, storeKey)) {
                     pw = std::move(*stored);
@@ -882,18 +1002,24 @@ Login SessionWorker::authenticate()
                     fromKeychain = true;
                 }
             }
-            if (!fromKeychain) {
+            if (!fromKeychain && !fromSession) {
                 if (!m_options.interaction)
                     break;
                 SecretRequest req;
                 req.kind = SecretRequest::Kind::Password;
                 req.destination = describe();
+                req.reconnecting = m_state == ConnectionState::Reconnecting;
                 req.prompt = !storedRefused.isEmpty() ? std::exchange(storedRefused, {})
-                    : prompts == 0                    ? QStringLiteral("Password for %1").arg(describe())
-                                   : QStringLiteral("Wrong password; try again for %1").arg(describe());
+                    : prompts > 0 ? QStringLiteral("Wrong password; try again for %1").arg(describe())
+                    : req.reconnecting
+                    ? QStringLiteral("The connection to %1 was lost. Reconnecting needs the password again")
+                          .arg(describe())
+                    : QStringLiteral("Password for %1").arg(describe());
                 req.offerKeychain = store != nullptr;
+                req.offerKeepForSession = true;
                 ++prompts;
                 m_promptedForSecret = true;
+                announceSecretWait(QStringLiteral("password"));
                 std::optional<SecretAnswer> answer = m_options.interaction->askSecret(req);
                 resetDeadline();
                 if (!answer) {
@@ -902,10 +1028,11 @@ Login SessionWorker::authenticate()
                 }
                 pw = std::move(answer->secret);
                 remember = answer->storeInKeychain;
+                keep = answer->keepForSession;
                 SecretRegistry::add(pw);
             }
-            if (!triedAny) {
-                triedAny = true;
+            if (!sent) {
+                sent = true;
                 tried << QStringLiteral("password");
             }
             const int rc = drive([&] {
@@ -914,6 +1041,8 @@ Login SessionWorker::authenticate()
             });
             if (rc == 0 && remember && store)
                 storeSecret(store, storeKey, pw, QStringLiteral("password of ") + storeKey);
+            if (rc == 0 && keep)
+                keepSecret(storeKey, pw);
             wipe(pw);
             if (rc == 0) {
                 if (fromKeychain)
@@ -925,6 +1054,10 @@ Login SessionWorker::authenticate()
             if (rc == LIBSSH2_ERROR_PASSWORD_EXPIRED) {
                 problems << QStringLiteral("the password has expired; change it with a terminal ssh login");
                 break;
+            }
+            if (fromSession) {
+                forgetKept(storeKey);
+                continue;
             }
             if (fromKeychain) {
                 storedRefused = forgetRefusedSecret(store, storeKey, QStringLiteral("password"), describe());
@@ -1010,6 +1143,10 @@ void SessionWorker::becomeReady()
 
 void SessionWorker::addOp(const std::shared_ptr<Op>& op)
 {
+    if (op->cancelRequested()) { // given up on while it waited in the queue
+        op->abort(QStringLiteral("cancelled"));
+        return;
+    }
     if (m_state == ConnectionState::Ready && m_s) {
         m_ops << op;
         scheduleRun();
@@ -1247,6 +1384,9 @@ void SessionWorker::disconnectFromHost(const QString& reason)
 void SessionWorker::shutdown()
 {
     disconnectFromHost(QStringLiteral("session closed"));
+    for (QByteArray& kept : m_kept)
+        wipe(kept);
+    m_kept.clear();
     delete m_ticker;
     m_ticker = nullptr;
     // The last thing this thread does with libssh2: free OpenSSL's per-thread state (the
@@ -1437,8 +1577,21 @@ Status SshSession::waitUntilReady(int timeoutMs)
 
 void SshSession::submit(std::shared_ptr<ssh::Op> op)
 {
-    QMetaObject::invokeMethod(
-        m_worker, [w = m_worker, op = std::move(op)] { w->addOp(op); }, Qt::QueuedConnection);
+    QString refused;
+    {
+        std::lock_guard lock(m_mutex);
+        // While Reconnecting the session thread may sit in a login for a long time (a network
+        // timeout, a password prompt nobody answers): a call fails now instead of queueing
+        // behind it. Posting under the lock orders the call before any later state change.
+        if (m_state != ConnectionState::Reconnecting || op->resumable()) {
+            QMetaObject::invokeMethod(
+                m_worker, [w = m_worker, op = std::move(op)] { w->addOp(op); }, Qt::QueuedConnection);
+            return;
+        }
+        refused = QStringLiteral("not connected to %1 (reconnecting%2)")
+                      .arg(describe(), m_reason.isEmpty() ? QString() : QStringLiteral(": ") + m_reason);
+    }
+    op->abort(refused); // never reached the session thread: it holds no libssh2 objects
 }
 
 void SshSession::cancel(const std::shared_ptr<ssh::Op>& op)

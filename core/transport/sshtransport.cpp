@@ -9,6 +9,7 @@
 #include "core/util/shellquote.h"
 
 #include <QCryptographicHash>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QRandomGenerator>
@@ -21,15 +22,50 @@ namespace {
 
 using namespace kf::ssh;
 
-// Runs an op to completion from a caller thread.
-template <typename OpT> void runOp(SshSession& session, const std::shared_ptr<OpT>& op, int timeoutMs = -1)
+// Waits for an op submitted to `session`: until it completes, timeoutMs passes (< 0: no
+// limit), or the connection is no longer Ready. Ops that were running when the link went
+// are aborted before the session says Reconnecting; one still pending then is queued behind
+// a login that may take as long as a person at a password prompt, so it is given up on
+// (cancelled: the session drops it unrun). Returns empty when the op completed (its results
+// may be read), else why it did not (its results must not be read: it may still run).
+QString awaitOp(SshSession& session, const std::shared_ptr<Op>& op, int timeoutMs)
 {
     Q_ASSERT(!session.isSessionThread());
-    session.submit(op);
-    if (!op->completion().wait(timeoutMs)) {
-        session.cancel(op);
-        op->completion().wait(-1);
+    QElapsedTimer clock;
+    clock.start();
+    constexpr int kSliceMs = 100;
+    for (;;) {
+        const qint64 left = timeoutMs < 0 ? kSliceMs : timeoutMs - clock.elapsed();
+        if (op->completion().wait(int(qBound<qint64>(0, left, qint64(kSliceMs)))))
+            return {};
+        if (session.state() != ConnectionState::Ready) {
+            if (op->completion().wait(0))
+                return {};
+            session.cancel(op);
+            const QString reason = session.stateReason();
+            return QStringLiteral("not connected to %1 (%2%3)")
+                .arg(session.describe(), toString(session.state()).toLower(),
+                    reason.isEmpty() ? QString() : QStringLiteral(": ") + reason);
+        }
+        if (timeoutMs >= 0 && clock.elapsed() >= timeoutMs)
+            break;
     }
+    // Timed out on a live connection: cancel, and wait for the op to wind down as long as the
+    // session is there to do it.
+    session.cancel(op);
+    while (!op->completion().wait(kSliceMs))
+        if (session.state() != ConnectionState::Ready)
+            return QStringLiteral("timed out after %1 ms").arg(timeoutMs);
+    return QStringLiteral("timed out after %1 ms").arg(timeoutMs);
+}
+
+// Runs an op to completion from a caller thread. Empty when it completed (then op->error()
+// says how it went), else why it did not complete.
+template <typename OpT> QString runOp(SshSession& session, const std::shared_ptr<OpT>& op, int timeoutMs = -1)
+{
+    session.submit(op);
+    const QString notDone = awaitOp(session, op, timeoutMs);
+    return notDone.isEmpty() ? op->error() : notDone;
 }
 
 // Carries a started process's output from the session thread to the handle's thread.
@@ -342,11 +378,11 @@ ExecResult SshTransport::exec(const CommandSpec& spec, int timeoutMs)
     shared->op = op;
     op->closeStdin();
     m_session->submit(op);
-    if (!op->completion().wait(timeoutMs)) {
-        m_session->cancel(op);
-        op->completion().wait(-1);
-        ExecResult r = shared->result;
-        r.error = QStringLiteral("timed out after %1 ms").arg(timeoutMs);
+    if (const QString notDone = awaitOp(*m_session, op, timeoutMs); !notDone.isEmpty()) {
+        // Cancelled and finished: what arrived so far, with the reason; else the op may still
+        // write into `result`, so none of it is read.
+        ExecResult r = op->completion().isDone() ? shared->result : ExecResult {};
+        r.error = notDone;
         return r;
     }
     ExecResult r = shared->result;
@@ -373,9 +409,8 @@ std::unique_ptr<ProcessHandle> SshTransport::start(const CommandSpec& spec)
 Result<QByteArray> SshTransport::readFile(const QString& path, qint64 maxBytes)
 {
     auto op = std::make_shared<SftpReadOp>(sftpPath(path), QString(), Progress(), qMax<qint64>(maxBytes, 0));
-    runOp(*m_session, op);
-    if (!op->error().isEmpty())
-        return Result<QByteArray>::failure(op->error());
+    if (const QString e = runOp(*m_session, op); !e.isEmpty())
+        return Result<QByteArray>::failure(e);
     return std::move(op->data);
 }
 
@@ -412,9 +447,8 @@ std::shared_ptr<SshSession> SshTransport::bulkSession()
 Status SshTransport::download(const QString& remotePath, const QString& localPath, const Progress& progress)
 {
     auto op = std::make_shared<SftpReadOp>(sftpPath(remotePath), localPath, progress);
-    runOp(*bulkSession(), op);
-    if (!op->error().isEmpty())
-        return Status::failure(op->error());
+    if (const QString e = runOp(*bulkSession(), op); !e.isEmpty())
+        return Status::failure(e);
     return {};
 }
 
@@ -434,9 +468,8 @@ Status SshTransport::writeAtomic(const QString& path, const QByteArray* data, co
 {
     const QString target = sftpPath(path);
     auto st = std::make_shared<SftpStatOp>(target);
-    runOp(*m_session, st);
-    if (!st->error().isEmpty())
-        return Status::failure(st->error());
+    if (const QString e = runOp(*m_session, st); !e.isEmpty())
+        return Status::failure(e);
     const FileInfo old = st->result;
     if (old.exists && old.isDir)
         return Status::failure(QStringLiteral("cannot write %1: it is a folder").arg(path));
@@ -463,31 +496,30 @@ Status SshTransport::writeAtomic(const QString& path, const QByteArray* data, co
     params.progress = progress;
     auto w = std::make_shared<SftpWriteOp>(params);
     // Large uploads go over a second connection so live streams on the main one keep flowing.
-    runOp(localPath.isEmpty() ? *m_session : *bulkSession(), w);
-    if (!w->error().isEmpty()) {
+    if (const QString e = runOp(localPath.isEmpty() ? *m_session : *bulkSession(), w); !e.isEmpty()) {
         auto rm = std::make_shared<SftpUnlinkOp>(tmp);
         runOp(*m_session, rm);
         const qint64 needed = data ? qint64(data->size()) : QFileInfo(localPath).size();
         const QString full = diskFullReason(dir, parentDir(path), needed);
         if (!full.isEmpty())
             return Status::failure(QStringLiteral("cannot write %1: %2").arg(path, full));
-        return Status::failure(w->error());
+        return Status::failure(e);
     }
 #if LIBSSH2_VERSION_NUM >= 0x010b01
     {
         auto rn = std::make_shared<SftpPosixRenameOp>(tmp, target);
-        runOp(*m_session, rn);
-        if (rn->error().isEmpty()) {
+        const QString e = runOp(*m_session, rn);
+        if (e.isEmpty()) {
             CommandSpec sweep; // best effort: temp files of earlier interrupted writes
             sweep.command
                 = QStringLiteral("rm -f -- %1/%2* 2>/dev/null; true").arg(shellPath(dir), shellQuote(tmpPrefix));
             exec(sweep, 30000);
             return {};
         }
-        if (!rn->unsupported) {
+        if (!rn->completion().isDone() || e != rn->error() || !rn->unsupported) { // not completed, or another error
             auto rm = std::make_shared<SftpUnlinkOp>(tmp);
             runOp(*m_session, rm);
-            return Status::failure(rn->error());
+            return Status::failure(e);
         }
     }
 #endif
@@ -516,11 +548,11 @@ QString SshTransport::diskFullReason(const QString& sftpDir, const QString& show
     qint64 avail = -1;
     qint64 inodes = -1;
     auto vfs = std::make_shared<SftpStatvfsOp>(sftpDir);
-    runOp(*m_session, vfs);
-    if (vfs->error().isEmpty()) {
+    const QString vfsError = runOp(*m_session, vfs);
+    if (vfsError.isEmpty()) {
         avail = vfs->availableBytes;
         inodes = vfs->availableInodes;
-    } else if (vfs->unsupported) {
+    } else if (vfs->completion().isDone() && vfsError == vfs->error() && vfs->unsupported) {
         CommandSpec df; // servers without statvfs@openssh.com
         df.command = QStringLiteral("LC_ALL=C df -Pk -- ") + shellPath(sftpDir);
         const ExecResult r = exec(df, 30000);
@@ -563,9 +595,8 @@ Result<qint64> SshTransport::parseDfAvailableKiB(const QByteArray& output)
 Result<FileInfo> SshTransport::stat(const QString& path)
 {
     auto op = std::make_shared<SftpStatOp>(sftpPath(path));
-    runOp(*m_session, op);
-    if (!op->error().isEmpty())
-        return Result<FileInfo>::failure(op->error());
+    if (const QString e = runOp(*m_session, op); !e.isEmpty())
+        return Result<FileInfo>::failure(e);
     FileInfo fi = op->result;
     fi.name = path;
     return fi;
@@ -574,18 +605,16 @@ Result<FileInfo> SshTransport::stat(const QString& path)
 Result<QList<FileInfo>> SshTransport::list(const QString& directory)
 {
     auto op = std::make_shared<SftpListOp>(sftpPath(directory));
-    runOp(*m_session, op);
-    if (!op->error().isEmpty())
-        return Result<QList<FileInfo>>::failure(op->error());
+    if (const QString e = runOp(*m_session, op); !e.isEmpty())
+        return Result<QList<FileInfo>>::failure(e);
     return op->result;
 }
 
 Status SshTransport::mkpath(const QString& directory, int mode)
 {
     auto op = std::make_shared<SftpMkpathOp>(sftpPath(directory), mode);
-    runOp(*m_session, op);
-    if (!op->error().isEmpty())
-        return Status::failure(op->error());
+    if (const QString e = runOp(*m_session, op); !e.isEmpty())
+        return Status::failure(e);
     return {};
 }
 
@@ -601,9 +630,8 @@ Result<QString> SshTransport::canonicalPath(const QString& path)
 Status SshTransport::remove(const QString& path)
 {
     auto op = std::make_shared<SftpUnlinkOp>(sftpPath(path));
-    runOp(*m_session, op);
-    if (!op->error().isEmpty())
-        return Status::failure(op->error());
+    if (const QString e = runOp(*m_session, op); !e.isEmpty())
+        return Status::failure(e);
     return {};
 }
 
@@ -636,11 +664,20 @@ Result<std::unique_ptr<TunnelStream>> SshTransport::openTunnel(const QString& ho
     auto op = std::make_shared<TunnelOp>(host, port, shared);
     m_session->submit(op);
     std::unique_lock lock(shared->mutex);
-    if (!shared->cv.wait_for(lock, std::chrono::seconds(30), [&] { return shared->open || shared->finished; })) {
-        lock.unlock();
-        m_session->cancel(op);
-        return Result<std::unique_ptr<TunnelStream>>::failure(
-            QStringLiteral("timed out opening a tunnel to %1:%2").arg(host).arg(port));
+    // Bounded by time and by the connection: a tunnel asked for just before the link went
+    // waits no longer than it takes to notice (see awaitOp).
+    QElapsedTimer clock;
+    clock.start();
+    while (
+        !shared->cv.wait_for(lock, std::chrono::milliseconds(100), [&] { return shared->open || shared->finished; })) {
+        const bool lost = m_session->state() != ConnectionState::Ready;
+        if (lost || clock.elapsed() >= 30000) {
+            lock.unlock();
+            m_session->cancel(op);
+            return Result<std::unique_ptr<TunnelStream>>::failure(lost
+                    ? QStringLiteral("not connected to %1 (%2)").arg(describe(), m_session->stateReason())
+                    : QStringLiteral("timed out opening a tunnel to %1:%2").arg(host).arg(port));
+        }
     }
     if (!shared->open)
         return Result<std::unique_ptr<TunnelStream>>::failure(shared->error);

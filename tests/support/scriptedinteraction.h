@@ -6,6 +6,8 @@
 
 #include <QList>
 
+#include <functional>
+
 #include <memory>
 
 namespace kf::test {
@@ -25,6 +27,10 @@ public:
     bool repeatLast = false;      // ... unless the last one is given again and again
     int maxSecretQuestions = -1;  // cancel from this many questions on (-1: no limit)
     bool storeInKeychain = false; // tick "store in the system keychain" where it is offered
+    bool keepForSession = false;  // tick "keep for this session (not stored)" where it is offered
+    // Called (on the session thread) before each secret question is answered: a person who
+    // takes a while, e.g. a test that holds a reconnect's question until it has looked around.
+    std::function<void(const SecretRequest&)> beforeAnswer;
     QList<HostKeyInfo> hostKeysAsked;
     QList<SecretRequest> asked;
 
@@ -37,11 +43,14 @@ public:
     std::optional<SecretAnswer> askSecret(const SecretRequest& request) override
     {
         asked << request;
+        if (beforeAnswer)
+            beforeAnswer(request);
         if (answers.isEmpty() || (maxSecretQuestions >= 0 && asked.size() > maxSecretQuestions))
             return std::nullopt;
         SecretAnswer a;
         a.secret = repeatLast && answers.size() == 1 ? answers.first() : answers.takeFirst();
         a.storeInKeychain = storeInKeychain && request.offerKeychain;
+        a.keepForSession = keepForSession && request.offerKeepForSession;
         return a;
     }
 

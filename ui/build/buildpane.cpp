@@ -8,6 +8,7 @@
 #include "core/jobs/remotejob.h"
 #include "core/log/redact.h"
 #include "core/store/paths.h"
+#include "core/transport/transportpool.h"
 #include "core/util/loginshell.h"
 #include "ui/build/buildchart.h"
 #include "ui/build/remotefileviewer.h"
@@ -75,7 +76,7 @@ void runAsync(QObject* context, std::shared_ptr<Transport> transport, Fn fn, Don
         w->deleteLater();
         done(w->result());
     });
-    w->setFuture(QtConcurrent::run([transport, fn] { return fn(*transport); }));
+    w->setFuture(QtConcurrent::run(transportPool(), [transport, fn] { return fn(*transport); }));
 }
 
 } // namespace

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/build/remotefileviewer.h"
 
+#include "core/transport/transportpool.h"
+
 #include <QFontDatabase>
 #include <QFutureWatcher>
 #include <QLabel>
@@ -39,7 +41,7 @@ RemoteFileViewer::RemoteFileViewer(
         else
             showContent(r.first, *r.second);
     });
-    w->setFuture(QtConcurrent::run([transport, candidates]() -> R {
+    w->setFuture(QtConcurrent::run(transportPool(), [transport, candidates]() -> R {
         R last { candidates.value(0), Result<QByteArray>::failure(QStringLiteral("no path")) };
         for (const QString& c : candidates) {
             auto data = transport->readFile(c);

@@ -29,12 +29,18 @@ SecretDialog::SecretDialog(const SecretRequest& request, QWidget* parent)
     switch (request.kind) {
     case SecretRequest::Kind::Password:
         setWindowTitle(QStringLiteral("Password"));
-        text->setText(QStringLiteral("Password for %1").arg(request.destination));
+        text->setText(request.reconnecting
+                ? QStringLiteral("The connection to %1 was lost. Reconnecting needs the password again.")
+                      .arg(request.destination)
+                : QStringLiteral("Password for %1").arg(request.destination));
         fieldLabel = QStringLiteral("Password:");
         break;
     case SecretRequest::Kind::Passphrase:
         setWindowTitle(QStringLiteral("Key passphrase"));
-        text->setText(QStringLiteral("The key %1 is protected by a passphrase.\nIt is needed to log in to %2.")
+        text->setText((request.reconnecting
+                ? QStringLiteral("The connection to %2 was lost. Reconnecting needs the passphrase "
+                                 "of the key %1 again.")
+                : QStringLiteral("The key %1 is protected by a passphrase.\nIt is needed to log in to %2."))
                           .arg(request.keyFile, request.destination));
         fieldLabel = QStringLiteral("Passphrase:");
         break;
@@ -65,6 +71,20 @@ SecretDialog::SecretDialog(const SecretRequest& request, QWidget* parent)
                                               "KernelForge's own files."));
         layout->addWidget(m_keychain);
     }
+    if (request.offerKeepForSession) {
+        m_keepForSession
+            = new QCheckBox(QStringLiteral("Keep this %1 for this session (not stored)")
+                                .arg(request.kind == SecretRequest::Kind::Passphrase    ? QStringLiteral("passphrase")
+                                        : request.kind == SecretRequest::Kind::Password ? QStringLiteral("password")
+                                                                                        : QStringLiteral("answer")),
+                this);
+        m_keepForSession->setObjectName(QStringLiteral("keepForSession"));
+        m_keepForSession->setChecked(false);
+        m_keepForSession->setToolTip(QStringLiteral("Held in memory until the connection is closed, so that a "
+                                                    "reconnect after a network drop needs nobody at the screen. "
+                                                    "Never written anywhere."));
+        layout->addWidget(m_keepForSession);
+    }
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(QStringLiteral("Log in"));
@@ -94,6 +114,7 @@ std::optional<SecretAnswer> SecretDialog::takeAnswer()
     answer.secret = text.toUtf8();
     wipe(text);
     answer.storeInKeychain = m_keychain && m_keychain->isChecked();
+    answer.keepForSession = m_keepForSession && m_keepForSession->isChecked();
     m_field->clear();
     setResult(QDialog::Rejected); // taken once
     return answer;

@@ -15,7 +15,8 @@ namespace kf {
 
 // Asks for a password, a key passphrase or a keyboard-interactive answer. Masked unless
 // the server says the answer may echo. "Remember in the system keychain" is offered only
-// when request.offerKeychain is set, and is never ticked by default.
+// when request.offerKeychain is set, and is never ticked by default; "keep for this session
+// (not stored)" likewise when request.offerKeepForSession is set. A reconnect says so.
 class SecretDialog : public QDialog
 {
     Q_OBJECT
@@ -28,11 +29,13 @@ public:
     std::optional<SecretAnswer> takeAnswer();
 
     QLineEdit* secretField() const { return m_field; }
-    QCheckBox* keychainBox() const { return m_keychain; } // null when not offered
+    QCheckBox* keychainBox() const { return m_keychain; }             // null when not offered
+    QCheckBox* keepForSessionBox() const { return m_keepForSession; } // null when not offered
 
 private:
     QLineEdit* m_field;
     QCheckBox* m_keychain = nullptr;
+    QCheckBox* m_keepForSession = nullptr;
 };
 
 } // namespace kf

@@ -3,6 +3,7 @@
 #include "ui/hosts/serverfactswidget.h"
 
 #include "core/transport/transport.h"
+#include "core/transport/transportpool.h"
 
 #include <QFormLayout>
 #include <QFutureWatcher>
@@ -112,7 +113,7 @@ void ServerFactsWidget::load(std::shared_ptr<Transport> transport)
         else
             setError(r.error());
     });
-    watcher->setFuture(QtConcurrent::run([transport] { return collectServerFacts(*transport); }));
+    watcher->setFuture(QtConcurrent::run(transportPool(), [transport] { return collectServerFacts(*transport); }));
 }
 
 void ServerFactsWidget::setFacts(const ServerFacts& facts)

@@ -50,11 +50,20 @@ GpuCard::GpuCard(int index, QWidget* parent)
     setMinimumWidth(230);
 }
 
+void GpuCard::setStale(bool stale, const QString& why)
+{
+    m_stale = stale;
+    setEnabled(!stale); // drawn dimmed, like the rest of a disabled UI
+    setToolTip(stale ? tr("Last sample before the connection was lost: %1").arg(why) : QString());
+    m_title->setText(stale ? m_titleText + tr(" &nbsp;<i>stale</i>") : m_titleText);
+}
+
 void GpuCard::setSample(const GpuSample& s, bool alerting)
 {
-    m_title->setText(QStringLiteral("<b>GPU %1</b> &nbsp;%2 &nbsp;<span style='color:gray'>%3</span>")
-                         .arg(s.index)
-                         .arg(s.name.toHtmlEscaped(), s.pstate));
+    m_titleText = QStringLiteral("<b>GPU %1</b> &nbsp;%2 &nbsp;<span style='color:gray'>%3</span>")
+                      .arg(s.index)
+                      .arg(s.name.toHtmlEscaped(), s.pstate);
+    m_title->setText(m_stale ? m_titleText + tr(" &nbsp;<i>stale</i>") : m_titleText);
     if (hasValue(s.utilGpu)) {
         m_util->setValue(int(s.utilGpu));
         m_util->setFormat(QStringLiteral("%1 %").arg(s.utilGpu, 0, 'f', 0));

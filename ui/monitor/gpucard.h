@@ -24,6 +24,10 @@ public:
     int index() const { return m_index; }
     void setSample(const GpuSample& sample, bool alerting);
     void setSparkline(const SeriesBuffer* util, qint64 fromMs, qint64 toMs);
+    // The connection is down: the card keeps the last sample, dimmed, titled "stale", with why
+    // in the tooltip. Cleared by setStale(false) once samples flow again.
+    void setStale(bool stale, const QString& why = {});
+    bool isStale() const { return m_stale; }
 
 Q_SIGNALS:
     void clicked(int index);
@@ -39,6 +43,8 @@ private:
     QLabel* m_details;
     QLabel* m_reasons;
     TimeChart* m_spark;
+    QString m_titleText;
+    bool m_stale = false;
 };
 
 } // namespace kf

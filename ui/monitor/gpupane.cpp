@@ -138,8 +138,12 @@ void GpuPane::setHost(HostConnection* host)
 {
     if (m_monitor)
         m_monitor->disconnect(this);
+    if (m_host)
+        m_host->disconnect(this);
     m_monitor = nullptr;
     m_host = host;
+    if (host) // while the connection is down the cards show the last samples, marked stale
+        connect(host, &HostConnection::stateChanged, this, &GpuPane::markStale);
     qDeleteAll(m_cards);
     m_cards.clear();
     m_chart->clearSeries();
@@ -187,8 +191,20 @@ void GpuPane::updateStatus()
     case GpuMonitor::State::Restarting: state = tr("nvidia-smi stopped, retrying"); break;
     case GpuMonitor::State::Failed: state = tr("failed"); break;
     }
+    if (m_host->state() != ConnectionState::Ready)
+        state = tr("%1: %2; the cards show the last samples (stale)")
+                    .arg(toString(m_host->state()), m_host->stateReason().toHtmlEscaped());
     const int n = int(m_monitor->latest().size());
     m_status->setText(tr("<b>%1</b>: %2 GPU(s), %3").arg(m_host->profile().name.toHtmlEscaped()).arg(n).arg(state));
+}
+
+void GpuPane::markStale()
+{
+    const bool stale = m_host && m_host->state() != ConnectionState::Ready;
+    const QString why = m_host ? m_host->stateReason() : QString();
+    for (GpuCard* card : std::as_const(m_cards))
+        card->setStale(stale, why);
+    updateStatus();
 }
 
 void GpuPane::onSamples()
@@ -216,6 +232,7 @@ void GpuPane::onSamples()
                 m_cardGrid->addWidget(c, i / kCardColumns, i % kCardColumns), ++i;
         }
         card->setSample(g, alerting.contains(g.index));
+        card->setStale(m_host && m_host->state() != ConnectionState::Ready, m_host ? m_host->stateReason() : QString());
         const qint64 now = m_monitor->latestTimeMs();
         card->setSparkline(m_monitor->history().series(g.index, GpuMetric::Utilization), now - kWindows[0], now);
     }

@@ -55,6 +55,7 @@ private:
     void onProcesses();
     void addAlertLine(const QString& text, bool critical, bool cleared);
     void updateStatus();
+    void markStale();
 
     AppContext m_context;
     GpuMonitorHub* m_hub;

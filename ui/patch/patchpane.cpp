@@ -6,6 +6,7 @@
 #include "core/log/logging.h"
 #include "core/patch/patchset.h"
 #include "core/store/historystore.h"
+#include "core/transport/transportpool.h"
 #include "ui/diff/diffview.h"
 
 #include <QComboBox>
@@ -263,7 +264,7 @@ void PatchPane::plan(const QString& setSpec, const QString& root)
     m_setSpec = setSpec;
     const quint64 gen = ++m_generation;
     setBusy(true, tr("Reading the files on %1\u2026").arg(transport->describe()));
-    auto future = QtConcurrent::run([transport, setSpec, root]() -> patch::SetPlan {
+    auto future = QtConcurrent::run(transportPool(), [transport, setSpec, root]() -> patch::SetPlan {
         const auto set = patch::loadPatchSet(setSpec);
         if (!set) {
             patch::SetPlan failed;
@@ -502,7 +503,8 @@ void PatchPane::applySelected()
     setBusy(true, tr("Applying on %1\u2026").arg(transport->describe()));
     const patch::SetPlan snapshot = m_plan;
     whenDone(this,
-        QtConcurrent::run([transport, snapshot, options]() { return patch::applyPlan(*transport, snapshot, options); }),
+        QtConcurrent::run(transportPool(),
+            [transport, snapshot, options]() { return patch::applyPlan(*transport, snapshot, options); }),
         [this, gen](const patch::ApplyReport& report) {
             if (gen != m_generation)
                 return;
@@ -585,14 +587,16 @@ void PatchPane::rollBackSelected()
         return;
     const quint64 gen = ++m_generation;
     setBusy(true, tr("Rolling back\u2026"));
-    whenDone(this, QtConcurrent::run([transport, ids]() {
-        QStringList messages;
-        for (qint64 id : ids) {
-            const auto r = patch::rollbackApply(*transport, id);
-            messages << (r ? r->message : r.error());
-        }
-        return messages.join(QLatin1Char('\n'));
-    }),
+    whenDone(this,
+        QtConcurrent::run(transportPool(),
+            [transport, ids]() {
+                QStringList messages;
+                for (qint64 id : ids) {
+                    const auto r = patch::rollbackApply(*transport, id);
+                    messages << (r ? r->message : r.error());
+                }
+                return messages.join(QLatin1Char('\n'));
+            }),
         [this, gen](const QString& message) {
             if (gen != m_generation)
                 return;

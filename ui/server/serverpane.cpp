@@ -5,6 +5,7 @@
 #include "core/hosts/hostconnection.h"
 #include "core/jobs/remotejob.h"
 #include "core/monitor/whenready.h"
+#include "core/transport/transportpool.h"
 #include "core/util/shellquote.h"
 #include "ui/chart/timechart.h"
 #include "ui/common/emptystate.h"
@@ -252,7 +253,8 @@ void ServerPane::launch()
     m_launch->setEnabled(false);
     m_status->setText(tr("Starting: %1").arg(spec.command.toHtmlEscaped()));
     auto transport = m_host->transport();
-    whenReady(this, QtConcurrent::run([transport, spec] { return RemoteJob::start(*transport, spec); }),
+    whenReady(this,
+        QtConcurrent::run(transportPool(), [transport, spec] { return RemoteJob::start(*transport, spec); }),
         [this](const Result<JobInfo>& r) {
             m_launch->setEnabled(true);
             if (!r) {
@@ -292,7 +294,9 @@ void ServerPane::stop()
     const QString id = m_jobId;
     const QString root = m_jobRoot;
     m_stop->setEnabled(false);
-    whenReady(this, QtConcurrent::run([transport, id, root] { return RemoteJob::cancel(*transport, id, root, 5); }),
+    whenReady(this,
+        QtConcurrent::run(
+            transportPool(), [transport, id, root] { return RemoteJob::cancel(*transport, id, root, 5); }),
         [this](const Status& s) {
             if (!s)
                 m_status->setText(tr("Stop failed: %1").arg(s.error().toHtmlEscaped()));
