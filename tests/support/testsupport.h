@@ -37,6 +37,11 @@ ProcessOutput runCli(const QStringList& args, int timeoutMs = 120000, const QStr
 
 bool isRoot();
 
+// A /metrics page with one histogram family kf:big_latency_seconds of `buckets` finite
+// le= buckets (le = i/1000 s, i = 1..buckets, `perBucket` observations each, cumulative) and
+// the +Inf bucket, _sum and _count: the shape that exposed quadratic histogram parsing.
+QByteArray histogramPage(int buckets, int perBucket = 1);
+
 // ssh-keygen -t type (rsa: 2048 bits) in dir with that passphrase (may be empty); the private
 // key's path. A failure is a test failure (ssh-keygen's stderr is printed).
 QString makeKey(const QString& dir, const QString& type = QStringLiteral("ed25519"), const QString& passphrase = {});
