@@ -297,6 +297,25 @@ Histogram histogramDelta(const Histogram& later, const Histogram& earlier)
     return d;
 }
 
+namespace {
+
+// The rank lies in the +Inf bucket `inf`: only "above the largest finite bound" is known
+// (nothing when no bucket below it is finite: only -Inf, or none at all).
+Quantile aboveLargestFiniteBound(const Histogram& h, qsizetype inf)
+{
+    Quantile out;
+    for (qsizetype i = inf - 1; i >= 0; --i) {
+        if (std::isfinite(h.buckets[i].upperBound)) {
+            out.value = h.buckets[i].upperBound;
+            out.above = true;
+            break;
+        }
+    }
+    return out;
+}
+
+} // namespace
+
 Quantile histogramQuantile(const Histogram& h, double q)
 {
     Quantile out;
@@ -311,14 +330,8 @@ Quantile histogramQuantile(const Histogram& h, double q)
     for (qsizetype i = 0; i < h.buckets.size(); ++i) {
         const auto& b = h.buckets[i];
         if (b.count >= rank) {
-            if (std::isinf(b.upperBound) && b.upperBound > 0) {
-                // The +Inf bucket: only a lower bound is known (none without a finite bucket).
-                if (i > 0) {
-                    out.value = h.buckets[i - 1].upperBound;
-                    out.above = true;
-                }
-                return out;
-            }
+            if (std::isinf(b.upperBound) && b.upperBound > 0)
+                return aboveLargestFiniteBound(h, i);
             const double inBucket = b.count - prevCount;
             if (inBucket <= 0) {
                 out.value = b.upperBound;
@@ -334,13 +347,8 @@ Quantile histogramQuantile(const Histogram& h, double q)
     }
     // Counts that go down (not cumulative): the last bound, flagged when it is +Inf.
     const double last = h.buckets.last().upperBound;
-    if (std::isinf(last) && last > 0) {
-        if (h.buckets.size() > 1) {
-            out.value = h.buckets[h.buckets.size() - 2].upperBound;
-            out.above = true;
-        }
-        return out;
-    }
+    if (std::isinf(last) && last > 0)
+        return aboveLargestFiniteBound(h, h.buckets.size() - 1);
     out.value = last;
     return out;
 }

@@ -142,6 +142,14 @@ private Q_SLOTS:
         Histogram empty;
         empty.buckets = { { 0.1, 0 }, { qInf(), 0 } };
         QVERIFY(!histogramQuantile(empty, 0.5).known());
+        // The bound is the largest finite one: a -Inf bucket below is no bound (found by
+        // fuzzing: "> -inf s").
+        Histogram negInf;
+        negInf.buckets = { { -qInf(), 1 }, { qInf(), 5 } };
+        QVERIFY(!histogramQuantile(negInf, 0.9).known());
+        negInf.buckets = { { -qInf(), 1 }, { 0.5, 2 }, { qInf(), 5 } };
+        QCOMPARE(histogramQuantile(negInf, 0.9).value, 0.5);
+        QVERIFY(histogramQuantile(negInf, 0.9).above);
         // Only a +Inf bucket: no bound at all.
         Histogram onlyInf;
         onlyInf.buckets = { { qInf(), 5 } };
