@@ -28,7 +28,7 @@ QJsonValue num(double v)
 QJsonObject gpuJson(const GpuSample& g)
 {
     QJsonObject o;
-    o.insert(QStringLiteral("index"), g.index);
+    o.insert(QStringLiteral("index"), g.index >= 0 ? QJsonValue(g.index) : QJsonValue(QJsonValue::Null));
     o.insert(QStringLiteral("uuid"), g.uuid);
     o.insert(QStringLiteral("name"), g.name);
     o.insert(QStringLiteral("util"), num(g.utilGpu));
@@ -58,9 +58,9 @@ void printTable(QTextStream& s, const QList<GpuSample>& gpus)
         const QString mem = cell(g.memUsedMiB) + u'/' + cell(g.memTotalMiB);
         const QString temp = cell(g.tempGpuC) + u'C';
         const QString power = cell(g.powerW, 1) + u'/' + cell(g.powerLimitW);
-        s << QString::number(g.index).leftJustified(5) << g.name.left(21).leftJustified(22) << util.rightJustified(4)
-          << "  " << mem.leftJustified(19) << temp.rightJustified(4) << "  " << power.leftJustified(15)
-          << cell(g.smClockMHz).rightJustified(6) << "  "
+        s << (g.index >= 0 ? QString::number(g.index) : QStringLiteral("-")).leftJustified(5)
+          << g.name.left(21).leftJustified(22) << util.rightJustified(4) << "  " << mem.leftJustified(19)
+          << temp.rightJustified(4) << "  " << power.leftJustified(15) << cell(g.smClockMHz).rightJustified(6) << "  "
           << (g.pstate.isEmpty() ? QStringLiteral("-") : g.pstate).leftJustified(8)
           << (g.hasReasons ? reasonWords(g.reasons).join(u',') : QString()) << '\n';
     }
@@ -79,8 +79,11 @@ void usage(QTextStream& s)
       << "  {host, time, gpus:[{index, uuid, name, util, mem_used_mib, mem_total_mib, temp_c,\n"
       << "   power_w, power_limit_w, sm_clock_mhz, pstate, reasons[]}]}\n"
       << "parse reads a saved `nvidia-smi --query-gpu=... --format=csv[,noheader][,nounits]` file;\n"
-      << "without a header the columns are taken from --fields, else guessed from the column count\n"
-      << "(KernelForge's own field list, or the common index,uuid,name,pci.bus_id,... list).\n"
+      << "a header line (any fields, any number, in any order; repeated headers and CRLF are fine)\n"
+      << "defines the columns; fields KernelForge does not show are ignored and bracketed values\n"
+      << "([N/A], [Not Supported], ...) are null. Without a header the columns are taken from\n"
+      << "--fields (unknown names are skipped), else guessed from the column count (KernelForge's\n"
+      << "own field list, or the common index,uuid,name,pci.bus_id,... list).\n"
       << "A dropped connection is logged in again (1 s doubling to 30 s) and the stream resumes\n"
       << "without repeating samples; --no-reconnect stops instead, --timeout S bounds how long the\n"
       << "server may stay unreachable. Connection failures exit with 255, like ssh.\n";

@@ -33,10 +33,17 @@ QJsonObject metricsJson(const ServerMetrics& m)
     o.insert(QStringLiteral("queued"), num(m.queued));
     o.insert(QStringLiteral("kv_usage"), num(m.kvUsage));
     o.insert(QStringLiteral("cache_hit_rate"), num(m.cacheHitRate));
-    o.insert(QStringLiteral("ttft_p50_s"), num(m.ttftP50));
-    o.insert(QStringLiteral("ttft_p95_s"), num(m.ttftP95));
-    o.insert(QStringLiteral("itl_p50_s"), num(m.itlP50));
-    o.insert(QStringLiteral("itl_p95_s"), num(m.itlP95));
+    // A quantile in the +Inf bucket has no value: <name>_s is null and <name>_above_s holds
+    // the largest finite bound it exceeds (null otherwise).
+    auto quantile = [&](const char* key, const Quantile& q) {
+        o.insert(QLatin1String(key) + QStringLiteral("_s"), num(q.estimate()));
+        o.insert(
+            QLatin1String(key) + QStringLiteral("_above_s"), q.above ? num(q.value) : QJsonValue(QJsonValue::Null));
+    };
+    quantile("ttft_p50", m.ttftP50);
+    quantile("ttft_p95", m.ttftP95);
+    quantile("itl_p50", m.itlP50);
+    quantile("itl_p95", m.itlP95);
     o.insert(QStringLiteral("generation_tokens_total"), num(m.generationTokensTotal));
     o.insert(QStringLiteral("prompt_tokens_total"), num(m.promptTokensTotal));
     o.insert(QStringLiteral("tp_ranks_reporting"), m.tpRanksReporting);
@@ -57,10 +64,8 @@ void printMetrics(QTextStream& s, const ServerMetrics& m)
       << "running/queued  " << fmt(m.running, 0) << " / " << fmt(m.queued, 0) << '\n'
       << "KV cache used   " << fmt(m.kvUsage * 100, 1, QStringLiteral("%")) << '\n'
       << "cache hit rate  " << fmt(m.cacheHitRate * 100, 1, QStringLiteral("%")) << '\n'
-      << "TTFT p50/p95    " << fmt(m.ttftP50 * 1000, 1, QStringLiteral(" ms")) << " / "
-      << fmt(m.ttftP95 * 1000, 1, QStringLiteral(" ms")) << '\n'
-      << "ITL p50/p95     " << fmt(m.itlP50 * 1000, 2, QStringLiteral(" ms")) << " / "
-      << fmt(m.itlP95 * 1000, 2, QStringLiteral(" ms")) << '\n';
+      << "TTFT p50/p95    " << quantileText(m.ttftP50, 1) << " / " << quantileText(m.ttftP95, 1) << '\n'
+      << "ITL p50/p95     " << quantileText(m.itlP50, 2) << " / " << quantileText(m.itlP95, 2) << '\n';
     if (!m.note.isEmpty())
         s << "note: " << m.note << '\n';
 }
@@ -75,7 +80,9 @@ void usage(QTextStream& s)
       << "status asks an SGLang (or vLLM) server on the host's loopback for /health, /server_info\n"
       << "(or /get_server_info), /model_info and /metrics; exit status 0 healthy, 3 starting or\n"
       << "unhealthy, 1 unreachable. metrics derives throughput, queue, KV-cache use, hit rate and\n"
-      << "TTFT / inter-token latency p50/p95 from a saved /metrics page.\n"
+      << "TTFT / inter-token latency p50/p95 from a saved /metrics page. A quantile above the\n"
+      << "largest finite histogram bucket is shown as \"> 30 s\"; in --json its *_s value is null\n"
+      << "and *_above_s holds that bound.\n"
       << "Connection failures exit with 255, like ssh.\n";
     s.flush();
 }

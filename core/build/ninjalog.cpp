@@ -92,6 +92,11 @@ NinjaLog parseNinjaLog(QByteArrayView data)
             ++log.truncatedLines;
             continue;
         }
+        constexpr qint64 kMaxMs = qint64(1) << 32;
+        if (s < 0 || e < s || e > kMaxMs) {
+            ++log.badLines;
+            continue;
+        }
         if (e < lastEnd) {
             // End times went down: a new ninja invocation starts here.
             run.clear();

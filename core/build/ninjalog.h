@@ -16,7 +16,10 @@
 //   so the end times restart from a small number where a new run begins. Lines are appended
 //   as edges finish: within one run end times never go down. A line may be cut short when
 //   ninja was killed: a last line without all five fields is counted in truncatedLines and
-//   skipped; every complete line is kept.
+//   skipped; every complete line is kept. Times are ninja's own (milliseconds since the
+//   invocation started): a line whose start is negative, whose end is before its start or
+//   past 2^32 ms (49 days) is impossible, counted in badLines and skipped, so durations and
+//   sums of a crafted log cannot overflow.
 namespace kf {
 
 struct NinjaLogEntry
@@ -34,7 +37,8 @@ struct NinjaLog
     QList<NinjaLogEntry> lastRun; // entries of the most recent invocation, in log order
     int runs = 0;                 // invocations found in the file
     int truncatedLines = 0;
-    QString error; // non-empty: not a ninja log
+    QString error;    // non-empty: not a ninja log
+    int badLines = 0; // complete lines with impossible times (after `error`: aggregate users)
     explicit operator bool() const { return error.isEmpty(); }
 
     // Wall time of the last run: its largest end time.

@@ -2,9 +2,11 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/monitor/nvidiasmi.h"
 
-#include <array>
+#include <QVarLengthArray>
+
 #include <charconv>
 #include <cstring>
+#include <optional>
 
 namespace kf {
 
@@ -131,22 +133,82 @@ qint64 timestampMs(QByteArrayView v)
     return ((daysFromCivil(y, unsigned(mo), unsigned(d)) * 24 + h) * 60 + mi) * 60000LL + s * 1000LL + ms;
 }
 
-// Splits on ',' and trims; returns the count (up to max; more columns return max + 1).
-template <size_t N> int splitColumns(QByteArrayView line, std::array<QByteArrayView, N>& cols)
+// The columns of one line: split on ',' and trimmed. Any number of columns (a --query-gpu of
+// every field --help-query-gpu lists has 200+).
+using Columns = QVarLengthArray<QByteArrayView, 64>;
+
+void splitColumns(QByteArrayView line, Columns& cols)
 {
-    int n = 0;
+    cols.clear();
     qsizetype start = 0;
     const char* d = line.data();
     const qsizetype size = line.size();
     for (qsizetype i = 0; i <= size; ++i) {
         if (i == size || d[i] == ',') {
-            if (n == int(N))
-                return n + 1;
-            cols[size_t(n++)] = trimmed(line.sliced(start, i - start));
+            cols.append(trimmed(line.sliced(start, i - start)));
             start = i + 1;
         }
     }
-    return n;
+}
+
+// A header column: a field name ([A-Za-z_][A-Za-z0-9_.]*), optionally followed by " [unit]".
+// Values never look like that together with a known name in the same line: numbers start
+// with a digit, names and messages contain blanks, uuids and bus ids contain '-' or ':'.
+bool isFieldNameShaped(QByteArrayView c)
+{
+    qsizetype i = 0;
+    const auto letter = [](char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_'; };
+    if (c.isEmpty() || !letter(c[0]))
+        return false;
+    while (i < c.size() && (letter(c[i]) || (c[i] >= '0' && c[i] <= '9') || c[i] == '.'))
+        ++i;
+    if (i == c.size())
+        return true;
+    // " [unit]"
+    while (i < c.size() && c[i] == ' ')
+        ++i;
+    return i < c.size() && c[i] == '[' && c.back() == ']' && c.indexOf(',') < 0;
+}
+
+// The one header detector for every nvidia-smi CSV table (--query-gpu, --query-compute-apps):
+// a line is a header when every column is name-shaped and at least one names a field of the
+// table (lookup != unknown). Columns the table does not know map to `unknown` and are ignored,
+// so any field list, any column count, any order, with or without units, is understood.
+template <typename Field>
+std::optional<QList<Field>> headerLayout(const Columns& cols, Field (*lookup)(QByteArrayView), Field unknown)
+{
+    // Cheap reject first: ordinary rows start with a digit (index, timestamp, pid).
+    if (cols.isEmpty() || !isFieldNameShaped(cols[0]))
+        return std::nullopt;
+    QList<Field> fields;
+    fields.reserve(cols.size());
+    bool anyKnown = false;
+    for (const QByteArrayView c : cols) {
+        if (!isFieldNameShaped(c))
+            return std::nullopt;
+        const Field f = lookup(c);
+        anyKnown |= f != unknown;
+        fields.append(f);
+    }
+    if (!anyKnown)
+        return std::nullopt;
+    return fields;
+}
+
+// "name [unit]" -> "name"
+QByteArrayView withoutUnit(QByteArrayView name)
+{
+    name = trimmed(name);
+    const qsizetype bracket = name.indexOf('[');
+    if (bracket > 0)
+        name = trimmed(name.first(bracket));
+    return name;
+}
+
+// A UTF-8 byte order mark, which Windows tools put before a saved CSV.
+QByteArrayView withoutBom(QByteArrayView data)
+{
+    return data.startsWith("\xEF\xBB\xBF") ? data.sliced(3) : data;
 }
 
 // Rows repeat the same uuid/name/pstate strings every sample: reuse the QString (implicit
@@ -195,7 +257,21 @@ QString fatalMessage(QByteArrayView line)
     return {};
 }
 
-constexpr int kMaxColumns = 64;
+enum class AppField : quint8 { Unknown, Pid, Name, Memory, Uuid };
+
+AppField appFieldFromName(QByteArrayView name)
+{
+    name = withoutUnit(name);
+    if (name == "pid")
+        return AppField::Pid;
+    if (name == "process_name" || name == "name")
+        return AppField::Name;
+    if (name == "used_gpu_memory" || name == "used_memory")
+        return AppField::Memory;
+    if (name == "gpu_uuid" || name == "uuid")
+        return AppField::Uuid;
+    return AppField::Unknown; // timestamp, gpu_name, gpu_bus_id, gpu_serial, ...
+}
 
 } // namespace
 
@@ -210,10 +286,7 @@ QString gpuFieldQueryName(GpuField field)
 
 GpuField gpuFieldFromName(QByteArrayView name)
 {
-    name = trimmed(name);
-    const qsizetype bracket = name.indexOf('[');
-    if (bracket > 0)
-        name = trimmed(name.first(bracket));
+    name = withoutUnit(name);
     for (const auto& f : kFieldNames) {
         if (name.compare(QByteArrayView(f.name), Qt::CaseInsensitive) == 0)
             return f.field;
@@ -279,7 +352,8 @@ GpuCsvResult parseGpuCsv(QByteArrayView data, const QList<GpuField>& requested)
     GpuCsvResult result;
     result.columns = requested;
     StringCache uuidCache, nameCache, busCache, driverCache, pstateCache, modeCache, migCache;
-    std::array<QByteArrayView, kMaxColumns> cols;
+    Columns cols;
+    data = withoutBom(data);
     qsizetype pos = 0;
     const qsizetype size = data.size();
     result.samples.reserve(data.count('\n') + 1);
@@ -290,21 +364,15 @@ GpuCsvResult parseGpuCsv(QByteArrayView data, const QList<GpuField>& requested)
         pos = end + 1;
         if (line.isEmpty())
             continue;
-        const int n = splitColumns(line, cols);
-        if (n != result.columns.size() || n > kMaxColumns) {
-            // A header (every column a known field name) re-defines the layout.
-            bool header = n >= 1 && n <= kMaxColumns;
-            QList<GpuField> fields;
-            for (int i = 0; header && i < n; ++i) {
-                const GpuField f = gpuFieldFromName(cols[size_t(i)]);
-                header = f != GpuField::Unknown;
-                fields.append(f);
-            }
-            if (header) {
-                result.columns = fields;
-                result.sawHeader = true;
-                continue;
-            }
+        splitColumns(line, cols);
+        const int n = int(cols.size());
+        // A header (first line, or repeated by -lms / concatenated files) re-defines the layout.
+        if (auto fields = headerLayout(cols, &gpuFieldFromName, GpuField::Unknown)) {
+            result.columns = *fields;
+            result.sawHeader = true;
+            continue;
+        }
+        if (n != result.columns.size()) {
             if (n <= 1 && result.messages.size() < 20)
                 result.messages.append(QString::fromUtf8(line));
             if (result.fatal.isEmpty())
@@ -312,30 +380,10 @@ GpuCsvResult parseGpuCsv(QByteArrayView data, const QList<GpuField>& requested)
             ++result.badLines;
             continue;
         }
-        // Field names start with a letter; index and timestamp values with a digit, so the
-        // header check costs nothing on ordinary rows.
-        const char c0 = cols[0].isEmpty() ? '\0' : cols[0].front();
-        const bool maybeHeader = ((c0 >= 'a' && c0 <= 'z') || (c0 >= 'A' && c0 <= 'Z'));
-        if (maybeHeader && gpuFieldFromName(cols[0]) != GpuField::Unknown
-            && gpuFieldFromName(cols[size_t(n - 1)]) != GpuField::Unknown) {
-            // A repeated header with the same column count.
-            bool header = true;
-            QList<GpuField> fields;
-            for (int i = 0; header && i < n; ++i) {
-                const GpuField f = gpuFieldFromName(cols[size_t(i)]);
-                header = f != GpuField::Unknown;
-                fields.append(f);
-            }
-            if (header) {
-                result.columns = fields;
-                result.sawHeader = true;
-                continue;
-            }
-        }
         GpuSample s;
         bool sane = true;
         for (int i = 0; i < n; ++i) {
-            const QByteArrayView v = cols[size_t(i)];
+            const QByteArrayView v = cols[i];
             switch (result.columns[i]) {
             case GpuField::Unknown: break;
             case GpuField::Timestamp: s.timeMs = timestampMs(v); break;
@@ -414,8 +462,11 @@ QStringList reasonWords(quint64 mask)
 ComputeAppsResult parseComputeApps(QByteArrayView data)
 {
     ComputeAppsResult result;
-    // Column positions: default is the order we ask for; a header may reorder.
+    // Column positions: by default the order we ask for; a header defines its own (a column it
+    // does not have is -1). Any header works: other tools ask for timestamp,gpu_name,...,pid.
     int pidCol = 0, nameCol = 1, memCol = 2, uuidCol = 3, count = 4;
+    Columns cols;
+    data = withoutBom(data);
     qsizetype pos = 0;
     while (pos < data.size()) {
         qsizetype end = data.indexOf('\n', pos);
@@ -425,54 +476,42 @@ ComputeAppsResult parseComputeApps(QByteArrayView data)
         pos = end + 1;
         if (line.isEmpty())
             continue;
-        QList<QByteArrayView> cols;
-        qsizetype start = 0;
-        for (qsizetype i = 0; i <= line.size(); ++i) {
-            if (i == line.size() || line[i] == ',') {
-                cols.append(trimmed(line.sliced(start, i - start)));
-                start = i + 1;
-            }
-        }
-        if (cols.size() >= 2 && cols[0] == "pid") {
-            count = int(cols.size());
-            for (int i = 0; i < cols.size(); ++i) {
-                QByteArrayView h = cols[i];
-                const qsizetype b = h.indexOf('[');
-                if (b > 0)
-                    h = trimmed(h.first(b));
-                if (h == "pid")
-                    pidCol = i;
-                else if (h == "process_name" || h == "name")
-                    nameCol = i;
-                else if (h == "used_gpu_memory" || h == "used_memory")
-                    memCol = i;
-                else if (h == "gpu_uuid" || h == "uuid")
-                    uuidCol = i;
-            }
+        splitColumns(line, cols);
+        if (auto fields = headerLayout(cols, &appFieldFromName, AppField::Unknown)) {
+            count = int(fields->size());
+            pidCol = int(fields->indexOf(AppField::Pid));
+            nameCol = int(fields->indexOf(AppField::Name));
+            memCol = int(fields->indexOf(AppField::Memory));
+            uuidCol = int(fields->indexOf(AppField::Uuid));
             continue;
         }
-        if (cols.size() < count) {
+        // A process name with commas: the extra columns belong to the name.
+        const int extra = int(cols.size()) - count;
+        if (extra < 0 || pidCol < 0 || (extra > 0 && nameCol < 0)) {
             if (cols.size() == 1 && result.fatal.isEmpty())
                 result.fatal = fatalMessage(line);
             if (cols.size() > 1 || line.indexOf("No running") < 0)
                 ++result.badLines;
             continue;
         }
-        // A process name with commas: extra columns belong to the name.
-        const int extra = int(cols.size()) - count;
-        auto col = [&](int c) { return cols[c > nameCol ? c + extra : c]; };
+        // Column c of the layout in this line; absent columns read as empty.
+        auto col = [&](int c) -> QByteArrayView {
+            if (c < 0)
+                return {};
+            return cols[nameCol >= 0 && c > nameCol ? c + extra : c];
+        };
         GpuProcess p;
         const double pid = number(col(pidCol));
-        if (!hasValue(pid) || pid < 0) {
+        if (!hasValue(pid) || pid < 0 || pid > 4294967295.0 || pid != std::floor(pid)) {
             ++result.badLines;
             continue;
         }
         p.pid = qint64(pid);
-        QByteArrayView name = cols[nameCol];
-        if (extra > 0)
-            name = QByteArrayView(cols[nameCol].data(),
-                cols[nameCol + extra].data() + cols[nameCol + extra].size() - cols[nameCol].data());
-        p.name = QString::fromUtf8(name);
+        if (nameCol >= 0) {
+            const QByteArrayView first = cols[nameCol];
+            const QByteArrayView last = cols[nameCol + extra];
+            p.name = QString::fromUtf8(QByteArrayView(first.data(), last.data() + last.size() - first.data()));
+        }
         p.usedMemoryMiB = number(col(memCol));
         p.gpuUuid = QString::fromUtf8(col(uuidCol));
         result.processes.append(p);

@@ -31,10 +31,18 @@
 //     version mismatch", "No devices were found", "NVIDIA-SMI has failed because ...".
 //   A line is accepted when it has exactly as many columns as the layout; anything else
 //   (a truncated last line, garbage) is counted in badLines and skipped.
+//   Headers come from any tool's field list: a line is a header when every column is a
+//   field name (optionally " [unit]") and at least one is a field KernelForge knows; unknown
+//   fields are ignored, any column count works (all 200+ fields of --help-query-gpu),
+//   a header may repeat anywhere (concatenated files), lines may end in CRLF, a UTF-8 BOM
+//   is skipped. MIG mode and vGPU guests report many values as bracketed tokens ([N/A],
+//   [Insufficient Permissions], [Requested functionality has been deprecated]): no value.
 //
 // `nvidia-smi --query-compute-apps=pid,process_name,used_memory,gpu_uuid --format=csv`:
 //   header "pid, process_name, used_gpu_memory [MiB], gpu_uuid" (used_memory is renamed),
-//   rows "560, python3, 58352 MiB, GPU-3b43...". Rows join to GPUs by uuid. Inside
+//   rows "560, python3, 58352 MiB, GPU-3b43...". Any header is understood the same way as
+//   for --query-gpu (exporters ask for timestamp,gpu_name,gpu_bus_id,gpu_serial,gpu_uuid,pid,
+//   process_name,used_gpu_memory); a column the header lacks reads as no value. Rows join to GPUs by uuid. Inside
 //   containers the pids are host pids; process_name may contain ", " (it is the last
 //   column but one), so the uuid is taken from the end and the name is what remains.
 namespace kf {

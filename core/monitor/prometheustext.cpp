@@ -254,25 +254,28 @@ Histogram histogramFrom(const PromText& text, QStringView name)
     const QString bucket = name + QStringLiteral("_bucket");
     const QString sum = name + QStringLiteral("_sum");
     const QString count = name + QStringLiteral("_count");
+    // Every bucket sample first, then one sort and one merge of equal bounds (label sets of
+    // several ranks or models repeat each bound): never a search per sample.
+    QList<HistogramBucket> all;
     for (const auto& s : text.samples) {
         if (s.name == bucket) {
             double le = 0;
-            if (!parseFloat(s.label(u"le").toUtf8(), &le))
+            if (!parseFloat(s.label(u"le").toUtf8(), &le) || std::isnan(le))
                 continue;
-            auto it = std::find_if(
-                h.buckets.begin(), h.buckets.end(), [le](const HistogramBucket& b) { return b.upperBound == le; });
-            if (it == h.buckets.end())
-                h.buckets.append({ le, s.value });
-            else
-                it->count += s.value;
+            all.append({ le, s.value });
         } else if (s.name == sum) {
             h.sum += s.value;
         } else if (s.name == count) {
             h.count += s.value;
         }
     }
-    std::sort(
-        h.buckets.begin(), h.buckets.end(), [](const auto& a, const auto& b) { return a.upperBound < b.upperBound; });
+    std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.upperBound < b.upperBound; });
+    for (const HistogramBucket& b : std::as_const(all)) {
+        if (!h.buckets.isEmpty() && h.buckets.last().upperBound == b.upperBound)
+            h.buckets.last().count += b.count;
+        else
+            h.buckets.append(b);
+    }
     if (!h.buckets.isEmpty() && h.count == 0)
         h.count = h.buckets.last().count;
     return h;
@@ -294,34 +297,60 @@ Histogram histogramDelta(const Histogram& later, const Histogram& earlier)
     return d;
 }
 
-double histogramQuantile(const Histogram& h, double q)
+namespace {
+
+// The rank lies in the +Inf bucket `inf`: only "above the largest finite bound" is known
+// (nothing when no bucket below it is finite: only -Inf, or none at all).
+Quantile aboveLargestFiniteBound(const Histogram& h, qsizetype inf)
 {
-    if (h.buckets.isEmpty() || q < 0 || q > 1)
-        return std::numeric_limits<double>::quiet_NaN();
+    Quantile out;
+    for (qsizetype i = inf - 1; i >= 0; --i) {
+        if (std::isfinite(h.buckets[i].upperBound)) {
+            out.value = h.buckets[i].upperBound;
+            out.above = true;
+            break;
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+Quantile histogramQuantile(const Histogram& h, double q)
+{
+    Quantile out;
+    if (h.buckets.isEmpty() || !(q >= 0 && q <= 1))
+        return out;
     const double total = h.buckets.last().count;
     if (!(total > 0))
-        return std::numeric_limits<double>::quiet_NaN();
+        return out;
     const double rank = q * total;
     double prevBound = 0;
     double prevCount = 0;
     for (qsizetype i = 0; i < h.buckets.size(); ++i) {
         const auto& b = h.buckets[i];
         if (b.count >= rank) {
-            if (std::isinf(b.upperBound)) {
-                // The +Inf bucket: answer the largest finite bound, as Prometheus does.
-                return i > 0 ? h.buckets[i - 1].upperBound : std::numeric_limits<double>::quiet_NaN();
-            }
+            if (std::isinf(b.upperBound) && b.upperBound > 0)
+                return aboveLargestFiniteBound(h, i);
             const double inBucket = b.count - prevCount;
-            if (inBucket <= 0)
-                return b.upperBound;
+            if (inBucket <= 0) {
+                out.value = b.upperBound;
+                return out;
+            }
             // The lowest bucket starts at 0 unless its bound is negative.
             const double lower = (i == 0 && b.upperBound <= 0) ? b.upperBound : prevBound;
-            return lower + (b.upperBound - lower) * ((rank - prevCount) / inBucket);
+            out.value = lower + (b.upperBound - lower) * ((rank - prevCount) / inBucket);
+            return out;
         }
         prevBound = b.upperBound;
         prevCount = b.count;
     }
-    return h.buckets.last().upperBound;
+    // Counts that go down (not cumulative): the last bound, flagged when it is +Inf.
+    const double last = h.buckets.last().upperBound;
+    if (std::isinf(last) && last > 0)
+        return aboveLargestFiniteBound(h, h.buckets.size() - 1);
+    out.value = last;
+    return out;
 }
 
 } // namespace kf

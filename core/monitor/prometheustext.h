@@ -8,6 +8,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <cmath>
+#include <limits>
 #include <optional>
 #include <utility>
 
@@ -77,14 +79,29 @@ struct Histogram
     bool isEmpty() const { return buckets.isEmpty(); }
 };
 
-// Collects family `name` (without _bucket) summed over every label set (ranks, models).
+// Collects family `name` (without _bucket) summed over every label set (ranks, models), in
+// O(n log n) for n bucket samples (a page may carry tens of thousands of le= buckets).
+// Buckets whose le is not a number (or NaN) are skipped.
 Histogram histogramFrom(const PromText& text, QStringView name);
 // later - earlier, bucket by bucket (the observations between two scrapes); when the
 // counter went backwards (server restart) returns `later` unchanged.
 Histogram histogramDelta(const Histogram& later, const Histogram& earlier);
+// A quantile estimated from a histogram. When the rank falls in the +Inf bucket the true
+// value is unknown, only that it exceeds the largest finite bound: `above` is set and
+// `value` is that bound (show "> 30 s", never 30 s).
+struct Quantile
+{
+    double value = std::numeric_limits<double>::quiet_NaN();
+    bool above = false;
+    bool known() const { return !std::isnan(value); }
+    // The value when it is an estimate; NaN when unknown or only a lower bound.
+    double estimate() const { return above ? std::numeric_limits<double>::quiet_NaN() : value; }
+};
+
 // Prometheus' histogram_quantile(): linear interpolation inside the bucket holding rank
-// q*count; the lowest bucket starts at 0; a rank in the +Inf bucket returns the largest
-// finite bound. NaN when there are no observations.
-double histogramQuantile(const Histogram& h, double q);
+// q*count; the lowest bucket starts at 0; a rank in the +Inf bucket gives the largest finite
+// bound with `above` set (Prometheus returns that bound as if it were the value). NaN when
+// there are no observations (or only a +Inf bucket).
+Quantile histogramQuantile(const Histogram& h, double q);
 
 } // namespace kf

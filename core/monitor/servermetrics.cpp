@@ -75,8 +75,8 @@ Histogram firstHistogram(const PromText& text, std::initializer_list<const char1
     return {};
 }
 
-void quantiles(const PromText& now, const PromText* previous, std::initializer_list<const char16_t*> names, double* p50,
-    double* p95)
+void quantiles(const PromText& now, const PromText* previous, std::initializer_list<const char16_t*> names,
+    Quantile* p50, Quantile* p95)
 {
     QString name;
     Histogram h = firstHistogram(now, names, &name);
@@ -156,6 +156,19 @@ ServerMetrics deriveServerMetrics(const PromText& now, const PromText* previous,
     if (m.vocabulary.isEmpty())
         m.note = QStringLiteral("No SGLang or vLLM metrics found (was the server started with --enable-metrics?).");
     return m;
+}
+
+QString quantileText(const Quantile& seconds, int msPrecision, const QString& none)
+{
+    if (!seconds.known())
+        return none;
+    if (seconds.above) {
+        // The bound as the server's bucket names it: "> 30 s", "> 250 ms".
+        const double v = seconds.value;
+        return v >= 1 ? QStringLiteral("> %1 s").arg(QString::number(v, 'g', 6))
+                      : QStringLiteral("> %1 ms").arg(QString::number(v * 1000, 'g', 6));
+    }
+    return QString::number(seconds.value * 1000, 'f', msPrecision) + QStringLiteral(" ms");
 }
 
 } // namespace kf

@@ -35,10 +35,12 @@ struct ServerMetrics
     double queued = nan();
     double kvUsage = nan();      // 0..1
     double cacheHitRate = nan(); // 0..1
-    double ttftP50 = nan();      // seconds
-    double ttftP95 = nan();
-    double itlP50 = nan();
-    double itlP95 = nan();
+    // Seconds. A quantile in the histogram's +Inf bucket is only a lower bound (`above`):
+    // show it with quantileText() ("> 30 s"), never as a value.
+    Quantile ttftP50;
+    Quantile ttftP95;
+    Quantile itlP50;
+    Quantile itlP95;
     double generationTokensTotal = nan();
     double promptTokensTotal = nan();
     int tpRanksReporting = 0; // distinct tp_rank label values seen
@@ -48,6 +50,10 @@ struct ServerMetrics
 // previous: the scrape `secondsBetween` earlier (for counter rates and per-interval latency
 // quantiles); null for the first scrape (quantiles then cover the server's lifetime).
 ServerMetrics deriveServerMetrics(const PromText& now, const PromText* previous = nullptr, double secondsBetween = 0);
+
+// A latency quantile for people: "12.3 ms" (msPrecision decimals), "> 30 s" when it lies
+// above the largest finite bucket, `none` when unknown. The one formatter of the CLI and GUI.
+QString quantileText(const Quantile& seconds, int msPrecision, const QString& none = QStringLiteral("-"));
 
 } // namespace kf
 

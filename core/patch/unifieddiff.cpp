@@ -236,10 +236,31 @@ UnifiedDiff parseUnifiedDiff(const QString& text)
             if (!current)
                 return fail(lineNo, QStringLiteral("line %1: hunk without a ---/+++ file header").arg(lineNo));
             DiffHunk h;
-            h.oldStart = m.captured(1).toInt();
-            h.oldCount = m.captured(2).isNull() ? 1 : m.captured(2).toInt();
-            h.newStart = m.captured(3).toInt();
-            h.newCount = m.captured(4).isNull() ? 1 : m.captured(4).toInt();
+            // Line numbers and counts are bounded far below INT_MAX, so that the positions
+            // applyHunks derives from them (start + context + offset) cannot overflow.
+            constexpr int kMaxHunkNumber = 1'000'000'000;
+            bool inRange = true;
+            auto number = [&](int group, int absent) {
+                if (m.captured(group).isNull())
+                    return absent;
+                bool ok = false;
+                const qlonglong v = m.captured(group).toLongLong(&ok);
+                if (!ok || v > kMaxHunkNumber) {
+                    inRange = false;
+                    return 0;
+                }
+                return int(v);
+            };
+            h.oldStart = number(1, 0);
+            h.oldCount = number(2, 1);
+            h.newStart = number(3, 0);
+            h.newCount = number(4, 1);
+            if (!inRange)
+                return fail(lineNo,
+                    QStringLiteral("line %1: hunk header number out of range (at most %2): %3")
+                        .arg(lineNo)
+                        .arg(kMaxHunkNumber)
+                        .arg(l));
             h.section = m.captured(5);
             h.sourceLine = lineNo;
             int oldLeft = h.oldCount, newLeft = h.newCount;

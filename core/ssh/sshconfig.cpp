@@ -83,6 +83,13 @@ struct Parser
 {
     const SshConfigIncludeReader* reader = nullptr;
     SshConfig* result = nullptr;
+    // OpenSSH gives up on the whole configuration at the first Include nested deeper than 16
+    // levels; so does this parser (no further Include is followed), which keeps a file that
+    // includes itself several times linear instead of 3^16 reads.
+    bool tooDeep = false;
+    int filesRead = 0;
+    static constexpr int kMaxIncludedFiles = 4096;
+    QStringList chain; // the files being read, outermost first
 
     void error(const QString& file, int line, const QString& message)
     {
@@ -175,9 +182,18 @@ struct Parser
             note(st->file, st->line, QStringLiteral("Include not followed (no file access in this context)"));
             return;
         }
+        if (tooDeep)
+            return;
         if (depth + 1 > reader->maxDepth) {
+            tooDeep = true;
+            QString why;
+            if (const qsizetype first = chain.indexOf(st->file); first >= 0 && first + 1 < chain.size())
+                why = QStringLiteral("; %1 includes itself").arg(st->file);
             error(st->file, st->line,
-                QStringLiteral("Include nested too deeply (more than %1 levels)").arg(reader->maxDepth));
+                QStringLiteral("Include nested too deeply (more than %1 levels, as in OpenSSH)%2; no further Include "
+                               "was read")
+                    .arg(reader->maxDepth)
+                    .arg(why));
             return;
         }
         for (const QString& arg : std::as_const(st->args)) {
@@ -188,13 +204,24 @@ struct Parser
                 pattern = reader->homeDir + QStringLiteral("/.ssh/") + pattern;
             const QStringList files = reader->glob ? reader->glob(pattern) : QStringList { pattern };
             for (const QString& path : files) {
+                if (tooDeep)
+                    return;
+                if (++filesRead > kMaxIncludedFiles) {
+                    tooDeep = true;
+                    error(st->file, st->line,
+                        QStringLiteral("Include: more than %1 included files; no further Include was read")
+                            .arg(kMaxIncludedFiles));
+                    return;
+                }
                 const std::optional<QByteArray> text = reader->read ? reader->read(path) : std::nullopt;
                 if (!text) {
                     // ssh skips what it cannot open too, but a named file that vanished is worth a note.
                     note(st->file, st->line, QStringLiteral("cannot read included file ") + path);
                     continue;
                 }
+                chain.append(path);
                 st->children.append(parse(*text, path, depth + 1));
+                chain.removeLast();
             }
         }
     }
@@ -351,6 +378,7 @@ SshConfig parseSshConfig(const QByteArray& text, const QString& fileName, const 
 {
     SshConfig config;
     Parser parser { includes, &config };
+    parser.chain.append(fileName);
     config.statements = parser.parse(text, fileName, 0);
     return config;
 }

@@ -30,7 +30,9 @@
 //     `Match all`, which always applies.
 //   - `Include path...` reads more files in place: ~ expands to the home folder, relative
 //     paths are relative to ~/.ssh, globs are expanded and sorted, a missing file is not an
-//     error, nesting deeper than 16 is. An Include inside a block that does not apply
+//     error, nesting deeper than 16 is (OpenSSH then rejects the whole file: here no further
+//     Include is read, so a file that includes itself three times costs 17 reads, not 3^16),
+//     and so are more than 4096 included files in all. An Include inside a block that does not apply
 //     contributes nothing (its Host lines never match); the block state is restored after it.
 //   - First obtained value wins for every single-valued option (HostName, User, Port,
 //     ProxyJump, UserKnownHostsFile, GlobalKnownHostsFile, HashKnownHosts, ProxyCommand);

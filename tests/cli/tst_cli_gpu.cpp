@@ -85,6 +85,9 @@ private Q_SLOTS:
             << QStringLiteral("nvidia-smi/h200-driver580/stream_lms500.txt") << 69 << 79.15;
         QTest::newRow("8 GPUs, MIG and N/A")
             << QStringLiteral("nvidia-smi/synthetic/eight_gpus_units.csv") << 8 << 600.5;
+        // 212 columns (every field of --help-query-gpu, driver 590, H100 in MIG mode).
+        QTest::newRow("all fields from an exporter")
+            << QStringLiteral("nvidia-smi/h100-mig-driver590/query_gpu_all_fields.csv") << 1 << 71.15;
     }
     void parseSavedFiles()
     {

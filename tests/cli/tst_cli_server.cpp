@@ -105,6 +105,28 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 1);
     }
 
+    void quantileAboveLastBucket()
+    {
+        // SGLang's docs' example page: TTFT p50/p95 lie in the +Inf bucket (> 30 s).
+        const QString page = kf::test::dataPath(QStringLiteral("metrics/sglang_docs_example.prom"));
+        auto r = kf::test::runCli(
+            { QStringLiteral("server"), QStringLiteral("metrics"), QStringLiteral("--from-file"), page });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("TTFT p50/p95    > 30 s / > 30 s\n"), r.out.constData());
+        QVERIFY(!r.out.contains("30000"));
+        r = kf::test::runCli({ QStringLiteral("server"), QStringLiteral("metrics"), QStringLiteral("--from-file"), page,
+            QStringLiteral("--json") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QVERIFY(o.value(QStringLiteral("ttft_p50_s")).isNull());
+        QVERIFY(o.value(QStringLiteral("ttft_p95_s")).isNull());
+        QCOMPARE(o.value(QStringLiteral("ttft_p50_above_s")).toDouble(), 30.0);
+        QCOMPARE(o.value(QStringLiteral("ttft_p95_above_s")).toDouble(), 30.0);
+        // ITL is inside a finite bucket: a value, and no lower bound.
+        QVERIFY(o.value(QStringLiteral("itl_p50_s")).toDouble() > 0.075);
+        QVERIFY(o.value(QStringLiteral("itl_p50_above_s")).isNull());
+    }
+
     void statusAgainstDemoServer()
     {
         quint16 port = 0;

@@ -16,6 +16,11 @@ bool near(double a, double b)
 {
     return std::abs(a - b) < 1e-9;
 }
+// An estimate (not only a lower bound) close to b.
+bool near(const Quantile& q, double b)
+{
+    return !q.above && near(q.value, b);
+}
 } // namespace
 
 class TestMetrics : public QObject
@@ -91,8 +96,34 @@ private Q_SLOTS:
         const PromText pa = parsePrometheusText(a);
         const PromText pb = parsePrometheusText(b);
         // Lifetime: mostly fast. Last interval: every new request took 0.1..1 s.
-        QVERIFY(deriveServerMetrics(pb).ttftP50 < 0.1);
+        QVERIFY(deriveServerMetrics(pb).ttftP50.value < 0.1);
         QVERIFY(near(deriveServerMetrics(pb, &pa, 1).ttftP50, 0.55));
+    }
+
+    void sglangDocsExampleAboveLastBucket()
+    {
+        // SGLang's docs' example page: 2513 of 11008 TTFTs are <= 30 s, the rest only "> 30 s".
+        // p50 and p95 lie in the +Inf bucket: a lower bound, never "30000 ms".
+        const ServerMetrics m = deriveServerMetrics(
+            parsePrometheusText(test::readData(QStringLiteral("metrics/sglang_docs_example.prom"))));
+        QCOMPARE(m.vocabulary, QStringLiteral("sglang"));
+        QCOMPARE(m.running, 162.0);
+        QCOMPARE(m.queued, 2826.0);
+        QVERIFY(m.ttftP50.above);
+        QVERIFY(m.ttftP95.above);
+        QCOMPARE(m.ttftP50.value, 30.0);
+        QVERIFY(std::isnan(m.ttftP95.estimate()));
+        QCOMPARE(quantileText(m.ttftP50, 1), QStringLiteral("> 30 s"));
+        QCOMPARE(quantileText(m.ttftP95, 1), QStringLiteral("> 30 s"));
+        // time_per_output_token (older name of ITL): p50 inside the 0.075..0.1 bucket, p95 inside
+        // 0.1..0.15; both real estimates.
+        QVERIFY(!m.itlP50.above && !m.itlP95.above);
+        const double p50 = 0.075 + 0.025 * ((7.400757e6 * 0.5 - 433413.0) / (4.950195e6 - 433413.0));
+        QVERIFY(near(m.itlP50, p50));
+        QCOMPARE(quantileText(m.itlP50, 2), QString::number(p50 * 1000, 'f', 2) + QStringLiteral(" ms"));
+        // Sub-second bounds read in ms; unknown reads as the placeholder.
+        QCOMPARE(quantileText(Quantile { 0.25, true }, 1), QStringLiteral("> 250 ms"));
+        QCOMPARE(quantileText(Quantile {}, 1, QStringLiteral("n/a")), QStringLiteral("n/a"));
     }
 
     void launchCommand()

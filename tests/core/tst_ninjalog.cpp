@@ -36,6 +36,23 @@ private Q_SLOTS:
         QCOMPARE(log.lastRun[1].output, QStringLiteral("obj/b.o"));
     }
 
+    void impossibleTimesAreSkipped()
+    {
+        // Crafted times: end - start and the sum of durations overflowed qint64 (UBSan).
+        const QByteArray data = "# ninja log v5\n"
+                                "-9223372036854775807\t9223372036854775807\t0\ta.o\t0123456789abcdef\n"
+                                "0\t9223372036854775807\t0\tb.o\t0123456789abcdef\n"
+                                "5\t3\t0\tc.o\t0123456789abcdef\n"
+                                "10\t20\t0\td.o\t0123456789abcdef\n";
+        const auto log = kf::parseNinjaLog(data);
+        QVERIFY(log);
+        QCOMPARE(log.badLines, 3);
+        QCOMPARE(log.lastRun.size(), 1);
+        QCOMPARE(log.lastRun[0].output, QStringLiteral("d.o"));
+        QCOMPARE(log.totalEdgeMs(), 10);
+        QCOMPARE(log.wallMs(), 20);
+    }
+
     void everyPrefixParses()
     {
         // A log cut at any byte keeps every complete line before the cut.

@@ -274,6 +274,158 @@ private Q_SLOTS:
         }
     }
 
+    void computeAppsHeaderWithFewerColumns()
+    {
+        // A header naming fewer columns than the default layout (pid,name,memory,uuid) used to
+        // leave the default indexes in place: reads past the row (ASan SEGV, release crash).
+        const auto r = parseComputeApps(QByteArray("pid,x\n1,a\n"));
+        QCOMPARE(r.processes.size(), 1);
+        QCOMPARE(r.processes[0].pid, qint64(1));
+        QVERIFY(r.processes[0].name.isEmpty());
+        QVERIFY(!hasValue(r.processes[0].usedMemoryMiB));
+        QVERIFY(r.processes[0].gpuUuid.isEmpty());
+        // Only a memory column: still no read outside the row, and the name stays empty.
+        const auto m = parseComputeApps(QByteArray("used_gpu_memory [MiB], pid\n5 MiB, 7\n"));
+        QCOMPARE(m.processes.size(), 1);
+        QCOMPARE(m.processes[0].pid, qint64(7));
+        QCOMPARE(m.processes[0].usedMemoryMiB, 5.0);
+        // No pid column: nothing to report, every row is a bad line.
+        const auto none = parseComputeApps(QByteArray("process_name, used_memory\npython, 3\n"));
+        QVERIFY(none.processes.isEmpty());
+        QCOMPARE(none.badLines, 1);
+    }
+
+    void computeAppsAnyHeader()
+    {
+        // Real capture (H100, MIG, driver 590): an exporter's field order, pid in column 6.
+        const auto r
+            = parseComputeApps(test::readData(QStringLiteral("nvidia-smi/h100-mig-driver590/compute_apps_load.csv")));
+        QCOMPARE(r.badLines, 0);
+        QCOMPARE(r.processes.size(), 3);
+        QCOMPARE(r.processes[0].pid, qint64(21180));
+        QCOMPARE(r.processes[0].name, QStringLiteral("/root/tools/memhog"));
+        QCOMPARE(r.processes[0].usedMemoryMiB, 2296.0);
+        QCOMPARE(r.processes[0].gpuUuid, QStringLiteral("GPU-00000000-0000-0000-0000-000000000000"));
+        QCOMPARE(r.processes[2].name, QStringLiteral("./gpu_burn"));
+        QCOMPARE(r.processes[2].usedMemoryMiB, 7484.0);
+    }
+
+    void everyFieldHeaderFromAnotherTool()
+    {
+        // 212 columns: every field --help-query-gpu lists (driver 590, H100 in MIG mode), as a
+        // Prometheus exporter asks for them. Unknown fields are ignored, units stripped, the
+        // MIG [N/A] and "[Requested functionality has been deprecated]" are no value.
+        const QByteArray data
+            = test::readData(QStringLiteral("nvidia-smi/h100-mig-driver590/query_gpu_all_fields.csv"));
+        QCOMPARE(data.left(data.indexOf('\n')).count(',') + 1, 212);
+        const auto r = parseGpuCsv(data);
+        QVERIFY(r.sawHeader);
+        QCOMPARE(r.badLines, 0);
+        QCOMPARE(r.columns.size(), 212);
+        QCOMPARE(r.samples.size(), 1);
+        const GpuSample& s = r.samples.first();
+        QCOMPARE(s.index, 0);
+        QCOMPARE(s.name, QStringLiteral("NVIDIA H100 80GB HBM3"));
+        QCOMPARE(s.uuid, QStringLiteral("GPU-00000000-0000-0000-0000-000000000000"));
+        QCOMPARE(s.busId, QStringLiteral("00000000:00:09.0"));
+        QCOMPARE(s.driverVersion, QStringLiteral("590.48.01"));
+        QCOMPARE(s.pstate, QStringLiteral("P0"));
+        QCOMPARE(s.migMode, QStringLiteral("Enabled"));
+        QVERIFY(!hasValue(s.utilGpu));
+        QVERIFY(!hasValue(s.utilMemory));
+        QVERIFY(!hasValue(s.fanPercent));
+        QCOMPARE(s.memTotalMiB, 81559.0);
+        QCOMPARE(s.memUsedMiB, 59.0);
+        QCOMPARE(s.memFreeMiB, 81022.0);
+        QCOMPARE(s.tempGpuC, 42.0);
+        QCOMPARE(s.tempMemoryC, 48.0);
+        QCOMPARE(s.powerW, 71.15);
+        QCOMPARE(s.powerLimitW, 700.0);
+        QCOMPARE(s.smClockMHz, 345.0);
+        QCOMPARE(s.memClockMHz, 2619.0);
+        QCOMPARE(s.maxSmClockMHz, 1980.0);
+        QCOMPARE(s.eccUncorrected, 0.0);
+        QVERIFY(s.hasReasons);
+        QCOMPARE(s.reasons, kReasonIdle);
+        QCOMPARE(s.computeMode, QStringLiteral("Default"));
+        QCOMPARE(s.timeMs, QDateTime(QDate(2026, 7, 14), QTime(9, 0, 27, 792), Qt::UTC).toMSecsSinceEpoch());
+    }
+
+    void headerWithUnknownFields()
+    {
+        // One known field is enough; the others (any name, with units) are ignored.
+        const auto r = parseGpuCsv(QByteArray("index, power.min_limit [W], vbios_version, pcie.link.width.max\n"
+                                              "0, 200.00 W, 96.00.A5.00.01, 16\n1, 200.00 W, 96.00.A5.00.01, 16\n"),
+            defaultGpuFields());
+        QVERIFY(r.sawHeader);
+        QCOMPARE(r.badLines, 0);
+        QCOMPARE(r.samples.size(), 2);
+        QCOMPARE(r.samples[1].index, 1);
+        QVERIFY(!hasValue(r.samples[1].powerW));
+    }
+
+    void repeatedHeadersCrlfAndBom()
+    {
+        // Two saved real captures concatenated by another tool on Windows: BOM, CRLF, the
+        // header twice.
+        QByteArray one = test::readData(QStringLiteral("nvidia-smi/h200-driver580/query_csv_units.txt"));
+        one.replace("\n", "\r\n");
+        const QByteArray data = "\xEF\xBB\xBF" + one + one;
+        const auto r = parseGpuCsv(data);
+        QVERIFY(r.sawHeader);
+        QCOMPARE(r.badLines, 0);
+        QCOMPARE(r.samples.size(), 2);
+        QCOMPARE(r.samples[1].powerW, 79.19);
+        QCOMPARE(r.samples[1].name, QStringLiteral("NVIDIA H200"));
+    }
+
+    void vgpuGuestTokensAreNull()
+    {
+        const auto r = parseGpuCsv(test::readData(QStringLiteral("nvidia-smi/synthetic/vgpu_guest_crlf.csv")));
+        QVERIFY(r.sawHeader);
+        QCOMPARE(r.badLines, 0);
+        QCOMPARE(r.samples.size(), 2);
+        QCOMPARE(r.samples[0].name, QStringLiteral("GRID A100-4C"));
+        QCOMPARE(r.samples[0].utilGpu, 37.0);
+        QVERIFY(!hasValue(r.samples[0].powerW));   // [Insufficient Permissions]
+        QVERIFY(!hasValue(r.samples[0].tempGpuC)); // [Not Supported]
+        QVERIFY(r.samples[0].pstate.isEmpty());    // [Unknown Error]
+        QVERIFY(!hasValue(r.samples[1].utilGpu));  // [Unknown Error]
+        QCOMPARE(r.samples[1].pstate, QStringLiteral("P0"));
+        QCOMPARE(r.samples[1].memTotalMiB, 4096.0);
+    }
+
+    void publicIssueCaptures()
+    {
+        // noheader,nounits from other drivers: the caller names the fields (unknown ones too).
+        QList<GpuField> rtx;
+        for (const char* n : { "power.limit", "power.min_limit", "power.max_limit", "memory.total", "vbios_version",
+                 "driver_version", "name", "gpu_uuid", "power.draw", "temperature.gpu", "temperature.memory",
+                 "clocks.current.graphics", "clocks.sm", "clocks.mem", "utilization.gpu", "utilization.memory",
+                 "fan.speed", "pcie.link.width.current", "pstate" })
+            rtx.append(gpuFieldFromName(QByteArrayView(n)));
+        const auto r = parseGpuCsv(
+            test::readData(QStringLiteral("nvidia-smi/public-issues/rtx2080_driver440_noheader_nounits.csv")), rtx);
+        QCOMPARE(r.badLines, 0);
+        QCOMPARE(r.samples.size(), 1);
+        QCOMPARE(r.samples[0].name, QStringLiteral("GeForce RTX 2080"));
+        QCOMPARE(r.samples[0].powerW, 176.98);
+        QCOMPARE(r.samples[0].powerLimitW, 200.0);
+        QVERIFY(!hasValue(r.samples[0].tempMemoryC)); // bare N/A
+        QCOMPARE(r.samples[0].smClockMHz, 1965.0);
+        QCOMPARE(r.samples[0].pstate, QStringLiteral("P2"));
+        const QList<GpuField> gtx { GpuField::MemTotal, GpuField::MemFree, GpuField::MemUsed, GpuField::TempGpu,
+            GpuField::FanSpeed, GpuField::UtilGpu, GpuField::UtilMemory };
+        for (const char* f : { "gtx_na_noheader_nounits.csv", "gtx_not_supported_noheader_nounits.csv" }) {
+            const auto g
+                = parseGpuCsv(test::readData(QStringLiteral("nvidia-smi/public-issues/") + QLatin1String(f)), gtx);
+            QCOMPARE(g.samples.size(), 1);
+            QCOMPARE(g.samples[0].memTotalMiB, 2004.0);
+            QCOMPARE(g.samples[0].tempGpuC, 44.0);
+            QVERIFY(!hasValue(g.samples[0].fanPercent));
+        }
+    }
+
     void joinByUuid()
     {
         const auto gpus

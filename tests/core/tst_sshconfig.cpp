@@ -342,6 +342,53 @@ private Q_SLOTS:
         QCOMPARE(loaded->errors.first().line, 3);
     }
 
+    void includeSelfThreeTimesStopsAtDepth16()
+    {
+        // Three self-includes: every level read three times over was 3^16 files (3.8 GB).
+        // OpenSSH stops at depth 16; so do we, once, with a clear error.
+        int reads = 0;
+        SshConfigIncludeReader reader = memoryReader({
+            { QStringLiteral("/h/.ssh/config"), "Include config\nInclude config\nInclude config\nHost a\n" },
+        });
+        const auto inner = reader.read;
+        reader.read = [&reads, inner](const QString& path) -> std::optional<QByteArray> {
+            // Give up after a while so that the code before the fix ends too (and fails below).
+            if (++reads > 1000)
+                return std::nullopt;
+            return inner(path);
+        };
+        const SshConfig config = parseSshConfig("Include config\nHost b\n", QStringLiteral("/h/.ssh/config"), &reader);
+        QCOMPARE(reads, 16);
+        QCOMPARE(config.errors.size(), 1);
+        QVERIFY2(config.errors.first().message.contains(QLatin1String("nested too deeply (more than 16 levels")),
+            qPrintable(config.errors.first().message));
+        QVERIFY(config.errors.first().message.contains(QLatin1String("/h/.ssh/config includes itself")));
+        QCOMPARE(importableSshHosts(config), (QStringList { QStringLiteral("a"), QStringLiteral("b") }));
+    }
+
+    void includeFanOutIsBounded()
+    {
+        // No loop, but 8 files each including the next one 8 times: 8^7 reads without a cap.
+        QMap<QString, QByteArray> files;
+        for (int i = 0; i < 8; ++i) {
+            QByteArray text;
+            for (int k = 0; k < 8; ++k)
+                text += "Include f" + QByteArray::number(i + 1) + "\n";
+            files.insert(QStringLiteral("/h/.ssh/f%1").arg(i), i < 7 ? text : QByteArray("Host leaf\n"));
+        }
+        int reads = 0;
+        SshConfigIncludeReader reader = memoryReader(files);
+        const auto inner = reader.read;
+        reader.read = [&reads, inner](const QString& path) {
+            ++reads;
+            return inner(path);
+        };
+        const SshConfig config = parseSshConfig("Include f0\n", QStringLiteral("/h/.ssh/config"), &reader);
+        QCOMPARE(reads, 4096);
+        QCOMPARE(config.errors.size(), 1);
+        QVERIFY(config.errors.first().message.contains(QLatin1String("more than 4096 included files")));
+    }
+
     void includeInMemory_data()
     {
         QTest::addColumn<QString>("alias");

@@ -98,6 +98,13 @@ void TestUnifiedDiff::parseErrors_data()
     QTest::newRow("short hunk") << QStringLiteral("--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n a\n-b\n") << 3;
     QTest::newRow("bad header") << QStringLiteral("--- a/x\n+++ b/x\n@@ -x +1 @@\n") << 3;
     QTest::newRow("stray line") << QStringLiteral("--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n a\n?b\n") << 5;
+    // Crafted numbers: INT_MAX made applyHunks' start + context + offset overflow (UBSan), and
+    // a number past INT_MAX read as 0.
+    QTest::newRow("start near INT_MAX") << QStringLiteral(
+        "--- a/x\n+++ b/x\n@@ -2147483647,2 +2147483647,2 @@\n a\n-b\n+c\n")
+                                        << 3;
+    QTest::newRow("start past INT_MAX") << QStringLiteral("--- a/x\n+++ b/x\n@@ -99999999999 +1 @@\n-a\n+b\n") << 3;
+    QTest::newRow("count past the limit") << QStringLiteral("--- a/x\n+++ b/x\n@@ -1,1000000001 +1 @@\n-a\n+b\n") << 3;
 }
 
 void TestUnifiedDiff::parseErrors()
@@ -107,6 +114,9 @@ void TestUnifiedDiff::parseErrors()
     const UnifiedDiff d = parseUnifiedDiff(text);
     QVERIFY(!d);
     QCOMPARE(d.errorLine, line);
+    if (QByteArray(QTest::currentDataTag()).contains("INT_MAX")
+        || QByteArray(QTest::currentDataTag()).contains("limit"))
+        QVERIFY2(d.error.contains(QStringLiteral("hunk header number out of range")), qPrintable(d.error));
 }
 
 void TestUnifiedDiff::strip_data()

@@ -21,6 +21,21 @@ QString dataPath(const QString& relative)
     return QStringLiteral(KF_TEST_DATA_DIR "/") + relative;
 }
 
+QByteArray histogramPage(int buckets, int perBucket)
+{
+    QByteArray page = "# HELP kf:big_latency_seconds Many buckets.\n# TYPE kf:big_latency_seconds histogram\n";
+    page.reserve(qsizetype(buckets) * 56 + 256);
+    for (int i = 1; i <= buckets; ++i) {
+        page += "kf:big_latency_seconds_bucket{le=\"" + QByteArray::number(i / 1000) + '.'
+            + QByteArray::number(i % 1000).rightJustified(3, '0') + "\"} " + QByteArray::number(qint64(i) * perBucket)
+            + '\n';
+    }
+    const QByteArray total = QByteArray::number(qint64(buckets) * perBucket);
+    page += "kf:big_latency_seconds_bucket{le=\"+Inf\"} " + total + "\nkf:big_latency_seconds_sum 1\n"
+        + "kf:big_latency_seconds_count " + total + '\n';
+    return page;
+}
+
 QByteArray readData(const QString& relative)
 {
     QFile f(dataPath(relative));

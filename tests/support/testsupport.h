@@ -41,6 +41,10 @@ bool isRoot();
 // exists); removeSystemUser() deletes it with its home. Empty on success, else why not.
 QString ensureSystemUser(const QString& name, const QString& shell);
 void removeSystemUser(const QString& name);
+// A /metrics page with one histogram family kf:big_latency_seconds of `buckets` finite
+// le= buckets (le = i/1000 s, i = 1..buckets, `perBucket` observations each, cumulative) and
+// the +Inf bucket, _sum and _count: the shape that exposed quadratic histogram parsing.
+QByteArray histogramPage(int buckets, int perBucket = 1);
 
 // ssh-keygen -t type (rsa: 2048 bits) in dir with that passphrase (may be empty); the private
 // key's path. A failure is a test failure (ssh-keygen's stderr is printed).

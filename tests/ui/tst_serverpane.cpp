@@ -8,8 +8,10 @@
 #include "ui/chart/timechart.h"
 #include "ui/server/serverpane.h"
 
+#include <QFile>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTcpServer>
@@ -89,6 +91,53 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(
             pane.logView()->toPlainText().contains(QStringLiteral("server exited with status")), 30000);
         QTRY_VERIFY_WITH_TIMEOUT(!pane.client()->last().reachable, 30000);
+    }
+
+    void quantileAboveLastBucketIsALowerBound()
+    {
+        // A real HTTP server (python3's http.server) serving SGLang's docs' example page:
+        // TTFT p50/p95 lie in the +Inf bucket and read "> 30 s", never "30000 ms".
+        QTemporaryDir root;
+        QVERIFY(QFile::copy(test::dataPath(QStringLiteral("metrics/sglang_docs_example.prom")),
+            root.filePath(QStringLiteral("metrics"))));
+        QFile health(root.filePath(QStringLiteral("health")));
+        QVERIFY(health.open(QIODevice::WriteOnly));
+        health.write("ok\n");
+        health.close();
+        quint16 port = 0;
+        {
+            QTcpServer s;
+            s.listen(QHostAddress::LocalHost, 0);
+            port = s.serverPort();
+        }
+        QProcess server;
+        server.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        server.start(QStringLiteral("python3"),
+            { QStringLiteral("-m"), QStringLiteral("http.server"), QString::number(port), QStringLiteral("--bind"),
+                QStringLiteral("127.0.0.1"), QStringLiteral("--directory"), root.path() });
+        QVERIFY(server.waitForStarted());
+        HostProfile profile;
+        profile.name = QStringLiteral("This machine");
+        profile.isLocal = true;
+        LocalHostConnection host(profile);
+        host.connectToHost();
+        AppContext ctx;
+        ServerPane pane(ctx);
+        pane.resize(1300, 900);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        ServerLaunchProfile p = ServerLaunchProfile::demoProfile();
+        p.port = port;
+        pane.setProfile(p);
+        pane.setHost(&host);
+        auto* summary = pane.findChild<QLabel*>(QStringLiteral("serverSummary"));
+        QTRY_VERIFY_WITH_TIMEOUT(pane.client() && pane.client()->last().hasMetrics, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(summary->text().contains(QStringLiteral("TTFT")), 30000);
+        QVERIFY2(
+            summary->text().contains(QStringLiteral("TTFT p50/p95 &gt; 30 s/&gt; 30 s")), qPrintable(summary->text()));
+        QVERIFY(!summary->text().contains(QStringLiteral("30000")));
+        server.kill();
+        server.waitForFinished();
     }
 };
 

@@ -322,11 +322,12 @@ void ServerPane::onStatus(const ServerStatus& s)
     auto f = [](double v, double scale, int prec, const QString& unit) {
         return std::isnan(v) ? QStringLiteral("–") : QString::number(v * scale, 'f', prec) + unit;
     };
+    // "> 30 s" when the quantile lies in the +Inf bucket (rich text: escaped).
+    auto q = [](const Quantile& v, int prec) { return quantileText(v, prec, QStringLiteral("–")).toHtmlEscaped(); };
     QString summary = tr("%1 · running %2 · queued %3 · KV %4 · hit %5 · TTFT p50/p95 %6/%7 · ITL p50/p95 %8/%9")
                           .arg(f(m.genThroughput, 1, 0, tr(" tok/s")), f(m.running, 1, 0, {}), f(m.queued, 1, 0, {}),
                               f(m.kvUsage, 100, 0, QStringLiteral("%")), f(m.cacheHitRate, 100, 0, QStringLiteral("%")),
-                              f(m.ttftP50, 1000, 0, tr(" ms")), f(m.ttftP95, 1000, 0, tr(" ms")),
-                              f(m.itlP50, 1000, 1, tr(" ms")), f(m.itlP95, 1000, 1, tr(" ms")));
+                              q(m.ttftP50, 0), q(m.ttftP95, 0), q(m.itlP50, 1), q(m.itlP95, 1));
     if (!m.note.isEmpty())
         summary += QStringLiteral("<br><i>%1</i>").arg(m.note.toHtmlEscaped());
     m_summary->setText(summary);
@@ -334,7 +335,9 @@ void ServerPane::onStatus(const ServerStatus& s)
         return;
     m_lastTime = s.timeMs;
     const double values[SeriesCount] = { m.genThroughput, m.running, m.queued, m.kvUsage * 100, m.cacheHitRate * 100,
-        m.ttftP50 * 1000, m.ttftP95 * 1000, m.itlP50 * 1000, m.itlP95 * 1000 };
+        // A quantile above the last finite bucket has no value to plot (a gap, not the bound).
+        m.ttftP50.estimate() * 1000, m.ttftP95.estimate() * 1000, m.itlP50.estimate() * 1000,
+        m.itlP95.estimate() * 1000 };
     for (int i = 0; i < SeriesCount; ++i)
         m_series[size_t(i)].append(s.timeMs, values[i]);
     refreshCharts();
