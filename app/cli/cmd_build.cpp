@@ -10,6 +10,7 @@
 #include "core/log/redact.h"
 #include "core/transport/localtransport.h"
 #include "core/util/loginshell.h"
+#include "core/util/shellquote.h"
 
 #if __has_include("app/cli/sshoptions.h")
 #include "app/cli/sshoptions.h"
@@ -114,7 +115,7 @@ bool readEnvFile(const QString& path, QMap<QString, QString>* env)
             line = line.mid(7);
         const qsizetype eq = line.indexOf(QLatin1Char('='));
         const QString key = line.left(qMax<qsizetype>(0, eq)).trimmed();
-        if (eq <= 0 || !loginshell::isValidEnvName(key)) {
+        if (eq <= 0 || !isShellName(key)) {
             cli::err() << "kernelforge-cli build: " << path << ':' << lineNo << ": not a K=V line\n" << Qt::flush;
             return false;
         }

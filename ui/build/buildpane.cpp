@@ -9,7 +9,7 @@
 #include "core/log/redact.h"
 #include "core/store/paths.h"
 #include "core/transport/transportpool.h"
-#include "core/util/loginshell.h"
+#include "core/util/shellquote.h"
 #include "ui/build/buildchart.h"
 #include "ui/build/remotefileviewer.h"
 #include "ui/logview/logview.h"
@@ -366,7 +366,7 @@ void BuildPane::startBuild()
     if (!m_secretValue->text().isEmpty()) {
         const QString name = m_secretName->text().trimmed().isEmpty() ? m_secretName->placeholderText()
                                                                       : m_secretName->text().trimmed();
-        if (!loginshell::isValidEnvName(name)) {
+        if (!isShellName(name)) {
             m_summary->setText(tr("Cannot start: '%1' is not an environment variable name").arg(name));
             return;
         }
