@@ -6,14 +6,14 @@
 #include "core/log/logging.h"
 #include "core/ssh/sshsession.h"
 #include "core/version.h"
-#include "ui/build/buildpane.h"
 #include "ui/fleet/fleetview.h"
+#include "ui/gpu/gpupane.h"
 #include "ui/highlight/highlighterinfo.h"
 #include "ui/hosts/connectdialog.h"
 #include "ui/hosts/hostlistmodel.h"
-#include "ui/monitor/gpupane.h"
 #include "ui/overview/overviewpane.h"
 #include "ui/patch/patchpane.h"
+#include "ui/remotebuild/buildpane.h"
 #include "ui/server/serverpane.h"
 
 #include <QAction>

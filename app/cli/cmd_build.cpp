@@ -3,11 +3,11 @@
 // kernelforge-cli build: start, attach, status, cancel and list detached builds; preflight; profiles.
 #include "app/cli/cli.h"
 
-#include "core/build/buildprofile.h"
-#include "core/build/buildsession.h"
-#include "core/build/preflight.h"
 #include "core/jobs/remotejob.h"
 #include "core/log/redact.h"
+#include "core/remotebuild/buildprofile.h"
+#include "core/remotebuild/buildsession.h"
+#include "core/remotebuild/preflight.h"
 #include "core/transport/localtransport.h"
 #include "core/util/loginshell.h"
 #include "core/util/shellquote.h"
@@ -429,7 +429,9 @@ int runBuild(const QStringList& argsIn)
         rec.profile = p.name;
         rec.host = target->host;
         rec.started = started->started.isValid() ? started->started : QDateTime::currentDateTimeUtc();
-        buildhistory::save(rec);
+        if (const auto saved = buildhistory::save(rec); !saved)
+            cli::err() << "kernelforge-cli build start: warning: the build is not in this machine's history: "
+                       << saved.error() << '\n';
         if (json) {
             QJsonObject o = jobJson(*started);
             o[QStringLiteral("event")] = QStringLiteral("started");
@@ -465,7 +467,7 @@ int runBuild(const QStringList& argsIn)
         return 0;
     }
     if (sub == QLatin1String("cancel")) {
-        const Status s = RemoteJob::cancel(t, jobId, root);
+        const Result<void> s = RemoteJob::cancel(t, jobId, root);
         if (!s) {
             cli::err() << "kernelforge-cli build: " << s.error() << '\n' << Qt::flush;
             return 1;

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-// kernelforge-cli facts: the server facts card (core/ssh/serverfacts.h) on a terminal.
+// kernelforge-cli facts: the server facts card (core/hosts/serverfacts.h) on a terminal.
 #include "app/cli/cli.h"
 #include "app/cli/sshoptions.h"
 
-#include "core/ssh/serverfacts.h"
+#include "core/hosts/serverfacts.h"
 #include "core/transport/localtransport.h"
 
 #include <QJsonDocument>

@@ -4,8 +4,8 @@
 #include "app/cli/cli.h"
 #include "app/cli/sshoptions.h"
 
-#include "core/monitor/gpumonitor.h"
-#include "core/monitor/nvidiasmi.h"
+#include "core/gpu/gpumonitor.h"
+#include "core/gpu/nvidiasmi.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

@@ -4,9 +4,9 @@
 #include "app/cli/cli.h"
 #include "app/cli/sshoptions.h"
 
-#include "core/monitor/prometheustext.h"
-#include "core/monitor/serverclient.h"
-#include "core/monitor/servermetrics.h"
+#include "core/server/prometheustext.h"
+#include "core/server/serverclient.h"
+#include "core/server/servermetrics.h"
 
 #include <QFile>
 #include <QJsonDocument>

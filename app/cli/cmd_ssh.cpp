@@ -4,7 +4,7 @@
 #include "app/cli/cli.h"
 #include "app/cli/sshoptions.h"
 
-#include "core/transport/sshtransport.h"
+#include "core/ssh/sshtransport.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -216,7 +216,7 @@ int runGet(const QStringList& argsIn)
     if (!transport)
         return connectionError(QStringLiteral("get"), transport.error());
     ProgressBar bar(QFileInfo(opts.remotePath).fileName());
-    const Status s
+    const Result<void> s
         = sshOf(transport.value())->download(opts.remotePath, local, [&bar](qint64 d, qint64 t) { bar.update(d, t); });
     if (!s) {
         err() << "kernelforge-cli get: " << s.error() << "\n" << Qt::flush;
@@ -284,7 +284,7 @@ int runPut(const QStringList& argsIn)
         wo.mode = mode;
     }
     ProgressBar bar(local.fileName());
-    const Status s = ssh->upload(
+    const Result<void> s = ssh->upload(
         local.filePath(), remote, [&bar](qint64 d, qint64 t) { bar.update(d, t); }, wo);
     if (!s) {
         err() << "kernelforge-cli put: " << s.error() << "\n" << Qt::flush;

@@ -5,11 +5,11 @@
 #include "app/cli/cli.h"
 #include "core/util/pathcheck.h"
 
-#include "core/hosts/interaction.h"
+#include "core/hosts/userinteraction.h"
 #include "core/log/redact.h"
 #include "core/ssh/sshsession.h"
+#include "core/ssh/sshtransport.h"
 #include "core/transport/localtransport.h"
-#include "core/transport/sshtransport.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -2,10 +2,10 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // Composition root of the GUI: builds the services, hands them to the window.
 #include "core/demo/demohost.h"
+#include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostmanager.h"
+#include "core/hosts/hostprofilestore.h"
 #include "core/log/logging.h"
-#include "core/monitor/gpumonitorhub.h"
-#include "core/ssh/hostprofilestore.h"
 #include "core/ssh/sshhostconnection.h"
 #include "core/version.h"
 #include "ui/appcontext.h"
@@ -97,7 +97,7 @@ int main(int argc, char** argv)
 
     if (parser.isSet(demo)) {
         demoHost = std::make_unique<kf::DemoHost>();
-        if (const kf::Status s = demoHost->start(); !s) {
+        if (const kf::Result<void> s = demoHost->start(); !s) {
             kf::log::app()->error("demo host failed: {}", s.error());
             QMessageBox::critical(nullptr, QStringLiteral("KernelForge"),
                 QStringLiteral("The demo server could not start:\n\n") + s.error());

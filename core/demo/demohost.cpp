@@ -36,27 +36,28 @@ QString findTool(const QString& name)
     return p;
 }
 
-Status runTool(const QString& program, const QStringList& args, QByteArray* out = nullptr, const QByteArray& input = {})
+Result<void> runTool(
+    const QString& program, const QStringList& args, QByteArray* out = nullptr, const QByteArray& input = {})
 {
     QProcess p;
     p.start(program, args);
     if (!p.waitForStarted(10000))
-        return Status::failure(QStringLiteral("cannot run %1: %2").arg(program, p.errorString()));
+        return Result<void>::failure(QStringLiteral("cannot run %1: %2").arg(program, p.errorString()));
     if (!input.isEmpty())
         p.write(input);
     p.closeWriteChannel();
     if (!p.waitForFinished(60000)) {
         p.kill();
-        return Status::failure(QStringLiteral("%1 did not finish").arg(program));
+        return Result<void>::failure(QStringLiteral("%1 did not finish").arg(program));
     }
     const QByteArray o = p.readAllStandardOutput();
     if (out)
         *out = o;
     if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
-        return Status::failure(QStringLiteral("%1 failed (%2): %3")
-                                   .arg(program)
-                                   .arg(p.exitCode())
-                                   .arg(QString::fromLocal8Bit(p.readAllStandardError()).trimmed()));
+        return Result<void>::failure(QStringLiteral("%1 failed (%2): %3")
+                                         .arg(program)
+                                         .arg(p.exitCode())
+                                         .arg(QString::fromLocal8Bit(p.readAllStandardError()).trimmed()));
     return {};
 }
 
@@ -81,7 +82,7 @@ bool answersWithBanner(const QString& address, quint16 port)
     return sock.readAll().startsWith("SSH-2.0-");
 }
 
-Status copyTree(const QString& from, const QString& to, bool executable)
+Result<void> copyTree(const QString& from, const QString& to, bool executable)
 {
     if (!QDir(from).exists())
         return {};
@@ -93,7 +94,7 @@ Status copyTree(const QString& from, const QString& to, bool executable)
         QDir().mkpath(QFileInfo(dst).absolutePath());
         QFile::remove(dst);
         if (!QFile::copy(src, dst))
-            return Status::failure(QStringLiteral("cannot copy demo file %1 to %2").arg(src, dst));
+            return Result<void>::failure(QStringLiteral("cannot copy demo file %1 to %2").arg(src, dst));
         // Files from Qt resources come out read-only; the demo project must be patchable.
         QFile::Permissions perms = QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther;
         if (executable || rel.endsWith(QLatin1String(".sh")))
@@ -229,7 +230,7 @@ QStringList DemoHost::sshArguments() const
         QStringLiteral("-F"), QStringLiteral("/dev/null"), user() + QLatin1Char('@') + host() };
 }
 
-Status DemoHost::prepare()
+Result<void> DemoHost::prepare()
 {
     if (!m_root.isEmpty())
         return {};
@@ -237,7 +238,7 @@ Status DemoHost::prepare()
         sweepStaleRoots();
         m_tempRoot = std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/kernelforge-demo-XXXXXX"));
         if (!m_tempRoot->isValid())
-            return Status::failure(QStringLiteral("cannot create a temporary folder for the demo host"));
+            return Result<void>::failure(QStringLiteral("cannot create a temporary folder for the demo host"));
         m_root = m_tempRoot->path();
         QFile owner(m_root + QLatin1Char('/') + QLatin1String(kOwnerFile));
         if (owner.open(QIODevice::WriteOnly))
@@ -255,7 +256,8 @@ Status DemoHost::prepare()
 
     const QString keygen = findTool(QStringLiteral("ssh-keygen"));
     if (keygen.isEmpty())
-        return Status::failure(QStringLiteral("ssh-keygen not found; install openssh-client (scripts/bootstrap does)"));
+        return Result<void>::failure(
+            QStringLiteral("ssh-keygen not found; install openssh-client (scripts/bootstrap does)"));
     if (auto s = generateHostKey(); !s)
         return s;
     if (auto s = runTool(keygen,
@@ -272,9 +274,9 @@ Status DemoHost::prepare()
     if (!m_options.user.isEmpty()) {
         // sshd reads authorized_keys as the user; the session writes its home.
         if (::geteuid() != 0)
-            return Status::failure(QStringLiteral("a demo host for another user needs root"));
+            return Result<void>::failure(QStringLiteral("a demo host for another user needs root"));
         if (!::getpwnam(m_options.user.toLocal8Bit().constData()))
-            return Status::failure(QStringLiteral("no such user: ") + m_options.user);
+            return Result<void>::failure(QStringLiteral("no such user: ") + m_options.user);
         if (auto s = runTool(findTool(QStringLiteral("chown")),
                 { QStringLiteral("-R"), m_options.user + QLatin1Char(':'), homeDir(), authorizedKeysPath() });
             !s)
@@ -283,7 +285,7 @@ Status DemoHost::prepare()
     return {};
 }
 
-Status DemoHost::generateHostKey()
+Result<void> DemoHost::generateHostKey()
 {
     const QString keygen = findTool(QStringLiteral("ssh-keygen"));
     QFile::remove(hostKeyPath());
@@ -293,18 +295,18 @@ Status DemoHost::generateHostKey()
             QStringLiteral("-C"), QStringLiteral("kernelforge-demo-host"), QStringLiteral("-f"), hostKeyPath() });
 }
 
-Status DemoHost::installAssets()
+Result<void> DemoHost::installAssets()
 {
     if (auto s = copyTree(QStringLiteral(":/demo/home"), homeDir(), false); !s)
         return s;
     return copyTree(QStringLiteral(":/demo/bin"), binDir(), true);
 }
 
-Status DemoHost::writeConfig()
+Result<void> DemoHost::writeConfig()
 {
     QFile f(m_root + QStringLiteral("/etc/sshd_config"));
     if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        return Status::failure(QStringLiteral("cannot write %1: %2").arg(f.fileName(), f.errorString()));
+        return Result<void>::failure(QStringLiteral("cannot write %1: %2").arg(f.fileName(), f.errorString()));
     const QString path = binDir()
         + QStringLiteral(":/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin:/usr/local/cuda/bin");
     QStringList lines {
@@ -334,11 +336,11 @@ Status DemoHost::writeConfig()
     return {};
 }
 
-Status DemoHost::launch()
+Result<void> DemoHost::launch()
 {
     const QString sshd = findTool(QStringLiteral("sshd"));
     if (sshd.isEmpty())
-        return Status::failure(QStringLiteral("sshd not found; install openssh-server (scripts/bootstrap does)"));
+        return Result<void>::failure(QStringLiteral("sshd not found; install openssh-server (scripts/bootstrap does)"));
     if (::geteuid() == 0)
         QDir().mkpath(QStringLiteral("/run/sshd")); // privilege separation folder sshd requires as root
 
@@ -348,7 +350,7 @@ Status DemoHost::launch()
         if (!fixedPort)
             m_port = pickFreePort(m_options.listenAddress);
         if (m_port == 0)
-            return Status::failure(QStringLiteral("no free port on %1").arg(m_options.listenAddress));
+            return Result<void>::failure(QStringLiteral("no free port on %1").arg(m_options.listenAddress));
         if (auto s = writeConfig(); !s)
             return s;
         m_sshd = std::make_unique<QProcess>();
@@ -363,7 +365,7 @@ Status DemoHost::launch()
             { QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"),
                 m_root + QStringLiteral("/etc/sshd_config") });
         if (!m_sshd->waitForStarted(10000))
-            return Status::failure(QStringLiteral("cannot start sshd: ") + m_sshd->errorString());
+            return Result<void>::failure(QStringLiteral("cannot start sshd: ") + m_sshd->errorString());
         QElapsedTimer t;
         t.start();
         while (t.elapsed() < 10000) {
@@ -387,10 +389,10 @@ Status DemoHost::launch()
             QThread::msleep(200); // the old listener's port may take a moment to be free
     }
     m_sshd.reset();
-    return Status::failure(lastError);
+    return Result<void>::failure(lastError);
 }
 
-Status DemoHost::start()
+Result<void> DemoHost::start()
 {
     if (isRunning())
         return {};
@@ -401,12 +403,12 @@ Status DemoHost::start()
     // The client's known_hosts holds exactly the key sshd serves now (OpenSSH's format).
     QFile pub(hostKeyPath() + QStringLiteral(".pub"));
     if (!pub.open(QIODevice::ReadOnly))
-        return Status::failure(QStringLiteral("cannot read the demo host key"));
+        return Result<void>::failure(QStringLiteral("cannot read the demo host key"));
     const QList<QByteArray> parts = pub.readAll().trimmed().split(' ');
     QFile kh(knownHostsPath());
     if (!kh.exists() || kh.size() == 0) {
         if (!kh.open(QIODevice::WriteOnly | QIODevice::Truncate))
-            return Status::failure(QStringLiteral("cannot write ") + knownHostsPath());
+            return Result<void>::failure(QStringLiteral("cannot write ") + knownHostsPath());
         const QByteArray hostPattern = m_port == 22
             ? m_options.listenAddress.toLatin1()
             : "[" + m_options.listenAddress.toLatin1() + "]:" + QByteArray::number(m_port);
@@ -433,7 +435,7 @@ void DemoHost::stopListener(bool endDetachedJobs)
     m_sshd.reset();
 }
 
-Status DemoHost::restart(bool newHostKey)
+Result<void> DemoHost::restart(bool newHostKey)
 {
     stopListener(/*endDetachedJobs=*/false); // like an sshd restart: users' detached jobs live on
     if (newHostKey)
@@ -503,10 +505,10 @@ void DemoHost::killSessionTrees(bool endDetachedJobs)
     }
 }
 
-Status DemoHost::addPasswordUser(const QString& name, const QString& password)
+Result<void> DemoHost::addPasswordUser(const QString& name, const QString& password)
 {
     if (::geteuid() != 0)
-        return Status::failure(QStringLiteral("adding a password user needs root"));
+        return Result<void>::failure(QStringLiteral("adding a password user needs root"));
     if (!::getpwnam(name.toLocal8Bit().constData()))
         if (auto s = runTool(findTool(QStringLiteral("useradd")),
                 { QStringLiteral("-m"), QStringLiteral("-s"), QStringLiteral("/bin/sh"), name });

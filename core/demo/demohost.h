@@ -51,13 +51,13 @@ public:
 
     // Generates keys and config (first time), starts sshd and waits until it answers with
     // an SSH banner. Retries with another port when the chosen one was taken meanwhile.
-    Status start();
+    Result<void> start();
     // Stops sshd and everything the demo started, detached jobs included.
     void stop();
     bool isRunning() const;
     // Stops and starts again on the same port; with newHostKey a fresh host key is made
     // (client/known_hosts keeps the old one, so clients must refuse it).
-    Status restart(bool newHostKey);
+    Result<void> restart(bool newHostKey);
     // Kills every per-connection sshd child (the listener stays): clients see the link drop.
     int dropConnections();
     // The per-connection sshd processes (children of the listener), e.g. to SIGSTOP a link.
@@ -66,7 +66,7 @@ public:
     // jobs live on. start() brings it back on the same port.
     void stopListenerKeepJobs() { stopListener(/*endDetachedJobs=*/false); }
     // Creates a local user with a password (root only) and enables password auth.
-    Status addPasswordUser(const QString& name, const QString& password);
+    Result<void> addPasswordUser(const QString& name, const QString& password);
 
     QString host() const { return m_options.listenAddress; }
     quint16 port() const { return m_port; }
@@ -87,11 +87,11 @@ public:
     QStringList sshArguments() const;
 
 private:
-    Status prepare();
-    Status writeConfig();
-    Status generateHostKey();
-    Status launch();
-    Status installAssets();
+    Result<void> prepare();
+    Result<void> writeConfig();
+    Result<void> generateHostKey();
+    Result<void> launch();
+    Result<void> installAssets();
     // Kills every process below the listener (sessions and what they started) and, with
     // endDetachedJobs, the demo's detached jobs too (found by the demo HOME in their environment).
     void killSessionTrees(bool endDetachedJobs);

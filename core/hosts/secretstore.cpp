@@ -86,7 +86,7 @@ public:
             return job;
         });
         if (!out)
-            return out.status();
+            return out.withoutValue();
         const JobOutcome& o = *out.value();
         if (o.error == QKeychain::EntryNotFound)
             return std::optional<QByteArray>();
@@ -95,7 +95,7 @@ public:
         return std::optional<QByteArray>(o.data);
     }
 
-    Status write(const QString& key, const QByteArray& secret) override
+    Result<void> write(const QString& key, const QByteArray& secret) override
     {
         auto out = run([key, secret] {
             auto* job = new QKeychain::WritePasswordJob(QLatin1String(kService));
@@ -104,14 +104,14 @@ public:
             return job;
         });
         if (!out)
-            return out.status();
+            return out.withoutValue();
         const JobOutcome& o = *out.value();
         if (o.error != QKeychain::NoError)
-            return Status::failure(describeError(o.error, o.errorString));
+            return Result<void>::failure(describeError(o.error, o.errorString));
         return {};
     }
 
-    Status remove(const QString& key) override
+    Result<void> remove(const QString& key) override
     {
         auto out = run([key] {
             auto* job = new QKeychain::DeletePasswordJob(QLatin1String(kService));
@@ -119,10 +119,10 @@ public:
             return job;
         });
         if (!out)
-            return out.status();
+            return out.withoutValue();
         const JobOutcome& o = *out.value();
         if (o.error != QKeychain::NoError && o.error != QKeychain::EntryNotFound)
-            return Status::failure(describeError(o.error, o.errorString));
+            return Result<void>::failure(describeError(o.error, o.errorString));
         return {};
     }
 

@@ -33,9 +33,9 @@ public:
 
     // nullopt: nothing stored under key.
     virtual Result<std::optional<QByteArray>> read(const QString& key) = 0;
-    virtual Status write(const QString& key, const QByteArray& secret) = 0;
+    virtual Result<void> write(const QString& key, const QByteArray& secret) = 0;
     // Succeeds when nothing was stored.
-    virtual Status remove(const QString& key) = 0;
+    virtual Result<void> remove(const QString& key) = 0;
 
     static QString passwordKey(const QString& user, const QString& host, quint16 port);
     static QString passphraseKey(const QString& keyFile);

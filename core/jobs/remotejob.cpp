@@ -80,14 +80,14 @@ Result<QList<JobInfo>> RemoteJob::list(Transport& transport, const QString& root
     return jobs::parseJobList(r.stdOut).jobs;
 }
 
-Status RemoteJob::cancel(Transport& transport, const QString& id, const QString& root, int graceSeconds)
+Result<void> RemoteJob::cancel(Transport& transport, const QString& id, const QString& root, int graceSeconds)
 {
     if (!jobs::isValidJobId(id))
-        return Status::failure(QStringLiteral("invalid job id '%1'").arg(id));
+        return Result<void>::failure(QStringLiteral("invalid job id '%1'").arg(id));
     const ExecResult r
         = transport.exec(shScript(jobs::cancelScript(root, id, graceSeconds)), (graceSeconds + 30) * 1000);
     if (!r.ok())
-        return Status::failure(QStringLiteral("cannot cancel job %1: %2").arg(id, failureText(r)));
+        return Result<void>::failure(QStringLiteral("cannot cancel job %1: %2").arg(id, failureText(r)));
     log::build()->info("cancelled job {} on {}", id, transport.describe());
     return {};
 }

@@ -32,7 +32,8 @@ public:
     static QString noSuchJob(Transport& transport, const QString& id);
     static Result<QList<JobInfo>> list(Transport& transport, const QString& root = {});
     // TERM to the whole process group, KILL after graceSeconds; records rc 137 if the runner died too.
-    static Status cancel(Transport& transport, const QString& id, const QString& root = {}, int graceSeconds = 10);
+    static Result<void> cancel(
+        Transport& transport, const QString& id, const QString& root = {}, int graceSeconds = 10);
     // Reads [offset, offset+maxBytes) of the log (blocking).
     static Result<QByteArray> readLog(
         Transport& transport, const QString& id, qint64 offset, qint64 maxBytes = -1, const QString& root = {});

@@ -199,7 +199,7 @@ Result<HttpResponse> httpGet(
 {
     const QByteArray request = "GET " + path.toUtf8() + " HTTP/1.1\r\nHost: " + host.toUtf8() + ':'
         + QByteArray::number(port) + "\r\nUser-Agent: KernelForge\r\nAccept: */*\r\nConnection: close\r\n\r\n";
-    const Status written = stream.write(request);
+    const Result<void> written = stream.write(request);
     if (!written)
         return written;
     QElapsedTimer timer;
@@ -215,7 +215,7 @@ Result<HttpResponse> httpGet(
         auto chunk = stream.read(qMin(left, 1000));
         if (!chunk) {
             stream.close();
-            return chunk.status();
+            return chunk.withoutValue();
         }
         data.append(chunk.value());
         const bool closed = stream.atEnd();

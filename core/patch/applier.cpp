@@ -56,7 +56,7 @@ Result<Current> readCurrent(Transport& t, const QString& path)
 {
     const auto st = t.stat(path);
     if (!st)
-        return st.status();
+        return st.withoutValue();
     Current c;
     c.exists = st->exists;
     c.mode = st->mode;
@@ -66,7 +66,7 @@ Result<Current> readCurrent(Transport& t, const QString& path)
         return c;
     auto data = t.readFile(path, kMaxPatchedFileBytes);
     if (!data)
-        return data.status();
+        return data.withoutValue();
     c.data = data.value();
     c.sha = sha256Hex(c.data);
     return c;
@@ -93,7 +93,7 @@ QString parentOf(const QString& path)
     return slash > 0 ? path.left(slash) : QString();
 }
 
-Status removeFile(Transport& t, const QString& path)
+Result<void> removeFile(Transport& t, const QString& path)
 {
     CommandSpec spec;
     QString p = path;
@@ -102,21 +102,23 @@ Status removeFile(Transport& t, const QString& path)
     spec.command = QStringLiteral("rm -f -- ") + shellQuote(p);
     const ExecResult r = t.exec(spec, 60000);
     if (!r.ok())
-        return Status::failure(QStringLiteral("cannot remove %1: %2")
-                                   .arg(path, r.error.isEmpty() ? QString::fromUtf8(r.stdErr).trimmed() : r.error));
+        return Result<void>::failure(
+            QStringLiteral("cannot remove %1: %2")
+                .arg(path, r.error.isEmpty() ? QString::fromUtf8(r.stdErr).trimmed() : r.error));
     return {};
 }
 
 // Writes `data` to `path` and reads it back.
-Status writeVerified(Transport& t, const QString& path, const QByteArray& data, const WriteOptions& options)
+Result<void> writeVerified(Transport& t, const QString& path, const QByteArray& data, const WriteOptions& options)
 {
-    if (const Status s = t.writeFileAtomic(path, data, options); !s)
+    if (const Result<void> s = t.writeFileAtomic(path, data, options); !s)
         return s;
     auto back = t.readFile(path);
     if (!back)
-        return Status::failure(QStringLiteral("wrote %1 but cannot read it back: %2").arg(path, back.error()));
+        return Result<void>::failure(QStringLiteral("wrote %1 but cannot read it back: %2").arg(path, back.error()));
     if (sha256Hex(back.value()) != sha256Hex(data))
-        return Status::failure(QStringLiteral("verification failed: %1 does not hold what was written").arg(path));
+        return Result<void>::failure(
+            QStringLiteral("verification failed: %1 does not hold what was written").arg(path));
     return {};
 }
 
@@ -195,7 +197,7 @@ ApplyReport applyPlan(Transport& transport, const SetPlan& plan, const ApplyOpti
         if (f.exists) {
             links = hardLinkCount(transport, f.path);
             out.backupPath = options.backupRoot + QLatin1Char('/') + stamp + QLatin1Char('/') + f.file;
-            if (const Status s = transport.mkpath(parentOf(out.backupPath), 0700); !s) {
+            if (const Result<void> s = transport.mkpath(parentOf(out.backupPath), 0700); !s) {
                 out.message = QStringLiteral("cannot create the backup folder: %1").arg(s.error());
                 report.files.append(out);
                 continue;
@@ -204,7 +206,7 @@ ApplyReport applyPlan(Transport& transport, const SetPlan& plan, const ApplyOpti
             wo.mode = int(cur->mode & 07777);
             wo.uid = cur->uid;
             wo.gid = cur->gid;
-            if (const Status s = writeVerified(transport, out.backupPath, cur->data, wo); !s) {
+            if (const Result<void> s = writeVerified(transport, out.backupPath, cur->data, wo); !s) {
                 out.message = QStringLiteral("backup failed, nothing changed: %1").arg(s.error());
                 report.files.append(out);
                 continue;
@@ -212,12 +214,12 @@ ApplyReport applyPlan(Transport& transport, const SetPlan& plan, const ApplyOpti
         }
         // 3+4. Swap in the new text atomically and verify.
         if (remove) {
-            if (const Status s = removeFile(transport, f.path); !s) {
+            if (const Result<void> s = removeFile(transport, f.path); !s) {
                 out.message = s.error();
                 report.files.append(out);
                 continue;
             }
-        } else if (const Status s = writeVerified(transport, f.path, target, {}); !s) {
+        } else if (const Result<void> s = writeVerified(transport, f.path, target, {}); !s) {
             out.message = s.error();
             report.files.append(out);
             continue;
@@ -268,7 +270,7 @@ Result<RollbackOutcome> rollbackApply(Transport& transport, qint64 journalId)
     HistoryStore history;
     const auto entry = history.entry(journalId);
     if (!entry)
-        return entry.status();
+        return entry.withoutValue();
     const AppliedFile& e = entry.value();
     if (e.rolledBack())
         return Result<RollbackOutcome>::failure(QStringLiteral("apply %1 of %2 was already rolled back at %3")
@@ -295,7 +297,7 @@ Result<RollbackOutcome> rollbackApply(Transport& transport, qint64 journalId)
                 .arg(e.file, where->path, e.path));
     const auto cur = readCurrent(transport, where->path);
     if (!cur)
-        return cur.status();
+        return cur.withoutValue();
     const bool expectAbsent = e.sha256After.isEmpty();
     if (expectAbsent ? cur->exists : (!cur->exists || cur->sha != e.sha256After))
         return Result<RollbackOutcome>::failure(QStringLiteral(
@@ -308,7 +310,7 @@ Result<RollbackOutcome> rollbackApply(Transport& transport, qint64 journalId)
     out.journalId = journalId;
     out.file = e.file;
     if (e.sha256Before.isEmpty()) {
-        if (const Status s = removeFile(transport, where->path); !s)
+        if (const Result<void> s = removeFile(transport, where->path); !s)
             return s;
         out.message = QStringLiteral("removed %1 (the apply had created it)").arg(e.file);
     } else {
@@ -327,11 +329,11 @@ Result<RollbackOutcome> rollbackApply(Transport& transport, qint64 journalId)
             wo.uid = bst->uid;
             wo.gid = bst->gid;
         }
-        if (const Status s = writeVerified(transport, where->path, backup.value(), wo); !s)
+        if (const Result<void> s = writeVerified(transport, where->path, backup.value(), wo); !s)
             return s;
         out.message = QStringLiteral("restored %1 from %2").arg(e.file, e.backupPath);
     }
-    if (const Status s = history.markRolledBack(journalId, QDateTime::currentDateTimeUtc()); !s)
+    if (const Result<void> s = history.markRolledBack(journalId, QDateTime::currentDateTimeUtc()); !s)
         out.message += QStringLiteral(" (but the journal could not be updated: %1)").arg(s.error());
     log::patch()->info("rolled back apply {} on {}: {}", journalId, e.host.toStdString(), out.message.toStdString());
     return out;

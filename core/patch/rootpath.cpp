@@ -15,7 +15,7 @@ Result<RootPath> resolveInRoot(Transport& t, const QString& root, const QString&
 {
     const auto normalized = normalizeRelativePath(fileIn);
     if (!normalized)
-        return normalized.status();
+        return normalized.withoutValue();
     RootPath out;
     out.file = normalized.value();
     const auto rootReal = t.canonicalPath(root);
@@ -29,7 +29,7 @@ Result<RootPath> resolveInRoot(Transport& t, const QString& root, const QString&
     for (; existing > 0; --existing) {
         const auto st = t.stat(root + QLatin1Char('/') + parts.mid(0, existing).join(QLatin1Char('/')));
         if (!st)
-            return st.status();
+            return st.withoutValue();
         if (st->exists) {
             if (existing == parts.size())
                 leaf = st.value();

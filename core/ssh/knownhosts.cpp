@@ -275,19 +275,20 @@ QByteArray knownHostsLine(const QString& host, quint16 port, const QByteArray& k
     return hostField + ' ' + keyTypeOfBlob(keyBlob).toLatin1() + ' ' + keyBlob.toBase64() + '\n';
 }
 
-Status appendKnownHostsLine(const QString& path, const QByteArray& line)
+Result<void> appendKnownHostsLine(const QString& path, const QByteArray& line)
 {
     const QFileInfo info(path);
     const QString dir = info.absolutePath();
     if (!QDir(dir).exists()) {
         if (::mkdir(QFile::encodeName(dir).constData(), 0700) != 0 && errno != EEXIST)
-            return Status::failure(
+            return Result<void>::failure(
                 QStringLiteral("cannot create %1: %2").arg(dir, QString::fromLocal8Bit(strerror(errno))));
     }
     const QByteArray p = QFile::encodeName(path);
     const int fd = ::open(p.constData(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0)
-        return Status::failure(QStringLiteral("cannot open %1: %2").arg(path, QString::fromLocal8Bit(strerror(errno))));
+        return Result<void>::failure(
+            QStringLiteral("cannot open %1: %2").arg(path, QString::fromLocal8Bit(strerror(errno))));
     QByteArray data = line;
     if (!data.endsWith('\n'))
         data += '\n';
@@ -311,7 +312,7 @@ Status appendKnownHostsLine(const QString& path, const QByteArray& line)
     ::fsync(fd);
     ::close(fd);
     if (n != data.size())
-        return Status::failure(
+        return Result<void>::failure(
             QStringLiteral("cannot append to %1: %2").arg(path, QString::fromLocal8Bit(strerror(writeErr))));
     return {};
 }

@@ -87,7 +87,7 @@ QString keyTypeOfBlob(const QByteArray& keyBlob);
 QByteArray knownHostsLine(const QString& host, quint16 port, const QByteArray& keyBlob, bool hashed = false);
 // Appends one line with a single O_APPEND write and fsync, creating the file (0600) and its
 // folder (0700) if needed; never rewrites what is there.
-Status appendKnownHostsLine(const QString& path, const QByteArray& line);
+Result<void> appendKnownHostsLine(const QString& path, const QByteArray& line);
 
 // Which known_hosts files apply to a host, as OpenSSH decides (ssh_config(5)):
 //   UserKnownHostsFile   default ~/.ssh/known_hosts ~/.ssh/known_hosts2; read in order,

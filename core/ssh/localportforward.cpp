@@ -30,10 +30,10 @@ LocalPortForward::~LocalPortForward()
     close();
 }
 
-Status LocalPortForward::listen(quint16 localPort)
+Result<void> LocalPortForward::listen(quint16 localPort)
 {
     if (!m_server->listen(QHostAddress::LocalHost, localPort))
-        return Status::failure(
+        return Result<void>::failure(
             QStringLiteral("cannot listen on 127.0.0.1:%1: %2").arg(localPort).arg(m_server->errorString()));
     return {};
 }

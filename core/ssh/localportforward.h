@@ -29,7 +29,7 @@ public:
     ~LocalPortForward() override;
 
     // localPort 0: any free port. Binds 127.0.0.1 only.
-    Status listen(quint16 localPort = 0);
+    Result<void> listen(quint16 localPort = 0);
     quint16 localPort() const;
     QString url() const; // "http://127.0.0.1:PORT/"
     void close();

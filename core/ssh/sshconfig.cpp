@@ -533,21 +533,22 @@ Result<SshHostConfig> resolveSshHost(const SshConfig& config, const QString& ali
             out.identityFiles.append(*v);
     }
     // UserKnownHostsFile and GlobalKnownHostsFile: lists of files, "none" for no file.
-    auto fileList = [&](const std::optional<QStringList>& raws, const char* keyword, QStringList* files) {
+    auto fileList
+        = [&](const std::optional<QStringList>& raws, const char* keyword, QStringList* files) -> Result<void> {
         for (const QString& raw : raws.value_or(QStringList())) {
             QString bad;
             const auto v = expandTokens(raw, tokens, &bad, local.homeDir);
             if (!v)
-                return Status::failure(
+                return Result<void>::failure(
                     QStringLiteral("%1 %2: unknown token %3").arg(QString::fromLatin1(keyword), raw, bad));
             if (v->compare(QLatin1String("none"), Qt::CaseInsensitive) != 0)
                 files->append(*v);
         }
-        return Status();
+        return {};
     };
-    if (const Status s = fileList(r.knownHosts, "UserKnownHostsFile", &out.userKnownHostsFiles); !s)
+    if (const Result<void> s = fileList(r.knownHosts, "UserKnownHostsFile", &out.userKnownHostsFiles); !s)
         return s;
-    if (const Status s = fileList(r.globalKnownHosts, "GlobalKnownHostsFile", &out.globalKnownHostsFiles); !s)
+    if (const Result<void> s = fileList(r.globalKnownHosts, "GlobalKnownHostsFile", &out.globalKnownHostsFiles); !s)
         return s;
     out.knownHostsConfigured = r.knownHosts.has_value();
     out.globalKnownHostsConfigured = r.globalKnownHosts.has_value();

@@ -3,7 +3,7 @@
 #include "core/ssh/sshhostconnection.h"
 
 #include "core/ssh/sshsession.h"
-#include "core/transport/sshtransport.h"
+#include "core/ssh/sshtransport.h"
 
 #include <QThread>
 

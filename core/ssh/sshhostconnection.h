@@ -4,7 +4,7 @@
 
 #include "core/hosts/hostconnection.h"
 #include "core/hosts/hostmanager.h"
-#include "core/hosts/interaction.h"
+#include "core/hosts/userinteraction.h"
 
 #include <memory>
 

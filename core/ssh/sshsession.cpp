@@ -86,17 +86,17 @@ QStringList identityFilesToTry(const HostProfile& p)
 
 struct Login
 {
-    Status status;
+    Result<void> status;
     bool permanent = false; // host key or authentication: retrying cannot help
 };
 
 Login transientFailure(const QString& why)
 {
-    return { Status::failure(why), false };
+    return { Result<void>::failure(why), false };
 }
 Login permanentFailure(const QString& why)
 {
-    return { Status::failure(why), true };
+    return { Result<void>::failure(why), true };
 }
 
 } // namespace
@@ -214,7 +214,7 @@ private:
     // Removes a stored secret the server refused; returns the prompt that says so.
     QString forgetRefusedSecret(SecretStore* store, const QString& key, const QString& kind, const QString& what);
     // Waits until the socket is ready for what libssh2 is blocked on, or the deadline.
-    Status waitSocket();
+    Result<void> waitSocket();
     void resetDeadline() { m_deadline = nowMs() + qMax(1000, m_options.timeoutMs); }
     void becomeReady();
     void teardown(bool graceful);
@@ -350,11 +350,11 @@ LIBSSH2_SFTP* SessionWorker::sftp(const Op* owner, int* rc)
 // ---------------------------------------------------------------------------------------
 // Login (blocking on this thread, bounded by the deadline and abortLogin)
 
-Status SessionWorker::waitSocket()
+Result<void> SessionWorker::waitSocket()
 {
     for (;;) {
         if (abortLogin)
-            return Status::failure(QStringLiteral("cancelled"));
+            return Result<void>::failure(QStringLiteral("cancelled"));
         const int dirs = libssh2_session_block_directions(m_s);
         short events = 0;
         if (dirs & LIBSSH2_SESSION_BLOCK_INBOUND)
@@ -365,13 +365,13 @@ Status SessionWorker::waitSocket()
             return {}; // libssh2 is not waiting on the socket: call again
         const qint64 left = m_deadline - nowMs();
         if (left <= 0)
-            return Status::failure(QStringLiteral("timed out waiting for %1").arg(describe()));
+            return Result<void>::failure(QStringLiteral("timed out waiting for %1").arg(describe()));
         pollfd p { m_fd, events, 0 };
         const int r = ::poll(&p, 1, int(qMin<qint64>(left, 200)));
         if (r > 0)
             return {};
         if (r < 0 && errno != EINTR)
-            return Status::failure(QStringLiteral("poll failed: ") + QString::fromLocal8Bit(strerror(errno)));
+            return Result<void>::failure(QStringLiteral("poll failed: ") + QString::fromLocal8Bit(strerror(errno)));
     }
 }
 
@@ -384,8 +384,8 @@ Login SessionWorker::openSocket()
         const ConnectionState js = jump->state();
         if (js == ConnectionState::Disconnected || js == ConnectionState::Failed)
             jump->connectToHost();
-        if (Status s = jump->waitUntilReady(int(qMax<qint64>(1000, m_deadline - nowMs()))); !s)
-            return { Status::failure(QStringLiteral("jump host %1: %2").arg(jump->describe(), s.error())),
+        if (Result<void> s = jump->waitUntilReady(int(qMax<qint64>(1000, m_deadline - nowMs()))); !s)
+            return { Result<void>::failure(QStringLiteral("jump host %1: %2").arg(jump->describe(), s.error())),
                 jump->state() == ConnectionState::Failed };
         int sv[2];
         if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, sv) != 0)
@@ -500,7 +500,7 @@ Login SessionWorker::establish()
             break;
         if (rc != LIBSSH2_ERROR_EAGAIN)
             return transientFailure(QStringLiteral("SSH handshake with %1 failed: %2").arg(describe(), lastError()));
-        if (Status w = waitSocket(); !w)
+        if (Result<void> w = waitSocket(); !w)
             return transientFailure(QStringLiteral("SSH handshake with %1 failed: %2").arg(describe(), w.error()));
     }
     if (Login l = checkHostKey(); !l.status)
@@ -596,7 +596,7 @@ Login SessionWorker::checkHostKey()
     case HostKeyDecision::AcceptAndSave:
         if (khPath.isEmpty())
             return permanentFailure(QStringLiteral("cannot save the host key: UserKnownHostsFile is \"none\""));
-        if (Status s = appendKnownHostsLine(khPath, knownHostsLine(p.host, p.port, blob, kh.hashNewEntries)); !s)
+        if (Result<void> s = appendKnownHostsLine(khPath, knownHostsLine(p.host, p.port, blob, kh.hashNewEntries)); !s)
             return permanentFailure(QStringLiteral("cannot save the host key: ") + s.error());
         log::ssh()->info("{}: added {} {} to {}", describe(), info.keyType, info.fingerprint, khPath);
         return {};
@@ -690,7 +690,7 @@ std::optional<QByteArray> SessionWorker::readStoredSecret(SecretStore* store, co
 
 void SessionWorker::storeSecret(SecretStore* store, const QString& key, const QByteArray& secret, const QString& what)
 {
-    if (Status s = store->write(key, secret); !s)
+    if (Result<void> s = store->write(key, secret); !s)
         log::ssh()->warn("{}: could not store the {} in the keychain: {}", describe(), what, s.error());
     else
         log::ssh()->info("{}: stored the {} in the keychain", describe(), what);
@@ -703,7 +703,7 @@ QString SessionWorker::forgetRefusedSecret(
     // A secret that no longer works must not be offered again at every login.
     if (!m_options.interaction)
         return {};
-    if (Status s = store->remove(key); !s)
+    if (Result<void> s = store->remove(key); !s)
         log::ssh()->warn("{}: could not remove the refused {} from the keychain: {}", describe(), kind, s.error());
     else
         log::ssh()->info("{}: the {} stored in the keychain for {} was refused; removed it", describe(), kind, what);
@@ -761,7 +761,7 @@ Login SessionWorker::authenticate()
         if (rc != LIBSSH2_ERROR_EAGAIN)
             return transientFailure(
                 QStringLiteral("%1 did not list authentication methods: %2").arg(describe(), lastError()));
-        if (Status w = waitSocket(); !w)
+        if (Result<void> w = waitSocket(); !w)
             return transientFailure(w.error());
     }
     const QStringList offered = methods.split(QLatin1Char(','), Qt::SkipEmptyParts);
@@ -777,7 +777,7 @@ Login SessionWorker::authenticate()
             const int rc = call();
             if (rc != LIBSSH2_ERROR_EAGAIN)
                 return rc;
-            if (Status w = waitSocket(); !w)
+            if (Result<void> w = waitSocket(); !w)
                 return LIBSSH2_ERROR_TIMEOUT;
         }
     };
@@ -1558,7 +1558,7 @@ void SshSession::publishState(ConnectionState state, const QString& reason)
     Q_EMIT stateChanged(state, reason);
 }
 
-Status SshSession::waitUntilReady(int timeoutMs)
+Result<void> SshSession::waitUntilReady(int timeoutMs)
 {
     Q_ASSERT(!isSessionThread());
     std::unique_lock lock(m_mutex);
@@ -1569,10 +1569,10 @@ Status SshSession::waitUntilReady(int timeoutMs)
     if (timeoutMs < 0)
         m_stateCv.wait(lock, settled);
     else if (!m_stateCv.wait_for(lock, std::chrono::milliseconds(timeoutMs), settled))
-        return Status::failure(QStringLiteral("timed out connecting to %1").arg(describe()));
+        return Result<void>::failure(QStringLiteral("timed out connecting to %1").arg(describe()));
     if (m_state == ConnectionState::Ready)
         return {};
-    return Status::failure(m_reason.isEmpty() ? QStringLiteral("not connected to %1").arg(describe()) : m_reason);
+    return Result<void>::failure(m_reason.isEmpty() ? QStringLiteral("not connected to %1").arg(describe()) : m_reason);
 }
 
 void SshSession::submit(std::shared_ptr<ssh::Op> op)
@@ -1625,7 +1625,7 @@ Result<int> forgetStoredSecrets(SecretStore& store, const HostProfile& profile)
             return Result<int>::failure(stored.error());
         if (!stored.value())
             continue;
-        if (Status s = store.remove(key); !s)
+        if (Result<void> s = store.remove(key); !s)
             return Result<int>::failure(s.error());
         ++removed;
     }

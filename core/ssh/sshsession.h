@@ -3,7 +3,7 @@
 #pragma once
 
 #include "core/hosts/hostprofile.h"
-#include "core/hosts/interaction.h"
+#include "core/hosts/userinteraction.h"
 #include "core/ssh/knownhosts.h"
 #include "core/util/result.h"
 
@@ -90,7 +90,7 @@ public:
     QString stateReason() const;
     // Blocks (never call it on the session thread) until Ready (ok) or Failed/Disconnected.
     // timeoutMs < 0: wait as long as the login takes (each network step is bounded anyway).
-    Status waitUntilReady(int timeoutMs = -1);
+    Result<void> waitUntilReady(int timeoutMs = -1);
     bool isSessionThread() const;
 
     // Runs an operation on the session thread. If the session is not Ready, non-resumable

@@ -55,18 +55,18 @@ Result<QSqlDatabase> database()
     return db;
 }
 
-Status ensureSchema(const QStringList& statements)
+Result<void> ensureSchema(const QStringList& statements)
 {
     auto db = database();
     if (!db)
-        return db.status();
+        return db.withoutValue();
     QSqlDatabase d = db.value();
     d.transaction();
     for (const QString& s : statements) {
         QSqlQuery q(d);
         if (!q.exec(s)) {
             d.rollback();
-            return Status::failure(
+            return Result<void>::failure(
                 QStringLiteral("history database schema: %1 (%2)").arg(q.lastError().text(), s.left(80)));
         }
     }

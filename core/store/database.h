@@ -18,6 +18,6 @@ void setDatabasePath(const QString& path); // before first use; tests point it a
 QString databasePath();
 Result<QSqlDatabase> database();
 // Runs each statement in one transaction; idempotent schemas only.
-Status ensureSchema(const QStringList& statements);
+Result<void> ensureSchema(const QStringList& statements);
 
 } // namespace kf::store

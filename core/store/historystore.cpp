@@ -42,11 +42,11 @@ const QString kColumns = QStringLiteral("id, host, root, file, path, set_name, p
 
 Result<QList<AppliedFile>> select(const QString& where, const QVariantList& binds)
 {
-    if (const Status s = HistoryStore::ensureSchema(); !s)
+    if (const Result<void> s = HistoryStore::ensureSchema(); !s)
         return s;
     auto db = store::database();
     if (!db)
-        return db.status();
+        return db.withoutValue();
     QSqlQuery q(db.value());
     q.prepare(QStringLiteral("SELECT ") + kColumns + QStringLiteral(" FROM patch_applies") + where
         + QStringLiteral(" ORDER BY id DESC"));
@@ -63,7 +63,7 @@ Result<QList<AppliedFile>> select(const QString& where, const QVariantList& bind
 
 } // namespace
 
-Status HistoryStore::ensureSchema()
+Result<void> HistoryStore::ensureSchema()
 {
     return store::ensureSchema(
         { QStringLiteral("CREATE TABLE IF NOT EXISTS patch_applies ("
@@ -76,11 +76,11 @@ Status HistoryStore::ensureSchema()
 
 Result<qint64> HistoryStore::recordApply(const AppliedFile& e)
 {
-    if (const Status s = ensureSchema(); !s)
+    if (const Result<void> s = ensureSchema(); !s)
         return s;
     auto db = store::database();
     if (!db)
-        return db.status();
+        return db.withoutValue();
     QSqlQuery q(db.value());
     q.prepare(QStringLiteral("INSERT INTO patch_applies (host, root, file, path, set_name, patch_ids, backup_path, "
                              "sha256_before, sha256_after, applied_at)"
@@ -100,21 +100,21 @@ Result<qint64> HistoryStore::recordApply(const AppliedFile& e)
     return q.lastInsertId().toLongLong();
 }
 
-Status HistoryStore::markRolledBack(qint64 id, const QDateTime& when)
+Result<void> HistoryStore::markRolledBack(qint64 id, const QDateTime& when)
 {
-    if (const Status s = ensureSchema(); !s)
+    if (const Result<void> s = ensureSchema(); !s)
         return s;
     auto db = store::database();
     if (!db)
-        return db.status();
+        return db.withoutValue();
     QSqlQuery q(db.value());
     q.prepare(QStringLiteral("UPDATE patch_applies SET rolled_back_at = ? WHERE id = ?"));
     q.addBindValue(when.toMSecsSinceEpoch());
     q.addBindValue(id);
     if (!q.exec())
-        return Status::failure(QStringLiteral("cannot journal the rollback: %1").arg(q.lastError().text()));
+        return Result<void>::failure(QStringLiteral("cannot journal the rollback: %1").arg(q.lastError().text()));
     if (q.numRowsAffected() != 1)
-        return Status::failure(QStringLiteral("no apply with id %1 in the history").arg(id));
+        return Result<void>::failure(QStringLiteral("no apply with id %1 in the history").arg(id));
     return {};
 }
 
@@ -122,7 +122,7 @@ Result<AppliedFile> HistoryStore::entry(qint64 id)
 {
     auto rows = select(QStringLiteral(" WHERE id = ?"), { id });
     if (!rows)
-        return rows.status();
+        return rows.withoutValue();
     if (rows->isEmpty())
         return Result<AppliedFile>::failure(QStringLiteral("no apply with id %1 in the history").arg(id));
     return rows->first();

@@ -38,10 +38,10 @@ class HistoryStore
 {
 public:
     // Creates the table (idempotent). Every other call does this first.
-    static Status ensureSchema();
+    static Result<void> ensureSchema();
     // Returns the new row id.
     Result<qint64> recordApply(const AppliedFile& entry);
-    Status markRolledBack(qint64 id, const QDateTime& when);
+    Result<void> markRolledBack(qint64 id, const QDateTime& when);
     Result<AppliedFile> entry(qint64 id);
     // Newest first. Empty host / root: any.
     Result<QList<AppliedFile>> applies(const QString& host = {}, const QString& root = {});

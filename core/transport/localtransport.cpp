@@ -130,13 +130,13 @@ class LocalTunnel final : public TunnelStream
 {
 public:
     QTcpSocket socket;
-    Status write(const QByteArray& data) override
+    Result<void> write(const QByteArray& data) override
     {
         if (socket.write(data) != data.size())
-            return Status::failure(socket.errorString());
+            return Result<void>::failure(socket.errorString());
         while (socket.bytesToWrite() > 0)
             if (!socket.waitForBytesWritten(30000))
-                return Status::failure(socket.errorString());
+                return Result<void>::failure(socket.errorString());
         return {};
     }
     Result<QByteArray> read(int timeoutMs) override
@@ -287,7 +287,7 @@ Result<QByteArray> LocalTransport::readFile(const QString& path, qint64 maxBytes
     return data;
 }
 
-Status LocalTransport::writeFileAtomic(const QString& path, const QByteArray& data, const WriteOptions& options)
+Result<void> LocalTransport::writeFileAtomic(const QString& path, const QByteArray& data, const WriteOptions& options)
 {
     const QString target = resolve(path);
     const QFileInfo info(target);
@@ -298,9 +298,9 @@ Status LocalTransport::writeFileAtomic(const QString& path, const QByteArray& da
     QByteArray tmpl = dir + "/." + QFile::encodeName(info.fileName()) + ".kf-tmp-XXXXXX";
     const int fd = ::mkstemp(tmpl.data());
     if (fd < 0)
-        return Status::failure(errnoText(QStringLiteral("cannot create a temporary file next to"), target));
+        return Result<void>::failure(errnoText(QStringLiteral("cannot create a temporary file next to"), target));
     auto fail = [&](const QString& what) {
-        const Status s = Status::failure(errnoText(what, target));
+        const Result<void> s = Result<void>::failure(errnoText(what, target));
         ::close(fd);
         ::unlink(tmpl.constData());
         return s;
@@ -326,7 +326,7 @@ Status LocalTransport::writeFileAtomic(const QString& path, const QByteArray& da
         return fail(QStringLiteral("cannot sync"));
     ::close(fd);
     if (::rename(tmpl.constData(), QFile::encodeName(target).constData()) != 0) {
-        const Status s = Status::failure(errnoText(QStringLiteral("cannot replace"), target));
+        const Result<void> s = Result<void>::failure(errnoText(QStringLiteral("cannot replace"), target));
         ::unlink(tmpl.constData());
         return s;
     }
@@ -381,7 +381,7 @@ Result<QList<FileInfo>> LocalTransport::list(const QString& directory)
     return out;
 }
 
-Status LocalTransport::mkpath(const QString& directory, int mode)
+Result<void> LocalTransport::mkpath(const QString& directory, int mode)
 {
     const QString target = QDir::cleanPath(resolve(directory));
     QString cur;
@@ -395,7 +395,7 @@ Status LocalTransport::mkpath(const QString& directory, int mode)
         struct stat st
         { };
         if (errno != EEXIST || ::stat(p.constData(), &st) != 0 || !S_ISDIR(st.st_mode))
-            return Status::failure(errnoText(QStringLiteral("cannot create folder"), cur));
+            return Result<void>::failure(errnoText(QStringLiteral("cannot create folder"), cur));
     }
     return {};
 }

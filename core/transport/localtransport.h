@@ -18,10 +18,11 @@ public:
     ExecResult exec(const CommandSpec& spec, int timeoutMs = -1) override;
     std::unique_ptr<ProcessHandle> start(const CommandSpec& spec) override;
     Result<QByteArray> readFile(const QString& path, qint64 maxBytes = kDefaultReadLimit) override;
-    Status writeFileAtomic(const QString& path, const QByteArray& data, const WriteOptions& options = {}) override;
+    Result<void> writeFileAtomic(
+        const QString& path, const QByteArray& data, const WriteOptions& options = {}) override;
     Result<FileInfo> stat(const QString& path) override;
     Result<QList<FileInfo>> list(const QString& directory) override;
-    Status mkpath(const QString& directory, int mode = 0755) override;
+    Result<void> mkpath(const QString& directory, int mode = 0755) override;
     Result<QString> canonicalPath(const QString& path) override;
     Result<std::unique_ptr<TunnelStream>> openTunnel(const QString& host, quint16 port) override;
 

@@ -20,7 +20,7 @@
 // Threading contract:
 //  - A Transport is thread-safe. The blocking calls (exec, readFile, writeFileAtomic, stat,
 //    list, mkpath, openTunnel) may be called from any thread except the GUI thread and
-//    the SSH session thread; the GUI runs them through QtConcurrent (STYLE.md rule 6).
+//    the SSH session thread; the GUI runs them on transportPool() (docs/STYLE.md, Threads).
 //  - start() returns a ProcessHandle that lives in the calling thread (which needs an
 //    event loop) and reports output through queued signals as it arrives.
 // Paths: absolute, or relative to the login user's home directory; a leading "~/" means
@@ -139,7 +139,7 @@ class TunnelStream
 {
 public:
     virtual ~TunnelStream() = default;
-    virtual Status write(const QByteArray& data) = 0;
+    virtual Result<void> write(const QByteArray& data) = 0;
     // Returns what is available, waiting up to timeoutMs for the first byte; an empty
     // array with atEnd() true means the peer closed.
     virtual Result<QByteArray> read(int timeoutMs) = 0;
@@ -164,12 +164,13 @@ public:
     virtual Result<QByteArray> readFile(const QString& path, qint64 maxBytes = kDefaultReadLimit) = 0;
     // Temp file in the same folder, fsync, mode/owner copied, swapped over the original in
     // one rename; an interrupted write leaves the old file or the new one, never a mix.
-    virtual Status writeFileAtomic(const QString& path, const QByteArray& data, const WriteOptions& options = {}) = 0;
+    virtual Result<void> writeFileAtomic(const QString& path, const QByteArray& data, const WriteOptions& options = {})
+        = 0;
     // A missing file is not an error: exists == false.
     virtual Result<FileInfo> stat(const QString& path) = 0;
     virtual Result<QList<FileInfo>> list(const QString& directory) = 0;
     // Creates the folder and any missing parents with `mode` (existing folders are kept as they are).
-    virtual Status mkpath(const QString& directory, int mode = 0755) = 0;
+    virtual Result<void> mkpath(const QString& directory, int mode = 0755) = 0;
     // The absolute path with every symlink, "." and ".." resolved (realpath(3)) of a path
     // that exists.
     virtual Result<QString> canonicalPath(const QString& path) = 0;

@@ -9,41 +9,75 @@
 
 namespace kf {
 
-// Outcome of an operation that can fail with a message a person understands.
-// Errors travel inside the value (STYLE.md rule 3); no bool* out-parameters.
-class Status
-{
-public:
-    Status() = default;
-    static Status failure(QString message)
-    {
-        Status s;
-        s.m_error = message.isEmpty() ? QStringLiteral("unknown error") : std::move(message);
-        return s;
-    }
-    explicit operator bool() const { return m_error.isEmpty(); }
-    bool ok() const { return m_error.isEmpty(); }
-    const QString& error() const { return m_error; }
-
-private:
-    QString m_error;
+// What kind of failure an error is, for callers that act on it (retry or not, fall back or
+// not). The message is always for a person; the kind is for code.
+enum class ErrorKind {
+    Failed,      // the default: this attempt failed (retrying later may help)
+    Permanent,   // retrying cannot help (host key refused, authentication refused)
+    NotFound,    // the thing asked for does not exist (a file, a job, a stored secret)
+    Unsupported, // the other side lacks the feature (an SFTP extension, a field)
 };
 
-template <typename T> class Result
+namespace detail {
+struct Error
+{
+    QString message;
+    ErrorKind kind = ErrorKind::Failed;
+};
+inline Error makeError(QString message, ErrorKind kind)
+{
+    return { message.isEmpty() ? QStringLiteral("unknown error") : std::move(message), kind };
+}
+} // namespace detail
+
+template <typename T = void> class Result;
+
+// The outcome of an operation that returns nothing but can fail with a message a person
+// understands. Errors travel inside the value (docs/STYLE.md, "Errors"); no bool* or
+// QString* out-parameters, and a dropped result is a compiler warning.
+template <> class [[nodiscard]] Result<void>
+{
+public:
+    Result() = default; // success
+    static Result failure(QString message, ErrorKind kind = ErrorKind::Failed)
+    {
+        Result r;
+        r.m_error = detail::makeError(std::move(message), kind);
+        return r;
+    }
+    explicit operator bool() const { return !m_error; }
+    bool ok() const { return !m_error; }
+    const QString& error() const { return m_error ? m_error->message : emptyMessage(); }
+    ErrorKind kind() const { return m_error ? m_error->kind : ErrorKind::Failed; }
+
+private:
+    static const QString& emptyMessage()
+    {
+        static const QString empty;
+        return empty;
+    }
+    std::optional<detail::Error> m_error;
+};
+
+// A value, or the error that kept it from being made.
+template <typename T> class [[nodiscard]] Result
 {
 public:
     Result(T value)
         : m_value(std::move(value))
     { } // NOLINT(google-explicit-constructor): returning a value is success
-    static Result failure(QString message)
+    static Result failure(QString message, ErrorKind kind = ErrorKind::Failed)
     {
         Result r;
-        r.m_error = message.isEmpty() ? QStringLiteral("unknown error") : std::move(message);
+        r.m_error = detail::makeError(std::move(message), kind);
         return r;
     }
-    Result(const Status& failed)
-        : m_error(failed.error())
-    { } // NOLINT: propagate a failed Status
+    // Propagates a failed Result<void> (or another Result's error: failure(other)).
+    Result(const Result<void>& failed)
+        : m_error(detail::Error { failed.error(), failed.kind() })
+    {
+        Q_ASSERT(!failed.ok());
+    } // NOLINT(google-explicit-constructor)
     explicit operator bool() const { return m_value.has_value(); }
     bool ok() const { return m_value.has_value(); }
     const T& value() const& { return *m_value; }
@@ -51,13 +85,15 @@ public:
     T&& value() && { return std::move(*m_value); }
     const T* operator->() const { return &*m_value; }
     const T& operator*() const { return *m_value; }
-    const QString& error() const { return m_error; }
-    Status status() const { return ok() ? Status() : Status::failure(m_error); }
+    const QString& error() const { return m_error.message; }
+    ErrorKind kind() const { return m_error.kind; }
+    // The outcome without the value, to return from a Result<void> function.
+    Result<void> withoutValue() const { return ok() ? Result<void>() : Result<void>::failure(error(), kind()); }
 
 private:
     Result() = default;
     std::optional<T> m_value;
-    QString m_error;
+    detail::Error m_error;
 };
 
 } // namespace kf

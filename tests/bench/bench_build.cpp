@@ -6,7 +6,7 @@
 //                                           bench_build parse [MB]      (default 1000, the 1 GB)
 //  2. log view under a flood: LogView fed N lines/s for S seconds; event-loop stall p50/p99/max
 //     and RSS at start/end;                 bench_build logview [lines/s] [seconds] (200000 30)
-#include "core/build/buildloganalyzer.h"
+#include "core/remotebuild/buildloganalyzer.h"
 #include "tests/support/benchreport.h"
 #include "ui/logview/logview.h"
 
@@ -138,7 +138,10 @@ int benchLogView(int linesPerSecond, int seconds)
 {
     kf::LogView view;
     QTemporaryDir dir;
-    view.openStore(dir.filePath(QStringLiteral("flood.log")));
+    if (const kf::Result<void> opened = view.openStore(dir.filePath(QStringLiteral("flood.log"))); !opened) {
+        std::fprintf(stderr, "cannot open the log store: %s\n", qPrintable(opened.error()));
+        return 1;
+    }
     view.resize(1000, 700);
     // Knobs for experiments (defaults are the view's own): KF_LOGVIEW_BUDGET_MS, KF_LOGVIEW_MAX_LINES.
     if (qEnvironmentVariableIsSet("KF_LOGVIEW_BUDGET_MS"))

@@ -8,12 +8,12 @@
 //   KF_BENCH_PIPELINE_S=N  pipeline measuring time in seconds (default 60; 0 skips it)
 //   --benchmark_filter=NONE  only the KF-RESULT rows
 #include "core/demo/demohost.h"
-#include "core/monitor/gpumonitorhub.h"
-#include "core/monitor/nvidiasmi.h"
-#include "core/monitor/prometheustext.h"
-#include "core/monitor/seriesbuffer.h"
-#include "core/monitor/servermetrics.h"
+#include "core/gpu/gpumonitorhub.h"
+#include "core/gpu/nvidiasmi.h"
+#include "core/server/prometheustext.h"
+#include "core/server/servermetrics.h"
 #include "core/ssh/sshhostconnection.h"
+#include "core/timeseries/seriesbuffer.h"
 #include "core/util/procfs.h"
 #include "tests/support/testsupport.h"
 #include "ui/chart/timechart.h"
@@ -250,7 +250,7 @@ void pipelineResult(int seconds)
 {
     constexpr int kHosts = 16;
     DemoHost demo;
-    if (const Status s = demo.start(); !s) {
+    if (const Result<void> s = demo.start(); !s) {
         std::printf("pipeline: demo host did not start: %s\n", qPrintable(s.error()));
         return;
     }

@@ -14,7 +14,7 @@
 // 3. S sessions (default 16), each streaming one line a second: client CPU over T seconds.
 #include "core/ssh/knownhosts.h"
 #include "core/ssh/sshsession.h"
-#include "core/transport/sshtransport.h"
+#include "core/ssh/sshtransport.h"
 #include "tests/support/benchreport.h"
 #include "tests/support/faultproxy.h"
 #include "tests/support/testsupport.h"
@@ -122,7 +122,7 @@ int main(int argc, char** argv)
     }
     qunsetenv("SSH_AUTH_SOCK");
     DemoHost demo;
-    if (Status s = demo.start(); !s) {
+    if (Result<void> s = demo.start(); !s) {
         fprintf(stderr, "demo host: %s\n", qPrintable(s.error()));
         return 1;
     }
@@ -200,12 +200,16 @@ int main(int argc, char** argv)
             proxy.setLatency(rtt / 2);
             const QString kh = dir.path() + QStringLiteral("/kh-proxy");
             QFile::remove(kh);
-            appendKnownHostsLine(kh,
-                knownHostsLine(demo.host(), proxy.port(),
-                    QByteArray::fromBase64(
-                        kf::test::runProgram(QStringLiteral("cat"), { demo.hostKeyPath() + QStringLiteral(".pub") })
-                            .out.split(' ')
-                            .value(1))));
+            if (const kf::Result<void> added = appendKnownHostsLine(kh,
+                    knownHostsLine(demo.host(), proxy.port(),
+                        QByteArray::fromBase64(
+                            kf::test::runProgram(QStringLiteral("cat"), { demo.hostKeyPath() + QStringLiteral(".pub") })
+                                .out.split(' ')
+                                .value(1))));
+                !added) {
+                std::fprintf(stderr, "cannot write %s: %s\n", qPrintable(kh), qPrintable(added.error()));
+                return 1;
+            }
             QFile::resize(local, qint64(rttMib) * 1024 * 1024);
             {
                 QFile b(batchPut);

@@ -3,7 +3,7 @@
 // kernelforge-cli gpu watch on the stream nvidia-smi wrote on a lent H200 (tests/data/field-h200),
 // replayed by the demo's nvidia-smi (KF_DEMO_REPLAY): every value the CLI prints is the one
 // nvidia-smi printed in that row.
-#include "core/monitor/nvidiasmi.h"
+#include "core/gpu/nvidiasmi.h"
 #include "tests/support/testsupport.h"
 
 #include <QJsonArray>

@@ -4,10 +4,10 @@
 // replayed through the real parsers and classifiers. Expected values come from the other
 // outputs of the same machine (nvidia-smi's own table, nvcc --version, the generated source),
 // never from KernelForge.
-#include "core/build/buildloganalyzer.h"
-#include "core/build/ninjalog.h"
-#include "core/monitor/nvidiasmi.h"
-#include "core/ssh/serverfacts.h"
+#include "core/gpu/nvidiasmi.h"
+#include "core/hosts/serverfacts.h"
+#include "core/remotebuild/buildloganalyzer.h"
+#include "core/remotebuild/ninjalog.h"
 #include "tests/support/testsupport.h"
 
 #include <QJsonDocument>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-#include "core/build/buildloganalyzer.h"
-#include "core/build/ninjalog.h"
+#include "core/remotebuild/buildloganalyzer.h"
+#include "core/remotebuild/ninjalog.h"
 #include "tests/fuzz/fuzzinput.h"
 
 namespace {

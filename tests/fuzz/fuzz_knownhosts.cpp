@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/hosts/serverfacts.h"
 #include "core/ssh/knownhosts.h"
-#include "core/ssh/serverfacts.h"
 #include "tests/fuzz/fuzzinput.h"
 
 namespace {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-#include "core/monitor/nvidiasmi.h"
+#include "core/gpu/nvidiasmi.h"
 #include "tests/fuzz/fuzzinput.h"
 
 namespace {

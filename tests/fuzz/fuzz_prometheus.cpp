@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-#include "core/monitor/prometheustext.h"
-#include "core/monitor/servermetrics.h"
+#include "core/server/prometheustext.h"
+#include "core/server/servermetrics.h"
 #include "tests/fuzz/fuzzinput.h"
 
 #include <cmath>

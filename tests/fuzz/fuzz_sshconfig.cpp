@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-#include "core/ssh/hostprofilestore.h"
+#include "core/hosts/hostprofilestore.h"
 #include "core/ssh/sshconfig.h"
 #include "tests/fuzz/fuzzinput.h"
 

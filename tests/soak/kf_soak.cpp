@@ -11,8 +11,8 @@
 // Usage: kf_soak [--minutes 2.4] [--scale 50] [--gpus 8] [--interval-ms 1000]
 //                [--rss-slack-kib 8192] [--fd-slack 2]
 #include "core/demo/demohost.h"
-#include "core/monitor/gpumonitor.h"
-#include "core/transport/sshtransport.h"
+#include "core/gpu/gpumonitor.h"
+#include "core/ssh/sshtransport.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -99,17 +99,19 @@ FaultProxy::~FaultProxy()
     stop();
 }
 
-Status FaultProxy::start(quint16 listenPort)
+Result<void> FaultProxy::start(quint16 listenPort)
 {
     if (isRunning())
         return {};
     sockaddr_in target {};
     if (::inet_pton(AF_INET, m_targetHost.toLatin1().constData(), &target.sin_addr) != 1)
-        return Status::failure(QStringLiteral("fault proxy: target must be an IPv4 address, got ") + m_targetHost);
+        return Result<void>::failure(
+            QStringLiteral("fault proxy: target must be an IPv4 address, got ") + m_targetHost);
 
     m_listenFd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (m_listenFd < 0)
-        return Status::failure(QStringLiteral("fault proxy: socket: ") + QString::fromLocal8Bit(std::strerror(errno)));
+        return Result<void>::failure(
+            QStringLiteral("fault proxy: socket: ") + QString::fromLocal8Bit(std::strerror(errno)));
     int one = 1;
     ::setsockopt(m_listenFd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     sockaddr_in addr {};
@@ -120,7 +122,7 @@ Status FaultProxy::start(quint16 listenPort)
         const QString why = QString::fromLocal8Bit(std::strerror(errno));
         ::close(m_listenFd);
         m_listenFd = -1;
-        return Status::failure(QStringLiteral("fault proxy: cannot listen on 127.0.0.1: ") + why);
+        return Result<void>::failure(QStringLiteral("fault proxy: cannot listen on 127.0.0.1: ") + why);
     }
     socklen_t len = sizeof addr;
     ::getsockname(m_listenFd, reinterpret_cast<sockaddr*>(&addr), &len);

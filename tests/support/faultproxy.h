@@ -56,7 +56,7 @@ public:
     FaultProxy& operator=(const FaultProxy&) = delete;
 
     // Listens on 127.0.0.1 (a free port, or listenPort when not 0) and starts the thread.
-    Status start(quint16 listenPort = 0);
+    Result<void> start(quint16 listenPort = 0);
     // Closes every connection (FIN, after flushing nothing more) and joins the thread.
     void stop();
     bool isRunning() const { return m_thread.joinable(); }

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
-#include "core/hosts/interaction.h"
+#include "core/hosts/userinteraction.h"
 
 #include <QList>
 

@@ -59,6 +59,6 @@ bool authorizeKey(const DemoHost& demo, const QString& keyPath);
 #define KF_START_DEMO_HOST(var, ...)                                                                                   \
     kf::DemoHost var { __VA_ARGS__ };                                                                                  \
     do {                                                                                                               \
-        const kf::Status _kf_started = var.start();                                                                    \
+        const kf::Result<void> _kf_started = var.start();                                                              \
         QVERIFY2(_kf_started.ok(), qPrintable(_kf_started.error()));                                                   \
     } while (false)

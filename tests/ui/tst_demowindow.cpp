@@ -8,17 +8,17 @@
 // GPUs show 8 cards -> Server tab Launch, healthy, throughput charted -> Stop -> Patches
 // Roll back every file -> the tree is byte-identical to the start. Every step presses the
 // button a person would press; only the confirmation dialogs are answered by the test.
-#include "core/build/buildsession.h"
 #include "core/demo/demohost.h"
+#include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostmanager.h"
-#include "core/monitor/gpumonitorhub.h"
+#include "core/remotebuild/buildsession.h"
 #include "core/ssh/sshhostconnection.h"
 #include "core/store/database.h"
 #include "tests/support/testsupport.h"
-#include "ui/build/buildchart.h"
-#include "ui/build/buildpane.h"
 #include "ui/mainwindow.h"
 #include "ui/patch/patchpane.h"
+#include "ui/remotebuild/buildchart.h"
+#include "ui/remotebuild/buildpane.h"
 #include "ui/server/serverpane.h"
 
 #include <QApplication>

@@ -7,15 +7,15 @@
 // queueing, and the stream resumes. A secret kept for the session makes the next reconnect
 // unattended.
 #include "core/demo/demohost.h"
+#include "core/gpu/gpumonitor.h"
 #include "core/hosts/hostmanager.h"
-#include "core/monitor/gpumonitor.h"
-#include "core/monitor/serverclient.h"
+#include "core/server/serverclient.h"
 #include "core/ssh/sshhostconnection.h"
 #include "tests/support/scriptedinteraction.h"
 #include "tests/support/testsupport.h"
+#include "ui/gpu/gpucard.h"
+#include "ui/gpu/gpupane.h"
 #include "ui/mainwindow.h"
-#include "ui/monitor/gpucard.h"
-#include "ui/monitor/gpupane.h"
 #include "ui/server/serverpane.h"
 
 #include <QApplication>

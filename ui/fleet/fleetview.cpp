@@ -2,10 +2,10 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/fleet/fleetview.h"
 
+#include "core/gpu/gpumonitor.h"
+#include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostconnection.h"
 #include "core/hosts/hostmanager.h"
-#include "core/monitor/gpumonitor.h"
-#include "core/monitor/gpumonitorhub.h"
 
 #include <QEvent>
 #include <QGridLayout>

@@ -2,8 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/hosts/connectdialog.h"
 
+#include "core/hosts/hostprofilestore.h"
 #include "core/hosts/secretstore.h"
-#include "core/ssh/hostprofilestore.h"
 #include "core/ssh/sshsession.h"
 
 #include <QCheckBox>
@@ -369,7 +369,7 @@ void ConnectDialog::accept()
         return;
     }
     if (saveRequested()) {
-        if (const Status s = m_store->upsert(p); !s) {
+        if (const Result<void> s = m_store->upsert(p); !s) {
             showMessage(QStringLiteral("Could not save the host: ") + s.error(), true);
             return;
         }

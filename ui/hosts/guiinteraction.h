@@ -2,8 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
-#include "core/hosts/interaction.h"
 #include "core/hosts/secretstore.h"
+#include "core/hosts/userinteraction.h"
 
 #include <QObject>
 #include <QPointer>
@@ -13,7 +13,7 @@
 
 namespace kf {
 
-// The GUI's answer to the SSH layer's questions (core/hosts/interaction.h).
+// The GUI's answer to the SSH layer's questions (core/hosts/userinteraction.h).
 //
 // Called on an SSH session thread, which blocks until the person answers: the call is
 // marshalled to this object's (the GUI) thread with Qt::BlockingQueuedConnection and shows

@@ -6,7 +6,6 @@
 #include "core/transport/transportpool.h"
 
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPointer>
@@ -72,7 +71,7 @@ void ServerFactsWidget::clearRows()
 
 void ServerFactsWidget::clear()
 {
-    ++m_generation;
+    m_requests.cancelAll();
     m_transport.reset();
     m_hasFacts = false;
     m_facts = {};
@@ -98,22 +97,17 @@ void ServerFactsWidget::load(std::shared_ptr<Transport> transport)
         return;
     }
     m_transport = transport;
-    const quint64 generation = ++m_generation;
+    m_requests.cancelAll(); // a newer load() makes the previous one stale
     setLoading();
     // The worker gets its own shared_ptr: the transport outlives the run even if the host
-    // is removed meanwhile. `this` is never captured by the worker (STYLE.md rule 6).
-    auto* watcher = new QFutureWatcher<Result<ServerFacts>>(this);
-    connect(watcher, &QFutureWatcher<Result<ServerFacts>>::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation != m_generation)
-            return; // a newer load() or clear() happened: this result is stale
-        const Result<ServerFacts> r = watcher->result();
-        if (r)
-            setFacts(r.value());
-        else
-            setError(r.error());
-    });
-    watcher->setFuture(QtConcurrent::run(transportPool(), [transport] { return collectServerFacts(*transport); }));
+    // is removed meanwhile. `this` is never captured by the worker (docs/STYLE.md).
+    m_requests.track(QtConcurrent::run(transportPool(), [transport] { return collectServerFacts(*transport); }),
+        [this](const Result<ServerFacts>& r) {
+            if (r)
+                setFacts(r.value());
+            else
+                setError(r.error());
+        });
 }
 
 void ServerFactsWidget::setFacts(const ServerFacts& facts)

@@ -2,7 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
-#include "core/ssh/serverfacts.h"
+#include "core/hosts/serverfacts.h"
+#include "core/util/jobtracker.h"
 
 #include <QFrame>
 
@@ -27,7 +28,7 @@ public:
 
     // Runs the facts script through the transport on a worker thread (QtConcurrent) and
     // shows the result. A newer load() or clear() makes older results be dropped
-    // (generation id), so switching hosts quickly never shows the wrong host's card.
+    // (JobTracker), so switching hosts quickly never shows the wrong host's card.
     void load(std::shared_ptr<Transport> transport);
     void clear();
 
@@ -53,7 +54,7 @@ private:
     QLabel* m_hints;
     QPushButton* m_retry;
     std::shared_ptr<Transport> m_transport;
-    quint64 m_generation = 0;
+    JobTracker m_requests { this };
     ServerFacts m_facts;
     bool m_hasFacts = false;
     QString m_error;

@@ -65,9 +65,10 @@ LogView::LogView(QWidget* parent)
 
 LogView::~LogView() = default;
 
-Status LogView::openStore(const QString& path)
+Result<void> LogView::openStore(const QString& path)
 {
     clear();
+    m_storeFailed = false;
     return m_store->open(path);
 }
 
@@ -90,7 +91,13 @@ void LogView::setMaxLines(int n)
 
 void LogView::appendData(const QByteArray& data)
 {
-    m_store->append(data);
+    if (const Result<void> stored = m_store->append(data); !stored && !m_storeFailed) {
+        // The live view goes on; say once that search and scroll-back stop here (disk full, ...).
+        m_storeFailed = true;
+        m_live->appendPlainText(tr("[KernelForge] cannot keep the full log on disk (%1): search and scroll-back "
+                                   "end here")
+                                    .arg(stored.error()));
+    }
     m_splitter.feed(QByteArrayView(data), [this](QByteArrayView line) {
         m_pendingText.append(line.data(), line.size());
         m_pendingText.append('\n');

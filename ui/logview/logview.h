@@ -2,8 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
-#include "core/build/logsplitter.h"
-#include "core/build/logstore.h"
+#include "core/remotebuild/logsplitter.h"
+#include "core/remotebuild/logstore.h"
 
 #include <QElapsedTimer>
 #include <QTimer>
@@ -33,7 +33,7 @@ public:
     ~LogView() override;
 
     // Starts a new log (optionally continuing an existing file, e.g. after an app restart).
-    Status openStore(const QString& path);
+    Result<void> openStore(const QString& path);
     void clear();
     void appendData(const QByteArray& data);
     // Moves the scroll-back pane to line (0-based) of the full log and shows it.
@@ -77,7 +77,8 @@ private:
     int m_batchLines = 1000;
     int m_flushLines = 100; // lines the next flush may append (adapts to m_flushBudgetMs)
     double m_flushBudgetMs = 5;
-    double m_msPerLine = 0; // moving average of a flush's cost per line
+    double m_msPerLine = 0;     // moving average of a flush's cost per line
+    bool m_storeFailed = false; // told the user once that the disk copy stopped
     qint64 m_skipped = 0;
     qint64 m_shown = 0;
     qint64 m_worstFlushMs = 0;

@@ -11,7 +11,6 @@
 
 #include <QComboBox>
 #include <QFileDialog>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -71,19 +70,6 @@ QIcon statusIcon(PatchStatus s)
     p.setFont(f);
     p.drawText(QRect(0, 0, 32, 32), Qt::AlignCenter, glyph);
     return QIcon(pm);
-}
-
-// Runs onDone(result) on the owner's thread when the future finishes. A QFutureWatcher
-// owned by `owner` instead of QFuture::then(context): Qt 6.4 asserts when the context
-// dies before the worker finishes (a pane closed during a plan); the watcher just goes away.
-template <typename T, typename F> void whenDone(QObject* owner, QFuture<T> future, F onDone)
-{
-    auto* watcher = new QFutureWatcher<T>(owner);
-    QObject::connect(watcher, &QFutureWatcherBase::finished, owner, [watcher, onDone = std::move(onDone)]() mutable {
-        onDone(watcher->result());
-        watcher->deleteLater();
-    });
-    watcher->setFuture(future);
 }
 
 constexpr int kPatchRole = Qt::UserRole + 1;
@@ -220,8 +206,8 @@ PatchPane::PatchPane(const AppContext& context, QWidget* parent)
 void PatchPane::setHost(HostConnection* host)
 {
     m_host = host;
-    ++m_generation; // results for the previous host are stale
-    ++m_historyGeneration;
+    m_requests.cancelAll(); // results for the previous host are stale
+    m_historyRequests.cancelAll();
     m_plan = {};
     m_files.clear();
     m_tree->clear();
@@ -262,7 +248,7 @@ void PatchPane::plan(const QString& setSpec, const QString& root)
         return;
     }
     m_setSpec = setSpec;
-    const quint64 gen = ++m_generation;
+    m_requests.cancelAll(); // the newest request wins
     setBusy(true, tr("Reading the files on %1\u2026").arg(transport->describe()));
     auto future = QtConcurrent::run(transportPool(), [transport, setSpec, root]() -> patch::SetPlan {
         const auto set = patch::loadPatchSet(setSpec);
@@ -273,9 +259,7 @@ void PatchPane::plan(const QString& setSpec, const QString& root)
         }
         return patch::planSet(*transport, set.value(), root);
     });
-    whenDone(this, future, [this, gen](const patch::SetPlan& result) {
-        if (gen != m_generation)
-            return; // a newer request or another host
+    m_requests.track(future, [this](const patch::SetPlan& result) {
         if (!result) {
             setBusy(false, tr("Planning failed: %1").arg(result.error));
             return;
@@ -499,15 +483,12 @@ void PatchPane::applySelected()
     }
     if (!m_confirm(summary))
         return;
-    const quint64 gen = ++m_generation;
+    m_requests.cancelAll(); // the newest request wins
     setBusy(true, tr("Applying on %1\u2026").arg(transport->describe()));
     const patch::SetPlan snapshot = m_plan;
-    whenDone(this,
-        QtConcurrent::run(transportPool(),
-            [transport, snapshot, options]() { return patch::applyPlan(*transport, snapshot, options); }),
-        [this, gen](const patch::ApplyReport& report) {
-            if (gen != m_generation)
-                return;
+    m_requests.track(QtConcurrent::run(transportPool(),
+                         [transport, snapshot, options]() { return patch::applyPlan(*transport, snapshot, options); }),
+        [this](const patch::ApplyReport& report) {
             QStringList lines;
             for (const patch::FileApply& f : report.files)
                 lines.append(QStringLiteral("%1: %2 \u2014 %3").arg(f.file, patch::outcomeText(f.outcome), f.message));
@@ -522,8 +503,8 @@ void PatchPane::refreshHistory()
 {
     const std::shared_ptr<Transport> transport = m_host ? m_host->transport() : nullptr;
     const QString host = transport ? transport->describe() : QString();
-    const quint64 gen = ++m_historyGeneration;
-    whenDone(this, QtConcurrent::run([host]() {
+    m_historyRequests.cancelAll();
+    m_historyRequests.track(QtConcurrent::run([host]() {
         HistoryRows r;
         auto rows = HistoryStore().applies(host);
         if (rows)
@@ -532,9 +513,7 @@ void PatchPane::refreshHistory()
             r.error = rows.error();
         return r;
     }),
-        [this, gen](const HistoryRows& r) {
-            if (gen != m_historyGeneration)
-                return;
+        [this](const HistoryRows& r) {
             m_history->setRowCount(int(r.rows.size()));
             for (int i = 0; i < r.rows.size(); ++i) {
                 const AppliedFile& a = r.rows[i];
@@ -585,21 +564,18 @@ void PatchPane::rollBackSelected()
               .arg(files.join(QLatin1Char('\n')));
     if (!m_confirm(question))
         return;
-    const quint64 gen = ++m_generation;
+    m_requests.cancelAll(); // the newest request wins
     setBusy(true, tr("Rolling back\u2026"));
-    whenDone(this,
-        QtConcurrent::run(transportPool(),
-            [transport, ids]() {
-                QStringList messages;
-                for (qint64 id : ids) {
-                    const auto r = patch::rollbackApply(*transport, id);
-                    messages << (r ? r->message : r.error());
-                }
-                return messages.join(QLatin1Char('\n'));
-            }),
-        [this, gen](const QString& message) {
-            if (gen != m_generation)
-                return;
+    m_requests.track(QtConcurrent::run(transportPool(),
+                         [transport, ids]() {
+                             QStringList messages;
+                             for (qint64 id : ids) {
+                                 const auto r = patch::rollbackApply(*transport, id);
+                                 messages << (r ? r->message : r.error());
+                             }
+                             return messages.join(QLatin1Char('\n'));
+                         }),
+        [this](const QString& message) {
             setBusy(false, message);
             refreshHistory();
             if (!m_setSpec.isEmpty())

@@ -4,6 +4,7 @@
 
 #include "core/patch/applier.h"
 #include "core/patch/patchplan.h"
+#include "core/util/jobtracker.h"
 #include "ui/appcontext.h"
 #include "ui/common/hostpane.h"
 
@@ -74,8 +75,8 @@ private:
     QPointer<HostConnection> m_host;
     QMetaObject::Connection m_autoPlan; // demo host: plan once it is Ready
     std::function<bool(const QString&)> m_confirm;
-    quint64 m_generation = 0;        // plan / apply / rollback requests
-    quint64 m_historyGeneration = 0; // history loads (they run beside a re-plan)
+    JobTracker m_requests { this };        // plan / apply / rollback requests
+    JobTracker m_historyRequests { this }; // history loads (they run beside a re-plan)
     bool m_busy = false;
 
     patch::SetPlan m_plan;

@@ -4,7 +4,6 @@
 
 #include "core/hosts/hostconnection.h"
 #include "core/jobs/remotejob.h"
-#include "core/monitor/whenready.h"
 #include "core/transport/transportpool.h"
 #include "core/util/shellquote.h"
 #include "ui/chart/timechart.h"
@@ -207,6 +206,7 @@ void ServerPane::setHost(HostConnection* host)
     if (m_host)
         m_host->disconnect(this);
     m_host = host;
+    m_requests.cancelAll(); // a launch or stop answered for the previous host is not this host's
     m_client.reset();
     m_job.reset();
     m_jobId.clear();
@@ -214,6 +214,7 @@ void ServerPane::setHost(HostConnection* host)
     for (auto& s : m_series)
         s.clear();
     m_stop->setEnabled(false);
+    m_launch->setEnabled(true);
     if (!host) {
         m_stack->setCurrentWidget(m_empty);
         return;
@@ -253,7 +254,7 @@ void ServerPane::launch()
     m_launch->setEnabled(false);
     m_status->setText(tr("Starting: %1").arg(spec.command.toHtmlEscaped()));
     auto transport = m_host->transport();
-    whenReady(this,
+    m_requests.track(
         QtConcurrent::run(transportPool(), [transport, spec] { return RemoteJob::start(*transport, spec); }),
         [this](const Result<JobInfo>& r) {
             m_launch->setEnabled(true);
@@ -294,10 +295,9 @@ void ServerPane::stop()
     const QString id = m_jobId;
     const QString root = m_jobRoot;
     m_stop->setEnabled(false);
-    whenReady(this,
-        QtConcurrent::run(
-            transportPool(), [transport, id, root] { return RemoteJob::cancel(*transport, id, root, 5); }),
-        [this](const Status& s) {
+    m_requests.track(QtConcurrent::run(
+                         transportPool(), [transport, id, root] { return RemoteJob::cancel(*transport, id, root, 5); }),
+        [this](const Result<void>& s) {
             if (!s)
                 m_status->setText(tr("Stop failed: %1").arg(s.error().toHtmlEscaped()));
         });

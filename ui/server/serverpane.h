@@ -2,9 +2,10 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
-#include "core/monitor/seriesbuffer.h"
-#include "core/monitor/serverclient.h"
-#include "core/monitor/serverprofile.h"
+#include "core/server/serverclient.h"
+#include "core/server/serverlaunchprofile.h"
+#include "core/timeseries/seriesbuffer.h"
+#include "core/util/jobtracker.h"
 #include "ui/appcontext.h"
 #include "ui/common/hostpane.h"
 
@@ -84,6 +85,7 @@ private:
     QString m_jobRoot;
     std::array<SeriesBuffer, SeriesCount> m_series;
     qint64 m_lastTime = 0;
+    JobTracker m_requests { this };
 };
 
 } // namespace kf

@@ -1,0 +1,449 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/hosts/serverfacts.h"
+
+#include "core/transport/transport.h"
+
+#include <QJsonArray>
+#include <QRegularExpression>
+
+namespace kf {
+
+namespace {
+
+// POSIX sh only (dash, busybox ash, bash --posix). Every probe is guarded with
+// `command -v`, every tool that can hang (nvidia-smi on a wedged driver, python importing
+// torch) runs under `timeout` when the server has it. Values are cut to one line.
+constexpr char kScript[] = R"SH(kf_main() {
+PATH="$PATH:/usr/local/cuda/bin:/usr/sbin:/sbin"
+kf_has() { command -v "$1" >/dev/null 2>&1; }
+kf_t() { if kf_has timeout; then timeout "$@"; else shift; "$@"; fi; }
+kf_f() { printf '%s=%s\n' "$1" "$2"; }
+kf_first() { head -n 1 | tr -d '\r'; }
+echo kf_facts=1
+if [ -r /etc/os-release ]; then
+  kf_f os "$(sed -n 's/^PRETTY_NAME=//p' /etc/os-release | kf_first)"
+else
+  kf_f os "$(uname -s 2>/dev/null) $(uname -r 2>/dev/null)"
+fi
+kf_f kernel "$(uname -r 2>/dev/null)"
+kf_f arch "$(uname -m 2>/dev/null)"
+kf_f hostname "$(uname -n 2>/dev/null)"
+n=$(getconf _NPROCESSORS_ONLN 2>/dev/null) || n=
+[ -n "$n" ] || n=$(nproc 2>/dev/null) || n=
+[ -n "$n" ] || n=$(grep -c '^processor' /proc/cpuinfo 2>/dev/null) || n=
+kf_f cpus "$n"
+[ -r /proc/cpuinfo ] && kf_f cpu_model "$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo | kf_first)"
+if [ -r /proc/meminfo ]; then
+  kf_f mem_total_kb "$(sed -n 's/^MemTotal:[[:space:]]*\([0-9]*\).*/\1/p' /proc/meminfo | kf_first)"
+  kf_f mem_available_kb "$(sed -n 's/^MemAvailable:[[:space:]]*\([0-9]*\).*/\1/p' /proc/meminfo | kf_first)"
+fi
+kf_f home "$HOME"
+kf_has df && kf_f disk_home "$(df -Pk "$HOME" 2>/dev/null | awk 'NR==2 {print $2, $4}')"
+if kf_has nvidia-smi; then
+  out=$(kf_t 20 nvidia-smi -L 2>&1); rc=$?
+  if [ "$rc" -eq 0 ]; then
+    printf '%s\n' "$out" | while IFS= read -r l; do [ -n "$l" ] && kf_f gpu "$l"; done
+    kf_t 20 nvidia-smi --query-gpu=index,compute_cap,memory.total --format=csv,noheader,nounits 2>/dev/null \
+      | while IFS= read -r l; do kf_f gpu_info "$l"; done
+    kf_f driver "$(kf_t 20 nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | kf_first)"
+  else
+    kf_f nvidia_smi_error "$(printf '%s\n' "$out" | grep -v '^[[:space:]]*$' | kf_first)"
+  fi
+fi
+kf_has nvcc && kf_f nvcc "$(nvcc --version 2>/dev/null | grep release | kf_first)"
+kf_has cmake && kf_f cmake "$(cmake --version 2>/dev/null | kf_first)"
+kf_has ninja && kf_f ninja "$(ninja --version 2>/dev/null | kf_first)"
+kf_has gcc && kf_f gcc "$(gcc --version 2>/dev/null | kf_first)"
+if kf_has python3; then
+  kf_t 60 python3 -c '
+import sys
+print("python3=Python %s" % sys.version.split()[0])
+try:
+    from importlib import metadata
+except Exception:
+    metadata = None
+found = set()
+for name in ("torch", "sglang", "sgl-kernel"):
+    try:
+        print("pkg_%s=%s" % (name, metadata.version(name)))
+        found.add(name)
+    except Exception:
+        pass
+if "torch" not in found:
+    try:
+        import torch
+        print("pkg_torch=%s" % torch.__version__)
+    except Exception as e:
+        print("torch_error=%s: %s" % (type(e).__name__, str(e).splitlines()[0] if str(e) else ""))
+' 2>/dev/null
+fi
+echo kf_facts_end=1
+}
+kf_main </dev/null
+)SH";
+
+qint64 toKiB(const QString& s)
+{
+    bool ok = false;
+    const qint64 v = s.trimmed().toLongLong(&ok);
+    return ok ? v : -1;
+}
+
+QString unquote(QString s)
+{
+    s = s.trimmed();
+    if (s.size() >= 2 && (s.front() == QLatin1Char('"') || s.front() == QLatin1Char('\'')) && s.back() == s.front())
+        s = s.mid(1, s.size() - 2);
+    return s;
+}
+
+} // namespace
+
+QByteArray serverFactsScript()
+{
+    return QByteArray(kScript);
+}
+
+QString versionFromToolOutput(const QString& key, const QString& raw)
+{
+    const QString text = raw.trimmed();
+    if (key == QLatin1String("nvcc")) {
+        // "Cuda compilation tools, release 12.4, V12.4.131": the V-number is the full one.
+        static const QRegularExpression full(QStringLiteral("\\bV(\\d+(?:\\.\\d+)+)"));
+        static const QRegularExpression rel(QStringLiteral("release (\\d+(?:\\.\\d+)+)"));
+        if (const auto m = full.match(text); m.hasMatch())
+            return m.captured(1);
+        if (const auto m = rel.match(text); m.hasMatch())
+            return m.captured(1);
+        return text;
+    }
+    if (key == QLatin1String("gcc")) {
+        // "gcc (Debian 12.2.0-14) 12.2.0": the version is the last word.
+        static const QRegularExpression last(QStringLiteral("(\\d+(?:\\.\\d+)+)\\s*$"));
+        if (const auto m = last.match(text); m.hasMatch())
+            return m.captured(1);
+        return text;
+    }
+    // "cmake version 3.25.1", "Python 3.11.2", "1.11.1", "cmake version 3.31.0-rc1"
+    static const QRegularExpression any(QStringLiteral("(\\d+(?:\\.\\d+)+[0-9A-Za-z.+-]*)"));
+    if (const auto m = any.match(text); m.hasMatch())
+        return m.captured(1);
+    return text;
+}
+
+QString formatKiB(qint64 kib)
+{
+    if (kib < 0)
+        return QStringLiteral("unknown");
+    const double b = double(kib) * 1024.0;
+    const char* units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+    double v = b;
+    int u = 0;
+    while (v >= 1024.0 && u < 5) {
+        v /= 1024.0;
+        ++u;
+    }
+    return QString::number(v, 'f', u == 0 ? 0 : 1) + QLatin1Char(' ') + QLatin1String(units[u]);
+}
+
+Result<ServerFacts> parseServerFacts(const QByteArray& output)
+{
+    ServerFacts f;
+    bool started = false;
+    static const QRegularExpression gpuLine(QStringLiteral("^GPU (\\d+): (.*?)(?: \\(UUID: ([^)]*)\\))?\\s*$"));
+    QList<QStringList> gpuInfo;
+    for (QByteArray raw : output.split('\n')) {
+        if (raw.endsWith('\r'))
+            raw.chop(1);
+        const qsizetype eq = raw.indexOf('=');
+        if (eq <= 0)
+            continue;
+        const QString key = QString::fromUtf8(raw.left(eq));
+        const QString value = QString::fromUtf8(raw.mid(eq + 1));
+        if (!started) {
+            // Anything a login shell printed before the script (motd, banners) is skipped.
+            if (key == QLatin1String("kf_facts"))
+                started = true;
+            continue;
+        }
+        if (key == QLatin1String("kf_facts_end")) {
+            f.complete = true;
+            break;
+        }
+        if (key == QLatin1String("os")) {
+            f.os = unquote(value);
+        } else if (key == QLatin1String("kernel")) {
+            f.kernel = value.trimmed();
+        } else if (key == QLatin1String("arch")) {
+            f.arch = value.trimmed();
+        } else if (key == QLatin1String("hostname")) {
+            f.hostName = value.trimmed();
+        } else if (key == QLatin1String("cpus")) {
+            f.cpuCount = value.trimmed().toInt();
+        } else if (key == QLatin1String("cpu_model")) {
+            f.cpuModel = value.simplified();
+        } else if (key == QLatin1String("mem_total_kb")) {
+            f.memTotalKiB = toKiB(value);
+        } else if (key == QLatin1String("mem_available_kb")) {
+            f.memAvailableKiB = toKiB(value);
+        } else if (key == QLatin1String("home")) {
+            f.homeDir = value;
+        } else if (key == QLatin1String("disk_home")) {
+            const QStringList parts = value.simplified().split(QLatin1Char(' '));
+            if (parts.size() == 2) {
+                f.diskHomeTotalKiB = toKiB(parts[0]);
+                f.diskHomeAvailableKiB = toKiB(parts[1]);
+            }
+        } else if (key == QLatin1String("gpu")) {
+            f.hasNvidiaSmi = true;
+            const auto m = gpuLine.match(value.trimmed());
+            if (m.hasMatch()) {
+                GpuFact g;
+                g.index = m.captured(1).toInt();
+                g.name = m.captured(2).trimmed();
+                g.uuid = m.captured(3);
+                f.gpus.append(g);
+            } else if (!value.trimmed().isEmpty() && f.nvidiaSmiError.isEmpty()) {
+                // "No devices were found" and friends come with exit status 0 on some drivers.
+                f.nvidiaSmiError = value.trimmed();
+            }
+        } else if (key == QLatin1String("gpu_info")) {
+            gpuInfo.append(value.split(QLatin1Char(',')));
+        } else if (key == QLatin1String("driver")) {
+            f.hasNvidiaSmi = true;
+            f.driverVersion = value.trimmed();
+        } else if (key == QLatin1String("nvidia_smi_error")) {
+            f.hasNvidiaSmi = true;
+            f.nvidiaSmiError = value.trimmed();
+        } else if (key == QLatin1String("nvcc")) {
+            f.nvcc = versionFromToolOutput(key, value);
+        } else if (key == QLatin1String("cmake")) {
+            f.cmake = versionFromToolOutput(key, value);
+        } else if (key == QLatin1String("ninja")) {
+            f.ninja = versionFromToolOutput(key, value);
+        } else if (key == QLatin1String("gcc")) {
+            f.gcc = versionFromToolOutput(key, value);
+        } else if (key == QLatin1String("python3")) {
+            f.python = versionFromToolOutput(key, value);
+        } else if (key == QLatin1String("pkg_torch")) {
+            f.torch = value.trimmed();
+        } else if (key == QLatin1String("pkg_sglang")) {
+            f.sglang = value.trimmed();
+        } else if (key == QLatin1String("pkg_sgl-kernel")) {
+            f.sglKernel = value.trimmed();
+        } else if (key == QLatin1String("torch_error")) {
+            f.torchError = value.trimmed();
+        } else {
+            f.extra.append({ key, value });
+        }
+    }
+    if (!started)
+        return Result<ServerFacts>::failure(
+            QStringLiteral("the server facts script produced no output (is /bin/sh missing?)"));
+    // Join "index, compute_cap, memory.total" to the GPUs by index; brackets mean no value.
+    for (const QStringList& cols : std::as_const(gpuInfo)) {
+        if (cols.size() < 3)
+            continue;
+        bool ok = false;
+        const int index = cols[0].trimmed().toInt(&ok);
+        if (!ok)
+            continue;
+        for (GpuFact& g : f.gpus) {
+            if (g.index != index)
+                continue;
+            const QString cc = cols[1].trimmed();
+            if (!cc.startsWith(QLatin1Char('[')) && cc != QLatin1String("N/A"))
+                g.computeCapability = cc;
+            bool memOk = false;
+            const qint64 mem = cols[2].trimmed().toLongLong(&memOk);
+            if (memOk)
+                g.memoryMiB = mem;
+        }
+    }
+    return f;
+}
+
+Result<ServerFacts> collectServerFacts(Transport& transport, int timeoutMs)
+{
+    CommandSpec spec;
+    spec.command = QString::fromUtf8(serverFactsScript());
+    // The facts are a few KiB; more is a login script talking (a .bashrc printing without end).
+    spec.maxOutputBytes = kServerFactsMaxOutput;
+    const ExecResult r = transport.exec(spec, timeoutMs);
+    if (!r.error.isEmpty())
+        return Result<ServerFacts>::failure(
+            QStringLiteral("server facts on %1: %2").arg(transport.describe(), r.error));
+    auto facts = parseServerFacts(r.stdOut);
+    if (!facts) {
+        QString why = facts.error();
+        const QString err = QString::fromUtf8(r.stdErr).trimmed();
+        if (!err.isEmpty())
+            why += QStringLiteral(": ") + err.section(QLatin1Char('\n'), 0, 0);
+        return Result<ServerFacts>::failure(QStringLiteral("server facts on %1: %2").arg(transport.describe(), why));
+    }
+    return facts;
+}
+
+QStringList serverFactsHints(const ServerFacts& f)
+{
+    QStringList hints;
+    if (!f.complete)
+        hints << QStringLiteral(
+            "The facts script did not finish (the connection dropped or a tool hung): some facts are missing.");
+    if (f.nvidiaSmiError.contains(QLatin1String("version mismatch"), Qt::CaseInsensitive))
+        hints << QStringLiteral(
+            "The NVIDIA driver and its library differ (a driver upgrade without a reboot): reboot the "
+            "server or reload the nvidia kernel modules before building or serving.");
+    if (!f.cmake.isEmpty() && compareVersions(f.cmake, QStringLiteral("3.31")) < 0)
+        hints << QStringLiteral(
+            "CMake %1 is older than 3.31: sgl-kernel's CMakeLists.txt sets policy CMP0177 "
+            "unconditionally and stops with \"Policy CMP0177 is not known\" unless the cmake_policy "
+            "guards are patched in (or a newer CMake is used).")
+                     .arg(f.cmake);
+    bool blackwell = false;
+    for (const GpuFact& g : f.gpus)
+        blackwell = blackwell || compareVersions(g.computeCapability, QStringLiteral("12.0")) >= 0;
+    if (blackwell && !f.nvcc.isEmpty() && compareVersions(f.nvcc, QStringLiteral("12.8")) < 0)
+        hints << QStringLiteral("nvcc %1 cannot compile for these sm_120 GPUs (\"Unsupported gpu architecture "
+                                "'compute_120a'\"): CUDA 12.8 or newer is needed.")
+                     .arg(f.nvcc);
+    if (!f.nvcc.isEmpty() && compareVersions(f.nvcc, QStringLiteral("13")) >= 0)
+        hints << QStringLiteral(
+            "CUDA %1 keeps CUB/Thrust/libcu++ under include/cccl: sources compiled by the host compiler "
+            "need the CCCL include-directory patch (\"cuda/atomic: No such file or directory\").")
+                     .arg(f.nvcc);
+    if (blackwell)
+        hints << QStringLiteral("FA3 is built for sm_90a only: on these GPUs build with -DSGL_KERNEL_ENABLE_FA3=OFF "
+                                "(through CMAKE_ARGS) plus the FA3 guard and import-fallback patches.");
+    if (f.memAvailableKiB > 0) {
+        // Each nvcc thread can peak at 3-5 GB; budget 4 GiB a thread.
+        const qint64 threads = std::max<qint64>(1, f.memAvailableKiB / (4LL * 1024 * 1024));
+        hints << QStringLiteral(
+            "%1 of RAM available: keep MAX_JOBS \u00d7 SGL_KERNEL_COMPILE_THREADS at or below about %2 "
+            "(nvcc threads peak at 3-5 GB each; out of memory shows as \"Killed\" or signal 9).")
+                     .arg(formatKiB(f.memAvailableKiB))
+                     .arg(threads);
+    }
+    if (f.ninja.isEmpty() && !f.cmake.isEmpty())
+        hints << QStringLiteral("Ninja is not installed: CMake falls back to Make (slower, and no .ninja_log for "
+                                "progress and ETA).");
+    if (!f.python.isEmpty() && f.torch.isEmpty())
+        hints << QStringLiteral("PyTorch is not installed for the python3 on the login PATH: sgl-kernel builds against "
+                                "it (pip install --no-build-isolation needs torch already there).");
+    return hints;
+}
+
+QList<QPair<QString, QString>> ServerFacts::rows() const
+{
+    const QString notFound = QStringLiteral("not found");
+    auto orMissing = [&](const QString& v) { return v.isEmpty() ? notFound : v; };
+    QList<QPair<QString, QString>> r;
+    r.append({ QStringLiteral("OS"), orMissing(os) });
+    QString k = kernel;
+    if (!arch.isEmpty())
+        k += QStringLiteral(" (") + arch + QLatin1Char(')');
+    r.append({ QStringLiteral("Kernel"), orMissing(k) });
+    QString cpu = cpuCount > 0 ? QString::number(cpuCount) : QStringLiteral("unknown");
+    if (!cpuModel.isEmpty())
+        cpu += QStringLiteral(" \u00d7 ") + cpuModel;
+    r.append({ QStringLiteral("CPUs"), cpu });
+    r.append({ QStringLiteral("RAM"),
+        memTotalKiB < 0 ? QStringLiteral("unknown")
+                        : formatKiB(memTotalKiB) + QStringLiteral(" total, ") + formatKiB(memAvailableKiB)
+                + QStringLiteral(" available") });
+    r.append({ QStringLiteral("Disk (home)"),
+        diskHomeAvailableKiB < 0 ? QStringLiteral("unknown")
+                                 : formatKiB(diskHomeAvailableKiB) + QStringLiteral(" free of ")
+                + formatKiB(diskHomeTotalKiB) + QStringLiteral(" in ") + homeDir });
+    QString gpuText;
+    if (!nvidiaSmiError.isEmpty() && gpus.isEmpty())
+        gpuText = QStringLiteral("nvidia-smi failed: ") + nvidiaSmiError;
+    else if (!hasNvidiaSmi)
+        gpuText = QStringLiteral("none (no nvidia-smi)");
+    else if (gpus.isEmpty())
+        gpuText = QStringLiteral("none");
+    // Consecutive identical GPUs share a line ("0\u20136: ..."): 8-GPU servers stay readable.
+    for (qsizetype i = 0; i < gpus.size();) {
+        const GpuFact& g = gpus[i];
+        qsizetype j = i + 1;
+        while (j < gpus.size() && gpus[j].name == g.name && gpus[j].computeCapability == g.computeCapability
+            && gpus[j].memoryMiB == g.memoryMiB && gpus[j].index == gpus[j - 1].index + 1)
+            ++j;
+        if (!gpuText.isEmpty())
+            gpuText += QLatin1Char('\n');
+        gpuText += QString::number(g.index);
+        if (j - i > 1)
+            gpuText += QStringLiteral("\u2013") + QString::number(gpus[j - 1].index);
+        gpuText += QStringLiteral(": ") + g.name;
+        QStringList details;
+        if (!g.computeCapability.isEmpty())
+            details << QStringLiteral("sm ") + g.computeCapability;
+        if (g.memoryMiB >= 0)
+            details << QString::number(g.memoryMiB) + QStringLiteral(" MiB");
+        if (!details.isEmpty())
+            gpuText += QStringLiteral(" (") + details.join(QStringLiteral(", ")) + QLatin1Char(')');
+        i = j;
+    }
+    r.append({ QStringLiteral("GPUs"), gpuText });
+    if (hasNvidiaSmi)
+        r.append({ QStringLiteral("Driver"), orMissing(driverVersion) });
+    r.append({ QStringLiteral("nvcc"), orMissing(nvcc) });
+    r.append({ QStringLiteral("CMake"), orMissing(cmake) });
+    r.append({ QStringLiteral("Ninja"), orMissing(ninja) });
+    r.append({ QStringLiteral("GCC"), orMissing(gcc) });
+    r.append({ QStringLiteral("Python"), orMissing(python) });
+    QString torchText = torch;
+    if (torchText.isEmpty())
+        torchText = python.isEmpty()
+            ? notFound
+            : (torchError.isEmpty() ? notFound : QStringLiteral("not importable: ") + torchError);
+    r.append({ QStringLiteral("PyTorch"), torchText });
+    r.append({ QStringLiteral("SGLang"), orMissing(sglang) });
+    r.append({ QStringLiteral("sgl-kernel"), orMissing(sglKernel) });
+    return r;
+}
+
+QJsonObject ServerFacts::toJson() const
+{
+    auto num = [](qint64 v) { return v < 0 ? QJsonValue() : QJsonValue(double(v)); };
+    auto str = [](const QString& s) { return s.isEmpty() ? QJsonValue() : QJsonValue(s); };
+    QJsonArray g;
+    for (const GpuFact& x : gpus)
+        g.append(QJsonObject { { QStringLiteral("index"), x.index }, { QStringLiteral("name"), x.name },
+            { QStringLiteral("uuid"), str(x.uuid) }, { QStringLiteral("computeCapability"), str(x.computeCapability) },
+            { QStringLiteral("memoryMiB"), num(x.memoryMiB) } });
+    QJsonObject extras;
+    for (const auto& [k, v] : extra)
+        extras.insert(k, v);
+    return QJsonObject {
+        { QStringLiteral("os"), str(os) },
+        { QStringLiteral("kernel"), str(kernel) },
+        { QStringLiteral("arch"), str(arch) },
+        { QStringLiteral("hostname"), str(hostName) },
+        { QStringLiteral("cpus"), cpuCount },
+        { QStringLiteral("cpuModel"), str(cpuModel) },
+        { QStringLiteral("memTotalKiB"), num(memTotalKiB) },
+        { QStringLiteral("memAvailableKiB"), num(memAvailableKiB) },
+        { QStringLiteral("home"), str(homeDir) },
+        { QStringLiteral("diskHomeTotalKiB"), num(diskHomeTotalKiB) },
+        { QStringLiteral("diskHomeAvailableKiB"), num(diskHomeAvailableKiB) },
+        { QStringLiteral("gpus"), g },
+        { QStringLiteral("driver"), str(driverVersion) },
+        { QStringLiteral("nvidiaSmi"), hasNvidiaSmi },
+        { QStringLiteral("nvidiaSmiError"), str(nvidiaSmiError) },
+        { QStringLiteral("nvcc"), str(nvcc) },
+        { QStringLiteral("cmake"), str(cmake) },
+        { QStringLiteral("ninja"), str(ninja) },
+        { QStringLiteral("gcc"), str(gcc) },
+        { QStringLiteral("python3"), str(python) },
+        { QStringLiteral("torch"), str(torch) },
+        { QStringLiteral("torchError"), str(torchError) },
+        { QStringLiteral("sglang"), str(sglang) },
+        { QStringLiteral("sglKernel"), str(sglKernel) },
+        { QStringLiteral("extra"), extras },
+        { QStringLiteral("complete"), complete },
+    };
+}
+
+} // namespace kf

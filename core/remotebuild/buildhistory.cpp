@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/remotebuild/buildhistory.h"
+
+#include "core/store/database.h"
+
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QVariant>
+
+namespace kf {
+
+QString buildResultFor(int exitStatus, bool cancelled)
+{
+    if (cancelled)
+        return QStringLiteral("cancelled");
+    return exitStatus == 0 ? QStringLiteral("succeeded") : QStringLiteral("failed");
+}
+
+namespace {
+
+QString duration(qint64 ms)
+{
+    const qint64 s = ms / 1000;
+    if (s >= 3600)
+        return QStringLiteral("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60);
+    if (s >= 60)
+        return QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60);
+    return QStringLiteral("%1 s").arg(s);
+}
+
+} // namespace
+
+QString compareBuilds(const BuildRecord& cur, const BuildRecord& prev)
+{
+    QStringList parts;
+    parts << QStringLiteral("previous run %1 (%2)")
+                 .arg(prev.result, prev.started.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")));
+    if (cur.durationMs() >= 0 && prev.durationMs() > 0) {
+        const qint64 d = cur.durationMs() - prev.durationMs();
+        parts << QStringLiteral("%1 vs %2 (%3%4%)")
+                     .arg(duration(cur.durationMs()), duration(prev.durationMs()),
+                         d >= 0 ? QStringLiteral("+") : QString())
+                     .arg(double(d) * 100.0 / double(prev.durationMs()), 0, 'f', 0);
+    } else if (prev.durationMs() > 0) {
+        parts << QStringLiteral("took %1").arg(duration(prev.durationMs()));
+    }
+    if (prev.stepsTotal > 0)
+        parts << QStringLiteral("%1/%2 steps then, %3/%4 now")
+                     .arg(prev.stepsDone)
+                     .arg(prev.stepsTotal)
+                     .arg(cur.stepsDone)
+                     .arg(cur.stepsTotal);
+    if (prev.peakMemKb > 0)
+        parts << QStringLiteral("peak memory %1 GB then, %2 GB now")
+                     .arg(double(prev.peakMemKb) / 1048576.0, 0, 'f', 1)
+                     .arg(double(cur.peakMemKb) / 1048576.0, 0, 'f', 1);
+    return parts.join(QStringLiteral("; "));
+}
+
+namespace buildhistory {
+namespace {
+
+BuildRecord fromQuery(const QSqlQuery& q)
+{
+    BuildRecord r;
+    r.id = q.value(0).toLongLong();
+    r.jobId = q.value(1).toString();
+    r.profile = q.value(2).toString();
+    r.host = q.value(3).toString();
+    r.started = QDateTime::fromMSecsSinceEpoch(q.value(4).toLongLong(), Qt::UTC);
+    if (!q.value(5).isNull())
+        r.ended = QDateTime::fromMSecsSinceEpoch(q.value(5).toLongLong(), Qt::UTC);
+    r.result = q.value(6).toString();
+    r.exitStatus = q.value(7).isNull() ? -1 : q.value(7).toInt();
+    r.stepsDone = q.value(8).toInt();
+    r.stepsTotal = q.value(9).toInt();
+    r.peakMemKb = q.value(10).toLongLong();
+    r.errors = q.value(11).toInt();
+    return r;
+}
+
+const char* kColumns
+    = "id, job_id, profile, host, started, ended, result, exit_status, steps_done, steps_total, peak_mem_kb, errors";
+
+template <typename T> Result<T> fail(const QSqlQuery& q)
+{
+    return Result<T>::failure(QStringLiteral("history database: ") + q.lastError().text());
+}
+
+} // namespace
+
+Result<void> ensureSchema()
+{
+    return store::ensureSchema({ QStringLiteral(
+        "CREATE TABLE IF NOT EXISTS builds (id INTEGER PRIMARY KEY, job_id TEXT NOT NULL, profile TEXT, host TEXT NOT "
+        "NULL,"
+        " started INTEGER, ended INTEGER, result TEXT, exit_status INTEGER, steps_done INTEGER, steps_total INTEGER,"
+        " peak_mem_kb INTEGER, errors INTEGER, UNIQUE(host, job_id))") });
+}
+
+Result<qint64> save(const BuildRecord& r)
+{
+    if (const Result<void> s = ensureSchema(); !s)
+        return Result<qint64>(s);
+    auto db = store::database();
+    if (!db)
+        return Result<qint64>::failure(db.error());
+    QSqlQuery q(*db);
+    q.prepare(QStringLiteral(
+        "INSERT INTO builds (job_id, profile, host, started, ended, result, exit_status, steps_done, steps_total, "
+        "peak_mem_kb, errors)"
+        " VALUES (?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(host, job_id) DO UPDATE SET profile=excluded.profile,"
+        " started=excluded.started, ended=excluded.ended, result=excluded.result, exit_status=excluded.exit_status,"
+        " steps_done=excluded.steps_done, steps_total=excluded.steps_total,"
+        " peak_mem_kb=MAX(COALESCE(builds.peak_mem_kb,0), excluded.peak_mem_kb), errors=excluded.errors"));
+    q.addBindValue(r.jobId);
+    q.addBindValue(r.profile);
+    q.addBindValue(r.host);
+    q.addBindValue(r.started.isValid() ? QVariant(r.started.toMSecsSinceEpoch()) : QVariant());
+    q.addBindValue(r.ended.isValid() ? QVariant(r.ended.toMSecsSinceEpoch()) : QVariant());
+    q.addBindValue(r.result);
+    q.addBindValue(r.exitStatus >= 0 ? QVariant(r.exitStatus) : QVariant());
+    q.addBindValue(r.stepsDone);
+    q.addBindValue(r.stepsTotal);
+    q.addBindValue(r.peakMemKb);
+    q.addBindValue(r.errors);
+    if (!q.exec())
+        return fail<qint64>(q);
+    QSqlQuery id(*db);
+    id.prepare(QStringLiteral("SELECT id FROM builds WHERE host=? AND job_id=?"));
+    id.addBindValue(r.host);
+    id.addBindValue(r.jobId);
+    if (!id.exec() || !id.next())
+        return fail<qint64>(id);
+    return id.value(0).toLongLong();
+}
+
+Result<QList<BuildRecord>> list(const QString& host, int limit)
+{
+    if (const Result<void> s = ensureSchema(); !s)
+        return Result<QList<BuildRecord>>(s);
+    auto db = store::database();
+    if (!db)
+        return Result<QList<BuildRecord>>::failure(db.error());
+    QSqlQuery q(*db);
+    q.prepare(QStringLiteral("SELECT %1 FROM builds WHERE (?='' OR host=?) ORDER BY started DESC, id DESC LIMIT ?")
+                  .arg(QLatin1String(kColumns)));
+    q.addBindValue(host);
+    q.addBindValue(host);
+    q.addBindValue(limit);
+    if (!q.exec())
+        return fail<QList<BuildRecord>>(q);
+    QList<BuildRecord> out;
+    while (q.next())
+        out << fromQuery(q);
+    return out;
+}
+
+Result<std::optional<BuildRecord>> find(const QString& host, const QString& jobId)
+{
+    using R = Result<std::optional<BuildRecord>>;
+    if (const Result<void> s = ensureSchema(); !s)
+        return R(s);
+    auto db = store::database();
+    if (!db)
+        return R::failure(db.error());
+    QSqlQuery q(*db);
+    q.prepare(QStringLiteral("SELECT %1 FROM builds WHERE host=? AND job_id=?").arg(QLatin1String(kColumns)));
+    q.addBindValue(host);
+    q.addBindValue(jobId);
+    if (!q.exec())
+        return fail<std::optional<BuildRecord>>(q);
+    if (!q.next())
+        return std::optional<BuildRecord>();
+    return std::optional<BuildRecord>(fromQuery(q));
+}
+
+Result<std::optional<BuildRecord>> previous(const QString& host, const QString& profile, const QString& excludeJobId)
+{
+    using R = Result<std::optional<BuildRecord>>;
+    if (const Result<void> s = ensureSchema(); !s)
+        return R(s);
+    auto db = store::database();
+    if (!db)
+        return R::failure(db.error());
+    QSqlQuery q(*db);
+    q.prepare(QStringLiteral("SELECT %1 FROM builds WHERE host=? AND profile=? AND job_id<>? AND ended IS NOT NULL "
+                             "ORDER BY started DESC, id DESC LIMIT 1")
+                  .arg(QLatin1String(kColumns)));
+    q.addBindValue(host);
+    q.addBindValue(profile);
+    q.addBindValue(excludeJobId);
+    if (!q.exec())
+        return fail<std::optional<BuildRecord>>(q);
+    if (!q.next())
+        return std::optional<BuildRecord>();
+    return std::optional<BuildRecord>(fromQuery(q));
+}
+
+} // namespace buildhistory
+} // namespace kf

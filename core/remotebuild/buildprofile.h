@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include "core/jobs/jobfolder.h"
+#include "core/util/result.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QMap>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+// Build profiles: how to build one project on a server.
+//
+// YAML format (config dir build-profiles.yaml; built-ins in :/profiles/builtin.yaml):
+//   profiles:
+//     - name: sgl-kernel (pip)              # unique
+//       description: ...
+//       working_dir: ~/sglang/sgl-kernel
+//       command: python3 -m pip install --no-build-isolation -v . -Cbuild-dir=build
+//       env: {CUDA_HOME: /usr/local/cuda}   # plain environment
+//       cmake_args: [-DENABLE_BELOW_SM90=OFF] # exported as CMAKE_ARGS (space-joined)
+//       max_jobs: 2                          # MAX_JOBS and CMAKE_BUILD_PARALLEL_LEVEL
+//       nvcc_threads: 1                      # per nvcc process
+//       nvcc_threads_define: SGL_KERNEL_COMPILE_THREADS  # -D<that>=N; empty: NVCC_APPEND_FLAGS=--threads N
+//       build_dir: build                     # relative to working_dir; holds .ninja_log
+//       demo: true                           # preselected in the Build pane when the host is the demo server
+// Unknown keys are ignored; a profile without name or command is an error.
+namespace kf {
+
+struct BuildProfile
+{
+    QString name;
+    QString description;
+    QString workingDirectory;
+    QString command;
+    QMap<QString, QString> env;
+    QStringList cmakeArgs;
+    int maxJobs = 0;     // 0: leave unset
+    int nvccThreads = 0; // 0: leave unset
+    QString nvccThreadsDefine;
+    QString buildDir;
+    bool demo = false;
+    bool builtIn = false;
+    bool operator==(const BuildProfile&) const = default;
+
+    // build_dir resolved against working_dir ("~/x/build").
+    QString buildPath() const;
+    QString ninjaLogPath() const { return buildPath() + QStringLiteral("/.ninja_log"); }
+    // The CMAKE_ARGS value, with the nvcc threads define added when configured.
+    QString cmakeArgsValue() const;
+    // The job to start: env + CMAKE_ARGS + MAX_JOBS + NINJA_STATUS (our parseable format) + KF_BUILD_DIR.
+    JobSpec toJobSpec() const;
+};
+
+// Names that sgl-kernel / CMake only read as -D definitions. Exported as environment
+// variables they do nothing (DOMAIN.md), so the editor moves them into cmake_args and
+// preflight warns when the server's login environment exports them.
+bool isCMakeOnlyVariable(const QString& name);
+// Moves env entries that are CMake-only into cmakeArgs (-DNAME=value); returns the moved names.
+QStringList moveCMakeOnlyEnv(BuildProfile& profile);
+
+struct BuildProfileList
+{
+    QList<BuildProfile> profiles;
+    QString error;
+    explicit operator bool() const { return error.isEmpty(); }
+};
+BuildProfileList parseBuildProfiles(const QByteArray& yaml);
+QByteArray serializeBuildProfiles(const QList<BuildProfile>& profiles);
+
+// Built-ins (from resources) followed by the user's profiles (config dir); a user profile with
+// a built-in's name replaces it.
+QList<BuildProfile> builtInBuildProfiles();
+QString userBuildProfilesPath();
+Result<QList<BuildProfile>> loadBuildProfiles(const QString& userPath = {});
+Result<void> saveUserBuildProfiles(const QList<BuildProfile>& profiles, const QString& userPath = {});
+std::optional<BuildProfile> findBuildProfile(const QList<BuildProfile>& profiles, const QString& name);
+
+} // namespace kf
+
+Q_DECLARE_METATYPE(kf::BuildProfile)

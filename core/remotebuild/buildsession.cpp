@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/remotebuild/buildsession.h"
+
+#include "core/log/logging.h"
+#include "core/remotebuild/ninjalog.h"
+#include "core/transport/transportpool.h"
+
+#include <QDateTime>
+#include <QThread>
+#include <QtConcurrent>
+
+namespace kf {
+
+MemorySample parseMemInfo(QByteArrayView text)
+{
+    MemorySample s;
+    for (const QByteArray& line : QByteArray(text.data(), text.size()).split('\n')) {
+        auto value = [&](const char* key) -> qint64 {
+            if (!line.startsWith(key))
+                return -1;
+            return line.mid(qstrlen(key)).trimmed().split(' ').value(0).toLongLong();
+        };
+        if (const qint64 v = value("MemTotal:"); v >= 0)
+            s.totalKb = v;
+        else if (const qint64 a = value("MemAvailable:"); a >= 0)
+            s.availableKb = a;
+    }
+    return s;
+}
+
+BuildSession::BuildSession(std::shared_ptr<Transport> transport, QString hostName, QString jobId, QObject* parent)
+    : QObject(parent)
+    , m_transport(std::move(transport))
+    , m_host(std::move(hostName))
+    , m_jobId(std::move(jobId))
+{
+    connect(&m_memTimer, &QTimer::timeout, this, &BuildSession::pollMemory);
+    m_historyTimer.setInterval(10000);
+    connect(&m_historyTimer, &QTimer::timeout, this, [this] {
+        if (m_historyDirty)
+            saveHistory(false);
+    });
+}
+
+BuildSession::~BuildSession()
+{
+    detach();
+}
+
+void BuildSession::setProfile(const BuildProfile& profile)
+{
+    m_profile = profile;
+}
+
+void BuildSession::attach(qint64 offset)
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    detach();
+    m_analyzer = BuildLogAnalyzer();
+    m_eta.reset();
+    m_progress = BuildProgress();
+    m_diagnostics.clear();
+    m_clock.start();
+    m_record = BuildRecord();
+    m_record.jobId = m_jobId;
+    m_record.host = m_host;
+    m_record.profile = m_profile ? m_profile->name : QString();
+    m_job = std::make_unique<RemoteJob>(m_transport, m_jobId, m_root);
+    connect(m_job.get(), &RemoteJob::logReceived, this, &BuildSession::onLog);
+    connect(m_job.get(), &RemoteJob::streamInterrupted, this, &BuildSession::streamInterrupted);
+    connect(m_job.get(), &RemoteJob::streamResumed, this, &BuildSession::streamResumed);
+    connect(m_job.get(), &RemoteJob::failed, this, &BuildSession::failed);
+    connect(m_job.get(), &RemoteJob::finished, this, [this](const JobInfo& info) {
+        apply(m_analyzer.finish());
+        m_memTimer.stop();
+        m_historyTimer.stop();
+        if (m_progress.total > 0 && info.exitStatus == 0) {
+            m_progress.etaS = 0;
+            Q_EMIT progressChanged(m_progress);
+        }
+        saveHistory(true, &info);
+        Q_EMIT finished(info);
+    });
+
+    // Seed the ETA from the previous run's .ninja_log and find the previous history row; both off the GUI thread.
+    auto transport = m_transport;
+    if (m_profile) {
+        const QString path = m_profile->ninjaLogPath();
+        m_requests.track(QtConcurrent::run(transportPool(),
+                             [transport, path] {
+                                 const auto data = transport->readFile(path);
+                                 return data ? parseNinjaLog(*data) : NinjaLog { 0, {}, 0, 0, data.error() };
+                             }),
+            [this](const NinjaLog& log) {
+                if (log && !log.lastRun.isEmpty())
+                    m_eta.seed(log);
+            });
+        if (m_recordHistory) {
+            if (const auto prev = buildhistory::previous(m_host, m_profile->name, m_jobId); prev && prev->has_value())
+                Q_EMIT previousRunKnown(**prev, compareBuilds(m_record, **prev));
+        }
+    }
+    if (m_memInterval > 0) {
+        m_memTimer.start(m_memInterval);
+        pollMemory();
+    }
+    if (m_recordHistory)
+        m_historyTimer.start();
+    m_job->attach(offset);
+}
+
+void BuildSession::detach()
+{
+    m_requests.cancelAll();
+    m_memTimer.stop();
+    m_historyTimer.stop();
+    if (m_job) {
+        m_job->detach();
+        m_job.reset();
+    }
+}
+
+void BuildSession::onLog(qint64 offset, const QByteArray& data)
+{
+    Q_EMIT logReceived(offset, data);
+    apply(m_analyzer.feed(data));
+}
+
+void BuildSession::apply(const BuildLogEvents& ev)
+{
+    for (const Diagnostic& d : ev.diagnostics) {
+        m_diagnostics.append(d);
+        if (d.severity == Diagnostic::Severity::Error)
+            ++m_record.errors;
+        Q_EMIT diagnosticFound(d);
+    }
+    if (ev.progress.isEmpty())
+        return;
+    // One progress signal per chunk: the last status line is what matters.
+    for (const ProgressUpdate& u : ev.progress) {
+        if (u.source == ProgressUpdate::Source::CMakePercent) {
+            m_progress.percent = u.percent;
+            m_progress.elapsedS = double(m_clock.elapsed()) / 1000.0;
+        } else {
+            // Our NINJA_STATUS carries ninja's clock, so a replayed log (reattach) keeps real times.
+            const qint64 t = u.elapsedS >= 0 ? qint64(u.elapsedS * 1000) : m_clock.elapsed();
+            m_eta.addSample(t, u.done, u.total);
+            m_progress.done = u.done;
+            m_progress.total = u.total;
+            m_progress.running = u.running;
+            m_progress.percent = u.percent;
+            m_progress.elapsedS = double(t) / 1000.0;
+        }
+        m_progress.description = u.description;
+    }
+    m_progress.rate = m_eta.rate().value_or(-1);
+    m_progress.etaS = m_eta.etaSeconds().value_or(-1);
+    m_record.stepsDone = std::max(0, m_progress.done);
+    m_record.stepsTotal = std::max(0, m_progress.total);
+    m_historyDirty = true;
+    Q_EMIT progressChanged(m_progress);
+}
+
+void BuildSession::pollMemory()
+{
+    if (m_memPoll.isPending())
+        return;
+    auto transport = m_transport;
+    // /proc files report size 0, so read them with cat rather than SFTP.
+    m_memPoll = m_requests.track(QtConcurrent::run(transportPool(),
+                                     [transport]() -> Result<QByteArray> {
+                                         CommandSpec c;
+                                         c.command = QStringLiteral("cat /proc/meminfo");
+                                         const ExecResult r = transport->exec(c, 15000);
+                                         if (!r.ok())
+                                             return Result<QByteArray>::failure(
+                                                 r.error.isEmpty() ? QString::fromUtf8(r.stdErr) : r.error);
+                                         return r.stdOut;
+                                     }),
+        [this](const Result<QByteArray>& r) {
+            if (!r)
+                return;
+            MemorySample s = parseMemInfo(*r);
+            if (s.totalKb <= 0)
+                return;
+            s.timeMs = QDateTime::currentMSecsSinceEpoch();
+            m_peakUsedKb = std::max(m_peakUsedKb, s.totalKb - s.availableKb);
+            m_record.peakMemKb = m_peakUsedKb;
+            Q_EMIT memorySampled(s);
+        });
+}
+
+void BuildSession::saveHistory(bool final, const JobInfo* info)
+{
+    if (!m_recordHistory)
+        return;
+    m_historyDirty = false;
+    if (info) {
+        m_record.started = info->started;
+        m_record.ended = info->ended;
+        m_record.exitStatus = info->exitStatus;
+        m_record.result = buildResultFor(info->exitStatus, info->cancelled);
+    } else if (!m_record.started.isValid()) {
+        m_record.started = QDateTime::currentDateTimeUtc().addMSecs(-qint64(m_progress.elapsedS * 1000));
+    }
+    Q_UNUSED(final);
+    if (const auto r = buildhistory::save(m_record); !r)
+        log::build()->warn("cannot record build {}: {}", m_jobId, r.error());
+}
+
+} // namespace kf

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include "core/jobs/remotejob.h"
+#include "core/remotebuild/buildhistory.h"
+#include "core/remotebuild/buildloganalyzer.h"
+#include "core/remotebuild/buildprofile.h"
+#include "core/remotebuild/etaestimator.h"
+#include "core/util/jobtracker.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QTimer>
+
+#include <memory>
+
+namespace kf {
+
+struct BuildProgress
+{
+    int done = -1; // steps (ninja edges); -1 unknown
+    int total = -1;
+    int running = -1;
+    int percent = -1;    // 0..100
+    double rate = -1;    // steps/s; -1 unknown
+    double etaS = -1;    // seconds left; -1 unknown
+    double elapsedS = 0; // since the build started (ninja's clock when available)
+    QString description;
+};
+
+struct MemorySample
+{
+    qint64 timeMs = 0; // ms since epoch (client clock)
+    qint64 availableKb = 0;
+    qint64 totalKb = 0;
+};
+
+// "MemTotal: N kB" / "MemAvailable: N kB" lines of /proc/meminfo.
+MemorySample parseMemInfo(QByteArrayView text);
+
+// One build followed end to end: the job's log (RemoteJob), progress and ETA, diagnostics,
+// the server's memory every few seconds, and the history row. Used by the Build pane and
+// `kernelforge-cli build attach`. Lives in a thread with an event loop.
+class BuildSession : public QObject
+{
+    Q_OBJECT
+public:
+    BuildSession(std::shared_ptr<Transport> transport, QString hostName, QString jobId, QObject* parent = nullptr);
+    ~BuildSession() override;
+
+    void setJobRoot(const QString& root) { m_root = root; }
+    // The profile the job was started from: names the history row and finds .ninja_log to seed the ETA.
+    void setProfile(const BuildProfile& profile);
+    // 0 disables memory polling.
+    void setMemoryInterval(int ms) { m_memInterval = ms; }
+    void setRecordHistory(bool on) { m_recordHistory = on; }
+    void attach(qint64 offset = 0);
+    void detach();
+
+    const QString& jobId() const { return m_jobId; }
+    const BuildProgress& progress() const { return m_progress; }
+    const QList<Diagnostic>& diagnostics() const { return m_diagnostics; }
+    qint64 peakUsedKb() const { return m_peakUsedKb; }
+    RemoteJob* job() const { return m_job.get(); }
+
+Q_SIGNALS:
+    void logReceived(qint64 offset, const QByteArray& data);
+    void progressChanged(const kf::BuildProgress& progress);
+    void diagnosticFound(const kf::Diagnostic& diagnostic);
+    void memorySampled(const kf::MemorySample& sample);
+    void streamInterrupted(const QString& reason);
+    void streamResumed(qint64 offset);
+    void finished(const kf::JobInfo& info);
+    void failed(const QString& error);
+    // "previous run ... " once the previous build of this profile is known.
+    void previousRunKnown(const kf::BuildRecord& previous, const QString& comparison);
+
+private:
+    void onLog(qint64 offset, const QByteArray& data);
+    void apply(const BuildLogEvents& ev);
+    void pollMemory();
+    void saveHistory(bool final, const JobInfo* info = nullptr);
+
+    std::shared_ptr<Transport> m_transport;
+    QString m_host;
+    QString m_jobId;
+    QString m_root;
+    std::optional<BuildProfile> m_profile;
+    std::unique_ptr<RemoteJob> m_job;
+    BuildLogAnalyzer m_analyzer;
+    EtaEstimator m_eta;
+    BuildProgress m_progress;
+    QList<Diagnostic> m_diagnostics;
+    QElapsedTimer m_clock;
+    QTimer m_memTimer;
+    QTimer m_historyTimer;
+    BuildRecord m_record;
+    qint64 m_peakUsedKb = 0;
+    int m_memInterval = 3000;
+    bool m_recordHistory = true;
+    bool m_historyDirty = false;
+    JobTracker m_requests { this }; // cancelled by detach(): results for an earlier attach are dropped
+    RequestHandle m_memPoll;
+};
+
+} // namespace kf
+
+Q_DECLARE_METATYPE(kf::BuildProgress)
+Q_DECLARE_METATYPE(kf::MemorySample)

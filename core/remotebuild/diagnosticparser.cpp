@@ -1,0 +1,574 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/remotebuild/diagnosticparser.h"
+
+#include "core/remotebuild/progressparser.h"
+
+#include <QRegularExpression>
+
+#include <algorithm>
+#include <cstring>
+
+namespace kf {
+namespace {
+
+using Sev = Diagnostic::Severity;
+using Kind = Diagnostic::Kind;
+
+Sev severityOf(QStringView word)
+{
+    if (word.contains(QLatin1String("warning")))
+        return Sev::Warning;
+    if (word == QLatin1String("note") || word == QLatin1String("info"))
+        return Sev::Note;
+    return Sev::Error;
+}
+
+// Cheap pre-filter so the regular expressions only see lines that may match: most lines of a
+// multi-hour build are compile commands and progress lines.
+bool mayBeDiagnostic(QByteArrayView s)
+{
+    if (s.isEmpty())
+        return false;
+    // Compile command lines mention nvcc, -Werror and the like: match the shapes diagnostics
+    // take, not bare words, so they do not reach the regular expressions.
+    return s.contains("error:") || s.contains("warning:") || s.contains("): warning") || s.contains("): error")
+        || s.contains("note:") || s.startsWith("nvcc ") || (s.startsWith("ptxas ") && !s.startsWith("ptxas info"))
+        || s.startsWith("CMake ") || s.startsWith("FAILED: ") || s.startsWith("ninja:") || s.startsWith("collect2:")
+        || s.contains("Killed") || s.contains("signal 9") || s.contains("status 9") || s.contains("status -9")
+        || s.contains("undefined reference") || s.contains("undefined symbol") || s.contains("no kernel image")
+        || s.contains("*** ") || s.startsWith("ERROR") || s.contains("Error:") || s.contains("Error 1")
+        || s.contains("] Error ") || s.endsWith(": not found") || s.endsWith(": command not found");
+}
+
+// Is lit at pos of s (pos may be out of range)?
+bool at(QByteArrayView s, qsizetype pos, QByteArrayView lit)
+{
+    return pos >= 0 && pos + lit.size() <= s.size() && std::memcmp(s.data() + pos, lit.data(), size_t(lit.size())) == 0;
+}
+
+// Calls check(pos) for every occurrence of c in s (memchr, so the bytes in between cost next to
+// nothing); true as soon as one check passes.
+template <typename Check> bool anyAt(QByteArrayView s, char c, Check check)
+{
+    const char* const begin = s.data();
+    const char* const end = begin + s.size();
+    for (const char* q = begin; q < end; ++q) {
+        q = static_cast<const char*>(std::memchr(q, c, size_t(end - q)));
+        if (!q)
+            return false;
+        if (check(q - begin))
+            return true;
+    }
+    return false;
+}
+
+const QRegularExpression& reGcc()
+{
+    static const QRegularExpression re(
+        QStringLiteral(R"(^(.+?):(\d+):(?:(\d+):)? (fatal error|error|warning|note): (.*)$)"));
+    return re;
+}
+const QRegularExpression& reNvccFront()
+{
+    static const QRegularExpression re(
+        QStringLiteral(R"(^(.+?)\((\d+)\): (catastrophic error|error|warning)(?: #[\w-]+)?: (.*)$)"));
+    return re;
+}
+const QRegularExpression& reNvccDriver()
+{
+    static const QRegularExpression re(QStringLiteral(R"(^nvcc (fatal|error|warning)\s*: (.*)$)"));
+    return re;
+}
+const QRegularExpression& rePtxas()
+{
+    static const QRegularExpression re(
+        QStringLiteral(R"(^ptxas (?:(.+?), line (\d+); )?(fatal|error|warning|info)\s*: (.*)$)"));
+    return re;
+}
+const QRegularExpression& reCMakeAt()
+{
+    static const QRegularExpression re(
+        QStringLiteral(R"(^CMake (Error|Warning|Deprecation Warning)(?: \(dev\))? at (.+?):(\d+) \((\w+)\):?$)"));
+    return re;
+}
+const QRegularExpression& reCMakePlain()
+{
+    static const QRegularExpression re(QStringLiteral(R"(^CMake (Error|Warning)(?: \(dev\))?: (.*)$)"));
+    return re;
+}
+const QRegularExpression& reMake()
+{
+    static const QRegularExpression re(QStringLiteral(R"(^g?make(?:\[\d+\])?: \*\*\* \[(.+?)\] Error (\d+)$)"));
+    return re;
+}
+
+// The shell's "command not found" (exit status 127). dash: "<script>: <line>: <cmd>: not found";
+// bash: "<script>: line <line>: <cmd>: command not found", or without the line when interactive.
+const QRegularExpression& reNotFound()
+{
+    static const QRegularExpression re(QStringLiteral(
+        R"(^(\S+?): (?:line )?(\d+): (\S+): (?:command )?not found$|^(\S+?): (\S+): command not found$)"));
+    return re;
+}
+
+const QRegularExpression& reShKilled()
+{
+    static const QRegularExpression re(QStringLiteral(R"(\d+ Killed\s)"));
+    return re;
+}
+
+std::optional<Diagnostic> oomDiagnostic(const QString& text)
+{
+    const bool oom = text == QLatin1String("Killed") || text.endsWith(QLatin1String(" Killed"))
+        || text.contains(reShKilled()) || text.contains(QLatin1String("died due to signal 9"))
+        || text.contains(QLatin1String("non-zero exit status 9"))
+        || text.contains(QLatin1String("non-zero exit status -9"))
+        || text.contains(QLatin1String("Killed signal terminated program"))
+        || text.contains(QLatin1String("killed by signal 9"));
+    if (!oom)
+        return std::nullopt;
+    Diagnostic d;
+    d.kind = Kind::Oom;
+    d.message = text;
+    d.hint = Diagnostic::Hint::Oom;
+    return d;
+}
+
+bool hasBytes(QByteArrayView s, const char* needle)
+{
+    return !s.isEmpty() && memmem(s.data(), size_t(s.size()), needle, std::strlen(needle)) != nullptr;
+}
+
+// shortcuts (the hot path): substring tests run on the bytes (memmem) rather than the QString
+// (the needles are ASCII, and an ASCII byte decodes to the same character whatever surrounds
+// it), and a check is skipped when a substring every match of it contains is absent. Without
+// them every check runs on the QString: the reference the shortcuts are tested against.
+std::optional<Diagnostic> parseText(QByteArrayView bytes, bool shortcuts)
+{
+    const QString text = QString::fromUtf8(bytes);
+    const auto contains = [&](const char* needle) {
+        return shortcuts ? hasBytes(bytes, needle) : text.contains(QLatin1String(needle));
+    };
+    const auto has = [&](const char* needle) { return !shortcuts || hasBytes(bytes, needle); };
+    // OOM first: "nvcc error : 'cicc' died due to signal 9" must be an OOM, not a plain nvcc error.
+    // Every OOM shape contains "Killed", "signal 9" or "status ".
+    if (has("Killed") || has("signal 9") || has("status ")) {
+        if (auto d = oomDiagnostic(text))
+            return d;
+    }
+    if (const auto m = !shortcuts || text.endsWith(QLatin1String("not found")) ? reNotFound().match(text)
+                                                                               : QRegularExpressionMatch();
+        m.hasMatch()) {
+        Diagnostic d;
+        d.kind = Kind::Shell;
+        const bool dashOrScript = m.hasCaptured(3);
+        d.file = m.captured(dashOrScript ? 1 : 4);
+        d.line = dashOrScript ? m.captured(2).toInt() : -1;
+        d.message = (dashOrScript ? m.captured(3) : m.captured(5)) + QStringLiteral(": command not found");
+        d.hint = Diagnostic::Hint::NotOnPath;
+        return d;
+    }
+    if (text.startsWith(QLatin1String("FAILED: "))) {
+        Diagnostic d;
+        d.kind = Kind::Ninja;
+        QString out = text.mid(8).trimmed();
+        if (out.startsWith(QLatin1String("[code=")))
+            out = out.mid(out.indexOf(QLatin1Char(']')) + 1).trimmed();
+        d.file = out;
+        d.message = QStringLiteral("build step failed: ") + out;
+        return d;
+    }
+    if (text.startsWith(QLatin1String("CMake "))) {
+        if (const auto m = reCMakeAt().match(text); m.hasMatch()) {
+            Diagnostic d;
+            d.kind = Kind::CMake;
+            d.severity = severityOf(m.capturedView(1).toString().toLower());
+            d.file = m.captured(2);
+            d.line = m.captured(3).toInt();
+            d.message = m.captured(4) + QStringLiteral(": ");
+            return d;
+        }
+        if (const auto m = reCMakePlain().match(text); m.hasMatch()) {
+            Diagnostic d;
+            d.kind = Kind::CMake;
+            d.severity = severityOf(m.capturedView(1).toString().toLower());
+            d.message = m.captured(2);
+            return d;
+        }
+    }
+    if (text.startsWith(QLatin1String("nvcc "))) {
+        if (const auto m = reNvccDriver().match(text); m.hasMatch()) {
+            Diagnostic d;
+            d.kind = Kind::Nvcc;
+            d.severity = severityOf(m.capturedView(1));
+            d.message = m.captured(2).trimmed();
+            return d;
+        }
+    }
+    if (text.startsWith(QLatin1String("ptxas "))) {
+        if (const auto m = rePtxas().match(text); m.hasMatch()) {
+            if (m.capturedView(3) == QLatin1String("info"))
+                return std::nullopt;
+            Diagnostic d;
+            d.kind = Kind::Ptxas;
+            d.severity = severityOf(m.capturedView(3));
+            d.file = m.captured(1);
+            d.line = m.captured(2).isEmpty() ? -1 : m.captured(2).toInt();
+            d.message = m.captured(4).trimmed();
+            return d;
+        }
+    }
+    if (const auto m = !shortcuts || text.startsWith(QLatin1String("make")) || text.startsWith(QLatin1String("gmake"))
+            ? reMake().match(text)
+            : QRegularExpressionMatch();
+        m.hasMatch()) {
+        Diagnostic d;
+        d.kind = Kind::Make;
+        const int code = m.captured(2).toInt();
+        d.message = QStringLiteral("make target failed: %1 (Error %2)").arg(m.captured(1)).arg(code);
+        // make reports a child killed by SIGKILL as 128+9.
+        if (code == 137) {
+            d.kind = Kind::Oom;
+            d.hint = Diagnostic::Hint::Oom;
+        }
+        return d;
+    }
+    if (contains("undefined reference to") || text.startsWith(QLatin1String("collect2: error:"))) {
+        Diagnostic d;
+        d.kind = Kind::Linker;
+        d.message = text;
+        return d;
+    }
+    if (contains("undefined symbol:") || contains("no kernel image is available")
+        || text.startsWith(QLatin1String("ImportError")) || text.startsWith(QLatin1String("RuntimeError"))) {
+        Diagnostic d;
+        d.kind = Kind::Runtime;
+        d.message = text;
+        return d;
+    }
+    if (text.startsWith(QLatin1String("ninja: build stopped"))
+        || text.startsWith(QLatin1String("*** CMake build failed"))
+        || text.startsWith(QLatin1String("ERROR: Failed building")) || text.startsWith(QLatin1String("ninja: error:"))
+        || text.startsWith(QLatin1String("error: subprocess-exited-with-error"))) {
+        Diagnostic d;
+        d.kind = Kind::BuildFailed;
+        d.message = text;
+        return d;
+    }
+    // reGcc needs "<severity>: " after the line number, reNvccFront "): ".
+    if (const auto m
+        = has("error: ") || has("warning: ") || has("note: ") ? reGcc().match(text) : QRegularExpressionMatch();
+        m.hasMatch()) {
+        const QString file = m.captured(1);
+        // "In file included from a.h:3," and URLs are no diagnostics; a path has no spaces
+        // before its colon in practice, except Windows-less oddities we do not target.
+        if (file.startsWith(QLatin1String("In file included")) || file.contains(QLatin1String("://")))
+            return std::nullopt;
+        Diagnostic d;
+        d.kind = Kind::Compiler;
+        d.file = file.startsWith(QLatin1String("/usr/bin/ld: ")) ? file.mid(13) : file;
+        d.line = m.captured(2).toInt();
+        d.column = m.captured(3).isEmpty() ? -1 : m.captured(3).toInt();
+        d.severity = severityOf(m.capturedView(4));
+        d.message = m.captured(5);
+        if (m.capturedView(4) == QLatin1String("fatal error"))
+            d.message = m.captured(5);
+        return d;
+    }
+    if (const auto m = has("): ") ? reNvccFront().match(text) : QRegularExpressionMatch(); m.hasMatch()) {
+        Diagnostic d;
+        d.kind = Kind::Nvcc;
+        d.file = m.captured(1);
+        d.line = m.captured(2).toInt();
+        d.severity = severityOf(m.capturedView(3));
+        d.message = m.captured(4);
+        return d;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+QString toString(Diagnostic::Severity s)
+{
+    switch (s) {
+    case Sev::Error: return QStringLiteral("error");
+    case Sev::Warning: return QStringLiteral("warning");
+    case Sev::Note: return QStringLiteral("note");
+    }
+    return {};
+}
+
+QString toString(Diagnostic::Kind k)
+{
+    switch (k) {
+    case Kind::Compiler: return QStringLiteral("compiler");
+    case Kind::Nvcc: return QStringLiteral("nvcc");
+    case Kind::Ptxas: return QStringLiteral("ptxas");
+    case Kind::CMake: return QStringLiteral("cmake");
+    case Kind::Ninja: return QStringLiteral("ninja");
+    case Kind::Make: return QStringLiteral("make");
+    case Kind::Linker: return QStringLiteral("linker");
+    case Kind::Oom: return QStringLiteral("oom");
+    case Kind::Runtime: return QStringLiteral("runtime");
+    case Kind::BuildFailed: return QStringLiteral("build");
+    case Kind::Shell: return QStringLiteral("shell");
+    }
+    return {};
+}
+
+QString toString(Diagnostic::Hint h)
+{
+    using H = Diagnostic::Hint;
+    switch (h) {
+    case H::None: return {};
+    case H::CMakePolicy: return QStringLiteral("cmake-policy");
+    case H::Cccl: return QStringLiteral("cccl");
+    case H::CudaTooOld: return QStringLiteral("cuda-too-old");
+    case H::TorchAbi: return QStringLiteral("torch-abi");
+    case H::Oom: return QStringLiteral("oom");
+    case H::MissingSm: return QStringLiteral("missing-sm");
+    case H::Fa3Import: return QStringLiteral("fa3-import");
+    case H::NotOnPath: return QStringLiteral("not-on-path");
+    }
+    return {};
+}
+
+QString hintText(Diagnostic::Hint h)
+{
+    using H = Diagnostic::Hint;
+    switch (h) {
+    case H::None: return {};
+    case H::CMakePolicy:
+        return QStringLiteral(
+            "This CMake is older than the policies the CMakeLists sets (CMP0169 needs CMake 3.30, CMP0177 3.31): "
+            "apply the cmake-policy patch, or install CMake >= 3.31 (pip install 'cmake>=3.31').");
+    case H::Cccl:
+        return QStringLiteral(
+            "CUDA 13 moved CUB/Thrust/libcu++ under <cuda>/include/cccl and the host compiler does not look there: "
+            "apply the CCCL include patch (adds ${CUDAToolkit_INCLUDE_DIRS}/cccl).");
+    case H::CudaTooOld:
+        return QStringLiteral(
+            "This CUDA cannot compile sm_120a/sm_100a: install CUDA >= 12.8 and point CUDA_HOME/PATH at it.");
+    case H::TorchAbi:
+        return QStringLiteral(
+            "The extension was built against a different torch than the one installed (C++ ABI mismatch): "
+            "rebuild with --no-build-isolation against the installed torch.");
+    case H::Oom:
+        return QStringLiteral("A compiler was killed for lack of memory: lower MAX_JOBS and SGL_KERNEL_COMPILE_THREADS "
+                              "(each nvcc thread peaks at 3-5 GB).");
+    case H::MissingSm:
+        return QStringLiteral(
+            "The build has no code for this GPU: build with CUDA >= 12.8 so sm_120a is among the targets.");
+    case H::Fa3Import:
+        return QStringLiteral(
+            "sgl_kernel refuses to import without FA3: apply the FA3 import fallback patch, or build with FA3.");
+    case H::NotOnPath:
+        return QStringLiteral(
+            "The build's shell cannot find this command. Builds run in a non-interactive SSH session, which gets "
+            "sshd's default PATH (no ~/.bashrc, conda or virtualenv): put the tool's folder first in the profile's "
+            "PATH (--env PATH=/opt/venv/bin:/usr/local/cuda/bin:/usr/local/bin:/usr/bin:/bin), or install it "
+            "system-wide.");
+    }
+    return {};
+}
+
+Diagnostic::Hint hintFor(const Diagnostic& d)
+{
+    using H = Diagnostic::Hint;
+    const QString& m = d.message;
+    if (d.kind == Kind::Oom)
+        return H::Oom;
+    if (m.contains(QLatin1String("is not known to this version of CMake")) && m.contains(QLatin1String("CMP")))
+        return H::CMakePolicy;
+    if (m.contains(QLatin1String("No such file or directory"))
+        && (m.startsWith(QLatin1String("cuda/")) || m.startsWith(QLatin1String("thrust/"))
+            || m.startsWith(QLatin1String("cub/")) || m.contains(QLatin1String("<cuda/"))
+            || m.contains(QLatin1String("<thrust/")) || m.contains(QLatin1String("<cub/"))))
+        return H::Cccl;
+    if (m.contains(QLatin1String("Unsupported gpu architecture 'compute_1"))
+        || m.contains(QLatin1String("Unsupported gpu architecture 'sm_1")))
+        return H::CudaTooOld;
+    if (m.contains(QLatin1String("undefined symbol"))
+        && (m.contains(QLatin1String("c10")) || m.contains(QLatin1String("SymInt"))
+            || m.contains(QLatin1String("at::"))))
+        return H::TorchAbi;
+    if (m.contains(QLatin1String("no kernel image is available")))
+        return H::MissingSm;
+    if (m.contains(QLatin1String("Can not import FA3")))
+        return H::Fa3Import;
+    return H::None;
+}
+
+bool mayBeDiagnosticLine(QByteArrayView s)
+{
+    // The same answer as mayBeDiagnostic() (each of its conditions is one below), ~30x faster:
+    // each needle is found through a rare byte of it (memchr) and checked around that byte
+    // instead of one substring search per needle; the starts of line are tested directly.
+    if (s.isEmpty())
+        return false;
+    switch (s[0]) {
+    case 'n':
+        if (s.startsWith("nvcc ") || s.startsWith("ninja:"))
+            return true;
+        break;
+    case 'p':
+        if (s.startsWith("ptxas ") && !s.startsWith("ptxas info"))
+            return true;
+        break;
+    case 'C':
+        if (s.startsWith("CMake "))
+            return true;
+        break;
+    case 'F':
+        if (s.startsWith("FAILED: "))
+            return true;
+        break;
+    case 'c':
+        if (s.startsWith("collect2:"))
+            return true;
+        break;
+    case 'E':
+        if (s.startsWith("ERROR"))
+            return true;
+        break;
+    default: break;
+    }
+    // "error:", "Error:", "warning:", "note:"
+    if (anyAt(s, ':', [&](qsizetype i) {
+            return at(s, i - 5, "error") || at(s, i - 5, "Error") || at(s, i - 7, "warning") || at(s, i - 4, "note");
+        }))
+        return true;
+    // "): warning", "): error"
+    if (anyAt(s, ')', [&](qsizetype i) { return at(s, i + 1, ": warning") || at(s, i + 1, ": error"); }))
+        return true;
+    if (anyAt(s, 'K', [&](qsizetype i) { return at(s, i, "Killed"); }))
+        return true;
+    // "*** "
+    if (anyAt(s, '*', [&](qsizetype i) { return at(s, i, "*** "); }))
+        return true;
+    // "signal 9", "status 9", "status -9"
+    if (anyAt(s, '9', [&](qsizetype i) {
+            return at(s, i - 7, "signal ") || at(s, i - 7, "status ") || at(s, i - 8, "status -");
+        }))
+        return true;
+    // "Error 1", "] Error "
+    if (anyAt(s, 'E', [&](qsizetype i) { return at(s, i, "Error 1") || (at(s, i - 2, "] ") && at(s, i, "Error ")); }))
+        return true;
+    // "undefined reference", "undefined symbol"
+    if (anyAt(s, 'f', [&](qsizetype i) {
+            return at(s, i - 4, "undefined ") && (at(s, i + 6, "reference") || at(s, i + 6, "symbol"));
+        }))
+        return true;
+    // ": not found", ": command not found" (the shell's, at the end of the line)
+    if (s.endsWith(": not found") || s.endsWith(": command not found"))
+        return true;
+    // "no kernel image"
+    return anyAt(s, 'k', [&](qsizetype i) { return at(s, i - 3, "no kernel image"); });
+}
+
+std::optional<Diagnostic> parseDiagnosticLine(QByteArrayView s)
+{
+    if (!mayBeDiagnosticLine(s))
+        return std::nullopt;
+    auto d = parseText(s, true);
+    if (d && d->hint == Diagnostic::Hint::None)
+        d->hint = hintFor(*d);
+    return d;
+}
+
+std::optional<Diagnostic> parseDiagnosticLineReference(QByteArrayView s)
+{
+    if (!mayBeDiagnostic(s))
+        return std::nullopt;
+    auto d = parseText(s, false);
+    if (d && d->hint == Diagnostic::Hint::None)
+        d->hint = hintFor(*d);
+    return d;
+}
+
+JobBudget fittingBudget(qint64 availableBytes, int wantedJobs, int wantedThreads, qint64 bytesPerThread)
+{
+    JobBudget b;
+    const qint64 slotCount = std::max<qint64>(1, availableBytes / std::max<qint64>(1, bytesPerThread));
+    b.threads = int(std::clamp<qint64>(std::min<qint64>(wantedThreads, slotCount), 1, std::max(1, wantedThreads)));
+    b.maxJobs = int(std::clamp<qint64>(slotCount / b.threads, 1, std::max(1, wantedJobs)));
+    return b;
+}
+
+QString oomAdvice(qint64 availableBytes, int maxJobs, int threads)
+{
+    const JobBudget b = fittingBudget(availableBytes, maxJobs, threads);
+    const double gb = double(availableBytes) / double(1LL << 30);
+    return QStringLiteral("%1 x %2 nvcc threads need about %3 GB but %4 GB are available: use MAX_JOBS=%5 with "
+                          "CMAKE_ARGS=-DSGL_KERNEL_COMPILE_THREADS=%6 (about %7 GB).")
+        .arg(maxJobs)
+        .arg(threads)
+        .arg(qint64(maxJobs) * threads * 4)
+        .arg(gb, 0, 'f', 1)
+        .arg(b.maxJobs)
+        .arg(b.threads)
+        .arg(qint64(b.maxJobs) * b.threads * 4);
+}
+
+QList<Diagnostic> DiagnosticCollector::feed(QByteArrayView rawLine)
+{
+    return feedNormalized(normalizeLogLine(rawLine));
+}
+
+QList<Diagnostic> DiagnosticCollector::feedNormalized(const QByteArray& line)
+{
+    QList<Diagnostic> out;
+    feedNormalized(QByteArrayView(line), out);
+    return out;
+}
+
+void DiagnosticCollector::feedNormalized(QByteArrayView line, QList<Diagnostic>& out)
+{
+    const qint64 lineNo = m_lineNo++;
+    if (m_pending) {
+        // A CMake message runs until the first blank line (CMake always ends one with "\n\n").
+        const bool header = line.startsWith("CMake ") || line.startsWith("-- ") || line.startsWith("***");
+        if (line.isEmpty() || header || m_pendingLines >= 20) {
+            if (m_pending->message.endsWith(QLatin1String(": ")))
+                m_pending->message.chop(2);
+            m_pending->hint = hintFor(*m_pending);
+            out.append(*m_pending);
+            m_pending.reset();
+            if (line.isEmpty())
+                return;
+        } else {
+            if (m_pendingLines > 0)
+                m_pending->message += QLatin1Char(' ');
+            m_pending->message += QString::fromUtf8(line);
+            ++m_pendingLines;
+            return;
+        }
+    }
+    auto d = parseDiagnosticLine(line);
+    if (!d)
+        return;
+    d->logLine = lineNo;
+    if (d->kind == Kind::CMake && d->message.endsWith(QLatin1String(": "))) {
+        m_pending = d;
+        m_pendingLines = 0;
+        return;
+    }
+    out.append(*d);
+}
+
+QList<Diagnostic> DiagnosticCollector::flush()
+{
+    QList<Diagnostic> out;
+    if (m_pending) {
+        if (m_pending->message.endsWith(QLatin1String(": ")))
+            m_pending->message.chop(2);
+        m_pending->hint = hintFor(*m_pending);
+        out.append(*m_pending);
+        m_pending.reset();
+    }
+    return out;
+}
+
+} // namespace kf

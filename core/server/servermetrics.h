@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include "core/server/prometheustext.h"
+
+#include <QMetaType>
+#include <QString>
+
+#include <limits>
+
+// What a person wants from an inference server's /metrics, derived from Prometheus text.
+// Vocabularies (names drift between versions; the first one found wins):
+//   SGLang: sglang:gen_throughput, num_running_reqs, num_queue_reqs, token_usage,
+//           cache_hit_rate, generation_tokens_total, prompt_tokens_total,
+//           time_to_first_token_seconds, inter_token_latency_seconds (older:
+//           time_per_output_token_seconds); some builds use "sglang_" instead of "sglang:".
+//   vLLM:   vllm:num_requests_running, num_requests_waiting, kv_cache_usage_perc (older
+//           gpu_cache_usage_perc), generation_tokens_total (no throughput gauge: rate it),
+//           time_to_first_token_seconds, inter_token_latency_seconds /
+//           time_per_output_token_seconds, gpu_prefix_cache_hit_rate (older).
+// Ranks: with --tp N every TP rank of one DP group runs the same batch, so their gauges
+// repeat the same numbers; series that differ only in tp_rank are NOT added (rank 0's, else
+// the largest, is used) while distinct dp ranks / models are summed. SGLang reports from
+// TP rank 0 only unless told otherwise; `note` says so.
+namespace kf {
+
+struct ServerMetrics
+{
+    static constexpr double nan() { return std::numeric_limits<double>::quiet_NaN(); }
+    QString vocabulary;              // "sglang", "vllm"; empty when no known metric was found
+    double genThroughput = nan();    // tokens/s
+    bool throughputFromRate = false; // computed from generation_tokens_total between scrapes
+    double running = nan();
+    double queued = nan();
+    double kvUsage = nan();      // 0..1
+    double cacheHitRate = nan(); // 0..1
+    // Seconds. A quantile in the histogram's +Inf bucket is only a lower bound (`above`):
+    // show it with quantileText() ("> 30 s"), never as a value.
+    Quantile ttftP50;
+    Quantile ttftP95;
+    Quantile itlP50;
+    Quantile itlP95;
+    double generationTokensTotal = nan();
+    double promptTokensTotal = nan();
+    int tpRanksReporting = 0; // distinct tp_rank label values seen
+    QString note;
+};
+
+// previous: the scrape `secondsBetween` earlier (for counter rates and per-interval latency
+// quantiles); null for the first scrape (quantiles then cover the server's lifetime).
+ServerMetrics deriveServerMetrics(const PromText& now, const PromText* previous = nullptr, double secondsBetween = 0);
+
+// A latency quantile for people: "12.3 ms" (msPrecision decimals), "> 30 s" when it lies
+// above the largest finite bucket, `none` when unknown. The one formatter of the CLI and GUI.
+QString quantileText(const Quantile& seconds, int msPrecision, const QString& none = QStringLiteral("-"));
+
+} // namespace kf
+
+Q_DECLARE_METATYPE(kf::ServerMetrics)

@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/hosts/serverfacts.h"
+#include "core/transport/localtransport.h"
+#include "tests/support/testsupport.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QSysInfo>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <unistd.h>
+
+using namespace kf;
+
+namespace {
+
+ServerFacts parseFixture(const QString& name)
+{
+    const auto r = parseServerFacts(test::readData(QStringLiteral("facts/") + name));
+    if (!r)
+        qFatal("%s: %s", qPrintable(name), qPrintable(r.error()));
+    return r.value();
+}
+
+QString row(const ServerFacts& f, const QString& label)
+{
+    for (const auto& [l, v] : f.rows())
+        if (l == label)
+            return v;
+    return QStringLiteral("<no row %1>").arg(label);
+}
+
+bool writeExecutable(const QString& path, const QByteArray& text)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return false;
+    f.write(text);
+    f.close();
+    return f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+}
+
+qint64 meminfoKiB(const char* key)
+{
+    QFile f(QStringLiteral("/proc/meminfo"));
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray& line : f.readAll().split('\n'))
+        if (line.startsWith(key))
+            return line.mid(qstrlen(key)).simplified().split(' ').value(0).toLongLong();
+    return -1;
+}
+
+} // namespace
+
+class TestServerFacts : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void realH200()
+    {
+        const ServerFacts f = parseFixture(QStringLiteral("h200-ubuntu2404.txt"));
+        QVERIFY(f.complete);
+        QCOMPARE(f.os, QStringLiteral("Ubuntu 24.04.3 LTS"));
+        QCOMPARE(f.kernel, QStringLiteral("6.18.44-fc-v657-gpu"));
+        QCOMPARE(f.cpuCount, 16);
+        QCOMPARE(f.memTotalKiB, 131981020);
+        QCOMPARE(f.memAvailableKiB, 131506544);
+        QCOMPARE(f.diskHomeTotalKiB, 264212084);
+        QCOMPARE(f.diskHomeAvailableKiB, 67091236);
+        QCOMPARE(f.gpus.size(), 1);
+        const GpuFact expected { 0, QStringLiteral("NVIDIA H200"),
+            QStringLiteral("GPU-a4881ce0-47b4-1473-bdba-3f9505c667e5"), QStringLiteral("9.0"), 143771 };
+        QCOMPARE(f.gpus.first(), expected);
+        QVERIFY(f.hasNvidiaSmi);
+        QCOMPARE(f.driverVersion, QStringLiteral("580.159.04"));
+        QCOMPARE(f.nvcc, QStringLiteral("13.0.88"));
+        QCOMPARE(f.cmake, QStringLiteral("4.4.3"));
+        QCOMPARE(f.ninja, QStringLiteral("1.13.2.git.kitware.jobserver-pipe-1"));
+        QCOMPARE(f.gcc, QStringLiteral("13.3.0"));
+        QCOMPARE(f.python, QStringLiteral("3.12.3"));
+        QCOMPARE(f.torch, QStringLiteral("2.11.0"));
+        QVERIFY(f.sglang.isEmpty());
+        QVERIFY(f.extra.isEmpty());
+        QCOMPARE(row(f, QStringLiteral("GPUs")), QStringLiteral("0: NVIDIA H200 (sm 9.0, 143771 MiB)"));
+        QCOMPARE(row(f, QStringLiteral("RAM")), QStringLiteral("125.9 GiB total, 125.4 GiB available"));
+        QCOMPARE(row(f, QStringLiteral("SGLang")), QStringLiteral("not found"));
+    }
+
+    void realDebianWithoutGpu()
+    {
+        const ServerFacts f = parseFixture(QStringLiteral("debian12-nogpu.txt"));
+        QVERIFY(f.complete);
+        QVERIFY(!f.hasNvidiaSmi);
+        QVERIFY(f.gpus.isEmpty());
+        QCOMPARE(f.torchError, QStringLiteral("ModuleNotFoundError: No module named 'torch'"));
+        QCOMPARE(row(f, QStringLiteral("GPUs")), QStringLiteral("none (no nvidia-smi)"));
+        QCOMPARE(row(f, QStringLiteral("PyTorch")),
+            QStringLiteral("not importable: ModuleNotFoundError: No module named 'torch'"));
+        QVERIFY(!row(f, QStringLiteral("Driver")).startsWith(QLatin1String("not"))); // no Driver row at all
+    }
+
+    void blackwellWithBannerAndUnknownKeys()
+    {
+        const ServerFacts f = parseFixture(QStringLiteral("blackwell-8gpu.txt"));
+        QVERIFY(f.complete);
+        QCOMPARE(f.hostName, QStringLiteral("gpu-node-07"));
+        QCOMPARE(f.gpus.size(), 8);
+        QCOMPARE(f.gpus[3].index, 3);
+        QCOMPARE(f.gpus[3].name, QStringLiteral("NVIDIA RTX PRO 6000 Blackwell Server Edition"));
+        QCOMPARE(f.gpus[3].computeCapability, QStringLiteral("12.0"));
+        QCOMPARE(f.gpus[3].memoryMiB, 97887);
+        // "[N/A]" is no value, not a value.
+        QVERIFY(f.gpus[7].computeCapability.isEmpty());
+        QCOMPARE(f.gpus[7].memoryMiB, -1);
+        QCOMPARE(f.torch, QStringLiteral("2.10.0.dev20251120+cu130"));
+        QCOMPARE(f.sglang, QStringLiteral("0.5.5.post3"));
+        QCOMPARE(f.sglKernel, QStringLiteral("0.3.17.post1"));
+        QCOMPARE(f.nvcc, QStringLiteral("13.0.48"));
+        QCOMPARE(f.extra.size(), 1);
+        QCOMPARE(f.extra.first().first, QStringLiteral("rocm"));
+    }
+
+    void nvmlMismatch()
+    {
+        const ServerFacts f = parseFixture(QStringLiteral("nvml-mismatch.txt"));
+        QVERIFY(f.complete);
+        QVERIFY(f.hasNvidiaSmi);
+        QVERIFY(f.gpus.isEmpty());
+        QCOMPARE(f.nvidiaSmiError, QStringLiteral("Failed to initialize NVML: Driver/library version mismatch"));
+        QCOMPARE(row(f, QStringLiteral("GPUs")),
+            QStringLiteral("nvidia-smi failed: Failed to initialize NVML: Driver/library version mismatch"));
+        QCOMPARE(f.diskHomeAvailableKiB, -1);
+        QCOMPARE(row(f, QStringLiteral("Disk (home)")), QStringLiteral("unknown"));
+        QCOMPARE(row(f, QStringLiteral("nvcc")), QStringLiteral("not found"));
+        QCOMPARE(row(f, QStringLiteral("PyTorch")), QStringLiteral("not found"));
+    }
+
+    void truncatedIsIncomplete()
+    {
+        const ServerFacts f = parseFixture(QStringLiteral("truncated.txt"));
+        QVERIFY(!f.complete);
+        QCOMPARE(f.cpuCount, 64);
+        QCOMPARE(f.os, QStringLiteral("Rocky Linux 9.4 (Blue Onyx)"));
+    }
+
+    void notOurOutput_data()
+    {
+        QTest::addColumn<QByteArray>("output");
+        QTest::newRow("empty") << QByteArray();
+        QTest::newRow("shell error") << QByteArray("sh: 1: Syntax error: end of file unexpected\n");
+        QTest::newRow("keys without marker") << QByteArray("os=Debian\nkernel=6.1\n");
+    }
+    void notOurOutput()
+    {
+        QFETCH(QByteArray, output);
+        QVERIFY(!parseServerFacts(output).ok());
+    }
+
+    void crlfAndValuesWithEquals()
+    {
+        const auto f = parseServerFacts("kf_facts=1\r\nos=\"A=B OS\"\r\ncpu_model=x  y\r\nkf_facts_end=1\r\n");
+        QVERIFY(f.ok());
+        QCOMPARE(f->os, QStringLiteral("A=B OS"));
+        QCOMPARE(f->cpuModel, QStringLiteral("x y"));
+        QVERIFY(f->complete);
+    }
+
+    void versions_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("raw");
+        QTest::addColumn<QString>("version");
+        QTest::newRow("nvcc full") << "nvcc"
+                                   << "Cuda compilation tools, release 12.4, V12.4.131"
+                                   << "12.4.131";
+        QTest::newRow("nvcc release only") << "nvcc"
+                                           << "Cuda compilation tools, release 11.8"
+                                           << "11.8";
+        QTest::newRow("cmake") << "cmake"
+                               << "cmake version 3.25.1"
+                               << "3.25.1";
+        QTest::newRow("cmake rc") << "cmake"
+                                  << "cmake version 3.31.0-rc1"
+                                  << "3.31.0-rc1";
+        QTest::newRow("ninja") << "ninja"
+                               << "1.11.1"
+                               << "1.11.1";
+        QTest::newRow("ninja kitware") << "ninja"
+                                       << "1.13.2.git.kitware.jobserver-pipe-1"
+                                       << "1.13.2.git.kitware.jobserver-pipe-1";
+        QTest::newRow("gcc debian") << "gcc"
+                                    << "gcc (Debian 12.2.0-14+deb12u1) 12.2.0"
+                                    << "12.2.0";
+        QTest::newRow("gcc rhel") << "gcc"
+                                  << "gcc (GCC) 11.4.1 20231218 (Red Hat 11.4.1-3)"
+                                  << "gcc (GCC) 11.4.1 20231218 (Red Hat 11.4.1-3)";
+        QTest::newRow("python") << "python3"
+                                << "Python 3.12.3"
+                                << "3.12.3";
+        QTest::newRow("garbage kept") << "cmake"
+                                      << "something odd"
+                                      << "something odd";
+    }
+    void versions()
+    {
+        QFETCH(QString, key);
+        QFETCH(QString, raw);
+        QFETCH(QString, version);
+        QCOMPARE(versionFromToolOutput(key, raw), version);
+    }
+
+    void formatting_data()
+    {
+        QTest::addColumn<qint64>("kib");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("unknown") << qint64(-1) << "unknown";
+        QTest::newRow("zero") << qint64(0) << "0 B";
+        QTest::newRow("kib") << qint64(1) << "1.0 KiB";
+        QTest::newRow("mib") << qint64(1536) << "1.5 MiB";
+        QTest::newRow("tib") << qint64(3751020544) << "3.5 TiB";
+    }
+    void formatting()
+    {
+        QFETCH(qint64, kib);
+        QFETCH(QString, text);
+        QCOMPARE(formatKiB(kib), text);
+    }
+
+    void compareToolVersions_data()
+    {
+        QTest::addColumn<QString>("a");
+        QTest::addColumn<QString>("b");
+        QTest::addColumn<int>("sign");
+        QTest::newRow("numeric not text") << "3.9"
+                                          << "3.31" << -1;
+        QTest::newRow("equal padded") << "13"
+                                      << "13.0" << 0;
+        QTest::newRow("suffix ignored") << "3.31.0-rc1"
+                                        << "3.31" << 0;
+        QTest::newRow("greater") << "4.4.3"
+                                 << "3.31" << 1;
+        QTest::newRow("nvcc") << "12.4.131"
+                              << "12.8" << -1;
+    }
+    void compareToolVersions()
+    {
+        QFETCH(QString, a);
+        QFETCH(QString, b);
+        QFETCH(int, sign);
+        const int c = kf::compareVersions(a, b);
+        QCOMPARE(c < 0 ? -1 : c > 0 ? 1 : 0, sign);
+    }
+
+    void hints()
+    {
+        auto has = [](const QStringList& hints, const char* needle) {
+            for (const QString& h : hints)
+                if (h.contains(QLatin1String(needle)))
+                    return true;
+            return false;
+        };
+        const QStringList blackwell = serverFactsHints(parseFixture(QStringLiteral("blackwell-8gpu.txt")));
+        QVERIFY(has(blackwell, "CMake 3.28.3 is older than 3.31"));
+        QVERIFY(has(blackwell, "CUDA 13.0.48 keeps CUB/Thrust"));
+        QVERIFY(has(blackwell, "SGL_KERNEL_ENABLE_FA3=OFF"));
+        QVERIFY(!has(blackwell, "cannot compile"));        // CUDA 13 knows sm_120
+        QVERIFY(has(blackwell, "at or below about 355 ")); // 1490000000 KiB / 4 GiB
+        QVERIFY(!has(blackwell, "did not finish"));
+
+        const QStringList h200 = serverFactsHints(parseFixture(QStringLiteral("h200-ubuntu2404.txt")));
+        QVERIFY(!has(h200, "older than 3.31")); // CMake 4.4.3
+        QVERIFY(!has(h200, "FA3"));             // sm 9.0 is what FA3 is for
+        QVERIFY(has(h200, "include/cccl"));
+        QVERIFY(!has(h200, "PyTorch is not installed"));
+
+        const QStringList nvml = serverFactsHints(parseFixture(QStringLiteral("nvml-mismatch.txt")));
+        QVERIFY(has(nvml, "reboot"));
+        QVERIFY(!has(nvml, "Ninja"));
+
+        QVERIFY(has(serverFactsHints(parseFixture(QStringLiteral("truncated.txt"))), "did not finish"));
+        const QStringList debian = serverFactsHints(parseFixture(QStringLiteral("debian12-nogpu.txt")));
+        QVERIFY(has(debian, "PyTorch is not installed"));
+        QVERIFY(has(debian, "older than 3.31"));
+
+        ServerFacts old = parseFixture(QStringLiteral("blackwell-8gpu.txt"));
+        old.nvcc = QStringLiteral("12.4.131");
+        old.ninja.clear();
+        const QStringList oldHints = serverFactsHints(old);
+        QVERIFY(has(oldHints, "nvcc 12.4.131 cannot compile for these sm_120 GPUs"));
+        QVERIFY(!has(oldHints, "include/cccl"));
+        QVERIFY(has(oldHints, "Ninja is not installed"));
+    }
+
+    void json()
+    {
+        const ServerFacts f = parseFixture(QStringLiteral("h200-ubuntu2404.txt"));
+        const QJsonObject j = f.toJson();
+        QCOMPARE(j.value(QStringLiteral("cpus")).toInt(), 16);
+        QCOMPARE(j.value(QStringLiteral("gpus")).toArray().size(), 1);
+        QCOMPARE(j.value(QStringLiteral("gpus"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QStringLiteral("computeCapability"))
+                     .toString(),
+            QStringLiteral("9.0"));
+        QVERIFY(j.value(QStringLiteral("sglang")).isNull());
+        QCOMPARE(j.value(QStringLiteral("memTotalKiB")).toDouble(), 131981020.0);
+        QVERIFY(j.value(QStringLiteral("complete")).toBool());
+    }
+
+    // The real script on this machine, checked against what the test reads itself.
+    void scriptOnThisMachine()
+    {
+        LocalTransport local;
+        const auto r = collectServerFacts(local, 120000);
+        QVERIFY2(r.ok(), qPrintable(r.error()));
+        const ServerFacts& f = r.value();
+        QVERIFY(f.complete);
+        QCOMPARE(f.kernel, QSysInfo::kernelVersion());
+        QCOMPARE(f.cpuCount, int(::sysconf(_SC_NPROCESSORS_ONLN)));
+        QCOMPARE(f.memTotalKiB, meminfoKiB("MemTotal:"));
+        QVERIFY(f.memAvailableKiB > 0);
+        QVERIFY(f.diskHomeTotalKiB > 0);
+        QVERIFY(f.diskHomeAvailableKiB >= 0);
+        QVERIFY(!f.os.isEmpty());
+        QVERIFY(!f.os.startsWith(QLatin1Char('"')));
+        QVERIFY2(f.extra.isEmpty(), qPrintable(f.extra.value(0).first));
+    }
+
+    // Every tool missing: only sh itself (its builtins) is there. The script still ends.
+    void scriptWithNothingInstalled()
+    {
+        QTemporaryDir bin;
+        QVERIFY(QFile::link(QStringLiteral("/bin/sh"), bin.path() + QStringLiteral("/sh")));
+        LocalTransport local;
+        CommandSpec spec;
+        spec.command = QStringLiteral("sh -s");
+        spec.env.insert(QStringLiteral("PATH"), bin.path());
+        spec.stdinData = serverFactsScript();
+        const ExecResult r = local.exec(spec, 60000);
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        const auto f = parseServerFacts(r.stdOut);
+        QVERIFY2(f.ok(), qPrintable(f.error()));
+        QVERIFY2(f->complete, r.stdOut.constData());
+        QVERIFY(f->cmake.isEmpty());
+        QVERIFY(f->python.isEmpty());
+        QVERIFY(f->gpus.isEmpty());
+        QVERIFY(!f->homeDir.isEmpty());
+    }
+
+    // Tools that exist but misbehave: a broken driver, a python that cannot run, a cmake rc.
+    void scriptWithBrokenTools()
+    {
+        QTemporaryDir bin;
+        QVERIFY(writeExecutable(bin.path() + QStringLiteral("/nvidia-smi"),
+            "#!/bin/sh\necho 'Failed to initialize NVML: Driver/library version mismatch'\n"
+            "echo 'NVML library version: 580.95'\nexit 18\n"));
+        QVERIFY(writeExecutable(
+            bin.path() + QStringLiteral("/python3"), "#!/bin/sh\necho 'python3: broken' >&2\nexit 1\n"));
+        QVERIFY(writeExecutable(bin.path() + QStringLiteral("/cmake"),
+            "#!/bin/sh\necho 'cmake version 3.31.0-rc1'\necho\n"
+            "echo 'CMake suite maintained...'\n"));
+        QVERIFY(writeExecutable(bin.path() + QStringLiteral("/ninja"), "#!/bin/sh\nread x\necho \"stole: $x\"\n"));
+        LocalTransport local;
+        CommandSpec spec;
+        spec.command = QStringLiteral("sh -s");
+        spec.env.insert(QStringLiteral("PATH"), bin.path() + QStringLiteral(":/usr/bin:/bin"));
+        spec.stdinData = serverFactsScript();
+        const ExecResult r = local.exec(spec, 60000);
+        const auto f = parseServerFacts(r.stdOut);
+        QVERIFY2(f.ok(), qPrintable(f.error()));
+        QVERIFY(f->complete);
+        QCOMPARE(f->nvidiaSmiError, QStringLiteral("Failed to initialize NVML: Driver/library version mismatch"));
+        QVERIFY(f->gpus.isEmpty());
+        QCOMPARE(f->cmake, QStringLiteral("3.31.0-rc1"));
+        QVERIFY(f->python.isEmpty());
+        // A tool that reads stdin gets an empty stream (the script runs with stdin from /dev/null).
+        QCOMPARE(f->ninja, QStringLiteral("stole:"));
+    }
+
+    void cliLocalJson()
+    {
+        if (!QFile::exists(QStringLiteral(KF_CLI_BINARY)))
+            QSKIP("kernelforge-cli is not built");
+        const auto r = test::runCli({ QStringLiteral("facts"), QStringLiteral("--local"), QStringLiteral("--json") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QJsonParseError error;
+        const QJsonObject j = QJsonDocument::fromJson(r.out, &error).object();
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+        QCOMPARE(j.value(QStringLiteral("cpus")).toInt(), int(::sysconf(_SC_NPROCESSORS_ONLN)));
+        QCOMPARE(j.value(QStringLiteral("kernel")).toString(), QSysInfo::kernelVersion());
+        QVERIFY(j.value(QStringLiteral("complete")).toBool());
+
+        const auto table = test::runCli({ QStringLiteral("facts"), QStringLiteral("--local") });
+        QCOMPARE(table.exitCode, 0);
+        QVERIFY(table.out.startsWith("OS "));
+        QVERIFY(table.out.contains(QByteArray(QByteArray("\nKernel       ") + QSysInfo::kernelVersion().toUtf8())));
+
+        const auto bad = test::runCli({ QStringLiteral("facts"), QStringLiteral("--bogus") });
+        QCOMPARE(bad.exitCode, 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestServerFacts)
+#include "tst_serverfacts.moc"

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+// Detached jobs over LocalTransport (the over-sshd version lives in tests/integration/remotebuild/tst_buildssh.cpp).
+#include "core/jobs/remotejob.h"
+#include "core/transport/localtransport.h"
+
+#include "tests/support/testsupport.h"
+
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+
+using kf::JobInfo;
+
+class TestRemoteJob : public QObject
+{
+    Q_OBJECT
+    std::shared_ptr<kf::LocalTransport> m_transport = std::make_shared<kf::LocalTransport>();
+    QTemporaryDir m_dir;
+    QString root() const { return m_dir.path() + QStringLiteral("/jobs"); }
+
+    QByteArray serverLog(const QString& id) const
+    {
+        QFile f(root() + QLatin1Char('/') + id + QStringLiteral("/log"));
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }
+
+private Q_SLOTS:
+    void parseListing()
+    {
+        const QByteArray text("job\t20261129-1-ab\trunning\t\t4242\t4242\t1764400000\t\t1234\t0\tsgl-kernel (pip)\n"
+                              "cmd\tpip install -v .\n"
+                              "dir\t~/sglang/sgl-kernel\n"
+                              "job\tb\tfinished\t2\t77\t77\t1764400000\t1764400100\t5\t1\t\n"
+                              "garbage\n");
+        const auto l = kf::jobs::parseJobList(text);
+        QCOMPARE(l.jobs.size(), 2);
+        QCOMPARE(l.malformedLines, 1);
+        QCOMPARE(l.jobs[0].id, QStringLiteral("20261129-1-ab"));
+        QCOMPARE(int(l.jobs[0].state), int(JobInfo::State::Running));
+        QCOMPARE(l.jobs[0].pid, 4242);
+        QCOMPARE(l.jobs[0].logSize, 1234);
+        QCOMPARE(l.jobs[0].name, QStringLiteral("sgl-kernel (pip)"));
+        QCOMPARE(l.jobs[0].command, QStringLiteral("pip install -v ."));
+        QCOMPARE(l.jobs[0].workingDirectory, QStringLiteral("~/sglang/sgl-kernel"));
+        QCOMPARE(l.jobs[0].exitStatus, -1);
+        QCOMPARE(int(l.jobs[1].state), int(JobInfo::State::Finished));
+        QCOMPARE(l.jobs[1].exitStatus, 2);
+        QVERIFY(l.jobs[1].cancelled);
+        QCOMPARE(l.jobs[1].ended.toSecsSinceEpoch(), 1764400100);
+    }
+
+    void idsAreValidated()
+    {
+        QVERIFY(kf::jobs::isValidJobId(kf::jobs::newJobId()));
+        QVERIFY(!kf::jobs::isValidJobId(QStringLiteral("../x")));
+        QVERIFY(!kf::jobs::isValidJobId(QStringLiteral("a b")));
+        QVERIFY(!kf::jobs::isValidJobId(QStringLiteral("..")));
+        kf::JobSpec spec;
+        spec.id = QStringLiteral("a;rm");
+        spec.command = QStringLiteral("true");
+        QVERIFY(!kf::RemoteJob::start(*m_transport, spec));
+    }
+
+    void runsToTheEndWithEnvAndDir()
+    {
+        kf::JobSpec spec;
+        spec.root = root();
+        spec.name = QStringLiteral("test job");
+        spec.workingDirectory = m_dir.path();
+        spec.env.insert(QStringLiteral("NINJA_STATUS"), QStringLiteral("[kf %f/%t %r %e] "));
+        spec.env.insert(QStringLiteral("ODD"), QStringLiteral("it's $HOME \"q\""));
+        spec.command = QStringLiteral(
+            "echo \"status=$NINJA_STATUS\"\necho \"odd=$ODD\"\npwd\necho to-stderr >&2\nsleep 0.3\nexit 3");
+        const auto started = kf::RemoteJob::start(*m_transport, spec);
+        QVERIFY2(started, qPrintable(started.error()));
+        QVERIFY(started->pid > 0);
+        kf::RemoteJob job(m_transport, started->id, root());
+        QSignalSpy done(&job, &kf::RemoteJob::finished);
+        QByteArray got;
+        qint64 expectedOffset = 0;
+        connect(&job, &kf::RemoteJob::logReceived, this, [&](qint64 at, const QByteArray& data) {
+            QCOMPARE(at, expectedOffset);
+            expectedOffset += data.size();
+            got += data;
+        });
+        job.attach(0);
+        QTRY_COMPARE_WITH_TIMEOUT(done.size(), 1, 20000);
+        const auto info = done.first().first().value<kf::JobInfo>();
+        QCOMPARE(info.exitStatus, 3);
+        QCOMPARE(int(info.state), int(JobInfo::State::Finished));
+        QCOMPARE(info.name, QStringLiteral("test job"));
+        QVERIFY(info.started.isValid() && info.ended.isValid());
+        QCOMPARE(got, serverLog(started->id));
+        QVERIFY(got.contains("status=[kf %f/%t %r %e] \n"));
+        QVERIFY(got.contains("odd=it's $HOME \"q\"\n"));
+        QVERIFY(got.contains(QByteArray(m_dir.path().toUtf8() + '\n')));
+        QVERIFY(got.contains("to-stderr\n"));
+    }
+
+    void resumesFromOffsetWithoutGapsOrRepeats()
+    {
+        kf::JobSpec spec;
+        spec.root = root();
+        spec.command = QStringLiteral("i=0; while [ $i -lt 40 ]; do echo \"line $i\"; i=$((i+1)); sleep 0.05; done");
+        const auto started = kf::RemoteJob::start(*m_transport, spec);
+        QVERIFY2(started, qPrintable(started.error()));
+        QByteArray got;
+        {
+            kf::RemoteJob first(m_transport, started->id, root());
+            connect(&first, &kf::RemoteJob::logReceived, this, [&](qint64, const QByteArray& d) { got += d; });
+            first.attach(0);
+            QTRY_VERIFY_WITH_TIMEOUT(got.contains("line 5\n"), 20000);
+            first.detach(); // the app closes
+        }
+        // A new client (after a restart) resumes from what it had.
+        kf::RemoteJob second(m_transport, started->id, root());
+        QSignalSpy done(&second, &kf::RemoteJob::finished);
+        connect(&second, &kf::RemoteJob::logReceived, this, [&](qint64 at, const QByteArray& d) {
+            QCOMPARE(at, qint64(got.size()));
+            got += d;
+        });
+        second.attach(got.size());
+        QTRY_COMPARE_WITH_TIMEOUT(done.size(), 1, 20000);
+        QCOMPARE(got, serverLog(started->id));
+        QCOMPARE(got.count('\n'), 40);
+    }
+
+    void cancelKillsTheProcessGroup()
+    {
+        kf::JobSpec spec;
+        spec.root = root();
+        const QString pids = m_dir.path() + QStringLiteral("/pids");
+        // Children and grandchildren, like ninja -> nvcc -> cicc.
+        spec.command = QStringLiteral(
+            "sh -c 'sleep 300 & echo $! >> %1; sleep 300' &\necho $! >> %1\nsleep 300 &\necho $! >> %1\nwait")
+                           .arg(pids);
+        const auto started = kf::RemoteJob::start(*m_transport, spec);
+        QVERIFY2(started, qPrintable(started.error()));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                QFile f(pids);
+                return f.open(QIODevice::ReadOnly) && f.readAll().count('\n') == 3;
+            }(),
+            20000);
+        QFile f(pids);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QList<pid_t> children;
+        for (const QByteArray& l : f.readAll().split('\n'))
+            if (!l.isEmpty())
+                children << pid_t(l.toInt());
+        const auto running = kf::RemoteJob::info(*m_transport, started->id, root());
+        QVERIFY(running);
+        QCOMPARE(int(running->state), int(JobInfo::State::Running));
+        const auto listed = kf::RemoteJob::list(*m_transport, root());
+        QVERIFY(listed);
+        QVERIFY(std::any_of(listed->begin(), listed->end(), [&](const JobInfo& j) { return j.id == started->id; }));
+
+        const auto s = kf::RemoteJob::cancel(*m_transport, started->id, root(), 5);
+        QVERIFY2(s, qPrintable(s.error()));
+        // A killed process can linger as a zombie until its new parent reaps it; count those as gone.
+        auto alive = [](pid_t p) {
+            QFile stat(QStringLiteral("/proc/%1/stat").arg(p));
+            if (!stat.open(QIODevice::ReadOnly))
+                return false;
+            const QByteArray s = stat.readAll();
+            return s.mid(s.lastIndexOf(')') + 2, 1) != "Z";
+        };
+        for (pid_t p : children)
+            QTRY_VERIFY2_WITH_TIMEOUT(!alive(p),
+                qPrintable(QString::fromUtf8(kf::test::runProgram(QStringLiteral("ps"),
+                    { QStringLiteral("-o"), QStringLiteral("pid,ppid,pgid,stat,comm"), QStringLiteral("-p"),
+                        QString::number(p) })
+                                                 .out)),
+                10000);
+        QVERIFY(!alive(pid_t(started->pid)));
+        const auto after = kf::RemoteJob::info(*m_transport, started->id, root());
+        QVERIFY(after);
+        QCOMPARE(int(after->state), int(JobInfo::State::Finished));
+        QVERIFY(after->cancelled);
+        QVERIFY(after->exitStatus != 0);
+    }
+
+    void attachToMissingJobFails()
+    {
+        kf::RemoteJob job(m_transport, QStringLiteral("no-such-job"), root());
+        QSignalSpy failed(&job, &kf::RemoteJob::failed);
+        job.attach(0);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 10000);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRemoteJob)
+#include "tst_remotejob.moc"

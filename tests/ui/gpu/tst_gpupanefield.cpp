@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+// The GPU pane offscreen on the real H200 capture (tests/data/field-h200: nvidia-smi's stream
+// under a PyTorch matmul load and its compute-apps table), replayed by the demo's nvidia-smi.
+// Qt was not on the lent machine, so this is how the GUI met the real data (docs/FIELD.md).
+#include "core/gpu/gpumonitorhub.h"
+#include "core/gpu/nvidiasmi.h"
+#include "core/hosts/hostconnection.h"
+#include "tests/support/testsupport.h"
+#include "ui/gpu/gpupane.h"
+
+#include <QApplication>
+#include <QLabel>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QtTest>
+
+using namespace kf;
+
+class TestGpuPaneField : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        qputenv("PATH", QByteArray(KF_SOURCE_DIR "/resources/demo/bin:") + qgetenv("PATH"));
+    }
+
+    void realCaptureShowsTheLoadAndItsProcess()
+    {
+        HostProfile profile;
+        profile.name = QStringLiteral("H200 (field capture)");
+        profile.isLocal = true;
+        LocalHostConnection host(profile);
+        host.connectToHost();
+        GpuMonitorHub hub;
+        GpuMonitor::Options options;
+        options.processIntervalMs = 1000;
+        options.env.insert(QStringLiteral("KF_DEMO_REPLAY"), test::dataPath(QStringLiteral("field-h200")));
+        hub.setOptions(options);
+        AppContext ctx;
+        ctx.gpuMonitors = &hub;
+        GpuPane pane(ctx);
+        pane.resize(1300, 900);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        pane.setHost(&host);
+        QVERIFY(pane.monitor());
+        QTRY_COMPARE_WITH_TIMEOUT(pane.cardCount(), 1, 30000);
+        // Enough replayed seconds for the chart to show the load's shape.
+        QTRY_VERIFY_WITH_TIMEOUT(pane.monitor()->blocks() >= 12, 60000);
+
+        // Every value the pane's monitor holds is a row nvidia-smi wrote on the H200.
+        const GpuSample g = pane.monitor()->latest().first();
+        const GpuCsvResult capture = parseGpuCsv(test::readData(QStringLiteral("field-h200/stream.csv")), [] {
+            QList<GpuField> f;
+            for (const QByteArray& n :
+                test::readData(QStringLiteral("field-h200/stream_fields.txt")).trimmed().split(','))
+                f << gpuFieldFromName(n);
+            return f;
+        }());
+        const bool fromCapture = std::any_of(capture.samples.begin(), capture.samples.end(), [&](const GpuSample& c) {
+            return c.uuid == g.uuid && c.utilGpu == g.utilGpu && c.powerW == g.powerW && c.smClockMHz == g.smClockMHz
+                && c.tempGpuC == g.tempGpuC && c.memUsedMiB == g.memUsedMiB;
+        });
+        QVERIFY(fromCapture);
+
+        // The compute-apps table names the PyTorch process with its memory.
+        auto* processView = pane.findChild<QTableView*>();
+        QVERIFY(processView);
+        QTRY_VERIFY_WITH_TIMEOUT(processView->model()->rowCount() == 1, 30000);
+        const auto m = QRegularExpression(QStringLiteral(R"(pid=(\d+))"))
+                           .match(QString::fromUtf8(test::readData(QStringLiteral("field-h200/load.out"))));
+        QVERIFY(m.hasMatch());
+        const ComputeAppsResult apps = parseComputeApps(test::readData(QStringLiteral("field-h200/apps.txt")));
+        QStringList cells;
+        for (int c = 0; c < processView->model()->columnCount(); ++c)
+            cells << processView->model()->index(0, c).data().toString();
+        QVERIFY2(cells.contains(m.captured(1)), qPrintable(cells.join(u'|')));
+        QVERIFY2(cells.contains(QStringLiteral("python3")), qPrintable(cells.join(u'|')));
+        QVERIFY2(cells.join(u' ').contains(QString::number(qint64(apps.processes.first().usedMemoryMiB))),
+            qPrintable(cells.join(u'|')));
+        QVERIFY(pane.findChild<QLabel*>(QStringLiteral("gpuStatus"))->text().contains(QStringLiteral("1 GPU(s)")));
+
+        pane.setMetric(GpuMetric::Power);
+        pane.refreshChart();
+        QVERIFY(pane.grab().save(test::screenshotPath(QStringLiteral("gpupane-field-h200"))));
+        pane.setHost(nullptr);
+    }
+};
+
+QTEST_MAIN(TestGpuPaneField)
+#include "tst_gpupanefield.moc"

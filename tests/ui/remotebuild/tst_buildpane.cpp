@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+// The Build pane offscreen, following a real CMake + Ninja build on this machine.
+#include "core/hosts/hostconnection.h"
+#include "core/remotebuild/buildprofile.h"
+#include "core/store/database.h"
+#include "ui/logview/logview.h"
+#include "ui/remotebuild/buildchart.h"
+#include "ui/remotebuild/buildpane.h"
+
+#include "tests/support/testsupport.h"
+
+#include <QComboBox>
+#include <QDirIterator>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTextBlock>
+#include <QTreeWidget>
+#include <QtTest>
+
+class TestBuildPane : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_tmp;
+
+    QString copyProject()
+    {
+        const QString src = kf::test::dataPath(QStringLiteral("buildlogs/demo-project"));
+        const QString dst = m_tmp.filePath(QStringLiteral("project"));
+        QDirIterator it(src, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString f = it.next();
+            const QString target = dst + f.mid(src.size());
+            QDir().mkpath(QFileInfo(target).absolutePath());
+            QFile::copy(f, target);
+            QFile::setPermissions(target, QFile(f).permissions());
+        }
+        return dst;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        kf::store::setDatabasePath(m_tmp.filePath(QStringLiteral("history.sqlite")));
+    }
+
+    void followsABuildWithDiagnostics()
+    {
+        if (QStandardPaths::findExecutable(QStringLiteral("ninja")).isEmpty())
+            QSKIP("needs cmake and ninja");
+        const bool cuda = QFile::exists(QStringLiteral("/usr/local/cuda/include/cccl/thrust/version.h"));
+        kf::BuildProfile p;
+        p.name = QStringLiteral("demo project");
+        p.workingDirectory = copyProject();
+        p.buildDir = QStringLiteral("build");
+        p.command = QStringLiteral("cmake -S . -B build -G Ninja $CMAKE_ARGS && cmake --build build -j 2 -- -k 0");
+        if (cuda)
+            p.cmakeArgs << QStringLiteral("-DKF_USE_CUDA_HEADERS=ON");
+        p.env.insert(QStringLiteral("KF_SLOWCC_DELAY"), QStringLiteral("0.4"));
+        QVERIFY(kf::saveUserBuildProfiles(kf::builtInBuildProfiles() << p));
+
+        kf::AppContext ctx;
+        kf::BuildPane pane(ctx);
+        pane.resize(1280, 860);
+        pane.setJobRoot(m_tmp.filePath(QStringLiteral("jobs")));
+        pane.setConfirmCancel(false);
+        kf::HostProfile hp;
+        hp.name = QStringLiteral("this machine");
+        hp.isLocal = true;
+        kf::LocalHostConnection host(hp);
+        host.connectToHost();
+        pane.setHost(&host);
+        pane.show();
+        pane.profilePicker()->setCurrentIndex(pane.profilePicker()->findData(p.name));
+        QCOMPARE(pane.profilePicker()->currentData().toString(), p.name);
+
+        QSignalSpy finished(&pane, &kf::BuildPane::buildFinished);
+        pane.findChild<QPushButton*>(QStringLiteral("startBuild"))->click();
+        QTRY_VERIFY_WITH_TIMEOUT(pane.session() != nullptr, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 120000);
+        const auto info = finished.first().first().value<kf::JobInfo>();
+        QCOMPARE(info.exitStatus == 0, !cuda);
+        QVERIFY2(pane.chart()->progressPoints() >= 2,
+            qPrintable(pane.findChild<QLabel*>(QStringLiteral("buildSummary"))->text()
+                + QString::fromUtf8(pane.logView()->store().lines(0, 60).join("\n"))));
+        QVERIFY(pane.logView()->store().lineCount() > 10);
+        QTRY_VERIFY_WITH_TIMEOUT(pane.logView()->liveView()->blockCount() > 10, 5000);
+        if (cuda) {
+            QVERIFY(pane.diagnosticsList()->topLevelItemCount() >= 2);
+            QTreeWidgetItem* first = nullptr;
+            for (int i = 0; i < pane.diagnosticsList()->topLevelItemCount() && !first; ++i)
+                if (pane.diagnosticsList()->topLevelItem(i)->text(1).endsWith(QStringLiteral("thrust_user.cpp:2:10")))
+                    first = pane.diagnosticsList()->topLevelItem(i);
+            QVERIFY(first);
+            QVERIFY(first->text(3).contains(QStringLiteral("CCCL")));
+            // Clicking a diagnostic shows its log line in the scroll-back pane.
+            emit pane.diagnosticsList()->itemActivated(first, 0);
+            QVERIFY(pane.logView()->scrollBackView()->isVisible());
+            QVERIFY(pane.logView()->scrollBackView()->textCursor().block().text().contains(
+                QStringLiteral("thrust/version.h")));
+        }
+        QSignalSpy refreshed(&pane, &kf::BuildPane::jobsRefreshed);
+        pane.refreshJobs();
+        QTRY_COMPARE_WITH_TIMEOUT(refreshed.size(), 1, 20000);
+        QCOMPARE(pane.jobList()->topLevelItemCount(), 1);
+        QCOMPARE(pane.jobList()->topLevelItem(0)->text(1), QStringLiteral("finished"));
+        QTest::qWait(200); // let the last batch of the log view flush before the grab
+        QVERIFY(pane.grab().save(kf::test::screenshotPath(QStringLiteral("buildpane"))));
+    }
+
+    // The masked field: the value reaches this job's environment and nothing else.
+    void secretEnvFieldIsMaskedAndReachesOnlyTheJob()
+    {
+        kf::BuildProfile p;
+        p.name = QStringLiteral("secret user");
+        p.workingDirectory = m_tmp.path();
+        p.command = QStringLiteral("printf '%s' \"$MY_TOKEN\" > token-seen");
+        QVERIFY(kf::saveUserBuildProfiles(kf::builtInBuildProfiles() << p));
+        kf::AppContext ctx;
+        kf::BuildPane pane(ctx);
+        pane.setJobRoot(m_tmp.filePath(QStringLiteral("secret-jobs")));
+        kf::HostProfile hp;
+        hp.name = QStringLiteral("this machine");
+        hp.isLocal = true;
+        kf::LocalHostConnection host(hp);
+        host.connectToHost();
+        pane.setHost(&host);
+        pane.show();
+        pane.profilePicker()->setCurrentIndex(pane.profilePicker()->findData(p.name));
+        QCOMPARE(pane.secretEnvValue()->echoMode(), QLineEdit::Password);
+        pane.secretEnvName()->setText(QStringLiteral("MY_TOKEN"));
+        QTest::keyClicks(pane.secretEnvValue(), QStringLiteral("s3cr3t-token-value"));
+        QSignalSpy finished(&pane, &kf::BuildPane::buildFinished);
+        pane.findChild<QPushButton*>(QStringLiteral("startBuild"))->click();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+        QCOMPARE(kf::test::readFile(m_tmp.filePath(QStringLiteral("token-seen"))), QByteArray("s3cr3t-token-value"));
+        QVERIFY(!kf::test::readFile(kf::userBuildProfilesPath()).contains("s3cr3t"));
+        QDirIterator jobs(m_tmp.filePath(QStringLiteral("secret-jobs")), QDir::Files, QDirIterator::Subdirectories);
+        while (jobs.hasNext())
+            QVERIFY2(!kf::test::readFile(jobs.next()).contains("s3cr3t"), qPrintable(jobs.filePath()));
+    }
+
+    void logViewKeepsUpAndCapsLines()
+    {
+        kf::LogView view;
+        QVERIFY(view.openStore(m_tmp.filePath(QStringLiteral("big.log"))));
+        view.setMaxLines(10000);
+        QByteArray chunk;
+        for (int i = 0; i < 50000; ++i)
+            chunk += "[kf " + QByteArray::number(i) + "/50000 2 1.0] Building CXX object x" + QByteArray::number(i)
+                + ".o\n";
+        view.appendData(chunk);
+        // The newest batch reaches the live view over a few flushes (each one within its time budget).
+        QTRY_VERIFY_WITH_TIMEOUT(view.liveView()->toPlainText().endsWith(QStringLiteral("x49999.o")), 10000);
+        QVERIFY(view.liveView()->blockCount() > 900);
+        QVERIFY(view.liveView()->blockCount() <= 10000);
+        QCOMPARE(view.store().lineCount(), 50000);
+        QVERIFY(view.skippedLines() > 0);
+        // The newest line is live; the oldest is only in the full log, and the view says so.
+        QVERIFY(view.liveView()->toPlainText().startsWith(QStringLiteral("[kernelforge: ")));
+        QCOMPARE(view.store().lines(0, 1).value(0), QByteArray("[kf 0/50000 2 1.0] Building CXX object x0.o"));
+        QCOMPARE(view.store().search("object x12345.o"), QList<qint64> { 12345 });
+        view.showLine(12345);
+        QCOMPARE(view.scrollBackView()->textCursor().block().text(),
+            QStringLiteral("[kf 12345/50000 2 1.0] Building CXX object x12345.o"));
+    }
+};
+
+QTEST_MAIN(TestBuildPane)
+#include "tst_buildpane.moc"

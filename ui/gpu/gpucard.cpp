@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "ui/gpu/gpucard.h"
+
+#include "core/timeseries/seriesbuffer.h"
+#include "ui/chart/timechart.h"
+
+#include <QGridLayout>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QProgressBar>
+
+namespace kf {
+
+GpuCard::GpuCard(int index, QWidget* parent)
+    : QFrame(parent)
+    , m_index(index)
+    , m_title(new QLabel(this))
+    , m_util(new QProgressBar(this))
+    , m_mem(new QProgressBar(this))
+    , m_details(new QLabel(this))
+    , m_reasons(new QLabel(this))
+    , m_spark(new TimeChart(this))
+{
+    setObjectName(QStringLiteral("gpuCard%1").arg(index));
+    setFrameShape(QFrame::StyledPanel);
+    setCursor(Qt::PointingHandCursor);
+    auto* grid = new QGridLayout(this);
+    grid->setContentsMargins(8, 6, 8, 6);
+    grid->setVerticalSpacing(3);
+    grid->addWidget(m_title, 0, 0, 1, 2);
+    grid->addWidget(new QLabel(tr("Util"), this), 1, 0);
+    grid->addWidget(m_util, 1, 1);
+    grid->addWidget(new QLabel(tr("Mem"), this), 2, 0);
+    grid->addWidget(m_mem, 2, 1);
+    grid->addWidget(m_details, 3, 0, 1, 2);
+    grid->addWidget(m_reasons, 4, 0, 1, 2);
+    grid->addWidget(m_spark, 5, 0, 1, 2);
+    m_util->setRange(0, 100);
+    m_mem->setRange(0, 1000);
+    for (auto* bar : { m_util, m_mem }) {
+        bar->setTextVisible(true);
+        bar->setMaximumHeight(16);
+    }
+    m_reasons->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    m_spark->setCompact(true);
+    m_spark->setValueRange(0, 100);
+    m_spark->addSeries(tr("Utilization"), TimeChart::paletteColor(index));
+    m_spark->setFixedHeight(44);
+    setMinimumWidth(230);
+}
+
+void GpuCard::setStale(bool stale, const QString& why)
+{
+    m_stale = stale;
+    setEnabled(!stale); // drawn dimmed, like the rest of a disabled UI
+    setToolTip(stale ? tr("Last sample before the connection was lost: %1").arg(why) : QString());
+    m_title->setText(stale ? m_titleText + tr(" &nbsp;<i>stale</i>") : m_titleText);
+}
+
+void GpuCard::setSample(const GpuSample& s, bool alerting)
+{
+    m_titleText = QStringLiteral("<b>GPU %1</b> &nbsp;%2 &nbsp;<span style='color:gray'>%3</span>")
+                      .arg(s.index)
+                      .arg(s.name.toHtmlEscaped(), s.pstate);
+    m_title->setText(m_stale ? m_titleText + tr(" &nbsp;<i>stale</i>") : m_titleText);
+    if (hasValue(s.utilGpu)) {
+        m_util->setValue(int(s.utilGpu));
+        m_util->setFormat(QStringLiteral("%1 %").arg(s.utilGpu, 0, 'f', 0));
+    } else {
+        m_util->setValue(0);
+        m_util->setFormat(s.migMode == QStringLiteral("Enabled") ? tr("n/a (MIG)") : tr("n/a"));
+    }
+    const double frac = s.memFraction();
+    m_mem->setValue(hasValue(frac) ? int(frac * 1000) : 0);
+    m_mem->setFormat(hasValue(frac)
+            ? QStringLiteral("%1 / %2 GiB").arg(s.memUsedMiB / 1024, 0, 'f', 1).arg(s.memTotalMiB / 1024, 0, 'f', 0)
+            : tr("n/a"));
+    auto val = [](double v, const QString& unit, int prec = 0) {
+        return hasValue(v) ? QString::number(v, 'f', prec) + unit : QStringLiteral("–");
+    };
+    m_details->setText(QStringLiteral("%1 · %2 / %3 · SM %4")
+                           .arg(val(s.tempGpuC, QStringLiteral(" °C")), val(s.powerW, QStringLiteral(" W")),
+                               val(s.powerLimitW, QStringLiteral(" W")), val(s.smClockMHz, QStringLiteral(" MHz"))));
+    const QStringList words = s.hasReasons ? reasonWords(s.reasons) : QStringList();
+    m_reasons->setText(words.isEmpty() ? QStringLiteral(" ") : words.join(QStringLiteral(", ")));
+    setStyleSheet(
+        alerting ? QStringLiteral("kf--GpuCard { border: 2px solid #d62728; border-radius: 4px; }") : QString());
+}
+
+void GpuCard::setSparkline(const SeriesBuffer* util, qint64 fromMs, qint64 toMs)
+{
+    m_spark->setTimeWindow(fromMs, toMs);
+    m_spark->setSeriesData(0, util ? util->decimated(fromMs, toMs, m_spark->columns()) : QList<QPointF>());
+}
+
+void GpuCard::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() == Qt::LeftButton)
+        Q_EMIT clicked(m_index);
+    QFrame::mousePressEvent(event);
+}
+
+} // namespace kf

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include "core/remotebuild/buildsession.h"
+
+#include <QList>
+#include <QPointF>
+#include <QWidget>
+
+namespace kf {
+
+class TimeChart;
+
+// Two charts on one clock: compile steps over time with the ETA projection (to the total),
+// and the server's MemAvailable with a danger line (an nvcc fan-out that eats the RAM shows
+// up here minutes before the OOM killer). Both are TimeCharts sharing one time window.
+class BuildChart : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit BuildChart(QWidget* parent = nullptr);
+    void clear();
+    void addProgress(const BuildProgress& p);
+    void addMemory(const MemorySample& m);
+    // MemAvailable below this is drawn as danger (default: 10% of MemTotal).
+    void setDangerKb(qint64 kb);
+    int progressPoints() const;
+    TimeChart* stepsChart() const { return m_stepsChart; }
+    TimeChart* memoryChart() const { return m_memChart; }
+    QSize sizeHint() const override { return { 560, 340 }; }
+    QSize minimumSizeHint() const override { return { 300, 260 }; }
+
+private:
+    void refresh();
+
+    TimeChart* m_stepsChart;
+    TimeChart* m_memChart;
+    QList<QPointF> m_steps;      // x: ms since the epoch, y: steps done
+    QList<QPointF> m_memory;     // x: ms since the epoch, y: GB available
+    qint64 m_startMs = -1;       // left edge: the first sample of either chart (client clock)
+    qint64 m_stepsOriginMs = -1; // the build's start on the client clock (progress has elapsed time)
+    qint64 m_lastPointMs = -1;
+    qint64 m_endMs = -1; // latest time to show: the last sample or the projected end
+    double m_projectedEndMs = -1;
+    int m_total = 0;
+    double m_memTotalGb = 0;
+    qint64 m_dangerKb = -1;
+};
+
+} // namespace kf

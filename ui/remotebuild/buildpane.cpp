@@ -1,0 +1,554 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "ui/remotebuild/buildpane.h"
+
+#include "core/hosts/hostconnection.h"
+#include "core/jobs/remotejob.h"
+#include "core/log/redact.h"
+#include "core/remotebuild/ninjalog.h"
+#include "core/remotebuild/preflight.h"
+#include "core/store/paths.h"
+#include "core/transport/transportpool.h"
+#include "core/util/shellquote.h"
+#include "ui/logview/logview.h"
+#include "ui/remotebuild/buildchart.h"
+#include "ui/remotebuild/remotefileviewer.h"
+
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMainWindow>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QSystemTrayIcon>
+#include <QTabWidget>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+#include <algorithm>
+
+namespace kf {
+namespace {
+
+enum Role { DiagRole = Qt::UserRole + 1, JobRole };
+
+QString duration(double s)
+{
+    if (s < 0)
+        return QStringLiteral("?");
+    const qint64 t = qint64(s + 0.5);
+    if (t >= 3600)
+        return QStringLiteral("%1 h %2 min").arg(t / 3600).arg((t % 3600) / 60);
+    if (t >= 60)
+        return QStringLiteral("%1 min %2 s").arg(t / 60).arg(t % 60);
+    return QStringLiteral("%1 s").arg(t);
+}
+
+QTreeWidget* makeTree(QWidget* parent, const QStringList& headers)
+{
+    auto* t = new QTreeWidget(parent);
+    t->setHeaderLabels(headers);
+    t->setRootIsDecorated(false);
+    t->setUniformRowHeights(true);
+    t->setAlternatingRowColors(true);
+    t->header()->setStretchLastSection(true);
+    return t;
+}
+
+// fn(transport) on the SSH worker pool.
+template <typename Fn> auto onPool(std::shared_ptr<Transport> transport, Fn fn)
+{
+    return QtConcurrent::run(transportPool(), [transport, fn] { return fn(*transport); });
+}
+
+} // namespace
+
+BuildPane::BuildPane(const AppContext& context, QWidget* parent)
+    : HostPane(parent)
+    , m_context(context)
+    , m_profiles(new QComboBox(this))
+    , m_edit(new QPushButton(tr("Edit…"), this))
+    , m_preflight(new QPushButton(tr("Preflight"), this))
+    , m_start(new QPushButton(tr("Start build"), this))
+    , m_cancel(new QPushButton(tr("Cancel build"), this))
+    , m_refresh(new QPushButton(tr("Refresh jobs"), this))
+    , m_secretName(new QLineEdit(this))
+    , m_secretValue(new QLineEdit(this))
+    , m_bar(new QProgressBar(this))
+    , m_summary(new QLabel(this))
+    , m_compare(new QLabel(this))
+    , m_chart(new BuildChart(this))
+    , m_diags(makeTree(this, { tr("Severity"), tr("Location"), tr("Message"), tr("Hint") }))
+    , m_jobs(makeTree(this, { tr("Job"), tr("State"), tr("Exit"), tr("Profile"), tr("Command") }))
+    , m_slowest(makeTree(this, { tr("Seconds"), tr("Output") }))
+    , m_checks(makeTree(this, { tr("Result"), tr("Check"), tr("Found"), tr("Fix") }))
+    , m_log(new LogView(this))
+{
+    m_profiles->setObjectName(QStringLiteral("profilePicker"));
+    m_profiles->setMinimumContentsLength(22);
+    m_start->setObjectName(QStringLiteral("startBuild"));
+    m_preflight->setObjectName(QStringLiteral("preflight"));
+    m_cancel->setObjectName(QStringLiteral("cancelBuild"));
+    m_diags->setObjectName(QStringLiteral("diagnostics"));
+    m_jobs->setObjectName(QStringLiteral("jobs"));
+    m_bar->setFormat(QStringLiteral("%v / %m"));
+    m_summary->setObjectName(QStringLiteral("buildSummary"));
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_compare->setObjectName(QStringLiteral("buildCompare"));
+    m_compare->setWordWrap(true);
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Profile:"), this));
+    top->addWidget(m_profiles, 1);
+    for (QPushButton* b : { m_edit, m_preflight, m_start, m_cancel })
+        top->addWidget(b);
+    // A token for the build: masked here, never saved, never on the server's command line.
+    m_secretName->setObjectName(QStringLiteral("secretEnvName"));
+    m_secretName->setPlaceholderText(QStringLiteral("HF_TOKEN"));
+    m_secretName->setMaximumWidth(140);
+    m_secretValue->setObjectName(QStringLiteral("secretEnvValue"));
+    m_secretValue->setEchoMode(QLineEdit::Password);
+    m_secretValue->setPlaceholderText(tr("secret value (not saved)"));
+    m_secretValue->setToolTip(tr("Exported to the next build only; it reaches the server in a file only you can read, "
+                                 "never its command line, and is redacted from logs."));
+    top->addWidget(new QLabel(tr("Secret env:"), this));
+    top->addWidget(m_secretName);
+    top->addWidget(m_secretValue);
+
+    auto* status = new QHBoxLayout;
+    status->addWidget(m_bar, 1);
+    status->addWidget(m_summary, 2);
+
+    auto* side = new QTabWidget(this);
+    side->addTab(m_diags, tr("Diagnostics"));
+    auto* jobsBox = new QWidget(this);
+    auto* jl = new QVBoxLayout(jobsBox);
+    jl->setContentsMargins(0, 0, 0, 0);
+    jl->addWidget(m_jobs);
+    jl->addWidget(m_refresh);
+    side->addTab(jobsBox, tr("Jobs"));
+    side->addTab(m_slowest, tr("Slowest units"));
+    side->addTab(m_checks, tr("Preflight"));
+    side->setObjectName(QStringLiteral("buildTabs"));
+
+    auto* upper = new QSplitter(Qt::Horizontal, this);
+    upper->addWidget(m_chart);
+    upper->addWidget(side);
+    upper->setStretchFactor(0, 3);
+    upper->setStretchFactor(1, 2);
+    upper->setCollapsible(0, false);
+    auto* vertical = new QSplitter(Qt::Vertical, this);
+    vertical->addWidget(upper);
+    vertical->addWidget(m_log);
+    vertical->setStretchFactor(0, 3);
+    vertical->setStretchFactor(1, 2);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addLayout(status);
+    layout->addWidget(m_compare);
+    layout->addWidget(vertical, 1);
+
+    connect(m_edit, &QPushButton::clicked, this, &BuildPane::editProfile);
+    connect(m_preflight, &QPushButton::clicked, this, &BuildPane::runPreflight);
+    connect(m_start, &QPushButton::clicked, this, &BuildPane::startBuild);
+    connect(m_cancel, &QPushButton::clicked, this, &BuildPane::cancelBuild);
+    connect(m_refresh, &QPushButton::clicked, this, &BuildPane::refreshJobs);
+    connect(m_diags, &QTreeWidget::itemActivated, this, &BuildPane::openDiagnostic);
+    connect(m_jobs, &QTreeWidget::itemActivated, this,
+        [this](QTreeWidgetItem* item) { attachJob(item->data(0, JobRole).toString()); });
+    connect(side, &QTabWidget::currentChanged, this, [this, side](int i) {
+        if (side->widget(i)->isAncestorOf(m_jobs))
+            refreshJobs();
+    });
+    loadProfiles();
+    updateButtons();
+}
+
+BuildPane::~BuildPane() = default;
+
+void BuildPane::loadProfiles()
+{
+    const auto all = loadBuildProfiles();
+    m_profileList = all ? *all : builtInBuildProfiles();
+    const QString current = m_profiles->currentData().toString();
+    m_profiles->clear();
+    for (const auto& p : m_profileList)
+        m_profiles->addItem(p.builtIn ? p.name : p.name + tr(" (yours)"), p.name);
+    const int i = m_profiles->findData(current);
+    if (i >= 0)
+        m_profiles->setCurrentIndex(i);
+}
+
+BuildProfile BuildPane::currentProfile() const
+{
+    return findBuildProfile(m_profileList, m_profiles->currentData().toString()).value_or(BuildProfile());
+}
+
+void BuildPane::editProfile()
+{
+    // The profile as YAML: every field is visible and the format is the file the user can also edit.
+    QDialog dlg(this);
+    dlg.setWindowTitle(tr("Edit build profile"));
+    auto* text = new QPlainTextEdit(&dlg);
+    text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    text->setPlainText(QString::fromUtf8(serializeBuildProfiles({ currentProfile() })));
+    auto* note = new QLabel(
+        tr("Saved to %1. CMake switches such as SGL_KERNEL_ENABLE_FA3 belong in cmake_args: as env they are ignored.")
+            .arg(userBuildProfilesPath()),
+        &dlg);
+    note->setWordWrap(true);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, &dlg);
+    auto* l = new QVBoxLayout(&dlg);
+    l->addWidget(note);
+    l->addWidget(text, 1);
+    l->addWidget(buttons);
+    dlg.resize(640, 420);
+    connect(buttons, &QDialogButtonBox::rejected, &dlg, &QDialog::reject);
+    connect(buttons, &QDialogButtonBox::accepted, &dlg, [&] {
+        auto parsed = parseBuildProfiles(text->toPlainText().toUtf8());
+        if (!parsed || parsed.profiles.size() != 1) {
+            QMessageBox::warning(&dlg, tr("Build profile"), parsed ? tr("Exactly one profile, please.") : parsed.error);
+            return;
+        }
+        BuildProfile p = parsed.profiles.first();
+        const QStringList moved = moveCMakeOnlyEnv(p);
+        auto it = std::find_if(
+            m_profileList.begin(), m_profileList.end(), [&](const BuildProfile& b) { return b.name == p.name; });
+        if (it != m_profileList.end())
+            *it = p;
+        else
+            m_profileList << p;
+        if (const Result<void> s = saveUserBuildProfiles(m_profileList); !s) {
+            QMessageBox::warning(&dlg, tr("Build profile"), s.error());
+            return;
+        }
+        if (!moved.isEmpty())
+            QMessageBox::information(
+                &dlg, tr("Build profile"), tr("Moved into cmake_args: %1").arg(moved.join(QStringLiteral(", "))));
+        dlg.accept();
+        loadProfiles();
+        m_profiles->setCurrentIndex(m_profiles->findData(p.name));
+    });
+    dlg.exec();
+}
+
+void BuildPane::setHost(HostConnection* host)
+{
+    if (host == m_host)
+        return;
+    m_requests.cancelAll();
+    m_session.reset();
+    m_host = host;
+    m_jobs->clear();
+    m_diags->clear();
+    m_chart->clear();
+    m_summary->clear();
+    m_compare->clear();
+    if (m_host)
+        connect(m_host, &HostConnection::stateChanged, this, [this] { updateButtons(); });
+    // The demo server only has the demo project: its profile is the one that builds there.
+    if (m_host && m_host->profile().isDemo) {
+        auto demo
+            = std::find_if(m_profileList.cbegin(), m_profileList.cend(), [](const BuildProfile& p) { return p.demo; });
+        if (demo != m_profileList.cend())
+            m_profiles->setCurrentIndex(m_profiles->findData(demo->name));
+    }
+    updateButtons();
+    if (m_host && m_host->transport())
+        refreshJobs();
+}
+
+void BuildPane::updateButtons()
+{
+    const bool ready = m_host && m_host->transport();
+    const bool following = m_session != nullptr;
+    m_preflight->setEnabled(ready);
+    m_start->setEnabled(ready);
+    m_refresh->setEnabled(ready);
+    m_cancel->setEnabled(ready && following);
+}
+
+void BuildPane::refreshJobs()
+{
+    if (!m_host || !m_host->transport())
+        return;
+    const QString root = m_jobRoot;
+    m_requests.track(onPool(m_host->transport(), [root](Transport& t) { return RemoteJob::list(t, root); }),
+        [this](const Result<QList<JobInfo>>& r) {
+            m_jobs->clear();
+            if (!r) {
+                m_summary->setText(tr("Cannot list jobs: %1").arg(r.error()));
+                return;
+            }
+            QList<JobInfo> jobs = *r;
+            std::sort(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) { return a.id > b.id; });
+            for (const JobInfo& j : jobs) {
+                auto* item = new QTreeWidgetItem(m_jobs,
+                    { j.id, toString(j.state) + (j.cancelled ? tr(" (cancelled)") : QString()),
+                        j.state == JobInfo::State::Finished ? QString::number(j.exitStatus) : QString(), j.name,
+                        j.command });
+                item->setData(0, JobRole, j.id);
+                item->setToolTip(4, j.command);
+            }
+            for (int c = 0; c < 4; ++c)
+                m_jobs->resizeColumnToContents(c);
+            Q_EMIT jobsRefreshed(int(jobs.size()));
+        });
+}
+
+void BuildPane::runPreflight()
+{
+    if (!m_host || !m_host->transport())
+        return;
+    const BuildProfile p = currentProfile();
+    m_checks->clear();
+    m_preflight->setEnabled(false);
+    m_requests.track(onPool(m_host->transport(), [p](Transport& t) { return kf::runPreflight(t, p); }),
+        [this](const Result<QList<PreflightCheck>>& r) {
+            m_preflight->setEnabled(true);
+            int failures = 0;
+            if (!r) {
+                new QTreeWidgetItem(m_checks, { tr("error"), tr("preflight"), r.error() });
+                failures = 1;
+            } else {
+                for (const PreflightCheck& c : *r) {
+                    auto* item = new QTreeWidgetItem(m_checks, { toString(c.level), c.id, c.message, c.fix });
+                    const QColor color = c.level == PreflightCheck::Level::Fail ? QColor(0xd9, 0x3f, 0x3f)
+                        : c.level == PreflightCheck::Level::Warn                ? QColor(0xc7, 0x8a, 0x00)
+                                                                                : QColor(0x2e, 0x8b, 0x57);
+                    item->setForeground(0, color);
+                    item->setToolTip(3, c.fix);
+                    failures += c.level == PreflightCheck::Level::Fail;
+                }
+            }
+            for (int c = 0; c < 3; ++c)
+                m_checks->resizeColumnToContents(c);
+            if (auto* tabs = findChild<QTabWidget*>(QStringLiteral("buildTabs")))
+                tabs->setCurrentIndex(3);
+            Q_EMIT preflightDone(failures);
+        });
+}
+
+void BuildPane::startBuild()
+{
+    if (!m_host || !m_host->transport())
+        return;
+    BuildProfile p = currentProfile();
+    JobSpec spec = p.toJobSpec();
+    spec.root = m_jobRoot;
+    if (!m_secretValue->text().isEmpty()) {
+        const QString name = m_secretName->text().trimmed().isEmpty() ? m_secretName->placeholderText()
+                                                                      : m_secretName->text().trimmed();
+        if (!isShellName(name)) {
+            m_summary->setText(tr("Cannot start: '%1' is not an environment variable name").arg(name));
+            return;
+        }
+        SecretRegistry::add(m_secretValue->text().toUtf8());
+        spec.env.insert(name, m_secretValue->text());
+    }
+    m_start->setEnabled(false);
+    m_requests.track(onPool(m_host->transport(), [spec](Transport& t) { return RemoteJob::start(t, spec); }),
+        [this](const Result<JobInfo>& r) {
+            updateButtons();
+            if (!r) {
+                m_summary->setText(tr("Cannot start: %1").arg(r.error()));
+                return;
+            }
+            attachJob(r->id);
+            refreshJobs();
+        });
+}
+
+void BuildPane::cancelBuild()
+{
+    if (!m_session || !m_host || !m_host->transport())
+        return;
+    const QString id = m_session->jobId();
+    if (m_confirmCancel
+        && QMessageBox::question(this, tr("Cancel build"),
+               tr("Stop build %1 on %2? Every compiler it started is killed.").arg(id, m_host->profile().name))
+            != QMessageBox::Yes)
+        return;
+    const QString root = m_jobRoot;
+    m_cancel->setEnabled(false);
+    m_requests.track(onPool(m_host->transport(), [id, root](Transport& t) { return RemoteJob::cancel(t, id, root); }),
+        [this](const Result<void>& s) {
+            if (!s)
+                m_summary->setText(s.error());
+        });
+}
+
+void BuildPane::attachJob(const QString& jobId)
+{
+    if (!m_host || !m_host->transport() || jobId.isEmpty())
+        return;
+    m_session = std::make_unique<BuildSession>(m_host->transport(), m_host->profile().name, jobId);
+    m_session->setJobRoot(m_jobRoot);
+    // The job list tells which profile started it (its name): the ETA seed and the history row use it.
+    bool named = false;
+    for (int i = 0; i < m_jobs->topLevelItemCount() && !named; ++i) {
+        QTreeWidgetItem* item = m_jobs->topLevelItem(i);
+        if (item->data(0, JobRole).toString() != jobId)
+            continue;
+        if (auto p = findBuildProfile(m_profileList, item->text(3))) {
+            m_session->setProfile(*p);
+            named = true;
+        }
+    }
+    if (!named)
+        m_session->setProfile(currentProfile());
+    m_diags->clear();
+    m_chart->clear();
+    m_slowest->clear();
+    m_compare->clear();
+    m_bar->setRange(0, 1);
+    m_bar->setValue(0);
+    // The full log lives in the cache; a reopened app resumes from its size.
+    const QString logPath = paths::cacheDir() + QStringLiteral("/build-logs/")
+        + QString(m_host->profile().name).replace(QLatin1Char('/'), QLatin1Char('_')) + QLatin1Char('-') + jobId
+        + QStringLiteral(".log");
+    QFile::remove(logPath); // the live view replays from the start, so the file restarts too
+    if (const Result<void> opened = m_log->openStore(logPath); !opened)
+        m_summary->setText(tr("The full log cannot be kept on this machine (%1); the live view still follows the "
+                              "build.")
+                               .arg(opened.error()));
+    connect(m_session.get(), &BuildSession::logReceived, m_log,
+        [this](qint64, const QByteArray& d) { m_log->appendData(d); });
+    connect(m_session.get(), &BuildSession::progressChanged, this, &BuildPane::onProgress);
+    connect(m_session.get(), &BuildSession::diagnosticFound, this, &BuildPane::onDiagnostic);
+    connect(m_session.get(), &BuildSession::memorySampled, m_chart, &BuildChart::addMemory);
+    connect(m_session.get(), &BuildSession::finished, this, &BuildPane::onFinished);
+    connect(m_session.get(), &BuildSession::previousRunKnown, this, [this](const BuildRecord&, const QString& text) {
+        m_compare->setText(tr("Compared with the previous run: %1").arg(text));
+    });
+    connect(m_session.get(), &BuildSession::streamInterrupted, this, [this](const QString& why) {
+        m_summary->setText(tr("Connection lost (%1); the build keeps running, reconnecting…").arg(why));
+    });
+    connect(m_session.get(), &BuildSession::failed, this, [this](const QString& e) { m_summary->setText(e); });
+    m_summary->setText(tr("Following %1…").arg(jobId));
+    m_session->attach(0);
+    updateButtons();
+}
+
+void BuildPane::onProgress(const BuildProgress& p)
+{
+    m_chart->addProgress(p);
+    if (p.total > 0) {
+        m_bar->setRange(0, p.total);
+        m_bar->setValue(p.done);
+    } else if (p.percent >= 0) {
+        m_bar->setRange(0, 100);
+        m_bar->setValue(p.percent);
+    }
+    QString text = tr("%1/%2 steps").arg(p.done).arg(p.total);
+    if (p.running >= 0)
+        text += tr(", %1 running").arg(p.running);
+    if (p.rate > 0)
+        text += tr(", %1 steps/min").arg(p.rate * 60, 0, 'f', 1);
+    text += tr(", elapsed %1, ETA %2").arg(duration(p.elapsedS), duration(p.etaS));
+    m_summary->setText(text);
+}
+
+void BuildPane::onDiagnostic(const Diagnostic& d)
+{
+    QString where = d.file;
+    if (d.line > 0)
+        where += QStringLiteral(":%1").arg(d.line);
+    if (d.column > 0)
+        where += QStringLiteral(":%1").arg(d.column);
+    auto* item = new QTreeWidgetItem(m_diags,
+        { toString(d.severity) + (d.kind == Diagnostic::Kind::Oom ? tr(" (OOM)") : QString()), where, d.message,
+            hintText(d.hint) });
+    item->setData(0, DiagRole, QVariant::fromValue(d));
+    item->setToolTip(2, d.message);
+    item->setToolTip(3, hintText(d.hint));
+    if (d.severity == Diagnostic::Severity::Error)
+        item->setForeground(0, QColor(0xd9, 0x3f, 0x3f));
+    else if (d.severity == Diagnostic::Severity::Warning)
+        item->setForeground(0, QColor(0xc7, 0x8a, 0x00));
+    if (d.kind == Diagnostic::Kind::Oom && m_session) {
+        // Advice from what the server actually has.
+        const BuildProfile p = currentProfile();
+        Q_UNUSED(p);
+    }
+    if (m_diags->topLevelItemCount() <= 20)
+        for (int c = 0; c < 2; ++c)
+            m_diags->resizeColumnToContents(c);
+}
+
+void BuildPane::onFinished(const JobInfo& info)
+{
+    const bool ok = info.exitStatus == 0;
+    const QString msg = info.cancelled ? tr("Build %1 cancelled").arg(info.id)
+        : ok                           ? tr("Build %1 succeeded").arg(info.id)
+                                       : tr("Build %1 failed (exit status %2)").arg(info.id).arg(info.exitStatus);
+    m_summary->setText(m_summary->text() + QStringLiteral(" — ") + msg);
+    m_cancel->setEnabled(false);
+    notify(tr("KernelForge build"), msg);
+    Q_EMIT buildFinished(info, msg);
+    // The slowest translation units, from .ninja_log.
+    if (m_session && m_host && m_host->transport()) {
+        BuildProfile p = currentProfile();
+        const QString path = p.ninjaLogPath();
+        m_requests.track(onPool(m_host->transport(),
+                             [path](Transport& t) {
+                                 const auto data = t.readFile(path);
+                                 return data ? parseNinjaLog(*data) : NinjaLog { 0, {}, 0, 0, data.error() };
+                             }),
+            [this](const NinjaLog& log) {
+                if (!log)
+                    return;
+                m_slowest->clear();
+                for (const auto& e : log.slowest(30))
+                    new QTreeWidgetItem(
+                        m_slowest, { QString::number(double(e.durationMs()) / 1000.0, 'f', 1), e.output });
+                m_slowest->resizeColumnToContents(0);
+            });
+    }
+}
+
+void BuildPane::openDiagnostic(QTreeWidgetItem* item)
+{
+    const auto d = item->data(0, DiagRole).value<Diagnostic>();
+    if (d.logLine >= 0)
+        m_log->showLine(d.logLine);
+    if (d.file.isEmpty() || d.line <= 0 || !m_host || !m_host->transport())
+        return;
+    // Compiler paths are absolute or relative to the build dir (ninja) / the working dir.
+    const BuildProfile p = currentProfile();
+    QStringList candidates;
+    if (d.file.startsWith(QLatin1Char('/')))
+        candidates << d.file;
+    else
+        candidates << p.buildPath() + QLatin1Char('/') + d.file << p.workingDirectory + QLatin1Char('/') + d.file;
+    auto* viewer = new RemoteFileViewer(m_host->transport(), candidates, d.line, this);
+    viewer->setAttribute(Qt::WA_DeleteOnClose);
+    viewer->show();
+}
+
+void BuildPane::notify(const QString& title, const QString& message)
+{
+    if (QSystemTrayIcon::isSystemTrayAvailable() && QSystemTrayIcon::supportsMessages()) {
+        static QSystemTrayIcon* tray = nullptr;
+        if (!tray) {
+            tray = new QSystemTrayIcon(QIcon(QStringLiteral(":/icons/kernelforge.svg")), qApp);
+            tray->show();
+        }
+        tray->showMessage(title, message);
+    } else if (auto* mw = qobject_cast<QMainWindow*>(window())) {
+        mw->statusBar()->showMessage(message, 30000);
+    }
+}
+
+} // namespace kf

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include "core/remotebuild/buildprofile.h"
+#include "core/remotebuild/buildsession.h"
+#include "core/util/jobtracker.h"
+#include "ui/appcontext.h"
+#include "ui/common/hostpane.h"
+
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace kf {
+
+class BuildChart;
+class LogView;
+
+// The Build tab: pick or edit a profile, preflight, start/cancel a detached build, follow it
+// (progress chart with ETA and server memory, diagnostics, the log), list the host's jobs and
+// reattach, compare with the previous run, notify when it ends.
+class BuildPane : public HostPane
+{
+    Q_OBJECT
+public:
+    explicit BuildPane(const AppContext& context, QWidget* parent = nullptr);
+    ~BuildPane() override;
+    void setHost(HostConnection* host) override;
+
+    // For tests and the CLI-like flows: follow an existing job.
+    void attachJob(const QString& jobId);
+    void setJobRoot(const QString& root) { m_jobRoot = root; }
+    // Offscreen tests answer the cancel confirmation themselves.
+    void setConfirmCancel(bool on) { m_confirmCancel = on; }
+    BuildSession* session() const { return m_session.get(); }
+    LogView* logView() const { return m_log; }
+    BuildChart* chart() const { return m_chart; }
+    QTreeWidget* diagnosticsList() const { return m_diags; }
+    QTreeWidget* jobList() const { return m_jobs; }
+    QComboBox* profilePicker() const { return m_profiles; }
+    // One secret environment variable for the next start (a token): masked, never saved.
+    QLineEdit* secretEnvName() const { return m_secretName; }
+    QLineEdit* secretEnvValue() const { return m_secretValue; }
+
+public Q_SLOTS:
+    void refreshJobs();
+    void runPreflight();
+    void startBuild();
+    void cancelBuild();
+
+Q_SIGNALS:
+    // A followed build ended (also shown as a desktop notification or in the status bar).
+    void buildFinished(const kf::JobInfo& info, const QString& message);
+    void jobsRefreshed(int count);
+    void preflightDone(int failures);
+
+private:
+    void loadProfiles();
+    void editProfile();
+    BuildProfile currentProfile() const;
+    void onProgress(const BuildProgress& p);
+    void onDiagnostic(const Diagnostic& d);
+    void onFinished(const JobInfo& info);
+    void openDiagnostic(QTreeWidgetItem* item);
+    void updateButtons();
+    void notify(const QString& title, const QString& message);
+
+    AppContext m_context;
+    QPointer<HostConnection> m_host;
+    QList<BuildProfile> m_profileList;
+    QString m_jobRoot;
+    bool m_confirmCancel = true;
+    JobTracker m_requests { this }; // cancelled when the pane switches hosts
+    std::unique_ptr<BuildSession> m_session;
+
+    QComboBox* m_profiles;
+    QPushButton* m_edit;
+    QPushButton* m_preflight;
+    QPushButton* m_start;
+    QPushButton* m_cancel;
+    QPushButton* m_refresh;
+    QLineEdit* m_secretName;
+    QLineEdit* m_secretValue;
+    QProgressBar* m_bar;
+    QLabel* m_summary;
+    QLabel* m_compare;
+    BuildChart* m_chart;
+    QTreeWidget* m_diags;
+    QTreeWidget* m_jobs;
+    QTreeWidget* m_slowest;
+    QTreeWidget* m_checks;
+    LogView* m_log;
+};
+
+} // namespace kf
