@@ -139,12 +139,17 @@ ApplyReport applyPlan(Transport& transport, const SetPlan& plan, const ApplyOpti
         FileApply out;
         out.file = f.file;
         out.path = f.path;
-        for (int i : f.patches)
-            if (plan.patches[i].status == PatchStatus::WillApply)
-                out.patchIds.append(plan.patches[i].id);
-        const bool overridden = options.overrides.contains(f.file);
-        const QByteArray target = overridden ? options.overrides.value(f.file) : f.proposed;
-        const bool remove = f.remove && !overridden;
+        const auto choice = options.choices.constFind(f.file);
+        const bool overridden = choice != options.choices.constEnd();
+        if (overridden) {
+            out.patchIds = choice->patchIds;
+        } else {
+            for (int i : f.patches)
+                if (plan.patches[i].status == PatchStatus::WillApply)
+                    out.patchIds.append(plan.patches[i].id);
+        }
+        const QByteArray target = overridden ? choice->content : f.proposed;
+        const bool remove = overridden ? choice->remove : f.remove;
         if (!remove && f.exists && target == f.original) {
             out.outcome = FileApply::Unchanged;
             out.sha256Before = out.sha256After = f.sha256Before;
@@ -153,7 +158,7 @@ ApplyReport applyPlan(Transport& transport, const SetPlan& plan, const ApplyOpti
             report.files.append(out);
             continue;
         }
-        if (!remove && !f.exists && !overridden && out.patchIds.isEmpty()) {
+        if (!remove && !f.exists && out.patchIds.isEmpty()) {
             out.outcome = FileApply::Unchanged;
             out.message = QStringLiteral("nothing to change");
             report.files.append(out);

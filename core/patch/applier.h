@@ -43,10 +43,20 @@ struct ApplyReport
     bool changedSinceReview() const; // some file was refused because it changed: re-plan
 };
 
+// What the reviewer chose for one file (patch::Review::applyOptions): instead of the plan's
+// proposal, this content (or the file's removal), journaled as these patches.
+struct FileChoice
+{
+    QByteArray content;
+    bool remove = false;
+    QStringList patchIds;
+};
+
 struct ApplyOptions
 {
-    // file -> content to write instead of the plan's proposal (the reviewer's hunk choice).
-    QMap<QString, QByteArray> overrides;
+    // file -> the reviewer's choice; a file not listed gets the plan's proposal, journaled
+    // with every patch of it that will apply.
+    QMap<QString, FileChoice> choices;
     // Only these files (empty: every file the plan changes).
     QStringList onlyFiles;
     QString backupRoot = QStringLiteral("~/.cache/kernelforge/patch-backups");
