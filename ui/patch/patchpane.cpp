@@ -660,15 +660,19 @@ void PatchPane::applySelected()
 void PatchPane::refreshHistory()
 {
     const std::shared_ptr<Transport> transport = m_host ? m_host->transport() : nullptr;
-    if (!transport)
-        return;
     m_historyRequests.cancelAll();
+    if (!transport) {
+        m_history->setRowCount(0);
+        return;
+    }
     m_historyRequests.track(QtConcurrent::run(transportPool(),
                                 [transport]() {
                                     HistoryRows r;
-                                    // Rows from before roots were canonical get their real root.
+                                    // Rows from before roots were canonical get their real root
+                                    // (when the host answers; the rows show either way).
                                     if (const auto renamed = patch::normalizeJournalRoots(*transport); !renamed)
-                                        r.error = renamed.error();
+                                        log::patch()->warn("history roots on {} not normalized: {}",
+                                            transport->describe().toStdString(), renamed.error().toStdString());
                                     auto rows = HistoryStore().applies(transport->describe());
                                     if (rows)
                                         r.rows = rows.value();
@@ -737,51 +741,41 @@ void PatchPane::rollBackSelected()
         setOutcome(tr("Select the changes to roll back in the history first."));
         return;
     }
+    // The journal is local and only read here (WAL: readers never wait): the dialog comes
+    // with the click.
+    const auto rollback = patch::planRollback(transport->describe(), ids);
+    if (!rollback || rollback->steps.isEmpty()) {
+        setOutcome(rollback ? rollback->describe() : tr("Nothing rolled back: %1").arg(rollback.error()));
+        return;
+    }
+    if (!confirm(tr("Roll back selected changes"), rollback->describe(), tr("Roll back")))
+        return;
     m_requests.cancelAll(); // the newest request wins
-    setBusy(true, tr("Working out the rollback\u2026"));
-    const QString host = transport->describe();
-    m_requests.track(QtConcurrent::run(transportPool(), [host, ids]() { return patch::planRollback(host, ids); }),
-        [this, transport](const Result<patch::RollbackPlan>& rollback) {
-            setBusy(false, m_statusLabel->text());
-            if (!rollback) {
-                setOutcome(tr("Nothing rolled back: %1").arg(rollback.error()));
-                Q_EMIT rollbackFinished(m_outcomeLabel->text());
-                return;
-            }
-            if (rollback->steps.isEmpty()) {
-                setOutcome(rollback->describe());
-                Q_EMIT rollbackFinished(m_outcomeLabel->text());
-                return;
-            }
-            if (!confirm(tr("Roll back selected changes"), rollback->describe(), tr("Roll back")))
-                return;
-            setBusy(true, tr("Rolling back on %1\u2026").arg(transport->describe()));
-            const patch::RollbackPlan steps = rollback.value();
-            m_requests.track(
-                QtConcurrent::run(transportPool(),
-                    [transport, steps]() {
-                        RollbackRun run;
-                        QStringList lines;
-                        for (const patch::RollbackResult& r : patch::runRollback(*transport, steps)) {
-                            run.changed = run.changed || r.ok;
-                            lines << QStringLiteral("%1 #%2 %3: %4")
-                                         .arg(r.ok ? QStringLiteral("Rolled back") : QStringLiteral("Not rolled back"))
-                                         .arg(r.step.entry.id)
-                                         .arg(r.step.entry.file, r.message);
-                        }
-                        for (const QString& why : steps.refused)
-                            lines << QStringLiteral("Not rolled back %1").arg(why);
-                        run.message = lines.join(QLatin1Char('\n'));
-                        return run;
-                    }),
-                [this](const RollbackRun& run) {
-                    setOutcome(run.message);
-                    setBusy(false, run.changed ? tr("Rolled back; planning again\u2026") : m_statusLabel->text());
-                    Q_EMIT rollbackFinished(run.message);
-                    refreshHistory();
-                    if (!m_setSpec.isEmpty())
-                        plan(m_setSpec, m_review.plan().root);
-                });
+    setBusy(true, tr("Rolling back on %1\u2026").arg(transport->describe()));
+    const patch::RollbackPlan steps = rollback.value();
+    m_requests.track(
+        QtConcurrent::run(transportPool(),
+            [transport, steps]() {
+                RollbackRun run;
+                QStringList lines;
+                for (const patch::RollbackResult& r : patch::runRollback(*transport, steps)) {
+                    run.changed = run.changed || r.ok;
+                    lines << QStringLiteral("%1 #%2 %3: %4")
+                                 .arg(r.ok ? QStringLiteral("Rolled back") : QStringLiteral("Not rolled back"))
+                                 .arg(r.step.entry.id)
+                                 .arg(r.step.entry.file, r.message);
+                }
+                for (const QString& why : steps.refused)
+                    lines << QStringLiteral("Not rolled back %1").arg(why);
+                run.message = lines.join(QLatin1Char('\n'));
+                return run;
+            }),
+        [this](const RollbackRun& run) {
+            setOutcome(run.message);
+            setBusy(false, run.changed ? tr("Rolled back; planning again\u2026") : m_statusLabel->text());
+            refreshHistory();
+            if (!m_setSpec.isEmpty())
+                plan(m_setSpec, m_review.plan().root);
         });
 }
 

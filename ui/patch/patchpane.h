@@ -68,7 +68,6 @@ public:
 Q_SIGNALS:
     void planShown(int patchCount);
     void applyFinished(const kf::patch::ApplyReport& report);
-    void rollbackFinished(const QString& message);
     void historyLoaded(int rows);
 
 private:

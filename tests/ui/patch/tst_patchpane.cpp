@@ -430,6 +430,8 @@ void TestPatchPane::nextAndPreviousMoveTreeDiffAndWhy()
         QTRY_VERIFY(w->hasFocus());
         QTest::keyClick(w, i % 2 ? Qt::Key_F7 : Qt::Key_N);
         expectAt(i);
+        if (QTest::currentTestFailed())
+            return;
         if (i == 2)
             QVERIFY(d.pane->grab().save(test::screenshotPath(QStringLiteral("patchpane-next-hunk"))));
     }
@@ -444,6 +446,8 @@ void TestPatchPane::nextAndPreviousMoveTreeDiffAndWhy()
         else
             QTest::keyClick(w, Qt::Key_P);
         expectAt(i);
+        if (QTest::currentTestFailed())
+            return;
     }
     // The root field keeps its letters.
     auto* root = d.pane->findChild<QWidget*>(QStringLiteral("patchRoot"));
