@@ -35,7 +35,8 @@ void usage(QTextStream& s)
       << "  apply     apply what applies (re-read + hash check, backup, atomic write, verify,\n"
       << "            journal) and report the rest\n"
       << "  rollback  restore every file this set changed under the root from its backup\n"
-      << "            (--id N: one journal entry)\n"
+      << "            (--id N: one journal entry); later applies to the same files are\n"
+      << "            undone first, newest first\n"
       << "  status    statuses without the diff, plus the apply history for this root\n\n"
       << "Options:\n"
       << "  --set SET      builtin:NAME, FILE.yaml, or a unified diff FILE.patch/.diff\n"
@@ -44,8 +45,11 @@ void usage(QTextStream& s)
       << "  --strip N      path components to strip from a diff (patch -pN; default: guessed)\n"
       << "  --json         one JSON object per patch (id, file, status, reason, sha256_before, sha256_after)\n"
       << "  --id N         rollback: only this journal entry\n\n"
-      << "Exit status: 0 everything applied or already applied, 1 some patch did not apply\n"
-      << "(conflict, not applicable, refused), 2 errors.\n"
+      << "Roots are named by their real path (symlinks, ~, . and .. resolved), so ./sgl and\n"
+      << "/abs/path/sgl are one tree in the history.\n\n"
+      << "Exit status: 0 everything applied or already applied (rollback: rolled back), 1 some\n"
+      << "patch did not apply (conflict, not applicable, refused; rollback: nothing to roll back\n"
+      << "or refused), 2 errors.\n"
       << "Built-in sets: " << builtinPatchSets().join(QStringLiteral(", ")) << '\n';
     s.flush();
 }
@@ -197,48 +201,63 @@ int runApply(const Options& opt, Transport& transport, const SetPlan& plan)
 
 int runRollback(const Options& opt, Transport& transport, const SetPlan& plan)
 {
-    HistoryStore history;
-    QList<AppliedFile> entries;
+    // Journals written before roots were canonical name them as typed; bring them in line.
+    if (const auto renamed = normalizeJournalRoots(transport); !renamed)
+        cli::err() << "kernelforge-cli patch: warning: " << renamed.error() << '\n';
+    QList<qint64> ids;
     if (opt.id > 0) {
-        auto e = history.entry(opt.id);
-        if (!e) {
-            cli::err() << "kernelforge-cli patch: " << e.error() << '\n';
-            return kExitError;
-        }
-        entries.append(e.value());
+        ids.append(opt.id);
     } else {
-        auto standing = history.standing(transport.describe(), plan.root, plan.set.name);
+        auto standing = HistoryStore().standing(transport.describe(), plan.root, plan.set.name);
         if (!standing) {
             cli::err() << "kernelforge-cli patch: " << standing.error() << '\n';
             return kExitError;
         }
-        entries = standing.value();
+        for (const AppliedFile& e : standing.value())
+            ids.append(e.id);
     }
-    if (entries.isEmpty()) {
+    if (ids.isEmpty()) {
+        const QString reason = QStringLiteral("nothing to roll back: no standing apply of %1 on %2:%3")
+                                   .arg(plan.set.name, transport.describe(), plan.root);
         if (opt.json)
-            printJson(QJsonObject { { QStringLiteral("status"), QStringLiteral("nothing-to-roll-back") } });
-        else
-            cli::out() << "Nothing to roll back: no standing apply of " << plan.set.name << " on "
-                       << transport.describe() << ":" << plan.root << '\n';
-        return kExitAllApplied;
+            printJson(QJsonObject { { QStringLiteral("status"), QStringLiteral("nothing-to-roll-back") },
+                { QStringLiteral("reason"), reason } });
+        cli::err() << "kernelforge-cli patch: " << reason << '\n';
+        return kExitSomeNotApplied;
     }
-    int rc = kExitAllApplied;
-    for (const AppliedFile& e : entries) {
-        const auto r = rollbackApply(transport, e.id);
+    const auto rollback = planRollback(transport.describe(), ids);
+    if (!rollback) {
+        cli::err() << "kernelforge-cli patch: " << rollback.error() << '\n';
+        return kExitError;
+    }
+    QTextStream& o = cli::out();
+    if (!opt.json && rollback->laterCount() > 0)
+        o << "Later applies to the same files are undone first, newest first (a change can only be undone while "
+             "its file holds what it wrote).\n";
+    int rc = rollback->refused.isEmpty() ? kExitAllApplied : kExitSomeNotApplied;
+    for (const RollbackResult& r : runRollback(transport, rollback.value())) {
+        const AppliedFile& e = r.step.entry;
         if (opt.json) {
             printJson(QJsonObject { { QStringLiteral("journal_id"), e.id }, { QStringLiteral("file"), e.file },
-                { QStringLiteral("status"), r ? QStringLiteral("rolled-back") : QStringLiteral("refused") },
-                { QStringLiteral("reason"), r ? r->message : r.error() },
-                { QStringLiteral("sha256_before"), e.sha256After },
-                { QStringLiteral("sha256_after"), r ? e.sha256Before : e.sha256After } });
+                { QStringLiteral("root"), e.root }, { QStringLiteral("requested"), r.step.requested },
+                { QStringLiteral("status"), r.ok ? QStringLiteral("rolled-back") : QStringLiteral("refused") },
+                { QStringLiteral("reason"), r.message }, { QStringLiteral("sha256_before"), e.sha256After },
+                { QStringLiteral("sha256_after"), r.ok ? e.sha256Before : e.sha256After } });
         } else {
-            cli::out() << "  [" << (r ? "rolled back" : "refused") << "] #" << e.id << " " << e.file << "\n      "
-                       << (r ? r->message : r.error()) << '\n';
+            o << "  [" << (r.ok ? "rolled back" : "refused") << "] #" << e.id << " " << e.root << '/' << e.file
+              << (r.step.requested ? "" : " (a later apply, undone first)") << "\n      " << r.message << '\n';
         }
-        if (!r)
+        if (!r.ok)
             rc = kExitSomeNotApplied;
     }
-    cli::out().flush();
+    for (const QString& why : rollback->refused) {
+        if (opt.json)
+            printJson(QJsonObject {
+                { QStringLiteral("status"), QStringLiteral("refused") }, { QStringLiteral("reason"), why } });
+        else
+            o << "  [refused] " << why << '\n';
+    }
+    o.flush();
     return rc;
 }
 
@@ -247,6 +266,8 @@ int runStatus(const Options& opt, Transport& transport, const SetPlan& plan)
     const int rc = runPlan(opt, plan, false);
     if (opt.json)
         return rc;
+    if (const auto renamed = normalizeJournalRoots(transport); !renamed)
+        cli::err() << "kernelforge-cli patch: warning: " << renamed.error() << '\n';
     auto rows = HistoryStore().applies(transport.describe(), plan.root);
     QTextStream& o = cli::out();
     o << "\nHistory on " << transport.describe() << ":" << plan.root << ":\n";
@@ -376,8 +397,9 @@ int runPatch(const QStringList& argsIn)
         transport = connected.value();
     } else {
         transport = std::make_shared<LocalTransport>();
+        // Relative to here, not to the home folder as Transport paths are.
         if (!root.startsWith(QLatin1Char('/')) && !root.startsWith(QLatin1String("~/")))
-            root = QDir::current().absoluteFilePath(root);
+            root = QDir::cleanPath(QDir::current().absoluteFilePath(root));
     }
     const auto st = transport->stat(root);
     if (!st || !st->exists || !st->isDir) {

@@ -10,6 +10,9 @@
 #include <QDateTime>
 #include <QFileInfo>
 #include <QRandomGenerator>
+#include <QSet>
+
+#include <algorithm>
 
 namespace kf::patch {
 
@@ -136,12 +139,17 @@ ApplyReport applyPlan(Transport& transport, const SetPlan& plan, const ApplyOpti
         FileApply out;
         out.file = f.file;
         out.path = f.path;
-        for (int i : f.patches)
-            if (plan.patches[i].status == PatchStatus::WillApply)
-                out.patchIds.append(plan.patches[i].id);
-        const bool overridden = options.overrides.contains(f.file);
-        const QByteArray target = overridden ? options.overrides.value(f.file) : f.proposed;
-        const bool remove = f.remove && !overridden;
+        const auto choice = options.choices.constFind(f.file);
+        const bool overridden = choice != options.choices.constEnd();
+        if (overridden) {
+            out.patchIds = choice->patchIds;
+        } else {
+            for (int i : f.patches)
+                if (plan.patches[i].status == PatchStatus::WillApply)
+                    out.patchIds.append(plan.patches[i].id);
+        }
+        const QByteArray target = overridden ? choice->content : f.proposed;
+        const bool remove = overridden ? choice->remove : f.remove;
         if (!remove && f.exists && target == f.original) {
             out.outcome = FileApply::Unchanged;
             out.sha256Before = out.sha256After = f.sha256Before;
@@ -150,7 +158,7 @@ ApplyReport applyPlan(Transport& transport, const SetPlan& plan, const ApplyOpti
             report.files.append(out);
             continue;
         }
-        if (!remove && !f.exists && !overridden && out.patchIds.isEmpty()) {
+        if (!remove && !f.exists && out.patchIds.isEmpty()) {
             out.outcome = FileApply::Unchanged;
             out.message = QStringLiteral("nothing to change");
             report.files.append(out);
@@ -196,12 +204,20 @@ ApplyReport applyPlan(Transport& transport, const SetPlan& plan, const ApplyOpti
         int links = 1;
         if (f.exists) {
             links = hardLinkCount(transport, f.path);
-            out.backupPath = options.backupRoot + QLatin1Char('/') + stamp + QLatin1Char('/') + f.file;
-            if (const Result<void> s = transport.mkpath(parentOf(out.backupPath), 0700); !s) {
+            const QString backup = options.backupRoot + QLatin1Char('/') + stamp + QLatin1Char('/') + f.file;
+            if (const Result<void> s = transport.mkpath(parentOf(backup), 0700); !s) {
                 out.message = QStringLiteral("cannot create the backup folder: %1").arg(s.error());
                 report.files.append(out);
                 continue;
             }
+            // Journal and messages show where the backup really is ("~" resolved).
+            const auto folder = transport.canonicalPath(parentOf(backup));
+            if (!folder) {
+                out.message = QStringLiteral("cannot resolve the backup folder: %1").arg(folder.error());
+                report.files.append(out);
+                continue;
+            }
+            out.backupPath = folder.value() + backup.mid(parentOf(backup).size());
             WriteOptions wo;
             wo.mode = int(cur->mode & 07777);
             wo.uid = cur->uid;
@@ -272,6 +288,10 @@ Result<RollbackOutcome> rollbackApply(Transport& transport, qint64 journalId)
     if (!entry)
         return entry.withoutValue();
     const AppliedFile& e = entry.value();
+    if (e.host != transport.describe())
+        return Result<RollbackOutcome>::failure(QStringLiteral("apply %1 of %2 was made on %3, not on %4")
+                                                    .arg(journalId)
+                                                    .arg(e.file, e.host, transport.describe()));
     if (e.rolledBack())
         return Result<RollbackOutcome>::failure(QStringLiteral("apply %1 of %2 was already rolled back at %3")
                                                     .arg(journalId)
@@ -337,6 +357,176 @@ Result<RollbackOutcome> rollbackApply(Transport& transport, qint64 journalId)
         out.message += QStringLiteral(" (but the journal could not be updated: %1)").arg(s.error());
     log::patch()->info("rolled back apply {} on {}: {}", journalId, e.host.toStdString(), out.message.toStdString());
     return out;
+}
+
+int RollbackPlan::laterCount() const
+{
+    return int(std::count_if(steps.cbegin(), steps.cend(), [](const RollbackStep& s) { return !s.requested; }));
+}
+
+namespace {
+
+QString entryText(const AppliedFile& e)
+{
+    return QStringLiteral("#%1 %2/%3 (%4%5), applied %6")
+        .arg(e.id)
+        .arg(e.root, e.file, e.setName,
+            e.patchIds.isEmpty() ? QString() : QStringLiteral(": ") + e.patchIds.join(QStringLiteral(", ")),
+            e.appliedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")));
+}
+
+// Entries that stand for the same file (same host; same path, or same root and file).
+bool sameFile(const AppliedFile& a, const AppliedFile& b)
+{
+    return a.host == b.host && (a.path == b.path || (a.root == b.root && a.file == b.file));
+}
+
+} // namespace
+
+QString RollbackPlan::describe() const
+{
+    QString s;
+    if (!steps.isEmpty()) {
+        s += QStringLiteral("Roll back on %1, in this order:\n").arg(host);
+        for (const RollbackStep& step : steps)
+            s += QStringLiteral("  \u2022 %1%2\n")
+                     .arg(entryText(step.entry),
+                         step.requested ? QString()
+                                        : QStringLiteral(" \u2014 a later change to the same file, undone first"));
+        if (laterCount() > 0)
+            s += QStringLiteral("\nA change can only be undone while its file holds what it wrote, so the later "
+                                "changes to the same file (%1) are undone first, newest first.\n")
+                     .arg(laterCount());
+        s += QStringLiteral("\nEach file is checked against what the apply wrote, restored from its backup "
+                            "atomically and verified.\n");
+    }
+    if (!refused.isEmpty()) {
+        s += steps.isEmpty() ? QStringLiteral("Nothing can be rolled back:\n") : QStringLiteral("\nNot rolled back:\n");
+        for (const QString& r : refused)
+            s += QStringLiteral("  \u2022 %1\n").arg(r);
+    }
+    return s.trimmed();
+}
+
+Result<RollbackPlan> planRollback(const QString& host, const QList<qint64>& idsIn)
+{
+    HistoryStore history;
+    RollbackPlan plan;
+    plan.host = host;
+    QList<qint64> ids = idsIn;
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    QList<AppliedFile> requested; // oldest first
+    for (qint64 id : std::as_const(ids)) {
+        const auto e = history.entry(id);
+        if (!e)
+            return e.withoutValue();
+        if (e->host != host)
+            plan.refused.append(
+                QStringLiteral("%1: it was applied on %2, not on %3").arg(entryText(*e), e->host, host));
+        else if (e->rolledBack())
+            plan.refused.append(
+                QStringLiteral("%1: already rolled back at %2")
+                    .arg(entryText(*e), e->rolledBackAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))));
+        else
+            requested.append(e.value());
+    }
+    QSet<qint64> covered, wanted;
+    for (const AppliedFile& e : std::as_const(requested))
+        wanted.insert(e.id);
+    QMap<qint64, RollbackStep> steps;
+    for (const AppliedFile& first : std::as_const(requested)) {
+        if (covered.contains(first.id))
+            continue;
+        // Every standing apply of this file from `first` on, oldest first.
+        const auto later = history.standingAfter(first);
+        if (!later)
+            return later.withoutValue();
+        QList<AppliedFile> chain { first };
+        for (qsizetype i = later->size() - 1; i >= 0; --i)
+            chain.append(later->at(i));
+        // The newest place where the file changed between two applies outside KernelForge:
+        // nothing at or before it can be undone by undoing what follows.
+        qsizetype brokenAfter = -1;
+        for (qsizetype i = chain.size() - 2; i >= 0 && brokenAfter < 0; --i)
+            if (chain[i + 1].sha256Before != chain[i].sha256After)
+                brokenAfter = i;
+        qsizetype from = chain.size();
+        for (qsizetype i = 0; i < chain.size(); ++i) {
+            if (!wanted.contains(chain[i].id) || !sameFile(chain[i], first))
+                continue;
+            covered.insert(chain[i].id);
+            if (i <= brokenAfter) {
+                const AppliedFile& a = chain[brokenAfter];
+                const AppliedFile& b = chain[brokenAfter + 1];
+                plan.refused.append(
+                    QStringLiteral("%1: %2 was changed outside KernelForge between apply #%3 and apply #%4 (#%3 left "
+                                   "SHA-256 %5, #%4 found %6), so undoing the later applies would not bring back "
+                                   "what it wrote; roll back #%4 and later ones, then restore the file by hand")
+                        .arg(entryText(chain[i]), chain[i].file)
+                        .arg(a.id)
+                        .arg(b.id)
+                        .arg(a.sha256After.isEmpty() ? QStringLiteral("(absent)") : a.sha256After.left(12),
+                            b.sha256Before.isEmpty() ? QStringLiteral("(absent)") : b.sha256Before.left(12)));
+                continue;
+            }
+            from = std::min(from, i);
+        }
+        for (qsizetype i = from; i < chain.size(); ++i)
+            steps.insert(chain[i].id, RollbackStep { chain[i], wanted.contains(chain[i].id) });
+    }
+    for (const RollbackStep& step : std::as_const(steps))
+        plan.steps.prepend(step); // newest first
+    return plan;
+}
+
+QList<RollbackResult> runRollback(Transport& transport, const RollbackPlan& plan)
+{
+    QList<RollbackResult> out;
+    QList<AppliedFile> failed; // files whose rollback stopped
+    for (const RollbackStep& step : plan.steps) {
+        RollbackResult r { step, false, QString() };
+        const auto blocker = std::find_if(
+            failed.cbegin(), failed.cend(), [&](const AppliedFile& f) { return sameFile(f, step.entry); });
+        if (blocker != failed.cend()) {
+            r.message = QStringLiteral("not attempted: undoing the later apply #%1 of %2 failed")
+                            .arg(blocker->id)
+                            .arg(step.entry.file);
+        } else if (const auto done = rollbackApply(transport, step.entry.id); done) {
+            r.ok = true;
+            r.message = done->message;
+        } else {
+            r.message = done.error();
+            failed.append(step.entry);
+        }
+        out.append(r);
+    }
+    return out;
+}
+
+Result<int> normalizeJournalRoots(Transport& transport)
+{
+    HistoryStore history;
+    const QString host = transport.describe();
+    const auto roots = history.roots(host);
+    if (!roots)
+        return roots.withoutValue();
+    const auto canonical = canonicalRoots(transport, roots.value());
+    if (!canonical)
+        return canonical.withoutValue();
+    int changed = 0;
+    for (qsizetype i = 0; i < roots->size(); ++i) {
+        const std::optional<QString>& c = canonical->at(i);
+        if (!c || *c == roots->at(i))
+            continue;
+        const auto n = history.renameRoot(host, roots->at(i), *c);
+        if (!n)
+            return n.withoutValue();
+        changed += n.value();
+    }
+    if (changed > 0)
+        log::patch()->info("journal on {}: {} rows now name their root canonically", host.toStdString(), changed);
+    return changed;
 }
 
 } // namespace kf::patch

@@ -297,10 +297,6 @@ SetPlan planSet(Transport& transport, const PatchSet& set, const QString& rootIn
     while (root.size() > 1 && root.endsWith(QLatin1Char('/')))
         root.chop(1);
     root = resolveRoot(transport, set, root);
-    QMap<QString, QByteArray> files;
-    QMap<QString, quint32> modes;
-    QMap<QString, RootPath> where;
-    QStringList seen;
     auto failed = [&](const QString& error) {
         SetPlan plan;
         plan.set = set;
@@ -309,6 +305,15 @@ SetPlan planSet(Transport& transport, const PatchSet& set, const QString& rootIn
         plan.error = error;
         return plan;
     };
+    // Plans, the journal and messages name the root one way (rootpath.h, canonicalRoot).
+    const auto canonical = canonicalRoot(transport, root);
+    if (!canonical)
+        return failed(canonical.error());
+    root = canonical.value();
+    QMap<QString, QByteArray> files;
+    QMap<QString, quint32> modes;
+    QMap<QString, RootPath> where;
+    QStringList seen;
     for (const Patch& p : set.patches) {
         if (seen.contains(p.file))
             continue;

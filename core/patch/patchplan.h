@@ -74,7 +74,7 @@ struct FilePlan
 struct SetPlan
 {
     PatchSet set;
-    QString root; // the resolved root (may be root/sgl-kernel)
+    QString root; // the resolved root (may be root/sgl-kernel), canonical (canonicalRoot)
     QString host; // Transport::describe()
     QList<PatchPlan> patches;
     QList<FilePlan> files;

@@ -4,7 +4,11 @@
 
 #include "core/util/result.h"
 
+#include <QList>
 #include <QString>
+#include <QStringList>
+
+#include <optional>
 
 namespace kf {
 class Transport;
@@ -28,5 +32,17 @@ struct RootPath
 //   "sub/setup.py" leads outside the root /home/u/tree through a symlink (to /etc/setup.py)
 // A symlink that stays inside the root is followed: writes go to its target, the link stays.
 Result<RootPath> resolveInRoot(Transport& transport, const QString& root, const QString& file);
+
+// The one name of a root folder: what plans, the journal and every message use, so that
+// "./sgl", "sgl/", "~/sgl" and /home/u/sgl (or a symlink to it) are one tree: "~", ".", "..",
+// doubled or trailing slashes and every symlink resolved. Locally realpath(3); on a server
+// `cd -- DIR && pwd -P`, as the user's shell sees the folder, one command for all the folders
+// through Transport::exec (the login-shell-safe runner). Relative paths are relative to the
+// home folder, as every Transport path. A folder that does not exist (or cannot be entered)
+// gets nullopt. Blocking.
+Result<QList<std::optional<QString>>> canonicalRoots(Transport& transport, const QStringList& roots);
+// The same for one folder; "cannot resolve the root DIR: no such folder (or not enterable)"
+// when it does not resolve.
+Result<QString> canonicalRoot(Transport& transport, const QString& root);
 
 } // namespace kf::patch

@@ -154,4 +154,51 @@ Result<QList<AppliedFile>> HistoryStore::standing(const QString& host, const QSt
     return select(where, binds);
 }
 
+Result<QList<AppliedFile>> HistoryStore::standingAfter(const AppliedFile& e)
+{
+    return select(QStringLiteral(" WHERE host = ? AND id > ? AND rolled_back_at IS NULL"
+                                 " AND (path = ? OR (root = ? AND file = ?))"),
+        { e.host, e.id, e.path, e.root, e.file });
+}
+
+Result<QStringList> HistoryStore::roots(const QString& host)
+{
+    if (const Result<void> s = ensureSchema(); !s)
+        return s;
+    auto db = store::database();
+    if (!db)
+        return db.withoutValue();
+    QSqlQuery q(db.value());
+    q.prepare(QStringLiteral("SELECT DISTINCT root FROM patch_applies WHERE host = ? ORDER BY root"));
+    q.addBindValue(host);
+    if (!q.exec())
+        return Result<QStringList>::failure(QStringLiteral("history query failed: %1").arg(q.lastError().text()));
+    QStringList out;
+    while (q.next())
+        out.append(q.value(0).toString());
+    return out;
+}
+
+Result<int> HistoryStore::renameRoot(const QString& host, const QString& from, const QString& to)
+{
+    if (const Result<void> s = ensureSchema(); !s)
+        return s;
+    auto db = store::database();
+    if (!db)
+        return db.withoutValue();
+    QSqlQuery q(db.value());
+    // Both columns in one statement: `path` is compared with the old root.
+    q.prepare(QStringLiteral("UPDATE patch_applies SET path = CASE WHEN path = ? || '/' || file THEN ? || '/' || file"
+                             " ELSE path END, root = ? WHERE host = ? AND root = ?"));
+    q.addBindValue(from);
+    q.addBindValue(to);
+    q.addBindValue(to);
+    q.addBindValue(host);
+    q.addBindValue(from);
+    if (!q.exec())
+        return Result<int>::failure(
+            QStringLiteral("cannot rename the root %1 in the history: %2").arg(from, q.lastError().text()));
+    return q.numRowsAffected();
+}
+
 } // namespace kf

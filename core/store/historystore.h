@@ -47,6 +47,14 @@ public:
     Result<QList<AppliedFile>> applies(const QString& host = {}, const QString& root = {});
     // The newest standing (not rolled back) applies of `setName` on host+root, newest first.
     Result<QList<AppliedFile>> standing(const QString& host, const QString& root, const QString& setName = {});
+    // The standing applies made after `entry` to the same file (same host, and the same path
+    // or the same root and file), newest first.
+    Result<QList<AppliedFile>> standingAfter(const AppliedFile& entry);
+    // Every root journaled for `host`.
+    Result<QStringList> roots(const QString& host);
+    // Renames a root of `host` (rows journaled before roots were canonical): root `from`
+    // becomes `to`, and a path that was `from`/file becomes `to`/file. Returns the rows changed.
+    Result<int> renameRoot(const QString& host, const QString& from, const QString& to);
 };
 
 } // namespace kf

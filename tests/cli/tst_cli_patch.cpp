@@ -7,6 +7,9 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -45,6 +48,8 @@ private Q_SLOTS:
     void errorsExitTwo_data();
     void errorsExitTwo();
     void diffFileAsSet();
+    void rollbackFindsTheApplyByTheRealRoot();
+    void rollbackFindsRowsWithTheRootAsTyped();
 
 private:
     QStringList env() const;
@@ -110,8 +115,93 @@ void TestCliPatch::planApplyAgainRollback()
     QVERIFY2(rollback.exitCode == 0, QByteArray(rollback.out + rollback.err).constData());
     QCOMPARE(rollback.out.count("[rolled back]"), 2);
     QCOMPARE(kf::test::readFile(m_root + QStringLiteral("/CMakeLists.txt")), original);
+    // Nothing left: a one-line reason and exit 1, so a script notices.
     const auto nothing = run(QStringLiteral("rollback"), false);
-    QVERIFY(nothing.out.contains("Nothing to roll back"));
+    QCOMPARE(nothing.exitCode, 1);
+    QVERIFY2(nothing.err.contains("nothing to roll back: no standing apply of sgl-kernel-sm120-cuda13"),
+        nothing.err.constData());
+    QCOMPARE(nothing.err.trimmed().count('\n'), 0);
+}
+
+// `apply --root ./sgl-kernel/` from its parent, then `rollback --root` through a symlink to
+// the same folder: the history is keyed by the real path, so the rollback finds the apply;
+// every message shows that path. A second rollback matches nothing and exits 1.
+void TestCliPatch::rollbackFindsTheApplyByTheRealRoot()
+{
+    QVERIFY(copyTree(kf::test::dataPath(QStringLiteral("sgl-kernel-variants/2025-06-moved-includes")), m_root));
+    QVERIFY(QFile::link(m_root, m_dir->filePath(QStringLiteral("link"))));
+    const QString real = QFileInfo(m_root).canonicalFilePath();
+    const QByteArray original = kf::test::readFile(m_root + QStringLiteral("/CMakeLists.txt"));
+    auto run = [&](const QString& action, const QString& root) {
+        return kf::test::runCli({ QStringLiteral("patch"), action, QStringLiteral("--set"),
+                                    QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), QStringLiteral("--root"), root },
+            120000, env());
+    };
+    const QString here = QDir::currentPath();
+    QVERIFY(QDir::setCurrent(m_dir->path()));
+    const auto apply = run(QStringLiteral("apply"), QStringLiteral("./sgl-kernel/"));
+    QVERIFY(QDir::setCurrent(here));
+    QVERIFY2(apply.exitCode == 0, QByteArray(apply.out + apply.err).constData());
+    QVERIFY2(apply.out.contains(QByteArray(QByteArray("Root: local:") + real.toUtf8() + '\n')), apply.out.constData());
+    QVERIFY(kf::test::readFile(m_root + QStringLiteral("/CMakeLists.txt")) != original);
+
+    const auto status = run(QStringLiteral("status"), m_dir->filePath(QStringLiteral("link")));
+    QVERIFY2(status.out.contains(QByteArray(QByteArray("History on local:") + real.toUtf8() + ":\n")),
+        status.out.constData());
+    QCOMPARE(status.out.count("standing"), 2);
+
+    const auto rollback = run(QStringLiteral("rollback"), m_dir->filePath(QStringLiteral("link")));
+    QVERIFY2(rollback.exitCode == 0, QByteArray(rollback.out + rollback.err).constData());
+    QCOMPARE(rollback.out.count("[rolled back]"), 2);
+    QVERIFY2(rollback.out.contains(QByteArray(QByteArray(" ") + real.toUtf8() + "/CMakeLists.txt")),
+        rollback.out.constData());
+    QCOMPARE(kf::test::readFile(m_root + QStringLiteral("/CMakeLists.txt")), original);
+
+    const auto nothing = run(QStringLiteral("rollback"), m_root);
+    QCOMPARE(nothing.exitCode, 1);
+    const QByteArray reason
+        = "nothing to roll back: no standing apply of sgl-kernel-sm120-cuda13 on local:" + real.toUtf8();
+    QVERIFY2(nothing.err.contains(reason), nothing.err.constData());
+    QCOMPARE(nothing.err.trimmed().count('\n'), 0);
+}
+
+// History rows journaled before roots were canonical (the root as typed) are still found.
+void TestCliPatch::rollbackFindsRowsWithTheRootAsTyped()
+{
+    QVERIFY(copyTree(kf::test::dataPath(QStringLiteral("sgl-kernel-variants/2025-06-moved-includes")), m_root));
+    const QString real = QFileInfo(m_root).canonicalFilePath();
+    const QByteArray original = kf::test::readFile(m_root + QStringLiteral("/CMakeLists.txt"));
+    const QStringList base { QStringLiteral("patch"), QString(), QStringLiteral("--set"),
+        QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), QStringLiteral("--root"), m_root };
+    QStringList args = base;
+    args[1] = QStringLiteral("apply");
+    QCOMPARE(kf::test::runCli(args, 120000, env()).exitCode, 0);
+    // What an older version wrote: the root and path as the user typed them.
+    const QString typed = m_root + QStringLiteral("/./");
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("old-rows"));
+        db.setDatabaseName(m_dir->filePath(QStringLiteral("state/kernelforge/history.sqlite")));
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        q.prepare(QStringLiteral("UPDATE patch_applies SET root = ?, path = ? || file"));
+        q.addBindValue(typed);
+        q.addBindValue(typed);
+        QVERIFY2(q.exec(), qPrintable(q.lastError().text()));
+        QCOMPARE(q.numRowsAffected(), 2);
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("old-rows"));
+    args[1] = QStringLiteral("rollback");
+    const auto rollback = kf::test::runCli(args, 120000, env());
+    QVERIFY2(rollback.exitCode == 0, QByteArray(rollback.out + rollback.err).constData());
+    QCOMPARE(rollback.out.count("[rolled back]"), 2);
+    QCOMPARE(kf::test::readFile(m_root + QStringLiteral("/CMakeLists.txt")), original);
+    args[1] = QStringLiteral("status");
+    const auto status = kf::test::runCli(args, 120000, env());
+    QVERIFY2(status.out.contains(QByteArray(QByteArray("History on local:") + real.toUtf8() + ":\n")),
+        status.out.constData());
+    QCOMPARE(status.out.count("  rolled back "), 2);
+    QVERIFY2(!status.out.contains("/./"), status.out.constData());
 }
 
 void TestCliPatch::notApplicableExitsOne()

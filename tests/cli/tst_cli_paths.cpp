@@ -96,6 +96,43 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains("\"up/victim.txt\" leads outside the root"), r.err.constData());
         QCOMPARE(test::readFile(dir.filePath(QStringLiteral("victim.txt"))), QByteArray("old\n"));
     }
+
+    // Over SSH the history is keyed by the root as the server's shell resolves it: apply with
+    // a relative root through a symlink, roll back with the absolute real path; then nothing
+    // matches any more and the rollback exits 1 with one line saying so.
+    void sshRollbackFindsTheApplyByTheRealRoot()
+    {
+        KF_START_DEMO_HOST(demo);
+        QTemporaryDir state;
+        const QString project = demo.homeDir() + QStringLiteral("/sgl-kernel");
+        const QString real = QFileInfo(project).canonicalFilePath();
+        QVERIFY(QFile::link(project, demo.homeDir() + QStringLiteral("/sk")));
+        const QByteArray original = test::readFile(project + QStringLiteral("/CMakeLists.txt"));
+        const QStringList ssh { QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("-i"),
+            demo.clientKeyPath(), QStringLiteral("--known-hosts"), demo.knownHostsPath() };
+        const QString at = demo.user() + QLatin1Char('@') + demo.host() + QLatin1Char(':');
+        const QStringList env { QStringLiteral("XDG_STATE_HOME=") + state.filePath(QStringLiteral("state")),
+            QStringLiteral("HOME=") + state.filePath(QStringLiteral("home")) };
+        auto run = [&](const QString& action, const QString& root) {
+            return test::runCli(
+                QStringList { QStringLiteral("patch"), action, QStringLiteral("--set"),
+                    QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), QStringLiteral("--root"), at + root }
+                    + ssh,
+                120000, env);
+        };
+        const auto apply = run(QStringLiteral("apply"), QStringLiteral("sk/"));
+        QVERIFY2(apply.exitCode == 0, QByteArray(apply.out + apply.err).constData());
+        QVERIFY2(apply.out.contains(QByteArray(":" + real.toUtf8() + "\n")), apply.out.constData());
+        const auto rollback = run(QStringLiteral("rollback"), real);
+        QVERIFY2(rollback.exitCode == 0, QByteArray(rollback.out + rollback.err).constData());
+        QCOMPARE(rollback.out.count("[rolled back]"), 2);
+        QCOMPARE(test::readFile(project + QStringLiteral("/CMakeLists.txt")), original);
+        const auto nothing = run(QStringLiteral("rollback"), QStringLiteral("~/sk"));
+        QCOMPARE(nothing.exitCode, 1);
+        QVERIFY2(nothing.err.contains("nothing to roll back"), nothing.err.constData());
+        QVERIFY2(nothing.err.contains(QByteArray(":" + real.toUtf8() + "\n")), nothing.err.constData());
+        QCOMPARE(nothing.err.trimmed().count('\n'), 0);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliPaths)

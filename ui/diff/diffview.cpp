@@ -84,6 +84,7 @@ void DiffView::setTexts(const QString& fileName, const QString& oldText, const Q
     m_changes = textdiff::changes(m_runs);
     m_accepted = QList<bool>(m_changes.size(), true);
     m_current = m_changes.isEmpty() ? -1 : 0;
+    m_reviewable = true;
     delete m_leftHighlighter;
     delete m_rightHighlighter;
     m_leftHighlighter = m_rightHighlighter = nullptr;
@@ -97,6 +98,12 @@ void DiffView::setMode(Mode mode)
         return;
     m_mode = mode;
     rebuild();
+}
+
+void DiffView::setReviewable(bool reviewable)
+{
+    m_reviewable = reviewable;
+    updateStatus();
 }
 
 void DiffView::rebuild()
@@ -321,16 +328,11 @@ void DiffView::toggleCurrentHunk()
         setAccepted(m_current, !m_accepted[m_current]);
 }
 
-bool DiffView::handleKey(int key, Qt::KeyboardModifiers mods)
+bool DiffView::handleKey(int key)
 {
-    if (key == Qt::Key_F7 && (mods & Qt::ShiftModifier)) {
-        previousHunk();
-        return true;
-    }
+    if (!m_reviewable)
+        return false;
     switch (key) {
-    case Qt::Key_N:
-    case Qt::Key_F7: nextHunk(); return true;
-    case Qt::Key_P: previousHunk(); return true;
     case Qt::Key_Space: toggleCurrentHunk(); return true;
     case Qt::Key_A: setAccepted(m_current, true); return true;
     case Qt::Key_R: setAccepted(m_current, false); return true;
@@ -342,8 +344,7 @@ bool DiffView::eventFilter(QObject* watched, QEvent* event)
 {
     if (event->type() == QEvent::KeyPress) {
         auto* ke = static_cast<QKeyEvent*>(event);
-        if ((ke->modifiers() & ~(Qt::ShiftModifier | Qt::KeypadModifier)) == Qt::NoModifier
-            && handleKey(ke->key(), ke->modifiers()))
+        if ((ke->modifiers() & ~Qt::KeypadModifier) == Qt::NoModifier && handleKey(ke->key()))
             return true;
     }
     return QWidget::eventFilter(watched, event);
@@ -353,6 +354,12 @@ void DiffView::updateStatus()
 {
     if (m_changes.isEmpty()) {
         m_status->setText(tr("No changes."));
+        return;
+    }
+    if (!m_reviewable) {
+        m_status->setText(tr("%n change block(s) · select a patch to accept or reject its hunks · n/p or "
+                             "F7/Shift+F7: next/previous hunk",
+            nullptr, int(m_changes.size())));
         return;
     }
     int accepted = 0;

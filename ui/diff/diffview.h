@@ -17,7 +17,8 @@ class DiffTextView;
 // Shows old -> new text side by side or unified, with line numbers, syntax colours, word
 // changes marked, and one accept/reject switch per change block ("hunk"). The result
 // (old text with the accepted hunks) updates live.
-// Keys: n / F7 next hunk, p / Shift+F7 previous, Space toggle, a accept, r reject.
+// Keys: Space toggle, a accept, r reject the current hunk. Moving between hunks (n/p) is
+// the holder's: its hunks may span several texts (PatchPane moves across patches).
 class DiffView : public QWidget
 {
     Q_OBJECT
@@ -28,6 +29,10 @@ public:
     void setTexts(const QString& fileName, const QString& oldText, const QString& newText);
     void setMode(Mode mode);
     Mode mode() const { return m_mode; }
+    // false: the hunks are shown without switches (Space, a, r do nothing); setTexts() makes
+    // the view reviewable again.
+    void setReviewable(bool reviewable);
+    bool isReviewable() const { return m_reviewable; }
 
     int hunkCount() const { return int(m_changes.size()); }
     int currentHunk() const { return m_current; }
@@ -61,7 +66,7 @@ private:
     void rebuild();
     void recolor();
     void updateStatus();
-    bool handleKey(int key, Qt::KeyboardModifiers mods);
+    bool handleKey(int key);
 
     Mode m_mode = Mode::SideBySide;
     QString m_fileName;
@@ -71,6 +76,7 @@ private:
     QList<textdiff::Change> m_changes;
     QList<bool> m_accepted;
     int m_current = -1;
+    bool m_reviewable = true;
 
     QList<Row> m_rowsLeft;  // side by side: left pane rows; unified: all rows
     QList<Row> m_rowsRight; // side by side only

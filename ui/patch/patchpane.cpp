@@ -6,6 +6,7 @@
 #include "core/log/logging.h"
 #include "core/patch/patchset.h"
 #include "core/store/historystore.h"
+#include "core/transport/transport.h"
 #include "core/transport/transportpool.h"
 #include "ui/diff/diffview.h"
 
@@ -19,11 +20,14 @@
 #include <QMessageBox>
 #include <QPainter>
 #include <QPushButton>
+#include <QScopedValueRollback>
+#include <QShortcut>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTextBrowser>
 #include <QTreeWidget>
+#include <QTreeWidgetItemIterator>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
@@ -33,25 +37,34 @@ namespace kf {
 namespace {
 
 using patch::PatchStatus;
+using patch::ReviewState;
 
-QIcon statusIcon(PatchStatus s)
+QIcon stateIcon(ReviewState s)
 {
     QColor color;
     QString glyph;
     switch (s) {
-    case PatchStatus::WillApply:
+    case ReviewState::WillApply:
         color = QColor(0x1f, 0x6f, 0xeb);
         glyph = QStringLiteral("+");
         break;
-    case PatchStatus::AlreadyApplied:
+    case ReviewState::Partly:
+        color = QColor(0x9a, 0x67, 0x00);
+        glyph = QStringLiteral("\u00b1");
+        break;
+    case ReviewState::Rejected:
+        color = QColor(0x8c, 0x95, 0x9f);
+        glyph = QStringLiteral("\u00d7");
+        break;
+    case ReviewState::AlreadyApplied:
         color = QColor(0x1a, 0x7f, 0x37);
         glyph = QStringLiteral("\u2713");
         break;
-    case PatchStatus::NotApplicable:
+    case ReviewState::NotApplicable:
         color = QColor(0x8c, 0x95, 0x9f);
         glyph = QStringLiteral("\u2013");
         break;
-    case PatchStatus::Conflict:
+    case ReviewState::Conflict:
         color = QColor(0xcf, 0x22, 0x2e);
         glyph = QStringLiteral("!");
         break;
@@ -72,13 +85,38 @@ QIcon statusIcon(PatchStatus s)
     return QIcon(pm);
 }
 
+// "Hunk 2 · line 40: +if(POLICY CMP0177)": where it is in the text the patch sees, and its
+// first added (else removed) line.
+QString hunkLabel(const patch::ReviewHunk& h, int index)
+{
+    QString sample;
+    for (const QString& l : h.newLines)
+        if (sample.isEmpty() && !l.trimmed().isEmpty())
+            sample = QStringLiteral("+") + l.trimmed();
+    for (const QString& l : h.oldLines)
+        if (sample.isEmpty() && !l.trimmed().isEmpty())
+            sample = QStringLiteral("\u2212") + l.trimmed();
+    if (sample.size() > 48)
+        sample = sample.left(47) + QStringLiteral("\u2026");
+    return QStringLiteral("Hunk %1 \u00b7 line %2: %3").arg(index + 1).arg(h.change.oldStart + 1).arg(sample);
+}
+
 constexpr int kPatchRole = Qt::UserRole + 1;
 constexpr int kFileRole = Qt::UserRole + 2;
+constexpr int kHunkRole = Qt::UserRole + 3;
+constexpr int kIdRole = Qt::UserRole;             // history: the journal id
+constexpr int kRolledBackRole = Qt::UserRole + 1; // history: rolled back
 
 struct HistoryRows
 {
     QList<AppliedFile> rows;
     QString error;
+};
+
+struct RollbackRun
+{
+    QString message;
+    bool changed = false; // some step rolled back
 };
 
 } // namespace
@@ -92,17 +130,13 @@ PatchPane::PatchPane(const AppContext& context, QWidget* parent)
     , m_applyButton(new QPushButton(tr("Apply selected\u2026"), this))
     , m_modeButton(new QPushButton(tr("Unified"), this))
     , m_statusLabel(new QLabel(this))
+    , m_outcomeLabel(new QLabel(this))
     , m_tree(new QTreeWidget(this))
     , m_diff(new DiffView(this))
     , m_why(new QTextBrowser(this))
     , m_history(new QTableWidget(this))
     , m_rollbackButton(new QPushButton(tr("Roll back selected\u2026"), this))
 {
-    m_confirm = [this](const QString& summary) {
-        return QMessageBox::question(this, tr("Apply selected changes"), summary,
-                   QMessageBox::Apply | QMessageBox::Cancel, QMessageBox::Cancel)
-            == QMessageBox::Apply;
-    };
     for (const QString& name : patch::builtinPatchSets())
         m_setBox->addItem(name, QString(QStringLiteral("builtin:") + name));
     m_setBox->addItem(tr("Open a patch set or diff\u2026"), QString());
@@ -131,6 +165,12 @@ PatchPane::PatchPane(const AppContext& context, QWidget* parent)
     m_tree->header()->setStretchLastSection(false);
 
     m_why->setOpenExternalLinks(false);
+    m_why->setObjectName(QStringLiteral("patchWhy"));
+    m_statusLabel->setObjectName(QStringLiteral("patchStatus"));
+    m_outcomeLabel->setObjectName(QStringLiteral("patchOutcome"));
+    m_outcomeLabel->setWordWrap(true);
+    m_outcomeLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_outcomeLabel->hide();
     m_history->setObjectName(QStringLiteral("patchHistory"));
     m_rollbackButton->setObjectName(QStringLiteral("rollBack"));
     m_rollbackButton->setToolTip(
@@ -169,6 +209,7 @@ PatchPane::PatchPane(const AppContext& context, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(main, 1);
+    layout->addWidget(m_outcomeLabel);
     layout->addWidget(m_statusLabel);
 
     connect(m_planButton, &QPushButton::clicked, this, [this] {
@@ -185,20 +226,42 @@ PatchPane::PatchPane(const AppContext& context, QWidget* parent)
     connect(m_modeButton, &QPushButton::toggled, this,
         [this](bool unified) { m_diff->setMode(unified ? DiffView::Mode::Unified : DiffView::Mode::SideBySide); });
     connect(m_tree, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
-        if (!item)
+        if (!item || m_syncing)
             return;
-        const QString file = item->data(0, kFileRole).toString();
-        if (file != m_currentFile)
-            showFile(file);
         const QVariant idx = item->data(0, kPatchRole);
-        showWhy(idx.isValid() ? idx.toInt() : -1);
+        if (!idx.isValid()) {
+            showFile(item->data(0, kFileRole).toString());
+            showWhy(-1);
+            return;
+        }
+        showPatch(idx.toInt());
+        const QVariant hunk = item->data(0, kHunkRole);
+        if (hunk.isValid())
+            m_diff->goToHunk(hunk.toInt());
+        showWhy(idx.toInt());
     });
     connect(m_tree, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem* item, int column) {
         const QVariant idx = item->data(0, kPatchRole);
-        if (column == 0 && idx.isValid() && (item->flags() & Qt::ItemIsUserCheckable))
-            setPatchAccepted(idx.toInt(), item->checkState(0) == Qt::Checked);
+        if (m_syncing || column != 0 || !idx.isValid() || !(item->flags() & Qt::ItemIsUserCheckable))
+            return;
+        const bool on = item->checkState(0) == Qt::Checked;
+        if (const QVariant hunk = item->data(0, kHunkRole); hunk.isValid())
+            m_review.setHunkAccepted(idx.toInt(), hunk.toInt(), on);
+        else
+            m_review.setPatchAccepted(idx.toInt(), on);
+        reviewChanged();
     });
-    connect(m_diff, &DiffView::resultChanged, this, [this] { saveCurrentHunks(); });
+    connect(m_diff, &DiffView::resultChanged, this, &PatchPane::takeDiffDecisions);
+    connect(m_diff, &DiffView::currentHunkChanged, this, &PatchPane::followDiffHunk);
+    // n/p move through the plan's hunks wherever the focus is in the pane (a line edit
+    // keeps its letters: it takes the shortcut override).
+    const QList<QPair<QKeySequence, int>> moves { { QKeySequence(Qt::Key_N), 1 }, { QKeySequence(Qt::Key_F7), 1 },
+        { QKeySequence(Qt::Key_P), -1 }, { QKeySequence(Qt::SHIFT | Qt::Key_F7), -1 } };
+    for (const auto& [keys, step] : moves) {
+        auto* shortcut = new QShortcut(keys, this);
+        shortcut->setContext(Qt::WidgetWithChildrenShortcut);
+        connect(shortcut, &QShortcut::activated, this, [this, step = step] { moveHunk(step); });
+    }
     connect(m_rollbackButton, &QPushButton::clicked, this, &PatchPane::rollBackSelected);
     setBusy(false, tr("Choose a patch set and the sgl-kernel folder on the server, then Plan."));
 }
@@ -208,8 +271,9 @@ void PatchPane::setHost(HostConnection* host)
     m_host = host;
     m_requests.cancelAll(); // results for the previous host are stale
     m_historyRequests.cancelAll();
-    m_plan = {};
-    m_files.clear();
+    m_review = {};
+    m_shownPatch = -1;
+    m_shownFile.clear();
     m_tree->clear();
     m_diff->setTexts(QString(), QString(), QString());
     m_why->clear();
@@ -221,7 +285,8 @@ void PatchPane::setHost(HostConnection* host)
     disconnect(m_autoPlan);
     if (host && host->profile().isDemo) {
         auto autoPlan = [this, host] {
-            if (m_host == host && host->state() == ConnectionState::Ready && !m_busy && m_files.isEmpty()) {
+            if (m_host == host && host->state() == ConnectionState::Ready && !m_busy
+                && m_review.plan().files.isEmpty()) {
                 disconnect(m_autoPlan);
                 m_planButton->click();
             }
@@ -235,9 +300,28 @@ void PatchPane::setBusy(bool busy, const QString& message)
 {
     m_busy = busy;
     m_planButton->setEnabled(!busy);
-    m_applyButton->setEnabled(!busy && m_plan.count(PatchStatus::WillApply) > 0);
+    m_applyButton->setEnabled(!busy && !m_review.changes().isEmpty());
     m_rollbackButton->setEnabled(!busy);
     m_statusLabel->setText(message);
+}
+
+void PatchPane::setOutcome(const QString& message)
+{
+    m_outcomeLabel->setText(message);
+    m_outcomeLabel->setVisible(!message.isEmpty());
+}
+
+bool PatchPane::confirm(const QString& title, const QString& text, const QString& action)
+{
+    if (m_confirm)
+        return m_confirm(text);
+    QMessageBox box(QMessageBox::Question, title, text, QMessageBox::Cancel, this);
+    box.setObjectName(QStringLiteral("patchConfirm"));
+    QPushButton* go = box.addButton(action, QMessageBox::AcceptRole);
+    go->setObjectName(QStringLiteral("confirmAction"));
+    box.setDefaultButton(QMessageBox::Cancel);
+    box.exec();
+    return box.clickedButton() == go;
 }
 
 void PatchPane::plan(const QString& setSpec, const QString& root)
@@ -270,14 +354,11 @@ void PatchPane::plan(const QString& setSpec, const QString& root)
 
 void PatchPane::showPlan(const patch::SetPlan& plan)
 {
-    m_plan = plan;
-    m_patchAccepted.clear();
-    for (const patch::PatchPlan& p : plan.patches)
-        m_patchAccepted.append(p.status == PatchStatus::WillApply);
-    m_files.clear();
-    m_currentFile.clear();
-    for (const patch::FilePlan& f : plan.files)
-        recomputeFile(f.file);
+    const patch::SetPlan& before = m_review.plan();
+    const bool again = before.set.name == plan.set.name && before.root == plan.root && before.host == plan.host;
+    m_review = again ? patch::Review(plan, m_review) : patch::Review(plan);
+    m_shownPatch = -1;
+    m_shownFile.clear();
     rebuildTree();
     if (!plan.files.isEmpty())
         selectFile(plan.files.first().file);
@@ -293,79 +374,179 @@ void PatchPane::showPlan(const patch::SetPlan& plan)
 
 void PatchPane::rebuildTree()
 {
-    const QSignalBlocker block(m_tree);
-    m_tree->clear();
-    for (const patch::FilePlan& f : std::as_const(m_plan.files)) {
-        auto* fileItem = new QTreeWidgetItem(m_tree, { f.file, f.exists ? QString() : tr("absent") });
-        fileItem->setData(0, kFileRole, f.file);
-        QFont bold = fileItem->font(0);
-        bold.setBold(true);
-        fileItem->setFont(0, bold);
-        for (int idx : f.patches) {
-            const patch::PatchPlan& p = m_plan.patches[idx];
-            auto* item = new QTreeWidgetItem(fileItem, { p.title, patch::statusText(p.status) });
-            item->setIcon(0, statusIcon(p.status));
-            item->setData(0, kPatchRole, idx);
-            item->setData(0, kFileRole, f.file);
-            item->setToolTip(0, p.reason);
-            item->setToolTip(1, p.reason);
-            if (p.status == PatchStatus::WillApply) {
-                item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-                item->setCheckState(0, m_patchAccepted.value(idx) ? Qt::Checked : Qt::Unchecked);
+    const patch::SetPlan& plan = m_review.plan();
+    {
+        const QSignalBlocker block(m_tree);
+        m_tree->clear();
+        for (const patch::FilePlan& f : plan.files) {
+            auto* fileItem = new QTreeWidgetItem(m_tree, { f.file, f.exists ? QString() : tr("absent") });
+            fileItem->setData(0, kFileRole, f.file);
+            QFont bold = fileItem->font(0);
+            bold.setBold(true);
+            fileItem->setFont(0, bold);
+            for (int idx : f.patches) {
+                auto* item = new QTreeWidgetItem(fileItem, { plan.patches[idx].title, QString() });
+                item->setData(0, kPatchRole, idx);
+                item->setData(0, kFileRole, f.file);
+                const bool reviewable = m_review.isReviewable(idx);
+                item->setFlags(
+                    reviewable ? item->flags() | Qt::ItemIsUserCheckable : item->flags() & ~Qt::ItemIsUserCheckable);
+                // One hunk is the patch itself; more get an item each.
+                const int hunks = m_review.hunkCount(idx);
+                for (int h = 0; hunks > 1 && h < hunks; ++h) {
+                    auto* hunkItem = new QTreeWidgetItem(item, { hunkLabel(m_review.hunk(idx, h), h), QString() });
+                    hunkItem->setData(0, kPatchRole, idx);
+                    hunkItem->setData(0, kFileRole, f.file);
+                    hunkItem->setData(0, kHunkRole, h);
+                    hunkItem->setFlags(hunkItem->flags() | Qt::ItemIsUserCheckable);
+                }
+                item->setExpanded(true);
             }
+            fileItem->setExpanded(true);
         }
-        fileItem->setExpanded(true);
+    }
+    updateTree();
+}
+
+void PatchPane::updateTree()
+{
+    const QScopedValueRollback guard(m_syncing, true);
+    for (QTreeWidgetItemIterator it(m_tree); *it; ++it) {
+        QTreeWidgetItem* item = *it;
+        const QVariant idx = item->data(0, kPatchRole);
+        if (!idx.isValid())
+            continue;
+        const int patch = idx.toInt();
+        if (const QVariant hunk = item->data(0, kHunkRole); hunk.isValid()) {
+            const int h = hunk.toInt();
+            const bool on = m_review.isHunkAccepted(patch, h);
+            const bool blocked = on && m_review.isHunkBlocked(patch, h);
+            item->setCheckState(0, on ? Qt::Checked : Qt::Unchecked);
+            item->setText(1, blocked ? tr("cannot be placed") : on ? tr("accepted") : tr("rejected"));
+            item->setForeground(1, on && !blocked ? palette().text() : QBrush(QColor(0x8c, 0x95, 0x9f)));
+            item->setToolTip(1, blocked ? m_review.stateReason(patch) : QString());
+            continue;
+        }
+        const ReviewState state = m_review.state(patch);
+        item->setIcon(0, stateIcon(state));
+        item->setText(1, m_review.stateText(patch));
+        item->setToolTip(0, m_review.stateReason(patch));
+        item->setToolTip(1, m_review.stateReason(patch));
+        if (m_review.isReviewable(patch))
+            item->setCheckState(0,
+                state == ReviewState::WillApply      ? Qt::Checked
+                    : state == ReviewState::Rejected ? Qt::Unchecked
+                                                     : Qt::PartiallyChecked);
     }
 }
 
-void PatchPane::recomputeFile(const QString& file)
+// After any decision: every view reads the review again.
+void PatchPane::reviewChanged()
 {
-    const patch::FilePlan* f = m_plan.fileFor(file);
-    if (!f)
-        return;
-    // Re-run the accepted patches of this file in order on the original (pure, fast).
-    std::optional<QString> text = f->exists ? std::optional<QString>(QString::fromUtf8(f->original)) : std::nullopt;
-    for (int idx : f->patches) {
-        const patch::PatchPlan& p = m_plan.patches[idx];
-        if (p.status != PatchStatus::WillApply || !m_patchAccepted.value(idx))
-            continue;
-        const patch::PatchPlan again = patch::planPatch(m_plan.set.patches[p.patchIndex], text);
-        if (again.status == PatchStatus::WillApply)
-            text = again.removesFile ? QString() : again.textAfter;
-    }
-    FileState st;
-    st.proposed = text.value_or(QString());
-    const textdiff::TextLines a = textdiff::splitLines(QString::fromUtf8(f->original));
-    const textdiff::TextLines b = textdiff::splitLines(st.proposed);
-    st.hunks = QList<bool>(textdiff::changes(textdiff::diffLines(a.lines, b.lines)).size(), true);
-    m_files.insert(file, st);
-    if (file == m_currentFile) {
-        m_currentFile.clear();
+    updateTree();
+    if (m_shownPatch >= 0) {
+        const QScopedValueRollback guard(m_syncing, true);
+        for (int h = 0; h < m_diff->hunkCount(); ++h)
+            m_diff->setAccepted(h, m_review.isHunkAccepted(m_shownPatch, h));
+    } else if (!m_shownFile.isEmpty()) {
+        const QString file = m_shownFile;
+        m_shownFile.clear();
         showFile(file);
     }
+    if (m_shownPatch >= 0)
+        showWhy(m_shownPatch);
+    m_applyButton->setEnabled(!m_busy && !m_review.changes().isEmpty());
 }
 
+// The patch's own change: the text it sees in the plan and the text it leaves, one switch
+// per hunk (the review's hunks are computed the same way, so the indexes agree).
+void PatchPane::showPatch(int patchIndex)
+{
+    if (patchIndex == m_shownPatch)
+        return;
+    const patch::PatchPlan& p = m_review.plan().patches[patchIndex];
+    const QScopedValueRollback guard(m_syncing, true);
+    m_shownPatch = patchIndex;
+    m_shownFile = p.file;
+    m_diff->setTexts(p.file, p.textBefore, p.textAfter);
+    m_diff->setReviewable(m_review.isReviewable(patchIndex));
+    Q_ASSERT(m_diff->hunkCount() == m_review.hunkCount(patchIndex) || !m_review.isReviewable(patchIndex));
+    for (int h = 0; h < m_diff->hunkCount(); ++h)
+        m_diff->setAccepted(h, m_review.isHunkAccepted(patchIndex, h));
+}
+
+// A file item: the whole file as Apply would write it (decisions are made on its patches).
 void PatchPane::showFile(const QString& file)
 {
-    saveCurrentHunks();
-    const patch::FilePlan* f = m_plan.fileFor(file);
-    m_currentFile = file;
+    const QScopedValueRollback guard(m_syncing, true);
+    const patch::FilePlan* f = m_review.plan().fileFor(file);
+    m_shownPatch = -1;
+    m_shownFile = file;
     if (!f) {
         m_diff->setTexts(QString(), QString(), QString());
         return;
     }
-    const FileState st = m_files.value(file);
-    const QSignalBlocker block(m_diff);
-    m_diff->setTexts(file, QString::fromUtf8(f->original), st.proposed);
-    for (int i = 0; i < st.hunks.size(); ++i)
-        m_diff->setAccepted(i, st.hunks[i]);
+    m_diff->setTexts(file, QString::fromUtf8(f->original), QString::fromUtf8(m_review.resultFor(file)));
+    m_diff->setReviewable(false);
 }
 
-void PatchPane::saveCurrentHunks()
+// Space / a / r in the diff: the view's switches become the review's decisions.
+void PatchPane::takeDiffDecisions()
 {
-    if (m_currentFile.isEmpty() || !m_files.contains(m_currentFile))
+    if (m_syncing || m_shownPatch < 0 || !m_review.isReviewable(m_shownPatch))
         return;
-    m_files[m_currentFile].hunks = m_diff->acceptedMask();
+    for (int h = 0; h < m_diff->hunkCount(); ++h)
+        if (m_diff->isAccepted(h) != m_review.isHunkAccepted(m_shownPatch, h))
+            m_review.setHunkAccepted(m_shownPatch, h, m_diff->isAccepted(h));
+    reviewChanged();
+}
+
+// The tree follows the diff's current hunk (its item, where the patch has one per hunk).
+void PatchPane::followDiffHunk(int hunk)
+{
+    if (m_syncing || m_shownPatch < 0)
+        return;
+    for (QTreeWidgetItemIterator it(m_tree); *it; ++it) {
+        if ((*it)->data(0, kPatchRole) == QVariant(m_shownPatch) && (*it)->data(0, kHunkRole) == QVariant(hunk)) {
+            const QScopedValueRollback guard(m_syncing, true);
+            m_tree->setCurrentItem(*it);
+            m_tree->scrollToItem(*it);
+            return;
+        }
+    }
+}
+
+void PatchPane::moveHunk(int step)
+{
+    // Stops, in tree order: each hunk of a reviewable patch (its own item, or the patch's
+    // item when it has one hunk). From the current item (a patch with hunk items counts as
+    // the hunk the diff shows), the next stop after it or the previous one before it.
+    QList<QTreeWidgetItem*> items;
+    for (QTreeWidgetItemIterator it(m_tree); *it; ++it)
+        items.append(*it);
+    QTreeWidgetItem* current = m_tree->currentItem();
+    if (current && current->childCount() > 0 && current->data(0, kPatchRole).isValid() && m_diff->currentHunk() >= 0)
+        current = current->child(std::min(m_diff->currentHunk(), current->childCount() - 1));
+    auto isStop = [this](QTreeWidgetItem* item) {
+        const QVariant idx = item->data(0, kPatchRole);
+        return idx.isValid() && m_review.hunkCount(idx.toInt()) > 0
+            && (item->data(0, kHunkRole).isValid() || m_review.hunkCount(idx.toInt()) == 1);
+    };
+    const qsizetype at = current ? items.indexOf(current) : -1;
+    QTreeWidgetItem* target = nullptr;
+    if (step > 0) {
+        for (qsizetype i = at + 1; i < items.size() && !target; ++i)
+            target = isStop(items[i]) ? items[i] : nullptr;
+    } else {
+        for (qsizetype i = (at < 0 ? items.size() : at) - 1; i >= 0 && !target; --i)
+            target = isStop(items[i]) ? items[i] : nullptr;
+    }
+    if (!target)
+        return;
+    m_tree->setCurrentItem(target);
+    m_tree->scrollToItem(target);
+    if (!target->data(0, kHunkRole).isValid())
+        m_diff->goToHunk(0);
 }
 
 void PatchPane::selectFile(const QString& file)
@@ -379,45 +560,53 @@ void PatchPane::selectFile(const QString& file)
     }
 }
 
+void PatchPane::selectPatch(int patchIndex, int hunk)
+{
+    for (QTreeWidgetItemIterator it(m_tree); *it; ++it) {
+        if ((*it)->data(0, kPatchRole) != QVariant(patchIndex) || (*it)->data(0, kHunkRole).isValid())
+            continue;
+        QTreeWidgetItem* item = *it;
+        if (hunk >= 0 && hunk < item->childCount())
+            item = item->child(hunk);
+        m_tree->setCurrentItem(item);
+        if (hunk >= 0)
+            m_diff->goToHunk(hunk);
+        return;
+    }
+}
+
+void PatchPane::nextHunk()
+{
+    moveHunk(1);
+}
+
+void PatchPane::previousHunk()
+{
+    moveHunk(-1);
+}
+
 void PatchPane::setPatchAccepted(int patchIndex, bool accepted)
 {
-    if (patchIndex < 0 || patchIndex >= m_patchAccepted.size() || m_patchAccepted[patchIndex] == accepted)
-        return;
-    m_patchAccepted[patchIndex] = accepted;
-    recomputeFile(m_plan.patches[patchIndex].file);
-    rebuildTree();
-    selectFile(m_plan.patches[patchIndex].file);
+    m_review.setPatchAccepted(patchIndex, accepted);
+    reviewChanged();
 }
 
 QByteArray PatchPane::resultFor(const QString& file) const
 {
-    const patch::FilePlan* f = m_plan.fileFor(file);
-    if (!f)
-        return {};
-    FileState st = m_files.value(file);
-    if (file == m_currentFile)
-        return m_diff->resultText().toUtf8();
-    const textdiff::TextLines a = textdiff::splitLines(QString::fromUtf8(f->original));
-    textdiff::TextLines b = textdiff::splitLines(st.proposed);
-    const QList<textdiff::Change> chs = textdiff::changes(textdiff::diffLines(a.lines, b.lines));
-    if (std::all_of(st.hunks.cbegin(), st.hunks.cend(), [](bool x) { return x; }))
-        return st.proposed.toUtf8();
-    textdiff::TextLines out = a;
-    out.lines = textdiff::mergeAccepted(a.lines, b.lines, chs, st.hunks);
-    return textdiff::joinLines(out).toUtf8();
+    return m_review.resultFor(file);
 }
 
 void PatchPane::showWhy(int patchIndex)
 {
-    if (patchIndex < 0 || patchIndex >= m_plan.patches.size()) {
+    if (patchIndex < 0 || patchIndex >= m_review.patchCount()) {
         m_why->clear();
         return;
     }
-    const patch::PatchPlan& p = m_plan.patches[patchIndex];
-    QString html
-        = QStringLiteral("<h3>%1</h3><p><b>%2</b> \u2014 %3</p><p>%4</p>")
-              .arg(p.title.toHtmlEscaped(), patch::statusText(p.status).toHtmlEscaped(), p.reason.toHtmlEscaped(),
-                  p.why.toHtmlEscaped().replace(QLatin1Char('\n'), QLatin1Char(' ')));
+    const patch::PatchPlan& p = m_review.plan().patches[patchIndex];
+    QString html = QStringLiteral("<h3>%1</h3><p><b>%2</b> \u2014 %3</p><p>%4</p>")
+                       .arg(p.title.toHtmlEscaped(), m_review.stateText(patchIndex).toHtmlEscaped(),
+                           m_review.stateReason(patchIndex).toHtmlEscaped(),
+                           p.why.toHtmlEscaped().replace(QLatin1Char('\n'), QLatin1Char(' ')));
     if (!p.notes.isEmpty()) {
         html += QStringLiteral("<ul>");
         for (const QString& n : p.notes)
@@ -435,151 +624,158 @@ void PatchPane::showWhy(int patchIndex)
 
 QString PatchPane::summaryText() const
 {
-    QString s = tr("Apply to %1:%2\n\n").arg(m_plan.host, m_plan.root);
-    int files = 0;
-    for (const patch::FilePlan& f : m_plan.files) {
-        const QByteArray result = resultFor(f.file);
-        if (result == f.original)
-            continue;
-        ++files;
-        const FileState st = m_files.value(f.file);
-        const QList<bool> mask = f.file == m_currentFile ? m_diff->acceptedMask() : st.hunks;
-        const int accepted = int(std::count(mask.cbegin(), mask.cend(), true));
-        QStringList ids;
-        for (int idx : f.patches)
-            if (m_plan.patches[idx].status == PatchStatus::WillApply && m_patchAccepted.value(idx))
-                ids.append(m_plan.patches[idx].id);
-        s += tr("\u2022 %1: %2 of %3 hunks (%4)\n")
-                 .arg(f.file)
-                 .arg(accepted)
-                 .arg(mask.size())
-                 .arg(ids.join(QStringLiteral(", ")));
-    }
-    if (files == 0)
-        return tr("Nothing selected to apply.");
-    s += tr("\nEach file is re-read and compared with what you reviewed, backed up, replaced atomically and verified.");
-    return s;
+    return m_review.summary();
 }
 
 void PatchPane::applySelected()
 {
     const std::shared_ptr<Transport> transport = m_host ? m_host->transport() : nullptr;
-    if (!transport || m_plan.files.isEmpty())
+    if (!transport || m_review.plan().files.isEmpty())
         return;
-    saveCurrentHunks();
-    patch::ApplyOptions options;
-    for (const patch::FilePlan& f : m_plan.files) {
-        const QByteArray result = resultFor(f.file);
-        if (result == f.original || (!f.exists && result.isEmpty() && !f.changes()))
-            continue;
-        options.onlyFiles.append(f.file);
-        if (!f.remove || result != f.proposed)
-            options.overrides.insert(f.file, result);
-    }
-    const QString summary = summaryText();
+    const patch::ApplyOptions options = m_review.applyOptions();
+    const QString summary = m_review.summary();
     if (options.onlyFiles.isEmpty()) {
         setBusy(false, summary);
         return;
     }
-    if (!m_confirm(summary))
+    if (!confirm(tr("Apply selected changes"), summary, tr("Apply")))
         return;
     m_requests.cancelAll(); // the newest request wins
     setBusy(true, tr("Applying on %1\u2026").arg(transport->describe()));
-    const patch::SetPlan snapshot = m_plan;
+    const patch::SetPlan snapshot = m_review.plan();
     m_requests.track(QtConcurrent::run(transportPool(),
                          [transport, snapshot, options]() { return patch::applyPlan(*transport, snapshot, options); }),
         [this](const patch::ApplyReport& report) {
             QStringList lines;
             for (const patch::FileApply& f : report.files)
                 lines.append(QStringLiteral("%1: %2 \u2014 %3").arg(f.file, patch::outcomeText(f.outcome), f.message));
+            setOutcome(lines.join(QLatin1Char('\n')));
             setBusy(false, lines.join(QStringLiteral("; ")));
             Q_EMIT applyFinished(report);
             refreshHistory();
-            plan(m_setSpec, m_plan.root); // show the new state ("already applied")
+            plan(m_setSpec, m_review.plan().root); // show the new state ("already applied")
         });
 }
 
 void PatchPane::refreshHistory()
 {
     const std::shared_ptr<Transport> transport = m_host ? m_host->transport() : nullptr;
-    const QString host = transport ? transport->describe() : QString();
     m_historyRequests.cancelAll();
-    m_historyRequests.track(QtConcurrent::run([host]() {
-        HistoryRows r;
-        auto rows = HistoryStore().applies(host);
-        if (rows)
-            r.rows = rows.value();
-        else
-            r.error = rows.error();
-        return r;
-    }),
+    if (!transport) {
+        m_history->setRowCount(0);
+        return;
+    }
+    m_historyRequests.track(QtConcurrent::run(transportPool(),
+                                [transport]() {
+                                    HistoryRows r;
+                                    // Rows from before roots were canonical get their real root
+                                    // (when the host answers; the rows show either way).
+                                    if (const auto renamed = patch::normalizeJournalRoots(*transport); !renamed)
+                                        log::patch()->warn("history roots on {} not normalized: {}",
+                                            transport->describe().toStdString(), renamed.error().toStdString());
+                                    auto rows = HistoryStore().applies(transport->describe());
+                                    if (rows)
+                                        r.rows = rows.value();
+                                    else
+                                        r.error = rows.error();
+                                    return r;
+                                }),
         [this](const HistoryRows& r) {
+            // The selection stays on the same entries (by id: new rows come first).
+            const QList<qint64> selected = selectedHistoryIds();
+            const QTableWidgetItem* currentItem = m_history->item(m_history->currentRow(), 0);
+            const qint64 current = currentItem ? currentItem->data(kIdRole).toLongLong() : 0;
+            m_history->clearSelection();
             m_history->setRowCount(int(r.rows.size()));
+            int currentRow = -1;
             for (int i = 0; i < r.rows.size(); ++i) {
                 const AppliedFile& a = r.rows[i];
                 const QStringList cells { a.appliedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
                     a.setName, a.root + QLatin1Char('/') + a.file, a.rolledBack() ? tr("rolled back") : tr("standing"),
                     a.backupPath };
+                const QString tip = tr("Journal entry #%1: %2").arg(a.id).arg(a.patchIds.join(QStringLiteral(", ")));
                 for (int c = 0; c < cells.size(); ++c) {
                     auto* item = new QTableWidgetItem(cells[c]);
-                    item->setData(Qt::UserRole, a.id);
-                    item->setData(Qt::UserRole + 1, a.rolledBack());
+                    item->setData(kIdRole, a.id);
+                    item->setData(kRolledBackRole, a.rolledBack());
+                    item->setToolTip(tip);
                     m_history->setItem(i, c, item);
                 }
+                if (a.id == current)
+                    currentRow = i;
             }
+            if (currentRow >= 0)
+                m_history->setCurrentCell(currentRow, 0, QItemSelectionModel::NoUpdate);
+            for (int i = 0; i < r.rows.size(); ++i)
+                if (selected.contains(r.rows[i].id))
+                    m_history->selectionModel()->select(
+                        m_history->model()->index(i, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
             m_history->resizeColumnsToContents();
+            if (!r.error.isEmpty())
+                setOutcome(tr("History: %1").arg(r.error));
             Q_EMIT historyLoaded(int(r.rows.size()));
         });
 }
 
+QList<qint64> PatchPane::selectedHistoryIds() const
+{
+    QList<qint64> ids;
+    for (const QModelIndex& index : m_history->selectionModel()->selectedRows())
+        if (const QTableWidgetItem* item = m_history->item(index.row(), 0))
+            ids.append(item->data(kIdRole).toLongLong());
+    return ids;
+}
+
 void PatchPane::rollBackSelected()
 {
-    // Every selected row that still stands, newest first (the table's order), so that files
-    // changed by several applies step back through them in reverse.
+    // What to do is worked out from the journal (patch::planRollback): later applies of the
+    // same files come first, and what cannot be undone is refused with the reason.
     const std::shared_ptr<Transport> transport = m_host ? m_host->transport() : nullptr;
     if (!transport)
         return;
-    QList<int> rows;
-    for (const QModelIndex& index : m_history->selectionModel()->selectedRows())
-        rows << index.row();
-    if (rows.isEmpty() && m_history->currentRow() >= 0)
-        rows << m_history->currentRow();
-    std::sort(rows.begin(), rows.end());
-    QList<qint64> ids;
-    QStringList files;
-    for (int row : std::as_const(rows)) {
-        const QTableWidgetItem* when = m_history->item(row, 0);
-        if (!when || m_history->item(row, 3)->data(Qt::UserRole + 1).toBool())
-            continue;
-        ids << when->data(Qt::UserRole).toLongLong();
-        files << m_history->item(row, 2)->text();
-    }
+    QList<qint64> ids = selectedHistoryIds();
+    if (ids.isEmpty() && m_history->currentRow() >= 0)
+        if (const QTableWidgetItem* item = m_history->item(m_history->currentRow(), 0))
+            ids.append(item->data(kIdRole).toLongLong());
     if (ids.isEmpty()) {
-        setBusy(false, tr("Nothing to roll back: the selected changes were already rolled back."));
+        setOutcome(tr("Select the changes to roll back in the history first."));
         return;
     }
-    const QString question = files.size() == 1
-        ? tr("Roll back %1 from its backup?").arg(files.first())
-        : tr("Roll back %n file(s) from their backups?\n\n%1", nullptr, int(files.size()))
-              .arg(files.join(QLatin1Char('\n')));
-    if (!m_confirm(question))
+    // The journal is local and only read here (WAL: readers never wait): the dialog comes
+    // with the click.
+    const auto rollback = patch::planRollback(transport->describe(), ids);
+    if (!rollback || rollback->steps.isEmpty()) {
+        setOutcome(rollback ? rollback->describe() : tr("Nothing rolled back: %1").arg(rollback.error()));
+        return;
+    }
+    if (!confirm(tr("Roll back selected changes"), rollback->describe(), tr("Roll back")))
         return;
     m_requests.cancelAll(); // the newest request wins
-    setBusy(true, tr("Rolling back\u2026"));
-    m_requests.track(QtConcurrent::run(transportPool(),
-                         [transport, ids]() {
-                             QStringList messages;
-                             for (qint64 id : ids) {
-                                 const auto r = patch::rollbackApply(*transport, id);
-                                 messages << (r ? r->message : r.error());
-                             }
-                             return messages.join(QLatin1Char('\n'));
-                         }),
-        [this](const QString& message) {
-            setBusy(false, message);
+    setBusy(true, tr("Rolling back on %1\u2026").arg(transport->describe()));
+    const patch::RollbackPlan steps = rollback.value();
+    m_requests.track(
+        QtConcurrent::run(transportPool(),
+            [transport, steps]() {
+                RollbackRun run;
+                QStringList lines;
+                for (const patch::RollbackResult& r : patch::runRollback(*transport, steps)) {
+                    run.changed = run.changed || r.ok;
+                    lines << QStringLiteral("%1 #%2 %3: %4")
+                                 .arg(r.ok ? QStringLiteral("Rolled back") : QStringLiteral("Not rolled back"))
+                                 .arg(r.step.entry.id)
+                                 .arg(r.step.entry.file, r.message);
+                }
+                for (const QString& why : steps.refused)
+                    lines << QStringLiteral("Not rolled back %1").arg(why);
+                run.message = lines.join(QLatin1Char('\n'));
+                return run;
+            }),
+        [this](const RollbackRun& run) {
+            setOutcome(run.message);
+            setBusy(false, run.changed ? tr("Rolled back; planning again\u2026") : m_statusLabel->text());
             refreshHistory();
             if (!m_setSpec.isEmpty())
-                plan(m_setSpec, m_plan.root);
+                plan(m_setSpec, m_review.plan().root);
         });
 }
 

@@ -4,11 +4,10 @@
 
 #include "core/patch/applier.h"
 #include "core/patch/patchplan.h"
+#include "core/patch/review.h"
 #include "core/util/jobtracker.h"
 #include "ui/appcontext.h"
 #include "ui/common/hostpane.h"
-
-#include <QMap>
 
 #include <functional>
 
@@ -26,9 +25,13 @@ namespace kf {
 class DiffView;
 
 // Patch review: pick a set and the source root on the selected host, plan it against the
-// live files (off the GUI thread), review files and patches with their status and "why",
-// accept or reject whole patches and single hunks, apply the selection safely, and roll
-// back earlier applies from the history.
+// live files (off the GUI thread), review files, patches and their hunks with their status
+// and "why", accept or reject whole patches and single hunks, apply the selection safely,
+// and roll back earlier applies from the history. The decisions live in one patch::Review;
+// the tree, the diff view, the summary and the Apply dialog all read it.
+// Keys anywhere in the pane: n / F7 next hunk, p / Shift+F7 previous (across patches and
+// files; the tree and the Why pane follow); in the diff Space / a / r toggle, accept,
+// reject the current hunk, in the tree Space ticks the current patch or hunk.
 class PatchPane : public HostPane
 {
     Q_OBJECT
@@ -38,14 +41,24 @@ public:
 
     // Plans `setSpec` (builtin:NAME, a .yaml or a diff) on `root` of the current host.
     void plan(const QString& setSpec, const QString& root);
-    // Shows a finished plan (also what plan() ends with).
+    // Shows a finished plan (also what plan() ends with). A new plan of the same set, root
+    // and host keeps the decisions whose hunks are unchanged (patch::Review).
     void showPlan(const patch::SetPlan& plan);
+    const patch::Review& review() const { return m_review; }
     // What "Apply selected" would write for `file` (accepted patches and hunks).
     QByteArray resultFor(const QString& file) const;
     void setPatchAccepted(int patchIndex, bool accepted);
+    // Selects the file's first patch in the tree (and shows it).
     void selectFile(const QString& file);
+    // Selects a patch (hunk >= 0: that hunk of it) in the tree, the diff and the Why pane.
+    void selectPatch(int patchIndex, int hunk = -1);
+    // Moves to the next / previous hunk of the plan (what n and p do).
+    void nextHunk();
+    void previousHunk();
+    // The patch and hunk the diff shows (-1 when it shows a whole file).
+    int shownPatch() const { return m_shownPatch; }
     DiffView* diffView() const { return m_diff; }
-    // Replaces the confirmation dialog (tests); return true to go ahead.
+    // Replaces the confirmation dialogs (tests); return true to go ahead.
     void setConfirmHandler(std::function<bool(const QString& summary)> handler) { m_confirm = std::move(handler); }
     QString summaryText() const;
     void applySelected();
@@ -58,18 +71,20 @@ Q_SIGNALS:
     void historyLoaded(int rows);
 
 private:
-    struct FileState
-    {
-        QString proposed;  // original + accepted patches
-        QList<bool> hunks; // accepted hunks of original -> proposed
-    };
     void rebuildTree();
-    void recomputeFile(const QString& file);
+    void updateTree();
+    void reviewChanged();
+    void showPatch(int patchIndex);
     void showFile(const QString& file);
-    void saveCurrentHunks();
+    void takeDiffDecisions();
+    void followDiffHunk(int hunk);
+    void moveHunk(int step);
     void showWhy(int patchIndex);
     void setBusy(bool busy, const QString& message);
+    void setOutcome(const QString& message);
+    bool confirm(const QString& title, const QString& text, const QString& action);
     void rollBackSelected();
+    QList<qint64> selectedHistoryIds() const;
 
     AppContext m_context;
     QPointer<HostConnection> m_host;
@@ -79,11 +94,11 @@ private:
     JobTracker m_historyRequests { this }; // history loads (they run beside a re-plan)
     bool m_busy = false;
 
-    patch::SetPlan m_plan;
+    patch::Review m_review;
     QString m_setSpec;
-    QList<bool> m_patchAccepted;
-    QMap<QString, FileState> m_files;
-    QString m_currentFile;
+    int m_shownPatch = -1; // what the diff shows: a patch, or (-1) the whole of m_shownFile
+    QString m_shownFile;
+    bool m_syncing = false; // the views are being updated from m_review
 
     QComboBox* m_setBox;
     QLineEdit* m_rootEdit;
@@ -91,6 +106,7 @@ private:
     QPushButton* m_applyButton;
     QPushButton* m_modeButton;
     QLabel* m_statusLabel;
+    QLabel* m_outcomeLabel; // what the last apply or rollback did, until the next one
     QTreeWidget* m_tree;
     DiffView* m_diff;
     QTextBrowser* m_why;

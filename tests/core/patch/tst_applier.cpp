@@ -4,6 +4,7 @@
 #include "core/patch/applier.h"
 #include "core/patch/patchplan.h"
 #include "core/patch/patchset.h"
+#include "core/patch/rootpath.h"
 #include "core/store/database.h"
 #include "core/store/historystore.h"
 #include "core/transport/localtransport.h"
@@ -29,6 +30,10 @@ private Q_SLOTS:
     void backupKeepsRestrictiveMode();
     void rollbackRefusesOverLaterEdits();
     void reviewerOverrideIsWritten();
+    void rollbackOfAnOlderApplyUndoesTheLaterOnesFirst();
+    void rollbackRefusesAcrossAnOutsideEdit();
+    void rootsAreCanonical();
+    void oldJournalRootsAreRenamed();
     void diffCreatesAndDeletesFiles();
 
 private:
@@ -184,12 +189,139 @@ void TestApplier::reviewerOverrideIsWritten()
     QVERIFY(f);
     ApplyOptions options;
     const QByteArray chosen = f->original + "# reviewer's choice\n";
-    options.overrides.insert(f->file, chosen);
+    options.choices.insert(f->file, FileChoice { chosen, false, { QStringLiteral("cccl-include-dir") } });
     options.onlyFiles = { f->file };
     const ApplyReport report = applyPlan(*m_transport, p, options);
     QVERIFY(report.ok());
     QCOMPARE(report.files.size(), 1);
     QCOMPARE(readAll(f->path), chosen);
+    // The journal names the patches the reviewer took, not every patch of the file.
+    QCOMPARE(HistoryStore().entry(report.files.first().journalId)->patchIds,
+        QStringList { QStringLiteral("cccl-include-dir") });
+}
+
+// Apply the first patch, then the rest; roll back the older apply of CMakeLists.txt: the
+// later one is undone first, newest first, and the file is back to the original.
+void TestApplier::rollbackOfAnOlderApplyUndoesTheLaterOnesFirst()
+{
+    const QByteArray original = readAll(m_root + QStringLiteral("/CMakeLists.txt"));
+    const QByteArray originalPy = readAll(m_root + QStringLiteral("/python/sgl_kernel/flash_attn.py"));
+    SetPlan p = plan();
+    const FilePlan* cmake = p.fileFor(QStringLiteral("CMakeLists.txt"));
+    QVERIFY(cmake);
+    // The first patch alone (as the review writes it).
+    const PatchPlan& first = p.patches[cmake->patches.first()];
+    ApplyOptions options;
+    options.onlyFiles = { cmake->file };
+    options.choices.insert(cmake->file, FileChoice { first.textAfter.toUtf8(), false, { first.id } });
+    const ApplyReport one = applyPlan(*m_transport, p, options);
+    QVERIFY(one.ok());
+    const qint64 older = one.files.first().journalId;
+    const ApplyReport rest = applyPlan(*m_transport, plan());
+    QVERIFY(rest.ok());
+    QCOMPARE(rest.files.size(), 2);
+    qint64 newer = 0, python = 0;
+    for (const FileApply& f : rest.files)
+        (f.file == cmake->file ? newer : python) = f.journalId;
+    QVERIFY(newer > older && python > 0);
+
+    // Before: rolling back the older one alone is refused (the file holds the later text).
+    const auto alone = rollbackApply(*m_transport, older);
+    QVERIFY(!alone);
+    QVERIFY2(alone.error().contains(QStringLiteral("changed after the apply")), qPrintable(alone.error()));
+
+    const auto rollback = planRollback(m_transport->describe(), { older });
+    QVERIFY2(rollback, qPrintable(rollback.error()));
+    QVERIFY(rollback->refused.isEmpty());
+    QCOMPARE(rollback->steps.size(), 2);
+    QCOMPARE(rollback->steps[0].entry.id, newer);
+    QVERIFY(!rollback->steps[0].requested);
+    QCOMPARE(rollback->steps[1].entry.id, older);
+    QVERIFY(rollback->steps[1].requested);
+    QCOMPARE(rollback->laterCount(), 1);
+    const QString text = rollback->describe();
+    QVERIFY2(text.indexOf(QStringLiteral("#%1 ").arg(newer)) < text.indexOf(QStringLiteral("#%1 ").arg(older)),
+        qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("a later change to the same file, undone first")), qPrintable(text));
+    for (const RollbackResult& r : runRollback(*m_transport, rollback.value()))
+        QVERIFY2(r.ok, qPrintable(r.message));
+    QCOMPARE(readAll(m_root + QStringLiteral("/CMakeLists.txt")), original);
+    QVERIFY(readAll(m_root + QStringLiteral("/python/sgl_kernel/flash_attn.py")) != originalPy); // not selected
+    QVERIFY(HistoryStore().entry(older)->rolledBack());
+    QVERIFY(HistoryStore().entry(newer)->rolledBack());
+    QVERIFY(!HistoryStore().entry(python)->rolledBack());
+    // Again: refused with the reason, nothing to do.
+    const auto twice = planRollback(m_transport->describe(), { older });
+    QVERIFY(twice->steps.isEmpty());
+    QVERIFY2(twice->describe().contains(QStringLiteral("already rolled back")), qPrintable(twice->describe()));
+}
+
+// When the file was edited by hand between two applies, undoing the later one cannot bring
+// back what the earlier one wrote: the earlier one is refused, and nothing is done for it.
+void TestApplier::rollbackRefusesAcrossAnOutsideEdit()
+{
+    SetPlan p = plan();
+    const FilePlan* cmake = p.fileFor(QStringLiteral("CMakeLists.txt"));
+    const PatchPlan& first = p.patches[cmake->patches.first()];
+    ApplyOptions options;
+    options.onlyFiles = { cmake->file };
+    options.choices.insert(cmake->file, FileChoice { first.textAfter.toUtf8(), false, { first.id } });
+    const qint64 older = applyPlan(*m_transport, p, options).files.first().journalId;
+    {
+        QFile f(m_root + QStringLiteral("/CMakeLists.txt"));
+        QVERIFY(f.open(QIODevice::Append));
+        f.write("# an edit by hand\n");
+    }
+    const ApplyReport rest = applyPlan(*m_transport, plan());
+    QVERIFY(rest.ok());
+    const QByteArray now = readAll(m_root + QStringLiteral("/CMakeLists.txt"));
+    const auto rollback = planRollback(m_transport->describe(), { older });
+    QVERIFY2(rollback, qPrintable(rollback.error()));
+    QVERIFY(rollback->steps.isEmpty());
+    QCOMPARE(rollback->refused.size(), 1);
+    QVERIFY2(rollback->refused.first().contains(QStringLiteral("changed outside KernelForge")),
+        qPrintable(rollback->refused.first()));
+    QVERIFY(runRollback(*m_transport, rollback.value()).isEmpty());
+    QCOMPARE(readAll(m_root + QStringLiteral("/CMakeLists.txt")), now);
+}
+
+// Roots are named one way: "~/x", "x/", "x/./" and a symlink to x are the same folder.
+void TestApplier::rootsAreCanonical()
+{
+    const QString real = QFileInfo(m_root).canonicalFilePath();
+    QVERIFY(QFile::link(m_root, m_dir->filePath(QStringLiteral("home/link"))));
+    const auto all = canonicalRoots(*m_transport,
+        { m_root + QStringLiteral("/"), m_root + QStringLiteral("/./python/.."), QStringLiteral("~/link"),
+            QStringLiteral("link"), m_root + QStringLiteral("/nope"), QStringLiteral("-odd") });
+    QVERIFY2(all, qPrintable(all.error()));
+    QCOMPARE(all->size(), 6);
+    for (int i = 0; i < 4; ++i)
+        QCOMPARE(all->at(i).value_or(QString()), real);
+    QVERIFY(!all->at(4));
+    QVERIFY(!all->at(5));
+    QCOMPARE(plan().root, real);
+    const auto missing = canonicalRoot(*m_transport, m_root + QStringLiteral("/nope"));
+    QVERIFY(!missing);
+    QVERIFY2(missing.error().contains(QStringLiteral("no such folder")), qPrintable(missing.error()));
+}
+
+// Journals from before roots were canonical are renamed to the canonical root.
+void TestApplier::oldJournalRootsAreRenamed()
+{
+    const ApplyReport report = applyPlan(*m_transport, plan());
+    QVERIFY(report.ok());
+    const QString real = plan().root;
+    const QString typed = m_root + QStringLiteral("/./");
+    QCOMPARE(HistoryStore().renameRoot(m_transport->describe(), real, typed).value(), 2);
+    QCOMPARE(HistoryStore().standing(m_transport->describe(), real)->size(), 0);
+    const auto renamed = normalizeJournalRoots(*m_transport);
+    QVERIFY2(renamed, qPrintable(renamed.error()));
+    QCOMPARE(renamed.value(), 2);
+    const auto standing = HistoryStore().standing(m_transport->describe(), real);
+    QCOMPARE(standing->size(), 2);
+    for (const AppliedFile& a : standing.value())
+        QCOMPARE(a.path, real + QLatin1Char('/') + a.file);
+    QCOMPARE(normalizeJournalRoots(*m_transport).value(), 0);
 }
 
 void TestApplier::diffCreatesAndDeletesFiles()

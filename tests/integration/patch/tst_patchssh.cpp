@@ -6,6 +6,7 @@
 #include "core/patch/applier.h"
 #include "core/patch/patchplan.h"
 #include "core/patch/patchset.h"
+#include "core/patch/rootpath.h"
 #include "core/ssh/sshtransport.h"
 #include "core/store/database.h"
 #include "tests/support/testsupport.h"
@@ -66,6 +67,7 @@ private Q_SLOTS:
     void escapingPathsAreRefusedOverSsh();
     void symlinksAndHardLinks();
     void backupsKeepOwnerGroupMode();
+    void canonicalRootsOverSsh();
 
 private:
     QTemporaryDir m_state;
@@ -212,7 +214,7 @@ void TestPatchSsh::hostileFilesAreRefusedUnopened_data()
     // The symlink leaves the root, so planning refuses it before any read.
     QTest::newRow("symlink to /dev/zero")
         << "zero"
-        << "\"setup.py\" leads outside the root hostile through a symlink (to /dev/zero)"
+        << "\"setup.py\" leads outside the root HOME/hostile through a symlink (to /dev/zero)"
         << "not a regular file (a character device)";
     QTest::newRow("fifo") << "fifo"
                           << "not a regular file (a FIFO)"
@@ -249,6 +251,8 @@ void TestPatchSsh::hostileFilesAreRefusedUnopened()
         60000, { QStringLiteral("XDG_STATE_HOME=") + m_state.filePath(QStringLiteral("cli-state")) });
     QVERIFY2(!r.crashed, r.err.constData());
     QCOMPARE(r.exitCode, 2);
+    // Messages name the root by its real path (HOME: the demo's home folder).
+    message.replace(QStringLiteral("HOME"), QFileInfo(demo.homeDir()).canonicalFilePath());
     QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
     if (kind == QLatin1String("fifo"))
         QVERIFY2(!fifoHasReader(setup), "a process (sftp-server) is blocked opening the FIFO");
@@ -287,7 +291,8 @@ void TestPatchSsh::escapingPathsAreRefusedOverSsh()
         { oneLineDiff(QStringLiteral("../.bashrc"), QStringLiteral("old"), QStringLiteral("pwned")),
             QStringLiteral("leaves the root") },
         { oneLineDiff(QStringLiteral("up/.bashrc"), QStringLiteral("old"), QStringLiteral("pwned")),
-            QStringLiteral("\"up/.bashrc\" leads outside the root tree through a symlink") },
+            QStringLiteral("\"up/.bashrc\" leads outside the root %1/tree through a symlink")
+                .arg(QFileInfo(home).canonicalFilePath()) },
     };
     int n = 0;
     for (const Case& c : cases) {
@@ -369,9 +374,11 @@ void TestPatchSsh::backupsKeepOwnerGroupMode()
     const SetPlan plan = planSet(*transport.value(), set.value(), QStringLiteral("owned"));
     const ApplyReport report = applyPlan(*transport.value(), plan);
     QVERIFY(report.ok());
-    const QString backup = report.files.value(0).backupPath;
-    QVERIFY(backup.startsWith(QLatin1String("~/.cache/kernelforge/patch-backups/")));
-    const QString local = demo.homeDir() + backup.mid(1);
+    // Journaled with its real path.
+    const QString local = report.files.value(0).backupPath;
+    QVERIFY2(local.startsWith(
+                 QFileInfo(demo.homeDir()).canonicalFilePath() + QStringLiteral("/.cache/kernelforge/patch-backups/")),
+        qPrintable(local));
     struct stat st
     { };
     QCOMPARE(::stat(QFile::encodeName(local).constData(), &st), 0);
@@ -388,6 +395,35 @@ void TestPatchSsh::backupsKeepOwnerGroupMode()
     QCOMPARE(st.st_gid, gid_t(1));
     QCOMPARE(st.st_mode & 07777, mode_t(0640));
     QCOMPARE(test::readFile(file), QByteArray("old\n"));
+}
+
+// Roots over SSH are what the user's shell calls them (cd DIR && pwd -P): "~", relative,
+// trailing slashes, "." and symlinks resolved; a folder that is not there is said so.
+void TestPatchSsh::canonicalRootsOverSsh()
+{
+    KF_START_DEMO_HOST(demo);
+    const QString home = QFileInfo(demo.homeDir()).canonicalFilePath();
+    QVERIFY(QFile::link(demo.homeDir() + QStringLiteral("/sgl-kernel"), demo.homeDir() + QStringLiteral("/sk link")));
+    auto transport = SshTransport::connect(demo.profile());
+    QVERIFY2(transport, qPrintable(transport.error()));
+    const auto roots = canonicalRoots(*transport.value(),
+        { QStringLiteral("~"), QStringLiteral("sgl-kernel/"), QStringLiteral("~/sgl-kernel/./python/.."),
+            QStringLiteral("sk link"), demo.homeDir() + QStringLiteral("/sk link/"), QStringLiteral("nope"),
+            QStringLiteral("sgl-kernel/CMakeLists.txt") });
+    QVERIFY2(roots, qPrintable(roots.error()));
+    QCOMPARE(roots->size(), 7);
+    QCOMPARE(roots->at(0).value_or(QString()), home);
+    for (int i = 1; i <= 4; ++i)
+        QCOMPARE(roots->at(i).value_or(QString()), home + QStringLiteral("/sgl-kernel"));
+    QVERIFY(!roots->at(5));
+    QVERIFY(!roots->at(6)); // a file is not a root
+    const auto missing = canonicalRoot(*transport.value(), QStringLiteral("nope"));
+    QVERIFY(!missing);
+    QVERIFY2(missing.error().contains(QStringLiteral("cannot resolve the root nope")), qPrintable(missing.error()));
+    QCOMPARE(planSet(*transport.value(), loadPatchSet(QStringLiteral("builtin:sgl-kernel-sm120-cuda13")).value(),
+                 QStringLiteral("sk link/"))
+                 .root,
+        home + QStringLiteral("/sgl-kernel"));
 }
 
 QTEST_GUILESS_MAIN(TestPatchSsh)

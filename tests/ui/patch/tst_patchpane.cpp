@@ -1,54 +1,189 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-// Offscreen review pane: plan a variant tree on LocalTransport, toggle hunks and patches,
-// apply the selection, look at the history; screenshots land in the build tree.
+// The review pane offscreen: on LocalTransport (a variant tree), and on the demo host's real
+// sshd clicked through like a person: reject a hunk with Space, untick patches in the tree,
+// move with n/p from the tree, the diff and the Why pane, Apply through the real dialog,
+// roll back an older apply from the history. Screenshots land in the build tree.
 #include "core/hosts/hostconnection.h"
+#include "core/hosts/hostmanager.h"
+#include "core/patch/patchset.h"
+#include "core/ssh/sshhostconnection.h"
 #include "core/store/database.h"
 #include "tests/support/testsupport.h"
 #include "ui/diff/diffview.h"
 #include "ui/patch/patchpane.h"
 
+#include <QAbstractButton>
+#include <QApplication>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
+#include <QTimer>
 #include <QTreeWidget>
+#include <QTreeWidgetItemIterator>
 
 using namespace kf;
 
-namespace { } // namespace
+namespace {
+
+const QString kCmake = QStringLiteral("CMakeLists.txt");
+const QString kFlashAttn = QStringLiteral("python/sgl_kernel/flash_attn.py");
+
+// The built-in set's patch titles by id (what the tree shows).
+QString titleOf(const QString& id)
+{
+    const auto set = patch::loadPatchSet(QStringLiteral("builtin:sgl-kernel-sm120-cuda13"));
+    for (const patch::Patch& p : set->patches)
+        if (p.id == id)
+            return p.title;
+    return {};
+}
+
+QTreeWidgetItem* patchItem(QTreeWidget* tree, const QString& id)
+{
+    const QString title = titleOf(id);
+    for (int i = 0; i < tree->topLevelItemCount(); ++i)
+        for (int k = 0; k < tree->topLevelItem(i)->childCount(); ++k)
+            if (tree->topLevelItem(i)->child(k)->text(0) == title)
+                return tree->topLevelItem(i)->child(k);
+    return nullptr;
+}
+
+// Lines that only `with` has, once (what a rejected hunk would have written).
+QList<QByteArray> linesOnlyIn(const QByteArray& with, const QByteArray& without)
+{
+    QList<QByteArray> out;
+    const QList<QByteArray> mine = with.split('\n');
+    const QList<QByteArray> other = without.split('\n');
+    for (const QByteArray& l : mine)
+        if (!l.trimmed().isEmpty() && mine.count(l) == 1 && !other.contains(l))
+            out.append(l);
+    return out;
+}
+
+// Answers the next modal message box as a person would: keeps its title and text, grabs it,
+// presses its go-ahead button (Apply / Roll back). Gives up after 60 s.
+struct Dialog
+{
+    QString title;
+    QString text;
+    bool seen = false;
+};
+void answerNextDialog(Dialog* out, const QString& screenshot, int triesLeft = 1200)
+{
+    QTimer::singleShot(50, qApp, [=] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        if (!box) {
+            if (triesLeft > 0)
+                answerNextDialog(out, screenshot, triesLeft - 1);
+            return;
+        }
+        out->title = box->windowTitle();
+        out->text = box->text();
+        out->seen = true;
+        box->grab().save(test::screenshotPath(screenshot));
+        for (QAbstractButton* b : box->buttons()) {
+            const QMessageBox::ButtonRole role = box->buttonRole(b);
+            if (role == QMessageBox::AcceptRole || role == QMessageBox::ApplyRole || role == QMessageBox::YesRole) {
+                b->click();
+                return;
+            }
+        }
+    });
+}
+
+// The pane on the demo host's real sshd (reached through our SSH layer); it plans the
+// built-in set on ~/sgl-kernel by itself.
+struct DemoPane
+{
+    HostManager hosts;
+    HostConnection* host = nullptr;
+    std::unique_ptr<PatchPane> pane;
+
+    void open(DemoHost& demo)
+    {
+        hosts.setFactory(SshHostConnection::factory(nullptr));
+        host = hosts.add(demo.profile(QStringLiteral("demo-gpu-server")));
+        QVERIFY(host);
+        host->connectToHost();
+        QTRY_VERIFY2_WITH_TIMEOUT(host->state() == ConnectionState::Ready, qPrintable(host->stateReason()), 30000);
+        pane = std::make_unique<PatchPane>(AppContext {});
+        pane->resize(1500, 950);
+        pane->show();
+        QSignalSpy planned(pane.get(), &PatchPane::planShown);
+        pane->setHost(host);
+        QTRY_VERIFY_WITH_TIMEOUT(planned.size() == 1 && !pane->isBusy(), 60000);
+        pane->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(pane.get()));
+    }
+    QTreeWidget* tree() const { return pane->findChild<QTreeWidget*>(QStringLiteral("patchTree")); }
+    QTableWidget* history() const { return pane->findChild<QTableWidget*>(QStringLiteral("patchHistory")); }
+    QWidget* diffLeft() const { return pane->findChild<QWidget*>(QStringLiteral("diffLeft")); }
+    QTextBrowser* why() const { return pane->findChild<QTextBrowser*>(); }
+    // Clicks Apply and waits for the apply, the history and the new plan.
+    void apply(Dialog* dialog, const QString& screenshot)
+    {
+        QSignalSpy applied(pane.get(), &PatchPane::applyFinished);
+        QSignalSpy planned(pane.get(), &PatchPane::planShown);
+        QSignalSpy loaded(pane.get(), &PatchPane::historyLoaded);
+        answerNextDialog(dialog, screenshot);
+        QTest::mouseClick(pane->findChild<QPushButton*>(QStringLiteral("applyPatches")), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(applied.size(), 1, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(planned.size() == 1 && loaded.size() >= 1 && !pane->isBusy(), 60000);
+    }
+};
+
+} // namespace
 
 class TestPatchPane : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
+    void init();
     void reviewToggleApply();
     void openingADiffThatLeavesTheRootIsRefused();
+    void rejectedHunkSurvivesUntickingAnotherPatch();
+    void untickedPatchesStayUntickedAfterApply();
+    void applyDialogOmitsAFullyRejectedPatch();
+    void nextAndPreviousMoveTreeDiffAndWhy();
+    void rollBackAnOlderApply();
 
 private:
     QTemporaryDir m_dir;
     QString m_root;
+    int m_databases = 0;
 };
 
 void TestPatchPane::initTestCase()
 {
+    qunsetenv("SSH_AUTH_SOCK");
     QVERIFY(m_dir.isValid());
     QStandardPaths::setTestModeEnabled(true);
     // LocalTransport resolves "~/" (backups) against HOME: keep them in the temp dir.
     qputenv("HOME", QFile::encodeName(m_dir.filePath(QStringLiteral("home"))));
     QDir().mkpath(m_dir.filePath(QStringLiteral("home")));
-    store::setDatabasePath(m_dir.filePath(QStringLiteral("history.sqlite")));
     m_root = m_dir.filePath(QStringLiteral("sgl-kernel"));
     const QString src = test::dataPath(QStringLiteral("sgl-kernel-variants/2025-10-cmp0177"));
-    for (const QString& rel : { QStringLiteral("CMakeLists.txt"), QStringLiteral("python/sgl_kernel/flash_attn.py"),
-             QStringLiteral("python/sgl_kernel/__init__.py") }) {
+    for (const QString& rel : { kCmake, kFlashAttn, QStringLiteral("python/sgl_kernel/__init__.py") }) {
         QDir().mkpath(QFileInfo(m_root + QLatin1Char('/') + rel).absolutePath());
         QVERIFY(QFile::copy(src + QLatin1Char('/') + rel, m_root + QLatin1Char('/') + rel));
     }
+}
+
+// A history of its own per test (a demo host may get the port of an earlier one).
+void TestPatchPane::init()
+{
+    store::setDatabasePath(m_dir.filePath(QStringLiteral("history-%1.sqlite").arg(++m_databases)));
 }
 
 void TestPatchPane::reviewToggleApply()
@@ -66,62 +201,50 @@ void TestPatchPane::reviewToggleApply()
     pane.plan(QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), m_root);
     QTRY_COMPARE_WITH_TIMEOUT(planned.size(), 1, 30000);
     QCOMPARE(planned.first().first().toInt(), 4);
-
-    const QString cmake = QStringLiteral("CMakeLists.txt");
-    pane.selectFile(cmake);
+    auto* tree = pane.findChild<QTreeWidget*>(QStringLiteral("patchTree"));
     DiffView* diff = pane.diffView();
+
+    // The file's item shows the whole file as Apply would write it (no switches there).
+    tree->setCurrentItem(tree->topLevelItem(0));
+    QCOMPARE(tree->topLevelItem(0)->text(0), kCmake);
+    QVERIFY(!diff->isReviewable());
     QVERIFY(diff->hunkCount() >= 4); // policy guards, CCCL block, FA3 user check, FA3 default
-    const QByteArray all = pane.resultFor(cmake);
+    const QByteArray all = pane.resultFor(kCmake);
     QVERIFY(all.contains("if(POLICY CMP0169)"));
     QVERIFY(all.contains("/cccl"));
-    QVERIFY(test::screenshotPath(QStringLiteral("patchpane-sidebyside")).endsWith(QStringLiteral(".png")));
-    QVERIFY(pane.grab().save(test::screenshotPath(QStringLiteral("patchpane-sidebyside"))));
+    QVERIFY(pane.grab().save(test::screenshotPath(QStringLiteral("patchpane-file"))));
 
-    // Keys: n moves to the next hunk, Shift+F7 back; Space rejects the current hunk.
+    // A patch's item shows its own change; Space rejects its current hunk.
+    pane.selectFile(kCmake);
+    QCOMPARE(tree->currentItem()->text(0), titleOf(QStringLiteral("cmake-policy-guards")));
+    QVERIFY(diff->isReviewable());
+    QCOMPARE(diff->hunkCount(), pane.review().hunkCount(0));
     QWidget* left = pane.findChild<QWidget*>(QStringLiteral("diffLeft"));
-    QVERIFY(left);
-    QCOMPARE(diff->currentHunk(), 0);
-    QTest::keyClick(left, Qt::Key_N);
-    QCOMPARE(diff->currentHunk(), 1);
-    QTest::keyClick(left, Qt::Key_F7, Qt::ShiftModifier);
-    QCOMPARE(diff->currentHunk(), 0);
     QTest::keyClick(left, Qt::Key_Space);
     QVERIFY(!diff->isAccepted(0));
-    const QByteArray withoutFirst = pane.resultFor(cmake);
-    QVERIFY(withoutFirst != all);
-    QVERIFY(!withoutFirst.contains("if(POLICY CMP0169)"));
-    QVERIFY(withoutFirst.contains("/cccl")); // the other hunks stay
-    QVERIFY(pane.summaryText().contains(QStringLiteral("of %1 hunks").arg(diff->hunkCount())));
+    const QByteArray withoutGuards = pane.resultFor(kCmake);
+    QVERIFY(!withoutGuards.contains("if(POLICY CMP0169)"));
+    QVERIFY(withoutGuards.contains("/cccl")); // the other patches stay
+    QVERIFY(pane.grab().save(test::screenshotPath(QStringLiteral("patchpane-sidebyside"))));
     QTest::keyClick(left, Qt::Key_Space);
-    QCOMPARE(pane.resultFor(cmake), all);
+    QCOMPARE(pane.resultFor(kCmake), all);
 
     // Unified mode keeps the hunks and the choices.
     diff->setMode(DiffView::Mode::Unified);
-    QVERIFY(diff->hunkCount() >= 4);
+    QCOMPARE(diff->hunkCount(), pane.review().hunkCount(0));
     QVERIFY(pane.grab().save(test::screenshotPath(QStringLiteral("patchpane-unified"))));
     diff->setMode(DiffView::Mode::SideBySide);
 
     // Unticking a whole patch recomputes the file without it.
     pane.setPatchAccepted(2, false); // fa3-option-respected
-    const QByteArray noFa3 = pane.resultFor(cmake);
+    const QByteArray noFa3 = pane.resultFor(kCmake);
     QVERIFY(!noFa3.contains("SGL_KERNEL_FA3_USER_SET"));
     QVERIFY(noFa3.contains("if(POLICY CMP0169)"));
 
-    // Reject the CCCL hunk too, then apply: the file on disk is exactly the reviewed result.
-    pane.selectFile(cmake);
-    int cccl = -1;
-    for (int i = 0; i < diff->hunkCount(); ++i) {
-        diff->goToHunk(i);
-        diff->setAccepted(i, false);
-        if (!pane.resultFor(cmake).contains("/cccl"))
-            cccl = i;
-        diff->setAccepted(i, true);
-        if (cccl >= 0)
-            break;
-    }
-    QVERIFY(cccl >= 0);
-    diff->setAccepted(cccl, false);
-    const QByteArray expected = pane.resultFor(cmake);
+    // Reject the CCCL patch too, then apply: the file on disk is exactly the reviewed result.
+    pane.setPatchAccepted(1, false);
+    QVERIFY(!pane.resultFor(kCmake).contains("/cccl"));
+    const QByteArray expected = pane.resultFor(kCmake);
     QString summary;
     pane.setConfirmHandler([&summary](const QString& s) {
         summary = s;
@@ -131,14 +254,16 @@ void TestPatchPane::reviewToggleApply()
     QSignalSpy history(&pane, &PatchPane::historyLoaded);
     pane.applySelected();
     QTRY_COMPARE_WITH_TIMEOUT(applied.size(), 1, 30000);
-    QVERIFY(summary.contains(cmake));
-    QCOMPARE(test::readFile(m_root + QLatin1Char('/') + cmake), expected);
-    QVERIFY(
-        test::readFile(m_root + QStringLiteral("/python/sgl_kernel/flash_attn.py")).contains("FA3_AVAILABLE = False"));
+    QVERIFY(summary.contains(kCmake));
+    QCOMPARE(test::readFile(m_root + QLatin1Char('/') + kCmake), expected);
+    QVERIFY(test::readFile(m_root + QLatin1Char('/') + kFlashAttn).contains("FA3_AVAILABLE = False"));
     QTRY_VERIFY_WITH_TIMEOUT(!history.isEmpty() && history.last().first().toInt() == 2, 30000);
-    // After the apply the pane re-plans: the applied patches read "already applied".
+    // After the apply the pane re-plans: the applied patches read "already applied", the
+    // two unticked ones stay unticked.
     QTRY_COMPARE_WITH_TIMEOUT(planned.size(), 2, 30000);
     QTRY_VERIFY_WITH_TIMEOUT(!pane.isBusy(), 30000);
+    QCOMPARE(patchItem(tree, QStringLiteral("cccl-include-dir"))->checkState(0), Qt::Unchecked);
+    QCOMPARE(patchItem(tree, QStringLiteral("fa3-option-respected"))->checkState(0), Qt::Unchecked);
     QVERIFY(pane.grab().save(test::screenshotPath(QStringLiteral("patchpane-after-apply"))));
 }
 
@@ -170,6 +295,236 @@ void TestPatchPane::openingADiffThatLeavesTheRootIsRefused()
     QTRY_VERIFY_WITH_TIMEOUT(!statusText().isEmpty(), 30000);
     QVERIFY2(statusText().contains(QLatin1String("path \"../victim.txt\" leaves the root")), qPrintable(statusText()));
     QCOMPARE(planned.size(), 0);
+}
+
+// Issue #14: reject hunk 2 with Space, then untick another patch in the tree: the rejection
+// stays, and the tree shows it (the patch is "partly", the hunk "rejected").
+void TestPatchPane::rejectedHunkSurvivesUntickingAnotherPatch()
+{
+    KF_START_DEMO_HOST(demo);
+    DemoPane d;
+    d.open(demo);
+    if (QTest::currentTestFailed())
+        return;
+    QTreeWidget* tree = d.tree();
+    QTreeWidgetItem* fa3 = patchItem(tree, QStringLiteral("fa3-option-respected"));
+    QVERIFY(fa3);
+    const QByteArray all = d.pane->resultFor(kCmake);
+    tree->setCurrentItem(fa3);
+    d.diffLeft()->setFocus();
+    QTest::keyClick(d.diffLeft(), Qt::Key_N);
+    QCOMPARE(d.pane->diffView()->currentHunk(), 1);
+    QTest::keyClick(d.diffLeft(), Qt::Key_Space);
+    QVERIFY(!d.pane->diffView()->isAccepted(1));
+    const QList<QByteArray> rejected = linesOnlyIn(all, d.pane->resultFor(kCmake));
+    QVERIFY(!rejected.isEmpty());
+    // The tree says so: the patch is partly taken, its second hunk is rejected.
+    QVERIFY2(fa3->text(1).startsWith(QStringLiteral("partly")), qPrintable(fa3->text(1)));
+    QCOMPARE(fa3->checkState(0), Qt::PartiallyChecked);
+    QCOMPARE(fa3->childCount(), 2);
+    QCOMPARE(fa3->child(1)->text(1), QStringLiteral("rejected"));
+    QCOMPARE(fa3->child(1)->checkState(0), Qt::Unchecked);
+    QVERIFY(d.pane->grab().save(test::screenshotPath(QStringLiteral("patchpane-hunk-rejected"))));
+
+    // Untick another patch of the same file, as a click on its box does.
+    patchItem(tree, QStringLiteral("cmake-policy-guards"))->setCheckState(0, Qt::Unchecked);
+    QCOMPARE(patchItem(tree, QStringLiteral("cmake-policy-guards"))->text(1), QStringLiteral("rejected"));
+    fa3 = patchItem(tree, QStringLiteral("fa3-option-respected"));
+    const QByteArray after = d.pane->resultFor(kCmake);
+    QVERIFY(!after.contains("if(POLICY CMP0169)"));
+    for (const QByteArray& line : rejected)
+        QVERIFY2(!after.split('\n').contains(line), line.constData());
+    QVERIFY(fa3->text(1).startsWith(QStringLiteral("partly")));
+    tree->setCurrentItem(fa3);
+    QVERIFY(!d.pane->diffView()->isAccepted(1));
+    QVERIFY(d.pane->diffView()->isAccepted(0));
+    QVERIFY(d.pane->grab().save(test::screenshotPath(QStringLiteral("patchpane-hunk-rejected-other-unticked"))));
+}
+
+// Issue #14: after an Apply, patches that were unticked come back unticked.
+void TestPatchPane::untickedPatchesStayUntickedAfterApply()
+{
+    KF_START_DEMO_HOST(demo);
+    const QString flash = demo.homeDir() + QStringLiteral("/sgl-kernel/") + kFlashAttn;
+    const QByteArray flashBefore = test::readFile(flash);
+    DemoPane d;
+    d.open(demo);
+    if (QTest::currentTestFailed())
+        return;
+    patchItem(d.tree(), QStringLiteral("fa3-import-soft-fail"))->setCheckState(0, Qt::Unchecked);
+    Dialog dialog;
+    d.apply(&dialog, QStringLiteral("patchpane-apply-dialog-unticked"));
+    QVERIFY(dialog.seen);
+    QVERIFY2(!dialog.text.contains(QStringLiteral("flash_attn.py")), qPrintable(dialog.text));
+    QCOMPARE(test::readFile(flash), flashBefore);
+    QTreeWidgetItem* item = patchItem(d.tree(), QStringLiteral("fa3-import-soft-fail"));
+    QCOMPARE(item->checkState(0), Qt::Unchecked);
+    QCOMPARE(item->text(1), QStringLiteral("rejected"));
+    QCOMPARE(patchItem(d.tree(), QStringLiteral("cccl-include-dir"))->text(1), QStringLiteral("already applied"));
+    QVERIFY(!d.pane->findChild<QPushButton*>(QStringLiteral("applyPatches"))->isEnabled());
+    QVERIFY(d.pane->grab().save(test::screenshotPath(QStringLiteral("patchpane-after-apply-unticked"))));
+}
+
+// Issue #14: a patch whose only hunk was rejected is not in the Apply dialog (nor written,
+// nor journaled).
+void TestPatchPane::applyDialogOmitsAFullyRejectedPatch()
+{
+    KF_START_DEMO_HOST(demo);
+    const QString cmake = demo.homeDir() + QStringLiteral("/sgl-kernel/") + kCmake;
+    DemoPane d;
+    d.open(demo);
+    if (QTest::currentTestFailed())
+        return;
+    QTreeWidgetItem* cccl = patchItem(d.tree(), QStringLiteral("cccl-include-dir"));
+    d.tree()->setCurrentItem(cccl);
+    d.diffLeft()->setFocus();
+    QTest::keyClick(d.diffLeft(), Qt::Key_Space);
+    QCOMPARE(cccl->text(1), QStringLiteral("rejected"));
+    QCOMPARE(cccl->checkState(0), Qt::Unchecked);
+    Dialog dialog;
+    d.apply(&dialog, QStringLiteral("patchpane-apply-dialog"));
+    QCOMPARE(dialog.title, QStringLiteral("Apply selected changes"));
+    QVERIFY2(!dialog.text.contains(QStringLiteral("cccl-include-dir")), qPrintable(dialog.text));
+    QVERIFY2(dialog.text.contains(QStringLiteral("cmake-policy-guards")), qPrintable(dialog.text));
+    QVERIFY(!test::readFile(cmake).contains("_sgl_cuda_inc"));
+    QVERIFY(test::readFile(cmake).contains("if(POLICY CMP0169)"));
+    for (int row = 0; row < d.history()->rowCount(); ++row)
+        QVERIFY2(!d.history()->item(row, 0)->toolTip().contains(QStringLiteral("cccl-include-dir")),
+            qPrintable(d.history()->item(row, 0)->toolTip()));
+}
+
+// Issue #14: n/p move through every hunk of the plan, the tree and the Why pane with the
+// diff, whether the focus is in the tree, the diff or the Why pane.
+void TestPatchPane::nextAndPreviousMoveTreeDiffAndWhy()
+{
+    KF_START_DEMO_HOST(demo);
+    DemoPane d;
+    d.open(demo);
+    if (QTest::currentTestFailed())
+        return;
+    QTreeWidget* tree = d.tree();
+    // The stops in tree order: every hunk item, and every patch that is its own one hunk.
+    QList<QTreeWidgetItem*> stops;
+    for (QTreeWidgetItemIterator it(tree); *it; ++it) {
+        QTreeWidgetItem* item = *it;
+        const bool hunkItem = item->parent() && item->parent()->parent();
+        const bool onePatchHunk = item->parent() && !item->parent()->parent() && item->childCount() == 0
+            && (item->flags() & Qt::ItemIsUserCheckable);
+        if (hunkItem || onePatchHunk)
+            stops.append(item);
+    }
+    QVERIFY(stops.size() >= 6);
+    auto expectAt = [&](int i) {
+        QTreeWidgetItem* stop = stops[i];
+        QCOMPARE(tree->currentItem(), stop);
+        const bool hunkItem = stop->parent()->parent() != nullptr;
+        QTreeWidgetItem* patch = hunkItem ? stop->parent() : stop;
+        QCOMPARE(d.pane->diffView()->currentHunk(), hunkItem ? stop->parent()->indexOfChild(stop) : 0);
+        QVERIFY2(d.why()->toPlainText().startsWith(patch->text(0)), qPrintable(d.why()->toPlainText()));
+    };
+    tree->setCurrentItem(tree->topLevelItem(0));
+    QList<QWidget*> focus { tree, d.diffLeft(), d.why() };
+    for (int i = 0; i < stops.size(); ++i) {
+        QWidget* w = focus[i % focus.size()];
+        w->setFocus();
+        QTRY_VERIFY(w->hasFocus());
+        QTest::keyClick(w, i % 2 ? Qt::Key_F7 : Qt::Key_N);
+        expectAt(i);
+        if (QTest::currentTestFailed())
+            return;
+        if (i == 2)
+            QVERIFY(d.pane->grab().save(test::screenshotPath(QStringLiteral("patchpane-next-hunk"))));
+    }
+    QTest::keyClick(d.why(), Qt::Key_N); // the last stop stays
+    expectAt(int(stops.size()) - 1);
+    for (int i = int(stops.size()) - 2; i >= 0; --i) {
+        QWidget* w = focus[i % focus.size()];
+        w->setFocus();
+        QTRY_VERIFY(w->hasFocus());
+        if (i % 2)
+            QTest::keyClick(w, Qt::Key_F7, Qt::ShiftModifier);
+        else
+            QTest::keyClick(w, Qt::Key_P);
+        expectAt(i);
+        if (QTest::currentTestFailed())
+            return;
+    }
+    // The root field keeps its letters.
+    auto* root = d.pane->findChild<QWidget*>(QStringLiteral("patchRoot"));
+    root->setFocus();
+    QTest::keyClick(root, Qt::Key_N);
+    expectAt(0);
+}
+
+// Issue #14: apply the first patch, then the rest; select the older history row and roll it
+// back: the later apply of the same file is undone first (the dialog says so), and the
+// selection stays on the same entry across refreshes.
+void TestPatchPane::rollBackAnOlderApply()
+{
+    KF_START_DEMO_HOST(demo);
+    const QString cmake = demo.homeDir() + QStringLiteral("/sgl-kernel/") + kCmake;
+    const QString flash = demo.homeDir() + QStringLiteral("/sgl-kernel/") + kFlashAttn;
+    const QByteArray cmakeBefore = test::readFile(cmake);
+    DemoPane d;
+    d.open(demo);
+    if (QTest::currentTestFailed())
+        return;
+    QTreeWidget* tree = d.tree();
+    const QStringList rest { QStringLiteral("cccl-include-dir"), QStringLiteral("fa3-option-respected"),
+        QStringLiteral("fa3-import-soft-fail") };
+    for (const QString& id : rest)
+        patchItem(tree, id)->setCheckState(0, Qt::Unchecked);
+    QCOMPARE(patchItem(tree, QStringLiteral("cmake-policy-guards"))->checkState(0), Qt::Checked);
+    Dialog first;
+    d.apply(&first, QStringLiteral("patchpane-apply-first"));
+    QTableWidget* history = d.history();
+    QTRY_COMPARE_WITH_TIMEOUT(history->rowCount(), 1, 30000);
+    const qint64 older = history->item(0, 0)->data(Qt::UserRole).toLongLong();
+    QVERIFY(older > 0);
+    history->selectRow(0);
+
+    for (const QString& id : rest)
+        patchItem(tree, id)->setCheckState(0, Qt::Checked);
+    Dialog second;
+    d.apply(&second, QStringLiteral("patchpane-apply-rest"));
+    QTRY_COMPARE_WITH_TIMEOUT(history->rowCount(), 3, 30000);
+    QVERIFY(test::readFile(flash).contains("FA3_AVAILABLE = False"));
+    // The refresh put two rows above it: the selection is still on the older apply.
+    const QModelIndexList selected = history->selectionModel()->selectedRows();
+    QCOMPARE(selected.size(), 1);
+    QCOMPARE(history->item(selected.first().row(), 0)->data(Qt::UserRole).toLongLong(), older);
+    QCOMPARE(history->item(selected.first().row(), 2)->text(),
+        QFileInfo(demo.homeDir()).canonicalFilePath() + QStringLiteral("/sgl-kernel/") + kCmake);
+
+    Dialog rollback;
+    QSignalSpy loaded(d.pane.get(), &PatchPane::historyLoaded);
+    answerNextDialog(&rollback, QStringLiteral("patchpane-rollback-dialog"));
+    QTest::mouseClick(d.pane->findChild<QPushButton*>(QStringLiteral("rollBack")), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(rollback.seen && loaded.size() >= 1 && !d.pane->isBusy(), 60000);
+    QCOMPARE(rollback.title, QStringLiteral("Roll back selected changes"));
+    const qsizetype later = rollback.text.indexOf(QStringLiteral("a later change to the same file, undone first"));
+    QVERIFY2(later > 0, qPrintable(rollback.text));
+    QVERIFY2(later < rollback.text.indexOf(QStringLiteral("#%1 ").arg(older)), qPrintable(rollback.text));
+    QVERIFY2(!rollback.text.contains(QStringLiteral("flash_attn.py")), qPrintable(rollback.text));
+    QCOMPARE(test::readFile(cmake), cmakeBefore);
+    QVERIFY(test::readFile(flash).contains("FA3_AVAILABLE = False")); // not selected, not touched
+    int rolledBack = 0;
+    for (int row = 0; row < history->rowCount(); ++row)
+        rolledBack += history->item(row, 3)->text() == QStringLiteral("rolled back");
+    QCOMPARE(rolledBack, 2);
+    QCOMPARE(history->item(history->selectionModel()->selectedRows().first().row(), 0)->data(Qt::UserRole).toLongLong(),
+        older);
+    auto* outcome = d.pane->findChild<QLabel*>(QStringLiteral("patchOutcome"));
+    QVERIFY2(outcome && outcome->text().contains(QStringLiteral("Rolled back #%1").arg(older)),
+        qPrintable(outcome ? outcome->text() : QString()));
+    auto* tabs = d.pane->findChild<QTabWidget*>();
+    tabs->setCurrentWidget(history->parentWidget());
+    QVERIFY(d.pane->grab().save(test::screenshotPath(QStringLiteral("patchpane-rolled-back"))));
+
+    // Again: nothing can be rolled back, and the pane says why (no dialog).
+    QTest::mouseClick(d.pane->findChild<QPushButton*>(QStringLiteral("rollBack")), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(outcome->text().contains(QStringLiteral("already rolled back")), 60000);
+    QVERIFY2(outcome->text().startsWith(QStringLiteral("Nothing can be rolled back")), qPrintable(outcome->text()));
 }
 
 QTEST_MAIN(TestPatchPane)

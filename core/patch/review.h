@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include "core/patch/applier.h"
+#include "core/patch/patchplan.h"
+
+#include <QList>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+// The reviewer's decisions on one plan, GUI-free. Every patch that will apply has an accepted
+// flag, and each of its hunks one too. A patch's hunks are its own change blocks: from the
+// text it sees in the plan (PatchPlan::textBefore: the file after the earlier patches) to the
+// text it leaves (textAfter), as textdiff::changes() finds them. Everything a review shows is
+// derived from here: each patch's state, what Apply writes to each file, and the list of
+// changes the Apply dialog shows; nobody else keeps a copy of the decisions.
+//
+// What a file gets: its patches in plan order, each accepted patch contributing its accepted
+// hunks. A hunk is placed on the text reached so far by lining up the patch's planned
+// "before" text with it (textdiff::diffLines); while every earlier hunk is taken that is the
+// plan's text exactly. When a rejected earlier hunk changed the lines a hunk replaces (or the
+// place it inserts at), the hunk cannot be placed: its patch reads "conflict", and it says so.
+//
+// A new plan of the same tree (after an apply, a rollback, Plan again) keeps each decision
+// whose hunk is unchanged: the same patch id, file, old lines and new lines (a patch's own
+// flag: when all its hunks are unchanged). Other decisions are dropped, so those hunks are
+// accepted again.
+namespace kf::patch {
+
+enum class ReviewState {
+    WillApply,      // accepted, every hunk with it
+    Partly,         // some hunks rejected (or not placeable)
+    Rejected,       // unticked, or every hunk rejected
+    AlreadyApplied, // the plan's statuses, for patches that are not reviewed
+    NotApplicable,
+    Conflict, // the plan's conflict, or accepted hunks that cannot be placed (see above)
+};
+QString reviewStateText(ReviewState state); // "will apply", "partly", "rejected", ...
+
+struct ReviewHunk
+{
+    textdiff::Change change; // in the patch's textBefore -> textAfter
+    QStringList oldLines;    // the lines it replaces
+    QStringList newLines;    // the lines it puts there
+    bool accepted = true;    // the reviewer's flag
+};
+
+// A patch's part of one file change (the Apply dialog's line).
+struct PatchChoice
+{
+    int patch = -1; // index into SetPlan::patches
+    QString id;
+    QString title;
+    int hunksTaken = 0; // accepted and placed
+    int hunks = 0;
+};
+
+// One file Apply would change.
+struct FileChoiceSummary
+{
+    QString file;
+    bool create = false;
+    bool remove = false;
+    QByteArray content;
+    QList<PatchChoice> patches; // those that contribute, in plan order
+};
+
+class Review
+{
+public:
+    Review() = default;
+    explicit Review(const SetPlan& plan);
+    // A review of `plan` that keeps `previous`'s decisions where the hunks are unchanged.
+    Review(const SetPlan& plan, const Review& previous);
+
+    const SetPlan& plan() const { return m_plan; }
+    int patchCount() const { return int(m_patches.size()); }
+    // Has an accepted flag: the plan says it will apply.
+    bool isReviewable(int patch) const;
+
+    bool isPatchAccepted(int patch) const;
+    // Accepting a patch takes all of its hunks (the reviewer asked for the whole patch);
+    // rejecting it keeps the hunk flags but takes none of them.
+    void setPatchAccepted(int patch, bool accepted);
+    int hunkCount(int patch) const;
+    const ReviewHunk& hunk(int patch, int index) const;
+    // What the reviewer sees: the hunk's flag and its patch's.
+    bool isHunkAccepted(int patch, int index) const;
+    // Accepting a hunk of a rejected patch accepts the patch with that hunk alone (every hunk
+    // looked rejected until then).
+    void setHunkAccepted(int patch, int index, bool accepted);
+    // Accepted, but a rejected earlier hunk changed its lines (see above).
+    bool isHunkBlocked(int patch, int index) const;
+
+    ReviewState state(int patch) const;
+    // "will apply", "partly (1 of 2 hunks)", "rejected", "conflict", ...
+    QString stateText(int patch) const;
+    // One line: the plan's reason, or why the review changed it.
+    QString stateReason(int patch) const;
+
+    // What Apply writes to `file` (the original when nothing is taken).
+    QByteArray resultFor(const QString& file) const;
+    // The files Apply would change, in plan order.
+    QList<FileChoiceSummary> changes() const;
+    // The Apply dialog's text, or "Nothing selected to apply." when changes() is empty.
+    QString summary() const;
+    // For applyPlan: only the changed files, each with its content (or removal) and patches.
+    ApplyOptions applyOptions() const;
+
+private:
+    struct PatchDecision
+    {
+        bool accepted = true;
+        QList<ReviewHunk> hunks;
+        QList<bool> blocked; // derived, per hunk
+    };
+    struct FileResult
+    {
+        bool exists = false;
+        QByteArray content;
+    };
+    void init(const SetPlan& plan);
+    void recompute(const QString& file);
+    int placedCount(int patch) const;
+    int acceptedCount(int patch) const;
+
+    SetPlan m_plan;
+    QList<PatchDecision> m_patches;
+    QMap<QString, FileResult> m_results;
+};
+
+} // namespace kf::patch
