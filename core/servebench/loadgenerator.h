@@ -93,9 +93,10 @@ private:
     std::vector<std::unique_ptr<Request>> m_requests;
     QList<int> m_order; // indices in the order they were sent
     QElapsedTimer m_clock;
-    QTimer m_arrivalTimer;
-    QTimer m_timeoutTimer;
-    QTimer m_progressTimer;
+    // Children, so that moveToThread() takes them along.
+    QTimer m_arrivalTimer { this };
+    QTimer m_timeoutTimer { this };
+    QTimer m_progressTimer { this };
     qint64 m_startedMs = 0;
     int m_next = 0;
     int m_inFlight = 0;

@@ -8,6 +8,7 @@
 #include "core/servebench/servebench.h"
 #include "core/ssh/sshtransport.h"
 #include "core/store/database.h"
+#include "core/transport/localtransport.h"
 #include "tests/support/testsupport.h"
 
 #include <QProcess>
@@ -24,7 +25,7 @@ struct DemoServer
 {
     QProcess process;
     quint16 port = 0;
-    bool start()
+    bool start(const QStringList& extra = {})
     {
         QTcpServer probe;
         probe.listen(QHostAddress::LocalHost, 0);
@@ -32,10 +33,10 @@ struct DemoServer
         probe.close();
         process.setStandardErrorFile(QProcess::nullDevice());
         // Only the requests we send: num_running_reqs is exactly the requests in flight.
-        process.start(QStringLiteral(KF_SOURCE_DIR "/resources/demo/bin/sglang-demo-server"),
-            { QStringLiteral("--port"), QString::number(port), QStringLiteral("--tp"), QStringLiteral("2"),
-                QStringLiteral("--enable-metrics"), QStringLiteral("--no-background-load"),
-                QStringLiteral("--decode-base-ms"), QStringLiteral("10") });
+        const QStringList args { QStringLiteral("--port"), QString::number(port), QStringLiteral("--tp"),
+            QStringLiteral("2"), QStringLiteral("--enable-metrics"), QStringLiteral("--no-background-load"),
+            QStringLiteral("--decode-base-ms"), QStringLiteral("10") };
+        process.start(QStringLiteral(KF_SOURCE_DIR "/resources/demo/bin/sglang-demo-server"), args + extra);
         return process.waitForStarted(10000);
     }
     ~DemoServer()
@@ -146,6 +147,35 @@ private Q_SLOTS:
         auto listed = benchstore::list(QStringLiteral("demo"));
         QVERIFY(listed);
         QCOMPARE(listed->size(), 2);
+    }
+
+    // The generator runs on its own thread; its timers must run there too.
+    void requestTimeoutOnTheGeneratorThread()
+    {
+        DemoServer server;
+        QVERIFY(server.start({ QStringLiteral("--prefill-base-ms"), QStringLiteral("120000") }));
+        auto transport = std::make_shared<LocalTransport>();
+        QTRY_VERIFY_WITH_TIMEOUT(pollServer(*transport, server.port).healthy(), 60000);
+        ServeBench bench(transport, QStringLiteral("local"));
+        bench.setStoreResults(false);
+        QList<int> progress;
+        connect(&bench, &ServeBench::progress, this, [&](int, int done, int) { progress << done; });
+        BenchParams p;
+        p.serverPort = server.port;
+        p.concurrencies = { 2 };
+        p.requests = 2;
+        p.inputTokens = 8;
+        p.outputTokens = 4;
+        p.warmup = false;
+        p.requestTimeoutS = 1;
+        const BenchRun run = runToEnd(bench, p);
+        QCOMPARE(run.status, QStringLiteral("failed"));
+        QCOMPARE(run.levels.size(), 1);
+        QCOMPARE(run.levels[0].stats.failureReasons.value(QStringLiteral("no complete response after 1 s")), 2);
+        QVERIFY(run.error.contains(QStringLiteral("every request at concurrency 2 failed")));
+        QVERIFY(!progress.isEmpty());
+        QCOMPARE(progress.last(), 2);
+        QCOMPARE(run.id, 0); // setStoreResults(false)
     }
 
     void cancelLeavesNothingRunning()
