@@ -2,7 +2,10 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // The per-request definitions of SGLang's bench_serving.py / vLLM's backend_request_func.py,
 // checked on event sequences whose values are worked out by hand.
+#include "core/net/httpstreamdecoder.h"
 #include "core/servebench/requestrecorder.h"
+#include "core/servebench/sseparser.h"
+#include "tests/support/testsupport.h"
 
 #include <QtTest>
 
@@ -18,10 +21,55 @@ void compareList(const QList<double>& got, const QList<double>& want)
 }
 } // namespace
 
+Q_DECLARE_METATYPE(kf::ServeApi)
+
 class TestRequestRecorder : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // The whole pipeline on the demo server's responses (tests/data/servebench), byte by byte.
+    void demoServerResponses_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<ServeApi>("api");
+        QTest::addColumn<int>("output");
+        QTest::addColumn<int>("prompt");
+        QTest::newRow("completions") << QStringLiteral("servebench/demo_completions.http") << ServeApi::Completions << 4
+                                     << 5;
+        QTest::newRow("chat") << QStringLiteral("servebench/demo_chat.http") << ServeApi::ChatCompletions << 3 << 2;
+        QTest::newRow("generate") << QStringLiteral("servebench/demo_generate.http") << ServeApi::Generate << 3 << 3;
+    }
+    void demoServerResponses()
+    {
+        QFETCH(QString, file);
+        QFETCH(ServeApi, api);
+        QFETCH(int, output);
+        QFETCH(int, prompt);
+        const QByteArray wire = test::readData(file);
+        QVERIFY(!wire.isEmpty());
+        HttpStreamDecoder decoder;
+        SseParser sse;
+        RequestRecorder r(api, 0);
+        r.start(0);
+        double t = 0;
+        for (qsizetype i = 0; i < wire.size(); ++i) {
+            QByteArray body;
+            QVERIFY2(decoder.feed(wire.sliced(i, 1), &body), qPrintable(decoder.error()));
+            QList<QByteArray> events;
+            QVERIFY(sse.feed(body, &events));
+            for (const QByteArray& e : events)
+                QVERIFY2(r.onEvent(e, t += 0.01), qPrintable(r.error()));
+        }
+        QVERIFY(decoder.complete());
+        QVERIFY(r.sawDone());
+        const RequestSample s = r.finish(t);
+        QVERIFY(s.ok);
+        QCOMPARE(s.outputTokens, output);
+        QVERIFY(s.outputTokensReported);
+        QCOMPARE(s.promptTokens, prompt);
+        QCOMPARE(s.itl.size(), output - 1);
+    }
+
     void chatStream()
     {
         RequestRecorder r(ServeApi::ChatCompletions, 99);
