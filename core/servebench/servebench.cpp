@@ -139,7 +139,10 @@ void ServeBench::onFacts(const Facts& f)
     facts.dpSize = info.value(QLatin1String("dp_size")).toInt();
     if (facts.tpSize > 0)
         facts.gpuCount = facts.tpSize * qMax(1, facts.dpSize);
+    // The user's word first (normalized when it is a known spelling), then what the server says.
     facts.precision = normalizePrecision(m_run.params.precision);
+    if (facts.precision.isEmpty())
+        facts.precision = m_run.params.precision.trimmed();
     if (facts.precision.isEmpty())
         facts.precision = normalizePrecision(info.value(QLatin1String("quantization")).toString());
     if (facts.precision.isEmpty())
