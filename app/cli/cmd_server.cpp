@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-// kernelforge-cli server status|metrics
+// kernelforge-cli server status|metrics|bench
 #include "app/cli/cli.h"
+#include "app/cli/serverbench.h"
 #include "app/cli/sshoptions.h"
 
 #include "core/server/prometheustext.h"
@@ -76,7 +77,8 @@ void usage(QTextStream& s)
       << "  kernelforge-cli server status [-p PORT] [-i KEY] [-J JUMP] [--known-hosts FILE] [--accept-new] user@host\n"
       << "                                [--port 30000] [--json]\n"
       << "  kernelforge-cli server status --local [--port 30000] [--json]\n"
-      << "  kernelforge-cli server metrics --from-file FILE [--json]\n\n"
+      << "  kernelforge-cli server metrics --from-file FILE [--json]\n"
+      << "  kernelforge-cli server bench ...  (serving benchmark: 'server bench --help')\n\n"
       << "status asks an SGLang (or vLLM) server on the host's loopback for /health, /server_info\n"
       << "(or /get_server_info), /model_info and /metrics; exit status 0 healthy, 3 starting or\n"
       << "unhealthy, 1 unreachable. metrics derives throughput, queue, KV-cache use, hit rate and\n"
@@ -211,11 +213,13 @@ int runServer(const QStringList& argsIn)
         return status(args);
     if (sub == QLatin1String("metrics"))
         return metrics(args);
+    if (sub == QLatin1String("bench"))
+        return cli::runServerBench(args);
     cli::err() << "server: unknown subcommand " << sub << '\n';
     usage(cli::err());
     return 2;
 }
 
-const kf::cli::Registration reg { "server", "Check an SGLang server's health and metrics", &runServer };
+const kf::cli::Registration reg { "server", "Check an SGLang server's health and metrics; benchmark it", &runServer };
 
 } // namespace

@@ -19,5 +19,10 @@ QString databasePath();
 Result<QSqlDatabase> database();
 // Runs each statement in one transaction; idempotent schemas only.
 Result<void> ensureSchema(const QStringList& statements);
+// Versioned schemas: steps[i] brings `component` from version i to i+1. The version reached is
+// kept in schema_versions(component TEXT PRIMARY KEY, version INTEGER); the steps not yet
+// applied run in order, each in one transaction with its version bump, so a database made by
+// an older KernelForge is upgraded in place and a newer one (a higher version) is refused.
+Result<void> migrate(const QString& component, const QList<QStringList>& steps);
 
 } // namespace kf::store

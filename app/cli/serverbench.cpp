@@ -1,0 +1,668 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+// kernelforge-cli server bench [run|list|show|compare|reference]: the serving benchmark
+// (core/servebench). cmd_server.cpp dispatches "server bench" here; it registers nothing itself.
+#include "app/cli/serverbench.h"
+
+#include "app/cli/cli.h"
+#include "app/cli/sshoptions.h"
+
+#include "core/servebench/benchcompare.h"
+#include "core/servebench/benchstore.h"
+#include "core/servebench/referenceresults.h"
+#include "core/servebench/servebench.h"
+#include "core/store/database.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSocketNotifier>
+
+#include <cmath>
+#include <csignal>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace kf::cli {
+namespace {
+
+constexpr int kExitCancelled = 130;
+constexpr int kExitSomeFailed = 3;
+
+void usage(QTextStream& s)
+{
+    s << "Usage:\n"
+      << "  kernelforge-cli server bench ([ssh options] user@host | --local) [--port 30000]\n"
+      << "        [--api openai|openai-chat|sglang] [--concurrency 1,4,16,64] [--requests N]\n"
+      << "        [--input-len 1024] [--output-len 128] [--request-rate R] [--model NAME]\n"
+      << "        [--precision P] [--seed N] [--request-timeout SECONDS] [--no-warmup] [--no-store] [--json]\n"
+      << "  kernelforge-cli server bench list [--host HOST] [--limit N] [--json]\n"
+      << "  kernelforge-cli server bench show RUN [--json]\n"
+      << "  kernelforge-cli server bench compare RUN1 RUN2 [--json]\n"
+      << "  kernelforge-cli server bench reference [--edit] [--json]\n\n"
+      << "Sends streaming requests (random prompts of --input-len tokens, --output-len tokens each,\n"
+      << "ignore_eos) to the inference server on the host's loopback through the SSH connection, one\n"
+      << "level per concurrency, and measures on this machine, as SGLang's bench_serving and vLLM's\n"
+      << "benchmark_serving do: TTFT, TPOT, inter-token latency and end-to-end latency (mean, p50,\n"
+      << "p90, p99), request, output and total token throughput, failures with their reasons. GPU\n"
+      << "utilisation and power (nvidia-smi) and the server's /metrics are sampled meanwhile; the\n"
+      << "run is stored in the history database (list, show, compare). Token counts are the\n"
+      << "server's own (usage / meta_info) or, when it reports none, estimated and said so.\n"
+      << "--requests: per level (default max(16, 4 x concurrency)); --request-rate: Poisson arrivals\n"
+      << "per second (default: all at once, up to the concurrency). Ctrl-C cancels: every request\n"
+      << "is closed (the server aborts it) and the levels done so far are stored.\n"
+      << "reference: published results shown next to yours when the workload matches; --edit\n"
+      << "makes your own editable copy.\n"
+      << "Exit status: 0 done, 3 done with failed requests, 1 the run failed, 130 cancelled,\n"
+      << "255 connection failures, 2 usage.\n";
+    s.flush();
+}
+
+QString ms(double seconds, int precision = 1)
+{
+    return std::isfinite(seconds) ? QString::number(seconds * 1000.0, 'f', precision) : QStringLiteral("-");
+}
+
+QString num(double v, int precision = 1)
+{
+    return std::isfinite(v) ? QString::number(v, 'f', precision) : QStringLiteral("-");
+}
+
+QJsonValue jnum(double v)
+{
+    return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null);
+}
+
+QString workload(const BenchRun& run)
+{
+    const BenchParams& p = run.params;
+    return QStringLiteral("%1 %2, input %3 tokens (prompts of %4 words%5), output %6 tokens, %7")
+        .arg(serveApiName(p.api), QString::fromLatin1(serveApiPath(p.api)))
+        .arg(p.inputTokens)
+        .arg(run.promptWords)
+        .arg(run.promptCalibrated ? QStringLiteral(", calibrated on the server's count") : QString())
+        .arg(p.outputTokens)
+        .arg(p.requestRate > 0 ? QStringLiteral("%1 requests/s (Poisson)").arg(p.requestRate)
+                               : QStringLiteral("all requests at once"));
+}
+
+QString serverLine(const ServerFacts& f)
+{
+    QStringList parts;
+    parts << (f.model.isEmpty() ? QStringLiteral("model ?") : f.model);
+    if (!f.serverVersion.isEmpty())
+        parts << QStringLiteral("server %1").arg(f.serverVersion);
+    parts << (f.precision.isEmpty() ? QStringLiteral("precision unknown") : f.precision);
+    if (f.gpuCount > 0)
+        parts << QStringLiteral("%1 x %2").arg(f.gpuCount).arg(f.gpuName.isEmpty() ? QStringLiteral("GPU") : f.gpuName);
+    return parts.join(QStringLiteral(", "));
+}
+
+void printRun(QTextStream& s, const BenchRun& run, const ReferenceTable* refs)
+{
+    s << "serving benchmark" << (run.id ? QStringLiteral(" run %1").arg(run.id) : QString()) << " on " << run.host
+      << " port " << run.params.serverPort << ": " << run.status
+      << (run.error.isEmpty() ? QString() : QStringLiteral(": ") + run.error) << '\n'
+      << "server    " << serverLine(run.facts) << '\n'
+      << "workload  " << workload(run) << '\n';
+    if (run.levels.isEmpty())
+        return;
+    bool inEstimated = false;
+    bool outEstimated = false;
+    s << "  conc  reqs    ok  fail   req/s  out tok/s  tot tok/s   TTFT ms p50/p90/p99   TPOT ms p50/p99"
+         "   ITL ms p50/p99   E2E s p50/p99  GPU util  power W\n";
+    for (const LevelResult& l : run.levels) {
+        const LevelStats& st = l.stats;
+        const LevelSideData side = levelSideData(run, l);
+        inEstimated = inEstimated || st.inputTokensEstimated;
+        outEstimated = outEstimated || st.outputTokensEstimated;
+        s << QString::number(l.concurrency).rightJustified(6) << QString::number(st.requests).rightJustified(6)
+          << QString::number(st.completed).rightJustified(6) << QString::number(st.failed).rightJustified(6)
+          << num(st.requestThroughput, 2).rightJustified(8) << num(st.outputThroughput).rightJustified(11)
+          << num(st.totalThroughput).rightJustified(11)
+          << QStringLiteral("%1/%2/%3").arg(ms(st.ttft.p50), ms(st.ttft.p90), ms(st.ttft.p99)).rightJustified(22)
+          << QStringLiteral("%1/%2").arg(ms(st.tpot.p50, 2), ms(st.tpot.p99, 2)).rightJustified(18)
+          << QStringLiteral("%1/%2").arg(ms(st.itl.p50, 2), ms(st.itl.p99, 2)).rightJustified(17)
+          << QStringLiteral("%1/%2").arg(num(st.e2e.p50, 2), num(st.e2e.p99, 2)).rightJustified(16)
+          << (std::isfinite(side.gpuUtilPercent) ? num(side.gpuUtilPercent, 0) + QLatin1Char('%') : QStringLiteral("-"))
+                 .rightJustified(10)
+          << num(side.gpuPowerW, 0).rightJustified(9) << (l.cancelled ? "  (cancelled)" : "") << '\n';
+    }
+    for (const LevelResult& l : run.levels) {
+        if (l.stats.failureReasons.isEmpty())
+            continue;
+        QStringList reasons;
+        for (auto it = l.stats.failureReasons.cbegin(); it != l.stats.failureReasons.cend(); ++it)
+            reasons << QStringLiteral("%1 (%2)").arg(it.key()).arg(it.value());
+        s << "failed at concurrency " << l.concurrency << ": " << reasons.join(QStringLiteral("; ")) << '\n';
+    }
+    s << "tokens    "
+      << (inEstimated || outEstimated
+                 ? QStringLiteral("%1 counted by the server; %2 estimated (the server reported no usage: prompts as "
+                                  "their word count, output as text events)")
+                       .arg(inEstimated ? (outEstimated ? QStringLiteral("none") : QStringLiteral("output"))
+                                        : QStringLiteral("input"),
+                           inEstimated && outEstimated ? QStringLiteral("input and output")
+                               : inEstimated           ? QStringLiteral("input")
+                                                       : QStringLiteral("output"))
+                 : QStringLiteral("counted by the server (usage / meta_info)"))
+      << '\n';
+    if (run.gpu.isEmpty())
+        s << "GPUs      no samples" << (run.gpuNote.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(run.gpuNote))
+          << '\n';
+    if (refs) {
+        for (const LevelResult& l : run.levels) {
+            for (const ReferenceMatch& m : matchReferences(*refs, run, l.stats)) {
+                const ReferenceResult& r = m.reference;
+                s << "reference at concurrency " << l.concurrency << ": " << r.model << ", " << r.gpus << " x " << r.gpu
+                  << ", " << r.precision << ", " << r.server << ": " << num(r.tokensPerS) << ' '
+                  << (r.totalThroughput ? "total" : "output") << " tok/s (" << num(r.tokensPerSPerGpu())
+                  << " per GPU); yours " << num(m.ours) << " (" << num(m.oursPerGpu) << " per GPU), x"
+                  << num(m.ratio, 2) << "\n    source: " << r.source << '\n';
+            }
+        }
+    }
+}
+
+QJsonObject runJson(const BenchRun& run, const ReferenceTable* refs, bool withRequests = false)
+{
+    QJsonArray levels;
+    for (const LevelResult& l : run.levels) {
+        QJsonObject o = toJson(l.stats);
+        const LevelSideData side = levelSideData(run, l);
+        o.insert(QStringLiteral("started"),
+            QDateTime::fromMSecsSinceEpoch(l.startedMs, Qt::UTC).toString(Qt::ISODateWithMs));
+        o.insert(QStringLiteral("cancelled"), l.cancelled);
+        o.insert(QStringLiteral("not_sent"), l.notSent);
+        o.insert(QStringLiteral("gpu_util_percent"), jnum(side.gpuUtilPercent));
+        o.insert(QStringLiteral("gpu_power_w"), jnum(side.gpuPowerW));
+        o.insert(QStringLiteral("server_running_mean"), jnum(side.serverRunning));
+        if (refs) {
+            QJsonArray matches;
+            for (const ReferenceMatch& m : matchReferences(*refs, run, l.stats))
+                matches.append(QJsonObject { { QStringLiteral("model"), m.reference.model },
+                    { QStringLiteral("gpu"), m.reference.gpu }, { QStringLiteral("gpus"), m.reference.gpus },
+                    { QStringLiteral("precision"), m.reference.precision },
+                    { QStringLiteral("server"), m.reference.server },
+                    { QStringLiteral("throughput"),
+                        m.reference.totalThroughput ? QStringLiteral("total") : QStringLiteral("output") },
+                    { QStringLiteral("tok_s"), m.reference.tokensPerS },
+                    { QStringLiteral("tok_s_per_gpu"), m.reference.tokensPerSPerGpu() },
+                    { QStringLiteral("ours_tok_s"), m.ours }, { QStringLiteral("ours_tok_s_per_gpu"), m.oursPerGpu },
+                    { QStringLiteral("ratio"), m.ratio }, { QStringLiteral("source"), m.reference.source } });
+            o.insert(QStringLiteral("references"), matches);
+        }
+        if (withRequests) {
+            QJsonArray reqs;
+            for (const RequestSample& r : l.samples)
+                reqs.append(QJsonObject { { QStringLiteral("ok"), r.ok }, { QStringLiteral("error"), r.error },
+                    { QStringLiteral("start_s"), r.start }, { QStringLiteral("ttft_s"), jnum(r.ok ? r.ttft : NAN) },
+                    { QStringLiteral("e2e_s"), jnum(r.latency) },
+                    { QStringLiteral("tpot_s"), jnum(r.ok && r.tpot() >= 0 ? r.tpot() : NAN) },
+                    { QStringLiteral("prompt_tokens"), r.promptTokens },
+                    { QStringLiteral("output_tokens"), r.outputTokens },
+                    { QStringLiteral("tokens_reported"), r.outputTokensReported && r.promptTokensReported },
+                    { QStringLiteral("itl_count"), int(r.itl.size()) } });
+            o.insert(QStringLiteral("requests_detail"), reqs);
+        }
+        levels.append(o);
+    }
+    return QJsonObject { { QStringLiteral("id"), run.id }, { QStringLiteral("host"), run.host },
+        { QStringLiteral("status"), run.status }, { QStringLiteral("error"), run.error },
+        { QStringLiteral("started"), run.started.toString(Qt::ISODateWithMs) },
+        { QStringLiteral("ended"), run.ended.toString(Qt::ISODateWithMs) },
+        { QStringLiteral("params"), toJson(run.params) }, { QStringLiteral("server"), toJson(run.facts) },
+        { QStringLiteral("prompt_words"), run.promptWords },
+        { QStringLiteral("prompt_calibrated"), run.promptCalibrated }, { QStringLiteral("levels"), levels },
+        { QStringLiteral("gpu_samples"), int(run.gpu.size()) }, { QStringLiteral("gpu_note"), run.gpuNote },
+        { QStringLiteral("metrics_samples"), int(run.metrics.size()) },
+        { QStringLiteral("save_error"), run.saveError } };
+}
+
+bool takeInt(QStringList& args, const QString& flag, int min, int max, int* out)
+{
+    bool ok = false;
+    const int v = args.isEmpty() ? 0 : args.takeFirst().toInt(&ok);
+    if (!ok || v < min || v > max) {
+        err() << "server bench: " << flag << " needs a whole number from " << min << " to " << max << '\n';
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+int fd[2] = { -1, -1 };
+void onSignal(int)
+{
+    const char c = 1;
+    (void)::write(fd[1], &c, 1);
+}
+
+int runBench(QStringList args)
+{
+    TargetOptions target;
+    if (QString error; !takeTargetOptions(args, &target, &error)) {
+        err() << "server bench: " << error << '\n';
+        usage(err());
+        return 2;
+    }
+    BenchParams p;
+    bool json = false;
+    bool store = true;
+    while (!args.isEmpty()) {
+        const QString a = args.takeFirst();
+        int v = 0;
+        if (a == QLatin1String("--json")) {
+            json = true;
+        } else if (a == QLatin1String("--no-store")) {
+            store = false;
+        } else if (a == QLatin1String("--no-warmup")) {
+            p.warmup = false;
+        } else if (a == QLatin1String("--port")) {
+            if (!takeInt(args, a, 1, 65535, &v))
+                return 2;
+            p.serverPort = quint16(v);
+        } else if (a == QLatin1String("--api")) {
+            const auto api = serveApiFromName(args.isEmpty() ? QString() : args.takeFirst());
+            if (!api) {
+                err() << "server bench: --api is openai, openai-chat or sglang\n";
+                return 2;
+            }
+            p.api = *api;
+        } else if (a == QLatin1String("--concurrency")) {
+            p.concurrencies.clear();
+            for (const QString& c : (args.isEmpty() ? QString() : args.takeFirst()).split(u',', Qt::SkipEmptyParts)) {
+                bool ok = false;
+                const int n = c.trimmed().toInt(&ok);
+                if (!ok || n < 1 || n > 100000) {
+                    err() << "server bench: --concurrency needs a list like 1,4,16,64 (each 1..100000)\n";
+                    return 2;
+                }
+                p.concurrencies.append(n);
+            }
+            if (p.concurrencies.isEmpty()) {
+                err() << "server bench: --concurrency needs a list like 1,4,16,64\n";
+                return 2;
+            }
+        } else if (a == QLatin1String("--requests")) {
+            if (!takeInt(args, a, 1, 10000000, &p.requests))
+                return 2;
+        } else if (a == QLatin1String("--input-len")) {
+            if (!takeInt(args, a, 1, 10000000, &p.inputTokens))
+                return 2;
+        } else if (a == QLatin1String("--output-len")) {
+            if (!takeInt(args, a, 1, 10000000, &p.outputTokens))
+                return 2;
+        } else if (a == QLatin1String("--seed")) {
+            if (!takeInt(args, a, 0, std::numeric_limits<int>::max(), &v))
+                return 2;
+            p.seed = quint32(v);
+        } else if (a == QLatin1String("--request-timeout")) {
+            if (!takeInt(args, a, 1, 86400, &p.requestTimeoutS))
+                return 2;
+        } else if (a == QLatin1String("--request-rate")) {
+            bool ok = false;
+            p.requestRate = args.isEmpty() ? -1 : args.takeFirst().toDouble(&ok);
+            if (!ok || !std::isfinite(p.requestRate) || p.requestRate < 0) {
+                err() << "server bench: --request-rate needs requests per second (0: all at once)\n";
+                return 2;
+            }
+        } else if (a == QLatin1String("--model") && !args.isEmpty()) {
+            p.model = args.takeFirst();
+        } else if (a == QLatin1String("--precision") && !args.isEmpty()) {
+            p.precision = args.takeFirst();
+        } else if (a == QLatin1String("--help") || a == QLatin1String("-h")) {
+            usage(out());
+            return 0;
+        } else {
+            err() << "server bench: unknown option " << a << '\n';
+            usage(err());
+            return 2;
+        }
+    }
+    auto opened = openTarget(target);
+    if (!opened) {
+        err() << "server bench: " << opened.error() << '\n';
+        return kExitConnection;
+    }
+    ServeBench bench(opened->transport, opened->label);
+    bench.setStoreResults(store);
+    const bool tty = ::isatty(STDERR_FILENO) != 0;
+    QObject::connect(&bench, &ServeBench::stateChanged, &bench, [&](ServeBench::State, const QString& what) {
+        err() << (tty ? "\r\033[K" : "") << "server bench: " << what << '\n' << Qt::flush;
+    });
+    QObject::connect(&bench, &ServeBench::progress, &bench, [&](int, int done, int total) {
+        if (tty)
+            err() << "\r\033[K  " << done << '/' << total << " requests done" << Qt::flush;
+    });
+    QObject::connect(&bench, &ServeBench::levelFinished, &bench, [&](int, const LevelResult& l) {
+        err() << (tty ? "\r\033[K" : "") << "server bench: concurrency " << l.concurrency << ": " << l.stats.completed
+              << " ok, " << l.stats.failed << " failed, " << num(l.stats.outputThroughput) << " output tok/s in "
+              << num(l.stats.durationS, 1) << " s\n"
+              << Qt::flush;
+    });
+    QObject::connect(&bench, &ServeBench::finished, &bench, [](const BenchRun&) { QCoreApplication::exit(0); });
+    // Ctrl-C and TERM cancel cleanly: every request is closed before the command ends.
+    bool signalled = false;
+    if (::pipe2(fd, O_CLOEXEC | O_NONBLOCK) != 0) {
+        err() << "server bench: cannot set up signal handling\n";
+        return 1;
+    }
+    QSocketNotifier notifier(fd[0], QSocketNotifier::Read);
+    QObject::connect(&notifier, &QSocketNotifier::activated, &bench, [&] {
+        char c = 0;
+        while (::read(fd[0], &c, 1) == 1) { }
+        signalled = true;
+        bench.cancel();
+    });
+    struct sigaction sa
+    { };
+    sa.sa_handler = onSignal;
+    ::sigemptyset(&sa.sa_mask);
+    struct sigaction oldInt
+    { };
+    struct sigaction oldTerm
+    { };
+    ::sigaction(SIGINT, &sa, &oldInt);
+    ::sigaction(SIGTERM, &sa, &oldTerm);
+    bench.start(p);
+    const int loop = bench.state() == ServeBench::State::Finished ? 0 : QCoreApplication::exec();
+    ::sigaction(SIGINT, &oldInt, nullptr);
+    ::sigaction(SIGTERM, &oldTerm, nullptr);
+    if (connectionGivenUp() || loop == kExitConnection) {
+        bench.cancel();
+        return kExitConnection;
+    }
+    const BenchRun& run = bench.run();
+    auto refs = loadReferenceTable();
+    if (!refs)
+        err() << "server bench: " << refs.error() << '\n';
+    if (json)
+        out() << QJsonDocument(runJson(run, refs ? &refs.value() : nullptr)).toJson(QJsonDocument::Compact) << '\n';
+    else
+        printRun(out(), run, refs ? &refs.value() : nullptr);
+    if (!run.saveError.isEmpty())
+        err() << "server bench: the run was not stored: " << run.saveError << '\n';
+    else if (run.id && !json)
+        out() << "stored as run " << run.id << " in " << store::databasePath() << '\n';
+    if (run.status == QLatin1String("cancelled") || signalled)
+        return kExitCancelled;
+    if (run.status != QLatin1String("completed"))
+        return 1;
+    for (const LevelResult& l : run.levels)
+        if (l.stats.failed > 0)
+            return kExitSomeFailed;
+    return 0;
+}
+
+Result<qint64> runId(const QString& text)
+{
+    bool ok = false;
+    const qint64 id = text.toLongLong(&ok);
+    if (!ok || id <= 0)
+        return Result<qint64>::failure(QStringLiteral("not a run id: %1 (see 'server bench list')").arg(text));
+    return id;
+}
+
+int list(QStringList args)
+{
+    bool json = false;
+    QString host;
+    int limit = 50;
+    while (!args.isEmpty()) {
+        const QString a = args.takeFirst();
+        if (a == QLatin1String("--json")) {
+            json = true;
+        } else if (a == QLatin1String("--host") && !args.isEmpty()) {
+            host = args.takeFirst();
+        } else if (a == QLatin1String("--limit")) {
+            if (!takeInt(args, a, 1, 100000, &limit))
+                return 2;
+        } else {
+            err() << "server bench list: unknown option " << a << '\n';
+            return 2;
+        }
+    }
+    auto runs = benchstore::list(host, limit);
+    if (!runs) {
+        err() << "server bench list: " << runs.error() << '\n';
+        return 1;
+    }
+    if (json) {
+        QJsonArray arr;
+        for (const BenchRun& r : runs.value())
+            arr.append(runJson(r, nullptr));
+        out() << QJsonDocument(arr).toJson(QJsonDocument::Compact) << '\n';
+        return 0;
+    }
+    out() << "   id  started (UTC)     host              status     api          in/out  concurrency      "
+             "best out tok/s  model\n";
+    for (const BenchRun& r : runs.value()) {
+        QStringList conc;
+        double best = kNoStat;
+        for (const LevelResult& l : r.levels) {
+            conc << QString::number(l.concurrency);
+            if (std::isfinite(l.stats.outputThroughput) && !(best >= l.stats.outputThroughput))
+                best = l.stats.outputThroughput;
+        }
+        out() << QString::number(r.id).rightJustified(5) << "  "
+              << r.started.toString(QStringLiteral("yyyy-MM-dd HH:mm")) << "  " << r.host.left(16).leftJustified(16)
+              << "  " << r.status.leftJustified(9) << "  " << serveApiName(r.params.api).leftJustified(11) << "  "
+              << QStringLiteral("%1/%2").arg(r.params.inputTokens).arg(r.params.outputTokens).rightJustified(7) << "  "
+              << conc.join(u',').leftJustified(15) << "  " << num(best).rightJustified(14) << "  " << r.facts.model
+              << '\n';
+    }
+    return 0;
+}
+
+int show(QStringList args)
+{
+    bool json = false;
+    QString idText;
+    while (!args.isEmpty()) {
+        const QString a = args.takeFirst();
+        if (a == QLatin1String("--json"))
+            json = true;
+        else if (!a.startsWith(QLatin1Char('-')) && idText.isEmpty())
+            idText = a;
+        else {
+            err() << "server bench show: unknown option " << a << '\n';
+            return 2;
+        }
+    }
+    const auto id = runId(idText);
+    if (!id) {
+        err() << "server bench show: " << id.error() << '\n';
+        return 2;
+    }
+    auto run = benchstore::load(id.value(), true);
+    if (!run) {
+        err() << "server bench show: " << run.error() << '\n';
+        return 1;
+    }
+    auto refs = loadReferenceTable();
+    if (json)
+        out()
+            << QJsonDocument(runJson(run.value(), refs ? &refs.value() : nullptr, true)).toJson(QJsonDocument::Compact)
+            << '\n';
+    else
+        printRun(out(), run.value(), refs ? &refs.value() : nullptr);
+    return 0;
+}
+
+int compare(QStringList args)
+{
+    bool json = false;
+    QStringList ids;
+    while (!args.isEmpty()) {
+        const QString a = args.takeFirst();
+        if (a == QLatin1String("--json"))
+            json = true;
+        else if (!a.startsWith(QLatin1Char('-')))
+            ids << a;
+        else {
+            err() << "server bench compare: unknown option " << a << '\n';
+            return 2;
+        }
+    }
+    if (ids.size() != 2) {
+        err() << "server bench compare: give two run ids (see 'server bench list')\n";
+        return 2;
+    }
+    QList<BenchRun> runs;
+    for (const QString& t : ids) {
+        const auto id = runId(t);
+        if (!id) {
+            err() << "server bench compare: " << id.error() << '\n';
+            return 2;
+        }
+        auto run = benchstore::load(id.value(), false);
+        if (!run) {
+            err() << "server bench compare: " << run.error() << '\n';
+            return 1;
+        }
+        runs.append(run.value());
+    }
+    const RunComparison c = compareRuns(runs.at(0), runs.at(1));
+    if (json) {
+        QJsonArray levels;
+        for (const LevelComparison& l : c.levels) {
+            QJsonObject metrics;
+            for (const BenchMetric& m : benchMetrics()) {
+                const double a = l.a ? m.value(*l.a) : kNoStat;
+                const double b = l.b ? m.value(*l.b) : kNoStat;
+                metrics.insert(QLatin1String(m.key),
+                    QJsonObject { { QStringLiteral("a"), jnum(a) }, { QStringLiteral("b"), jnum(b) },
+                        { QStringLiteral("change"), jnum(relativeChange(a, b)) },
+                        { QStringLiteral("higher_is_better"), m.higherIsBetter } });
+            }
+            levels.append(QJsonObject { { QStringLiteral("concurrency"), l.concurrency },
+                { QStringLiteral("in_a"), l.a.has_value() }, { QStringLiteral("in_b"), l.b.has_value() },
+                { QStringLiteral("metrics"), metrics } });
+        }
+        out() << QJsonDocument(
+            QJsonObject { { QStringLiteral("a"), runs.at(0).id }, { QStringLiteral("b"), runs.at(1).id },
+                { QStringLiteral("differences"), QJsonArray::fromStringList(c.differences) },
+                { QStringLiteral("levels"), levels } })
+                     .toJson(QJsonDocument::Compact)
+              << '\n';
+        return 0;
+    }
+    const BenchRun& a = runs.at(0);
+    const BenchRun& b = runs.at(1);
+    out() << "A: run " << a.id << ", " << a.started.toString(QStringLiteral("yyyy-MM-dd HH:mm")) << " UTC, " << a.host
+          << ", " << serverLine(a.facts) << '\n'
+          << "B: run " << b.id << ", " << b.started.toString(QStringLiteral("yyyy-MM-dd HH:mm")) << " UTC, " << b.host
+          << ", " << serverLine(b.facts) << '\n';
+    if (c.differences.isEmpty())
+        out() << "same workload: " << workload(a) << '\n';
+    else
+        out() << "NOT the same workload or server: " << c.differences.join(QStringLiteral("; ")) << '\n';
+    for (const LevelComparison& l : c.levels) {
+        out() << "\nconcurrency " << l.concurrency << (l.a ? "" : " (only in B)") << (l.b ? "" : " (only in A)")
+              << '\n';
+        out() << "  " << QStringLiteral("metric").leftJustified(18) << QStringLiteral("A").rightJustified(12)
+              << QStringLiteral("B").rightJustified(12) << "   change\n";
+        for (const BenchMetric& m : benchMetrics()) {
+            const double va = l.a ? m.value(*l.a) : kNoStat;
+            const double vb = l.b ? m.value(*l.b) : kNoStat;
+            const double ch = relativeChange(va, vb);
+            QString verdict;
+            if (std::isfinite(ch) && std::abs(ch) >= 0.005)
+                verdict = ((ch > 0) == m.higherIsBetter) ? QStringLiteral(" (B better)") : QStringLiteral(" (B worse)");
+            const QString label = QString::fromLatin1(m.label)
+                + (QByteArrayView(m.unit).isEmpty() ? QString() : QStringLiteral(" ") + QString::fromLatin1(m.unit));
+            out() << "  " << label.leftJustified(18) << num(va, 2).rightJustified(12) << num(vb, 2).rightJustified(12)
+                  << "   "
+                  << (std::isfinite(ch) ? QStringLiteral("%1%2%")
+                                              .arg(ch >= 0 ? QStringLiteral("+") : QString())
+                                              .arg(ch * 100, 0, 'f', 1)
+                                        : QStringLiteral("-"))
+                  << verdict << '\n';
+        }
+    }
+    return 0;
+}
+
+int reference(QStringList args)
+{
+    bool json = false;
+    bool edit = false;
+    while (!args.isEmpty()) {
+        const QString a = args.takeFirst();
+        if (a == QLatin1String("--json"))
+            json = true;
+        else if (a == QLatin1String("--edit"))
+            edit = true;
+        else {
+            err() << "server bench reference: unknown option " << a << '\n';
+            return 2;
+        }
+    }
+    if (edit) {
+        auto path = ensureUserReferenceCopy();
+        if (!path) {
+            err() << "server bench reference: " << path.error() << '\n';
+            return 1;
+        }
+        out() << path.value() << '\n';
+        return 0;
+    }
+    auto table = loadReferenceTable();
+    if (!table) {
+        err() << "server bench reference: " << table.error() << '\n';
+        return 1;
+    }
+    if (json) {
+        QJsonArray rows;
+        for (const ReferenceResult& r : table->rows)
+            rows.append(QJsonObject { { QStringLiteral("model"), r.model }, { QStringLiteral("gpu"), r.gpu },
+                { QStringLiteral("gpus"), r.gpus }, { QStringLiteral("precision"), r.precision },
+                { QStringLiteral("server"), r.server }, { QStringLiteral("input_len"), r.inputLen },
+                { QStringLiteral("output_len"), r.outputLen }, { QStringLiteral("concurrency"), r.concurrency },
+                { QStringLiteral("throughput"),
+                    r.totalThroughput ? QStringLiteral("total") : QStringLiteral("output") },
+                { QStringLiteral("tok_s"), r.tokensPerS }, { QStringLiteral("tok_s_per_gpu"), r.tokensPerSPerGpu() },
+                { QStringLiteral("source"), r.source }, { QStringLiteral("note"), r.note } });
+        out() << QJsonDocument(
+            QJsonObject { { QStringLiteral("origin"), table->origin }, { QStringLiteral("results"), rows } })
+                     .toJson(QJsonDocument::Compact)
+              << '\n';
+        return 0;
+    }
+    out() << "reference results from " << table->origin << "\n"
+          << "tok/s: the whole server's aggregate (per GPU: divided by its GPUs), output tokens only unless marked "
+             "total\n";
+    for (const ReferenceResult& r : table->rows)
+        out() << "  " << r.model << ", " << r.gpus << " x " << r.gpu << ", " << r.precision << ", " << r.server
+              << ", in/out " << r.inputLen << '/' << r.outputLen << ", concurrency " << r.concurrency << ": "
+              << num(r.tokensPerS) << (r.totalThroughput ? " total" : " output") << " tok/s, "
+              << num(r.tokensPerSPerGpu()) << " per GPU\n    " << r.source << '\n';
+    return 0;
+}
+
+} // namespace
+
+int runServerBench(const QStringList& argsIn)
+{
+    QStringList args = argsIn;
+    const QString first = args.value(0);
+    if (first == QLatin1String("--help") || first == QLatin1String("-h")) {
+        usage(out());
+        return 0;
+    }
+    if (first == QLatin1String("list"))
+        return list(args.mid(1));
+    if (first == QLatin1String("show"))
+        return show(args.mid(1));
+    if (first == QLatin1String("compare"))
+        return compare(args.mid(1));
+    if (first == QLatin1String("reference"))
+        return reference(args.mid(1));
+    if (first == QLatin1String("run"))
+        args.removeFirst();
+    return runBench(args);
+}
+
+} // namespace kf::cli

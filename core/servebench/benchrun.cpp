@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/servebench/benchrun.h"
+
+#include <QJsonArray>
+
+#include <cmath>
+
+namespace kf {
+
+QJsonObject toJson(const BenchParams& p)
+{
+    QJsonArray conc;
+    for (int c : p.concurrencies)
+        conc.append(c);
+    return QJsonObject { { QStringLiteral("api"), serveApiName(p.api) }, { QStringLiteral("port"), p.serverPort },
+        { QStringLiteral("concurrency"), conc }, { QStringLiteral("requests"), p.requests },
+        { QStringLiteral("input_len"), p.inputTokens }, { QStringLiteral("output_len"), p.outputTokens },
+        { QStringLiteral("request_rate"), p.requestRate }, { QStringLiteral("model"), p.model },
+        { QStringLiteral("precision"), p.precision }, { QStringLiteral("seed"), qint64(p.seed) },
+        { QStringLiteral("request_timeout_s"), p.requestTimeoutS }, { QStringLiteral("warmup"), p.warmup } };
+}
+
+BenchParams benchParamsFromJson(const QJsonObject& o)
+{
+    BenchParams p;
+    p.api = serveApiFromName(o.value(QLatin1String("api")).toString()).value_or(ServeApi::Completions);
+    p.serverPort = quint16(o.value(QLatin1String("port")).toInt(30000));
+    p.concurrencies.clear();
+    for (const QJsonValue& v : o.value(QLatin1String("concurrency")).toArray())
+        p.concurrencies.append(v.toInt());
+    p.requests = o.value(QLatin1String("requests")).toInt();
+    p.inputTokens = o.value(QLatin1String("input_len")).toInt();
+    p.outputTokens = o.value(QLatin1String("output_len")).toInt();
+    p.requestRate = o.value(QLatin1String("request_rate")).toDouble();
+    p.model = o.value(QLatin1String("model")).toString();
+    p.precision = o.value(QLatin1String("precision")).toString();
+    p.seed = quint32(o.value(QLatin1String("seed")).toInteger(1));
+    p.requestTimeoutS = o.value(QLatin1String("request_timeout_s")).toInt(600);
+    p.warmup = o.value(QLatin1String("warmup")).toBool(true);
+    return p;
+}
+
+QJsonObject toJson(const ServerFacts& f)
+{
+    return QJsonObject { { QStringLiteral("model"), f.model }, { QStringLiteral("model_path"), f.modelPath },
+        { QStringLiteral("server_version"), f.serverVersion }, { QStringLiteral("precision"), f.precision },
+        { QStringLiteral("gpu_name"), f.gpuName }, { QStringLiteral("gpu_count"), f.gpuCount },
+        { QStringLiteral("tp_size"), f.tpSize }, { QStringLiteral("dp_size"), f.dpSize } };
+}
+
+ServerFacts serverFactsFromJson(const QJsonObject& o)
+{
+    ServerFacts f;
+    f.model = o.value(QLatin1String("model")).toString();
+    f.modelPath = o.value(QLatin1String("model_path")).toString();
+    f.serverVersion = o.value(QLatin1String("server_version")).toString();
+    f.precision = o.value(QLatin1String("precision")).toString();
+    f.gpuName = o.value(QLatin1String("gpu_name")).toString();
+    f.gpuCount = o.value(QLatin1String("gpu_count")).toInt();
+    f.tpSize = o.value(QLatin1String("tp_size")).toInt();
+    f.dpSize = o.value(QLatin1String("dp_size")).toInt();
+    return f;
+}
+
+QString normalizePrecision(const QString& text)
+{
+    const QString t = text.toLower();
+    // Most specific first: "nvfp4" before "fp4", "fp8" anywhere in "fp8_e4m3" or a model name.
+    static const std::pair<const char*, const char*> kinds[] = { { "nvfp4", "NVFP4" }, { "mxfp4", "MXFP4" },
+        { "fp4", "FP4" }, { "fp8", "FP8" }, { "int8", "INT8" }, { "w8a8", "INT8" }, { "awq", "AWQ" },
+        { "gptq", "GPTQ" }, { "bfloat16", "BF16" }, { "bf16", "BF16" }, { "float16", "FP16" }, { "fp16", "FP16" } };
+    for (const auto& [needle, name] : kinds)
+        if (t.contains(QLatin1String(needle)))
+            return QString::fromLatin1(name);
+    return {};
+}
+
+namespace {
+
+struct Mean
+{
+    double sum = 0;
+    int n = 0;
+    void add(double v)
+    {
+        if (std::isfinite(v)) {
+            sum += v;
+            ++n;
+        }
+    }
+    double value() const { return n > 0 ? sum / n : kNoStat; }
+};
+
+} // namespace
+
+LevelSideData levelSideData(const BenchRun& run, const LevelResult& level)
+{
+    LevelSideData d;
+    Mean util;
+    Mean power; // per sample time: summed over GPUs
+    qint64 lastTime = -1;
+    double powerAtTime = 0;
+    bool anyPower = false;
+    for (const GpuPoint& g : run.gpu) {
+        if (g.timeMs < level.startedMs || g.timeMs > level.endedMs)
+            continue;
+        util.add(g.utilPercent);
+        if (g.timeMs != lastTime) {
+            if (anyPower)
+                power.add(powerAtTime);
+            lastTime = g.timeMs;
+            powerAtTime = 0;
+            anyPower = false;
+        }
+        if (std::isfinite(g.powerW)) {
+            powerAtTime += g.powerW;
+            anyPower = true;
+        }
+    }
+    if (anyPower)
+        power.add(powerAtTime);
+    d.gpuUtilPercent = util.value();
+    d.gpuPowerW = power.value();
+    Mean running;
+    Mean gen;
+    for (const MetricsPoint& m : run.metrics) {
+        if (m.timeMs < level.startedMs || m.timeMs > level.endedMs)
+            continue;
+        running.add(m.running);
+        gen.add(m.genThroughput);
+    }
+    d.serverRunning = running.value();
+    d.serverGenThroughput = gen.value();
+    return d;
+}
+
+} // namespace kf

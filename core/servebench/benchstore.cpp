@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/servebench/benchstore.h"
+
+#include "core/store/database.h"
+
+#include <QBuffer>
+#include <QDataStream>
+#include <QJsonDocument>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QVariant>
+
+#include <cmath>
+
+namespace kf::benchstore {
+namespace {
+
+constexpr quint32 kSamplesMagic = 0x4b465331; // "KFS1"
+constexpr quint32 kMaxSamples = 10'000'000;
+constexpr quint32 kMaxItl = 100'000'000;
+
+QVariant real(double v)
+{
+    return std::isfinite(v) ? QVariant(v) : QVariant(QMetaType::fromType<double>());
+}
+
+double fromReal(const QVariant& v)
+{
+    return v.isNull() ? kNoStat : v.toDouble();
+}
+
+QString json(const QJsonObject& o)
+{
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
+
+QJsonObject object(const QVariant& v)
+{
+    return QJsonDocument::fromJson(v.toString().toUtf8()).object();
+}
+
+Result<void> sqlError(const QSqlQuery& q, const char* what)
+{
+    return Result<void>::failure(
+        QStringLiteral("history database: %1: %2").arg(QLatin1String(what), q.lastError().text()));
+}
+
+} // namespace
+
+Result<void> ensureSchema()
+{
+    return store::migrate(QStringLiteral("servebench"),
+        { {
+            QStringLiteral("CREATE TABLE bench_runs(id INTEGER PRIMARY KEY, host TEXT NOT NULL, started INTEGER NOT "
+                           "NULL, ended INTEGER, status TEXT NOT NULL, error TEXT, api TEXT, input_len INTEGER, "
+                           "output_len INTEGER, model TEXT, params TEXT NOT NULL, facts TEXT NOT NULL, prompt_words "
+                           "INTEGER, prompt_calibrated INTEGER, gpu_note TEXT)"),
+            QStringLiteral("CREATE INDEX bench_runs_host ON bench_runs(host, started)"),
+            QStringLiteral("CREATE TABLE bench_levels(run_id INTEGER NOT NULL REFERENCES bench_runs(id) ON DELETE "
+                           "CASCADE, idx INTEGER NOT NULL, concurrency INTEGER NOT NULL, started INTEGER, ended "
+                           "INTEGER, cancelled INTEGER, not_sent INTEGER, stats TEXT NOT NULL, samples BLOB, "
+                           "PRIMARY KEY(run_id, idx))"),
+            QStringLiteral("CREATE TABLE bench_gpu_samples(run_id INTEGER NOT NULL REFERENCES bench_runs(id) ON "
+                           "DELETE CASCADE, t INTEGER NOT NULL, gpu INTEGER NOT NULL, util REAL, power REAL, "
+                           "mem_used REAL)"),
+            QStringLiteral("CREATE INDEX bench_gpu_samples_run ON bench_gpu_samples(run_id)"),
+            QStringLiteral("CREATE TABLE bench_metrics(run_id INTEGER NOT NULL REFERENCES bench_runs(id) ON DELETE "
+                           "CASCADE, t INTEGER NOT NULL, running REAL, queued REAL, gen_throughput REAL, kv_usage "
+                           "REAL, cache_hit_rate REAL, prompt_tokens_total REAL, generation_tokens_total REAL)"),
+            QStringLiteral("CREATE INDEX bench_metrics_run ON bench_metrics(run_id)"),
+        } });
+}
+
+QByteArray encodeSamples(const QList<RequestSample>& samples)
+{
+    QByteArray raw;
+    QDataStream s(&raw, QIODevice::WriteOnly);
+    s.setVersion(QDataStream::Qt_6_4);
+    s << kSamplesMagic << quint32(samples.size());
+    for (const RequestSample& r : samples) {
+        s << r.ok << r.error << r.start << r.ttft << r.latency << qint32(r.promptTokens) << r.promptTokensReported
+          << qint32(r.outputTokens) << r.outputTokensReported << qint32(r.textEvents) << quint32(r.itl.size());
+        for (double v : r.itl)
+            s << float(v);
+    }
+    return qCompress(raw, 6);
+}
+
+Result<QList<RequestSample>> decodeSamples(const QByteArray& blob)
+{
+    using R = Result<QList<RequestSample>>;
+    if (blob.isEmpty())
+        return QList<RequestSample> {};
+    const QByteArray raw = qUncompress(blob);
+    if (raw.isEmpty())
+        return R::failure(QStringLiteral("stored request samples are damaged (cannot uncompress)"));
+    QDataStream s(raw);
+    s.setVersion(QDataStream::Qt_6_4);
+    quint32 magic = 0;
+    quint32 count = 0;
+    s >> magic >> count;
+    if (magic != kSamplesMagic || count > kMaxSamples)
+        return R::failure(QStringLiteral("stored request samples are damaged (bad header)"));
+    QList<RequestSample> out;
+    out.reserve(qsizetype(qMin<quint32>(count, 100000)));
+    for (quint32 i = 0; i < count; ++i) {
+        RequestSample r;
+        qint32 prompt = 0;
+        qint32 output = 0;
+        qint32 events = 0;
+        quint32 itl = 0;
+        s >> r.ok >> r.error >> r.start >> r.ttft >> r.latency >> prompt >> r.promptTokensReported >> output
+            >> r.outputTokensReported >> events >> itl;
+        if (s.status() != QDataStream::Ok || itl > kMaxItl || qint64(itl) * 4 > raw.size())
+            return R::failure(QStringLiteral("stored request samples are damaged (request %1)").arg(i));
+        r.promptTokens = prompt;
+        r.outputTokens = output;
+        r.textEvents = events;
+        r.itl.reserve(itl);
+        for (quint32 k = 0; k < itl; ++k) {
+            float v = 0;
+            s >> v;
+            r.itl.append(double(v));
+        }
+        if (s.status() != QDataStream::Ok)
+            return R::failure(QStringLiteral("stored request samples are damaged (request %1)").arg(i));
+        out.append(std::move(r));
+    }
+    return out;
+}
+
+Result<qint64> save(const BenchRun& run)
+{
+    using R = Result<qint64>;
+    if (const Result<void> s = ensureSchema(); !s)
+        return R(s);
+    auto db = store::database();
+    if (!db)
+        return R(db.withoutValue());
+    QSqlDatabase d = db.value();
+    d.transaction();
+    auto fail = [&](const QSqlQuery& q, const char* what) {
+        d.rollback();
+        return R(sqlError(q, what));
+    };
+    QSqlQuery q(d);
+    q.prepare(QStringLiteral("INSERT INTO bench_runs(host, started, ended, status, error, api, input_len, output_len, "
+                             "model, params, facts, prompt_words, prompt_calibrated, gpu_note) "
+                             "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+    q.addBindValue(run.host);
+    q.addBindValue(run.started.toMSecsSinceEpoch());
+    q.addBindValue(run.ended.isValid() ? QVariant(run.ended.toMSecsSinceEpoch()) : QVariant());
+    q.addBindValue(run.status);
+    q.addBindValue(run.error);
+    q.addBindValue(serveApiName(run.params.api));
+    q.addBindValue(run.params.inputTokens);
+    q.addBindValue(run.params.outputTokens);
+    q.addBindValue(run.facts.model);
+    q.addBindValue(json(toJson(run.params)));
+    q.addBindValue(json(toJson(run.facts)));
+    q.addBindValue(run.promptWords);
+    q.addBindValue(run.promptCalibrated ? 1 : 0);
+    q.addBindValue(run.gpuNote);
+    if (!q.exec())
+        return fail(q, "saving a benchmark run");
+    const qint64 id = q.lastInsertId().toLongLong();
+    for (qsizetype i = 0; i < run.levels.size(); ++i) {
+        const LevelResult& l = run.levels.at(i);
+        QSqlQuery lq(d);
+        lq.prepare(QStringLiteral("INSERT INTO bench_levels(run_id, idx, concurrency, started, ended, cancelled, "
+                                  "not_sent, stats, samples) VALUES(?,?,?,?,?,?,?,?,?)"));
+        lq.addBindValue(id);
+        lq.addBindValue(int(i));
+        lq.addBindValue(l.concurrency);
+        lq.addBindValue(l.startedMs);
+        lq.addBindValue(l.endedMs);
+        lq.addBindValue(l.cancelled ? 1 : 0);
+        lq.addBindValue(l.notSent);
+        lq.addBindValue(json(toJson(l.stats)));
+        lq.addBindValue(encodeSamples(l.samples));
+        if (!lq.exec())
+            return fail(lq, "saving a benchmark level");
+    }
+    QSqlQuery gq(d);
+    gq.prepare(
+        QStringLiteral("INSERT INTO bench_gpu_samples(run_id, t, gpu, util, power, mem_used) VALUES(?,?,?,?,?,?)"));
+    for (const GpuPoint& g : run.gpu) {
+        gq.addBindValue(id);
+        gq.addBindValue(g.timeMs);
+        gq.addBindValue(g.gpu);
+        gq.addBindValue(real(g.utilPercent));
+        gq.addBindValue(real(g.powerW));
+        gq.addBindValue(real(g.memUsedMiB));
+        if (!gq.exec())
+            return fail(gq, "saving GPU samples");
+    }
+    QSqlQuery mq(d);
+    mq.prepare(
+        QStringLiteral("INSERT INTO bench_metrics(run_id, t, running, queued, gen_throughput, kv_usage, "
+                       "cache_hit_rate, prompt_tokens_total, generation_tokens_total) VALUES(?,?,?,?,?,?,?,?,?)"));
+    for (const MetricsPoint& m : run.metrics) {
+        mq.addBindValue(id);
+        mq.addBindValue(m.timeMs);
+        mq.addBindValue(real(m.running));
+        mq.addBindValue(real(m.queued));
+        mq.addBindValue(real(m.genThroughput));
+        mq.addBindValue(real(m.kvUsage));
+        mq.addBindValue(real(m.cacheHitRate));
+        mq.addBindValue(real(m.promptTokensTotal));
+        mq.addBindValue(real(m.generationTokensTotal));
+        if (!mq.exec())
+            return fail(mq, "saving /metrics snapshots");
+    }
+    if (!d.commit())
+        return R::failure(QStringLiteral("history database: saving a benchmark run: %1").arg(d.lastError().text()));
+    return id;
+}
+
+namespace {
+
+const QString kRunColumns = QStringLiteral(
+    "id, host, started, ended, status, error, params, facts, prompt_words, prompt_calibrated, gpu_note");
+
+BenchRun runFromQuery(const QSqlQuery& q)
+{
+    BenchRun r;
+    r.id = q.value(0).toLongLong();
+    r.host = q.value(1).toString();
+    r.started = QDateTime::fromMSecsSinceEpoch(q.value(2).toLongLong(), Qt::UTC);
+    if (!q.value(3).isNull())
+        r.ended = QDateTime::fromMSecsSinceEpoch(q.value(3).toLongLong(), Qt::UTC);
+    r.status = q.value(4).toString();
+    r.error = q.value(5).toString();
+    r.params = benchParamsFromJson(object(q.value(6)));
+    r.facts = serverFactsFromJson(object(q.value(7)));
+    r.promptWords = q.value(8).toInt();
+    r.promptCalibrated = q.value(9).toInt() != 0;
+    r.gpuNote = q.value(10).toString();
+    return r;
+}
+
+Result<void> loadLevels(QSqlDatabase& d, BenchRun& run, bool withSamples)
+{
+    QSqlQuery q(d);
+    q.prepare(withSamples ? QStringLiteral("SELECT concurrency, started, ended, cancelled, not_sent, stats, samples "
+                                           "FROM bench_levels WHERE run_id = ? ORDER BY idx")
+                          : QStringLiteral("SELECT concurrency, started, ended, cancelled, not_sent, stats "
+                                           "FROM bench_levels WHERE run_id = ? ORDER BY idx"));
+    q.addBindValue(run.id);
+    if (!q.exec())
+        return sqlError(q, "reading benchmark levels");
+    while (q.next()) {
+        LevelResult l;
+        l.concurrency = q.value(0).toInt();
+        l.startedMs = q.value(1).toLongLong();
+        l.endedMs = q.value(2).toLongLong();
+        l.cancelled = q.value(3).toInt() != 0;
+        l.notSent = q.value(4).toInt();
+        l.stats = levelStatsFromJson(object(q.value(5)));
+        if (withSamples) {
+            auto samples = decodeSamples(q.value(6).toByteArray());
+            if (!samples)
+                return Result<void>::failure(QStringLiteral("run %1: %2").arg(run.id).arg(samples.error()));
+            l.samples = samples.value();
+        }
+        run.levels.append(l);
+    }
+    return {};
+}
+
+} // namespace
+
+Result<QList<BenchRun>> list(const QString& host, int limit)
+{
+    using R = Result<QList<BenchRun>>;
+    if (const Result<void> s = ensureSchema(); !s)
+        return R(s);
+    auto db = store::database();
+    if (!db)
+        return R(db.withoutValue());
+    QSqlDatabase d = db.value();
+    QSqlQuery q(d);
+    q.prepare(QStringLiteral("SELECT %1 FROM bench_runs %2 ORDER BY started DESC, id DESC LIMIT ?")
+                  .arg(kRunColumns, host.isEmpty() ? QString() : QStringLiteral("WHERE host = ?")));
+    if (!host.isEmpty())
+        q.addBindValue(host);
+    q.addBindValue(limit);
+    if (!q.exec())
+        return R(sqlError(q, "listing benchmark runs"));
+    QList<BenchRun> out;
+    while (q.next())
+        out.append(runFromQuery(q));
+    for (BenchRun& r : out)
+        if (const Result<void> l = loadLevels(d, r, false); !l)
+            return R(l);
+    return out;
+}
+
+Result<BenchRun> load(qint64 id, bool withSeries)
+{
+    using R = Result<BenchRun>;
+    if (const Result<void> s = ensureSchema(); !s)
+        return R(s);
+    auto db = store::database();
+    if (!db)
+        return R(db.withoutValue());
+    QSqlDatabase d = db.value();
+    QSqlQuery q(d);
+    q.prepare(QStringLiteral("SELECT %1 FROM bench_runs WHERE id = ?").arg(kRunColumns));
+    q.addBindValue(id);
+    if (!q.exec())
+        return R(sqlError(q, "reading a benchmark run"));
+    if (!q.next())
+        return R::failure(
+            QStringLiteral("no benchmark run %1 in %2").arg(id).arg(store::databasePath()), ErrorKind::NotFound);
+    BenchRun run = runFromQuery(q);
+    if (const Result<void> l = loadLevels(d, run, withSeries); !l)
+        return R(l);
+    if (!withSeries)
+        return run;
+    QSqlQuery g(d);
+    g.prepare(QStringLiteral("SELECT t, gpu, util, power, mem_used FROM bench_gpu_samples WHERE run_id = ? "
+                             "ORDER BY rowid"));
+    g.addBindValue(id);
+    if (!g.exec())
+        return R(sqlError(g, "reading GPU samples"));
+    while (g.next())
+        run.gpu.append({ g.value(0).toLongLong(), g.value(1).toInt(), fromReal(g.value(2)), fromReal(g.value(3)),
+            fromReal(g.value(4)) });
+    QSqlQuery m(d);
+    m.prepare(QStringLiteral("SELECT t, running, queued, gen_throughput, kv_usage, cache_hit_rate, "
+                             "prompt_tokens_total, generation_tokens_total FROM bench_metrics WHERE run_id = ? "
+                             "ORDER BY rowid"));
+    m.addBindValue(id);
+    if (!m.exec())
+        return R(sqlError(m, "reading /metrics snapshots"));
+    while (m.next())
+        run.metrics.append({ m.value(0).toLongLong(), fromReal(m.value(1)), fromReal(m.value(2)), fromReal(m.value(3)),
+            fromReal(m.value(4)), fromReal(m.value(5)), fromReal(m.value(6)), fromReal(m.value(7)) });
+    return run;
+}
+
+Result<void> remove(qint64 id)
+{
+    if (const Result<void> s = ensureSchema(); !s)
+        return s;
+    auto db = store::database();
+    if (!db)
+        return db.withoutValue();
+    QSqlQuery q(db.value());
+    q.prepare(QStringLiteral("DELETE FROM bench_runs WHERE id = ?"));
+    q.addBindValue(id);
+    if (!q.exec())
+        return sqlError(q, "deleting a benchmark run");
+    if (q.numRowsAffected() == 0)
+        return Result<void>::failure(QStringLiteral("no benchmark run %1").arg(id), ErrorKind::NotFound);
+    return {};
+}
+
+} // namespace kf::benchstore

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+// `kernelforge-cli server bench`: the real binary against the demo SGLang server, locally and
+// through the demo sshd; stored runs listed, shown and compared; Ctrl-C cancels cleanly.
+#include "core/server/serverclient.h"
+#include "core/transport/localtransport.h"
+#include "tests/support/testsupport.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <csignal>
+
+using namespace kf;
+
+namespace {
+
+quint16 freePort()
+{
+    QTcpServer s;
+    s.listen(QHostAddress::LocalHost, 0);
+    return s.serverPort();
+}
+
+struct DemoServer
+{
+    QProcess process;
+    quint16 port = 0;
+    bool start()
+    {
+        port = freePort();
+        process.setStandardErrorFile(QProcess::nullDevice());
+        process.start(QStringLiteral(KF_SOURCE_DIR "/resources/demo/bin/sglang-demo-server"),
+            { QStringLiteral("--port"), QString::number(port), QStringLiteral("--tp"), QStringLiteral("1"),
+                QStringLiteral("--enable-metrics"), QStringLiteral("--no-background-load"),
+                QStringLiteral("--decode-base-ms"), QStringLiteral("5") });
+        if (!process.waitForStarted(10000))
+            return false;
+        LocalTransport t;
+        for (int i = 0; i < 300; ++i) {
+            if (pollServer(t, port, nullptr, false).healthy())
+                return true;
+            QTest::qWait(100);
+        }
+        return false;
+    }
+    double running() const
+    {
+        LocalTransport t;
+        const ServerStatus s = pollServer(t, port, nullptr, false);
+        return s.hasMetrics ? s.metrics.running : -1;
+    }
+    ~DemoServer()
+    {
+        process.terminate();
+        if (!process.waitForFinished(5000))
+            process.kill();
+        process.waitForFinished(5000);
+    }
+};
+
+} // namespace
+
+class TestCliServerBench : public QObject
+{
+    Q_OBJECT
+private:
+    QTemporaryDir m_home;
+    QStringList env() const
+    {
+        return { QStringLiteral("XDG_STATE_HOME=") + m_home.filePath(QStringLiteral("state")),
+            QStringLiteral("XDG_CONFIG_HOME=") + m_home.filePath(QStringLiteral("config")) };
+    }
+    QJsonObject json(const test::ProcessOutput& r) { return QJsonDocument::fromJson(r.out).object(); }
+
+private Q_SLOTS:
+    void localSweepListShowCompare()
+    {
+        DemoServer server;
+        QVERIFY(server.start());
+        const QStringList run { QStringLiteral("server"), QStringLiteral("bench"), QStringLiteral("--local"),
+            QStringLiteral("--port"), QString::number(server.port), QStringLiteral("--concurrency"),
+            QStringLiteral("1,4"), QStringLiteral("--requests"), QStringLiteral("6"), QStringLiteral("--input-len"),
+            QStringLiteral("32"), QStringLiteral("--output-len"), QStringLiteral("12") };
+        auto r = test::runCli(run + QStringList { QStringLiteral("--json") }, 180000, env());
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QJsonObject o = json(r);
+        QCOMPARE(o.value(QStringLiteral("status")).toString(), QStringLiteral("completed"));
+        QCOMPARE(o.value(QStringLiteral("host")).toString(), QStringLiteral("local"));
+        const qint64 first = o.value(QStringLiteral("id")).toInteger();
+        QVERIFY(first > 0);
+        const QJsonArray levels = o.value(QStringLiteral("levels")).toArray();
+        QCOMPARE(levels.size(), 2);
+        for (const QJsonValue& v : levels) {
+            const QJsonObject l = v.toObject();
+            QCOMPARE(l.value(QStringLiteral("completed")).toInt(), 6);
+            QCOMPARE(l.value(QStringLiteral("output_tokens")).toInt(), 72);
+            QCOMPARE(l.value(QStringLiteral("output_tokens_estimated")).toBool(), false);
+            QVERIFY(l.value(QStringLiteral("ttft_s")).toObject().value(QStringLiteral("p99")).toDouble() > 0);
+            QVERIFY(l.value(QStringLiteral("output_throughput")).toDouble() > 0);
+        }
+        QCOMPARE(o.value(QStringLiteral("server")).toObject().value(QStringLiteral("server_version")).toString(),
+            QStringLiteral("0.5.6.demo"));
+
+        // The human table, stored as a second run.
+        r = test::runCli(run, 180000, env());
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.contains("TTFT ms p50/p90/p99"));
+        QVERIFY(r.out.contains("counted by the server"));
+        QVERIFY(r.out.contains("stored as run"));
+
+        r = test::runCli(
+            { QStringLiteral("server"), QStringLiteral("bench"), QStringLiteral("list"), QStringLiteral("--json") },
+            60000, env());
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray runs = QJsonDocument::fromJson(r.out).array();
+        QCOMPARE(runs.size(), 2);
+        const qint64 second = runs.at(0).toObject().value(QStringLiteral("id")).toInteger();
+        QVERIFY(second > first);
+
+        r = test::runCli({ QStringLiteral("server"), QStringLiteral("bench"), QStringLiteral("show"),
+                             QString::number(first), QStringLiteral("--json") },
+            60000, env());
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray detail = json(r)
+                                      .value(QStringLiteral("levels"))
+                                      .toArray()
+                                      .at(1)
+                                      .toObject()
+                                      .value(QStringLiteral("requests_detail"))
+                                      .toArray();
+        QCOMPARE(detail.size(), 6);
+        QCOMPARE(detail.at(0).toObject().value(QStringLiteral("output_tokens")).toInt(), 12);
+
+        r = test::runCli({ QStringLiteral("server"), QStringLiteral("bench"), QStringLiteral("compare"),
+                             QString::number(first), QString::number(second) },
+            60000, env());
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("same workload"), r.out.constData());
+        QVERIFY(r.out.contains("concurrency 4"));
+        QVERIFY(r.out.contains("output tok/s"));
+        r = test::runCli({ QStringLiteral("server"), QStringLiteral("bench"), QStringLiteral("compare"),
+                             QString::number(first), QString::number(second), QStringLiteral("--json") },
+            60000, env());
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(json(r).value(QStringLiteral("levels")).toArray().size(), 2);
+
+        r = test::runCli(
+            { QStringLiteral("server"), QStringLiteral("bench"), QStringLiteral("show"), QStringLiteral("999") }, 60000,
+            env());
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.contains("no benchmark run 999"));
+    }
+
+    void overTheRealSshd()
+    {
+        DemoServer server;
+        QVERIFY(server.start());
+        KF_START_DEMO_HOST(demo);
+        auto r = test::runCli(
+            { QStringLiteral("server"), QStringLiteral("bench"), QStringLiteral("-p"), QString::number(demo.port()),
+                QStringLiteral("-i"), demo.clientKeyPath(), QStringLiteral("--known-hosts"), demo.knownHostsPath(),
+                demo.user() + QStringLiteral("@127.0.0.1"), QStringLiteral("--port"), QString::number(server.port),
+                QStringLiteral("--concurrency"), QStringLiteral("1,2"), QStringLiteral("--requests"),
+                QStringLiteral("4"), QStringLiteral("--input-len"), QStringLiteral("24"),
+                QStringLiteral("--output-len"), QStringLiteral("8"), QStringLiteral("--api"),
+                QStringLiteral("openai-chat"), QStringLiteral("--json") },
+            180000, env());
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject o = json(r);
+        QCOMPARE(o.value(QStringLiteral("host")).toString(), QStringLiteral("127.0.0.1"));
+        QCOMPARE(o.value(QStringLiteral("params")).toObject().value(QStringLiteral("api")).toString(),
+            QStringLiteral("openai-chat"));
+        QCOMPARE(o.value(QStringLiteral("levels")).toArray().size(), 2);
+        QCOMPARE(
+            o.value(QStringLiteral("levels")).toArray().at(1).toObject().value(QStringLiteral("completed")).toInt(), 4);
+        // The demo host's nvidia-smi answered while the requests ran.
+        QVERIFY2(o.value(QStringLiteral("gpu_samples")).toInt() > 0, r.err.constData());
+    }
+
+    void ctrlCCancelsCleanly()
+    {
+        DemoServer server;
+        QVERIFY(server.start());
+        QProcess cli;
+        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+        for (const QString& kv : env())
+            e.insert(kv.section(QLatin1Char('='), 0, 0), kv.section(QLatin1Char('='), 1));
+        cli.setProcessEnvironment(e);
+        cli.start(QStringLiteral(KF_CLI_BINARY),
+            { QStringLiteral("server"), QStringLiteral("bench"), QStringLiteral("--local"), QStringLiteral("--port"),
+                QString::number(server.port), QStringLiteral("--concurrency"), QStringLiteral("6"),
+                QStringLiteral("--requests"), QStringLiteral("30"), QStringLiteral("--output-len"),
+                QStringLiteral("20000"), QStringLiteral("--input-len"), QStringLiteral("16"),
+                QStringLiteral("--no-warmup") });
+        QVERIFY(cli.waitForStarted());
+        QTRY_COMPARE_WITH_TIMEOUT(server.running(), 6.0, 60000);
+        ::kill(pid_t(cli.processId()), SIGINT);
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(cli.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(cli.exitCode(), 130);
+        const QByteArray out = cli.readAllStandardOutput();
+        QVERIFY2(out.contains(": cancelled"), out.constData());
+        QTRY_COMPARE_WITH_TIMEOUT(server.running(), 0.0, 30000);
+        auto r = test::runCli(
+            { QStringLiteral("server"), QStringLiteral("bench"), QStringLiteral("list"), QStringLiteral("--json") },
+            60000, env());
+        QCOMPARE(QJsonDocument::fromJson(r.out).array().at(0).toObject().value(QStringLiteral("status")).toString(),
+            QStringLiteral("cancelled"));
+    }
+
+    void errorsAndUsage()
+    {
+        auto r = test::runCli({ QStringLiteral("server"), QStringLiteral("bench"), QStringLiteral("--local"),
+                                  QStringLiteral("--api"), QStringLiteral("grpc") },
+            60000, env());
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("--api is openai, openai-chat or sglang"));
+        r = test::runCli({ QStringLiteral("server"), QStringLiteral("bench"), QStringLiteral("--local"),
+                             QStringLiteral("--concurrency"), QStringLiteral("4,x") },
+            60000, env());
+        QCOMPARE(r.exitCode, 2);
+        // Nothing listening: the run fails with a reason and is stored as failed.
+        r = test::runCli({ QStringLiteral("server"), QStringLiteral("bench"), QStringLiteral("--local"),
+                             QStringLiteral("--port"), QString::number(freePort()) },
+            60000, env());
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains("failed: no server answers"), r.out.constData());
+        r = test::runCli({ QStringLiteral("server"), QStringLiteral("bench"), QStringLiteral("--help") }, 60000, env());
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("server bench compare RUN1 RUN2"));
+    }
+
+    void referenceTable()
+    {
+        auto r = test::runCli({ QStringLiteral("server"), QStringLiteral("bench"), QStringLiteral("reference"),
+                                  QStringLiteral("--json") },
+            60000, env());
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = json(r);
+        QCOMPARE(o.value(QStringLiteral("origin")).toString(), QStringLiteral(":/servebench/reference.yaml"));
+        QVERIFY(!o.value(QStringLiteral("results")).toArray().isEmpty());
+        r = test::runCli({ QStringLiteral("server"), QStringLiteral("bench"), QStringLiteral("reference"),
+                             QStringLiteral("--edit") },
+            60000, env());
+        QCOMPARE(r.exitCode, 0);
+        const QString path = QString::fromUtf8(r.out).trimmed();
+        QVERIFY(path.startsWith(m_home.filePath(QStringLiteral("config"))));
+        QVERIFY(QFile::exists(path));
+        r = test::runCli(
+            { QStringLiteral("server"), QStringLiteral("bench"), QStringLiteral("reference") }, 60000, env());
+        QVERIFY(r.out.contains(path.toUtf8()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliServerBench)
+#include "tst_cli_serverbench.moc"
