@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "app/cli/cli.h"
+#include "app/cli/sshoptions.h"
 
 #include "core/log/logging.h"
 #include "core/version.h"
@@ -101,6 +102,7 @@ int main(int argc, char** argv)
     for (const auto& c : kf::cli::commands()) {
         if (c.name == name) {
             const int rc = c.handler(args);
+            kf::cli::closeConnections();
             kf::cli::out().flush();
             kf::cli::err().flush();
             kf::log::flush();

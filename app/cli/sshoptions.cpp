@@ -10,11 +10,13 @@
 #include "core/ssh/sshsession.h"
 #include "core/ssh/sshtransport.h"
 #include "core/transport/localtransport.h"
+#include "core/transport/transportpool.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QRegularExpression>
+#include <QThreadPool>
 #include <QTimer>
 
 #include <cstdio>
@@ -112,6 +114,15 @@ public:
         return m_givenUp || !s || s->state() != ConnectionState::Ready;
     }
 
+    // The command is over: end the connection on purpose, which is no loss to report.
+    void close()
+    {
+        m_closing = true;
+        m_deadline.stop();
+        if (const auto s = m_session.lock())
+            s->disconnectFromHost();
+    }
+
     static inline bool givenUp = false;
 
 private:
@@ -123,7 +134,7 @@ private:
 
     void onState(ConnectionState state, const QString& reason)
     {
-        if (m_givenUp || m_session.expired())
+        if (m_givenUp || m_closing || m_session.expired())
             return;
         switch (state) {
         case ConnectionState::Reconnecting:
@@ -178,6 +189,7 @@ private:
     QString m_lastReason;
     bool m_lost = false;
     bool m_givenUp = false;
+    bool m_closing = false;
 };
 
 // The watches of this process's connections (the CLI makes one or two), for its lifetime.
@@ -341,6 +353,16 @@ kf::Result<std::shared_ptr<kf::Transport>> connectForCli(const SshCliOptions& op
     g_reconnect = options.reconnect;
     watches().push_back(std::make_unique<ConnectionWatch>(t.value()->session(), options.reconnect, options.timeoutS));
     return std::shared_ptr<kf::Transport>(t.value());
+}
+
+void closeConnections()
+{
+    for (const auto& w : watches())
+        w->close();
+    // Calls still running on worker threads (a memory poll that outlived `build attach`, say)
+    // return at once now that their connection is not Ready; their tasks then drop the last
+    // references to the sessions, whose threads are joined here, while Qt still delivers events.
+    transportPool()->waitForDone();
 }
 
 bool connectionGivenUp()

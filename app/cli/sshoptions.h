@@ -54,6 +54,12 @@ bool takeSshOptions(QStringList& args, SshCliOptions* out, QString* error);
 // login refused while reconnecting, or unreachable past --timeout) one line says so and
 // every event loop of the main thread exits with kExitConnection.
 kf::Result<std::shared_ptr<kf::Transport>> connectForCli(const SshCliOptions& options);
+// Before the application object goes (main() calls it when a command returns): ends every
+// connection connectForCli() opened and waits for the transport calls still running on worker
+// threads, so no SSH session outlives QCoreApplication. Its destructor stops event delivery in
+// every thread: a session thread could then no longer read its socket (it spins at 100 % CPU)
+// and a call left running on it could neither finish nor be cancelled.
+void closeConnections();
 // True once a watched connection was given up (the command then exits with 255).
 bool connectionGivenUp();
 // True while a watched connection is not Ready (lost, reconnecting, given up).

@@ -7,6 +7,7 @@
 #include "core/hosts/hostprofilestore.h"
 #include "core/log/logging.h"
 #include "core/ssh/sshhostconnection.h"
+#include "core/transport/transportpool.h"
 #include "core/version.h"
 #include "ui/appcontext.h"
 #include "ui/highlight/highlighterinfo.h"
@@ -17,6 +18,7 @@
 #include <QCommandLineParser>
 #include <QMessageBox>
 #include <QTabWidget>
+#include <QThreadPool>
 #include <QTimer>
 
 #include <cstdio>
@@ -132,6 +134,12 @@ int main(int argc, char** argv)
         });
     }
     const int rc = QApplication::exec();
+    // No SSH session may outlive the application object, nor the interaction it may still ask
+    // (docs/DESIGN.md): calls still running on worker threads hold their host's session, and
+    // return at once once it is disconnected.
+    for (kf::HostConnection* h : hosts.hosts())
+        h->disconnectFromHost();
+    kf::transportPool()->waitForDone();
     kf::log::flush();
     return rc;
 }

@@ -8,7 +8,8 @@ namespace kf {
 
 QThreadPool* transportPool()
 {
-    // Never destroyed: workers may still be finishing calls while static objects go away.
+    // Never destroyed: in a program that did not drain it (a test) workers may still be
+    // finishing calls while static objects go away.
     static QThreadPool* pool = [] {
         auto* p = new QThreadPool;
         p->setObjectName(QStringLiteral("kf-transport"));

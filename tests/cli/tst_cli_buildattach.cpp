@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // `build attach` over SSH (the real CLI against the demo host's real sshd): it exits after
-// jobs that end at once, and says "no such job" for ids that name none.
+// jobs that end at once, ending its own SSH connection, and says "no such job" for ids that
+// name none.
 #include "tests/support/testsupport.h"
 
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -23,33 +26,94 @@ class TestCliBuildAttach : public QObject
         return { QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("-i"), demo.clientKeyPath(),
             QStringLiteral("--known-hosts"), demo.knownHostsPath(), demo.user() + QStringLiteral("@127.0.0.1") };
     }
+    static QJsonObject lastJson(const QByteArray& out)
+    {
+        return QJsonDocument::fromJson(out.trimmed().split('\n').last()).object();
+    }
 
 private Q_SLOTS:
+    // `--json` attach polls the server's memory on a worker thread from its first moment. The
+    // demo's `cat` answers that poll only once the client has gone, so every JSON attach gets
+    // `finished` while the poll is still in flight: attach must still exit with the job's
+    // status, and end its SSH connection itself (sshd reads our disconnect message) rather
+    // than leave the session thread running when the application object goes away.
     void attachExitsAfterJobsThatEndAtOnce()
     {
         KF_START_DEMO_HOST(demo);
+        {
+            QFile cat(demo.binDir() + QStringLiteral("/cat"));
+            QVERIFY(cat.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            cat.write("#!/bin/sh\n"
+                      "if [ \"$1\" = /proc/meminfo ]; then\n"
+                      "  i=0; while [ $i -lt 600 ] && kill -0 \"$PPID\" 2>/dev/null; do sleep 0.1; i=$((i+1)); done\n"
+                      "fi\n"
+                      "exec /bin/cat \"$@\"\n");
+            cat.close();
+            QVERIFY(cat.setPermissions(cat.permissions() | QFileDevice::ExeOwner | QFileDevice::ExeGroup));
+        }
+        static const QRegularExpression accepted(QStringLiteral("Accepted publickey for \\S+ from \\S+ port (\\d+)"));
         for (int i = 0; i < 50; ++i) {
-            const auto start = kf::test::runCli(QStringList { QStringLiteral("build"), QStringLiteral("start"),
-                                                    QStringLiteral("--command"), QStringLiteral("echo run %1").arg(i) }
+            const bool json = i % 5 != 4;
+            const bool endsDuringAttach = i % 2 == 1; // else it has finished before attach starts
+            const int status = i % 3 == 2 ? 3 : 0;
+            const QString command = QStringLiteral("%1echo run %2; exit %3")
+                                        .arg(endsDuringAttach ? QStringLiteral("sleep 0.3; ") : QString())
+                                        .arg(i)
+                                        .arg(status);
+            const auto start = kf::test::runCli(
+                QStringList { QStringLiteral("build"), QStringLiteral("start"), QStringLiteral("--command"), command }
                     + ssh(demo),
                 60000, env());
             QVERIFY2(start.exitCode == 0, start.err.constData());
             const QString id = QString::fromUtf8(start.out.trimmed());
-            // Generous: a hung attach is killed at 60 s and fails the test.
-            const auto attach = kf::test::runCli(
-                QStringList { QStringLiteral("build"), QStringLiteral("attach"), id, QStringLiteral("--json") }
-                    + ssh(demo),
-                60000, env());
+            if (!endsDuringAttach) { // the runner writes rc last (core/jobs/jobfolder.cpp)
+                const QString rc
+                    = demo.homeDir() + QStringLiteral("/.cache/kernelforge/jobs/") + id + QStringLiteral("/rc");
+                QVERIFY2(QTest::qWaitFor([&] { return QFile::exists(rc); }, 60000), qPrintable(rc));
+            }
+
+            const qsizetype logBefore = demo.sshdLog().size();
+            QStringList args { QStringLiteral("build"), QStringLiteral("attach"), id };
+            if (json)
+                args << QStringLiteral("--json");
+            // Generous: a hung attach is killed at 30 s and fails the test.
+            const auto attach = kf::test::runCli(args + ssh(demo), 30000, env());
+            const QString what
+                = QStringLiteral("attach %1 (#%2, %3, %4): ")
+                      .arg(id)
+                      .arg(i)
+                      .arg(json ? QStringLiteral("json") : QStringLiteral("text"),
+                          endsDuringAttach ? QStringLiteral("ends during attach") : QStringLiteral("already finished"));
             QVERIFY2(!attach.crashed,
-                qPrintable(QStringLiteral("attach %1 (#%2) did not exit: %3")
-                               .arg(id)
-                               .arg(i)
-                               .arg(QString::fromUtf8(attach.out + attach.err))));
-            QCOMPARE(attach.exitCode, 0);
-            const QList<QByteArray> lines = attach.out.trimmed().split('\n');
-            QCOMPARE(QJsonDocument::fromJson(lines.last()).object().value(QStringLiteral("event")).toString(),
-                QStringLiteral("finished"));
-            QVERIFY(attach.out.contains(QStringLiteral("run %1\\n").arg(i).toUtf8()));
+                qPrintable(what + QStringLiteral("did not exit: ") + QString::fromUtf8(attach.out + attach.err)));
+            QVERIFY2(attach.exitCode == status,
+                qPrintable(
+                    what + QStringLiteral("exit status %1").arg(attach.exitCode) + QString::fromUtf8(attach.err)));
+            QVERIFY2(attach.out.contains(QStringLiteral("run %1").arg(i).toUtf8()), qPrintable(what));
+            if (json) {
+                const QJsonObject last = lastJson(attach.out);
+                QCOMPARE(last.value(QStringLiteral("event")).toString(), QStringLiteral("finished"));
+                QCOMPARE(last.value(QStringLiteral("exit_status")).toInt(), status);
+            } else {
+                QVERIFY2(attach.err.contains(QStringLiteral("finished: exit status %1").arg(status).toUtf8()),
+                    qPrintable(what + QString::fromUtf8(attach.err)));
+            }
+
+            // Its one connection: sshd logs how it ended once the per-connection sshd is gone.
+            const QString log = demo.sshdLog().mid(logBefore);
+            const auto m = accepted.match(log);
+            QVERIFY2(m.hasMatch(), qPrintable(what + log));
+            const QString port = m.captured(1);
+            const QRegularExpression ended(
+                QStringLiteral("(Disconnected from|Closing connection to|Connection closed by|Connection reset by)"
+                               ".* port %1\\b")
+                    .arg(port));
+            QVERIFY2(QTest::qWaitFor([&] { return ended.match(demo.sshdLog().mid(logBefore)).hasMatch(); }, 30000),
+                qPrintable(what + demo.sshdLog().mid(logBefore)));
+            QVERIFY2(demo.sshdLog().mid(logBefore).contains(
+                         QStringLiteral("Received disconnect from %1 port %2:").arg(QStringLiteral("127.0.0.1"), port)),
+                qPrintable(what + QStringLiteral("the connection was not ended by a disconnect message:\n")
+                    + demo.sshdLog().mid(logBefore)));
         }
     }
 
