@@ -117,9 +117,12 @@ QString listScript(const QString& root, const QString& id)
     s += QStringLiteral("[ -d \"$r\" ] || exit 0\n");
     s += id.isEmpty() ? QStringLiteral("for d in \"$r\"/*; do\n")
                       : QStringLiteral("for d in \"$r\"/") + shellQuote(id) + QStringLiteral("; do\n");
+    // rc is read again after a failed `kill -0`: a job that ended between the first read and
+    // the check is finished, not lost.
     s += QStringLiteral(R"SH(  [ -f "$d/cmd" ] || continue
   pid=$(cat "$d/pid" 2>/dev/null || true); rc=$(cat "$d/rc" 2>/dev/null || true)
-  if [ -n "$rc" ]; then st=finished; elif [ -z "$pid" ]; then st=starting; elif kill -0 "$pid" 2>/dev/null; then st=running; else st=lost; fi
+  if [ -n "$rc" ]; then st=finished; elif [ -z "$pid" ]; then st=starting; elif kill -0 "$pid" 2>/dev/null; then st=running
+  else rc=$(cat "$d/rc" 2>/dev/null || true); if [ -n "$rc" ]; then st=finished; else st=lost; fi; fi
   c=0; [ -e "$d/cancelled" ] && c=1
   sz=$(wc -c < "$d/log" 2>/dev/null || echo 0)
   printf 'job\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${d##*/}" "$st" "$rc" "$pid" "$(cat "$d/pgid" 2>/dev/null)" "$(cat "$d/started" 2>/dev/null)" "$(cat "$d/ended" 2>/dev/null)" $sz $c "$(tr '\t\n' '  ' < "$d/name" 2>/dev/null)"

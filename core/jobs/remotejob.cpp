@@ -7,7 +7,6 @@
 #include "core/util/loginshell.h"
 #include "core/util/shellquote.h"
 
-#include <QFutureWatcher>
 #include <QThread>
 #include <QtConcurrent>
 
@@ -62,13 +61,13 @@ QString RemoteJob::noSuchJob(Transport& transport, const QString& id)
 Result<JobInfo> RemoteJob::info(Transport& transport, const QString& id, const QString& root)
 {
     if (!jobs::isValidJobId(id))
-        return Result<JobInfo>::failure(noSuchJob(transport, id));
+        return Result<JobInfo>::failure(noSuchJob(transport, id), ErrorKind::NotFound);
     const ExecResult r = transport.exec(shScript(jobs::listScript(root, id)), 30000);
     if (!r.ok())
         return Result<JobInfo>::failure(failureText(r));
     const auto parsed = jobs::parseJobList(r.stdOut);
     if (parsed.jobs.isEmpty())
-        return Result<JobInfo>::failure(noSuchJob(transport, id));
+        return Result<JobInfo>::failure(noSuchJob(transport, id), ErrorKind::NotFound);
     return parsed.jobs.first();
 }
 
@@ -126,21 +125,17 @@ void RemoteJob::attach(qint64 offset)
 {
     Q_ASSERT(QThread::currentThread() == thread());
     detach();
-    ++m_generation;
     m_offset = offset;
     m_attached = true;
     m_failures = 0;
     if (!jobs::isValidJobId(m_id)) { // no folder can have that name: nothing to wait for
-        const quint64 gen = m_generation;
-        QMetaObject::invokeMethod(
-            this,
-            [this, gen] {
-                if (gen != m_generation || !m_attached)
-                    return;
-                m_attached = false;
-                Q_EMIT failed(noSuchJob(*m_transport, m_id));
-            },
-            Qt::QueuedConnection);
+        // Said from the event loop, like every other answer, never from inside attach().
+        m_requests.track(QtFuture::makeReadyFuture(), [this] {
+            if (!m_attached)
+                return;
+            m_attached = false;
+            Q_EMIT failed(noSuchJob(*m_transport, m_id));
+        });
         return;
     }
     openTail();
@@ -148,7 +143,7 @@ void RemoteJob::attach(qint64 offset)
 
 void RemoteJob::detach()
 {
-    ++m_generation;
+    m_requests.cancelAll();
     m_attached = false;
     m_retry.stop();
     if (m_tail) {
@@ -220,38 +215,34 @@ void RemoteJob::onTailFinished(const ProcessExit& exit)
 void RemoteJob::checkState()
 {
     // tail ended normally: the job is probably over. Confirm, and make sure we have every byte.
-    const quint64 gen = m_generation;
     auto transport = m_transport;
     const QString id = m_id;
     const QString root = m_root;
-    auto* watcher = new QFutureWatcher<Result<JobInfo>>(this);
-    connect(watcher, &QFutureWatcher<Result<JobInfo>>::finished, this, [this, watcher, gen] {
-        watcher->deleteLater();
-        if (gen != m_generation || !m_attached)
-            return;
-        const Result<JobInfo> r = watcher->result();
-        if (!r && r.error() == noSuchJob(*m_transport, m_id)) { // removed meanwhile: no retry finds it
+    m_requests.track(
+        QtConcurrent::run(transportPool(), [transport, id, root] { return RemoteJob::info(*transport, id, root); }),
+        [this](const Result<JobInfo>& r) {
+            if (!m_attached)
+                return;
+            if (!r && r.kind() == ErrorKind::NotFound) { // removed meanwhile: no retry finds it
+                m_attached = false;
+                Q_EMIT failed(r.error());
+                return;
+            }
+            if (!r) {
+                scheduleRetry(r.error());
+                return;
+            }
+            const JobInfo& info = *r;
+            if (info.state == JobInfo::State::Running || info.state == JobInfo::State::Starting
+                || info.logSize > m_offset) {
+                // Still running (tail gave up early) or bytes written after tail's last read.
+                m_failures = 0;
+                m_retry.start(info.logSize > m_offset ? 0 : m_retryMs);
+                return;
+            }
             m_attached = false;
-            Q_EMIT failed(r.error());
-            return;
-        }
-        if (!r) {
-            scheduleRetry(r.error());
-            return;
-        }
-        const JobInfo& info = *r;
-        if (info.state == JobInfo::State::Running || info.state == JobInfo::State::Starting
-            || info.logSize > m_offset) {
-            // Still running (tail gave up early) or bytes written after tail's last read.
-            m_failures = 0;
-            m_retry.start(info.logSize > m_offset ? 0 : m_retryMs);
-            return;
-        }
-        m_attached = false;
-        Q_EMIT finished(info);
-    });
-    watcher->setFuture(
-        QtConcurrent::run(transportPool(), [transport, id, root] { return RemoteJob::info(*transport, id, root); }));
+            Q_EMIT finished(info);
+        });
 }
 
 } // namespace kf

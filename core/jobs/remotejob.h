@@ -4,6 +4,7 @@
 
 #include "core/jobs/jobfolder.h"
 #include "core/transport/transport.h"
+#include "core/util/jobtracker.h"
 
 #include <QObject>
 #include <QPointer>
@@ -75,7 +76,7 @@ private:
     std::unique_ptr<ProcessHandle> m_tail;
     QTimer m_retry;
     qint64 m_offset = 0;
-    quint64 m_generation = 0; // bumped by attach/detach; results of older requests are dropped
+    JobTracker m_requests { this }; // cancelled by attach/detach: older answers are dropped
     int m_retryMs = 1000;
     int m_failures = 0;
     bool m_attached = false;

@@ -16,6 +16,8 @@ namespace kf::test {
 
 // The whole file, or empty when it cannot be read.
 QByteArray readFile(const QString& path);
+// Writes (replaces) the file; false when it cannot.
+bool writeFile(const QString& path, const QByteArray& data);
 // tests/data/<relative>
 QString dataPath(const QString& relative);
 QByteArray readData(const QString& relative);

@@ -6,7 +6,9 @@
 
 #include "tests/support/testsupport.h"
 
+#include <QDir>
 #include <QFile>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -182,6 +184,36 @@ private Q_SLOTS:
         QCOMPARE(int(after->state), int(JobInfo::State::Finished));
         QVERIFY(after->cancelled);
         QVERIFY(after->exitStatus != 0);
+    }
+
+    // The job ends between the listing script's read of rc and its `kill -0` of the pid: a
+    // `cat` on PATH that writes rc just as the first read of it fails makes that order certain.
+    // The job finished; it was reported "lost" with exit status -1.
+    void jobEndingDuringTheListingIsFinishedNotLost()
+    {
+        QProcess gone;
+        gone.start(QStringLiteral("/bin/true"));
+        QVERIFY(gone.waitForFinished());
+        const qint64 deadPid = gone.processId() > 0 ? gone.processId() : 999999;
+        const QString d = root() + QStringLiteral("/kf-race-1");
+        QVERIFY(QDir().mkpath(d));
+        QVERIFY(kf::test::writeFile(d + QStringLiteral("/cmd"), "true\n"));
+        QVERIFY(kf::test::writeFile(d + QStringLiteral("/pid"), QByteArray::number(deadPid)));
+        QVERIFY(kf::test::writeFile(d + QStringLiteral("/log"), ""));
+        const QString bin = m_dir.path() + QStringLiteral("/racebin");
+        QVERIFY(QDir().mkpath(bin));
+        QVERIFY(kf::test::writeFile(bin + QStringLiteral("/cat"),
+            "#!/bin/sh\ncase \"$1\" in */rc) if [ ! -e \"$1.seen\" ]; then : > \"$1.seen\"; "
+            "printf 0 > \"$1\"; exit 1; fi ;; esac\nexec /bin/cat \"$@\"\n"));
+        QVERIFY(QFile::setPermissions(
+            bin + QStringLiteral("/cat"), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+        const QByteArray path = qgetenv("PATH");
+        qputenv("PATH", bin.toUtf8() + ':' + path);
+        const auto info = kf::RemoteJob::info(*m_transport, QStringLiteral("kf-race-1"), root());
+        qputenv("PATH", path);
+        QVERIFY2(info, qPrintable(info.error()));
+        QCOMPARE(int(info->state), int(JobInfo::State::Finished));
+        QCOMPARE(info->exitStatus, 0);
     }
 
     void attachToMissingJobFails()
