@@ -618,9 +618,8 @@ Result<void> SshTransport::mkpath(const QString& directory, int mode)
 Result<QString> SshTransport::canonicalPath(const QString& path)
 {
     auto op = std::make_shared<SftpRealpathOp>(sftpPath(path));
-    static_cast<void>(runOp(*m_session, op));
-    if (!op->outcome())
-        return Result<QString>(op->outcome());
+    if (Result<void> r = runOp(*m_session, op); !r)
+        return r;
     return op->result;
 }
 
