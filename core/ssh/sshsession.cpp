@@ -82,14 +82,12 @@ void SshSession::disconnectFromHost()
 
 ConnectionState SshSession::state() const
 {
-    std::lock_guard lock(m_mutex);
-    return m_state;
+    return locked(m_state);
 }
 
 QString SshSession::stateReason() const
 {
-    std::lock_guard lock(m_mutex);
-    return m_reason;
+    return locked(m_reason);
 }
 
 bool SshSession::isSessionThread() const
@@ -104,14 +102,12 @@ qint64 SshSession::bytesReceived() const
 
 QByteArray SshSession::verifiedHostKey() const
 {
-    std::lock_guard lock(m_mutex);
-    return m_verifiedHostKey;
+    return locked(m_verifiedHostKey);
 }
 
 bool SshSession::loggedInWithoutPrompt() const
 {
-    std::lock_guard lock(m_mutex);
-    return m_quietLogin;
+    return locked(m_quietLogin);
 }
 
 void SshSession::setLoginFacts(const QByteArray& hostKey, bool quiet)
