@@ -51,29 +51,6 @@ bool strictBase64(const QByteArray& text, QByteArray* out)
     return true;
 }
 
-// Glob with '*' and '?', case-insensitive (host names), as OpenSSH's match_pattern.
-bool globMatch(QStringView s, QStringView p)
-{
-    qsizetype si = 0, pi = 0, star = -1, mark = 0;
-    while (si < s.size()) {
-        if (pi < p.size() && (p[pi] == QLatin1Char('?') || p[pi].toLower() == s[si].toLower())) {
-            ++si;
-            ++pi;
-        } else if (pi < p.size() && p[pi] == QLatin1Char('*')) {
-            star = pi++;
-            mark = si;
-        } else if (star >= 0) {
-            pi = star + 1;
-            si = ++mark;
-        } else {
-            return false;
-        }
-    }
-    while (pi < p.size() && p[pi] == QLatin1Char('*'))
-        ++pi;
-    return pi == p.size();
-}
-
 QByteArray hmacSha1(const QByteArray& key, const QByteArray& data)
 {
     unsigned char md[EVP_MAX_MD_SIZE];
@@ -199,7 +176,7 @@ bool knownHostMatches(const KnownHostEntry& entry, const QString& host, quint16 
     for (const QString& p : entry.patterns) {
         const bool negated = p.startsWith(QLatin1Char('!'));
         const QStringView pat = negated ? QStringView(p).mid(1) : QStringView(p);
-        if (globMatch(name, pat)) {
+        if (sshPatternMatches(pat, name, Qt::CaseInsensitive)) {
             if (negated)
                 return false; // a negated match excludes the host from this line
             positive = true;

@@ -3,7 +3,7 @@
 #include "core/ssh/localportforward.h"
 
 #include "core/log/logging.h"
-#include "core/ssh/sshops.h"
+#include "core/ssh/forwardop.h"
 #include "core/ssh/sshsession.h"
 
 #include <QTcpServer>

@@ -227,30 +227,6 @@ struct Parser
     }
 };
 
-// Recursive glob-style match; patterns are short, so the exponential worst case of the
-// naive version is avoided with the classic "remember the last star" loop.
-bool wildMatch(QStringView pattern, QStringView name)
-{
-    qsizetype p = 0, s = 0, starP = -1, starS = 0;
-    while (s < name.size()) {
-        if (p < pattern.size() && (pattern[p] == QLatin1Char('?') || pattern[p] == name[s])) {
-            ++p;
-            ++s;
-        } else if (p < pattern.size() && pattern[p] == QLatin1Char('*')) {
-            starP = p++;
-            starS = s;
-        } else if (starP >= 0) {
-            p = starP + 1;
-            s = ++starS;
-        } else {
-            return false;
-        }
-    }
-    while (p < pattern.size() && pattern[p] == QLatin1Char('*'))
-        ++p;
-    return p == pattern.size();
-}
-
 struct Resolver
 {
     QString alias;
@@ -266,9 +242,9 @@ struct Resolver
         bool matched = false;
         for (const QString& pat : patterns) {
             if (pat.startsWith(QLatin1Char('!'))) {
-                if (wildMatch(QStringView(pat).mid(1), alias))
+                if (sshPatternMatches(QStringView(pat).mid(1), alias))
                     return false;
-            } else if (wildMatch(pat, alias)) {
+            } else if (sshPatternMatches(pat, alias)) {
                 matched = true;
             }
         }
@@ -579,9 +555,29 @@ QStringList importableSshHosts(const SshConfig& config)
     return out;
 }
 
-bool sshPatternMatches(const QString& pattern, const QString& name)
+bool sshPatternMatches(QStringView pattern, QStringView name, Qt::CaseSensitivity cs)
 {
-    return wildMatch(pattern, name);
+    // Linear in practice: the classic "remember the last star" loop, not the exponential
+    // recursion of the naive glob.
+    const auto same = [cs](QChar a, QChar b) { return cs == Qt::CaseSensitive ? a == b : a.toLower() == b.toLower(); };
+    qsizetype p = 0, s = 0, starP = -1, starS = 0;
+    while (s < name.size()) {
+        if (p < pattern.size() && (pattern[p] == QLatin1Char('?') || same(pattern[p], name[s]))) {
+            ++p;
+            ++s;
+        } else if (p < pattern.size() && pattern[p] == QLatin1Char('*')) {
+            starP = p++;
+            starS = s;
+        } else if (starP >= 0) {
+            p = starP + 1;
+            s = ++starS;
+        } else {
+            return false;
+        }
+    }
+    while (p < pattern.size() && pattern[p] == QLatin1Char('*'))
+        ++p;
+    return p == pattern.size();
 }
 
 } // namespace kf

@@ -133,7 +133,8 @@ Result<SshHostConfig> resolveSshHost(
 // without duplicates (Include files included, Match blocks not).
 QStringList importableSshHosts(const SshConfig& config);
 
-// Matches a single Host pattern (no '!') against a name: '*' and '?' wildcards.
-bool sshPatternMatches(const QString& pattern, const QString& name);
+// Matches a single pattern (no '!') against a name: '*' and '?' wildcards, as OpenSSH's
+// match_pattern (ssh_config Host, case-sensitive; known_hosts hosts, case-insensitive).
+bool sshPatternMatches(QStringView pattern, QStringView name, Qt::CaseSensitivity cs = Qt::CaseSensitive);
 
 } // namespace kf

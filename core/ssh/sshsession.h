@@ -116,11 +116,17 @@ private:
     friend class ssh::SessionWorker;
     void publishState(ConnectionState state, const QString& reason); // any thread
     void setLoginFacts(const QByteArray& hostKey, bool quiet);       // any thread
+    // A copy of a field m_mutex guards.
+    template <typename T> T locked(const T& field) const
+    {
+        std::lock_guard lock(m_mutex);
+        return field;
+    }
 
     SshSessionOptions m_options;
     QThread* m_thread = nullptr;
     ssh::SessionWorker* m_worker = nullptr; // lives in m_thread
-    mutable std::mutex m_mutex;             // guards the two below
+    mutable std::mutex m_mutex;             // guards the state and the login facts below
     std::condition_variable m_stateCv;
     ConnectionState m_state = ConnectionState::Disconnected;
     QString m_reason;

@@ -3,8 +3,12 @@
 #include "core/ssh/sshtransport.h"
 
 #include "core/log/logging.h"
-#include "core/ssh/sshops.h"
+#include "core/ssh/execop.h"
+#include "core/ssh/sftpop.h"
+#include "core/ssh/sftpreadop.h"
+#include "core/ssh/sftpwriteop.h"
 #include "core/ssh/sshsession.h"
+#include "core/ssh/tunnelop.h"
 #include "core/util/loginshell.h"
 #include "core/util/shellquote.h"
 
@@ -59,13 +63,14 @@ QString awaitOp(SshSession& session, const std::shared_ptr<Op>& op, int timeoutM
     return QStringLiteral("timed out after %1 ms").arg(timeoutMs);
 }
 
-// Runs an op to completion from a caller thread. Empty when it completed (then op->error()
-// says how it went), else why it did not complete.
-template <typename OpT> QString runOp(SshSession& session, const std::shared_ptr<OpT>& op, int timeoutMs = -1)
+// Runs an SFTP op to completion from a caller thread: its outcome, or why it did not
+// complete (ErrorKind::Failed; its results must not be read).
+Result<void> runOp(SshSession& session, const std::shared_ptr<SftpOp>& op, int timeoutMs = -1)
 {
     session.submit(op);
-    const QString notDone = awaitOp(session, op, timeoutMs);
-    return notDone.isEmpty() ? op->error() : notDone;
+    if (const QString notDone = awaitOp(session, op, timeoutMs); !notDone.isEmpty())
+        return Result<void>::failure(notDone);
+    return op->outcome();
 }
 
 // Carries a started process's output from the session thread to the handle's thread.
@@ -409,8 +414,8 @@ std::unique_ptr<ProcessHandle> SshTransport::start(const CommandSpec& spec)
 Result<QByteArray> SshTransport::readFile(const QString& path, qint64 maxBytes)
 {
     auto op = std::make_shared<SftpReadOp>(sftpPath(path), QString(), Progress(), qMax<qint64>(maxBytes, 0));
-    if (const QString e = runOp(*m_session, op); !e.isEmpty())
-        return Result<QByteArray>::failure(e);
+    if (Result<void> r = runOp(*m_session, op); !r)
+        return r;
     return std::move(op->data);
 }
 
@@ -447,9 +452,7 @@ std::shared_ptr<SshSession> SshTransport::bulkSession()
 Result<void> SshTransport::download(const QString& remotePath, const QString& localPath, const Progress& progress)
 {
     auto op = std::make_shared<SftpReadOp>(sftpPath(remotePath), localPath, progress);
-    if (const QString e = runOp(*bulkSession(), op); !e.isEmpty())
-        return Result<void>::failure(e);
-    return {};
+    return runOp(*bulkSession(), op);
 }
 
 Result<void> SshTransport::writeFileAtomic(const QString& path, const QByteArray& data, const WriteOptions& options)
@@ -468,8 +471,8 @@ Result<void> SshTransport::writeAtomic(const QString& path, const QByteArray* da
 {
     const QString target = sftpPath(path);
     auto st = std::make_shared<SftpStatOp>(target);
-    if (const QString e = runOp(*m_session, st); !e.isEmpty())
-        return Result<void>::failure(e);
+    if (Result<void> r = runOp(*m_session, st); !r)
+        return r;
     const FileInfo old = st->result;
     if (old.exists && old.isDir)
         return Result<void>::failure(QStringLiteral("cannot write %1: it is a folder").arg(path));
@@ -495,31 +498,30 @@ Result<void> SshTransport::writeAtomic(const QString& path, const QByteArray* da
     }
     params.progress = progress;
     auto w = std::make_shared<SftpWriteOp>(params);
+    // Best effort: the temp file of a write that did not make it.
+    const auto removeTemp = [&] { static_cast<void>(runOp(*m_session, std::make_shared<SftpUnlinkOp>(tmp))); };
     // Large uploads go over a second connection so live streams on the main one keep flowing.
-    if (const QString e = runOp(localPath.isEmpty() ? *m_session : *bulkSession(), w); !e.isEmpty()) {
-        auto rm = std::make_shared<SftpUnlinkOp>(tmp);
-        runOp(*m_session, rm);
+    if (Result<void> written = runOp(localPath.isEmpty() ? *m_session : *bulkSession(), w); !written) {
+        removeTemp();
         const qint64 needed = data ? qint64(data->size()) : QFileInfo(localPath).size();
         const QString full = diskFullReason(dir, parentDir(path), needed);
         if (!full.isEmpty())
             return Result<void>::failure(QStringLiteral("cannot write %1: %2").arg(path, full));
-        return Result<void>::failure(e);
+        return written;
     }
 #if LIBSSH2_VERSION_NUM >= 0x010b01
     {
-        auto rn = std::make_shared<SftpPosixRenameOp>(tmp, target);
-        const QString e = runOp(*m_session, rn);
-        if (e.isEmpty()) {
+        const Result<void> renamed = runOp(*m_session, std::make_shared<SftpPosixRenameOp>(tmp, target));
+        if (renamed) {
             CommandSpec sweep; // best effort: temp files of earlier interrupted writes
             sweep.command
                 = QStringLiteral("rm -f -- %1/%2* 2>/dev/null; true").arg(shellPath(dir), shellQuote(tmpPrefix));
             exec(sweep, 30000);
             return {};
         }
-        if (!rn->completion().isDone() || e != rn->error() || !rn->unsupported) { // not completed, or another error
-            auto rm = std::make_shared<SftpUnlinkOp>(tmp);
-            runOp(*m_session, rm);
-            return Result<void>::failure(e);
+        if (renamed.kind() != ErrorKind::Unsupported) {
+            removeTemp();
+            return renamed;
         }
     }
 #endif
@@ -531,8 +533,7 @@ Result<void> SshTransport::writeAtomic(const QString& path, const QByteArray* da
                      .arg(shellPath(tmp), shellPath(target), shellPath(dir), shellQuote(tmpPrefix));
     const ExecResult r = exec(mv, 120000);
     if (!r.ok()) {
-        auto rm = std::make_shared<SftpUnlinkOp>(tmp);
-        runOp(*m_session, rm);
+        removeTemp();
         const QString why = !r.error.isEmpty() ? r.error : QString::fromUtf8(r.stdErr).trimmed();
         return Result<void>::failure(
             QStringLiteral("cannot replace %1: %2").arg(path, why.isEmpty() ? QStringLiteral("mv failed") : why));
@@ -548,11 +549,10 @@ QString SshTransport::diskFullReason(const QString& sftpDir, const QString& show
     qint64 avail = -1;
     qint64 inodes = -1;
     auto vfs = std::make_shared<SftpStatvfsOp>(sftpDir);
-    const QString vfsError = runOp(*m_session, vfs);
-    if (vfsError.isEmpty()) {
+    if (const Result<void> r = runOp(*m_session, vfs); r) {
         avail = vfs->availableBytes;
         inodes = vfs->availableInodes;
-    } else if (vfs->completion().isDone() && vfsError == vfs->error() && vfs->unsupported) {
+    } else if (r.kind() == ErrorKind::Unsupported) {
         CommandSpec df; // servers without statvfs@openssh.com
         df.command = QStringLiteral("LC_ALL=C df -Pk -- ") + shellPath(sftpDir);
         const ExecResult r = exec(df, 30000);
@@ -595,8 +595,8 @@ Result<qint64> SshTransport::parseDfAvailableKiB(const QByteArray& output)
 Result<FileInfo> SshTransport::stat(const QString& path)
 {
     auto op = std::make_shared<SftpStatOp>(sftpPath(path));
-    if (const QString e = runOp(*m_session, op); !e.isEmpty())
-        return Result<FileInfo>::failure(e);
+    if (Result<void> r = runOp(*m_session, op); !r)
+        return r;
     FileInfo fi = op->result;
     fi.name = path;
     return fi;
@@ -605,34 +605,30 @@ Result<FileInfo> SshTransport::stat(const QString& path)
 Result<QList<FileInfo>> SshTransport::list(const QString& directory)
 {
     auto op = std::make_shared<SftpListOp>(sftpPath(directory));
-    if (const QString e = runOp(*m_session, op); !e.isEmpty())
-        return Result<QList<FileInfo>>::failure(e);
+    if (Result<void> r = runOp(*m_session, op); !r)
+        return r;
     return op->result;
 }
 
 Result<void> SshTransport::mkpath(const QString& directory, int mode)
 {
-    auto op = std::make_shared<SftpMkpathOp>(sftpPath(directory), mode);
-    if (const QString e = runOp(*m_session, op); !e.isEmpty())
-        return Result<void>::failure(e);
-    return {};
+    return runOp(*m_session, std::make_shared<SftpMkpathOp>(sftpPath(directory), mode));
 }
 
 Result<QString> SshTransport::canonicalPath(const QString& path)
 {
     auto op = std::make_shared<SftpRealpathOp>(sftpPath(path));
-    runOp(*m_session, op);
-    if (!op->error().isEmpty())
-        return Result<QString>::failure(op->error());
+    if (Result<void> r = runOp(*m_session, op); !r)
+        return r;
     return op->result;
 }
 
 Result<void> SshTransport::remove(const QString& path)
 {
-    auto op = std::make_shared<SftpUnlinkOp>(sftpPath(path));
-    if (const QString e = runOp(*m_session, op); !e.isEmpty())
-        return Result<void>::failure(e);
-    return {};
+    const Result<void> r = runOp(*m_session, std::make_shared<SftpUnlinkOp>(sftpPath(path)));
+    if (r.kind() == ErrorKind::NotFound)
+        return {}; // nothing to remove
+    return r;
 }
 
 Result<QByteArray> SshTransport::sha256(const QString& path)

@@ -76,6 +76,7 @@ public:
         const WriteOptions& options = {});
     // Hex SHA-256 of a remote file: `sha256sum` when the server has it, else read back.
     Result<QByteArray> sha256(const QString& path);
+    // Removes a file; one that is not there is not an error.
     Result<void> remove(const QString& path);
 
     // `df -Pk DIR` output -> the "Available" column in KiB. POSIX format:

@@ -3,7 +3,7 @@
 // What KernelForge sends to a server's shell, on the demo host's real sshd: build secrets never
 // on a command line, long commands sent once (or refused clearly), exec output capped.
 #include "core/jobs/remotejob.h"
-#include "core/ssh/sshops.h"
+#include "core/ssh/execop.h"
 #include "core/ssh/sshtransport.h"
 #include "core/util/loginshell.h"
 #include "core/util/procfs.h"

@@ -95,9 +95,13 @@ private Q_SLOTS:
         QProcess agent;
         agent.start(QStringLiteral("ssh-agent"), { QStringLiteral("-D"), QStringLiteral("-a"), sock });
         QVERIFY(agent.waitForStarted());
-        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(sock), 10000);
-        const auto add = kf::test::runProgram(
-            QStringLiteral("ssh-add"), { key }, 30000, {}, { QStringLiteral("SSH_AUTH_SOCK=") + sock });
+        // The socket file appears at bind(), a moment before the agent listens: wait until
+        // `ssh-add -l` reaches it (exit 2: could not connect).
+        const QStringList env { QStringLiteral("SSH_AUTH_SOCK=") + sock };
+        QTRY_VERIFY_WITH_TIMEOUT(
+            kf::test::runProgram(QStringLiteral("ssh-add"), { QStringLiteral("-l") }, 30000, {}, env).exitCode != 2,
+            30000);
+        const auto add = kf::test::runProgram(QStringLiteral("ssh-add"), { key }, 30000, {}, env);
         QVERIFY2(add.exitCode == 0, add.err.constData());
         qputenv("SSH_AUTH_SOCK", sock.toLocal8Bit());
         HostProfile p = demo.profile();

@@ -3,11 +3,13 @@
 // SshTransport against the real sshd of the demo host: exec, streams, SFTP, tunnels.
 #include "core/ssh/sshsession.h"
 #include "core/ssh/sshtransport.h"
+#include "tests/support/scriptedinteraction.h"
 #include "tests/support/testsupport.h"
 
 #include <QCryptographicHash>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -215,6 +217,44 @@ private Q_SLOTS:
             QStringList());
         QCOMPARE(t->sha256(QStringLiteral("~/a/f.txt")).value(),
             QCryptographicHash::hash("third\n", QCryptographicHash::Sha256).toHex());
+    }
+
+    // A file call made while the session is still logging in fails with the reason instead of
+    // returning results of an op that never ran (canonicalPath returned "" as a success).
+    void sftpCallsBeforeReadyFailClearly()
+    {
+        KF_START_DEMO_HOST(demo);
+        QTemporaryDir dir;
+        const QString key = test::makeKey(dir.path(), QStringLiteral("ed25519"), QStringLiteral("open sesame"));
+        QVERIFY(test::authorizeKey(demo, key));
+        test::ScriptedInteraction ui;
+        ui.answers = { "open sesame" };
+        QSemaphore asked;
+        QSemaphore answer;
+        ui.beforeAnswer = [&](const SecretRequest&) {
+            asked.release();
+            answer.acquire(); // the session thread waits here, in its login
+        };
+        SshSessionOptions so;
+        so.profile = demo.profile();
+        so.profile.identityFiles = { key };
+        so.interaction = &ui;
+        auto session = std::make_shared<SshSession>(so);
+        session->connectToHost();
+        QVERIFY(asked.tryAcquire(1, 60000));
+        SshTransport t(session);
+        const Result<QString> early = t.canonicalPath(QStringLiteral("~"));
+        const Result<FileInfo> earlyStat = t.stat(QStringLiteral("~"));
+        answer.release();
+        QVERIFY2(!early.ok(), qPrintable(QStringLiteral("got \"%1\"").arg(early.ok() ? early.value() : QString())));
+        QVERIFY2(early.error().contains(QLatin1String("not connected")), qPrintable(early.error()));
+        QVERIFY2(!earlyStat.ok() && earlyStat.error().contains(QLatin1String("not connected")),
+            qPrintable(earlyStat.error()));
+        const Result<void> ready = session->waitUntilReady(60000);
+        QVERIFY2(ready.ok(), qPrintable(ready.error()));
+        const Result<QString> home = t.canonicalPath(QStringLiteral("~"));
+        QVERIFY2(home.ok(), qPrintable(home.error()));
+        QCOMPARE(home.value(), demo.homeDir());
     }
 
     void tunnelToAServerSidePort()

@@ -14,7 +14,7 @@
 #include <libssh2_sftp.h>
 
 // Operations that run on an SshSession's thread. Every channel of a host (exec, SFTP,
-// tunnel, stream) is one SshOp; the session steps all of them whenever the socket is
+// tunnel, stream) is one Op; the session steps all of them whenever the socket is
 // ready, so they progress concurrently over the one connection.
 //
 // Contract for step(): called on the session thread only; calls libssh2 functions that
@@ -53,6 +53,23 @@ public:
     // and when the op finishes or is aborted.
     virtual void watchFd(const Op* owner, int fd, bool read, bool write) = 0;
     virtual void unwatchFd(const Op* owner) = 0;
+
+    // The open handshake of a channel or of the SFTP subsystem (which opens one): libssh2
+    // keeps the state of an open in progress in the session, so the opener holds
+    // Token::ChannelOpen from its first call until the object exists or the open failed.
+    // `open(session)` is the libssh2 call, repeated after EAGAIN. Null with *rc ==
+    // LIBSSH2_ERROR_EAGAIN: call again later; null with another rc: failed.
+    template <typename T, typename Open> T* openLocked(const Op* owner, Open&& open, int* rc)
+    {
+        *rc = LIBSSH2_ERROR_EAGAIN;
+        if (!acquire(Token::ChannelOpen, owner))
+            return nullptr;
+        T* object = open(session());
+        *rc = object ? 0 : libssh2_session_last_errno(session());
+        if (*rc != LIBSSH2_ERROR_EAGAIN)
+            release(Token::ChannelOpen, owner);
+        return object;
+    }
 };
 
 // Lets a blocking caller wait for an operation to finish.
@@ -91,12 +108,11 @@ class Op
 {
 public:
     enum class Step { Blocked, Progress, Done };
-    Op();
+    Op() = default;
     virtual ~Op() = default;
     Op(const Op&) = delete;
     Op& operator=(const Op&) = delete;
 
-    quint64 id() const { return m_id; }
     // Session thread. Done means the op has released its libssh2 objects and tokens and
     // reported its result.
     virtual Step step(OpContext& ctx) = 0;
@@ -116,20 +132,12 @@ public:
     // Any thread. The op winds down at its next step.
     void requestCancel() { m_cancel = true; }
     bool cancelRequested() const { return m_cancel; }
-    // Once per second on the session thread, for deadlines.
-    virtual void tick(OpContext&) { }
 
     Completion& completion() { return m_completion; }
 
 protected:
     std::atomic<bool> m_cancel { false };
     Completion m_completion;
-
-private:
-    quint64 m_id;
 };
-
-// Human text for an SFTP status code (libssh2_sftp_last_error).
-QString sftpErrorText(unsigned long code);
 
 } // namespace kf::ssh

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/ssh/sftpwriteop.h"
+
+#include "core/log/logging.h"
+
+namespace kf::ssh {
+
+SftpWriteOp::SftpWriteOp(Params params)
+    : m_p(std::move(params))
+{ }
+
+bool SftpWriteOp::refill()
+{
+    // Keep at least one buffer of unsent data behind the unacknowledged front.
+    if (m_windowPos > 0 && m_windowPos >= m_window.size() / 2) {
+        m_window.remove(0, m_windowPos);
+        m_windowPos = 0;
+    }
+    while (m_window.size() - m_windowPos < kSftpBufferSize && m_sourcePos < m_total) {
+        const qint64 want = qMin<qint64>(kSftpBufferSize, m_total - m_sourcePos);
+        if (m_local) {
+            const QByteArray chunk = m_local->read(want);
+            if (chunk.isEmpty()) {
+                m_outcome = Result<void>::failure(localReadError());
+                return false;
+            }
+            m_window += chunk;
+            m_sourcePos += chunk.size();
+        } else {
+            m_window += QByteArray::fromRawData(m_p.data.constData() + m_sourcePos, qsizetype(want));
+            m_sourcePos += want;
+        }
+    }
+    return true;
+}
+
+SftpOp::Step SftpWriteOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
+{
+    switch (m_state) {
+    case State::Open: {
+        if (!m_p.localPath.isEmpty() && !m_local) {
+            m_local = std::make_unique<QFile>(m_p.localPath);
+            if (!m_local->open(QIODevice::ReadOnly)) {
+                m_outcome = Result<void>::failure(localReadError());
+                return Step::Done;
+            }
+            m_total = m_local->size();
+        } else if (m_p.localPath.isEmpty()) {
+            m_total = m_p.data.size();
+        }
+        const QByteArray p = m_p.path.toUtf8();
+        m_handle = libssh2_sftp_open_ex(sftp, p.constData(), unsigned(p.size()),
+            LIBSSH2_FXF_WRITE | LIBSSH2_FXF_CREAT | LIBSSH2_FXF_EXCL, 0600, LIBSSH2_SFTP_OPENFILE);
+        if (!m_handle) {
+            const int rc = libssh2_session_last_errno(ctx.session());
+            if (rc == LIBSSH2_ERROR_EAGAIN)
+                return Step::Blocked;
+            return failed(ctx, sftp, rc, QStringLiteral("cannot create ") + m_p.path);
+        }
+        m_state = State::Write;
+        return Step::Progress;
+    }
+    case State::Write: {
+        bool progress = false;
+        for (;;) {
+            if (!refill()) {
+                m_state = State::Close;
+                return Step::Progress;
+            }
+            const qsizetype pending = m_window.size() - m_windowPos;
+            if (pending == 0) {
+                m_state = State::Fsync;
+                return Step::Progress;
+            }
+            // Always the same unacknowledged front; libssh2 only adds packets for bytes beyond
+            // what it already sent, so the cap bounds the data in flight.
+            const qsizetype give = qMin(pending, kSftpWriteInFlight);
+            const ssize_t n = libssh2_sftp_write(m_handle, m_window.constData() + m_windowPos, size_t(give));
+            if (n == LIBSSH2_ERROR_EAGAIN)
+                return progress ? Step::Progress : Step::Blocked;
+            if (n < 0) {
+                if (ctx.fatal(int(n)))
+                    return Step::Blocked;
+                failed(ctx, sftp, int(n), QStringLiteral("cannot write ") + m_p.path);
+                m_state = State::Close;
+                return Step::Progress;
+            }
+            progress = true;
+            m_windowPos += n;
+            m_acked += n;
+            if (m_p.progress)
+                m_p.progress(m_acked, m_total);
+            if (m_acked % (8 * kSftpBufferSize) < n)
+                return Step::Progress;
+        }
+    }
+    case State::Fsync: {
+        const int rc = libssh2_sftp_fsync(m_handle);
+        if (rc == LIBSSH2_ERROR_EAGAIN)
+            return Step::Blocked;
+        if (rc < 0) {
+            if (ctx.fatal(rc))
+                return Step::Blocked;
+            // Servers without fsync@openssh.com: the rename still orders the data on most file systems.
+            log::ssh()->info("{}: fsync of {} not supported by the server", ctx.describe(), m_p.path);
+        }
+        m_state = State::Mode;
+        return Step::Progress;
+    }
+    case State::Mode: {
+        LIBSSH2_SFTP_ATTRIBUTES a {};
+        a.flags = LIBSSH2_SFTP_ATTR_PERMISSIONS;
+        a.permissions = m_p.mode & 07777;
+        const int rc = libssh2_sftp_fstat_ex(m_handle, &a, 1);
+        if (rc == LIBSSH2_ERROR_EAGAIN)
+            return Step::Blocked;
+        if (rc < 0) {
+            if (ctx.fatal(rc))
+                return Step::Blocked;
+            failed(ctx, sftp, rc, QStringLiteral("cannot set the mode of ") + m_p.path);
+            m_state = State::Close;
+            return Step::Progress;
+        }
+        m_state = m_p.setOwner ? State::Owner : State::Close;
+        return Step::Progress;
+    }
+    case State::Owner: {
+        LIBSSH2_SFTP_ATTRIBUTES a {};
+        a.flags = LIBSSH2_SFTP_ATTR_UIDGID;
+        a.uid = m_p.uid;
+        a.gid = m_p.gid;
+        const int rc = libssh2_sftp_fstat_ex(m_handle, &a, 1);
+        if (rc == LIBSSH2_ERROR_EAGAIN)
+            return Step::Blocked;
+        if (rc < 0 && ctx.fatal(rc))
+            return Step::Blocked; // otherwise best effort: only root may give files away
+        m_state = State::Close;
+        return Step::Progress;
+    }
+    case State::Close: {
+        const int rc = libssh2_sftp_close_handle(m_handle);
+        if (rc == LIBSSH2_ERROR_EAGAIN)
+            return Step::Blocked;
+        m_handle = nullptr;
+        if (rc < 0 && m_outcome) {
+            if (ctx.fatal(rc))
+                return Step::Blocked;
+            m_outcome = Result<void>::failure(QStringLiteral("cannot close %1: %2").arg(m_p.path, ctx.lastError()));
+        }
+        return Step::Done;
+    }
+    }
+    return Step::Done;
+}
+
+QString SftpWriteOp::localReadError() const
+{
+    return QStringLiteral("cannot read %1: %2").arg(m_p.localPath, m_local->errorString());
+}
+
+} // namespace kf::ssh
