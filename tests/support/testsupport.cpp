@@ -4,6 +4,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcessEnvironment>
 
 #include <unistd.h>
@@ -42,6 +43,21 @@ QByteArray readData(const QString& relative)
     if (!f.open(QIODevice::ReadOnly))
         qFatal("missing test data %s", qPrintable(f.fileName()));
     return f.readAll();
+}
+
+ServerFacts factsFixture(const QString& name)
+{
+    const auto r = parseServerFacts(readData(QStringLiteral("facts/") + name));
+    if (!r)
+        qFatal("%s: %s", qPrintable(name), qPrintable(r.error()));
+    return r.value();
+}
+
+bool writeFile(const QString& path, const QByteArray& data)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(data) == data.size();
 }
 
 QString screenshotPath(const QString& name)

@@ -17,14 +17,6 @@ using namespace kf;
 
 namespace {
 
-ServerFacts parseFixture(const QString& name)
-{
-    const auto r = parseServerFacts(test::readData(QStringLiteral("facts/") + name));
-    if (!r)
-        qFatal("%s: %s", qPrintable(name), qPrintable(r.error()));
-    return r.value();
-}
-
 QString row(const ServerFacts& f, const QString& label)
 {
     for (const auto& [l, v] : f.rows())
@@ -62,7 +54,7 @@ class TestServerFacts : public QObject
 private Q_SLOTS:
     void realH200()
     {
-        const ServerFacts f = parseFixture(QStringLiteral("h200-ubuntu2404.txt"));
+        const ServerFacts f = test::factsFixture(QStringLiteral("h200-ubuntu2404.txt"));
         QVERIFY(f.complete);
         QCOMPARE(f.os, QStringLiteral("Ubuntu 24.04.3 LTS"));
         QCOMPARE(f.kernel, QStringLiteral("6.18.44-fc-v657-gpu"));
@@ -92,7 +84,7 @@ private Q_SLOTS:
 
     void realDebianWithoutGpu()
     {
-        const ServerFacts f = parseFixture(QStringLiteral("debian12-nogpu.txt"));
+        const ServerFacts f = test::factsFixture(QStringLiteral("debian12-nogpu.txt"));
         QVERIFY(f.complete);
         QVERIFY(!f.hasNvidiaSmi);
         QVERIFY(f.gpus.isEmpty());
@@ -105,7 +97,7 @@ private Q_SLOTS:
 
     void blackwellWithBannerAndUnknownKeys()
     {
-        const ServerFacts f = parseFixture(QStringLiteral("blackwell-8gpu.txt"));
+        const ServerFacts f = test::factsFixture(QStringLiteral("blackwell-8gpu.txt"));
         QVERIFY(f.complete);
         QCOMPARE(f.hostName, QStringLiteral("gpu-node-07"));
         QCOMPARE(f.gpus.size(), 8);
@@ -126,7 +118,7 @@ private Q_SLOTS:
 
     void nvmlMismatch()
     {
-        const ServerFacts f = parseFixture(QStringLiteral("nvml-mismatch.txt"));
+        const ServerFacts f = test::factsFixture(QStringLiteral("nvml-mismatch.txt"));
         QVERIFY(f.complete);
         QVERIFY(f.hasNvidiaSmi);
         QVERIFY(f.gpus.isEmpty());
@@ -141,7 +133,7 @@ private Q_SLOTS:
 
     void truncatedIsIncomplete()
     {
-        const ServerFacts f = parseFixture(QStringLiteral("truncated.txt"));
+        const ServerFacts f = test::factsFixture(QStringLiteral("truncated.txt"));
         QVERIFY(!f.complete);
         QCOMPARE(f.cpuCount, 64);
         QCOMPARE(f.os, QStringLiteral("Rocky Linux 9.4 (Blue Onyx)"));
@@ -232,7 +224,7 @@ private Q_SLOTS:
 
     void json()
     {
-        const ServerFacts f = parseFixture(QStringLiteral("h200-ubuntu2404.txt"));
+        const ServerFacts f = test::factsFixture(QStringLiteral("h200-ubuntu2404.txt"));
         const QJsonObject j = f.toJson();
         QCOMPARE(j.value(QStringLiteral("cpus")).toInt(), 16);
         QCOMPARE(j.value(QStringLiteral("gpus")).toArray().size(), 1);
@@ -321,7 +313,7 @@ private Q_SLOTS:
     // The keys only a project probe (preflight) prints: one struct for them too.
     void projectKeys()
     {
-        const ServerFacts f = parseFixture(QStringLiteral("project-cuda13-old-cmake.txt"));
+        const ServerFacts f = test::factsFixture(QStringLiteral("project-cuda13-old-cmake.txt"));
         QVERIFY(f.complete);
         QVERIFY(f.extra.isEmpty());
         QCOMPARE(f.nvcc, QStringLiteral("13.0.48"));
@@ -339,17 +331,15 @@ private Q_SLOTS:
         QCOMPARE(f.project.diskAvailableKiB, 314572800);
         // The card's JSON keeps its keys (kernelforge-cli facts --json is an interface).
         QVERIFY(!f.toJson().contains(QStringLiteral("project")));
-        QVERIFY(!parseFixture(QStringLiteral("h200-ubuntu2404.txt")).project.probed);
+        QVERIFY(!test::factsFixture(QStringLiteral("h200-ubuntu2404.txt")).project.probed);
     }
 
     // The project part on this machine: its folder, its CMakeLists.txt, the environment given.
     void projectScriptOnThisMachine()
     {
         QTemporaryDir dir;
-        QFile cm(dir.filePath(QStringLiteral("CMakeLists.txt")));
-        QVERIFY(cm.open(QIODevice::WriteOnly));
-        cm.write("cmake_minimum_required(VERSION 3.20)\r\ncmake_policy(SET CMP0177 NEW)\nproject(x)\n");
-        cm.close();
+        QVERIFY(kf::test::writeFile(dir.filePath(QStringLiteral("CMakeLists.txt")),
+            "cmake_minimum_required(VERSION 3.20)\r\ncmake_policy(SET CMP0177 NEW)\nproject(x)\n"));
         ProjectProbe probe;
         probe.workingDirectory = dir.path();
         probe.buildPath = dir.filePath(QStringLiteral("build/not/there/yet"));

@@ -20,7 +20,7 @@ QMap<QString, kf::PreflightCheck> byId(const QList<kf::PreflightCheck>& checks)
 }
 kf::ServerFacts fixture()
 {
-    return kf::parseServerFacts(kf::test::readData(QStringLiteral("facts/project-cuda13-old-cmake.txt"))).value();
+    return kf::test::factsFixture(QStringLiteral("project-cuda13-old-cmake.txt"));
 }
 kf::BuildProfile sglProfile(int jobs, int threads)
 {
@@ -133,10 +133,8 @@ private Q_SLOTS:
     {
         // The real probe through /bin/sh, with the profile's folder and environment.
         QTemporaryDir dir;
-        QFile cm(dir.filePath(QStringLiteral("CMakeLists.txt")));
-        QVERIFY(cm.open(QIODevice::WriteOnly));
-        cm.write("cmake_minimum_required(VERSION 3.20)\ncmake_policy(SET CMP0177 NEW)\nproject(x)\n");
-        cm.close();
+        QVERIFY(kf::test::writeFile(dir.filePath(QStringLiteral("CMakeLists.txt")),
+            "cmake_minimum_required(VERSION 3.20)\ncmake_policy(SET CMP0177 NEW)\nproject(x)\n"));
         kf::BuildProfile p = sglProfile(1, 1);
         p.workingDirectory = dir.path();
         p.env.insert(QStringLiteral("SGL_KERNEL_COMPILE_THREADS"), QStringLiteral("8"));

@@ -9,14 +9,6 @@ using namespace kf;
 
 namespace {
 
-ServerFacts parseFixture(const QString& name)
-{
-    const auto r = parseServerFacts(test::readData(QStringLiteral("facts/") + name));
-    if (!r)
-        qFatal("%s: %s", qPrintable(name), qPrintable(r.error()));
-    return r.value();
-}
-
 bool has(const QStringList& hints, const char* needle)
 {
     return std::any_of(hints.begin(), hints.end(), [&](const QString& h) { return h.contains(QLatin1String(needle)); });
@@ -30,7 +22,7 @@ class TestServerHints : public QObject
 private Q_SLOTS:
     void fixtures()
     {
-        const QStringList blackwell = sglkernel::serverHints(parseFixture(QStringLiteral("blackwell-8gpu.txt")));
+        const QStringList blackwell = sglkernel::serverHints(test::factsFixture(QStringLiteral("blackwell-8gpu.txt")));
         QVERIFY(has(blackwell, "CMake 3.28.3 is older than 3.31"));
         QVERIFY(has(blackwell, "CUDA 13.0.48 keeps CUB/Thrust"));
         QVERIFY(has(blackwell, "SGL_KERNEL_ENABLE_FA3=OFF"));
@@ -38,19 +30,19 @@ private Q_SLOTS:
         QVERIFY(has(blackwell, "at or below about 355 ")); // 1490000000 KiB / 4 GiB
         QVERIFY(!has(blackwell, "did not finish"));
 
-        const QStringList h200 = sglkernel::serverHints(parseFixture(QStringLiteral("h200-ubuntu2404.txt")));
+        const QStringList h200 = sglkernel::serverHints(test::factsFixture(QStringLiteral("h200-ubuntu2404.txt")));
         QVERIFY(!has(h200, "older than 3.31")); // CMake 4.4.3
         QVERIFY(!has(h200, "FA3"));             // sm 9.0 is what FA3 is for
         QVERIFY(has(h200, "include/cccl"));
         QVERIFY(!has(h200, "PyTorch is not installed"));
         QVERIFY(!has(h200, "cannot compile"));
 
-        const QStringList nvml = sglkernel::serverHints(parseFixture(QStringLiteral("nvml-mismatch.txt")));
+        const QStringList nvml = sglkernel::serverHints(test::factsFixture(QStringLiteral("nvml-mismatch.txt")));
         QVERIFY(has(nvml, "reboot"));
         QVERIFY(!has(nvml, "Ninja"));
 
-        QVERIFY(has(sglkernel::serverHints(parseFixture(QStringLiteral("truncated.txt"))), "did not finish"));
-        const QStringList debian = sglkernel::serverHints(parseFixture(QStringLiteral("debian12-nogpu.txt")));
+        QVERIFY(has(sglkernel::serverHints(test::factsFixture(QStringLiteral("truncated.txt"))), "did not finish"));
+        const QStringList debian = sglkernel::serverHints(test::factsFixture(QStringLiteral("debian12-nogpu.txt")));
         QVERIFY(has(debian, "PyTorch is not installed"));
         QVERIFY(has(debian, "older than 3.31"));
     }
@@ -91,7 +83,7 @@ private Q_SLOTS:
         QFETCH(QString, cc);
         QFETCH(QString, nvcc);
         QFETCH(QString, hint);
-        ServerFacts f = parseFixture(QStringLiteral("blackwell-8gpu.txt"));
+        ServerFacts f = test::factsFixture(QStringLiteral("blackwell-8gpu.txt"));
         for (GpuFact& g : f.gpus)
             g.computeCapability = cc;
         f.nvcc = nvcc;
@@ -104,7 +96,7 @@ private Q_SLOTS:
 
     void mixedGpusTheNewestDecides()
     {
-        ServerFacts f = parseFixture(QStringLiteral("blackwell-8gpu.txt"));
+        ServerFacts f = test::factsFixture(QStringLiteral("blackwell-8gpu.txt"));
         f.gpus[0].computeCapability = QStringLiteral("9.0");
         f.nvcc = QStringLiteral("12.4.131");
         f.ninja.clear();

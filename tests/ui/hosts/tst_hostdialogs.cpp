@@ -84,11 +84,6 @@ void grabCard(QWidget* w, const QString& name)
     QVERIFY2(ok, qPrintable(name));
 }
 
-ServerFacts fixtureFacts(const QString& name)
-{
-    return parseServerFacts(test::readData(QStringLiteral("facts/") + name)).value();
-}
-
 // The keychain as a map: the dialog's part is which keys it clears and what it says (the
 // real Secret Service is exercised in tests/integration/ssh/tst_sshkeychain.cpp).
 class MapSecretStore final : public SecretStore
@@ -537,7 +532,7 @@ private Q_SLOTS:
         page.resize(760, 900);
         page.show();
         ServerFactsWidget& w = *card;
-        w.setFacts(fixtureFacts(QStringLiteral("blackwell-8gpu.txt")));
+        w.setFacts(test::factsFixture(QStringLiteral("blackwell-8gpu.txt")));
         QVERIFY(w.hasFacts());
         auto* gpus = w.findChild<QLabel*>(QStringLiteral("value:GPUs"));
         QVERIFY(gpus);
@@ -550,7 +545,7 @@ private Q_SLOTS:
         QVERIFY(hints->text().contains(QLatin1String("older than 3.31")));
         grabCard(&w, QStringLiteral("server-facts-blackwell"));
 
-        w.setFacts(fixtureFacts(QStringLiteral("h200-ubuntu2404.txt")));
+        w.setFacts(test::factsFixture(QStringLiteral("h200-ubuntu2404.txt")));
         QCOMPARE(w.findChild<QLabel*>(QStringLiteral("value:GPUs"))->text(),
             QStringLiteral("0: NVIDIA H200 (sm 9.0, 143771 MiB)"));
         QVERIFY(!w.findChild<QLabel*>(QStringLiteral("value:SGLang"))->isEnabled()); // "not found" is greyed
