@@ -304,7 +304,8 @@ Result<TargetOptions> takeTargetOptions(QStringList& args)
 {
     TargetOptions out;
     out.local = args.removeAll(QStringLiteral("--local")) > 0;
-    if (out.local)
+    // --help needs no destination: the command prints its usage.
+    if (out.local || args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h")))
         return out;
     auto ssh = takeSshOptions(args);
     if (!ssh)

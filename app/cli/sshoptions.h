@@ -65,8 +65,8 @@ bool connectionDown();
 bool reconnectEnabled();
 
 // Commands that read a server or, with --local, this machine (build, facts, gpu watch,
-// server status): the ssh options and destination are required unless args hold --local,
-// which is consumed here. A destination with a :PATH is refused. Commands take their own
+// server status): the ssh options and destination are required unless args hold --local
+// (consumed here) or --help. A destination with a :PATH is refused. Commands take their own
 // flags (FlagTable, app/cli/flags.h) first, so that no flag's value is read as the destination.
 struct TargetOptions
 {
