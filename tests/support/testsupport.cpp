@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "testsupport.h"
 
+#include "factsfixture.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>

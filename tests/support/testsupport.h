@@ -3,7 +3,6 @@
 #pragma once
 
 #include "core/demo/demohost.h"
-#include "core/hosts/serverfacts.h"
 
 #include <QByteArray>
 #include <QProcess>
@@ -20,8 +19,6 @@ QByteArray readFile(const QString& path);
 // tests/data/<relative>
 QString dataPath(const QString& relative);
 QByteArray readData(const QString& relative);
-// tests/data/facts/<name> read by parseServerFacts; a file that does not parse ends the run.
-ServerFacts factsFixture(const QString& name);
 // Writes the whole file, making its folder; false when it cannot.
 bool writeFile(const QString& path, const QByteArray& data);
 // ${build}/screenshots/<name>.png

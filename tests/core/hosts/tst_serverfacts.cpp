@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/hosts/serverfacts.h"
 #include "core/transport/localtransport.h"
+#include "tests/support/factsfixture.h"
 #include "tests/support/testsupport.h"
 
 #include <QDir>

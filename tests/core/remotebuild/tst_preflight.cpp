@@ -3,6 +3,7 @@
 #include "core/remotebuild/preflight.h"
 #include "core/transport/localtransport.h"
 
+#include "tests/support/factsfixture.h"
 #include "tests/support/testsupport.h"
 
 #include <QTemporaryDir>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/sglkernel/serverhints.h"
+#include "tests/support/factsfixture.h"
 #include "tests/support/testsupport.h"
 
 #include <QtTest>

@@ -5,6 +5,7 @@
 #include "core/hosts/serverfacts.h"
 #include "core/ssh/sshtransport.h"
 #include "core/transport/localtransport.h"
+#include "tests/support/factsfixture.h"
 #include "tests/support/testsupport.h"
 #include "ui/hosts/connectdialog.h"
 #include "ui/hosts/guiinteraction.h"
