@@ -33,6 +33,17 @@ QList<Command>& commands();
 QTextStream& out();
 QTextStream& err();
 
+// Usage errors: prints "<prefix>: <why>" on stderr, then the usage when one is given, and
+// returns kExitUsage. prefix names the command ("kernelforge-cli build", "gpu watch").
+int usageError(const QString& prefix, const QString& why, void (*usage)(QTextStream&) = nullptr);
+
+// Connection, host-key and login failures: prints "<prefix>: <why>" on one line of stderr
+// and returns kExitConnection.
+int connectionError(const QString& prefix, const QString& why);
+
+// Exit status for bad usage: an unknown option, a flag without its value, a missing or bad
+// destination, a stray word. Checked before anything connects.
+constexpr int kExitUsage = 2;
 // Exit status for connection, host-key and authentication failures (as OpenSSH's ssh).
 constexpr int kExitConnection = 255;
 

@@ -2,20 +2,15 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // kernelforge-cli build: start, attach, status, cancel and list detached builds; preflight; profiles.
 #include "app/cli/cli.h"
+#include "app/cli/flags.h"
+#include "app/cli/sshoptions.h"
 
 #include "core/jobs/remotejob.h"
 #include "core/log/redact.h"
 #include "core/remotebuild/buildprofile.h"
 #include "core/remotebuild/buildsession.h"
 #include "core/remotebuild/preflight.h"
-#include "core/transport/localtransport.h"
-#include "core/util/loginshell.h"
 #include "core/util/shellquote.h"
-
-#if __has_include("app/cli/sshoptions.h")
-#include "app/cli/sshoptions.h"
-#define KF_CLI_HAS_SSH 1
-#endif
 
 #include <QCoreApplication>
 #include <QEventLoop>
@@ -28,8 +23,6 @@
 namespace {
 
 using namespace kf;
-
-constexpr int kUsage = 2;
 
 void usage(QTextStream& s)
 {
@@ -47,20 +40,12 @@ void usage(QTextStream& s)
       << "  preflight --profile NAME         check tools, versions, memory and disk before a build\n"
       << "  profiles                         list build profiles (built-in and yours)\n\n"
       << "Options: --json (one JSON object per line and event), --job-root DIR (default ~/.cache/kernelforge/jobs)\n"
-#ifdef KF_CLI_HAS_SSH
       << "SSH: -p PORT -i KEY -J JUMP --known-hosts FILE --accept-new [--no-reconnect] [--timeout S] user@host\n"
       << "A dropped connection is logged in again (1 s doubling to 30 s) and attach resumes at the byte it had;\n"
       << "--no-reconnect stops instead, --timeout S (default 300) bounds how long the server may stay unreachable.\n"
-#endif
       << "--local runs on this machine.\n";
     s.flush();
 }
-
-struct Target
-{
-    std::shared_ptr<Transport> transport;
-    QString host;
-};
 
 void printJson(const QJsonObject& o)
 {
@@ -95,14 +80,11 @@ QString formatSeconds(double s)
 
 // K=V lines; blank lines and # comments skipped, an `export ` prefix and one pair of quotes
 // around the value dropped (no escapes). The values are secrets: registered for redaction.
-bool readEnvFile(const QString& path, QMap<QString, QString>* env)
+Result<void> readEnvFile(const QString& path, QMap<QString, QString>& env)
 {
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        cli::err() << "kernelforge-cli build: cannot read --env-file " << path << ": " << f.errorString() << '\n'
-                   << Qt::flush;
-        return false;
-    }
+    if (!f.open(QIODevice::ReadOnly))
+        return Result<void>::failure(QStringLiteral("cannot read --env-file %1: %2").arg(path, f.errorString()));
     int lineNo = 0;
     for (QByteArray raw : f.readAll().split('\n')) {
         ++lineNo;
@@ -115,58 +97,22 @@ bool readEnvFile(const QString& path, QMap<QString, QString>* env)
             line = line.mid(7);
         const qsizetype eq = line.indexOf(QLatin1Char('='));
         const QString key = line.left(qMax<qsizetype>(0, eq)).trimmed();
-        if (eq <= 0 || !isShellName(key)) {
-            cli::err() << "kernelforge-cli build: " << path << ':' << lineNo << ": not a K=V line\n" << Qt::flush;
-            return false;
-        }
+        if (eq <= 0 || !isShellName(key))
+            return Result<void>::failure(QStringLiteral("%1:%2: not a K=V line").arg(path).arg(lineNo));
         QString value = line.mid(eq + 1);
         if (value.size() >= 2 && (value.front() == QLatin1Char('"') || value.front() == QLatin1Char('\''))
             && value.back() == value.front())
             value = value.mid(1, value.size() - 2);
         SecretRegistry::add(value.toUtf8());
-        env->insert(key, value);
+        env.insert(key, value);
     }
-    return true;
+    return {};
 }
 
-// Takes a value option ("--x V"); returns false (with a message) if the value is missing.
-bool takeValue(QStringList& args, int i, QString* value)
-{
-    if (i + 1 >= args.size()) {
-        cli::err() << "kernelforge-cli build: " << args[i] << " needs a value\n";
-        return false;
-    }
-    *value = args[i + 1];
-    args.remove(i, 2);
-    return true;
-}
-
-Result<Target> connectTarget(QStringList& args, bool local)
-{
-    if (local)
-        return Target { std::make_shared<LocalTransport>(), QStringLiteral("local") };
-#ifdef KF_CLI_HAS_SSH
-    cli::SshCliOptions opts;
-    QString error;
-    if (!cli::takeSshOptions(args, &opts, &error))
-        return Result<Target>::failure(error);
-    auto t = cli::connectForCli(opts);
-    if (!t)
-        return Result<Target>::failure(t.error());
-    // The history key: the same server reached the same way.
-    const QString host = (opts.user.isEmpty() ? QString() : opts.user + QLatin1Char('@')) + opts.host
-        + (opts.port == 22 ? QString() : QStringLiteral(":%1").arg(opts.port));
-    return Target { *t, host };
-#else
-    Q_UNUSED(args);
-    return Result<Target>::failure(QStringLiteral("this build has no SSH support yet: use --local"));
-#endif
-}
-
-int attach(const Target& target, const QString& id, qint64 from, bool json, const QString& root,
+int attach(const cli::Target& target, const QString& id, qint64 from, bool json, const QString& root,
     const std::optional<BuildProfile>& profile)
 {
-    BuildSession session(target.transport, target.host, id);
+    BuildSession session(target.transport, target.destination, id);
     session.setJobRoot(root);
     session.setMemoryInterval(json ? 5000 : 0);
     if (profile)
@@ -256,270 +202,303 @@ int attach(const Target& target, const QString& id, qint64 from, bool json, cons
     return exitStatus;
 }
 
-int runBuild(const QStringList& argsIn)
+// Everything a build subcommand may be given; each subcommand's flag table says which it takes.
+struct BuildArgs
 {
-    QStringList args = argsIn;
-    if (args.isEmpty() || args.first() == QLatin1String("--help") || args.first() == QLatin1String("-h")) {
-        usage(args.isEmpty() ? cli::err() : cli::out());
-        return args.isEmpty() ? kUsage : 0;
-    }
-    const QString sub = args.takeFirst();
     bool json = false;
-    bool local = false;
-    QString root;
+    QString root; // --job-root
     QString profileName;
     QString command;
     QString dir;
     QString name;
-    QString fromText;
-    QString maxJobs;
+    int maxJobs = -1; // -1: not given (0 unsets the profile's)
+    qint64 from = 0;
     QMap<QString, QString> env;
     QStringList cmakeArgs;
-    for (int i = 0; i < args.size();) {
-        const QString a = args[i];
-        QString v;
-        if (a == QLatin1String("--json")) {
-            json = true;
-            args.removeAt(i);
-        } else if (a == QLatin1String("--local")) {
-            local = true;
-            args.removeAt(i);
-        } else if (a == QLatin1String("--job-root")) {
-            if (!takeValue(args, i, &root))
-                return kUsage;
-        } else if (a == QLatin1String("--profile")) {
-            if (!takeValue(args, i, &profileName))
-                return kUsage;
-        } else if (a == QLatin1String("--command")) {
-            if (!takeValue(args, i, &command))
-                return kUsage;
-        } else if (a == QLatin1String("--dir")) {
-            if (!takeValue(args, i, &dir))
-                return kUsage;
-        } else if (a == QLatin1String("--name")) {
-            if (!takeValue(args, i, &name))
-                return kUsage;
-        } else if (a == QLatin1String("--from")) {
-            if (!takeValue(args, i, &fromText))
-                return kUsage;
-        } else if (a == QLatin1String("--max-jobs")) {
-            if (!takeValue(args, i, &maxJobs))
-                return kUsage;
-        } else if (a == QLatin1String("--cmake-arg")) {
-            if (!takeValue(args, i, &v))
-                return kUsage;
-            cmakeArgs << v;
-        } else if (a == QLatin1String("--env")) {
-            if (!takeValue(args, i, &v))
-                return kUsage;
-            const qsizetype eq = v.indexOf(QLatin1Char('='));
-            if (eq <= 0) {
-                cli::err() << "kernelforge-cli build: --env needs K=V\n" << Qt::flush;
-                return kUsage;
-            }
-            SecretRegistry::add(v.mid(eq + 1).toUtf8());
-            env.insert(v.left(eq), v.mid(eq + 1));
-        } else if (a == QLatin1String("--env-file")) {
-            if (!takeValue(args, i, &v) || !readEnvFile(v, &env))
-                return kUsage;
-        } else {
-            ++i;
-        }
-    }
+};
 
+// A subcommand's input once its flags, profile, job and target are read.
+struct Call
+{
+    const BuildArgs& args;
     std::optional<BuildProfile> profile;
-    if (!profileName.isEmpty()) {
-        const auto all = loadBuildProfiles();
-        if (!all) {
-            cli::err() << "kernelforge-cli build: " << all.error() << '\n' << Qt::flush;
-            return 1;
-        }
-        profile = findBuildProfile(*all, profileName);
-        if (!profile) {
-            cli::err() << "kernelforge-cli build: no profile named '" << profileName
-                       << "' (see 'kernelforge-cli build profiles')\n"
-                       << Qt::flush;
-            return kUsage;
-        }
-    }
-
-    if (sub == QLatin1String("profiles")) {
-        const auto all = loadBuildProfiles();
-        if (!all) {
-            cli::err() << "kernelforge-cli build: " << all.error() << '\n' << Qt::flush;
-            return 1;
-        }
-        for (const auto& p : *all) {
-            if (json)
-                printJson({ { QStringLiteral("event"), QStringLiteral("profile") }, { QStringLiteral("name"), p.name },
-                    { QStringLiteral("command"), p.command }, { QStringLiteral("dir"), p.workingDirectory },
-                    { QStringLiteral("built_in"), p.builtIn } });
-            else
-                cli::out() << p.name.leftJustified(26) << p.workingDirectory.leftJustified(24) << p.command << '\n';
-        }
-        return 0;
-    }
-
-    const QStringList known { QStringLiteral("start"), QStringLiteral("attach"), QStringLiteral("status"),
-        QStringLiteral("cancel"), QStringLiteral("list"), QStringLiteral("preflight") };
-    if (!known.contains(sub)) {
-        cli::err() << "kernelforge-cli build: unknown subcommand '" << sub << "'\n";
-        usage(cli::err());
-        return kUsage;
-    }
-    const bool needsJob
-        = sub == QLatin1String("attach") || sub == QLatin1String("status") || sub == QLatin1String("cancel");
     QString jobId;
-    if (needsJob) {
-        if (args.isEmpty() || args.first().startsWith(QLatin1Char('-'))) {
-            cli::err() << "kernelforge-cli build " << sub << ": which JOB?\n" << Qt::flush;
-            return kUsage;
-        }
-        jobId = args.takeFirst();
-        if (!jobs::isValidJobId(jobId)) { // no job folder can have that name
-            cli::err() << "kernelforge-cli build " << sub << ": no such job '" << jobId << "'\n" << Qt::flush;
-            return 1;
-        }
-    }
-    auto target = connectTarget(args, local);
-    if (!target) {
-        cli::err() << "kernelforge-cli build: " << target.error() << '\n' << Qt::flush;
-        return cli::kExitConnection;
-    }
-    if (!args.isEmpty()) {
-        cli::err() << "kernelforge-cli build: unexpected arguments: " << args.join(QLatin1Char(' ')) << '\n'
-                   << Qt::flush;
-        return kUsage;
-    }
-    Transport& t = *target->transport;
+    cli::Target target;
+};
 
-    if (sub == QLatin1String("start")) {
-        BuildProfile p;
-        if (profile) {
-            p = *profile;
-        } else if (command.isEmpty()) {
-            cli::err() << "kernelforge-cli build start: --profile NAME or --command CMD is required\n" << Qt::flush;
-            return kUsage;
-        } else {
-            p.name = name.isEmpty() ? QStringLiteral("command") : name;
-        }
-        if (!command.isEmpty())
-            p.command = command;
-        if (!dir.isEmpty())
-            p.workingDirectory = dir;
-        if (!name.isEmpty())
-            p.name = name;
-        if (!maxJobs.isEmpty())
-            p.maxJobs = maxJobs.toInt();
-        for (auto it = env.cbegin(); it != env.cend(); ++it)
-            p.env.insert(it.key(), it.value());
-        p.cmakeArgs << cmakeArgs;
-        for (const QString& moved : moveCMakeOnlyEnv(p))
-            cli::err() << "kernelforge-cli build: " << moved
-                       << " only works as a CMake definition; passing it in CMAKE_ARGS\n";
-        JobSpec spec = p.toJobSpec();
-        spec.root = root;
-        const auto started = RemoteJob::start(t, spec);
-        if (!started) {
-            cli::err() << "kernelforge-cli build: " << started.error() << '\n' << Qt::flush;
-            return 1;
-        }
-        BuildRecord rec;
-        rec.jobId = started->id;
-        rec.profile = p.name;
-        rec.host = target->host;
-        rec.started = started->started.isValid() ? started->started : QDateTime::currentDateTimeUtc();
-        if (const auto saved = buildhistory::save(rec); !saved)
-            cli::err() << "kernelforge-cli build start: warning: the build is not in this machine's history: "
-                       << saved.error() << '\n';
-        if (json) {
-            QJsonObject o = jobJson(*started);
-            o[QStringLiteral("event")] = QStringLiteral("started");
-            printJson(o);
-        } else {
-            cli::out() << started->id << '\n';
-        }
-        return 0;
+int startBuild(const Call& c)
+{
+    const BuildArgs& a = c.args;
+    BuildProfile p;
+    if (c.profile)
+        p = *c.profile;
+    else
+        p.name = a.name.isEmpty() ? QStringLiteral("command") : a.name;
+    if (!a.command.isEmpty())
+        p.command = a.command;
+    if (!a.dir.isEmpty())
+        p.workingDirectory = a.dir;
+    if (!a.name.isEmpty())
+        p.name = a.name;
+    if (a.maxJobs >= 0)
+        p.maxJobs = a.maxJobs;
+    for (auto it = a.env.cbegin(); it != a.env.cend(); ++it)
+        p.env.insert(it.key(), it.value());
+    p.cmakeArgs << a.cmakeArgs;
+    for (const QString& moved : moveCMakeOnlyEnv(p))
+        cli::err() << "kernelforge-cli build: " << moved
+                   << " only works as a CMake definition; passing it in CMAKE_ARGS\n";
+    JobSpec spec = p.toJobSpec();
+    spec.root = a.root;
+    const auto started = RemoteJob::start(*c.target.transport, spec);
+    if (!started) {
+        cli::err() << "kernelforge-cli build: " << started.error() << '\n' << Qt::flush;
+        return 1;
     }
-    if (sub == QLatin1String("attach")) {
-        bool ok = true;
-        const qint64 from = fromText.isEmpty() ? 0 : fromText.toLongLong(&ok);
-        if (!ok || from < 0) {
-            cli::err() << "kernelforge-cli build attach: --from needs a byte offset\n" << Qt::flush;
-            return kUsage;
-        }
-        return attach(*target, jobId, from, json, root, profile);
+    BuildRecord rec;
+    rec.jobId = started->id;
+    rec.profile = p.name;
+    rec.host = c.target.destination; // the history key: the same server reached the same way
+    rec.started = started->started.isValid() ? started->started : QDateTime::currentDateTimeUtc();
+    if (const auto saved = buildhistory::save(rec); !saved)
+        cli::err() << "kernelforge-cli build start: warning: the build is not in this machine's history: "
+                   << saved.error() << '\n';
+    if (a.json) {
+        QJsonObject o = jobJson(*started);
+        o[QStringLiteral("event")] = QStringLiteral("started");
+        printJson(o);
+    } else {
+        cli::out() << started->id << '\n';
     }
-    if (sub == QLatin1String("status")) {
-        const auto info = RemoteJob::info(t, jobId, root);
-        if (!info) {
-            cli::err() << "kernelforge-cli build: " << info.error() << '\n' << Qt::flush;
-            return 1;
-        }
-        if (json) {
-            printJson(jobJson(*info));
-        } else {
-            cli::out() << "job " << info->id << ": " << toString(info->state);
-            if (info->state == JobInfo::State::Finished)
-                cli::out() << ", exit status " << info->exitStatus << (info->cancelled ? " (cancelled)" : "");
-            cli::out() << ", log " << info->logSize << " bytes\n";
-        }
-        return 0;
+    return 0;
+}
+
+int attachBuild(const Call& c)
+{
+    return attach(c.target, c.jobId, c.args.from, c.args.json, c.args.root, c.profile);
+}
+
+int showStatus(const Call& c)
+{
+    const auto info = RemoteJob::info(*c.target.transport, c.jobId, c.args.root);
+    if (!info) {
+        cli::err() << "kernelforge-cli build: " << info.error() << '\n' << Qt::flush;
+        return 1;
     }
-    if (sub == QLatin1String("cancel")) {
-        const Result<void> s = RemoteJob::cancel(t, jobId, root);
-        if (!s) {
-            cli::err() << "kernelforge-cli build: " << s.error() << '\n' << Qt::flush;
-            return 1;
-        }
-        if (json)
-            printJson({ { QStringLiteral("event"), QStringLiteral("cancelled") }, { QStringLiteral("job"), jobId } });
+    if (c.args.json) {
+        printJson(jobJson(*info));
+    } else {
+        cli::out() << "job " << info->id << ": " << toString(info->state);
+        if (info->state == JobInfo::State::Finished)
+            cli::out() << ", exit status " << info->exitStatus << (info->cancelled ? " (cancelled)" : "");
+        cli::out() << ", log " << info->logSize << " bytes\n";
+    }
+    return 0;
+}
+
+int cancelBuild(const Call& c)
+{
+    const Result<void> s = RemoteJob::cancel(*c.target.transport, c.jobId, c.args.root);
+    if (!s) {
+        cli::err() << "kernelforge-cli build: " << s.error() << '\n' << Qt::flush;
+        return 1;
+    }
+    if (c.args.json)
+        printJson({ { QStringLiteral("event"), QStringLiteral("cancelled") }, { QStringLiteral("job"), c.jobId } });
+    else
+        cli::out() << "cancelled " << c.jobId << '\n';
+    return 0;
+}
+
+int listBuilds(const Call& c)
+{
+    const auto jobs = RemoteJob::list(*c.target.transport, c.args.root);
+    if (!jobs) {
+        cli::err() << "kernelforge-cli build: " << jobs.error() << '\n' << Qt::flush;
+        return 1;
+    }
+    for (const auto& j : *jobs) {
+        if (c.args.json)
+            printJson(jobJson(j));
         else
-            cli::out() << "cancelled " << jobId << '\n';
-        return 0;
+            cli::out() << j.id.leftJustified(24) << toString(j.state).leftJustified(10)
+                       << (j.state == JobInfo::State::Finished ? QString::number(j.exitStatus) : QStringLiteral("-"))
+                              .leftJustified(5)
+                       << j.name.leftJustified(24) << j.command << '\n';
     }
-    if (sub == QLatin1String("list")) {
-        const auto jobs = RemoteJob::list(t, root);
-        if (!jobs) {
-            cli::err() << "kernelforge-cli build: " << jobs.error() << '\n' << Qt::flush;
-            return 1;
-        }
-        for (const auto& j : *jobs) {
-            if (json)
-                printJson(jobJson(j));
-            else
-                cli::out() << j.id.leftJustified(24) << toString(j.state).leftJustified(10)
-                           << (j.state == JobInfo::State::Finished ? QString::number(j.exitStatus)
-                                                                   : QStringLiteral("-"))
-                                  .leftJustified(5)
-                           << j.name.leftJustified(24) << j.command << '\n';
-        }
-        return 0;
-    }
-    // preflight
-    if (!profile) {
-        cli::err() << "kernelforge-cli build preflight: --profile NAME is required\n" << Qt::flush;
-        return kUsage;
-    }
-    if (!dir.isEmpty())
-        profile->workingDirectory = dir;
-    const auto checks = runPreflight(t, *profile);
+    return 0;
+}
+
+int preflight(const Call& c)
+{
+    BuildProfile profile = *c.profile;
+    if (!c.args.dir.isEmpty())
+        profile.workingDirectory = c.args.dir;
+    const auto checks = runPreflight(*c.target.transport, profile);
     if (!checks) {
         cli::err() << "kernelforge-cli build: " << checks.error() << '\n' << Qt::flush;
         return cli::kExitConnection;
     }
     bool failed = false;
-    for (const auto& c : *checks) {
-        failed = failed || c.level == PreflightCheck::Level::Fail;
-        if (json)
+    for (const auto& check : *checks) {
+        failed = failed || check.level == PreflightCheck::Level::Fail;
+        if (c.args.json)
             printJson({ { QStringLiteral("event"), QStringLiteral("check") },
-                { QStringLiteral("level"), toString(c.level) }, { QStringLiteral("id"), c.id },
-                { QStringLiteral("message"), c.message }, { QStringLiteral("fix"), c.fix } });
+                { QStringLiteral("level"), toString(check.level) }, { QStringLiteral("id"), check.id },
+                { QStringLiteral("message"), check.message }, { QStringLiteral("fix"), check.fix } });
         else
-            cli::out() << toString(c.level).toUpper().leftJustified(5) << c.id.leftJustified(14) << c.message
-                       << (c.fix.isEmpty() ? QString() : QStringLiteral("\n                   fix: ") + c.fix) << '\n';
+            cli::out() << toString(check.level).toUpper().leftJustified(5) << check.id.leftJustified(14)
+                       << check.message
+                       << (check.fix.isEmpty() ? QString() : QStringLiteral("\n                   fix: ") + check.fix)
+                       << '\n';
     }
     return failed ? 1 : 0;
+}
+
+int listProfiles(bool json)
+{
+    const auto all = loadBuildProfiles();
+    if (!all) {
+        cli::err() << "kernelforge-cli build: " << all.error() << '\n' << Qt::flush;
+        return 1;
+    }
+    for (const auto& p : *all) {
+        if (json)
+            printJson({ { QStringLiteral("event"), QStringLiteral("profile") }, { QStringLiteral("name"), p.name },
+                { QStringLiteral("command"), p.command }, { QStringLiteral("dir"), p.workingDirectory },
+                { QStringLiteral("built_in"), p.builtIn } });
+        else
+            cli::out() << p.name.leftJustified(26) << p.workingDirectory.leftJustified(24) << p.command << '\n';
+    }
+    return 0;
+}
+
+void noFlags(cli::FlagTable&, BuildArgs&) { }
+
+void startFlags(cli::FlagTable& t, BuildArgs& a)
+{
+    t.add("--profile", &a.profileName)
+        .add("--command", &a.command)
+        .add("--dir", &a.dir)
+        .add("--name", &a.name)
+        .add("--max-jobs", &a.maxJobs, 0, "a number of jobs")
+        .add("--cmake-arg", &a.cmakeArgs)
+        .add("--env",
+            [&a](const QString& v) -> Result<void> {
+                const qsizetype eq = v.indexOf(QLatin1Char('='));
+                if (eq <= 0)
+                    return Result<void>::failure(QStringLiteral("--env needs K=V"));
+                SecretRegistry::add(v.mid(eq + 1).toUtf8());
+                a.env.insert(v.left(eq), v.mid(eq + 1));
+                return {};
+            })
+        .add("--env-file", [&a](const QString& v) { return readEnvFile(v, a.env); });
+}
+
+void attachFlags(cli::FlagTable& t, BuildArgs& a)
+{
+    t.add("--from", &a.from, 0, "a byte offset").add("--profile", &a.profileName);
+}
+
+void preflightFlags(cli::FlagTable& t, BuildArgs& a)
+{
+    t.add("--profile", &a.profileName).add("--dir", &a.dir);
+}
+
+// The subcommands: the flags each takes (besides --json, and --job-root and the target's for
+// those with a target), whether a JOB comes first, and what runs it.
+struct Subcommand
+{
+    const char* name;
+    void (*flags)(cli::FlagTable&, BuildArgs&);
+    bool needsJob;
+    int (*run)(const Call&); // null: no target (profiles)
+};
+
+const Subcommand kSubcommands[] = {
+    { "start", startFlags, false, startBuild },
+    { "attach", attachFlags, true, attachBuild },
+    { "status", noFlags, true, showStatus },
+    { "cancel", noFlags, true, cancelBuild },
+    { "list", noFlags, false, listBuilds },
+    { "preflight", preflightFlags, false, preflight },
+    { "profiles", noFlags, false, nullptr },
+};
+
+int runBuild(const QStringList& argsIn)
+{
+    QStringList args = argsIn;
+    if (args.isEmpty() || args.first() == QLatin1String("--help") || args.first() == QLatin1String("-h")) {
+        usage(args.isEmpty() ? cli::err() : cli::out());
+        return args.isEmpty() ? cli::kExitUsage : 0;
+    }
+    const QString sub = args.takeFirst();
+    const QString me = QStringLiteral("kernelforge-cli build");
+    const Subcommand* cmd = nullptr;
+    for (const Subcommand& c : kSubcommands)
+        if (sub == QLatin1String(c.name))
+            cmd = &c;
+    if (!cmd) {
+        cli::err() << me << ": unknown subcommand '" << sub << "'\n";
+        usage(cli::err());
+        return cli::kExitUsage;
+    }
+
+    // Every usage error is found before anything connects.
+    BuildArgs a;
+    cli::FlagTable flags;
+    flags.add("--json", &a.json);
+    if (cmd->run)
+        flags.add("--job-root", &a.root);
+    cmd->flags(flags, a);
+    if (const auto taken = flags.take(args); !taken)
+        return cli::usageError(me, taken.error());
+    if (args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h"))) {
+        usage(cli::out());
+        return 0;
+    }
+    if (!cmd->run) {
+        if (!args.isEmpty())
+            return cli::usageError(me, QStringLiteral("unexpected arguments: ") + args.join(QLatin1Char(' ')));
+        return listProfiles(a.json);
+    }
+    std::optional<BuildProfile> profile;
+    if (!a.profileName.isEmpty()) {
+        const auto all = loadBuildProfiles();
+        if (!all) {
+            cli::err() << me << ": " << all.error() << '\n' << Qt::flush;
+            return 1;
+        }
+        profile = findBuildProfile(*all, a.profileName);
+        if (!profile)
+            return cli::usageError(
+                me, QStringLiteral("no profile named '%1' (see 'kernelforge-cli build profiles')").arg(a.profileName));
+    }
+    const QString meSub = me + QLatin1Char(' ') + sub;
+    if (sub == QLatin1String("start") && !profile && a.command.isEmpty())
+        return cli::usageError(meSub, QStringLiteral("--profile NAME or --command CMD is required"));
+    if (sub == QLatin1String("preflight") && !profile)
+        return cli::usageError(meSub, QStringLiteral("--profile NAME is required"));
+    QString jobId;
+    if (cmd->needsJob) {
+        if (args.isEmpty() || args.first().startsWith(QLatin1Char('-')))
+            return cli::usageError(meSub, QStringLiteral("which JOB?"));
+        jobId = args.takeFirst();
+        if (!jobs::isValidJobId(jobId)) { // no job folder can have that name
+            cli::err() << meSub << ": no such job '" << jobId << "'\n" << Qt::flush;
+            return 1;
+        }
+    }
+    const auto target = cli::takeTargetOptions(args);
+    if (!target)
+        return cli::usageError(me, target.error());
+    if (!args.isEmpty())
+        return cli::usageError(me, QStringLiteral("unexpected arguments: ") + args.join(QLatin1Char(' ')));
+
+    const auto opened = cli::openTarget(*target);
+    if (!opened)
+        return cli::connectionError(me, opened.error());
+    return cmd->run({ a, profile, jobId, *opened });
 }
 
 const kf::cli::Registration reg { "build", "Start, follow, cancel and list detached remote builds; preflight checks",

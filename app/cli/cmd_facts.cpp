@@ -2,14 +2,12 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // kernelforge-cli facts: the server facts card (core/hosts/serverfacts.h) on a terminal.
 #include "app/cli/cli.h"
+#include "app/cli/flags.h"
 #include "app/cli/sshoptions.h"
 
 #include "core/hosts/serverfacts.h"
-#include "core/transport/localtransport.h"
 
 #include <QJsonDocument>
-
-#include <memory>
 
 namespace {
 
@@ -50,53 +48,27 @@ void printTable(const kf::ServerFacts& facts)
 int runFacts(const QStringList& argv)
 {
     QStringList args = argv;
+    if (args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h"))) {
+        usage(kf::cli::out());
+        return 0;
+    }
+    const QString me = QStringLiteral("kernelforge-cli facts");
     bool json = false;
-    bool local = false;
-    for (qsizetype i = 0; i < args.size();) {
-        const QString& a = args[i];
-        if (a == QLatin1String("--help") || a == QLatin1String("-h")) {
-            usage(kf::cli::out());
-            return 0;
-        }
-        if (a == QLatin1String("--json")) {
-            json = true;
-            args.removeAt(i);
-        } else if (a == QLatin1String("--local")) {
-            local = true;
-            args.removeAt(i);
-        } else {
-            ++i;
-        }
-    }
-    std::shared_ptr<kf::Transport> transport;
-    if (local) {
-        if (!args.isEmpty()) {
-            kf::cli::err() << "kernelforge-cli facts: unexpected argument " << args.first() << " with --local\n";
-            return 2;
-        }
-        transport = std::make_shared<kf::LocalTransport>();
-    } else {
-        kf::cli::SshCliOptions opts;
-        QString error;
-        if (!kf::cli::takeSshOptions(args, &opts, &error) || !args.isEmpty() || opts.hasRemotePath) {
-            if (error.isEmpty())
-                error = args.isEmpty() ? QStringLiteral("a destination takes no :PATH")
-                                       : QStringLiteral("unexpected argument ") + args.first();
-            kf::cli::err() << "kernelforge-cli facts: " << error << '\n';
-            usage(kf::cli::err());
-            return 2;
-        }
-        auto connected = kf::cli::connectForCli(opts);
-        if (!connected) {
-            kf::cli::err() << "kernelforge-cli facts: "
-                           << QString(connected.error()).replace(QLatin1Char('\n'), QLatin1Char(' ')) << '\n';
-            return kf::cli::kExitConnection;
-        }
-        transport = connected.value();
-    }
-    const auto facts = kf::collectServerFacts(*transport);
+    kf::cli::FlagTable flags;
+    flags.add("--json", &json);
+    if (const auto taken = flags.take(args); !taken)
+        return kf::cli::usageError(me, taken.error(), usage);
+    const auto target = kf::cli::takeTargetOptions(args);
+    if (!target)
+        return kf::cli::usageError(me, target.error(), usage);
+    if (!args.isEmpty())
+        return kf::cli::usageError(me, QStringLiteral("unexpected argument ") + args.first(), usage);
+    const auto opened = kf::cli::openTarget(*target);
+    if (!opened)
+        return kf::cli::connectionError(me, opened.error());
+    const auto facts = kf::collectServerFacts(*opened->transport);
     if (!facts) {
-        kf::cli::err() << "kernelforge-cli facts: " << facts.error() << '\n';
+        kf::cli::err() << me << ": " << facts.error() << '\n';
         return 1;
     }
     if (json)

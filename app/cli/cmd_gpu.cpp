@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // kernelforge-cli gpu watch|parse
 #include "app/cli/cli.h"
+#include "app/cli/flags.h"
 #include "app/cli/sshoptions.h"
 
 #include "core/gpu/gpumonitor.h"
@@ -92,48 +93,30 @@ void usage(QTextStream& s)
 
 int watch(QStringList args)
 {
-    // Remote unless --local: the shared ssh options and the user@host destination go first.
-    cli::TargetOptions target;
-    if (QString error; !cli::takeTargetOptions(args, &target, &error)) {
-        cli::err() << "gpu watch: " << error << '\n';
-        usage(cli::err());
-        return 2;
+    if (args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h"))) {
+        usage(cli::out());
+        return 0;
     }
+    const QString me = QStringLiteral("gpu watch");
     bool json = false;
     int count = -1;
     int interval = 1000;
-    while (!args.isEmpty()) {
-        const QString a = args.takeFirst();
-        if (a == QLatin1String("--json")) {
-            json = true;
-        } else if (a == QLatin1String("--count") && !args.isEmpty()) {
-            bool ok = false;
-            count = args.takeFirst().toInt(&ok);
-            if (!ok || count <= 0) {
-                cli::err() << "gpu watch: --count needs a positive number\n";
-                return 2;
-            }
-        } else if (a == QLatin1String("--interval") && !args.isEmpty()) {
-            bool ok = false;
-            interval = args.takeFirst().toInt(&ok);
-            if (!ok || interval < 100) {
-                cli::err() << "gpu watch: --interval needs milliseconds >= 100\n";
-                return 2;
-            }
-        } else if (a == QLatin1String("--help") || a == QLatin1String("-h")) {
-            usage(cli::out());
-            return 0;
-        } else {
-            cli::err() << "gpu watch: unknown option " << a << '\n';
-            usage(cli::err());
-            return 2;
-        }
-    }
-    auto opened = cli::openTarget(target);
-    if (!opened) {
-        cli::err() << "gpu watch: " << opened.error() << '\n';
-        return cli::kExitConnection;
-    }
+    cli::FlagTable flags;
+    flags.add("--json", &json)
+        .add("--count", &count, 1, "a positive number")
+        .add("--interval", &interval, 100, "milliseconds >= 100");
+    if (const auto taken = flags.take(args); !taken)
+        return cli::usageError(me, taken.error(), usage);
+    // Remote unless --local: the shared ssh options and the user@host destination, taken after
+    // the flags above so that a flag's value is never read as the destination.
+    const auto target = cli::takeTargetOptions(args);
+    if (!target)
+        return cli::usageError(me, target.error(), usage);
+    if (!args.isEmpty())
+        return cli::usageError(me, QStringLiteral("unknown option ") + args.first(), usage);
+    auto opened = cli::openTarget(*target);
+    if (!opened)
+        return cli::connectionError(me, opened.error());
     const std::shared_ptr<Transport> transport = opened->transport;
     const QString host = opened->label;
     GpuMonitor::Options options;

@@ -5,11 +5,11 @@
 #include "app/cli/cli.h"
 #include "app/cli/sshoptions.h"
 
+#include "core/hosts/destination.h"
 #include "core/patch/applier.h"
 #include "core/patch/patchplan.h"
 #include "core/patch/patchset.h"
 #include "core/store/historystore.h"
-#include "core/transport/localtransport.h"
 
 #include <QDir>
 #include <QJsonDocument>
@@ -301,43 +301,24 @@ int runPatch(const QStringList& argsIn)
         usage(cli::err());
         return kExitError;
     }
-    // --root user@host:PATH goes over SSH: hand it and the ssh options (-p -i -J
-    // --known-hosts --accept-new) to the shared parser as its destination.
+    // --root user@host:PATH goes over SSH: the shared parser takes the ssh options (-p -i -J
+    // --known-hosts --accept-new --no-reconnect --timeout) and reads it as the destination.
     std::optional<cli::SshCliOptions> ssh;
     if (const qsizetype r = args.indexOf(QStringLiteral("--root")); r >= 0 && r + 1 < args.size()) {
         const QString value = args[r + 1];
-        const qsizetype colon = value.indexOf(QLatin1Char(':'));
-        const qsizetype slash = value.indexOf(QLatin1Char('/'));
-        if (colon > 0 && (slash < 0 || colon < slash)) {
+        if (hasRemoteColon(value)) {
             args.remove(r, 2);
-            QStringList sshArgs;
-            for (qsizetype i = 0; i < args.size();) {
-                const QString& a = args[i];
-                const bool withValue = a == QLatin1String("-p") || a == QLatin1String("-i") || a == QLatin1String("-J")
-                    || a == QLatin1String("--known-hosts");
-                if (withValue && i + 1 < args.size()) {
-                    sshArgs << a << args[i + 1];
-                    args.remove(i, 2);
-                } else if (a == QLatin1String("--accept-new")) {
-                    sshArgs << a;
-                    args.remove(i);
-                } else {
-                    ++i;
-                }
-            }
-            sshArgs << value;
-            cli::SshCliOptions so;
-            QString error;
-            if (!cli::takeSshOptions(sshArgs, &so, &error)) {
-                cli::err() << "kernelforge-cli patch: " << error << '\n';
+            auto so = cli::takeSshOptions(args, value);
+            if (!so) {
+                cli::err() << "kernelforge-cli patch: " << so.error() << '\n';
                 return kExitError;
             }
-            if (!so.hasRemotePath || so.remotePath.isEmpty()) {
+            if (so->remotePath.isEmpty()) {
                 cli::err() << "kernelforge-cli patch: --root needs a path: user@host:PATH\n";
                 return kExitError;
             }
-            ssh = so;
-            opt.root = so.remotePath;
+            ssh = so.value();
+            opt.root = so->remotePath;
         }
     }
     while (!args.isEmpty()) {
@@ -386,21 +367,13 @@ int runPatch(const QStringList& argsIn)
         cli::err() << "kernelforge-cli patch: " << set.error() << '\n';
         return kExitError;
     }
-    std::shared_ptr<Transport> transport;
+    const auto opened = cli::openTarget({ ssh.value_or(cli::SshCliOptions {}), !ssh });
+    if (!opened)
+        return cli::connectionError(QStringLiteral("kernelforge-cli patch"), opened.error());
+    const std::shared_ptr<Transport> transport = opened->transport;
     QString root = opt.root;
-    if (ssh) {
-        auto connected = cli::connectForCli(*ssh);
-        if (!connected) {
-            cli::err() << "kernelforge-cli patch: " << connected.error() << '\n';
-            return cli::kExitConnection;
-        }
-        transport = connected.value();
-    } else {
-        transport = std::make_shared<LocalTransport>();
-        // Relative to here, not to the home folder as Transport paths are.
-        if (!root.startsWith(QLatin1Char('/')) && !root.startsWith(QLatin1String("~/")))
-            root = QDir::cleanPath(QDir::current().absoluteFilePath(root));
-    }
+    if (!ssh && !root.startsWith(QLatin1Char('/')) && !root.startsWith(QLatin1String("~/")))
+        root = QDir::cleanPath(QDir::current().absoluteFilePath(root));
     const auto st = transport->stat(root);
     if (!st || !st->exists || !st->isDir) {
         cli::err() << "kernelforge-cli patch: " << (st ? QStringLiteral("%1 is not a folder").arg(root) : st.error())

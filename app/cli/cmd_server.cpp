@@ -2,9 +2,11 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // kernelforge-cli server status|metrics|bench
 #include "app/cli/cli.h"
+#include "app/cli/flags.h"
 #include "app/cli/serverbench.h"
 #include "app/cli/sshoptions.h"
 
+#include "core/hosts/destination.h"
 #include "core/server/prometheustext.h"
 #include "core/server/serverclient.h"
 #include "core/server/servermetrics.h"
@@ -91,40 +93,33 @@ void usage(QTextStream& s)
 
 int status(QStringList args)
 {
-    // Remote unless --local: the shared ssh options and the user@host destination go first.
-    cli::TargetOptions target;
-    if (QString error; !cli::takeTargetOptions(args, &target, &error)) {
-        cli::err() << "server status: " << error << '\n';
-        usage(cli::err());
-        return 2;
+    if (args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h"))) {
+        usage(cli::out());
+        return 0;
     }
+    const QString me = QStringLiteral("server status");
     bool json = false;
     quint16 port = 30000;
-    while (!args.isEmpty()) {
-        const QString a = args.takeFirst();
-        if (a == QLatin1String("--json")) {
-            json = true;
-        } else if (a == QLatin1String("--port") && !args.isEmpty()) {
-            bool ok = false;
-            const int p = args.takeFirst().toInt(&ok);
-            if (!ok || p <= 0 || p > 65535) {
-                cli::err() << "server status: bad --port\n";
-                return 2;
-            }
-            port = quint16(p);
-        } else if (a == QLatin1String("--help") || a == QLatin1String("-h")) {
-            usage(cli::out());
-            return 0;
-        } else {
-            cli::err() << "server status: unknown option " << a << '\n';
-            return 2;
-        }
-    }
-    auto opened = cli::openTarget(target);
-    if (!opened) {
-        cli::err() << "server status: " << opened.error() << '\n';
-        return cli::kExitConnection;
-    }
+    cli::FlagTable flags;
+    flags.add("--json", &json).add("--port", [&port](const QString& v) -> Result<void> {
+        const auto p = parsePort(v);
+        if (!p)
+            return Result<void>::failure(QStringLiteral("bad --port: %1").arg(v));
+        port = *p;
+        return {};
+    });
+    if (const auto taken = flags.take(args); !taken)
+        return cli::usageError(me, taken.error());
+    // Remote unless --local: the shared ssh options and the user@host destination, taken after
+    // the flags above so that a flag's value is never read as the destination.
+    const auto target = cli::takeTargetOptions(args);
+    if (!target)
+        return cli::usageError(me, target.error(), usage);
+    if (!args.isEmpty())
+        return cli::usageError(me, QStringLiteral("unknown option ") + args.first());
+    auto opened = cli::openTarget(*target);
+    if (!opened)
+        return cli::connectionError(me, opened.error());
     const std::shared_ptr<Transport> transport = opened->transport;
     const QString host = opened->label;
     // The server listens on the host's loopback; over SSH this is a direct-tcpip tunnel.

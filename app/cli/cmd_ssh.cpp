@@ -30,13 +30,6 @@ const char kSshOptionsHelp[]
       "  --known-hosts FILE  known_hosts file (default ~/.ssh/known_hosts)\n"
       "  --accept-new        trust and save an unknown host key (a changed key is always refused)\n";
 
-int connectionError(const QString& command, const QString& why)
-{
-    err() << "kernelforge-cli " << command << ": " << QString(why).replace(QLatin1Char('\n'), QLatin1Char(' ')) << '\n'
-          << Qt::flush;
-    return kExitConnection;
-}
-
 int signalNumber(const QString& name)
 {
     static const QList<QPair<QString, int>> table {
@@ -111,21 +104,21 @@ int runExec(const QStringList& argsIn)
               << kSshOptionsHelp << Qt::flush;
         return 0;
     }
-    SshCliOptions opts;
-    QString error;
-    if (!takeSshOptions(args, &opts, &error)) {
-        err() << "kernelforge-cli exec: " << error << "\n" << Qt::flush;
-        return 2;
+    const auto parsed = takeSshOptions(args);
+    if (!parsed) {
+        err() << "kernelforge-cli exec: " << parsed.error() << "\n" << Qt::flush;
+        return kExitUsage;
     }
+    const SshCliOptions& opts = *parsed;
     if (!args.isEmpty() && args.first() == QLatin1String("--"))
         args.removeFirst();
     if (args.isEmpty()) {
         err() << "kernelforge-cli exec: missing COMMAND (after --)\n" << Qt::flush;
-        return 2;
+        return kExitUsage;
     }
     auto transport = connectForCli(opts);
     if (!transport)
-        return connectionError(QStringLiteral("exec"), transport.error());
+        return connectionError(QStringLiteral("kernelforge-cli exec"), transport.error());
 
     // Like ssh: the words are joined with spaces and the remote shell parses them.
     CommandSpec spec;
@@ -179,7 +172,7 @@ int runExec(const QStringList& argsIn)
     loop.exec();
     *alive = false;
     if (!result.error.isEmpty())
-        return connectionError(QStringLiteral("exec"), result.error);
+        return connectionError(QStringLiteral("kernelforge-cli exec"), result.error);
     if (!result.signal.isEmpty()) {
         const int n = signalNumber(result.signal);
         return n ? 128 + n : kExitConnection;
@@ -201,20 +194,20 @@ int runGet(const QStringList& argsIn)
               << kSshOptionsHelp << Qt::flush;
         return 0;
     }
-    SshCliOptions opts;
-    QString error;
-    if (!takeSshOptions(args, &opts, &error) || !opts.hasRemotePath || opts.remotePath.isEmpty() || args.size() != 1) {
+    const auto parsed = takeSshOptions(args);
+    if (!parsed || !parsed->hasRemotePath || parsed->remotePath.isEmpty() || args.size() != 1) {
         err() << "kernelforge-cli get: "
-              << (error.isEmpty() ? QStringLiteral("usage: get [OPTIONS] [USER@]HOST:REMOTE LOCAL") : error) << "\n"
+              << (parsed ? QStringLiteral("usage: get [OPTIONS] [USER@]HOST:REMOTE LOCAL") : parsed.error()) << "\n"
               << Qt::flush;
-        return 2;
+        return kExitUsage;
     }
+    const SshCliOptions& opts = *parsed;
     QString local = args.first();
     if (QFileInfo(local).isDir())
         local += QLatin1Char('/') + QFileInfo(opts.remotePath).fileName();
     auto transport = connectForCli(opts);
     if (!transport)
-        return connectionError(QStringLiteral("get"), transport.error());
+        return connectionError(QStringLiteral("kernelforge-cli get"), transport.error());
     ProgressBar bar(QFileInfo(opts.remotePath).fileName());
     const Result<void> s
         = sshOf(transport.value())->download(opts.remotePath, local, [&bar](qint64 d, qint64 t) { bar.update(d, t); });
@@ -235,14 +228,14 @@ int runPut(const QStringList& argsIn)
               << kSshOptionsHelp << Qt::flush;
         return 0;
     }
-    SshCliOptions opts;
-    QString error;
-    if (!takeSshOptions(args, &opts, &error) || !opts.hasRemotePath || args.size() != 1) {
+    const auto parsed = takeSshOptions(args);
+    if (!parsed || !parsed->hasRemotePath || args.size() != 1) {
         err() << "kernelforge-cli put: "
-              << (error.isEmpty() ? QStringLiteral("usage: put [OPTIONS] LOCAL [USER@]HOST:REMOTE") : error) << "\n"
+              << (parsed ? QStringLiteral("usage: put [OPTIONS] LOCAL [USER@]HOST:REMOTE") : parsed.error()) << "\n"
               << Qt::flush;
-        return 2;
+        return kExitUsage;
     }
+    const SshCliOptions& opts = *parsed;
     const QFileInfo local(args.first());
     if (!local.isFile()) {
         err() << "kernelforge-cli put: no such file: " << args.first() << "\n" << Qt::flush;
@@ -250,7 +243,7 @@ int runPut(const QStringList& argsIn)
     }
     auto transport = connectForCli(opts);
     if (!transport)
-        return connectionError(QStringLiteral("put"), transport.error());
+        return connectionError(QStringLiteral("kernelforge-cli put"), transport.error());
     auto ssh = sshOf(transport.value());
     QString remote = opts.remotePath.isEmpty() ? local.fileName() : opts.remotePath;
     if (remote.endsWith(QLatin1Char('/'))) {

@@ -36,6 +36,21 @@ QTextStream& err()
     return s;
 }
 
+int usageError(const QString& prefix, const QString& why, void (*usage)(QTextStream&))
+{
+    err() << prefix << ": " << why << '\n';
+    if (usage)
+        usage(err());
+    err().flush();
+    return kExitUsage;
+}
+
+int connectionError(const QString& prefix, const QString& why)
+{
+    err() << prefix << ": " << QString(why).replace(QLatin1Char('\n'), QLatin1Char(' ')) << '\n' << Qt::flush;
+    return kExitConnection;
+}
+
 } // namespace kf::cli
 
 namespace {

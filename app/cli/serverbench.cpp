@@ -87,7 +87,7 @@ QString workload(const BenchRun& run)
                                : QStringLiteral("all requests at once"));
 }
 
-QString serverLine(const ServerFacts& f)
+QString serverLine(const ServerIdentity& f)
 {
     QStringList parts;
     parts << (f.model.isEmpty() ? QStringLiteral("model ?") : f.model);
@@ -241,12 +241,13 @@ void onSignal(int)
 
 int runBench(QStringList args)
 {
-    TargetOptions target;
-    if (QString error; !takeTargetOptions(args, &target, &error)) {
-        err() << "server bench: " << error << '\n';
+    const auto targetOptions = takeTargetOptions(args);
+    if (!targetOptions) {
+        err() << "server bench: " << targetOptions.error() << '\n';
         usage(err());
         return 2;
     }
+    const TargetOptions target = *targetOptions;
     BenchParams p;
     bool json = false;
     bool store = true;

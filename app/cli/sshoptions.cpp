@@ -3,8 +3,9 @@
 #include "app/cli/sshoptions.h"
 
 #include "app/cli/cli.h"
-#include "core/util/pathcheck.h"
+#include "app/cli/flags.h"
 
+#include "core/hosts/destination.h"
 #include "core/hosts/userinteraction.h"
 #include "core/log/redact.h"
 #include "core/ssh/sshsession.h"
@@ -15,7 +16,6 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
-#include <QRegularExpression>
 #include <QThreadPool>
 #include <QTimer>
 
@@ -65,24 +65,6 @@ public:
         return a;
     }
 };
-
-bool takeValue(QStringList& args, qsizetype& i, const QString& name, QString* value, QString* error)
-{
-    const QString a = args.at(i);
-    if (a.startsWith(name + QLatin1Char('=')) && name.startsWith(QLatin1String("--"))) {
-        *value = a.mid(name.size() + 1);
-        args.removeAt(i);
-        return true;
-    }
-    if (i + 1 >= args.size()) {
-        *error = QStringLiteral("option %1 needs a value").arg(name);
-        return false;
-    }
-    *value = args.at(i + 1);
-    args.removeAt(i);
-    args.removeAt(i);
-    return true;
-}
 
 // Follows one connection's state in the main thread (queued from the session thread) and
 // keeps the CLI's word: a drop is reported, a reconnect too, and a connection that cannot
@@ -226,117 +208,77 @@ HostProfile SshCliOptions::profile() const
     return p;
 }
 
-bool takeSshOptions(QStringList& args, SshCliOptions* out, QString* error)
+namespace {
+
+Result<void> takeSshFlags(QStringList& args, SshCliOptions& out)
 {
-    QString dummy;
-    QString* err = error ? error : &dummy;
+    bool noReconnect = false;
+    FlagTable flags;
+    flags
+        .add("-p",
+            [&out](const QString& v) -> Result<void> {
+                const auto port = parsePort(v);
+                if (!port)
+                    return Result<void>::failure(QStringLiteral("invalid port: %1").arg(v));
+                out.port = *port;
+                return {};
+            })
+        .add("-i", &out.identityFiles)
+        .add("-J", &out.jump)
+        .add("--known-hosts", &out.knownHostsFile)
+        .add("--accept-new", &out.acceptNew)
+        .add("--no-reconnect", &noReconnect)
+        .add("--timeout", &out.timeoutS, 1, "a number of seconds > 0");
+    if (const Result<void> taken = flags.take(args); !taken)
+        return taken;
+    out.reconnect = !noReconnect;
+    return {};
+}
+
+Result<void> setDestination(SshCliOptions& out, const QString& text)
+{
+    const auto d = parseDestination(text, DestinationForm::Path);
+    if (!d)
+        return Result<void>::failure(d.error());
+    out.user = d->user;
+    out.host = d->host;
+    out.hasRemotePath = d->path.has_value();
+    out.remotePath = d->path.value_or(QString());
+    return {};
+}
+
+} // namespace
+
+Result<SshCliOptions> takeSshOptions(QStringList& args)
+{
+    SshCliOptions out;
+    if (const Result<void> taken = takeSshFlags(args, out); !taken)
+        return taken;
     qsizetype end = args.indexOf(QStringLiteral("--"));
     if (end < 0)
         end = args.size();
-    qsizetype i = 0;
-    QString portText;
-    while (i < end) {
-        const QString a = args.at(i);
-        const qsizetype before = args.size();
-        if (a == QLatin1String("-p")) {
-            if (!takeValue(args, i, a, &portText, err))
-                return false;
-        } else if (a == QLatin1String("-i")) {
-            QString v;
-            if (!takeValue(args, i, a, &v, err))
-                return false;
-            out->identityFiles << v;
-        } else if (a == QLatin1String("-J")) {
-            if (!takeValue(args, i, a, &out->jump, err))
-                return false;
-        } else if (a == QLatin1String("--known-hosts") || a.startsWith(QLatin1String("--known-hosts="))) {
-            if (!takeValue(args, i, QStringLiteral("--known-hosts"), &out->knownHostsFile, err))
-                return false;
-        } else if (a == QLatin1String("--accept-new")) {
-            out->acceptNew = true;
-            args.removeAt(i);
-        } else if (a == QLatin1String("--no-reconnect")) {
-            out->reconnect = false;
-            args.removeAt(i);
-        } else if (a == QLatin1String("--timeout") || a.startsWith(QLatin1String("--timeout="))) {
-            QString v;
-            if (!takeValue(args, i, QStringLiteral("--timeout"), &v, err))
-                return false;
-            bool ok = false;
-            out->timeoutS = v.toInt(&ok);
-            if (!ok || out->timeoutS <= 0) {
-                *err = QStringLiteral("--timeout needs a number of seconds > 0: %1").arg(v);
-                return false;
-            }
-        } else {
-            ++i;
-            continue;
-        }
-        end -= before - args.size();
-    }
-    if (!portText.isEmpty()) {
-        bool ok = false;
-        const uint port = portText.toUInt(&ok);
-        if (!ok || port == 0 || port > 65535) {
-            *err = QStringLiteral("invalid port: %1").arg(portText);
-            return false;
-        }
-        out->port = quint16(port);
-    }
-    // The destination.
     qsizetype dest = -1;
-    for (qsizetype j = 0; j < end; ++j) {
-        if (!args.at(j).startsWith(QLatin1Char('-')) && looksRemote(args.at(j))) {
+    for (qsizetype j = 0; j < end && dest < 0; ++j)
+        if (!args.at(j).startsWith(QLatin1Char('-')) && looksRemote(args.at(j)))
             dest = j;
-            break;
-        }
-    }
+    for (qsizetype j = 0; j < end && dest < 0; ++j)
+        if (!args.at(j).startsWith(QLatin1Char('-')))
+            dest = j;
     if (dest < 0)
-        for (qsizetype j = 0; j < end && dest < 0; ++j)
-            if (!args.at(j).startsWith(QLatin1Char('-')))
-                dest = j;
-    if (dest < 0) {
-        *err = QStringLiteral("missing destination [user@]host");
-        return false;
-    }
-    QString d = args.takeAt(dest);
-    const qsizetype at = d.indexOf(QLatin1Char('@'));
-    const qsizetype slash = d.indexOf(QLatin1Char('/'));
-    if (at > 0 && (slash < 0 || at < slash)) {
-        out->user = d.left(at);
-        d = d.mid(at + 1);
-    }
-    QString host = d;
-    if (d.startsWith(QLatin1Char('['))) { // [v6::addr]:path
-        const qsizetype close = d.indexOf(QLatin1Char(']'));
-        if (close < 0) {
-            *err = QStringLiteral("bad destination: %1").arg(d);
-            return false;
-        }
-        host = d.mid(1, close - 1);
-        if (d.size() > close + 1 && d.at(close + 1) == QLatin1Char(':')) {
-            out->remotePath = d.mid(close + 2);
-            out->hasRemotePath = true;
-        }
-    } else if (const qsizetype colon = d.indexOf(QLatin1Char(':')); colon >= 0) {
-        host = d.left(colon);
-        out->remotePath = d.mid(colon + 1);
-        out->hasRemotePath = true;
-    }
-    if (host.isEmpty()) {
-        *err = QStringLiteral("missing host name");
-        return false;
-    }
-    // A newline in a remote path would end a shell word on the server (mv, rm); refuse
-    // control characters in every part of the destination.
-    for (const QString& part : { out->remotePath, host, out->user }) {
-        if (const QString c = firstControlCharacter(part); !c.isEmpty()) {
-            *err = QStringLiteral("refusing a destination with the control character %1 in it").arg(c);
-            return false;
-        }
-    }
-    out->host = host;
-    return true;
+        return Result<SshCliOptions>::failure(QStringLiteral("missing destination [user@]host"));
+    if (const Result<void> set = setDestination(out, args.takeAt(dest)); !set)
+        return set;
+    return out;
+}
+
+Result<SshCliOptions> takeSshOptions(QStringList& args, const QString& destination)
+{
+    SshCliOptions out;
+    if (const Result<void> taken = takeSshFlags(args, out); !taken)
+        return taken;
+    if (const Result<void> set = setDestination(out, destination); !set)
+        return set;
+    return out;
 }
 
 kf::Result<std::shared_ptr<kf::Transport>> connectForCli(const SshCliOptions& options)
@@ -380,22 +322,31 @@ bool reconnectEnabled()
     return g_reconnect;
 }
 
-bool takeTargetOptions(QStringList& args, TargetOptions* out, QString* error)
+Result<TargetOptions> takeTargetOptions(QStringList& args)
 {
-    out->local = args.removeAll(QStringLiteral("--local")) > 0;
-    if (out->local || args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h")))
-        return true;
-    return takeSshOptions(args, &out->ssh, error);
+    TargetOptions out;
+    out.local = args.removeAll(QStringLiteral("--local")) > 0;
+    // --help needs no destination: the command prints its usage.
+    if (out.local || args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h")))
+        return out;
+    auto ssh = takeSshOptions(args);
+    if (!ssh)
+        return ssh.withoutValue();
+    if (ssh->hasRemotePath)
+        return Result<TargetOptions>::failure(
+            QStringLiteral("a destination takes no :PATH (a port goes in -p PORT): %1").arg(ssh->remotePath));
+    out.ssh = ssh.value();
+    return out;
 }
 
 kf::Result<Target> openTarget(const TargetOptions& options)
 {
     if (options.local)
-        return Target { std::make_shared<LocalTransport>(), QStringLiteral("local") };
+        return Target { std::make_shared<LocalTransport>(), QStringLiteral("local"), QStringLiteral("local") };
     auto connected = connectForCli(options.ssh);
     if (!connected)
         return kf::Result<Target>::failure(connected.error());
-    return Target { connected.value(), options.ssh.host };
+    return Target { connected.value(), options.ssh.host, options.ssh.profile().destination() };
 }
 
 } // namespace kf::cli

@@ -42,9 +42,12 @@ struct SshCliOptions
 
 // Removes the options above and the destination from args (everything after a "--" is
 // left alone). The destination is the first positional argument that has a '@' or a
-// ':' before any '/', else the first positional argument. False with *error set when
-// an option lacks its value, a port is invalid, or there is no destination.
-bool takeSshOptions(QStringList& args, SshCliOptions* out, QString* error);
+// ':' before any '/', else the first positional argument; it is read by kf::parseDestination
+// (core/hosts/destination.h) in scp's [user@]host[:PATH] form. Fails (a usage error, exit 2)
+// when an option lacks its value, a port is invalid, or the destination is missing or bad.
+Result<SshCliOptions> takeSshOptions(QStringList& args);
+// The same options, with the destination given (patch --root user@host:PATH).
+Result<SshCliOptions> takeSshOptions(QStringList& args, const QString& destination);
 
 // Connects and logs in (blocking). Prints nothing: on failure the caller prints the error
 // and exits with kExitConnection (255). Passwords and passphrases are asked on the
@@ -67,22 +70,25 @@ bool connectionDown();
 // Whether the last connectForCli() reconnects after a drop.
 bool reconnectEnabled();
 
-// Commands that read a server or, with --local, this machine (gpu watch, server status):
-// the ssh options and destination are required unless args hold --local or --help; --local
-// itself is consumed here.
+// Commands that read a server or, with --local, this machine (build, facts, gpu watch,
+// server status): the ssh options and destination are required unless args hold --local
+// (consumed here) or --help. A destination with a :PATH is refused. Commands take their own
+// flags (FlagTable, app/cli/flags.h) first, so that no flag's value is read as the destination.
 struct TargetOptions
 {
     SshCliOptions ssh;
     bool local = false;
 };
-bool takeTargetOptions(QStringList& args, TargetOptions* out, QString* error);
+Result<TargetOptions> takeTargetOptions(QStringList& args);
 
 struct Target
 {
     std::shared_ptr<kf::Transport> transport;
-    QString label; // the host name, or "local"
+    QString label;       // the host name, or "local"
+    QString destination; // "user@host:port" as HostProfile::destination() writes it, or "local"
 };
-// A LocalTransport for --local, else connectForCli (same failure contract: exit 255).
+// The one way commands open their target: a LocalTransport for --local, else connectForCli
+// (same failure contract: the caller exits with kExitConnection, 255).
 kf::Result<Target> openTarget(const TargetOptions& options);
 
 } // namespace kf::cli

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/hosts/serverfacts.h"
 
+#include "core/jobs/jobfolder.h"
 #include "core/transport/transport.h"
 
 #include <QJsonArray>
@@ -13,15 +14,20 @@ namespace {
 
 // POSIX sh only (dash, busybox ash, bash --posix). Every probe is guarded with
 // `command -v`, every tool that can hang (nvidia-smi on a wedged driver, python importing
-// torch) runs under `timeout` when the server has it. Values are cut to one line.
-constexpr char kScript[] = R"SH(kf_main() {
-PATH="$PATH:/usr/local/cuda/bin:/usr/sbin:/sbin"
+// torch) runs under `timeout` when the server has it. Values are cut to one line. The
+// project part (kf_wd set) comes from projectPart() below.
+constexpr char kScriptHead[] = R"SH(kf_main() {
+PATH="$PATH:${CUDA_HOME:+$CUDA_HOME/bin:}/usr/local/cuda/bin:/usr/sbin:/sbin"
 kf_has() { command -v "$1" >/dev/null 2>&1; }
 kf_t() { if kf_has timeout; then timeout "$@"; else shift; "$@"; fi; }
 kf_f() { printf '%s=%s\n' "$1" "$2"; }
 kf_first() { head -n 1 | tr -d '\r'; }
+kf_each() { while IFS= read -r l; do kf_f "$1" "$l"; done; }
+kf_df() { df -Pk "$1" 2>/dev/null | awk 'NR==2 {print $2, $4}'; }
 echo kf_facts=1
-if [ -r /etc/os-release ]; then
+)SH";
+
+constexpr char kScriptBody[] = R"SH(if [ -r /etc/os-release ]; then
   kf_f os "$(sed -n 's/^PRETTY_NAME=//p' /etc/os-release | kf_first)"
 else
   kf_f os "$(uname -s 2>/dev/null) $(uname -r 2>/dev/null)"
@@ -39,26 +45,34 @@ if [ -r /proc/meminfo ]; then
   kf_f mem_available_kb "$(sed -n 's/^MemAvailable:[[:space:]]*\([0-9]*\).*/\1/p' /proc/meminfo | kf_first)"
 fi
 kf_f home "$HOME"
-kf_has df && kf_f disk_home "$(df -Pk "$HOME" 2>/dev/null | awk 'NR==2 {print $2, $4}')"
+kf_has df && kf_f disk_home "$(kf_df "$HOME")"
 if kf_has nvidia-smi; then
   out=$(kf_t 20 nvidia-smi -L 2>&1); rc=$?
   if [ "$rc" -eq 0 ]; then
     printf '%s\n' "$out" | while IFS= read -r l; do [ -n "$l" ] && kf_f gpu "$l"; done
     kf_t 20 nvidia-smi --query-gpu=index,compute_cap,memory.total --format=csv,noheader,nounits 2>/dev/null \
-      | while IFS= read -r l; do kf_f gpu_info "$l"; done
+      | kf_each gpu_info
     kf_f driver "$(kf_t 20 nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | kf_first)"
   else
     kf_f nvidia_smi_error "$(printf '%s\n' "$out" | grep -v '^[[:space:]]*$' | kf_first)"
   fi
 fi
-kf_has nvcc && kf_f nvcc "$(nvcc --version 2>/dev/null | grep release | kf_first)"
+if kf_has nvcc; then
+  n=$(command -v nvcc)
+  kf_f nvcc "$(nvcc --version 2>/dev/null | grep release | kf_first)"
+  kf_f nvcc_path "$n"
+  inc=$(dirname "$(dirname "$n")")/include/cccl
+  [ -d "$inc" ] && kf_f cccl_dir "$inc"
+fi
 kf_has cmake && kf_f cmake "$(cmake --version 2>/dev/null | kf_first)"
 kf_has ninja && kf_f ninja "$(ninja --version 2>/dev/null | kf_first)"
 kf_has gcc && kf_f gcc "$(gcc --version 2>/dev/null | kf_first)"
-if kf_has python3; then
-  kf_t 60 python3 -c '
+py=$(command -v python3 || command -v python)
+if [ -n "$py" ]; then
+  kf_t 60 "$py" -c '
 import sys
 print("python3=Python %s" % sys.version.split()[0])
+project = len(sys.argv) > 1
 try:
     from importlib import metadata
 except Exception:
@@ -70,15 +84,29 @@ for name in ("torch", "sglang", "sgl-kernel"):
         found.add(name)
     except Exception:
         pass
-if "torch" not in found:
+if project or "torch" not in found:
     try:
         import torch
-        print("pkg_torch=%s" % torch.__version__)
+        if "torch" not in found:
+            print("pkg_torch=%s" % torch.__version__)
+        if project:
+            print("torch_cuda=%s" % (torch.version.cuda or ""))
     except Exception as e:
         print("torch_error=%s: %s" % (type(e).__name__, str(e).splitlines()[0] if str(e) else ""))
-' 2>/dev/null
+' ${kf_wd:+project} 2>/dev/null
 fi
-echo kf_facts_end=1
+)SH";
+
+// Runs in the project's working directory (kf_wd, cd'ed to at the start) with its environment.
+constexpr char kProjectPart[] = R"SH(if [ -f CMakeLists.txt ]; then
+  grep -iE 'cmake_policy|POLICY|cccl|cmake_minimum_required' CMakeLists.txt | tr -d '\r' | kf_each cmakelists
+fi
+env | grep -E '^(SGL_KERNEL_[A-Z0-9_]+|ENABLE_BELOW_SM90|CMAKE_BUILD_TYPE|CMAKE_CUDA_ARCHITECTURES)=' | kf_each dflag_env
+d="$kf_bd"; while [ ! -d "$d" ] && [ "$d" != "/" ] && [ -n "$d" ]; do d=$(dirname "$d"); done
+kf_has df && kf_f disk_build "$(kf_df "$d")"
+)SH";
+
+constexpr char kScriptTail[] = R"SH(echo kf_facts_end=1
 }
 kf_main </dev/null
 )SH";
@@ -88,6 +116,16 @@ qint64 toKiB(const QString& s)
     bool ok = false;
     const qint64 v = s.trimmed().toLongLong(&ok);
     return ok ? v : -1;
+}
+
+// "<1024-blocks> <available>" from df -Pk.
+void diskPair(const QString& value, qint64* total, qint64* available)
+{
+    const QStringList parts = value.simplified().split(QLatin1Char(' '));
+    if (parts.size() == 2) {
+        *total = toKiB(parts[0]);
+        *available = toKiB(parts[1]);
+    }
 }
 
 QString unquote(QString s)
@@ -100,9 +138,20 @@ QString unquote(QString s)
 
 } // namespace
 
-QByteArray serverFactsScript()
+QByteArray serverFactsScript(const std::optional<ProjectProbe>& project)
 {
-    return QByteArray(kScript);
+    QByteArray s = kScriptHead;
+    if (!project) {
+        s += "kf_wd=\n"; // no project: python is told so by an empty kf_wd
+    } else {
+        auto orHome = [](const QString& p) { return jobs::shellPath(p.isEmpty() ? QStringLiteral("~") : p).toUtf8(); };
+        s += "kf_wd=" + orHome(project->workingDirectory) + "\nkf_bd=" + orHome(project->buildPath) + "\n";
+        s += "if [ -d \"$kf_wd\" ]; then kf_f workdir ok; cd \"$kf_wd\"; else kf_f workdir missing; fi\n";
+    }
+    s += kScriptBody;
+    if (project)
+        s += kProjectPart;
+    return s + kScriptTail;
 }
 
 QString versionFromToolOutput(const QString& key, const QString& raw)
@@ -190,11 +239,7 @@ Result<ServerFacts> parseServerFacts(const QByteArray& output)
         } else if (key == QLatin1String("home")) {
             f.homeDir = value;
         } else if (key == QLatin1String("disk_home")) {
-            const QStringList parts = value.simplified().split(QLatin1Char(' '));
-            if (parts.size() == 2) {
-                f.diskHomeTotalKiB = toKiB(parts[0]);
-                f.diskHomeAvailableKiB = toKiB(parts[1]);
-            }
+            diskPair(value, &f.diskHomeTotalKiB, &f.diskHomeAvailableKiB);
         } else if (key == QLatin1String("gpu")) {
             f.hasNvidiaSmi = true;
             const auto m = gpuLine.match(value.trimmed());
@@ -218,6 +263,10 @@ Result<ServerFacts> parseServerFacts(const QByteArray& output)
             f.nvidiaSmiError = value.trimmed();
         } else if (key == QLatin1String("nvcc")) {
             f.nvcc = versionFromToolOutput(key, value);
+        } else if (key == QLatin1String("nvcc_path")) {
+            f.nvccPath = value.trimmed();
+        } else if (key == QLatin1String("cccl_dir")) {
+            f.ccclDir = value.trimmed();
         } else if (key == QLatin1String("cmake")) {
             f.cmake = versionFromToolOutput(key, value);
         } else if (key == QLatin1String("ninja")) {
@@ -234,6 +283,17 @@ Result<ServerFacts> parseServerFacts(const QByteArray& output)
             f.sglKernel = value.trimmed();
         } else if (key == QLatin1String("torch_error")) {
             f.torchError = value.trimmed();
+        } else if (key == QLatin1String("torch_cuda")) {
+            f.torchCuda = value.trimmed();
+        } else if (key == QLatin1String("workdir")) {
+            f.project.probed = true;
+            f.project.workDirExists = value.trimmed() == QLatin1String("ok");
+        } else if (key == QLatin1String("cmakelists")) {
+            f.project.cmakeLists.append(value);
+        } else if (key == QLatin1String("dflag_env")) {
+            f.project.exportedCMakeVariables.append(value);
+        } else if (key == QLatin1String("disk_build")) {
+            diskPair(value, &f.project.diskTotalKiB, &f.project.diskAvailableKiB);
         } else {
             f.extra.append({ key, value });
         }
@@ -264,10 +324,12 @@ Result<ServerFacts> parseServerFacts(const QByteArray& output)
     return f;
 }
 
-Result<ServerFacts> collectServerFacts(Transport& transport, int timeoutMs)
+Result<ServerFacts> collectServerFacts(Transport& transport, int timeoutMs, const std::optional<ProjectProbe>& project)
 {
     CommandSpec spec;
-    spec.command = QString::fromUtf8(serverFactsScript());
+    spec.command = QString::fromUtf8(serverFactsScript(project));
+    if (project)
+        spec.env = project->env; // on stdin, not the command line: it may hold tokens
     // The facts are a few KiB; more is a login script talking (a .bashrc printing without end).
     spec.maxOutputBytes = kServerFactsMaxOutput;
     const ExecResult r = transport.exec(spec, timeoutMs);
@@ -283,55 +345,6 @@ Result<ServerFacts> collectServerFacts(Transport& transport, int timeoutMs)
         return Result<ServerFacts>::failure(QStringLiteral("server facts on %1: %2").arg(transport.describe(), why));
     }
     return facts;
-}
-
-QStringList serverFactsHints(const ServerFacts& f)
-{
-    QStringList hints;
-    if (!f.complete)
-        hints << QStringLiteral(
-            "The facts script did not finish (the connection dropped or a tool hung): some facts are missing.");
-    if (f.nvidiaSmiError.contains(QLatin1String("version mismatch"), Qt::CaseInsensitive))
-        hints << QStringLiteral(
-            "The NVIDIA driver and its library differ (a driver upgrade without a reboot): reboot the "
-            "server or reload the nvidia kernel modules before building or serving.");
-    if (!f.cmake.isEmpty() && compareVersions(f.cmake, QStringLiteral("3.31")) < 0)
-        hints << QStringLiteral(
-            "CMake %1 is older than 3.31: sgl-kernel's CMakeLists.txt sets policy CMP0177 "
-            "unconditionally and stops with \"Policy CMP0177 is not known\" unless the cmake_policy "
-            "guards are patched in (or a newer CMake is used).")
-                     .arg(f.cmake);
-    bool blackwell = false;
-    for (const GpuFact& g : f.gpus)
-        blackwell = blackwell || compareVersions(g.computeCapability, QStringLiteral("12.0")) >= 0;
-    if (blackwell && !f.nvcc.isEmpty() && compareVersions(f.nvcc, QStringLiteral("12.8")) < 0)
-        hints << QStringLiteral("nvcc %1 cannot compile for these sm_120 GPUs (\"Unsupported gpu architecture "
-                                "'compute_120a'\"): CUDA 12.8 or newer is needed.")
-                     .arg(f.nvcc);
-    if (!f.nvcc.isEmpty() && compareVersions(f.nvcc, QStringLiteral("13")) >= 0)
-        hints << QStringLiteral(
-            "CUDA %1 keeps CUB/Thrust/libcu++ under include/cccl: sources compiled by the host compiler "
-            "need the CCCL include-directory patch (\"cuda/atomic: No such file or directory\").")
-                     .arg(f.nvcc);
-    if (blackwell)
-        hints << QStringLiteral("FA3 is built for sm_90a only: on these GPUs build with -DSGL_KERNEL_ENABLE_FA3=OFF "
-                                "(through CMAKE_ARGS) plus the FA3 guard and import-fallback patches.");
-    if (f.memAvailableKiB > 0) {
-        // Each nvcc thread can peak at 3-5 GB; budget 4 GiB a thread.
-        const qint64 threads = std::max<qint64>(1, f.memAvailableKiB / (4LL * 1024 * 1024));
-        hints << QStringLiteral(
-            "%1 of RAM available: keep MAX_JOBS \u00d7 SGL_KERNEL_COMPILE_THREADS at or below about %2 "
-            "(nvcc threads peak at 3-5 GB each; out of memory shows as \"Killed\" or signal 9).")
-                     .arg(formatKiB(f.memAvailableKiB))
-                     .arg(threads);
-    }
-    if (f.ninja.isEmpty() && !f.cmake.isEmpty())
-        hints << QStringLiteral("Ninja is not installed: CMake falls back to Make (slower, and no .ninja_log for "
-                                "progress and ETA).");
-    if (!f.python.isEmpty() && f.torch.isEmpty())
-        hints << QStringLiteral("PyTorch is not installed for the python3 on the login PATH: sgl-kernel builds against "
-                                "it (pip install --no-build-isolation needs torch already there).");
-    return hints;
 }
 
 QList<QPair<QString, QString>> ServerFacts::rows() const

@@ -2,20 +2,24 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
-#include "core/util/versioncompare.h"
-
 #include "core/util/result.h"
 
 #include <QByteArray>
 #include <QJsonObject>
 #include <QList>
+#include <QMap>
 #include <QMetaType>
 #include <QPair>
 #include <QString>
 #include <QStringList>
 
-// The "server facts" card: what a GPU server has, gathered by ONE remote POSIX sh script
-// (serverFactsScript()) that needs nothing but sh and tolerates every missing tool.
+#include <optional>
+
+// The "server facts": what a GPU server has, gathered by ONE remote POSIX sh script
+// (serverFactsScript()) that needs nothing but sh and tolerates every missing tool. The facts
+// card (ui/hosts/serverfactswidget, `kernelforge-cli facts`) shows them, the hints
+// (core/sglkernel/serverhints) judge them, and preflight (core/remotebuild/preflight) runs the
+// same script with a ProjectProbe to look at a build's folder too: one probe, one parser, one struct.
 //
 // Wire format (the script's stdout), one `key=value` a line, value up to the end of line:
 //   kf_facts=1                      first line: format version
@@ -29,11 +33,20 @@
 //   driver=<driver_version>
 //   nvidia_smi_error=<first line nvidia-smi printed when it failed>
 //   nvcc=<"release" line of nvcc --version>   e.g. "Cuda compilation tools, release 12.4, V12.4.131"
+//   nvcc_path=<the nvcc found: PATH, then $CUDA_HOME/bin, then /usr/local/cuda/bin>
+//   cccl_dir=<nvcc's ../include/cccl, when it exists (CUDA 13)>
 //   cmake=<first line of cmake --version>     ninja=<ninja --version>
-//   gcc=<first line of gcc --version>         python3=<python3 --version>
+//   gcc=<first line of gcc --version>         python3=<python3 --version> (python when no python3)
 //   pkg_torch= / pkg_sglang= / pkg_sgl-kernel=  installed versions (importlib.metadata;
 //                                               torch falls back to `import torch`)
-//   torch_error=<why torch could not be inspected>  (python3 exists, torch does not load)
+//   torch_error=<why torch could not be imported>  (python exists, torch does not load)
+//   With a ProjectProbe (the script cd's to its working directory first):
+//   workdir=ok|missing               the working directory exists
+//   torch_cuda=<torch.version.cuda>  (imports torch: the build compiles against it)
+//   cmakelists=<line>                repeated, in file order: the CMakeLists.txt lines naming
+//                                    cmake_policy, POLICY, cccl or cmake_minimum_required
+//   dflag_env=NAME=value             repeated: a CMake-only variable exported in the environment
+//   disk_build=<1024-blocks> <available>  df -Pk of the build folder (or its nearest existing parent)
 //   kf_facts_end=1                  last line: the script ran to the end
 // A key with an empty value means the tool exists but said nothing useful. Missing keys
 // mean the tool is missing. Unknown keys are kept in ServerFacts::extra (newer scripts).
@@ -49,6 +62,18 @@ struct GpuFact
     QString computeCapability; // "9.0"; empty when the driver cannot say
     qint64 memoryMiB = -1;
     bool operator==(const GpuFact&) const = default;
+};
+
+// A build's folder on the server, as the probe saw it with a ProjectProbe.
+struct ProjectFacts
+{
+    bool probed = false; // the script looked (workdir= arrived)
+    bool workDirExists = false;
+    QStringList cmakeLists;             // matching CMakeLists.txt lines, in file order
+    QStringList exportedCMakeVariables; // "SGL_KERNEL_ENABLE_FA3=OFF": exported, where the build ignores them
+    qint64 diskTotalKiB = -1;           // the build folder's file system
+    qint64 diskAvailableKiB = -1;
+    bool operator==(const ProjectFacts&) const = default;
 };
 
 struct ServerFacts
@@ -69,14 +94,18 @@ struct ServerFacts
     QString nvidiaSmiError; // nvidia-smi exists but failed ("Failed to initialize NVML: ...")
     bool hasNvidiaSmi = false;
     QString nvcc; // versions only: "12.4.131"
+    QString nvccPath;
+    QString ccclDir; // "/usr/local/cuda/include/cccl"; empty when there is none
     QString cmake;
     QString ninja;
     QString gcc;
     QString python;
-    QString torch; // "2.9.0+cu130"
+    QString torch;     // "2.9.0+cu130"
+    QString torchCuda; // "13.0": the CUDA torch was built for (project probes only)
     QString torchError;
     QString sglang;
     QString sglKernel;
+    ProjectFacts project;                 // probed only with a ProjectProbe
     QList<QPair<QString, QString>> extra; // keys this version does not know
     bool complete = false;                // the end marker arrived (the script was not cut short)
 
@@ -87,9 +116,18 @@ struct ServerFacts
     bool operator==(const ServerFacts&) const = default;
 };
 
+// What preflight also wants to know: a project folder and a build folder on the server, and
+// the build's environment (PATH, CUDA_HOME: they decide which nvcc and python the build gets).
+struct ProjectProbe
+{
+    QString workingDirectory;   // empty: home
+    QString buildPath;          // empty: home
+    QMap<QString, QString> env; // exported before the script runs; sent on stdin, never on a command line
+};
+
 // The script, run by /bin/sh on the remote side (it wraps everything in a function called
 // with stdin from /dev/null, so no tool can swallow the rest of the script).
-QByteArray serverFactsScript();
+QByteArray serverFactsScript(const std::optional<ProjectProbe>& project = std::nullopt);
 
 // Pure. Fails only when the output does not start like the script's (kf_facts=...):
 // a shell that printed a banner first is tolerated, lines before the marker are skipped.
@@ -98,16 +136,11 @@ Result<ServerFacts> parseServerFacts(const QByteArray& output);
 // Runs the script through the transport (blocking; call from a worker thread).
 // At most this much output is read; past it the facts fail with outputCapError().
 inline constexpr qint64 kServerFactsMaxOutput = 1024 * 1024;
-Result<ServerFacts> collectServerFacts(Transport& transport, int timeoutMs = 120000);
+Result<ServerFacts> collectServerFacts(
+    Transport& transport, int timeoutMs = 120000, const std::optional<ProjectProbe>& project = std::nullopt);
 
 // "12.4.131" from "Cuda compilation tools, release 12.4, V12.4.131" and friends.
 QString versionFromToolOutput(const QString& key, const QString& raw);
-
-// What the facts mean for building and running sgl-kernel there (DOMAIN.md), one sentence
-// each, most important first: CMake too old for sgl-kernel's policies, nvcc too old for
-// sm_120, CUDA 13's CCCL include move, FA3 on non-Hopper GPUs, the nvcc memory budget,
-// a driver/library mismatch, a missing Ninja or PyTorch, an incomplete run. Pure.
-QStringList serverFactsHints(const ServerFacts& facts);
 
 // "1.5 GiB" style, from KiB.
 QString formatKiB(qint64 kib);

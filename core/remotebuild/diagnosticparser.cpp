@@ -3,6 +3,7 @@
 #include "core/remotebuild/diagnosticparser.h"
 
 #include "core/remotebuild/progressparser.h"
+#include "core/sglkernel/rules.h"
 
 #include <QRegularExpression>
 
@@ -342,15 +343,18 @@ QString hintText(Diagnostic::Hint h)
     case H::None: return {};
     case H::CMakePolicy:
         return QStringLiteral(
-            "This CMake is older than the policies the CMakeLists sets (CMP0169 needs CMake 3.30, CMP0177 3.31): "
-            "apply the cmake-policy patch, or install CMake >= 3.31 (pip install 'cmake>=3.31').");
+            "This CMake is older than the policies the CMakeLists sets (CMP0169 needs CMake %1, CMP0177 %2): "
+            "apply the cmake-policy patch, or install CMake >= %3 (pip install 'cmake>=%3').")
+            .arg(sglkernel::cmakeVersionForPolicy(QStringLiteral("CMP0169")),
+                sglkernel::cmakeVersionForPolicy(QStringLiteral("CMP0177")), sglkernel::cmakeForSglKernel());
     case H::Cccl:
         return QStringLiteral(
             "CUDA 13 moved CUB/Thrust/libcu++ under <cuda>/include/cccl and the host compiler does not look there: "
             "apply the CCCL include patch (adds ${CUDAToolkit_INCLUDE_DIRS}/cccl).");
     case H::CudaTooOld:
         return QStringLiteral(
-            "This CUDA cannot compile sm_120a/sm_100a: install CUDA >= 12.8 and point CUDA_HOME/PATH at it.");
+            "This CUDA cannot compile sm_120a/sm_100a: install CUDA >= %1 and point CUDA_HOME/PATH at it.")
+            .arg(QLatin1String(sglkernel::preflightArch().minimumCuda));
     case H::TorchAbi:
         return QStringLiteral(
             "The extension was built against a different torch than the one installed (C++ ABI mismatch): "
@@ -359,8 +363,8 @@ QString hintText(Diagnostic::Hint h)
         return QStringLiteral("A compiler was killed for lack of memory: lower MAX_JOBS and SGL_KERNEL_COMPILE_THREADS "
                               "(each nvcc thread peaks at 3-5 GB).");
     case H::MissingSm:
-        return QStringLiteral(
-            "The build has no code for this GPU: build with CUDA >= 12.8 so sm_120a is among the targets.");
+        return QStringLiteral("The build has no code for this GPU: build with CUDA >= %1 so %2 is among the targets.")
+            .arg(QLatin1String(sglkernel::preflightArch().minimumCuda), QLatin1String(sglkernel::preflightArch().arch));
     case H::Fa3Import:
         return QStringLiteral(
             "sgl_kernel refuses to import without FA3: apply the FA3 import fallback patch, or build with FA3.");
@@ -486,30 +490,6 @@ std::optional<Diagnostic> parseDiagnosticLineReference(QByteArrayView s)
     if (d && d->hint == Diagnostic::Hint::None)
         d->hint = hintFor(*d);
     return d;
-}
-
-JobBudget fittingBudget(qint64 availableBytes, int wantedJobs, int wantedThreads, qint64 bytesPerThread)
-{
-    JobBudget b;
-    const qint64 slotCount = std::max<qint64>(1, availableBytes / std::max<qint64>(1, bytesPerThread));
-    b.threads = int(std::clamp<qint64>(std::min<qint64>(wantedThreads, slotCount), 1, std::max(1, wantedThreads)));
-    b.maxJobs = int(std::clamp<qint64>(slotCount / b.threads, 1, std::max(1, wantedJobs)));
-    return b;
-}
-
-QString oomAdvice(qint64 availableBytes, int maxJobs, int threads)
-{
-    const JobBudget b = fittingBudget(availableBytes, maxJobs, threads);
-    const double gb = double(availableBytes) / double(1LL << 30);
-    return QStringLiteral("%1 x %2 nvcc threads need about %3 GB but %4 GB are available: use MAX_JOBS=%5 with "
-                          "CMAKE_ARGS=-DSGL_KERNEL_COMPILE_THREADS=%6 (about %7 GB).")
-        .arg(maxJobs)
-        .arg(threads)
-        .arg(qint64(maxJobs) * threads * 4)
-        .arg(gb, 0, 'f', 1)
-        .arg(b.maxJobs)
-        .arg(b.threads)
-        .arg(qint64(b.maxJobs) * b.threads * 4);
 }
 
 QList<Diagnostic> DiagnosticCollector::feed(QByteArrayView rawLine)

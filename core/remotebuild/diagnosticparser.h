@@ -36,7 +36,9 @@
 //                   "bash: line 1: cmake: command not found", "bash: cmake: command not found" (exit status 127)
 //   end of build    "ninja: build stopped: subcommand failed.", "*** CMake build failed",
 //                   "ERROR: Failed building wheel for sgl-kernel"
-// Known signatures get a hint (HintId) naming the fix (see hintText()).
+// Known signatures get a hint (HintId) naming the fix (see hintText(); its versions and budgets
+// come from core/sglkernel/rules.h, as preflight's do; OOM advice that fits measured memory is
+// sglkernel::oomAdvice).
 namespace kf {
 
 struct Diagnostic
@@ -79,16 +81,6 @@ bool mayBeDiagnosticLine(QByteArrayView normalizedLine);
 std::optional<Diagnostic> parseDiagnosticLineReference(QByteArrayView normalizedLine);
 // The hint for a complete diagnostic (also applied by parseDiagnosticLine and the collector).
 Diagnostic::Hint hintFor(const Diagnostic& d);
-
-// OOM advice from measured memory: the largest MAX_JOBS x threads that fits in availableBytes at
-// ~4 GB per nvcc thread ("MAX_JOBS=2 with SGL_KERNEL_COMPILE_THREADS=4 fits 40 GB").
-struct JobBudget
-{
-    int maxJobs = 1;
-    int threads = 1;
-};
-JobBudget fittingBudget(qint64 availableBytes, int wantedJobs, int wantedThreads, qint64 bytesPerThread = 4LL << 30);
-QString oomAdvice(qint64 availableBytes, int maxJobs, int threads);
 
 // Streams lines into diagnostics, joining CMake's multi-line messages. Not thread-safe.
 class DiagnosticCollector

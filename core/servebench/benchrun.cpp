@@ -41,7 +41,7 @@ BenchParams benchParamsFromJson(const QJsonObject& o)
     return p;
 }
 
-QJsonObject toJson(const ServerFacts& f)
+QJsonObject toJson(const ServerIdentity& f)
 {
     return QJsonObject { { QStringLiteral("model"), f.model }, { QStringLiteral("model_path"), f.modelPath },
         { QStringLiteral("server_version"), f.serverVersion }, { QStringLiteral("precision"), f.precision },
@@ -49,9 +49,9 @@ QJsonObject toJson(const ServerFacts& f)
         { QStringLiteral("tp_size"), f.tpSize }, { QStringLiteral("dp_size"), f.dpSize } };
 }
 
-ServerFacts serverFactsFromJson(const QJsonObject& o)
+ServerIdentity serverIdentityFromJson(const QJsonObject& o)
 {
-    ServerFacts f;
+    ServerIdentity f;
     f.model = o.value(QLatin1String("model")).toString();
     f.modelPath = o.value(QLatin1String("model_path")).toString();
     f.serverVersion = o.value(QLatin1String("server_version")).toString();

@@ -39,7 +39,7 @@ QJsonObject toJson(const BenchParams& p);
 BenchParams benchParamsFromJson(const QJsonObject& o);
 
 // What the server and the host said about themselves before the run.
-struct ServerFacts
+struct ServerIdentity
 {
     QString model; // the id requests name (served model name)
     QString modelPath;
@@ -50,8 +50,8 @@ struct ServerFacts
     int tpSize = 0;
     int dpSize = 0;
 };
-QJsonObject toJson(const ServerFacts& f);
-ServerFacts serverFactsFromJson(const QJsonObject& o);
+QJsonObject toJson(const ServerIdentity& f);
+ServerIdentity serverIdentityFromJson(const QJsonObject& o);
 // "FP8" for "fp8_e4m3", "modelopt_fp4" -> "FP4", "bfloat16" -> "BF16"...; empty if unknown.
 QString normalizePrecision(const QString& text);
 
@@ -96,7 +96,7 @@ struct BenchRun
     QString status = QStringLiteral("running"); // running | completed | cancelled | failed
     QString error;
     BenchParams params;
-    ServerFacts facts;
+    ServerIdentity facts;
     int promptWords = 0;           // words per prompt after calibration
     bool promptCalibrated = false; // from the warm-up's reported prompt_tokens
     QList<LevelResult> levels;

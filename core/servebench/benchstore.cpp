@@ -233,7 +233,7 @@ BenchRun runFromQuery(const QSqlQuery& q)
     r.status = q.value(4).toString();
     r.error = q.value(5).toString();
     r.params = benchParamsFromJson(object(q.value(6)));
-    r.facts = serverFactsFromJson(object(q.value(7)));
+    r.facts = serverIdentityFromJson(object(q.value(7)));
     r.promptWords = q.value(8).toInt();
     r.promptCalibrated = q.value(9).toInt() != 0;
     r.gpuNote = q.value(10).toString();

@@ -126,7 +126,7 @@ void ServeBench::onFacts(const Facts& f)
         return;
     }
     m_lastStatus = s;
-    ServerFacts& facts = m_run.facts;
+    ServerIdentity& facts = m_run.facts;
     const QJsonObject& info = s.serverInfo;
     facts.modelPath = s.modelPath;
     facts.model = !m_run.params.model.isEmpty() ? m_run.params.model

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/ssh/sshsession.h"
 
+#include "core/hosts/destination.h"
 #include "core/hosts/secretstore.h"
 #include "core/log/logging.h"
 #include "core/ssh/authenticator.h"
@@ -122,30 +123,15 @@ void SshSession::setLoginFacts(const QByteArray& hostKey, bool quiet)
 
 namespace {
 
-// "[user@]host[:port]" or "[user@][v6addr]:port"
+// "[user@]host[:port]", "[user@][v6addr]:port" or "ssh://..." (kf::parseDestination). A hop
+// that does not parse keeps its text as the host name, so the login fails naming it.
 HostProfile hopProfile(const QString& spec, const HostProfile& target)
 {
     HostProfile hop;
-    QString rest = spec.trimmed();
-    if (rest.startsWith(QLatin1String("ssh://")))
-        rest = rest.mid(6);
-    if (const qsizetype at = rest.lastIndexOf(QLatin1Char('@')); at >= 0) {
-        hop.user = rest.left(at);
-        rest = rest.mid(at + 1);
-    }
-    QString portText;
-    if (rest.startsWith(QLatin1Char('['))) {
-        const qsizetype close = rest.indexOf(QLatin1Char(']'));
-        hop.host = rest.mid(1, close - 1);
-        if (close >= 0 && rest.mid(close + 1).startsWith(QLatin1Char(':')))
-            portText = rest.mid(close + 2);
-    } else if (const qsizetype colon = rest.indexOf(QLatin1Char(':')); colon >= 0) {
-        hop.host = rest.left(colon);
-        portText = rest.mid(colon + 1);
-    } else {
-        hop.host = rest;
-    }
-    hop.port = portText.isEmpty() ? 22 : quint16(portText.toUInt());
+    const auto d = parseDestination(spec.trimmed());
+    hop.user = d ? d->user : QString();
+    hop.host = d ? d->host : spec.trimmed();
+    hop.port = d ? d->port.value_or(22) : 22;
     hop.name = hop.host;
     hop.identityFiles = target.identityFiles;
     hop.knownHostsFile = target.knownHostsFile;

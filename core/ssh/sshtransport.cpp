@@ -516,7 +516,7 @@ Result<void> SshTransport::writeAtomic(const QString& path, const QByteArray* da
             CommandSpec sweep; // best effort: temp files of earlier interrupted writes
             sweep.command
                 = QStringLiteral("rm -f -- %1/%2* 2>/dev/null; true").arg(shellPath(dir), shellQuote(tmpPrefix));
-            exec(sweep, 30000);
+            (void)exec(sweep, 30000);
             return {};
         }
         if (renamed.kind() != ErrorKind::Unsupported) {

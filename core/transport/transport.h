@@ -63,7 +63,8 @@ struct ProcessExit
     bool ok() const { return error.isEmpty() && signal.isEmpty() && exitCode == 0; }
 };
 
-struct ExecResult : ProcessExit
+// [[nodiscard]] as Result is: a dropped ExecResult is a dropped error (its error, exit code, signal).
+struct [[nodiscard]] ExecResult : ProcessExit
 {
     QByteArray stdOut;
     QByteArray stdErr;

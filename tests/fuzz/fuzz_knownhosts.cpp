@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/hosts/destination.h"
 #include "core/hosts/serverfacts.h"
 #include "core/ssh/knownhosts.h"
 #include "tests/fuzz/fuzzinput.h"
@@ -60,7 +61,8 @@ QByteArray facts(FuzzInput& in)
     const int lines = in.below(14);
     for (int l = 0; l < lines; ++l) {
         out += in.pick({ "os", "kernel", "arch", "hostname", "cpus", "cpu_model", "mem_total_kb", "mem_available_kb",
-            "home", "disk_home", "nvcc", "cmake", "ninja", "gcc", "python3", "torch", "torch_error", "gpu", "x" });
+            "home", "disk_home", "nvcc", "nvcc_path", "cccl_dir", "cmake", "ninja", "gcc", "python3", "pkg_torch",
+            "torch_cuda", "torch_error", "gpu", "gpu_info", "workdir", "cmakelists", "dflag_env", "disk_build", "x" });
         out += "=";
         switch (in.below(4)) {
         case 0: out += in.number(); break;
@@ -79,6 +81,19 @@ QByteArray facts(FuzzInput& in)
     return out;
 }
 
+// Destinations as people type them: users with '@', brackets, ports at the edges, paths.
+QString destination(FuzzInput& in)
+{
+    QByteArray out = in.pick({ "", "ssh://", "" });
+    const int users = in.below(3);
+    for (int u = 0; u < users; ++u)
+        out += in.pick({ "alice", "", "a b", "x" }) + QByteArray("@");
+    out += in.chance(30) ? "[" + in.pick({ "::1", "fe80::1%eth0", "", "1:2" }) + in.pick({ "]", "" }) : hostPattern(in);
+    if (in.chance(60))
+        out += ":" + (in.chance(50) ? in.number() : in.raw(8));
+    return QString::fromUtf8(out);
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
@@ -89,5 +104,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     FuzzInput in(data, size);
     (void)kf::parseKnownHosts(knownHosts(in), QStringLiteral("known_hosts"));
     (void)kf::parseServerFacts(facts(in));
+    for (const auto form : { kf::DestinationForm::Port, kf::DestinationForm::Path }) {
+        const QString text = destination(in);
+        if (const auto d = kf::parseDestination(text, form); d && form == kf::DestinationForm::Port) {
+            // What parses formats back to itself, and formatting is stable.
+            const auto again = kf::parseDestination(kf::formatDestination(*d));
+            if (!again || *again != *d)
+                __builtin_trap();
+        }
+        (void)kf::hasRemoteColon(text);
+    }
     return 0;
 }

@@ -2,8 +2,11 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "testsupport.h"
 
+#include "factsfixture.h"
+
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcessEnvironment>
 
 #include <unistd.h>
@@ -14,12 +17,6 @@ QByteArray readFile(const QString& path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-bool writeFile(const QString& path, const QByteArray& data)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(data) == data.size();
 }
 
 QString dataPath(const QString& relative)
@@ -48,6 +45,21 @@ QByteArray readData(const QString& relative)
     if (!f.open(QIODevice::ReadOnly))
         qFatal("missing test data %s", qPrintable(f.fileName()));
     return f.readAll();
+}
+
+ServerFacts factsFixture(const QString& name)
+{
+    const auto r = parseServerFacts(readData(QStringLiteral("facts/") + name));
+    if (!r)
+        qFatal("%s: %s", qPrintable(name), qPrintable(r.error()));
+    return r.value();
+}
+
+bool writeFile(const QString& path, const QByteArray& data)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(data) == data.size();
 }
 
 QString screenshotPath(const QString& name)

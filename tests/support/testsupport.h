@@ -16,11 +16,11 @@ namespace kf::test {
 
 // The whole file, or empty when it cannot be read.
 QByteArray readFile(const QString& path);
-// Writes (replaces) the file; false when it cannot.
-bool writeFile(const QString& path, const QByteArray& data);
 // tests/data/<relative>
 QString dataPath(const QString& relative);
 QByteArray readData(const QString& relative);
+// Writes the whole file, making its folder; false when it cannot.
+bool writeFile(const QString& path, const QByteArray& data);
 // ${build}/screenshots/<name>.png
 QString screenshotPath(const QString& name);
 

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/hosts/connectdialog.h"
 
+#include "core/hosts/destination.h"
 #include "core/hosts/hostprofilestore.h"
 #include "core/hosts/secretstore.h"
 #include "core/ssh/sshsession.h"
@@ -17,7 +18,6 @@
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -28,26 +28,6 @@ namespace {
 constexpr int kProfileRole = Qt::UserRole + 1;
 constexpr int kImportedRole = Qt::UserRole + 2;
 } // namespace
-
-std::optional<ConnectDialog::Destination> ConnectDialog::parseDestination(const QString& text)
-{
-    // user@host, user@host:port, host, [v6]:port, user@[v6]:port. No spaces, one '@' at most.
-    static const QRegularExpression re(QRegularExpression::anchoredPattern(
-        QStringLiteral("(?:([^@\\s:]+)@)?(?:\\[([0-9A-Fa-f:.]+)\\]|([^@\\s:\\[\\]/]+))(?::(\\d{1,5}))?")));
-    const auto m = re.match(text.trimmed());
-    if (!m.hasMatch())
-        return std::nullopt;
-    Destination d;
-    d.user = m.captured(1);
-    d.host = m.captured(2).isEmpty() ? m.captured(3) : m.captured(2);
-    if (!m.captured(4).isEmpty()) {
-        const uint port = m.captured(4).toUInt();
-        if (port == 0 || port > 65535)
-            return std::nullopt;
-        d.port = quint16(port);
-    }
-    return d;
-}
 
 ConnectDialog::ConnectDialog(HostProfileStore* store, QWidget* parent)
     : QDialog(parent)
@@ -288,10 +268,10 @@ void ConnectDialog::onDestinationEdited(const QString& text)
 {
     if (m_syncing)
         return;
-    const auto d = parseDestination(text);
+    const auto d = parseDestination(text.trimmed());
     if (!d) {
         if (!text.trimmed().isEmpty())
-            showMessage(QStringLiteral("Write the destination as user@host or user@host:port."), true);
+            showMessage(d.error() + QStringLiteral(". Write the destination as user@host or user@host:port."), true);
         return;
     }
     m_message->hide();
@@ -307,16 +287,10 @@ void ConnectDialog::updateDestinationFromFields()
     if (m_syncing)
         return;
     m_syncing = true;
-    HostProfile p;
-    p.user = m_user->text().trimmed();
-    p.host = m_host->text().trimmed();
-    p.port = quint16(m_port->value());
-    const bool v6 = p.host.contains(QLatin1Char(':'));
-    QString d = p.user.isEmpty() ? QString() : p.user + QLatin1Char('@');
-    d += v6 ? QLatin1Char('[') + p.host + QLatin1Char(']') : p.host;
-    if (p.port != 22 || v6)
-        d += QLatin1Char(':') + QString::number(p.port);
-    m_destination->setText(p.host.isEmpty() ? QString() : d);
+    Destination d { m_user->text().trimmed(), m_host->text().trimmed(), quint16(m_port->value()), {} };
+    if (d.port == 22 && !d.host.contains(QLatin1Char(':')))
+        d.port.reset();
+    m_destination->setText(d.host.isEmpty() ? QString() : formatDestination(d));
     m_syncing = false;
 }
 
@@ -363,9 +337,10 @@ void ConnectDialog::accept()
         showMessage(QStringLiteral("Which server? Type user@host, or pick a saved host."), true);
         return;
     }
-    if (p.host.contains(QRegularExpression(QStringLiteral("\\s")))
-        || p.user.contains(QRegularExpression(QStringLiteral("[\\s@]")))) {
-        showMessage(QStringLiteral("Host and user may not contain spaces or '@'."), true);
+    // The fields pass the check a typed destination passes (one parser for both ways in).
+    const auto typed = parseDestination(formatDestination({ p.user, p.host, p.port, {} }));
+    if (!typed || typed->user != p.user || typed->host != p.host) {
+        showMessage(typed ? QStringLiteral("bad host name '%1'").arg(p.host) : typed.error(), true);
         return;
     }
     if (saveRequested()) {

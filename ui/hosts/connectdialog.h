@@ -6,8 +6,6 @@
 
 #include <QDialog>
 
-#include <optional>
-
 class QCheckBox;
 class QLabel;
 class QLineEdit;
@@ -23,7 +21,8 @@ class SecretStore;
 
 // "Connect to a server": pick a saved profile (hosts.yaml), import the hosts of
 // ~/.ssh/config, or type an ad-hoc user@host:port; set identity files, ProxyJump and the
-// known_hosts file; optionally save the profile. The dialog only edits profiles: the
+// known_hosts file; optionally save the profile. A typed destination goes through
+// kf::parseDestination (core/hosts/destination.h), as the CLI's do. The dialog only edits profiles: the
 // caller connects (HostManager::add(profile())->connectToHost()).
 class ConnectDialog : public QDialog
 {
@@ -49,15 +48,6 @@ public:
     // The button's action: removes the stored password of the form's user@host:port and the
     // stored passphrases of its identity files; says what it did. Returns how many were removed.
     int forgetStoredSecrets();
-
-    struct Destination
-    {
-        QString user;
-        QString host;
-        std::optional<quint16> port;
-    };
-    // "[user@]host[:port]", "[user@][v6:addr]:port"; nullopt when malformed.
-    static std::optional<Destination> parseDestination(const QString& text);
 
     // Widgets, for tests and for the window's own shortcuts.
     QListWidget* profileList() const { return m_list; }

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/hosts/serverfactswidget.h"
 
+#include "core/sglkernel/serverhints.h"
 #include "core/transport/transport.h"
 #include "core/transport/transportpool.h"
 
@@ -125,7 +126,7 @@ void ServerFactsWidget::setFacts(const ServerFacts& facts)
             v->setEnabled(false); // greyed: absent, not an error
         m_rows->addRow(label + QLatin1Char(':'), v);
     }
-    const QStringList hints = serverFactsHints(facts);
+    const QStringList hints = sglkernel::serverHints(facts);
     if (!hints.isEmpty()) {
         QString html
             = QStringLiteral("<b>For an sgl-kernel build</b><ul style=\"margin-left:12px; -qt-list-indent:0\">");

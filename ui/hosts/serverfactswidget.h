@@ -18,7 +18,7 @@ namespace kf {
 class Transport;
 
 // The "server facts" card of a host's overview: OS, CPUs, RAM, disk, GPUs, tool versions
-// and what they mean for an sgl-kernel build (serverFactsHints). Shows "gathering...",
+// and what they mean for an sgl-kernel build (sglkernel::serverHints). Shows "gathering...",
 // the facts, or an error with a Retry button.
 class ServerFactsWidget : public QFrame
 {

@@ -2,8 +2,10 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/hosts/serverfacts.h"
 #include "core/transport/localtransport.h"
+#include "tests/support/factsfixture.h"
 #include "tests/support/testsupport.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonDocument>
 #include <QSysInfo>
@@ -15,14 +17,6 @@
 using namespace kf;
 
 namespace {
-
-ServerFacts parseFixture(const QString& name)
-{
-    const auto r = parseServerFacts(test::readData(QStringLiteral("facts/") + name));
-    if (!r)
-        qFatal("%s: %s", qPrintable(name), qPrintable(r.error()));
-    return r.value();
-}
 
 QString row(const ServerFacts& f, const QString& label)
 {
@@ -61,7 +55,7 @@ class TestServerFacts : public QObject
 private Q_SLOTS:
     void realH200()
     {
-        const ServerFacts f = parseFixture(QStringLiteral("h200-ubuntu2404.txt"));
+        const ServerFacts f = test::factsFixture(QStringLiteral("h200-ubuntu2404.txt"));
         QVERIFY(f.complete);
         QCOMPARE(f.os, QStringLiteral("Ubuntu 24.04.3 LTS"));
         QCOMPARE(f.kernel, QStringLiteral("6.18.44-fc-v657-gpu"));
@@ -91,7 +85,7 @@ private Q_SLOTS:
 
     void realDebianWithoutGpu()
     {
-        const ServerFacts f = parseFixture(QStringLiteral("debian12-nogpu.txt"));
+        const ServerFacts f = test::factsFixture(QStringLiteral("debian12-nogpu.txt"));
         QVERIFY(f.complete);
         QVERIFY(!f.hasNvidiaSmi);
         QVERIFY(f.gpus.isEmpty());
@@ -104,7 +98,7 @@ private Q_SLOTS:
 
     void blackwellWithBannerAndUnknownKeys()
     {
-        const ServerFacts f = parseFixture(QStringLiteral("blackwell-8gpu.txt"));
+        const ServerFacts f = test::factsFixture(QStringLiteral("blackwell-8gpu.txt"));
         QVERIFY(f.complete);
         QCOMPARE(f.hostName, QStringLiteral("gpu-node-07"));
         QCOMPARE(f.gpus.size(), 8);
@@ -125,7 +119,7 @@ private Q_SLOTS:
 
     void nvmlMismatch()
     {
-        const ServerFacts f = parseFixture(QStringLiteral("nvml-mismatch.txt"));
+        const ServerFacts f = test::factsFixture(QStringLiteral("nvml-mismatch.txt"));
         QVERIFY(f.complete);
         QVERIFY(f.hasNvidiaSmi);
         QVERIFY(f.gpus.isEmpty());
@@ -140,7 +134,7 @@ private Q_SLOTS:
 
     void truncatedIsIncomplete()
     {
-        const ServerFacts f = parseFixture(QStringLiteral("truncated.txt"));
+        const ServerFacts f = test::factsFixture(QStringLiteral("truncated.txt"));
         QVERIFY(!f.complete);
         QCOMPARE(f.cpuCount, 64);
         QCOMPARE(f.os, QStringLiteral("Rocky Linux 9.4 (Blue Onyx)"));
@@ -229,74 +223,9 @@ private Q_SLOTS:
         QCOMPARE(formatKiB(kib), text);
     }
 
-    void compareToolVersions_data()
-    {
-        QTest::addColumn<QString>("a");
-        QTest::addColumn<QString>("b");
-        QTest::addColumn<int>("sign");
-        QTest::newRow("numeric not text") << "3.9"
-                                          << "3.31" << -1;
-        QTest::newRow("equal padded") << "13"
-                                      << "13.0" << 0;
-        QTest::newRow("suffix ignored") << "3.31.0-rc1"
-                                        << "3.31" << 0;
-        QTest::newRow("greater") << "4.4.3"
-                                 << "3.31" << 1;
-        QTest::newRow("nvcc") << "12.4.131"
-                              << "12.8" << -1;
-    }
-    void compareToolVersions()
-    {
-        QFETCH(QString, a);
-        QFETCH(QString, b);
-        QFETCH(int, sign);
-        const int c = kf::compareVersions(a, b);
-        QCOMPARE(c < 0 ? -1 : c > 0 ? 1 : 0, sign);
-    }
-
-    void hints()
-    {
-        auto has = [](const QStringList& hints, const char* needle) {
-            for (const QString& h : hints)
-                if (h.contains(QLatin1String(needle)))
-                    return true;
-            return false;
-        };
-        const QStringList blackwell = serverFactsHints(parseFixture(QStringLiteral("blackwell-8gpu.txt")));
-        QVERIFY(has(blackwell, "CMake 3.28.3 is older than 3.31"));
-        QVERIFY(has(blackwell, "CUDA 13.0.48 keeps CUB/Thrust"));
-        QVERIFY(has(blackwell, "SGL_KERNEL_ENABLE_FA3=OFF"));
-        QVERIFY(!has(blackwell, "cannot compile"));        // CUDA 13 knows sm_120
-        QVERIFY(has(blackwell, "at or below about 355 ")); // 1490000000 KiB / 4 GiB
-        QVERIFY(!has(blackwell, "did not finish"));
-
-        const QStringList h200 = serverFactsHints(parseFixture(QStringLiteral("h200-ubuntu2404.txt")));
-        QVERIFY(!has(h200, "older than 3.31")); // CMake 4.4.3
-        QVERIFY(!has(h200, "FA3"));             // sm 9.0 is what FA3 is for
-        QVERIFY(has(h200, "include/cccl"));
-        QVERIFY(!has(h200, "PyTorch is not installed"));
-
-        const QStringList nvml = serverFactsHints(parseFixture(QStringLiteral("nvml-mismatch.txt")));
-        QVERIFY(has(nvml, "reboot"));
-        QVERIFY(!has(nvml, "Ninja"));
-
-        QVERIFY(has(serverFactsHints(parseFixture(QStringLiteral("truncated.txt"))), "did not finish"));
-        const QStringList debian = serverFactsHints(parseFixture(QStringLiteral("debian12-nogpu.txt")));
-        QVERIFY(has(debian, "PyTorch is not installed"));
-        QVERIFY(has(debian, "older than 3.31"));
-
-        ServerFacts old = parseFixture(QStringLiteral("blackwell-8gpu.txt"));
-        old.nvcc = QStringLiteral("12.4.131");
-        old.ninja.clear();
-        const QStringList oldHints = serverFactsHints(old);
-        QVERIFY(has(oldHints, "nvcc 12.4.131 cannot compile for these sm_120 GPUs"));
-        QVERIFY(!has(oldHints, "include/cccl"));
-        QVERIFY(has(oldHints, "Ninja is not installed"));
-    }
-
     void json()
     {
-        const ServerFacts f = parseFixture(QStringLiteral("h200-ubuntu2404.txt"));
+        const ServerFacts f = test::factsFixture(QStringLiteral("h200-ubuntu2404.txt"));
         const QJsonObject j = f.toJson();
         QCOMPARE(j.value(QStringLiteral("cpus")).toInt(), 16);
         QCOMPARE(j.value(QStringLiteral("gpus")).toArray().size(), 1);
@@ -380,6 +309,87 @@ private Q_SLOTS:
         QVERIFY(f->python.isEmpty());
         // A tool that reads stdin gets an empty stream (the script runs with stdin from /dev/null).
         QCOMPARE(f->ninja, QStringLiteral("stole:"));
+    }
+
+    // The keys only a project probe (preflight) prints: one struct for them too.
+    void projectKeys()
+    {
+        const ServerFacts f = test::factsFixture(QStringLiteral("project-cuda13-old-cmake.txt"));
+        QVERIFY(f.complete);
+        QVERIFY(f.extra.isEmpty());
+        QCOMPARE(f.nvcc, QStringLiteral("13.0.48"));
+        QCOMPARE(f.nvccPath, QStringLiteral("/usr/local/cuda/bin/nvcc"));
+        QCOMPARE(f.ccclDir, QStringLiteral("/usr/local/cuda/include/cccl"));
+        QCOMPARE(f.torch, QStringLiteral("2.10.0.dev20251120+cu130"));
+        QCOMPARE(f.torchCuda, QStringLiteral("13.0"));
+        QVERIFY(f.project.probed);
+        QVERIFY(f.project.workDirExists);
+        QCOMPARE(f.project.cmakeLists,
+            (QStringList { "cmake_minimum_required(VERSION 3.26 FATAL_ERROR)", "cmake_policy(SET CMP0169 OLD)",
+                "cmake_policy(SET CMP0177 NEW)" }));
+        QCOMPARE(f.project.exportedCMakeVariables, QStringList { "SGL_KERNEL_ENABLE_FA3=OFF" });
+        QCOMPARE(f.project.diskTotalKiB, 976762584);
+        QCOMPARE(f.project.diskAvailableKiB, 314572800);
+        // The card's JSON keeps its keys (kernelforge-cli facts --json is an interface).
+        QVERIFY(!f.toJson().contains(QStringLiteral("project")));
+        QVERIFY(!test::factsFixture(QStringLiteral("h200-ubuntu2404.txt")).project.probed);
+    }
+
+    // The project part on this machine: its folder, its CMakeLists.txt, the environment given.
+    void projectScriptOnThisMachine()
+    {
+        QTemporaryDir dir;
+        QVERIFY(kf::test::writeFile(dir.filePath(QStringLiteral("CMakeLists.txt")),
+            "cmake_minimum_required(VERSION 3.20)\r\ncmake_policy(SET CMP0177 NEW)\nproject(x)\n"));
+        ProjectProbe probe;
+        probe.workingDirectory = dir.path();
+        probe.buildPath = dir.filePath(QStringLiteral("build/not/there/yet"));
+        probe.env.insert(QStringLiteral("SGL_KERNEL_COMPILE_THREADS"), QStringLiteral("8"));
+        LocalTransport local;
+        const auto r = collectServerFacts(local, 120000, probe);
+        QVERIFY2(r.ok(), qPrintable(r.error()));
+        QVERIFY(r->complete);
+        QVERIFY2(r->extra.isEmpty(), qPrintable(r->extra.value(0).first));
+        QVERIFY(r->project.probed);
+        QVERIFY(r->project.workDirExists);
+        QCOMPARE(r->project.cmakeLists,
+            (QStringList { "cmake_minimum_required(VERSION 3.20)", "cmake_policy(SET CMP0177 NEW)" }));
+        QCOMPARE(r->project.exportedCMakeVariables, QStringList { "SGL_KERNEL_COMPILE_THREADS=8" });
+        QVERIFY(r->project.diskAvailableKiB > 0); // of the nearest existing parent
+        QCOMPARE(r->homeDir, QDir::homePath());   // the card's facts are all there too
+        QVERIFY(r->memAvailableKiB > 0);
+
+        probe.workingDirectory = dir.filePath(QStringLiteral("missing"));
+        const auto missing = collectServerFacts(local, 120000, probe);
+        QVERIFY2(missing.ok(), qPrintable(missing.error()));
+        QVERIFY(missing->complete);
+        QVERIFY(missing->project.probed);
+        QVERIFY(!missing->project.workDirExists);
+        QVERIFY(missing->project.cmakeLists.isEmpty());
+    }
+
+    // nvcc outside PATH is found where the build finds it: $CUDA_HOME/bin (the card used to
+    // look in /usr/local/cuda/bin only, preflight in $CUDA_HOME too).
+    void nvccFromCudaHome()
+    {
+        QTemporaryDir cuda;
+        QVERIFY(QDir().mkpath(cuda.filePath(QStringLiteral("bin"))));
+        QVERIFY(QDir().mkpath(cuda.filePath(QStringLiteral("include/cccl"))));
+        QVERIFY(writeExecutable(cuda.filePath(QStringLiteral("bin/nvcc")),
+            "#!/bin/sh\necho 'nvcc: NVIDIA (R) Cuda compiler driver'\n"
+            "echo 'Cuda compilation tools, release 13.0, V13.0.48'\n"));
+        LocalTransport local;
+        CommandSpec spec;
+        spec.command = QStringLiteral("sh -s");
+        spec.env.insert(QStringLiteral("PATH"), QStringLiteral("/usr/bin:/bin"));
+        spec.env.insert(QStringLiteral("CUDA_HOME"), cuda.path());
+        spec.stdinData = serverFactsScript();
+        const ExecResult r = local.exec(spec, 60000);
+        const auto f = parseServerFacts(r.stdOut);
+        QVERIFY2(f.ok(), qPrintable(f.error()));
+        QCOMPARE(f->nvcc, QStringLiteral("13.0.48"));
+        QCOMPARE(f->nvccPath, cuda.filePath(QStringLiteral("bin/nvcc")));
+        QCOMPARE(f->ccclDir, cuda.filePath(QStringLiteral("include/cccl")));
     }
 
     void cliLocalJson()

@@ -337,20 +337,15 @@ private Q_SLOTS:
         QVERIFY2(found > 3000, qPrintable(QString::number(found)));
     }
 
-    void budgetFitsMemory()
+    // The hints name the versions core/sglkernel/rules.h decides (one place for each number).
+    void hintsNameTheRulesVersions()
     {
-        // 40 GB free, 4 jobs x 32 threads wanted: 10 thread slots of 4 GB.
-        const auto b = kf::fittingBudget(40LL << 30, 4, 32);
-        QVERIFY(qint64(b.maxJobs) * b.threads * 4 <= 40);
-        QCOMPARE(b.threads, 10);
-        QCOMPARE(b.maxJobs, 1);
-        const auto small = kf::fittingBudget(2LL << 30, 4, 32);
-        QCOMPARE(small.maxJobs, 1);
-        QCOMPARE(small.threads, 1);
-        const auto roomy = kf::fittingBudget(512LL << 30, 4, 8);
-        QCOMPARE(roomy.maxJobs, 4);
-        QCOMPARE(roomy.threads, 8);
-        QVERIFY(kf::oomAdvice(40LL << 30, 4, 32).contains(QStringLiteral("MAX_JOBS=1")));
+        using H = kf::Diagnostic::Hint;
+        QVERIFY(kf::hintText(H::CMakePolicy).contains(QLatin1String("CMP0169 needs CMake 3.30, CMP0177 3.31")));
+        QVERIFY(
+            kf::hintText(H::CMakePolicy).contains(QLatin1String("install CMake >= 3.31 (pip install 'cmake>=3.31')")));
+        QVERIFY(kf::hintText(H::CudaTooOld).contains(QLatin1String("install CUDA >= 12.8")));
+        QVERIFY(kf::hintText(H::MissingSm).contains(QLatin1String("CUDA >= 12.8 so sm_120a is among the targets")));
     }
 };
 

@@ -3,6 +3,7 @@
 #include "core/remotebuild/preflight.h"
 #include "core/transport/localtransport.h"
 
+#include "tests/support/factsfixture.h"
 #include "tests/support/testsupport.h"
 
 #include <QTemporaryDir>
@@ -17,6 +18,10 @@ QMap<QString, kf::PreflightCheck> byId(const QList<kf::PreflightCheck>& checks)
     for (const auto& c : checks)
         m.insert(c.id, c); // the last one of an id wins; tests look at ids that occur once
     return m;
+}
+kf::ServerFacts fixture()
+{
+    return kf::test::factsFixture(QStringLiteral("project-cuda13-old-cmake.txt"));
 }
 kf::BuildProfile sglProfile(int jobs, int threads)
 {
@@ -36,29 +41,9 @@ class TestPreflight : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void versions_data()
-    {
-        QTest::addColumn<QString>("a");
-        QTest::addColumn<QString>("b");
-        QTest::addColumn<int>("cmp");
-        QTest::newRow("equal with zero") << QStringLiteral("3.31") << QStringLiteral("3.31.0") << 0;
-        QTest::newRow("less") << QStringLiteral("3.28.3") << QStringLiteral("3.31") << -1;
-        QTest::newRow("suffix") << QStringLiteral("2.10.0.dev2025+cu130") << QStringLiteral("2.9") << 1;
-        QTest::newRow("cuda") << QStringLiteral("12.4") << QStringLiteral("12.8") << -1;
-    }
-    void versions()
-    {
-        QFETCH(QString, a);
-        QFETCH(QString, b);
-        QFETCH(int, cmp);
-        QCOMPARE(kf::compareVersions(a, b), cmp);
-    }
-
     void oldCMakeOnCuda13()
     {
-        const auto facts
-            = kf::parsePreflightFacts(kf::test::readData(QStringLiteral("buildlogs/preflight_cuda13_old_cmake.txt")));
-        const auto checks = byId(kf::evaluatePreflight(facts, sglProfile(2, 4)));
+        const auto checks = byId(kf::evaluatePreflight(fixture(), sglProfile(2, 4)));
         QCOMPARE(int(checks[QStringLiteral("cmake-policy")].level), int(L::Fail));
         QVERIFY(checks[QStringLiteral("cmake-policy")].message.contains(QStringLiteral("CMP0169, CMP0177")));
         QVERIFY(checks[QStringLiteral("cmake-policy")].message.contains(QStringLiteral("3.31")));
@@ -66,6 +51,10 @@ private Q_SLOTS:
         QCOMPARE(int(checks[QStringLiteral("cccl")].level), int(L::Fail));
         QVERIFY(checks[QStringLiteral("cccl")].fix.contains(QStringLiteral("CCCL")));
         QCOMPARE(int(checks[QStringLiteral("nvcc")].level), int(L::Pass));
+        // Messages name the CUDA release, as the old preflight script's "release 13.0" did.
+        QCOMPARE(checks[QStringLiteral("nvcc")].message,
+            QStringLiteral("CUDA 13.0 at /usr/local/cuda/bin/nvcc (sm_120a ok)"));
+        QVERIFY(checks[QStringLiteral("cccl")].message.contains(QStringLiteral("/usr/local/cuda/include/cccl")));
         QCOMPARE(int(checks[QStringLiteral("torch")].level), int(L::Pass));
         QCOMPARE(int(checks[QStringLiteral("env-dflag")].level), int(L::Warn));
         QVERIFY(checks[QStringLiteral("env-dflag")].fix.contains(QStringLiteral("-DSGL_KERNEL_ENABLE_FA3=OFF")));
@@ -76,18 +65,30 @@ private Q_SLOTS:
 
     void patchedProjectPasses()
     {
-        auto facts
-            = kf::parsePreflightFacts(kf::test::readData(QStringLiteral("buildlogs/preflight_cuda13_old_cmake.txt")));
-        facts.remove(QStringLiteral("cmakelists"));
-        facts.remove(QStringLiteral("dflag_env"));
-        // Insert in file order (QMultiMap keeps the newest first; evaluatePreflight restores file order).
-        for (const char* l :
-            { "if(POLICY CMP0169)", "  cmake_policy(SET CMP0169 OLD)", "endif()", "if(POLICY CMP0177)",
-                "  cmake_policy(SET CMP0177 NEW)", "endif()", "include_directories(${CUDAToolkit_INCLUDE_DIRS}/cccl)" })
-            facts.insert(QStringLiteral("cmakelists"), QString::fromLatin1(l));
+        kf::ServerFacts facts = fixture();
+        facts.project.exportedCMakeVariables.clear();
+        facts.project.cmakeLists = { QStringLiteral("if(POLICY CMP0169)"),
+            QStringLiteral("  cmake_policy(SET CMP0169 OLD)"), QStringLiteral("endif()"),
+            QStringLiteral("if(POLICY CMP0177)"), QStringLiteral("  cmake_policy(SET CMP0177 NEW)"),
+            QStringLiteral("endif()"), QStringLiteral("include_directories(${CUDAToolkit_INCLUDE_DIRS}/cccl)") };
         const auto all = kf::evaluatePreflight(facts, sglProfile(2, 4));
         for (const auto& c : all)
             QVERIFY2(c.level == L::Pass, qPrintable(c.id + QStringLiteral(": ") + c.message));
+    }
+
+    // Installed is not importable: the build imports torch.
+    void torchThatDoesNotImport()
+    {
+        kf::ServerFacts facts = fixture();
+        facts.torchError = QStringLiteral("OSError: libcudart.so.13: cannot open shared object file");
+        auto checks = byId(kf::evaluatePreflight(facts, sglProfile(2, 4)));
+        QCOMPARE(int(checks[QStringLiteral("torch")].level), int(L::Warn));
+        QVERIFY(checks[QStringLiteral("torch")].message.contains(QStringLiteral("not importable")));
+        facts = fixture();
+        facts.torchCuda = QStringLiteral("12.8");
+        checks = byId(kf::evaluatePreflight(facts, sglProfile(2, 4)));
+        QCOMPARE(checks[QStringLiteral("torch")].message,
+            QStringLiteral("torch 2.10.0.dev20251120+cu130 is built for CUDA 12.8 but nvcc is 13.0"));
     }
 
     void ramBudget_data()
@@ -104,9 +105,7 @@ private Q_SLOTS:
         QFETCH(int, jobs);
         QFETCH(int, threads);
         QFETCH(int, level);
-        const auto facts
-            = kf::parsePreflightFacts(kf::test::readData(QStringLiteral("buildlogs/preflight_cuda13_old_cmake.txt")));
-        const auto checks = byId(kf::evaluatePreflight(facts, sglProfile(jobs, threads)));
+        const auto checks = byId(kf::evaluatePreflight(fixture(), sglProfile(jobs, threads)));
         QCOMPARE(int(checks[QStringLiteral("ram")].level), level);
         if (level == int(L::Fail))
             QVERIFY(checks[QStringLiteral("ram")].fix.contains(QStringLiteral("MAX_JOBS=")));
@@ -114,15 +113,18 @@ private Q_SLOTS:
 
     void oldCudaAndMissingTools()
     {
-        kf::PreflightFacts facts;
-        facts.insert(QStringLiteral("workdir"), QStringLiteral("missing"));
-        facts.insert(QStringLiteral("nvcc"), QStringLiteral("12.4"));
-        facts.insert(QStringLiteral("disk_free_kb"), QStringLiteral("1048576"));
+        kf::ServerFacts facts;
+        facts.project.probed = true;
+        facts.project.workDirExists = false;
+        facts.nvcc = QStringLiteral("12.4.131");
+        facts.project.diskAvailableKiB = 1048576;
         const auto checks = byId(kf::evaluatePreflight(facts, sglProfile(1, 1)));
         QCOMPARE(int(checks[QStringLiteral("workdir")].level), int(L::Fail));
         QCOMPARE(int(checks[QStringLiteral("cmake")].level), int(L::Fail));
         QCOMPARE(int(checks[QStringLiteral("ninja")].level), int(L::Warn));
         QCOMPARE(int(checks[QStringLiteral("cuda-arch")].level), int(L::Fail));
+        QCOMPARE(
+            checks[QStringLiteral("cuda-arch")].message, QStringLiteral("CUDA 12.4 cannot build sm_120a (needs 12.8)"));
         QCOMPARE(int(checks[QStringLiteral("python")].level), int(L::Fail));
         QCOMPARE(int(checks[QStringLiteral("disk")].level), int(L::Fail));
         QVERIFY(!checks.contains(QStringLiteral("cccl")));
@@ -130,35 +132,28 @@ private Q_SLOTS:
 
     void scriptRunsOnThisMachine()
     {
-        // The real script through /bin/sh: facts this machine certainly has.
+        // The real probe through /bin/sh, with the profile's folder and environment.
         QTemporaryDir dir;
-        QFile cm(dir.filePath(QStringLiteral("CMakeLists.txt")));
-        QVERIFY(cm.open(QIODevice::WriteOnly));
-        cm.write("cmake_minimum_required(VERSION 3.20)\ncmake_policy(SET CMP0177 NEW)\nproject(x)\n");
-        cm.close();
+        QVERIFY(kf::test::writeFile(dir.filePath(QStringLiteral("CMakeLists.txt")),
+            "cmake_minimum_required(VERSION 3.20)\ncmake_policy(SET CMP0177 NEW)\nproject(x)\n"));
         kf::BuildProfile p = sglProfile(1, 1);
         p.workingDirectory = dir.path();
         p.env.insert(QStringLiteral("SGL_KERNEL_COMPILE_THREADS"), QStringLiteral("8"));
         kf::LocalTransport t;
-        const kf::ExecResult r = t.exec(
-            { QStringLiteral("/bin/sh -c ") + QStringLiteral("'")
-                + kf::preflightScript(p).replace(QLatin1Char('\''), QStringLiteral("'\\''")) + QStringLiteral("'") },
-            120000);
-        QVERIFY2(r.ok(), r.stdErr.constData());
-        const auto facts = kf::parsePreflightFacts(r.stdOut);
-        QCOMPARE(facts.value(QStringLiteral("workdir")), QStringLiteral("ok"));
-        QVERIFY(facts.value(QStringLiteral("memavailable_kb")).toLongLong() > 0);
-        QVERIFY(facts.value(QStringLiteral("disk_free_kb")).toLongLong() > 0);
-        QVERIFY(facts.value(QStringLiteral("cpus")).toInt() >= 1);
-        QCOMPARE(facts.values(QStringLiteral("cmakelists")).size(), 2);
         const auto run = kf::runPreflight(t, p);
         QVERIFY2(run, qPrintable(run.error()));
         const auto checks = byId(*run);
+        QVERIFY(!checks.contains(QStringLiteral("workdir")));
         QVERIFY(checks.contains(QStringLiteral("ram")));
+        QVERIFY(checks.contains(QStringLiteral("disk")));
         // The profile exports a CMake-only variable: warned once (profile), not twice (server env).
         QCOMPARE(std::count_if(run->begin(), run->end(),
                      [](const kf::PreflightCheck& c) { return c.id == QLatin1String("env-dflag"); }),
             1);
+        p.workingDirectory = dir.filePath(QStringLiteral("missing"));
+        const auto missing = kf::runPreflight(t, p);
+        QVERIFY2(missing, qPrintable(missing.error()));
+        QCOMPARE(int(byId(*missing)[QStringLiteral("workdir")].level), int(L::Fail));
     }
 };
 

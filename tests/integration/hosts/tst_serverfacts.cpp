@@ -3,6 +3,7 @@
 // The server facts script over the real demo sshd (SshTransport), directly, through the
 // fault proxy at 100 ms round trip, and through `kernelforge-cli facts`.
 #include "core/hosts/serverfacts.h"
+#include "core/remotebuild/preflight.h"
 #include "core/ssh/sshtransport.h"
 #include "tests/support/faultproxy.h"
 #include "tests/support/testsupport.h"
@@ -100,6 +101,41 @@ private Q_SLOTS:
         // One exec channel: open, request, output, close; the script itself runs remotely.
         qInfo("server facts at 100 ms RTT: %lld ms", ms);
         QVERIFY2(ms >= 200, qPrintable(QString::number(ms))); // at least open + exec round trips
+    }
+
+    // Preflight runs the same probe over SSH with a project: the profile's folder is read there,
+    // its environment reaches the script (on stdin, not the command line), the card's facts
+    // come along, and the checks judge them.
+    void preflightProbeOverTheDemoHost()
+    {
+        KF_START_DEMO_HOST(demo);
+        auto t = SshTransport::connect(demo.profile());
+        QVERIFY2(t.ok(), qPrintable(t.error()));
+        BuildProfile p;
+        p.name = QStringLiteral("demo");
+        p.workingDirectory = QStringLiteral("~/sgl-kernel");
+        p.buildDir = QStringLiteral("build");
+        p.env.insert(QStringLiteral("SGL_KERNEL_ENABLE_FA3"), QStringLiteral("OFF"));
+        const auto facts = collectServerFacts(*t.value(), 120000, preflightProbe(p));
+        QVERIFY2(facts.ok(), qPrintable(facts.error()));
+        QVERIFY(facts->complete);
+        QCOMPARE(facts->homeDir, demo.homeDir());
+        QVERIFY(facts->project.probed);
+        QVERIFY(facts->project.workDirExists);
+        QVERIFY2(facts->project.cmakeLists.contains(QStringLiteral("cmake_policy(SET CMP0177 NEW)")),
+            qPrintable(facts->project.cmakeLists.join(QLatin1Char('\n'))));
+        QCOMPARE(facts->project.exportedCMakeVariables, QStringList { QStringLiteral("SGL_KERNEL_ENABLE_FA3=OFF") });
+        QVERIFY(facts->project.diskAvailableKiB > 0);
+
+        const auto checks = runPreflight(*t.value(), p);
+        QVERIFY2(checks.ok(), qPrintable(checks.error()));
+        QStringList ids;
+        for (const PreflightCheck& c : *checks)
+            ids << c.id;
+        QVERIFY2(!ids.contains(QStringLiteral("workdir")), qPrintable(ids.join(u' ')));
+        for (const char* id : { "ninja", "python", "ram", "disk" })
+            QVERIFY2(ids.contains(QLatin1String(id)), id);
+        QCOMPARE(ids.count(QStringLiteral("env-dflag")), 1); // the profile's own, not again from the server's env
     }
 
     void cliFactsJsonAndRefusals()

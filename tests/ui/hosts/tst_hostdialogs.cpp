@@ -5,6 +5,7 @@
 #include "core/hosts/serverfacts.h"
 #include "core/ssh/sshtransport.h"
 #include "core/transport/localtransport.h"
+#include "tests/support/factsfixture.h"
 #include "tests/support/testsupport.h"
 #include "ui/hosts/connectdialog.h"
 #include "ui/hosts/guiinteraction.h"
@@ -82,11 +83,6 @@ void grabCard(QWidget* w, const QString& name)
     QCoreApplication::processEvents();
     const bool ok = w->grab().save(test::screenshotPath(name));
     QVERIFY2(ok, qPrintable(name));
-}
-
-ServerFacts fixtureFacts(const QString& name)
-{
-    return parseServerFacts(test::readData(QStringLiteral("facts/") + name)).value();
 }
 
 // The keychain as a map: the dialog's part is which keys it clears and what it says (the
@@ -392,50 +388,34 @@ private Q_SLOTS:
         QVERIFY2(texts.last().contains(kh + QStringLiteral(":1")), qPrintable(texts.last()));
     }
 
-    void parseDestination_data()
+    // The dialog reads a typed destination with the one parser (core/hosts/destination.h,
+    // table-tested there): OpenSSH's last-'@' split included, errors said in the dialog.
+    void connectDialogReadsDestinationsLikeOpenSsh()
     {
-        QTest::addColumn<QString>("text");
-        QTest::addColumn<bool>("valid");
-        QTest::addColumn<QString>("user");
-        QTest::addColumn<QString>("host");
-        QTest::addColumn<int>("port");
-        QTest::newRow("host") << "gpu1" << true << ""
-                              << "gpu1" << -1;
-        QTest::newRow("user@host") << "alice@gpu1.example.com" << true << "alice"
-                                   << "gpu1.example.com" << -1;
-        QTest::newRow("user@host:port") << "alice@10.0.0.5:2222" << true << "alice"
-                                        << "10.0.0.5" << 2222;
-        QTest::newRow("ipv6") << "bob@[fe80::1]:22" << true << "bob"
-                              << "fe80::1" << 22;
-        QTest::newRow("spaces trimmed") << "  gpu1:22 " << true << ""
-                                        << "gpu1" << 22;
-        QTest::newRow("port zero") << "gpu1:0" << false << ""
-                                   << "" << -1;
-        QTest::newRow("port too big") << "gpu1:70000" << false << ""
-                                      << "" << -1;
-        QTest::newRow("two at") << "a@b@c" << false << ""
-                                << "" << -1;
-        QTest::newRow("space inside") << "alice@gpu 1" << false << ""
-                                      << "" << -1;
-        QTest::newRow("empty") << "" << false << ""
-                               << "" << -1;
-        QTest::newRow("path") << "alice@gpu1:/tmp" << false << ""
-                              << "" << -1;
-    }
-    void parseDestination()
-    {
-        QFETCH(QString, text);
-        QFETCH(bool, valid);
-        QFETCH(QString, user);
-        QFETCH(QString, host);
-        QFETCH(int, port);
-        const auto d = ConnectDialog::parseDestination(text);
-        QCOMPARE(d.has_value(), valid);
-        if (!valid)
-            return;
-        QCOMPARE(d->user, user);
-        QCOMPARE(d->host, host);
-        QCOMPARE(d->port ? int(*d->port) : -1, port);
+        ConnectDialog d(nullptr);
+        d.show();
+        QTest::keyClicks(d.destinationField(), QStringLiteral("ad@corp@[fe80::1]:2200"));
+        QCOMPARE(d.findChild<QLineEdit*>(QStringLiteral("user"))->text(), QStringLiteral("ad@corp"));
+        QCOMPARE(d.findChild<QLineEdit*>(QStringLiteral("host"))->text(), QStringLiteral("fe80::1"));
+        QCOMPARE(d.findChild<QSpinBox*>(QStringLiteral("port"))->value(), 2200);
+        QVERIFY(!d.messageLabel()->isVisibleTo(&d));
+        d.connectButton()->click();
+        QCOMPARE(d.result(), int(QDialog::Accepted));
+        QCOMPARE(d.profile().user, QStringLiteral("ad@corp"));
+
+        ConnectDialog e(nullptr);
+        e.show();
+        QTest::keyClicks(e.destinationField(), QStringLiteral("alice@gpu1:70000"));
+        QVERIFY(e.messageLabel()->isVisibleTo(&e));
+        QVERIFY2(e.messageLabel()->text().contains(QLatin1String("invalid port 70000")),
+            qPrintable(e.messageLabel()->text()));
+        // Fields typed one by one pass the same check.
+        e.destinationField()->clear();
+        e.findChild<QLineEdit*>(QStringLiteral("host"))->setText(QStringLiteral("gpu1/x"));
+        e.connectButton()->click();
+        QVERIFY(e.isVisible());
+        QVERIFY2(e.messageLabel()->text().contains(QLatin1String("'/' in the host name")),
+            qPrintable(e.messageLabel()->text()));
     }
 
     void connectDialogSavedImportedAndAdHoc()
@@ -505,7 +485,8 @@ private Q_SLOTS:
         QVERIFY(d.isVisible());
         QVERIFY(d.messageLabel()->isVisibleTo(&d));
         QVERIFY(d.messageLabel()->text().contains(QLatin1String("Which server?")));
-        QTest::keyClicks(d.destinationField(), QStringLiteral("a@@b"));
+        QTest::keyClicks(d.destinationField(), QStringLiteral("a b"));
+        QVERIFY(d.messageLabel()->isVisibleTo(&d));
         QVERIFY(d.messageLabel()->text().contains(QLatin1String("user@host")));
         saveGrab(&d, QStringLiteral("connect-dialog-error"));
     }
@@ -552,7 +533,7 @@ private Q_SLOTS:
         page.resize(760, 900);
         page.show();
         ServerFactsWidget& w = *card;
-        w.setFacts(fixtureFacts(QStringLiteral("blackwell-8gpu.txt")));
+        w.setFacts(test::factsFixture(QStringLiteral("blackwell-8gpu.txt")));
         QVERIFY(w.hasFacts());
         auto* gpus = w.findChild<QLabel*>(QStringLiteral("value:GPUs"));
         QVERIFY(gpus);
@@ -565,7 +546,7 @@ private Q_SLOTS:
         QVERIFY(hints->text().contains(QLatin1String("older than 3.31")));
         grabCard(&w, QStringLiteral("server-facts-blackwell"));
 
-        w.setFacts(fixtureFacts(QStringLiteral("h200-ubuntu2404.txt")));
+        w.setFacts(test::factsFixture(QStringLiteral("h200-ubuntu2404.txt")));
         QCOMPARE(w.findChild<QLabel*>(QStringLiteral("value:GPUs"))->text(),
             QStringLiteral("0: NVIDIA H200 (sm 9.0, 143771 MiB)"));
         QVERIFY(!w.findChild<QLabel*>(QStringLiteral("value:SGLang"))->isEnabled()); // "not found" is greyed

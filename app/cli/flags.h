@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include "core/util/result.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+
+// The one flag parser of kernelforge-cli: each (sub)command lists its flags in a table and
+// take() removes them, with their values, from the arguments; what is left (positional words,
+// flags of another table) stays in order for the next step. A value follows its flag
+// ("--profile NAME", "-p 22") or, for a long flag, is joined by '=' ("--timeout=30").
+// Everything after a "--" is left alone.
+//
+//   bool json = false;
+//   QString profile;
+//   FlagTable flags;
+//   flags.add("--json", &json).add("--profile", &profile);
+//   if (const auto taken = flags.take(args); !taken) ... usage error (exit 2): taken.error()
+namespace kf::cli {
+
+class FlagTable
+{
+public:
+    // A switch: present sets *on.
+    FlagTable& add(const char* name, bool* on);
+    // A value: the last one given wins.
+    FlagTable& add(const char* name, QString* value);
+    // A repeatable value: every one is appended.
+    FlagTable& add(const char* name, QStringList* values);
+    // A whole number >= minimum; anything else is a usage error "<name> needs <what>: <value>".
+    FlagTable& add(const char* name, int* value, int minimum, const char* what);
+    FlagTable& add(const char* name, qint64* value, qint64 minimum, const char* what);
+    // A value the command checks or converts as it is read; a failure is a usage error.
+    FlagTable& add(const char* name, std::function<Result<void>(const QString& value)> apply);
+
+    // Removes every flag of the table (and its value) before the first "--" from args.
+    // Fails on a flag without its value or a value that apply() refuses; the message names
+    // the flag ("--count needs a value").
+    Result<void> take(QStringList& args) const;
+
+private:
+    struct Flag
+    {
+        QString name;
+        bool takesValue = true;
+        std::function<Result<void>(const QString&)> apply;
+    };
+    QList<Flag> m_flags;
+};
+
+} // namespace kf::cli

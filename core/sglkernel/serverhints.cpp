@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/sglkernel/serverhints.h"
+
+#include "core/sglkernel/rules.h"
+#include "core/util/versioncompare.h"
+
+namespace kf::sglkernel {
+
+QStringList serverHints(const ServerFacts& f)
+{
+    QStringList hints;
+    if (!f.complete)
+        hints << QStringLiteral(
+            "The facts script did not finish (the connection dropped or a tool hung): some facts are missing.");
+    if (f.nvidiaSmiError.contains(QLatin1String("version mismatch"), Qt::CaseInsensitive))
+        hints << QStringLiteral(
+            "The NVIDIA driver and its library differ (a driver upgrade without a reboot): reboot the "
+            "server or reload the nvidia kernel modules before building or serving.");
+    if (!f.cmake.isEmpty() && compareVersions(f.cmake, cmakeForSglKernel()) < 0)
+        hints << QStringLiteral(
+            "CMake %1 is older than %2: sgl-kernel's CMakeLists.txt sets policy CMP0177 "
+            "unconditionally and stops with \"Policy CMP0177 is not known\" unless the cmake_policy "
+            "guards are patched in (or a newer CMake is used).")
+                     .arg(f.cmake, cmakeForSglKernel());
+    // The GPU whose target needs the newest CUDA decides; FA3 is off as soon as one GPU is SM120.
+    const ArchRule* hardest = nullptr;
+    bool fa3Off = false;
+    for (const GpuFact& g : f.gpus) {
+        const ArchRule* r = archRuleFor(g.computeCapability);
+        if (r && (!hardest || compareVersions(QLatin1String(r->minimumCuda), QLatin1String(hardest->minimumCuda)) > 0))
+            hardest = r;
+        fa3Off = fa3Off || fa3ShouldBeOff(g.computeCapability);
+    }
+    if (hardest && !f.nvcc.isEmpty() && !cudaCanBuild(f.nvcc, *hardest)) {
+        const QString sm = QString::fromLatin1(hardest->arch).chopped(1); // "sm_120"
+        hints << QStringLiteral("nvcc %1 cannot compile for these %2 GPUs (\"Unsupported gpu architecture "
+                                "'compute_%3'\"): CUDA %4 or newer is needed.")
+                     .arg(f.nvcc, sm, QString::fromLatin1(hardest->arch).mid(3), QLatin1String(hardest->minimumCuda));
+    }
+    if (cudaMovedCccl(f.nvcc))
+        hints << QStringLiteral(
+            "CUDA %1 keeps CUB/Thrust/libcu++ under include/cccl: sources compiled by the host compiler "
+            "need the CCCL include-directory patch (\"cuda/atomic: No such file or directory\").")
+                     .arg(f.nvcc);
+    if (fa3Off)
+        hints << QStringLiteral("FA3 is built for sm_90a only: on these GPUs build with -DSGL_KERNEL_ENABLE_FA3=OFF "
+                                "(through CMAKE_ARGS) plus the FA3 guard and import-fallback patches.");
+    if (f.memAvailableKiB > 0)
+        hints << QStringLiteral(
+            "%1 of RAM available: keep MAX_JOBS \u00d7 SGL_KERNEL_COMPILE_THREADS at or below about %2 "
+            "(nvcc threads peak at 3-5 GB each; out of memory shows as \"Killed\" or signal 9).")
+                     .arg(formatKiB(f.memAvailableKiB))
+                     .arg(nvccThreadsThatFit(f.memAvailableKiB * 1024));
+    if (f.ninja.isEmpty() && !f.cmake.isEmpty())
+        hints << QStringLiteral("Ninja is not installed: CMake falls back to Make (slower, and no .ninja_log for "
+                                "progress and ETA).");
+    if (!f.python.isEmpty() && f.torch.isEmpty())
+        hints << QStringLiteral("PyTorch is not installed for the python3 on the login PATH: sgl-kernel builds against "
+                                "it (pip install --no-build-isolation needs torch already there).");
+    return hints;
+}
+
+} // namespace kf::sglkernel
