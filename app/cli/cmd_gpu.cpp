@@ -25,12 +25,17 @@ QJsonValue num(double v)
     return hasValue(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null);
 }
 
+QJsonValue text(const QString& v)
+{
+    return v.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(v);
+}
+
 QJsonObject gpuJson(const GpuSample& g)
 {
     QJsonObject o;
     o.insert(QStringLiteral("index"), g.index >= 0 ? QJsonValue(g.index) : QJsonValue(QJsonValue::Null));
-    o.insert(QStringLiteral("uuid"), g.uuid);
-    o.insert(QStringLiteral("name"), g.name);
+    o.insert(QStringLiteral("uuid"), text(g.uuid));
+    o.insert(QStringLiteral("name"), text(g.name));
     o.insert(QStringLiteral("util"), num(g.utilGpu));
     o.insert(QStringLiteral("mem_used_mib"), num(g.memUsedMiB));
     o.insert(QStringLiteral("mem_total_mib"), num(g.memTotalMiB));
@@ -38,15 +43,21 @@ QJsonObject gpuJson(const GpuSample& g)
     o.insert(QStringLiteral("power_w"), num(g.powerW));
     o.insert(QStringLiteral("power_limit_w"), num(g.powerLimitW));
     o.insert(QStringLiteral("sm_clock_mhz"), num(g.smClockMHz));
-    o.insert(QStringLiteral("pstate"), g.pstate.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(g.pstate));
-    o.insert(
-        QStringLiteral("reasons"), g.hasReasons ? QJsonArray::fromStringList(reasonWords(g.reasons)) : QJsonArray());
+    o.insert(QStringLiteral("pstate"), text(g.pstate));
+    o.insert(QStringLiteral("reasons"),
+        g.hasReasons ? QJsonValue(QJsonArray::fromStringList(reasonWords(g.reasons))) : QJsonValue(QJsonValue::Null));
     return o;
 }
 
-QString cell(double v, int precision = 0)
+// No value is a bare "-", without the unit.
+QString cell(double v, int precision = 0, QStringView unit = {})
 {
-    return hasValue(v) ? QString::number(v, 'f', precision) : QStringLiteral("-");
+    return hasValue(v) ? QString::number(v, 'f', precision) + unit : QStringLiteral("-");
+}
+
+QString cell(const QString& v)
+{
+    return v.isEmpty() ? QStringLiteral("-") : v;
 }
 
 void printTable(QTextStream& s, const QList<GpuSample>& gpus)
@@ -54,15 +65,15 @@ void printTable(QTextStream& s, const QList<GpuSample>& gpus)
     s << QStringLiteral(
         "GPU  NAME                  UTIL  MEMORY (MiB)       TEMP  POWER (W)      SM MHz  PSTATE  REASONS\n");
     for (const auto& g : gpus) {
-        const QString util = cell(g.utilGpu) + u'%';
+        const QString util = cell(g.utilGpu, 0, u"%");
         const QString mem = cell(g.memUsedMiB) + u'/' + cell(g.memTotalMiB);
-        const QString temp = cell(g.tempGpuC) + u'C';
+        const QString temp = cell(g.tempGpuC, 0, u"C");
         const QString power = cell(g.powerW, 1) + u'/' + cell(g.powerLimitW);
         s << (g.index >= 0 ? QString::number(g.index) : QStringLiteral("-")).leftJustified(5)
-          << g.name.left(21).leftJustified(22) << util.rightJustified(4) << "  " << mem.leftJustified(19)
+          << cell(g.name).left(21).leftJustified(22) << util.rightJustified(4) << "  " << mem.leftJustified(19)
           << temp.rightJustified(4) << "  " << power.leftJustified(15) << cell(g.smClockMHz).rightJustified(6) << "  "
-          << (g.pstate.isEmpty() ? QStringLiteral("-") : g.pstate).leftJustified(8)
-          << (g.hasReasons ? reasonWords(g.reasons).join(u',') : QString()) << '\n';
+          << cell(g.pstate).leftJustified(8) << (g.hasReasons ? reasonWords(g.reasons).join(u',') : QStringLiteral("-"))
+          << '\n';
     }
 }
 
