@@ -2,9 +2,9 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
-#include "core/util/versioncompare.h"
-
+#include "core/util/novalue.h"
 #include "core/util/result.h"
+#include "core/util/versioncompare.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -47,8 +47,12 @@ struct GpuFact
     QString name;              // "NVIDIA H200"
     QString uuid;              // "GPU-3b439167-..."
     QString computeCapability; // "9.0"; empty when the driver cannot say
-    qint64 memoryMiB = -1;
-    bool operator==(const GpuFact&) const = default;
+    double memoryMiB = noValue();
+    bool operator==(const GpuFact& o) const
+    {
+        return index == o.index && name == o.name && uuid == o.uuid && computeCapability == o.computeCapability
+            && sameValue(memoryMiB, o.memoryMiB);
+    }
 };
 
 struct ServerFacts
@@ -59,11 +63,12 @@ struct ServerFacts
     QString hostName;
     int cpuCount = 0;
     QString cpuModel;
-    qint64 memTotalKiB = -1;
-    qint64 memAvailableKiB = -1;
+    // Sizes are measured values: noValue() when the script could not read them.
+    double memTotalKiB = noValue();
+    double memAvailableKiB = noValue();
     QString homeDir;
-    qint64 diskHomeTotalKiB = -1;
-    qint64 diskHomeAvailableKiB = -1;
+    double diskHomeTotalKiB = noValue();
+    double diskHomeAvailableKiB = noValue();
     QList<GpuFact> gpus;
     QString driverVersion;
     QString nvidiaSmiError; // nvidia-smi exists but failed ("Failed to initialize NVML: ...")
@@ -84,7 +89,6 @@ struct ServerFacts
     // read "not found".
     QList<QPair<QString, QString>> rows() const;
     QJsonObject toJson() const;
-    bool operator==(const ServerFacts&) const = default;
 };
 
 // The script, run by /bin/sh on the remote side (it wraps everything in a function called
@@ -109,8 +113,8 @@ QString versionFromToolOutput(const QString& key, const QString& raw);
 // a driver/library mismatch, a missing Ninja or PyTorch, an incomplete run. Pure.
 QStringList serverFactsHints(const ServerFacts& facts);
 
-// "1.5 GiB" style, from KiB.
-QString formatKiB(qint64 kib);
+// "1.5 GiB" style, from KiB; "unknown" for no value.
+QString formatKiB(double kib);
 
 } // namespace kf
 

@@ -184,7 +184,7 @@ private Q_SLOTS:
         QCOMPARE(QString::number(f.cpuCount), machine(R"(^(\d+)$)"));
         QCOMPARE(f.gpus.size(), 1);
         QCOMPARE(f.gpus.first().name, machine(R"(^\|\s+0\s+(NVIDIA \S+))"));
-        QCOMPARE(f.gpus.first().memoryMiB, machine(R"(\d+MiB / (\d+)MiB)").toLongLong());
+        QCOMPARE(f.gpus.first().memoryMiB, machine(R"(\d+MiB / (\d+)MiB)").toDouble());
         QCOMPARE(f.gpus.first().computeCapability, QStringLiteral("9.0")); // Hopper
         if (login) {
             // sshd's default PATH: cmake, ninja and the torch python live in /opt/torch/.venv/bin.
