@@ -20,13 +20,12 @@ private Q_SLOTS:
         s.index = 0;
         s.setText(GpuField::Name, QStringLiteral("NVIDIA H200"));
         s.setText(GpuField::Pstate, QStringLiteral("P0"));
-        s.setValue(GpuField::UtilGpu, 98);
-        s.setValue(GpuField::MemUsed, 42099);
-        s.setValue(GpuField::MemTotal, 143771);
-        s.setValue(GpuField::TempGpu, 52);
-        s.setValue(GpuField::PowerDraw, 198.27);
-        s.setValue(GpuField::PowerLimit, 700);
-        s.setValue(GpuField::ClockSm, 1515);
+        // A row of tests/data/field-h200/stream.csv.
+        const std::pair<GpuField, double> values[] = { { GpuField::UtilGpu, 98 }, { GpuField::MemUsed, 42099 },
+            { GpuField::MemTotal, 143771 }, { GpuField::TempGpu, 52 }, { GpuField::PowerDraw, 198.27 },
+            { GpuField::PowerLimit, 700 }, { GpuField::ClockSm, 1515 } };
+        for (const auto& [field, v] : values)
+            s.setValue(field, v);
         s.reasons = kReasonSwPowerCap;
         s.hasReasons = true;
         card.setSample(s, false);
