@@ -7,6 +7,7 @@
 
 #include "core/gpu/gpumonitor.h"
 #include "core/gpu/nvidiasmi.h"
+#include "core/util/novalue.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -15,39 +16,19 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include <cmath>
-
 namespace {
 
 using namespace kf;
 
-QJsonValue num(double v)
+// No value is a bare "-", without the unit.
+QString cell(double v, int precision = 0, QStringView unit = {})
 {
-    return hasValue(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null);
+    return hasValue(v) ? QString::number(v, 'f', precision) + unit : QStringLiteral("-");
 }
 
-QJsonObject gpuJson(const GpuSample& g)
+QString cell(const QString& v)
 {
-    QJsonObject o;
-    o.insert(QStringLiteral("index"), g.index >= 0 ? QJsonValue(g.index) : QJsonValue(QJsonValue::Null));
-    o.insert(QStringLiteral("uuid"), g.uuid);
-    o.insert(QStringLiteral("name"), g.name);
-    o.insert(QStringLiteral("util"), num(g.utilGpu));
-    o.insert(QStringLiteral("mem_used_mib"), num(g.memUsedMiB));
-    o.insert(QStringLiteral("mem_total_mib"), num(g.memTotalMiB));
-    o.insert(QStringLiteral("temp_c"), num(g.tempGpuC));
-    o.insert(QStringLiteral("power_w"), num(g.powerW));
-    o.insert(QStringLiteral("power_limit_w"), num(g.powerLimitW));
-    o.insert(QStringLiteral("sm_clock_mhz"), num(g.smClockMHz));
-    o.insert(QStringLiteral("pstate"), g.pstate.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(g.pstate));
-    o.insert(
-        QStringLiteral("reasons"), g.hasReasons ? QJsonArray::fromStringList(reasonWords(g.reasons)) : QJsonArray());
-    return o;
-}
-
-QString cell(double v, int precision = 0)
-{
-    return hasValue(v) ? QString::number(v, 'f', precision) : QStringLiteral("-");
+    return v.isEmpty() ? QStringLiteral("-") : v;
 }
 
 void printTable(QTextStream& s, const QList<GpuSample>& gpus)
@@ -55,16 +36,37 @@ void printTable(QTextStream& s, const QList<GpuSample>& gpus)
     s << QStringLiteral(
         "GPU  NAME                  UTIL  MEMORY (MiB)       TEMP  POWER (W)      SM MHz  PSTATE  REASONS\n");
     for (const auto& g : gpus) {
-        const QString util = cell(g.utilGpu) + u'%';
-        const QString mem = cell(g.memUsedMiB) + u'/' + cell(g.memTotalMiB);
-        const QString temp = cell(g.tempGpuC) + u'C';
-        const QString power = cell(g.powerW, 1) + u'/' + cell(g.powerLimitW);
+        const QString util = cell(g.value(GpuField::UtilGpu), 0, u"%");
+        const QString mem = cell(g.value(GpuField::MemUsed)) + u'/' + cell(g.value(GpuField::MemTotal));
+        const QString temp = cell(g.value(GpuField::TempGpu), 0, u"C");
+        const QString power = cell(g.value(GpuField::PowerDraw), 1) + u'/' + cell(g.value(GpuField::PowerLimit));
         s << (g.index >= 0 ? QString::number(g.index) : QStringLiteral("-")).leftJustified(5)
-          << g.name.left(21).leftJustified(22) << util.rightJustified(4) << "  " << mem.leftJustified(19)
-          << temp.rightJustified(4) << "  " << power.leftJustified(15) << cell(g.smClockMHz).rightJustified(6) << "  "
-          << (g.pstate.isEmpty() ? QStringLiteral("-") : g.pstate).leftJustified(8)
-          << (g.hasReasons ? reasonWords(g.reasons).join(u',') : QString()) << '\n';
+          << cell(g.text(GpuField::Name)).left(21).leftJustified(22) << util.rightJustified(4) << "  "
+          << mem.leftJustified(19) << temp.rightJustified(4) << "  " << power.leftJustified(15)
+          << cell(g.value(GpuField::ClockSm)).rightJustified(6) << "  "
+          << cell(g.text(GpuField::Pstate)).leftJustified(8)
+          << (g.hasReasons ? reasonWords(g.reasons).join(u',') : QStringLiteral("-")) << '\n';
     }
+}
+
+// The keys of a GPU's JSON object, wrapped for the usage text.
+QString jsonKeys()
+{
+    QString out;
+    qsizetype lineStart = 0;
+    for (const QString& key : gpuJsonKeys()) {
+        if (!out.isEmpty()) {
+            out += u',';
+            if (out.size() - lineStart + key.size() > 64) {
+                out += QStringLiteral("\n   ");
+                lineStart = out.size();
+            } else {
+                out += u' ';
+            }
+        }
+        out += key;
+    }
+    return out;
 }
 
 void usage(QTextStream& s)
@@ -77,8 +79,7 @@ void usage(QTextStream& s)
       << "  kernelforge-cli gpu parse FILE [--json] [--fields F1,F2,...]\n\n"
       << "watch streams nvidia-smi (one long-lived --query-gpu ... -lms process) and prints one\n"
       << "sample per interval: a table, or with --json one JSON object per line:\n"
-      << "  {host, time, gpus:[{index, uuid, name, util, mem_used_mib, mem_total_mib, temp_c,\n"
-      << "   power_w, power_limit_w, sm_clock_mhz, pstate, reasons[]}]}\n"
+      << "  {host, time, gpus:[{" << jsonKeys() << "}]}\n"
       << "parse reads a saved `nvidia-smi --query-gpu=... --format=csv[,noheader][,nounits]` file;\n"
       << "a header line (any fields, any number, in any order; repeated headers and CRLF are fine)\n"
       << "defines the columns; fields KernelForge does not show are ignored and bracketed values\n"
@@ -133,7 +134,7 @@ int watch(QStringList args)
                 QDateTime::fromMSecsSinceEpoch(monitor.latestTimeMs(), Qt::UTC).toString(Qt::ISODateWithMs));
             QJsonArray arr;
             for (const auto& g : gpus)
-                arr.append(gpuJson(g));
+                arr.append(toJson(g));
             o.insert(QStringLiteral("gpus"), arr);
             cli::out() << QJsonDocument(o).toJson(QJsonDocument::Compact) << '\n';
         } else {
@@ -231,7 +232,7 @@ int parse(QStringList args)
     if (json) {
         QJsonArray arr;
         for (const auto& g : best.samples) {
-            QJsonObject o = gpuJson(g);
+            QJsonObject o = toJson(g);
             if (g.timeMs)
                 o.insert(QStringLiteral("time"),
                     QDateTime::fromMSecsSinceEpoch(g.timeMs, Qt::UTC).toString(Qt::ISODateWithMs));

@@ -15,40 +15,33 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include <cmath>
-
 namespace {
 
 using namespace kf;
-
-QJsonValue num(double v)
-{
-    return std::isnan(v) ? QJsonValue(QJsonValue::Null) : QJsonValue(v);
-}
 
 QJsonObject metricsJson(const ServerMetrics& m)
 {
     QJsonObject o;
     o.insert(QStringLiteral("vocabulary"), m.vocabulary);
-    o.insert(QStringLiteral("gen_throughput"), num(m.genThroughput));
+    o.insert(QStringLiteral("gen_throughput"), jsonValue(m.genThroughput));
     o.insert(QStringLiteral("throughput_from_rate"), m.throughputFromRate);
-    o.insert(QStringLiteral("running"), num(m.running));
-    o.insert(QStringLiteral("queued"), num(m.queued));
-    o.insert(QStringLiteral("kv_usage"), num(m.kvUsage));
-    o.insert(QStringLiteral("cache_hit_rate"), num(m.cacheHitRate));
+    o.insert(QStringLiteral("running"), jsonValue(m.running));
+    o.insert(QStringLiteral("queued"), jsonValue(m.queued));
+    o.insert(QStringLiteral("kv_usage"), jsonValue(m.kvUsage));
+    o.insert(QStringLiteral("cache_hit_rate"), jsonValue(m.cacheHitRate));
     // A quantile in the +Inf bucket has no value: <name>_s is null and <name>_above_s holds
     // the largest finite bound it exceeds (null otherwise).
     auto quantile = [&](const char* key, const Quantile& q) {
-        o.insert(QLatin1String(key) + QStringLiteral("_s"), num(q.estimate()));
-        o.insert(
-            QLatin1String(key) + QStringLiteral("_above_s"), q.above ? num(q.value) : QJsonValue(QJsonValue::Null));
+        o.insert(QLatin1String(key) + QStringLiteral("_s"), jsonValue(q.estimate()));
+        o.insert(QLatin1String(key) + QStringLiteral("_above_s"),
+            q.above ? jsonValue(q.value) : QJsonValue(QJsonValue::Null));
     };
     quantile("ttft_p50", m.ttftP50);
     quantile("ttft_p95", m.ttftP95);
     quantile("itl_p50", m.itlP50);
     quantile("itl_p95", m.itlP95);
-    o.insert(QStringLiteral("generation_tokens_total"), num(m.generationTokensTotal));
-    o.insert(QStringLiteral("prompt_tokens_total"), num(m.promptTokensTotal));
+    o.insert(QStringLiteral("generation_tokens_total"), jsonValue(m.generationTokensTotal));
+    o.insert(QStringLiteral("prompt_tokens_total"), jsonValue(m.promptTokensTotal));
     o.insert(QStringLiteral("tp_ranks_reporting"), m.tpRanksReporting);
     if (!m.note.isEmpty())
         o.insert(QStringLiteral("note"), m.note);
@@ -57,7 +50,7 @@ QJsonObject metricsJson(const ServerMetrics& m)
 
 QString fmt(double v, int precision, const QString& unit = {})
 {
-    return std::isnan(v) ? QStringLiteral("-") : QString::number(v, 'f', precision) + unit;
+    return hasValue(v) ? QString::number(v, 'f', precision) + unit : QStringLiteral("-");
 }
 
 void printMetrics(QTextStream& s, const ServerMetrics& m)

@@ -69,11 +69,6 @@ QString num(double v, int precision = 1)
     return std::isfinite(v) ? QString::number(v, 'f', precision) : QStringLiteral("-");
 }
 
-QJsonValue jnum(double v)
-{
-    return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null);
-}
-
 QString workload(const BenchRun& run)
 {
     const BenchParams& p = run.params;
@@ -175,9 +170,9 @@ QJsonObject runJson(const BenchRun& run, const ReferenceTable* refs, bool withRe
             QDateTime::fromMSecsSinceEpoch(l.startedMs, Qt::UTC).toString(Qt::ISODateWithMs));
         o.insert(QStringLiteral("cancelled"), l.cancelled);
         o.insert(QStringLiteral("not_sent"), l.notSent);
-        o.insert(QStringLiteral("gpu_util_percent"), jnum(side.gpuUtilPercent));
-        o.insert(QStringLiteral("gpu_power_w"), jnum(side.gpuPowerW));
-        o.insert(QStringLiteral("server_running_mean"), jnum(side.serverRunning));
+        o.insert(QStringLiteral("gpu_util_percent"), jsonValue(side.gpuUtilPercent));
+        o.insert(QStringLiteral("gpu_power_w"), jsonValue(side.gpuPowerW));
+        o.insert(QStringLiteral("server_running_mean"), jsonValue(side.serverRunning));
         if (refs) {
             QJsonArray matches;
             for (const ReferenceMatch& m : matchReferences(*refs, run, l.stats))
@@ -197,9 +192,10 @@ QJsonObject runJson(const BenchRun& run, const ReferenceTable* refs, bool withRe
             QJsonArray reqs;
             for (const RequestSample& r : l.samples)
                 reqs.append(QJsonObject { { QStringLiteral("ok"), r.ok }, { QStringLiteral("error"), r.error },
-                    { QStringLiteral("start_s"), r.start }, { QStringLiteral("ttft_s"), jnum(r.ok ? r.ttft : NAN) },
-                    { QStringLiteral("e2e_s"), jnum(r.latency) },
-                    { QStringLiteral("tpot_s"), jnum(r.ok && r.tpot() >= 0 ? r.tpot() : NAN) },
+                    { QStringLiteral("start_s"), r.start },
+                    { QStringLiteral("ttft_s"), jsonValue(r.ok ? r.ttft : NAN) },
+                    { QStringLiteral("e2e_s"), jsonValue(r.latency) },
+                    { QStringLiteral("tpot_s"), jsonValue(r.ok && r.tpot() >= 0 ? r.tpot() : NAN) },
                     { QStringLiteral("prompt_tokens"), r.promptTokens },
                     { QStringLiteral("output_tokens"), r.outputTokens },
                     { QStringLiteral("tokens_reported"), r.outputTokensReported && r.promptTokensReported },
@@ -441,7 +437,7 @@ int list(QStringList args)
              "best out tok/s  model\n";
     for (const BenchRun& r : runs.value()) {
         QStringList conc;
-        double best = kNoStat;
+        double best = noValue();
         for (const LevelResult& l : r.levels) {
             conc << QString::number(l.concurrency);
             if (std::isfinite(l.stats.outputThroughput) && !(best >= l.stats.outputThroughput))
@@ -531,11 +527,11 @@ int compare(QStringList args)
         for (const LevelComparison& l : c.levels) {
             QJsonObject metrics;
             for (const BenchMetric& m : benchMetrics()) {
-                const double a = l.a ? m.value(*l.a) : kNoStat;
-                const double b = l.b ? m.value(*l.b) : kNoStat;
+                const double a = l.a ? m.value(*l.a) : noValue();
+                const double b = l.b ? m.value(*l.b) : noValue();
                 metrics.insert(QLatin1String(m.key),
-                    QJsonObject { { QStringLiteral("a"), jnum(a) }, { QStringLiteral("b"), jnum(b) },
-                        { QStringLiteral("change"), jnum(relativeChange(a, b)) },
+                    QJsonObject { { QStringLiteral("a"), jsonValue(a) }, { QStringLiteral("b"), jsonValue(b) },
+                        { QStringLiteral("change"), jsonValue(relativeChange(a, b)) },
                         { QStringLiteral("higher_is_better"), m.higherIsBetter } });
             }
             levels.append(QJsonObject { { QStringLiteral("concurrency"), l.concurrency },
@@ -566,8 +562,8 @@ int compare(QStringList args)
         out() << "  " << QStringLiteral("metric").leftJustified(18) << QStringLiteral("A").rightJustified(12)
               << QStringLiteral("B").rightJustified(12) << "   change\n";
         for (const BenchMetric& m : benchMetrics()) {
-            const double va = l.a ? m.value(*l.a) : kNoStat;
-            const double vb = l.b ? m.value(*l.b) : kNoStat;
+            const double va = l.a ? m.value(*l.a) : noValue();
+            const double vb = l.b ? m.value(*l.b) : noValue();
             const double ch = relativeChange(va, vb);
             QString verdict;
             if (std::isfinite(ch) && std::abs(ch) >= 0.005)

@@ -48,28 +48,29 @@ QList<Alert> evaluateAlerts(const QList<GpuSample>& gpus, const AlertRules& rule
     QList<Alert> out;
     for (const auto& g : gpus) {
         const QString who = QStringLiteral("GPU %1").arg(g.index);
-        if (hasValue(g.tempGpuC) && g.tempGpuC >= rules.gpuTempC)
+        const double temp = g.value(GpuField::TempGpu);
+        const double memoryTemp = g.value(GpuField::TempMemory);
+        const double ecc = g.value(GpuField::EccUncorrected);
+        if (hasValue(temp) && temp >= rules.gpuTempC)
             out.append({ AlertKind::GpuTemperature, g.index,
-                QStringLiteral("%1: %2 °C (limit %3 °C)").arg(who).arg(g.tempGpuC).arg(rules.gpuTempC), nowMs, false });
-        if (hasValue(g.tempMemoryC) && g.tempMemoryC >= rules.memoryTempC)
+                QStringLiteral("%1: %2 °C (limit %3 °C)").arg(who).arg(temp).arg(rules.gpuTempC), nowMs, false });
+        if (hasValue(memoryTemp) && memoryTemp >= rules.memoryTempC)
             out.append({ AlertKind::MemoryTemperature, g.index,
-                QStringLiteral("%1: memory %2 °C (limit %3 °C)").arg(who).arg(g.tempMemoryC).arg(rules.memoryTempC),
-                nowMs, false });
+                QStringLiteral("%1: memory %2 °C (limit %3 °C)").arg(who).arg(memoryTemp).arg(rules.memoryTempC), nowMs,
+                false });
         const double frac = g.memFraction();
         if (hasValue(frac) && frac >= rules.memoryFullFraction)
             out.append({ AlertKind::MemoryFull, g.index,
                 QStringLiteral("%1: memory %2% full (%3 of %4 MiB)")
                     .arg(who)
                     .arg(frac * 100, 0, 'f', 1)
-                    .arg(g.memUsedMiB)
-                    .arg(g.memTotalMiB),
+                    .arg(g.value(GpuField::MemUsed))
+                    .arg(g.value(GpuField::MemTotal)),
                 nowMs, false });
-        if (rules.eccErrors && hasValue(g.eccUncorrected) && g.eccUncorrected > 0)
+        if (rules.eccErrors && hasValue(ecc) && ecc > 0)
             out.append({ AlertKind::EccErrors, g.index,
-                QStringLiteral("%1: %2 uncorrected ECC error(s) since the driver loaded")
-                    .arg(who)
-                    .arg(g.eccUncorrected),
-                nowMs, true });
+                QStringLiteral("%1: %2 uncorrected ECC error(s) since the driver loaded").arg(who).arg(ecc), nowMs,
+                true });
         if (g.hasReasons) {
             if (rules.hwSlowdown && (g.reasons & (kReasonHwSlowdown | kReasonHwPowerBrake)))
                 out.append({ AlertKind::HwSlowdown, g.index,

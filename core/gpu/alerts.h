@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
-#include "core/gpu/nvidiasmi.h"
+#include "core/gpu/gpufield.h"
 
 #include <QList>
 #include <QMetaType>

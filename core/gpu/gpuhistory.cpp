@@ -4,51 +4,19 @@
 
 #include <QDateTime>
 
-#include <cmath>
-
 namespace kf {
 
-QString gpuMetricName(GpuMetric metric)
+namespace {
+// A charted field's series in a row.
+size_t chartSlot(GpuField field)
 {
-    switch (metric) {
-    case GpuMetric::Utilization: return QStringLiteral("Utilization");
-    case GpuMetric::MemoryUsedPercent: return QStringLiteral("Memory used");
-    case GpuMetric::Temperature: return QStringLiteral("Temperature");
-    case GpuMetric::Power: return QStringLiteral("Power");
-    case GpuMetric::SmClock: return QStringLiteral("SM clock");
-    case GpuMetric::MemoryUtilization: return QStringLiteral("Memory bandwidth");
-    }
-    return {};
+    return size_t(gpuFieldInfo(field).chart - 1);
 }
-
-QString gpuMetricUnit(GpuMetric metric)
-{
-    switch (metric) {
-    case GpuMetric::Utilization:
-    case GpuMetric::MemoryUsedPercent:
-    case GpuMetric::MemoryUtilization: return QStringLiteral("%");
-    case GpuMetric::Temperature: return QStringLiteral("°C");
-    case GpuMetric::Power: return QStringLiteral("W");
-    case GpuMetric::SmClock: return QStringLiteral("MHz");
-    }
-    return {};
-}
-
-double gpuMetricValue(const GpuSample& s, GpuMetric metric)
-{
-    switch (metric) {
-    case GpuMetric::Utilization: return s.utilGpu;
-    case GpuMetric::MemoryUsedPercent: return hasValue(s.memFraction()) ? s.memFraction() * 100.0 : kNoValue;
-    case GpuMetric::Temperature: return s.tempGpuC;
-    case GpuMetric::Power: return s.powerW;
-    case GpuMetric::SmClock: return s.smClockMHz;
-    case GpuMetric::MemoryUtilization: return s.utilMemory;
-    }
-    return kNoValue;
-}
+} // namespace
 
 void GpuHistory::append(qint64 tMs, const QList<GpuSample>& gpus)
 {
+    static const QList<GpuField> charted = gpuChartFields();
     for (const auto& g : gpus) {
         if (g.index < 0)
             continue;
@@ -58,26 +26,26 @@ void GpuHistory::append(qint64 tMs, const QList<GpuSample>& gpus)
             for (auto& s : *row)
                 s = std::make_unique<SeriesBuffer>();
         }
-        for (int m = 0; m < kGpuMetricCount; ++m)
-            (*row)[size_t(m)]->append(tMs, gpuMetricValue(g, GpuMetric(m)));
+        for (const GpuField field : charted)
+            (*row)[chartSlot(field)]->append(tMs, g.value(field));
     }
 }
 
-const SeriesBuffer* GpuHistory::series(int gpu, GpuMetric metric) const
+const SeriesBuffer* GpuHistory::series(int gpu, GpuField field) const
 {
     const auto it = m_series.constFind(gpu);
-    if (it == m_series.cend() || !*it)
+    if (it == m_series.cend() || !*it || field == GpuField::Unknown || gpuFieldInfo(field).chart <= 0)
         return nullptr;
-    return (**it)[size_t(metric)].get();
+    return (**it)[chartSlot(field)].get();
 }
 
 QByteArray GpuHistory::toCsv(qint64 fromMs, qint64 toMs) const
 {
+    // Slots are chart places: column m is the field in place m + 1.
     QByteArray out = "time,gpu";
-    for (int m = 0; m < kGpuMetricCount; ++m) {
-        const auto metric = GpuMetric(m);
-        out += ',' + gpuMetricName(metric).toLower().replace(u' ', u'_').toUtf8();
-        QString unit = gpuMetricUnit(metric);
+    for (const GpuField field : gpuChartFields()) {
+        out += ',' + gpuFieldLabel(field).toLower().replace(u' ', u'_').toUtf8();
+        QString unit = gpuFieldUnit(field);
         if (unit == QStringLiteral("°C"))
             unit = QStringLiteral("c");
         else if (unit == QStringLiteral("%"))
@@ -86,15 +54,15 @@ QByteArray GpuHistory::toCsv(qint64 fromMs, qint64 toMs) const
     }
     out += '\n';
     for (auto it = m_series.cbegin(); it != m_series.cend(); ++it) {
-        std::array<std::vector<SeriesBuffer::Point>, kGpuMetricCount> cols;
-        for (int m = 0; m < kGpuMetricCount; ++m)
+        std::array<std::vector<SeriesBuffer::Point>, kGpuChartCount> cols;
+        for (int m = 0; m < kGpuChartCount; ++m)
             cols[size_t(m)] = (**it)[size_t(m)]->points(0, fromMs, toMs);
         for (size_t i = 0; i < cols[0].size(); ++i) {
             out += QDateTime::fromMSecsSinceEpoch(cols[0][i].t, Qt::UTC).toString(Qt::ISODateWithMs).toUtf8();
             out += ',' + QByteArray::number(it.key());
-            for (int m = 0; m < kGpuMetricCount; ++m) {
+            for (int m = 0; m < kGpuChartCount; ++m) {
                 out += ',';
-                if (i < cols[size_t(m)].size() && !std::isnan(cols[size_t(m)][i].min))
+                if (i < cols[size_t(m)].size() && hasValue(cols[size_t(m)][i].min))
                     out += QByteArray::number(double(cols[size_t(m)][i].min), 'g', 6);
             }
             out += '\n';

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
-#include "core/gpu/nvidiasmi.h"
+#include "core/gpu/gpufield.h"
 #include "core/timeseries/seriesbuffer.h"
 
 #include <QByteArray>
@@ -15,14 +15,8 @@
 
 namespace kf {
 
-enum class GpuMetric : quint8 { Utilization, MemoryUsedPercent, Temperature, Power, SmClock, MemoryUtilization };
-constexpr int kGpuMetricCount = 6;
-QString gpuMetricName(GpuMetric metric); // "Utilization"
-QString gpuMetricUnit(GpuMetric metric); // "%", "°C", "W", "MHz"
-double gpuMetricValue(const GpuSample& sample, GpuMetric metric);
-
-// Every GPU's metrics of one host over time (one SeriesBuffer per GPU and metric, so
-// 24 h at 1 Hz for 8 GPUs stays around 10 MB). All series of a GPU are appended together,
+// Every GPU's charted fields (gpuChartFields()) of one host over time: one SeriesBuffer per
+// GPU and field, so 24 h at 1 Hz for 8 GPUs stays around 10 MB. All series of a GPU are appended together,
 // so their raw levels line up sample for sample (CSV export relies on it).
 // Not thread-safe: lives in the thread of its GpuMonitor.
 class GpuHistory
@@ -31,14 +25,15 @@ public:
     void append(qint64 tMs, const QList<GpuSample>& gpus);
     void clear() { m_series.clear(); }
     QList<int> gpus() const { return m_series.keys(); }
-    // Null when the GPU has never been seen.
-    const SeriesBuffer* series(int gpu, GpuMetric metric) const;
-    // Raw samples in [fromMs, toMs] as CSV: time (ISO 8601, UTC), gpu, then every metric.
+    // Null when the GPU has never been seen or the field is not charted.
+    const SeriesBuffer* series(int gpu, GpuField field) const;
+    // Raw samples in [fromMs, toMs] as CSV: time (ISO 8601, UTC), gpu, then every charted
+    // field in chart order, named label_unit ("memory_used_pct").
     QByteArray toCsv(qint64 fromMs, qint64 toMs) const;
     size_t memoryBytes() const;
 
 private:
-    using Row = std::array<std::unique_ptr<SeriesBuffer>, kGpuMetricCount>;
+    using Row = std::array<std::unique_ptr<SeriesBuffer>, kGpuChartCount>;
     QMap<int, std::shared_ptr<Row>> m_series;
 };
 

@@ -4,55 +4,15 @@
 
 #include <QVarLengthArray>
 
+#include <array>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <optional>
 
 namespace kf {
 
 namespace {
-
-struct FieldName
-{
-    GpuField field;
-    const char* name;
-};
-
-// First spelling of each field is the one we put on the command line; the others are the
-// aliases --help-query-gpu lists and the renamed forms headers print.
-constexpr FieldName kFieldNames[] = {
-    { GpuField::Timestamp, "timestamp" },
-    { GpuField::Index, "index" },
-    { GpuField::Uuid, "uuid" },
-    { GpuField::Uuid, "gpu_uuid" },
-    { GpuField::Name, "name" },
-    { GpuField::Name, "gpu_name" },
-    { GpuField::BusId, "pci.bus_id" },
-    { GpuField::BusId, "gpu_bus_id" },
-    { GpuField::DriverVersion, "driver_version" },
-    { GpuField::Pstate, "pstate" },
-    { GpuField::TempGpu, "temperature.gpu" },
-    { GpuField::TempMemory, "temperature.memory" },
-    { GpuField::UtilGpu, "utilization.gpu" },
-    { GpuField::UtilMemory, "utilization.memory" },
-    { GpuField::MemTotal, "memory.total" },
-    { GpuField::MemUsed, "memory.used" },
-    { GpuField::MemFree, "memory.free" },
-    { GpuField::PowerDraw, "power.draw" },
-    { GpuField::PowerLimit, "power.limit" },
-    { GpuField::ClockSm, "clocks.sm" },
-    { GpuField::ClockSm, "clocks.current.sm" },
-    { GpuField::ClockMem, "clocks.mem" },
-    { GpuField::ClockMem, "clocks.current.memory" },
-    { GpuField::ClockMaxSm, "clocks.max.sm" },
-    { GpuField::FanSpeed, "fan.speed" },
-    { GpuField::EccUncorrected, "ecc.errors.uncorrected.volatile.total" },
-    { GpuField::EccCorrected, "ecc.errors.corrected.volatile.total" },
-    { GpuField::EventReasons, "clocks_throttle_reasons.active" },
-    { GpuField::EventReasons, "clocks_event_reasons.active" },
-    { GpuField::ComputeMode, "compute_mode" },
-    { GpuField::MigMode, "mig.mode.current" },
-};
 
 QByteArrayView trimmed(QByteArrayView v)
 {
@@ -74,14 +34,14 @@ bool isNoValue(QByteArrayView v)
 double number(QByteArrayView v)
 {
     if (isNoValue(v))
-        return kNoValue;
+        return noValue();
     double out = 0;
     const auto* first = v.data();
     if (*first == '+')
         ++first;
     const auto res = std::from_chars(first, v.data() + v.size(), out);
     if (res.ec != std::errc())
-        return kNoValue;
+        return noValue();
     return out;
 }
 
@@ -170,41 +130,6 @@ bool isFieldNameShaped(QByteArrayView c)
     return i < c.size() && c[i] == '[' && c.back() == ']' && c.indexOf(',') < 0;
 }
 
-// The one header detector for every nvidia-smi CSV table (--query-gpu, --query-compute-apps):
-// a line is a header when every column is name-shaped and at least one names a field of the
-// table (lookup != unknown). Columns the table does not know map to `unknown` and are ignored,
-// so any field list, any column count, any order, with or without units, is understood.
-template <typename Field>
-std::optional<QList<Field>> headerLayout(const Columns& cols, Field (*lookup)(QByteArrayView), Field unknown)
-{
-    // Cheap reject first: ordinary rows start with a digit (index, timestamp, pid).
-    if (cols.isEmpty() || !isFieldNameShaped(cols[0]))
-        return std::nullopt;
-    QList<Field> fields;
-    fields.reserve(cols.size());
-    bool anyKnown = false;
-    for (const QByteArrayView c : cols) {
-        if (!isFieldNameShaped(c))
-            return std::nullopt;
-        const Field f = lookup(c);
-        anyKnown |= f != unknown;
-        fields.append(f);
-    }
-    if (!anyKnown)
-        return std::nullopt;
-    return fields;
-}
-
-// "name [unit]" -> "name"
-QByteArrayView withoutUnit(QByteArrayView name)
-{
-    name = trimmed(name);
-    const qsizetype bracket = name.indexOf('[');
-    if (bracket > 0)
-        name = trimmed(name.first(bracket));
-    return name;
-}
-
 // A UTF-8 byte order mark, which Windows tools put before a saved CSV.
 QByteArrayView withoutBom(QByteArrayView data)
 {
@@ -257,49 +182,158 @@ QString fatalMessage(QByteArrayView line)
     return {};
 }
 
-enum class AppField : quint8 { Unknown, Pid, Name, Memory, Uuid };
+// The one header detector for every nvidia-smi CSV table (--query-gpu, --query-compute-apps):
+// a line is a header when every column is name-shaped and at least one names a field of the
+// table (lookup != unknown). Columns the table does not know map to `unknown` and are ignored,
+// so any field list, any column count, any order, with or without units, is understood.
+template <typename Field>
+std::optional<QList<Field>> headerLayout(const Columns& cols, Field (*lookup)(QByteArrayView), Field unknown)
+{
+    // Cheap reject first: ordinary rows start with a digit (index, timestamp, pid).
+    if (cols.isEmpty() || !isFieldNameShaped(cols[0]))
+        return std::nullopt;
+    QList<Field> fields;
+    fields.reserve(cols.size());
+    bool anyKnown = false;
+    for (const QByteArrayView c : cols) {
+        if (!isFieldNameShaped(c))
+            return std::nullopt;
+        const Field f = lookup(c);
+        anyKnown |= f != unknown;
+        fields.append(f);
+    }
+    if (!anyKnown)
+        return std::nullopt;
+    return fields;
+}
+
+// "name [unit]" -> "name"
+QByteArrayView withoutUnit(QByteArrayView name)
+{
+    name = trimmed(name);
+    const qsizetype bracket = name.indexOf('[');
+    if (bracket > 0)
+        name = trimmed(name.first(bracket));
+    return name;
+}
+
+// Calls visit() with each blank-separated spelling of `names`, in order, until it returns true.
+template <typename Visit> bool anySpelling(const char* names, Visit visit)
+{
+    QByteArrayView rest(names);
+    while (!rest.isEmpty()) {
+        const qsizetype blank = rest.indexOf(' ');
+        const QByteArrayView spelling = blank < 0 ? rest : rest.first(blank);
+        if (!spelling.isEmpty() && visit(spelling))
+            return true;
+        rest = blank < 0 ? QByteArrayView() : rest.sliced(blank + 1);
+    }
+    return false;
+}
+
+// The field (row index) of `table` that one of its spellings names, in any case and with or
+// without " [unit]"; `unknown` when none does. The one name lookup of both tables.
+template <typename Field, typename Table, typename Names>
+Field fieldNamed(QByteArrayView name, const Table& table, Names namesOf, Field unknown)
+{
+    name = withoutUnit(name);
+    if (name.isEmpty())
+        return unknown;
+    int row = 0;
+    for (const auto& entry : table) {
+        if (anySpelling(namesOf(entry),
+                [&](QByteArrayView spelling) { return name.compare(spelling, Qt::CaseInsensitive) == 0; }))
+            return Field(row);
+        ++row;
+    }
+    return unknown;
+}
+
+// The one reader of nvidia-smi CSV tables (--query-gpu, --query-compute-apps): skips a BOM and
+// blank lines, trims CR and blanks, splits each line into columns and hands it to onRow, except
+// a header line (headerLayout, anywhere: -lms repeats it, files get concatenated), whose layout
+// goes to onHeader instead.
+template <typename Field, typename OnHeader, typename OnRow>
+void readCsvTable(QByteArrayView data, Field (*lookup)(QByteArrayView), Field unknown, OnHeader onHeader, OnRow onRow)
+{
+    data = withoutBom(data);
+    Columns cols;
+    qsizetype pos = 0;
+    const qsizetype size = data.size();
+    while (pos < size) {
+        const char* nl = static_cast<const char*>(std::memchr(data.data() + pos, '\n', size_t(size - pos)));
+        const qsizetype end = nl ? nl - data.data() : size;
+        const QByteArrayView line = trimmed(data.sliced(pos, end - pos));
+        pos = end + 1;
+        if (line.isEmpty())
+            continue;
+        splitColumns(line, cols);
+        if (auto fields = headerLayout(cols, lookup, unknown))
+            onHeader(std::move(*fields));
+        else
+            onRow(line, cols);
+    }
+}
+
+// The compute-apps columns, in the order we ask for them (pid,process_name,used_memory,gpu_uuid).
+enum class AppField : quint8 { Pid, Name, Memory, Uuid, Unknown };
+constexpr const char* kAppFieldNames[] = { "pid", "process_name name", "used_gpu_memory used_memory", "gpu_uuid uuid" };
+static_assert(std::size(kAppFieldNames) == size_t(AppField::Unknown));
 
 AppField appFieldFromName(QByteArrayView name)
 {
-    name = withoutUnit(name);
-    if (name == "pid")
-        return AppField::Pid;
-    if (name == "process_name" || name == "name")
-        return AppField::Name;
-    if (name == "used_gpu_memory" || name == "used_memory")
-        return AppField::Memory;
-    if (name == "gpu_uuid" || name == "uuid")
-        return AppField::Uuid;
-    return AppField::Unknown; // timestamp, gpu_name, gpu_bus_id, gpu_serial, ...
+    // Other columns (timestamp, gpu_name, gpu_bus_id, gpu_serial, ...) are Unknown.
+    return fieldNamed(
+        name, kAppFieldNames, [](const char* names) { return names; }, AppField::Unknown);
+}
+
+// One --query-gpu row in the layout `columns`; false when its index is garbage (without an
+// index column the row order within a block is the index; callers that stream give index).
+bool readGpuRow(
+    const Columns& cols, const QList<GpuField>& columns, std::array<StringCache, kGpuTextCount>& texts, GpuSample& s)
+{
+    for (qsizetype i = 0; i < cols.size(); ++i) {
+        const GpuField field = columns[i];
+        if (field == GpuField::Unknown)
+            continue;
+        const QByteArrayView v = cols[i];
+        switch (gpuFieldInfo(field).kind) {
+        case GpuFieldKind::Number: s.setValue(field, number(v)); break;
+        case GpuFieldKind::Text:
+            s.setText(field, isNoValue(v) ? QString() : texts[kGpuFieldSlots[size_t(field)]].get(v));
+            break;
+        case GpuFieldKind::Index: {
+            const double d = number(v);
+            if (!hasValue(d) || d < 0 || d > 4096 || d != std::floor(d))
+                return false;
+            s.index = int(d);
+            break;
+        }
+        case GpuFieldKind::Time: s.timeMs = timestampMs(v); break;
+        case GpuFieldKind::Mask: s.hasReasons = hexMask(v, &s.reasons); break;
+        case GpuFieldKind::Derived: break; // computed, never a column
+        }
+    }
+    return true;
 }
 
 } // namespace
 
 QString gpuFieldQueryName(GpuField field)
 {
-    for (const auto& f : kFieldNames) {
-        if (f.field == field)
-            return QString::fromLatin1(f.name);
-    }
-    return {};
+    QString name;
+    if (field != GpuField::Unknown)
+        anySpelling(gpuFieldInfo(field).names, [&](QByteArrayView spelling) {
+            name = QString::fromLatin1(spelling);
+            return true;
+        });
+    return name;
 }
 
 GpuField gpuFieldFromName(QByteArrayView name)
 {
-    name = withoutUnit(name);
-    for (const auto& f : kFieldNames) {
-        if (name.compare(QByteArrayView(f.name), Qt::CaseInsensitive) == 0)
-            return f.field;
-    }
-    return GpuField::Unknown;
-}
-
-QList<GpuField> defaultGpuFields()
-{
-    return { GpuField::Index, GpuField::Uuid, GpuField::Name, GpuField::Pstate, GpuField::TempGpu, GpuField::TempMemory,
-        GpuField::UtilGpu, GpuField::UtilMemory, GpuField::MemTotal, GpuField::MemUsed, GpuField::PowerDraw,
-        GpuField::PowerLimit, GpuField::ClockSm, GpuField::ClockMem, GpuField::FanSpeed, GpuField::EccUncorrected,
-        GpuField::EventReasons, GpuField::MigMode };
+    return fieldNamed(
+        name, kGpuFields, [](const GpuFieldInfo& f) { return f.names; }, GpuField::Unknown);
 }
 
 GpuFieldProbe probeGpuFields(QByteArrayView help, const QList<GpuField>& wanted)
@@ -330,13 +364,15 @@ GpuFieldProbe probeGpuFields(QByteArrayView help, const QList<GpuField>& wanted)
     }
     probe.ok = known.contains(QByteArrayLiteral("index")) || known.contains(QByteArrayLiteral("uuid"));
     for (GpuField field : wanted) {
+        // The first spelling this driver knows: older drivers only the old names, newer both.
         QString chosen;
-        for (const auto& f : kFieldNames) {
-            if (f.field == field && known.contains(QByteArray(f.name))) {
-                chosen = QString::fromLatin1(f.name);
-                break;
-            }
-        }
+        if (field != GpuField::Unknown)
+            anySpelling(gpuFieldInfo(field).names, [&](QByteArrayView spelling) {
+                if (!known.contains(spelling.toByteArray()))
+                    return false;
+                chosen = QString::fromLatin1(spelling);
+                return true;
+            });
         if (chosen.isEmpty()) {
             probe.missing.append(gpuFieldQueryName(field));
             continue;
@@ -351,112 +387,29 @@ GpuCsvResult parseGpuCsv(QByteArrayView data, const QList<GpuField>& requested)
 {
     GpuCsvResult result;
     result.columns = requested;
-    StringCache uuidCache, nameCache, busCache, driverCache, pstateCache, modeCache, migCache;
-    Columns cols;
-    data = withoutBom(data);
-    qsizetype pos = 0;
-    const qsizetype size = data.size();
+    std::array<StringCache, kGpuTextCount> texts;
     result.samples.reserve(data.count('\n') + 1);
-    while (pos < size) {
-        const char* nl = static_cast<const char*>(std::memchr(data.data() + pos, '\n', size_t(size - pos)));
-        const qsizetype end = nl ? nl - data.data() : size;
-        const QByteArrayView line = trimmed(data.sliced(pos, end - pos));
-        pos = end + 1;
-        if (line.isEmpty())
-            continue;
-        splitColumns(line, cols);
-        const int n = int(cols.size());
-        // A header (first line, or repeated by -lms / concatenated files) re-defines the layout.
-        if (auto fields = headerLayout(cols, &gpuFieldFromName, GpuField::Unknown)) {
-            result.columns = *fields;
+    readCsvTable(
+        data, &gpuFieldFromName, GpuField::Unknown,
+        [&](QList<GpuField> header) {
+            result.columns = std::move(header);
             result.sawHeader = true;
-            continue;
-        }
-        if (n != result.columns.size()) {
-            if (n <= 1 && result.messages.size() < 20)
-                result.messages.append(QString::fromUtf8(line));
-            if (result.fatal.isEmpty())
-                result.fatal = fatalMessage(line);
-            ++result.badLines;
-            continue;
-        }
-        GpuSample s;
-        bool sane = true;
-        for (int i = 0; i < n; ++i) {
-            const QByteArrayView v = cols[i];
-            switch (result.columns[i]) {
-            case GpuField::Unknown: break;
-            case GpuField::Timestamp: s.timeMs = timestampMs(v); break;
-            case GpuField::Index: {
-                const double d = number(v);
-                if (!hasValue(d) || d < 0 || d > 4096 || d != std::floor(d))
-                    sane = false;
-                else
-                    s.index = int(d);
-                break;
+        },
+        [&](QByteArrayView line, const Columns& cols) {
+            GpuSample s;
+            if (cols.size() != result.columns.size()) {
+                if (cols.size() <= 1 && result.messages.size() < 20)
+                    result.messages.append(QString::fromUtf8(line));
+                if (result.fatal.isEmpty())
+                    result.fatal = fatalMessage(line);
+                ++result.badLines;
+            } else if (!readGpuRow(cols, result.columns, texts, s)) {
+                ++result.badLines;
+            } else {
+                result.samples.append(std::move(s));
             }
-            case GpuField::Uuid: s.uuid = isNoValue(v) ? QString() : uuidCache.get(v); break;
-            case GpuField::Name: s.name = isNoValue(v) ? QString() : nameCache.get(v); break;
-            case GpuField::BusId: s.busId = isNoValue(v) ? QString() : busCache.get(v); break;
-            case GpuField::DriverVersion: s.driverVersion = isNoValue(v) ? QString() : driverCache.get(v); break;
-            case GpuField::Pstate: s.pstate = isNoValue(v) ? QString() : pstateCache.get(v); break;
-            case GpuField::ComputeMode: s.computeMode = isNoValue(v) ? QString() : modeCache.get(v); break;
-            case GpuField::MigMode: s.migMode = isNoValue(v) ? QString() : migCache.get(v); break;
-            case GpuField::TempGpu: s.tempGpuC = number(v); break;
-            case GpuField::TempMemory: s.tempMemoryC = number(v); break;
-            case GpuField::UtilGpu: s.utilGpu = number(v); break;
-            case GpuField::UtilMemory: s.utilMemory = number(v); break;
-            case GpuField::MemTotal: s.memTotalMiB = number(v); break;
-            case GpuField::MemUsed: s.memUsedMiB = number(v); break;
-            case GpuField::MemFree: s.memFreeMiB = number(v); break;
-            case GpuField::PowerDraw: s.powerW = number(v); break;
-            case GpuField::PowerLimit: s.powerLimitW = number(v); break;
-            case GpuField::ClockSm: s.smClockMHz = number(v); break;
-            case GpuField::ClockMem: s.memClockMHz = number(v); break;
-            case GpuField::ClockMaxSm: s.maxSmClockMHz = number(v); break;
-            case GpuField::FanSpeed: s.fanPercent = number(v); break;
-            case GpuField::EccUncorrected: s.eccUncorrected = number(v); break;
-            case GpuField::EccCorrected: s.eccCorrected = number(v); break;
-            case GpuField::EventReasons: s.hasReasons = hexMask(v, &s.reasons); break;
-            }
-        }
-        // Without an index column the row order within a block is the index; callers that
-        // stream give index, so a row whose index is garbage is dropped as a bad line.
-        if (!sane) {
-            ++result.badLines;
-            continue;
-        }
-        result.samples.append(std::move(s));
-    }
+        });
     return result;
-}
-
-QStringList reasonWords(quint64 mask)
-{
-    static const std::pair<quint64, const char*> kWords[] = {
-        { 0x1, "gpu_idle" },
-        { 0x2, "applications_clocks_setting" },
-        { 0x4, "sw_power_cap" },
-        { 0x8, "hw_slowdown" },
-        { 0x10, "sync_boost" },
-        { 0x20, "sw_thermal_slowdown" },
-        { 0x40, "hw_thermal_slowdown" },
-        { 0x80, "hw_power_brake_slowdown" },
-        { 0x100, "display_clock_setting" },
-    };
-    QStringList words;
-    quint64 known = 0;
-    for (const auto& [bit, word] : kWords) {
-        known |= bit;
-        if (mask & bit)
-            words.append(QString::fromLatin1(word));
-    }
-    for (int b = 0; b < 64; ++b) {
-        const quint64 bit = quint64(1) << b;
-        if ((mask & bit) && !(known & bit))
-            words.append(QStringLiteral("0x") + QString::number(bit, 16));
-    }
-    return words;
 }
 
 ComputeAppsResult parseComputeApps(QByteArrayView data)
@@ -465,57 +418,47 @@ ComputeAppsResult parseComputeApps(QByteArrayView data)
     // Column positions: by default the order we ask for; a header defines its own (a column it
     // does not have is -1). Any header works: other tools ask for timestamp,gpu_name,...,pid.
     int pidCol = 0, nameCol = 1, memCol = 2, uuidCol = 3, count = 4;
-    Columns cols;
-    data = withoutBom(data);
-    qsizetype pos = 0;
-    while (pos < data.size()) {
-        qsizetype end = data.indexOf('\n', pos);
-        if (end < 0)
-            end = data.size();
-        const QByteArrayView line = trimmed(data.sliced(pos, end - pos));
-        pos = end + 1;
-        if (line.isEmpty())
-            continue;
-        splitColumns(line, cols);
-        if (auto fields = headerLayout(cols, &appFieldFromName, AppField::Unknown)) {
-            count = int(fields->size());
-            pidCol = int(fields->indexOf(AppField::Pid));
-            nameCol = int(fields->indexOf(AppField::Name));
-            memCol = int(fields->indexOf(AppField::Memory));
-            uuidCol = int(fields->indexOf(AppField::Uuid));
-            continue;
-        }
-        // A process name with commas: the extra columns belong to the name.
-        const int extra = int(cols.size()) - count;
-        if (extra < 0 || pidCol < 0 || (extra > 0 && nameCol < 0)) {
-            if (cols.size() == 1 && result.fatal.isEmpty())
-                result.fatal = fatalMessage(line);
-            if (cols.size() > 1 || line.indexOf("No running") < 0)
+    readCsvTable(
+        data, &appFieldFromName, AppField::Unknown,
+        [&](const QList<AppField>& fields) {
+            count = int(fields.size());
+            pidCol = int(fields.indexOf(AppField::Pid));
+            nameCol = int(fields.indexOf(AppField::Name));
+            memCol = int(fields.indexOf(AppField::Memory));
+            uuidCol = int(fields.indexOf(AppField::Uuid));
+        },
+        [&](QByteArrayView line, const Columns& cols) {
+            // A process name with commas: the extra columns belong to the name.
+            const int extra = int(cols.size()) - count;
+            if (extra < 0 || pidCol < 0 || (extra > 0 && nameCol < 0)) {
+                if (cols.size() == 1 && result.fatal.isEmpty())
+                    result.fatal = fatalMessage(line);
+                if (cols.size() > 1 || line.indexOf("No running") < 0)
+                    ++result.badLines;
+                return;
+            }
+            // Column c of the layout in this line; absent columns read as empty.
+            auto col = [&](int c) -> QByteArrayView {
+                if (c < 0)
+                    return {};
+                return cols[nameCol >= 0 && c > nameCol ? c + extra : c];
+            };
+            GpuProcess p;
+            const double pid = number(col(pidCol));
+            if (!hasValue(pid) || pid < 0 || pid > 4294967295.0 || pid != std::floor(pid)) {
                 ++result.badLines;
-            continue;
-        }
-        // Column c of the layout in this line; absent columns read as empty.
-        auto col = [&](int c) -> QByteArrayView {
-            if (c < 0)
-                return {};
-            return cols[nameCol >= 0 && c > nameCol ? c + extra : c];
-        };
-        GpuProcess p;
-        const double pid = number(col(pidCol));
-        if (!hasValue(pid) || pid < 0 || pid > 4294967295.0 || pid != std::floor(pid)) {
-            ++result.badLines;
-            continue;
-        }
-        p.pid = qint64(pid);
-        if (nameCol >= 0) {
-            const QByteArrayView first = cols[nameCol];
-            const QByteArrayView last = cols[nameCol + extra];
-            p.name = QString::fromUtf8(QByteArrayView(first.data(), last.data() + last.size() - first.data()));
-        }
-        p.usedMemoryMiB = number(col(memCol));
-        p.gpuUuid = QString::fromUtf8(col(uuidCol));
-        result.processes.append(p);
-    }
+                return;
+            }
+            p.pid = qint64(pid);
+            if (nameCol >= 0) {
+                const QByteArrayView first = cols[nameCol];
+                const QByteArrayView last = cols[nameCol + extra];
+                p.name = QString::fromUtf8(QByteArrayView(first.data(), last.data() + last.size() - first.data()));
+            }
+            p.usedMemoryMiB = number(col(memCol));
+            p.gpuUuid = QString::fromUtf8(col(uuidCol));
+            result.processes.append(p);
+        });
     return result;
 }
 
@@ -524,7 +467,8 @@ void joinProcessesToGpus(QList<GpuProcess>& processes, const QList<GpuSample>& g
     for (auto& p : processes) {
         p.gpuIndex = -1;
         for (const auto& g : gpus) {
-            if (!g.uuid.isEmpty() && g.uuid == p.gpuUuid) {
+            const QString uuid = g.text(GpuField::Uuid);
+            if (!uuid.isEmpty() && uuid == p.gpuUuid) {
                 p.gpuIndex = g.index;
                 break;
             }

@@ -2,15 +2,12 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
-#include <QByteArray>
+#include "core/gpu/gpufield.h"
+
 #include <QByteArrayView>
 #include <QList>
-#include <QMetaType>
 #include <QString>
 #include <QStringList>
-
-#include <cmath>
-#include <limits>
 
 // Parsers for nvidia-smi's machine-readable CSV (never the human table, whose layout changes).
 //
@@ -47,45 +44,16 @@
 //   column but one), so the uuid is taken from the end and the name is what remains.
 namespace kf {
 
-enum class GpuField : quint8 {
-    Unknown,
-    Timestamp,
-    Index,
-    Uuid,
-    Name,
-    BusId,
-    DriverVersion,
-    Pstate,
-    TempGpu,
-    TempMemory,
-    UtilGpu,
-    UtilMemory,
-    MemTotal,
-    MemUsed,
-    MemFree,
-    PowerDraw,
-    PowerLimit,
-    ClockSm,
-    ClockMem,
-    ClockMaxSm,
-    FanSpeed,
-    EccUncorrected,
-    EccCorrected,
-    EventReasons,
-    ComputeMode,
-    MigMode,
-};
-
-// Canonical query name (what we ask for), e.g. "clocks_throttle_reasons.active".
+// Canonical query name (what we ask for), e.g. "clocks_throttle_reasons.active"; empty for a
+// Derived field.
 QString gpuFieldQueryName(GpuField field);
-// Every spelling the driver accepts or prints (aliases, renamed headers, " [unit]" suffix).
+// Every spelling the driver accepts or prints (aliases, renamed headers, " [unit]" suffix), in
+// any case; Unknown for anything else.
 GpuField gpuFieldFromName(QByteArrayView name);
-// The fields a monitor asks for, in order.
-QList<GpuField> defaultGpuFields();
 // The subset of wanted fields that `nvidia-smi --help-query-gpu` lists (older drivers lack
 // some, and asking for an unknown field makes nvidia-smi fail the whole query).
 // When a field is known only under its newer name (clocks_event_reasons.active), the result
-// keeps the field; gpuFieldQueryNameFor() then gives the spelling to use.
+// keeps the field and queryNames gives the spelling to use.
 struct GpuFieldProbe
 {
     QList<GpuField> fields;
@@ -94,47 +62,6 @@ struct GpuFieldProbe
     bool ok = false;        // false: not a --help-query-gpu output at all
 };
 GpuFieldProbe probeGpuFields(QByteArrayView helpQueryGpuOutput, const QList<GpuField>& wanted = defaultGpuFields());
-
-constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
-inline bool hasValue(double v)
-{
-    return !std::isnan(v);
-}
-
-struct GpuSample
-{
-    qint64 timeMs = 0; // timestamp column as if UTC (server local time); 0 when not queried
-    int index = -1;
-    QString uuid;
-    QString name;
-    QString busId;
-    QString driverVersion;
-    QString pstate; // "P0".."P12"; empty when unknown
-    QString computeMode;
-    QString migMode;              // "Enabled"/"Disabled"; empty when unknown
-    double utilGpu = kNoValue;    // %
-    double utilMemory = kNoValue; // %
-    double memTotalMiB = kNoValue;
-    double memUsedMiB = kNoValue;
-    double memFreeMiB = kNoValue;
-    double tempGpuC = kNoValue;
-    double tempMemoryC = kNoValue;
-    double powerW = kNoValue;
-    double powerLimitW = kNoValue;
-    double smClockMHz = kNoValue;
-    double memClockMHz = kNoValue;
-    double maxSmClockMHz = kNoValue;
-    double fanPercent = kNoValue;
-    double eccUncorrected = kNoValue;
-    double eccCorrected = kNoValue;
-    quint64 reasons = 0;
-    bool hasReasons = false;
-
-    double memFraction() const
-    {
-        return (hasValue(memUsedMiB) && hasValue(memTotalMiB) && memTotalMiB > 0) ? memUsedMiB / memTotalMiB : kNoValue;
-    }
-};
 
 struct GpuCsvResult
 {
@@ -151,23 +78,11 @@ struct GpuCsvResult
 // lines when streaming). columns: the requested field order, used until a header is seen.
 GpuCsvResult parseGpuCsv(QByteArrayView data, const QList<GpuField>& columns = {});
 
-// Clock event (throttle) reasons: 0x1 gpu_idle, 0x2 applications_clocks_setting,
-// 0x4 sw_power_cap, 0x8 hw_slowdown, 0x10 sync_boost, 0x20 sw_thermal_slowdown,
-// 0x40 hw_thermal_slowdown, 0x80 hw_power_brake_slowdown, 0x100 display_clock_setting.
-// Unknown bits come out as one hex word each.
-QStringList reasonWords(quint64 mask);
-constexpr quint64 kReasonIdle = 0x1;
-constexpr quint64 kReasonSwPowerCap = 0x4;
-constexpr quint64 kReasonHwSlowdown = 0x8;
-constexpr quint64 kReasonSwThermal = 0x20;
-constexpr quint64 kReasonHwThermal = 0x40;
-constexpr quint64 kReasonHwPowerBrake = 0x80;
-
 struct GpuProcess
 {
     qint64 pid = -1;
     QString name;
-    double usedMemoryMiB = kNoValue;
+    double usedMemoryMiB = noValue();
     QString gpuUuid;
     int gpuIndex = -1; // filled by joinProcessesToGpus
 };
@@ -184,5 +99,3 @@ ComputeAppsResult parseComputeApps(QByteArrayView data);
 void joinProcessesToGpus(QList<GpuProcess>& processes, const QList<GpuSample>& gpus);
 
 } // namespace kf
-
-Q_DECLARE_METATYPE(kf::GpuSample)

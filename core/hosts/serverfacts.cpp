@@ -111,20 +111,21 @@ constexpr char kScriptTail[] = R"SH(echo kf_facts_end=1
 kf_main </dev/null
 )SH";
 
-qint64 toKiB(const QString& s)
+// A whole number >= 0 (KiB, MiB); noValue() for anything else ([N/A], empty, garbage).
+double size(const QString& s)
 {
     bool ok = false;
     const qint64 v = s.trimmed().toLongLong(&ok);
-    return ok ? v : -1;
+    return ok && v >= 0 ? double(v) : noValue();
 }
 
 // "<1024-blocks> <available>" from df -Pk.
-void diskPair(const QString& value, qint64* total, qint64* available)
+void diskPair(const QString& value, double* total, double* available)
 {
     const QStringList parts = value.simplified().split(QLatin1Char(' '));
     if (parts.size() == 2) {
-        *total = toKiB(parts[0]);
-        *available = toKiB(parts[1]);
+        *total = size(parts[0]);
+        *available = size(parts[1]);
     }
 }
 
@@ -181,11 +182,11 @@ QString versionFromToolOutput(const QString& key, const QString& raw)
     return text;
 }
 
-QString formatKiB(qint64 kib)
+QString formatKiB(double kib)
 {
-    if (kib < 0)
+    if (!hasValue(kib) || kib < 0)
         return QStringLiteral("unknown");
-    const double b = double(kib) * 1024.0;
+    const double b = kib * 1024.0;
     const char* units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
     double v = b;
     int u = 0;
@@ -233,9 +234,9 @@ Result<ServerFacts> parseServerFacts(const QByteArray& output)
         } else if (key == QLatin1String("cpu_model")) {
             f.cpuModel = value.simplified();
         } else if (key == QLatin1String("mem_total_kb")) {
-            f.memTotalKiB = toKiB(value);
+            f.memTotalKiB = size(value);
         } else if (key == QLatin1String("mem_available_kb")) {
-            f.memAvailableKiB = toKiB(value);
+            f.memAvailableKiB = size(value);
         } else if (key == QLatin1String("home")) {
             f.homeDir = value;
         } else if (key == QLatin1String("disk_home")) {
@@ -315,10 +316,7 @@ Result<ServerFacts> parseServerFacts(const QByteArray& output)
             const QString cc = cols[1].trimmed();
             if (!cc.startsWith(QLatin1Char('[')) && cc != QLatin1String("N/A"))
                 g.computeCapability = cc;
-            bool memOk = false;
-            const qint64 mem = cols[2].trimmed().toLongLong(&memOk);
-            if (memOk)
-                g.memoryMiB = mem;
+            g.memoryMiB = size(cols[2]);
         }
     }
     return f;
@@ -362,12 +360,12 @@ QList<QPair<QString, QString>> ServerFacts::rows() const
         cpu += QStringLiteral(" \u00d7 ") + cpuModel;
     r.append({ QStringLiteral("CPUs"), cpu });
     r.append({ QStringLiteral("RAM"),
-        memTotalKiB < 0 ? QStringLiteral("unknown")
-                        : formatKiB(memTotalKiB) + QStringLiteral(" total, ") + formatKiB(memAvailableKiB)
+        !hasValue(memTotalKiB) ? QStringLiteral("unknown")
+                               : formatKiB(memTotalKiB) + QStringLiteral(" total, ") + formatKiB(memAvailableKiB)
                 + QStringLiteral(" available") });
     r.append({ QStringLiteral("Disk (home)"),
-        diskHomeAvailableKiB < 0 ? QStringLiteral("unknown")
-                                 : formatKiB(diskHomeAvailableKiB) + QStringLiteral(" free of ")
+        !hasValue(diskHomeAvailableKiB) ? QStringLiteral("unknown")
+                                        : formatKiB(diskHomeAvailableKiB) + QStringLiteral(" free of ")
                 + formatKiB(diskHomeTotalKiB) + QStringLiteral(" in ") + homeDir });
     QString gpuText;
     if (!nvidiaSmiError.isEmpty() && gpus.isEmpty())
@@ -381,7 +379,7 @@ QList<QPair<QString, QString>> ServerFacts::rows() const
         const GpuFact& g = gpus[i];
         qsizetype j = i + 1;
         while (j < gpus.size() && gpus[j].name == g.name && gpus[j].computeCapability == g.computeCapability
-            && gpus[j].memoryMiB == g.memoryMiB && gpus[j].index == gpus[j - 1].index + 1)
+            && sameValue(gpus[j].memoryMiB, g.memoryMiB) && gpus[j].index == gpus[j - 1].index + 1)
             ++j;
         if (!gpuText.isEmpty())
             gpuText += QLatin1Char('\n');
@@ -392,8 +390,8 @@ QList<QPair<QString, QString>> ServerFacts::rows() const
         QStringList details;
         if (!g.computeCapability.isEmpty())
             details << QStringLiteral("sm ") + g.computeCapability;
-        if (g.memoryMiB >= 0)
-            details << QString::number(g.memoryMiB) + QStringLiteral(" MiB");
+        if (hasValue(g.memoryMiB))
+            details << QString::number(g.memoryMiB, 'f', 0) + QStringLiteral(" MiB");
         if (!details.isEmpty())
             gpuText += QStringLiteral(" (") + details.join(QStringLiteral(", ")) + QLatin1Char(')');
         i = j;
@@ -419,13 +417,12 @@ QList<QPair<QString, QString>> ServerFacts::rows() const
 
 QJsonObject ServerFacts::toJson() const
 {
-    auto num = [](qint64 v) { return v < 0 ? QJsonValue() : QJsonValue(double(v)); };
     auto str = [](const QString& s) { return s.isEmpty() ? QJsonValue() : QJsonValue(s); };
     QJsonArray g;
     for (const GpuFact& x : gpus)
         g.append(QJsonObject { { QStringLiteral("index"), x.index }, { QStringLiteral("name"), x.name },
             { QStringLiteral("uuid"), str(x.uuid) }, { QStringLiteral("computeCapability"), str(x.computeCapability) },
-            { QStringLiteral("memoryMiB"), num(x.memoryMiB) } });
+            { QStringLiteral("memoryMiB"), jsonValue(x.memoryMiB) } });
     QJsonObject extras;
     for (const auto& [k, v] : extra)
         extras.insert(k, v);
@@ -436,11 +433,11 @@ QJsonObject ServerFacts::toJson() const
         { QStringLiteral("hostname"), str(hostName) },
         { QStringLiteral("cpus"), cpuCount },
         { QStringLiteral("cpuModel"), str(cpuModel) },
-        { QStringLiteral("memTotalKiB"), num(memTotalKiB) },
-        { QStringLiteral("memAvailableKiB"), num(memAvailableKiB) },
+        { QStringLiteral("memTotalKiB"), jsonValue(memTotalKiB) },
+        { QStringLiteral("memAvailableKiB"), jsonValue(memAvailableKiB) },
         { QStringLiteral("home"), str(homeDir) },
-        { QStringLiteral("diskHomeTotalKiB"), num(diskHomeTotalKiB) },
-        { QStringLiteral("diskHomeAvailableKiB"), num(diskHomeAvailableKiB) },
+        { QStringLiteral("diskHomeTotalKiB"), jsonValue(diskHomeTotalKiB) },
+        { QStringLiteral("diskHomeAvailableKiB"), jsonValue(diskHomeAvailableKiB) },
         { QStringLiteral("gpus"), g },
         { QStringLiteral("driver"), str(driverVersion) },
         { QStringLiteral("nvidiaSmi"), hasNvidiaSmi },

@@ -2,7 +2,9 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
+#include "core/util/novalue.h"
 #include "core/util/result.h"
+#include "core/util/versioncompare.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -60,8 +62,12 @@ struct GpuFact
     QString name;              // "NVIDIA H200"
     QString uuid;              // "GPU-3b439167-..."
     QString computeCapability; // "9.0"; empty when the driver cannot say
-    qint64 memoryMiB = -1;
-    bool operator==(const GpuFact&) const = default;
+    double memoryMiB = noValue();
+    bool operator==(const GpuFact& o) const
+    {
+        return index == o.index && name == o.name && uuid == o.uuid && computeCapability == o.computeCapability
+            && sameValue(memoryMiB, o.memoryMiB);
+    }
 };
 
 // A build's folder on the server, as the probe saw it with a ProjectProbe.
@@ -71,9 +77,14 @@ struct ProjectFacts
     bool workDirExists = false;
     QStringList cmakeLists;             // matching CMakeLists.txt lines, in file order
     QStringList exportedCMakeVariables; // "SGL_KERNEL_ENABLE_FA3=OFF": exported, where the build ignores them
-    qint64 diskTotalKiB = -1;           // the build folder's file system
-    qint64 diskAvailableKiB = -1;
-    bool operator==(const ProjectFacts&) const = default;
+    double diskTotalKiB = noValue();    // the build folder's file system
+    double diskAvailableKiB = noValue();
+    bool operator==(const ProjectFacts& o) const
+    {
+        return probed == o.probed && workDirExists == o.workDirExists && cmakeLists == o.cmakeLists
+            && exportedCMakeVariables == o.exportedCMakeVariables && sameValue(diskTotalKiB, o.diskTotalKiB)
+            && sameValue(diskAvailableKiB, o.diskAvailableKiB);
+    }
 };
 
 struct ServerFacts
@@ -84,11 +95,12 @@ struct ServerFacts
     QString hostName;
     int cpuCount = 0;
     QString cpuModel;
-    qint64 memTotalKiB = -1;
-    qint64 memAvailableKiB = -1;
+    // Sizes are measured values: noValue() when the script could not read them.
+    double memTotalKiB = noValue();
+    double memAvailableKiB = noValue();
     QString homeDir;
-    qint64 diskHomeTotalKiB = -1;
-    qint64 diskHomeAvailableKiB = -1;
+    double diskHomeTotalKiB = noValue();
+    double diskHomeAvailableKiB = noValue();
     QList<GpuFact> gpus;
     QString driverVersion;
     QString nvidiaSmiError; // nvidia-smi exists but failed ("Failed to initialize NVML: ...")
@@ -113,7 +125,6 @@ struct ServerFacts
     // read "not found".
     QList<QPair<QString, QString>> rows() const;
     QJsonObject toJson() const;
-    bool operator==(const ServerFacts&) const = default;
 };
 
 // What preflight also wants to know: a project folder and a build folder on the server, and
@@ -142,8 +153,8 @@ Result<ServerFacts> collectServerFacts(
 // "12.4.131" from "Cuda compilation tools, release 12.4, V12.4.131" and friends.
 QString versionFromToolOutput(const QString& key, const QString& raw);
 
-// "1.5 GiB" style, from KiB.
-QString formatKiB(qint64 kib);
+// "1.5 GiB" style, from KiB; "unknown" for no value.
+QString formatKiB(double kib);
 
 } // namespace kf
 

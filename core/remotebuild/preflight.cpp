@@ -130,8 +130,8 @@ QList<PreflightCheck> evaluatePreflight(const ServerFacts& facts, const BuildPro
                     .arg(it.key()),
                 QStringLiteral("move it to cmake_args as -D%1=%2").arg(it.key(), it.value()));
 
-    const qint64 availKb = facts.memAvailableKiB;
-    if (availKb > 0) {
+    if (hasValue(facts.memAvailableKiB) && facts.memAvailableKiB > 0) {
+        const qint64 availKb = qint64(facts.memAvailableKiB);
         const int jobs = std::max(1, profile.maxJobs > 0 ? profile.maxJobs : facts.cpuCount);
         const int threads = profile.nvccThreads > 0
             ? profile.nvccThreads
@@ -151,8 +151,8 @@ QList<PreflightCheck> evaluatePreflight(const ServerFacts& facts, const BuildPro
         else
             add(L::Pass, QStringLiteral("ram"), msg);
     }
-    if (project.diskAvailableKiB >= 0) {
-        const double gb = double(project.diskAvailableKiB) / (1024.0 * 1024.0);
+    if (hasValue(project.diskAvailableKiB)) {
+        const double gb = project.diskAvailableKiB / (1024.0 * 1024.0);
         const QString msg = QStringLiteral("%1 GB free for %2").arg(gb, 0, 'f', 1).arg(profile.buildPath());
         if (gb < rules::kDiskFailGiB)
             add(L::Fail, QStringLiteral("disk"), msg,

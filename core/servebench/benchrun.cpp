@@ -89,7 +89,7 @@ struct Mean
             ++n;
         }
     }
-    double value() const { return n > 0 ? sum / n : kNoStat; }
+    double value() const { return n > 0 ? sum / n : noValue(); }
 };
 
 } // namespace

@@ -70,21 +70,21 @@ struct GpuPoint
 {
     qint64 timeMs = 0;
     int gpu = 0;
-    double utilPercent = kNoStat;
-    double powerW = kNoStat;
-    double memUsedMiB = kNoStat;
+    double utilPercent = noValue();
+    double powerW = noValue();
+    double memUsedMiB = noValue();
 };
 
 struct MetricsPoint
 {
     qint64 timeMs = 0;
-    double running = kNoStat;
-    double queued = kNoStat;
-    double genThroughput = kNoStat;
-    double kvUsage = kNoStat;
-    double cacheHitRate = kNoStat;
-    double promptTokensTotal = kNoStat;
-    double generationTokensTotal = kNoStat;
+    double running = noValue();
+    double queued = noValue();
+    double genThroughput = noValue();
+    double kvUsage = noValue();
+    double cacheHitRate = noValue();
+    double promptTokensTotal = noValue();
+    double generationTokensTotal = noValue();
 };
 
 struct BenchRun
@@ -110,10 +110,10 @@ struct BenchRun
 // averaged (utilisation), and the server's running requests; NaN without samples.
 struct LevelSideData
 {
-    double gpuUtilPercent = kNoStat;
-    double gpuPowerW = kNoStat; // all GPUs together
-    double serverRunning = kNoStat;
-    double serverGenThroughput = kNoStat;
+    double gpuUtilPercent = noValue();
+    double gpuPowerW = noValue(); // all GPUs together
+    double serverRunning = noValue();
+    double serverGenThroughput = noValue();
 };
 LevelSideData levelSideData(const BenchRun& run, const LevelResult& level);
 

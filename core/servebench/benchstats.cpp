@@ -12,7 +12,7 @@ namespace kf {
 double percentileSorted(const QList<double>& sorted, double q)
 {
     if (sorted.isEmpty())
-        return kNoStat;
+        return noValue();
     const double h = double(sorted.size() - 1) * std::clamp(q, 0.0, 100.0) / 100.0;
     const auto lo = qsizetype(std::floor(h));
     const qsizetype hi = std::min(lo + 1, sorted.size() - 1);
@@ -92,24 +92,19 @@ LevelStats computeLevelStats(const QList<RequestSample>& samples, double duratio
 
 namespace {
 
-QJsonValue num(double v)
-{
-    return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null);
-}
-
 double fromNum(const QJsonValue& v)
 {
-    return v.isDouble() ? v.toDouble() : kNoStat;
+    return v.isDouble() ? v.toDouble() : noValue();
 }
 
 } // namespace
 
 QJsonObject toJson(const Distribution& d)
 {
-    return QJsonObject { { QStringLiteral("count"), d.count }, { QStringLiteral("mean"), num(d.mean) },
-        { QStringLiteral("std"), num(d.stddev) }, { QStringLiteral("p50"), num(d.p50) },
-        { QStringLiteral("p90"), num(d.p90) }, { QStringLiteral("p95"), num(d.p95) },
-        { QStringLiteral("p99"), num(d.p99) }, { QStringLiteral("max"), num(d.max) } };
+    return QJsonObject { { QStringLiteral("count"), d.count }, { QStringLiteral("mean"), jsonValue(d.mean) },
+        { QStringLiteral("std"), jsonValue(d.stddev) }, { QStringLiteral("p50"), jsonValue(d.p50) },
+        { QStringLiteral("p90"), jsonValue(d.p90) }, { QStringLiteral("p95"), jsonValue(d.p95) },
+        { QStringLiteral("p99"), jsonValue(d.p99) }, { QStringLiteral("max"), jsonValue(d.max) } };
 }
 
 Distribution distributionFromJson(const QJsonObject& o)
@@ -143,13 +138,13 @@ QJsonObject toJson(const LevelStats& s)
         { QStringLiteral("output_tokens"), s.outputTokens },
         { QStringLiteral("input_tokens_estimated"), s.inputTokensEstimated },
         { QStringLiteral("output_tokens_estimated"), s.outputTokensEstimated },
-        { QStringLiteral("mean_input_tokens"), num(s.meanInputTokens) },
-        { QStringLiteral("mean_output_tokens"), num(s.meanOutputTokens) },
-        { QStringLiteral("request_throughput"), num(s.requestThroughput) },
-        { QStringLiteral("input_throughput"), num(s.inputThroughput) },
-        { QStringLiteral("output_throughput"), num(s.outputThroughput) },
-        { QStringLiteral("total_throughput"), num(s.totalThroughput) },
-        { QStringLiteral("achieved_concurrency"), num(s.achievedConcurrency) },
+        { QStringLiteral("mean_input_tokens"), jsonValue(s.meanInputTokens) },
+        { QStringLiteral("mean_output_tokens"), jsonValue(s.meanOutputTokens) },
+        { QStringLiteral("request_throughput"), jsonValue(s.requestThroughput) },
+        { QStringLiteral("input_throughput"), jsonValue(s.inputThroughput) },
+        { QStringLiteral("output_throughput"), jsonValue(s.outputThroughput) },
+        { QStringLiteral("total_throughput"), jsonValue(s.totalThroughput) },
+        { QStringLiteral("achieved_concurrency"), jsonValue(s.achievedConcurrency) },
         { QStringLiteral("ttft_s"), toJson(s.ttft) },
         { QStringLiteral("tpot_s"), toJson(s.tpot) },
         { QStringLiteral("itl_s"), toJson(s.itl) },

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/servebench/requestrecorder.h"
+#include "core/util/novalue.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -22,10 +23,8 @@
 //   input = sum of prompt tokens / duration; total = (input + output) / duration;
 //   achieved concurrency = sum of E2E / duration;
 //   duration = from the first request issued to the last one finished.
-// An empty set of values has no statistics: NaN in memory, null in JSON.
+// An empty set of values has no statistics: noValue() in memory, null in JSON.
 namespace kf {
-
-inline constexpr double kNoStat = std::numeric_limits<double>::quiet_NaN();
 
 // numpy.percentile(values, q) with the default linear interpolation; `sorted` ascending.
 double percentileSorted(const QList<double>& sorted, double q);
@@ -33,13 +32,13 @@ double percentileSorted(const QList<double>& sorted, double q);
 struct Distribution
 {
     int count = 0;
-    double mean = kNoStat;
-    double stddev = kNoStat;
-    double p50 = kNoStat;
-    double p90 = kNoStat;
-    double p95 = kNoStat;
-    double p99 = kNoStat;
-    double max = kNoStat;
+    double mean = noValue();
+    double stddev = noValue();
+    double p50 = noValue();
+    double p90 = noValue();
+    double p95 = noValue();
+    double p99 = noValue();
+    double max = noValue();
 };
 Distribution summarize(QList<double> values);
 
@@ -56,13 +55,13 @@ struct LevelStats
     qint64 outputTokens = 0;            // successful requests
     bool inputTokensEstimated = false;  // some prompt count was not reported by the server
     bool outputTokensEstimated = false; // some output count was not reported by the server
-    double meanInputTokens = kNoStat;
-    double meanOutputTokens = kNoStat;
-    double requestThroughput = kNoStat;
-    double inputThroughput = kNoStat;
-    double outputThroughput = kNoStat;
-    double totalThroughput = kNoStat;
-    double achievedConcurrency = kNoStat;
+    double meanInputTokens = noValue();
+    double meanOutputTokens = noValue();
+    double requestThroughput = noValue();
+    double inputThroughput = noValue();
+    double outputThroughput = noValue();
+    double totalThroughput = noValue();
+    double achievedConcurrency = noValue();
     Distribution ttft;
     Distribution tpot;
     Distribution itl;

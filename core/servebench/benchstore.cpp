@@ -27,7 +27,7 @@ QVariant real(double v)
 
 double fromReal(const QVariant& v)
 {
-    return v.isNull() ? kNoStat : v.toDouble();
+    return v.isNull() ? noValue() : v.toDouble();
 }
 
 QString json(const QJsonObject& o)

@@ -201,9 +201,10 @@ void ServeBench::startGpuMonitor()
     connect(m_gpu.get(), &GpuMonitor::samplesUpdated, this, [this](const QList<GpuSample>& gpus) {
         const qint64 t = m_gpu->latestTimeMs();
         for (const GpuSample& g : gpus)
-            m_run.gpu.append({ t, g.index, g.utilGpu, g.powerW, g.memUsedMiB });
+            m_run.gpu.append(
+                { t, g.index, g.value(GpuField::UtilGpu), g.value(GpuField::PowerDraw), g.value(GpuField::MemUsed) });
         if (m_run.facts.gpuName.isEmpty() && !gpus.isEmpty())
-            m_run.facts.gpuName = gpus.first().name;
+            m_run.facts.gpuName = gpus.first().text(GpuField::Name);
         if (m_run.facts.gpuCount == 0)
             m_run.facts.gpuCount = int(gpus.size());
         if (m_waitingGpu)

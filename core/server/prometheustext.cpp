@@ -189,12 +189,12 @@ QList<const PromSample*> PromText::find(QStringView name) const
     return out;
 }
 
-std::optional<double> PromText::sum(QStringView name) const
+double PromText::sum(QStringView name) const
 {
-    std::optional<double> total;
+    double total = noValue();
     for (const auto& s : samples) {
         if (s.name == name)
-            total = total.value_or(0.0) + s.value;
+            total = (hasValue(total) ? total : 0.0) + s.value;
     }
     return total;
 }
@@ -260,7 +260,7 @@ Histogram histogramFrom(const PromText& text, QStringView name)
     for (const auto& s : text.samples) {
         if (s.name == bucket) {
             double le = 0;
-            if (!parseFloat(s.label(u"le").toUtf8(), &le) || std::isnan(le))
+            if (!parseFloat(s.label(u"le").toUtf8(), &le) || !hasValue(le))
                 continue;
             all.append({ le, s.value });
         } else if (s.name == sum) {

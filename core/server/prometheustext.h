@@ -2,13 +2,14 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
+#include "core/util/novalue.h"
+
 #include <QByteArrayView>
 #include <QHash>
 #include <QList>
 #include <QString>
 #include <QStringList>
 
-#include <cmath>
 #include <limits>
 #include <optional>
 #include <utility>
@@ -59,8 +60,8 @@ struct PromText
     bool has(QStringView name) const;
     // Samples named exactly `name`.
     QList<const PromSample*> find(QStringView name) const;
-    // Sum of all samples named `name` (across label sets, e.g. tp ranks); nullopt if none.
-    std::optional<double> sum(QStringView name) const;
+    // Sum of all samples named `name` (across label sets, e.g. tp ranks); noValue() if none.
+    double sum(QStringView name) const;
 };
 
 PromText parsePrometheusText(QByteArrayView data);
@@ -91,11 +92,11 @@ Histogram histogramDelta(const Histogram& later, const Histogram& earlier);
 // `value` is that bound (show "> 30 s", never 30 s).
 struct Quantile
 {
-    double value = std::numeric_limits<double>::quiet_NaN();
+    double value = noValue();
     bool above = false;
-    bool known() const { return !std::isnan(value); }
-    // The value when it is an estimate; NaN when unknown or only a lower bound.
-    double estimate() const { return above ? std::numeric_limits<double>::quiet_NaN() : value; }
+    bool known() const { return hasValue(value); }
+    // The value when it is an estimate; noValue() when unknown or only a lower bound.
+    double estimate() const { return above ? noValue() : value; }
 };
 
 // Prometheus' histogram_quantile(): linear interpolation inside the bucket holding rank

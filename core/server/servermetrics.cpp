@@ -5,15 +5,13 @@
 #include <QMap>
 #include <QSet>
 
-#include <cmath>
-#include <optional>
-
 namespace kf {
 
 namespace {
 
 // Sum over series that differ in anything but tp_rank; within one such group rank 0 wins.
-std::optional<double> aggregate(const PromText& text, QStringView name)
+// noValue() when no series has a value.
+double aggregate(const PromText& text, QStringView name)
 {
     struct Pick
     {
@@ -23,7 +21,7 @@ std::optional<double> aggregate(const PromText& text, QStringView name)
     QMap<QString, Pick> groups;
     bool any = false;
     for (const auto& s : text.samples) {
-        if (s.name != name || std::isnan(s.value))
+        if (s.name != name || !hasValue(s.value))
             continue;
         any = true;
         QString key;
@@ -42,25 +40,25 @@ std::optional<double> aggregate(const PromText& text, QStringView name)
             *it = { s.value, zero };
     }
     if (!any)
-        return std::nullopt;
+        return noValue();
     double total = 0;
     for (const auto& p : groups)
         total += p.value;
     return total;
 }
 
-std::optional<double> first(
-    const PromText& text, std::initializer_list<const char16_t*> names, QString* found = nullptr)
+// The first of `names` the text has a value for; noValue() when it has none.
+double first(const PromText& text, std::initializer_list<const char16_t*> names, QString* found = nullptr)
 {
     for (const char16_t* n : names) {
         const QStringView name(n);
-        if (auto v = aggregate(text, name)) {
+        if (const double v = aggregate(text, name); hasValue(v)) {
             if (found)
                 *found = name.toString();
             return v;
         }
     }
-    return std::nullopt;
+    return noValue();
 }
 
 Histogram firstHistogram(const PromText& text, std::initializer_list<const char16_t*> names, QString* found)
@@ -98,37 +96,29 @@ ServerMetrics deriveServerMetrics(const PromText& now, const PromText* previous,
 {
     ServerMetrics m;
     QString found;
-    const auto running
+    m.running
         = first(now, { u"sglang:num_running_reqs", u"sglang_num_running_reqs", u"vllm:num_requests_running" }, &found);
-    if (running) {
-        m.running = *running;
+    if (hasValue(m.running))
         m.vocabulary = found.startsWith(u"vllm") ? QStringLiteral("vllm") : QStringLiteral("sglang");
-    }
-    if (auto v = first(now, { u"sglang:num_queue_reqs", u"sglang_num_queue_reqs", u"vllm:num_requests_waiting" }))
-        m.queued = *v;
-    if (auto v = first(now,
-            { u"sglang:token_usage", u"sglang_token_usage", u"vllm:kv_cache_usage_perc",
-                u"vllm:gpu_cache_usage_perc" }))
-        m.kvUsage = *v;
-    if (auto v = first(now, { u"sglang:cache_hit_rate", u"sglang_cache_hit_rate", u"vllm:gpu_prefix_cache_hit_rate" }))
-        m.cacheHitRate = *v;
+    m.queued = first(now, { u"sglang:num_queue_reqs", u"sglang_num_queue_reqs", u"vllm:num_requests_waiting" });
+    m.kvUsage = first(now,
+        { u"sglang:token_usage", u"sglang_token_usage", u"vllm:kv_cache_usage_perc", u"vllm:gpu_cache_usage_perc" });
+    m.cacheHitRate
+        = first(now, { u"sglang:cache_hit_rate", u"sglang_cache_hit_rate", u"vllm:gpu_prefix_cache_hit_rate" });
     QString genName;
-    if (auto v = first(now,
-            { u"sglang:generation_tokens_total", u"sglang_generation_tokens_total", u"vllm:generation_tokens_total" },
-            &genName))
-        m.generationTokensTotal = *v;
-    if (auto v
-        = first(now, { u"sglang:prompt_tokens_total", u"sglang_prompt_tokens_total", u"vllm:prompt_tokens_total" }))
-        m.promptTokensTotal = *v;
+    m.generationTokensTotal = first(now,
+        { u"sglang:generation_tokens_total", u"sglang_generation_tokens_total", u"vllm:generation_tokens_total" },
+        &genName);
+    m.promptTokensTotal
+        = first(now, { u"sglang:prompt_tokens_total", u"sglang_prompt_tokens_total", u"vllm:prompt_tokens_total" });
     if (m.vocabulary.isEmpty() && !genName.isEmpty())
         m.vocabulary = genName.startsWith(u"vllm") ? QStringLiteral("vllm") : QStringLiteral("sglang");
 
-    if (auto v = first(now, { u"sglang:gen_throughput", u"sglang_gen_throughput" })) {
-        m.genThroughput = *v;
-    } else if (previous && secondsBetween > 0 && !genName.isEmpty()) {
-        const auto before = aggregate(*previous, genName);
-        if (before && m.generationTokensTotal >= *before) {
-            m.genThroughput = (m.generationTokensTotal - *before) / secondsBetween;
+    m.genThroughput = first(now, { u"sglang:gen_throughput", u"sglang_gen_throughput" });
+    if (!hasValue(m.genThroughput) && previous && secondsBetween > 0 && !genName.isEmpty()) {
+        const double before = aggregate(*previous, genName);
+        if (hasValue(before) && m.generationTokensTotal >= before) {
+            m.genThroughput = (m.generationTokensTotal - before) / secondsBetween;
             m.throughputFromRate = true;
         }
     }

@@ -3,13 +3,13 @@
 #pragma once
 
 #include "core/server/prometheustext.h"
+#include "core/util/novalue.h"
 
 #include <QMetaType>
 #include <QString>
 
-#include <limits>
-
 // What a person wants from an inference server's /metrics, derived from Prometheus text.
+// A metric the server does not export is noValue() (core/util/novalue.h).
 // Vocabularies (names drift between versions; the first one found wins):
 //   SGLang: sglang:gen_throughput, num_running_reqs, num_queue_reqs, token_usage,
 //           cache_hit_rate, generation_tokens_total, prompt_tokens_total,
@@ -27,22 +27,21 @@ namespace kf {
 
 struct ServerMetrics
 {
-    static constexpr double nan() { return std::numeric_limits<double>::quiet_NaN(); }
-    QString vocabulary;              // "sglang", "vllm"; empty when no known metric was found
-    double genThroughput = nan();    // tokens/s
-    bool throughputFromRate = false; // computed from generation_tokens_total between scrapes
-    double running = nan();
-    double queued = nan();
-    double kvUsage = nan();      // 0..1
-    double cacheHitRate = nan(); // 0..1
+    QString vocabulary;               // "sglang", "vllm"; empty when no known metric was found
+    double genThroughput = noValue(); // tokens/s
+    bool throughputFromRate = false;  // computed from generation_tokens_total between scrapes
+    double running = noValue();
+    double queued = noValue();
+    double kvUsage = noValue();      // 0..1
+    double cacheHitRate = noValue(); // 0..1
     // Seconds. A quantile in the histogram's +Inf bucket is only a lower bound (`above`):
     // show it with quantileText() ("> 30 s"), never as a value.
     Quantile ttftP50;
     Quantile ttftP95;
     Quantile itlP50;
     Quantile itlP95;
-    double generationTokensTotal = nan();
-    double promptTokensTotal = nan();
+    double generationTokensTotal = noValue();
+    double promptTokensTotal = noValue();
     int tpRanksReporting = 0; // distinct tp_rank label values seen
     QString note;
 };

@@ -51,7 +51,7 @@ QStringList serverHints(const ServerFacts& f)
             "%1 of RAM available: keep MAX_JOBS \u00d7 SGL_KERNEL_COMPILE_THREADS at or below about %2 "
             "(nvcc threads peak at 3-5 GB each; out of memory shows as \"Killed\" or signal 9).")
                      .arg(formatKiB(f.memAvailableKiB))
-                     .arg(nvccThreadsThatFit(f.memAvailableKiB * 1024));
+                     .arg(nvccThreadsThatFit(qint64(f.memAvailableKiB) * 1024));
     if (f.ninja.isEmpty() && !f.cmake.isEmpty())
         hints << QStringLiteral("Ninja is not installed: CMake falls back to Make (slower, and no .ninja_log for "
                                 "progress and ETA).");

@@ -104,6 +104,42 @@ private Q_SLOTS:
         QCOMPARE(o.value(QStringLiteral("bad_lines")).toInt(), 0);
     }
 
+    void noValueIsNullAndADash()
+    {
+        // [N/A], [Not Supported], [Unknown Error], [Insufficient Permissions] and a column the
+        // query lacks are no value: null in JSON (never "" or []), a bare "-" in the table.
+        auto r = kf::test::runCli({ QStringLiteral("gpu"), QStringLiteral("parse"),
+            kf::test::dataPath(QStringLiteral("nvidia-smi/synthetic/vgpu_guest_crlf.csv")), QStringLiteral("--json") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QJsonObject g
+            = QJsonDocument::fromJson(r.out).object().value(QStringLiteral("gpus")).toArray().at(1).toObject();
+        for (const char* key : { "util", "temp_c", "power_w", "sm_clock_mhz", "reasons" })
+            QVERIFY2(g.value(QLatin1String(key)).isNull(), key);
+        QCOMPARE(g.value(QStringLiteral("pstate")).toString(), QStringLiteral("P0"));
+        r = kf::test::runCli({ QStringLiteral("gpu"), QStringLiteral("parse"),
+            kf::test::dataPath(QStringLiteral("nvidia-smi/synthetic/vgpu_guest_crlf.csv")) });
+        QCOMPARE(r.exitCode, 0);
+        const QList<QByteArray> rows = r.out.trimmed().split('\n');
+        QCOMPARE(rows.size(), 3);
+        QCOMPARE(rows[2].simplified(), QByteArray("1 GRID A100-4C - 512/4096 - -/- - P0 -"));
+
+        // No name, uuid or pstate column at all (a public-issue capture).
+        const QString gtx = kf::test::dataPath(QStringLiteral("nvidia-smi/public-issues/gtx_na_noheader_nounits.csv"));
+        const QString fields = QStringLiteral(
+            "memory.total,memory.free,memory.used,temperature.gpu,fan.speed,utilization.gpu,utilization.memory");
+        r = kf::test::runCli({ QStringLiteral("gpu"), QStringLiteral("parse"), gtx, QStringLiteral("--json"),
+            QStringLiteral("--fields"), fields });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        g = QJsonDocument::fromJson(r.out).object().value(QStringLiteral("gpus")).toArray().at(0).toObject();
+        for (const char* key : { "index", "uuid", "name", "pstate", "reasons", "power_w" })
+            QVERIFY2(g.value(QLatin1String(key)).isNull(), key);
+        QCOMPARE(g.value(QStringLiteral("mem_total_mib")).toDouble(), 2004.0);
+        r = kf::test::runCli(
+            { QStringLiteral("gpu"), QStringLiteral("parse"), gtx, QStringLiteral("--fields"), fields });
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out.trimmed().split('\n').value(1).simplified(), QByteArray("- - 0% 0/2004 44C -/- - - -"));
+    }
+
     void parseTableAndErrors()
     {
         auto r = kf::test::runCli({ QStringLiteral("gpu"), QStringLiteral("parse"),

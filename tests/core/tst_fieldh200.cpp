@@ -90,17 +90,17 @@ private Q_SLOTS:
             const GpuSample& s = r.samples[i];
             const auto raw = rawRow(lines[i]);
             QCOMPARE(s.index, raw.value(QStringLiteral("index")).toInt());
-            QCOMPARE(s.uuid, raw.value(QStringLiteral("uuid")));
-            QCOMPARE(s.name, raw.value(QStringLiteral("name")));
-            QCOMPARE(s.pstate, raw.value(QStringLiteral("pstate")));
-            QCOMPARE(s.utilGpu, raw.value(QStringLiteral("utilization.gpu")).toDouble());
-            QCOMPARE(s.memUsedMiB, raw.value(QStringLiteral("memory.used")).toDouble());
-            QCOMPARE(s.memTotalMiB, raw.value(QStringLiteral("memory.total")).toDouble());
-            QCOMPARE(s.tempGpuC, raw.value(QStringLiteral("temperature.gpu")).toDouble());
-            QCOMPARE(s.powerW, raw.value(QStringLiteral("power.draw")).toDouble());
-            QCOMPARE(s.powerLimitW, raw.value(QStringLiteral("power.limit")).toDouble());
-            QCOMPARE(s.smClockMHz, raw.value(QStringLiteral("clocks.sm")).toDouble());
-            QVERIFY(!hasValue(s.fanPercent)); // [N/A] on this passively cooled board
+            QCOMPARE(s.text(GpuField::Uuid), raw.value(QStringLiteral("uuid")));
+            QCOMPARE(s.text(GpuField::Name), raw.value(QStringLiteral("name")));
+            QCOMPARE(s.text(GpuField::Pstate), raw.value(QStringLiteral("pstate")));
+            QCOMPARE(s.value(GpuField::UtilGpu), raw.value(QStringLiteral("utilization.gpu")).toDouble());
+            QCOMPARE(s.value(GpuField::MemUsed), raw.value(QStringLiteral("memory.used")).toDouble());
+            QCOMPARE(s.value(GpuField::MemTotal), raw.value(QStringLiteral("memory.total")).toDouble());
+            QCOMPARE(s.value(GpuField::TempGpu), raw.value(QStringLiteral("temperature.gpu")).toDouble());
+            QCOMPARE(s.value(GpuField::PowerDraw), raw.value(QStringLiteral("power.draw")).toDouble());
+            QCOMPARE(s.value(GpuField::PowerLimit), raw.value(QStringLiteral("power.limit")).toDouble());
+            QCOMPARE(s.value(GpuField::ClockSm), raw.value(QStringLiteral("clocks.sm")).toDouble());
+            QVERIFY(!hasValue(s.value(GpuField::FanSpeed))); // [N/A] on this passively cooled board
             bool ok = false;
             QVERIFY(s.hasReasons);
             QCOMPARE(s.reasons, raw.value(QStringLiteral("clocks_throttle_reasons.active")).toULongLong(&ok, 16));
@@ -121,10 +121,10 @@ private Q_SLOTS:
         QVERIFY(total > 0);
         for (const auto* r : { &direct, &stream }) {
             for (const GpuSample& s : r->samples) {
-                QCOMPARE(s.name, machine(R"(^\|\s+0\s+(NVIDIA \S+))"));
-                QCOMPARE(s.memTotalMiB, total);
-                QCOMPARE(s.powerLimitW, machine(R"(\d+W\s*/\s*(\d+)W)").toDouble());
-                QCOMPARE(s.uuid, stream.samples.first().uuid);
+                QCOMPARE(s.text(GpuField::Name), machine(R"(^\|\s+0\s+(NVIDIA \S+))"));
+                QCOMPARE(s.value(GpuField::MemTotal), total);
+                QCOMPARE(s.value(GpuField::PowerLimit), machine(R"(\d+W\s*/\s*(\d+)W)").toDouble());
+                QCOMPARE(s.text(GpuField::Uuid), stream.samples.first().text(GpuField::Uuid));
                 QVERIFY(s.timeMs > 0);
             }
         }
@@ -135,8 +135,8 @@ private Q_SLOTS:
                     return qAbs(a.timeMs - s.timeMs) < qAbs(b.timeMs - s.timeMs);
                 });
             QVERIFY(qAbs(nearest->timeMs - s.timeMs) <= 1000);
-            QCOMPARE(nearest->memUsedMiB, s.memUsedMiB);
-            QCOMPARE(nearest->pstate, s.pstate);
+            QCOMPARE(nearest->value(GpuField::MemUsed), s.value(GpuField::MemUsed));
+            QCOMPARE(nearest->text(GpuField::Pstate), s.text(GpuField::Pstate));
         }
     }
 
@@ -156,7 +156,7 @@ private Q_SLOTS:
         const GpuCsvResult stream = parseGpuCsv(field("stream.csv"), streamFields());
         joinProcessesToGpus(joined, stream.samples.mid(0, 1));
         QCOMPARE(joined.first().gpuIndex, 0);
-        QVERIFY(joined.first().usedMemoryMiB <= stream.samples.first().memUsedMiB);
+        QVERIFY(joined.first().usedMemoryMiB <= stream.samples.first().value(GpuField::MemUsed));
         // The same query through kernelforge-cli exec over SSH gave the same table.
         QCOMPARE(parseComputeApps(field("apps_ssh.txt")).processes.first().pid, p.pid);
     }
@@ -184,7 +184,7 @@ private Q_SLOTS:
         QCOMPARE(QString::number(f.cpuCount), machine(R"(^(\d+)$)"));
         QCOMPARE(f.gpus.size(), 1);
         QCOMPARE(f.gpus.first().name, machine(R"(^\|\s+0\s+(NVIDIA \S+))"));
-        QCOMPARE(f.gpus.first().memoryMiB, machine(R"(\d+MiB / (\d+)MiB)").toLongLong());
+        QCOMPARE(f.gpus.first().memoryMiB, machine(R"(\d+MiB / (\d+)MiB)").toDouble());
         QCOMPARE(f.gpus.first().computeCapability, QStringLiteral("9.0")); // Hopper
         if (login) {
             // sshd's default PATH: cmake, ninja and the torch python live in /opt/torch/.venv/bin.

@@ -134,18 +134,20 @@ void FleetView::updateTile(HostConnection* host)
         double util = 0, used = 0, total = 0, hottest = -1;
         int utilCount = 0;
         for (const auto& g : gpus) {
-            if (hasValue(g.utilGpu)) {
-                util += g.utilGpu;
+            if (const double u = g.value(GpuField::UtilGpu); hasValue(u)) {
+                util += u;
                 ++utilCount;
             }
-            if (hasValue(g.memUsedMiB) && hasValue(g.memTotalMiB)) {
-                used += g.memUsedMiB;
-                total += g.memTotalMiB;
+            const double memUsed = g.value(GpuField::MemUsed);
+            const double memTotal = g.value(GpuField::MemTotal);
+            if (hasValue(memUsed) && hasValue(memTotal)) {
+                used += memUsed;
+                total += memTotal;
             }
-            if (hasValue(g.tempGpuC))
-                hottest = qMax(hottest, g.tempGpuC);
+            if (const double t = g.value(GpuField::TempGpu); hasValue(t))
+                hottest = qMax(hottest, t);
         }
-        html += tr("%1 × %2<br>").arg(gpus.size()).arg(gpus.first().name.toHtmlEscaped());
+        html += tr("%1 × %2<br>").arg(gpus.size()).arg(gpus.first().text(GpuField::Name).toHtmlEscaped());
         html += tr("GPU util %1 % · memory %2 / %3 GiB<br>")
                     .arg(utilCount ? util / utilCount : 0, 0, 'f', 0)
                     .arg(used / 1024, 0, 'f', 0)

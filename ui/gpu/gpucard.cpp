@@ -12,6 +12,31 @@
 
 namespace kf {
 
+namespace {
+
+// The details line: the fields whose row has a card piece, in table order (docs in gpufield.h).
+QString details(const GpuSample& s)
+{
+    static const QList<GpuField> onCard = gpuFieldsWhere([](const GpuFieldInfo& f) { return *f.card != 0; });
+    QString line;
+    for (const GpuField field : onCard) {
+        const GpuFieldInfo& info = gpuFieldInfo(field);
+        QString value = s.text(field);
+        if (const double v = s.value(field); hasValue(v)) {
+            value = QString::number(v, 'f', 0);
+            if (*info.unit)
+                value += u' ' + gpuFieldUnit(field);
+        }
+        const QString piece = QString::fromUtf8(info.card).arg(value.isEmpty() ? QStringLiteral("–") : value);
+        if (!line.isEmpty())
+            line += piece.startsWith(u'/') ? QStringLiteral(" ") : QStringLiteral(" · ");
+        line += piece;
+    }
+    return line;
+}
+
+} // namespace
+
 GpuCard::GpuCard(int index, QWidget* parent)
     : QFrame(parent)
     , m_index(index)
@@ -23,6 +48,9 @@ GpuCard::GpuCard(int index, QWidget* parent)
     , m_spark(new TimeChart(this))
 {
     setObjectName(QStringLiteral("gpuCard%1").arg(index));
+    m_details->setObjectName(QStringLiteral("details"));
+    m_util->setObjectName(QStringLiteral("util"));
+    m_mem->setObjectName(QStringLiteral("memory"));
     setFrameShape(QFrame::StyledPanel);
     setCursor(Qt::PointingHandCursor);
     auto* grid = new QGridLayout(this);
@@ -62,26 +90,23 @@ void GpuCard::setSample(const GpuSample& s, bool alerting)
 {
     m_titleText = QStringLiteral("<b>GPU %1</b> &nbsp;%2 &nbsp;<span style='color:gray'>%3</span>")
                       .arg(s.index)
-                      .arg(s.name.toHtmlEscaped(), s.pstate);
+                      .arg(s.text(GpuField::Name).toHtmlEscaped(), s.text(GpuField::Pstate));
     m_title->setText(m_stale ? m_titleText + tr(" &nbsp;<i>stale</i>") : m_titleText);
-    if (hasValue(s.utilGpu)) {
-        m_util->setValue(int(s.utilGpu));
-        m_util->setFormat(QStringLiteral("%1 %").arg(s.utilGpu, 0, 'f', 0));
+    const double util = s.value(GpuField::UtilGpu);
+    if (hasValue(util)) {
+        m_util->setValue(int(util));
+        m_util->setFormat(QStringLiteral("%1 %").arg(util, 0, 'f', 0));
     } else {
         m_util->setValue(0);
-        m_util->setFormat(s.migMode == QStringLiteral("Enabled") ? tr("n/a (MIG)") : tr("n/a"));
+        m_util->setFormat(s.text(GpuField::MigMode) == QStringLiteral("Enabled") ? tr("n/a (MIG)") : tr("n/a"));
     }
     const double frac = s.memFraction();
     m_mem->setValue(hasValue(frac) ? int(frac * 1000) : 0);
-    m_mem->setFormat(hasValue(frac)
-            ? QStringLiteral("%1 / %2 GiB").arg(s.memUsedMiB / 1024, 0, 'f', 1).arg(s.memTotalMiB / 1024, 0, 'f', 0)
-            : tr("n/a"));
-    auto val = [](double v, const QString& unit, int prec = 0) {
-        return hasValue(v) ? QString::number(v, 'f', prec) + unit : QStringLiteral("–");
-    };
-    m_details->setText(QStringLiteral("%1 · %2 / %3 · SM %4")
-                           .arg(val(s.tempGpuC, QStringLiteral(" °C")), val(s.powerW, QStringLiteral(" W")),
-                               val(s.powerLimitW, QStringLiteral(" W")), val(s.smClockMHz, QStringLiteral(" MHz"))));
+    m_mem->setFormat(hasValue(frac) ? QStringLiteral("%1 / %2 GiB")
+                                          .arg(s.value(GpuField::MemUsed) / 1024, 0, 'f', 1)
+                                          .arg(s.value(GpuField::MemTotal) / 1024, 0, 'f', 0)
+                                    : tr("n/a"));
+    m_details->setText(details(s));
     const QStringList words = s.hasReasons ? reasonWords(s.reasons) : QStringList();
     m_reasons->setText(words.isEmpty() ? QStringLiteral(" ") : words.join(QStringLiteral(", ")));
     setStyleSheet(

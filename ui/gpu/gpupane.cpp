@@ -66,8 +66,8 @@ GpuPane::GpuPane(const AppContext& context, QWidget* parent)
     m_status->setObjectName(QStringLiteral("gpuStatus"));
     bar->addWidget(m_status, 1);
     bar->addWidget(new QLabel(tr("Metric:"), page));
-    for (int m = 0; m < kGpuMetricCount; ++m)
-        m_metric->addItem(gpuMetricName(GpuMetric(m)), m);
+    for (const GpuField field : gpuChartFields())
+        m_metric->addItem(gpuFieldLabel(field), int(field));
     bar->addWidget(m_metric);
     bar->addWidget(new QLabel(tr("Window:"), page));
     m_window->addItems({ tr("5 min"), tr("1 hour"), tr("24 hours") });
@@ -234,7 +234,7 @@ void GpuPane::onSamples()
         card->setSample(g, alerting.contains(g.index));
         card->setStale(m_host && m_host->state() != ConnectionState::Ready, m_host ? m_host->stateReason() : QString());
         const qint64 now = m_monitor->latestTimeMs();
-        card->setSparkline(m_monitor->history().series(g.index, GpuMetric::Utilization), now - kWindows[0], now);
+        card->setSparkline(m_monitor->history().series(g.index, GpuField::UtilGpu), now - kWindows[0], now);
     }
     for (auto it = m_cards.begin(); it != m_cards.end();) {
         if (!seen.contains(it.key())) {
@@ -279,16 +279,16 @@ void GpuPane::setWindowIndex(int index)
     m_window->setCurrentIndex(index);
 }
 
-void GpuPane::setMetric(GpuMetric metric)
+void GpuPane::setMetric(GpuField field)
 {
-    m_metric->setCurrentIndex(int(metric));
+    m_metric->setCurrentIndex(m_metric->findData(int(field)));
 }
 
 void GpuPane::refreshChart()
 {
     if (!m_monitor)
         return;
-    const auto metric = GpuMetric(m_metric->currentData().toInt());
+    const auto field = GpuField(m_metric->currentData().toInt());
     const auto& history = m_monitor->history();
     const QList<int> gpus = history.gpus();
     if (m_chart->seriesCount() != gpus.size()) {
@@ -296,9 +296,9 @@ void GpuPane::refreshChart()
         for (int g : gpus)
             m_chart->addSeries(tr("GPU %1").arg(g), TimeChart::paletteColor(g));
     }
-    m_chart->setTitle(gpuMetricName(metric));
-    m_chart->setUnit(gpuMetricUnit(metric));
-    if (gpuMetricUnit(metric) == QStringLiteral("%"))
+    m_chart->setTitle(gpuFieldLabel(field));
+    m_chart->setUnit(gpuFieldUnit(field));
+    if (gpuFieldUnit(field) == QStringLiteral("%"))
         m_chart->setValueRange(0, 100);
     else
         m_chart->setAutoRange();
@@ -307,7 +307,7 @@ void GpuPane::refreshChart()
     m_chart->setTimeWindow(from, to);
     const int columns = m_chart->columns();
     for (int i = 0; i < gpus.size(); ++i) {
-        const SeriesBuffer* s = history.series(gpus[i], metric);
+        const SeriesBuffer* s = history.series(gpus[i], field);
         m_chart->setSeriesData(i, s ? s->decimated(from, to, columns) : QList<QPointF>());
         m_chart->setSeriesVisible(i, m_highlight < 0 || m_highlight == gpus[i]);
     }

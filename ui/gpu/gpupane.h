@@ -43,7 +43,7 @@ public:
     // Window length in ms of the detail chart.
     qint64 windowMs() const;
     void setWindowIndex(int index);
-    void setMetric(GpuMetric metric);
+    void setMetric(GpuField field); // a charted field
     // Writes the history of the current window as CSV; returns an error text or empty.
     QString exportCsv(const QString& path) const;
     // Redraws the detail chart now (normally once a second while visible).

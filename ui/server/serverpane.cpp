@@ -27,8 +27,6 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
-#include <cmath>
-
 namespace kf {
 
 namespace {
@@ -320,7 +318,7 @@ void ServerPane::onStatus(const ServerStatus& s)
     m_status->setText(head);
     const ServerMetrics& m = s.metrics;
     auto f = [](double v, double scale, int prec, const QString& unit) {
-        return std::isnan(v) ? QStringLiteral("–") : QString::number(v * scale, 'f', prec) + unit;
+        return hasValue(v) ? QString::number(v * scale, 'f', prec) + unit : QStringLiteral("–");
     };
     // "> 30 s" when the quantile lies in the +Inf bucket (rich text: escaped).
     auto q = [](const Quantile& v, int prec) { return quantileText(v, prec, QStringLiteral("–")).toHtmlEscaped(); };

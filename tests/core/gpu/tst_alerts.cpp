@@ -13,11 +13,11 @@ GpuSample cool()
 {
     GpuSample s;
     s.index = 2;
-    s.tempGpuC = 60;
-    s.tempMemoryC = 70;
-    s.memUsedMiB = 1000;
-    s.memTotalMiB = 143771;
-    s.eccUncorrected = 0;
+    s.setValue(GpuField::TempGpu, 60);
+    s.setValue(GpuField::TempMemory, 70);
+    s.setValue(GpuField::MemUsed, 1000);
+    s.setValue(GpuField::MemTotal, 143771);
+    s.setValue(GpuField::EccUncorrected, 0);
     s.reasons = kReasonSwPowerCap;
     s.hasReasons = true;
     return s;
@@ -35,16 +35,16 @@ private Q_SLOTS:
         QTest::addColumn<bool>("critical");
         QTest::newRow("healthy, power capped") << cool() << QList<int> {} << false;
         GpuSample hot = cool();
-        hot.tempGpuC = 86;
+        hot.setValue(GpuField::TempGpu, 86);
         QTest::newRow("hot") << hot << QList<int> { int(AlertKind::GpuTemperature) } << false;
         GpuSample hbm = cool();
-        hbm.tempMemoryC = 96;
+        hbm.setValue(GpuField::TempMemory, 96);
         QTest::newRow("hot memory") << hbm << QList<int> { int(AlertKind::MemoryTemperature) } << false;
         GpuSample full = cool();
-        full.memUsedMiB = 140000;
+        full.setValue(GpuField::MemUsed, 140000);
         QTest::newRow("memory nearly full") << full << QList<int> { int(AlertKind::MemoryFull) } << false;
         GpuSample ecc = cool();
-        ecc.eccUncorrected = 3;
+        ecc.setValue(GpuField::EccUncorrected, 3);
         QTest::newRow("ecc") << ecc << QList<int> { int(AlertKind::EccErrors) } << true;
         GpuSample slow = cool();
         slow.reasons = kReasonHwSlowdown;
@@ -57,14 +57,14 @@ private Q_SLOTS:
         QTest::newRow("sw thermal") << thermal << QList<int> { int(AlertKind::Thermal) } << false;
         GpuSample both = cool();
         both.reasons = kReasonHwThermal | kReasonHwSlowdown;
-        both.tempGpuC = 93;
+        both.setValue(GpuField::TempGpu, 93);
         QTest::newRow("hw thermal + slowdown + hot")
             << both
             << QList<int> { int(AlertKind::GpuTemperature), int(AlertKind::HwSlowdown), int(AlertKind::Thermal) }
             << true;
         GpuSample unknown = cool();
-        unknown.tempGpuC = kNoValue;
-        unknown.memUsedMiB = kNoValue;
+        unknown.setValue(GpuField::TempGpu, noValue());
+        unknown.setValue(GpuField::MemUsed, noValue());
         unknown.hasReasons = false;
         QTest::newRow("no values, no alerts") << unknown << QList<int> {} << false;
     }
@@ -90,7 +90,7 @@ private Q_SLOTS:
     void userChangesThresholds()
     {
         GpuSample s = cool();
-        s.tempGpuC = 80;
+        s.setValue(GpuField::TempGpu, 80);
         AlertRules rules;
         QVERIFY(evaluateAlerts({ s }, rules).isEmpty());
         rules.gpuTempC = 75;

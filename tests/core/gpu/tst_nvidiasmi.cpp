@@ -65,29 +65,29 @@ private Q_SLOTS:
         QCOMPARE(r.samples.size(), 1);
         const GpuSample& s = r.samples.first();
         QCOMPARE(s.index, 0);
-        QCOMPARE(s.uuid, QStringLiteral("GPU-3b439167-c6d1-b01d-3fb1-c3ce7921e9cc"));
-        QCOMPARE(s.name, QStringLiteral("NVIDIA H200"));
-        QCOMPARE(s.busId, QStringLiteral("00000000:00:06.0"));
-        QCOMPARE(s.driverVersion, QStringLiteral("580.159.04"));
-        QCOMPARE(s.pstate, QStringLiteral("P0"));
-        QCOMPARE(s.tempGpuC, 37.0);
-        QCOMPARE(s.tempMemoryC, 41.0);
-        QCOMPARE(s.utilGpu, 0.0);
-        QCOMPARE(s.memTotalMiB, 143771.0);
-        QCOMPARE(s.memUsedMiB, 0.0);
-        QCOMPARE(s.memFreeMiB, 143156.0);
-        QCOMPARE(s.powerW, 79.19);
-        QCOMPARE(s.powerLimitW, 700.0);
-        QCOMPARE(s.smClockMHz, 345.0);
-        QCOMPARE(s.memClockMHz, 3201.0);
-        QCOMPARE(s.maxSmClockMHz, 1980.0);
-        QVERIFY(!hasValue(s.fanPercent)); // [N/A] on the passively cooled board
-        QCOMPARE(s.eccUncorrected, 0.0);
+        QCOMPARE(s.text(GpuField::Uuid), QStringLiteral("GPU-3b439167-c6d1-b01d-3fb1-c3ce7921e9cc"));
+        QCOMPARE(s.text(GpuField::Name), QStringLiteral("NVIDIA H200"));
+        QCOMPARE(s.text(GpuField::BusId), QStringLiteral("00000000:00:06.0"));
+        QCOMPARE(s.text(GpuField::DriverVersion), QStringLiteral("580.159.04"));
+        QCOMPARE(s.text(GpuField::Pstate), QStringLiteral("P0"));
+        QCOMPARE(s.value(GpuField::TempGpu), 37.0);
+        QCOMPARE(s.value(GpuField::TempMemory), 41.0);
+        QCOMPARE(s.value(GpuField::UtilGpu), 0.0);
+        QCOMPARE(s.value(GpuField::MemTotal), 143771.0);
+        QCOMPARE(s.value(GpuField::MemUsed), 0.0);
+        QCOMPARE(s.value(GpuField::MemFree), 143156.0);
+        QCOMPARE(s.value(GpuField::PowerDraw), 79.19);
+        QCOMPARE(s.value(GpuField::PowerLimit), 700.0);
+        QCOMPARE(s.value(GpuField::ClockSm), 345.0);
+        QCOMPARE(s.value(GpuField::ClockMem), 3201.0);
+        QCOMPARE(s.value(GpuField::ClockMaxSm), 1980.0);
+        QVERIFY(!hasValue(s.value(GpuField::FanSpeed))); // [N/A] on the passively cooled board
+        QCOMPARE(s.value(GpuField::EccUncorrected), 0.0);
         QVERIFY(s.hasReasons);
         QCOMPARE(s.reasons, quint64(0x1));
         QCOMPARE(reasonWords(s.reasons), QStringList { QStringLiteral("gpu_idle") });
-        QCOMPARE(s.computeMode, QStringLiteral("Default"));
-        QCOMPARE(s.migMode, QStringLiteral("Disabled"));
+        QCOMPARE(s.text(GpuField::ComputeMode), QStringLiteral("Default"));
+        QCOMPARE(s.text(GpuField::MigMode), QStringLiteral("Disabled"));
         if (header) {
             QCOMPARE(r.columns.value(15), GpuField::ClockSm);
             QCOMPARE(r.columns.value(20), GpuField::EventReasons);
@@ -101,7 +101,7 @@ private Q_SLOTS:
         const auto r = parseGpuCsv(data, { GpuField::Index, GpuField::UtilGpu });
         QCOMPARE(r.samples.size(), 1);
         QCOMPARE(r.samples[0].index, 3);
-        QCOMPARE(r.samples[0].utilGpu, 55.0);
+        QCOMPARE(r.samples[0].value(GpuField::UtilGpu), 55.0);
     }
 
     void loadStreamWithTimestamps()
@@ -119,9 +119,9 @@ private Q_SLOTS:
         bool sawPowerCap = false;
         qint64 previous = 0;
         for (const auto& s : r.samples) {
-            maxPower = qMax(maxPower, s.powerW);
-            maxUtil = qMax(maxUtil, s.utilGpu);
-            maxMem = qMax(maxMem, s.memUsedMiB);
+            maxPower = qMax(maxPower, s.value(GpuField::PowerDraw));
+            maxUtil = qMax(maxUtil, s.value(GpuField::UtilGpu));
+            maxMem = qMax(maxMem, s.value(GpuField::MemUsed));
             sawPowerCap |= (s.reasons & kReasonSwPowerCap) != 0;
             QVERIFY(s.timeMs > previous);
             previous = s.timeMs;
@@ -139,16 +139,16 @@ private Q_SLOTS:
         QCOMPARE(r.samples.size(), 8);
         for (int i = 0; i < 8; ++i)
             QCOMPARE(r.samples[i].index, i);
-        QVERIFY(!hasValue(r.samples[3].utilGpu));
-        QVERIFY(!hasValue(r.samples[3].utilMemory));
-        QCOMPARE(r.samples[3].migMode, QStringLiteral("Enabled"));
-        QVERIFY(!hasValue(r.samples[6].powerW));
-        QCOMPARE(r.samples[6].powerLimitW, 700.0);
-        QCOMPARE(r.samples[5].eccUncorrected, 2.0);
-        QCOMPARE(r.samples[7].memUsedMiB, 65000.0);
+        QVERIFY(!hasValue(r.samples[3].value(GpuField::UtilGpu)));
+        QVERIFY(!hasValue(r.samples[3].value(GpuField::UtilMemory)));
+        QCOMPARE(r.samples[3].text(GpuField::MigMode), QStringLiteral("Enabled"));
+        QVERIFY(!hasValue(r.samples[6].value(GpuField::PowerDraw)));
+        QCOMPARE(r.samples[6].value(GpuField::PowerLimit), 700.0);
+        QCOMPARE(r.samples[5].value(GpuField::EccUncorrected), 2.0);
+        QCOMPARE(r.samples[7].value(GpuField::MemUsed), 65000.0);
         QCOMPARE(reasonWords(r.samples[7].reasons),
             (QStringList { QStringLiteral("hw_slowdown"), QStringLiteral("hw_thermal_slowdown") }));
-        QCOMPARE(r.samples[0].powerW, 600.5);
+        QCOMPARE(r.samples[0].value(GpuField::PowerDraw), 600.5);
     }
 
     void garbageAndTruncatedLines()
@@ -158,8 +158,8 @@ private Q_SLOTS:
         const auto r = parseGpuCsv(test::readData(QStringLiteral("nvidia-smi/synthetic/garbage_noheader.csv")), fields);
         QCOMPARE(r.samples.size(), 3);
         QCOMPARE(r.badLines, 5);
-        QCOMPARE(r.samples[2].utilGpu, 21.0);
-        QCOMPARE(r.samples[2].uuid, QStringLiteral("GPU-b"));
+        QCOMPARE(r.samples[2].value(GpuField::UtilGpu), 21.0);
+        QCOMPARE(r.samples[2].text(GpuField::Uuid), QStringLiteral("GPU-b"));
         QVERIFY(r.fatal.isEmpty());
     }
 
@@ -185,7 +185,7 @@ private Q_SLOTS:
         const auto r
             = parseGpuCsv(QByteArray(QByteArray("0, ") + value + "\n"), { GpuField::Index, GpuField::PowerDraw });
         QCOMPARE(r.samples.size(), 1);
-        QCOMPARE(hasValue(r.samples[0].powerW), present);
+        QCOMPARE(hasValue(r.samples[0].value(GpuField::PowerDraw)), present);
     }
 
     void gpusAppearAndDisappear()
@@ -195,7 +195,7 @@ private Q_SLOTS:
         const auto r = parseGpuCsv(data, { GpuField::Index, GpuField::Uuid, GpuField::UtilGpu });
         QCOMPARE(r.samples.size(), 6);
         QCOMPARE(r.samples[5].index, 2);
-        QCOMPARE(r.samples[5].uuid, QStringLiteral("GPU-c"));
+        QCOMPARE(r.samples[5].text(GpuField::Uuid), QStringLiteral("GPU-c"));
     }
 
     void nvmlMismatchIsFatal()
@@ -325,29 +325,29 @@ private Q_SLOTS:
         QCOMPARE(r.samples.size(), 1);
         const GpuSample& s = r.samples.first();
         QCOMPARE(s.index, 0);
-        QCOMPARE(s.name, QStringLiteral("NVIDIA H100 80GB HBM3"));
-        QCOMPARE(s.uuid, QStringLiteral("GPU-00000000-0000-0000-0000-000000000000"));
-        QCOMPARE(s.busId, QStringLiteral("00000000:00:09.0"));
-        QCOMPARE(s.driverVersion, QStringLiteral("590.48.01"));
-        QCOMPARE(s.pstate, QStringLiteral("P0"));
-        QCOMPARE(s.migMode, QStringLiteral("Enabled"));
-        QVERIFY(!hasValue(s.utilGpu));
-        QVERIFY(!hasValue(s.utilMemory));
-        QVERIFY(!hasValue(s.fanPercent));
-        QCOMPARE(s.memTotalMiB, 81559.0);
-        QCOMPARE(s.memUsedMiB, 59.0);
-        QCOMPARE(s.memFreeMiB, 81022.0);
-        QCOMPARE(s.tempGpuC, 42.0);
-        QCOMPARE(s.tempMemoryC, 48.0);
-        QCOMPARE(s.powerW, 71.15);
-        QCOMPARE(s.powerLimitW, 700.0);
-        QCOMPARE(s.smClockMHz, 345.0);
-        QCOMPARE(s.memClockMHz, 2619.0);
-        QCOMPARE(s.maxSmClockMHz, 1980.0);
-        QCOMPARE(s.eccUncorrected, 0.0);
+        QCOMPARE(s.text(GpuField::Name), QStringLiteral("NVIDIA H100 80GB HBM3"));
+        QCOMPARE(s.text(GpuField::Uuid), QStringLiteral("GPU-00000000-0000-0000-0000-000000000000"));
+        QCOMPARE(s.text(GpuField::BusId), QStringLiteral("00000000:00:09.0"));
+        QCOMPARE(s.text(GpuField::DriverVersion), QStringLiteral("590.48.01"));
+        QCOMPARE(s.text(GpuField::Pstate), QStringLiteral("P0"));
+        QCOMPARE(s.text(GpuField::MigMode), QStringLiteral("Enabled"));
+        QVERIFY(!hasValue(s.value(GpuField::UtilGpu)));
+        QVERIFY(!hasValue(s.value(GpuField::UtilMemory)));
+        QVERIFY(!hasValue(s.value(GpuField::FanSpeed)));
+        QCOMPARE(s.value(GpuField::MemTotal), 81559.0);
+        QCOMPARE(s.value(GpuField::MemUsed), 59.0);
+        QCOMPARE(s.value(GpuField::MemFree), 81022.0);
+        QCOMPARE(s.value(GpuField::TempGpu), 42.0);
+        QCOMPARE(s.value(GpuField::TempMemory), 48.0);
+        QCOMPARE(s.value(GpuField::PowerDraw), 71.15);
+        QCOMPARE(s.value(GpuField::PowerLimit), 700.0);
+        QCOMPARE(s.value(GpuField::ClockSm), 345.0);
+        QCOMPARE(s.value(GpuField::ClockMem), 2619.0);
+        QCOMPARE(s.value(GpuField::ClockMaxSm), 1980.0);
+        QCOMPARE(s.value(GpuField::EccUncorrected), 0.0);
         QVERIFY(s.hasReasons);
         QCOMPARE(s.reasons, kReasonIdle);
-        QCOMPARE(s.computeMode, QStringLiteral("Default"));
+        QCOMPARE(s.text(GpuField::ComputeMode), QStringLiteral("Default"));
         QCOMPARE(s.timeMs, QDateTime(QDate(2026, 7, 14), QTime(9, 0, 27, 792), Qt::UTC).toMSecsSinceEpoch());
     }
 
@@ -361,7 +361,7 @@ private Q_SLOTS:
         QCOMPARE(r.badLines, 0);
         QCOMPARE(r.samples.size(), 2);
         QCOMPARE(r.samples[1].index, 1);
-        QVERIFY(!hasValue(r.samples[1].powerW));
+        QVERIFY(!hasValue(r.samples[1].value(GpuField::PowerDraw)));
     }
 
     void repeatedHeadersCrlfAndBom()
@@ -375,8 +375,8 @@ private Q_SLOTS:
         QVERIFY(r.sawHeader);
         QCOMPARE(r.badLines, 0);
         QCOMPARE(r.samples.size(), 2);
-        QCOMPARE(r.samples[1].powerW, 79.19);
-        QCOMPARE(r.samples[1].name, QStringLiteral("NVIDIA H200"));
+        QCOMPARE(r.samples[1].value(GpuField::PowerDraw), 79.19);
+        QCOMPARE(r.samples[1].text(GpuField::Name), QStringLiteral("NVIDIA H200"));
     }
 
     void vgpuGuestTokensAreNull()
@@ -385,14 +385,14 @@ private Q_SLOTS:
         QVERIFY(r.sawHeader);
         QCOMPARE(r.badLines, 0);
         QCOMPARE(r.samples.size(), 2);
-        QCOMPARE(r.samples[0].name, QStringLiteral("GRID A100-4C"));
-        QCOMPARE(r.samples[0].utilGpu, 37.0);
-        QVERIFY(!hasValue(r.samples[0].powerW));   // [Insufficient Permissions]
-        QVERIFY(!hasValue(r.samples[0].tempGpuC)); // [Not Supported]
-        QVERIFY(r.samples[0].pstate.isEmpty());    // [Unknown Error]
-        QVERIFY(!hasValue(r.samples[1].utilGpu));  // [Unknown Error]
-        QCOMPARE(r.samples[1].pstate, QStringLiteral("P0"));
-        QCOMPARE(r.samples[1].memTotalMiB, 4096.0);
+        QCOMPARE(r.samples[0].text(GpuField::Name), QStringLiteral("GRID A100-4C"));
+        QCOMPARE(r.samples[0].value(GpuField::UtilGpu), 37.0);
+        QVERIFY(!hasValue(r.samples[0].value(GpuField::PowerDraw))); // [Insufficient Permissions]
+        QVERIFY(!hasValue(r.samples[0].value(GpuField::TempGpu)));   // [Not Supported]
+        QVERIFY(r.samples[0].text(GpuField::Pstate).isEmpty());      // [Unknown Error]
+        QVERIFY(!hasValue(r.samples[1].value(GpuField::UtilGpu)));   // [Unknown Error]
+        QCOMPARE(r.samples[1].text(GpuField::Pstate), QStringLiteral("P0"));
+        QCOMPARE(r.samples[1].value(GpuField::MemTotal), 4096.0);
     }
 
     void publicIssueCaptures()
@@ -408,21 +408,21 @@ private Q_SLOTS:
             test::readData(QStringLiteral("nvidia-smi/public-issues/rtx2080_driver440_noheader_nounits.csv")), rtx);
         QCOMPARE(r.badLines, 0);
         QCOMPARE(r.samples.size(), 1);
-        QCOMPARE(r.samples[0].name, QStringLiteral("GeForce RTX 2080"));
-        QCOMPARE(r.samples[0].powerW, 176.98);
-        QCOMPARE(r.samples[0].powerLimitW, 200.0);
-        QVERIFY(!hasValue(r.samples[0].tempMemoryC)); // bare N/A
-        QCOMPARE(r.samples[0].smClockMHz, 1965.0);
-        QCOMPARE(r.samples[0].pstate, QStringLiteral("P2"));
+        QCOMPARE(r.samples[0].text(GpuField::Name), QStringLiteral("GeForce RTX 2080"));
+        QCOMPARE(r.samples[0].value(GpuField::PowerDraw), 176.98);
+        QCOMPARE(r.samples[0].value(GpuField::PowerLimit), 200.0);
+        QVERIFY(!hasValue(r.samples[0].value(GpuField::TempMemory))); // bare N/A
+        QCOMPARE(r.samples[0].value(GpuField::ClockSm), 1965.0);
+        QCOMPARE(r.samples[0].text(GpuField::Pstate), QStringLiteral("P2"));
         const QList<GpuField> gtx { GpuField::MemTotal, GpuField::MemFree, GpuField::MemUsed, GpuField::TempGpu,
             GpuField::FanSpeed, GpuField::UtilGpu, GpuField::UtilMemory };
         for (const char* f : { "gtx_na_noheader_nounits.csv", "gtx_not_supported_noheader_nounits.csv" }) {
             const auto g
                 = parseGpuCsv(test::readData(QStringLiteral("nvidia-smi/public-issues/") + QLatin1String(f)), gtx);
             QCOMPARE(g.samples.size(), 1);
-            QCOMPARE(g.samples[0].memTotalMiB, 2004.0);
-            QCOMPARE(g.samples[0].tempGpuC, 44.0);
-            QVERIFY(!hasValue(g.samples[0].fanPercent));
+            QCOMPARE(g.samples[0].value(GpuField::MemTotal), 2004.0);
+            QCOMPARE(g.samples[0].value(GpuField::TempGpu), 44.0);
+            QVERIFY(!hasValue(g.samples[0].value(GpuField::FanSpeed)));
         }
     }
 

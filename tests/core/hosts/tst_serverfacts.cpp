@@ -60,10 +60,10 @@ private Q_SLOTS:
         QCOMPARE(f.os, QStringLiteral("Ubuntu 24.04.3 LTS"));
         QCOMPARE(f.kernel, QStringLiteral("6.18.44-fc-v657-gpu"));
         QCOMPARE(f.cpuCount, 16);
-        QCOMPARE(f.memTotalKiB, 131981020);
-        QCOMPARE(f.memAvailableKiB, 131506544);
-        QCOMPARE(f.diskHomeTotalKiB, 264212084);
-        QCOMPARE(f.diskHomeAvailableKiB, 67091236);
+        QCOMPARE(f.memTotalKiB, 131981020.0);
+        QCOMPARE(f.memAvailableKiB, 131506544.0);
+        QCOMPARE(f.diskHomeTotalKiB, 264212084.0);
+        QCOMPARE(f.diskHomeAvailableKiB, 67091236.0);
         QCOMPARE(f.gpus.size(), 1);
         const GpuFact expected { 0, QStringLiteral("NVIDIA H200"),
             QStringLiteral("GPU-a4881ce0-47b4-1473-bdba-3f9505c667e5"), QStringLiteral("9.0"), 143771 };
@@ -105,10 +105,10 @@ private Q_SLOTS:
         QCOMPARE(f.gpus[3].index, 3);
         QCOMPARE(f.gpus[3].name, QStringLiteral("NVIDIA RTX PRO 6000 Blackwell Server Edition"));
         QCOMPARE(f.gpus[3].computeCapability, QStringLiteral("12.0"));
-        QCOMPARE(f.gpus[3].memoryMiB, 97887);
+        QCOMPARE(f.gpus[3].memoryMiB, 97887.0);
         // "[N/A]" is no value, not a value.
         QVERIFY(f.gpus[7].computeCapability.isEmpty());
-        QCOMPARE(f.gpus[7].memoryMiB, -1);
+        QVERIFY(!hasValue(f.gpus[7].memoryMiB));
         QCOMPARE(f.torch, QStringLiteral("2.10.0.dev20251120+cu130"));
         QCOMPARE(f.sglang, QStringLiteral("0.5.5.post3"));
         QCOMPARE(f.sglKernel, QStringLiteral("0.3.17.post1"));
@@ -126,7 +126,7 @@ private Q_SLOTS:
         QCOMPARE(f.nvidiaSmiError, QStringLiteral("Failed to initialize NVML: Driver/library version mismatch"));
         QCOMPARE(row(f, QStringLiteral("GPUs")),
             QStringLiteral("nvidia-smi failed: Failed to initialize NVML: Driver/library version mismatch"));
-        QCOMPARE(f.diskHomeAvailableKiB, -1);
+        QVERIFY(!hasValue(f.diskHomeAvailableKiB));
         QCOMPARE(row(f, QStringLiteral("Disk (home)")), QStringLiteral("unknown"));
         QCOMPARE(row(f, QStringLiteral("nvcc")), QStringLiteral("not found"));
         QCOMPARE(row(f, QStringLiteral("PyTorch")), QStringLiteral("not found"));
@@ -206,19 +206,40 @@ private Q_SLOTS:
         QCOMPARE(versionFromToolOutput(key, raw), version);
     }
 
+    void identicalGpusWithoutMemoryShareALine()
+    {
+        // Memory the driver cannot report is no value (NaN): two such GPUs are still alike.
+        const auto r = parseServerFacts(QByteArray("kf_facts=1\n"
+                                                   "gpu=GPU 0: NVIDIA A100-SXM4-40GB MIG 1g.5gb (UUID: MIG-a)\n"
+                                                   "gpu=GPU 1: NVIDIA A100-SXM4-40GB MIG 1g.5gb (UUID: MIG-b)\n"
+                                                   "gpu_info=0, 8.0, [N/A]\ngpu_info=1, 8.0, [N/A]\n"
+                                                   "kf_facts_end=1\n"));
+        QVERIFY2(r, qPrintable(r.error()));
+        QVERIFY(!hasValue(r->gpus[0].memoryMiB));
+        QCOMPARE(
+            row(*r, QStringLiteral("GPUs")), QStringLiteral("0\u20131: NVIDIA A100-SXM4-40GB MIG 1g.5gb (sm 8.0)"));
+        QVERIFY(r->toJson()
+                    .value(QStringLiteral("gpus"))
+                    .toArray()
+                    .at(1)
+                    .toObject()
+                    .value(QStringLiteral("memoryMiB"))
+                    .isNull());
+    }
+
     void formatting_data()
     {
-        QTest::addColumn<qint64>("kib");
+        QTest::addColumn<double>("kib");
         QTest::addColumn<QString>("text");
-        QTest::newRow("unknown") << qint64(-1) << "unknown";
-        QTest::newRow("zero") << qint64(0) << "0 B";
-        QTest::newRow("kib") << qint64(1) << "1.0 KiB";
-        QTest::newRow("mib") << qint64(1536) << "1.5 MiB";
-        QTest::newRow("tib") << qint64(3751020544) << "3.5 TiB";
+        QTest::newRow("unknown") << noValue() << "unknown";
+        QTest::newRow("zero") << 0.0 << "0 B";
+        QTest::newRow("kib") << 1.0 << "1.0 KiB";
+        QTest::newRow("mib") << 1536.0 << "1.5 MiB";
+        QTest::newRow("tib") << 3751020544.0 << "3.5 TiB";
     }
     void formatting()
     {
-        QFETCH(qint64, kib);
+        QFETCH(double, kib);
         QFETCH(QString, text);
         QCOMPARE(formatKiB(kib), text);
     }
@@ -251,7 +272,7 @@ private Q_SLOTS:
         QVERIFY(f.complete);
         QCOMPARE(f.kernel, QSysInfo::kernelVersion());
         QCOMPARE(f.cpuCount, int(::sysconf(_SC_NPROCESSORS_ONLN)));
-        QCOMPARE(f.memTotalKiB, meminfoKiB("MemTotal:"));
+        QCOMPARE(f.memTotalKiB, double(meminfoKiB("MemTotal:")));
         QVERIFY(f.memAvailableKiB > 0);
         QVERIFY(f.diskHomeTotalKiB > 0);
         QVERIFY(f.diskHomeAvailableKiB >= 0);

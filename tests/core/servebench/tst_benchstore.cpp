@@ -55,8 +55,8 @@ BenchRun sampleRun(const QString& host, double scale)
         run.levels << l;
     }
     run.gpu << GpuPoint { run.started.toMSecsSinceEpoch() + 2000, 0, 90.0, 650.0, 70000.0 }
-            << GpuPoint { run.started.toMSecsSinceEpoch() + 2000, 1, 80.0, kNoStat, 71000.0 };
-    run.metrics << MetricsPoint { run.started.toMSecsSinceEpoch() + 2000, 3, 0, 1234.5, 0.5, kNoStat, 10, 20 };
+            << GpuPoint { run.started.toMSecsSinceEpoch() + 2000, 1, 80.0, noValue(), 71000.0 };
+    run.metrics << MetricsPoint { run.started.toMSecsSinceEpoch() + 2000, 3, 0, 1234.5, 0.5, noValue(), 10, 20 };
     return run;
 }
 

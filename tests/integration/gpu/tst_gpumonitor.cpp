@@ -58,7 +58,7 @@ struct SampleLog
 // window keeps it as a gap.
 QString checkHistoryGap(const GpuMonitor& monitor, int gpu, const GpuMonitor::Gap& gap)
 {
-    const SeriesBuffer* s = monitor.history().series(gpu, GpuMetric::Utilization);
+    const SeriesBuffer* s = monitor.history().series(gpu, GpuField::UtilGpu);
     if (!s)
         return QStringLiteral("no history for GPU %1").arg(gpu);
     const auto raw = s->points(0, 0, std::numeric_limits<qint64>::max());
@@ -117,14 +117,14 @@ private Q_SLOTS:
         QCOMPARE(gpus.size(), 8);
         for (int i = 0; i < 8; ++i) {
             QCOMPARE(gpus[i].index, i);
-            QCOMPARE(gpus[i].name, QStringLiteral("NVIDIA H200"));
-            QCOMPARE(gpus[i].memTotalMiB, 143771.0);
-            QVERIFY(hasValue(gpus[i].utilGpu));
-            QVERIFY(hasValue(gpus[i].powerW));
+            QCOMPARE(gpus[i].text(GpuField::Name), QStringLiteral("NVIDIA H200"));
+            QCOMPARE(gpus[i].value(GpuField::MemTotal), 143771.0);
+            QVERIFY(hasValue(gpus[i].value(GpuField::UtilGpu)));
+            QVERIFY(hasValue(gpus[i].value(GpuField::PowerDraw)));
             QVERIFY(gpus[i].hasReasons);
         }
         // One block per second: three blocks took at least ~2 s of stream time.
-        const auto* util0 = monitor.history().series(0, GpuMetric::Utilization);
+        const auto* util0 = monitor.history().series(0, GpuField::UtilGpu);
         QVERIFY(util0);
         QVERIFY(util0->levelSize(0) >= 3);
         const auto t = util0->points(0, 0, std::numeric_limits<qint64>::max());

@@ -64,7 +64,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(alerts->count() > 0, 10000);
         QVERIFY(alerts->item(alerts->count() - 1)->text().contains(QStringLiteral("GPU 5")));
 
-        pane.setMetric(GpuMetric::Power);
+        pane.setMetric(GpuField::PowerDraw);
         pane.setWindowIndex(0);
         pane.refreshChart();
         QCOMPARE(pane.detailChart()->seriesCount(), 8);

@@ -62,8 +62,12 @@ private Q_SLOTS:
             return f;
         }());
         const bool fromCapture = std::any_of(capture.samples.begin(), capture.samples.end(), [&](const GpuSample& c) {
-            return c.uuid == g.uuid && c.utilGpu == g.utilGpu && c.powerW == g.powerW && c.smClockMHz == g.smClockMHz
-                && c.tempGpuC == g.tempGpuC && c.memUsedMiB == g.memUsedMiB;
+            return c.text(GpuField::Uuid) == g.text(GpuField::Uuid)
+                && c.value(GpuField::UtilGpu) == g.value(GpuField::UtilGpu)
+                && c.value(GpuField::PowerDraw) == g.value(GpuField::PowerDraw)
+                && c.value(GpuField::ClockSm) == g.value(GpuField::ClockSm)
+                && c.value(GpuField::TempGpu) == g.value(GpuField::TempGpu)
+                && c.value(GpuField::MemUsed) == g.value(GpuField::MemUsed);
         });
         QVERIFY(fromCapture);
 
@@ -84,7 +88,7 @@ private Q_SLOTS:
             qPrintable(cells.join(u'|')));
         QVERIFY(pane.findChild<QLabel*>(QStringLiteral("gpuStatus"))->text().contains(QStringLiteral("1 GPU(s)")));
 
-        pane.setMetric(GpuMetric::Power);
+        pane.setMetric(GpuField::PowerDraw);
         pane.refreshChart();
         QVERIFY(pane.grab().save(test::screenshotPath(QStringLiteral("gpupane-field-h200"))));
         pane.setHost(nullptr);
