@@ -52,6 +52,7 @@ constexpr FieldName kFieldNames[] = {
     { GpuField::EventReasons, "clocks_event_reasons.active" },
     { GpuField::ComputeMode, "compute_mode" },
     { GpuField::MigMode, "mig.mode.current" },
+    { GpuField::ComputeCap, "compute_cap" },
 };
 
 QByteArrayView trimmed(QByteArrayView v)
@@ -351,7 +352,7 @@ GpuCsvResult parseGpuCsv(QByteArrayView data, const QList<GpuField>& requested)
 {
     GpuCsvResult result;
     result.columns = requested;
-    StringCache uuidCache, nameCache, busCache, driverCache, pstateCache, modeCache, migCache;
+    StringCache uuidCache, nameCache, busCache, driverCache, pstateCache, modeCache, migCache, ccCache;
     Columns cols;
     data = withoutBom(data);
     qsizetype pos = 0;
@@ -402,6 +403,7 @@ GpuCsvResult parseGpuCsv(QByteArrayView data, const QList<GpuField>& requested)
             case GpuField::Pstate: s.pstate = isNoValue(v) ? QString() : pstateCache.get(v); break;
             case GpuField::ComputeMode: s.computeMode = isNoValue(v) ? QString() : modeCache.get(v); break;
             case GpuField::MigMode: s.migMode = isNoValue(v) ? QString() : migCache.get(v); break;
+            case GpuField::ComputeCap: s.computeCap = isNoValue(v) ? QString() : ccCache.get(v); break;
             case GpuField::TempGpu: s.tempGpuC = number(v); break;
             case GpuField::TempMemory: s.tempMemoryC = number(v); break;
             case GpuField::UtilGpu: s.utilGpu = number(v); break;

@@ -74,6 +74,7 @@ enum class GpuField : quint8 {
     EventReasons,
     ComputeMode,
     MigMode,
+    ComputeCap, // "9.0", "12.0" (drivers >= 510)
 };
 
 // Canonical query name (what we ask for), e.g. "clocks_throttle_reasons.active".
@@ -112,6 +113,7 @@ struct GpuSample
     QString pstate; // "P0".."P12"; empty when unknown
     QString computeMode;
     QString migMode;              // "Enabled"/"Disabled"; empty when unknown
+    QString computeCap;           // "9.0"; empty when unknown
     double utilGpu = kNoValue;    // %
     double utilMemory = kNoValue; // %
     double memTotalMiB = kNoValue;

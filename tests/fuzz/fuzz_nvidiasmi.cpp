@@ -19,16 +19,17 @@ void parseAll(QByteArrayView bytes, const QList<kf::GpuField>& requested)
 
 QByteArray gpuColumn(FuzzInput& in)
 {
-    QByteArray name = in.pick({ "timestamp", "index", "uuid", "gpu_uuid", "name", "gpu_name", "pci.bus_id",
-        "gpu_bus_id", "driver_version", "pstate", "temperature.gpu", "temperature.memory", "utilization.gpu",
-        "utilization.memory", "memory.total", "memory.used", "memory.free", "power.draw", "power.limit", "clocks.sm",
-        "clocks.current.sm", "clocks.mem", "clocks.current.memory", "clocks.max.sm", "fan.speed",
-        "ecc.errors.uncorrected.volatile.total", "ecc.errors.corrected.volatile.total",
-        "clocks_throttle_reasons.active", "clocks_event_reasons.active", "compute_mode", "mig.mode.current",
-        // fields KernelForge does not show, as exporters ask for them
-        "power.min_limit", "vbios_version", "clocks.current.graphics", "pcie.link.width.current", "count", "serial",
-        "temperature.gpu.tlimit", "utilization.encoder", "fabric.state",
-        "vgpu_driver_capability.heterogenous_multivGPU", "INDEX", "x" });
+    QByteArray name = in.pick(
+        { "timestamp", "index", "uuid", "gpu_uuid", "name", "gpu_name", "pci.bus_id", "gpu_bus_id", "driver_version",
+            "pstate", "temperature.gpu", "temperature.memory", "utilization.gpu", "utilization.memory", "memory.total",
+            "memory.used", "memory.free", "power.draw", "power.limit", "clocks.sm", "clocks.current.sm", "clocks.mem",
+            "clocks.current.memory", "clocks.max.sm", "fan.speed", "ecc.errors.uncorrected.volatile.total",
+            "ecc.errors.corrected.volatile.total", "clocks_throttle_reasons.active", "clocks_event_reasons.active",
+            "compute_mode", "mig.mode.current", "compute_cap",
+            // fields KernelForge does not show, as exporters ask for them
+            "power.min_limit", "vbios_version", "clocks.current.graphics", "pcie.link.width.current", "count", "serial",
+            "temperature.gpu.tlimit", "utilization.encoder", "fabric.state",
+            "vgpu_driver_capability.heterogenous_multivGPU", "INDEX", "x" });
     if (in.chance(40))
         name += in.pick({ " [%]", " [MiB]", " [W]", " [MHz]", " [us]", " [ms]", " [", "[x]" });
     return name;
@@ -129,7 +130,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     QList<kf::GpuField> requested;
     const int n = in.below(30);
     for (int i = 0; i < n; ++i)
-        requested.append(kf::GpuField(in.below(int(kf::GpuField::MigMode) + 1)));
+        requested.append(kf::GpuField(in.below(int(kf::GpuField::ComputeCap) + 1)));
     parseAll(QByteArrayView(reinterpret_cast<const char*>(data), qsizetype(size)), requested);
     parseAll(table(in, gpuColumn, gpuValue), requested);
     parseAll(table(in, appsColumn, appsValue), requested);

@@ -331,6 +331,7 @@ private Q_SLOTS:
         QCOMPARE(s.driverVersion, QStringLiteral("590.48.01"));
         QCOMPARE(s.pstate, QStringLiteral("P0"));
         QCOMPARE(s.migMode, QStringLiteral("Enabled"));
+        QCOMPARE(s.computeCap, QStringLiteral("9.0"));
         QVERIFY(!hasValue(s.utilGpu));
         QVERIFY(!hasValue(s.utilMemory));
         QVERIFY(!hasValue(s.fanPercent));
