@@ -8,6 +8,8 @@
 #include "core/verify/fatbin.h"
 #include "core/verify/verifyreport.h"
 
+#include <QDeadlineTimer>
+
 #include <optional>
 
 // Runs a post-build verification on a server (blocking: call from a worker thread, e.g.
@@ -22,12 +24,17 @@ struct VerifyRequest
     QString dir;                         // the project or build folder; empty: the profile's working_dir
     std::optional<BuildProfile> profile; // environment (which python) and FA3 flags
     int maxLibraries = 200;
+    // Reading headers over SFTP costs about one ranged read (five round trips) per
+    // device-code entry; past this budget the libraries left say so instead of being read.
+    int headerReadBudgetMs = 180000;
 };
 
 Result<VerifyReport> runVerify(Transport& transport, const VerifyRequest& request);
 
-// A library's targets from its headers, read in ranges (at most kMaxHeaderReads reads).
+// A library's targets from its headers, read in ranges (at most kMaxHeaderReads reads, and
+// none after the deadline: the scan then ends with an error saying so).
 inline constexpr int kMaxHeaderReads = 20000;
-FatbinScan scanRemoteFatbin(Transport& transport, const QString& path, qint64 size);
+FatbinScan scanRemoteFatbin(
+    Transport& transport, const QString& path, qint64 size, QDeadlineTimer deadline = QDeadlineTimer::Forever);
 
 } // namespace kf

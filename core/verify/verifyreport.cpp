@@ -414,10 +414,16 @@ void evaluateVerify(VerifyReport& r, const std::optional<BuildProfile>& profile)
             continue;
         }
         if (l.targets.isEmpty())
-            continue; // not examined
+            continue;           // not examined
+        if (!l.error.isEmpty()) // some targets read, then the reading stopped: no verdict
+            add(Level::Warn, "arch",
+                QStringLiteral("%1 [%2 ...] was not read to the end: %3")
+                    .arg(name, joinTargetNames(l.targets), l.error));
         QStringList runsOnHere;
         for (const CcGroup& g : groups) {
             const KernelImageChoice c = chooseKernelImage(l.targets, g.cc);
+            if (!c.runs() && !l.error.isEmpty())
+                continue; // the missing image may be in the part not read
             if (!c.runs())
                 add(Level::Fail, "arch", QStringLiteral("%1 cannot run on %2: %3").arg(name, g.label(), c.reason),
                     archFix(g.cc));

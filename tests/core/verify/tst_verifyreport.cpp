@@ -120,6 +120,20 @@ private Q_SLOTS:
         QVERIFY(r.launchBlockers().isEmpty());
     }
 
+    // A library read only in part (a read failed, the budget ran out) gets no "cannot run":
+    // the missing image may be in the part not read.
+    void partlyReadLibraryIsNoFailure()
+    {
+        VerifyReport r = h200s(2);
+        VerifyLibrary l = lib(r.dir + "/common_ops.so", { "sm_100a" });
+        l.error = QStringLiteral("connection lost");
+        r.libraries << l;
+        evaluateVerify(r, std::nullopt);
+        QVERIFY(!find(r, "arch", Level::Fail));
+        QCOMPARE(find(r, "arch", Level::Warn)->message,
+            QStringLiteral("common_ops.so [sm_100a ...] was not read to the end: connection lost"));
+    }
+
     void nothingBuiltFails()
     {
         VerifyReport r = h200s(1);

@@ -190,6 +190,30 @@ private Q_SLOTS:
         checkReport(*report, report->cuobjdump.isEmpty());
     }
 
+    // Header reads stop at their time budget; what was not read gets no verdict, only a warning.
+    void headerReadBudget()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QFile::copy(test::dataPath("fatbin/sm100a.so"), dir.filePath("sm100a.so")));
+        BuildProfile p;
+        p.name = QStringLiteral("budget");
+        p.env.insert(QStringLiteral("PATH"),
+            QStringLiteral(KF_SOURCE_DIR "/resources/demo/bin:") + qEnvironmentVariable("PATH"));
+        LocalTransport local;
+        VerifyRequest request { dir.path(), p };
+        auto report = runVerify(local, request);
+        QVERIFY2(report, qPrintable(report.error()));
+        if (!report->cuobjdump.isEmpty())
+            QSKIP("cuobjdump lists the libraries here: no header reads to budget");
+        QCOMPARE(messages(*report, "arch", Level::Fail).size(), 1);
+        request.headerReadBudgetMs = 0;
+        report = runVerify(local, request);
+        QVERIFY2(report, qPrintable(report.error()));
+        QVERIFY(messages(*report, "arch", Level::Fail).isEmpty());
+        QVERIFY2(messages(*report, "arch", Level::Warn).join(u'\n').contains(QLatin1String("time budget")),
+            qPrintable(messages(*report, "arch", Level::Warn).join(u'\n')));
+    }
+
     void missingFolder()
     {
         LocalTransport local;
