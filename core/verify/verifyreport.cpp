@@ -122,9 +122,8 @@ QString VerifyReport::summary() const
     QStringList ccs;
     for (const CcGroup& g : ccGroups(gpus))
         ccs << QStringLiteral("%1 x %2").arg(g.indexes.size()).arg(g.cc.toString());
-    return QStringLiteral(
-        "verify: %1 libraries (%2 with CUDA code: %3), GPUs %4, import sgl_kernel: %5; %6 fail, %7 warn")
-        .arg(libraries.size())
+    return QStringLiteral("verify: %1 (%2 with CUDA code: %3), GPUs %4, import sgl_kernel: %5; %6 fail, %7 warn")
+        .arg(libraries.size() == 1 ? QStringLiteral("1 library") : QStringLiteral("%1 libraries").arg(libraries.size()))
         .arg(withCode)
         .arg(all.isEmpty() ? QStringLiteral("none") : joinTargetNames(uniqueTargets(all)))
         .arg(ccs.isEmpty() ? QStringLiteral("unknown") : ccs.join(QStringLiteral(", ")))
