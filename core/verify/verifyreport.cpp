@@ -69,12 +69,22 @@ QString archFix(const ComputeCapability& cc)
 {
     const int n = cc.number();
     const QString a = cc.major >= 9 ? QStringLiteral("a") : QString();
-    return QStringLiteral("rebuild with code for it: -gencode arch=compute_%1%2,code=sm_%1%2 (CMAKE_CUDA_ARCHITECTURES "
-                          "%1%2 / TORCH_CUDA_ARCH_LIST %3%4; sgl-kernel: its SM%1 switch)")
+    // sgl-kernel's own switches (sgl-kernel/CMakeLists.txt): ENABLE_BELOW_SM90 adds sm_80 and
+    // sm_89; SGL_KERNEL_ENABLE_SM90A sm_90a (on from CUDA 12.4); SGL_KERNEL_ENABLE_SM100A
+    // sm_100a and sm_120a (on from CUDA 12.8).
+    QString sgl;
+    if (cc.major < 9)
+        sgl = QStringLiteral("-DENABLE_BELOW_SM90=ON");
+    else if (cc.major == 9)
+        sgl = QStringLiteral("-DSGL_KERNEL_ENABLE_SM90A=ON");
+    else if (cc.major == 10 || cc.major == 12)
+        sgl = QStringLiteral("-DSGL_KERNEL_ENABLE_SM100A=ON (CUDA >= 12.8)");
+    return QStringLiteral("rebuild with code for %1: -gencode arch=compute_%2%3,code=sm_%2%3 (CMAKE_CUDA_ARCHITECTURES "
+                          "%2%3, TORCH_CUDA_ARCH_LIST %1%3)%4")
+        .arg(cc.toString())
         .arg(n)
         .arg(a)
-        .arg(cc.toString())
-        .arg(a);
+        .arg(sgl.isEmpty() ? QString() : QStringLiteral("; sgl-kernel: ") + sgl);
 }
 
 QJsonArray names(const QList<CudaTarget>& targets)

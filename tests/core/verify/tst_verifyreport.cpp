@@ -87,7 +87,9 @@ private Q_SLOTS:
         QCOMPARE(arch->message,
             QStringLiteral("common_ops.so cannot run on GPUs 0-7: no kernel image for 9.0: sm_100a runs only on 10.0, "
                            "sm_120a runs only on 12.0; no PTX to JIT"));
-        QVERIFY(arch->fix.contains(QLatin1String("arch=compute_90a,code=sm_90a")));
+        QCOMPARE(arch->fix,
+            QStringLiteral("rebuild with code for 9.0: -gencode arch=compute_90a,code=sm_90a (CMAKE_CUDA_ARCHITECTURES "
+                           "90a, TORCH_CUDA_ARCH_LIST 9.0a); sgl-kernel: -DSGL_KERNEL_ENABLE_SM90A=ON"));
         QVERIFY(find(r, "arch", Level::Pass)->message.contains(QLatin1String("flash_ops.so [sm_90a] runs on 9.0")));
         const PreflightCheck* import = find(r, "import", Level::Fail);
         QVERIFY(import);
