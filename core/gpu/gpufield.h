@@ -58,6 +58,7 @@
   X(EventReasons,   Mask,    "clocks_throttle_reasons.active clocks_event_reasons.active", "",    "reasons",       0,    "",                 "",      true)     \
   X(ComputeMode,    Text,    "compute_mode",                                               "",    "",              0,    "",                 "",      false)    \
   X(MigMode,        Text,    "mig.mode.current",                                           "",    "",              0,    "",                 "",      true)     \
+  X(ComputeCap,     Text,    "compute_cap",                                                "",    "",              0,    "",                 "",      false)    \
   X(MemUsedPercent, Derived, "",                                                           "%",   "",              2,    "Memory used",      "",      false)
 // clang-format on
 

@@ -4,18 +4,19 @@
 
 namespace kf::ssh {
 
-SftpReadOp::SftpReadOp(QString path, QString localPath, Progress progress, qint64 maxBytes)
+SftpReadOp::SftpReadOp(QString path, QString localPath, Progress progress, qint64 maxBytes, qint64 offset)
     : m_path(std::move(path))
     , m_localPath(std::move(localPath))
     , m_progress(std::move(progress))
     , m_maxBytes(maxBytes)
+    , m_offset(offset)
 { }
 
 QString SftpReadOp::refusal(const LIBSSH2_SFTP_ATTRIBUTES& a) const
 {
     if ((a.flags & LIBSSH2_SFTP_ATTR_PERMISSIONS) && !LIBSSH2_SFTP_S_ISREG(a.permissions))
         return notRegularFileMessage(m_path, quint32(a.permissions & LIBSSH2_SFTP_S_IFMT));
-    if (m_maxBytes >= 0 && (a.flags & LIBSSH2_SFTP_ATTR_SIZE) && qint64(a.filesize) > m_maxBytes)
+    if (m_offset < 0 && m_maxBytes >= 0 && (a.flags & LIBSSH2_SFTP_ATTR_SIZE) && qint64(a.filesize) > m_maxBytes)
         return fileTooLargeMessage(m_path, qint64(a.filesize), m_maxBytes);
     return {};
 }
@@ -63,9 +64,20 @@ SftpOp::Step SftpReadOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
                 return closeWith(why);
             if (a.flags & LIBSSH2_SFTP_ATTR_SIZE) {
                 m_total = qint64(a.filesize);
-                if (m_localPath.isEmpty() && m_total > 0 && m_total < (qint64(1) << 31))
+                if (m_localPath.isEmpty() && m_offset < 0 && m_total > 0 && m_total < (qint64(1) << 31))
                     data.reserve(qsizetype(m_total));
             }
+        }
+        if (m_offset >= 0) {
+            // A range: no bigger buffer than the range, so libssh2 does not read far ahead of it.
+            if (m_maxBytes <= 0) {
+                m_state = State::Close;
+                return Step::Progress;
+            }
+            libssh2_sftp_seek64(m_handle, libssh2_uint64_t(m_offset));
+            m_buf.resize(qsizetype(qMin<qint64>(kSftpBufferSize, m_maxBytes)));
+            m_state = State::Read;
+            return Step::Progress;
         }
         if (!m_localPath.isEmpty()) {
             m_local = std::make_unique<QFile>(m_localPath);
@@ -79,7 +91,8 @@ SftpOp::Step SftpReadOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
     case State::Read: {
         bool progress = false;
         for (;;) {
-            const ssize_t n = libssh2_sftp_read(m_handle, m_buf.data(), size_t(m_buf.size()));
+            const qint64 want = m_offset >= 0 ? qMin<qint64>(m_buf.size(), m_maxBytes - m_done) : m_buf.size();
+            const ssize_t n = libssh2_sftp_read(m_handle, m_buf.data(), size_t(want));
             if (n == LIBSSH2_ERROR_EAGAIN)
                 return progress ? Step::Progress : Step::Blocked;
             if (n < 0) {
@@ -94,6 +107,15 @@ SftpOp::Step SftpReadOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
                 return Step::Progress;
             }
             progress = true;
+            if (m_offset >= 0) {
+                data.append(m_buf.constData(), n);
+                m_done += n;
+                if (m_done >= m_maxBytes) {
+                    m_state = State::Close;
+                    return Step::Progress;
+                }
+                continue;
+            }
             if (m_maxBytes >= 0 && m_done + n > m_maxBytes) {
                 data.clear();
                 return closeWith(fileTooLargeMessage(m_path, m_done + n, m_maxBytes, true));

@@ -16,10 +16,11 @@ namespace kf::ssh {
 // blocks until a writer comes, and a device never ends, so anything but a regular file is
 // refused unopened (and again after open, by fstat). maxBytes >= 0 bounds the read: a larger
 // file is refused before reading, one that grows past the limit when it gets there.
+// With offset >= 0 it reads a range instead: at most maxBytes bytes from offset (into `data`).
 class SftpReadOp final : public SftpOp
 {
 public:
-    SftpReadOp(QString path, QString localPath = {}, Progress progress = {}, qint64 maxBytes = -1);
+    SftpReadOp(QString path, QString localPath = {}, Progress progress = {}, qint64 maxBytes = -1, qint64 offset = -1);
     QByteArray data;
 
 protected:
@@ -36,6 +37,7 @@ private:
     QString m_localPath;
     Progress m_progress;
     qint64 m_maxBytes;
+    qint64 m_offset;
     State m_state = State::Check;
     std::unique_ptr<QFile> m_local;
     qint64 m_total = -1;

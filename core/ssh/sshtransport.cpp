@@ -419,6 +419,16 @@ Result<QByteArray> SshTransport::readFile(const QString& path, qint64 maxBytes)
     return std::move(op->data);
 }
 
+Result<QByteArray> SshTransport::readFileRange(const QString& path, qint64 offset, qint64 length)
+{
+    if (offset < 0 || length < 0)
+        return Result<QByteArray>::failure(QStringLiteral("cannot read %1: bad range").arg(path));
+    auto op = std::make_shared<SftpReadOp>(sftpPath(path), QString(), Progress(), length, offset);
+    if (Result<void> r = runOp(*m_session, op); !r)
+        return r;
+    return std::move(op->data);
+}
+
 std::shared_ptr<SshSession> SshTransport::bulkSession()
 {
     std::lock_guard lock(m_bulkMutex);

@@ -61,6 +61,7 @@ public:
     ExecResult exec(const CommandSpec& spec, int timeoutMs = -1) override;
     std::unique_ptr<ProcessHandle> start(const CommandSpec& spec) override;
     Result<QByteArray> readFile(const QString& path, qint64 maxBytes = kDefaultReadLimit) override;
+    Result<QByteArray> readFileRange(const QString& path, qint64 offset, qint64 length) override;
     Result<void> writeFileAtomic(
         const QString& path, const QByteArray& data, const WriteOptions& options = {}) override;
     Result<FileInfo> stat(const QString& path) override;

@@ -287,6 +287,46 @@ Result<QByteArray> LocalTransport::readFile(const QString& path, qint64 maxBytes
     return data;
 }
 
+Result<QByteArray> LocalTransport::readFileRange(const QString& path, qint64 offset, qint64 length)
+{
+    const QString file = resolve(path);
+    if (offset < 0 || length < 0)
+        return Result<QByteArray>::failure(QStringLiteral("cannot read %1: bad range").arg(file));
+    const int fd = ::open(QFile::encodeName(file).constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return Result<QByteArray>::failure(errnoText(QStringLiteral("cannot read"), file));
+    struct stat st
+    { };
+    if (::fstat(fd, &st) != 0) {
+        const auto r = Result<QByteArray>::failure(errnoText(QStringLiteral("cannot read"), file));
+        ::close(fd);
+        return r;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        ::close(fd);
+        return Result<QByteArray>::failure(notRegularFileMessage(file, quint32(st.st_mode & S_IFMT)));
+    }
+    QByteArray data;
+    data.resize(qsizetype(qBound<qint64>(0, qint64(st.st_size) - offset, length)));
+    qsizetype got = 0;
+    while (got < data.size()) {
+        const ssize_t n = ::pread(fd, data.data() + got, size_t(data.size() - got), off_t(offset + got));
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            const auto r = Result<QByteArray>::failure(errnoText(QStringLiteral("cannot read"), file));
+            ::close(fd);
+            return r;
+        }
+        if (n == 0)
+            break; // the file shrank meanwhile
+        got += n;
+    }
+    ::close(fd);
+    data.truncate(got);
+    return data;
+}
+
 Result<void> LocalTransport::writeFileAtomic(const QString& path, const QByteArray& data, const WriteOptions& options)
 {
     const QString target = resolve(path);

@@ -163,6 +163,10 @@ public:
     // before it is opened (a FIFO would block the reader, /dev/zero never ends), and a file
     // that grows past the limit while being read is refused too; see the messages above.
     virtual Result<QByteArray> readFile(const QString& path, qint64 maxBytes = kDefaultReadLimit) = 0;
+    // Reads at most `length` bytes of a regular file from `offset` (fewer at its end, none
+    // past it): formats read by their headers (an ELF's section table, a zip's central
+    // directory) in files too large to read whole. Refused like readFile when not a regular file.
+    virtual Result<QByteArray> readFileRange(const QString& path, qint64 offset, qint64 length) = 0;
     // Temp file in the same folder, fsync, mode/owner copied, swapped over the original in
     // one rename; an interrupted write leaves the old file or the new one, never a mix.
     virtual Result<void> writeFileAtomic(const QString& path, const QByteArray& data, const WriteOptions& options = {})

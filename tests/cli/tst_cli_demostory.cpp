@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // The whole demo story through the real kernelforge-cli against the demo host (a real sshd):
-// patch plan -> apply -> build (cmake + ninja, nvcc when present) -> gpu watch -> server
+// patch plan -> apply -> build (cmake + ninja, nvcc when present) -> verify -> gpu watch -> server
 // status -> rollback. Every step is what a person (or a CI job) would type.
 #include "tests/support/testsupport.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -85,6 +86,33 @@ private Q_SLOTS:
         QVERIFY(sawFinish);
         QVERIFY(lastTotal > 0);
         QCOMPARE(lastDone, lastTotal);
+
+        // 3b. Verify what the build produced against the demo's GPUs (8 x H200, 9.0): with nvcc the
+        //     library carries sm_90a (and sm_120a), without it the host compiler's stand-in has no
+        //     CUDA code; FA3 stays off as the profile asks now that the patch lets OFF win.
+        auto verify
+            = kf::test::runCli(QStringList { "verify", "--profile", "Demo sgl-kernel (CMake + Ninja)", "--json" }
+                    + ssh(demo) + QStringList { dest(demo) },
+                300000);
+        QVERIFY2(verify.exitCode == 0, QByteArray(verify.out + verify.err).constData());
+        const bool nvcc = QFileInfo(QStringLiteral("/usr/local/cuda/bin/nvcc")).isExecutable();
+        bool sawCommonOps = false;
+        for (const auto& o : jsonLines(verify.out)) {
+            if (o.value("type").toString() == "library") {
+                QVERIFY2(!o.value("path").toString().contains("flash_ops"), qPrintable(o.value("path").toString()));
+                if (!o.value("path").toString().endsWith("/common_ops.so"))
+                    continue;
+                sawCommonOps = true;
+                QCOMPARE(o.value("cuda").toBool(), nvcc);
+                if (nvcc) {
+                    QVERIFY(o.value("targets").toArray().contains(QJsonValue("sm_90a")));
+                    QVERIFY(o.value("gpus").toArray().first().toObject().value("runs").toBool());
+                }
+            }
+            if (o.value("type").toString() == "check" && o.value("id").toString() == "fa3")
+                QCOMPARE(o.value("level").toString(), QStringLiteral("pass"));
+        }
+        QVERIFY(sawCommonOps);
 
         // 4. A few GPU samples from the replaying nvidia-smi: 8 GPUs each.
         auto gpu = kf::test::runCli(

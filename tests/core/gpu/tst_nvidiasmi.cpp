@@ -331,6 +331,7 @@ private Q_SLOTS:
         QCOMPARE(s.text(GpuField::DriverVersion), QStringLiteral("590.48.01"));
         QCOMPARE(s.text(GpuField::Pstate), QStringLiteral("P0"));
         QCOMPARE(s.text(GpuField::MigMode), QStringLiteral("Enabled"));
+        QCOMPARE(s.text(GpuField::ComputeCap), QStringLiteral("9.0"));
         QVERIFY(!hasValue(s.value(GpuField::UtilGpu)));
         QVERIFY(!hasValue(s.value(GpuField::UtilMemory)));
         QVERIFY(!hasValue(s.value(GpuField::FanSpeed)));

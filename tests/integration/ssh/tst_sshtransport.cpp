@@ -17,6 +17,8 @@
 #include <QtConcurrent>
 #include <QtTest>
 
+#include <sys/stat.h>
+
 using namespace kf;
 
 namespace {
@@ -255,6 +257,31 @@ private Q_SLOTS:
         const Result<QString> home = t.canonicalPath(QStringLiteral("~"));
         QVERIFY2(home.ok(), qPrintable(home.error()));
         QCOMPARE(home.value(), demo.homeDir());
+    }
+
+    // Ranged SFTP reads: any offset, ranges bigger than one SFTP buffer, short at the end,
+    // empty past it; a FIFO is refused before it is opened (it would block sftp-server).
+    void sftpRangedReads()
+    {
+        KF_START_DEMO_HOST(demo);
+        auto t = connectOrFail(demo);
+        QVERIFY(t);
+        QByteArray data(5 * 1024 * 1024 + 17, '\0');
+        for (qsizetype i = 0; i < data.size(); ++i)
+            data[i] = char((i * 7919) >> 5);
+        QVERIFY(t->writeFileAtomic(QStringLiteral("big.bin"), data).ok());
+        QCOMPARE(t->readFileRange(QStringLiteral("big.bin"), 0, 64).value(), data.left(64));
+        QCOMPARE(t->readFileRange(QStringLiteral("~/big.bin"), 1000003, 4 * 1024 * 1024).value(),
+            data.mid(1000003, 4 * 1024 * 1024));
+        QCOMPARE(t->readFileRange(QStringLiteral("big.bin"), data.size() - 5, 100).value(), data.right(5));
+        QCOMPARE(t->readFileRange(QStringLiteral("big.bin"), data.size() + 10, 100).value(), QByteArray());
+        QCOMPARE(t->readFileRange(QStringLiteral("big.bin"), 77, 0).value(), QByteArray());
+        QVERIFY(!t->readFileRange(QStringLiteral("nope.bin"), 0, 10).ok());
+        const QString fifo = demo.homeDir() + QStringLiteral("/fifo");
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0644), 0);
+        const auto r = t->readFileRange(QStringLiteral("fifo"), 0, 10);
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error().endsWith(QLatin1String("not a regular file (a FIFO)")), qPrintable(r.error()));
     }
 
     void tunnelToAServerSidePort()

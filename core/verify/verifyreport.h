@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include "core/remotebuild/buildprofile.h"
+#include "core/remotebuild/preflight.h"
+#include "core/verify/cudatarget.h"
+#include "core/verify/importdiagnosis.h"
+
+#include <QByteArrayView>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+// Post-build verification: what a build produced and whether it can run on this server.
+//
+// One /bin/sh script (verifyScript(); $1 the folder, $2 the most libraries to list) runs on
+// the server with the profile's environment and prints one fact a line, tab-separated:
+//   dir \t /abs/folder                 or   dir_missing \t folder
+//   cuobjdump \t /usr/local/cuda/bin/cuobjdump      (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin, nvcc's folder)
+//   nvsmi \t <line>                    nvidia-smi --query-gpu=index,name,compute_cap --format=csv
+//   nvsmi_missing \t 1
+//   python \t /usr/bin/python3         python_version \t 3.12.3      torch \t 2.11.0+cu130
+//   package \t /abs/site-packages/sgl_kernel   (importlib find_spec: found without importing it)
+//   import_rc \t N, then import \t <line> ...   python -c 'import sgl_kernel' (the last 16 KiB)
+//   fa3_rc \t N, then fa3 \t <line> ...         python -c 'from sgl_kernel import flash_ops'
+//                                               (only when the import worked)
+//   lib \t SIZE \t /abs/path.so        .so files under the folder (find -P: symlinks not
+//   pkglib \t SIZE \t /abs/path.so     followed, -type f: FIFOs skipped, depth 8, at most $2)
+//                                      and in the installed package when it lies elsewhere
+//   lib_more \t 1                      more libraries than $2
+//   wheel \t SIZE \t /abs/dist/x.whl   (the folder's dist/, else the one beside it when the
+//                                      folder is a project's build folder; at most 20)
+//   objdump_begin \t PATH, objdump \t <line> ..., objdump_end \t RC   cuobjdump --list-elf
+//                                      --list-ptx PATH per library, when cuobjdump exists
+// Lines without a known key (login banners) are ignored. Libraries without a cuobjdump
+// listing are read by their ELF and fat binary headers over the Transport (core/verify/
+// verifier.h). evaluateVerify() turns the facts into checks shaped like preflight's.
+namespace kf {
+
+struct VerifyGpu
+{
+    int index = -1;
+    QString name;
+    std::optional<ComputeCapability> cc;
+};
+
+struct VerifyLibrary
+{
+    QString path;   // absolute, on the server
+    QString origin; // "build" (under the folder) or "package" (the installed sgl_kernel)
+    qint64 size = 0;
+    QString source;            // "cuobjdump", "headers" (read here), or empty: not examined
+    QList<CudaTarget> targets; // unique, sorted
+    int entries = 0;
+    bool noDeviceCode = false;
+    QString error; // why the targets are unknown or incomplete
+    QByteArray cuobjdumpOutput;
+    int cuobjdumpExit = -1;
+    QString fileName() const;
+};
+
+struct VerifyWheel
+{
+    QString path;
+    qint64 size = 0;
+    QStringList libraries; // member .so files
+    QString error;
+};
+
+struct VerifyReport
+{
+    QString dir;
+    bool dirMissing = false;
+    QString cuobjdump;
+    bool nvidiaSmiMissing = false;
+    QList<VerifyGpu> gpus;
+    QString gpuProblem; // nvidia-smi's own error, or why compute_cap is unknown
+    QString python;
+    QString pythonVersion;
+    QString torchVersion;
+    QString package;
+    bool importRan = false;
+    int importExit = -1;
+    QByteArray importOutput;
+    bool fa3ImportRan = false;
+    int fa3ImportExit = -1;
+    QByteArray fa3ImportOutput;
+    QList<VerifyLibrary> libraries;
+    bool moreLibraries = false;
+    QList<VerifyWheel> wheels;
+    QList<PreflightCheck> checks; // filled by evaluateVerify()
+
+    bool failed() const;
+    // The failures that make a server launch fail: import (sgl_kernel or a library it
+    // loads) and missing kernel images for a GPU. A launch check refuses to start on these.
+    QList<PreflightCheck> launchBlockers() const;
+    // One line for a timeline: "verify: 2 libraries (2 with CUDA code: sm_90a sm_120a), GPUs 8 x 9.0,
+    // import sgl_kernel: ok; 0 fail, 1 warn".
+    QString summary() const;
+    // JSON Lines for kernelforge-cli verify --json: one object per GPU, library, wheel and
+    // check ("type": "gpu" | "library" | "wheel" | "check"), then {"type": "summary", ...}.
+    QList<QJsonObject> toJsonLines() const;
+};
+
+QString verifyScript();
+// The script's output into a report (libraries not yet read when cuobjdump was missing).
+VerifyReport parseVerifyOutput(QByteArrayView output);
+// Fills a library's targets from its cuobjdump listing.
+void applyCuobjdump(VerifyLibrary& library);
+
+// -DSGL_KERNEL_ENABLE_FA3=ON|OFF in the profile's cmake_args (or its env, which sgl-kernel
+// ignores but people write): whether the build was asked for FA3; empty when it does not say.
+std::optional<bool> fa3Requested(const BuildProfile& profile);
+
+// The checks, in order: dir, libraries, gpus, arch (one per library and compute capability
+// that fails or JITs, one pass line otherwise), import, fa3, wheel.
+void evaluateVerify(VerifyReport& report, const std::optional<BuildProfile>& profile);
+
+} // namespace kf
