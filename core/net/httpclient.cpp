@@ -194,11 +194,22 @@ HttpParse parseHttpResponse(QByteArrayView data, bool closed, qint64 maxBody)
     return p;
 }
 
-Result<HttpResponse> httpGet(
-    TunnelStream& stream, const QString& host, quint16 port, const QString& path, int timeoutMs, qint64 maxBodyBytes)
+Result<HttpResponse> httpGet(TunnelStream& stream, const QString& host, quint16 port, const QString& path,
+    int timeoutMs, qint64 maxBodyBytes, const HttpHeaders& headers)
 {
-    const QByteArray request = "GET " + path.toUtf8() + " HTTP/1.1\r\nHost: " + host.toUtf8() + ':'
-        + QByteArray::number(port) + "\r\nUser-Agent: KernelForge\r\nAccept: */*\r\nConnection: close\r\n\r\n";
+    QByteArray request = "GET " + path.toUtf8() + " HTTP/1.1\r\nHost: " + host.toUtf8() + ':' + QByteArray::number(port)
+        + "\r\nUser-Agent: KernelForge\r\nAccept: */*\r\nConnection: close\r\n";
+    for (const auto& [name, value] : headers) {
+        auto bad = [](const QByteArray& b) { return b.contains('\r') || b.contains('\n') || b.contains('\0'); };
+        if (name.isEmpty() || bad(name) || bad(value) || name.contains(':')) {
+            stream.close();
+            // The value is never quoted: it may be a token.
+            return Result<HttpResponse>::failure(
+                QStringLiteral("invalid header %1: a control character or ':' in it").arg(QString::fromUtf8(name)));
+        }
+        request += name + ": " + value + "\r\n";
+    }
+    request += "\r\n";
     const Result<void> written = stream.write(request);
     if (!written)
         return written;
@@ -235,8 +246,8 @@ Result<HttpResponse> httpGet(
     }
 }
 
-Result<HttpResponse> httpGet(
-    Transport& transport, const QString& host, quint16 port, const QString& path, int timeoutMs, qint64 maxBodyBytes)
+Result<HttpResponse> httpGet(Transport& transport, const QString& host, quint16 port, const QString& path,
+    int timeoutMs, qint64 maxBodyBytes, const HttpHeaders& headers)
 {
     auto tunnel = transport.openTunnel(host, port);
     if (!tunnel)
@@ -244,7 +255,7 @@ Result<HttpResponse> httpGet(
                                                  .arg(host)
                                                  .arg(port)
                                                  .arg(transport.describe(), tunnel.error()));
-    return httpGet(*tunnel.value(), host, port, path, timeoutMs, maxBodyBytes);
+    return httpGet(*tunnel.value(), host, port, path, timeoutMs, maxBodyBytes, headers);
 }
 
 } // namespace kf
