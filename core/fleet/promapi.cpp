@@ -20,14 +20,14 @@ template <typename T> Result<T> fail(const QString& message)
     return Result<T>::failure(message);
 }
 
-// The envelope: status, error, data. Returns data or the server's error text.
-Result<QJsonValue> envelope(QByteArrayView body)
+// The envelope: status, error, data, warnings. Returns it when status is success.
+Result<QJsonObject> envelope(QByteArrayView body)
 {
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromRawData(body.data(), body.size()), &pe);
     if (pe.error != QJsonParseError::NoError || !doc.isObject()) {
         const QString start = QString::fromUtf8(body.first(qMin(body.size(), qsizetype(80)))).simplified();
-        return fail<QJsonValue>(
+        return fail<QJsonObject>(
             QStringLiteral("not a Prometheus API answer (%1 at byte %2): \"%3\"")
                 .arg(pe.error != QJsonParseError::NoError ? pe.errorString() : QStringLiteral("not a JSON object"))
                 .arg(pe.offset)
@@ -36,14 +36,14 @@ Result<QJsonValue> envelope(QByteArrayView body)
     const QJsonObject o = doc.object();
     const QString status = o.value(QLatin1String("status")).toString();
     if (status == QLatin1String("error"))
-        return fail<QJsonValue>(
+        return fail<QJsonObject>(
             QStringLiteral("Prometheus error (%1): %2")
                 .arg(o.value(QLatin1String("errorType")).toString(), o.value(QLatin1String("error")).toString()));
     if (status != QLatin1String("success"))
-        return fail<QJsonValue>(QStringLiteral("not a Prometheus API answer: status \"%1\"").arg(status));
+        return fail<QJsonObject>(QStringLiteral("not a Prometheus API answer: status \"%1\"").arg(status));
     if (!o.contains(QLatin1String("data")))
-        return fail<QJsonValue>(QStringLiteral("Prometheus answer without data"));
-    return o.value(QLatin1String("data"));
+        return fail<QJsonObject>(QStringLiteral("Prometheus answer without data"));
+    return o;
 }
 
 Labels labelsOf(const QJsonObject& o)
@@ -120,11 +120,13 @@ std::optional<double> parseDurationSeconds(QStringView text)
 
 Result<PromQueryResult> parseQueryResponse(QByteArrayView body)
 {
-    const auto data = envelope(body);
-    if (!data)
-        return data.withoutValue();
-    const QJsonObject d = data->toObject();
+    const auto env = envelope(body);
+    if (!env)
+        return env.withoutValue();
+    const QJsonObject d = env->value(QLatin1String("data")).toObject();
     PromQueryResult r;
+    for (const QJsonValue& w : env->value(QLatin1String("warnings")).toArray())
+        r.warnings << w.toString();
     r.resultType = d.value(QLatin1String("resultType")).toString();
     const QJsonValue result = d.value(QLatin1String("result"));
     if (r.resultType == QLatin1String("scalar") || r.resultType == QLatin1String("string")) {
@@ -163,30 +165,29 @@ Result<PromQueryResult> parseQueryResponse(QByteArrayView body)
         }
         r.series.append(std::move(s));
     }
-    for (const QJsonValue& w : d.value(QLatin1String("warnings")).toArray())
-        r.warnings << w.toString();
     return r;
 }
 
 Result<QList<Labels>> parseSeriesResponse(QByteArrayView body)
 {
-    const auto data = envelope(body);
-    if (!data)
-        return data.withoutValue();
-    if (!data->isArray())
+    const auto env = envelope(body);
+    if (!env)
+        return env.withoutValue();
+    const QJsonValue data = env->value(QLatin1String("data"));
+    if (!data.isArray())
         return fail<QList<Labels>>(QStringLiteral("series answer is not a list"));
     QList<Labels> out;
-    for (const QJsonValue& v : data->toArray())
+    for (const QJsonValue& v : data.toArray())
         out.append(labelsOf(v.toObject()));
     return out;
 }
 
 Result<QList<PromTarget>> parseTargetsResponse(QByteArrayView body)
 {
-    const auto data = envelope(body);
-    if (!data)
-        return data.withoutValue();
-    const QJsonValue active = data->toObject().value(QLatin1String("activeTargets"));
+    const auto env = envelope(body);
+    if (!env)
+        return env.withoutValue();
+    const QJsonValue active = env->value(QLatin1String("data")).toObject().value(QLatin1String("activeTargets"));
     if (!active.isArray())
         return fail<QList<PromTarget>>(QStringLiteral("targets answer without activeTargets"));
     QList<PromTarget> out;
