@@ -274,6 +274,11 @@ FleetSnapshot assembleFleet(const QHash<QString, PromQueryResult>& answers, cons
         h.host.lastSampleMs = qMax(h.host.lastSampleMs, qint64(std::llround(s.value * 1000)));
     });
 
+    QHash<QString, const FleetHost*> previous;
+    if (o.previous)
+        for (const FleetHost& p : *o.previous)
+            previous.insert(p.key, &p);
+
     // Merge hosts that are one machine under two addresses (an exporter in a pod).
     QHash<QString, QString> byName; // name -> address that holds it
     QList<QString> order = acc.keys();
@@ -281,6 +286,9 @@ FleetSnapshot assembleFleet(const QHash<QString, PromQueryResult>& answers, cons
     for (const QString& address : std::as_const(order)) {
         HostAcc& h = acc[address];
         h.host.name = !h.dcgmName.isEmpty() ? h.dcgmName : !h.nodeName.isEmpty() ? h.nodeName : address;
+        // A host whose exporters are all down has no name label now: it keeps the one it had.
+        if (const FleetHost* before = previous.value(address); before && h.host.name == address)
+            h.host.name = before->name;
     }
     for (const QString& address : std::as_const(order)) {
         HostAcc& h = acc[address];
@@ -313,11 +321,6 @@ FleetSnapshot assembleFleet(const QHash<QString, PromQueryResult>& answers, cons
         target.host.lastSampleMs = qMax(target.host.lastSampleMs, h.host.lastSampleMs);
         acc.remove(address);
     }
-
-    QHash<QString, const FleetHost*> previous;
-    if (o.previous)
-        for (const FleetHost& p : *o.previous)
-            previous.insert(p.key, &p);
 
     const double staleAfterS = kStaleIntervals * o.scrapeIntervalS;
     for (auto it = acc.begin(); it != acc.end(); ++it) {

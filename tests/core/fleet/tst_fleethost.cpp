@@ -111,11 +111,13 @@ private Q_SLOTS:
         auto a = answers("10.0.0.11", 1700000010, false);
         a["gpu"].series.clear();
         a["gpu_info"].series.clear();
+        a["host"].series.clear(); // node_exporter down too: no name label is left
         o.nowMs += 10000;
         o.previous = &before.hosts;
         o.targetErrors.insert("10.0.0.11:9400", "connection refused");
         const FleetHost h = assembleFleet(a, o).hosts.first();
         QVERIFY(h.stale);
+        QCOMPARE(h.name, "gpu1");
         QVERIFY2(h.staleReason.contains("10.0.0.11:9400 is down: connection refused"), qPrintable(h.staleReason));
         QCOMPARE(h.gpus.size(), 3);
         QCOMPARE(h.gpus.at(0).utilGpu, 90.0);
