@@ -600,8 +600,8 @@ int rollout(QStringList args)
                        << '\n';
             return 1;
         }
-        cli::out() << "reviewed plan " << reviewed->hash() << " (" << review.name << ", " << reviewed->files.size()
-                   << " file(s) to change)\n";
+        (json ? cli::err() : cli::out()) << "reviewed plan " << reviewed->hash() << " (" << review.name << ", "
+                                         << reviewed->files.size() << " file(s) to change)\n";
         if (!expectPlan.isEmpty() && expectPlan != reviewed->hash()) {
             cli::err() << "fleet rollout: the plan on " << review.name << " is " << reviewed->hash()
                        << ", not the reviewed " << expectPlan << ": nothing applied\n";

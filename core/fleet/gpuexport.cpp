@@ -47,7 +47,14 @@ QByteArray dcgmExposition(const QList<GpuSample>& gpus, const QString& hostname)
     static const Family families[] = {
         { "DCGM_FI_DEV_GPU_UTIL", "GPU utilization (in %).", [](const GpuSample& g) { return g.utilGpu; } },
         { "DCGM_FI_DEV_FB_USED", "Framebuffer memory used (in MiB).", [](const GpuSample& g) { return g.memUsedMiB; } },
-        { "DCGM_FI_DEV_FB_FREE", "Framebuffer memory free (in MiB).", [](const GpuSample& g) { return g.memFreeMiB; } },
+        // Consumers take the total as used + free (dcgm-exporter has no total): derive free
+        // when the stream has only used and total (some fields lists omit memory.free).
+        { "DCGM_FI_DEV_FB_FREE", "Framebuffer memory free (in MiB).",
+            [](const GpuSample& g) {
+                return hasValue(g.memFreeMiB)                             ? g.memFreeMiB
+                    : (hasValue(g.memTotalMiB) && hasValue(g.memUsedMiB)) ? g.memTotalMiB - g.memUsedMiB
+                                                                          : kNoValue;
+            } },
         { "DCGM_FI_DEV_GPU_TEMP", "GPU temperature (in C).", [](const GpuSample& g) { return g.tempGpuC; } },
         { "DCGM_FI_DEV_MEMORY_TEMP", "Memory temperature (in C).", [](const GpuSample& g) { return g.tempMemoryC; } },
         { "DCGM_FI_DEV_POWER_USAGE", "Power draw (in W).", [](const GpuSample& g) { return g.powerW; } },
