@@ -87,19 +87,25 @@ Result<void> PrometheusFixture::start()
         = QStringLiteral("global:\n  scrape_interval: %1s\n  scrape_timeout: %1s\n  evaluation_interval: %1s\n"
                          "scrape_configs:\n")
               .arg(m_options.scrapeIntervalS);
-    auto job = [&](const QString& name, const QStringList& targets) {
-        config += QStringLiteral("  - job_name: %1\n    static_configs:\n      - targets: [").arg(name);
-        for (int i = 0; i < targets.size(); ++i)
-            config += (i ? QStringLiteral(", '") : QStringLiteral("'")) + targets.at(i) + u'\'';
-        config += QStringLiteral("]\n");
+    auto job = [&](const QString& name, const QStringList& targets, int racks = 1) {
+        config += QStringLiteral("  - job_name: %1\n    static_configs:\n").arg(name);
+        const qsizetype per = (targets.size() + racks - 1) / racks;
+        for (int r = 0; r < racks; ++r) {
+            config += QStringLiteral("      - targets: [");
+            for (qsizetype i = r * per; i < qMin(targets.size(), (r + 1) * per); ++i)
+                config += (i > r * per ? QStringLiteral(", '") : QStringLiteral("'")) + targets.at(i) + u'\'';
+            config += QStringLiteral("]\n");
+            if (racks > 1)
+                config += QStringLiteral("        labels: {rack: 'rack-%1'}\n").arg(r + 1);
+        }
     };
     QStringList dcgm, node;
     for (const QString& a : std::as_const(m_addresses)) {
         dcgm << QStringLiteral("%1:%2").arg(a).arg(m_exporterPort);
         node << QStringLiteral("%1:%2").arg(a).arg(m_exporterPort + 1);
     }
-    job(QStringLiteral("dcgm"), dcgm);
-    job(QStringLiteral("node"), node);
+    job(QStringLiteral("dcgm"), dcgm, qMax(1, m_options.racks));
+    job(QStringLiteral("node"), node, qMax(1, m_options.racks));
     for (int i = 0; i < m_options.extra.size(); ++i) {
         const ExtraTarget& t = m_options.extra.at(i);
         job(t.job, { t.target });

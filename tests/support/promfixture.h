@@ -33,6 +33,7 @@ public:
     {
         int hosts = 16;
         int scrapeIntervalS = 1;
+        int racks = 1; // > 1: the hosts' targets carry a label rack="rack-N", hosts split evenly
         QList<ExtraTarget> extra;
     };
     explicit PrometheusFixture(Options options);
