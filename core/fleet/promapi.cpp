@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/fleet/promapi.h"
+#include "core/fleet/promjson.h"
 
 #include "core/log/redact.h"
 
@@ -50,23 +51,50 @@ Labels labelsOf(const QJsonObject& o)
 {
     Labels l;
     l.reserve(o.size());
+    // JSON object keys are unique (QJsonObject keeps the last): append without a look-up.
     for (auto it = o.constBegin(); it != o.constEnd(); ++it)
         l.insert(it.key(), it.value().toString());
     return l;
 }
 
-// [T, "V"]
-bool samplePair(const QJsonValue& v, double* t, double* value)
+} // namespace
+
+Labels::Labels(std::initializer_list<std::pair<QString, QString>> items)
 {
-    const QJsonArray a = v.toArray();
-    if (a.size() != 2 || !a.at(0).isDouble() || !a.at(1).isString())
-        return false;
-    *t = a.at(0).toDouble();
-    *value = parseSampleValue(a.at(1).toString());
-    return true;
+    for (const auto& [k, v] : items)
+        insert(k, v);
 }
 
-} // namespace
+QString Labels::value(const QString& key, const QString& fallback) const
+{
+    for (const auto& [k, v] : m_items)
+        if (k == key)
+            return v;
+    return fallback;
+}
+
+bool Labels::contains(const QString& key) const
+{
+    for (const auto& kv : m_items)
+        if (kv.first == key)
+            return true;
+    return false;
+}
+
+void Labels::insert(const QString& key, const QString& value)
+{
+    for (auto& kv : m_items)
+        if (kv.first == key) {
+            kv.second = value;
+            return;
+        }
+    m_items.append({ key, value });
+}
+
+void Labels::remove(const QString& key)
+{
+    m_items.removeIf([&](const std::pair<QString, QString>& kv) { return kv.first == key; });
+}
 
 double parseSampleValue(QStringView text)
 {
@@ -120,52 +148,7 @@ std::optional<double> parseDurationSeconds(QStringView text)
 
 Result<PromQueryResult> parseQueryResponse(QByteArrayView body)
 {
-    const auto env = envelope(body);
-    if (!env)
-        return env.withoutValue();
-    const QJsonObject d = env->value(QLatin1String("data")).toObject();
-    PromQueryResult r;
-    for (const QJsonValue& w : env->value(QLatin1String("warnings")).toArray())
-        r.warnings << w.toString();
-    r.resultType = d.value(QLatin1String("resultType")).toString();
-    const QJsonValue result = d.value(QLatin1String("result"));
-    if (r.resultType == QLatin1String("scalar") || r.resultType == QLatin1String("string")) {
-        PromSeries s;
-        if (!samplePair(result, &s.timeS, &s.value))
-            return fail<PromQueryResult>(QStringLiteral("malformed %1 result").arg(r.resultType));
-        r.series.append(s);
-        return r;
-    }
-    if (r.resultType != QLatin1String("vector") && r.resultType != QLatin1String("matrix"))
-        return fail<PromQueryResult>(QStringLiteral("unknown resultType \"%1\"").arg(r.resultType));
-    if (!result.isArray())
-        return fail<PromQueryResult>(QStringLiteral("%1 result is not a list").arg(r.resultType));
-    const QJsonArray arr = result.toArray();
-    const bool matrix = r.resultType == QLatin1String("matrix");
-    r.series.reserve(arr.size());
-    for (qsizetype i = 0; i < arr.size(); ++i) {
-        const QJsonObject o = arr.at(i).toObject();
-        PromSeries s;
-        s.metric = labelsOf(o.value(QLatin1String("metric")).toObject());
-        if (matrix) {
-            const QJsonArray values = o.value(QLatin1String("values")).toArray();
-            s.points.reserve(values.size());
-            for (const QJsonValue& v : values) {
-                double t = 0, y = 0;
-                if (!samplePair(v, &t, &y))
-                    return fail<PromQueryResult>(QStringLiteral("malformed sample in series %1").arg(i));
-                s.points.append(QPointF(std::round(t * 1000), y));
-            }
-            if (!s.points.isEmpty()) {
-                s.timeS = s.points.last().x() / 1000;
-                s.value = s.points.last().y();
-            }
-        } else if (!samplePair(o.value(QLatin1String("value")), &s.timeS, &s.value)) {
-            return fail<PromQueryResult>(QStringLiteral("malformed sample in series %1").arg(i));
-        }
-        r.series.append(std::move(s));
-    }
-    return r;
+    return detail::parseQueryJson(body); // the hot path of every refresh: core/fleet/promjson.h
 }
 
 Result<QList<Labels>> parseSeriesResponse(QByteArrayView body)

@@ -14,6 +14,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <initializer_list>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -42,7 +43,27 @@ namespace kf::fleet {
 
 inline constexpr qint64 kPromMaxBodyBytes = qint64(64) << 20;
 
-using Labels = QHash<QString, QString>;
+// A series' label set. A flat list, not a hash: a series has a handful of labels, and a
+// fleet refresh reads tens of thousands of series (a hash per series costs more than the
+// linear look-ups). Keys are unique.
+class Labels
+{
+public:
+    Labels() = default;
+    Labels(std::initializer_list<std::pair<QString, QString>> items);
+    QString value(const QString& key, const QString& fallback = {}) const;
+    bool contains(const QString& key) const;
+    void insert(const QString& key, const QString& value); // replaces an existing key
+    void remove(const QString& key);
+    void reserve(qsizetype n) { m_items.reserve(n); }
+    qsizetype size() const { return m_items.size(); }
+    bool isEmpty() const { return m_items.isEmpty(); }
+    const QList<std::pair<QString, QString>>& items() const { return m_items; }
+    bool operator==(const Labels&) const = default;
+
+private:
+    QList<std::pair<QString, QString>> m_items;
+};
 
 struct PromSeries
 {

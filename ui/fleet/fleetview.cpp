@@ -299,11 +299,18 @@ void FleetView::openLiveStream(const FleetHost& h)
         return;
     HostConnection* c = h.profileName.isEmpty() ? nullptr : m_context.hosts->find(h.profileName);
     if (!c) {
-        // A saved profile, or one made from Prometheus' labels (the user adds the login).
+        // A saved profile, or one made from Prometheus' labels and saved (the user adds the
+        // login in the connect dialog if the default user and keys do not do).
         HostProfile profile = profileFor(h);
+        bool known = false;
         for (const HostProfile& p : knownProfiles())
-            if (p.name == h.profileName)
+            if (p.name == h.profileName) {
                 profile = p;
+                known = true;
+            }
+        if (!known && m_context.profiles)
+            if (const auto saved = m_context.profiles->upsert(profile); !saved)
+                m_status->setText(tr("could not save a profile for %1: %2").arg(h.name, saved.error()));
         c = m_context.hosts->add(profile);
     }
     if (c->state() == ConnectionState::Disconnected || c->state() == ConnectionState::Failed)

@@ -62,6 +62,39 @@ private Q_SLOTS:
         QVERIFY(!parseQueryResponse(R"({"status":"success"})"));
         QVERIFY(!parseQueryResponse(""));
     }
+    void jsonDetails()
+    {
+        // Escapes in label values (a UTF-8 name, a surrogate pair, quotes), keys in any order
+        // (result before resultType), unknown members skipped, whitespace anywhere.
+        const QByteArray body
+            = " { \"data\" : { \"result\" : [ { \"extra\": [1, {\"a\": null}, true], \"value\" : [ 1.5e3 , \"2\" ], "
+              "\"metric\" : { \"n\": \"caf\\u00e9 \\ud83d\\ude80 \\\"q\\\" a\\/b\\\\\" } } ], "
+              "\"resultType\":\"vector\" }, "
+              "\"status\" : \"success\" }\n";
+        const auto r = parseQueryResponse(body);
+        QVERIFY2(r, qPrintable(r.error()));
+        QCOMPARE(r->series.size(), 1);
+        QCOMPARE(r->series.first().metric.value("n"), QString::fromUtf8("caf\u00e9 \U0001F680 \"q\" a/b\\"));
+        QCOMPARE(r->series.first().timeS, 1500.0);
+        QCOMPARE(r->series.first().value, 2.0);
+        // Broken documents are errors that say where, never a partial fleet.
+        const char* const bads[]
+            = { "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[{\"metric\":{\"a\":\"b",
+                  "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}} trailing",
+                  "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[{\"metric\":{\"a\":1},"
+                  "\"value\":[1,\"2\"]}]}}",
+                  "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[{\"metric\":{}}]}}",
+                  "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\"}}", "{\"status\":\"su\x01\"}" };
+        for (const char* bad : bads) {
+            const auto e = parseQueryResponse(QByteArray(bad));
+            QVERIFY2(!e, bad);
+        }
+        QByteArray deep = "{\"status\":\"success\",\"x\":";
+        deep += QByteArray(100, '[') + QByteArray(100, ']') + "}";
+        const auto d = parseQueryResponse(deep);
+        QVERIFY(!d);
+        QVERIFY2(d.error().contains("nested too deeply"), qPrintable(d.error()));
+    }
     void targetsAndSeries()
     {
         const QByteArray body
