@@ -16,6 +16,10 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+namespace kf::cli {
+int gpuExport(QStringList args); // cmd_fleet.cpp: the bridge for hosts without an exporter
+}
+
 namespace {
 
 using namespace kf;
@@ -76,7 +80,9 @@ void usage(QTextStream& s)
       << "                            [--no-reconnect] [--timeout S] user@host\n"
       << "                            [--json] [--count N] [--interval MS]\n"
       << "  kernelforge-cli gpu watch --local [--json] [--count N] [--interval MS]\n"
-      << "  kernelforge-cli gpu parse FILE [--json] [--fields F1,F2,...]\n\n"
+      << "  kernelforge-cli gpu parse FILE [--json] [--fields F1,F2,...]\n"
+      << "  kernelforge-cli gpu export [ssh options] user@host --listen 127.0.0.1:PORT [--interval MS]\n"
+      << "                             [--hostname NAME]   (the stream as Prometheus text, dcgm-exporter names)\n\n"
       << "watch streams nvidia-smi (one long-lived --query-gpu ... -lms process) and prints one\n"
       << "sample per interval: a table, or with --json one JSON object per line:\n"
       << "  {host, time, gpus:[{" << jsonKeys() << "}]}\n"
@@ -263,6 +269,8 @@ int runGpu(const QStringList& argsIn)
         return watch(args);
     if (sub == QLatin1String("parse"))
         return parse(args);
+    if (sub == QLatin1String("export"))
+        return cli::gpuExport(args);
     cli::err() << "gpu: unknown subcommand " << sub << '\n';
     usage(cli::err());
     return 2;

@@ -16,6 +16,7 @@ AlertRules AlertRules::load(const QSettings& s)
     r.eccErrors = s.value(QStringLiteral("monitor/alerts/eccErrors"), r.eccErrors).toBool();
     r.hwSlowdown = s.value(QStringLiteral("monitor/alerts/hwSlowdown"), r.hwSlowdown).toBool();
     r.thermal = s.value(QStringLiteral("monitor/alerts/thermal"), r.thermal).toBool();
+    r.xidErrors = s.value(QStringLiteral("monitor/alerts/xidErrors"), r.xidErrors).toBool();
     return r;
 }
 
@@ -27,6 +28,7 @@ void AlertRules::save(QSettings& s) const
     s.setValue(QStringLiteral("monitor/alerts/eccErrors"), eccErrors);
     s.setValue(QStringLiteral("monitor/alerts/hwSlowdown"), hwSlowdown);
     s.setValue(QStringLiteral("monitor/alerts/thermal"), thermal);
+    s.setValue(QStringLiteral("monitor/alerts/xidErrors"), xidErrors);
 }
 
 QString alertKindName(AlertKind kind)
@@ -39,6 +41,7 @@ QString alertKindName(AlertKind kind)
     case AlertKind::HwSlowdown: return QStringLiteral("hw_slowdown");
     case AlertKind::Thermal: return QStringLiteral("thermal");
     case AlertKind::SmiFailure: return QStringLiteral("nvidia_smi");
+    case AlertKind::XidError: return QStringLiteral("xid");
     }
     return {};
 }
@@ -83,6 +86,23 @@ QList<Alert> evaluateAlerts(const QList<GpuSample>& gpus, const AlertRules& rule
                         .arg(who, reasonWords(g.reasons & (kReasonSwThermal | kReasonHwThermal)).join(u", ")),
                     nowMs, (g.reasons & kReasonHwThermal) != 0 });
         }
+    }
+    return out;
+}
+
+QList<Alert> evaluateXidAlerts(
+    const QList<GpuSample>& gpus, const QList<double>& lastXid, const AlertRules& rules, qint64 nowMs)
+{
+    QList<Alert> out;
+    if (!rules.xidErrors)
+        return out;
+    for (qsizetype i = 0; i < gpus.size() && i < lastXid.size(); ++i) {
+        const double x = lastXid.at(i);
+        if (!hasValue(x) || x <= 0)
+            continue;
+        const int gpu = gpus.at(i).index;
+        out.append(
+            { AlertKind::XidError, gpu, QStringLiteral("GPU %1: Xid %2").arg(gpu).arg(x, 0, 'f', 0), nowMs, true });
     }
     return out;
 }

@@ -22,6 +22,7 @@ struct AlertRules
     bool eccErrors = true;
     bool hwSlowdown = true; // 0x8 hw_slowdown and 0x80 hw_power_brake_slowdown
     bool thermal = true;    // 0x20 sw_thermal_slowdown and 0x40 hw_thermal_slowdown
+    bool xidErrors = true;  // a GPU's last Xid is not 0 (dcgm-exporter's DCGM_FI_DEV_XID_ERRORS)
 
     static AlertRules load(const QSettings& settings);
     void save(QSettings& settings) const;
@@ -35,7 +36,8 @@ enum class AlertKind : quint8 {
     EccErrors,
     HwSlowdown,
     Thermal,
-    SmiFailure
+    SmiFailure,
+    XidError
 };
 
 struct Alert
@@ -53,6 +55,10 @@ struct Alert
 QString alertKindName(AlertKind kind);
 // The alerts the samples trigger now (pure; the monitor turns them into raise/clear events).
 QList<Alert> evaluateAlerts(const QList<GpuSample>& gpus, const AlertRules& rules, qint64 nowMs = 0);
+// Xid errors, which nvidia-smi's query does not report but dcgm-exporter does: lastXid is
+// parallel to gpus (0 or NaN: none). Critical: an Xid means the driver saw a GPU fault.
+QList<Alert> evaluateXidAlerts(
+    const QList<GpuSample>& gpus, const QList<double>& lastXid, const AlertRules& rules, qint64 nowMs = 0);
 
 } // namespace kf
 

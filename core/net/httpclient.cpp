@@ -194,11 +194,34 @@ HttpParse parseHttpResponse(QByteArrayView data, bool closed, qint64 maxBody)
     return p;
 }
 
-Result<HttpResponse> httpGet(
-    TunnelStream& stream, const QString& host, quint16 port, const QString& path, int timeoutMs, qint64 maxBodyBytes)
+namespace {
+
+Result<void> checkHeaders(const HttpHeaders& headers)
 {
-    const QByteArray request = "GET " + path.toUtf8() + " HTTP/1.1\r\nHost: " + host.toUtf8() + ':'
-        + QByteArray::number(port) + "\r\nUser-Agent: KernelForge\r\nAccept: */*\r\nConnection: close\r\n\r\n";
+    auto bad = [](const QByteArray& b) { return b.contains('\r') || b.contains('\n') || b.contains('\0'); };
+    for (const auto& [name, value] : headers) {
+        // The value is never quoted: it may be a token.
+        if (name.isEmpty() || bad(name) || bad(value) || name.contains(':'))
+            return Result<void>::failure(
+                QStringLiteral("invalid header %1: a control character or ':' in it").arg(QString::fromUtf8(name)));
+    }
+    return {};
+}
+
+} // namespace
+
+Result<HttpResponse> httpGet(TunnelStream& stream, const QString& host, quint16 port, const QString& path,
+    int timeoutMs, qint64 maxBodyBytes, const HttpHeaders& headers)
+{
+    QByteArray request = "GET " + path.toUtf8() + " HTTP/1.1\r\nHost: " + host.toUtf8() + ':' + QByteArray::number(port)
+        + "\r\nUser-Agent: KernelForge\r\nAccept: */*\r\nConnection: close\r\n";
+    if (const Result<void> valid = checkHeaders(headers); !valid) {
+        stream.close();
+        return valid;
+    }
+    for (const auto& [name, value] : headers)
+        request += name + ": " + value + "\r\n";
+    request += "\r\n";
     const Result<void> written = stream.write(request);
     if (!written)
         return written;
@@ -235,16 +258,18 @@ Result<HttpResponse> httpGet(
     }
 }
 
-Result<HttpResponse> httpGet(
-    Transport& transport, const QString& host, quint16 port, const QString& path, int timeoutMs, qint64 maxBodyBytes)
+Result<HttpResponse> httpGet(Transport& transport, const QString& host, quint16 port, const QString& path,
+    int timeoutMs, qint64 maxBodyBytes, const HttpHeaders& headers)
 {
+    if (const Result<void> valid = checkHeaders(headers); !valid)
+        return valid;
     auto tunnel = transport.openTunnel(host, port);
     if (!tunnel)
         return Result<HttpResponse>::failure(QStringLiteral("cannot reach %1:%2 on %3: %4")
                                                  .arg(host)
                                                  .arg(port)
                                                  .arg(transport.describe(), tunnel.error()));
-    return httpGet(*tunnel.value(), host, port, path, timeoutMs, maxBodyBytes);
+    return httpGet(*tunnel.value(), host, port, path, timeoutMs, maxBodyBytes, headers);
 }
 
 } // namespace kf

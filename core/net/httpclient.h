@@ -50,12 +50,16 @@ struct HttpParse
 };
 HttpParse parseHttpResponse(QByteArrayView data, bool closed, qint64 maxBodyBytes = kHttpMaxBodyBytes);
 
+// Extra request headers ("Authorization: Bearer ..."); a name or value with a CR, LF or NUL
+// is refused before anything is sent ("invalid header ...": no header injection).
+using HttpHeaders = QList<std::pair<QByteArray, QByteArray>>;
+
 // Opens a tunnel to host:port through the transport and performs one GET (blocking; call
 // from a worker thread). timeoutMs bounds the whole exchange, maxBodyBytes the body.
 Result<HttpResponse> httpGet(Transport& transport, const QString& host, quint16 port, const QString& path,
-    int timeoutMs = 10000, qint64 maxBodyBytes = kHttpMaxBodyBytes);
+    int timeoutMs = 10000, qint64 maxBodyBytes = kHttpMaxBodyBytes, const HttpHeaders& headers = {});
 // Same over an already open stream.
 Result<HttpResponse> httpGet(TunnelStream& stream, const QString& host, quint16 port, const QString& path,
-    int timeoutMs = 10000, qint64 maxBodyBytes = kHttpMaxBodyBytes);
+    int timeoutMs = 10000, qint64 maxBodyBytes = kHttpMaxBodyBytes, const HttpHeaders& headers = {});
 
 } // namespace kf

@@ -2,42 +2,33 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/fleet/fleetview.h"
 
+#include "core/fleet/fleetsource.h"
 #include "core/gpu/gpumonitor.h"
 #include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostconnection.h"
 #include "core/hosts/hostmanager.h"
+#include "core/hosts/hostprofilestore.h"
+#include "ui/fleet/fleettiles.h"
+#include "ui/fleet/hostdetaildialog.h"
+#include "ui/fleet/prometheusdialog.h"
+#include "ui/fleet/rolloutdialog.h"
 
-#include <QEvent>
-#include <QGridLayout>
+#include <QComboBox>
+#include <QDateTime>
+#include <QHBoxLayout>
 #include <QLabel>
-#include <QMouseEvent>
+#include <QLineEdit>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QVBoxLayout>
 
 namespace kf {
 
-namespace {
-constexpr int kColumns = 4;
-
-// A label that reports clicks (a tile).
-class TileLabel : public QLabel
-{
-public:
-    std::function<void()> onClick;
-    using QLabel::QLabel;
-
-protected:
-    void mousePressEvent(QMouseEvent* e) override
-    {
-        if (e->button() == Qt::LeftButton && onClick)
-            onClick();
-        QLabel::mousePressEvent(e);
-    }
-};
-} // namespace
+using namespace fleet;
 
 FleetView::~FleetView()
 {
+    m_prometheus.reset();
     // A hub we own is deleted while this view is still whole: its monitors emit as they stop.
     if (m_hub->parent() == this)
         delete m_hub;
@@ -49,138 +40,311 @@ FleetView::FleetView(const AppContext& context, QWidget* parent)
     , m_hub(context.gpuMonitors ? context.gpuMonitors : new GpuMonitorHub(this))
 {
     auto* outer = new QVBoxLayout(this);
+    auto* bar = new QHBoxLayout;
+    m_sourceBox = new QComboBox(this);
+    m_sourceBox->setObjectName(QStringLiteral("fleetSource"));
+    m_sourceBox->addItem(tr("SSH streams"));
+    m_sourceBox->addItem(tr("Prometheus"));
+    auto* promButton = new QPushButton(tr("Prometheus server…"), this);
+    promButton->setObjectName(QStringLiteral("fleetPrometheusSettings"));
+    m_groupBox = new QComboBox(this);
+    m_groupBox->setObjectName(QStringLiteral("fleetGroupBy"));
+    m_groupBox->setEditable(true); // any target label: rack, zone, cluster...
+    m_groupBox->addItem(tr("no groups"), QString());
+    m_groupBox->addItem(tr("tag"), QStringLiteral("tag"));
+    m_groupBox->addItem(QStringLiteral("job"), QStringLiteral("job"));
+    m_sortBox = new QComboBox(this);
+    m_sortBox->setObjectName(QStringLiteral("fleetSort"));
+    for (FleetSort s :
+        { FleetSort::Name, FleetSort::Hottest, FleetSort::Busiest, FleetSort::MemoryUsed, FleetSort::Stale })
+        m_sortBox->addItem(tr("sort: %1").arg(fleetSortName(s)), int(s));
+    m_filterBox = new QComboBox(this);
+    m_filterBox->setObjectName(QStringLiteral("fleetFilter"));
+    for (FleetFilter f : { FleetFilter::All, FleetFilter::Alerts, FleetFilter::Throttling, FleetFilter::Xid,
+             FleetFilter::MemoryFull, FleetFilter::Stale })
+        m_filterBox->addItem(tr("show: %1").arg(fleetFilterName(f)), int(f));
+    m_search = new QLineEdit(this);
+    m_search->setObjectName(QStringLiteral("fleetSearch"));
+    m_search->setPlaceholderText(tr("host name"));
+    m_search->setClearButtonEnabled(true);
+    auto* rollout = new QPushButton(tr("Roll out…"), this);
+    rollout->setObjectName(QStringLiteral("fleetRollout"));
+    rollout->setToolTip(tr("Patch, preflight or build on the hosts shown, in batches"));
+    bar->addWidget(m_sourceBox);
+    bar->addWidget(promButton);
+    bar->addWidget(m_groupBox);
+    bar->addWidget(m_sortBox);
+    bar->addWidget(m_filterBox);
+    bar->addWidget(m_search, 1);
+    bar->addWidget(rollout);
+    outer->addLayout(bar);
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("fleetStatus"));
+    outer->addWidget(m_status);
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
-    auto* box = new QWidget(scroll);
-    m_grid = new QGridLayout(box);
-    m_grid->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    m_grid->setSpacing(8);
-    scroll->setWidget(box);
-    outer->addWidget(scroll);
-    connect(m_hub, &GpuMonitorHub::monitorAdded, this, [this](HostConnection* host, GpuMonitor* monitor) {
-        connect(monitor, &GpuMonitor::samplesUpdated, this, [this, host] { updateTile(host); });
-        connect(monitor, &GpuMonitor::alertRaised, this, [this, host] { updateTile(host); });
-        connect(monitor, &GpuMonitor::alertCleared, this, [this, host] { updateTile(host); });
-        updateTile(host);
+    m_tiles = new FleetTiles(scroll);
+    scroll->setWidget(m_tiles);
+    outer->addWidget(scroll, 1);
+
+    connect(m_sourceBox, &QComboBox::activated, this, [this](int i) {
+        if (i == 0)
+            showSshStreams();
+        else if (!m_prometheus)
+            openPrometheusDialog();
+        else
+            showPrometheus(m_prometheus->client());
     });
+    connect(promButton, &QPushButton::clicked, this, &FleetView::openPrometheusDialog);
+    connect(m_groupBox, &QComboBox::currentTextChanged, this, &FleetView::rearrange);
+    connect(m_sortBox, &QComboBox::currentIndexChanged, this, &FleetView::rearrange);
+    connect(m_filterBox, &QComboBox::currentIndexChanged, this, &FleetView::rearrange);
+    connect(m_search, &QLineEdit::textChanged, this, &FleetView::rearrange);
+    connect(rollout, &QPushButton::clicked, this, &FleetView::openRollout);
+    connect(m_tiles, &FleetTiles::hostClicked, this, &FleetView::onTileClicked);
+
+    // Many hosts each sample once a second: one model update per 250 ms at most.
+    m_sshCoalesce.setSingleShot(true);
+    m_sshCoalesce.setInterval(250);
+    connect(&m_sshCoalesce, &QTimer::timeout, this, &FleetView::updateFromSsh);
+    connect(m_hub, &GpuMonitorHub::monitorAdded, this, [this](HostConnection* host, GpuMonitor*) { followHost(host); });
     if (context.hosts) {
         for (HostConnection* h : context.hosts->hosts())
-            addHost(h);
-        connect(context.hosts, &HostManager::hostAdded, this, &FleetView::addHost);
-        connect(context.hosts, &HostManager::hostRemoved, this, [this](const QString&) {
-            for (auto it = m_tiles.begin(); it != m_tiles.end();) {
-                if (!it->host) {
-                    delete it->label;
-                    m_order.removeAll(it.key());
-                    it = m_tiles.erase(it);
-                } else {
-                    ++it;
-                }
-            }
-            relayout();
+            followHost(h);
+        connect(context.hosts, &HostManager::hostAdded, this, &FleetView::followHost);
+        connect(context.hosts, &HostManager::hostRemoved, this, &FleetView::scheduleSshUpdate);
+    }
+    updateFromSsh();
+}
+
+void FleetView::followHost(HostConnection* host)
+{
+    if (!host)
+        return;
+    const bool added = !m_followed.contains(host);
+    if (added) {
+        m_followed.insert(host, host);
+        connect(host, &HostConnection::stateChanged, this, [this, host] {
+            m_hub->monitorFor(host);
+            scheduleSshUpdate();
         });
     }
-}
-
-void FleetView::addHost(HostConnection* host)
-{
-    if (!host || m_tiles.contains(host))
-        return;
-    auto* label = new TileLabel(this);
-    label->setObjectName(QStringLiteral("fleetTile"));
-    label->setFrameShape(QFrame::StyledPanel);
-    label->setMinimumSize(260, 120);
-    label->setWordWrap(true);
-    label->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    label->setMargin(8);
-    label->setCursor(Qt::PointingHandCursor);
-    label->onClick = [this, host] { Q_EMIT hostActivated(host); };
-    m_tiles.insert(host, { host, label });
-    m_order.append(host);
-    connect(host, &HostConnection::stateChanged, this, [this, host] {
-        m_hub->monitorFor(host);
-        updateTile(host);
-    });
     if (GpuMonitor* m = m_hub->monitorFor(host)) {
-        // Created before we listened to monitorAdded (or by another view): follow it too.
-        connect(m, &GpuMonitor::samplesUpdated, this, [this, host] { updateTile(host); });
-        connect(m, &GpuMonitor::alertRaised, this, [this, host] { updateTile(host); });
-        connect(m, &GpuMonitor::alertCleared, this, [this, host] { updateTile(host); });
+        // Unique connections: monitorAdded and addHost may both reach here.
+        connect(m, &GpuMonitor::samplesUpdated, this, &FleetView::scheduleSshUpdate, Qt::UniqueConnection);
+        connect(m, &GpuMonitor::alertRaised, this, &FleetView::scheduleSshUpdate, Qt::UniqueConnection);
+        connect(m, &GpuMonitor::alertCleared, this, &FleetView::scheduleSshUpdate, Qt::UniqueConnection);
     }
-    relayout();
-    updateTile(host);
+    if (added)
+        updateFromSsh(); // a new tile shows at once; samples are coalesced
+    else
+        scheduleSshUpdate();
 }
 
-void FleetView::relayout()
+void FleetView::scheduleSshUpdate()
 {
-    int i = 0;
-    for (HostConnection* h : std::as_const(m_order)) {
-        if (auto it = m_tiles.constFind(h); it != m_tiles.cend())
-            m_grid->addWidget(it->label, i / kColumns, i % kColumns), ++i;
-    }
+    if (m_source == Source::SshStreams && !m_sshCoalesce.isActive())
+        m_sshCoalesce.start();
 }
 
-void FleetView::updateTile(HostConnection* host)
+void FleetView::updateFromSsh()
 {
-    auto it = m_tiles.find(host);
-    if (it == m_tiles.end() || !it->host)
+    if (m_source != Source::SshStreams)
         return;
-    GpuMonitor* monitor = m_hub->monitorFor(host);
-    QString html = QStringLiteral("<b>%1</b> &nbsp;<span style='color:gray'>%2</span><br>")
-                       .arg(host->profile().name.toHtmlEscaped(), toString(host->state()).toHtmlEscaped());
-    QString border = QStringLiteral("palette(mid)");
-    if (monitor && !monitor->latest().isEmpty()) {
-        const auto& gpus = monitor->latest();
-        double util = 0, used = 0, total = 0, hottest = -1;
-        int utilCount = 0;
-        for (const auto& g : gpus) {
-            if (const double u = g.value(GpuField::UtilGpu); hasValue(u)) {
-                util += u;
-                ++utilCount;
+    QList<FleetHost> hosts;
+    if (m_context.hosts) {
+        for (HostConnection* c : m_context.hosts->hosts()) {
+            FleetHost h;
+            h.key = c->profile().name;
+            h.name = c->profile().name;
+            h.profileName = c->profile().name;
+            h.tags = c->profile().tags;
+            h.instances = { c->profile().destination() };
+            if (GpuMonitor* m = m_hub->monitorFor(c)) {
+                h.gpus = m->latest();
+                h.alerts = m->activeAlerts();
+                h.lastSampleMs = m->latestTimeMs();
             }
-            const double memUsed = g.value(GpuField::MemUsed);
-            const double memTotal = g.value(GpuField::MemTotal);
-            if (hasValue(memUsed) && hasValue(memTotal)) {
-                used += memUsed;
-                total += memTotal;
+            if (c->state() != ConnectionState::Ready) {
+                h.stale = !h.gpus.isEmpty() || c->state() != ConnectionState::Connecting;
+                h.staleReason = toString(c->state());
             }
-            if (const double t = g.value(GpuField::TempGpu); hasValue(t))
-                hottest = qMax(hottest, t);
-        }
-        html += tr("%1 × %2<br>").arg(gpus.size()).arg(gpus.first().text(GpuField::Name).toHtmlEscaped());
-        html += tr("GPU util %1 % · memory %2 / %3 GiB<br>")
-                    .arg(utilCount ? util / utilCount : 0, 0, 'f', 0)
-                    .arg(used / 1024, 0, 'f', 0)
-                    .arg(total / 1024, 0, 'f', 0);
-        if (hottest >= 0)
-            html += tr("hottest %1 °C<br>").arg(hottest, 0, 'f', 0);
-    } else if (monitor) {
-        html += tr("waiting for nvidia-smi…<br>");
-    }
-    if (monitor) {
-        const QList<Alert> alerts = monitor->activeAlerts();
-        if (!alerts.isEmpty()) {
-            bool critical = false;
-            for (const Alert& a : alerts)
-                critical |= a.critical;
-            border = critical ? QStringLiteral("#d62728") : QStringLiteral("#c07000");
-            html += QStringLiteral("<span style='color:%1'>%2</span>")
-                        .arg(border,
-                            tr("%n alert(s): ", nullptr, int(alerts.size())) + alerts.first().message.toHtmlEscaped());
+            hosts << h;
         }
     }
-    it->label->setText(html);
-    it->label->setStyleSheet(
-        QStringLiteral("QLabel#fleetTile { border: 2px solid %1; border-radius: 6px; }").arg(border));
+    setHosts(hosts, tr("%n host(s) over SSH (one nvidia-smi stream each)", nullptr, int(hosts.size())));
+}
+
+void FleetView::showSshStreams()
+{
+    if (m_prometheus)
+        m_prometheus->stop();
+    m_source = Source::SshStreams;
+    m_sourceBox->setCurrentIndex(0);
+    updateFromSsh();
+}
+
+void FleetView::showPrometheus(std::shared_ptr<PromClient> client, int intervalMs)
+{
+    if (!m_prometheus || m_prometheus->client() != client) {
+        m_prometheus = std::make_unique<FleetSource>(client);
+        connect(m_prometheus.get(), &FleetSource::snapshotReady, this, [this](const FleetSnapshot& s) {
+            QList<FleetHost> hosts = s.hosts;
+            mapProfiles(hosts, knownProfiles());
+            int stale = 0;
+            for (const FleetHost& h : std::as_const(hosts))
+                stale += h.stale;
+            setHosts(hosts,
+                tr("%1 host(s) from %2 · %3 stale · refreshed %4 (%5 queries, %6 ms)%7")
+                    .arg(hosts.size())
+                    .arg(m_prometheus->client()->endpoint().url())
+                    .arg(stale)
+                    .arg(QDateTime::fromMSecsSinceEpoch(s.timeMs).toString(QStringLiteral("HH:mm:ss")))
+                    .arg(fleetQueries().size())
+                    .arg(s.queryWallMs)
+                    .arg(s.problems.isEmpty() ? QString() : QStringLiteral(" · ") + s.problems.first()));
+        });
+        connect(m_prometheus.get(), &FleetSource::refreshFailed, this, [this](const QString& e) {
+            m_status->setText(tr("Prometheus: %1 (the tiles keep their last values)").arg(e));
+        });
+    }
+    m_source = Source::Prometheus;
+    m_sourceBox->setCurrentIndex(1);
+    m_status->setText(tr("asking %1…").arg(client->describe()));
+    m_prometheus->setInterval(intervalMs);
+    m_prometheus->start();
+}
+
+void FleetView::setHosts(QList<FleetHost> hosts, const QString& status)
+{
+    m_hosts = std::move(hosts);
+    m_status->setText(status);
+    ++m_updates;
+    rearrange();
+}
+
+void FleetView::setArrangement(const QString& groupBy, FleetSort sort, FleetFilter filter)
+{
+    const QSignalBlocker b1(m_groupBox), b2(m_sortBox), b3(m_filterBox);
+    const int g = m_groupBox->findData(groupBy);
+    if (g >= 0)
+        m_groupBox->setCurrentIndex(g);
+    else
+        m_groupBox->setCurrentText(groupBy);
+    m_sortBox->setCurrentIndex(m_sortBox->findData(int(sort)));
+    m_filterBox->setCurrentIndex(m_filterBox->findData(int(filter)));
+    rearrange();
+}
+
+void FleetView::rearrange()
+{
+    QString groupBy = m_groupBox->currentData().toString();
+    if (m_groupBox->currentText() != m_groupBox->itemText(m_groupBox->currentIndex()) || m_groupBox->currentIndex() < 0)
+        groupBy = m_groupBox->currentText().trimmed(); // typed: a label name
+    const auto sort = FleetSort(m_sortBox->currentData().toInt());
+    const auto filter = FleetFilter(m_filterBox->currentData().toInt());
+    m_tiles->setFleet(m_hosts, arrangeFleet(m_hosts, groupBy, sort, filter, AlertRules(), m_search->text().trimmed()));
+}
+
+int FleetView::tileCount() const
+{
+    return m_tiles->tileCount();
+}
+
+const QList<FleetHost>& FleetView::fleetHosts() const
+{
+    return m_hosts;
 }
 
 QString FleetView::tileText(const QString& hostName) const
 {
-    for (const auto& t : m_tiles) {
-        if (t.host && t.host->profile().name == hostName)
-            return t.label->text();
-    }
+    for (int i : m_tiles->displayOrder())
+        if (m_hosts.at(i).name == hostName)
+            return FleetTiles::tileLines(m_hosts.at(i)).join(u'\n');
     return {};
+}
+
+QList<HostProfile> FleetView::knownProfiles() const
+{
+    QList<HostProfile> out;
+    if (m_context.hosts)
+        for (HostConnection* c : m_context.hosts->hosts())
+            out << c->profile();
+    if (m_context.profiles)
+        if (const auto saved = m_context.profiles->load(); saved)
+            out += saved->profiles;
+    return out;
+}
+
+void FleetView::onTileClicked(int index)
+{
+    if (index < 0 || index >= m_hosts.size())
+        return;
+    const FleetHost& h = m_hosts.at(index);
+    if (m_source == Source::SshStreams) {
+        if (m_context.hosts)
+            if (HostConnection* c = m_context.hosts->find(h.profileName))
+                Q_EMIT hostActivated(c);
+        return;
+    }
+    auto* dialog = new HostDetailDialog(h, m_prometheus->client(), m_prometheus->snapshot().scrapeIntervalS, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &HostDetailDialog::liveStreamRequested, this, [this, h] { openLiveStream(h); });
+    dialog->show();
+}
+
+void FleetView::openLiveStream(const FleetHost& h)
+{
+    if (!m_context.hosts)
+        return;
+    HostConnection* c = h.profileName.isEmpty() ? nullptr : m_context.hosts->find(h.profileName);
+    if (!c) {
+        // A saved profile, or one made from Prometheus' labels and saved (the user adds the
+        // login in the connect dialog if the default user and keys do not do).
+        HostProfile profile = profileFor(h);
+        bool known = false;
+        for (const HostProfile& p : knownProfiles())
+            if (p.name == h.profileName) {
+                profile = p;
+                known = true;
+            }
+        if (!known && m_context.profiles)
+            if (const auto saved = m_context.profiles->upsert(profile); !saved)
+                m_status->setText(tr("could not save a profile for %1: %2").arg(h.name, saved.error()));
+        c = m_context.hosts->add(profile);
+    }
+    if (c->state() == ConnectionState::Disconnected || c->state() == ConnectionState::Failed)
+        c->connectToHost();
+    Q_EMIT hostActivated(c);
+}
+
+void FleetView::openPrometheusDialog()
+{
+    PrometheusDialog dialog(m_context, this);
+    if (dialog.exec() != QDialog::Accepted) {
+        if (!m_prometheus)
+            m_sourceBox->setCurrentIndex(0);
+        return;
+    }
+    showPrometheus(dialog.client());
+}
+
+void FleetView::openRollout()
+{
+    // The hosts shown now (after the filter), those with a profile.
+    QList<HostProfile> selected;
+    const QList<HostProfile> profiles = knownProfiles();
+    for (int i : m_tiles->displayOrder()) {
+        const QString name = m_hosts.at(i).profileName;
+        for (const HostProfile& p : profiles)
+            if (!name.isEmpty() && p.name == name) {
+                selected << p;
+                break;
+            }
+    }
+    auto* dialog = new RolloutDialog(selected, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
 }
 
 } // namespace kf

@@ -1,8 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/net/httpclient.h"
+#include "core/transport/localtransport.h"
 
 #include <QtTest>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <thread>
+#include <unistd.h>
 
 using namespace kf;
 
@@ -98,6 +105,51 @@ private Q_SLOTS:
         p = parseHttpResponse(QByteArray(QByteArray("HTTP/1.0 200 OK\r\n\r\n") + QByteArray(10, 'x')), true, 10);
         QVERIFY(p.complete);
         QCOMPARE(p.response.body.size(), 10);
+    }
+    void requestHeaders()
+    {
+        // A real socket on 127.0.0.1: one connection, records the request, answers 200.
+        const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+        QVERIFY(listener >= 0);
+        sockaddr_in a {};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        QCOMPARE(::bind(listener, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+        QCOMPARE(::listen(listener, 1), 0);
+        socklen_t len = sizeof a;
+        QCOMPARE(::getsockname(listener, reinterpret_cast<sockaddr*>(&a), &len), 0);
+        QByteArray request;
+        std::thread server([&] {
+            const int c = ::accept(listener, nullptr, nullptr);
+            char buf[4096];
+            while (!request.contains("\r\n\r\n")) {
+                const ssize_t n = ::read(c, buf, sizeof buf);
+                if (n <= 0)
+                    break;
+                request.append(buf, n);
+            }
+            const char reply[] = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
+            (void)!::write(c, reply, sizeof reply - 1);
+            ::close(c);
+        });
+        LocalTransport local;
+        const auto r
+            = httpGet(local, QStringLiteral("127.0.0.1"), ntohs(a.sin_port), QStringLiteral("/api/v1/query?query=up"),
+                10000, kHttpMaxBodyBytes, { { "Authorization", "Bearer s3cret" } });
+        server.join();
+        ::close(listener);
+        QVERIFY2(r, qPrintable(r.error()));
+        QCOMPARE(r->body, "ok");
+        QVERIFY2(request.contains("\r\nAuthorization: Bearer s3cret\r\n"), request.constData());
+        QVERIFY(request.startsWith("GET /api/v1/query?query=up HTTP/1.1\r\n"));
+        QVERIFY(request.endsWith("\r\n\r\n"));
+        // A header that would smuggle another one is refused before anything is sent; the
+        // message names the header, never its value (a token).
+        const auto bad = httpGet(local, QStringLiteral("127.0.0.1"), ntohs(a.sin_port), QStringLiteral("/"), 2000,
+            kHttpMaxBodyBytes, { { "Authorization", "Bearer x\r\nX-Evil: 1" } });
+        QVERIFY(!bad);
+        QVERIFY2(bad.error().startsWith("invalid header Authorization"), qPrintable(bad.error()));
+        QVERIFY(!bad.error().contains("Evil"));
     }
 };
 

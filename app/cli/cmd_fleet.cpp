@@ -1,0 +1,789 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+// kernelforge-cli fleet status|import|rollout, hosts list|export: the fleet from Prometheus,
+// host selection, and actions on many hosts in batches over SSH (core/fleet).
+#include "app/cli/cli.h"
+#include "app/cli/flags.h"
+#include "app/cli/sshoptions.h"
+
+#include "core/fleet/fleetsource.h"
+#include "core/fleet/gpuexport.h"
+#include "core/fleet/rollout.h"
+#include "core/gpu/gpumonitor.h"
+#include "core/hosts/hostprofilestore.h"
+#include "core/hosts/secretstore.h"
+#include "core/log/redact.h"
+#include "core/transport/localtransport.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cstdio>
+#include <mutex>
+
+namespace {
+
+using namespace kf;
+using namespace kf::fleet;
+
+constexpr int kExitUsage = 2;
+
+void usage(QTextStream& s)
+{
+    s << "Usage: kernelforge-cli fleet status --prometheus URL [SOURCE OPTIONS] [--match LABEL=VALUE]...\n"
+      << "                                    [--filter F] [--sort S] [--json]\n"
+      << "       kernelforge-cli fleet import --prometheus URL [SOURCE OPTIONS] [--match LABEL=VALUE]... [--user U]\n"
+      << "       kernelforge-cli fleet rollout ACTION SELECTION [--batch N] [--continue-on-error] [--json]\n"
+      << "\n"
+      << "status   every host Prometheus knows: GPUs (util, memory, temperature, power), stale flag, server\n"
+      << "         tokens/s. A fixed number of PromQL queries per refresh, whatever the fleet's size.\n"
+      << "import   add a host profile for every selected host that has none (name and address; add the login).\n"
+      << "rollout  run ACTION on the selected hosts in batches of N (each host over its own SSH connection);\n"
+      << "         after a batch with a failure the rest is skipped unless --continue-on-error.\n"
+      << "\n"
+      << "SOURCE OPTIONS\n"
+      << "  --prometheus URL        http://host:9090[/prefix] (https: use --tunnel to its plain port)\n"
+      << "  --bearer-token-file F   the token's first line (never on the command line)\n"
+      << "  --keychain              the token stored in the system keychain for URL (the app's dialog stores it)\n"
+      << "  --tunnel [USER@]HOST    reach URL from that SSH host (with -p, -i, -J, --known-hosts, --accept-new)\n"
+      << "  --match LABEL=VALUE     only hosts whose target label (job, instance, ...), tag, name or profile\n"
+      << "                          matches; VALUE may end in '*'; repeatable (all must match)\n"
+      << "  --filter F              all, alerts, throttling, xid, memory-full, stale\n"
+      << "  --sort S                name, hottest, busiest, memory, stale\n"
+      << "\n"
+      << "ACTION: patch-plan|patch-apply --set SET --root PATH, preflight|build --profile NAME\n"
+      << "SELECTION: --tag T (repeatable), --host NAME (repeatable), or --prometheus URL with --match/--filter\n"
+      << "           (hosts mapped to profiles); profiles come from hosts.yaml (--hosts-file FILE).\n"
+      << "patch-apply plans the first selected host (or --review-host NAME) as the reviewed plan and prints its\n"
+      << "fingerprint; --expect-plan HASH refuses unless it is the one you reviewed. A host whose plan differs\n"
+      << "from the reviewed one is refused (nothing written) unless --yes-different.\n"
+      << "Exit status: 0 all hosts fine; 1 some host failed, was refused or skipped (status: some host stale);\n"
+      << "2 bad usage or Prometheus unreachable.\n";
+}
+
+void printJson(const QJsonObject& o)
+{
+    cli::out() << QJsonDocument(o).toJson(QJsonDocument::Compact) << '\n';
+    cli::out().flush();
+}
+
+QJsonValue num(double v)
+{
+    return hasValue(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null);
+}
+
+struct SourceOptions
+{
+    QString url;
+    QString tokenFile;
+    bool keychain = false;
+    QString tunnel;
+    QStringList sshArgs; // -p/-i/-J/... for the tunnel
+    QList<std::pair<QString, QString>> matches;
+    FleetFilter filter = FleetFilter::All;
+    FleetSort sort = FleetSort::Name;
+};
+
+// Takes the source options out of args; unknown options stay. Empty on success.
+QString takeSource(QStringList& args, SourceOptions* o)
+{
+    QStringList rest;
+    while (!args.isEmpty()) {
+        const QString a = args.takeFirst();
+        auto value = [&](QString* v) {
+            if (args.isEmpty())
+                return false;
+            *v = args.takeFirst();
+            return true;
+        };
+        QString v;
+        if (a == u"--prometheus") {
+            if (!value(&o->url))
+                return a + QStringLiteral(" needs a URL");
+        } else if (a == u"--bearer-token-file") {
+            if (!value(&o->tokenFile))
+                return a + QStringLiteral(" needs a file");
+        } else if (a == u"--keychain") {
+            o->keychain = true;
+        } else if (a == u"--tunnel") {
+            if (!value(&o->tunnel))
+                return a + QStringLiteral(" needs [USER@]HOST");
+        } else if (a == u"--match") {
+            if (!value(&v) || !v.contains(u'=') || v.startsWith(u'='))
+                return QStringLiteral("--match needs LABEL=VALUE");
+            o->matches.append({ v.section(u'=', 0, 0), v.section(u'=', 1) });
+        } else if (a == u"--filter") {
+            if (!value(&v) || !fleetFilterFromName(v))
+                return QStringLiteral("--filter needs one of all, alerts, throttling, xid, memory-full, stale");
+            o->filter = *fleetFilterFromName(v);
+        } else if (a == u"--sort") {
+            if (!value(&v) || !fleetSortFromName(v))
+                return QStringLiteral("--sort needs one of name, hottest, busiest, memory, stale");
+            o->sort = *fleetSortFromName(v);
+        } else if (a == u"-p" || a == u"-i" || a == u"-J" || a == u"--known-hosts") {
+            if (!value(&v))
+                return a + QStringLiteral(" needs a value");
+            o->sshArgs << a << v;
+        } else if (a == u"--accept-new") {
+            o->sshArgs << a;
+        } else {
+            rest << a;
+        }
+    }
+    args = rest;
+    if (!o->sshArgs.isEmpty() && o->tunnel.isEmpty())
+        return QStringLiteral("SSH options without --tunnel");
+    return {};
+}
+
+Result<std::shared_ptr<PromClient>> openClient(const SourceOptions& o)
+{
+    auto endpoint = PromEndpoint::parse(o.url);
+    if (!endpoint)
+        return endpoint.withoutValue();
+    if (!o.tokenFile.isEmpty()) {
+        QFile f(o.tokenFile);
+        if (!f.open(QIODevice::ReadOnly))
+            return Result<std::shared_ptr<PromClient>>::failure(
+                QStringLiteral("cannot read the token file %1: %2").arg(o.tokenFile, f.errorString()));
+        QByteArray token = f.read(64 * 1024).trimmed();
+        token = token.left(token.indexOf('\n') < 0 ? token.size() : token.indexOf('\n')).trimmed();
+        endpoint.value().bearerToken = token;
+        wipe(token);
+    } else if (o.keychain) {
+        const auto store = SecretStore::createSystem(10000);
+        if (!store)
+            return Result<std::shared_ptr<PromClient>>::failure(QStringLiteral("this build has no keychain support"));
+        const auto token = store->read(QStringLiteral("prometheus-token:") + endpoint->url());
+        if (!token)
+            return token.withoutValue();
+        if (!token.value())
+            return Result<std::shared_ptr<PromClient>>::failure(
+                QStringLiteral("no token stored in the keychain for %1").arg(endpoint->url()));
+        endpoint.value().bearerToken = *token.value();
+    }
+    std::shared_ptr<Transport> via;
+    if (o.tunnel.isEmpty()) {
+        via = std::make_shared<LocalTransport>();
+    } else {
+        QStringList ssh = o.sshArgs;
+        ssh << o.tunnel;
+        auto taken = cli::takeSshOptions(ssh);
+        if (!taken)
+            return Result<std::shared_ptr<PromClient>>::failure(QStringLiteral("--tunnel: ") + taken.error());
+        SshCliOptions so = *taken;
+        so.reconnect = false;
+        auto t = cli::connectForCli(so);
+        if (!t)
+            return t.withoutValue();
+        via = t.value();
+    }
+    return std::make_shared<PromClient>(via, endpoint.value());
+}
+
+bool selected(const FleetHost& h, const SourceOptions& o)
+{
+    for (const auto& [k, v] : o.matches)
+        if (!matchesSelector(h, k, v))
+            return false;
+    return true;
+}
+
+QList<HostProfile> loadProfiles(const QString& file, QString* error)
+{
+    const HostProfileStore store(file);
+    const auto loaded = store.load();
+    if (!loaded) {
+        *error = loaded.error();
+        return {};
+    }
+    return loaded->profiles;
+}
+
+// One Prometheus refresh, mapped to the profiles and narrowed by --match / --filter.
+Result<QList<FleetHost>> fleetFrom(const SourceOptions& o, const QList<HostProfile>& profiles)
+{
+    auto client = openClient(o);
+    if (!client)
+        return client.withoutValue();
+    RefreshState state;
+    const auto snap = refreshFleet(*client.value(), state, QDateTime::currentMSecsSinceEpoch());
+    if (!snap)
+        return snap.withoutValue();
+    for (const QString& p : snap->problems)
+        cli::err() << "fleet: " << p << '\n';
+    QList<FleetHost> hosts = snap->hosts;
+    mapProfiles(hosts, profiles);
+    QList<FleetHost> out;
+    for (const FleetGroup& g : arrangeFleet(hosts, {}, o.sort, o.filter, AlertRules()))
+        for (int i : g.hosts)
+            if (selected(hosts.at(i), o))
+                out.append(hosts.at(i));
+    return out;
+}
+
+QJsonObject hostJson(const FleetHost& h)
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("name"), h.name);
+    o.insert(QStringLiteral("address"), h.key);
+    o.insert(QStringLiteral("instances"), QJsonArray::fromStringList(h.instances));
+    o.insert(
+        QStringLiteral("profile"), h.profileName.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(h.profileName));
+    o.insert(QStringLiteral("stale"), h.stale);
+    if (h.stale)
+        o.insert(QStringLiteral("stale_reason"), h.staleReason);
+    if (h.lastSampleMs)
+        o.insert(QStringLiteral("last_sample"),
+            QDateTime::fromMSecsSinceEpoch(h.lastSampleMs, Qt::UTC).toString(Qt::ISODateWithMs));
+    QJsonArray gpus;
+    for (qsizetype i = 0; i < h.gpus.size(); ++i) {
+        const GpuSample& g = h.gpus.at(i);
+        QJsonObject j;
+        j.insert(QStringLiteral("index"), g.index);
+        j.insert(QStringLiteral("uuid"), g.text(GpuField::Uuid));
+        j.insert(QStringLiteral("name"), g.text(GpuField::Name));
+        j.insert(QStringLiteral("util"), num(g.value(GpuField::UtilGpu)));
+        j.insert(QStringLiteral("mem_used_mib"), num(g.value(GpuField::MemUsed)));
+        j.insert(QStringLiteral("mem_total_mib"), num(g.value(GpuField::MemTotal)));
+        j.insert(QStringLiteral("temp_c"), num(g.value(GpuField::TempGpu)));
+        j.insert(QStringLiteral("power_w"), num(g.value(GpuField::PowerDraw)));
+        j.insert(QStringLiteral("sm_clock_mhz"), num(g.value(GpuField::ClockSm)));
+        j.insert(QStringLiteral("xid"), num(h.xid.value(i, noValue())));
+        j.insert(QStringLiteral("reasons"),
+            g.hasReasons ? QJsonArray::fromStringList(reasonWords(g.reasons)) : QJsonArray());
+        gpus.append(j);
+    }
+    o.insert(QStringLiteral("gpus"), gpus);
+    if (!h.serverKind.isEmpty()) {
+        QJsonObject s;
+        s.insert(QStringLiteral("kind"), h.serverKind);
+        s.insert(QStringLiteral("tokens_per_s"), num(h.serverTokensPerS));
+        s.insert(QStringLiteral("running"), num(h.serverRunning));
+        s.insert(QStringLiteral("queued"), num(h.serverQueued));
+        o.insert(QStringLiteral("server"), s);
+    }
+    if (hasValue(h.load1))
+        o.insert(QStringLiteral("load1"), h.load1);
+    QJsonArray alerts;
+    for (const Alert& a : h.alerts) {
+        QJsonObject j;
+        j.insert(QStringLiteral("kind"), alertKindName(a.kind));
+        j.insert(QStringLiteral("gpu"), a.gpu);
+        j.insert(QStringLiteral("critical"), a.critical);
+        j.insert(QStringLiteral("message"), a.message);
+        alerts.append(j);
+    }
+    o.insert(QStringLiteral("alerts"), alerts);
+    return o;
+}
+
+QString cell(double v, int precision = 0)
+{
+    return hasValue(v) ? QString::number(v, 'f', precision) : QStringLiteral("-");
+}
+
+int status(QStringList args)
+{
+    SourceOptions o;
+    if (const QString e = takeSource(args, &o); !e.isEmpty()) {
+        cli::err() << "fleet status: " << e << '\n';
+        return kExitUsage;
+    }
+    bool json = false;
+    QString hostsFile;
+    while (!args.isEmpty()) {
+        const QString a = args.takeFirst();
+        if (a == u"--json")
+            json = true;
+        else if (a == u"--hosts-file" && !args.isEmpty())
+            hostsFile = args.takeFirst();
+        else {
+            cli::err() << "fleet status: unknown option " << a << '\n';
+            return kExitUsage;
+        }
+    }
+    if (o.url.isEmpty()) {
+        cli::err() << "fleet status: --prometheus URL is required\n";
+        return kExitUsage;
+    }
+    QString error;
+    const QList<HostProfile> profiles = loadProfiles(hostsFile, &error);
+    if (!error.isEmpty())
+        cli::err() << "fleet status: " << error << " (hosts are not mapped to profiles)\n";
+    const auto hosts = fleetFrom(o, profiles);
+    if (!hosts) {
+        cli::err() << "fleet status: " << hosts.error() << '\n';
+        return kExitUsage;
+    }
+    bool anyStale = false;
+    for (const FleetHost& h : hosts.value()) {
+        anyStale |= h.stale;
+        if (json) {
+            printJson(hostJson(h));
+            continue;
+        }
+        QString mem;
+        double used = 0, total = 0;
+        for (const GpuSample& g : h.gpus)
+            if (hasValue(g.value(GpuField::MemUsed)) && hasValue(g.value(GpuField::MemTotal)))
+                used += g.value(GpuField::MemUsed), total += g.value(GpuField::MemTotal);
+        cli::out() << h.name.leftJustified(20) << ' ' << QString::number(h.gpus.size()).rightJustified(2)
+                   << " GPU  util " << cell(h.meanUtil()).rightJustified(3) << "%  mem " << cell(used / 1024) << '/'
+                   << cell(total / 1024) << " GiB  hottest " << cell(h.hottestC()) << " C";
+        if (hasValue(h.serverTokensPerS))
+            cli::out() << "  " << h.serverKind << ' ' << cell(h.serverTokensPerS, 1) << " tok/s";
+        if (h.stale)
+            cli::out() << "  STALE (" << h.staleReason << ')';
+        for (const Alert& a : h.alerts)
+            cli::out() << "\n    alert: " << a.message;
+        cli::out() << '\n';
+    }
+    if (!json)
+        cli::out() << hosts->size() << " host(s)\n";
+    cli::out().flush();
+    return anyStale ? 1 : 0;
+}
+
+int import(QStringList args)
+{
+    SourceOptions o;
+    if (const QString e = takeSource(args, &o); !e.isEmpty()) {
+        cli::err() << "fleet import: " << e << '\n';
+        return kExitUsage;
+    }
+    QString hostsFile, user;
+    while (!args.isEmpty()) {
+        const QString a = args.takeFirst();
+        if (a == u"--hosts-file" && !args.isEmpty())
+            hostsFile = args.takeFirst();
+        else if (a == u"--user" && !args.isEmpty())
+            user = args.takeFirst();
+        else {
+            cli::err() << "fleet import: unknown option " << a << '\n';
+            return kExitUsage;
+        }
+    }
+    QString error;
+    QList<HostProfile> profiles = loadProfiles(hostsFile, &error);
+    if (!error.isEmpty()) {
+        cli::err() << "fleet import: " << error << '\n';
+        return 1;
+    }
+    const auto hosts = fleetFrom(o, profiles);
+    if (!hosts) {
+        cli::err() << "fleet import: " << hosts.error() << '\n';
+        return kExitUsage;
+    }
+    int added = 0;
+    for (const FleetHost& h : hosts.value()) {
+        if (!h.profileName.isEmpty())
+            continue;
+        HostProfile p = profileFor(h);
+        p.user = user;
+        profiles.append(p);
+        cli::out() << "added " << p.name << " (" << p.host << ")\n";
+        ++added;
+    }
+    if (added) {
+        if (const auto saved = HostProfileStore(hostsFile).save(profiles); !saved) {
+            cli::err() << "fleet import: " << saved.error() << '\n';
+            return 1;
+        }
+    }
+    cli::out() << added << " profile(s) added\n";
+    return 0;
+}
+
+QJsonObject runJson(const HostRun& r)
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("host"), r.profile.name);
+    o.insert(QStringLiteral("batch"), r.batch);
+    o.insert(QStringLiteral("state"), hostRunStateName(r.state));
+    o.insert(QStringLiteral("summary"), r.summary);
+    return o;
+}
+
+int rollout(QStringList args)
+{
+    if (args.isEmpty()) {
+        usage(cli::err());
+        return kExitUsage;
+    }
+    const QString action = args.takeFirst();
+    SourceOptions src;
+    if (const QString e = takeSource(args, &src); !e.isEmpty()) {
+        cli::err() << "fleet rollout: " << e << '\n';
+        return kExitUsage;
+    }
+    QStringList tags, names;
+    QString hostsFile, setSpec, root, profileName, reviewHost, expectPlan;
+    RolloutOptions options;
+    bool yesDifferent = false, json = false;
+    while (!args.isEmpty()) {
+        const QString a = args.takeFirst();
+        auto value = [&](QString* v) {
+            if (args.isEmpty())
+                return false;
+            *v = args.takeFirst();
+            return true;
+        };
+        QString v;
+        bool ok = true;
+        if (a == u"--tag")
+            ok = value(&v), tags << v;
+        else if (a == u"--host")
+            ok = value(&v), names << v;
+        else if (a == u"--hosts-file")
+            ok = value(&hostsFile);
+        else if (a == u"--set")
+            ok = value(&setSpec);
+        else if (a == u"--root")
+            ok = value(&root);
+        else if (a == u"--profile")
+            ok = value(&profileName);
+        else if (a == u"--review-host")
+            ok = value(&reviewHost);
+        else if (a == u"--expect-plan")
+            ok = value(&expectPlan);
+        else if (a == u"--batch") {
+            ok = value(&v);
+            options.batchSize = v.toInt(&ok);
+            ok = ok && options.batchSize > 0;
+        } else if (a == u"--continue-on-error")
+            options.continueOnError = true;
+        else if (a == u"--yes-different")
+            yesDifferent = true;
+        else if (a == u"--json")
+            json = true;
+        else {
+            cli::err() << "fleet rollout: unknown option " << a << '\n';
+            return kExitUsage;
+        }
+        if (!ok) {
+            cli::err() << "fleet rollout: " << a << " needs a value" << (a == u"--batch" ? " > 0" : "") << '\n';
+            return kExitUsage;
+        }
+    }
+    QString error;
+    const QList<HostProfile> profiles = loadProfiles(hostsFile, &error);
+    if (!error.isEmpty()) {
+        cli::err() << "fleet rollout: " << error << '\n';
+        return kExitUsage;
+    }
+    // Selection: tags and names from hosts.yaml, or the Prometheus-backed filter.
+    QList<HostProfile> hosts;
+    if (!src.url.isEmpty()) {
+        const auto fleet = fleetFrom(src, profiles);
+        if (!fleet) {
+            cli::err() << "fleet rollout: " << fleet.error() << '\n';
+            return kExitUsage;
+        }
+        for (const FleetHost& h : fleet.value()) {
+            if (h.profileName.isEmpty()) {
+                cli::err() << "fleet rollout: " << h.name << " has no profile (fleet import adds one); left out\n";
+                continue;
+            }
+            for (const HostProfile& p : profiles)
+                if (p.name == h.profileName)
+                    hosts << p;
+        }
+    } else {
+        for (const HostProfile& p : profiles) {
+            const bool byTag
+                = std::any_of(tags.cbegin(), tags.cend(), [&](const QString& t) { return p.tags.contains(t); });
+            if (byTag || names.contains(p.name))
+                hosts << p;
+        }
+        for (const QString& n : std::as_const(names))
+            if (std::none_of(profiles.cbegin(), profiles.cend(), [&](const HostProfile& p) { return p.name == n; })) {
+                cli::err() << "fleet rollout: no host profile named " << n << '\n';
+                return kExitUsage;
+            }
+    }
+    if (hosts.isEmpty()) {
+        cli::err() << "fleet rollout: no hosts selected (--tag, --host or --prometheus with --match)\n";
+        return kExitUsage;
+    }
+    std::unique_ptr<RolloutStep> step;
+    PatchStep* patchStep = nullptr;
+    if (action == u"patch-plan" || action == u"patch-apply") {
+        if (setSpec.isEmpty() || root.isEmpty()) {
+            cli::err() << "fleet rollout: " << action << " needs --set and --root\n";
+            return kExitUsage;
+        }
+        const auto set = patch::loadPatchSet(setSpec);
+        if (!set) {
+            cli::err() << "fleet rollout: " << set.error() << '\n';
+            return kExitUsage;
+        }
+        auto ps = std::make_unique<PatchStep>(set.value(), root, action == u"patch-apply");
+        patchStep = ps.get();
+        step = std::move(ps);
+    } else if (action == u"preflight" || action == u"build") {
+        const auto all = loadBuildProfiles();
+        const auto bp = all ? findBuildProfile(all.value(), profileName) : std::nullopt;
+        if (!bp) {
+            cli::err() << "fleet rollout: " << action << " needs --profile NAME (see 'build profiles')"
+                       << (all ? QString() : QStringLiteral(": ") + all.error()) << '\n';
+            return kExitUsage;
+        }
+        if (action == u"preflight")
+            step = std::make_unique<PreflightStep>(*bp);
+        else
+            step = std::make_unique<BuildStartStep>(*bp);
+    } else {
+        cli::err() << "fleet rollout: unknown action " << action << " (patch-plan, patch-apply, preflight, build)\n";
+        return kExitUsage;
+    }
+
+    std::mutex printing;
+    RolloutCallbacks cb;
+    cb.log = [&](int i, const QString& line) {
+        std::lock_guard lock(printing);
+        for (const QString& l : line.split(u'\n'))
+            cli::err() << hosts.at(i).name << "| " << l << '\n';
+        cli::err().flush();
+    };
+    cb.changed = [&](int, const HostRun& r) {
+        if (json || r.state == HostRunState::Waiting)
+            return;
+        std::lock_guard lock(printing);
+        cli::out() << "[batch " << r.batch << "] " << r.profile.name.leftJustified(16) << ' '
+                   << hostRunStateName(r.state).leftJustified(10) << ' ' << r.summary << '\n';
+        cli::out().flush();
+    };
+    cb.confirmDifferent = [yesDifferent](int, const QString&) { return yesDifferent; };
+
+    if (patchStep && action == u"patch-apply") {
+        // The reviewed plan: planned on the review host now, and pinned by --expect-plan.
+        HostProfile review = hosts.first();
+        if (!reviewHost.isEmpty()) {
+            const auto it = std::find_if(
+                profiles.cbegin(), profiles.cend(), [&](const HostProfile& p) { return p.name == reviewHost; });
+            if (it == profiles.cend()) {
+                cli::err() << "fleet rollout: no host profile named " << reviewHost << '\n';
+                return kExitUsage;
+            }
+            review = *it;
+        }
+        std::optional<PlanFingerprint> reviewed;
+        RolloutCallbacks quiet;
+        quiet.log = [&](int, const QString& line) { cli::err() << review.name << "| " << line << '\n'; };
+        // Plan on the review host through the same runner (its own connection).
+        struct Capture : RolloutStep
+        {
+            std::optional<PlanFingerprint>* out = nullptr;
+            patch::PatchSet set;
+            QString root;
+            QString name() const override { return QStringLiteral("review plan"); }
+            StepResult run(Transport& t, const StepContext& c) override
+            {
+                const patch::SetPlan plan = patch::planSet(t, set, patch::resolveRoot(t, set, root), c.stop);
+                if (!plan)
+                    return { HostRunState::Failed, plan.error };
+                *out = fingerprint(plan);
+                c.log(QStringLiteral("reviewed plan %1 at %2").arg((*out)->hash(), plan.root));
+                return { HostRunState::Succeeded, {} };
+            }
+        } capture;
+        capture.out = &reviewed;
+        capture.set = patch::loadPatchSet(setSpec).value();
+        capture.root = root;
+        const QList<HostRun> r = runRollout({ review }, capture, options, quiet);
+        if (!reviewed || r.first().state != HostRunState::Succeeded) {
+            cli::err() << "fleet rollout: the review plan on " << review.name << " failed: " << r.first().summary
+                       << '\n';
+            return 1;
+        }
+        (json ? cli::err() : cli::out()) << "reviewed plan " << reviewed->hash() << " (" << review.name << ", "
+                                         << reviewed->files.size() << " file(s) to change)\n";
+        if (!expectPlan.isEmpty() && expectPlan != reviewed->hash()) {
+            cli::err() << "fleet rollout: the plan on " << review.name << " is " << reviewed->hash()
+                       << ", not the reviewed " << expectPlan << ": nothing applied\n";
+            return 1;
+        }
+        patchStep->setReviewed(*reviewed);
+    }
+    const QList<HostRun> runs = runRollout(hosts, *step, options, cb);
+    int bad = 0;
+    for (const HostRun& r : runs) {
+        bad += r.state != HostRunState::Succeeded;
+        if (json)
+            printJson(runJson(r));
+    }
+    if (!json)
+        cli::out() << runs.size() - bad << " of " << runs.size() << " host(s) succeeded\n";
+    cli::out().flush();
+    return bad ? 1 : 0;
+}
+
+int runFleet(const QStringList& argsIn)
+{
+    QStringList args = argsIn;
+    if (args.isEmpty() || args.first() == u"--help" || args.first() == u"-h") {
+        usage(args.isEmpty() ? cli::err() : cli::out());
+        return args.isEmpty() ? kExitUsage : 0;
+    }
+    const QString sub = args.takeFirst();
+    if (args.contains(QStringLiteral("--help"))) {
+        usage(cli::out());
+        return 0;
+    }
+    if (sub == u"status")
+        return status(args);
+    if (sub == u"import")
+        return import(args);
+    if (sub == u"rollout")
+        return rollout(args);
+    cli::err() << "fleet: unknown subcommand " << sub << '\n';
+    usage(cli::err());
+    return kExitUsage;
+}
+
+int runHosts(const QStringList& argsIn)
+{
+    QStringList args = argsIn;
+    QString sub = args.isEmpty() ? QString() : args.takeFirst();
+    bool ansible = false, json = false;
+    QString hostsFile, output;
+    QStringList tags;
+    while (!args.isEmpty()) {
+        const QString a = args.takeFirst();
+        if (a == u"--ansible")
+            ansible = true;
+        else if (a == u"--json")
+            json = true;
+        else if (a == u"--hosts-file" && !args.isEmpty())
+            hostsFile = args.takeFirst();
+        else if (a == u"--tag" && !args.isEmpty())
+            tags << args.takeFirst();
+        else if ((a == u"-o" || a == u"--output") && !args.isEmpty())
+            output = args.takeFirst();
+        else {
+            sub = QStringLiteral("--help");
+            break;
+        }
+    }
+    if (sub != u"list" && !(sub == u"export" && ansible)) {
+        QTextStream& s = sub == u"--help" || sub == u"-h" ? cli::out() : cli::err();
+        s << "Usage: kernelforge-cli hosts list [--json] [--tag T]... [--hosts-file FILE]\n"
+          << "       kernelforge-cli hosts export --ansible [--tag T]... [-o FILE] [--hosts-file FILE]\n"
+          << "export writes an Ansible INI inventory: one group per tag, ansible_host/port/user, the key and\n"
+          << "ProxyJump as ansible_ssh_common_args. Passwords are never in hosts.yaml, so never in the inventory.\n";
+        return sub == u"--help" || sub == u"-h" ? 0 : kExitUsage;
+    }
+    QString error;
+    QList<HostProfile> profiles = loadProfiles(hostsFile, &error);
+    if (!error.isEmpty()) {
+        cli::err() << "hosts: " << error << '\n';
+        return 1;
+    }
+    if (!tags.isEmpty())
+        profiles.removeIf([&](const HostProfile& p) {
+            return std::none_of(tags.cbegin(), tags.cend(), [&](const QString& t) { return p.tags.contains(t); });
+        });
+    if (sub == u"export") {
+        const QByteArray text = ansibleInventory(profiles).toUtf8();
+        if (output.isEmpty()) {
+            cli::out() << QString::fromUtf8(text);
+            return 0;
+        }
+        QFile f(output);
+        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(text) != text.size()) {
+            cli::err() << "hosts export: cannot write " << output << ": " << f.errorString() << '\n';
+            return 1;
+        }
+        return 0;
+    }
+    for (const HostProfile& p : profiles) {
+        if (json) {
+            QJsonObject o;
+            o.insert(QStringLiteral("name"), p.name);
+            o.insert(QStringLiteral("destination"), p.destination());
+            o.insert(QStringLiteral("tags"), QJsonArray::fromStringList(p.tags));
+            printJson(o);
+        } else {
+            cli::out() << p.name.leftJustified(20) << ' ' << p.destination() << "  " << p.tags.join(u',') << '\n';
+        }
+    }
+    return 0;
+}
+
+const cli::Registration fleetReg { "fleet", "The fleet from Prometheus; actions on many hosts in batches", &runFleet };
+const cli::Registration hostsReg { "hosts", "List saved host profiles; export them as an Ansible inventory",
+    &runHosts };
+
+} // namespace
+
+namespace kf::cli {
+
+// gpu export: GpuMonitor's stream served as dcgm-exporter text. A sample older than three
+// intervals (the link is down, nvidia-smi hangs) is not served: the scrape fails with 503
+// and Prometheus marks the target down, so the host shows stale, never old values as new.
+int gpuExport(QStringList args)
+{
+    const QString me = QStringLiteral("gpu export");
+    QString listen, hostname;
+    int interval = 1000;
+    // Our own flags first, so that no value of theirs is taken for the destination.
+    FlagTable flags;
+    flags.add("--listen", &listen)
+        .add("--hostname", &hostname)
+        .add("--interval", &interval, 100, "milliseconds >= 100");
+    if (const auto taken = flags.take(args); !taken)
+        return usageError(me, taken.error());
+    const auto targetOptions = takeTargetOptions(args);
+    if (!targetOptions)
+        return usageError(me, targetOptions.error());
+    if (!args.isEmpty())
+        return usageError(me, QStringLiteral("unexpected argument ") + args.first());
+    const TargetOptions target = *targetOptions;
+    if (listen.isEmpty()) {
+        err() << "gpu export: --listen ADDRESS:PORT is required (e.g. 127.0.0.1:9400)\n";
+        return kExitUsage;
+    }
+    const auto opened = openTarget(target);
+    if (!opened)
+        return connectionError(me, opened.error());
+    if (hostname.isEmpty())
+        hostname = opened->label;
+    GpuMonitor::Options options;
+    options.intervalMs = interval;
+    options.processIntervalMs = 0;
+    GpuMonitor monitor(opened->transport, opened->label, options);
+    // Freshness by this machine's clock: when the last sample arrived, not its timestamp
+    // (the server's local time).
+    qint64 lastArrival = 0;
+    QObject::connect(&monitor, &GpuMonitor::samplesUpdated, &monitor,
+        [&](const QList<GpuSample>&) { lastArrival = QDateTime::currentMSecsSinceEpoch(); });
+    QObject::connect(&monitor, &GpuMonitor::alertRaised, &monitor, [](const Alert& a) {
+        if (a.kind == AlertKind::SmiFailure)
+            err() << "gpu export: " << a.message << '\n' << Qt::flush;
+    });
+    MetricsHttpServer server([&]() -> QByteArray {
+        if (monitor.latest().isEmpty()
+            || QDateTime::currentMSecsSinceEpoch() - lastArrival > 3 * qint64(interval) + 2000)
+            return {};
+        return dcgmExposition(monitor.latest(), hostname);
+    });
+    if (const auto listening = server.listen(listen); !listening) {
+        err() << "gpu export: " << listening.error() << '\n';
+        return kExitUsage;
+    }
+    const QString shown = listen.left(listen.lastIndexOf(u':'));
+    err() << "gpu export: serving http://" << shown << ':' << server.port() << "/metrics for " << opened->label
+          << " (dcgm-exporter names)\n"
+          << Qt::flush;
+    monitor.start();
+    const int rc = QCoreApplication::exec();
+    monitor.stop();
+    return connectionGivenUp() ? kExitConnection : rc;
+}
+
+} // namespace kf::cli

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/fleet/fleethost.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace kf;
+using namespace kf::fleet;
+
+namespace {
+
+PromSeries s(const Labels& m, double v)
+{
+    PromSeries p;
+    p.metric = m;
+    p.value = v;
+    return p;
+}
+
+// One dcgm-exporter host with two GPUs, a node_exporter and an SGLang server on it.
+QHash<QString, PromQueryResult> answers(const QString& address, double nowS, bool up = true, double gpu1Temp = 60)
+{
+    const QString dcgm = address + ":9400", node = address + ":9100", srv = address + ":30000";
+    QHash<QString, PromQueryResult> a;
+    auto gpu = [&](const char* name, const char* idx, double v) {
+        return s({ { "__name__", name }, { "instance", dcgm }, { "gpu", idx } }, v);
+    };
+    a["gpu"].series = { gpu("DCGM_FI_DEV_GPU_UTIL", "0", 90), gpu("DCGM_FI_DEV_GPU_UTIL", "1", 10),
+        gpu("DCGM_FI_DEV_FB_USED", "0", 70000), gpu("DCGM_FI_DEV_FB_FREE", "0", 11059),
+        gpu("DCGM_FI_DEV_FB_USED", "1", 1000), gpu("DCGM_FI_DEV_FB_FREE", "1", 80059),
+        gpu("DCGM_FI_DEV_GPU_TEMP", "0", 50), gpu("DCGM_FI_DEV_GPU_TEMP", "1", gpu1Temp),
+        gpu("DCGM_FI_DEV_MEMORY_TEMP", "1", 9223372036854775794.0), gpu("DCGM_FI_DEV_XID_ERRORS", "1", 79),
+        gpu("DCGM_FI_DEV_CLOCKS_EVENT_REASONS", "0", 8), gpu("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "0", 0),
+        gpu("DCGM_FI_DEV_POWER_USAGE", "10", 300) };
+    a["gpu_info"].series = { s({ { "instance", dcgm }, { "gpu", "0" }, { "UUID", "GPU-a" },
+                                   { "modelName", "NVIDIA H200" }, { "Hostname", "gpu1" } },
+                                 1),
+        s({ { "instance", dcgm }, { "gpu", "1" }, { "UUID", "GPU-b" }, { "modelName", "NVIDIA H200" },
+              { "Hostname", "gpu1" } },
+            1) };
+    a["host"].series = { s({ { "__name__", "node_load1" }, { "instance", node } }, 3.5),
+        s({ { "__name__", "node_uname_info" }, { "instance", node }, { "nodename", "gpu1" } }, 1) };
+    a["server"].series = { s({ { "__name__", "sglang:gen_throughput" }, { "instance", srv } }, 1234.5),
+        s({ { "__name__", "sglang:num_running_reqs" }, { "instance", srv } }, 7) };
+    a["up"].series = { s({ { "__name__", "up" }, { "instance", dcgm }, { "job", "dcgm" } }, up ? 1 : 0),
+        s({ { "__name__", "up" }, { "instance", node }, { "job", "node" } }, 1) };
+    if (up)
+        a["last_sample"].series = { s({ { "instance", dcgm } }, nowS - 1) };
+    return a;
+}
+
+} // namespace
+
+class TestFleetHost : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void assemblesOneHostFromEveryFamily()
+    {
+        AssembleOptions o;
+        o.nowMs = 1700000000000;
+        const FleetSnapshot snap = assembleFleet(answers("10.0.0.11", 1700000000), o);
+        QCOMPARE(snap.hosts.size(), 1);
+        const FleetHost& h = snap.hosts.first();
+        QCOMPARE(h.name, "gpu1");
+        QCOMPARE(h.key, "10.0.0.11");
+        QCOMPARE(h.instances.size(), 3);
+        QCOMPARE(h.gpus.size(), 3); // gpu 10 has only power: still a GPU, sorted after 1
+        QCOMPARE(h.gpus.at(0).index, 0);
+        QCOMPARE(h.gpus.at(2).index, 10);
+        QCOMPARE(h.gpus.at(0).value(GpuField::MemTotal), 81059.0);
+        QCOMPARE(h.gpus.at(0).text(GpuField::Name), "NVIDIA H200");
+        QCOMPARE(h.gpus.at(1).text(GpuField::Uuid), "GPU-b");
+        QVERIFY(std::isnan(h.gpus.at(1).value(GpuField::TempMemory))); // DCGM's blank sentinel is no temperature
+        QCOMPARE(h.xid.at(1), 79.0);
+        QCOMPARE(h.load1, 3.5);
+        QCOMPARE(h.serverKind, "sglang");
+        QCOMPARE(h.serverTokensPerS, 1234.5);
+        QCOMPARE(h.serverRunning, 7.0);
+        QVERIFY(!h.stale);
+        QVERIFY(h.throttling());
+        QVERIFY(h.hasXid());
+        QCOMPARE(h.meanUtil(), 50.0);
+    }
+    void alertsAreTheSshStreamRules()
+    {
+        AssembleOptions o;
+        o.nowMs = 1700000000000;
+        const FleetHost h = assembleFleet(answers("10.0.0.11", 1700000000, true, 92), o).hosts.first();
+        // The same rule function the nvidia-smi stream uses, on the same samples.
+        QList<Alert> expected = evaluateAlerts(h.gpus, o.rules, o.nowMs);
+        expected += evaluateXidAlerts(h.gpus, h.xid, o.rules, o.nowMs);
+        QCOMPARE(h.alerts.size(), expected.size());
+        QStringList kinds;
+        for (const Alert& a : h.alerts)
+            kinds << alertKindName(a.kind);
+        kinds.sort();
+        QCOMPARE(kinds, QStringList({ "hw_slowdown", "temperature", "xid" }));
+        AlertRules off;
+        off.xidErrors = false;
+        QVERIFY(evaluateXidAlerts(h.gpus, h.xid, off).isEmpty());
+    }
+    void downTargetIsStaleWithLastValuesNeverZero()
+    {
+        AssembleOptions o;
+        o.nowMs = 1700000000000;
+        const FleetSnapshot before = assembleFleet(answers("10.0.0.11", 1700000000), o);
+        // The target goes down: Prometheus drops its series (staleness markers), up == 0.
+        auto a = answers("10.0.0.11", 1700000010, false);
+        a["gpu"].series.clear();
+        a["gpu_info"].series.clear();
+        a["host"].series.clear(); // node_exporter down too: no name label is left
+        o.nowMs += 10000;
+        o.previous = &before.hosts;
+        o.targetErrors.insert("10.0.0.11:9400", "connection refused");
+        const FleetHost h = assembleFleet(a, o).hosts.first();
+        QVERIFY(h.stale);
+        QCOMPARE(h.name, "gpu1");
+        QVERIFY2(h.staleReason.contains("10.0.0.11:9400 is down: connection refused"), qPrintable(h.staleReason));
+        QCOMPARE(h.gpus.size(), 3);
+        QCOMPARE(h.gpus.at(0).value(GpuField::UtilGpu), 90.0);
+        QVERIFY(h.alerts.isEmpty()); // nothing new is raised from old values
+    }
+    void oldSampleIsStaleAfterThreeIntervals()
+    {
+        AssembleOptions o;
+        o.scrapeIntervalS = 15;
+        o.nowMs = 1700000000000;
+        auto a = answers("10.0.0.11", 1700000000);
+        a["last_sample"].series = { s({ { "instance", "10.0.0.11:9400" } }, 1700000000 - 44) };
+        QVERIFY(!assembleFleet(a, o).hosts.first().stale); // 44 s < 45 s
+        a["last_sample"].series = { s({ { "instance", "10.0.0.11:9400" } }, 1700000000 - 47) };
+        const FleetHost h = assembleFleet(a, o).hosts.first();
+        QVERIFY(h.stale);
+        QVERIFY2(h.staleReason.contains("no GPU sample for 47 s"), qPrintable(h.staleReason));
+    }
+    void vanishedHostStaysAsStale()
+    {
+        AssembleOptions o;
+        o.nowMs = 1700000000000;
+        const FleetSnapshot before = assembleFleet(answers("10.0.0.11", 1700000000), o);
+        o.previous = &before.hosts;
+        const FleetSnapshot after = assembleFleet(answers("10.0.0.12", 1700000000), o);
+        QCOMPARE(after.hosts.size(), 2);
+        int stale = 0;
+        for (const FleetHost& h : after.hosts)
+            stale += h.stale && h.key == "10.0.0.11" && h.staleReason == "no longer in Prometheus";
+        QCOMPARE(stale, 1);
+    }
+    void nvidiaSmiExporterNames()
+    {
+        QHash<QString, PromQueryResult> a;
+        const Labels base { { "instance", "10.0.0.5:9835" }, { "uuid", "GPU-x" } };
+        auto m = [&](const char* name, double v) {
+            Labels l = base;
+            l.insert("__name__", name);
+            return s(l, v);
+        };
+        a["gpu"].series
+            = { m("nvidia_smi_utilization_gpu_ratio", 0.5), m("nvidia_smi_memory_used_bytes", 1024.0 * 1024 * 1024),
+                  m("nvidia_smi_memory_total_bytes", 4.0 * 1024 * 1024 * 1024),
+                  m("nvidia_smi_clocks_current_sm_clock_hz", 1.98e9) };
+        a["gpu_info"].series
+            = { s({ { "instance", "10.0.0.5:9835" }, { "uuid", "GPU-x" }, { "name", "NVIDIA L4" } }, 1) };
+        const FleetHost h = assembleFleet(a, {}).hosts.first();
+        QCOMPARE(h.gpus.size(), 1);
+        QCOMPARE(h.gpus.at(0).value(GpuField::UtilGpu), 50.0);
+        QCOMPARE(h.gpus.at(0).value(GpuField::MemUsed), 1024.0);
+        QCOMPARE(h.gpus.at(0).value(GpuField::MemFree), 3072.0);
+        QCOMPARE(h.gpus.at(0).value(GpuField::ClockSm), 1980.0);
+        QCOMPARE(h.gpus.at(0).text(GpuField::Name), "NVIDIA L4");
+        QCOMPARE(h.gpus.at(0).index, 0);
+        QCOMPARE(h.name, "10.0.0.5");
+    }
+    void hostsMergeByNameAcrossAddresses()
+    {
+        // dcgm-exporter in a pod (its own address) and node_exporter on the node: one host.
+        QHash<QString, PromQueryResult> a;
+        a["gpu"].series
+            = { s({ { "__name__", "DCGM_FI_DEV_GPU_UTIL" }, { "instance", "10.244.1.7:9400" }, { "gpu", "0" } }, 5) };
+        a["gpu_info"].series
+            = { s({ { "instance", "10.244.1.7:9400" }, { "gpu", "0" }, { "Hostname", "node-a" } }, 1) };
+        a["host"].series
+            = { s({ { "__name__", "node_uname_info" }, { "instance", "10.0.0.1:9100" }, { "nodename", "node-a" } }, 1),
+                  s({ { "__name__", "node_load1" }, { "instance", "10.0.0.1:9100" } }, 2) };
+        const auto hosts = assembleFleet(a, {}).hosts;
+        QCOMPARE(hosts.size(), 1);
+        QCOMPARE(hosts.first().gpus.size(), 1);
+        QCOMPARE(hosts.first().load1, 2.0);
+    }
+    void instanceAddresses()
+    {
+        QCOMPARE(instanceAddress("10.0.0.1:9400"), "10.0.0.1");
+        QCOMPARE(instanceAddress("[fe80::1]:9100"), "fe80::1");
+        QCOMPARE(instanceAddress("gpu1"), "gpu1");
+        QCOMPARE(instanceAddress("fe80::1"), "fe80::1");
+    }
+    void profilesMapAndImport()
+    {
+        AssembleOptions o;
+        QList<FleetHost> hosts = assembleFleet(answers("10.0.0.11", 0), o).hosts;
+        hosts += assembleFleet(answers("10.0.0.12", 0), o).hosts;
+        hosts[1].name = "gpu2.lab.example";
+        HostProfile byAddress;
+        byAddress.name = "first";
+        byAddress.host = "10.0.0.11";
+        byAddress.tags = { "lab" };
+        HostProfile byShortName;
+        byShortName.name = "gpu2";
+        byShortName.host = "gpu2.internal";
+        QCOMPARE(mapProfiles(hosts, { byAddress, byShortName }), 2);
+        QCOMPARE(hosts.at(0).profileName, "first");
+        QCOMPARE(hosts.at(0).tags, QStringList { "lab" });
+        QCOMPARE(hosts.at(1).profileName, "gpu2");
+        const HostProfile p = profileFor(hosts.at(0));
+        QCOMPARE(p.host, "10.0.0.11");
+        QCOMPARE(p.name, "gpu1");
+        QVERIFY(matchesSelector(hosts.at(0), "job", "dcgm"));
+        QVERIFY(matchesSelector(hosts.at(0), "tag", "lab"));
+        QVERIFY(matchesSelector(hosts.at(0), "name", "gpu*"));
+        QVERIFY(!matchesSelector(hosts.at(0), "job", "node"));
+        QVERIFY(!matchesSelector(hosts.at(0), "rack", "a"));
+    }
+    void arrangeSortsFiltersGroups()
+    {
+        QList<FleetHost> hosts;
+        for (int i = 0; i < 6; ++i) {
+            FleetHost h;
+            h.name = QStringLiteral("h%1").arg(i);
+            h.key = h.name;
+            GpuSample g;
+            g.index = 0;
+            g.setValue(GpuField::TempGpu, 40 + i * 10 % 35);
+            g.setValue(GpuField::UtilGpu, 100 - i * 10);
+            g.setValue(GpuField::MemUsed, i == 2 ? 99 : 10);
+            g.setValue(GpuField::MemTotal, 100);
+            h.gpus = { g };
+            h.xid = { i == 4 ? 79.0 : 0.0 };
+            h.stale = i == 5;
+            h.labels.insert("rack", i % 2 ? "b" : "a");
+            if (i == 0)
+                h.labels.remove("rack");
+            hosts << h;
+        }
+        const AlertRules rules;
+        auto names = [&](const QList<FleetGroup>& g, int group = 0) {
+            QStringList n;
+            for (int i : g.at(group).hosts)
+                n << hosts.at(i).name;
+            return n;
+        };
+        QCOMPARE(names(arrangeFleet(hosts, {}, FleetSort::Hottest, FleetFilter::All, rules)),
+            QStringList({ "h3", "h2", "h5", "h1", "h4", "h0" }));
+        QCOMPARE(names(arrangeFleet(hosts, {}, FleetSort::Busiest, FleetFilter::All, rules)).first(), "h0");
+        QCOMPARE(names(arrangeFleet(hosts, {}, FleetSort::Name, FleetFilter::Stale, rules)), QStringList { "h5" });
+        QCOMPARE(names(arrangeFleet(hosts, {}, FleetSort::Name, FleetFilter::Xid, rules)), QStringList { "h4" });
+        QCOMPARE(names(arrangeFleet(hosts, {}, FleetSort::Name, FleetFilter::MemoryFull, rules)), QStringList { "h2" });
+        const auto groups = arrangeFleet(hosts, "rack", FleetSort::Name, FleetFilter::All, rules);
+        QCOMPARE(groups.size(), 3);
+        QCOMPARE(groups.at(0).name, "a");
+        QCOMPARE(groups.at(2).name, "(none)"); // hosts without the label last
+        QCOMPARE(names(groups, 2), QStringList { "h0" });
+        QCOMPARE(names(arrangeFleet(hosts, {}, FleetSort::Name, FleetFilter::All, rules, "H3")), QStringList { "h3" });
+    }
+    void queriesAreAFixedSetAndRangeStepsBounded()
+    {
+        const auto q = fleetQueries();
+        QCOMPARE(q.size(), 7);
+        for (const FleetQuery& f : q)
+            QVERIFY2(!f.promql.contains("instance=\""), qPrintable(f.promql)); // never one query per host
+        QCOMPARE(rangeStepSeconds(86400, 15), 15.0);
+        QCOMPARE(rangeStepSeconds(86400, 1), 8.0); // 10800 points, under Prometheus' 11000
+        FleetHost h;
+        h.instances = { "10.0.0.1:9400" };
+        const QString q0 = hostChartQueries(h).first().promql;
+        const QString escaped
+            = QStringLiteral("instance=~\"10\\\\.0\\\\.0\\\\.1"); // PromQL string of the regex 10\.0\.0\.1
+        QVERIFY2(q0.contains(escaped), qPrintable(q0));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFleetHost)
+#include "tst_fleethost.moc"

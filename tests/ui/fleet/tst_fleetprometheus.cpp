@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+// The Fleet view on a real Prometheus at scale (256 hosts x 8 GPUs, offscreen): one model
+// update per refresh, grouped by a target label, sorted, filtered, a host whose exporters go
+// down shown stale (never zero), the drill-down's 24 h charts from query_range, and a rollout
+// dialog over two real sshd instances with a plan that differs.
+#include "core/fleet/fleetsource.h"
+#include "core/hosts/hostmanager.h"
+#include "core/store/database.h"
+#include "core/transport/localtransport.h"
+#include "tests/support/promfixture.h"
+#include "tests/support/testsupport.h"
+#include "ui/chart/timechart.h"
+#include "ui/fleet/fleettiles.h"
+#include "ui/fleet/fleetview.h"
+#include "ui/fleet/hostdetaildialog.h"
+#include "ui/fleet/rolloutdialog.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace kf;
+using namespace kf::fleet;
+
+namespace {
+constexpr int kHosts = 256;
+}
+
+class TestFleetPrometheus : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+    void tilesAtScaleGroupedSortedFiltered();
+    void downHostIsStaleNotZero();
+    void drillDownCharts();
+    void rolloutDialogRowsAndADifferentPlan();
+
+private:
+    std::shared_ptr<PromClient> client() const;
+    std::unique_ptr<test::PrometheusFixture> m_prom;
+    std::unique_ptr<FleetView> m_view;
+    QTemporaryDir m_state;
+};
+
+std::shared_ptr<PromClient> TestFleetPrometheus::client() const
+{
+    return std::make_shared<PromClient>(std::make_shared<LocalTransport>(), PromEndpoint::parse(m_prom->url()).value());
+}
+
+void TestFleetPrometheus::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    qunsetenv("SSH_AUTH_SOCK");
+    store::setDatabasePath(m_state.filePath(QStringLiteral("history.sqlite")));
+    if (!test::PrometheusFixture::available())
+        QFAIL("/usr/bin/prometheus is missing: scripts/bootstrap installs Debian's prometheus package");
+    test::PrometheusFixture::Options o;
+    o.hosts = kHosts;
+    o.scrapeIntervalS = 2;
+    o.racks = 4;
+    m_prom = std::make_unique<test::PrometheusFixture>(o);
+    const auto started = m_prom->start();
+    QVERIFY2(started, qPrintable(started.error() + u'\n' + m_prom->prometheusLog()));
+    AppContext ctx; // no session hosts: the fleet comes from Prometheus alone
+    m_view = std::make_unique<FleetView>(ctx);
+    m_view->resize(1500, 950);
+    m_view->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_view.get()));
+    m_view->showPrometheus(client(), 2000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_view->tileCount() == kHosts, 60000);
+}
+
+void TestFleetPrometheus::cleanupTestCase()
+{
+    m_view.reset();
+    if (m_prom)
+        m_prom->stop();
+}
+
+void TestFleetPrometheus::tilesAtScaleGroupedSortedFiltered()
+{
+    // One model update per refresh, whatever the number of hosts.
+    QSignalSpy refreshed(m_view->prometheusSource(), &FleetSource::snapshotReady);
+    const int before = m_view->updates();
+    QVERIFY(refreshed.wait(30000));
+    QCOMPARE(m_view->updates() - before, int(refreshed.size()));
+    QCOMPARE(m_view->fleetHosts().size(), kHosts);
+    QVERIFY2(m_view->tileText(QStringLiteral("gpu-node-004")).contains(QStringLiteral("Xid 79")),
+        qPrintable(m_view->tileText(QStringLiteral("gpu-node-004"))));
+    QVERIFY(m_view->tileText(QStringLiteral("gpu-node-010")).contains(QStringLiteral("8 × NVIDIA H100 80GB HBM3")));
+
+    m_view->setArrangement(QStringLiteral("rack"), FleetSort::Hottest, FleetFilter::All);
+    const QList<int> order = m_view->tiles()->displayOrder();
+    QCOMPARE(order.size(), kHosts);
+    const auto& hosts = m_view->tiles()->hosts();
+    QCOMPARE(hosts.at(order.first()).labels.value(QStringLiteral("rack")), "rack-1");
+    QCOMPARE(hosts.at(order.first()).hottestC(), 91.0); // rack-1's hottest first (host 7: GPU 3 at 91 C)
+    QCOMPARE(hosts.at(order.last()).labels.value(QStringLiteral("rack")), "rack-4");
+    QElapsedTimer t;
+    t.start();
+    const QImage shot = m_view->grab().toImage();
+    qInfo("256 tiles: grab %lld ms, tile paint %.2f ms", t.elapsed(), m_view->tiles()->lastPaintMs());
+    QVERIFY(shot.save(test::screenshotPath(QStringLiteral("fleet-prometheus-256"))));
+
+    m_view->setArrangement({}, FleetSort::Name, FleetFilter::Throttling);
+    QCOMPARE(m_view->tileCount(), (kHosts - 3 + 16) / 17);
+    m_view->setArrangement({}, FleetSort::Name, FleetFilter::Xid);
+    QCOMPARE(m_view->tileCount(), (kHosts - 4 + 18) / 19);
+    m_view->setArrangement({}, FleetSort::Name, FleetFilter::MemoryFull);
+    QCOMPARE(m_view->tileCount(), (kHosts - 5 + 22) / 23);
+    m_view->setArrangement({}, FleetSort::Name, FleetFilter::All);
+}
+
+void TestFleetPrometheus::downHostIsStaleNotZero()
+{
+    QVERIFY(m_prom->setHostDown(9, true));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        m_view->tileText(QStringLiteral("gpu-node-009")).contains(QStringLiteral("stale: target")), 60000);
+    const QString text = m_view->tileText(QStringLiteral("gpu-node-009"));
+    QVERIFY2(text.contains(QStringLiteral("8 × NVIDIA H100")) && !text.contains(QStringLiteral("util 0 %")),
+        qPrintable(text));
+    m_view->setArrangement({}, FleetSort::Name, FleetFilter::Stale);
+    QCOMPARE(m_view->tileCount(), 1);
+    m_view->setArrangement({}, FleetSort::Stale, FleetFilter::All);
+    QVERIFY(m_view->grab().save(test::screenshotPath(QStringLiteral("fleet-prometheus-stale"))));
+    QVERIFY(m_prom->setHostDown(9, false));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !m_view->tileText(QStringLiteral("gpu-node-009")).contains(QStringLiteral("stale")), 60000);
+    m_view->setArrangement({}, FleetSort::Name, FleetFilter::All);
+}
+
+void TestFleetPrometheus::drillDownCharts()
+{
+    FleetHost host;
+    for (const FleetHost& h : m_view->fleetHosts())
+        if (h.name == u"gpu-node-007")
+            host = h;
+    QVERIFY(!host.instances.isEmpty());
+    HostDetailDialog dialog(host, client(), 2);
+    dialog.show();
+    QSignalSpy ready(&dialog, &HostDetailDialog::chartsReady);
+    QVERIFY(ready.wait(60000));
+    QCOMPARE(dialog.charts().size(), 5);
+    QCOMPARE(dialog.charts().at(0)->seriesCount(), 8); // one line per GPU
+    QVERIFY(dialog.charts().at(0)->pointCount() > 8);
+    QCOMPARE(dialog.charts().at(4)->seriesCount(), 0); // no server on this host
+    QVERIFY(dialog.grab().save(test::screenshotPath(QStringLiteral("fleet-host-detail"))));
+}
+
+void TestFleetPrometheus::rolloutDialogRowsAndADifferentPlan()
+{
+    KF_START_DEMO_HOST(a);
+    KF_START_DEMO_HOST(b);
+    {
+        QFile f(b.homeDir() + QStringLiteral("/sgl-kernel/CMakeLists.txt"));
+        QVERIFY(f.open(QIODevice::Append));
+        f.write("# edited by hand\n");
+    }
+    RolloutDialog dialog({ a.profile(QStringLiteral("lab-a")), b.profile(QStringLiteral("lab-b")) });
+    QStringList asked;
+    dialog.setDifferentPlanAnswer([&](const QString& host, const QString&) {
+        asked << host;
+        return false;
+    });
+    QString reviewed;
+    dialog.setReviewAnswer([&](const QString& summary) {
+        reviewed = summary;
+        return true;
+    });
+    dialog.setAction(QStringLiteral("patch-apply"));
+    dialog.setBatch(1, true);
+    dialog.show();
+    QSignalSpy done(&dialog, &RolloutDialog::finished);
+    dialog.start();
+    QVERIFY(done.wait(120000));
+    QVERIFY2(reviewed.contains(QStringLiteral("CMakeLists.txt")), qPrintable(reviewed));
+    QCOMPARE(dialog.runs().at(0).state, HostRunState::Succeeded);
+    QCOMPARE(dialog.runs().at(1).state, HostRunState::Refused);
+    QCOMPARE(asked, QStringList { "lab-b" });
+    QCOMPARE(dialog.table()->item(1, 2)->text(), "refused");
+    QVERIFY(dialog.logOf(1).contains(QStringLiteral("differs from the reviewed plan")));
+    dialog.table()->setCurrentCell(1, 0);
+    QVERIFY(dialog.grab().save(test::screenshotPath(QStringLiteral("fleet-rollout"))));
+}
+
+QTEST_MAIN(TestFleetPrometheus)
+#include "tst_fleetprometheus.moc"

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "ui/fleet/fleettiles.h"
+
+#include <QElapsedTimer>
+#include <QMouseEvent>
+#include <QPaintEvent>
+#include <QPainter>
+
+#include <algorithm>
+
+namespace kf {
+
+using fleet::FleetHost;
+
+namespace {
+constexpr int kTileW = 236;
+constexpr int kTileH = 104;
+constexpr int kGap = 8;
+constexpr int kHeaderH = 26;
+
+QString num(double v, int prec = 0)
+{
+    return hasValue(v) ? QString::number(v, 'f', prec) : QStringLiteral("–");
+}
+
+QColor utilColor(double u)
+{
+    if (!hasValue(u))
+        return QColor(160, 160, 160);
+    return QColor::fromHsvF(0.33 * (1 - qBound(0.0, u, 100.0) / 100.0), 0.65, 0.85);
+}
+} // namespace
+
+FleetTiles::FleetTiles(QWidget* parent)
+    : QWidget(parent)
+{
+    setObjectName(QStringLiteral("fleetTiles"));
+    setMouseTracking(false);
+    setAttribute(Qt::WA_OpaquePaintEvent, false);
+    QSizePolicy p(QSizePolicy::Preferred, QSizePolicy::Preferred);
+    p.setHeightForWidth(true);
+    setSizePolicy(p);
+}
+
+void FleetTiles::setFleet(const QList<FleetHost>& hosts, const QList<fleet::FleetGroup>& groups)
+{
+    m_hosts = hosts;
+    m_groups = groups;
+    m_layoutWidth = -1;
+    layoutTiles();
+    updateGeometry();
+    update();
+}
+
+int FleetTiles::tileCount() const
+{
+    int n = 0;
+    for (const auto& g : m_groups)
+        n += int(g.hosts.size());
+    return n;
+}
+
+QList<int> FleetTiles::displayOrder() const
+{
+    QList<int> out;
+    for (const auto& g : m_groups)
+        out += g.hosts;
+    return out;
+}
+
+QStringList FleetTiles::tileLines(const FleetHost& h)
+{
+    QStringList lines;
+    QString title = h.name;
+    if (!h.profileName.isEmpty() && h.profileName != h.name)
+        title += QStringLiteral(" (%1)").arg(h.profileName);
+    lines << title;
+    if (h.gpus.isEmpty()) {
+        lines << (h.stale ? QStringLiteral("no GPU data") : QStringLiteral("waiting for GPU samples…"));
+    } else {
+        double used = 0, total = 0;
+        for (const GpuSample& g : h.gpus)
+            if (hasValue(g.value(GpuField::MemUsed)) && hasValue(g.value(GpuField::MemTotal)))
+                used += g.value(GpuField::MemUsed), total += g.value(GpuField::MemTotal);
+        lines << QStringLiteral("%1 × %2").arg(h.gpus.size()).arg(h.gpus.first().text(GpuField::Name));
+        lines << QStringLiteral("util %1 % · mem %2/%3 GiB · %4 °C")
+                     .arg(num(h.meanUtil()), num(used / 1024), num(total / 1024), num(h.hottestC()));
+    }
+    if (hasValue(h.serverTokensPerS))
+        lines << QStringLiteral("%1 %2 tok/s · %3 running")
+                     .arg(h.serverKind, num(h.serverTokensPerS), num(h.serverRunning));
+    if (h.stale)
+        lines << QStringLiteral("stale: ") + h.staleReason;
+    else if (!h.alerts.isEmpty())
+        lines << QStringLiteral("%1 alert(s): %2").arg(h.alerts.size()).arg(h.alerts.first().message);
+    return lines;
+}
+
+void FleetTiles::layoutTiles()
+{
+    const int w = qMax(width(), kTileW + 2 * kGap);
+    if (w == m_layoutWidth)
+        return;
+    m_layoutWidth = w;
+    m_placed.clear();
+    const int columns = qMax(1, (w - kGap) / (kTileW + kGap));
+    int y = kGap;
+    const bool headers = m_groups.size() > 1 || (m_groups.size() == 1 && !m_groups.first().name.isEmpty());
+    for (const auto& g : m_groups) {
+        if (headers) {
+            m_placed.append({ QRect(kGap, y, w - 2 * kGap, kHeaderH), -1,
+                QStringLiteral("%1 · %2 host(s)").arg(g.name).arg(g.hosts.size()) });
+            y += kHeaderH;
+        }
+        for (int i = 0; i < g.hosts.size(); ++i) {
+            const int col = i % columns, row = i / columns;
+            m_placed.append(
+                { QRect(kGap + col * (kTileW + kGap), y + row * (kTileH + kGap), kTileW, kTileH), g.hosts.at(i), {} });
+        }
+        y += int((g.hosts.size() + columns - 1) / columns) * (kTileH + kGap) + kGap;
+    }
+    setMinimumHeight(y);
+}
+
+int FleetTiles::heightForWidth(int width) const
+{
+    const int columns = qMax(1, (width - kGap) / (kTileW + kGap));
+    int y = kGap;
+    for (const auto& g : m_groups)
+        y += kHeaderH + int((g.hosts.size() + columns - 1) / columns) * (kTileH + kGap) + kGap;
+    return y;
+}
+
+QSize FleetTiles::sizeHint() const
+{
+    const int w = 4 * (kTileW + kGap) + kGap;
+    return { w, heightForWidth(w) };
+}
+
+void FleetTiles::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    layoutTiles();
+}
+
+void FleetTiles::paintEvent(QPaintEvent* event)
+{
+    QElapsedTimer timer;
+    timer.start();
+    QPainter p(this);
+    const QPalette pal = palette();
+    p.fillRect(event->rect(), pal.window());
+    const QFont base = font();
+    QFont bold = base;
+    bold.setBold(true);
+    QFont small = base;
+    small.setPointSizeF(base.pointSizeF() * 0.9);
+    const QFontMetrics fm(small);
+    for (const Placed& t : std::as_const(m_placed)) {
+        if (!t.rect.intersects(event->rect()))
+            continue;
+        if (t.host < 0) {
+            p.setFont(bold);
+            p.setPen(pal.color(QPalette::WindowText));
+            p.drawText(t.rect.adjusted(2, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, t.header);
+            p.setPen(pal.color(QPalette::Mid));
+            p.drawLine(t.rect.bottomLeft() - QPoint(0, 3), t.rect.bottomRight() - QPoint(0, 3));
+            continue;
+        }
+        const FleetHost& h = m_hosts.at(t.host);
+        bool critical = false;
+        for (const Alert& a : h.alerts)
+            critical |= a.critical;
+        QColor border = pal.color(QPalette::Mid);
+        if (h.stale)
+            border = QColor(128, 128, 128);
+        else if (!h.alerts.isEmpty())
+            border = critical ? QColor(0xd6, 0x27, 0x28) : QColor(0xc0, 0x70, 0x00);
+        p.setPen(QPen(border, h.alerts.isEmpty() || h.stale ? 1 : 2));
+        p.setBrush(h.stale ? QBrush(pal.color(QPalette::Window).darker(108)) : pal.base());
+        p.drawRoundedRect(QRectF(t.rect).adjusted(0.5, 0.5, -0.5, -0.5), 6, 6);
+        if (h.stale) {
+            p.setPen(Qt::NoPen);
+            p.setBrush(QBrush(QColor(128, 128, 128, 60), Qt::BDiagPattern));
+            p.drawRoundedRect(t.rect.adjusted(1, 1, -1, -1), 6, 6);
+        }
+        const QStringList lines = tileLines(h);
+        const QRect inner = t.rect.adjusted(8, 6, -8, -6);
+        const QColor text = h.stale ? pal.color(QPalette::Disabled, QPalette::Text) : pal.color(QPalette::Text);
+        p.setFont(bold);
+        p.setPen(text);
+        p.drawText(QRect(inner.left(), inner.top(), inner.width(), 18), Qt::AlignLeft | Qt::AlignVCenter,
+            QFontMetrics(bold).elidedText(lines.first(), Qt::ElideRight, inner.width()));
+        p.setFont(small);
+        int y = inner.top() + 20;
+        for (int i = 1; i < lines.size() && y + fm.height() <= inner.bottom() - 12; ++i) {
+            const bool last = i == lines.size() - 1;
+            QColor c = text;
+            if (last && h.stale)
+                c = QColor(110, 110, 110);
+            else if (last && !h.alerts.isEmpty())
+                c = border;
+            p.setPen(c);
+            p.drawText(QRect(inner.left(), y, inner.width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                fm.elidedText(lines.at(i), Qt::ElideRight, inner.width()));
+            y += fm.height();
+        }
+        // One bar per GPU: utilization as height and colour (grey when stale or unknown).
+        if (!h.gpus.isEmpty()) {
+            const int n = int(h.gpus.size());
+            const int barsTop = inner.bottom() - 10;
+            const double bw = double(inner.width()) / n;
+            for (int g = 0; g < n; ++g) {
+                const double u = h.gpus.at(g).value(GpuField::UtilGpu);
+                const QRectF slot(inner.left() + g * bw + 1, barsTop, bw - 2, 10);
+                p.fillRect(slot, pal.color(QPalette::Midlight));
+                if (hasValue(u)) {
+                    const double f = qBound(0.0, u / 100.0, 1.0);
+                    p.fillRect(QRectF(slot.left(), slot.bottom() - slot.height() * f, slot.width(), slot.height() * f),
+                        h.stale ? QColor(150, 150, 150) : utilColor(u));
+                }
+            }
+        }
+    }
+    m_lastPaintMs = timer.nsecsElapsed() / 1e6;
+}
+
+void FleetTiles::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() != Qt::LeftButton)
+        return;
+    for (const Placed& t : std::as_const(m_placed))
+        if (t.host >= 0 && t.rect.contains(event->position().toPoint())) {
+            Q_EMIT hostClicked(t.host);
+            return;
+        }
+}
+
+} // namespace kf

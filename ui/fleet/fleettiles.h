@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include "core/fleet/fleethost.h"
+
+#include <QWidget>
+
+namespace kf {
+
+// The fleet as tiles, drawn with QPainter (no child widget per tile: 256 hosts are 256
+// rectangles, and a repaint draws only the tiles in the exposed area). Grouped: each group
+// starts a new row under its name. A stale host is drawn greyed and hatched with its reason,
+// its last values kept; never as zeros. Lives in a QScrollArea (its height follows the layout).
+class FleetTiles : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit FleetTiles(QWidget* parent = nullptr);
+
+    // One update per refresh: the hosts and their arrangement (fleet::arrangeFleet).
+    void setFleet(const QList<fleet::FleetHost>& hosts, const QList<fleet::FleetGroup>& groups);
+    const QList<fleet::FleetHost>& hosts() const { return m_hosts; }
+    int tileCount() const;
+    // Host indexes in display order (for tests).
+    QList<int> displayOrder() const;
+    // The lines a tile shows, for tests and accessibility.
+    static QStringList tileLines(const fleet::FleetHost& host);
+    // Time spent in the last paintEvent (ms), for the benchmark.
+    double lastPaintMs() const { return m_lastPaintMs; }
+
+    QSize sizeHint() const override;
+    int heightForWidth(int width) const override;
+    bool hasHeightForWidth() const override { return true; }
+
+Q_SIGNALS:
+    void hostClicked(int index);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    struct Placed
+    {
+        QRect rect;
+        int host = -1; // -1: a group header
+        QString header;
+    };
+    void layoutTiles();
+    QList<fleet::FleetHost> m_hosts;
+    QList<fleet::FleetGroup> m_groups;
+    QList<Placed> m_placed;
+    int m_layoutWidth = -1;
+    double m_lastPaintMs = 0;
+};
+
+} // namespace kf

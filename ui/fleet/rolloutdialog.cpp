@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "ui/fleet/rolloutdialog.h"
+
+#include "core/transport/transportpool.h"
+
+#include <QCheckBox>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPointer>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QThread>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+namespace kf {
+
+using namespace fleet;
+
+namespace {
+QColor stateColor(HostRunState s)
+{
+    switch (s) {
+    case HostRunState::Succeeded: return QColor(0x2c, 0xa0, 0x2c);
+    case HostRunState::Failed: return QColor(0xd6, 0x27, 0x28);
+    case HostRunState::Refused: return QColor(0xc0, 0x70, 0x00);
+    case HostRunState::Skipped: return QColor(128, 128, 128);
+    default: return {};
+    }
+}
+} // namespace
+
+RolloutDialog::~RolloutDialog()
+{
+    m_stop->store(true);
+}
+
+RolloutDialog::RolloutDialog(const QList<HostProfile>& hosts, QWidget* parent)
+    : QDialog(parent)
+    , m_hosts(hosts)
+{
+    setObjectName(QStringLiteral("rolloutDialog"));
+    setWindowTitle(tr("Roll out to %n host(s)", nullptr, int(hosts.size())));
+    resize(1000, 640);
+    for (int i = 0; i < hosts.size(); ++i) {
+        m_runs.append({ hosts.at(i), HostRunState::Waiting, {}, i + 1 });
+        m_logs.append(QString());
+    }
+    auto* outer = new QVBoxLayout(this);
+    auto* form = new QFormLayout;
+    m_action = new QComboBox(this);
+    m_action->setObjectName(QStringLiteral("rolloutAction"));
+    m_action->addItem(tr("Patch: plan"), QStringLiteral("patch-plan"));
+    m_action->addItem(tr("Patch: apply the reviewed plan"), QStringLiteral("patch-apply"));
+    m_action->addItem(tr("Build: preflight"), QStringLiteral("preflight"));
+    m_action->addItem(tr("Build: start"), QStringLiteral("build"));
+    m_set = new QLineEdit(QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), this);
+    m_root = new QLineEdit(QStringLiteral("sgl-kernel"), this);
+    m_profile = new QComboBox(this);
+    if (const auto profiles = loadBuildProfiles(); profiles)
+        for (const BuildProfile& p : profiles.value())
+            m_profile->addItem(p.name);
+    auto* batchRow = new QHBoxLayout;
+    m_batch = new QSpinBox(this);
+    m_batch->setRange(1, qMax(1, int(hosts.size())));
+    m_batch->setValue(qMin(4, qMax(1, int(hosts.size()))));
+    m_continue = new QCheckBox(tr("continue after a failed batch"), this);
+    batchRow->addWidget(m_batch);
+    batchRow->addWidget(m_continue);
+    batchRow->addStretch();
+    form->addRow(tr("Action"), m_action);
+    form->addRow(tr("Patch set"), m_set);
+    form->addRow(tr("Root on each host"), m_root);
+    form->addRow(tr("Build profile"), m_profile);
+    form->addRow(tr("Hosts at a time"), batchRow);
+    outer->addLayout(form);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    m_table = new QTableWidget(int(hosts.size()), 4, split);
+    m_table->setObjectName(QStringLiteral("rolloutTable"));
+    m_table->setHorizontalHeaderLabels({ tr("Host"), tr("Batch"), tr("State"), tr("Result") });
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_log = new QPlainTextEdit(split);
+    m_log->setObjectName(QStringLiteral("rolloutLog"));
+    m_log->setReadOnly(true);
+    m_log->setMaximumBlockCount(20000);
+    outer->addWidget(split, 1);
+    auto* bottom = new QHBoxLayout;
+    m_summary = new QLabel(this);
+    m_start = new QPushButton(tr("Start"), this);
+    m_start->setObjectName(QStringLiteral("rolloutStart"));
+    m_start->setEnabled(!hosts.isEmpty());
+    auto* close = new QPushButton(tr("Close"), this);
+    bottom->addWidget(m_summary, 1);
+    bottom->addWidget(m_start);
+    bottom->addWidget(close);
+    outer->addLayout(bottom);
+    if (hosts.isEmpty())
+        m_summary->setText(tr("No host with a profile is shown: add profiles (fleet import) or change the filter."));
+    auto refreshBatches = [this] {
+        if (m_running)
+            return;
+        for (int i = 0; i < m_runs.size(); ++i)
+            onChanged(i, { m_runs.at(i).profile, HostRunState::Waiting, {}, i / m_batch->value() + 1 });
+    };
+    connect(m_batch, &QSpinBox::valueChanged, this, refreshBatches);
+    refreshBatches();
+    connect(m_table, &QTableWidget::currentCellChanged, this,
+        [this](int row) { m_log->setPlainText(row >= 0 ? m_logs.value(row) : QString()); });
+    connect(m_start, &QPushButton::clicked, this, &RolloutDialog::start);
+    connect(close, &QPushButton::clicked, this, &QDialog::close);
+}
+
+void RolloutDialog::setDifferentPlanAnswer(std::function<bool(const QString&, const QString&)> answer)
+{
+    m_differentAnswer = std::move(answer);
+}
+
+void RolloutDialog::setAction(const QString& action)
+{
+    m_action->setCurrentIndex(qMax(0, m_action->findData(action)));
+}
+
+void RolloutDialog::setPatch(const QString& set, const QString& root)
+{
+    m_set->setText(set);
+    m_root->setText(root);
+}
+
+void RolloutDialog::setBuildProfile(const QString& name)
+{
+    m_profile->setCurrentText(name);
+}
+
+void RolloutDialog::setBatch(int size, bool continueOnError)
+{
+    m_batch->setValue(size);
+    m_continue->setChecked(continueOnError);
+}
+
+void RolloutDialog::onChanged(int host, const HostRun& run)
+{
+    if (host < 0 || host >= m_runs.size())
+        return;
+    m_runs[host] = run;
+    const QStringList cells { run.profile.name, QString::number(run.batch), hostRunStateName(run.state), run.summary };
+    for (int c = 0; c < cells.size(); ++c) {
+        auto* item = m_table->item(host, c);
+        if (!item)
+            m_table->setItem(host, c, item = new QTableWidgetItem);
+        item->setText(cells.at(c));
+        if (c == 2)
+            item->setForeground(stateColor(run.state).isValid() ? QBrush(stateColor(run.state)) : palette().text());
+    }
+}
+
+void RolloutDialog::onLog(int host, const QString& line)
+{
+    if (host < 0 || host >= m_logs.size())
+        return;
+    m_logs[host] += line + u'\n';
+    if (m_table->currentRow() == host)
+        m_log->appendPlainText(line);
+}
+
+bool RolloutDialog::askDifferent(int host, const QString& why)
+{
+    const QString name = m_hosts.value(host).name;
+    if (m_differentAnswer)
+        return m_differentAnswer(name, why);
+    return QMessageBox::question(this, tr("Plan differs on %1").arg(name),
+               tr("%1\n\nApply this host's plan anyway?").arg(why), QMessageBox::Yes | QMessageBox::No, QMessageBox::No)
+        == QMessageBox::Yes;
+}
+
+void RolloutDialog::start()
+{
+    if (m_running || m_hosts.isEmpty())
+        return;
+    const QString action = m_action->currentData().toString();
+    std::shared_ptr<RolloutStep> step;
+    if (action.startsWith(u"patch")) {
+        const auto set = patch::loadPatchSet(m_set->text().trimmed());
+        if (!set) {
+            m_summary->setText(set.error());
+            return;
+        }
+        auto ps = std::make_shared<PatchStep>(set.value(), m_root->text().trimmed(), action == u"patch-apply");
+        if (action == u"patch-apply") {
+            // Review first: the first host's plan, planned now, is what the others must match.
+            m_summary->setText(tr("planning on %1 for review…").arg(m_hosts.first().name));
+            m_start->setEnabled(false);
+            m_running = true;
+            auto reviewed = std::make_shared<std::optional<PlanFingerprint>>();
+            auto text = std::make_shared<QString>();
+            struct Capture : RolloutStep
+            {
+                patch::PatchSet set;
+                QString root;
+                std::shared_ptr<std::optional<PlanFingerprint>> out;
+                std::shared_ptr<QString> text;
+                QString name() const override { return QStringLiteral("review plan"); }
+                StepResult run(Transport& t, const StepContext& c) override
+                {
+                    const patch::SetPlan plan = patch::planSet(t, set, patch::resolveRoot(t, set, root), c.stop);
+                    if (!plan)
+                        return { HostRunState::Failed, plan.error };
+                    *out = fingerprint(plan);
+                    for (auto it = (*out)->files.cbegin(); it != (*out)->files.cend(); ++it)
+                        *text += QStringLiteral("  %1\n").arg(it.key());
+                    return { HostRunState::Succeeded, (*out)->hash() };
+                }
+            };
+            auto capture = std::make_shared<Capture>();
+            capture->set = set.value();
+            capture->root = m_root->text().trimmed();
+            capture->out = reviewed;
+            capture->text = text;
+            const HostProfile review = m_hosts.first();
+            const Connector connector = m_connector;
+            auto stop = m_stop;
+            auto future = QtConcurrent::run(transportPool(), [capture, review, connector, stop] {
+                RolloutOptions o;
+                o.connect = connector;
+                return runRollout({ review }, *capture, o, {}, stop.get()).first();
+            });
+            auto* watcher = new QFutureWatcher<HostRun>(this);
+            connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, reviewed, text, ps] {
+                watcher->deleteLater();
+                m_running = false;
+                m_start->setEnabled(true);
+                const HostRun r = watcher->result();
+                if (!*reviewed) {
+                    m_summary->setText(tr("review plan on %1 failed: %2").arg(r.profile.name, r.summary));
+                    return;
+                }
+                const QString summary = tr("Plan %1 on %2 changes:\n%3\nApply it to %n host(s), in batches of %4?",
+                    nullptr, int(m_hosts.size()))
+                                            .arg((*reviewed)->hash(), r.profile.name, *text)
+                                            .arg(m_batch->value());
+                const bool go = m_reviewAnswer
+                    ? m_reviewAnswer(summary)
+                    : QMessageBox::question(this, tr("Review the plan"), summary) == QMessageBox::Yes;
+                if (!go) {
+                    m_summary->setText(tr("not applied"));
+                    return;
+                }
+                ps->setReviewed(**reviewed);
+                run(ps);
+            });
+            watcher->setFuture(future);
+            return;
+        }
+        step = ps;
+    } else {
+        const auto profiles = loadBuildProfiles();
+        const auto bp = profiles ? findBuildProfile(profiles.value(), m_profile->currentText()) : std::nullopt;
+        if (!bp) {
+            m_summary->setText(tr("no build profile %1").arg(m_profile->currentText()));
+            return;
+        }
+        if (action == u"preflight")
+            step = std::make_shared<PreflightStep>(*bp);
+        else
+            step = std::make_shared<BuildStartStep>(*bp);
+    }
+    run(step);
+}
+
+void RolloutDialog::run(std::shared_ptr<RolloutStep> step)
+{
+    m_running = true;
+    m_start->setEnabled(false);
+    for (QString& l : m_logs)
+        l.clear();
+    m_log->clear();
+    m_summary->setText(tr("running %1…").arg(step->name()));
+    RolloutOptions o;
+    o.batchSize = m_batch->value();
+    o.continueOnError = m_continue->isChecked();
+    o.connect = m_connector;
+    // The worker reaches the dialog only through queued calls on a guarded pointer.
+    QPointer<RolloutDialog> self(this);
+    RolloutCallbacks cb;
+    cb.changed = [self](int i, const HostRun& r) {
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, i, r] {
+                if (self)
+                    self->onChanged(i, r);
+            },
+            Qt::QueuedConnection);
+    };
+    cb.log = [self](int i, const QString& line) {
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, i, line] {
+                if (self)
+                    self->onLog(i, line);
+            },
+            Qt::QueuedConnection);
+    };
+    cb.confirmDifferent = [self](int i, const QString& why) {
+        bool yes = false;
+        if (self)
+            QMetaObject::invokeMethod(
+                self.data(), [&] { yes = self && self->askDifferent(i, why); }, Qt::BlockingQueuedConnection);
+        return yes;
+    };
+    const QList<HostProfile> hosts = m_hosts;
+    auto stop = m_stop;
+    auto future = QtConcurrent::run(
+        transportPool(), [hosts, step, o, cb, stop] { return runRollout(hosts, *step, o, cb, stop.get()); });
+    auto* watcher = new QFutureWatcher<QList<HostRun>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        const QList<HostRun> runs = watcher->result();
+        int ok = 0;
+        for (int i = 0; i < runs.size(); ++i) {
+            onChanged(i, runs.at(i));
+            ok += runs.at(i).state == HostRunState::Succeeded;
+        }
+        m_running = false;
+        m_start->setEnabled(true);
+        m_summary->setText(tr("%1 of %2 host(s) succeeded").arg(ok).arg(runs.size()));
+        Q_EMIT finished();
+    });
+    watcher->setFuture(future);
+}
+
+void RolloutDialog::closeEvent(QCloseEvent* event)
+{
+    if (m_running
+        && QMessageBox::question(this, tr("Rollout running"),
+               tr("Stop after the running batch? Hosts already running finish their step."))
+            != QMessageBox::Yes) {
+        event->ignore();
+        return;
+    }
+    m_stop->store(true);
+    QDialog::closeEvent(event);
+}
+
+} // namespace kf

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include "core/fleet/rollout.h"
+
+#include <QDialog>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+
+namespace kf {
+
+// A fleet-wide action (core/fleet/rollout) on the hosts the Fleet view shows: one row per
+// host with its batch, live state and summary, and the selected row's log. For a patch
+// apply the first host's plan is shown for review first; a host whose plan then differs
+// is asked about (Apply anyway / Skip), never applied silently.
+class RolloutDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    explicit RolloutDialog(const QList<HostProfile>& hosts, QWidget* parent = nullptr);
+    ~RolloutDialog() override;
+
+    // Tests: how a different plan is answered (default: a question box), and how hosts are
+    // connected (default: SSH with keys or the agent, no prompts).
+    void setDifferentPlanAnswer(std::function<bool(const QString& host, const QString& why)> answer);
+    void setConnector(fleet::Connector connector) { m_connector = std::move(connector); }
+    // Tests: the review question's answer (default: a question box with the plan).
+    void setReviewAnswer(std::function<bool(const QString& summary)> answer) { m_reviewAnswer = std::move(answer); }
+
+    void setAction(const QString& action); // "patch-plan", "patch-apply", "preflight", "build"
+    void setPatch(const QString& set, const QString& root);
+    void setBuildProfile(const QString& name);
+    void setBatch(int size, bool continueOnError);
+    void start();
+    bool isRunning() const { return m_running; }
+    QList<fleet::HostRun> runs() const { return m_runs; }
+    QString logOf(int host) const { return m_logs.value(host); }
+    QTableWidget* table() const { return m_table; }
+
+Q_SIGNALS:
+    void finished();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void onChanged(int host, const fleet::HostRun& run);
+    void onLog(int host, const QString& line);
+    void run(std::shared_ptr<fleet::RolloutStep> step);
+    bool askDifferent(int host, const QString& why);
+    QList<HostProfile> m_hosts;
+    QList<fleet::HostRun> m_runs;
+    QList<QString> m_logs;
+    QComboBox* m_action;
+    QLineEdit* m_set;
+    QLineEdit* m_root;
+    QComboBox* m_profile;
+    QSpinBox* m_batch;
+    QCheckBox* m_continue;
+    QPushButton* m_start;
+    QTableWidget* m_table;
+    QPlainTextEdit* m_log;
+    QLabel* m_summary;
+    bool m_running = false;
+    std::shared_ptr<std::atomic<bool>> m_stop = std::make_shared<std::atomic<bool>>(false);
+    std::function<bool(const QString&, const QString&)> m_differentAnswer;
+    std::function<bool(const QString&)> m_reviewAnswer;
+    fleet::Connector m_connector;
+};
+
+} // namespace kf
