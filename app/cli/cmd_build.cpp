@@ -8,7 +8,9 @@
 #include "core/remotebuild/buildprofile.h"
 #include "core/remotebuild/buildsession.h"
 #include "core/remotebuild/preflight.h"
+#include "core/timeline/eventstore.h"
 #include "core/transport/localtransport.h"
+#include "core/util/envfile.h"
 #include "core/util/loginshell.h"
 #include "core/util/shellquote.h"
 
@@ -93,42 +95,6 @@ QString formatSeconds(double s)
     return QStringLiteral("%1s").arg(t);
 }
 
-// K=V lines; blank lines and # comments skipped, an `export ` prefix and one pair of quotes
-// around the value dropped (no escapes). The values are secrets: registered for redaction.
-bool readEnvFile(const QString& path, QMap<QString, QString>* env)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        cli::err() << "kernelforge-cli build: cannot read --env-file " << path << ": " << f.errorString() << '\n'
-                   << Qt::flush;
-        return false;
-    }
-    int lineNo = 0;
-    for (QByteArray raw : f.readAll().split('\n')) {
-        ++lineNo;
-        if (raw.endsWith('\r'))
-            raw.chop(1);
-        QString line = QString::fromUtf8(raw);
-        if (line.trimmed().isEmpty() || line.trimmed().startsWith(QLatin1Char('#')))
-            continue;
-        if (line.startsWith(QLatin1String("export ")))
-            line = line.mid(7);
-        const qsizetype eq = line.indexOf(QLatin1Char('='));
-        const QString key = line.left(qMax<qsizetype>(0, eq)).trimmed();
-        if (eq <= 0 || !isShellName(key)) {
-            cli::err() << "kernelforge-cli build: " << path << ':' << lineNo << ": not a K=V line\n" << Qt::flush;
-            return false;
-        }
-        QString value = line.mid(eq + 1);
-        if (value.size() >= 2 && (value.front() == QLatin1Char('"') || value.front() == QLatin1Char('\''))
-            && value.back() == value.front())
-            value = value.mid(1, value.size() - 2);
-        SecretRegistry::add(value.toUtf8());
-        env->insert(key, value);
-    }
-    return true;
-}
-
 // Takes a value option ("--x V"); returns false (with a message) if the value is missing.
 bool takeValue(QStringList& args, int i, QString* value)
 {
@@ -153,10 +119,8 @@ Result<Target> connectTarget(QStringList& args, bool local)
     auto t = cli::connectForCli(opts);
     if (!t)
         return Result<Target>::failure(t.error());
-    // The history key: the same server reached the same way.
-    const QString host = (opts.user.isEmpty() ? QString() : opts.user + QLatin1Char('@')) + opts.host
-        + (opts.port == 22 ? QString() : QStringLiteral(":%1").arg(opts.port));
-    return Target { *t, host };
+    // The history key, as every history table names a host (docs/DESIGN.md, Timeline).
+    return Target { *t, (*t)->describe() };
 #else
     Q_UNUSED(args);
     return Result<Target>::failure(QStringLiteral("this build has no SSH support yet: use --local"));
@@ -320,8 +284,14 @@ int runBuild(const QStringList& argsIn)
             SecretRegistry::add(v.mid(eq + 1).toUtf8());
             env.insert(v.left(eq), v.mid(eq + 1));
         } else if (a == QLatin1String("--env-file")) {
-            if (!takeValue(args, i, &v) || !readEnvFile(v, &env))
+            if (!takeValue(args, i, &v))
                 return kUsage;
+            const auto file = readEnvFile(v);
+            if (!file) {
+                cli::err() << "kernelforge-cli build: " << file.error() << '\n' << Qt::flush;
+                return kUsage;
+            }
+            env.insert(file.value());
         } else {
             ++i;
         }
@@ -429,6 +399,8 @@ int runBuild(const QStringList& argsIn)
         rec.profile = p.name;
         rec.host = target->host;
         rec.started = started->started.isValid() ? started->started : QDateTime::currentDateTimeUtc();
+        rec.spec = buildSpec(p);
+        rec.actor = timeline::defaultActor();
         if (const auto saved = buildhistory::save(rec); !saved)
             cli::err() << "kernelforge-cli build start: warning: the build is not in this machine's history: "
                        << saved.error() << '\n';

@@ -9,6 +9,7 @@
 #include "core/log/redact.h"
 #include "core/ssh/sshsession.h"
 #include "core/ssh/sshtransport.h"
+#include "core/timeline/producers.h"
 #include "core/transport/localtransport.h"
 
 #include <QCoreApplication>
@@ -125,6 +126,8 @@ private:
     {
         if (m_givenUp || m_session.expired())
             return;
+        timeline::recordConnection(describe(), m_state, state, reason);
+        m_state = state;
         switch (state) {
         case ConnectionState::Reconnecting:
             m_lastReason = reason;
@@ -176,6 +179,7 @@ private:
     QTimer m_deadline;
     QElapsedTimer m_lostFor;
     QString m_lastReason;
+    ConnectionState m_state = ConnectionState::Ready; // connectForCli hands over a Ready session
     bool m_lost = false;
     bool m_givenUp = false;
 };

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/hosts/serverfacts.h"
 
+#include "core/timeline/producers.h"
 #include "core/transport/transport.h"
 
 #include <QJsonArray>
@@ -282,6 +283,7 @@ Result<ServerFacts> collectServerFacts(Transport& transport, int timeoutMs)
             why += QStringLiteral(": ") + err.section(QLatin1Char('\n'), 0, 0);
         return Result<ServerFacts>::failure(QStringLiteral("server facts on %1: %2").arg(transport.describe(), why));
     }
+    timeline::recordFacts(transport.describe(), facts.value());
     return facts;
 }
 

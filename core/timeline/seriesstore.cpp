@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/timeline/seriesstore.h"
+
+#include "core/gpu/gpumonitorhub.h"
+#include "core/hosts/hostconnection.h"
+#include "core/log/logging.h"
+#include "core/server/serverclient.h"
+#include "core/store/database.h"
+#include "core/timeline/eventstore.h"
+#include "core/timeline/hostkey.h"
+
+#include <QDateTime>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QVariant>
+
+#include <cmath>
+#include <limits>
+
+namespace kf::timeline {
+namespace {
+
+constexpr qint64 kMinuteMs = 60000;
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+const char* const kColumns[kSeriesCount] = { "power_w", "temp_c", "mem_pct", "tok_s" };
+
+QVariant real(double v)
+{
+    return std::isfinite(v) ? QVariant(v) : QVariant(QMetaType::fromType<double>());
+}
+
+// Appends points to out, at most two per column of [fromMs, toMs] (the min and the max, in
+// time order), keeping NaN gap markers.
+void decimateInto(const QList<QPointF>& points, qint64 fromMs, qint64 toMs, int columns, QList<QPointF>& out)
+{
+    if (points.size() <= 2 * qsizetype(columns)) {
+        out += points;
+        return;
+    }
+    const double width = double(toMs - fromMs) / double(qMax(1, columns));
+    qsizetype i = 0;
+    while (i < points.size()) {
+        const int column = int((points[i].x() - double(fromMs)) / width);
+        QPointF lo(0, kNaN), hi(0, kNaN);
+        bool gap = false;
+        for (; i < points.size() && int((points[i].x() - double(fromMs)) / width) == column; ++i) {
+            const QPointF& p = points[i];
+            if (std::isnan(p.y())) {
+                gap = true;
+                continue;
+            }
+            if (std::isnan(lo.y()) || p.y() < lo.y())
+                lo = p;
+            if (std::isnan(hi.y()) || p.y() > hi.y())
+                hi = p;
+        }
+        if (!std::isnan(lo.y())) {
+            if (lo.x() <= hi.x()) {
+                out.append(lo);
+                if (hi != lo)
+                    out.append(hi);
+            } else {
+                out.append(hi);
+                out.append(lo);
+            }
+        }
+        if (gap)
+            out.append(QPointF(out.isEmpty() ? double(fromMs) : out.last().x(), kNaN));
+    }
+}
+
+} // namespace
+
+QString seriesTitle(Series s)
+{
+    switch (s) {
+    case Series::Power: return QStringLiteral("GPU power (all GPUs)");
+    case Series::Temperature: return QStringLiteral("GPU temperature (hottest)");
+    case Series::Memory: return QStringLiteral("GPU memory in use");
+    case Series::Tokens: return QStringLiteral("Server generation throughput");
+    }
+    return {};
+}
+
+QString seriesUnit(Series s)
+{
+    switch (s) {
+    case Series::Power: return QStringLiteral("W");
+    case Series::Temperature: return QStringLiteral("\u00b0C");
+    case Series::Memory: return QStringLiteral("%");
+    case Series::Tokens: return QStringLiteral("tok/s");
+    }
+    return {};
+}
+
+Result<void> saveMinutes(const QString& host, const QList<MinuteRow>& rows)
+{
+    if (rows.isEmpty())
+        return {};
+    if (const Result<void> s = ensureSchema(); !s)
+        return s;
+    auto db = store::database();
+    if (!db)
+        return db.withoutValue();
+    QSqlDatabase d = db.value();
+    d.transaction();
+    QSqlQuery q(d);
+    q.prepare(
+        QStringLiteral("INSERT OR REPLACE INTO timeline_minutes(host, t, power_w, temp_c, mem_pct, tok_s) VALUES(?, ?, "
+                       "?, ?, ?, ?)"));
+    for (const MinuteRow& r : rows) {
+        q.addBindValue(host);
+        q.addBindValue(r.t);
+        for (double v : r.values)
+            q.addBindValue(real(v));
+        if (!q.exec()) {
+            d.rollback();
+            return Result<void>::failure(
+                QStringLiteral("history database: cannot store series: %1").arg(q.lastError().text()));
+        }
+    }
+    d.commit();
+    return {};
+}
+
+Result<QList<MinuteRow>> loadMinutes(const QString& host, qint64 fromMs, qint64 toMs)
+{
+    using R = Result<QList<MinuteRow>>;
+    if (const Result<void> s = ensureSchema(); !s)
+        return R(s);
+    auto db = store::database();
+    if (!db)
+        return R(db.withoutValue());
+    QSqlQuery q(*db);
+    q.prepare(
+        QStringLiteral("SELECT t, power_w, temp_c, mem_pct, tok_s FROM timeline_minutes WHERE host = ? AND t BETWEEN ? "
+                       "AND ? ORDER BY t"));
+    q.addBindValue(host);
+    q.addBindValue(fromMs);
+    q.addBindValue(toMs);
+    if (!q.exec())
+        return R::failure(QStringLiteral("history database: cannot read series: %1").arg(q.lastError().text()));
+    QList<MinuteRow> out;
+    while (q.next()) {
+        MinuteRow r;
+        r.t = q.value(0).toLongLong();
+        for (int i = 0; i < kSeriesCount; ++i)
+            r.values[size_t(i)] = q.value(i + 1).isNull() ? kNaN : q.value(i + 1).toDouble();
+        out.append(r);
+    }
+    return out;
+}
+
+Result<int> pruneMinutes(qint64 nowMs)
+{
+    if (const Result<void> s = ensureSchema(); !s)
+        return Result<int>(s);
+    auto db = store::database();
+    if (!db)
+        return Result<int>(db.withoutValue());
+    QSqlQuery q(*db);
+    q.prepare(QStringLiteral("DELETE FROM timeline_minutes WHERE t < ?"));
+    q.addBindValue(nowMs - qint64(kRetentionDays) * 24 * 3600 * 1000);
+    if (!q.exec())
+        return Result<int>::failure(
+            QStringLiteral("history database: cannot prune series: %1").arg(q.lastError().text()));
+    return q.numRowsAffected();
+}
+
+struct SeriesRecorder::HostSeries
+{
+    std::array<SeriesBuffer, kSeriesCount> live;
+    std::array<qint64, kSeriesCount> lastT {};
+    // The minute being filled: sums (maximum for temperature) and counts per series.
+    qint64 minute = -1;
+    std::array<double, kSeriesCount> acc {};
+    std::array<int, kSeriesCount> count {};
+    QList<MinuteRow> finished; // not yet written
+
+    void closeMinute()
+    {
+        if (minute < 0)
+            return;
+        MinuteRow row;
+        row.t = minute;
+        for (int i = 0; i < kSeriesCount; ++i) {
+            const bool max = i == int(Series::Temperature);
+            row.values[size_t(i)]
+                = count[size_t(i)] == 0 ? kNaN : (max ? acc[size_t(i)] : acc[size_t(i)] / count[size_t(i)]);
+        }
+        bool any = false;
+        for (int c : count)
+            any = any || c > 0;
+        if (any)
+            finished.append(row);
+        minute = -1;
+        acc.fill(0);
+        count.fill(0);
+    }
+};
+
+SeriesRecorder::SeriesRecorder(QObject* parent)
+    : QObject(parent)
+{
+    m_flushTimer.setInterval(int(kMinuteMs));
+    connect(&m_flushTimer, &QTimer::timeout, this, &SeriesRecorder::flush);
+    m_flushTimer.start();
+}
+
+SeriesRecorder::~SeriesRecorder()
+{
+    writeFinished(true);
+}
+
+void SeriesRecorder::watch(GpuMonitorHub* hub)
+{
+    auto follow = [this](HostConnection* host, GpuMonitor* monitor) {
+        if (!host || !monitor)
+            return;
+        const QString key = hostKey(host->profile());
+        connect(monitor, &GpuMonitor::samplesUpdated, this,
+            [this, key, monitor](const QList<GpuSample>& gpus) { addGpuBlock(key, monitor->latestTimeMs(), gpus); });
+        connect(monitor, &GpuMonitor::gapRecorded, this, [this, key](qint64 from, qint64) { addGap(key, from); });
+    };
+    for (GpuMonitor* m : hub->monitors())
+        follow(hub->hostOf(m), m);
+    connect(hub, &GpuMonitorHub::monitorAdded, this, follow);
+}
+
+SeriesRecorder::HostSeries& SeriesRecorder::hostSeries(const QString& host)
+{
+    auto it = m_hosts.find(host);
+    if (it == m_hosts.end())
+        it = m_hosts.insert(host, std::make_shared<HostSeries>());
+    return **it;
+}
+
+void SeriesRecorder::add(const QString& host, Series series, qint64 tMs, double value)
+{
+    HostSeries& h = hostSeries(host);
+    const auto i = size_t(series);
+    if (h.lastT[i] > 0 && tMs - h.lastT[i] > kMaxSampleGapMs)
+        h.live[i].append(h.lastT[i] + 1, kNaN); // what was not measured stays a gap
+    h.live[i].append(tMs, value);
+    h.lastT[i] = std::max(h.lastT[i], tMs);
+    if (!std::isfinite(value))
+        return;
+    const qint64 minute = tMs - tMs % kMinuteMs;
+    if (minute > h.minute) {
+        h.closeMinute();
+        h.minute = minute;
+    } else if (minute < h.minute) {
+        return; // a late sample of a minute already closed
+    }
+    if (series == Series::Temperature)
+        h.acc[i] = h.count[i] == 0 ? value : std::max(h.acc[i], value);
+    else
+        h.acc[i] += value;
+    ++h.count[i];
+}
+
+void SeriesRecorder::addGpuBlock(const QString& host, qint64 tMs, const QList<GpuSample>& gpus)
+{
+    if (gpus.isEmpty())
+        return;
+    double power = 0, hottest = kNaN, used = 0, total = 0;
+    bool anyPower = false;
+    for (const GpuSample& g : gpus) {
+        if (hasValue(g.powerW)) {
+            power += g.powerW;
+            anyPower = true;
+        }
+        if (hasValue(g.tempGpuC) && !(g.tempGpuC <= hottest))
+            hottest = g.tempGpuC;
+        if (hasValue(g.memUsedMiB) && hasValue(g.memTotalMiB) && g.memTotalMiB > 0) {
+            used += g.memUsedMiB;
+            total += g.memTotalMiB;
+        }
+    }
+    const qint64 t = tMs > 0 ? tMs : QDateTime::currentMSecsSinceEpoch();
+    add(host, Series::Power, t, anyPower ? power : kNaN);
+    add(host, Series::Temperature, t, hottest);
+    add(host, Series::Memory, t, total > 0 ? 100.0 * used / total : kNaN);
+    Q_EMIT updated(host);
+}
+
+void SeriesRecorder::addGap(const QString& host, qint64 fromMs)
+{
+    for (Series s : { Series::Power, Series::Temperature, Series::Memory })
+        add(host, s, fromMs + 1, kNaN);
+    Q_EMIT updated(host);
+}
+
+void SeriesRecorder::addServerStatus(const QString& host, const ServerStatus& status)
+{
+    const double tokens = status.hasMetrics ? status.metrics.genThroughput : kNaN;
+    add(host, Series::Tokens, status.timeMs > 0 ? status.timeMs : QDateTime::currentMSecsSinceEpoch(), tokens);
+    Q_EMIT updated(host);
+}
+
+const SeriesBuffer* SeriesRecorder::live(const QString& host, Series series) const
+{
+    const auto it = m_hosts.constFind(host);
+    return it == m_hosts.cend() ? nullptr : &(*it)->live[size_t(series)];
+}
+
+void SeriesRecorder::flush()
+{
+    writeFinished(false);
+}
+
+void SeriesRecorder::writeFinished(bool all)
+{
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    for (auto it = m_hosts.begin(); it != m_hosts.end(); ++it) {
+        HostSeries& h = **it;
+        if (all || (h.minute >= 0 && now - h.minute >= 2 * kMinuteMs)) // a quiet host's last minute too
+            h.closeMinute();
+        if (h.finished.isEmpty())
+            continue;
+        if (const Result<void> s = saveMinutes(it.key(), h.finished); !s)
+            log::monitor()->warn("timeline series of {}: {}", it.key(), s.error());
+        h.finished.clear();
+    }
+    if (now - m_lastPrune > 3600 * 1000) {
+        m_lastPrune = now;
+        if (const Result<int> n = pruneMinutes(now); !n)
+            log::monitor()->warn("timeline series: {}", n.error());
+    }
+}
+
+QList<QPointF> mergedSeries(
+    const SeriesBuffer* live, const QList<MinuteRow>& stored, Series series, qint64 fromMs, qint64 toMs, int columns)
+{
+    const qint64 liveFrom = live && !live->isEmpty() ? live->firstTime() : std::numeric_limits<qint64>::max();
+    QList<QPointF> points;
+    qint64 last = std::numeric_limits<qint64>::min();
+    for (const MinuteRow& r : stored) {
+        if (r.t < fromMs - kMinuteMs || r.t > toMs || r.t >= liveFrom)
+            continue;
+        if (last != std::numeric_limits<qint64>::min() && r.t - last > kMinuteMs) // missing minutes
+            points.append(QPointF(double(last + kMinuteMs), kNaN));
+        points.append(QPointF(double(r.t + kMinuteMs / 2), r.values[size_t(series)]));
+        last = r.t;
+    }
+    QList<QPointF> out;
+    decimateInto(points, fromMs, toMs, columns, out);
+    if (live && !live->isEmpty() && liveFrom <= toMs) {
+        // The stored minutes end where the live buffer starts; a gap only where nothing was measured.
+        if (!out.isEmpty() && liveFrom - (last + kMinuteMs) > kMaxSampleGapMs)
+            out.append(QPointF(out.last().x(), kNaN));
+        out += live->decimated(std::max(fromMs, liveFrom), toMs, columns);
+    }
+    return out;
+}
+
+} // namespace kf::timeline
