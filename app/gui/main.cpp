@@ -7,6 +7,7 @@
 #include "core/hosts/hostprofilestore.h"
 #include "core/log/logging.h"
 #include "core/ssh/sshhostconnection.h"
+#include "core/timeline/seriesstore.h"
 #include "core/version.h"
 #include "ui/appcontext.h"
 #include "ui/highlight/highlighterinfo.h"
@@ -75,11 +76,14 @@ int main(int argc, char** argv)
     kf::HostManager hosts;
     hosts.setFactory(kf::SshHostConnection::factory(&interaction));
     kf::GpuMonitorHub gpuMonitors;
+    kf::timeline::SeriesRecorder timelineSeries; // every host's GPU series, kept for the Timeline
+    timelineSeries.watch(&gpuMonitors);
     kf::HostProfileStore profileStore;
     kf::AppContext context;
     context.hosts = &hosts;
     context.profiles = &profileStore;
     context.gpuMonitors = &gpuMonitors;
+    context.timelineSeries = &timelineSeries;
     context.secrets = interaction.secretStore().get();
 
     kf::HostProfile local;

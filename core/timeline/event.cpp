@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/timeline/event.h"
 
+#include <QHash>
+
 namespace kf::timeline {
 
 QStringList knownKinds()
@@ -15,6 +17,44 @@ QString category(const QString& kind)
 {
     const qsizetype dot = kind.indexOf(QLatin1Char('.'));
     return dot < 0 ? kind : kind.left(dot);
+}
+
+QStringList categories()
+{
+    QStringList out;
+    for (const QString& k : knownKinds())
+        if (!out.contains(category(k)))
+            out.append(category(k));
+    return out;
+}
+
+QString categoryColor(const QString& c)
+{
+    static const QHash<QString, QString> colors { { QStringLiteral("patch"), QStringLiteral("#1f77b4") },
+        { QStringLiteral("build"), QStringLiteral("#ff7f0e") }, { QStringLiteral("verify"), QStringLiteral("#9467bd") },
+        { QStringLiteral("server"), QStringLiteral("#2ca02c") }, { QStringLiteral("bench"), QStringLiteral("#17becf") },
+        { QStringLiteral("facts"), QStringLiteral("#8c564b") },
+        { QStringLiteral("connection"), QStringLiteral("#d62728") },
+        { QStringLiteral("recipe"), QStringLiteral("#e377c2") } };
+    return colors.value(c, QStringLiteral("#7f7f7f"));
+}
+
+bool isFailure(const Event& e)
+{
+    const QJsonObject& d = e.details;
+    if (e.kind == kind::BuildFinished)
+        return d.value(QStringLiteral("result")).toString() != QLatin1String("succeeded");
+    if (e.kind == kind::ServerUnhealthy || e.kind == kind::ConnectionLost)
+        return true;
+    if (e.kind == kind::VerifyResult)
+        return !d.value(QStringLiteral("ok")).toBool();
+    if (e.kind == kind::PatchApplied)
+        return !d.value(QStringLiteral("ok")).toBool(true);
+    if (e.kind == kind::ServerStopped)
+        return !d.value(QStringLiteral("cancelled")).toBool() && d.value(QStringLiteral("exit_status")).toInt() != 0;
+    if (e.kind == kind::RecipeStep)
+        return d.value(QStringLiteral("status")).toString() == QLatin1String("failed");
+    return false;
 }
 
 QString paneFor(const QString& kind, const QJsonObject& details)

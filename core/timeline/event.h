@@ -53,6 +53,10 @@ inline const QString RecipeStep = QStringLiteral("recipe.step");
 QStringList knownKinds();
 // "patch", "build", "verify", "server", "bench", "facts", "connection", "recipe": the lane.
 QString category(const QString& kind);
+// The lanes in drawing order: the categories of knownKinds().
+QStringList categories();
+// The lane's colour, "#rrggbb" (the window and the HTML report draw alike).
+QString categoryColor(const QString& category);
 // The pane an event came from, as the window names its tabs: "patches", "build",
 // "server", "overview" (a recipe step names its own in details.pane).
 QString paneFor(const QString& kind, const QJsonObject& details = {});
@@ -75,6 +79,11 @@ struct Event
     static Result<Event> fromJson(const QJsonObject& object);
     bool operator==(const Event&) const = default;
 };
+
+// Whether the event reports something that went wrong: a build that did not succeed, a
+// failed verification or recipe step, an apply with refusals, a server gone unhealthy, a
+// lost connection. Drawn ringed in red.
+bool isFailure(const Event& event);
 
 } // namespace kf::timeline
 

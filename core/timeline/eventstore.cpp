@@ -314,6 +314,28 @@ Result<std::optional<Event>> latest(const QString& host, const QString& kind)
     return std::optional<Event>(e);
 }
 
+Result<QDateTime> firstTime(const QString& host)
+{
+    if (const Result<void> s = ensureSchema(); !s)
+        return Result<QDateTime>(s);
+    if (const Result<void> s = buildhistory::ensureSchema(); !s)
+        return Result<QDateTime>(s);
+    if (const Result<void> s = benchstore::ensureSchema(); !s)
+        return Result<QDateTime>(s);
+    auto db = store::database();
+    if (!db)
+        return Result<QDateTime>(db.withoutValue());
+    QSqlQuery q(*db);
+    q.prepare(QStringLiteral("SELECT MIN(t) FROM (SELECT MIN(t) AS t FROM timeline_events WHERE host = ? UNION ALL "
+                             "SELECT MIN(started) FROM builds WHERE host = ? UNION ALL SELECT MIN(started) FROM "
+                             "bench_runs WHERE host = ?)"));
+    for (int i = 0; i < 3; ++i)
+        q.addBindValue(host);
+    if (!q.exec() || !q.next())
+        return Result<QDateTime>(sqlError(q, "cannot read the timeline"));
+    return q.value(0).isNull() ? QDateTime() : QDateTime::fromMSecsSinceEpoch(q.value(0).toLongLong(), Qt::UTC);
+}
+
 Result<QStringList> hosts()
 {
     if (const Result<void> s = ensureSchema(); !s)

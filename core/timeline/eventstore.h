@@ -51,6 +51,8 @@ struct Query
 Result<QList<Event>> events(const Query& query);
 // The newest event of that kind on host (from timeline_events only).
 Result<std::optional<Event>> latest(const QString& host, const QString& kind);
+// The time of the host's first event (invalid: none yet).
+Result<QDateTime> firstTime(const QString& host);
 // Every host with an event, a build or a benchmark run, sorted.
 Result<QStringList> hosts();
 

@@ -25,34 +25,6 @@ QString esc(const QString& s)
     return s.toHtmlEscaped();
 }
 
-QString laneColor(const QString& lane)
-{
-    static const QHash<QString, QString> colors { { QStringLiteral("patch"), QStringLiteral("#1f77b4") },
-        { QStringLiteral("build"), QStringLiteral("#ff7f0e") }, { QStringLiteral("verify"), QStringLiteral("#9467bd") },
-        { QStringLiteral("server"), QStringLiteral("#2ca02c") }, { QStringLiteral("bench"), QStringLiteral("#17becf") },
-        { QStringLiteral("facts"), QStringLiteral("#8c564b") },
-        { QStringLiteral("connection"), QStringLiteral("#d62728") },
-        { QStringLiteral("recipe"), QStringLiteral("#e377c2") } };
-    return colors.value(lane, QStringLiteral("#7f7f7f"));
-}
-
-// Whether an event reports a failure (drawn hollow-red-ringed).
-bool isFailure(const Event& e)
-{
-    const QJsonObject& d = e.details;
-    if (e.kind == kind::BuildFinished)
-        return d.value(QStringLiteral("result")).toString() != QLatin1String("succeeded");
-    if (e.kind == kind::ServerUnhealthy || e.kind == kind::ConnectionLost)
-        return true;
-    if (e.kind == kind::VerifyResult)
-        return !d.value(QStringLiteral("ok")).toBool();
-    if (e.kind == kind::PatchApplied)
-        return !d.value(QStringLiteral("ok")).toBool(true);
-    if (e.kind == kind::RecipeStep)
-        return d.value(QStringLiteral("status")).toString() == QLatin1String("failed");
-    return false;
-}
-
 QString timeLabel(qint64 ms, qint64 spanMs)
 {
     const QDateTime t = QDateTime::fromMSecsSinceEpoch(ms).toLocalTime();
@@ -67,10 +39,7 @@ QString timeLabel(qint64 ms, qint64 spanMs)
 
 QString timelineSvg(const ReportInput& in, int width)
 {
-    QStringList lanes;
-    for (const QString& k : knownKinds())
-        if (!lanes.contains(category(k)))
-            lanes.append(category(k));
+    QStringList lanes = categories();
     for (const Event& e : in.events)
         if (!lanes.contains(category(e.kind)))
             lanes.append(category(e.kind));
@@ -116,7 +85,7 @@ QString timelineSvg(const ReportInput& in, int width)
                                   "<title>%6 %7: %8</title></circle>\n")
                        .arg(x(double(t)), 0, 'f', 1)
                        .arg(y + kLaneH / 2)
-                       .arg(laneColor(lane), bad ? QStringLiteral("#d62728") : QStringLiteral("#ffffff"))
+                       .arg(categoryColor(lane), bad ? QStringLiteral("#d62728") : QStringLiteral("#ffffff"))
                        .arg(bad ? 2.5 : 1.0)
                        .arg(esc(e.time.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))), esc(e.kind),
                            esc(e.summary));

@@ -6,6 +6,7 @@
 #include "core/jobs/remotejob.h"
 #include "core/server/serverlaunch.h"
 #include "core/timeline/producers.h"
+#include "core/timeline/seriesstore.h"
 #include "core/transport/transportpool.h"
 #include "core/util/shellquote.h"
 #include "ui/chart/timechart.h"
@@ -241,6 +242,10 @@ void ServerPane::restartClient()
     m_status->setText(tr("Looking for a server on port %1…").arg(m_port->value()));
     m_client = std::make_unique<ServerClient>(m_host->transport(), quint16(m_port->value()));
     connect(m_client.get(), &ServerClient::statusUpdated, this, &ServerPane::onStatus);
+    if (timeline::SeriesRecorder* recorder = m_context.timelineSeries) // tok/s under the Timeline's markers
+        connect(m_client.get(), &ServerClient::statusUpdated, recorder,
+            [recorder, host = m_host->transport()->describe()](
+                const ServerStatus& s) { recorder->addServerStatus(host, s); });
     m_client->start(2000);
 }
 
