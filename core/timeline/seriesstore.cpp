@@ -11,6 +11,7 @@
 #include "core/timeline/hostkey.h"
 
 #include <QDateTime>
+#include <QMap>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QVariant>
@@ -22,6 +23,7 @@ namespace kf::timeline {
 namespace {
 
 constexpr qint64 kMinuteMs = 60000;
+constexpr qint64 kOpenMinutes = 2;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 const char* const kColumns[kSeriesCount] = { "power_w", "temp_c", "mem_pct", "tok_s" };
 
@@ -172,31 +174,33 @@ struct SeriesRecorder::HostSeries
 {
     std::array<SeriesBuffer, kSeriesCount> live;
     std::array<qint64, kSeriesCount> lastT {};
-    // The minute being filled: sums (maximum for temperature) and counts per series.
-    qint64 minute = -1;
-    std::array<double, kSeriesCount> acc {};
-    std::array<int, kSeriesCount> count {};
-    QList<MinuteRow> finished; // not yet written
-
-    void closeMinute()
+    // Minutes being filled: sums (maximum for temperature) and counts per series. A few stay
+    // open, so that series on different clocks (the GPUs' timestamps, this machine's polls)
+    // still land in the right minute.
+    struct Minute
     {
-        if (minute < 0)
-            return;
-        MinuteRow row;
-        row.t = minute;
-        for (int i = 0; i < kSeriesCount; ++i) {
-            const bool max = i == int(Series::Temperature);
-            row.values[size_t(i)]
-                = count[size_t(i)] == 0 ? kNaN : (max ? acc[size_t(i)] : acc[size_t(i)] / count[size_t(i)]);
-        }
-        bool any = false;
-        for (int c : count)
-            any = any || c > 0;
-        if (any)
+        std::array<double, kSeriesCount> acc {};
+        std::array<int, kSeriesCount> count {};
+    };
+    QMap<qint64, Minute> open;
+    QList<MinuteRow> finished; // not yet written
+    qint64 closedBefore = std::numeric_limits<qint64>::min();
+
+    // Moves the open minutes that start before `before` to finished.
+    void close(qint64 before)
+    {
+        closedBefore = std::max(closedBefore, before);
+        for (auto it = open.begin(); it != open.end() && it.key() < before;) {
+            MinuteRow row;
+            row.t = it.key();
+            for (int i = 0; i < kSeriesCount; ++i) {
+                const auto k = size_t(i);
+                const bool max = i == int(Series::Temperature);
+                row.values[k] = it->count[k] == 0 ? kNaN : (max ? it->acc[k] : it->acc[k] / it->count[k]);
+            }
             finished.append(row);
-        minute = -1;
-        acc.fill(0);
-        count.fill(0);
+            it = open.erase(it);
+        }
     }
 };
 
@@ -247,17 +251,15 @@ void SeriesRecorder::add(const QString& host, Series series, qint64 tMs, double 
     if (!std::isfinite(value))
         return;
     const qint64 minute = tMs - tMs % kMinuteMs;
-    if (minute > h.minute) {
-        h.closeMinute();
-        h.minute = minute;
-    } else if (minute < h.minute) {
-        return; // a late sample of a minute already closed
-    }
+    if (minute < h.closedBefore)
+        return; // a minute already closed (and maybe written)
+    HostSeries::Minute& m = h.open[minute];
     if (series == Series::Temperature)
-        h.acc[i] = h.count[i] == 0 ? value : std::max(h.acc[i], value);
+        m.acc[i] = m.count[i] == 0 ? value : std::max(m.acc[i], value);
     else
-        h.acc[i] += value;
-    ++h.count[i];
+        m.acc[i] += value;
+    ++m.count[i];
+    h.close(h.open.lastKey() - kOpenMinutes * kMinuteMs);
 }
 
 void SeriesRecorder::addGpuBlock(const QString& host, qint64 tMs, const QList<GpuSample>& gpus)
@@ -315,8 +317,7 @@ void SeriesRecorder::writeFinished(bool all)
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     for (auto it = m_hosts.begin(); it != m_hosts.end(); ++it) {
         HostSeries& h = **it;
-        if (all || (h.minute >= 0 && now - h.minute >= 2 * kMinuteMs)) // a quiet host's last minute too
-            h.closeMinute();
+        h.close(all ? std::numeric_limits<qint64>::max() : now - kOpenMinutes * kMinuteMs); // a quiet host's too
         if (h.finished.isEmpty())
             continue;
         if (const Result<void> s = saveMinutes(it.key(), h.finished); !s)
