@@ -105,8 +105,8 @@ private Q_SLOTS:
         QVERIFY2(empty.err.contains("nothing recorded for"), empty.err.constData());
 
         QVERIFY2(cli(QStringList { "facts" } + target(demo)).exitCode == 0, "facts");
-        auto plan = cli(QStringList { "patch", "plan" } + m_set + QStringList { "--root", dest(demo) + ":sgl-kernel" }
-            + ssh(demo));
+        auto plan = cli(
+            QStringList { "patch", "plan" } + m_set + QStringList { "--root", dest(demo) + ":sgl-kernel" } + ssh(demo));
         QVERIFY2(plan.exitCode == 0 || plan.exitCode == 1, both(plan).constData());
         auto apply = cli(QStringList { "patch", "apply" } + m_set + QStringList { "--root", dest(demo) + ":sgl-kernel" }
             + ssh(demo));
@@ -127,7 +127,8 @@ private Q_SLOTS:
             QVERIFY(e.value("details").isObject());
         }
         const QJsonObject applied = events.at(k.lastIndexOf("patch.applied"));
-        QVERIFY2(QJsonDocument(applied).toJson().contains("CMakeLists.txt"), QJsonDocument(applied).toJson().constData());
+        QVERIFY2(
+            QJsonDocument(applied).toJson().contains("CMakeLists.txt"), QJsonDocument(applied).toJson().constData());
         const QJsonObject facts = events.at(k.indexOf("facts.changed"));
         QCOMPARE(facts.value("details").toObject().value("versions").toObject().value("driver").toString(),
             QStringLiteral("580.159.04"));
@@ -143,8 +144,7 @@ private Q_SLOTS:
         auto old = cli(QStringList { "timeline" } + target(demo) + QStringList { "--until", "2020-01-01", "--json" });
         QCOMPARE(old.exitCode, 0);
         QVERIFY2(jsonLines(old.out).isEmpty(), old.out.constData());
-        auto other = cli(
-            QStringList { "timeline", "-p", QString::number(demo.port() + 1), dest(demo), "--json" });
+        auto other = cli(QStringList { "timeline", "-p", QString::number(demo.port() + 1), dest(demo), "--json" });
         QCOMPARE(other.exitCode, 0);
         QVERIFY(jsonLines(other.out).isEmpty());
 
@@ -170,8 +170,8 @@ private Q_SLOTS:
         QVERIFY(page.contains("patch.applied"));
         QVERIFY2(!page.contains("src=\"http") && !page.contains("href=\"http") && !page.contains("<script src"),
             "the report loads nothing from elsewhere");
-        auto unwritable = cli(
-            QStringList { "timeline" } + target(demo) + QStringList { "--html", m_home.filePath("no/such/dir/r.html") });
+        auto unwritable = cli(QStringList { "timeline" } + target(demo)
+            + QStringList { "--html", m_home.filePath("no/such/dir/r.html") });
         QCOMPARE(unwritable.exitCode, 1);
         QVERIFY2(unwritable.err.contains("cannot write"), unwritable.err.constData());
     }
@@ -207,8 +207,8 @@ private Q_SLOTS:
         for (const QJsonObject& e : jsonLines(real.out))
             if (e.value("event").toString() == "step")
                 steps << e.value("step").toString() + ":" + e.value("status").toString();
-        QCOMPARE(steps,
-            QStringList({ "facts:ok", "plan:ok", "apply:ok", "build:skipped", "verify:skipped", "launch:ok" }));
+        QCOMPARE(
+            steps, QStringList({ "facts:ok", "plan:ok", "apply:ok", "build:skipped", "verify:skipped", "launch:ok" }));
         QCOMPARE(cmakeLists(second), cmakeLists(source));
         QVERIFY(cmakeLists(second) != before);
 
@@ -251,7 +251,8 @@ private Q_SLOTS:
             // The line the FA3 patch replaces is still there, but not in the shape it knows.
             QByteArray moved = cmakeLists(second);
             QVERIFY(moved.contains("    set(SGL_KERNEL_ENABLE_FA3 ON)\n"));
-            moved.replace("    set(SGL_KERNEL_ENABLE_FA3 ON)\n", "    set(SGL_KERNEL_ENABLE_FA3 ON CACHE BOOL \"FA3\")\n");
+            moved.replace(
+                "    set(SGL_KERNEL_ENABLE_FA3 ON)\n", "    set(SGL_KERNEL_ENABLE_FA3 ON CACHE BOOL \"FA3\")\n");
             QFile f(second.homeDir() + "/sgl-kernel/CMakeLists.txt");
             QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
             QCOMPARE(f.write(moved), moved.size());
@@ -266,7 +267,8 @@ private Q_SLOTS:
             const QJsonObject last = lines.last();
             QCOMPARE(last.value("event").toString(), QStringLiteral("finished"));
             QCOMPARE(last.value("ok").toBool(), false);
-            QVERIFY2(last.value("reason").toString().startsWith(step + ": "), qPrintable(last.value("reason").toString()));
+            QVERIFY2(
+                last.value("reason").toString().startsWith(step + ": "), qPrintable(last.value("reason").toString()));
             QVERIFY2(last.value("reason").toString().contains(reason), qPrintable(last.value("reason").toString()));
             for (const QJsonObject& e : lines)
                 QVERIFY2(e.value("event").toString() != "step_started" || e.value("step").toString() != "apply",

@@ -19,6 +19,8 @@ namespace {
 constexpr int kLaneH = 20;
 constexpr int kTop = 4;
 constexpr int kRadius = 5;
+constexpr int kSelectedRadius = kRadius + 2;
+constexpr int kRingRadius = kSelectedRadius + 3;
 
 } // namespace
 
@@ -143,7 +145,8 @@ void TimelineLanes::paintEvent(QPaintEvent*)
     }
     p.setPen(grid);
     p.drawRect(plot);
-    p.setClipRect(plot.adjusted(-kRadius, 0, kRadius, 0));
+    // Room for a whole marker and its selection ring at either edge of the window.
+    p.setClipRect(plot.adjusted(-kRingRadius - 2, 0, kRingRadius + 2, 0));
     p.setRenderHint(QPainter::Antialiasing, true);
     // Builds as bars from start to end (the end found by its job).
     QHash<QString, qint64> buildStart;
@@ -164,14 +167,14 @@ void TimelineLanes::paintEvent(QPaintEvent*)
             continue;
         const timeline::Event& e = m_events[i];
         const bool bad = timeline::isFailure(e);
-        const int r = i == m_selected ? kRadius + 2 : kRadius;
+        const int r = i == m_selected ? kSelectedRadius : kRadius;
         p.setBrush(QColor(timeline::categoryColor(timeline::category(e.kind))));
         p.setPen(bad ? QPen(QColor(0xd6, 0x27, 0x28), 2.5) : QPen(pal.color(QPalette::Base), 1));
         p.drawEllipse(c, r, r);
         if (i == m_selected) {
             p.setBrush(Qt::NoBrush);
             p.setPen(QPen(pal.color(QPalette::Highlight), 2));
-            p.drawEllipse(c, r + 3, r + 3);
+            p.drawEllipse(c, kRingRadius, kRingRadius);
         }
     }
     p.setClipping(false);
