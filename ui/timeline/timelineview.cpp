@@ -107,6 +107,9 @@ TimelineView::TimelineView(QWidget* parent)
     bar->addWidget(now);
     bar->addStretch(1);
     m_range->setObjectName(QStringLiteral("timelineRange"));
+    // Wraps rather than widening the tab (its text is longer for weeks than for minutes).
+    m_range->setWordWrap(true);
+    m_range->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     bar->addWidget(m_range);
     layout->addLayout(bar);
 

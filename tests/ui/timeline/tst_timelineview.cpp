@@ -3,8 +3,10 @@
 // TimelineLanes draws each event as a marker in its category's lane at its time and rings the
 // selected one, also at the edges of the window (an event that just happened sits on the
 // right edge). Checked on the pixels of an offscreen render; the grab is saved for eyes.
+// TimelineView's zoom bar keeps its width whatever the window shown.
 #include "tests/support/testsupport.h"
 #include "ui/timeline/timelinelanes.h"
+#include "ui/timeline/timelineview.h"
 
 #include <QApplication>
 #include <QImage>
@@ -44,7 +46,7 @@ timeline::Event makeEvent(const QString& kind, qint64 ms)
 
 } // namespace
 
-class TestTimelineLanes : public QObject
+class TestTimelineView : public QObject
 {
     Q_OBJECT
 
@@ -93,7 +95,21 @@ private Q_SLOTS:
         QVERIFY2(left > 0, "the ring is drawn");
         QVERIFY2(right > 0, "the ring is drawn on the right of the marker too");
     }
+
+    // The text of the window shown (longer for weeks across dates than for minutes) does not
+    // widen the view: it made the Timeline tab push the host list aside on 4 weeks.
+    void widthDoesNotFollowTheWindowText()
+    {
+        TimelineView view;
+        view.show();
+        view.setWindow(kT0, kT0 + 15 * kMinute);
+        QCoreApplication::processEvents();
+        const int narrow = view.minimumSizeHint().width();
+        view.setWindow(kT0 - 28LL * 24 * 60 * kMinute, kT0);
+        QCoreApplication::processEvents();
+        QCOMPARE(view.minimumSizeHint().width(), narrow);
+    }
 };
 
-QTEST_MAIN(TestTimelineLanes)
-#include "tst_timelinelanes.moc"
+QTEST_MAIN(TestTimelineView)
+#include "tst_timelineview.moc"
