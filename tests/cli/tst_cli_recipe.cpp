@@ -68,11 +68,12 @@ class TestCliRecipe : public QObject
     {
         return kf::test::readFile(demo.homeDir() + "/sgl-kernel/CMakeLists.txt");
     }
+    static constexpr const char* kDemoProfile = "Demo sgl-kernel (CMake + Ninja)";
     const QStringList m_set { "--set", "builtin:sgl-kernel-sm120-cuda13" };
 
     // On the source host: facts, then the patch set applied; exported as a recipe with a demo
     // server launch added (what a healthy launch there would have put in).
-    QString makeRecipe(const kf::DemoHost& source)
+    QString makeRecipe(const kf::DemoHost& source, bool build = false)
     {
         auto facts = cli(QStringList { "facts" } + target(source));
         if (facts.exitCode != 0)
@@ -81,6 +82,15 @@ class TestCliRecipe : public QObject
             + QStringList { "--root", dest(source) + ":sgl-kernel" } + ssh(source));
         if (apply.exitCode != 0)
             return QStringLiteral("patch apply: ") + QString::fromUtf8(both(apply));
+        if (build) { // the demo project built with its profile, followed to its end
+            auto start = cli(QStringList { "build", "start", "--profile", kDemoProfile } + target(source));
+            if (start.exitCode != 0)
+                return QStringLiteral("build start: ") + QString::fromUtf8(both(start));
+            const QString job = QString::fromUtf8(start.out.trimmed().split('\n').last()).trimmed();
+            auto attach = cli(QStringList { "build", "attach", job } + target(source), 540000);
+            if (attach.exitCode != 0)
+                return QStringLiteral("build attach: ") + QString::fromUtf8(both(attach).right(3000));
+        }
         const QString path = m_home.filePath("recipe.yaml");
         auto exported = cli(QStringList { "recipe", "export" } + target(source)
             + QStringList { "-o", path, "--name", "demo bring-up" });
@@ -177,18 +187,19 @@ private Q_SLOTS:
     }
 
     // A second host with a newer driver: the dry run shows the difference first and changes
-    // nothing; the real run patches, launches the server and puts every step in its timeline.
+    // nothing; the real run patches, builds (detached), launches the server and puts every
+    // step in its timeline.
     void replayOnASecondHost()
     {
         KF_START_DEMO_HOST(source);
         KF_START_DEMO_HOST(second);
         QVERIFY(patchNvidiaSmi(second, "DRIVER = \"580.159.04\"", "DRIVER = \"590.48.01\""));
-        const QString error = makeRecipe(source);
+        const QString error = makeRecipe(source, /*build=*/true);
         QVERIFY2(error.isEmpty(), qPrintable(error));
         const QString recipe = m_home.filePath("recipe.yaml");
         const QByteArray yaml = kf::test::readFile(recipe);
         QVERIFY2(yaml.contains("kernelforge_recipe: 1") && yaml.contains("builtin:sgl-kernel-sm120-cuda13")
-                && yaml.contains("580.159.04"),
+                && yaml.contains("580.159.04") && yaml.contains(kDemoProfile),
             yaml.constData());
 
         const QByteArray before = cmakeLists(second);
@@ -197,18 +208,29 @@ private Q_SLOTS:
         const qsizetype diff = dry.out.indexOf("DIFF driver 590.48.01");
         QVERIFY2(diff >= 0, dry.out.constData());
         QVERIFY2(diff < dry.out.indexOf("  same "), "differences come first");
+        QVERIFY2(dry.out.contains(QByteArray("would build: ").append(kDemoProfile)), dry.out.constData());
         QVERIFY2(dry.out.contains("would launch: sglang-demo-server"), dry.out.constData());
         QVERIFY(dry.out.contains("nothing was changed"));
         QCOMPARE(cmakeLists(second), before);
 
-        auto real = cli(QStringList { "recipe", "apply", recipe } + target(second) + QStringList { "--json" }, 300000);
-        QVERIFY2(real.exitCode == 0, both(real).constData());
+        auto real = cli(QStringList { "recipe", "apply", recipe } + target(second) + QStringList { "--json" }, 540000);
+        QVERIFY2(real.exitCode == 0, both(real).right(6000).constData());
         QStringList steps;
-        for (const QJsonObject& e : jsonLines(real.out))
+        QString buildJob;
+        for (const QJsonObject& e : jsonLines(real.out)) {
             if (e.value("event").toString() == "step")
                 steps << e.value("step").toString() + ":" + e.value("status").toString();
-        QCOMPARE(
-            steps, QStringList({ "facts:ok", "plan:ok", "apply:ok", "build:skipped", "verify:skipped", "launch:ok" }));
+            if (e.value("event").toString() == "build_started")
+                buildJob = e.value("job").toString();
+        }
+        // Verification is core/verify's (another branch): without it the step says skipped.
+        const QString verify = steps.value(4);
+        QVERIFY2(verify == "verify:ok" || verify == "verify:skipped", qPrintable(steps.join(' ')));
+        QCOMPARE(steps, QStringList({ "facts:ok", "plan:ok", "apply:ok", "build:ok", verify, "launch:ok" }));
+        // The build ran detached on the second host: attachable from elsewhere, and it succeeded.
+        QVERIFY(!buildJob.isEmpty());
+        auto attach = cli(QStringList { "build", "attach", buildJob } + target(second));
+        QVERIFY2(attach.exitCode == 0, both(attach).right(3000).constData());
         QCOMPARE(cmakeLists(second), cmakeLists(source));
         QVERIFY(cmakeLists(second) != before);
 
@@ -220,7 +242,9 @@ private Q_SLOTS:
                 recorded << e.value("details").toObject().value("step").toString();
         QCOMPARE(recorded, QStringList({ "facts", "plan", "apply", "build", "verify", "launch" }));
         const QStringList k = kinds(events);
-        QVERIFY2(k.contains("patch.applied") && k.contains("server.launched"), tl.out.constData());
+        QVERIFY2(k.contains("patch.applied") && k.contains("build.started") && k.contains("build.finished")
+                && k.contains("server.launched"),
+            tl.out.constData());
     }
 
     // Stops at the first step that fails, says why, and changes nothing on the host.
