@@ -171,12 +171,8 @@ TimelineView::TimelineView(QWidget* parent)
     // Following the present: the window moves on, and events recorded meanwhile come in.
     m_follow.setInterval(10000);
     connect(&m_follow, &QTimer::timeout, this, [this] {
-        if (!m_following || m_host.isEmpty())
-            return;
-        const qint64 span = m_to - m_from;
-        m_to = QDateTime::currentMSecsSinceEpoch();
-        m_from = m_to - span;
-        applyWindow();
+        if (m_following && !m_host.isEmpty())
+            reload();
     });
     m_follow.start();
     showLast(kHour);
@@ -260,6 +256,12 @@ void TimelineView::zoom(double factor, qint64 aroundMs)
 
 void TimelineView::applyWindow()
 {
+    showWindow();
+    m_reloadSoon.start();
+}
+
+void TimelineView::showWindow()
+{
     m_lanes->setTimeWindow(m_from, m_to);
     const QDateTime from = QDateTime::fromMSecsSinceEpoch(m_from), to = QDateTime::fromMSecsSinceEpoch(m_to);
     m_range->setText(
@@ -268,11 +270,16 @@ void TimelineView::applyWindow()
                 to.toString(from.date() == to.date() ? QStringLiteral("HH:mm") : QStringLiteral("yyyy-MM-dd HH:mm")),
                 spanText(m_to - m_from), m_following ? tr(", following") : QString()));
     refreshCharts();
-    m_reloadSoon.start();
 }
 
 void TimelineView::reload()
 {
+    if (m_following) { // the window moves on to now, or what was just recorded lies beyond it
+        const qint64 span = m_to - m_from;
+        m_to = QDateTime::currentMSecsSinceEpoch();
+        m_from = m_to - span;
+        showWindow();
+    }
     if (m_host.isEmpty()) {
         m_events.clear();
         m_lanes->setEvents({});

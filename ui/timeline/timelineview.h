@@ -54,7 +54,8 @@ public:
     qint64 to() const { return m_to; }
     bool following() const { return m_following; }
 
-    // Reads the window's events and stored minutes again (on a worker; eventsLoaded() after).
+    // Reads the window's events and stored minutes again (on a worker; eventsLoaded() after);
+    // while following, the window first moves on to now.
     void reload();
     const QList<timeline::Event>& events() const { return m_events; }
     void selectEvent(int index);
@@ -74,7 +75,9 @@ protected:
     void wheelEvent(QWheelEvent* event) override;
 
 private:
+    // The window's lanes, range text and charts, then a reload soon.
     void applyWindow();
+    void showWindow();
     void refreshCharts();
     void showDetails();
 
