@@ -48,7 +48,8 @@ int main(int argc, char** argv)
         QStringLiteral("Milliseconds before the screenshot (default 3000)."), QStringLiteral("ms"),
         QStringLiteral("3000"));
     const QCommandLineOption tab(QStringLiteral("tab"),
-        QStringLiteral("Open on this tab: patches, build, gpus or server."), QStringLiteral("name"));
+        QStringLiteral("Open on this tab: overview, patches, build, gpus, server, timeline or fleet."),
+        QStringLiteral("name"));
     parser.addOptions({ version, demo, verbose, level, screenshot, screenshotDelay, tab });
     parser.process(app);
 
