@@ -10,6 +10,9 @@ class GpuMonitorHub;
 class HostProfileStore;
 class SecretStore;
 class GpuMonitorHub;
+namespace timeline {
+class SeriesRecorder;
+}
 
 // The services the composition root (app/gui/main.cpp) builds and hands to the UI.
 // Plain pointers: the root owns every service and outlives the window. No singletons.
@@ -21,6 +24,7 @@ struct AppContext
     SecretStore* secrets = nullptr; // the keychain of remembered passwords; null: nothing to forget (no qtkeychain)
     GpuMonitorHub* gpuMonitors = nullptr; // one nvidia-smi stream per host, shared by the GPU pane and fleet view;
                                           // null: each view keeps its own
+    timeline::SeriesRecorder* timelineSeries = nullptr; // what the timeline draws under its markers; null: none
 };
 
 } // namespace kf

@@ -15,10 +15,12 @@
 #include "ui/patch/patchpane.h"
 #include "ui/remotebuild/buildpane.h"
 #include "ui/server/serverpane.h"
+#include "ui/timeline/timelinepane.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QHash>
 #include <QLabel>
 #include <QListView>
 #include <QMenuBar>
@@ -55,9 +57,19 @@ MainWindow::MainWindow(const AppContext& context, QWidget* parent)
     sideLayout->addWidget(m_hostList);
 
     auto* overview = new OverviewPane(context, this);
+    auto* timeline = new TimelinePane(context, this);
     m_panes = { overview, new PatchPane(context, this), new BuildPane(context, this), new GpuPane(context, this),
-        new ServerPane(context, this) };
-    const QStringList titles { tr("Overview"), tr("Patches"), tr("Build"), tr("GPUs"), tr("Server") };
+        new ServerPane(context, this), timeline };
+    const QStringList titles { tr("Overview"), tr("Patches"), tr("Build"), tr("GPUs"), tr("Server"), tr("Timeline") };
+    // A marker's "Open in ..." shows the pane the event came from.
+    connect(timeline, &TimelinePane::openPane, this, [this](const QString& pane) {
+        static const QHash<QString, const char*> classes { { QStringLiteral("overview"), "kf::OverviewPane" },
+            { QStringLiteral("patches"), "kf::PatchPane" }, { QStringLiteral("build"), "kf::BuildPane" },
+            { QStringLiteral("gpus"), "kf::GpuPane" }, { QStringLiteral("server"), "kf::ServerPane" } };
+        for (HostPane* p : std::as_const(m_panes))
+            if (p->inherits(classes.value(pane, "kf::OverviewPane")))
+                m_tabs->setCurrentWidget(p);
+    });
     connect(overview, &OverviewPane::openStep, this, [this](OverviewPane::Step step) {
         m_tabs->setCurrentIndex(1 + int(step)); // tabs follow the Step order after Overview
     });

@@ -10,6 +10,8 @@
 #include "core/remotebuild/buildprofile.h"
 #include "core/remotebuild/buildsession.h"
 #include "core/remotebuild/preflight.h"
+#include "core/timeline/eventstore.h"
+#include "core/util/envfile.h"
 #include "core/util/shellquote.h"
 
 #include <QCoreApplication>
@@ -78,41 +80,10 @@ QString formatSeconds(double s)
     return QStringLiteral("%1s").arg(t);
 }
 
-// K=V lines; blank lines and # comments skipped, an `export ` prefix and one pair of quotes
-// around the value dropped (no escapes). The values are secrets: registered for redaction.
-Result<void> readEnvFile(const QString& path, QMap<QString, QString>& env)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return Result<void>::failure(QStringLiteral("cannot read --env-file %1: %2").arg(path, f.errorString()));
-    int lineNo = 0;
-    for (QByteArray raw : f.readAll().split('\n')) {
-        ++lineNo;
-        if (raw.endsWith('\r'))
-            raw.chop(1);
-        QString line = QString::fromUtf8(raw);
-        if (line.trimmed().isEmpty() || line.trimmed().startsWith(QLatin1Char('#')))
-            continue;
-        if (line.startsWith(QLatin1String("export ")))
-            line = line.mid(7);
-        const qsizetype eq = line.indexOf(QLatin1Char('='));
-        const QString key = line.left(qMax<qsizetype>(0, eq)).trimmed();
-        if (eq <= 0 || !isShellName(key))
-            return Result<void>::failure(QStringLiteral("%1:%2: not a K=V line").arg(path).arg(lineNo));
-        QString value = line.mid(eq + 1);
-        if (value.size() >= 2 && (value.front() == QLatin1Char('"') || value.front() == QLatin1Char('\''))
-            && value.back() == value.front())
-            value = value.mid(1, value.size() - 2);
-        SecretRegistry::add(value.toUtf8());
-        env.insert(key, value);
-    }
-    return {};
-}
-
 int attach(const cli::Target& target, const QString& id, qint64 from, bool json, const QString& root,
     const std::optional<BuildProfile>& profile)
 {
-    BuildSession session(target.transport, target.destination, id);
+    BuildSession session(target.transport, target.hostKey, id);
     session.setJobRoot(root);
     session.setMemoryInterval(json ? 5000 : 0);
     if (profile)
@@ -258,8 +229,10 @@ int startBuild(const Call& c)
     BuildRecord rec;
     rec.jobId = started->id;
     rec.profile = p.name;
-    rec.host = c.target.destination; // the history key: the same server reached the same way
+    rec.host = c.target.hostKey;
     rec.started = started->started.isValid() ? started->started : QDateTime::currentDateTimeUtc();
+    rec.spec = buildSpec(p);
+    rec.actor = timeline::defaultActor();
     if (const auto saved = buildhistory::save(rec); !saved)
         cli::err() << "kernelforge-cli build start: warning: the build is not in this machine's history: "
                    << saved.error() << '\n';
@@ -392,7 +365,13 @@ void startFlags(cli::FlagTable& t, BuildArgs& a)
                 a.env.insert(v.left(eq), v.mid(eq + 1));
                 return {};
             })
-        .add("--env-file", [&a](const QString& v) { return readEnvFile(v, a.env); });
+        .add("--env-file", [&a](const QString& v) -> Result<void> {
+            const auto file = readEnvFile(v);
+            if (!file)
+                return file.withoutValue();
+            a.env.insert(file.value());
+            return {};
+        });
 }
 
 void attachFlags(cli::FlagTable& t, BuildArgs& a)

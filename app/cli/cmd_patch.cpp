@@ -10,6 +10,7 @@
 #include "core/patch/patchplan.h"
 #include "core/patch/patchset.h"
 #include "core/store/historystore.h"
+#include "core/timeline/producers.h"
 
 #include <QDir>
 #include <QJsonDocument>
@@ -385,8 +386,10 @@ int runPatch(const QStringList& argsIn)
         cli::err() << "kernelforge-cli patch: " << plan.error << '\n';
         return kExitError;
     }
-    if (opt.action == QLatin1String("plan"))
+    if (opt.action == QLatin1String("plan")) {
+        timeline::recordPatchPlanned(plan);
         return runPlan(opt, plan, true);
+    }
     if (opt.action == QLatin1String("apply"))
         return runApply(opt, *transport, plan);
     if (opt.action == QLatin1String("rollback"))

@@ -323,7 +323,7 @@ int runBench(QStringList args)
         err() << "server bench: " << opened.error() << '\n';
         return kExitConnection;
     }
-    ServeBench bench(opened->transport, opened->label);
+    ServeBench bench(opened->transport, opened->transport->describe()); // the history's host key
     bench.setStoreResults(store);
     const bool tty = ::isatty(STDERR_FILENO) != 0;
     QObject::connect(&bench, &ServeBench::stateChanged, &bench, [&](ServeBench::State, const QString& what) {

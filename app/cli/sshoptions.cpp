@@ -10,6 +10,7 @@
 #include "core/log/redact.h"
 #include "core/ssh/sshsession.h"
 #include "core/ssh/sshtransport.h"
+#include "core/timeline/producers.h"
 #include "core/transport/localtransport.h"
 #include "core/transport/transportpool.h"
 
@@ -118,6 +119,8 @@ private:
     {
         if (m_givenUp || m_closing || m_session.expired())
             return;
+        timeline::recordConnection(describe(), m_state, state, reason);
+        m_state = state;
         switch (state) {
         case ConnectionState::Reconnecting:
             m_lastReason = reason;
@@ -169,6 +172,7 @@ private:
     QTimer m_deadline;
     QElapsedTimer m_lostFor;
     QString m_lastReason;
+    ConnectionState m_state = ConnectionState::Ready; // connectForCli hands over a Ready session
     bool m_lost = false;
     bool m_givenUp = false;
     bool m_closing = false;
@@ -341,12 +345,14 @@ Result<TargetOptions> takeTargetOptions(QStringList& args)
 
 kf::Result<Target> openTarget(const TargetOptions& options)
 {
-    if (options.local)
-        return Target { std::make_shared<LocalTransport>(), QStringLiteral("local"), QStringLiteral("local") };
+    if (options.local) {
+        auto local = std::make_shared<LocalTransport>();
+        return Target { local, QStringLiteral("local"), local->describe() };
+    }
     auto connected = connectForCli(options.ssh);
     if (!connected)
         return kf::Result<Target>::failure(connected.error());
-    return Target { connected.value(), options.ssh.host, options.ssh.profile().destination() };
+    return Target { connected.value(), options.ssh.host, connected.value()->describe() };
 }
 
 } // namespace kf::cli

@@ -84,8 +84,8 @@ Result<TargetOptions> takeTargetOptions(QStringList& args);
 struct Target
 {
     std::shared_ptr<kf::Transport> transport;
-    QString label;       // the host name, or "local"
-    QString destination; // "user@host:port" as HostProfile::destination() writes it, or "local"
+    QString label;   // the host name, or "local"
+    QString hostKey; // how the history names the host: Transport::describe() (core/timeline/hostkey.h)
 };
 // The one way commands open their target: a LocalTransport for --local, else connectForCli
 // (same failure contract: the caller exits with kExitConnection, 255).

@@ -7,6 +7,7 @@
 #include "core/hosts/hostprofilestore.h"
 #include "core/log/logging.h"
 #include "core/ssh/sshhostconnection.h"
+#include "core/timeline/seriesstore.h"
 #include "core/transport/transportpool.h"
 #include "core/version.h"
 #include "ui/appcontext.h"
@@ -49,7 +50,8 @@ int main(int argc, char** argv)
         QStringLiteral("Milliseconds before the screenshot (default 3000)."), QStringLiteral("ms"),
         QStringLiteral("3000"));
     const QCommandLineOption tab(QStringLiteral("tab"),
-        QStringLiteral("Open on this tab: patches, build, gpus or server."), QStringLiteral("name"));
+        QStringLiteral("Open on this tab: overview, patches, build, gpus, server, timeline or fleet."),
+        QStringLiteral("name"));
     parser.addOptions({ version, demo, verbose, level, screenshot, screenshotDelay, tab });
     parser.process(app);
 
@@ -77,11 +79,14 @@ int main(int argc, char** argv)
     kf::HostManager hosts;
     hosts.setFactory(kf::SshHostConnection::factory(&interaction));
     kf::GpuMonitorHub gpuMonitors;
+    kf::timeline::SeriesRecorder timelineSeries; // every host's GPU series, kept for the Timeline
+    timelineSeries.watch(&gpuMonitors);
     kf::HostProfileStore profileStore;
     kf::AppContext context;
     context.hosts = &hosts;
     context.profiles = &profileStore;
     context.gpuMonitors = &gpuMonitors;
+    context.timelineSeries = &timelineSeries;
     context.secrets = interaction.secretStore().get();
 
     kf::HostProfile local;

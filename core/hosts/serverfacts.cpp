@@ -3,6 +3,7 @@
 #include "core/hosts/serverfacts.h"
 
 #include "core/jobs/jobfolder.h"
+#include "core/timeline/producers.h"
 #include "core/transport/transport.h"
 
 #include <QJsonArray>
@@ -342,6 +343,7 @@ Result<ServerFacts> collectServerFacts(Transport& transport, int timeoutMs, cons
             why += QStringLiteral(": ") + err.section(QLatin1Char('\n'), 0, 0);
         return Result<ServerFacts>::failure(QStringLiteral("server facts on %1: %2").arg(transport.describe(), why));
     }
+    timeline::recordFacts(transport.describe(), facts.value());
     return facts;
 }
 

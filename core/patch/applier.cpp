@@ -4,6 +4,7 @@
 
 #include "core/log/logging.h"
 #include "core/patch/rootpath.h"
+#include "core/timeline/producers.h"
 #include "core/transport/transport.h"
 #include "core/util/shellquote.h"
 
@@ -278,6 +279,7 @@ ApplyReport applyPlan(Transport& transport, const SetPlan& plan, const ApplyOpti
             plan.host.toStdString(), out.message.toStdString());
         report.files.append(out);
     }
+    timeline::recordPatchApplied(plan, options, report);
     return report;
 }
 
@@ -501,6 +503,7 @@ QList<RollbackResult> runRollback(Transport& transport, const RollbackPlan& plan
         }
         out.append(r);
     }
+    timeline::recordPatchRolledBack(plan, out);
     return out;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/patch/patchplan.h"
+#include "core/patch/reviewdecision.h"
 #include "core/store/historystore.h"
 
 #include <QMap>
@@ -60,6 +61,9 @@ struct ApplyOptions
     // Only these files (empty: every file the plan changes).
     QStringList onlyFiles;
     QString backupRoot = QStringLiteral("~/.cache/kernelforge/patch-backups");
+    // The review's decisions (Review::applyOptions), kept with the apply in the host's
+    // timeline; empty: every patch as planned.
+    QList<DecisionRecord> decisions;
 };
 
 ApplyReport applyPlan(Transport& transport, const SetPlan& plan, const ApplyOptions& options = {});

@@ -399,6 +399,7 @@ QString Review::summary() const
 ApplyOptions Review::applyOptions() const
 {
     ApplyOptions o;
+    o.decisions = decisions();
     for (const FileChoiceSummary& f : changes()) {
         o.onlyFiles.append(f.file);
         FileChoice c;
@@ -409,6 +410,54 @@ ApplyOptions Review::applyOptions() const
         o.choices.insert(f.file, c);
     }
     return o;
+}
+
+QList<DecisionRecord> Review::decisions() const
+{
+    QList<DecisionRecord> out;
+    for (int i = 0; i < patchCount(); ++i) {
+        if (!isReviewable(i))
+            continue;
+        DecisionRecord d { m_plan.patches[i].id, m_plan.patches[i].file, m_patches[i].accepted, {} };
+        const QList<ReviewHunk>& hunks = m_patches[i].hunks;
+        for (qsizetype h = 0; h < hunks.size(); ++h)
+            if (!hunks[h].accepted)
+                d.rejectedHunks.append({ int(h) + 1, hunkId(hunks[h].oldLines, hunks[h].newLines) });
+        out.append(d);
+    }
+    return out;
+}
+
+QStringList Review::applyDecisions(const QList<DecisionRecord>& decisions)
+{
+    QStringList problems;
+    for (const DecisionRecord& d : decisions) {
+        int patch = -1;
+        for (int i = 0; i < patchCount() && patch < 0; ++i)
+            if (isReviewable(i) && m_plan.patches[i].id == d.patchId && m_plan.patches[i].file == d.file)
+                patch = i;
+        if (patch < 0)
+            continue;
+        if (!d.accepted) {
+            setPatchAccepted(patch, false);
+            continue;
+        }
+        setPatchAccepted(patch, true);
+        for (const RejectedHunk& r : d.rejectedHunks) {
+            int found = -1;
+            for (int h = 0; h < hunkCount(patch) && found < 0; ++h)
+                if (hunkId(m_patches[patch].hunks[h].oldLines, m_patches[patch].hunks[h].newLines) == r.id)
+                    found = h;
+            if (found < 0)
+                problems.append(QStringLiteral("patch %1 (%2): hunk %3, rejected on the source, is not in this plan "
+                                               "(the file differs there)")
+                                    .arg(d.patchId, d.file)
+                                    .arg(r.index));
+            else
+                setHunkAccepted(patch, found, false);
+        }
+    }
+    return problems;
 }
 
 } // namespace kf::patch

@@ -106,8 +106,18 @@ public:
     QList<FileChoiceSummary> changes() const;
     // The Apply dialog's text, or "Nothing selected to apply." when changes() is empty.
     QString summary() const;
-    // For applyPlan: only the changed files, each with its content (or removal) and patches.
+    // For applyPlan: only the changed files, each with its content (or removal) and patches,
+    // and decisions().
     ApplyOptions applyOptions() const;
+
+    // Every reviewable patch's decisions, in plan order (reviewdecision.h).
+    QList<DecisionRecord> decisions() const;
+    // Takes decisions made on another plan of the same set: a rejected patch is rejected here,
+    // a rejected hunk is rejected where this plan has a hunk with the same id in the same
+    // patch. Returns what could not be carried over, one line each ("patch X: hunk 2 rejected
+    // on the source is not in this plan"); a decision for a patch that is not reviewable here
+    // (already applied, not applicable) has nothing to carry and is not a problem.
+    QStringList applyDecisions(const QList<DecisionRecord>& decisions);
 
 private:
     struct PatchDecision

@@ -2,13 +2,28 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/remotebuild/buildhistory.h"
 
+#include "core/remotebuild/buildprofile.h"
 #include "core/store/database.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QVariant>
 
+#include <limits>
+
 namespace kf {
+
+QJsonObject buildSpec(const BuildProfile& p)
+{
+    return { { QStringLiteral("name"), p.name }, { QStringLiteral("working_dir"), p.workingDirectory },
+        { QStringLiteral("command"), p.command },
+        { QStringLiteral("cmake_args"), QJsonArray::fromStringList(p.cmakeArgs) },
+        { QStringLiteral("max_jobs"), p.maxJobs }, { QStringLiteral("nvcc_threads"), p.nvccThreads },
+        { QStringLiteral("nvcc_threads_define"), p.nvccThreadsDefine }, { QStringLiteral("build_dir"), p.buildDir },
+        { QStringLiteral("env_names"), QJsonArray::fromStringList(p.env.keys()) } };
+}
 
 QString buildResultFor(int exitStatus, bool cancelled)
 {
@@ -77,11 +92,15 @@ BuildRecord fromQuery(const QSqlQuery& q)
     r.stepsTotal = q.value(9).toInt();
     r.peakMemKb = q.value(10).toLongLong();
     r.errors = q.value(11).toInt();
+    r.spec = QJsonDocument::fromJson(q.value(12).toString().toUtf8()).object();
+    r.oom = q.value(13).toInt() != 0;
+    r.firstError = q.value(14).toString();
+    r.actor = q.value(15).toString();
     return r;
 }
 
-const char* kColumns
-    = "id, job_id, profile, host, started, ended, result, exit_status, steps_done, steps_total, peak_mem_kb, errors";
+const char* kColumns = "id, job_id, profile, host, started, ended, result, exit_status, steps_done, steps_total, "
+                       "peak_mem_kb, errors, spec, oom, first_error, actor";
 
 template <typename T> Result<T> fail(const QSqlQuery& q)
 {
@@ -92,11 +111,18 @@ template <typename T> Result<T> fail(const QSqlQuery& q)
 
 Result<void> ensureSchema()
 {
-    return store::ensureSchema({ QStringLiteral(
-        "CREATE TABLE IF NOT EXISTS builds (id INTEGER PRIMARY KEY, job_id TEXT NOT NULL, profile TEXT, host TEXT NOT "
-        "NULL,"
-        " started INTEGER, ended INTEGER, result TEXT, exit_status INTEGER, steps_done INTEGER, steps_total INTEGER,"
-        " peak_mem_kb INTEGER, errors INTEGER, UNIQUE(host, job_id))") });
+    // Version 1 is the table made before versions existed (IF NOT EXISTS: already there in those).
+    return store::migrate(QStringLiteral("builds"),
+        { { QStringLiteral(
+              "CREATE TABLE IF NOT EXISTS builds (id INTEGER PRIMARY KEY, job_id TEXT NOT NULL, profile TEXT, host "
+              "TEXT "
+              "NOT NULL, started INTEGER, ended INTEGER, result TEXT, exit_status INTEGER, steps_done INTEGER, "
+              "steps_total INTEGER, peak_mem_kb INTEGER, errors INTEGER, UNIQUE(host, job_id))") },
+            { QStringLiteral("ALTER TABLE builds ADD COLUMN spec TEXT"),
+                QStringLiteral("ALTER TABLE builds ADD COLUMN oom INTEGER"),
+                QStringLiteral("ALTER TABLE builds ADD COLUMN first_error TEXT"),
+                QStringLiteral("ALTER TABLE builds ADD COLUMN actor TEXT"),
+                QStringLiteral("CREATE INDEX IF NOT EXISTS builds_host_started ON builds(host, started)") } });
 }
 
 Result<qint64> save(const BuildRecord& r)
@@ -107,13 +133,18 @@ Result<qint64> save(const BuildRecord& r)
     if (!db)
         return Result<qint64>::failure(db.error());
     QSqlQuery q(*db);
+    // What a later save does not know (the spec, the first error, who started it) is kept.
     q.prepare(QStringLiteral(
         "INSERT INTO builds (job_id, profile, host, started, ended, result, exit_status, steps_done, steps_total, "
-        "peak_mem_kb, errors)"
-        " VALUES (?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(host, job_id) DO UPDATE SET profile=excluded.profile,"
+        "peak_mem_kb, errors, spec, oom, first_error, actor)"
+        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(host, job_id) DO UPDATE SET"
+        " profile=COALESCE(NULLIF(excluded.profile,''), builds.profile),"
         " started=excluded.started, ended=excluded.ended, result=excluded.result, exit_status=excluded.exit_status,"
         " steps_done=excluded.steps_done, steps_total=excluded.steps_total,"
-        " peak_mem_kb=MAX(COALESCE(builds.peak_mem_kb,0), excluded.peak_mem_kb), errors=excluded.errors"));
+        " peak_mem_kb=MAX(COALESCE(builds.peak_mem_kb,0), excluded.peak_mem_kb), errors=excluded.errors,"
+        " spec=COALESCE(excluded.spec, builds.spec), oom=MAX(COALESCE(builds.oom,0), excluded.oom),"
+        " first_error=COALESCE(builds.first_error, excluded.first_error), actor=COALESCE(builds.actor, "
+        "excluded.actor)"));
     q.addBindValue(r.jobId);
     q.addBindValue(r.profile);
     q.addBindValue(r.host);
@@ -125,6 +156,12 @@ Result<qint64> save(const BuildRecord& r)
     q.addBindValue(r.stepsTotal);
     q.addBindValue(r.peakMemKb);
     q.addBindValue(r.errors);
+    q.addBindValue(r.spec.isEmpty()
+            ? QVariant()
+            : QVariant(QString::fromUtf8(QJsonDocument(r.spec).toJson(QJsonDocument::Compact))));
+    q.addBindValue(int(r.oom));
+    q.addBindValue(r.firstError.isEmpty() ? QVariant() : QVariant(r.firstError));
+    q.addBindValue(r.actor.isEmpty() ? QVariant() : QVariant(r.actor));
     if (!q.exec())
         return fail<qint64>(q);
     QSqlQuery id(*db);
@@ -149,6 +186,33 @@ Result<QList<BuildRecord>> list(const QString& host, int limit)
     q.addBindValue(host);
     q.addBindValue(host);
     q.addBindValue(limit);
+    if (!q.exec())
+        return fail<QList<BuildRecord>>(q);
+    QList<BuildRecord> out;
+    while (q.next())
+        out << fromQuery(q);
+    return out;
+}
+
+Result<QList<BuildRecord>> inRange(const QString& host, const QDateTime& since, const QDateTime& until)
+{
+    if (const Result<void> s = ensureSchema(); !s)
+        return Result<QList<BuildRecord>>(s);
+    auto db = store::database();
+    if (!db)
+        return Result<QList<BuildRecord>>::failure(db.error());
+    const qint64 from = since.isValid() ? since.toMSecsSinceEpoch() : std::numeric_limits<qint64>::min();
+    const qint64 to = until.isValid() ? until.toMSecsSinceEpoch() : std::numeric_limits<qint64>::max();
+    QSqlQuery q(*db);
+    q.prepare(
+        QStringLiteral("SELECT %1 FROM builds WHERE host=? AND ((started BETWEEN ? AND ?) OR (ended BETWEEN ? AND "
+                       "?)) ORDER BY started, id")
+            .arg(QLatin1String(kColumns)));
+    q.addBindValue(host);
+    for (int i = 0; i < 2; ++i) {
+        q.addBindValue(from);
+        q.addBindValue(to);
+    }
     if (!q.exec())
         return fail<QList<BuildRecord>>(q);
     QList<BuildRecord> out;

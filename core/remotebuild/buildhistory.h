@@ -5,17 +5,25 @@
 #include "core/util/result.h"
 
 #include <QDateTime>
+#include <QJsonObject>
 #include <QList>
 #include <QString>
 
 #include <optional>
 
-// Build history in the history database (core/store/database.h), table `builds`:
-//   id INTEGER PRIMARY KEY, job_id TEXT, profile TEXT, host TEXT, started INTEGER (ms since epoch),
-//   ended INTEGER (ms; NULL while running), result TEXT (running|succeeded|failed|cancelled|lost),
-//   exit_status INTEGER, steps_done INTEGER, steps_total INTEGER, peak_mem_kb INTEGER (highest
-//   MemTotal-MemAvailable seen), errors INTEGER, UNIQUE(host, job_id)
+// Build history in the history database (core/store/database.h), table `builds`, schema
+// component "builds" (store::migrate; version 1 is the table as it was before versions):
+//   id INTEGER PRIMARY KEY, job_id TEXT, profile TEXT, host TEXT (Transport::describe()),
+//   started INTEGER (ms since epoch), ended INTEGER (ms; NULL while running), result TEXT
+//   (running|succeeded|failed|cancelled|lost), exit_status INTEGER, steps_done INTEGER,
+//   steps_total INTEGER, peak_mem_kb INTEGER (highest MemTotal-MemAvailable seen), errors INTEGER,
+//   UNIQUE(host, job_id)
+//   version 2: spec TEXT (buildSpec() JSON: what was built, environment NAMES only), oom INTEGER
+//   (an out-of-memory kill was seen), first_error TEXT, actor TEXT (who started or first followed it)
+// The deployment timeline reads its build events from here (core/timeline/eventstore.h).
 namespace kf {
+
+struct BuildProfile;
 
 struct BuildRecord
 {
@@ -31,8 +39,17 @@ struct BuildRecord
     int stepsTotal = 0;
     qint64 peakMemKb = 0;
     int errors = 0;
+    QJsonObject spec; // buildSpec(); empty when the profile is not known
+    bool oom = false;
+    QString firstError;
+    QString actor;
     qint64 durationMs() const { return started.isValid() && ended.isValid() ? started.msecsTo(ended) : -1; }
 };
+
+// What a build ran, for its history row and deployment recipes: name, working_dir, command,
+// cmake_args, max_jobs, nvcc_threads, nvcc_threads_define, build_dir and env_names (the names
+// of its environment variables: values never, they may be secrets).
+QJsonObject buildSpec(const BuildProfile& profile);
 
 // "succeeded" / "failed" / "cancelled" from an exit status.
 QString buildResultFor(int exitStatus, bool cancelled);
@@ -45,6 +62,8 @@ Result<void> ensureSchema();
 // Inserts or updates by (host, job_id); returns the row id.
 Result<qint64> save(const BuildRecord& record);
 Result<QList<BuildRecord>> list(const QString& host = {}, int limit = 100);
+// The builds of host that started or ended in [since, until] (invalid: open), oldest first.
+Result<QList<BuildRecord>> inRange(const QString& host, const QDateTime& since, const QDateTime& until);
 Result<std::optional<BuildRecord>> find(const QString& host, const QString& jobId);
 // The last finished build of profile on host before `before` (another job).
 Result<std::optional<BuildRecord>> previous(

@@ -4,6 +4,7 @@
 
 #include "core/log/logging.h"
 #include "core/remotebuild/ninjalog.h"
+#include "core/timeline/eventstore.h"
 #include "core/transport/transportpool.h"
 
 #include <QDateTime>
@@ -66,6 +67,8 @@ void BuildSession::attach(qint64 offset)
     m_record.jobId = m_jobId;
     m_record.host = m_host;
     m_record.profile = m_profile ? m_profile->name : QString();
+    m_record.spec = m_profile ? buildSpec(*m_profile) : QJsonObject();
+    m_record.actor = timeline::defaultActor();
     m_job = std::make_unique<RemoteJob>(m_transport, m_jobId, m_root);
     connect(m_job.get(), &RemoteJob::logReceived, this, &BuildSession::onLog);
     connect(m_job.get(), &RemoteJob::streamInterrupted, this, &BuildSession::streamInterrupted);
@@ -131,8 +134,12 @@ void BuildSession::apply(const BuildLogEvents& ev)
 {
     for (const Diagnostic& d : ev.diagnostics) {
         m_diagnostics.append(d);
-        if (d.severity == Diagnostic::Severity::Error)
+        if (d.severity == Diagnostic::Severity::Error) {
             ++m_record.errors;
+            if (m_record.firstError.isEmpty())
+                m_record.firstError = d.message.left(500);
+        }
+        m_record.oom = m_record.oom || d.kind == Diagnostic::Kind::Oom;
         Q_EMIT diagnosticFound(d);
     }
     if (ev.progress.isEmpty())

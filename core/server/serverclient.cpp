@@ -4,6 +4,7 @@
 
 #include "core/log/logging.h"
 #include "core/net/httpclient.h"
+#include "core/timeline/producers.h"
 #include "core/transport/transportpool.h"
 #include "core/util/jobtracker.h"
 
@@ -127,6 +128,8 @@ void ServerClient::pollNow()
             if (m_last.reachable != s.reachable)
                 log::monitor()->info(
                     "server on port {}: {}", m_port, s.reachable ? QStringLiteral("reachable") : s.error);
+            timeline::recordServerHealth(m_transport->describe(), m_polled ? &m_last : nullptr, s);
+            m_polled = true;
             m_last = s;
             Q_EMIT statusUpdated(s);
         });

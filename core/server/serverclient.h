@@ -66,6 +66,7 @@ private:
     QTimer m_timer;
     ServerStatus m_last;
     bool m_haveInfo = false;
+    bool m_polled = false; // m_last holds an answer (health changes are recorded against it)
     JobTracker m_requests { this };
     RequestHandle m_poll; // one poll at a time
 };

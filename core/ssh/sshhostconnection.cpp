@@ -4,6 +4,7 @@
 
 #include "core/ssh/sshsession.h"
 #include "core/ssh/sshtransport.h"
+#include "core/timeline/producers.h"
 
 #include <QThread>
 
@@ -52,6 +53,7 @@ void SshHostConnection::onSessionState(ConnectionState state, const QString& rea
 {
     if (state == ConnectionState::Ready && !m_transport)
         m_transport = std::make_shared<SshTransport>(m_session);
+    timeline::recordConnection(m_session->describe(), this->state(), state, reason);
     setState(state, reason);
 }
 

@@ -84,40 +84,50 @@ Result<void> migrate(const QString& component, const QList<QStringList>& steps)
     if (!q.exec(QStringLiteral(
             "CREATE TABLE IF NOT EXISTS schema_versions(component TEXT PRIMARY KEY, version INTEGER NOT NULL)")))
         return Result<void>::failure(QStringLiteral("history database schema: %1").arg(q.lastError().text()));
-    q.prepare(QStringLiteral("SELECT version FROM schema_versions WHERE component = ?"));
-    q.addBindValue(component);
-    if (!q.exec())
-        return Result<void>::failure(QStringLiteral("history database schema: %1").arg(q.lastError().text()));
-    const int current = q.next() ? q.value(0).toInt() : 0;
-    if (current > steps.size())
-        return Result<void>::failure(
-            QStringLiteral("the history database %1 has %2 tables of version %3; this KernelForge knows up to %4")
-                .arg(databasePath(), component)
-                .arg(current)
-                .arg(steps.size()));
-    for (int v = current; v < steps.size(); ++v) {
-        d.transaction();
-        for (const QString& s : steps.at(v)) {
+    // Each step reads the version and runs under the write lock (BEGIN IMMEDIATE): threads and
+    // processes migrating at the same time take turns, and each step runs once.
+    for (;;) {
+        QSqlQuery begin(d);
+        if (!begin.exec(QStringLiteral("BEGIN IMMEDIATE")))
+            return Result<void>::failure(QStringLiteral("history database schema: %1").arg(begin.lastError().text()));
+        auto rollback = [&](const QString& message) {
+            QSqlQuery(d).exec(QStringLiteral("ROLLBACK"));
+            return Result<void>::failure(message);
+        };
+        q.prepare(QStringLiteral("SELECT version FROM schema_versions WHERE component = ?"));
+        q.addBindValue(component);
+        if (!q.exec())
+            return rollback(QStringLiteral("history database schema: %1").arg(q.lastError().text()));
+        const int current = q.next() ? q.value(0).toInt() : 0;
+        q.finish();
+        if (current > steps.size())
+            return rollback(
+                QStringLiteral("the history database %1 has %2 tables of version %3; this KernelForge knows up to %4")
+                    .arg(databasePath(), component)
+                    .arg(current)
+                    .arg(steps.size()));
+        if (current == steps.size()) {
+            QSqlQuery(d).exec(QStringLiteral("COMMIT"));
+            return {};
+        }
+        for (const QString& s : steps.at(current)) {
             QSqlQuery step(d);
-            if (!step.exec(s)) {
-                d.rollback();
-                return Result<void>::failure(QStringLiteral("history database schema %1 step %2: %3 (%4)")
-                                                 .arg(component)
-                                                 .arg(v + 1)
-                                                 .arg(step.lastError().text(), s.left(80)));
-            }
+            if (!step.exec(s))
+                return rollback(QStringLiteral("history database schema %1 step %2: %3 (%4)")
+                                    .arg(component)
+                                    .arg(current + 1)
+                                    .arg(step.lastError().text(), s.left(80)));
         }
         QSqlQuery bump(d);
         bump.prepare(QStringLiteral("INSERT OR REPLACE INTO schema_versions(component, version) VALUES(?, ?)"));
         bump.addBindValue(component);
-        bump.addBindValue(v + 1);
-        if (!bump.exec()) {
-            d.rollback();
-            return Result<void>::failure(QStringLiteral("history database schema: %1").arg(bump.lastError().text()));
-        }
-        d.commit();
+        bump.addBindValue(current + 1);
+        if (!bump.exec())
+            return rollback(QStringLiteral("history database schema: %1").arg(bump.lastError().text()));
+        QSqlQuery commit(d);
+        if (!commit.exec(QStringLiteral("COMMIT")))
+            return rollback(QStringLiteral("history database schema: %1").arg(commit.lastError().text()));
     }
-    return {};
 }
 
 } // namespace kf::store

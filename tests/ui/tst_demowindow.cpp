@@ -134,7 +134,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(tree->topLevelItemCount() >= 2, 60000);
 
         const QStringList names { QStringLiteral("overview"), QStringLiteral("patches"), QStringLiteral("build"),
-            QStringLiteral("gpus"), QStringLiteral("server"), QStringLiteral("fleet") };
+            QStringLiteral("gpus"), QStringLiteral("server"), QStringLiteral("timeline"), QStringLiteral("fleet") };
         QCOMPARE(w.tabs()->count(), names.size());
         for (int i = 0; i < w.tabs()->count(); ++i) {
             w.tabs()->setCurrentIndex(i);

@@ -47,13 +47,14 @@ private Q_SLOTS:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
 
-        QCOMPARE(w.tabs()->count(), 6);
+        QCOMPARE(w.tabs()->count(), 7);
         QCOMPARE(w.tabs()->tabText(0), QStringLiteral("Overview"));
         QCOMPARE(w.tabs()->tabText(1), QStringLiteral("Patches"));
         QCOMPARE(w.tabs()->tabText(2), QStringLiteral("Build"));
         QCOMPARE(w.tabs()->tabText(3), QStringLiteral("GPUs"));
         QCOMPARE(w.tabs()->tabText(4), QStringLiteral("Server"));
-        QCOMPARE(w.tabs()->tabText(5), QStringLiteral("Fleet"));
+        QCOMPARE(w.tabs()->tabText(5), QStringLiteral("Timeline"));
+        QCOMPARE(w.tabs()->tabText(6), QStringLiteral("Fleet"));
         // The first-run tour's buttons switch to their tabs.
         const QList<QPushButton*> buttons = w.tabs()->widget(0)->findChildren<QPushButton*>();
         QVERIFY(buttons.size() >= 5);

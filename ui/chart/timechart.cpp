@@ -190,6 +190,8 @@ struct TimeChart::Private
     qint64 from = 0;
     qint64 to = 1;
     int hoverX = -1;
+    int plotLeft = 0; // 0: from the widest y label
+    QString emptyText;
 
     // Derived, recomputed lazily: the shown y range and its tick step.
     mutable bool rangeDirty = true;
@@ -427,9 +429,10 @@ QRect TimeChart::plotRect() const
     const QFontMetrics fm = fontMetrics();
     const int lineH = fm.height();
     const int titleH = (d->title.isEmpty() && d->unit.isEmpty()) ? kPad : lineH + kPad + 2;
-    QStringList names;
+    QStringList names; // a series without a name has no legend entry
     for (const auto& s : std::as_const(d->series))
-        names.append(s.name);
+        if (!s.name.isEmpty())
+            names.append(s.name);
     const int rows = legendRows(fm, names, width() - 2 * kPad);
     const int legendH = rows > 0 ? rows * (lineH + 2) + kPad : 0;
     const int xLabelsH = lineH + kPad;
@@ -442,9 +445,21 @@ QRect TimeChart::plotRect() const
     int labelW = fm.horizontalAdvance(valueLabel(d->lo, decimals));
     labelW = qMax(labelW, fm.horizontalAdvance(valueLabel(d->hi, decimals)));
     labelW = qMax(labelW, fm.horizontalAdvance(valueLabel(-std::abs(d->step), decimals)) * int(d->lo < 0));
-    const int left = kPad + labelW + 6;
+    const int left = d->plotLeft > 0 ? d->plotLeft : kPad + labelW + 6;
     const int right = width() - kPad - fm.horizontalAdvance(QStringLiteral("00:00")) / 2;
     return QRect(QPoint(left, top), QPoint(qMax(left + 10, right), top + plotH));
+}
+
+void TimeChart::setPlotLeft(int px)
+{
+    d->plotLeft = px;
+    update();
+}
+
+void TimeChart::setEmptyText(const QString& text)
+{
+    d->emptyText = text;
+    update();
 }
 
 int TimeChart::columns() const
@@ -536,16 +551,19 @@ void TimeChart::paintEvent(QPaintEvent*)
             d->series.cbegin(), d->series.cend(), [](const Private::Series& s) { return s.points.isEmpty(); });
         if (empty) {
             p.setPen(faint);
-            p.drawText(plot, Qt::AlignCenter, tr("No data yet"));
+            p.drawText(plot, Qt::AlignCenter, d->emptyText.isEmpty() ? tr("No data yet") : d->emptyText);
         }
+        const bool placeholder = d->from == 0 && d->to == 1;
         const int labelW = fm.horizontalAdvance(QStringLiteral("00:00:00"));
         const qint64 step = niceTimeStep(qint64(span * (labelW + 24) / qMax(1, plot.width())));
-        const QString format = step < 60000 ? QStringLiteral("HH:mm:ss") : QStringLiteral("HH:mm");
+        const QString format = step < 60000 ? QStringLiteral("HH:mm:ss")
+            : step < 86400000               ? QStringLiteral("HH:mm")
+                                            : QStringLiteral("MMM d");
         const qint64 offset = qint64(QDateTime::fromMSecsSinceEpoch(d->from).offsetFromUtc()) * 1000;
         qint64 t = ((d->from + offset + step - 1) / step) * step - offset;
         if (t < d->from)
             t += step;
-        for (; !empty && t <= d->to; t += step) {
+        for (; !placeholder && t <= d->to; t += step) {
             const int x = int(std::lround(toX(double(t))));
             p.setPen(grid);
             p.drawLine(x, plot.top(), x, plot.bottom());
@@ -627,16 +645,22 @@ void TimeChart::paintEvent(QPaintEvent*)
     // Legend under the time labels.
     {
         QStringList names;
-        for (const auto& s : std::as_const(d->series))
-            names.append(s.name);
+        QList<int> named; // series index of each legend entry
+        for (int i = 0; i < d->series.size(); ++i) {
+            if (!d->series[i].name.isEmpty()) {
+                names.append(d->series[i].name);
+                named.append(i);
+            }
+        }
         const int rows = legendRows(fm, names, width() - 2 * kPad);
         if (rows > 0) {
             // Centre each row: measure it first.
             QList<QList<int>> rowItems(rows);
             QList<int> rowWidth(rows, 0);
             int row = 0, x = 0;
-            for (int i = 0; i < names.size(); ++i) {
-                const int w = kSwatch + 4 + fm.horizontalAdvance(names[i]);
+            for (int n = 0; n < names.size(); ++n) {
+                const int i = named[n];
+                const int w = kSwatch + 4 + fm.horizontalAdvance(names[n]);
                 if (x > 0 && x + w > width() - 2 * kPad) {
                     ++row;
                     x = 0;
@@ -701,7 +725,7 @@ void TimeChart::paintEvent(QPaintEvent*)
                 p.setBrush(s.color);
                 p.drawEllipse(QPointF(toX(best->x()), toY(best->y())), 3, 3);
             }
-            rows.append({ s.color, s.name + QStringLiteral(": ") + value });
+            rows.append({ s.color, s.name.isEmpty() ? value : s.name + QStringLiteral(": ") + value });
         }
         p.setRenderHint(QPainter::Antialiasing, false);
         const QString when = QDateTime::fromMSecsSinceEpoch(qint64(t)).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));

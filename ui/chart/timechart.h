@@ -35,6 +35,7 @@ public:
     void setValueRange(double min, double max);
     void setAutoRange();
 
+    // An empty name has no legend entry (the title names a chart's only series).
     int addSeries(const QString& name, const QColor& color = {});
     int seriesCount() const;
     void clearSeries();
@@ -45,6 +46,11 @@ public:
     // The automatic y range includes it.
     void addThreshold(double value, const QColor& color, const QString& label = {});
     void clearThresholds();
+    // A fixed left edge of the plot (px from the widget's left; 0: room for the widest y label),
+    // so charts stacked on one time axis line up with each other and with what is drawn above.
+    void setPlotLeft(int px);
+    // What an empty plot says (default "No data yet").
+    void setEmptyText(const QString& text);
     // Plot area width in pixels: the column count to decimate to.
     int columns() const;
     // Points currently held by all series, gap markers included (for tests and the benchmark).

@@ -6,6 +6,7 @@
 #include "core/log/logging.h"
 #include "core/patch/patchset.h"
 #include "core/store/historystore.h"
+#include "core/timeline/producers.h"
 #include "core/transport/transport.h"
 #include "core/transport/transportpool.h"
 #include "ui/diff/diffview.h"
@@ -341,7 +342,9 @@ void PatchPane::plan(const QString& setSpec, const QString& root)
             failed.error = set.error();
             return failed;
         }
-        return patch::planSet(*transport, set.value(), root);
+        patch::SetPlan plan = patch::planSet(*transport, set.value(), root);
+        timeline::recordPatchPlanned(plan);
+        return plan;
     });
     m_requests.track(future, [this](const patch::SetPlan& result) {
         if (!result) {

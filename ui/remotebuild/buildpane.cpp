@@ -393,7 +393,7 @@ void BuildPane::attachJob(const QString& jobId)
 {
     if (!m_host || !m_host->transport() || jobId.isEmpty())
         return;
-    m_session = std::make_unique<BuildSession>(m_host->transport(), m_host->profile().name, jobId);
+    m_session = std::make_unique<BuildSession>(m_host->transport(), m_host->transport()->describe(), jobId);
     m_session->setJobRoot(m_jobRoot);
     // The job list tells which profile started it (its name): the ETA seed and the history row use it.
     bool named = false;

@@ -4,6 +4,9 @@
 
 #include "core/hosts/hostconnection.h"
 #include "core/jobs/remotejob.h"
+#include "core/server/serverlaunch.h"
+#include "core/timeline/producers.h"
+#include "core/timeline/seriesstore.h"
 #include "core/transport/transportpool.h"
 #include "core/util/shellquote.h"
 #include "ui/chart/timechart.h"
@@ -237,6 +240,10 @@ void ServerPane::restartClient()
     m_status->setText(tr("Looking for a server on port %1…").arg(m_port->value()));
     m_client = std::make_unique<ServerClient>(m_host->transport(), quint16(m_port->value()));
     connect(m_client.get(), &ServerClient::statusUpdated, this, &ServerPane::onStatus);
+    if (timeline::SeriesRecorder* recorder = m_context.timelineSeries) // tok/s under the Timeline's markers
+        connect(m_client.get(), &ServerClient::statusUpdated, recorder,
+            [recorder, host = m_host->transport()->describe()](
+                const ServerStatus& s) { recorder->addServerStatus(host, s); });
     m_client->start(2000);
 }
 
@@ -245,15 +252,12 @@ void ServerPane::launch()
     if (!m_host || !m_host->transport())
         return;
     const ServerLaunchProfile p = profile();
-    JobSpec spec;
-    spec.name = QStringLiteral("sglang-server-%1").arg(p.port);
-    spec.command = p.command();
-    spec.root = m_jobRoot;
+    const QString root = m_jobRoot;
     m_launch->setEnabled(false);
-    m_status->setText(tr("Starting: %1").arg(spec.command.toHtmlEscaped()));
+    m_status->setText(tr("Starting: %1").arg(p.command().toHtmlEscaped()));
     auto transport = m_host->transport();
     m_requests.track(
-        QtConcurrent::run(transportPool(), [transport, spec] { return RemoteJob::start(*transport, spec); }),
+        QtConcurrent::run(transportPool(), [transport, p, root] { return launchServer(*transport, p, root); }),
         [this](const Result<JobInfo>& r) {
             m_launch->setEnabled(true);
             if (!r) {
@@ -279,6 +283,7 @@ void ServerPane::followJob(const QString& id)
         m_log->appendPlainText(text);
     });
     connect(m_job.get(), &RemoteJob::finished, this, [this](const JobInfo& info) {
+        timeline::recordServerStopped(m_host->transport()->describe(), info.id, info.exitStatus, info.cancelled);
         m_stop->setEnabled(false);
         m_log->appendPlainText(tr("[KernelForge] server exited with status %1").arg(info.exitStatus));
     });

@@ -78,6 +78,7 @@ private Q_SLOTS:
     void createAndDeleteFollowTheirHunk();
     void builtinSetAllTakenIsByteExact_data();
     void builtinSetAllTakenIsByteExact();
+    void decisionsCarryToAnotherTree();
 };
 
 void TestReview::hunksArePerPatchAndAllTakenIsThePlan()
@@ -278,6 +279,41 @@ void TestReview::builtinSetAllTakenIsByteExact()
     }
     for (const FilePlan& f : plan.files)
         QCOMPARE(review.resultFor(f.file), f.changes() ? f.proposed : f.original);
+}
+
+// A deployment recipe carries the decisions to another host's plan of the same set: the same
+// file text there gives the same result; a tree whose hunk differs says which decision did not fit.
+void TestReview::decisionsCarryToAnotherTree()
+{
+    Review source(planOn(kText));
+    source.setPatchAccepted(1, false);   // gamma-fix
+    source.setHunkAccepted(0, 1, false); // beta -> BETA
+    const QList<DecisionRecord> decisions = source.decisions();
+    QCOMPARE(decisions.size(), 3);
+    QCOMPARE(decisions[0].patchId, QStringLiteral("two-words"));
+    QCOMPARE(decisions[0].rejectedHunks.size(), 1);
+    QCOMPARE(decisions[0].rejectedHunks.first().index, 2);
+    QCOMPARE(decisions[0].rejectedHunks.first().id, hunkId({ QStringLiteral("beta") }, { QStringLiteral("BETA") }));
+    QVERIFY(!decisions[1].accepted);
+    QCOMPARE(source.applyOptions().decisions, decisions);
+
+    // Another tree with the same lines in other places (line numbers differ): same outcome.
+    const QByteArray moved = "header\nmore\n" + kText;
+    Review target(planOn(moved));
+    QVERIFY(target.applyDecisions(decisions).isEmpty());
+    QCOMPARE(target.resultFor(kFile), "header\nmore\n" + source.resultFor(kFile));
+    QCOMPARE(target.decisions(), decisions);
+
+    // A tree where beta reads differently: the hunk rejected on the source is not there.
+    QByteArray other = kText;
+    other.replace("beta\n", "beta beta\n");
+    Review elsewhere(planOn(other));
+    const QStringList problems = elsewhere.applyDecisions(decisions);
+    QCOMPARE(problems.size(), 1);
+    QVERIFY2(
+        problems.first().contains(QStringLiteral("two-words")) && problems.first().contains(QStringLiteral("hunk 2")),
+        qPrintable(problems.first()));
+    QVERIFY(!elsewhere.isPatchAccepted(1)); // the rest still carried over
 }
 
 QTEST_GUILESS_MAIN(TestReview)

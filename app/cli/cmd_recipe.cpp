@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+// kernelforge-cli recipe export|apply: deployment recipes (core/deploy): what worked on one host,
+// replayed on another.
+#include "app/cli/cli.h"
+#include "app/cli/sshoptions.h"
+
+#include "core/deploy/recipeexport.h"
+#include "core/deploy/reciperunner.h"
+#include "core/log/redact.h"
+#include "core/remotebuild/buildsession.h"
+#include "core/timeline/hostkey.h"
+#include "core/transport/localtransport.h"
+#include "core/util/envfile.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+
+namespace {
+
+using namespace kf;
+using deploy::RecipeRunner;
+
+constexpr int kUsage = 2;
+
+void usage(QTextStream& s)
+{
+    s << "Usage: kernelforge-cli recipe export ([ssh options] [user@]host | --local) [-o FILE] [--name NAME]\n"
+      << "       kernelforge-cli recipe apply [--dry-run] RECIPE.yaml ([ssh options] user@host | --local)\n"
+      << "                                    [--env K=V]... [--env-file FILE] [--job-root DIR]\n"
+      << "                                    [--launch-timeout S] [--json]\n\n"
+      << "  export  what worked on a host, from this machine's history (no connection): the tool versions\n"
+      << "          last seen as expectations, the standing patch apply with its hunk choices, the last\n"
+      << "          successful build (environment NAMES only, never values), the last passing verification\n"
+      << "          and the last server launch that answered healthy. YAML on stdout (or -o FILE); what\n"
+      << "          was left out and why on stderr.\n"
+      << "  apply   replays it on another host, step by step: facts (differences first), plan, apply, build\n"
+      << "          (detached: `build attach JOB` follows it from elsewhere), verify, launch; stops at the\n"
+      << "          first step that fails, with the reason. Every step goes into that host's timeline.\n"
+      << "          --dry-run: facts and plan only, nothing changes.\n"
+      << "  --env K=V, --env-file FILE   values for the build's environment names (else those of the\n"
+      << "          local build profile of the recipe's name)\n"
+      << "  --launch-timeout S           how long the server may take to answer /health (default 600)\n"
+      << "  --json  one JSON object per line and event: step, message, build_started, finished\n"
+      << "SSH: -p PORT -i KEY -J JUMP --known-hosts FILE --accept-new [--no-reconnect] [--timeout S]\n"
+      << "Exit status: 0 done; 1 a step failed (or the export found nothing); 2 bad usage or recipe;\n"
+      << "255 connection, host key or login failed.\n";
+    s.flush();
+}
+
+void printJson(const QJsonObject& o)
+{
+    cli::out() << QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)) << '\n' << Qt::flush;
+}
+
+bool takeValue(QStringList& args, qsizetype i, QString* out)
+{
+    if (i + 1 >= args.size()) {
+        cli::err() << "kernelforge-cli recipe: " << args[i] << " needs a value\n" << Qt::flush;
+        return false;
+    }
+    *out = args[i + 1];
+    args.remove(i, 2);
+    return true;
+}
+
+int runExport(QStringList args)
+{
+    QString output, name;
+    bool local = false;
+    for (qsizetype i = 0; i < args.size();) {
+        if (args[i] == QLatin1String("-o") || args[i] == QLatin1String("--output")) {
+            if (!takeValue(args, i, &output))
+                return kUsage;
+        } else if (args[i] == QLatin1String("--name")) {
+            if (!takeValue(args, i, &name))
+                return kUsage;
+        } else if (args[i] == QLatin1String("--local")) {
+            local = true;
+            args.removeAt(i);
+        } else {
+            ++i;
+        }
+    }
+    QString host = QStringLiteral("local");
+    if (!local) {
+        const auto taken = cli::takeSshOptions(args);
+        if (!taken || taken->hasRemotePath) {
+            cli::err() << "kernelforge-cli recipe export: "
+                       << (!taken ? taken.error() : QStringLiteral("a destination takes no :PATH")) << '\n';
+            return kUsage;
+        }
+        host = timeline::hostKey(taken->profile());
+    }
+    if (!args.isEmpty()) {
+        cli::err() << "kernelforge-cli recipe export: unexpected arguments: " << args.join(QLatin1Char(' ')) << '\n';
+        return kUsage;
+    }
+    const auto exported = deploy::exportRecipe(host, name);
+    if (!exported) {
+        cli::err() << "kernelforge-cli recipe export: " << exported.error() << '\n';
+        return 1;
+    }
+    for (const QString& note : exported->notes)
+        cli::err() << "kernelforge-cli recipe export: " << note << '\n';
+    const deploy::DeployRecipe& r = exported->recipe;
+    if (r.facts.isEmpty() && !r.patches && !r.build && !r.server) {
+        cli::err() << "kernelforge-cli recipe export: nothing recorded for " << host << " to put in a recipe\n";
+        return 1;
+    }
+    const QByteArray yaml = deploy::serializeDeployRecipe(r);
+    if (output.isEmpty()) {
+        cli::out() << QString::fromUtf8(yaml) << Qt::flush;
+        return 0;
+    }
+    QSaveFile f(output);
+    if (!f.open(QIODevice::WriteOnly) || f.write(yaml) < 0 || !f.commit()) {
+        cli::err() << "kernelforge-cli recipe export: cannot write " << output << ": " << f.errorString() << '\n';
+        return 1;
+    }
+    cli::err() << "kernelforge-cli recipe export: " << host << " -> " << output << '\n';
+    return 0;
+}
+
+int runApply(QStringList args)
+{
+    RecipeRunner::Options options;
+    bool json = false;
+    bool local = false;
+    QString jobRoot, timeoutText;
+    for (qsizetype i = 0; i < args.size();) {
+        const QString a = args[i];
+        QString v;
+        if (a == QLatin1String("--dry-run")) {
+            options.dryRun = true;
+            args.removeAt(i);
+        } else if (a == QLatin1String("--json")) {
+            json = true;
+            args.removeAt(i);
+        } else if (a == QLatin1String("--local")) {
+            local = true;
+            args.removeAt(i);
+        } else if (a == QLatin1String("--job-root")) {
+            if (!takeValue(args, i, &options.jobRoot))
+                return kUsage;
+        } else if (a == QLatin1String("--launch-timeout")) {
+            if (!takeValue(args, i, &timeoutText))
+                return kUsage;
+            bool ok = false;
+            options.launchTimeoutS = timeoutText.toInt(&ok);
+            if (!ok || options.launchTimeoutS <= 0) {
+                cli::err() << "kernelforge-cli recipe apply: --launch-timeout needs seconds > 0\n";
+                return kUsage;
+            }
+        } else if (a == QLatin1String("--env")) {
+            if (!takeValue(args, i, &v))
+                return kUsage;
+            const qsizetype eq = v.indexOf(QLatin1Char('='));
+            if (eq <= 0) {
+                cli::err() << "kernelforge-cli recipe apply: --env needs K=V\n";
+                return kUsage;
+            }
+            SecretRegistry::add(v.mid(eq + 1).toUtf8());
+            options.env.insert(v.left(eq), v.mid(eq + 1));
+        } else if (a == QLatin1String("--env-file")) {
+            if (!takeValue(args, i, &v))
+                return kUsage;
+            const auto file = readEnvFile(v);
+            if (!file) {
+                cli::err() << "kernelforge-cli recipe apply: " << file.error() << '\n';
+                return kUsage;
+            }
+            options.env.insert(file.value());
+        } else {
+            ++i;
+        }
+    }
+    // The recipe is the first word that names a file here (the destination is user@host).
+    qsizetype recipeAt = -1;
+    for (qsizetype i = 0; i < args.size() && recipeAt < 0; ++i)
+        if (!args[i].startsWith(QLatin1Char('-')) && QFile::exists(args[i]))
+            recipeAt = i;
+    if (recipeAt < 0) {
+        cli::err() << "kernelforge-cli recipe apply: which RECIPE.yaml? (no such file among "
+                   << args.join(QLatin1Char(' ')) << ")\n";
+        return kUsage;
+    }
+    const QString path = args.takeAt(recipeAt);
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        cli::err() << "kernelforge-cli recipe apply: cannot read " << path << ": " << file.errorString() << '\n';
+        return kUsage;
+    }
+    const auto recipe = deploy::parseDeployRecipe(file.readAll(), path);
+    if (!recipe) {
+        cli::err() << "kernelforge-cli recipe apply: " << recipe.error() << '\n';
+        return kUsage;
+    }
+    std::shared_ptr<Transport> transport;
+    if (local) {
+        transport = std::make_shared<LocalTransport>();
+    } else {
+        const auto taken = cli::takeSshOptions(args);
+        if (!taken || taken->hasRemotePath) {
+            cli::err() << "kernelforge-cli recipe apply: "
+                       << (!taken ? taken.error() : QStringLiteral("a destination takes no :PATH")) << '\n';
+            return kUsage;
+        }
+        if (!args.isEmpty()) {
+            cli::err() << "kernelforge-cli recipe apply: unexpected arguments: " << args.join(QLatin1Char(' ')) << '\n';
+            return kUsage;
+        }
+        auto connected = cli::connectForCli(*taken);
+        if (!connected) {
+            cli::err() << "kernelforge-cli recipe apply: " << connected.error() << '\n';
+            return cli::kExitConnection;
+        }
+        transport = connected.value();
+    }
+
+    RecipeRunner runner(transport, recipe.value(), options);
+    int rc = 1;
+    QTextStream& o = cli::out();
+    QObject::connect(&runner, &RecipeRunner::stepStarted, &runner, [&](RecipeRunner::Step step, const QString& what) {
+        if (json)
+            printJson({ { QStringLiteral("event"), QStringLiteral("step_started") },
+                { QStringLiteral("step"), RecipeRunner::stepName(step) }, { QStringLiteral("what"), what } });
+        else
+            o << "== " << RecipeRunner::stepName(step) << ": " << what << '\n' << Qt::flush;
+    });
+    QObject::connect(&runner, &RecipeRunner::message, &runner, [&](const QString& line) {
+        if (json)
+            printJson({ { QStringLiteral("event"), QStringLiteral("message") }, { QStringLiteral("text"), line } });
+        else
+            o << line << '\n' << Qt::flush;
+    });
+    QObject::connect(&runner, &RecipeRunner::stepFinished, &runner,
+        [&](RecipeRunner::Step step, RecipeRunner::Status status, const QString& reason) {
+            if (json)
+                printJson({ { QStringLiteral("event"), QStringLiteral("step") },
+                    { QStringLiteral("step"), RecipeRunner::stepName(step) },
+                    { QStringLiteral("status"), RecipeRunner::statusName(status) },
+                    { QStringLiteral("reason"), reason } });
+            else
+                o << "   " << RecipeRunner::stepName(step) << " " << RecipeRunner::statusName(status).toUpper()
+                  << (reason.isEmpty() ? QString() : QStringLiteral(": ") + reason) << '\n'
+                  << Qt::flush;
+        });
+    QObject::connect(&runner, &RecipeRunner::buildStarted, &runner, [&](const QString& job) {
+        if (json)
+            printJson({ { QStringLiteral("event"), QStringLiteral("build_started") }, { QStringLiteral("job"), job } });
+    });
+    QElapsedTimer lastProgress;
+    QObject::connect(&runner, &RecipeRunner::buildProgress, &runner, [&](const BuildProgress& p) {
+        if (json || (lastProgress.isValid() && lastProgress.elapsed() < 5000 && p.done != p.total))
+            return;
+        lastProgress.start();
+        cli::err() << "[kernelforge] " << p.done << '/' << p.total << " steps\n" << Qt::flush;
+    });
+    QObject::connect(&runner, &RecipeRunner::finished, &runner, [&](bool ok, const QString& reason) {
+        rc = ok ? 0 : 1;
+        if (json)
+            printJson({ { QStringLiteral("event"), QStringLiteral("finished") }, { QStringLiteral("ok"), ok },
+                { QStringLiteral("reason"), reason } });
+        else
+            o << (ok ? "Done: " : "Stopped: ") << reason << '\n' << Qt::flush;
+        QCoreApplication::exit(rc);
+    });
+    runner.start();
+    const int loop = runner.isRunning() ? QCoreApplication::exec() : rc;
+    if (cli::connectionGivenUp())
+        return cli::kExitConnection;
+    return loop == cli::kExitConnection ? loop : rc;
+}
+
+int runRecipe(const QStringList& argsIn)
+{
+    QStringList args = argsIn;
+    if (args.isEmpty() || args.first() == QLatin1String("--help") || args.first() == QLatin1String("-h")) {
+        usage(args.isEmpty() ? cli::err() : cli::out());
+        return args.isEmpty() ? kUsage : 0;
+    }
+    const QString sub = args.takeFirst();
+    if (sub == QLatin1String("export"))
+        return runExport(args);
+    if (sub == QLatin1String("apply"))
+        return runApply(args);
+    cli::err() << "kernelforge-cli recipe: unknown subcommand '" << sub << "'\n";
+    usage(cli::err());
+    return kUsage;
+}
+
+const cli::Registration reg { "recipe", "Export what worked on a host as a deployment recipe; replay it on another",
+    &runRecipe };
+
+} // namespace

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include "core/deploy/deployrecipe.h"
+#include "core/deploy/verifier.h"
+#include "core/patch/review.h"
+#include "core/util/jobtracker.h"
+
+#include <QMap>
+#include <QObject>
+#include <QTimer>
+
+#include <memory>
+
+namespace kf {
+
+class BuildSession;
+class RemoteJob;
+class ServerClient;
+class Transport;
+struct BuildProgress;
+struct JobInfo;
+struct ServerStatus;
+
+namespace deploy {
+
+// Replays a deployment recipe on a host, step by step, and stops at the first step that
+// fails, with the reason:
+//   facts   the target's facts (core/hosts/serverfacts) against the recipe's expectations,
+//           differences first (compareFacts)
+//   plan    the patch set planned on the target's root, the recipe's review decisions taken
+//           over (Review::applyDecisions); a conflict or a decision that does not fit fails
+//   apply   what the review selects, the safe way (core/patch/applier)
+//   build   the build started detached (core/jobs: it runs on if this stops; buildStarted()
+//           names the job for `kernelforge-cli build attach`) and followed to its end
+//   verify  the verifier (verifier.h) against the recipe's expectation
+//   launch  the server started the one way (core/server/serverlaunch) and followed until
+//           /health answers 200, its job ends, or launchTimeoutS passes
+// A dry run does facts and plan only, and says what the other steps would do. Each step's
+// outcome goes into the target's timeline (recipe.step), next to what the step itself
+// records there (facts, plan, apply, build, launch, health).
+// Lives in a thread with an event loop (the GUI thread, the CLI's main thread); blocking
+// work runs on transportPool() through a JobTracker.
+class RecipeRunner : public QObject
+{
+    Q_OBJECT
+public:
+    enum class Step { Facts, Plan, Apply, Build, Verify, Launch };
+    Q_ENUM(Step)
+    enum class Status { Ok, Failed, Skipped };
+    Q_ENUM(Status)
+    static QString stepName(Step step);       // "facts", "plan", ...
+    static QString statusName(Status status); // "ok", "failed", "skipped"
+
+    struct Options
+    {
+        bool dryRun = false;
+        // Values for the build's environment names (--env-file, the dialog's field); a name
+        // without one here takes the value of the local build profile of the recipe's name.
+        QMap<QString, QString> env;
+        QString jobRoot; // empty: the default job folder
+        int launchTimeoutS = 600;
+    };
+
+    RecipeRunner(std::shared_ptr<Transport> transport, DeployRecipe recipe, Options options, QObject* parent = nullptr);
+    ~RecipeRunner() override;
+
+    // Null: the verify step is skipped (and says so). Default: defaultVerifier().
+    void setVerifier(Verifier verifier) { m_verifier = std::move(verifier); }
+    void start();
+    // Stops following; what runs detached on the host (a build, the server) keeps running.
+    void cancel();
+    bool isRunning() const { return m_running; }
+    QString buildJobId() const { return m_buildJob; }
+    QString serverJobId() const { return m_serverJob; }
+
+Q_SIGNALS:
+    void stepStarted(kf::deploy::RecipeRunner::Step step, const QString& what);
+    // A line within the current step (a fact compared, a patch planned, a build's progress).
+    void message(const QString& line);
+    void stepFinished(
+        kf::deploy::RecipeRunner::Step step, kf::deploy::RecipeRunner::Status status, const QString& reason);
+    void buildStarted(const QString& jobId);
+    void buildProgress(const kf::BuildProgress& progress);
+    void finished(bool ok, const QString& reason);
+
+private:
+    void run(Step step);
+    void next(Step done);
+    void finishStep(Step step, Status status, const QString& reason, QJsonObject details = {});
+    void runFacts();
+    void runPlan();
+    void runApply();
+    void runBuild();
+    void runVerify();
+    void runLaunch();
+    void onServerStatus(const ServerStatus& status);
+    void describeRest();
+    void stopFollowing();
+
+    std::shared_ptr<Transport> m_transport;
+    QString m_host;
+    DeployRecipe m_recipe;
+    Options m_options;
+    Verifier m_verifier;
+    patch::Review m_review;
+    BuildProfile m_buildProfile;
+    std::unique_ptr<BuildSession> m_build;
+    std::unique_ptr<ServerClient> m_server;
+    std::unique_ptr<RemoteJob> m_serverLog;
+    QStringList m_serverTail;
+    QTimer m_launchDeadline;
+    QString m_buildJob;
+    QString m_serverJob;
+    Step m_step = Step::Facts;
+    bool m_running = false;
+    JobTracker m_requests { this };
+};
+
+} // namespace deploy
+} // namespace kf

@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/timeline/eventstore.h"
+
+#include "core/log/logging.h"
+#include "core/log/redact.h"
+#include "core/remotebuild/buildhistory.h"
+#include "core/servebench/benchstore.h"
+#include "core/store/database.h"
+#include "core/store/historystore.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QVariant>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <pwd.h>
+#include <unistd.h>
+
+namespace kf::timeline {
+namespace {
+
+Result<void> sqlError(const QSqlQuery& q, const char* what)
+{
+    return Result<void>::failure(
+        QStringLiteral("history database: %1: %2").arg(QLatin1String(what), q.lastError().text()));
+}
+
+QString compact(const QJsonObject& o)
+{
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
+
+QString durationText(qint64 ms)
+{
+    const qint64 s = (ms + 500) / 1000;
+    if (s >= 3600)
+        return QStringLiteral("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60);
+    if (s >= 60)
+        return QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60);
+    return QStringLiteral("%1 s").arg(s);
+}
+
+// A build row is up to two events: started, and finished when it ended.
+void appendBuildEvents(const BuildRecord& r, const QDateTime& since, const QDateTime& until, QList<Event>& out)
+{
+    auto inRange = [&](const QDateTime& t) {
+        return t.isValid() && (!since.isValid() || t >= since) && (!until.isValid() || t <= until);
+    };
+    const QString profile = r.profile.isEmpty() ? QStringLiteral("build") : r.profile;
+    QJsonObject common { { QStringLiteral("job"), r.jobId }, { QStringLiteral("profile"), r.profile } };
+    if (inRange(r.started)) {
+        Event e;
+        e.time = r.started;
+        e.host = r.host;
+        e.kind = kind::BuildStarted;
+        e.actor = r.actor;
+        e.source = QStringLiteral("builds");
+        e.summary = QStringLiteral("Build %1 started (job %2)").arg(profile, r.jobId);
+        e.details = common;
+        if (!r.spec.isEmpty())
+            e.details.insert(QStringLiteral("spec"), r.spec);
+        out.append(e);
+    }
+    if (r.result != QLatin1String("running") && inRange(r.ended)) {
+        Event e;
+        e.time = r.ended;
+        e.host = r.host;
+        e.kind = kind::BuildFinished;
+        e.actor = r.actor;
+        e.source = QStringLiteral("builds");
+        e.details = common;
+        e.details.insert(QStringLiteral("result"), r.result);
+        e.details.insert(QStringLiteral("exit_status"), r.exitStatus >= 0 ? QJsonValue(r.exitStatus) : QJsonValue());
+        e.details.insert(QStringLiteral("duration_s"),
+            r.durationMs() >= 0 ? QJsonValue(double(r.durationMs()) / 1000.0) : QJsonValue());
+        e.details.insert(QStringLiteral("oom"), r.oom);
+        e.details.insert(QStringLiteral("first_error"), r.firstError);
+        e.details.insert(QStringLiteral("errors"), r.errors);
+        e.details.insert(QStringLiteral("steps_done"), r.stepsDone);
+        e.details.insert(QStringLiteral("steps_total"), r.stepsTotal);
+        e.details.insert(QStringLiteral("peak_mem_kb"), r.peakMemKb);
+        QString s = QStringLiteral("Build %1 %2").arg(profile, r.result);
+        if (r.durationMs() >= 0)
+            s += QStringLiteral(" after %1").arg(durationText(r.durationMs()));
+        if (r.result == QLatin1String("failed") && r.exitStatus >= 0)
+            s += QStringLiteral(" (exit status %1)").arg(r.exitStatus);
+        if (r.oom)
+            s += QStringLiteral("; out of memory");
+        if (!r.firstError.isEmpty())
+            s += QStringLiteral(": ") + r.firstError.left(160);
+        e.summary = s;
+        out.append(e);
+    }
+}
+
+Event benchEvent(const BenchRun& run)
+{
+    Event e;
+    e.time = run.started.toUTC();
+    e.host = run.host;
+    e.kind = kind::BenchRun;
+    e.source = QStringLiteral("bench_runs");
+    QJsonArray levels;
+    double best = std::numeric_limits<double>::quiet_NaN();
+    for (const LevelResult& l : run.levels) {
+        const double tput = l.stats.outputThroughput;
+        levels.append(QJsonObject { { QStringLiteral("concurrency"), l.concurrency },
+            { QStringLiteral("output_tok_s"), std::isfinite(tput) ? QJsonValue(tput) : QJsonValue() },
+            { QStringLiteral("completed"), l.stats.completed }, { QStringLiteral("failed"), l.stats.failed } });
+        if (std::isfinite(tput) && !(tput <= best))
+            best = tput;
+    }
+    e.details = { { QStringLiteral("run"), run.id }, { QStringLiteral("status"), run.status },
+        { QStringLiteral("error"), run.error }, { QStringLiteral("model"), run.facts.model },
+        { QStringLiteral("ended"), run.ended.isValid() ? run.ended.toUTC().toString(Qt::ISODateWithMs) : QString() },
+        { QStringLiteral("levels"), levels } };
+    e.summary = QStringLiteral("Serving benchmark #%1 %2: %3 level%4")
+                    .arg(run.id)
+                    .arg(run.status, run.facts.model.isEmpty() ? QString() : run.facts.model + QStringLiteral(", "))
+                    .arg(run.levels.size())
+                    .arg(run.levels.size() == 1 ? QString() : QStringLiteral("s"));
+    if (std::isfinite(best))
+        e.summary += QStringLiteral(", up to %1 output tok/s").arg(best, 0, 'f', 0);
+    return e;
+}
+
+// Patch events name their journal rows; the files, paths and hashes are the journal's.
+void expandJournal(Event& e)
+{
+    const QJsonArray ids = e.details.value(QStringLiteral("journal_ids")).toArray();
+    if (ids.isEmpty())
+        return;
+    HistoryStore history;
+    QJsonArray files;
+    for (const QJsonValue& id : ids) {
+        const auto row = history.entry(id.toInteger());
+        if (!row)
+            continue;
+        files.append(QJsonObject { { QStringLiteral("journal_id"), row->id }, { QStringLiteral("file"), row->file },
+            { QStringLiteral("path"), row->path }, { QStringLiteral("sha256_before"), row->sha256Before },
+            { QStringLiteral("sha256_after"), row->sha256After }, { QStringLiteral("backup"), row->backupPath },
+            { QStringLiteral("rolled_back"), row->rolledBack() } });
+    }
+    e.details.insert(QStringLiteral("files"), files);
+}
+
+Event fromQuery(const QSqlQuery& q)
+{
+    Event e;
+    e.id = q.value(0).toLongLong();
+    e.time = QDateTime::fromMSecsSinceEpoch(q.value(1).toLongLong(), Qt::UTC);
+    e.host = q.value(2).toString();
+    e.kind = q.value(3).toString();
+    e.actor = q.value(4).toString();
+    e.summary = q.value(5).toString();
+    e.details = QJsonDocument::fromJson(q.value(6).toString().toUtf8()).object();
+    e.key = q.value(7).toString();
+    return e;
+}
+
+const char* kColumns = "id, t, host, kind, actor, summary, details, key";
+
+} // namespace
+
+Result<void> ensureSchema()
+{
+    return store::migrate(QStringLiteral("timeline"),
+        { {
+            QStringLiteral(
+                "CREATE TABLE timeline_events(id INTEGER PRIMARY KEY, t INTEGER NOT NULL, host TEXT NOT NULL, "
+                "kind TEXT NOT NULL, actor TEXT NOT NULL, summary TEXT NOT NULL, details TEXT NOT NULL, "
+                "key TEXT UNIQUE)"),
+            QStringLiteral("CREATE INDEX timeline_events_host ON timeline_events(host, t)"),
+            QStringLiteral("CREATE TABLE timeline_minutes(host TEXT NOT NULL, t INTEGER NOT NULL, power_w REAL, "
+                           "temp_c REAL, mem_pct REAL, tok_s REAL, PRIMARY KEY(host, t)) WITHOUT ROWID"),
+        } });
+}
+
+QString defaultActor()
+{
+    static const QString actor = [] {
+        const passwd* pw = ::getpwuid(::geteuid());
+        const QString user = pw ? QString::fromLocal8Bit(pw->pw_name) : qEnvironmentVariable("USER");
+        const QString program = QCoreApplication::instance()
+            ? QFileInfo(QCoreApplication::applicationFilePath()).fileName()
+            : QStringLiteral("kernelforge");
+        return QStringLiteral("%1 (%2)").arg(user, program);
+    }();
+    return actor;
+}
+
+Result<qint64> record(Event e)
+{
+    if (e.host.isEmpty() || e.kind.isEmpty())
+        return Result<qint64>::failure(QStringLiteral("a timeline event needs a host and a kind"));
+    if (const Result<void> s = ensureSchema(); !s)
+        return Result<qint64>(s);
+    auto db = store::database();
+    if (!db)
+        return Result<qint64>(db.withoutValue());
+    if (!e.time.isValid())
+        e.time = QDateTime::currentDateTimeUtc();
+    if (e.actor.isEmpty())
+        e.actor = defaultActor();
+    QSqlQuery q(*db);
+    q.prepare(QStringLiteral("INSERT OR IGNORE INTO timeline_events(t, host, kind, actor, summary, details, key) "
+                             "VALUES(?, ?, ?, ?, ?, ?, ?)"));
+    q.addBindValue(e.time.toMSecsSinceEpoch());
+    q.addBindValue(e.host);
+    q.addBindValue(e.kind);
+    q.addBindValue(e.actor);
+    q.addBindValue(redact(e.summary));
+    q.addBindValue(redact(compact(e.details)));
+    q.addBindValue(e.key.isEmpty() ? QVariant() : QVariant(e.key));
+    if (!q.exec())
+        return Result<qint64>(sqlError(q, "cannot record the event"));
+    return q.numRowsAffected() == 1 ? q.lastInsertId().toLongLong() : qint64(0);
+}
+
+void recordOrWarn(const Event& event)
+{
+    if (const Result<qint64> r = record(event); !r)
+        log::app()->warn("timeline: {} on {} not recorded: {}", event.kind, event.host, r.error());
+}
+
+Result<QList<Event>> events(const Query& query)
+{
+    using R = Result<QList<Event>>;
+    if (query.host.isEmpty())
+        return R::failure(QStringLiteral("which host's timeline?"));
+    if (const Result<void> s = ensureSchema(); !s)
+        return R(s);
+    auto db = store::database();
+    if (!db)
+        return R(db.withoutValue());
+    const qint64 from = query.since.isValid() ? query.since.toMSecsSinceEpoch() : std::numeric_limits<qint64>::min();
+    const qint64 to = query.until.isValid() ? query.until.toMSecsSinceEpoch() : std::numeric_limits<qint64>::max();
+    auto wanted = [&](const QString& k) { return query.kinds.isEmpty() || query.kinds.contains(k); };
+
+    QList<Event> out;
+    QSqlQuery q(*db);
+    q.prepare(
+        QStringLiteral("SELECT %1 FROM timeline_events WHERE host = ? AND t BETWEEN ? AND ? ORDER BY t, id LIMIT ?")
+            .arg(QLatin1String(kColumns)));
+    q.addBindValue(query.host);
+    q.addBindValue(from);
+    q.addBindValue(to);
+    q.addBindValue(query.limit);
+    if (!q.exec())
+        return R(sqlError(q, "cannot read the timeline"));
+    while (q.next()) {
+        Event e = fromQuery(q);
+        if (!wanted(e.kind))
+            continue;
+        if (e.kind == kind::PatchApplied || e.kind == kind::PatchRolledBack)
+            expandJournal(e);
+        out.append(e);
+    }
+    if (wanted(kind::BuildStarted) || wanted(kind::BuildFinished)) {
+        const auto builds = buildhistory::inRange(query.host, query.since, query.until);
+        if (!builds)
+            return R::failure(builds.error());
+        QList<Event> buildEvents;
+        for (const BuildRecord& r : builds.value())
+            appendBuildEvents(r, query.since, query.until, buildEvents);
+        for (const Event& e : std::as_const(buildEvents))
+            if (wanted(e.kind))
+                out.append(e);
+    }
+    if (wanted(kind::BenchRun)) {
+        const auto runs = benchstore::list(query.host, query.limit);
+        if (!runs)
+            return R::failure(runs.error());
+        for (const BenchRun& run : runs.value()) {
+            const qint64 t = run.started.toMSecsSinceEpoch();
+            if (t >= from && t <= to)
+                out.append(benchEvent(run));
+        }
+    }
+    std::stable_sort(out.begin(), out.end(), [](const Event& a, const Event& b) { return a.time < b.time; });
+    if (out.size() > query.limit)
+        out.resize(query.limit);
+    return out;
+}
+
+Result<std::optional<Event>> latest(const QString& host, const QString& kind)
+{
+    using R = Result<std::optional<Event>>;
+    if (const Result<void> s = ensureSchema(); !s)
+        return R(s);
+    auto db = store::database();
+    if (!db)
+        return R(db.withoutValue());
+    QSqlQuery q(*db);
+    q.prepare(
+        QStringLiteral("SELECT %1 FROM timeline_events WHERE host = ? AND kind = ? ORDER BY t DESC, id DESC LIMIT 1")
+            .arg(QLatin1String(kColumns)));
+    q.addBindValue(host);
+    q.addBindValue(kind);
+    if (!q.exec())
+        return R(sqlError(q, "cannot read the timeline"));
+    if (!q.next())
+        return std::optional<Event>();
+    Event e = fromQuery(q);
+    if (e.kind == kind::PatchApplied || e.kind == kind::PatchRolledBack)
+        expandJournal(e);
+    return std::optional<Event>(e);
+}
+
+Result<QDateTime> firstTime(const QString& host)
+{
+    if (const Result<void> s = ensureSchema(); !s)
+        return Result<QDateTime>(s);
+    if (const Result<void> s = buildhistory::ensureSchema(); !s)
+        return Result<QDateTime>(s);
+    if (const Result<void> s = benchstore::ensureSchema(); !s)
+        return Result<QDateTime>(s);
+    auto db = store::database();
+    if (!db)
+        return Result<QDateTime>(db.withoutValue());
+    QSqlQuery q(*db);
+    q.prepare(QStringLiteral("SELECT MIN(t) FROM (SELECT MIN(t) AS t FROM timeline_events WHERE host = ? UNION ALL "
+                             "SELECT MIN(started) FROM builds WHERE host = ? UNION ALL SELECT MIN(started) FROM "
+                             "bench_runs WHERE host = ?)"));
+    for (int i = 0; i < 3; ++i)
+        q.addBindValue(host);
+    if (!q.exec() || !q.next())
+        return Result<QDateTime>(sqlError(q, "cannot read the timeline"));
+    return q.value(0).isNull() ? QDateTime() : QDateTime::fromMSecsSinceEpoch(q.value(0).toLongLong(), Qt::UTC);
+}
+
+Result<QStringList> hosts()
+{
+    if (const Result<void> s = ensureSchema(); !s)
+        return Result<QStringList>(s);
+    if (const Result<void> s = buildhistory::ensureSchema(); !s)
+        return Result<QStringList>(s);
+    if (const Result<void> s = benchstore::ensureSchema(); !s)
+        return Result<QStringList>(s);
+    auto db = store::database();
+    if (!db)
+        return Result<QStringList>(db.withoutValue());
+    QSqlQuery q(*db);
+    if (!q.exec(QStringLiteral("SELECT host FROM timeline_events UNION SELECT host FROM builds UNION SELECT host FROM "
+                               "bench_runs ORDER BY 1")))
+        return Result<QStringList>(sqlError(q, "cannot list the hosts"));
+    QStringList out;
+    while (q.next())
+        out.append(q.value(0).toString());
+    return out;
+}
+
+} // namespace kf::timeline

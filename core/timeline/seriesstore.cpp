@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/timeline/seriesstore.h"
+
+#include "core/gpu/gpumonitorhub.h"
+#include "core/hosts/hostconnection.h"
+#include "core/log/logging.h"
+#include "core/server/serverclient.h"
+#include "core/store/database.h"
+#include "core/timeline/eventstore.h"
+#include "core/timeline/hostkey.h"
+
+#include <QDateTime>
+#include <QMap>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QVariant>
+
+#include <cmath>
+#include <limits>
+
+namespace kf::timeline {
+namespace {
+
+constexpr qint64 kMinuteMs = 60000;
+constexpr qint64 kOpenMinutes = 2;
+const char* const kColumns[kSeriesCount] = { "power_w", "temp_c", "mem_pct", "tok_s" };
+
+QVariant real(double v)
+{
+    return std::isfinite(v) ? QVariant(v) : QVariant(QMetaType::fromType<double>());
+}
+
+// Appends points to out, at most two per column of [fromMs, toMs] (the min and the max, in
+// time order), keeping NaN gap markers.
+void decimateInto(const QList<QPointF>& points, qint64 fromMs, qint64 toMs, int columns, QList<QPointF>& out)
+{
+    if (points.size() <= 2 * qsizetype(columns)) {
+        out += points;
+        return;
+    }
+    const double width = double(toMs - fromMs) / double(qMax(1, columns));
+    qsizetype i = 0;
+    while (i < points.size()) {
+        const int column = int((points[i].x() - double(fromMs)) / width);
+        QPointF lo(0, noValue()), hi(0, noValue());
+        bool gap = false;
+        for (; i < points.size() && int((points[i].x() - double(fromMs)) / width) == column; ++i) {
+            const QPointF& p = points[i];
+            if (std::isnan(p.y())) {
+                gap = true;
+                continue;
+            }
+            if (std::isnan(lo.y()) || p.y() < lo.y())
+                lo = p;
+            if (std::isnan(hi.y()) || p.y() > hi.y())
+                hi = p;
+        }
+        if (!std::isnan(lo.y())) {
+            if (lo.x() <= hi.x()) {
+                out.append(lo);
+                if (hi != lo)
+                    out.append(hi);
+            } else {
+                out.append(hi);
+                out.append(lo);
+            }
+        }
+        if (gap)
+            out.append(QPointF(out.isEmpty() ? double(fromMs) : out.last().x(), noValue()));
+    }
+}
+
+} // namespace
+
+QString seriesTitle(Series s)
+{
+    switch (s) {
+    case Series::Power: return QStringLiteral("GPU power (all GPUs)");
+    case Series::Temperature: return QStringLiteral("GPU temperature (hottest)");
+    case Series::Memory: return QStringLiteral("GPU memory in use");
+    case Series::Tokens: return QStringLiteral("Server generation throughput");
+    }
+    return {};
+}
+
+QString seriesUnit(Series s)
+{
+    switch (s) {
+    case Series::Power: return QStringLiteral("W");
+    case Series::Temperature: return QStringLiteral("\u00b0C");
+    case Series::Memory: return QStringLiteral("%");
+    case Series::Tokens: return QStringLiteral("tok/s");
+    }
+    return {};
+}
+
+Result<void> saveMinutes(const QString& host, const QList<MinuteRow>& rows)
+{
+    if (rows.isEmpty())
+        return {};
+    if (const Result<void> s = ensureSchema(); !s)
+        return s;
+    auto db = store::database();
+    if (!db)
+        return db.withoutValue();
+    QSqlDatabase d = db.value();
+    d.transaction();
+    QSqlQuery q(d);
+    q.prepare(
+        QStringLiteral("INSERT OR REPLACE INTO timeline_minutes(host, t, power_w, temp_c, mem_pct, tok_s) VALUES(?, ?, "
+                       "?, ?, ?, ?)"));
+    for (const MinuteRow& r : rows) {
+        q.addBindValue(host);
+        q.addBindValue(r.t);
+        for (double v : r.values)
+            q.addBindValue(real(v));
+        if (!q.exec()) {
+            d.rollback();
+            return Result<void>::failure(
+                QStringLiteral("history database: cannot store series: %1").arg(q.lastError().text()));
+        }
+    }
+    d.commit();
+    return {};
+}
+
+Result<QList<MinuteRow>> loadMinutes(const QString& host, qint64 fromMs, qint64 toMs)
+{
+    using R = Result<QList<MinuteRow>>;
+    if (const Result<void> s = ensureSchema(); !s)
+        return R(s);
+    auto db = store::database();
+    if (!db)
+        return R(db.withoutValue());
+    QSqlQuery q(*db);
+    q.prepare(
+        QStringLiteral("SELECT t, power_w, temp_c, mem_pct, tok_s FROM timeline_minutes WHERE host = ? AND t BETWEEN ? "
+                       "AND ? ORDER BY t"));
+    q.addBindValue(host);
+    q.addBindValue(fromMs);
+    q.addBindValue(toMs);
+    if (!q.exec())
+        return R::failure(QStringLiteral("history database: cannot read series: %1").arg(q.lastError().text()));
+    QList<MinuteRow> out;
+    while (q.next()) {
+        MinuteRow r;
+        r.t = q.value(0).toLongLong();
+        for (int i = 0; i < kSeriesCount; ++i)
+            r.values[size_t(i)] = q.value(i + 1).isNull() ? noValue() : q.value(i + 1).toDouble();
+        out.append(r);
+    }
+    return out;
+}
+
+Result<int> pruneMinutes(qint64 nowMs)
+{
+    if (const Result<void> s = ensureSchema(); !s)
+        return Result<int>(s);
+    auto db = store::database();
+    if (!db)
+        return Result<int>(db.withoutValue());
+    QSqlQuery q(*db);
+    q.prepare(QStringLiteral("DELETE FROM timeline_minutes WHERE t < ?"));
+    q.addBindValue(nowMs - qint64(kRetentionDays) * 24 * 3600 * 1000);
+    if (!q.exec())
+        return Result<int>::failure(
+            QStringLiteral("history database: cannot prune series: %1").arg(q.lastError().text()));
+    return q.numRowsAffected();
+}
+
+struct SeriesRecorder::HostSeries
+{
+    std::array<SeriesBuffer, kSeriesCount> live;
+    std::array<qint64, kSeriesCount> lastT {};
+    // Minutes being filled: sums (maximum for temperature) and counts per series. A few stay
+    // open, so that series on different clocks (the GPUs' timestamps, this machine's polls)
+    // still land in the right minute.
+    struct Minute
+    {
+        std::array<double, kSeriesCount> acc {};
+        std::array<int, kSeriesCount> count {};
+    };
+    QMap<qint64, Minute> open;
+    QList<MinuteRow> finished; // not yet written
+    qint64 closedBefore = std::numeric_limits<qint64>::min();
+
+    // Moves the open minutes that start before `before` to finished.
+    void close(qint64 before)
+    {
+        closedBefore = std::max(closedBefore, before);
+        for (auto it = open.begin(); it != open.end() && it.key() < before;) {
+            MinuteRow row;
+            row.t = it.key();
+            for (int i = 0; i < kSeriesCount; ++i) {
+                const auto k = size_t(i);
+                const bool max = i == int(Series::Temperature);
+                row.values[k] = it->count[k] == 0 ? noValue() : (max ? it->acc[k] : it->acc[k] / it->count[k]);
+            }
+            finished.append(row);
+            it = open.erase(it);
+        }
+    }
+};
+
+SeriesRecorder::SeriesRecorder(QObject* parent)
+    : QObject(parent)
+{
+    m_flushTimer.setInterval(int(kMinuteMs));
+    connect(&m_flushTimer, &QTimer::timeout, this, &SeriesRecorder::flush);
+    m_flushTimer.start();
+}
+
+SeriesRecorder::~SeriesRecorder()
+{
+    writeFinished(true);
+}
+
+void SeriesRecorder::watch(GpuMonitorHub* hub)
+{
+    auto follow = [this](HostConnection* host, GpuMonitor* monitor) {
+        if (!host || !monitor)
+            return;
+        const QString key = hostKey(host->profile());
+        connect(monitor, &GpuMonitor::samplesUpdated, this,
+            [this, key, monitor](const QList<GpuSample>& gpus) { addGpuBlock(key, monitor->latestTimeMs(), gpus); });
+        connect(monitor, &GpuMonitor::gapRecorded, this, [this, key](qint64 from, qint64) { addGap(key, from); });
+    };
+    for (GpuMonitor* m : hub->monitors())
+        follow(hub->hostOf(m), m);
+    connect(hub, &GpuMonitorHub::monitorAdded, this, follow);
+}
+
+SeriesRecorder::HostSeries& SeriesRecorder::hostSeries(const QString& host)
+{
+    auto it = m_hosts.find(host);
+    if (it == m_hosts.end())
+        it = m_hosts.insert(host, std::make_shared<HostSeries>());
+    return **it;
+}
+
+void SeriesRecorder::add(const QString& host, Series series, qint64 tMs, double value)
+{
+    HostSeries& h = hostSeries(host);
+    const auto i = size_t(series);
+    if (h.lastT[i] > 0 && tMs - h.lastT[i] > kMaxSampleGapMs)
+        h.live[i].append(h.lastT[i] + 1, noValue()); // what was not measured stays a gap
+    h.live[i].append(tMs, value);
+    h.lastT[i] = std::max(h.lastT[i], tMs);
+    if (!std::isfinite(value))
+        return;
+    const qint64 minute = tMs - tMs % kMinuteMs;
+    if (minute < h.closedBefore)
+        return; // a minute already closed (and maybe written)
+    HostSeries::Minute& m = h.open[minute];
+    if (series == Series::Temperature)
+        m.acc[i] = m.count[i] == 0 ? value : std::max(m.acc[i], value);
+    else
+        m.acc[i] += value;
+    ++m.count[i];
+    h.close(h.open.lastKey() - kOpenMinutes * kMinuteMs);
+}
+
+void SeriesRecorder::addGpuBlock(const QString& host, qint64 tMs, const QList<GpuSample>& gpus)
+{
+    if (gpus.isEmpty())
+        return;
+    double power = 0, hottest = noValue(), used = 0, total = 0;
+    bool anyPower = false;
+    for (const GpuSample& g : gpus) {
+        if (hasValue(g.value(GpuField::PowerDraw))) {
+            power += g.value(GpuField::PowerDraw);
+            anyPower = true;
+        }
+        if (hasValue(g.value(GpuField::TempGpu)) && !(g.value(GpuField::TempGpu) <= hottest))
+            hottest = g.value(GpuField::TempGpu);
+        if (hasValue(g.value(GpuField::MemUsed)) && hasValue(g.value(GpuField::MemTotal))
+            && g.value(GpuField::MemTotal) > 0) {
+            used += g.value(GpuField::MemUsed);
+            total += g.value(GpuField::MemTotal);
+        }
+    }
+    const qint64 t = tMs > 0 ? tMs : QDateTime::currentMSecsSinceEpoch();
+    add(host, Series::Power, t, anyPower ? power : noValue());
+    add(host, Series::Temperature, t, hottest);
+    add(host, Series::Memory, t, total > 0 ? 100.0 * used / total : noValue());
+    Q_EMIT updated(host);
+}
+
+void SeriesRecorder::addGap(const QString& host, qint64 fromMs)
+{
+    for (Series s : { Series::Power, Series::Temperature, Series::Memory })
+        add(host, s, fromMs + 1, noValue());
+    Q_EMIT updated(host);
+}
+
+void SeriesRecorder::addServerStatus(const QString& host, const ServerStatus& status)
+{
+    const double tokens = status.hasMetrics ? status.metrics.genThroughput : noValue();
+    add(host, Series::Tokens, status.timeMs > 0 ? status.timeMs : QDateTime::currentMSecsSinceEpoch(), tokens);
+    Q_EMIT updated(host);
+}
+
+const SeriesBuffer* SeriesRecorder::live(const QString& host, Series series) const
+{
+    const auto it = m_hosts.constFind(host);
+    return it == m_hosts.cend() ? nullptr : &(*it)->live[size_t(series)];
+}
+
+void SeriesRecorder::flush()
+{
+    writeFinished(false);
+}
+
+void SeriesRecorder::writeFinished(bool all)
+{
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    for (auto it = m_hosts.begin(); it != m_hosts.end(); ++it) {
+        HostSeries& h = **it;
+        h.close(all ? std::numeric_limits<qint64>::max() : now - kOpenMinutes * kMinuteMs); // a quiet host's too
+        if (h.finished.isEmpty())
+            continue;
+        if (const Result<void> s = saveMinutes(it.key(), h.finished); !s)
+            log::monitor()->warn("timeline series of {}: {}", it.key(), s.error());
+        h.finished.clear();
+    }
+    if (now - m_lastPrune > 3600 * 1000) {
+        m_lastPrune = now;
+        if (const Result<int> n = pruneMinutes(now); !n)
+            log::monitor()->warn("timeline series: {}", n.error());
+    }
+}
+
+QList<QPointF> mergedSeries(
+    const SeriesBuffer* live, const QList<MinuteRow>& stored, Series series, qint64 fromMs, qint64 toMs, int columns)
+{
+    const qint64 liveFrom = live && !live->isEmpty() ? live->firstTime() : std::numeric_limits<qint64>::max();
+    QList<QPointF> points;
+    qint64 last = std::numeric_limits<qint64>::min();
+    for (const MinuteRow& r : stored) {
+        if (r.t < fromMs - kMinuteMs || r.t > toMs || r.t >= liveFrom)
+            continue;
+        if (last != std::numeric_limits<qint64>::min() && r.t - last > kMinuteMs) // missing minutes
+            points.append(QPointF(double(last + kMinuteMs), noValue()));
+        points.append(QPointF(double(r.t + kMinuteMs / 2), r.values[size_t(series)]));
+        last = r.t;
+    }
+    QList<QPointF> out;
+    decimateInto(points, fromMs, toMs, columns, out);
+    if (live && !live->isEmpty() && liveFrom <= toMs) {
+        // The stored minutes end where the live buffer starts; a gap only where nothing was measured.
+        if (!out.isEmpty() && liveFrom - (last + kMinuteMs) > kMaxSampleGapMs)
+            out.append(QPointF(out.last().x(), noValue()));
+        out += live->decimated(std::max(fromMs, liveFrom), toMs, columns);
+    }
+    return out;
+}
+
+} // namespace kf::timeline

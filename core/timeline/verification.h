@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+// What a post-build verification found, as the timeline keeps it (event kind verify.result)
+// and a deployment recipe expects it (core/deploy/deployrecipe.h): the small interface
+// between the verifier (core/verify: kernelforge-cli verify) and the rest. The verifier
+// fills one in from its report and records it with timeline::recordVerification().
+//
+// details JSON of a verify.result event:
+//   {"ok": bool, "summary": "...", "dir": "/abs/folder",
+//    "import_ok": bool|null, "fa3": bool|null (flash_ops importable; null: not tried),
+//    "gpus": ["9.0", ...] (compute capabilities),
+//    "libraries": [{"name": "common_ops.abi3.so", "origin": "build"|"package",
+//                   "targets": ["sm_90a", "compute_90a", ...]}]}
+namespace kf::timeline {
+
+struct VerifiedLibrary
+{
+    QString name;        // file name
+    QString origin;      // "build" or "package"
+    QStringList targets; // SASS "sm_90a" and PTX "compute_90a" names, sorted
+    bool operator==(const VerifiedLibrary&) const = default;
+};
+
+struct VerificationResult
+{
+    bool ok = false;
+    QString summary; // one line
+    QString dir;
+    std::optional<bool> importOk;
+    std::optional<bool> fa3;
+    QStringList gpuCapabilities;
+    QList<VerifiedLibrary> libraries;
+
+    QJsonObject toJson() const;
+    static VerificationResult fromJson(const QJsonObject& object);
+    bool operator==(const VerificationResult&) const = default;
+};
+
+// The library's name without the Python ABI tag: "common_ops" for common_ops.abi3.so and
+// common_ops.cpython-311-x86_64-linux-gnu.so, so one build compares across Pythons.
+QString libraryStem(const QString& fileName);
+
+} // namespace kf::timeline

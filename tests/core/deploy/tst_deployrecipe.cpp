@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/deploy/deployrecipe.h"
+
+#include <QtTest>
+
+using namespace kf;
+using namespace kf::deploy;
+
+namespace {
+
+DeployRecipe full()
+{
+    DeployRecipe r;
+    r.name = QStringLiteral("gpu1 bring-up");
+    r.sourceHost = QStringLiteral("alice@gpu1:22");
+    r.exported = QDateTime(QDate(2026, 12, 2), QTime(3, 40), Qt::UTC);
+    r.facts = { { QStringLiteral("nvcc"), QStringLiteral("13.0.88"), VersionRule::Compatible },
+        { QStringLiteral("cmake"), QStringLiteral("3.31.6"), VersionRule::AtLeast },
+        { QStringLiteral("torch"), QStringLiteral("2.9.0+cu130"), VersionRule::Exact },
+        { QStringLiteral("os"), QStringLiteral("Debian GNU/Linux 12 (bookworm)"), VersionRule::Any } };
+    PatchSection p;
+    p.set = QStringLiteral("builtin:sgl-kernel-sm120-cuda13");
+    p.root = QStringLiteral("~/sgl-kernel");
+    p.decisions = { { QStringLiteral("cmake-policy-guards"), QStringLiteral("CMakeLists.txt"), true, {} },
+        { QStringLiteral("fa3-option"), QStringLiteral("CMakeLists.txt"), true,
+            { { 2, QStringLiteral("0123456789abcdef") } } },
+        { QStringLiteral("cccl-include"), QStringLiteral("CMakeLists.txt"), false, {} } };
+    r.patches = p;
+    BuildSection b;
+    b.profile.name = QStringLiteral("sgl-kernel (pip)");
+    b.profile.workingDirectory = QStringLiteral("~/sglang/sgl-kernel");
+    b.profile.command = QStringLiteral("python3 -m pip install --no-build-isolation -v . -Cbuild-dir=build");
+    b.profile.cmakeArgs = { QStringLiteral("-DENABLE_BELOW_SM90=OFF"), QStringLiteral("-DSGL_KERNEL_ENABLE_FA3=OFF") };
+    b.profile.maxJobs = 2;
+    b.profile.nvccThreads = 1;
+    b.profile.nvccThreadsDefine = QStringLiteral("SGL_KERNEL_COMPILE_THREADS");
+    b.profile.buildDir = QStringLiteral("build");
+    b.envNames = { QStringLiteral("CUDA_HOME"), QStringLiteral("HF_TOKEN") };
+    r.build = b;
+    VerifyExpectation v;
+    v.importOk = true;
+    v.fa3 = false;
+    v.libraries
+        = { { QStringLiteral("common_ops"), QString(), { QStringLiteral("sm_90a"), QStringLiteral("sm_120a") } } };
+    r.verify = v;
+    ServerLaunchProfile s;
+    s.modelPath = QStringLiteral("Qwen/Qwen3.5-397B-A17B-NVFP4");
+    s.tp = 8;
+    s.port = 30001;
+    s.extraArgs = { QStringLiteral("--mem-fraction-static"), QStringLiteral("0.85") };
+    r.server = s;
+    return r;
+}
+
+} // namespace
+
+class TestDeployRecipe : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void yamlRoundTrip()
+    {
+        const DeployRecipe r = full();
+        const QByteArray yaml = serializeDeployRecipe(r);
+        QVERIFY(yaml.contains("kernelforge_recipe: 1"));
+        QVERIFY(yaml.contains("env: [CUDA_HOME, HF_TOKEN]"));
+        const auto back = parseDeployRecipe(yaml, QStringLiteral("r.yaml"));
+        QVERIFY2(back, qPrintable(back.error()));
+        QCOMPARE(back->name, r.name);
+        QCOMPARE(back->sourceHost, r.sourceHost);
+        QCOMPARE(back->exported, r.exported);
+        QCOMPARE(back->facts, r.facts);
+        QCOMPARE(*back->patches, *r.patches);
+        QCOMPARE(*back->build, *r.build);
+        QCOMPARE(*back->verify, *r.verify);
+        QCOMPARE(back->server->command(), r.server->command());
+        QCOMPARE(back->server->port, quint16(30001));
+        // The same text again: nothing is lost or added.
+        QCOMPARE(serializeDeployRecipe(back.value()), yaml);
+    }
+
+    void sectionsAreOptional()
+    {
+        const auto r = parseDeployRecipe("kernelforge_recipe: 1\n", QStringLiteral("min.yaml"));
+        QVERIFY2(r, qPrintable(r.error()));
+        QVERIFY(r->facts.isEmpty());
+        QVERIFY(!r->patches && !r->build && !r->verify && !r->server);
+        // A rule left out is the fact's default.
+        const auto d = parseDeployRecipe("kernelforge_recipe: 1\nfacts:\n  - {name: cmake, version: 3.31.6}\n", {});
+        QVERIFY(d->facts.first().rule == VersionRule::AtLeast);
+    }
+
+    void badRecipesAreRefusedWithTheKey_data()
+    {
+        QTest::addColumn<QByteArray>("yaml");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("not a recipe") << QByteArray("name: sgl-kernel-sm120\npatches: []\n")
+                                      << QStringLiteral("kernelforge_recipe: missing");
+        QTest::newRow("newer schema") << QByteArray("kernelforge_recipe: 2\n")
+                                      << QStringLiteral("schema version 2; this KernelForge reads version 1");
+        QTest::newRow("env values") << QByteArray(
+            "kernelforge_recipe: 1\nbuild:\n  command: make\n  env: {HF_TOKEN: hf_x}\n")
+                                    << QStringLiteral("build.env: names only");
+        QTest::newRow("bad env name") << QByteArray("kernelforge_recipe: 1\nbuild:\n  command: make\n  env: [A-B]\n")
+                                      << QStringLiteral("'A-B' is not an environment variable name");
+        QTest::newRow("bad rule") << QByteArray(
+            "kernelforge_recipe: 1\nfacts:\n  - {name: nvcc, version: 13.0, rule: '>'}\n")
+                                  << QStringLiteral("facts[0].rule: '>' is not one of");
+        QTest::newRow("no command") << QByteArray("kernelforge_recipe: 1\nbuild:\n  name: x\n")
+                                    << QStringLiteral("build: needs a command");
+        QTest::newRow("bad port") << QByteArray("kernelforge_recipe: 1\nserver:\n  model_path: m\n  port: 70000\n")
+                                  << QStringLiteral("server.port: 70000 is not a port");
+        QTest::newRow("bad tp") << QByteArray("kernelforge_recipe: 1\nserver:\n  model_path: m\n  tp: eight\n")
+                                << QStringLiteral("server.tp: must be a whole number");
+        QTest::newRow("patches without root") << QByteArray("kernelforge_recipe: 1\npatches:\n  set: builtin:x\n")
+                                              << QStringLiteral("patches: needs a set and a root");
+        QTest::newRow("section not a map")
+            << QByteArray("kernelforge_recipe: 1\nbuild: [make]\n") << QStringLiteral("build: must be a mapping");
+        QTest::newRow("broken yaml") << QByteArray("kernelforge_recipe: 1\nfacts: [\n")
+                                     << QStringLiteral("invalid YAML");
+        QTest::newRow("bad verify") << QByteArray("kernelforge_recipe: 1\nverify:\n  fa3: maybe\n")
+                                    << QStringLiteral("verify.fa3: present or absent");
+    }
+
+    void badRecipesAreRefusedWithTheKey()
+    {
+        QFETCH(QByteArray, yaml);
+        QFETCH(QString, error);
+        const auto r = parseDeployRecipe(yaml, QStringLiteral("r.yaml"));
+        QVERIFY(!r);
+        QVERIFY2(r.error().startsWith(QStringLiteral("r.yaml: ")), qPrintable(r.error()));
+        QVERIFY2(r.error().contains(error), qPrintable(r.error()));
+    }
+
+    void versionRules()
+    {
+        QVERIFY(satisfies(QStringLiteral("13.0.88"), QStringLiteral("13.0.88"), VersionRule::Exact));
+        QVERIFY(!satisfies(QStringLiteral("13.0.89"), QStringLiteral("13.0.88"), VersionRule::Exact));
+        QVERIFY(satisfies(QStringLiteral("3.31.6"), QStringLiteral("3.25.1"), VersionRule::AtLeast));
+        QVERIFY(!satisfies(QStringLiteral("3.22.1"), QStringLiteral("3.25.1"), VersionRule::AtLeast));
+        QVERIFY(satisfies(QStringLiteral("13.0.90"), QStringLiteral("13.0.88"), VersionRule::Compatible));
+        QVERIFY(!satisfies(QStringLiteral("13.1.0"), QStringLiteral("13.0.88"), VersionRule::Compatible));
+        QVERIFY(!satisfies(QStringLiteral("13.0.80"), QStringLiteral("13.0.88"), VersionRule::Compatible));
+        QVERIFY(!satisfies(QStringLiteral("12.8.93"), QStringLiteral("13.0.88"), VersionRule::Compatible));
+        QVERIFY(satisfies(QString(), QStringLiteral("1"), VersionRule::Any));
+        QVERIFY(!satisfies(QString(), QStringLiteral("1"), VersionRule::AtLeast));
+        QVERIFY(parseVersionRule(QStringLiteral("~=")) == VersionRule::Compatible);
+        QVERIFY(!parseVersionRule(QStringLiteral("=")));
+        QVERIFY(defaultRule(QStringLiteral("driver")) == VersionRule::AtLeast);
+        QVERIFY(defaultRule(QStringLiteral("nvcc")) == VersionRule::Compatible);
+        QVERIFY(defaultRule(QStringLiteral("torch")) == VersionRule::Exact);
+        QVERIFY(defaultRule(QStringLiteral("kernel")) == VersionRule::Any);
+    }
+
+    void factsDifferencesFirst()
+    {
+        const QJsonObject target { { QStringLiteral("nvcc"), QStringLiteral("13.0.88") },
+            { QStringLiteral("cmake"), QStringLiteral("3.22.1") },
+            { QStringLiteral("os"), QStringLiteral("Ubuntu 24.04") } };
+        const QList<FactComparison> c = compareFacts(full().facts, target);
+        QCOMPARE(c.size(), 4);
+        // Failures first (cmake too old, torch missing), then allowed differences (os), then the same (nvcc).
+        QCOMPARE(c[0].expected.name, QStringLiteral("cmake"));
+        QVERIFY(!c[0].ok);
+        QVERIFY2(c[0].text.contains(QStringLiteral("cmake 3.22.1 on the target, recipe >= 3.31.6: not satisfied")),
+            qPrintable(c[0].text));
+        QCOMPARE(c[1].expected.name, QStringLiteral("torch"));
+        QVERIFY(!c[1].ok);
+        QVERIFY2(c[1].text.contains(QStringLiteral("missing on the target")), qPrintable(c[1].text));
+        QCOMPARE(c[2].expected.name, QStringLiteral("os"));
+        QVERIFY(c[2].ok && c[2].differs);
+        QCOMPARE(c[3].expected.name, QStringLiteral("nvcc"));
+        QVERIFY(c[3].ok && !c[3].differs);
+    }
+
+    void verificationExpectation()
+    {
+        timeline::VerificationResult got;
+        got.ok = true;
+        got.importOk = true;
+        got.fa3 = false;
+        got.libraries = { { QStringLiteral("common_ops.cpython-311-x86_64-linux-gnu.so"), QStringLiteral("build"),
+            { QStringLiteral("compute_90a"), QStringLiteral("sm_120a"), QStringLiteral("sm_90a") } } };
+        const VerifyExpectation want = full().verify.value();
+        QVERIFY(compareVerification(want, got).isEmpty()); // the ABI tag does not matter
+        got.libraries.first().targets = { QStringLiteral("sm_90a") };
+        got.fa3 = true;
+        const QStringList problems = compareVerification(want, got);
+        QCOMPARE(problems.size(), 2);
+        QVERIFY2(problems[0].contains(QStringLiteral("FA3 (flash_ops) present on the target, absent in the recipe")),
+            qPrintable(problems[0]));
+        QVERIFY2(problems[1].contains(QStringLiteral("common_ops lacks sm_120a")), qPrintable(problems[1]));
+        got.libraries.clear();
+        QVERIFY(compareVerification(want, got).last().contains(QStringLiteral("missing on the target")));
+        // What a passing verification expects of the next host.
+        timeline::VerificationResult passed;
+        passed.importOk = true;
+        passed.libraries
+            = { { QStringLiteral("common_ops.abi3.so"), QStringLiteral("build"), { QStringLiteral("sm_90a") } },
+                  { QStringLiteral("helper.so"), QStringLiteral("build"), {} } };
+        const VerifyExpectation x = expectationFrom(passed);
+        QCOMPARE(x.libraries.size(), 1);
+        QCOMPARE(x.libraries.first().name, QStringLiteral("common_ops"));
+        QVERIFY(!x.fa3);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDeployRecipe)
+#include "tst_deployrecipe.moc"

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+// TimelineLanes draws each event as a marker in its category's lane at its time and rings the
+// selected one, also at the edges of the window (an event that just happened sits on the
+// right edge). Checked on the pixels of an offscreen render; the grab is saved for eyes.
+// TimelineView's zoom bar keeps its width whatever the window shown.
+#include "tests/support/testsupport.h"
+#include "ui/timeline/timelinelanes.h"
+#include "ui/timeline/timelineview.h"
+
+#include <QApplication>
+#include <QImage>
+#include <QPalette>
+#include <QSignalSpy>
+#include <QtTest>
+
+using namespace kf;
+
+namespace {
+
+constexpr qint64 kT0 = 1'700'000'000'000LL;
+constexpr qint64 kMinute = 60'000;
+
+QImage render(QWidget& w)
+{
+    QImage img(w.size(), QImage::Format_ARGB32);
+    img.fill(Qt::magenta);
+    w.render(&img);
+    return img;
+}
+
+bool near(const QColor& a, const QColor& b)
+{
+    return qAbs(a.red() - b.red()) + qAbs(a.green() - b.green()) + qAbs(a.blue() - b.blue()) < 90;
+}
+
+timeline::Event makeEvent(const QString& kind, qint64 ms)
+{
+    timeline::Event e;
+    e.host = QStringLiteral("alice@gpu1:22");
+    e.kind = kind;
+    e.time = QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC);
+    e.summary = kind;
+    return e;
+}
+
+} // namespace
+
+class TestTimelineView : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void markersInTheirLanes()
+    {
+        TimelineLanes lanes;
+        lanes.resize(800, lanes.sizeHint().height());
+        lanes.setTimeWindow(kT0, kT0 + 60 * kMinute);
+        lanes.setEvents({ makeEvent(QStringLiteral("patch.applied"), kT0 + 10 * kMinute),
+            makeEvent(QStringLiteral("server.healthy"), kT0 + 30 * kMinute),
+            makeEvent(QStringLiteral("facts.changed"), kT0 - 5 * kMinute) });
+        const QPoint patch = lanes.markerPosition(0), server = lanes.markerPosition(1);
+        QVERIFY(!patch.isNull() && !server.isNull());
+        QVERIFY2(lanes.markerPosition(2).isNull(), "before the window: not drawn");
+        QVERIFY(patch.x() < server.x());
+        QVERIFY(patch.y() < server.y()); // the patch lane is above the server lane
+        QCOMPARE(lanes.eventAt(server), 1);
+
+        QSignalSpy clicked(&lanes, &TimelineLanes::markerClicked);
+        QTest::mouseClick(&lanes, Qt::LeftButton, {}, server);
+        QCOMPARE(clicked.size(), 1);
+        QCOMPARE(clicked.first().first().toInt(), 1);
+    }
+
+    // The ring around the selected marker is whole on the right edge of the window, where
+    // what just happened is drawn (it was cut off at the marker's radius).
+    void selectionRingAtTheEdge()
+    {
+        TimelineLanes lanes;
+        lanes.resize(800, lanes.sizeHint().height());
+        lanes.setTimeWindow(kT0, kT0 + 60 * kMinute);
+        lanes.setEvents({ makeEvent(QStringLiteral("patch.applied"), kT0 + 60 * kMinute) });
+        lanes.setSelected(0);
+        const QImage img = render(lanes);
+        img.save(test::screenshotPath(QStringLiteral("timelinelanes-edge")));
+        const QPoint c = lanes.markerPosition(0);
+        QVERIFY(!c.isNull());
+        QVERIFY(qAbs(c.x() - lanes.plotRect().right()) <= 1);
+        const QColor ring = lanes.palette().color(QPalette::Highlight);
+        int left = 0, right = 0;
+        for (int dx = 6; dx <= 12; ++dx) {
+            left += near(img.pixelColor(c.x() - dx, c.y()), ring) ? 1 : 0;
+            right += near(img.pixelColor(c.x() + dx, c.y()), ring) ? 1 : 0;
+        }
+        QVERIFY2(left > 0, "the ring is drawn");
+        QVERIFY2(right > 0, "the ring is drawn on the right of the marker too");
+    }
+
+    // The text of the window shown (longer for weeks across dates than for minutes) does not
+    // widen the view: it made the Timeline tab push the host list aside on 4 weeks.
+    void widthDoesNotFollowTheWindowText()
+    {
+        TimelineView view;
+        view.show();
+        view.setWindow(kT0, kT0 + 15 * kMinute);
+        QCoreApplication::processEvents();
+        const int narrow = view.minimumSizeHint().width();
+        view.setWindow(kT0 - 28LL * 24 * 60 * kMinute, kT0);
+        QCoreApplication::processEvents();
+        QCOMPARE(view.minimumSizeHint().width(), narrow);
+    }
+};
+
+QTEST_MAIN(TestTimelineView)
+#include "tst_timelineview.moc"
