@@ -6,6 +6,8 @@
 #include "core/log/logging.h"
 #include "core/ssh/sshsession.h"
 #include "core/version.h"
+#include "ui/common/emptystate.h"
+#include "ui/common/hostpanestack.h"
 #include "ui/fleet/fleetview.h"
 #include "ui/gpu/gpupane.h"
 #include "ui/highlight/highlighterinfo.h"
@@ -54,21 +56,57 @@ MainWindow::MainWindow(const AppContext& context, QWidget* parent)
     m_hostList->setSelectionMode(QAbstractItemView::SingleSelection);
     sideLayout->addWidget(m_hostList);
 
-    auto* overview = new OverviewPane(context, this);
-    m_panes = { overview, new PatchPane(context, this), new BuildPane(context, this), new GpuPane(context, this),
-        new ServerPane(context, this) };
-    const QStringList titles { tr("Overview"), tr("Patches"), tr("Build"), tr("GPUs"), tr("Server") };
-    connect(overview, &OverviewPane::openStep, this, [this](OverviewPane::Step step) {
-        m_tabs->setCurrentIndex(1 + int(step)); // tabs follow the Step order after Overview
-    });
-    for (int i = 0; i < m_panes.size(); ++i)
-        m_tabs->addTab(m_panes.at(i), titles.at(i));
+    // One pane per host and tab; what each tab says while no host is selected.
+    auto addHostTab = [this](Tab tab, const QString& title, HostPaneStack::Factory factory, const QString& emptyTitle,
+                          const QString& emptyText) {
+        auto* stack = new HostPaneStack(m_context.hosts, std::move(factory), this);
+        stack->emptyState()->setTitle(emptyTitle);
+        stack->emptyState()->setText(emptyText);
+        m_stacks << stack;
+        m_tabPages.insert(tab, stack);
+        m_tabs->addTab(stack, title);
+    };
+    addHostTab(
+        Tab::Overview, tr("Overview"),
+        [this](HostConnection* host, QWidget* parent) {
+            auto* overview = new OverviewPane(m_context, host, parent);
+            connect(overview, &OverviewPane::openStep, this, [this](OverviewPane::Step step) {
+                switch (step) {
+                case OverviewPane::Step::Patches: showTab(Tab::Patches); break;
+                case OverviewPane::Step::Build: showTab(Tab::Build); break;
+                case OverviewPane::Step::Gpus: showTab(Tab::Gpus); break;
+                case OverviewPane::Step::Server: showTab(Tab::Server); break;
+                }
+            });
+            return overview;
+        },
+        tr("No host selected"),
+        tr("Pick a server in the sidebar, or start KernelForge with --demo to try everything on a private demo "
+           "server."));
+    addHostTab(
+        Tab::Patches, tr("Patches"),
+        [this](HostConnection* host, QWidget* parent) { return new PatchPane(m_context, host, parent); }, tr("Patches"),
+        tr("Select a host to plan, apply and roll back patch sets on it."));
+    addHostTab(
+        Tab::Build, tr("Build"),
+        [this](HostConnection* host, QWidget* parent) { return new BuildPane(m_context, host, parent); }, tr("Build"),
+        tr("Select a host to preflight, build and follow its jobs."));
+    addHostTab(
+        Tab::Gpus, tr("GPUs"),
+        [this](HostConnection* host, QWidget* parent) { return new GpuPane(m_context, host, parent); }, tr("GPUs"),
+        tr("Select a connected host to watch its GPUs. KernelForge runs one long-lived nvidia-smi on it; nothing is "
+           "installed."));
+    addHostTab(
+        Tab::Server, tr("Server"),
+        [this](HostConnection* host, QWidget* parent) { return new ServerPane(m_context, host, parent); },
+        tr("SGLang server"), tr("Select a connected host to launch or watch its inference server."));
     // Every connected host at a glance; not tied to the sidebar's selection.
     auto* fleet = new FleetView(context, this);
+    m_tabPages.insert(Tab::Fleet, fleet);
     m_tabs->addTab(fleet, tr("Fleet"));
     connect(fleet, &FleetView::hostActivated, this, [this](HostConnection* host) {
         selectHost(host->profile().name);
-        m_tabs->setCurrentIndex(3); // GPUs
+        showTab(Tab::Gpus);
     });
     m_tabs->setDocumentMode(true);
 
@@ -159,9 +197,25 @@ void MainWindow::selectHost(const QString& name)
 void MainWindow::onCurrentHostChanged()
 {
     m_current = m_hostModel->connectionAt(m_hostList->currentIndex().row());
-    for (HostPane* pane : std::as_const(m_panes))
-        pane->setHost(m_current);
+    for (HostPaneStack* stack : std::as_const(m_stacks))
+        stack->showHost(m_current);
     updateStatus();
+}
+
+QWidget* MainWindow::tab(Tab tab) const
+{
+    return m_tabPages.value(tab);
+}
+
+void MainWindow::showTab(Tab tab)
+{
+    m_tabs->setCurrentWidget(m_tabPages.value(tab));
+}
+
+HostPane* MainWindow::pane(Tab tab, HostConnection* host) const
+{
+    auto* stack = qobject_cast<HostPaneStack*>(m_tabPages.value(tab));
+    return stack ? stack->paneFor(host ? host : m_current.data()) : nullptr;
 }
 
 void MainWindow::updateStatus()

@@ -83,8 +83,8 @@ struct HistoryRows
 
 } // namespace
 
-PatchPane::PatchPane(const AppContext& context, QWidget* parent)
-    : HostPane(parent)
+PatchPane::PatchPane(const AppContext& context, HostConnection* host, QWidget* parent)
+    : HostPane(host, parent)
     , m_context(context)
     , m_setBox(new QComboBox(this))
     , m_rootEdit(new QLineEdit(this))
@@ -200,28 +200,20 @@ PatchPane::PatchPane(const AppContext& context, QWidget* parent)
     });
     connect(m_diff, &DiffView::resultChanged, this, [this] { saveCurrentHunks(); });
     connect(m_rollbackButton, &QPushButton::clicked, this, &PatchPane::rollBackSelected);
-    setBusy(false, tr("Choose a patch set and the sgl-kernel folder on the server, then Plan."));
-}
-
-void PatchPane::setHost(HostConnection* host)
-{
-    m_host = host;
-    m_requests.cancelAll(); // results for the previous host are stale
-    m_historyRequests.cancelAll();
-    m_plan = {};
-    m_files.clear();
-    m_tree->clear();
-    m_diff->setTexts(QString(), QString(), QString());
-    m_why->clear();
     setBusy(
-        false, host ? tr("Host %1: choose a patch set and Plan.").arg(host->profile().name) : tr("No host selected."));
-    if (host)
-        refreshHistory();
+        false, tr("Host %1: choose a patch set and the sgl-kernel folder on it, then Plan.").arg(host->profile().name));
+    refreshHistory();
+    // The history offers rollbacks only while the host can be reached; its journal key (the
+    // transport's name) is known once the host was Ready.
+    connect(host, &HostConnection::stateChanged, this, [this](ConnectionState state) {
+        setBusy(m_busy, m_statusLabel->text());
+        if (state == ConnectionState::Ready)
+            refreshHistory();
+    });
     // On the demo server the story starts right here: plan the built-in set as soon as it is reachable.
-    disconnect(m_autoPlan);
-    if (host && host->profile().isDemo) {
+    if (host->profile().isDemo) {
         auto autoPlan = [this, host] {
-            if (m_host == host && host->state() == ConnectionState::Ready && !m_busy && m_files.isEmpty()) {
+            if (host->state() == ConnectionState::Ready && !m_busy && m_files.isEmpty()) {
                 disconnect(m_autoPlan);
                 m_planButton->click();
             }
@@ -236,7 +228,7 @@ void PatchPane::setBusy(bool busy, const QString& message)
     m_busy = busy;
     m_planButton->setEnabled(!busy);
     m_applyButton->setEnabled(!busy && m_plan.count(PatchStatus::WillApply) > 0);
-    m_rollbackButton->setEnabled(!busy);
+    m_rollbackButton->setEnabled(!busy && m_host && m_host->state() == ConnectionState::Ready);
     m_statusLabel->setText(message);
 }
 
@@ -502,8 +494,13 @@ void PatchPane::applySelected()
 void PatchPane::refreshHistory()
 {
     const std::shared_ptr<Transport> transport = m_host ? m_host->transport() : nullptr;
-    const QString host = transport ? transport->describe() : QString();
     m_historyRequests.cancelAll();
+    if (!transport) { // never connected: its journal key is not known yet, and an empty key means every host
+        m_history->setRowCount(0);
+        Q_EMIT historyLoaded(0);
+        return;
+    }
+    const QString host = transport->describe();
     m_historyRequests.track(QtConcurrent::run([host]() {
         HistoryRows r;
         auto rows = HistoryStore().applies(host);

@@ -7,6 +7,7 @@
 #include "core/log/redact.h"
 #include "core/remotebuild/ninjalog.h"
 #include "core/remotebuild/preflight.h"
+#include "core/server/serverlifecycle.h"
 #include "core/store/paths.h"
 #include "core/transport/transportpool.h"
 #include "core/util/shellquote.h"
@@ -73,8 +74,8 @@ template <typename Fn> auto onPool(std::shared_ptr<Transport> transport, Fn fn)
 
 } // namespace
 
-BuildPane::BuildPane(const AppContext& context, QWidget* parent)
-    : HostPane(parent)
+BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* parent)
+    : HostPane(host, parent)
     , m_context(context)
     , m_profiles(new QComboBox(this))
     , m_edit(new QPushButton(tr("Edit…"), this))
@@ -92,6 +93,7 @@ BuildPane::BuildPane(const AppContext& context, QWidget* parent)
     , m_jobs(makeTree(this, { tr("Job"), tr("State"), tr("Exit"), tr("Profile"), tr("Command") }))
     , m_slowest(makeTree(this, { tr("Seconds"), tr("Output") }))
     , m_checks(makeTree(this, { tr("Result"), tr("Check"), tr("Found"), tr("Fix") }))
+    , m_side(new QTabWidget(this))
     , m_log(new LogView(this))
 {
     m_profiles->setObjectName(QStringLiteral("profilePicker"));
@@ -129,21 +131,20 @@ BuildPane::BuildPane(const AppContext& context, QWidget* parent)
     status->addWidget(m_bar, 1);
     status->addWidget(m_summary, 2);
 
-    auto* side = new QTabWidget(this);
-    side->addTab(m_diags, tr("Diagnostics"));
+    m_side->addTab(m_diags, tr("Diagnostics"));
     auto* jobsBox = new QWidget(this);
     auto* jl = new QVBoxLayout(jobsBox);
     jl->setContentsMargins(0, 0, 0, 0);
     jl->addWidget(m_jobs);
     jl->addWidget(m_refresh);
-    side->addTab(jobsBox, tr("Jobs"));
-    side->addTab(m_slowest, tr("Slowest units"));
-    side->addTab(m_checks, tr("Preflight"));
-    side->setObjectName(QStringLiteral("buildTabs"));
+    m_side->addTab(jobsBox, tr("Jobs"));
+    m_side->addTab(m_slowest, tr("Slowest units"));
+    m_side->addTab(m_checks, tr("Preflight"));
+    m_side->setObjectName(QStringLiteral("buildTabs"));
 
     auto* upper = new QSplitter(Qt::Horizontal, this);
     upper->addWidget(m_chart);
-    upper->addWidget(side);
+    upper->addWidget(m_side);
     upper->setStretchFactor(0, 3);
     upper->setStretchFactor(1, 2);
     upper->setCollapsible(0, false);
@@ -167,12 +168,26 @@ BuildPane::BuildPane(const AppContext& context, QWidget* parent)
     connect(m_diags, &QTreeWidget::itemActivated, this, &BuildPane::openDiagnostic);
     connect(m_jobs, &QTreeWidget::itemActivated, this,
         [this](QTreeWidgetItem* item) { attachJob(item->data(0, JobRole).toString()); });
-    connect(side, &QTabWidget::currentChanged, this, [this, side](int i) {
-        if (side->widget(i)->isAncestorOf(m_jobs))
+    connect(m_side, &QTabWidget::currentChanged, this, [this](int i) {
+        if (m_side->widget(i)->isAncestorOf(m_jobs))
             refreshJobs();
     });
     loadProfiles();
+    // The demo server only has the demo project: its profile is the one that builds there.
+    if (host->profile().isDemo) {
+        auto demo
+            = std::find_if(m_profileList.cbegin(), m_profileList.cend(), [](const BuildProfile& p) { return p.demo; });
+        if (demo != m_profileList.cend())
+            m_profiles->setCurrentIndex(m_profiles->findData(demo->name));
+    }
+    connect(host, &HostConnection::stateChanged, this, [this](ConnectionState state) {
+        updateButtons();
+        if (state == ConnectionState::Ready && m_jobs->topLevelItemCount() == 0)
+            refreshJobs();
+    });
     updateButtons();
+    if (host->transport())
+        refreshJobs();
 }
 
 BuildPane::~BuildPane() = default;
@@ -243,35 +258,15 @@ void BuildPane::editProfile()
     dlg.exec();
 }
 
-void BuildPane::setHost(HostConnection* host)
-{
-    if (host == m_host)
-        return;
-    m_requests.cancelAll();
-    m_session.reset();
-    m_host = host;
-    m_jobs->clear();
-    m_diags->clear();
-    m_chart->clear();
-    m_summary->clear();
-    m_compare->clear();
-    if (m_host)
-        connect(m_host, &HostConnection::stateChanged, this, [this] { updateButtons(); });
-    // The demo server only has the demo project: its profile is the one that builds there.
-    if (m_host && m_host->profile().isDemo) {
-        auto demo
-            = std::find_if(m_profileList.cbegin(), m_profileList.cend(), [](const BuildProfile& p) { return p.demo; });
-        if (demo != m_profileList.cend())
-            m_profiles->setCurrentIndex(m_profiles->findData(demo->name));
-    }
-    updateButtons();
-    if (m_host && m_host->transport())
-        refreshJobs();
-}
-
 void BuildPane::updateButtons()
 {
-    const bool ready = m_host && m_host->transport();
+    const bool ready = m_host && m_host->state() == ConnectionState::Ready && m_host->transport();
+    const QString hint
+        = m_host ? tr("Connect to %1 to preflight, build or list its jobs.").arg(m_host->profile().name) : QString();
+    if (!ready && !m_session)
+        m_summary->setText(hint);
+    else if (m_summary->text() == hint)
+        m_summary->clear();
     const bool following = m_session != nullptr;
     m_preflight->setEnabled(ready);
     m_start->setEnabled(ready);
@@ -291,7 +286,9 @@ void BuildPane::refreshJobs()
                 m_summary->setText(tr("Cannot list jobs: %1").arg(r.error()));
                 return;
             }
-            QList<JobInfo> jobs = *r;
+            QList<JobInfo> jobs;
+            std::copy_if(r->cbegin(), r->cend(), std::back_inserter(jobs),
+                [](const JobInfo& j) { return !isServerJob(j); }); // servers are the Server tab's
             std::sort(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) { return a.id > b.id; });
             for (const JobInfo& j : jobs) {
                 auto* item = new QTreeWidgetItem(m_jobs,
@@ -334,8 +331,7 @@ void BuildPane::runPreflight()
             }
             for (int c = 0; c < 3; ++c)
                 m_checks->resizeColumnToContents(c);
-            if (auto* tabs = findChild<QTabWidget*>(QStringLiteral("buildTabs")))
-                tabs->setCurrentIndex(3);
+            m_side->setCurrentWidget(m_checks);
             Q_EMIT preflightDone(failures);
         });
 }

@@ -14,6 +14,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
+class QTabWidget;
 class QPushButton;
 class QTreeWidget;
 class QTreeWidgetItem;
@@ -23,16 +24,16 @@ namespace kf {
 class BuildChart;
 class LogView;
 
-// The Build tab: pick or edit a profile, preflight, start/cancel a detached build, follow it
-// (progress chart with ETA and server memory, diagnostics, the log), list the host's jobs and
-// reattach, compare with the previous run, notify when it ends.
+// The Build tab of one host: pick or edit a profile, preflight, start/cancel a detached build,
+// follow it (progress chart with ETA and server memory, diagnostics, the log), list the host's
+// build jobs (servers are the Server tab's) and reattach, compare with the previous run,
+// notify when it ends.
 class BuildPane : public HostPane
 {
     Q_OBJECT
 public:
-    explicit BuildPane(const AppContext& context, QWidget* parent = nullptr);
+    BuildPane(const AppContext& context, HostConnection* host, QWidget* parent = nullptr);
     ~BuildPane() override;
-    void setHost(HostConnection* host) override;
 
     // For tests and the CLI-like flows: follow an existing job.
     void attachJob(const QString& jobId);
@@ -73,11 +74,10 @@ private:
     void notify(const QString& title, const QString& message);
 
     AppContext m_context;
-    QPointer<HostConnection> m_host;
     QList<BuildProfile> m_profileList;
     QString m_jobRoot;
     bool m_confirmCancel = true;
-    JobTracker m_requests { this }; // cancelled when the pane switches hosts
+    JobTracker m_requests { this };
     std::unique_ptr<BuildSession> m_session;
 
     QComboBox* m_profiles;
@@ -96,6 +96,7 @@ private:
     QTreeWidget* m_jobs;
     QTreeWidget* m_slowest;
     QTreeWidget* m_checks;
+    QTabWidget* m_side;
     LogView* m_log;
 };
 

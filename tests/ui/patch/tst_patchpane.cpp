@@ -58,10 +58,9 @@ void TestPatchPane::reviewToggleApply()
     profile.isLocal = true;
     LocalHostConnection host(profile);
     host.connectToHost();
-    PatchPane pane { AppContext {} };
+    PatchPane pane { AppContext {}, &host };
     pane.resize(1500, 950);
     pane.show();
-    pane.setHost(&host);
     QSignalSpy planned(&pane, &PatchPane::planShown);
     pane.plan(QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), m_root);
     QTRY_COMPARE_WITH_TIMEOUT(planned.size(), 1, 30000);
@@ -150,9 +149,8 @@ void TestPatchPane::openingADiffThatLeavesTheRootIsRefused()
     profile.isLocal = true;
     LocalHostConnection host(profile);
     host.connectToHost();
-    PatchPane pane { AppContext {} };
+    PatchPane pane { AppContext {}, &host };
     pane.show();
-    pane.setHost(&host);
     const QString patch = m_dir.filePath(QStringLiteral("evil.patch"));
     {
         QFile f(patch);

@@ -66,16 +66,15 @@ private Q_SLOTS:
         QVERIFY(kf::saveUserBuildProfiles(kf::builtInBuildProfiles() << p));
 
         kf::AppContext ctx;
-        kf::BuildPane pane(ctx);
-        pane.resize(1280, 860);
-        pane.setJobRoot(m_tmp.filePath(QStringLiteral("jobs")));
-        pane.setConfirmCancel(false);
         kf::HostProfile hp;
         hp.name = QStringLiteral("this machine");
         hp.isLocal = true;
         kf::LocalHostConnection host(hp);
         host.connectToHost();
-        pane.setHost(&host);
+        kf::BuildPane pane(ctx, &host);
+        pane.resize(1280, 860);
+        pane.setJobRoot(m_tmp.filePath(QStringLiteral("jobs")));
+        pane.setConfirmCancel(false);
         pane.show();
         pane.profilePicker()->setCurrentIndex(pane.profilePicker()->findData(p.name));
         QCOMPARE(pane.profilePicker()->currentData().toString(), p.name);
@@ -123,14 +122,13 @@ private Q_SLOTS:
         p.command = QStringLiteral("printf '%s' \"$MY_TOKEN\" > token-seen");
         QVERIFY(kf::saveUserBuildProfiles(kf::builtInBuildProfiles() << p));
         kf::AppContext ctx;
-        kf::BuildPane pane(ctx);
-        pane.setJobRoot(m_tmp.filePath(QStringLiteral("secret-jobs")));
         kf::HostProfile hp;
         hp.name = QStringLiteral("this machine");
         hp.isLocal = true;
         kf::LocalHostConnection host(hp);
         host.connectToHost();
-        pane.setHost(&host);
+        kf::BuildPane pane(ctx, &host);
+        pane.setJobRoot(m_tmp.filePath(QStringLiteral("secret-jobs")));
         pane.show();
         pane.profilePicker()->setCurrentIndex(pane.profilePicker()->findData(p.name));
         QCOMPARE(pane.secretEnvValue()->echoMode(), QLineEdit::Password);
