@@ -72,12 +72,14 @@ inline QWidget* showTab(QTabWidget* tabs, const QString& title)
     return nullptr;
 }
 
-// The one widget of type T (named `name`, when given) under root that is on screen: in a tab
-// of per-host panes, the selected host's.
-template <typename T> T* shown(const QWidget* root, const QString& name = {})
+// The one widget of type T (named `name`, when given) that is root or under it and on screen:
+// in a tab of per-host panes, the selected host's.
+template <typename T> T* shown(QWidget* root, const QString& name = {})
 {
     T* found = nullptr;
-    const auto all = name.isEmpty() ? root->findChildren<T*>() : root->findChildren<T*>(name);
+    auto all = name.isEmpty() ? root->findChildren<T*>() : root->findChildren<T*>(name);
+    if (auto* self = qobject_cast<T*>(root); self && (name.isEmpty() || root->objectName() == name))
+        all.prepend(self);
     for (T* w : all) {
         if (!w->isVisible())
             continue;
