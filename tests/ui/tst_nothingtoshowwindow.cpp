@@ -8,6 +8,7 @@
 #include "core/store/database.h"
 #include "tests/support/testsupport.h"
 #include "tests/support/windowdriver.h"
+#include "ui/fleet/fleetview.h"
 #include "ui/gpu/gpucard.h"
 #include "ui/gpu/gpupane.h"
 #include "ui/server/serverpane.h"
@@ -136,6 +137,11 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(labelSaying(tab, QStringLiteral("No NVIDIA driver found on this host")), 60000);
         QCOMPARE(shown<GpuPane>(tab)->cardCount(), 0);
         QVERIFY(dw.window->grab().save(test::screenshotPath(QStringLiteral("nothing-gpus-nodriver"))));
+        // The fleet tile says the same.
+        auto* fleet = shown<FleetView>(showTab(dw.window->tabs(), QStringLiteral("Fleet")));
+        QVERIFY(fleet);
+        QVERIFY2(fleet->tileText(dw.host->profile().name).contains(QStringLiteral("No NVIDIA driver found")),
+            qPrintable(fleet->tileText(dw.host->profile().name)));
     }
 
     void noServerSaysSoAndChartsBreak()

@@ -152,10 +152,12 @@ void FleetView::updateTile(HostConnection* host)
                     .arg(total / 1024, 0, 'f', 0);
         if (hottest >= 0)
             html += tr("hottest %1 °C<br>").arg(hottest, 0, 'f', 0);
+    } else if (monitor && monitor->driverMissing()) {
+        html += tr("No NVIDIA driver found on this host<br>");
     } else if (monitor) {
         html += tr("waiting for nvidia-smi…<br>");
     }
-    if (monitor) {
+    if (monitor && !monitor->driverMissing()) { // no driver is said above, not as an alert
         const QList<Alert> alerts = monitor->activeAlerts();
         if (!alerts.isEmpty()) {
             bool critical = false;
