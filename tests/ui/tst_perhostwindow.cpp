@@ -34,13 +34,6 @@ using test::showTab;
 
 namespace {
 
-quint16 closedPort()
-{
-    QTcpServer s;
-    s.listen(QHostAddress::LocalHost, 0);
-    return s.serverPort(); // closed again when s goes
-}
-
 qsizetype chartPoints(const QWidget* pane)
 {
     qsizetype n = 0;
@@ -73,7 +66,7 @@ private Q_SLOTS:
             return;
         MainWindow& w = *dw.window;
         HostProfile badProfile = demo.profile(QStringLiteral("unreachable"));
-        badProfile.port = closedPort();
+        badProfile.port = test::freeLocalPort(); // nothing listens there
         HostConnection* bad = dw.hosts.add(badProfile);
         QVERIFY(bad);
         bad->connectToHost();
@@ -84,7 +77,7 @@ private Q_SLOTS:
         auto* server = shown<ServerPane>(serverTab);
         QVERIFY(server);
         ServerLaunchProfile profile = server->profile();
-        profile.port = quint16(33000 + demo.port() % 1000);
+        profile.port = test::freeLocalPort();
         server->setProfile(profile);
         QTRY_VERIFY_WITH_TIMEOUT(shown<QPushButton>(serverTab, QStringLiteral("launchServer"))->isEnabled(), 30000);
         QTest::mouseClick(shown<QPushButton>(serverTab, QStringLiteral("launchServer")), Qt::LeftButton);

@@ -77,7 +77,7 @@ private Q_SLOTS:
         QWidget* tab = showTab(dw.window->tabs(), QStringLiteral("Server"));
         auto* server = shown<ServerPane>(tab);
         QVERIFY(server);
-        const quint16 port = quint16(34000 + demo.port() % 1000);
+        const quint16 port = test::freeLocalPort();
         ServerLaunchProfile profile = server->profile();
         QVERIFY(profile.demo);
         profile.port = port;
