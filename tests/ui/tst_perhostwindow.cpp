@@ -67,6 +67,7 @@ private Q_SLOTS:
         MainWindow& w = *dw.window;
         HostProfile badProfile = demo.profile(QStringLiteral("unreachable"));
         badProfile.port = test::freeLocalPort(); // nothing listens there
+        badProfile.isDemo = false;               // another server, not the demo one
         HostConnection* bad = dw.hosts.add(badProfile);
         QVERIFY(bad);
         bad->connectToHost();
@@ -130,6 +131,7 @@ private Q_SLOTS:
         showTab(w.tabs(), QStringLiteral("Server"));
         auto* badServer = shown<ServerPane>(serverTab);
         QVERIFY(badServer && badServer != server);
+        QVERIFY(!badServer->profile().demo); // the demo server's launch profile is the demo host's only
         QCOMPARE(shown<QLabel>(serverTab, QStringLiteral("serverSummary"))->text(), QString());
         const QString badStatus = shown<QLabel>(serverTab, QStringLiteral("serverStatus"))->text();
         QVERIFY2(!badStatus.contains(QStringLiteral("healthy")) && badStatus.contains(QStringLiteral("Not connected")),

@@ -223,7 +223,8 @@ ServerPane::ServerPane(const AppContext& context, HostConnection* host, QWidget*
             followJob(job);
     });
     connect(host, &HostConnection::stateChanged, this, &ServerPane::onHostState);
-    if (context.demo)
+    // The demo server runs the demo SGLang; any other host starts with the plain profile.
+    if (host->profile().isDemo)
         setProfile(ServerLaunchProfile::demoProfile());
     onHostState(host->state());
 }
