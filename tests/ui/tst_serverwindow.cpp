@@ -124,8 +124,23 @@ private Q_SLOTS:
             QVERIFY2(!jobs->topLevelItem(i)->text(3).startsWith(QStringLiteral("sglang-server")),
                 qPrintable(jobs->topLevelItem(i)->text(0)));
 
-        // The app restarts while the server runs: the new window adopts it (the port field follows).
+        // The connection drops and comes back while the server runs: the pane follows it again,
+        // and Stop is offered for it.
         showTab(dw.window->tabs(), QStringLiteral("Server"));
+        dw.host->disconnectFromHost();
+        QTRY_VERIFY_WITH_TIMEOUT(dw.host->state() == ConnectionState::Disconnected, 10000);
+        QVERIFY(!enabled(tab, "launchServer"));
+        QTRY_VERIFY_WITH_TIMEOUT(text(tab, "serverStatus").startsWith(QStringLiteral("Not connected")), 30000);
+        QVERIFY(!enabled(tab, "stopServer"));
+        dw.host->connectToHost();
+        QTRY_VERIFY_WITH_TIMEOUT(dw.host->state() == ConnectionState::Ready, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            text(tab, "serverStatus").contains(QStringLiteral(" · started by KernelForge (job %1)").arg(first)), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(enabled(tab, "stopServer"), 30000);
+        QCOMPARE(server->jobId(), first);
+        QVERIFY(!enabled(tab, "launchServer"));
+
+        // The app restarts while the server runs: the new window adopts it (the port field follows).
         dw.window.reset();
         dw.showWindow();
         dw.window->selectHost(dw.host->profile().name);
