@@ -3,6 +3,7 @@
 #include "ui/mainwindow.h"
 
 #include "core/hosts/hostmanager.h"
+#include "core/hosts/hostprofilestore.h"
 #include "core/log/logging.h"
 #include "core/ssh/sshsession.h"
 #include "core/version.h"
@@ -151,6 +152,25 @@ void MainWindow::createMenus()
         if (m_current)
             m_current->disconnectFromHost();
     });
+    hosts->addSeparator();
+    // The selected host's actions: in this menu and the sidebar's context menu; Delete in the sidebar removes.
+    QAction* edit = hosts->addAction(tr("&Edit Host…"), this, &MainWindow::editHost);
+    edit->setObjectName(QStringLiteral("editHost"));
+    QAction* duplicate = hosts->addAction(tr("D&uplicate Host…"), this, &MainWindow::duplicateHost);
+    duplicate->setObjectName(QStringLiteral("duplicateHost"));
+    QAction* remove = hosts->addAction(tr("&Remove Host…"), this, &MainWindow::removeHost);
+    remove->setObjectName(QStringLiteral("removeHost"));
+    remove->setShortcut(QKeySequence::Delete);
+    remove->setShortcutContext(Qt::WidgetShortcut);
+    m_hostList->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_hostList->addActions({ edit, duplicate, remove });
+    auto enable = [this, edit, duplicate, remove] {
+        for (QAction* a : { edit, duplicate, remove })
+            a->setEnabled(m_current != nullptr);
+    };
+    connect(m_hostList->selectionModel(), &QItemSelectionModel::currentChanged, this, enable);
+    connect(m_context.hosts, &HostManager::hostRemoved, this, enable);
+    enable();
     if (m_context.secrets) {
         hosts->addSeparator();
         QAction* forget = hosts->addAction(tr("&Forget Stored Password"), this, [this] {
@@ -173,18 +193,105 @@ void MainWindow::createMenus()
 
 void MainWindow::showConnectDialog()
 {
+    openHostDialog(m_lastUnsaved, QString());
+}
+
+void MainWindow::openHostDialog(const HostProfile& initial, const QString& replacing)
+{
     ConnectDialog dialog(m_context.profiles, this); // saves hosts.yaml itself when "Save" is ticked
     dialog.setSecretStore(m_context.secrets);
+    if (!initial.host.isEmpty()) {
+        dialog.setProfile(initial);
+        dialog.setSaveRequested(!replacing.isEmpty() && isSaved(replacing));
+    }
+    if (!replacing.isEmpty())
+        dialog.setWindowTitle(tr("Edit %1").arg(replacing));
     if (dialog.exec() != QDialog::Accepted)
         return;
     const HostProfile p = dialog.profile();
+    const bool saved = dialog.saveRequested();
+    m_lastUnsaved = HostProfile();
+    if (!replacing.isEmpty() && replacing != p.name) {
+        if (saved && isSaved(replacing)) {
+            if (const Result<void> r = m_context.profiles->remove(replacing); !r)
+                statusBar()->showMessage(tr("Could not remove %1 from the saved hosts: %2").arg(replacing, r.error()));
+        }
+        m_context.hosts->remove(replacing);
+    }
     if (auto* old = m_context.hosts->find(p.name); old && old->profile() != p)
         m_context.hosts->remove(p.name);
     HostConnection* h = m_context.hosts->add(p);
     if (!h)
         return;
     selectHost(p.name);
+    if (!saved) {
+        // Not saved: it stays in the sidebar as the live session it becomes, and only then.
+        // A first connection that fails takes it out again; the next dialog starts from it.
+        auto watch = std::make_shared<QMetaObject::Connection>();
+        *watch = connect(h, &HostConnection::stateChanged, this, [this, h, p, watch](ConnectionState state) {
+            if (state == ConnectionState::Ready) {
+                disconnect(*watch);
+            } else if (state == ConnectionState::Failed) {
+                disconnect(*watch);
+                statusBar()->showMessage(
+                    tr("Could not connect to %1: %2. It was not saved, so it is not kept in the sidebar; Connect "
+                       "to Server starts from it again.")
+                        .arg(p.destination(), h->stateReason()));
+                m_lastUnsaved = p;
+                m_context.hosts->remove(p.name);
+            }
+        });
+    }
     h->connectToHost();
+}
+
+bool MainWindow::isSaved(const QString& name) const
+{
+    if (!m_context.profiles)
+        return false;
+    const auto loaded = m_context.profiles->load();
+    return loaded && std::any_of(loaded->profiles.cbegin(), loaded->profiles.cend(), [&](const HostProfile& p) {
+        return p.name == name;
+    });
+}
+
+void MainWindow::editHost()
+{
+    if (m_current)
+        openHostDialog(m_current->profile(), m_current->profile().name);
+}
+
+void MainWindow::duplicateHost()
+{
+    if (!m_current)
+        return;
+    HostProfile copy = m_current->profile();
+    copy.name = tr("%1 (copy)").arg(copy.name);
+    copy.isDemo = false;
+    openHostDialog(copy, QString());
+}
+
+void MainWindow::removeHost()
+{
+    if (!m_current)
+        return;
+    const QString name = m_current->profile().name;
+    const bool saved = isSaved(name);
+    const QString question = saved
+        ? tr("Remove %1 from the sidebar and from the saved hosts? Its connection is closed; nothing on the server "
+             "is touched.")
+              .arg(name)
+        : tr("Remove %1 from the sidebar? Its connection is closed; nothing on the server is touched.").arg(name);
+    if (QMessageBox::question(this, tr("Remove host"), question) != QMessageBox::Yes)
+        return;
+    if (saved) {
+        if (const Result<void> r = m_context.profiles->remove(name); !r) {
+            QMessageBox::warning(this, tr("Remove host"), tr("Could not remove %1: %2").arg(name, r.error()));
+            return;
+        }
+    }
+    m_context.hosts->remove(name);
+    statusBar()->showMessage(tr("Removed %1").arg(name), 8000);
 }
 
 void MainWindow::selectHost(const QString& name)

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
+#include "core/hosts/hostprofile.h"
 #include "ui/appcontext.h"
 
 #include <QList>
@@ -51,6 +52,13 @@ private:
     void updateStatus();
     void showAbout();
     void showConnectDialog();
+    // The connect dialog filled with `initial`; on Connect, the host it describes replaces
+    // `replacing` (Edit; empty: a new host) and connects.
+    void openHostDialog(const HostProfile& initial, const QString& replacing);
+    bool isSaved(const QString& name) const;
+    void editHost();
+    void duplicateHost();
+    void removeHost();
     void restoreSettings();
 
     AppContext m_context;
@@ -61,6 +69,7 @@ private:
     QList<HostPaneStack*> m_stacks;
     QLabel* m_statusHost;
     QPointer<HostConnection> m_current;
+    HostProfile m_lastUnsaved; // an unsaved host that failed to connect: the next dialog starts from it
 };
 
 } // namespace kf

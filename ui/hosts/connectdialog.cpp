@@ -345,6 +345,11 @@ bool ConnectDialog::saveRequested() const
     return m_save->isChecked() && m_store;
 }
 
+void ConnectDialog::setSaveRequested(bool save)
+{
+    m_save->setChecked(save && m_store);
+}
+
 void ConnectDialog::showMessage(const QString& text, bool error)
 {
     m_message->setText(text);
@@ -355,9 +360,21 @@ void ConnectDialog::showMessage(const QString& text, bool error)
 
 void ConnectDialog::accept()
 {
-    // Typed a destination but never left the field: take it.
-    if (m_host->text().trimmed().isEmpty() && !m_destination->text().trimmed().isEmpty())
-        onDestinationEdited(m_destination->text());
+    // The destination field is what the person reads: it must parse, and the fields follow it.
+    // (While it is being typed, the fields keep the last valid prefix, e.g. "root@bad".)
+    const QString typed = m_destination->text().trimmed();
+    if (!typed.isEmpty()) {
+        const auto d = parseDestination(typed);
+        if (!d) {
+            showMessage(QStringLiteral("'%1' is not a destination. Write it as user@host or user@host:port "
+                                       "(no spaces, port 1-65535).")
+                            .arg(typed),
+                true);
+            m_destination->setFocus();
+            return;
+        }
+        onDestinationEdited(typed);
+    }
     const HostProfile p = profile();
     if (p.host.isEmpty()) {
         showMessage(QStringLiteral("Which server? Type user@host, or pick a saved host."), true);
