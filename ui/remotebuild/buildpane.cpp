@@ -32,6 +32,7 @@
 #include <QStatusBar>
 #include <QSystemTrayIcon>
 #include <QTabWidget>
+#include <QTextBlock>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent>
@@ -98,6 +99,7 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
 {
     m_profiles->setObjectName(QStringLiteral("profilePicker"));
     m_profiles->setMinimumContentsLength(22);
+    m_edit->setObjectName(QStringLiteral("editProfile"));
     m_start->setObjectName(QStringLiteral("startBuild"));
     m_preflight->setObjectName(QStringLiteral("preflight"));
     m_cancel->setObjectName(QStringLiteral("cancelBuild"));
@@ -196,6 +198,11 @@ void BuildPane::loadProfiles()
 {
     const auto all = loadBuildProfiles();
     m_profileList = all ? *all : builtInBuildProfiles();
+    // A user file that cannot be read is never overwritten from here (it would lose its profiles).
+    m_profilesError = all ? QString() : all.error();
+    if (!m_profilesError.isEmpty())
+        m_summary->setText(
+            tr("Your build profiles cannot be read (%1); the built-in ones are shown.").arg(m_profilesError));
     const QString current = m_profiles->currentData().toString();
     m_profiles->clear();
     for (const auto& p : m_profileList)
@@ -210,50 +217,129 @@ BuildProfile BuildPane::currentProfile() const
     return findBuildProfile(m_profileList, m_profiles->currentData().toString()).value_or(BuildProfile());
 }
 
+Result<void> BuildPane::saveProfiles(const QList<BuildProfile>& profiles, const QString& select)
+{
+    if (!m_profilesError.isEmpty())
+        return Result<void>::failure(
+            tr("%1 cannot be read (%2); fix or move it first.").arg(userBuildProfilesPath(), m_profilesError));
+    if (const Result<void> s = saveUserBuildProfiles(profiles); !s)
+        return s;
+    loadProfiles();
+    const int i = m_profiles->findData(select);
+    m_profiles->setCurrentIndex(i >= 0 ? i : 0);
+    return {};
+}
+
 void BuildPane::editProfile()
 {
     // The profile as YAML: every field is visible and the format is the file the user can also edit.
+    // It is checked as it is typed; Save is offered only for a valid profile.
+    const BuildProfile original = currentProfile();
     QDialog dlg(this);
+    dlg.setObjectName(QStringLiteral("buildProfileEditor"));
     dlg.setWindowTitle(tr("Edit build profile"));
     auto* text = new QPlainTextEdit(&dlg);
+    text->setObjectName(QStringLiteral("profileYaml"));
     text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    text->setPlainText(QString::fromUtf8(serializeBuildProfiles({ currentProfile() })));
-    auto* note = new QLabel(
-        tr("Saved to %1. CMake switches such as SGL_KERNEL_ENABLE_FA3 belong in cmake_args: as env they are ignored.")
-            .arg(userBuildProfilesPath()),
+    text->setPlainText(QString::fromUtf8(serializeBuildProfiles({ original })));
+    auto* note = new QLabel(tr("Your profiles are kept in %1. Change the name to rename (a built-in is copied). "
+                               "CMake switches such as SGL_KERNEL_ENABLE_FA3 belong in cmake_args: as env they are "
+                               "ignored.")
+                                .arg(userBuildProfilesPath()),
         &dlg);
     note->setWordWrap(true);
+    auto* error = new QLabel(&dlg);
+    error->setObjectName(QStringLiteral("profileError"));
+    error->setWordWrap(true);
+    error->setStyleSheet(QStringLiteral("color: #b00020;"));
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, &dlg);
+    QPushButton* save = buttons->button(QDialogButtonBox::Save);
+    QPushButton* remove = buttons->addButton(tr("&Delete"), QDialogButtonBox::DestructiveRole);
+    remove->setObjectName(QStringLiteral("deleteProfile"));
+    remove->setEnabled(!original.builtIn);
+    remove->setToolTip(original.builtIn ? tr("Built-in profiles stay; edit one to make your own.")
+                                        : tr("Delete %1 (a built-in of that name comes back)").arg(original.name));
     auto* l = new QVBoxLayout(&dlg);
     l->addWidget(note);
     l->addWidget(text, 1);
+    l->addWidget(error);
     l->addWidget(buttons);
-    dlg.resize(640, 420);
+    dlg.resize(680, 460);
+
+    // The one check, as typed and on Save: the parser's message, its line marked in the text.
+    auto check = [&]() -> std::optional<BuildProfile> {
+        const auto parsed = parseBuildProfiles(text->toPlainText().toUtf8());
+        QString why = parsed ? QString() : parsed.error;
+        int line = parsed ? 0 : parsed.errorLine;
+        if (parsed && parsed.profiles.size() != 1)
+            why = tr("Write exactly one profile under 'profiles:'.");
+        std::optional<BuildProfile> p;
+        if (why.isEmpty()) {
+            p = parsed.profiles.first();
+            const bool taken = std::any_of(m_profileList.cbegin(), m_profileList.cend(), [&](const BuildProfile& b) {
+                return b.name.compare(p->name, Qt::CaseInsensitive) == 0
+                    && b.name.compare(original.name, Qt::CaseInsensitive) != 0;
+            });
+            if (taken) {
+                why = tr("A profile named '%1' exists already; pick another name.").arg(p->name);
+                line = 2;
+                p.reset();
+            }
+        }
+        QList<QTextEdit::ExtraSelection> marks;
+        if (line > 0) {
+            QTextEdit::ExtraSelection mark;
+            mark.cursor = QTextCursor(text->document()->findBlockByNumber(line - 1));
+            mark.format.setBackground(QColor(0xff, 0xd6, 0xd6));
+            mark.format.setProperty(QTextFormat::FullWidthSelection, true);
+            marks << mark;
+        }
+        text->setExtraSelections(marks);
+        error->setText(why);
+        error->setVisible(!why.isEmpty());
+        save->setEnabled(why.isEmpty());
+        return p;
+    };
+    connect(text, &QPlainTextEdit::textChanged, &dlg, [&] { check(); });
+    check();
     connect(buttons, &QDialogButtonBox::rejected, &dlg, &QDialog::reject);
     connect(buttons, &QDialogButtonBox::accepted, &dlg, [&] {
-        auto parsed = parseBuildProfiles(text->toPlainText().toUtf8());
-        if (!parsed || parsed.profiles.size() != 1) {
-            QMessageBox::warning(&dlg, tr("Build profile"), parsed ? tr("Exactly one profile, please.") : parsed.error);
+        std::optional<BuildProfile> p = check();
+        if (!p)
             return;
-        }
-        BuildProfile p = parsed.profiles.first();
-        const QStringList moved = moveCMakeOnlyEnv(p);
-        auto it = std::find_if(
-            m_profileList.begin(), m_profileList.end(), [&](const BuildProfile& b) { return b.name == p.name; });
-        if (it != m_profileList.end())
-            *it = p;
+        const QStringList moved = moveCMakeOnlyEnv(*p);
+        QList<BuildProfile> next = m_profileList;
+        // Renaming one of yours replaces it; a renamed built-in is a new profile beside it.
+        const QString replaced = original.builtIn ? p->name : original.name;
+        auto it = std::find_if(next.begin(), next.end(),
+            [&](const BuildProfile& b) { return b.name.compare(replaced, Qt::CaseInsensitive) == 0; });
+        if (it != next.end())
+            *it = *p;
         else
-            m_profileList << p;
-        if (const Result<void> s = saveUserBuildProfiles(m_profileList); !s) {
-            QMessageBox::warning(&dlg, tr("Build profile"), s.error());
+            next << *p;
+        if (const Result<void> s = saveProfiles(next, p->name); !s) {
+            error->setText(tr("Not saved: %1").arg(s.error()));
+            error->show();
             return;
         }
-        if (!moved.isEmpty())
-            QMessageBox::information(
-                &dlg, tr("Build profile"), tr("Moved into cmake_args: %1").arg(moved.join(QStringLiteral(", "))));
+        m_summary->setText(tr("Saved %1 to %2.").arg(p->name, userBuildProfilesPath())
+            + (moved.isEmpty() ? QString() : tr(" Moved into cmake_args: %1.").arg(moved.join(QStringLiteral(", ")))));
         dlg.accept();
-        loadProfiles();
-        m_profiles->setCurrentIndex(m_profiles->findData(p.name));
+    });
+    connect(remove, &QPushButton::clicked, &dlg, [&] {
+        if (QMessageBox::question(&dlg, tr("Delete build profile"),
+                tr("Delete the build profile %1 from %2?").arg(original.name, userBuildProfilesPath()))
+            != QMessageBox::Yes)
+            return;
+        QList<BuildProfile> next = m_profileList;
+        next.removeIf([&](const BuildProfile& b) { return b.name == original.name; });
+        if (const Result<void> s = saveProfiles(next, QString()); !s) {
+            error->setText(tr("Not deleted: %1").arg(s.error()));
+            error->show();
+            return;
+        }
+        m_summary->setText(tr("Deleted %1 from %2.").arg(original.name, userBuildProfilesPath()));
+        dlg.accept();
     });
     dlg.exec();
 }

@@ -65,6 +65,8 @@ Q_SIGNALS:
 private:
     void loadProfiles();
     void editProfile();
+    // Writes the user's profiles (refused while their file cannot be read), reloads, selects `select`.
+    Result<void> saveProfiles(const QList<BuildProfile>& profiles, const QString& select);
     BuildProfile currentProfile() const;
     void onProgress(const BuildProgress& p);
     void onDiagnostic(const Diagnostic& d);
@@ -75,6 +77,7 @@ private:
 
     AppContext m_context;
     QList<BuildProfile> m_profileList;
+    QString m_profilesError; // why the user's profiles file cannot be read; empty: it can
     QString m_jobRoot;
     bool m_confirmCancel = true;
     JobTracker m_requests { this };

@@ -121,11 +121,22 @@ private Q_SLOTS:
         QTest::newRow("not a list") << QByteArray("profiles: 3\n");
         QTest::newRow("no command") << QByteArray("profiles:\n  - name: a\n");
         QTest::newRow("broken") << QByteArray("profiles: [\n");
+        QTest::newRow("max_jobs not a number") << QByteArray("profiles:\n  - {name: a, command: b, max_jobs: lots}\n");
+        QTest::newRow("nvcc_threads negative")
+            << QByteArray("profiles:\n  - {name: a, command: b, nvcc_threads: -3}\n");
+        QTest::newRow("unknown field") << QByteArray("profiles:\n  - {name: a, command: b, max_job: 2}\n");
+        QTest::newRow("env name") << QByteArray("profiles:\n  - {name: a, command: b, env: {1X: y}}\n");
+        QTest::newRow("cmake_args not a list")
+            << QByteArray("profiles:\n  - {name: a, command: b, cmake_args: -DA=1}\n");
+        QTest::newRow("same name twice") << QByteArray(
+            "profiles:\n  - {name: a, command: b}\n  - {name: A, command: c}\n");
     }
     void invalidYaml()
     {
         QFETCH(QByteArray, yaml);
-        QVERIFY(!kf::parseBuildProfiles(yaml));
+        const auto parsed = kf::parseBuildProfiles(yaml);
+        QVERIFY(!parsed);
+        QVERIFY(parsed.profiles.isEmpty()); // nothing half-read
     }
 
     void historyComparesWithPreviousRun()
