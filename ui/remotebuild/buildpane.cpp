@@ -33,6 +33,7 @@
 #include <QSystemTrayIcon>
 #include <QTabWidget>
 #include <QTextBlock>
+#include <QTextBrowser>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent>
@@ -66,6 +67,44 @@ QTreeWidget* makeTree(QWidget* parent, const QStringList& headers)
     t->header()->setStretchLastSection(true);
     return t;
 }
+
+// The tree over a pane that shows its current row in full, wrapped (long messages, hints and
+// fixes do not fit a column).
+QWidget* withDetail(QTreeWidget* tree, const QString& detailName)
+{
+    auto* split = new QSplitter(Qt::Vertical, tree->parentWidget());
+    auto* detail = new QTextBrowser(split);
+    detail->setObjectName(detailName);
+    detail->setOpenLinks(false);
+    detail->setPlaceholderText(QObject::tr("Select a row to read it in full."));
+    split->addWidget(tree);
+    split->addWidget(detail);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    split->setChildrenCollapsible(false);
+    QObject::connect(tree, &QTreeWidget::currentItemChanged, detail, [tree, detail](QTreeWidgetItem* item) {
+        QString html;
+        for (int c = 0; item && c < tree->columnCount(); ++c)
+            if (!item->text(c).isEmpty())
+                html += QStringLiteral("<p><b>%1:</b> %2</p>")
+                            .arg(tree->headerItem()->text(c).toHtmlEscaped(), item->text(c).toHtmlEscaped());
+        detail->setHtml(html);
+    });
+    return split;
+}
+
+// A job's state as a person reads it: a finished build that exited non-zero "failed".
+QString jobStateText(const JobInfo& j)
+{
+    if (j.state != JobInfo::State::Finished)
+        return toString(j.state);
+    if (j.cancelled)
+        return QObject::tr("cancelled");
+    return j.exitStatus == 0 ? QObject::tr("succeeded") : QObject::tr("failed");
+}
+
+const QString kFailedStyle = QStringLiteral("color: #b00020;");
+const QString kFailedBarStyle = QStringLiteral("QProgressBar::chunk { background-color: #d93f3f; }");
 
 // fn(transport) on the SSH worker pool.
 template <typename Fn> auto onPool(std::shared_ptr<Transport> transport, Fn fn)
@@ -104,10 +143,13 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
     m_preflight->setObjectName(QStringLiteral("preflight"));
     m_cancel->setObjectName(QStringLiteral("cancelBuild"));
     m_diags->setObjectName(QStringLiteral("diagnostics"));
+    m_checks->setObjectName(QStringLiteral("preflightChecks"));
     m_jobs->setObjectName(QStringLiteral("jobs"));
     m_bar->setFormat(QStringLiteral("%v / %m"));
     m_summary->setObjectName(QStringLiteral("buildSummary"));
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setWordWrap(true); // a failure's first error can be long; the bar keeps its room
+    m_bar->setMinimumWidth(220);
     m_compare->setObjectName(QStringLiteral("buildCompare"));
     m_compare->setWordWrap(true);
 
@@ -133,7 +175,7 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
     status->addWidget(m_bar, 1);
     status->addWidget(m_summary, 2);
 
-    m_side->addTab(m_diags, tr("Diagnostics"));
+    m_side->addTab(withDetail(m_diags, QStringLiteral("diagnosticDetail")), tr("Diagnostics"));
     auto* jobsBox = new QWidget(this);
     auto* jl = new QVBoxLayout(jobsBox);
     jl->setContentsMargins(0, 0, 0, 0);
@@ -141,7 +183,7 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
     jl->addWidget(m_refresh);
     m_side->addTab(jobsBox, tr("Jobs"));
     m_side->addTab(m_slowest, tr("Slowest units"));
-    m_side->addTab(m_checks, tr("Preflight"));
+    m_side->addTab(withDetail(m_checks, QStringLiteral("preflightDetail")), tr("Preflight"));
     m_side->setObjectName(QStringLiteral("buildTabs"));
 
     auto* upper = new QSplitter(Qt::Horizontal, this);
@@ -378,9 +420,11 @@ void BuildPane::refreshJobs()
             std::sort(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) { return a.id > b.id; });
             for (const JobInfo& j : jobs) {
                 auto* item = new QTreeWidgetItem(m_jobs,
-                    { j.id, toString(j.state) + (j.cancelled ? tr(" (cancelled)") : QString()),
+                    { j.id, jobStateText(j),
                         j.state == JobInfo::State::Finished ? QString::number(j.exitStatus) : QString(), j.name,
                         j.command });
+                if (j.state == JobInfo::State::Finished && j.exitStatus != 0 && !j.cancelled)
+                    item->setForeground(1, QColor(0xd9, 0x3f, 0x3f));
                 item->setData(0, JobRole, j.id);
                 item->setToolTip(4, j.command);
             }
@@ -396,16 +440,21 @@ void BuildPane::runPreflight()
         return;
     const BuildProfile p = currentProfile();
     m_checks->clear();
+    m_failedChecks.clear();
+    m_preflightProfile.clear();
     m_preflight->setEnabled(false);
     m_requests.track(onPool(m_host->transport(), [p](Transport& t) { return kf::runPreflight(t, p); }),
-        [this](const Result<QList<PreflightCheck>>& r) {
+        [this, name = p.name](const Result<QList<PreflightCheck>>& r) {
             m_preflight->setEnabled(true);
             int failures = 0;
             if (!r) {
                 new QTreeWidgetItem(m_checks, { tr("error"), tr("preflight"), r.error() });
                 failures = 1;
             } else {
+                m_preflightProfile = name;
                 for (const PreflightCheck& c : *r) {
+                    if (c.level == PreflightCheck::Level::Fail)
+                        m_failedChecks << c;
                     auto* item = new QTreeWidgetItem(m_checks, { toString(c.level), c.id, c.message, c.fix });
                     const QColor color = c.level == PreflightCheck::Level::Fail ? QColor(0xd9, 0x3f, 0x3f)
                         : c.level == PreflightCheck::Level::Warn                ? QColor(0xc7, 0x8a, 0x00)
@@ -417,7 +466,7 @@ void BuildPane::runPreflight()
             }
             for (int c = 0; c < 3; ++c)
                 m_checks->resizeColumnToContents(c);
-            m_side->setCurrentWidget(m_checks);
+            m_side->setCurrentWidget(m_checks->parentWidget());
             Q_EMIT preflightDone(failures);
         });
 }
@@ -427,6 +476,8 @@ void BuildPane::startBuild()
     if (!m_host || !m_host->transport())
         return;
     BuildProfile p = currentProfile();
+    if (!m_failedChecks.isEmpty() && m_preflightProfile == p.name && !confirmOverFailedPreflight())
+        return;
     JobSpec spec = p.toJobSpec();
     spec.root = m_jobRoot;
     if (!m_secretValue->text().isEmpty()) {
@@ -450,6 +501,34 @@ void BuildPane::startBuild()
             attachJob(r->id);
             refreshJobs();
         });
+}
+
+bool BuildPane::confirmOverFailedPreflight()
+{
+    QString list;
+    for (const PreflightCheck& c : std::as_const(m_failedChecks))
+        list += QStringLiteral("<li><b>%1</b>: %2<br>Fix: %3</li>")
+                    .arg(c.id.toHtmlEscaped(), c.message.toHtmlEscaped(), c.fix.toHtmlEscaped());
+    QMessageBox box(QMessageBox::Warning, tr("Start build"),
+        tr("Preflight found %n failing check(s) for %1 on %2:", nullptr, int(m_failedChecks.size()))
+                .arg(m_preflightProfile.toHtmlEscaped(), m_host->profile().name.toHtmlEscaped())
+            + QStringLiteral("<ul>%1</ul>").arg(list) + tr("The build will most likely fail. Start it anyway?"),
+        QMessageBox::Yes | QMessageBox::No, this);
+    box.setTextFormat(Qt::RichText);
+    box.button(QMessageBox::Yes)->setText(tr("Start anyway"));
+    box.button(QMessageBox::No)->setText(tr("Fix first"));
+    box.setDefaultButton(QMessageBox::No);
+    if (box.exec() == QMessageBox::Yes)
+        return true;
+    // Show the first failing check, its fix in full.
+    m_side->setCurrentWidget(m_checks->parentWidget());
+    for (int i = 0; i < m_checks->topLevelItemCount(); ++i) {
+        if (m_checks->topLevelItem(i)->text(1) == m_failedChecks.first().id) {
+            m_checks->setCurrentItem(m_checks->topLevelItem(i));
+            break;
+        }
+    }
+    return false;
 }
 
 void BuildPane::cancelBuild()
@@ -496,6 +575,10 @@ void BuildPane::attachJob(const QString& jobId)
     m_compare->clear();
     m_bar->setRange(0, 1);
     m_bar->setValue(0);
+    m_bar->setStyleSheet(QString());
+    m_bar->setFormat(QStringLiteral("%v / %m"));
+    m_summary->setStyleSheet(QString());
+    m_summary->setProperty("failed", false);
     // The full log lives in the cache; a reopened app resumes from its size.
     const QString logPath = paths::cacheDir() + QStringLiteral("/build-logs/")
         + QString(m_host->profile().name).replace(QLatin1Char('/'), QLatin1Char('_')) + QLatin1Char('-') + jobId
@@ -572,11 +655,36 @@ void BuildPane::onDiagnostic(const Diagnostic& d)
 void BuildPane::onFinished(const JobInfo& info)
 {
     const bool ok = info.exitStatus == 0;
-    const QString msg = info.cancelled ? tr("Build %1 cancelled").arg(info.id)
-        : ok                           ? tr("Build %1 succeeded").arg(info.id)
-                                       : tr("Build %1 failed (exit status %2)").arg(info.id).arg(info.exitStatus);
-    m_summary->setText(m_summary->text() + QStringLiteral(" — ") + msg);
+    const bool failed = !ok && !info.cancelled;
+    QTreeWidgetItem* firstError = nullptr;
+    for (int i = 0; i < m_diags->topLevelItemCount() && !firstError; ++i) {
+        QTreeWidgetItem* item = m_diags->topLevelItem(i);
+        if (item->data(0, DiagRole).value<Diagnostic>().severity == Diagnostic::Severity::Error)
+            firstError = item;
+    }
+    QString msg = info.cancelled ? tr("Build %1 cancelled").arg(info.id)
+        : ok                     ? tr("Build %1 succeeded").arg(info.id)
+                                 : tr("Build %1 failed (exit status %2)").arg(info.id).arg(info.exitStatus);
+    if (failed && firstError)
+        msg += tr(". First error: %1 %2").arg(firstError->text(1), firstError->text(2));
+    // What it did, without the running count and ETA of a build that is over.
+    const BuildProgress p = m_session ? m_session->progress() : BuildProgress();
+    QString done;
+    if (p.total > 0)
+        done = tr(" (%1/%2 steps").arg(p.done).arg(p.total) + tr(", %1)").arg(duration(p.elapsedS));
+    m_summary->setText(msg + done);
+    m_summary->setStyleSheet(failed ? kFailedStyle : QString());
+    m_summary->setProperty("failed", failed);
+    m_summary->setToolTip(m_summary->text());
+    if (failed) {
+        m_bar->setStyleSheet(kFailedBarStyle);
+        m_bar->setFormat(tr("failed — %v / %m"));
+        m_side->setCurrentWidget(m_diags->parentWidget());
+        if (firstError)
+            m_diags->setCurrentItem(firstError);
+    }
     m_cancel->setEnabled(false);
+    refreshJobs();
     notify(tr("KernelForge build"), msg);
     Q_EMIT buildFinished(info, msg);
     // The slowest translation units, from .ninja_log.

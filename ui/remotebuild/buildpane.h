@@ -4,6 +4,7 @@
 
 #include "core/remotebuild/buildprofile.h"
 #include "core/remotebuild/buildsession.h"
+#include "core/remotebuild/preflight.h"
 #include "core/util/jobtracker.h"
 #include "ui/appcontext.h"
 #include "ui/common/hostpane.h"
@@ -73,12 +74,17 @@ private:
     void onFinished(const JobInfo& info);
     void openDiagnostic(QTreeWidgetItem* item);
     void updateButtons();
+    // Asks before a build over failed preflight checks, listing them with their fixes; on "Fix
+    // first" shows the Preflight tab. True: start.
+    bool confirmOverFailedPreflight();
     void notify(const QString& title, const QString& message);
 
     AppContext m_context;
     QList<BuildProfile> m_profileList;
     QString m_profilesError; // why the user's profiles file cannot be read; empty: it can
     QString m_jobRoot;
+    QList<PreflightCheck> m_failedChecks; // the last preflight's failures...
+    QString m_preflightProfile;           // ...for this profile
     bool m_confirmCancel = true;
     JobTracker m_requests { this };
     std::unique_ptr<BuildSession> m_session;

@@ -176,6 +176,10 @@ private Q_SLOTS:
         const QString cmp = kf::compareBuilds(b, **prev);
         QVERIFY2(cmp.contains(QStringLiteral("2 h 0 min vs 3 h 0 min (-33%)")), qPrintable(cmp));
         QVERIFY2(cmp.contains(QStringLiteral("430/430 steps then, 200/430 now")), qPrintable(cmp));
+        // A run that has not measured anything yet claims nothing "now".
+        const QString fresh = kf::compareBuilds(kf::BuildRecord(), **prev);
+        QVERIFY2(fresh.contains(QStringLiteral("430/430 steps then")) && !fresh.contains(QStringLiteral("now")),
+            qPrintable(fresh));
         QVERIFY(!(*kf::buildhistory::previous(QStringLiteral("other"), a.profile)).has_value());
     }
 };
