@@ -165,8 +165,11 @@ void MainWindow::createMenus()
     m_hostList->setContextMenuPolicy(Qt::ActionsContextMenu);
     m_hostList->addActions({ edit, duplicate, remove });
     auto enable = [this, edit, duplicate, remove] {
-        for (QAction* a : { edit, duplicate, remove })
-            a->setEnabled(m_current != nullptr);
+        // This machine is not an SSH destination: it can be removed, not edited.
+        const bool ssh = m_current && !m_current->profile().isLocal;
+        edit->setEnabled(ssh);
+        duplicate->setEnabled(ssh);
+        remove->setEnabled(m_current != nullptr);
     };
     connect(m_hostList->selectionModel(), &QItemSelectionModel::currentChanged, this, enable);
     connect(m_context.hosts, &HostManager::hostRemoved, this, enable);
@@ -208,7 +211,9 @@ void MainWindow::openHostDialog(const HostProfile& initial, const QString& repla
         dialog.setWindowTitle(tr("Edit %1").arg(replacing));
     if (dialog.exec() != QDialog::Accepted)
         return;
-    const HostProfile p = dialog.profile();
+    HostProfile p = dialog.profile();
+    // Edited, the demo server stays the demo server while it points at the same sshd.
+    p.isDemo = initial.isDemo && p.host == initial.host && p.port == initial.port;
     const bool saved = dialog.saveRequested();
     m_lastUnsaved = HostProfile();
     if (!replacing.isEmpty() && replacing != p.name) {

@@ -292,6 +292,12 @@ void ConnectDialog::onDestinationEdited(const QString& text)
     if (!d) {
         if (!text.trimmed().isEmpty())
             showMessage(QStringLiteral("Write the destination as user@host or user@host:port."), true);
+        // The fields show what would be connected to: nothing, not the last valid prefix ("root@bad").
+        m_syncing = true;
+        m_user->clear();
+        m_host->clear();
+        m_port->setValue(22);
+        m_syncing = false;
         return;
     }
     m_message->hide();
