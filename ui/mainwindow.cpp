@@ -229,7 +229,7 @@ void MainWindow::openHostDialog(const HostProfile& initial, const QString& repla
     if (!h)
         return;
     selectHost(p.name);
-    if (!saved) {
+    if (!saved && h->state() != ConnectionState::Ready) {
         // Not saved: it stays in the sidebar as the live session it becomes, and only then.
         // A first connection that fails takes it out again; the next dialog starts from it.
         auto watch = std::make_shared<QMetaObject::Connection>();
