@@ -104,7 +104,8 @@ QString jobStateText(const JobInfo& j)
 }
 
 const QString kFailedStyle = QStringLiteral("color: #b00020;");
-const QString kFailedBarStyle = QStringLiteral("QProgressBar::chunk { background-color: #d93f3f; }");
+const QString kFailedBarStyle
+    = QStringLiteral("QProgressBar { color: #b00020; } QProgressBar::chunk { background-color: #d93f3f; }");
 
 // fn(transport) on the SSH worker pool.
 template <typename Fn> auto onPool(std::shared_ptr<Transport> transport, Fn fn)

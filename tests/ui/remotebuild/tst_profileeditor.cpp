@@ -76,6 +76,8 @@ class TestProfileEditor : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
+        // The user's build profiles file is this test's own (other tests run at the same time).
+        qputenv("HOME", m_tmp.path().toLocal8Bit());
         QStandardPaths::setTestModeEnabled(true);
         QApplication::setOrganizationName(QStringLiteral("kernelforge-test"));
         QApplication::setApplicationName(QStringLiteral("kernelforge-profileeditor"));
