@@ -3,9 +3,12 @@
 #include "ui/mainwindow.h"
 
 #include "core/hosts/hostmanager.h"
+#include "core/hosts/hostprofilestore.h"
 #include "core/log/logging.h"
 #include "core/ssh/sshsession.h"
 #include "core/version.h"
+#include "ui/common/emptystate.h"
+#include "ui/common/hostpanestack.h"
 #include "ui/fleet/fleetview.h"
 #include "ui/gpu/gpupane.h"
 #include "ui/highlight/highlighterinfo.h"
@@ -56,31 +59,71 @@ MainWindow::MainWindow(const AppContext& context, QWidget* parent)
     m_hostList->setSelectionMode(QAbstractItemView::SingleSelection);
     sideLayout->addWidget(m_hostList);
 
-    auto* overview = new OverviewPane(context, this);
-    auto* timeline = new TimelinePane(context, this);
-    m_panes = { overview, new PatchPane(context, this), new BuildPane(context, this), new GpuPane(context, this),
-        new ServerPane(context, this), timeline };
-    const QStringList titles { tr("Overview"), tr("Patches"), tr("Build"), tr("GPUs"), tr("Server"), tr("Timeline") };
-    // A marker's "Open in ..." shows the pane the event came from.
-    connect(timeline, &TimelinePane::openPane, this, [this](const QString& pane) {
-        static const QHash<QString, const char*> classes { { QStringLiteral("overview"), "kf::OverviewPane" },
-            { QStringLiteral("patches"), "kf::PatchPane" }, { QStringLiteral("build"), "kf::BuildPane" },
-            { QStringLiteral("gpus"), "kf::GpuPane" }, { QStringLiteral("server"), "kf::ServerPane" } };
-        for (HostPane* p : std::as_const(m_panes))
-            if (p->inherits(classes.value(pane, "kf::OverviewPane")))
-                m_tabs->setCurrentWidget(p);
-    });
-    connect(overview, &OverviewPane::openStep, this, [this](OverviewPane::Step step) {
-        m_tabs->setCurrentIndex(1 + int(step)); // tabs follow the Step order after Overview
-    });
-    for (int i = 0; i < m_panes.size(); ++i)
-        m_tabs->addTab(m_panes.at(i), titles.at(i));
+    // One pane per host and tab; what each tab says while no host is selected.
+    auto addHostTab = [this](Tab tab, const QString& title, HostPaneStack::Factory factory, const QString& emptyTitle,
+                          const QString& emptyText) {
+        auto* stack = new HostPaneStack(m_context.hosts, std::move(factory), this);
+        stack->emptyState()->setTitle(emptyTitle);
+        stack->emptyState()->setText(emptyText);
+        m_stacks << stack;
+        m_tabPages.insert(tab, stack);
+        m_tabs->addTab(stack, title);
+    };
+    addHostTab(
+        Tab::Overview, tr("Overview"),
+        [this](HostConnection* host, QWidget* parent) {
+            auto* overview = new OverviewPane(m_context, host, parent);
+            connect(overview, &OverviewPane::openStep, this, [this](OverviewPane::Step step) {
+                switch (step) {
+                case OverviewPane::Step::Patches: showTab(Tab::Patches); break;
+                case OverviewPane::Step::Build: showTab(Tab::Build); break;
+                case OverviewPane::Step::Gpus: showTab(Tab::Gpus); break;
+                case OverviewPane::Step::Server: showTab(Tab::Server); break;
+                }
+            });
+            return overview;
+        },
+        tr("No host selected"),
+        tr("Pick a server in the sidebar, or start KernelForge with --demo to try everything on a private demo "
+           "server."));
+    addHostTab(
+        Tab::Patches, tr("Patches"),
+        [this](HostConnection* host, QWidget* parent) { return new PatchPane(m_context, host, parent); }, tr("Patches"),
+        tr("Select a host to plan, apply and roll back patch sets on it."));
+    addHostTab(
+        Tab::Build, tr("Build"),
+        [this](HostConnection* host, QWidget* parent) { return new BuildPane(m_context, host, parent); }, tr("Build"),
+        tr("Select a host to preflight, build and follow its jobs."));
+    addHostTab(
+        Tab::Gpus, tr("GPUs"),
+        [this](HostConnection* host, QWidget* parent) { return new GpuPane(m_context, host, parent); }, tr("GPUs"),
+        tr("Select a connected host to watch its GPUs. KernelForge runs one long-lived nvidia-smi on it; nothing is "
+           "installed."));
+    addHostTab(
+        Tab::Server, tr("Server"),
+        [this](HostConnection* host, QWidget* parent) { return new ServerPane(m_context, host, parent); },
+        tr("SGLang server"), tr("Select a connected host to launch or watch its inference server."));
+    addHostTab(
+        Tab::Timeline, tr("Timeline"),
+        [this](HostConnection* host, QWidget* parent) {
+            auto* timeline = new TimelinePane(m_context, host, parent);
+            // A marker's "Open in ..." shows the pane the event came from.
+            connect(timeline, &TimelinePane::openPane, this, [this](const QString& pane) {
+                static const QHash<QString, Tab> tabs { { QStringLiteral("patches"), Tab::Patches },
+                    { QStringLiteral("build"), Tab::Build }, { QStringLiteral("gpus"), Tab::Gpus },
+                    { QStringLiteral("server"), Tab::Server } };
+                showTab(tabs.value(pane, Tab::Overview));
+            });
+            return timeline;
+        },
+        tr("Timeline"), tr("Select a host to see what KernelForge did and saw on it, and to save or replay a recipe."));
     // Every connected host at a glance; not tied to the sidebar's selection.
     auto* fleet = new FleetView(context, this);
+    m_tabPages.insert(Tab::Fleet, fleet);
     m_tabs->addTab(fleet, tr("Fleet"));
     connect(fleet, &FleetView::hostActivated, this, [this](HostConnection* host) {
         selectHost(host->profile().name);
-        m_tabs->setCurrentIndex(3); // GPUs
+        showTab(Tab::Gpus);
     });
     m_tabs->setDocumentMode(true);
 
@@ -125,6 +168,28 @@ void MainWindow::createMenus()
         if (m_current)
             m_current->disconnectFromHost();
     });
+    hosts->addSeparator();
+    // The selected host's actions: in this menu and the sidebar's context menu; Delete in the sidebar removes.
+    QAction* edit = hosts->addAction(tr("&Edit Host…"), this, &MainWindow::editHost);
+    edit->setObjectName(QStringLiteral("editHost"));
+    QAction* duplicate = hosts->addAction(tr("D&uplicate Host…"), this, &MainWindow::duplicateHost);
+    duplicate->setObjectName(QStringLiteral("duplicateHost"));
+    QAction* remove = hosts->addAction(tr("&Remove Host…"), this, &MainWindow::removeHost);
+    remove->setObjectName(QStringLiteral("removeHost"));
+    remove->setShortcut(QKeySequence::Delete);
+    remove->setShortcutContext(Qt::WidgetShortcut);
+    m_hostList->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_hostList->addActions({ edit, duplicate, remove });
+    auto enable = [this, edit, duplicate, remove] {
+        // This machine is not an SSH destination: it can be removed, not edited.
+        const bool ssh = m_current && !m_current->profile().isLocal;
+        edit->setEnabled(ssh);
+        duplicate->setEnabled(ssh);
+        remove->setEnabled(m_current != nullptr);
+    };
+    connect(m_hostList->selectionModel(), &QItemSelectionModel::currentChanged, this, enable);
+    connect(m_context.hosts, &HostManager::hostRemoved, this, enable);
+    enable();
     if (m_context.secrets) {
         hosts->addSeparator();
         QAction* forget = hosts->addAction(tr("&Forget Stored Password"), this, [this] {
@@ -147,18 +212,107 @@ void MainWindow::createMenus()
 
 void MainWindow::showConnectDialog()
 {
+    openHostDialog(m_lastUnsaved, QString());
+}
+
+void MainWindow::openHostDialog(const HostProfile& initial, const QString& replacing)
+{
     ConnectDialog dialog(m_context.profiles, this); // saves hosts.yaml itself when "Save" is ticked
     dialog.setSecretStore(m_context.secrets);
+    if (!initial.host.isEmpty()) {
+        dialog.setProfile(initial);
+        dialog.setSaveRequested(!replacing.isEmpty() && isSaved(replacing));
+    }
+    if (!replacing.isEmpty())
+        dialog.setWindowTitle(tr("Edit %1").arg(replacing));
     if (dialog.exec() != QDialog::Accepted)
         return;
-    const HostProfile p = dialog.profile();
+    HostProfile p = dialog.profile();
+    // Edited, the demo server stays the demo server while it points at the same sshd.
+    p.isDemo = initial.isDemo && p.host == initial.host && p.port == initial.port;
+    const bool saved = dialog.saveRequested();
+    m_lastUnsaved = HostProfile();
+    if (!replacing.isEmpty() && replacing != p.name) {
+        if (saved && isSaved(replacing)) {
+            if (const Result<void> r = m_context.profiles->remove(replacing); !r)
+                statusBar()->showMessage(tr("Could not remove %1 from the saved hosts: %2").arg(replacing, r.error()));
+        }
+        m_context.hosts->remove(replacing);
+    }
     if (auto* old = m_context.hosts->find(p.name); old && old->profile() != p)
         m_context.hosts->remove(p.name);
     HostConnection* h = m_context.hosts->add(p);
     if (!h)
         return;
     selectHost(p.name);
+    if (!saved && h->state() != ConnectionState::Ready) {
+        // Not saved: it stays in the sidebar as the live session it becomes, and only then.
+        // A first connection that fails takes it out again; the next dialog starts from it.
+        auto watch = std::make_shared<QMetaObject::Connection>();
+        *watch = connect(h, &HostConnection::stateChanged, this, [this, h, p, watch](ConnectionState state) {
+            if (state == ConnectionState::Ready) {
+                disconnect(*watch);
+            } else if (state == ConnectionState::Failed) {
+                disconnect(*watch);
+                statusBar()->showMessage(
+                    tr("Could not connect to %1: %2. It was not saved, so it is not kept in the sidebar; Connect "
+                       "to Server starts from it again.")
+                        .arg(p.destination(), h->stateReason()));
+                m_lastUnsaved = p;
+                m_context.hosts->remove(p.name);
+            }
+        });
+    }
     h->connectToHost();
+}
+
+bool MainWindow::isSaved(const QString& name) const
+{
+    if (!m_context.profiles)
+        return false;
+    const auto loaded = m_context.profiles->load();
+    return loaded && std::any_of(loaded->profiles.cbegin(), loaded->profiles.cend(), [&](const HostProfile& p) {
+        return p.name == name;
+    });
+}
+
+void MainWindow::editHost()
+{
+    if (m_current)
+        openHostDialog(m_current->profile(), m_current->profile().name);
+}
+
+void MainWindow::duplicateHost()
+{
+    if (!m_current)
+        return;
+    HostProfile copy = m_current->profile();
+    copy.name = tr("%1 (copy)").arg(copy.name);
+    copy.isDemo = false;
+    openHostDialog(copy, QString());
+}
+
+void MainWindow::removeHost()
+{
+    if (!m_current)
+        return;
+    const QString name = m_current->profile().name;
+    const bool saved = isSaved(name);
+    const QString question = saved
+        ? tr("Remove %1 from the sidebar and from the saved hosts? Its connection is closed; nothing on the server "
+             "is touched.")
+              .arg(name)
+        : tr("Remove %1 from the sidebar? Its connection is closed; nothing on the server is touched.").arg(name);
+    if (QMessageBox::question(this, tr("Remove host"), question) != QMessageBox::Yes)
+        return;
+    if (saved) {
+        if (const Result<void> r = m_context.profiles->remove(name); !r) {
+            QMessageBox::warning(this, tr("Remove host"), tr("Could not remove %1: %2").arg(name, r.error()));
+            return;
+        }
+    }
+    m_context.hosts->remove(name);
+    statusBar()->showMessage(tr("Removed %1").arg(name), 8000);
 }
 
 void MainWindow::selectHost(const QString& name)
@@ -171,9 +325,25 @@ void MainWindow::selectHost(const QString& name)
 void MainWindow::onCurrentHostChanged()
 {
     m_current = m_hostModel->connectionAt(m_hostList->currentIndex().row());
-    for (HostPane* pane : std::as_const(m_panes))
-        pane->setHost(m_current);
+    for (HostPaneStack* stack : std::as_const(m_stacks))
+        stack->showHost(m_current);
     updateStatus();
+}
+
+QWidget* MainWindow::tab(Tab tab) const
+{
+    return m_tabPages.value(tab);
+}
+
+void MainWindow::showTab(Tab tab)
+{
+    m_tabs->setCurrentWidget(m_tabPages.value(tab));
+}
+
+HostPane* MainWindow::pane(Tab tab, HostConnection* host) const
+{
+    auto* stack = qobject_cast<HostPaneStack*>(m_tabPages.value(tab));
+    return stack ? stack->paneFor(host ? host : m_current.data()) : nullptr;
 }
 
 void MainWindow::updateStatus()

@@ -2,10 +2,12 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
+#include "core/hosts/hostprofile.h"
 #include "ui/appcontext.h"
 
 #include <QList>
 #include <QMainWindow>
+#include <QMap>
 #include <QPointer>
 
 class QLabel;
@@ -17,13 +19,17 @@ namespace kf {
 class HostConnection;
 class HostListModel;
 class HostPane;
+class HostPaneStack;
 
-// Host sidebar on the left, one tab per feature in the centre (each a HostPane working on
-// the selected host), connection state in the status bar.
+// Host sidebar on the left, one tab per feature in the centre, connection state in the
+// status bar. Each host-bound tab holds one pane per host (HostPaneStack) and shows the
+// selected host's; the Fleet tab shows every host.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
+    enum class Tab { Overview, Patches, Build, Gpus, Server, Timeline, Fleet };
+
     explicit MainWindow(const AppContext& context, QWidget* parent = nullptr);
     ~MainWindow() override;
 
@@ -31,6 +37,11 @@ public:
     void selectHost(const QString& name);
     QTabWidget* tabs() const { return m_tabs; }
     QListView* hostList() const { return m_hostList; }
+    QWidget* tab(Tab tab) const;
+    void showTab(Tab tab);
+    // The pane of a host-bound tab for `host` (null: the selected host); null until the host
+    // was first selected, and for the Fleet tab.
+    HostPane* pane(Tab tab, HostConnection* host = nullptr) const;
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -41,15 +52,24 @@ private:
     void updateStatus();
     void showAbout();
     void showConnectDialog();
+    // The connect dialog filled with `initial`; on Connect, the host it describes replaces
+    // `replacing` (Edit; empty: a new host) and connects.
+    void openHostDialog(const HostProfile& initial, const QString& replacing);
+    bool isSaved(const QString& name) const;
+    void editHost();
+    void duplicateHost();
+    void removeHost();
     void restoreSettings();
 
     AppContext m_context;
     HostListModel* m_hostModel;
     QListView* m_hostList;
     QTabWidget* m_tabs;
-    QList<HostPane*> m_panes;
+    QMap<Tab, QWidget*> m_tabPages;
+    QList<HostPaneStack*> m_stacks;
     QLabel* m_statusHost;
     QPointer<HostConnection> m_current;
+    HostProfile m_lastUnsaved; // an unsaved host that failed to connect: the next dialog starts from it
 };
 
 } // namespace kf

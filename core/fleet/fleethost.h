@@ -46,6 +46,7 @@ struct FleetHost
     QString profileName;   // the KernelForge profile mapped to it; empty: only in Prometheus
 
     QList<GpuSample> gpus; // sorted by index
+    QString gpuNote;       // why there are no GPU samples, when it is known ("No NVIDIA driver found on this host")
     QList<double> xid;     // parallel to gpus: the last Xid (0: none; NaN: not exported)
 
     bool stale = false;

@@ -107,6 +107,7 @@ void GpuMonitor::probe()
     m_requests.track(future, [this](const ExecResult& r) {
         // The timestamp first: it dates each block and tells a repeated sample from a new one.
         GpuFieldProbe probe = probeGpuFields(r.stdOut, QList<GpuField> { GpuField::Timestamp } + defaultGpuFields());
+        m_driverMissing = !probe.ok && r.error.isEmpty() && r.exitCode == 127;
         if (!probe.ok) {
             QString why = QString::fromUtf8(r.stdOut + r.stdErr).trimmed();
             if (!r.error.isEmpty())

@@ -62,6 +62,9 @@ public:
     void stop();
     State state() const { return m_state; }
     QString hostName() const { return m_hostName; }
+    // The last probe found no nvidia-smi on the host (the shell's "command not found", exit
+    // status 127): no NVIDIA driver there. The monitor keeps retrying (backoff up to 30 s).
+    bool driverMissing() const { return m_driverMissing; }
 
     void setAlertRules(const AlertRules& rules);
     AlertRules alertRules() const { return m_rules; }
@@ -114,6 +117,7 @@ private:
     Options m_options;
     AlertRules m_rules;
     State m_state = State::Stopped;
+    bool m_driverMissing = false;
     JobTracker m_requests { this }; // probe and process polls; cancelled by stop() and a new stream
     GpuFieldProbe m_probe;
     std::unique_ptr<ProcessHandle> m_stream;

@@ -60,16 +60,15 @@ QString compareBuilds(const BuildRecord& cur, const BuildRecord& prev)
     } else if (prev.durationMs() > 0) {
         parts << QStringLiteral("took %1").arg(duration(prev.durationMs()));
     }
+    // "now" only for what this run has measured yet (not "0/0 now" before its first step).
     if (prev.stepsTotal > 0)
-        parts << QStringLiteral("%1/%2 steps then, %3/%4 now")
-                     .arg(prev.stepsDone)
-                     .arg(prev.stepsTotal)
-                     .arg(cur.stepsDone)
-                     .arg(cur.stepsTotal);
+        parts << QStringLiteral("%1/%2 steps then").arg(prev.stepsDone).arg(prev.stepsTotal)
+                + (cur.stepsTotal > 0 ? QStringLiteral(", %1/%2 now").arg(cur.stepsDone).arg(cur.stepsTotal)
+                                      : QString());
     if (prev.peakMemKb > 0)
-        parts << QStringLiteral("peak memory %1 GB then, %2 GB now")
-                     .arg(double(prev.peakMemKb) / 1048576.0, 0, 'f', 1)
-                     .arg(double(cur.peakMemKb) / 1048576.0, 0, 'f', 1);
+        parts << QStringLiteral("peak memory %1 GB then").arg(double(prev.peakMemKb) / 1048576.0, 0, 'f', 1)
+                + (cur.peakMemKb > 0 ? QStringLiteral(", %1 GB now").arg(double(cur.peakMemKb) / 1048576.0, 0, 'f', 1)
+                                     : QString());
     return parts.join(QStringLiteral("; "));
 }
 

@@ -4,29 +4,127 @@
 
 #include "core/remotebuild/progressparser.h"
 #include "core/store/paths.h"
+#include "core/util/shellquote.h"
 
 #include <QFile>
+#include <QRegularExpression>
 #include <QSaveFile>
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+
 namespace kf {
 namespace {
 
+// A field that does not validate: where (1-based YAML line) and why.
+struct FieldError
+{
+    int line;
+    QString message;
+};
+
+int lineOf(const YAML::Node& n)
+{
+    return n.Mark().line + 1;
+}
+
+QString scalarText(const YAML::Node& v)
+{
+    return QString::fromStdString(v.as<std::string>());
+}
+
+// A text field: absent is empty; anything but a scalar is an error.
 QString str(const YAML::Node& n, const char* key)
 {
     const YAML::Node v = n[key];
-    return v && v.IsScalar() ? QString::fromStdString(v.as<std::string>()) : QString();
+    if (!v || v.IsNull())
+        return QString();
+    if (!v.IsScalar())
+        throw FieldError { lineOf(v), QStringLiteral("%1 must be text").arg(QLatin1String(key)) };
+    return scalarText(v);
 }
 
-int num(const YAML::Node& n, const char* key)
+// A count: absent is 0 (unset); otherwise a whole number from 1 to 4096.
+int count(const YAML::Node& n, const char* key)
 {
     const YAML::Node v = n[key];
-    if (!v || !v.IsScalar())
+    if (!v || v.IsNull())
         return 0;
     bool ok = false;
-    const int i = QString::fromStdString(v.as<std::string>()).toInt(&ok);
-    return ok ? i : 0;
+    const int i = v.IsScalar() ? scalarText(v).trimmed().toInt(&ok) : 0;
+    if (!ok || i < 1 || i > 4096)
+        throw FieldError { lineOf(v),
+            QStringLiteral("%1 must be a whole number from 1 to 4096 (or left out), not '%2'")
+                .arg(QLatin1String(key), v.IsScalar() ? scalarText(v) : QStringLiteral("a list or map")) };
+    return i;
+}
+
+bool isIdentifier(const QString& s)
+{
+    static const QRegularExpression re(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+    return re.match(s).hasMatch();
+}
+
+BuildProfile parseProfile(const YAML::Node& n, int index)
+{
+    if (!n.IsMap())
+        throw FieldError { lineOf(n), QStringLiteral("profile %1 must be a map of fields").arg(index) };
+    static const QStringList known { QStringLiteral("name"), QStringLiteral("description"),
+        QStringLiteral("working_dir"), QStringLiteral("command"), QStringLiteral("env"), QStringLiteral("cmake_args"),
+        QStringLiteral("max_jobs"), QStringLiteral("nvcc_threads"), QStringLiteral("nvcc_threads_define"),
+        QStringLiteral("build_dir"), QStringLiteral("demo") };
+    for (const auto& kv : n) {
+        const QString key = kv.first.IsScalar() ? scalarText(kv.first) : QString();
+        if (!known.contains(key))
+            throw FieldError { lineOf(kv.first),
+                QStringLiteral("unknown field '%1' (known: %2)").arg(key, known.join(QStringLiteral(", "))) };
+    }
+    BuildProfile p;
+    p.name = str(n, "name").trimmed();
+    if (p.name.isEmpty())
+        throw FieldError { lineOf(n), QStringLiteral("profile %1: 'name' is required").arg(index) };
+    p.description = str(n, "description");
+    p.workingDirectory = str(n, "working_dir");
+    p.command = str(n, "command");
+    if (p.command.trimmed().isEmpty())
+        throw FieldError { n["command"] ? lineOf(n["command"]) : lineOf(n),
+            QStringLiteral("profile %1: 'command' is required").arg(index) };
+    p.maxJobs = count(n, "max_jobs");
+    p.nvccThreads = count(n, "nvcc_threads");
+    p.nvccThreadsDefine = str(n, "nvcc_threads_define").trimmed();
+    if (!p.nvccThreadsDefine.isEmpty() && !isIdentifier(p.nvccThreadsDefine))
+        throw FieldError { lineOf(n["nvcc_threads_define"]),
+            QStringLiteral("nvcc_threads_define must be a CMake variable name, not '%1'").arg(p.nvccThreadsDefine) };
+    p.buildDir = str(n, "build_dir");
+    if (const YAML::Node d = n["demo"]; d && !d.IsNull()) {
+        const QString v = d.IsScalar() ? scalarText(d) : QString();
+        if (v != QLatin1String("true") && v != QLatin1String("false"))
+            throw FieldError { lineOf(d), QStringLiteral("demo must be true or false") };
+        p.demo = v == QLatin1String("true");
+    }
+    if (const YAML::Node e = n["env"]; e && !e.IsNull()) {
+        if (!e.IsMap())
+            throw FieldError { lineOf(e), QStringLiteral("env must be a map of NAME: value") };
+        for (const auto& kv : e) {
+            const QString name = kv.first.IsScalar() ? scalarText(kv.first) : QString();
+            if (!isShellName(name))
+                throw FieldError { lineOf(kv.first), QStringLiteral("env: '%1' is not a variable name").arg(name) };
+            if (!kv.second.IsScalar())
+                throw FieldError { lineOf(kv.second), QStringLiteral("env: %1 must have a text value").arg(name) };
+            p.env.insert(name, scalarText(kv.second));
+        }
+    }
+    if (const YAML::Node a = n["cmake_args"]; a && !a.IsNull()) {
+        if (!a.IsSequence())
+            throw FieldError { lineOf(a), QStringLiteral("cmake_args must be a list, e.g. [-DA=1, -DB=2]") };
+        for (const auto& v : a) {
+            if (!v.IsScalar())
+                throw FieldError { lineOf(v), QStringLiteral("cmake_args: each entry must be text") };
+            p.cmakeArgs << scalarText(v);
+        }
+    }
+    return p;
 }
 
 std::string u8(const QString& s)
@@ -116,37 +214,26 @@ BuildProfileList parseBuildProfiles(const QByteArray& yaml)
         if (!list)
             return out;
         if (!list.IsSequence()) {
-            out.error = QStringLiteral("'profiles' must be a list");
+            out.error = QStringLiteral("line %1: 'profiles' must be a list").arg(lineOf(list));
+            out.errorLine = lineOf(list);
             return out;
         }
         int index = 0;
         for (const YAML::Node& n : list) {
-            ++index;
-            BuildProfile p;
-            p.name = str(n, "name").trimmed();
-            p.description = str(n, "description");
-            p.workingDirectory = str(n, "working_dir");
-            p.command = str(n, "command");
-            p.maxJobs = num(n, "max_jobs");
-            p.nvccThreads = num(n, "nvcc_threads");
-            p.nvccThreadsDefine = str(n, "nvcc_threads_define");
-            p.buildDir = str(n, "build_dir");
-            p.demo = str(n, "demo") == QLatin1String("true");
-            if (const YAML::Node e = n["env"]; e && e.IsMap())
-                for (const auto& kv : e)
-                    p.env.insert(QString::fromStdString(kv.first.as<std::string>()),
-                        QString::fromStdString(kv.second.as<std::string>()));
-            if (const YAML::Node a = n["cmake_args"]; a && a.IsSequence())
-                for (const auto& v : a)
-                    p.cmakeArgs << QString::fromStdString(v.as<std::string>());
-            if (p.name.isEmpty() || p.command.trimmed().isEmpty()) {
-                out.error = QStringLiteral("profile %1: 'name' and 'command' are required").arg(index);
-                return out;
-            }
+            BuildProfile p = parseProfile(n, ++index);
+            if (std::any_of(out.profiles.cbegin(), out.profiles.cend(),
+                    [&](const BuildProfile& q) { return q.name.compare(p.name, Qt::CaseInsensitive) == 0; }))
+                throw FieldError { lineOf(n["name"]), QStringLiteral("a second profile named '%1'").arg(p.name) };
             out.profiles << p;
         }
+    } catch (const FieldError& e) {
+        out.profiles.clear();
+        out.error = QStringLiteral("line %1: %2").arg(e.line).arg(e.message);
+        out.errorLine = e.line;
     } catch (const YAML::Exception& e) {
+        out.profiles.clear();
         out.error = QStringLiteral("invalid YAML: %1").arg(QString::fromStdString(e.what()));
+        out.errorLine = e.mark.is_null() ? 0 : e.mark.line + 1;
     }
     return out;
 }

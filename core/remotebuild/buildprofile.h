@@ -27,7 +27,8 @@
 //       nvcc_threads_define: SGL_KERNEL_COMPILE_THREADS  # -D<that>=N; empty: NVCC_APPEND_FLAGS=--threads N
 //       build_dir: build                     # relative to working_dir; holds .ninja_log
 //       demo: true                           # preselected in the Build pane when the host is the demo server
-// Unknown keys are ignored; a profile without name or command is an error.
+// Every field is checked: an unknown key, a missing name or command, a count that is not a
+// whole number from 1 to 4096, a bad env name or a wrong type is an error naming its YAML line.
 namespace kf {
 
 struct BuildProfile
@@ -64,8 +65,9 @@ QStringList moveCMakeOnlyEnv(BuildProfile& profile);
 
 struct BuildProfileList
 {
-    QList<BuildProfile> profiles;
+    QList<BuildProfile> profiles; // empty when there is an error: nothing half-read is used
     QString error;
+    int errorLine = 0; // 1-based line of the YAML the error is about; 0: unknown
     explicit operator bool() const { return error.isEmpty(); }
 };
 BuildProfileList parseBuildProfiles(const QByteArray& yaml);

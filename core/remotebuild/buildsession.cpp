@@ -64,6 +64,7 @@ void BuildSession::attach(qint64 offset)
     m_diagnostics.clear();
     m_clock.start();
     m_record = BuildRecord();
+    m_previous.reset();
     m_record.jobId = m_jobId;
     m_record.host = m_host;
     m_record.profile = m_profile ? m_profile->name : QString();
@@ -78,11 +79,15 @@ void BuildSession::attach(qint64 offset)
         apply(m_analyzer.finish());
         m_memTimer.stop();
         m_historyTimer.stop();
-        if (m_progress.total > 0 && info.exitStatus == 0) {
-            m_progress.etaS = 0;
+        if (m_progress.total > 0) {
+            // Ended: nothing runs and nothing is projected any more (a failed build has no ETA).
+            m_progress.etaS = info.exitStatus == 0 && !info.cancelled ? 0 : -1;
+            m_progress.running = 0;
             Q_EMIT progressChanged(m_progress);
         }
         saveHistory(true, &info);
+        if (m_previous)
+            Q_EMIT previousRunKnown(*m_previous, compareBuilds(m_record, *m_previous)); // with the final numbers
         Q_EMIT finished(info);
     });
 
@@ -100,8 +105,10 @@ void BuildSession::attach(qint64 offset)
                     m_eta.seed(log);
             });
         if (m_recordHistory) {
-            if (const auto prev = buildhistory::previous(m_host, m_profile->name, m_jobId); prev && prev->has_value())
+            if (const auto prev = buildhistory::previous(m_host, m_profile->name, m_jobId); prev && prev->has_value()) {
+                m_previous = **prev;
                 Q_EMIT previousRunKnown(**prev, compareBuilds(m_record, **prev));
+            }
         }
     }
     if (m_memInterval > 0) {

@@ -14,6 +14,7 @@
 #include <QTimer>
 
 #include <memory>
+#include <optional>
 
 namespace kf {
 
@@ -73,7 +74,8 @@ Q_SIGNALS:
     void streamResumed(qint64 offset);
     void finished(const kf::JobInfo& info);
     void failed(const QString& error);
-    // "previous run ... " once the previous build of this profile is known.
+    // "previous run ... " once the previous build of this profile is known, and again with the
+    // final numbers when this one ends.
     void previousRunKnown(const kf::BuildRecord& previous, const QString& comparison);
 
 private:
@@ -96,6 +98,7 @@ private:
     QTimer m_memTimer;
     QTimer m_historyTimer;
     BuildRecord m_record;
+    std::optional<BuildRecord> m_previous; // this profile's run before this one on this host
     qint64 m_peakUsedKb = 0;
     int m_memInterval = 3000;
     bool m_recordHistory = true;

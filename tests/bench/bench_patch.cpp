@@ -6,9 +6,11 @@
 //    user would run it);
 //  - opening the review pane on a 5k-line file with 200 changed places (plan -> tree, diff
 //    view with highlighting and word marks).
+#include "core/hosts/hostconnection.h"
 #include "core/patch/patchplan.h"
 #include "core/patch/patchset.h"
 #include "core/patch/textdiff.h"
+#include "core/store/database.h"
 #include "tests/support/benchreport.h"
 #include "tests/support/testsupport.h"
 #include "ui/diff/diffview.h"
@@ -101,9 +103,13 @@ void BM_OpenPane5k200(benchmark::State& state)
         state.SkipWithError("plan did not apply");
         return;
     }
+    kf::HostProfile profile;
+    profile.name = QStringLiteral("bench");
+    profile.isLocal = true;
+    kf::LocalHostConnection host(profile); // the pane's host; its history is read from the bench's database
     int hunks = 0;
     for (auto _ : state) {
-        kf::PatchPane pane { kf::AppContext {} };
+        kf::PatchPane pane { kf::AppContext {}, &host };
         pane.resize(1400, 900);
         pane.show();
         pane.showPlan(plan);
@@ -121,6 +127,8 @@ int main(int argc, char** argv)
 {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
+    QTemporaryDir db;
+    kf::store::setDatabasePath(db.filePath(QStringLiteral("history.sqlite")));
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcessEnvironment>
+#include <QTcpServer>
 
 #include <unistd.h>
 
@@ -109,6 +110,12 @@ ProcessOutput runCli(const QStringList& args, int timeoutMs, const QStringList& 
 bool isRoot()
 {
     return ::geteuid() == 0;
+}
+
+quint16 freeLocalPort()
+{
+    QTcpServer s;
+    return s.listen(QHostAddress::LocalHost, 0) ? s.serverPort() : 0;
 }
 
 QString ensureSystemUser(const QString& name, const QString& shell)

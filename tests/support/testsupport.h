@@ -38,6 +38,8 @@ ProcessOutput runProgram(const QString& program, const QStringList& args, int ti
 ProcessOutput runCli(const QStringList& args, int timeoutMs = 120000, const QStringList& extraEnv = {});
 
 bool isRoot();
+// A TCP port on 127.0.0.1 that was free a moment ago (for a server a test starts).
+quint16 freeLocalPort();
 
 // Root only: a system user `name` with that login shell (useradd -m, or usermod -s when it
 // exists); removeSystemUser() deletes it with its home. Empty on success, else why not.

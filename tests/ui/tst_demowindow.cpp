@@ -8,14 +8,10 @@
 // GPUs show 8 cards -> Server tab Launch, healthy, throughput charted -> Stop -> Patches
 // Roll back every file -> the tree is byte-identical to the start. Every step presses the
 // button a person would press; only the confirmation dialogs are answered by the test.
-#include "core/demo/demohost.h"
-#include "core/gpu/gpumonitorhub.h"
-#include "core/hosts/hostmanager.h"
 #include "core/remotebuild/buildsession.h"
-#include "core/ssh/sshhostconnection.h"
 #include "core/store/database.h"
 #include "tests/support/testsupport.h"
-#include "ui/mainwindow.h"
+#include "tests/support/windowdriver.h"
 #include "ui/patch/patchpane.h"
 #include "ui/remotebuild/buildchart.h"
 #include "ui/remotebuild/buildpane.h"
@@ -65,35 +61,6 @@ template <typename T> T* button(QWidget* pane, const char* name)
     return b;
 }
 
-// The window connected to the demo host, as `kernelforge --demo` opens it.
-struct DemoWindow
-{
-    kf::HostManager hosts;
-    kf::GpuMonitorHub monitors;
-    kf::AppContext ctx;
-    kf::HostConnection* host = nullptr;
-    std::unique_ptr<kf::MainWindow> window;
-
-    // Connects and shows the window; on failure the test has failed (check QTest::currentTestFailed()).
-    void open(kf::DemoHost& demo)
-    {
-        hosts.setFactory(kf::SshHostConnection::factory(nullptr));
-        ctx.hosts = &hosts;
-        ctx.demo = &demo;
-        ctx.gpuMonitors = &monitors;
-        host = hosts.add(demo.profile(QStringLiteral("demo-gpu-server")));
-        QVERIFY(host);
-        host->connectToHost();
-        QTRY_VERIFY2_WITH_TIMEOUT(host->state() == kf::ConnectionState::Ready, qPrintable(host->stateReason()), 30000);
-        window = std::make_unique<kf::MainWindow>(ctx);
-        window->resize(1440, 900);
-        window->show();
-        window->selectHost(QStringLiteral("demo-gpu-server"));
-        QVERIFY(QTest::qWaitForWindowExposed(window.get()));
-        QCOMPARE(window->currentHost(), host);
-    }
-};
-
 } // namespace
 
 class TestDemoWindow : public QObject
@@ -111,42 +78,44 @@ private Q_SLOTS:
     void everyTab()
     {
         KF_START_DEMO_HOST(demo);
-        DemoWindow dw;
+        kf::test::DemoWindow dw;
         dw.open(demo);
         if (QTest::currentTestFailed())
             return;
         kf::MainWindow& w = *dw.window;
+        using Tab = kf::MainWindow::Tab;
 
         // Overview: the facts card fills from the remote script (the replayed GPUs show up).
+        auto* overview = w.pane(Tab::Overview);
+        QVERIFY(overview);
         QTRY_VERIFY_WITH_TIMEOUT(
-            !w.tabs()->widget(0)->findChildren<QLabel*>().isEmpty() &&
-                [&] {
-                    for (QLabel* l : w.tabs()->widget(0)->findChildren<QLabel*>())
-                        if (l->text().contains(QStringLiteral("NVIDIA H200")))
-                            return true;
-                    return false;
-                }(),
+            [&] {
+                for (QLabel* l : overview->findChildren<QLabel*>())
+                    if (l->text().contains(QStringLiteral("NVIDIA H200")))
+                        return true;
+                return false;
+            }(),
             60000);
         // Patches: the built-in set is planned against the demo project by itself.
-        w.tabs()->setCurrentIndex(1);
-        auto* tree = w.tabs()->widget(1)->findChild<QTreeWidget*>();
+        w.showTab(Tab::Patches);
+        auto* tree = w.pane(Tab::Patches)->findChild<QTreeWidget*>(QStringLiteral("patchTree"));
         QVERIFY(tree);
         QTRY_VERIFY_WITH_TIMEOUT(tree->topLevelItemCount() >= 2, 60000);
 
-        const QStringList names { QStringLiteral("overview"), QStringLiteral("patches"), QStringLiteral("build"),
-            QStringLiteral("gpus"), QStringLiteral("server"), QStringLiteral("timeline"), QStringLiteral("fleet") };
-        QCOMPARE(w.tabs()->count(), names.size());
-        for (int i = 0; i < w.tabs()->count(); ++i) {
-            w.tabs()->setCurrentIndex(i);
-            QTest::qWait(i == 3 ? 4000 : 300); // GPUs: let a few samples arrive
-            QVERIFY(w.tabs()->currentWidget()->isVisible());
-            QVERIFY(w.grab().save(kf::test::screenshotPath(QStringLiteral("demo-") + names.at(i))));
+        const QList<std::pair<Tab, QString>> tabs { { Tab::Overview, QStringLiteral("overview") },
+            { Tab::Patches, QStringLiteral("patches") }, { Tab::Build, QStringLiteral("build") },
+            { Tab::Gpus, QStringLiteral("gpus") }, { Tab::Server, QStringLiteral("server") },
+            { Tab::Timeline, QStringLiteral("timeline") }, { Tab::Fleet, QStringLiteral("fleet") } };
+        QCOMPARE(w.tabs()->count(), tabs.size());
+        for (const auto& [tab, name] : tabs) {
+            w.showTab(tab);
+            QTest::qWait(tab == Tab::Gpus ? 4000 : 300); // GPUs: let a few samples arrive
+            QVERIFY(w.tab(tab)->isVisible());
+            QVERIFY(w.grab().save(kf::test::screenshotPath(QStringLiteral("demo-") + name)));
         }
         // The GPU stream is live: the pane's status names the 8 GPUs.
-        bool sawGpus = false;
-        for (QLabel* l : w.tabs()->widget(3)->findChildren<QLabel*>())
-            sawGpus = sawGpus || l->text().contains(QStringLiteral("8 GPU"));
-        QVERIFY(sawGpus);
+        auto* gpuStatus = w.pane(Tab::Gpus)->findChild<QLabel*>(QStringLiteral("gpuStatus"));
+        QVERIFY(gpuStatus && gpuStatus->text().contains(QStringLiteral("8 GPU")));
     }
 
     void clickThroughTheStory()
@@ -155,24 +124,29 @@ private Q_SLOTS:
         const QString project = demo.homeDir() + QStringLiteral("/sgl-kernel");
         const auto before = snapshot(project);
         QVERIFY(before.contains(QStringLiteral("CMakeLists.txt")));
+        QStringList confirmations;
 
-        DemoWindow dw;
+        kf::test::DemoWindow dw;
         dw.open(demo);
         if (QTest::currentTestFailed())
             return;
         kf::MainWindow& w = *dw.window;
-        auto* patches = w.findChild<kf::PatchPane*>();
-        auto* build = w.findChild<kf::BuildPane*>();
-        auto* server = w.findChild<kf::ServerPane*>();
+        using Tab = kf::MainWindow::Tab;
+        auto* patches = qobject_cast<kf::PatchPane*>(w.pane(Tab::Patches));
+        auto* build = qobject_cast<kf::BuildPane*>(w.pane(Tab::Build));
+        auto* server = qobject_cast<kf::ServerPane*>(w.pane(Tab::Server));
         QVERIFY(patches && build && server);
-        QStringList confirmations;
+        server->setConfirmHandler([&](const QString& question) {
+            confirmations << question;
+            return true;
+        });
         patches->setConfirmHandler([&](const QString& summary) {
             confirmations << summary;
             return true;
         });
 
         // 1. Patches: planned by itself on the demo host; Apply writes all four patches.
-        w.tabs()->setCurrentWidget(w.tabs()->widget(1));
+        w.showTab(Tab::Patches);
         auto* tree = button<QTreeWidget>(patches, "patchTree");
         QVERIFY(tree);
         QTRY_VERIFY_WITH_TIMEOUT(tree->topLevelItemCount() >= 2 && !patches->isBusy(), 60000);
@@ -194,7 +168,7 @@ private Q_SLOTS:
         QVERIFY(patched.value(QStringLiteral("CMakeLists.txt")) != before.value(QStringLiteral("CMakeLists.txt")));
 
         // 2. Build: the demo profile is the one picked; Preflight, then Start, and follow it to the end.
-        w.tabs()->setCurrentWidget(w.tabs()->widget(2));
+        w.showTab(Tab::Build);
         QVERIFY(build->profilePicker()->currentData().toString().startsWith(QStringLiteral("Demo ")));
         QSignalSpy preflight(build, &kf::BuildPane::preflightDone);
         QTest::mouseClick(button<QPushButton>(build, "preflight"), Qt::LeftButton);
@@ -212,15 +186,15 @@ private Q_SLOTS:
         QVERIFY(w.grab().save(kf::test::screenshotPath(QStringLiteral("story-3-built"))));
 
         // 3. GPUs: the replaying nvidia-smi reports 8 GPUs.
-        w.tabs()->setCurrentWidget(w.tabs()->widget(3));
-        auto* gpuStatus = w.tabs()->widget(3)->findChild<QLabel*>(QStringLiteral("gpuStatus"));
+        w.showTab(Tab::Gpus);
+        auto* gpuStatus = w.pane(Tab::Gpus)->findChild<QLabel*>(QStringLiteral("gpuStatus"));
         QVERIFY(gpuStatus);
         QTRY_VERIFY_WITH_TIMEOUT(gpuStatus->text().contains(QStringLiteral("8 GPU")), 60000);
         QVERIFY(w.grab().save(kf::test::screenshotPath(QStringLiteral("story-4-gpus"))));
 
         // 4. Server: Launch the demo server (a port of its own: tests run in parallel), wait
         //    for healthy and charted throughput, Stop.
-        w.tabs()->setCurrentWidget(w.tabs()->widget(4));
+        w.showTab(Tab::Server);
         auto profile = server->profile();
         QVERIFY(profile.demo);
         profile.port = quint16(32000 + demo.port() % 1000);
@@ -234,15 +208,16 @@ private Q_SLOTS:
         auto* stop = button<QPushButton>(server, "stopServer");
         QVERIFY(stop->isEnabled());
         QTest::mouseClick(stop, Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(server->logView()->toPlainText().contains(QStringLiteral("server exited")), 60000);
+        QCOMPARE(confirmations.size(), 2);
+        QTRY_VERIFY_WITH_TIMEOUT(server->logView()->toPlainText().contains(QStringLiteral(") stopped")), 60000);
 
         // 5. Patches: select every standing row of the history and roll them back in one go.
-        w.tabs()->setCurrentWidget(w.tabs()->widget(1));
+        w.showTab(Tab::Patches);
         auto* history = button<QTableWidget>(patches, "patchHistory");
         QTRY_VERIFY_WITH_TIMEOUT(history->rowCount() >= 1 && !patches->isBusy(), 30000);
         history->selectAll();
         QTest::mouseClick(button<QPushButton>(patches, "rollBack"), Qt::LeftButton);
-        QCOMPARE(confirmations.size(), 2);
+        QCOMPARE(confirmations.size(), 3);
         QTRY_VERIFY_WITH_TIMEOUT(snapshot(project) == before, 60000);
         QTRY_VERIFY_WITH_TIMEOUT(!patches->isBusy() && history->rowCount() >= 1
                 && history->item(0, 3)->text() == QStringLiteral("rolled back"),

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/demo/demohost.h"
+#include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostmanager.h"
 #include "tests/support/testsupport.h"
+#include "ui/common/hostpane.h"
+#include "ui/common/hostpanestack.h"
+#include "ui/gpu/gpupane.h"
 #include "ui/hosts/hostlistmodel.h"
 #include "ui/mainwindow.h"
+#include "ui/server/serverpane.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -15,6 +20,21 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QtTest>
+
+namespace {
+// Resident memory of this process in KiB (for the log; no threshold).
+qint64 rssKiB()
+{
+    QFile f(QStringLiteral("/proc/self/status"));
+    if (!f.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray& line : f.readAll().split('\n'))
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').first().toLongLong();
+    return -1;
+}
+
+} // namespace
 
 class TestMainWindow : public QObject
 {
@@ -56,7 +76,7 @@ private Q_SLOTS:
         QCOMPARE(w.tabs()->tabText(5), QStringLiteral("Timeline"));
         QCOMPARE(w.tabs()->tabText(6), QStringLiteral("Fleet"));
         // The first-run tour's buttons switch to their tabs.
-        const QList<QPushButton*> buttons = w.tabs()->widget(0)->findChildren<QPushButton*>();
+        const QList<QPushButton*> buttons = w.pane(kf::MainWindow::Tab::Overview)->findChildren<QPushButton*>();
         QVERIFY(buttons.size() >= 5);
         for (QPushButton* b : buttons) {
             if (!b->text().startsWith(QStringLiteral("Open ")))
@@ -65,7 +85,7 @@ private Q_SLOTS:
             b->click();
             QCOMPARE(w.tabs()->tabText(w.tabs()->currentIndex()), target);
         }
-        w.tabs()->setCurrentIndex(0);
+        w.showTab(kf::MainWindow::Tab::Overview);
         QCOMPARE(w.hostList()->model()->rowCount(), 2);
         QVERIFY(w.hostList()->model()->index(0, 0).data().toString().contains(QStringLiteral("Connected")));
         QVERIFY(w.currentHost());
@@ -115,6 +135,66 @@ private Q_SLOTS:
         kf::MainWindow again(ctx);
         QVERIFY(again.currentHost());
         QCOMPARE(again.currentHost()->profile().name, QStringLiteral("beta"));
+    }
+
+    // Sixteen hosts, each selected once: a pane per host and tab, one server poll in all (the
+    // selected host's), and removing a host removes its panes.
+    void sixteenHostsPollOnce()
+    {
+        kf::HostManager hosts;
+        kf::AppContext ctx;
+        ctx.hosts = &hosts;
+        kf::GpuMonitorHub monitors;
+        kf::GpuMonitor::Options options;
+        options.nvidiaSmi = QStringLiteral(KF_SOURCE_DIR "/resources/demo/bin/nvidia-smi");
+        options.intervalMs = 5000; // sixteen replaying streams on a 2-core CI machine
+        options.processIntervalMs = 0;
+        monitors.setOptions(options);
+        ctx.gpuMonitors = &monitors;
+        QStringList names;
+        for (int i = 1; i <= 16; ++i) {
+            kf::HostProfile p;
+            p.name = QStringLiteral("local %1").arg(i);
+            p.isLocal = true;
+            hosts.add(p)->connectToHost();
+            names << p.name;
+        }
+        kf::MainWindow w(ctx);
+        w.resize(1440, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.showTab(kf::MainWindow::Tab::Server);
+        // Every host's GPU stream runs (the fleet view asks for all), each with its history.
+        QTRY_VERIFY_WITH_TIMEOUT(monitors.monitors().size() == 16, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(std::all_of(monitors.monitors().cbegin(), monitors.monitors().cend(),
+                                     [](const kf::GpuMonitor* m) { return m->blocks() > 0; }),
+            60000);
+        const qint64 before = rssKiB();
+        for (const QString& name : names) {
+            w.selectHost(name);
+            QTRY_VERIFY_WITH_TIMEOUT(
+                qobject_cast<kf::ServerPane*>(w.pane(kf::MainWindow::Tab::Server))->client(), 10000);
+        }
+        // The panes' share (the GPU histories grow on their own while the streams run).
+        qInfo(
+            "resident memory with 16 hosts streaming: %lld KiB; after selecting each once: %lld KiB", before, rssKiB());
+        w.showTab(kf::MainWindow::Tab::Gpus);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            qobject_cast<kf::GpuPane*>(w.pane(kf::MainWindow::Tab::Gpus))->cardCount() == 8, 30000);
+        const auto servers = w.findChildren<kf::ServerPane*>();
+        QCOMPARE(servers.size(), 16);
+        QCOMPARE(
+            std::count_if(servers.cbegin(), servers.cend(), [](const kf::ServerPane* p) { return p->client(); }), 1);
+        QCOMPARE(monitors.monitors().size(), 16); // one nvidia-smi stream a host, shared with the fleet view
+        for (auto* stack : w.findChildren<kf::HostPaneStack*>())
+            QCOMPARE(stack->paneCount(), 16);
+
+        hosts.remove(QStringLiteral("local 5"));
+        QTRY_COMPARE_WITH_TIMEOUT(w.findChildren<kf::ServerPane*>().size(), 15, 5000);
+        for (auto* stack : w.findChildren<kf::HostPaneStack*>())
+            QCOMPARE(stack->paneCount(), 15);
+        QVERIFY(w.currentHost());
+        QCOMPARE(w.tab(kf::MainWindow::Tab::Gpus)->isVisible(), true);
     }
 
     void demoHostShowsUpInTheSidebar()

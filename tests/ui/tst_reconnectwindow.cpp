@@ -136,12 +136,12 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(host->state() == ConnectionState::Ready, 30000);
         QCOMPARE(w.currentHost(), host);
 
-        auto* gpus = w.findChild<GpuPane*>();
-        auto* server = w.findChild<ServerPane*>();
+        auto* gpus = qobject_cast<GpuPane*>(w.pane(MainWindow::Tab::Gpus));
+        auto* server = qobject_cast<ServerPane*>(w.pane(MainWindow::Tab::Server));
         QVERIFY(gpus && server);
-        w.tabs()->setCurrentIndex(w.tabs()->indexOf(server));
+        w.showTab(MainWindow::Tab::Server);
         QTRY_VERIFY_WITH_TIMEOUT(server->client() != nullptr, 10000);
-        w.tabs()->setCurrentIndex(w.tabs()->indexOf(gpus));
+        w.showTab(MainWindow::Tab::Gpus);
         QTRY_VERIFY_WITH_TIMEOUT(gpus->monitor() && gpus->cardCount() > 0, 30000);
         QTRY_VERIFY_WITH_TIMEOUT(gpus->monitor()->latestTimeMs() > 0, 30000);
 
@@ -182,9 +182,9 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(allCardsStale(w, true), 10000);
         // Both tabs paint while the polls run into the reconnecting connection: three failed
         // server polls (every 2 s) span at least one GPU process poll (every 5 s) too.
-        w.tabs()->setCurrentIndex(w.tabs()->indexOf(server));
+        w.showTab(MainWindow::Tab::Server);
         QTRY_VERIFY_WITH_TIMEOUT(failedWhileDown >= 1, 15000);
-        w.tabs()->setCurrentIndex(w.tabs()->indexOf(gpus));
+        w.showTab(MainWindow::Tab::Gpus);
         QTRY_VERIFY_WITH_TIMEOUT(failedWhileDown >= 3, 15000);
         QVERIFY2(lastServerError.contains(QLatin1String("reconnecting")), qPrintable(lastServerError));
         QVERIFY(host->state() == ConnectionState::Reconnecting);

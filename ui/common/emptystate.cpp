@@ -40,7 +40,7 @@ void EmptyState::setText(const QString& text)
 {
     m_text->setText(text);
     // An aligned item gets no height-for-width from the layout; give the wrapped text its height.
-    m_text->setMinimumHeight(m_text->heightForWidth(m_text->width()));
+    m_text->setMinimumHeight(qMax(0, m_text->heightForWidth(m_text->width())));
 }
 
 QPushButton* EmptyState::setAction(const QString& label)

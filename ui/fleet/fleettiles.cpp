@@ -77,7 +77,9 @@ QStringList FleetTiles::tileLines(const FleetHost& h)
         title += QStringLiteral(" (%1)").arg(h.profileName);
     lines << title;
     if (h.gpus.isEmpty()) {
-        lines << (h.stale ? QStringLiteral("no GPU data") : QStringLiteral("waiting for GPU samples…"));
+        lines << (!h.gpuNote.isEmpty() ? h.gpuNote
+                : h.stale              ? QStringLiteral("no GPU data")
+                                       : QStringLiteral("waiting for GPU samples…"));
     } else {
         double used = 0, total = 0;
         for (const GpuSample& g : h.gpus)

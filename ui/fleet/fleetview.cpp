@@ -134,6 +134,8 @@ void FleetView::followHost(HostConnection* host)
         connect(m, &GpuMonitor::samplesUpdated, this, &FleetView::scheduleSshUpdate, Qt::UniqueConnection);
         connect(m, &GpuMonitor::alertRaised, this, &FleetView::scheduleSshUpdate, Qt::UniqueConnection);
         connect(m, &GpuMonitor::alertCleared, this, &FleetView::scheduleSshUpdate, Qt::UniqueConnection);
+        connect(
+            m, &GpuMonitor::stateChanged, this, &FleetView::scheduleSshUpdate, Qt::UniqueConnection); // driverMissing
     }
     if (added)
         updateFromSsh(); // a new tile shows at once; samples are coalesced
@@ -162,8 +164,11 @@ void FleetView::updateFromSsh()
             h.instances = { c->profile().destination() };
             if (GpuMonitor* m = m_hub->monitorFor(c)) {
                 h.gpus = m->latest();
-                h.alerts = m->activeAlerts();
                 h.lastSampleMs = m->latestTimeMs();
+                if (m->driverMissing()) // said as the tile's GPU line, not as an alert
+                    h.gpuNote = tr("No NVIDIA driver found on this host");
+                else
+                    h.alerts = m->activeAlerts();
             }
             if (c->state() != ConnectionState::Ready) {
                 h.stale = !h.gpus.isEmpty() || c->state() != ConnectionState::Connecting;

@@ -5,6 +5,7 @@
 #include "core/timeseries/seriesbuffer.h"
 #include "ui/chart/timechart.h"
 
+#include <QGraphicsColorizeEffect>
 #include <QGridLayout>
 #include <QLabel>
 #include <QMouseEvent>
@@ -78,12 +79,25 @@ GpuCard::GpuCard(int index, QWidget* parent)
     setMinimumWidth(230);
 }
 
-void GpuCard::setStale(bool stale, const QString& why)
+void GpuCard::setStale(bool stale, const QString& age, const QString& why)
 {
+    if (stale != m_stale) {
+        // Grey and still readable (a disabled card's colours stay, and its text fades away).
+        if (stale) {
+            auto* grey = new QGraphicsColorizeEffect(this);
+            grey->setColor(Qt::gray);
+            grey->setStrength(1.0);
+            setGraphicsEffect(grey);
+        } else {
+            setGraphicsEffect(nullptr);
+        }
+    }
     m_stale = stale;
-    setEnabled(!stale); // drawn dimmed, like the rest of a disabled UI
-    setToolTip(stale ? tr("Last sample before the connection was lost: %1").arg(why) : QString());
-    m_title->setText(stale ? m_titleText + tr(" &nbsp;<i>stale</i>") : m_titleText);
+    m_staleText = !stale ? QString()
+        : age.isEmpty()  ? tr(" &nbsp;<i>stale</i>")
+                         : tr(" &nbsp;<i>stale, %1</i>").arg(age.toHtmlEscaped());
+    setToolTip(stale ? tr("Last sample (%1): %2").arg(age.isEmpty() ? tr("age unknown") : age, why) : QString());
+    m_title->setText(m_titleText + m_staleText);
 }
 
 void GpuCard::setSample(const GpuSample& s, bool alerting)
@@ -91,7 +105,7 @@ void GpuCard::setSample(const GpuSample& s, bool alerting)
     m_titleText = QStringLiteral("<b>GPU %1</b> &nbsp;%2 &nbsp;<span style='color:gray'>%3</span>")
                       .arg(s.index)
                       .arg(s.text(GpuField::Name).toHtmlEscaped(), s.text(GpuField::Pstate));
-    m_title->setText(m_stale ? m_titleText + tr(" &nbsp;<i>stale</i>") : m_titleText);
+    m_title->setText(m_titleText + m_staleText);
     const double util = s.value(GpuField::UtilGpu);
     if (hasValue(util)) {
         m_util->setValue(int(util));

@@ -24,9 +24,10 @@ public:
     int index() const { return m_index; }
     void setSample(const GpuSample& sample, bool alerting);
     void setSparkline(const SeriesBuffer* util, qint64 fromMs, qint64 toMs);
-    // The connection is down: the card keeps the last sample, dimmed, titled "stale", with why
-    // in the tooltip. Cleared by setStale(false) once samples flow again.
-    void setStale(bool stale, const QString& why = {});
+    // The sample is old (connection down, nvidia-smi stopped): the card keeps it, in grey,
+    // titled "stale, <age>" ("stale, 2 min old"), with why in the tooltip. Cleared by
+    // setStale(false) once samples flow again.
+    void setStale(bool stale, const QString& age = {}, const QString& why = {});
     bool isStale() const { return m_stale; }
 
 Q_SIGNALS:
@@ -44,6 +45,7 @@ private:
     QLabel* m_reasons;
     TimeChart* m_spark;
     QString m_titleText;
+    QString m_staleText; // " stale, 2 min old" while stale
     bool m_stale = false;
 };
 

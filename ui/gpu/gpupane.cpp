@@ -33,15 +33,28 @@ namespace kf {
 namespace {
 constexpr qint64 kWindows[] = { 5LL * 60 * 1000, 60LL * 60 * 1000, 24LL * 3600 * 1000 };
 constexpr int kCardColumns = 4;
+// A block older than this is stale even while the stream claims to run (it stalled).
+constexpr qint64 kStaleAfterMs = 10000;
+
+// "12 s old", "2 min old", "3 h old".
+QString ageText(qint64 ms)
+{
+    const qint64 s = qMax<qint64>(0, ms / 1000);
+    if (s < 60)
+        return GpuPane::tr("%1 s old").arg(s);
+    if (s < 3600)
+        return GpuPane::tr("%1 min old").arg(s / 60);
+    return GpuPane::tr("%1 h old").arg(s / 3600);
+}
 } // namespace
 
-GpuPane::GpuPane(const AppContext& context, QWidget* parent)
-    : HostPane(parent)
+GpuPane::GpuPane(const AppContext& context, HostConnection* host, QWidget* parent)
+    : HostPane(host, parent)
     , m_context(context)
     , m_hub(context.gpuMonitors ? context.gpuMonitors : new GpuMonitorHub(this))
-    , m_stack(new QStackedWidget(this))
-    , m_empty(new EmptyState(this))
     , m_status(new QLabel(this))
+    , m_cardStack(new QStackedWidget(this))
+    , m_noCards(new EmptyState(this))
     , m_metric(new QComboBox(this))
     , m_window(new QComboBox(this))
     , m_export(new QPushButton(tr("Export CSV…"), this))
@@ -52,15 +65,7 @@ GpuPane::GpuPane(const AppContext& context, QWidget* parent)
     , m_processView(new QTableView(this))
     , m_alerts(new QListWidget(this))
 {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_stack);
-    m_empty->setTitle(tr("GPUs"));
-    m_empty->setText(tr("Select a connected host to watch its GPUs. KernelForge runs one long-lived nvidia-smi on it; "
-                        "nothing is installed."));
-    m_stack->addWidget(m_empty);
-
-    auto* page = new QWidget(this);
+    auto* page = this;
     auto* pageLayout = new QVBoxLayout(page);
     auto* bar = new QHBoxLayout();
     m_status->setObjectName(QStringLiteral("gpuStatus"));
@@ -76,12 +81,16 @@ GpuPane::GpuPane(const AppContext& context, QWidget* parent)
     pageLayout->addLayout(bar);
 
     auto* split = new QSplitter(Qt::Vertical, page);
-    auto* scroll = new QScrollArea(split);
+    auto* scroll = new QScrollArea(m_cardStack);
+    m_cardScroll = scroll;
     scroll->setWidgetResizable(true);
     scroll->setWidget(m_cardBox);
     m_cardGrid->setContentsMargins(0, 0, 0, 0);
     m_cardGrid->setSpacing(6);
-    split->addWidget(scroll);
+    m_noCards->setObjectName(QStringLiteral("gpuNoCards"));
+    m_cardStack->addWidget(m_noCards);
+    m_cardStack->addWidget(scroll);
+    split->addWidget(m_cardStack);
     m_chart->setObjectName(QStringLiteral("gpuDetailChart"));
     split->addWidget(m_chart);
     auto* tabs = new QTabWidget(split);
@@ -100,7 +109,6 @@ GpuPane::GpuPane(const AppContext& context, QWidget* parent)
     split->setStretchFactor(2, 1);
     split->setSizes({ 390, 360, 150 });
     pageLayout->addWidget(split, 1);
-    m_stack->addWidget(page);
 
     connect(m_metric, &QComboBox::currentIndexChanged, this, [this] { refreshChart(); });
     connect(m_window, &QComboBox::currentIndexChanged, this, [this] { refreshChart(); });
@@ -112,15 +120,24 @@ GpuPane::GpuPane(const AppContext& context, QWidget* parent)
         if (const QString error = exportCsv(path); !error.isEmpty())
             addAlertLine(error, true, false);
     });
+    // Once a second: the chart while visible, and the age of stale cards.
     m_chartTimer.setInterval(1000);
     connect(&m_chartTimer, &QTimer::timeout, this, [this] {
-        if (isVisible())
-            refreshChart();
+        if (!isVisible())
+            return;
+        refreshChart();
+        markStale();
     });
-    connect(m_hub, &GpuMonitorHub::monitorAdded, this, [this](HostConnection* host, GpuMonitor* monitor) {
-        if (host == m_host)
+    m_chartTimer.start();
+    connect(m_hub, &GpuMonitorHub::monitorAdded, this, [this](HostConnection* added, GpuMonitor* monitor) {
+        if (added == m_host)
             attach(monitor);
     });
+    connect(host, &HostConnection::stateChanged, this, &GpuPane::markStale);
+    if (GpuMonitor* monitor = m_hub->monitorFor(host))
+        attach(monitor);
+    else
+        updateStatus();
 }
 
 GpuPane::~GpuPane()
@@ -134,76 +151,114 @@ GpuPane::~GpuPane()
         delete m_hub;
 }
 
-void GpuPane::setHost(HostConnection* host)
-{
-    if (m_monitor)
-        m_monitor->disconnect(this);
-    if (m_host)
-        m_host->disconnect(this);
-    m_monitor = nullptr;
-    m_host = host;
-    if (host) // while the connection is down the cards show the last samples, marked stale
-        connect(host, &HostConnection::stateChanged, this, &GpuPane::markStale);
-    qDeleteAll(m_cards);
-    m_cards.clear();
-    m_chart->clearSeries();
-    m_processes->setProcesses({});
-    m_alerts->clear();
-    m_chartTimer.stop();
-    if (!host) {
-        m_stack->setCurrentWidget(m_empty);
-        return;
-    }
-    m_stack->setCurrentIndex(1);
-    if (GpuMonitor* monitor = m_hub->monitorFor(host))
-        attach(monitor);
-    else
-        m_status->setText(tr("<b>%1</b>: waiting for the connection…").arg(host->profile().name.toHtmlEscaped()));
-}
-
 void GpuPane::attach(GpuMonitor* monitor)
 {
     m_monitor = monitor;
-    connect(monitor, &GpuMonitor::samplesUpdated, this, &GpuPane::onSamples);
+    // A running stream's last block is about as old as its interval; a stopped one's is
+    // dated by the sample itself (close enough for "stale, N min old").
+    m_lastArrivalMs = monitor->latest().isEmpty()          ? 0
+        : monitor->state() == GpuMonitor::State::Streaming ? QDateTime::currentMSecsSinceEpoch()
+                                                           : monitor->latestTimeMs();
+    connect(monitor, &GpuMonitor::samplesUpdated, this, [this] {
+        m_lastArrivalMs = QDateTime::currentMSecsSinceEpoch();
+        onSamples();
+    });
     connect(monitor, &GpuMonitor::processesUpdated, this, &GpuPane::onProcesses);
-    connect(monitor, &GpuMonitor::stateChanged, this, &GpuPane::updateStatus);
+    connect(monitor, &GpuMonitor::stateChanged, this, [this](GpuMonitor::State, const QString& reason) {
+        m_monitorReason = reason;
+        markStale();
+    });
     connect(monitor, &GpuMonitor::alertRaised, this,
         [this](const Alert& a) { addAlertLine(a.message, a.critical, false); });
     connect(monitor, &GpuMonitor::alertCleared, this, [this](const Alert& a) { addAlertLine(a.message, false, true); });
     for (const Alert& a : monitor->activeAlerts())
         addAlertLine(a.message, a.critical, false);
-    m_chartTimer.start();
-    if (!monitor->latest().isEmpty())
-        onSamples();
+    onSamples();
     onProcesses();
-    updateStatus();
+}
+
+void GpuPane::showEvent(QShowEvent* event)
+{
+    HostPane::showEvent(event);
+    if (m_samplesPending)
+        onSamples();
+    markStale();
+}
+
+qint64 GpuPane::sampleAgeMs() const
+{
+    return m_lastArrivalMs > 0 ? QDateTime::currentMSecsSinceEpoch() - m_lastArrivalMs : -1;
+}
+
+bool GpuPane::isStale() const
+{
+    return !m_host || m_host->state() != ConnectionState::Ready || !m_monitor
+        || m_monitor->state() != GpuMonitor::State::Streaming || sampleAgeMs() > kStaleAfterMs;
 }
 
 void GpuPane::updateStatus()
 {
-    if (!m_monitor || !m_host)
+    if (!m_host)
         return;
-    QString state;
-    switch (m_monitor->state()) {
-    case GpuMonitor::State::Stopped: state = tr("stopped"); break;
-    case GpuMonitor::State::Probing: state = tr("asking nvidia-smi which fields it knows…"); break;
-    case GpuMonitor::State::Streaming: state = tr("streaming every %1 s").arg(1); break;
-    case GpuMonitor::State::Restarting: state = tr("nvidia-smi stopped, retrying"); break;
-    case GpuMonitor::State::Failed: state = tr("failed"); break;
+    const QString name = QStringLiteral("<b>%1</b>").arg(m_host->profile().name.toHtmlEscaped());
+    const bool connected = m_host->state() == ConnectionState::Ready;
+    QString connection = toString(m_host->state());
+    if (!m_host->stateReason().isEmpty())
+        connection += QStringLiteral(": ") + m_host->stateReason();
+    const int n = m_monitor ? int(m_monitor->latest().size()) : 0;
+    // The status line, and what the card area says while there are no cards.
+    QString status;
+    QString title;
+    QString text;
+    if (!m_monitor) {
+        status = tr("%1: %2").arg(name, connection.toHtmlEscaped());
+        title = tr("Not connected");
+        text = tr("Connect to %1 to watch its GPUs. KernelForge runs one long-lived nvidia-smi on it; nothing is "
+                  "installed.")
+                   .arg(m_host->profile().name);
+    } else if (m_monitor->driverMissing()) {
+        status = tr("%1: no NVIDIA driver (nvidia-smi not found)").arg(name);
+        title = tr("No NVIDIA driver found on this host");
+        text = tr("nvidia-smi is not installed on %1, or not on the PATH of its login shell, so there are no GPUs to "
+                  "watch. KernelForge keeps checking (at least every 30 s).")
+                   .arg(m_host->profile().destination());
+    } else if (!connected) {
+        status = n > 0 ? tr("%1: %2; the cards show the last samples (%3)")
+                             .arg(name, connection.toHtmlEscaped(), ageText(sampleAgeMs()))
+                       : tr("%1: %2").arg(name, connection.toHtmlEscaped());
+        title = tr("Not connected");
+        text = connection;
+    } else {
+        switch (m_monitor->state()) {
+        case GpuMonitor::State::Stopped: status = tr("stopped"); break;
+        case GpuMonitor::State::Probing: status = tr("asking nvidia-smi which fields it knows…"); break;
+        case GpuMonitor::State::Streaming: status = tr("streaming every %1 s").arg(1); break;
+        case GpuMonitor::State::Restarting: status = tr("nvidia-smi stopped, retrying"); break;
+        case GpuMonitor::State::Failed: status = tr("failed"); break;
+        }
+        if (n > 0 && isStale())
+            status += tr("; the cards show the last samples (%1)").arg(ageText(sampleAgeMs()));
+        const bool failing
+            = m_monitor->state() == GpuMonitor::State::Restarting || m_monitor->state() == GpuMonitor::State::Failed;
+        title = failing ? tr("nvidia-smi is not answering") : tr("Waiting for the first sample…");
+        text = failing ? m_monitorReason : QString();
+        status = tr("%1: %n GPU(s), %2", nullptr, n).arg(name, status);
     }
-    if (m_host->state() != ConnectionState::Ready)
-        state = tr("%1: %2; the cards show the last samples (stale)")
-                    .arg(toString(m_host->state()), m_host->stateReason().toHtmlEscaped());
-    const int n = int(m_monitor->latest().size());
-    m_status->setText(tr("<b>%1</b>: %2 GPU(s), %3").arg(m_host->profile().name.toHtmlEscaped()).arg(n).arg(state));
+    m_status->setText(status);
+    m_noCards->setTitle(title);
+    m_noCards->setText(text);
+    m_cardStack->setCurrentWidget(m_cards.isEmpty() ? m_noCards : m_cardScroll);
 }
 
 void GpuPane::markStale()
 {
-    const bool stale = m_host && m_host->state() != ConnectionState::Ready;
-    const QString why = m_host ? m_host->stateReason() : QString();
+    const bool stale = isStale();
+    const QString age = stale && m_lastArrivalMs > 0 ? ageText(sampleAgeMs()) : QString();
+    QString why = m_host && m_host->state() != ConnectionState::Ready ? toString(m_host->state())
+            + (m_host->stateReason().isEmpty() ? QString() : QStringLiteral(": ") + m_host->stateReason())
+                                                                      : m_monitorReason;
     for (GpuCard* card : std::as_const(m_cards))
-        card->setStale(stale, why);
+        card->setStale(stale, age, why);
     updateStatus();
 }
 
@@ -211,6 +266,11 @@ void GpuPane::onSamples()
 {
     if (!m_monitor)
         return;
+    if (!isVisible() && !m_cards.isEmpty()) { // drawn when shown (a hidden pane of one of many hosts)
+        m_samplesPending = true;
+        return;
+    }
+    m_samplesPending = false;
     const auto& gpus = m_monitor->latest();
     QSet<int> alerting;
     for (const Alert& a : m_monitor->activeAlerts())
@@ -232,7 +292,6 @@ void GpuPane::onSamples()
                 m_cardGrid->addWidget(c, i / kCardColumns, i % kCardColumns), ++i;
         }
         card->setSample(g, alerting.contains(g.index));
-        card->setStale(m_host && m_host->state() != ConnectionState::Ready, m_host ? m_host->stateReason() : QString());
         const qint64 now = m_monitor->latestTimeMs();
         card->setSparkline(m_monitor->history().series(g.index, GpuField::UtilGpu), now - kWindows[0], now);
     }
@@ -244,7 +303,7 @@ void GpuPane::onSamples()
             ++it;
         }
     }
-    updateStatus();
+    markStale();
 }
 
 void GpuPane::onProcesses()

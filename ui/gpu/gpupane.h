@@ -26,16 +26,17 @@ class GpuMonitorHub;
 class ProcessModel;
 class TimeChart;
 
-// The GPUs of the selected host: a card per GPU, a detail chart (metric and window
-// selectable: 5 min, 1 h, 24 h) fed from the monitor's SeriesBuffers decimated to the
-// chart's width, the compute process table, the alert list, and CSV export.
+// The GPUs of one host: a card per GPU, a detail chart (metric and window selectable: 5 min,
+// 1 h, 24 h) fed from the monitor's SeriesBuffers decimated to the chart's width, the compute
+// process table, the alert list, and CSV export. Cards whose last sample is old (disconnected,
+// nvidia-smi stopped) are greyed and say how old; with no cards the area says why (not
+// connected, no NVIDIA driver, nvidia-smi failing).
 class GpuPane : public HostPane
 {
     Q_OBJECT
 public:
-    explicit GpuPane(const AppContext& context, QWidget* parent = nullptr);
+    GpuPane(const AppContext& context, HostConnection* host, QWidget* parent = nullptr);
     ~GpuPane() override;
-    void setHost(HostConnection* host) override;
 
     GpuMonitor* monitor() const { return m_monitor; }
     TimeChart* detailChart() const { return m_chart; }
@@ -56,14 +57,24 @@ private:
     void addAlertLine(const QString& text, bool critical, bool cleared);
     void updateStatus();
     void markStale();
+    // Milliseconds since the last block arrived; -1 without one.
+    qint64 sampleAgeMs() const;
+    bool isStale() const;
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
+private:
     AppContext m_context;
     GpuMonitorHub* m_hub;
-    QPointer<HostConnection> m_host;
     QPointer<GpuMonitor> m_monitor;
-    QStackedWidget* m_stack;
-    EmptyState* m_empty;
+    QString m_monitorReason;       // why the monitor is in its state (nvidia-smi's words)
+    qint64 m_lastArrivalMs = 0;    // this machine's clock when the last block arrived
+    bool m_samplesPending = false; // blocks arrived while hidden: redraw the cards when shown
     QLabel* m_status;
+    QStackedWidget* m_cardStack; // the cards, or m_noCards saying why there are none
+    EmptyState* m_noCards;
+    QWidget* m_cardScroll = nullptr;
     QComboBox* m_metric;
     QComboBox* m_window;
     QPushButton* m_export;

@@ -272,6 +272,12 @@ void ConnectDialog::onDestinationEdited(const QString& text)
     if (!d) {
         if (!text.trimmed().isEmpty())
             showMessage(d.error() + QStringLiteral(". Write the destination as user@host or user@host:port."), true);
+        // The fields show what would be connected to: nothing, not the last valid prefix ("root@bad").
+        m_syncing = true;
+        m_user->clear();
+        m_host->clear();
+        m_port->setValue(22);
+        m_syncing = false;
         return;
     }
     m_message->hide();
@@ -319,6 +325,11 @@ bool ConnectDialog::saveRequested() const
     return m_save->isChecked() && m_store;
 }
 
+void ConnectDialog::setSaveRequested(bool save)
+{
+    m_save->setChecked(save && m_store);
+}
+
 void ConnectDialog::showMessage(const QString& text, bool error)
 {
     m_message->setText(text);
@@ -329,18 +340,27 @@ void ConnectDialog::showMessage(const QString& text, bool error)
 
 void ConnectDialog::accept()
 {
-    // Typed a destination but never left the field: take it.
-    if (m_host->text().trimmed().isEmpty() && !m_destination->text().trimmed().isEmpty())
-        onDestinationEdited(m_destination->text());
+    // The destination field is what the person reads: it must parse, and the fields follow it.
+    // (While it is being typed, the fields keep the last valid prefix, e.g. "root@bad".)
+    const QString typed = m_destination->text().trimmed();
+    if (!typed.isEmpty()) {
+        const auto d = parseDestination(typed);
+        if (!d) {
+            showMessage(d.error() + QStringLiteral(". Write the destination as user@host or user@host:port."), true);
+            m_destination->setFocus();
+            return;
+        }
+        onDestinationEdited(typed);
+    }
     const HostProfile p = profile();
     if (p.host.isEmpty()) {
         showMessage(QStringLiteral("Which server? Type user@host, or pick a saved host."), true);
         return;
     }
     // The fields pass the check a typed destination passes (one parser for both ways in).
-    const auto typed = parseDestination(formatDestination({ p.user, p.host, p.port, {} }));
-    if (!typed || typed->user != p.user || typed->host != p.host) {
-        showMessage(typed ? QStringLiteral("bad host name '%1'").arg(p.host) : typed.error(), true);
+    const auto fields = parseDestination(formatDestination({ p.user, p.host, p.port, {} }));
+    if (!fields || fields->user != p.user || fields->host != p.host) {
+        showMessage(fields ? QStringLiteral("bad host name '%1'").arg(p.host) : fields.error(), true);
         return;
     }
     if (saveRequested()) {

@@ -38,6 +38,7 @@ public:
     HostProfile profile() const;
     void setProfile(const HostProfile& profile);
     bool saveRequested() const;
+    void setSaveRequested(bool save);
 
     // Runs the import now (the button's action); returns how many new entries were listed.
     int importSshConfig();

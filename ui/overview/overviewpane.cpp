@@ -53,8 +53,8 @@ const TourStep kTour[] = {
 
 } // namespace
 
-OverviewPane::OverviewPane(const AppContext& context, QWidget* parent)
-    : HostPane(parent)
+OverviewPane::OverviewPane(const AppContext& context, HostConnection* host, QWidget* parent)
+    : HostPane(host, parent)
     , m_context(context)
     , m_title(new QLabel(this))
     , m_state(new QLabel(this))
@@ -95,30 +95,14 @@ OverviewPane::OverviewPane(const AppContext& context, QWidget* parent)
     m_facts = new ServerFactsWidget(this);
     m_extra->addWidget(m_facts);
     layout->addStretch(1);
-    refresh();
-}
-
-void OverviewPane::setHost(HostConnection* host)
-{
-    if (m_host)
-        disconnect(m_host, nullptr, this, nullptr);
-    m_host = host;
-    m_factsLoaded = false;
-    m_facts->clear();
-    if (m_host)
-        connect(m_host, &HostConnection::stateChanged, this, &OverviewPane::refresh);
+    connect(host, &HostConnection::stateChanged, this, &OverviewPane::refresh);
     refresh();
 }
 
 void OverviewPane::refresh()
 {
-    if (!m_host) {
-        m_title->setText(tr("No host selected"));
-        m_state->setText(tr("Pick a server in the sidebar, or start KernelForge with --demo to try everything on a "
-                            "private demo server."));
-        m_tour->setVisible(false);
+    if (!m_host)
         return;
-    }
     const HostProfile& p = m_host->profile();
     m_title->setText(p.name);
     QString state = QStringLiteral("<b>%1</b> — %2").arg(p.destination().toHtmlEscaped(), toString(m_host->state()));
@@ -132,7 +116,7 @@ void OverviewPane::refresh()
         state += tr("<br>Double-click the host in the sidebar (or Hosts > Connect) to connect.");
     m_state->setText(state);
     m_tour->setVisible(p.isDemo || m_host->state() == ConnectionState::Ready);
-    // The facts card: one remote script per host selection, once the host is Ready.
+    // The facts card: one remote script per pane, once the host is Ready.
     if (m_host->state() == ConnectionState::Ready && !m_factsLoaded && m_host->transport()) {
         m_factsLoaded = true;
         m_facts->load(m_host->transport());

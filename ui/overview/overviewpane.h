@@ -12,7 +12,7 @@ namespace kf {
 
 class ServerFactsWidget;
 
-// The first tab: where the selected host stands (connection state, what to do next) and,
+// The first tab: where one host stands (connection state, what to do next, its facts) and,
 // for a new user, the walk through the whole story on the demo server: review the
 // patches, apply, preflight, build, watch the GPUs, launch the server, roll back.
 class OverviewPane : public HostPane
@@ -21,8 +21,7 @@ class OverviewPane : public HostPane
 public:
     enum class Step { Patches, Build, Gpus, Server };
 
-    explicit OverviewPane(const AppContext& context, QWidget* parent = nullptr);
-    void setHost(HostConnection* host) override;
+    OverviewPane(const AppContext& context, HostConnection* host, QWidget* parent = nullptr);
 
 Q_SIGNALS:
     // The user clicked a step; the window switches to that tab.
@@ -32,7 +31,6 @@ private:
     void refresh();
 
     AppContext m_context;
-    QPointer<HostConnection> m_host;
     QLabel* m_title;
     QLabel* m_state;
     QWidget* m_tour;

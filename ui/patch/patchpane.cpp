@@ -122,8 +122,8 @@ struct RollbackRun
 
 } // namespace
 
-PatchPane::PatchPane(const AppContext& context, QWidget* parent)
-    : HostPane(parent)
+PatchPane::PatchPane(const AppContext& context, HostConnection* host, QWidget* parent)
+    : HostPane(host, parent)
     , m_context(context)
     , m_setBox(new QComboBox(this))
     , m_rootEdit(new QLineEdit(this))
@@ -264,30 +264,20 @@ PatchPane::PatchPane(const AppContext& context, QWidget* parent)
         connect(shortcut, &QShortcut::activated, this, [this, step = step] { moveHunk(step); });
     }
     connect(m_rollbackButton, &QPushButton::clicked, this, &PatchPane::rollBackSelected);
-    setBusy(false, tr("Choose a patch set and the sgl-kernel folder on the server, then Plan."));
-}
-
-void PatchPane::setHost(HostConnection* host)
-{
-    m_host = host;
-    m_requests.cancelAll(); // results for the previous host are stale
-    m_historyRequests.cancelAll();
-    m_review = {};
-    m_shownPatch = -1;
-    m_shownFile.clear();
-    m_tree->clear();
-    m_diff->setTexts(QString(), QString(), QString());
-    m_why->clear();
     setBusy(
-        false, host ? tr("Host %1: choose a patch set and Plan.").arg(host->profile().name) : tr("No host selected."));
-    if (host)
-        refreshHistory();
+        false, tr("Host %1: choose a patch set and the sgl-kernel folder on it, then Plan.").arg(host->profile().name));
+    refreshHistory();
+    // The history offers rollbacks only while the host can be reached; its journal key (the
+    // transport's name) is known once the host was Ready.
+    connect(host, &HostConnection::stateChanged, this, [this](ConnectionState state) {
+        setBusy(m_busy, m_statusLabel->text());
+        if (state == ConnectionState::Ready)
+            refreshHistory();
+    });
     // On the demo server the story starts right here: plan the built-in set as soon as it is reachable.
-    disconnect(m_autoPlan);
-    if (host && host->profile().isDemo) {
+    if (host->profile().isDemo) {
         auto autoPlan = [this, host] {
-            if (m_host == host && host->state() == ConnectionState::Ready && !m_busy
-                && m_review.plan().files.isEmpty()) {
+            if (host->state() == ConnectionState::Ready && !m_busy && m_review.plan().files.isEmpty()) {
                 disconnect(m_autoPlan);
                 m_planButton->click();
             }
@@ -302,7 +292,7 @@ void PatchPane::setBusy(bool busy, const QString& message)
     m_busy = busy;
     m_planButton->setEnabled(!busy);
     m_applyButton->setEnabled(!busy && !m_review.changes().isEmpty());
-    m_rollbackButton->setEnabled(!busy);
+    m_rollbackButton->setEnabled(!busy && m_host && m_host->state() == ConnectionState::Ready);
     m_statusLabel->setText(message);
 }
 
@@ -664,8 +654,9 @@ void PatchPane::refreshHistory()
 {
     const std::shared_ptr<Transport> transport = m_host ? m_host->transport() : nullptr;
     m_historyRequests.cancelAll();
-    if (!transport) {
+    if (!transport) { // never connected: its journal key is not known yet, and an empty key means every host
         m_history->setRowCount(0);
+        Q_EMIT historyLoaded(0);
         return;
     }
     m_historyRequests.track(QtConcurrent::run(transportPool(),

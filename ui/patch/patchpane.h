@@ -24,7 +24,7 @@ namespace kf {
 
 class DiffView;
 
-// Patch review: pick a set and the source root on the selected host, plan it against the
+// Patch review: pick a set and the source root on the pane's host, plan it against the
 // live files (off the GUI thread), review files, patches and their hunks with their status
 // and "why", accept or reject whole patches and single hunks, apply the selection safely,
 // and roll back earlier applies from the history. The decisions live in one patch::Review;
@@ -36,8 +36,7 @@ class PatchPane : public HostPane
 {
     Q_OBJECT
 public:
-    explicit PatchPane(const AppContext& context, QWidget* parent = nullptr);
-    void setHost(HostConnection* host) override;
+    PatchPane(const AppContext& context, HostConnection* host, QWidget* parent = nullptr);
 
     // Plans `setSpec` (builtin:NAME, a .yaml or a diff) on `root` of the current host.
     void plan(const QString& setSpec, const QString& root);
@@ -87,7 +86,6 @@ private:
     QList<qint64> selectedHistoryIds() const;
 
     AppContext m_context;
-    QPointer<HostConnection> m_host;
     QMetaObject::Connection m_autoPlan; // demo host: plan once it is Ready
     std::function<bool(const QString&)> m_confirm;
     JobTracker m_requests { this };        // plan / apply / rollback requests

@@ -7,6 +7,7 @@
 #include "core/log/redact.h"
 #include "core/remotebuild/ninjalog.h"
 #include "core/remotebuild/preflight.h"
+#include "core/server/serverlifecycle.h"
 #include "core/store/paths.h"
 #include "core/transport/transportpool.h"
 #include "core/util/shellquote.h"
@@ -31,6 +32,8 @@
 #include <QStatusBar>
 #include <QSystemTrayIcon>
 #include <QTabWidget>
+#include <QTextBlock>
+#include <QTextBrowser>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent>
@@ -65,6 +68,45 @@ QTreeWidget* makeTree(QWidget* parent, const QStringList& headers)
     return t;
 }
 
+// The tree over a pane that shows its current row in full, wrapped (long messages, hints and
+// fixes do not fit a column).
+QWidget* withDetail(QTreeWidget* tree, const QString& detailName)
+{
+    auto* split = new QSplitter(Qt::Vertical, tree->parentWidget());
+    auto* detail = new QTextBrowser(split);
+    detail->setObjectName(detailName);
+    detail->setOpenLinks(false);
+    detail->setPlaceholderText(QObject::tr("Select a row to read it in full."));
+    split->addWidget(tree);
+    split->addWidget(detail);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    split->setChildrenCollapsible(false);
+    QObject::connect(tree, &QTreeWidget::currentItemChanged, detail, [tree, detail](QTreeWidgetItem* item) {
+        QString html;
+        for (int c = 0; item && c < tree->columnCount(); ++c)
+            if (!item->text(c).isEmpty())
+                html += QStringLiteral("<p><b>%1:</b> %2</p>")
+                            .arg(tree->headerItem()->text(c).toHtmlEscaped(), item->text(c).toHtmlEscaped());
+        detail->setHtml(html);
+    });
+    return split;
+}
+
+// A job's state as a person reads it: a finished build that exited non-zero "failed".
+QString jobStateText(const JobInfo& j)
+{
+    if (j.state != JobInfo::State::Finished)
+        return toString(j.state);
+    if (j.cancelled)
+        return QObject::tr("cancelled");
+    return j.exitStatus == 0 ? QObject::tr("succeeded") : QObject::tr("failed");
+}
+
+const QString kFailedStyle = QStringLiteral("color: #b00020;");
+const QString kFailedBarStyle
+    = QStringLiteral("QProgressBar { color: #b00020; } QProgressBar::chunk { background-color: #d93f3f; }");
+
 // fn(transport) on the SSH worker pool.
 template <typename Fn> auto onPool(std::shared_ptr<Transport> transport, Fn fn)
 {
@@ -73,8 +115,8 @@ template <typename Fn> auto onPool(std::shared_ptr<Transport> transport, Fn fn)
 
 } // namespace
 
-BuildPane::BuildPane(const AppContext& context, QWidget* parent)
-    : HostPane(parent)
+BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* parent)
+    : HostPane(host, parent)
     , m_context(context)
     , m_profiles(new QComboBox(this))
     , m_edit(new QPushButton(tr("Edit…"), this))
@@ -92,18 +134,23 @@ BuildPane::BuildPane(const AppContext& context, QWidget* parent)
     , m_jobs(makeTree(this, { tr("Job"), tr("State"), tr("Exit"), tr("Profile"), tr("Command") }))
     , m_slowest(makeTree(this, { tr("Seconds"), tr("Output") }))
     , m_checks(makeTree(this, { tr("Result"), tr("Check"), tr("Found"), tr("Fix") }))
+    , m_side(new QTabWidget(this))
     , m_log(new LogView(this))
 {
     m_profiles->setObjectName(QStringLiteral("profilePicker"));
     m_profiles->setMinimumContentsLength(22);
+    m_edit->setObjectName(QStringLiteral("editProfile"));
     m_start->setObjectName(QStringLiteral("startBuild"));
     m_preflight->setObjectName(QStringLiteral("preflight"));
     m_cancel->setObjectName(QStringLiteral("cancelBuild"));
     m_diags->setObjectName(QStringLiteral("diagnostics"));
+    m_checks->setObjectName(QStringLiteral("preflightChecks"));
     m_jobs->setObjectName(QStringLiteral("jobs"));
     m_bar->setFormat(QStringLiteral("%v / %m"));
     m_summary->setObjectName(QStringLiteral("buildSummary"));
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setWordWrap(true); // a failure's first error can be long; the bar keeps its room
+    m_bar->setMinimumWidth(220);
     m_compare->setObjectName(QStringLiteral("buildCompare"));
     m_compare->setWordWrap(true);
 
@@ -129,21 +176,20 @@ BuildPane::BuildPane(const AppContext& context, QWidget* parent)
     status->addWidget(m_bar, 1);
     status->addWidget(m_summary, 2);
 
-    auto* side = new QTabWidget(this);
-    side->addTab(m_diags, tr("Diagnostics"));
+    m_side->addTab(withDetail(m_diags, QStringLiteral("diagnosticDetail")), tr("Diagnostics"));
     auto* jobsBox = new QWidget(this);
     auto* jl = new QVBoxLayout(jobsBox);
     jl->setContentsMargins(0, 0, 0, 0);
     jl->addWidget(m_jobs);
     jl->addWidget(m_refresh);
-    side->addTab(jobsBox, tr("Jobs"));
-    side->addTab(m_slowest, tr("Slowest units"));
-    side->addTab(m_checks, tr("Preflight"));
-    side->setObjectName(QStringLiteral("buildTabs"));
+    m_side->addTab(jobsBox, tr("Jobs"));
+    m_side->addTab(m_slowest, tr("Slowest units"));
+    m_side->addTab(withDetail(m_checks, QStringLiteral("preflightDetail")), tr("Preflight"));
+    m_side->setObjectName(QStringLiteral("buildTabs"));
 
     auto* upper = new QSplitter(Qt::Horizontal, this);
     upper->addWidget(m_chart);
-    upper->addWidget(side);
+    upper->addWidget(m_side);
     upper->setStretchFactor(0, 3);
     upper->setStretchFactor(1, 2);
     upper->setCollapsible(0, false);
@@ -167,12 +213,26 @@ BuildPane::BuildPane(const AppContext& context, QWidget* parent)
     connect(m_diags, &QTreeWidget::itemActivated, this, &BuildPane::openDiagnostic);
     connect(m_jobs, &QTreeWidget::itemActivated, this,
         [this](QTreeWidgetItem* item) { attachJob(item->data(0, JobRole).toString()); });
-    connect(side, &QTabWidget::currentChanged, this, [this, side](int i) {
-        if (side->widget(i)->isAncestorOf(m_jobs))
+    connect(m_side, &QTabWidget::currentChanged, this, [this](int i) {
+        if (m_side->widget(i)->isAncestorOf(m_jobs))
             refreshJobs();
     });
     loadProfiles();
+    // The demo server only has the demo project: its profile is the one that builds there.
+    if (host->profile().isDemo) {
+        auto demo
+            = std::find_if(m_profileList.cbegin(), m_profileList.cend(), [](const BuildProfile& p) { return p.demo; });
+        if (demo != m_profileList.cend())
+            m_profiles->setCurrentIndex(m_profiles->findData(demo->name));
+    }
+    connect(host, &HostConnection::stateChanged, this, [this](ConnectionState state) {
+        updateButtons();
+        if (state == ConnectionState::Ready && m_jobs->topLevelItemCount() == 0)
+            refreshJobs();
+    });
     updateButtons();
+    if (host->transport())
+        refreshJobs();
 }
 
 BuildPane::~BuildPane() = default;
@@ -181,6 +241,11 @@ void BuildPane::loadProfiles()
 {
     const auto all = loadBuildProfiles();
     m_profileList = all ? *all : builtInBuildProfiles();
+    // A user file that cannot be read is never overwritten from here (it would lose its profiles).
+    m_profilesError = all ? QString() : all.error();
+    if (!m_profilesError.isEmpty())
+        m_summary->setText(
+            tr("Your build profiles cannot be read (%1); the built-in ones are shown.").arg(m_profilesError));
     const QString current = m_profiles->currentData().toString();
     m_profiles->clear();
     for (const auto& p : m_profileList)
@@ -195,83 +260,142 @@ BuildProfile BuildPane::currentProfile() const
     return findBuildProfile(m_profileList, m_profiles->currentData().toString()).value_or(BuildProfile());
 }
 
+Result<void> BuildPane::saveProfiles(const QList<BuildProfile>& profiles, const QString& select)
+{
+    if (!m_profilesError.isEmpty())
+        return Result<void>::failure(
+            tr("%1 cannot be read (%2); fix or move it first.").arg(userBuildProfilesPath(), m_profilesError));
+    if (const Result<void> s = saveUserBuildProfiles(profiles); !s)
+        return s;
+    loadProfiles();
+    const int i = m_profiles->findData(select);
+    m_profiles->setCurrentIndex(i >= 0 ? i : 0);
+    return {};
+}
+
 void BuildPane::editProfile()
 {
     // The profile as YAML: every field is visible and the format is the file the user can also edit.
+    // It is checked as it is typed; Save is offered only for a valid profile.
+    const BuildProfile original = currentProfile();
     QDialog dlg(this);
+    dlg.setObjectName(QStringLiteral("buildProfileEditor"));
     dlg.setWindowTitle(tr("Edit build profile"));
     auto* text = new QPlainTextEdit(&dlg);
+    text->setObjectName(QStringLiteral("profileYaml"));
     text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    text->setPlainText(QString::fromUtf8(serializeBuildProfiles({ currentProfile() })));
-    auto* note = new QLabel(
-        tr("Saved to %1. CMake switches such as SGL_KERNEL_ENABLE_FA3 belong in cmake_args: as env they are ignored.")
-            .arg(userBuildProfilesPath()),
+    text->setPlainText(QString::fromUtf8(serializeBuildProfiles({ original })));
+    auto* note = new QLabel(tr("Your profiles are kept in %1. Change the name to rename (a built-in is copied). "
+                               "CMake switches such as SGL_KERNEL_ENABLE_FA3 belong in cmake_args: as env they are "
+                               "ignored.")
+                                .arg(userBuildProfilesPath()),
         &dlg);
     note->setWordWrap(true);
+    auto* error = new QLabel(&dlg);
+    error->setObjectName(QStringLiteral("profileError"));
+    error->setWordWrap(true);
+    error->setStyleSheet(QStringLiteral("color: #b00020;"));
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, &dlg);
+    QPushButton* save = buttons->button(QDialogButtonBox::Save);
+    QPushButton* remove = buttons->addButton(tr("&Delete"), QDialogButtonBox::DestructiveRole);
+    remove->setObjectName(QStringLiteral("deleteProfile"));
+    remove->setEnabled(!original.builtIn);
+    remove->setToolTip(original.builtIn ? tr("Built-in profiles stay; edit one to make your own.")
+                                        : tr("Delete %1 (a built-in of that name comes back)").arg(original.name));
     auto* l = new QVBoxLayout(&dlg);
     l->addWidget(note);
     l->addWidget(text, 1);
+    l->addWidget(error);
     l->addWidget(buttons);
-    dlg.resize(640, 420);
+    dlg.resize(680, 460);
+
+    // The one check, as typed and on Save: the parser's message, its line marked in the text.
+    auto check = [&]() -> std::optional<BuildProfile> {
+        const auto parsed = parseBuildProfiles(text->toPlainText().toUtf8());
+        QString why = parsed ? QString() : parsed.error;
+        int line = parsed ? 0 : parsed.errorLine;
+        if (parsed && parsed.profiles.size() != 1)
+            why = tr("Write exactly one profile under 'profiles:'.");
+        std::optional<BuildProfile> p;
+        if (why.isEmpty()) {
+            p = parsed.profiles.first();
+            const bool taken = std::any_of(m_profileList.cbegin(), m_profileList.cend(), [&](const BuildProfile& b) {
+                return b.name.compare(p->name, Qt::CaseInsensitive) == 0
+                    && b.name.compare(original.name, Qt::CaseInsensitive) != 0;
+            });
+            if (taken) {
+                why = tr("A profile named '%1' exists already; pick another name.").arg(p->name);
+                line = 2;
+                p.reset();
+            }
+        }
+        QList<QTextEdit::ExtraSelection> marks;
+        if (line > 0) {
+            QTextEdit::ExtraSelection mark;
+            mark.cursor = QTextCursor(text->document()->findBlockByNumber(line - 1));
+            mark.format.setBackground(QColor(0xff, 0xd6, 0xd6));
+            mark.format.setProperty(QTextFormat::FullWidthSelection, true);
+            marks << mark;
+        }
+        text->setExtraSelections(marks);
+        error->setText(why);
+        error->setVisible(!why.isEmpty());
+        save->setEnabled(why.isEmpty());
+        return p;
+    };
+    connect(text, &QPlainTextEdit::textChanged, &dlg, [&] { check(); });
+    check();
     connect(buttons, &QDialogButtonBox::rejected, &dlg, &QDialog::reject);
     connect(buttons, &QDialogButtonBox::accepted, &dlg, [&] {
-        auto parsed = parseBuildProfiles(text->toPlainText().toUtf8());
-        if (!parsed || parsed.profiles.size() != 1) {
-            QMessageBox::warning(&dlg, tr("Build profile"), parsed ? tr("Exactly one profile, please.") : parsed.error);
+        std::optional<BuildProfile> p = check();
+        if (!p)
             return;
-        }
-        BuildProfile p = parsed.profiles.first();
-        const QStringList moved = moveCMakeOnlyEnv(p);
-        auto it = std::find_if(
-            m_profileList.begin(), m_profileList.end(), [&](const BuildProfile& b) { return b.name == p.name; });
-        if (it != m_profileList.end())
-            *it = p;
+        const QStringList moved = moveCMakeOnlyEnv(*p);
+        QList<BuildProfile> next = m_profileList;
+        // Renaming one of yours replaces it; a renamed built-in is a new profile beside it.
+        const QString replaced = original.builtIn ? p->name : original.name;
+        auto it = std::find_if(next.begin(), next.end(),
+            [&](const BuildProfile& b) { return b.name.compare(replaced, Qt::CaseInsensitive) == 0; });
+        if (it != next.end())
+            *it = *p;
         else
-            m_profileList << p;
-        if (const Result<void> s = saveUserBuildProfiles(m_profileList); !s) {
-            QMessageBox::warning(&dlg, tr("Build profile"), s.error());
+            next << *p;
+        if (const Result<void> s = saveProfiles(next, p->name); !s) {
+            error->setText(tr("Not saved: %1").arg(s.error()));
+            error->show();
             return;
         }
-        if (!moved.isEmpty())
-            QMessageBox::information(
-                &dlg, tr("Build profile"), tr("Moved into cmake_args: %1").arg(moved.join(QStringLiteral(", "))));
+        m_summary->setText(tr("Saved %1 to %2.").arg(p->name, userBuildProfilesPath())
+            + (moved.isEmpty() ? QString() : tr(" Moved into cmake_args: %1.").arg(moved.join(QStringLiteral(", ")))));
         dlg.accept();
-        loadProfiles();
-        m_profiles->setCurrentIndex(m_profiles->findData(p.name));
+    });
+    connect(remove, &QPushButton::clicked, &dlg, [&] {
+        if (QMessageBox::question(&dlg, tr("Delete build profile"),
+                tr("Delete the build profile %1 from %2?").arg(original.name, userBuildProfilesPath()))
+            != QMessageBox::Yes)
+            return;
+        QList<BuildProfile> next = m_profileList;
+        next.removeIf([&](const BuildProfile& b) { return b.name == original.name; });
+        if (const Result<void> s = saveProfiles(next, QString()); !s) {
+            error->setText(tr("Not deleted: %1").arg(s.error()));
+            error->show();
+            return;
+        }
+        m_summary->setText(tr("Deleted %1 from %2.").arg(original.name, userBuildProfilesPath()));
+        dlg.accept();
     });
     dlg.exec();
 }
 
-void BuildPane::setHost(HostConnection* host)
-{
-    if (host == m_host)
-        return;
-    m_requests.cancelAll();
-    m_session.reset();
-    m_host = host;
-    m_jobs->clear();
-    m_diags->clear();
-    m_chart->clear();
-    m_summary->clear();
-    m_compare->clear();
-    if (m_host)
-        connect(m_host, &HostConnection::stateChanged, this, [this] { updateButtons(); });
-    // The demo server only has the demo project: its profile is the one that builds there.
-    if (m_host && m_host->profile().isDemo) {
-        auto demo
-            = std::find_if(m_profileList.cbegin(), m_profileList.cend(), [](const BuildProfile& p) { return p.demo; });
-        if (demo != m_profileList.cend())
-            m_profiles->setCurrentIndex(m_profiles->findData(demo->name));
-    }
-    updateButtons();
-    if (m_host && m_host->transport())
-        refreshJobs();
-}
-
 void BuildPane::updateButtons()
 {
-    const bool ready = m_host && m_host->transport();
+    const bool ready = m_host && m_host->state() == ConnectionState::Ready && m_host->transport();
+    const QString hint
+        = m_host ? tr("Connect to %1 to preflight, build or list its jobs.").arg(m_host->profile().name) : QString();
+    if (!ready && !m_session)
+        m_summary->setText(hint);
+    else if (m_summary->text() == hint)
+        m_summary->clear();
     const bool following = m_session != nullptr;
     m_preflight->setEnabled(ready);
     m_start->setEnabled(ready);
@@ -291,13 +415,17 @@ void BuildPane::refreshJobs()
                 m_summary->setText(tr("Cannot list jobs: %1").arg(r.error()));
                 return;
             }
-            QList<JobInfo> jobs = *r;
+            QList<JobInfo> jobs;
+            std::copy_if(r->cbegin(), r->cend(), std::back_inserter(jobs),
+                [](const JobInfo& j) { return !isServerJob(j); }); // servers are the Server tab's
             std::sort(jobs.begin(), jobs.end(), [](const auto& a, const auto& b) { return a.id > b.id; });
             for (const JobInfo& j : jobs) {
                 auto* item = new QTreeWidgetItem(m_jobs,
-                    { j.id, toString(j.state) + (j.cancelled ? tr(" (cancelled)") : QString()),
+                    { j.id, jobStateText(j),
                         j.state == JobInfo::State::Finished ? QString::number(j.exitStatus) : QString(), j.name,
                         j.command });
+                if (j.state == JobInfo::State::Finished && j.exitStatus != 0 && !j.cancelled)
+                    item->setForeground(1, QColor(0xd9, 0x3f, 0x3f));
                 item->setData(0, JobRole, j.id);
                 item->setToolTip(4, j.command);
             }
@@ -313,16 +441,21 @@ void BuildPane::runPreflight()
         return;
     const BuildProfile p = currentProfile();
     m_checks->clear();
+    m_failedChecks.clear();
+    m_preflightProfile.clear();
     m_preflight->setEnabled(false);
     m_requests.track(onPool(m_host->transport(), [p](Transport& t) { return kf::runPreflight(t, p); }),
-        [this](const Result<QList<PreflightCheck>>& r) {
+        [this, name = p.name](const Result<QList<PreflightCheck>>& r) {
             m_preflight->setEnabled(true);
             int failures = 0;
             if (!r) {
                 new QTreeWidgetItem(m_checks, { tr("error"), tr("preflight"), r.error() });
                 failures = 1;
             } else {
+                m_preflightProfile = name;
                 for (const PreflightCheck& c : *r) {
+                    if (c.level == PreflightCheck::Level::Fail)
+                        m_failedChecks << c;
                     auto* item = new QTreeWidgetItem(m_checks, { toString(c.level), c.id, c.message, c.fix });
                     const QColor color = c.level == PreflightCheck::Level::Fail ? QColor(0xd9, 0x3f, 0x3f)
                         : c.level == PreflightCheck::Level::Warn                ? QColor(0xc7, 0x8a, 0x00)
@@ -334,8 +467,7 @@ void BuildPane::runPreflight()
             }
             for (int c = 0; c < 3; ++c)
                 m_checks->resizeColumnToContents(c);
-            if (auto* tabs = findChild<QTabWidget*>(QStringLiteral("buildTabs")))
-                tabs->setCurrentIndex(3);
+            m_side->setCurrentWidget(m_checks->parentWidget());
             Q_EMIT preflightDone(failures);
         });
 }
@@ -345,6 +477,8 @@ void BuildPane::startBuild()
     if (!m_host || !m_host->transport())
         return;
     BuildProfile p = currentProfile();
+    if (!m_failedChecks.isEmpty() && m_preflightProfile == p.name && !confirmOverFailedPreflight())
+        return;
     JobSpec spec = p.toJobSpec();
     spec.root = m_jobRoot;
     if (!m_secretValue->text().isEmpty()) {
@@ -368,6 +502,34 @@ void BuildPane::startBuild()
             attachJob(r->id);
             refreshJobs();
         });
+}
+
+bool BuildPane::confirmOverFailedPreflight()
+{
+    QString list;
+    for (const PreflightCheck& c : std::as_const(m_failedChecks))
+        list += QStringLiteral("<li><b>%1</b>: %2<br>Fix: %3</li>")
+                    .arg(c.id.toHtmlEscaped(), c.message.toHtmlEscaped(), c.fix.toHtmlEscaped());
+    QMessageBox box(QMessageBox::Warning, tr("Start build"),
+        tr("Preflight found %n failing check(s) for %1 on %2:", nullptr, int(m_failedChecks.size()))
+                .arg(m_preflightProfile.toHtmlEscaped(), m_host->profile().name.toHtmlEscaped())
+            + QStringLiteral("<ul>%1</ul>").arg(list) + tr("The build will most likely fail. Start it anyway?"),
+        QMessageBox::Yes | QMessageBox::No, this);
+    box.setTextFormat(Qt::RichText);
+    box.button(QMessageBox::Yes)->setText(tr("Start anyway"));
+    box.button(QMessageBox::No)->setText(tr("Fix first"));
+    box.setDefaultButton(QMessageBox::No);
+    if (box.exec() == QMessageBox::Yes)
+        return true;
+    // Show the first failing check, its fix in full.
+    m_side->setCurrentWidget(m_checks->parentWidget());
+    for (int i = 0; i < m_checks->topLevelItemCount(); ++i) {
+        if (m_checks->topLevelItem(i)->text(1) == m_failedChecks.first().id) {
+            m_checks->setCurrentItem(m_checks->topLevelItem(i));
+            break;
+        }
+    }
+    return false;
 }
 
 void BuildPane::cancelBuild()
@@ -414,6 +576,10 @@ void BuildPane::attachJob(const QString& jobId)
     m_compare->clear();
     m_bar->setRange(0, 1);
     m_bar->setValue(0);
+    m_bar->setStyleSheet(QString());
+    m_bar->setFormat(QStringLiteral("%v / %m"));
+    m_summary->setStyleSheet(QString());
+    m_summary->setProperty("failed", false);
     // The full log lives in the cache; a reopened app resumes from its size.
     const QString logPath = paths::cacheDir() + QStringLiteral("/build-logs/")
         + QString(m_host->profile().name).replace(QLatin1Char('/'), QLatin1Char('_')) + QLatin1Char('-') + jobId
@@ -490,11 +656,36 @@ void BuildPane::onDiagnostic(const Diagnostic& d)
 void BuildPane::onFinished(const JobInfo& info)
 {
     const bool ok = info.exitStatus == 0;
-    const QString msg = info.cancelled ? tr("Build %1 cancelled").arg(info.id)
-        : ok                           ? tr("Build %1 succeeded").arg(info.id)
-                                       : tr("Build %1 failed (exit status %2)").arg(info.id).arg(info.exitStatus);
-    m_summary->setText(m_summary->text() + QStringLiteral(" — ") + msg);
+    const bool failed = !ok && !info.cancelled;
+    QTreeWidgetItem* firstError = nullptr;
+    for (int i = 0; i < m_diags->topLevelItemCount() && !firstError; ++i) {
+        QTreeWidgetItem* item = m_diags->topLevelItem(i);
+        if (item->data(0, DiagRole).value<Diagnostic>().severity == Diagnostic::Severity::Error)
+            firstError = item;
+    }
+    QString msg = info.cancelled ? tr("Build %1 cancelled").arg(info.id)
+        : ok                     ? tr("Build %1 succeeded").arg(info.id)
+                                 : tr("Build %1 failed (exit status %2)").arg(info.id).arg(info.exitStatus);
+    if (failed && firstError)
+        msg += tr(". First error: %1 %2").arg(firstError->text(1), firstError->text(2));
+    // What it did, without the running count and ETA of a build that is over.
+    const BuildProgress p = m_session ? m_session->progress() : BuildProgress();
+    QString done;
+    if (p.total > 0)
+        done = tr(" (%1/%2 steps").arg(p.done).arg(p.total) + tr(", %1)").arg(duration(p.elapsedS));
+    m_summary->setText(msg + done);
+    m_summary->setStyleSheet(failed ? kFailedStyle : QString());
+    m_summary->setProperty("failed", failed);
+    m_summary->setToolTip(m_summary->text());
+    if (failed) {
+        m_bar->setStyleSheet(kFailedBarStyle);
+        m_bar->setFormat(tr("failed — %v / %m"));
+        m_side->setCurrentWidget(m_diags->parentWidget());
+        if (firstError)
+            m_diags->setCurrentItem(firstError);
+    }
     m_cancel->setEnabled(false);
+    refreshJobs();
     notify(tr("KernelForge build"), msg);
     Q_EMIT buildFinished(info, msg);
     // The slowest translation units, from .ninja_log.

@@ -4,6 +4,7 @@
 
 #include "core/remotebuild/buildprofile.h"
 #include "core/remotebuild/buildsession.h"
+#include "core/remotebuild/preflight.h"
 #include "core/util/jobtracker.h"
 #include "ui/appcontext.h"
 #include "ui/common/hostpane.h"
@@ -14,6 +15,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
+class QTabWidget;
 class QPushButton;
 class QTreeWidget;
 class QTreeWidgetItem;
@@ -23,16 +25,16 @@ namespace kf {
 class BuildChart;
 class LogView;
 
-// The Build tab: pick or edit a profile, preflight, start/cancel a detached build, follow it
-// (progress chart with ETA and server memory, diagnostics, the log), list the host's jobs and
-// reattach, compare with the previous run, notify when it ends.
+// The Build tab of one host: pick or edit a profile, preflight, start/cancel a detached build,
+// follow it (progress chart with ETA and server memory, diagnostics, the log), list the host's
+// build jobs (servers are the Server tab's) and reattach, compare with the previous run,
+// notify when it ends.
 class BuildPane : public HostPane
 {
     Q_OBJECT
 public:
-    explicit BuildPane(const AppContext& context, QWidget* parent = nullptr);
+    BuildPane(const AppContext& context, HostConnection* host, QWidget* parent = nullptr);
     ~BuildPane() override;
-    void setHost(HostConnection* host) override;
 
     // For tests and the CLI-like flows: follow an existing job.
     void attachJob(const QString& jobId);
@@ -64,20 +66,27 @@ Q_SIGNALS:
 private:
     void loadProfiles();
     void editProfile();
+    // Writes the user's profiles (refused while their file cannot be read), reloads, selects `select`.
+    Result<void> saveProfiles(const QList<BuildProfile>& profiles, const QString& select);
     BuildProfile currentProfile() const;
     void onProgress(const BuildProgress& p);
     void onDiagnostic(const Diagnostic& d);
     void onFinished(const JobInfo& info);
     void openDiagnostic(QTreeWidgetItem* item);
     void updateButtons();
+    // Asks before a build over failed preflight checks, listing them with their fixes; on "Fix
+    // first" shows the Preflight tab. True: start.
+    bool confirmOverFailedPreflight();
     void notify(const QString& title, const QString& message);
 
     AppContext m_context;
-    QPointer<HostConnection> m_host;
     QList<BuildProfile> m_profileList;
+    QString m_profilesError; // why the user's profiles file cannot be read; empty: it can
     QString m_jobRoot;
+    QList<PreflightCheck> m_failedChecks; // the last preflight's failures...
+    QString m_preflightProfile;           // ...for this profile
     bool m_confirmCancel = true;
-    JobTracker m_requests { this }; // cancelled when the pane switches hosts
+    JobTracker m_requests { this };
     std::unique_ptr<BuildSession> m_session;
 
     QComboBox* m_profiles;
@@ -96,6 +105,7 @@ private:
     QTreeWidget* m_jobs;
     QTreeWidget* m_slowest;
     QTreeWidget* m_checks;
+    QTabWidget* m_side;
     LogView* m_log;
 };
 

@@ -31,8 +31,8 @@ Result<void> writeFile(const QString& path, const QByteArray& data)
 
 } // namespace
 
-TimelinePane::TimelinePane(const AppContext& context, QWidget* parent)
-    : HostPane(parent)
+TimelinePane::TimelinePane(const AppContext& context, HostConnection* host, QWidget* parent)
+    : HostPane(host, parent)
     , m_context(context)
     , m_title(new QLabel(this))
     , m_message(new QLabel(this))
@@ -94,18 +94,6 @@ TimelinePane::TimelinePane(const AppContext& context, QWidget* parent)
         if (!path.isEmpty())
             openRecipe(path);
     });
-    setHost(nullptr);
-}
-
-void TimelinePane::setHost(HostConnection* host)
-{
-    m_host = host;
-    m_message->clear();
-    if (!host) {
-        m_title->setText(tr("Select a host to see its timeline."));
-        m_view->setHost({});
-        return;
-    }
     const QString key = timeline::hostKey(host->profile());
     m_title->setText(tr("Timeline of %1 (%2)").arg(host->profile().name, key));
     m_view->setHost(key);

@@ -15,15 +15,14 @@ namespace kf {
 class RecipeDialog;
 class TimelineView;
 
-// The Timeline tab: the selected host's deployment timeline (TimelineView) and what to do with
+// The Timeline tab: its host's deployment timeline (TimelineView) and what to do with
 // it: export a report to attach to a bug report (self-contained HTML, or PNG + JSON), save what
 // worked as a deployment recipe, apply a recipe to a host.
 class TimelinePane : public HostPane
 {
     Q_OBJECT
 public:
-    explicit TimelinePane(const AppContext& context, QWidget* parent = nullptr);
-    void setHost(HostConnection* host) override;
+    TimelinePane(const AppContext& context, HostConnection* host, QWidget* parent = nullptr);
 
     TimelineView* view() const { return m_view; }
     // The window's events and measurements: HTML (FILE.html) or a picture with its events
@@ -40,7 +39,6 @@ Q_SIGNALS:
 
 private:
     AppContext m_context;
-    QPointer<HostConnection> m_host;
     QLabel* m_title;
     QLabel* m_message;
     TimelineView* m_view;

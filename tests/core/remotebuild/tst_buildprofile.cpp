@@ -121,11 +121,22 @@ private Q_SLOTS:
         QTest::newRow("not a list") << QByteArray("profiles: 3\n");
         QTest::newRow("no command") << QByteArray("profiles:\n  - name: a\n");
         QTest::newRow("broken") << QByteArray("profiles: [\n");
+        QTest::newRow("max_jobs not a number") << QByteArray("profiles:\n  - {name: a, command: b, max_jobs: lots}\n");
+        QTest::newRow("nvcc_threads negative")
+            << QByteArray("profiles:\n  - {name: a, command: b, nvcc_threads: -3}\n");
+        QTest::newRow("unknown field") << QByteArray("profiles:\n  - {name: a, command: b, max_job: 2}\n");
+        QTest::newRow("env name") << QByteArray("profiles:\n  - {name: a, command: b, env: {1X: y}}\n");
+        QTest::newRow("cmake_args not a list")
+            << QByteArray("profiles:\n  - {name: a, command: b, cmake_args: -DA=1}\n");
+        QTest::newRow("same name twice") << QByteArray(
+            "profiles:\n  - {name: a, command: b}\n  - {name: A, command: c}\n");
     }
     void invalidYaml()
     {
         QFETCH(QByteArray, yaml);
-        QVERIFY(!kf::parseBuildProfiles(yaml));
+        const auto parsed = kf::parseBuildProfiles(yaml);
+        QVERIFY(!parsed);
+        QVERIFY(parsed.profiles.isEmpty()); // nothing half-read
     }
 
     void historyComparesWithPreviousRun()
@@ -165,6 +176,10 @@ private Q_SLOTS:
         const QString cmp = kf::compareBuilds(b, **prev);
         QVERIFY2(cmp.contains(QStringLiteral("2 h 0 min vs 3 h 0 min (-33%)")), qPrintable(cmp));
         QVERIFY2(cmp.contains(QStringLiteral("430/430 steps then, 200/430 now")), qPrintable(cmp));
+        // A run that has not measured anything yet claims nothing "now".
+        const QString fresh = kf::compareBuilds(kf::BuildRecord(), **prev);
+        QVERIFY2(fresh.contains(QStringLiteral("430/430 steps then")) && !fresh.contains(QStringLiteral("now")),
+            qPrintable(fresh));
         QVERIFY(!(*kf::buildhistory::previous(QStringLiteral("other"), a.profile)).has_value());
     }
 };

@@ -142,15 +142,21 @@ void TestFleetPrometheus::drillDownCharts()
         if (h.name == u"gpu-node-007")
             host = h;
     QVERIFY(!host.instances.isEmpty());
-    HostDetailDialog dialog(host, client(), 2);
-    dialog.show();
-    QSignalSpy ready(&dialog, &HostDetailDialog::chartsReady);
-    QVERIFY(ready.wait(60000));
-    QCOMPARE(dialog.charts().size(), 5);
-    QCOMPARE(dialog.charts().at(0)->seriesCount(), 8); // one line per GPU
-    QVERIFY(dialog.charts().at(0)->pointCount() > 8);
-    QCOMPARE(dialog.charts().at(4)->seriesCount(), 0); // no server on this host
-    QVERIFY(dialog.grab().save(test::screenshotPath(QStringLiteral("fleet-host-detail"))));
+    // The 24 h charts query at an 8 s step: a line needs Prometheus to have scraped for two
+    // steps, which depends on how long the tests before this one took. Open the dialog again
+    // until it has lines, not points (bounded).
+    std::unique_ptr<HostDetailDialog> dialog;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            dialog = std::make_unique<HostDetailDialog>(host, client(), 2);
+            dialog->show();
+            QSignalSpy ready(dialog.get(), &HostDetailDialog::chartsReady);
+            return ready.wait(60000) && dialog->charts().size() == 5 && dialog->charts().at(0)->pointCount() > 8;
+        }(),
+        90000);
+    QCOMPARE(dialog->charts().at(0)->seriesCount(), 8); // one line per GPU
+    QCOMPARE(dialog->charts().at(4)->seriesCount(), 0); // no server on this host
+    QVERIFY(dialog->grab().save(test::screenshotPath(QStringLiteral("fleet-host-detail"))));
 }
 
 void TestFleetPrometheus::rolloutDialogRowsAndADifferentPlan()

@@ -5,6 +5,7 @@
 #include "core/hosts/hostconnection.h"
 #include "tests/support/testsupport.h"
 #include "ui/chart/timechart.h"
+#include "ui/gpu/gpucard.h"
 #include "ui/gpu/gpupane.h"
 
 #include <QAbstractItemModelTester>
@@ -46,11 +47,11 @@ private Q_SLOTS:
         hub.setOptions(options);
         AppContext ctx;
         ctx.gpuMonitors = &hub;
-        GpuPane pane(ctx);
+        GpuPane pane(ctx, &host);
         pane.resize(1300, 900);
         pane.show();
         QVERIFY(QTest::qWaitForWindowExposed(&pane));
-        pane.setHost(&host);
+        pane.setActive(true);
         QVERIFY(pane.monitor());
         QTRY_COMPARE_WITH_TIMEOUT(pane.cardCount(), 8, 30000);
         QTRY_VERIFY_WITH_TIMEOUT(pane.monitor()->blocks() >= 4, 30000);
@@ -82,8 +83,13 @@ private Q_SLOTS:
         QVERIFY(text.count('\n') > 8 * 3);
 
         QVERIFY(pane.grab().save(test::screenshotPath(QStringLiteral("gpupane"))));
-        pane.setHost(nullptr);
-        QCOMPARE(pane.cardCount(), 0);
+        // The host goes away: the cards keep their last samples, greyed and dated.
+        host.disconnectFromHost();
+        const auto cards = pane.findChildren<GpuCard*>();
+        QCOMPARE(cards.size(), 8);
+        for (const GpuCard* card : cards)
+            QVERIFY(card->isStale());
+        QVERIFY(pane.findChild<QLabel*>(QStringLiteral("gpuStatus"))->text().contains(QStringLiteral("Disconnected")));
     }
 };
 

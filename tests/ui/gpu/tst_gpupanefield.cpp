@@ -42,11 +42,11 @@ private Q_SLOTS:
         hub.setOptions(options);
         AppContext ctx;
         ctx.gpuMonitors = &hub;
-        GpuPane pane(ctx);
+        GpuPane pane(ctx, &host);
         pane.resize(1300, 900);
         pane.show();
         QVERIFY(QTest::qWaitForWindowExposed(&pane));
-        pane.setHost(&host);
+        pane.setActive(true);
         QVERIFY(pane.monitor());
         QTRY_COMPARE_WITH_TIMEOUT(pane.cardCount(), 1, 30000);
         // Enough replayed seconds for the chart to show the load's shape.
@@ -91,7 +91,6 @@ private Q_SLOTS:
         pane.setMetric(GpuField::PowerDraw);
         pane.refreshChart();
         QVERIFY(pane.grab().save(test::screenshotPath(QStringLiteral("gpupane-field-h200"))));
-        pane.setHost(nullptr);
     }
 };
 

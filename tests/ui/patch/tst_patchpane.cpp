@@ -116,11 +116,12 @@ struct DemoPane
         QVERIFY(host);
         host->connectToHost();
         QTRY_VERIFY2_WITH_TIMEOUT(host->state() == ConnectionState::Ready, qPrintable(host->stateReason()), 30000);
-        pane = std::make_unique<PatchPane>(AppContext {});
+        // The pane plans by itself once its host is Ready; the plan arrives from a worker thread
+        // after this function has connected the spy.
+        pane = std::make_unique<PatchPane>(AppContext {}, host);
+        QSignalSpy planned(pane.get(), &PatchPane::planShown);
         pane->resize(1500, 950);
         pane->show();
-        QSignalSpy planned(pane.get(), &PatchPane::planShown);
-        pane->setHost(host);
         QTRY_VERIFY_WITH_TIMEOUT(planned.size() == 1 && !pane->isBusy(), 60000);
         pane->activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(pane.get()));
@@ -193,10 +194,9 @@ void TestPatchPane::reviewToggleApply()
     profile.isLocal = true;
     LocalHostConnection host(profile);
     host.connectToHost();
-    PatchPane pane { AppContext {} };
+    PatchPane pane { AppContext {}, &host };
     pane.resize(1500, 950);
     pane.show();
-    pane.setHost(&host);
     QSignalSpy planned(&pane, &PatchPane::planShown);
     pane.plan(QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), m_root);
     QTRY_COMPARE_WITH_TIMEOUT(planned.size(), 1, 30000);
@@ -275,9 +275,8 @@ void TestPatchPane::openingADiffThatLeavesTheRootIsRefused()
     profile.isLocal = true;
     LocalHostConnection host(profile);
     host.connectToHost();
-    PatchPane pane { AppContext {} };
+    PatchPane pane { AppContext {}, &host };
     pane.show();
-    pane.setHost(&host);
     const QString patch = m_dir.filePath(QStringLiteral("evil.patch"));
     {
         QFile f(patch);

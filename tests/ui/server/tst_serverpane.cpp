@@ -48,15 +48,16 @@ private Q_SLOTS:
         LocalHostConnection host(profile);
         host.connectToHost();
         AppContext ctx;
-        ServerPane pane(ctx);
+        ServerPane pane(ctx, &host);
         pane.setJobRoot(jobs.path());
+        pane.setConfirmHandler([](const QString&) { return true; });
         pane.resize(1300, 900);
         pane.show();
         QVERIFY(QTest::qWaitForWindowExposed(&pane));
         ServerLaunchProfile p = ServerLaunchProfile::demoProfile();
         p.port = port;
         pane.setProfile(p);
-        pane.setHost(&host);
+        pane.setActive(true);
         QCOMPARE(pane.chartCount(), 6);
         QSignalSpy launched(&pane, &ServerPane::launched);
         pane.launch();
@@ -88,8 +89,7 @@ private Q_SLOTS:
         // Whatever is left of the group we started goes too (see the report: TERM to the
         // group does not always reach the server process).
         ::kill(pid_t(-info->pgid), SIGKILL);
-        QTRY_VERIFY_WITH_TIMEOUT(
-            pane.logView()->toPlainText().contains(QStringLiteral("server exited with status")), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(pane.logView()->toPlainText().contains(QStringLiteral(") stopped")), 30000);
         QTRY_VERIFY_WITH_TIMEOUT(!pane.client()->last().reachable, 30000);
     }
 
@@ -122,14 +122,14 @@ private Q_SLOTS:
         LocalHostConnection host(profile);
         host.connectToHost();
         AppContext ctx;
-        ServerPane pane(ctx);
+        ServerPane pane(ctx, &host);
         pane.resize(1300, 900);
         pane.show();
         QVERIFY(QTest::qWaitForWindowExposed(&pane));
         ServerLaunchProfile p = ServerLaunchProfile::demoProfile();
         p.port = port;
         pane.setProfile(p);
-        pane.setHost(&host);
+        pane.setActive(true);
         auto* summary = pane.findChild<QLabel*>(QStringLiteral("serverSummary"));
         QTRY_VERIFY_WITH_TIMEOUT(pane.client() && pane.client()->last().hasMetrics, 30000);
         QTRY_VERIFY_WITH_TIMEOUT(summary->text().contains(QStringLiteral("TTFT")), 30000);

@@ -82,7 +82,7 @@ private Q_SLOTS:
         QCOMPARE(view->host(), kf::timeline::hostKey(demo.profile()));
 
         // The window plans the patch set and reads the facts by itself: both are events.
-        w.tabs()->setCurrentWidget(pane);
+        w.showTab(kf::MainWindow::Tab::Timeline);
         QTRY_VERIFY_WITH_TIMEOUT(
             [&] {
                 view->reload();
@@ -101,8 +101,8 @@ private Q_SLOTS:
         auto* open = view->findChild<QPushButton*>(QStringLiteral("openPane"));
         QVERIFY(open && open->isVisible() && open->isEnabled());
         QTest::mouseClick(open, Qt::LeftButton);
-        QCOMPARE(w.tabs()->currentWidget(), static_cast<QWidget*>(patches));
-        w.tabs()->setCurrentWidget(pane);
+        QCOMPARE(w.tabs()->currentWidget(), w.tab(kf::MainWindow::Tab::Patches));
+        w.showTab(kf::MainWindow::Tab::Timeline);
 
         // The report: one HTML file with the markers drawn and the events.
         const QString html = m_dir.filePath(QStringLiteral("report.html"));

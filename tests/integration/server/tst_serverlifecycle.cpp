@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+// core/server/serverlifecycle over the real sshd (DemoHost): launching the demo server as a
+// job, finding it again, refusing a second launch on its port, a port another program holds
+// and TP beyond the GPUs, and stopping servers (never builds).
+#include "core/jobs/remotejob.h"
+#include "core/server/serverclient.h"
+#include "core/server/serverlifecycle.h"
+#include "core/ssh/sshtransport.h"
+#include "tests/support/testsupport.h"
+
+#include <QTcpServer>
+#include <QtTest>
+
+using namespace kf;
+
+class TestServerLifecycle : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void namesAndTensorParallel()
+    {
+        JobInfo job;
+        job.name = serverJobName(30000);
+        QCOMPARE(job.name, QStringLiteral("sglang-server-30000"));
+        QVERIFY(serverJobPort(job) == quint16(30000));
+        for (const char* other :
+            { "sglang-server-", "sglang-server-0", "sglang-server-70000", "sglang-server-1x", "Demo sgl-kernel", "" }) {
+            job.name = QString::fromLatin1(other);
+            QVERIFY2(!isServerJob(job), other);
+        }
+        QVERIFY(checkTensorParallel(8, 8));
+        QVERIFY(checkTensorParallel(9, -1)); // GPU count not known: not refused here
+        QCOMPARE(checkTensorParallel(9, 8).error(), QStringLiteral("TP 9 needs 9 GPUs; this host has 8"));
+        QVERIFY(!checkTensorParallel(0, 8));
+        QVERIFY(checkTensorParallel(1, 0).error().contains(QStringLiteral("reports none")));
+    }
+
+    void launchFindRefuseStop()
+    {
+        KF_START_DEMO_HOST(demo);
+        auto connected = SshTransport::connect(demo.profile());
+        QVERIFY2(connected, qPrintable(connected.error()));
+        Transport& t = **connected;
+        const quint16 port = test::freeLocalPort();
+
+        auto scan = scanServers(t, port);
+        QVERIFY2(scan, qPrintable(scan.error()));
+        QVERIFY(scan->portState == ServerScan::Port::Free);
+        QVERIFY(scan->servers.isEmpty());
+        QVERIFY(!scan->running());
+
+        ServerLaunchProfile p = ServerLaunchProfile::demoProfile();
+        p.port = port;
+        p.tp = 9;
+        const auto tooWide = launchServer(t, p, {}, 8);
+        QVERIFY(!tooWide);
+        QCOMPARE(tooWide.error(), QStringLiteral("TP 9 needs 9 GPUs; this host has 8"));
+        p.tp = 8;
+        const auto launched = launchServer(t, p, {}, 8);
+        QVERIFY2(launched, qPrintable(launched.error()));
+        QCOMPARE(launched->name, serverJobName(port));
+        QTRY_VERIFY_WITH_TIMEOUT(pollServer(t, port, nullptr, false).healthy(), 60000);
+
+        scan = scanServers(t, port);
+        QVERIFY2(scan, qPrintable(scan.error()));
+        QVERIFY(scan->portState == ServerScan::Port::Listening);
+        QVERIFY(scan->running());
+        QCOMPARE(scan->running()->id, launched->id);
+        QCOMPARE(scan->runningServers().size(), 1);
+        // From another port's point of view the server still shows up among the host's servers.
+        const auto elsewhere = scanServers(t, quint16(port + 1));
+        QVERIFY(elsewhere && !elsewhere->running() && elsewhere->runningServers().size() == 1);
+
+        const auto again = launchServer(t, p);
+        QVERIFY(!again);
+        QVERIFY2(again.error().contains(QStringLiteral("already runs on port %1").arg(port))
+                && again.error().contains(launched->id),
+            qPrintable(again.error()));
+
+        // A build is not a server: stopServer leaves it alone.
+        JobSpec build;
+        build.name = QStringLiteral("Demo sgl-kernel");
+        build.command = QStringLiteral("sleep 30");
+        const auto buildJob = RemoteJob::start(t, build);
+        QVERIFY2(buildJob, qPrintable(buildJob.error()));
+        const auto notAServer = stopServer(t, buildJob->id);
+        QVERIFY(!notAServer);
+        QVERIFY2(notAServer.error().contains(QStringLiteral("is not a server")), qPrintable(notAServer.error()));
+        QVERIFY(RemoteJob::info(t, buildJob->id)->state == JobInfo::State::Running);
+        QVERIFY(RemoteJob::cancel(t, buildJob->id, {}, 2));
+
+        const auto stopped = stopServer(t, launched->id);
+        QVERIFY2(stopped, qPrintable(stopped.error()));
+        QTRY_VERIFY_WITH_TIMEOUT((scan = scanServers(t, port)) && scan->portState == ServerScan::Port::Free, 30000);
+        QVERIFY(!scan->running());
+        QCOMPARE(scan->servers.size(), 1);
+        QVERIFY(scan->servers.first().cancelled);
+
+        // A port held by another program is refused, naming it as such.
+        QTcpServer squatter;
+        QVERIFY(squatter.listen(QHostAddress::LocalHost, 0));
+        p.port = squatter.serverPort();
+        const auto taken = launchServer(t, p);
+        QVERIFY(!taken);
+        QVERIFY2(taken.error().contains(QStringLiteral("already in use by a program KernelForge did not start")),
+            qPrintable(taken.error()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestServerLifecycle)
+#include "tst_serverlifecycle.moc"

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+// Driving the real window in offscreen UI tests the way a person does: tabs by their title,
+// the widgets on screen (the selected host's pane of the shown tab), question boxes answered
+// when they pop up. Header-only: only UI tests (linked with kf_ui) include it.
+
+#include "core/demo/demohost.h"
+#include "core/gpu/gpumonitorhub.h"
+#include "core/hosts/hostmanager.h"
+#include "core/ssh/sshhostconnection.h"
+#include "ui/mainwindow.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QMessageBox>
+#include <QTabWidget>
+#include <QTest>
+#include <QTimer>
+#include <QWidget>
+
+#include <memory>
+
+namespace kf::test {
+
+// The window connected to the demo host, as `kernelforge --demo` opens it: the SSH layer's
+// connections, one shared GPU monitor hub.
+struct DemoWindow
+{
+    HostManager hosts;
+    GpuMonitorHub monitors;
+    AppContext ctx;
+    HostConnection* host = nullptr;
+    std::unique_ptr<MainWindow> window;
+
+    // Connects and shows the window; on failure the test has failed (check QTest::currentTestFailed()).
+    void open(DemoHost& demo, const QString& name = QStringLiteral("demo-gpu-server"))
+    {
+        hosts.setFactory(SshHostConnection::factory(nullptr));
+        ctx.hosts = &hosts;
+        ctx.demo = &demo;
+        ctx.gpuMonitors = &monitors;
+        host = hosts.add(demo.profile(name));
+        QVERIFY(host);
+        host->connectToHost();
+        QTRY_VERIFY2_WITH_TIMEOUT(host->state() == ConnectionState::Ready, qPrintable(host->stateReason()), 30000);
+        showWindow();
+        window->selectHost(name);
+        QCOMPARE(window->currentHost(), host);
+    }
+    // A new window on the same hosts (the app restarted; the hosts' servers live on).
+    void showWindow()
+    {
+        window = std::make_unique<MainWindow>(ctx);
+        window->resize(1440, 900);
+        window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+    }
+};
+
+// Clicks the tab titled `title` ("Server"); returns its page, or null (a test failure follows).
+inline QWidget* showTab(QTabWidget* tabs, const QString& title)
+{
+    for (int i = 0; i < tabs->count(); ++i) {
+        if (tabs->tabText(i) == title) {
+            tabs->setCurrentWidget(tabs->widget(i));
+            return tabs->widget(i);
+        }
+    }
+    qWarning("no tab titled %s", qPrintable(title));
+    return nullptr;
+}
+
+// The one widget of type T (named `name`, when given) that is root or under it and on screen:
+// in a tab of per-host panes, the selected host's.
+template <typename T> T* shown(QWidget* root, const QString& name = {})
+{
+    T* found = nullptr;
+    auto all = name.isEmpty() ? root->findChildren<T*>() : root->findChildren<T*>(name);
+    if (auto* self = qobject_cast<T*>(root); self && (name.isEmpty() || root->objectName() == name))
+        all.prepend(self);
+    for (T* w : all) {
+        if (!w->isVisible())
+            continue;
+        if (found) {
+            qWarning("more than one %s named '%s' is visible", T::staticMetaObject.className(), qPrintable(name));
+            return nullptr;
+        }
+        found = w;
+    }
+    return found;
+}
+
+// Answers the next question box (a QMessageBox run modally) with `button`, as a person would
+// click it; gives up after timeoutMs. The box's text lands in *text when given.
+inline void answerNextQuestion(QMessageBox::StandardButton button, QString* text = nullptr, int timeoutMs = 30000)
+{
+    auto* timer = new QTimer(qApp);
+    auto waited = std::make_shared<int>(0);
+    timer->setInterval(50);
+    QObject::connect(timer, &QTimer::timeout, timer, [timer, waited, button, text, timeoutMs] {
+        *waited += timer->interval();
+        if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+            if (text)
+                *text = box->text();
+            if (QAbstractButton* b = box->button(button))
+                b->click();
+            else
+                box->reject();
+            timer->deleteLater();
+        } else if (*waited > timeoutMs) {
+            timer->deleteLater();
+        }
+    });
+    timer->start();
+}
+
+} // namespace kf::test
