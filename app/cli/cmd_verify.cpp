@@ -5,6 +5,8 @@
 #include "app/cli/flags.h"
 #include "app/cli/sshoptions.h"
 
+#include "core/deploy/verifier.h"
+#include "core/timeline/producers.h"
 #include "core/verify/verifier.h"
 
 #include <QJsonDocument>
@@ -118,6 +120,7 @@ int runVerifyCommand(const QStringList& argv)
         cli::err() << "kernelforge-cli verify: " << report.error() << '\n';
         return 1;
     }
+    timeline::recordVerification(opened->hostKey, deploy::toVerificationResult(*report));
     if (json) {
         for (const QJsonObject& o : report->toJsonLines())
             cli::out() << QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)) << '\n';

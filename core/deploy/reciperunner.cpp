@@ -88,7 +88,6 @@ RecipeRunner::RecipeRunner(std::shared_ptr<Transport> transport, DeployRecipe re
     , m_host(m_transport->describe())
     , m_recipe(std::move(recipe))
     , m_options(std::move(options))
-    , m_verifier(defaultVerifier())
 {
     for (const QString& value : std::as_const(m_options.env))
         SecretRegistry::add(value.toUtf8());
@@ -393,12 +392,6 @@ void RecipeRunner::runBuild()
 
 void RecipeRunner::runVerify()
 {
-    if (!m_verifier) {
-        Q_EMIT stepStarted(Step::Verify, QStringLiteral("verification"));
-        finishStep(Step::Verify, Status::Skipped,
-            QStringLiteral("this KernelForge was built without the verifier (core/verify)"));
-        return;
-    }
     if (!m_recipe.build) {
         Q_EMIT stepStarted(Step::Verify, QStringLiteral("verification"));
         finishStep(Step::Verify, Status::Skipped, QStringLiteral("nothing was built"));
@@ -406,10 +399,9 @@ void RecipeRunner::runVerify()
     }
     Q_EMIT stepStarted(Step::Verify, QStringLiteral("verifying what %1 built").arg(m_buildProfile.name));
     auto transport = m_transport;
-    const Verifier verifier = m_verifier;
     const BuildProfile profile = m_buildProfile;
     m_requests.track(
-        QtConcurrent::run(transportPool(), [transport, verifier, profile] { return verifier(*transport, profile); }),
+        QtConcurrent::run(transportPool(), [transport, profile] { return verifyBuild(*transport, profile); }),
         [this](const Result<timeline::VerificationResult>& result) {
             if (!result) {
                 finishStep(Step::Verify, Status::Failed, result.error());
@@ -496,8 +488,7 @@ void RecipeRunner::describeRest()
                            .arg(m_recipe.build->profile.name, m_recipe.build->profile.workingDirectory,
                                m_recipe.build->profile.command));
     if (m_recipe.verify || m_recipe.build)
-        Q_EMIT message(m_verifier ? QStringLiteral("would verify the build against the recipe's expectation")
-                                  : QStringLiteral("would skip verification (no verifier in this KernelForge)"));
+        Q_EMIT message(QStringLiteral("would verify the build against the recipe's expectation"));
     if (m_recipe.server)
         Q_EMIT message(QStringLiteral("would launch: %1").arg(m_recipe.server->command()));
 }

@@ -66,8 +66,6 @@ public:
     RecipeRunner(std::shared_ptr<Transport> transport, DeployRecipe recipe, Options options, QObject* parent = nullptr);
     ~RecipeRunner() override;
 
-    // Null: the verify step is skipped (and says so). Default: defaultVerifier().
-    void setVerifier(Verifier verifier) { m_verifier = std::move(verifier); }
     void start();
     // Stops following; what runs detached on the host (a build, the server) keeps running.
     void cancel();
@@ -103,7 +101,6 @@ private:
     QString m_host;
     DeployRecipe m_recipe;
     Options m_options;
-    Verifier m_verifier;
     patch::Review m_review;
     BuildProfile m_buildProfile;
     std::unique_ptr<BuildSession> m_build;

@@ -2,17 +2,11 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/deploy/verifier.h"
 
-// core/verify and the timeline were written side by side (issue #16); this file is where they
-// meet. Without core/verify in the tree there is nothing to run.
-#if __has_include("core/verify/verifier.h")
 #include "core/transport/transport.h"
 #include "core/verify/verifier.h"
-#define KF_HAS_VERIFIER 1
-#endif
 
 namespace kf::deploy {
 
-#ifdef KF_HAS_VERIFIER
 timeline::VerificationResult toVerificationResult(const VerifyReport& report)
 {
     timeline::VerificationResult r;
@@ -35,22 +29,14 @@ timeline::VerificationResult toVerificationResult(const VerifyReport& report)
     return r;
 }
 
-Verifier defaultVerifier()
+Result<timeline::VerificationResult> verifyBuild(Transport& transport, const BuildProfile& profile)
 {
-    return [](Transport& transport, const BuildProfile& profile) -> Result<timeline::VerificationResult> {
-        VerifyRequest request;
-        request.profile = profile;
-        const auto report = runVerify(transport, request);
-        if (!report)
-            return Result<timeline::VerificationResult>::failure(report.error());
-        return toVerificationResult(report.value());
-    };
+    VerifyRequest request;
+    request.profile = profile;
+    const auto report = runVerify(transport, request);
+    if (!report)
+        return Result<timeline::VerificationResult>::failure(report.error());
+    return toVerificationResult(report.value());
 }
-#else
-Verifier defaultVerifier()
-{
-    return {};
-}
-#endif
 
 } // namespace kf::deploy

@@ -5,8 +5,7 @@
 #include "core/remotebuild/buildprofile.h"
 #include "core/timeline/verification.h"
 #include "core/util/result.h"
-
-#include <functional>
+#include "core/verify/verifyreport.h"
 
 // The post-build verification as `recipe apply` runs it: the verifier of core/verify
 // (kernelforge-cli verify) over the build's folder with the build's profile, its report
@@ -17,19 +16,12 @@ class Transport;
 
 namespace kf::deploy {
 
-using Verifier = std::function<Result<timeline::VerificationResult>(Transport&, const BuildProfile&)>;
+// The verifier of core/verify over the profile's folder with the profile's environment,
+// its report as a timeline::VerificationResult.
+Result<timeline::VerificationResult> verifyBuild(Transport& transport, const BuildProfile& profile);
 
-// Null when this KernelForge was built without core/verify: the recipe's verify step then
-// says it was skipped and why.
-Verifier defaultVerifier();
-
-} // namespace kf::deploy
-
-#if __has_include("core/verify/verifyreport.h")
-#include "core/verify/verifyreport.h"
-namespace kf::deploy {
-// For `kernelforge-cli verify` and the Build pane: timeline::recordVerification(host,
-// toVerificationResult(report)) puts a verification into the host's timeline.
+// For `kernelforge-cli verify` and the recipe runner: timeline::recordVerification(host, toVerificationResult(report))
+// puts a verification into the host's timeline.
 timeline::VerificationResult toVerificationResult(const VerifyReport& report);
+
 } // namespace kf::deploy
-#endif

@@ -123,6 +123,29 @@ private Q_SLOTS:
         QVERIFY(r.out.contains("PASS"));
     }
 
+    // A verification is part of the host's story: `timeline` lists it afterwards (private HOME,
+    // so the history is this test's own).
+    void verificationIsOnTheTimeline()
+    {
+        requireLibraries();
+        QTemporaryDir home;
+        const QStringList env = demoPath()
+            + QStringList { QStringLiteral("HOME=") + home.path(), QStringLiteral("XDG_CONFIG_HOME="),
+                  QStringLiteral("XDG_STATE_HOME="), QStringLiteral("XDG_CACHE_HOME="),
+                  QStringLiteral("XDG_DATA_HOME=") };
+        QTemporaryDir dir;
+        QVERIFY(QFile::copy(m_build + "/sm90a.so", dir.filePath("sm90a.so")));
+        auto r = test::runCli({ "verify", "--local", "--dir", dir.path() }, 300000, env);
+        QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
+        r = test::runCli({ "timeline", "--local", "--json" }, 60000, env);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto events = jsonLines(r.out);
+        QCOMPARE(events.size(), 1);
+        QCOMPARE(events.first().value("kind").toString(), QStringLiteral("verify.result"));
+        QVERIFY2(events.first().value("summary").toString().startsWith(QStringLiteral("Verification passed")),
+            r.out.constData());
+    }
+
     void overSsh()
     {
         requireLibraries();
