@@ -7,6 +7,7 @@
 
 #include "core/hosts/destination.h"
 #include "core/hosts/userinteraction.h"
+#include "core/log/logging.h"
 #include "core/log/redact.h"
 #include "core/ssh/sshsession.h"
 #include "core/ssh/sshtransport.h"
@@ -106,15 +107,18 @@ public:
             s->disconnectFromHost();
     }
 
+    // Whether the session is gone (the last reference to it dropped, its thread joined).
+    bool released() const { return m_session.expired(); }
+
     static inline bool givenUp = false;
 
-private:
     QString describe() const
     {
         const auto s = m_session.lock();
         return s ? s->describe() : QStringLiteral("the server");
     }
 
+private:
     void onState(ConnectionState state, const QString& reason)
     {
         if (m_givenUp || m_closing || m_session.expired())
@@ -305,10 +309,19 @@ void closeConnections()
 {
     for (const auto& w : watches())
         w->close();
+    // A process handle released with deleteLater() inside a command's event loop that has
+    // returned since (a log stream that ended in the same event that ended `build attach`)
+    // still holds its session: delete such objects now, or the session thread would still be
+    // running while the process exits, racing OpenSSL's atexit cleanup.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     // Calls still running on worker threads (a memory poll that outlived `build attach`, say)
     // return at once now that their connection is not Ready; their tasks then drop the last
     // references to the sessions, whose threads are joined here, while Qt still delivers events.
     transportPool()->waitForDone();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    for (const auto& w : watches())
+        if (!w->released())
+            log::ssh()->warn("{}: the connection is still in use as the command ends", w->describe().toStdString());
 }
 
 bool connectionGivenUp()

@@ -55,6 +55,7 @@ SshSession::~SshSession()
     m_thread->wait();
     delete m_worker; // its thread has finished; it holds no libssh2 state any more
     delete m_thread;
+    log::ssh()->debug("{}: session closed, its thread joined", describe());
 }
 
 QString SshSession::describe() const
