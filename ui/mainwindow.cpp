@@ -23,7 +23,6 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QHash>
 #include <QLabel>
 #include <QListView>
 #include <QMenuBar>
@@ -108,12 +107,8 @@ MainWindow::MainWindow(const AppContext& context, QWidget* parent)
         [this](HostConnection* host, QWidget* parent) {
             auto* timeline = new TimelinePane(m_context, host, parent);
             // A marker's "Open in ..." shows the pane the event came from.
-            connect(timeline, &TimelinePane::openPane, this, [this](const QString& pane) {
-                static const QHash<QString, Tab> tabs { { QStringLiteral("patches"), Tab::Patches },
-                    { QStringLiteral("build"), Tab::Build }, { QStringLiteral("gpus"), Tab::Gpus },
-                    { QStringLiteral("server"), Tab::Server } };
-                showTab(tabs.value(pane, Tab::Overview));
-            });
+            connect(timeline, &TimelinePane::openPane, this,
+                [this](const QString& pane) { showTab(tabFromName(pane).value_or(Tab::Overview)); });
             return timeline;
         },
         tr("Timeline"), tr("Select a host to see what KernelForge did and saw on it, and to save or replay a recipe."));
@@ -328,6 +323,41 @@ void MainWindow::onCurrentHostChanged()
     for (HostPaneStack* stack : std::as_const(m_stacks))
         stack->showHost(m_current);
     updateStatus();
+}
+
+namespace {
+struct TabNameRow
+{
+    MainWindow::Tab tab;
+    const char* name;
+};
+constexpr TabNameRow kTabNames[] = { { MainWindow::Tab::Overview, "overview" }, { MainWindow::Tab::Patches, "patches" },
+    { MainWindow::Tab::Build, "build" }, { MainWindow::Tab::Gpus, "gpus" }, { MainWindow::Tab::Server, "server" },
+    { MainWindow::Tab::Timeline, "timeline" }, { MainWindow::Tab::Fleet, "fleet" } };
+} // namespace
+
+QString MainWindow::tabName(Tab tab)
+{
+    for (const TabNameRow& row : kTabNames)
+        if (row.tab == tab)
+            return QString::fromLatin1(row.name);
+    return {};
+}
+
+std::optional<MainWindow::Tab> MainWindow::tabFromName(const QString& name)
+{
+    for (const TabNameRow& row : kTabNames)
+        if (name.compare(QLatin1String(row.name), Qt::CaseInsensitive) == 0)
+            return row.tab;
+    return std::nullopt;
+}
+
+QStringList MainWindow::tabNames()
+{
+    QStringList names;
+    for (const TabNameRow& row : kTabNames)
+        names << QString::fromLatin1(row.name);
+    return names;
 }
 
 QWidget* MainWindow::tab(Tab tab) const

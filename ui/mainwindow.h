@@ -10,6 +10,8 @@
 #include <QMap>
 #include <QPointer>
 
+#include <optional>
+
 class QLabel;
 class QListView;
 class QTabWidget;
@@ -29,6 +31,10 @@ class MainWindow : public QMainWindow
     Q_OBJECT
 public:
     enum class Tab { Overview, Patches, Build, Gpus, Server, Timeline, Fleet };
+    // A tab's stable name: `kernelforge --tab NAME`, and the pane a timeline event came from.
+    static QString tabName(Tab tab);
+    static std::optional<Tab> tabFromName(const QString& name); // any case; nullopt: no such tab
+    static QStringList tabNames();
 
     explicit MainWindow(const AppContext& context, QWidget* parent = nullptr);
     ~MainWindow() override;

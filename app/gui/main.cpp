@@ -18,57 +18,107 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QMessageBox>
-#include <QTabWidget>
 #include <QThreadPool>
 #include <QTimer>
 
 #include <cstdio>
+#include <optional>
 
-int main(int argc, char** argv)
+namespace {
+
+struct Options
 {
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("kernelforge"));
-    QApplication::setApplicationName(QStringLiteral("kernelforge"));
-    QApplication::setApplicationDisplayName(QStringLiteral("KernelForge"));
-    QApplication::setApplicationVersion(QStringLiteral(KF_VERSION_STRING));
-    QApplication::setDesktopFileName(QStringLiteral("io.github.kernelforge.KernelForge"));
-
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Patch, build and watch LLM inference on your own GPU servers."));
-    parser.addHelpOption();
-    const QCommandLineOption version(QStringLiteral("version"), QStringLiteral("Print versions and exit."));
-    const QCommandLineOption demo(QStringLiteral("demo"),
-        QStringLiteral("Start the built-in demo server (a private sshd on 127.0.0.1) and connect to it."));
-    const QCommandLineOption verbose(QStringLiteral("verbose"), QStringLiteral("Log at debug level."));
-    const QCommandLineOption level(QStringLiteral("log-level"),
-        QStringLiteral("trace, debug, info, warn (default), error, critical, off."), QStringLiteral("level"));
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+    QCommandLineOption version { QStringLiteral("version"), QStringLiteral("Print versions and exit.") };
+    QCommandLineOption demo { QStringLiteral("demo"),
+        QStringLiteral("Start the built-in demo server (a private sshd on 127.0.0.1) and connect to it.") };
+    QCommandLineOption verbose { QStringLiteral("verbose"), QStringLiteral("Log at debug level.") };
+    QCommandLineOption level { QStringLiteral("log-level"),
+        QStringLiteral("trace, debug, info, warn (default), error, critical, off."), QStringLiteral("level") };
+    QCommandLineOption screenshot { QStringLiteral("screenshot"),
         QStringLiteral(
             "Save a PNG of the window to <file> after --screenshot-delay ms, then quit (docs, headless checks)."),
-        QStringLiteral("file"));
-    const QCommandLineOption screenshotDelay(QStringLiteral("screenshot-delay"),
+        QStringLiteral("file") };
+    QCommandLineOption screenshotDelay { QStringLiteral("screenshot-delay"),
         QStringLiteral("Milliseconds before the screenshot (default 3000)."), QStringLiteral("ms"),
-        QStringLiteral("3000"));
-    const QCommandLineOption tab(QStringLiteral("tab"),
-        QStringLiteral("Open on this tab: overview, patches, build, gpus, server, timeline or fleet."),
-        QStringLiteral("name"));
-    parser.addOptions({ version, demo, verbose, level, screenshot, screenshotDelay, tab });
-    parser.process(app);
+        QStringLiteral("3000") };
+    QCommandLineOption tab { QStringLiteral("tab"),
+        QStringLiteral("Open on this tab: %1.").arg(kf::MainWindow::tabNames().join(QStringLiteral(", "))),
+        QStringLiteral("name") };
 
-    if (parser.isSet(version)) {
+    void addTo(QCommandLineParser& parser) const
+    {
+        parser.setApplicationDescription(
+            QStringLiteral("Patch, build and watch LLM inference on your own GPU servers."));
+        parser.addHelpOption();
+        parser.addOptions({ version, demo, verbose, level, screenshot, screenshotDelay, tab });
+    }
+};
+
+void setApplicationNames()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("kernelforge"));
+    QCoreApplication::setApplicationName(QStringLiteral("kernelforge"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(KF_VERSION_STRING));
+}
+
+// What the command line decides before any window system is needed: --help, --version and
+// errors print and exit anywhere (QApplication aborts without a display). Options of Qt's own
+// (-platform, -style, ...) are left to QApplication: an unknown option is judged only there.
+std::optional<int> answerWithoutDisplay(int argc, char** argv)
+{
+    QCoreApplication pre(argc, argv);
+    setApplicationNames();
+    const Options o;
+    QCommandLineParser parser;
+    o.addTo(parser);
+    static_cast<void>(parser.parse(QCoreApplication::arguments()));
+    if (parser.isSet(QStringLiteral("help-all")))
+        parser.process(pre); // prints the help with Qt's options and exits 0
+    if (parser.isSet(QStringLiteral("help"))) {
+        fputs(parser.helpText().toUtf8().constData(), stdout);
+        return 0;
+    }
+    if (parser.isSet(o.version)) {
         const QString report = kf::versionReport(
             QStringLiteral("kernelforge"), { { QStringLiteral("Highlighter"), kf::highlighterBackendName() } });
         fputs(report.toUtf8().constData(), stdout);
         return 0;
     }
-
-    kf::log::Options logOptions;
-    if (parser.isSet(verbose))
-        logOptions.level = spdlog::level::debug;
-    if (parser.isSet(level) && !kf::log::parseLevel(parser.value(level), &logOptions.level)) {
-        fprintf(stderr, "kernelforge: unknown log level '%s'\n", qPrintable(parser.value(level)));
+    if (parser.isSet(o.tab) && !kf::MainWindow::tabFromName(parser.value(o.tab))) {
+        fprintf(stderr, "kernelforge: no tab named '%s' (one of: %s)\n", qPrintable(parser.value(o.tab)),
+            qPrintable(kf::MainWindow::tabNames().join(QStringLiteral(", "))));
         return 2;
     }
+    spdlog::level::level_enum unused = spdlog::level::warn;
+    if (parser.isSet(o.level) && !kf::log::parseLevel(parser.value(o.level), &unused)) {
+        fprintf(stderr, "kernelforge: unknown log level '%s'\n", qPrintable(parser.value(o.level)));
+        return 2;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (const std::optional<int> rc = answerWithoutDisplay(argc, argv))
+        return *rc;
+
+    QApplication app(argc, argv);
+    setApplicationNames();
+    QApplication::setApplicationDisplayName(QStringLiteral("KernelForge"));
+    QApplication::setDesktopFileName(QStringLiteral("io.github.kernelforge.KernelForge"));
+
+    const Options o;
+    QCommandLineParser parser;
+    o.addTo(parser);
+    parser.process(app); // Qt's own options are gone from the arguments now: anything unknown is an error
+
+    kf::log::Options logOptions;
+    if (parser.isSet(o.verbose))
+        logOptions.level = spdlog::level::debug;
+    if (parser.isSet(o.level))
+        static_cast<void>(kf::log::parseLevel(parser.value(o.level), &logOptions.level)); // checked above
     kf::log::init(logOptions);
     kf::log::installQtMessageHandler();
     kf::log::app()->info("KernelForge {} starting", KF_VERSION_STRING);
@@ -102,7 +152,7 @@ int main(int argc, char** argv)
         kf::log::app()->warn("saved hosts: {}", saved.error());
     }
 
-    if (parser.isSet(demo)) {
+    if (parser.isSet(o.demo)) {
         demoHost = std::make_unique<kf::DemoHost>();
         if (const kf::Result<void> s = demoHost->start(); !s) {
             kf::log::app()->error("demo host failed: {}", s.error());
@@ -124,15 +174,12 @@ int main(int argc, char** argv)
     if (demoHost)
         window.selectHost(QStringLiteral("demo-gpu-server"));
     window.resize(1440, 900);
-    if (parser.isSet(tab)) {
-        for (int i = 0; i < window.tabs()->count(); ++i)
-            if (window.tabs()->tabText(i).remove(QLatin1Char('&')).compare(parser.value(tab), Qt::CaseInsensitive) == 0)
-                window.tabs()->setCurrentIndex(i);
-    }
+    if (parser.isSet(o.tab))
+        window.showTab(*kf::MainWindow::tabFromName(parser.value(o.tab))); // checked above
     window.show();
-    if (parser.isSet(screenshot)) {
-        const QString file = parser.value(screenshot);
-        QTimer::singleShot(parser.value(screenshotDelay).toInt(), &window, [&window, file] {
+    if (parser.isSet(o.screenshot)) {
+        const QString file = parser.value(o.screenshot);
+        QTimer::singleShot(parser.value(o.screenshotDelay).toInt(), &window, [&window, file] {
             if (!window.grab().save(file))
                 fprintf(stderr, "kernelforge: cannot write %s\n", qPrintable(file));
             QApplication::quit();

@@ -17,13 +17,46 @@ private Q_SLOTS:
             QVERIFY2(r.out.contains(lib), r.out.constData());
     }
 
+    // The window system the user has, with no display to reach: QApplication would abort.
+    static kf::test::ProcessOutput runGuiWithoutDisplay(const QStringList& args)
+    {
+        return kf::test::runProgram(QStringLiteral(KF_GUI_BINARY), args, 30000, {},
+            { QStringLiteral("QT_QPA_PLATFORM=xcb"), QStringLiteral("DISPLAY="), QStringLiteral("WAYLAND_DISPLAY=") });
+    }
+
     void guiVersionWorksWithoutADisplay()
     {
-        const auto r = kf::test::runProgram(QStringLiteral(KF_GUI_BINARY), { QStringLiteral("--version") }, 30000, {},
-            { QStringLiteral("QT_QPA_PLATFORM=offscreen") });
+        const auto r = runGuiWithoutDisplay({ QStringLiteral("--version") });
+        QVERIFY2(!r.crashed, r.err.constData());
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.startsWith("kernelforge " KF_VERSION_STRING "\n"));
         QVERIFY2(r.out.contains("Highlighter:"), r.out.constData());
+    }
+
+    void guiHelpWorksWithoutADisplayAndNamesEveryTab()
+    {
+        const auto r = runGuiWithoutDisplay({ QStringLiteral("--help") });
+        QVERIFY2(!r.crashed, r.err.constData());
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("--demo"), r.out.constData());
+        QVERIFY2(
+            r.out.simplified().contains("overview, patches, build, gpus, server, timeline, fleet"), r.out.constData());
+        const auto all = runGuiWithoutDisplay({ QStringLiteral("--help-all") });
+        QVERIFY2(!all.crashed, all.err.constData());
+        QCOMPARE(all.exitCode, 0);
+        QVERIFY2(all.out.contains("--demo"), all.out.constData());
+    }
+
+    void guiRefusesAnUnknownTab()
+    {
+        const auto r = runGuiWithoutDisplay({ QStringLiteral("--tab"), QStringLiteral("gpu") });
+        QVERIFY2(!r.crashed, r.err.constData());
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("no tab named 'gpu' (one of: overview, patches, build, gpus, server, timeline, fleet)"),
+            r.err.constData());
+        const auto level = runGuiWithoutDisplay({ QStringLiteral("--log-level"), QStringLiteral("loud") });
+        QCOMPARE(level.exitCode, 2);
+        QVERIFY2(level.err.contains("unknown log level 'loud'"), level.err.constData());
     }
 
     void helpListsCommands()
