@@ -41,6 +41,10 @@ int usageError(const QString& prefix, const QString& why, void (*usage)(QTextStr
 // and returns kExitConnection.
 int connectionError(const QString& prefix, const QString& why);
 
+// Lines a parser skipped in a file the user gave: "<prefix>: N line(s) skipped" and the first
+// reasons ("line 12: ...", one per line) on stderr, so stdout stays the result. Nothing when 0.
+void reportSkippedLines(const QString& prefix, int count, const QStringList& reasons);
+
 // Exit status for bad usage: an unknown option, a flag without its value, a missing or bad
 // destination, a stray word. Checked before anything connects.
 constexpr int kExitUsage = 2;

@@ -90,8 +90,10 @@ void usage(QTextStream& s)
       << "a header line (any fields, any number, in any order; repeated headers and CRLF are fine)\n"
       << "defines the columns; fields KernelForge does not show are ignored and bracketed values\n"
       << "([N/A], [Not Supported], ...) are null. Without a header the columns are taken from\n"
-      << "--fields (unknown names are skipped), else guessed from the column count (KernelForge's\n"
-      << "own field list, or the common index,uuid,name,pci.bus_id,... list).\n"
+      << "--fields (a name per column, - for one to ignore; an unknown name is an error), else\n"
+      << "guessed from the column count (KernelForge's own field list, or the common\n"
+      << "index,uuid,name,pci.bus_id,... list). Skipped lines are counted on stderr with their\n"
+      << "line numbers and reasons (and in --json's \"skipped\").\n"
       << "A dropped connection is logged in again (1 s doubling to 30 s) and the stream resumes\n"
       << "without repeating samples; --no-reconnect stops instead, --timeout S bounds how long the\n"
       << "server may stay unreachable. Connection failures exit with 255, like ssh.\n";
@@ -171,50 +173,54 @@ int watch(QStringList args)
     return rc != 0 ? rc : loop;
 }
 
-QList<GpuField> fieldsFromNames(const QString& list)
+// The columns of a file without a header, as the user names them: every name a field (any
+// spelling nvidia-smi accepts, " [unit]" allowed), or "-" for a column to ignore.
+Result<QList<GpuField>> fieldsFromNames(const QString& list)
 {
     QList<GpuField> out;
-    for (const QString& n : list.split(u',', Qt::SkipEmptyParts))
-        out.append(gpuFieldFromName(n.trimmed().toUtf8()));
+    for (const QString& raw : list.split(u',')) {
+        const QString n = raw.trimmed();
+        if (n == QLatin1String("-")) {
+            out.append(GpuField::Unknown);
+            continue;
+        }
+        const GpuField f = gpuFieldFromName(n.toUtf8());
+        if (f == GpuField::Unknown)
+            return Result<QList<GpuField>>::failure(
+                QStringLiteral("unknown field '%1' in --fields (a name from nvidia-smi --help-query-gpu that "
+                               "KernelForge reads, or - for a column to ignore)")
+                    .arg(n));
+        out.append(f);
+    }
     return out;
 }
 
 int parse(QStringList args)
 {
+    const QString me = QStringLiteral("gpu parse");
     bool json = false;
-    QString file;
     QString fields;
-    while (!args.isEmpty()) {
-        const QString a = args.takeFirst();
-        if (a == QLatin1String("--json"))
-            json = true;
-        else if (a == QLatin1String("--fields") && !args.isEmpty())
-            fields = args.takeFirst();
-        else if (a == QLatin1String("--help") || a == QLatin1String("-h")) {
-            usage(cli::out());
-            return 0;
-        } else if (!a.startsWith(u'-') && file.isEmpty())
-            file = a;
-        else {
-            cli::err() << "gpu parse: unknown option " << a << '\n';
-            return 2;
-        }
+    cli::FlagTable flags;
+    flags.add("--json", &json).add("--fields", &fields);
+    if (const auto taken = flags.take(args); !taken)
+        return cli::usageError(me, taken.error(), usage);
+    if (args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h"))) {
+        usage(cli::out());
+        return 0;
     }
-    if (file.isEmpty()) {
-        usage(cli::err());
-        return 2;
-    }
-    QFile f(file);
-    if (!f.open(QIODevice::ReadOnly)) {
-        cli::err() << "gpu parse: cannot read " << file << ": " << f.errorString() << '\n';
-        return 1;
-    }
-    const QByteArray data = f.readAll();
+    if (args.isEmpty())
+        return cli::usageError(me, QStringLiteral("which FILE?"), usage);
+    const QString file = args.takeFirst();
+    if (!args.isEmpty())
+        return cli::usageError(me, QStringLiteral("unexpected arguments: ") + args.join(u' '), usage);
     QList<QList<GpuField>> candidates;
     if (!fields.isEmpty()) {
-        candidates.append(fieldsFromNames(fields));
+        const auto named = fieldsFromNames(fields);
+        if (!named)
+            return cli::usageError(me, named.error());
+        candidates.append(*named);
     } else {
-        const QList<GpuField> common = fieldsFromNames(QStringLiteral(
+        const QList<GpuField> common = *fieldsFromNames(QStringLiteral(
             "index,uuid,name,pci.bus_id,driver_version,pstate,temperature.gpu,temperature.memory,utilization.gpu,"
             "utilization.memory,"
             "memory.total,memory.used,memory.free,power.draw,power.limit,clocks.sm,clocks.mem,clocks.max.sm,fan.speed,"
@@ -222,6 +228,12 @@ int parse(QStringList args)
         candidates = { defaultGpuFields(), common, QList<GpuField> { GpuField::Timestamp } + common,
             QList<GpuField> { GpuField::Timestamp } + defaultGpuFields() };
     }
+    QFile f(file);
+    if (!f.open(QIODevice::ReadOnly)) {
+        cli::err() << "gpu parse: cannot read " << file << ": " << f.errorString() << '\n';
+        return 1;
+    }
+    const QByteArray data = f.readAll();
     GpuCsvResult best = parseGpuCsv(data, candidates.first());
     for (const auto& c : candidates) {
         GpuCsvResult r = parseGpuCsv(data, c);
@@ -247,13 +259,14 @@ int parse(QStringList args)
         QJsonObject root;
         root.insert(QStringLiteral("gpus"), arr);
         root.insert(QStringLiteral("bad_lines"), best.badLines);
+        root.insert(QStringLiteral("skipped"), QJsonArray::fromStringList(best.errors));
         root.insert(QStringLiteral("header"), best.sawHeader);
         cli::out() << QJsonDocument(root).toJson(QJsonDocument::Compact) << '\n';
     } else {
         printTable(cli::out(), best.samples);
-        if (best.badLines)
-            cli::out() << best.badLines << " line(s) skipped\n";
     }
+    cli::out().flush();
+    cli::reportSkippedLines(me, best.badLines, best.errors);
     return 0;
 }
 

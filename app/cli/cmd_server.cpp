@@ -183,9 +183,8 @@ int metrics(QStringList args)
         cli::out() << QJsonDocument(o).toJson(QJsonDocument::Compact) << '\n';
     } else {
         printMetrics(cli::out(), m);
-        if (text.badLines)
-            cli::out() << text.badLines << " line(s) skipped: " << text.errors.join(QStringLiteral("; ")) << '\n';
     }
+    cli::reportSkippedLines(QStringLiteral("server metrics"), text.badLines, text.errors);
     return m.vocabulary.isEmpty() ? 1 : 0;
 }
 

@@ -51,6 +51,19 @@ int connectionError(const QString& prefix, const QString& why)
     return kExitConnection;
 }
 
+void reportSkippedLines(const QString& prefix, int count, const QStringList& reasons)
+{
+    if (count <= 0)
+        return;
+    err() << prefix << ": " << count << (count == 1 ? " line" : " lines") << " skipped";
+    if (reasons.size() < count)
+        err() << " (the first " << reasons.size() << " below)";
+    err() << '\n';
+    for (const QString& r : reasons)
+        err() << "  " << r << '\n';
+    err().flush();
+}
+
 } // namespace kf::cli
 
 namespace {

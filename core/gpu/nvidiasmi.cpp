@@ -260,18 +260,20 @@ void readCsvTable(QByteArrayView data, Field (*lookup)(QByteArrayView), Field un
     Columns cols;
     qsizetype pos = 0;
     const qsizetype size = data.size();
+    int lineNo = 0;
     while (pos < size) {
         const char* nl = static_cast<const char*>(std::memchr(data.data() + pos, '\n', size_t(size - pos)));
         const qsizetype end = nl ? nl - data.data() : size;
         const QByteArrayView line = trimmed(data.sliced(pos, end - pos));
         pos = end + 1;
+        ++lineNo;
         if (line.isEmpty())
             continue;
         splitColumns(line, cols);
         if (auto fields = headerLayout(cols, lookup, unknown))
             onHeader(std::move(*fields));
         else
-            onRow(line, cols);
+            onRow(lineNo, line, cols);
     }
 }
 
@@ -395,16 +397,24 @@ GpuCsvResult parseGpuCsv(QByteArrayView data, const QList<GpuField>& requested)
             result.columns = std::move(header);
             result.sawHeader = true;
         },
-        [&](QByteArrayView line, const Columns& cols) {
+        [&](int lineNo, QByteArrayView line, const Columns& cols) {
+            const auto skip = [&](const QString& why) {
+                if (result.errors.size() < 10)
+                    result.errors.append(QStringLiteral("line %1: %2").arg(lineNo).arg(why));
+                ++result.badLines;
+            };
             GpuSample s;
             if (cols.size() != result.columns.size()) {
                 if (cols.size() <= 1 && result.messages.size() < 20)
                     result.messages.append(QString::fromUtf8(line));
                 if (result.fatal.isEmpty())
                     result.fatal = fatalMessage(line);
-                ++result.badLines;
+                skip(QStringLiteral("%1 %2, the layout has %3")
+                         .arg(cols.size())
+                         .arg(cols.size() == 1 ? QStringLiteral("column") : QStringLiteral("columns"))
+                         .arg(result.columns.size()));
             } else if (!readGpuRow(cols, result.columns, texts, s)) {
-                ++result.badLines;
+                skip(QStringLiteral("the GPU index is not a whole number from 0 to 4096"));
             } else {
                 result.samples.append(std::move(s));
             }
@@ -427,7 +437,7 @@ ComputeAppsResult parseComputeApps(QByteArrayView data)
             memCol = int(fields.indexOf(AppField::Memory));
             uuidCol = int(fields.indexOf(AppField::Uuid));
         },
-        [&](QByteArrayView line, const Columns& cols) {
+        [&](int, QByteArrayView line, const Columns& cols) {
             // A process name with commas: the extra columns belong to the name.
             const int extra = int(cols.size()) - count;
             if (extra < 0 || pidCol < 0 || (extra > 0 && nameCol < 0)) {

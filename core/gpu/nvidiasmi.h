@@ -69,6 +69,7 @@ struct GpuCsvResult
     QList<GpuField> columns; // the layout used (from the header when there was one)
     bool sawHeader = false;
     int badLines = 0;     // lines skipped: wrong column count, garbage
+    QStringList errors;   // why, for the first 10 of them: "line 12: ..." (as PromText::errors)
     QStringList messages; // nvidia-smi's own text lines (errors), at most 20
     // A well-known fatal nvidia-smi message seen in the output (NVML mismatch, no driver).
     QString fatal;

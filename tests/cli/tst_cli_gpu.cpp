@@ -5,6 +5,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QtTest>
 
 namespace {
@@ -138,6 +139,56 @@ private Q_SLOTS:
             { QStringLiteral("gpu"), QStringLiteral("parse"), gtx, QStringLiteral("--fields"), fields });
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.out.trimmed().split('\n').value(1).simplified(), QByteArray("- - 0% 0/2004 44C -/- - - -"));
+    }
+
+    // Skipped lines go to stderr with their line numbers and reasons; stdout stays the table
+    // (or the JSON, which lists them too). --fields names every column, or "-" for one to ignore.
+    void skippedLinesAndUnknownFields()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("cut.csv"));
+        QVERIFY(kf::test::writeFile(file,
+            "index, name, power.draw [W]\n"
+            "0, NVIDIA H200, 120.5 W\n"
+            "1, NVIDIA H200\n"
+            "\n"
+            "x, NVIDIA H200, 99 W\n"
+            "2, NVIDIA H200, 130 W\n"));
+        auto r = kf::test::runCli({ QStringLiteral("gpu"), QStringLiteral("parse"), file });
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(!r.out.contains("skipped"), r.out.constData());
+        QVERIFY2(r.err.contains("gpu parse: 2 lines skipped\n"
+                                "  line 3: 2 columns, the layout has 3\n"
+                                "  line 5: the GPU index is not a whole number from 0 to 4096\n"),
+            r.err.constData());
+        r = kf::test::runCli({ QStringLiteral("gpu"), QStringLiteral("parse"), file, QStringLiteral("--json") });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o.value(QStringLiteral("bad_lines")).toInt(), 2);
+        QCOMPARE(o.value(QStringLiteral("skipped")).toArray().at(0).toString(),
+            QStringLiteral("line 3: 2 columns, the layout has 3"));
+
+        const QString bare = dir.filePath(QStringLiteral("bare.csv"));
+        QVERIFY(kf::test::writeFile(bare, "0, 17, 120.5\n"));
+        r = kf::test::runCli({ QStringLiteral("gpu"), QStringLiteral("parse"), bare, QStringLiteral("--fields"),
+            QStringLiteral("index,powr.draw,power.draw") });
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("unknown field 'powr.draw' in --fields"), r.err.constData());
+        r = kf::test::runCli({ QStringLiteral("gpu"), QStringLiteral("parse"), bare, QStringLiteral("--json"),
+            QStringLiteral("--fields"), QStringLiteral("index,-,power.draw") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(r.out)
+                     .object()
+                     .value(QStringLiteral("gpus"))
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .value(QStringLiteral("power_w"))
+                     .toDouble(),
+            120.5);
+        r = kf::test::runCli({ QStringLiteral("gpu"), QStringLiteral("parse") });
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("which FILE?"), r.err.constData());
     }
 
     void parseTableAndErrors()

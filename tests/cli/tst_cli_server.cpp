@@ -6,6 +6,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QTcpServer>
+#include <QTemporaryDir>
 #include <QtTest>
 
 namespace {
@@ -103,6 +104,21 @@ private Q_SLOTS:
         r = kf::test::runCli({ QStringLiteral("server"), QStringLiteral("metrics"), QStringLiteral("--from-file"),
             QStringLiteral("/nonexistent") });
         QCOMPARE(r.exitCode, 1);
+
+        // A line the parser skips is said on stderr, with its number; stdout stays the report.
+        QTemporaryDir dir;
+        const QString page = dir.filePath(QStringLiteral("bad.prom"));
+        QFile good(kf::test::dataPath(QStringLiteral("metrics/vllm.prom")));
+        QVERIFY(good.open(QIODevice::ReadOnly));
+        const QByteArray text = good.readAll();
+        QVERIFY(kf::test::writeFile(page, text + "vllm:num_requests_running{model_name=\"m\" 3\n"));
+        const int badLine = int(text.count('\n')) + 1;
+        r = kf::test::runCli(
+            { QStringLiteral("server"), QStringLiteral("metrics"), QStringLiteral("--from-file"), page });
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(!r.out.contains("skipped"), r.out.constData());
+        QVERIFY2(r.err.startsWith(QStringLiteral("server metrics: 1 line skipped\n  line %1: ").arg(badLine).toUtf8()),
+            r.err.constData());
     }
 
     void quantileAboveLastBucket()
