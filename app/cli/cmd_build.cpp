@@ -4,6 +4,7 @@
 #include "app/cli/cli.h"
 #include "app/cli/flags.h"
 #include "app/cli/sshoptions.h"
+#include "app/cli/texttable.h"
 
 #include "core/jobs/remotejob.h"
 #include "core/log/redact.h"
@@ -290,15 +291,24 @@ int listBuilds(const Call& c)
         cli::err() << "kernelforge-cli build: " << jobs.error() << '\n' << Qt::flush;
         return 1;
     }
-    for (const auto& j : *jobs) {
-        if (c.args.json)
+    if (c.args.json) {
+        for (const auto& j : *jobs)
             printJson(jobJson(j));
-        else
-            cli::out() << j.id.leftJustified(24) << toString(j.state).leftJustified(10)
-                       << (j.state == JobInfo::State::Finished ? QString::number(j.exitStatus) : QStringLiteral("-"))
-                              .leftJustified(5)
-                       << j.name.leftJustified(24) << j.command << '\n';
+        return 0;
     }
+    if (jobs->isEmpty()) {
+        cli::err() << "no builds on " << c.target.label << '\n' << Qt::flush;
+        return 0;
+    }
+    cli::TextTable table({ QStringLiteral("JOB"), QStringLiteral("STATE"), QStringLiteral("EXIT"),
+        QStringLiteral("STARTED"), QStringLiteral("NAME"), QStringLiteral("COMMAND") });
+    for (const auto& j : *jobs)
+        table.addRow({ j.id, toString(j.state),
+            j.state == JobInfo::State::Finished ? QString::number(j.exitStatus) : QStringLiteral("-"),
+            j.started.isValid() ? j.started.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"))
+                                : QStringLiteral("-"),
+            j.name, j.command });
+    table.print(cli::out());
     return 0;
 }
 
@@ -335,14 +345,19 @@ int listProfiles(bool json)
         cli::err() << "kernelforge-cli build: " << all.error() << '\n' << Qt::flush;
         return 1;
     }
+    cli::TextTable table(
+        { QStringLiteral("PROFILE"), QStringLiteral("KIND"), QStringLiteral("DIR"), QStringLiteral("COMMAND") });
     for (const auto& p : *all) {
         if (json)
             printJson({ { QStringLiteral("event"), QStringLiteral("profile") }, { QStringLiteral("name"), p.name },
                 { QStringLiteral("command"), p.command }, { QStringLiteral("dir"), p.workingDirectory },
                 { QStringLiteral("built_in"), p.builtIn } });
         else
-            cli::out() << p.name.leftJustified(26) << p.workingDirectory.leftJustified(24) << p.command << '\n';
+            table.addRow({ p.name, p.builtIn ? QStringLiteral("built-in") : QStringLiteral("yours"), p.workingDirectory,
+                p.command });
     }
+    if (!json)
+        table.print(cli::out());
     return 0;
 }
 

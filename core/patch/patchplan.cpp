@@ -98,10 +98,11 @@ PatchPlan planRecipe(const Patch& patch, const QString& text, PatchPlan p)
     }
     if (changed > 0) {
         p.status = PatchStatus::WillApply;
-        p.reason = QStringLiteral("%1 of %2 edit%3 change the file")
+        p.reason = QStringLiteral("%1 of %2 %3 %4 the file")
                        .arg(changed)
                        .arg(patch.edits.size())
-                       .arg(patch.edits.size() == 1 ? QString() : QStringLiteral("s"));
+                       .arg(patch.edits.size() == 1 ? QStringLiteral("edit") : QStringLiteral("edits"),
+                           changed == 1 ? QStringLiteral("changes") : QStringLiteral("change"));
         p.textAfter = work;
     } else if (there > 0) {
         p.status = PatchStatus::AlreadyApplied;

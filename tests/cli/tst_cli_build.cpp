@@ -83,6 +83,14 @@ private Q_SLOTS:
             60000, env());
         QCOMPARE(list.exitCode, 0);
         QVERIFY(list.out.contains(id.toUtf8()));
+        const auto table = kf::test::runCli(
+            { QStringLiteral("build"), QStringLiteral("list"), QStringLiteral("--local") }, 60000, env());
+        QCOMPARE(table.exitCode, 0);
+        QVERIFY2(table.out.startsWith("JOB "), table.out.constData());
+        const QList<QByteArray> rows = table.out.trimmed().split('\n');
+        const qsizetype exitAt = rows.first().indexOf("EXIT");
+        QVERIFY2(
+            rows.last().startsWith(id.toUtf8()) && rows.last().mid(exitAt).startsWith("5 "), table.out.constData());
 
         // Plain attach replays the log on stdout, byte for byte.
         const auto plain = kf::test::runCli(
@@ -161,6 +169,16 @@ private Q_SLOTS:
         const auto profiles = kf::test::runCli({ QStringLiteral("build"), QStringLiteral("profiles") }, 60000, env());
         QCOMPARE(profiles.exitCode, 0);
         QVERIFY(profiles.out.contains("sgl-kernel (pip)"));
+        // A header, and every column starts where its header does.
+        const QList<QByteArray> lines = profiles.out.trimmed().split('\n');
+        QVERIFY2(lines.first().startsWith("PROFILE "), profiles.out.constData());
+        const qsizetype kind = lines.first().indexOf("KIND");
+        const qsizetype dir = lines.first().indexOf("DIR");
+        QVERIFY(kind > 0 && dir > kind);
+        for (const QByteArray& line : lines.mid(1)) {
+            QVERIFY2(line.mid(kind).startsWith("built-in") || line.mid(kind).startsWith("yours"), line.constData());
+            QVERIFY2(line.at(dir - 1) == ' ' && line.at(dir) != ' ', line.constData());
+        }
     }
 };
 

@@ -205,6 +205,7 @@ patches:
     if (p.status == PatchStatus::Conflict)
         QCOMPARE(p.nearestLines.isEmpty(), false);
     if (p.status == PatchStatus::WillApply) {
+        QCOMPARE(p.reason, QStringLiteral("1 of 1 edit changes the file")); // the set has one edit
         const PatchPlan again = planPatch(set->patches.first(), p.textAfter);
         QCOMPARE(int(again.status), int(PatchStatus::AlreadyApplied));
     }
