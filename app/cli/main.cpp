@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "app/cli/cli.h"
+#include "app/cli/flags.h"
 #include "app/cli/sshoptions.h"
 
 #include "core/log/logging.h"
@@ -77,7 +78,7 @@ void printUsage(QTextStream& s)
     std::sort(cmds.begin(), cmds.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
     for (const auto& c : cmds)
         s << "  " << c.name.leftJustified(12) << c.summary << '\n';
-    s << "\nGlobal options:\n"
+    s << "\nGlobal options (before or after the command, not after a \"--\"):\n"
       << "  --version          print versions and exit\n"
       << "  --verbose          log at debug level to stderr and the log file\n"
       << "  --log-level LEVEL  trace, debug, info, warn (default), error, critical, off\n"
@@ -96,6 +97,18 @@ int main(int argc, char** argv)
     QStringList args = app.arguments().mid(1);
     kf::log::Options logOptions;
     logOptions.level = spdlog::level::warn;
+    // The global options work anywhere before a "--" (kernelforge-cli build list --verbose).
+    bool verbose = false;
+    kf::cli::FlagTable global;
+    global.add("--verbose", &verbose).add("--log-level", [&logOptions](const QString& v) -> kf::Result<void> {
+        if (!kf::log::parseLevel(v, &logOptions.level))
+            return kf::Result<void>::failure(QStringLiteral("unknown log level '%1'").arg(v));
+        return {};
+    });
+    if (const auto taken = global.take(args); !taken)
+        return kf::cli::usageError(QStringLiteral("kernelforge-cli"), taken.error());
+    if (verbose)
+        logOptions.level = spdlog::level::debug;
     while (!args.isEmpty() && args.first().startsWith(QLatin1String("--"))) {
         const QString a = args.takeFirst();
         if (a == QLatin1String("--version")) {
@@ -106,18 +119,9 @@ int main(int argc, char** argv)
             printUsage(kf::cli::out());
             return 0;
         }
-        if (a == QLatin1String("--verbose")) {
-            logOptions.level = spdlog::level::debug;
-        } else if (a == QLatin1String("--log-level") && !args.isEmpty()) {
-            if (!kf::log::parseLevel(args.takeFirst(), &logOptions.level)) {
-                kf::cli::err() << "kernelforge-cli: unknown log level\n" << Qt::flush;
-                return 2;
-            }
-        } else {
-            kf::cli::err() << "kernelforge-cli: unknown option " << a << "\n" << Qt::flush;
-            printUsage(kf::cli::err());
-            return 2;
-        }
+        kf::cli::err() << "kernelforge-cli: unknown option " << a << "\n" << Qt::flush;
+        printUsage(kf::cli::err());
+        return 2;
     }
     kf::log::init(logOptions);
     kf::log::installQtMessageHandler();

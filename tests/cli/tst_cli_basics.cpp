@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "tests/support/testsupport.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 class TestCliBasics : public QObject
@@ -78,6 +79,27 @@ private Q_SLOTS:
         const auto r
             = kf::test::runCli({ QStringLiteral("--log-level"), QStringLiteral("loud"), QStringLiteral("--help") });
         QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("unknown log level 'loud'"), r.err.constData());
+    }
+
+    // --verbose and --log-level work after the command too, as users type them last.
+    void globalOptionsAfterTheCommand()
+    {
+        QTemporaryDir home;
+        const QStringList env { QStringLiteral("HOME=") + home.path(), QStringLiteral("XDG_CONFIG_HOME="),
+            QStringLiteral("XDG_STATE_HOME="), QStringLiteral("XDG_CACHE_HOME="), QStringLiteral("XDG_DATA_HOME=") };
+        auto r = kf::test::runCli(
+            { QStringLiteral("build"), QStringLiteral("profiles"), QStringLiteral("--verbose") }, 30000, env);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.startsWith("PROFILE"), r.out.constData());
+        r = kf::test::runCli(
+            { QStringLiteral("build"), QStringLiteral("profiles"), QStringLiteral("--log-level=info") }, 30000, env);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = kf::test::runCli({ QStringLiteral("build"), QStringLiteral("profiles"), QStringLiteral("--log-level"),
+                                 QStringLiteral("loud") },
+            30000, env);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("unknown log level 'loud'"), r.err.constData());
     }
 };
 
