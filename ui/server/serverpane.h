@@ -25,6 +25,7 @@ class QTreeWidget;
 
 namespace kf {
 
+class BenchPanel;
 class RemoteJob;
 class TimeChart;
 
@@ -58,6 +59,7 @@ public:
     bool isServerRunning() const { return m_jobRunning; }
     ServerClient* client() const { return m_client.get(); }
     QPlainTextEdit* logView() const { return m_log; }
+    BenchPanel* benchPanel() const { return m_bench; }
     int chartCount() const { return int(m_charts.size()); }
     // The throughput series as charted (NaN points are gaps), for tests.
     QList<QPointF> throughputPoints() const;
@@ -103,6 +105,7 @@ private:
     QList<TimeChart*> m_charts;
     QPlainTextEdit* m_log;
     QTreeWidget* m_servers;
+    BenchPanel* m_bench; // the Benchmark tab
     std::unique_ptr<ServerClient> m_client;
     std::unique_ptr<RemoteJob> m_job;
     QString m_jobId;
