@@ -186,6 +186,11 @@ private Q_SLOTS:
         const auto events = timeline::events(q);
         QVERIFY2(events, qPrintable(events.error()));
         QCOMPARE(events->size(), 1);
+        const QString summary = events->first().summary;
+        QVERIFY2(summary.startsWith(QStringLiteral("Serving benchmark #%1 completed: Qwen/Qwen3.5-397B-A17B-NVFP4, 2 "
+                                                   "levels, up to ")
+                                        .arg(first.id)),
+            qPrintable(summary));
         QVERIFY(dw.window->grab().save(test::screenshotPath(QStringLiteral("server-benchmark"))));
 
         // A second run of the same workload; the two side by side.
