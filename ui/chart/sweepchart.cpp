@@ -7,14 +7,16 @@
 #include <QMouseEvent>
 #include <QPainter>
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace kf {
 
 namespace {
 
 constexpr int kPad = 6;
-constexpr int kDot = 4;       // point radius
+constexpr int kDot = 4;         // point radius
 constexpr int kHoverReach = 12; // px around a point that show its values
 
 bool finite(const SweepChart::Point& p)
@@ -142,8 +144,8 @@ void SweepChart::paintEvent(QPaintEvent*)
     p.setPen(grid);
     p.drawRect(plot);
     p.setPen(text);
-    p.drawText(QRect(plot.left(), plot.bottom() + fm.height() + 5, plot.width(), fm.height()), Qt::AlignHCenter,
-        m_xLabel);
+    p.drawText(
+        QRect(plot.left(), plot.bottom() + fm.height() + 5, plot.width(), fm.height()), Qt::AlignHCenter, m_xLabel);
     p.save();
     p.translate(kPad, plot.center().y());
     p.rotate(-90);

@@ -81,8 +81,8 @@ BenchPanel::BenchPanel(HostConnection* host, QWidget* parent)
     , m_result(new BenchResultView(this))
 {
     m_confirm = [this](const QString& question) {
-        return QMessageBox::question(this, tr("Remove benchmark runs"), question, QMessageBox::Yes | QMessageBox::Cancel,
-                   QMessageBox::Cancel)
+        return QMessageBox::question(this, tr("Remove benchmark runs"), question,
+                   QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel)
             == QMessageBox::Yes;
     };
     auto* split = new QSplitter(Qt::Horizontal, this);
@@ -145,6 +145,7 @@ BenchPanel::BenchPanel(HostConnection* host, QWidget* parent)
     m_levels->setRootIsDecorated(false);
     m_levels->setUniformRowHeights(true);
     m_levels->setMinimumHeight(90);
+    m_levels->setMaximumHeight(m_levels->fontMetrics().height() * 9);
     progressLayout->addWidget(m_levels);
     leftLayout->addWidget(progress);
 
@@ -253,7 +254,8 @@ void BenchPanel::updateActions()
         hint = p.error();
     m_start->setEnabled(ready && !running && p.ok());
     m_cancel->setEnabled(running);
-    for (QWidget* w : std::initializer_list<QWidget*> { m_api, m_concurrency, m_requests, m_inputLen, m_outputLen, m_rate })
+    for (QWidget* w :
+        std::initializer_list<QWidget*> { m_api, m_concurrency, m_requests, m_inputLen, m_outputLen, m_rate })
         w->setEnabled(!running);
     m_concurrency->setStyleSheet(p || !ready ? QString() : QStringLiteral("QLineEdit { border: 1px solid #c0392b; }"));
     m_hint->setStyleSheet(ready ? QStringLiteral("color: #c0392b;") : QString());
@@ -323,7 +325,8 @@ void BenchPanel::start()
                           .arg(std::isfinite(l.stats.outputThroughput)
                                   ? QString::number(l.stats.outputThroughput, 'f', 0)
                                   : QStringLiteral("–")));
-            item->setForeground(LevelResultText, l.stats.failed > 0 ? QColor(0xc0, 0x39, 0x2b) : palette().color(QPalette::Text));
+            item->setForeground(
+                LevelResultText, l.stats.failed > 0 ? QColor(0xc0, 0x39, 0x2b) : palette().color(QPalette::Text));
         }
         m_result->showRun(bench->run(), m_refs);
     });
@@ -362,7 +365,8 @@ void BenchPanel::onFinished(const BenchRun& run)
     for (int i = 0; i < m_levels->topLevelItemCount(); ++i) {
         QTreeWidgetItem* item = m_levels->topLevelItem(i);
         if (i >= run.levels.size())
-            item->setText(LevelResultText, run.status == QLatin1String("cancelled") ? tr("not run") : tr("not reached"));
+            item->setText(
+                LevelResultText, run.status == QLatin1String("cancelled") ? tr("not run") : tr("not reached"));
     }
     m_shownId = run.id;
     m_result->showRun(run, m_refs);
@@ -377,15 +381,15 @@ void BenchPanel::refreshRuns()
     if (host.isEmpty())
         return;
     m_listing.cancel(); // the newest list wins
-    m_listing = m_store.track(
-        QtConcurrent::run(transportPool(), [host] { return benchstore::list(host, 200); }),
+    m_listing = m_store.track(QtConcurrent::run(transportPool(), [host] { return benchstore::list(host, 200); }),
         [this](const Result<QList<BenchRun>>& runs) {
             const QList<qint64> selected = selectedRuns();
             const QSignalBlocker block(m_runs);
             m_runs->clear();
             if (!runs) {
                 m_runs->setToolTip(runs.error());
-                auto* item = new QTreeWidgetItem(m_runs, { QString(), tr("cannot read the history: %1").arg(runs.error()) });
+                auto* item
+                    = new QTreeWidgetItem(m_runs, { QString(), tr("cannot read the history: %1").arg(runs.error()) });
                 item->setFlags(Qt::NoItemFlags);
             }
             for (const BenchRun& r : runs ? runs.value() : QList<BenchRun>()) {

@@ -96,8 +96,8 @@ private:
     std::optional<ReferenceTable> m_refs;
     qint64 m_shownId = 0; // the stored run in the result view (0: none, or the live one)
     std::function<bool(const QString&)> m_confirm;
-    JobTracker m_store { this };         // stored runs: the newest list wins
-    JobTracker m_loads { this };         // a run or a comparison to show: the newest pick wins
+    JobTracker m_store { this }; // stored runs: the newest list wins
+    JobTracker m_loads { this }; // a run or a comparison to show: the newest pick wins
     RequestHandle m_listing;
 };
 

@@ -10,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -39,9 +40,10 @@ QString metricText(double v)
 
 QString metricLabel(const BenchMetric& m)
 {
+    // "output tok/s" and "requests/s" say their unit already.
+    const QString label = QString::fromLatin1(m.label);
     const QString unit = QString::fromLatin1(m.unit);
-    return QString::fromLatin1(m.label)
-        + (unit.isEmpty() || QString::fromLatin1(m.label).endsWith(unit) ? QString() : QStringLiteral(" (%1)").arg(unit));
+    return unit.isEmpty() || label.endsWith(QLatin1String("/s")) ? label : QStringLiteral("%1 (%2)").arg(label, unit);
 }
 
 bool isThroughput(const BenchMetric& m)
@@ -57,6 +59,15 @@ QTableWidgetItem* cell(const QString& text, const QString& tip = {})
     if (!tip.isEmpty())
         item->setToolTip(tip);
     return item;
+}
+
+// Columns as wide as their contents, and never narrower than a number of six digits and a sign.
+void fitColumns(QTableWidget* table)
+{
+    table->resizeColumnsToContents();
+    const int min = table->fontMetrics().horizontalAdvance(QStringLiteral("+00000.0%")) + 12;
+    for (int c = 0; c < table->columnCount(); ++c)
+        table->setColumnWidth(c, qMax(min, table->columnWidth(c)));
 }
 
 QString reasonsText(const LevelStats& s)
@@ -102,15 +113,19 @@ BenchResultView::BenchResultView(QWidget* parent)
     axis->addWidget(m_latency);
     axis->addStretch(1);
     layout->addLayout(axis);
+    // Chart over table, the split the user's to move.
+    auto* split = new QSplitter(Qt::Vertical, this);
     m_chart->setObjectName(QStringLiteral("benchChart"));
-    m_chart->setMinimumHeight(230);
-    layout->addWidget(m_chart, 3);
+    m_chart->setMinimumHeight(200);
+    split->addWidget(m_chart);
+    split->addWidget(m_table);
+    split->setSizes({ 300, 320 });
+    layout->addWidget(split, 1);
     m_table->setObjectName(QStringLiteral("benchTable"));
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setAlternatingRowColors(true);
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    layout->addWidget(m_table, 4);
     for (QLabel* l : { m_notes, m_references }) {
         l->setWordWrap(true);
         l->setTextInteractionFlags(Qt::TextBrowserInteraction);
@@ -164,14 +179,14 @@ void BenchResultView::refresh()
     auto curve = [&](const BenchRun& r, const QString& name, int color) {
         SweepChart::Curve c { name, TimeChart::paletteColor(color), {} };
         for (const LevelResult& l : r.levels)
-            c.points.append({ l.concurrency, latency.value(l.stats), l.stats.outputThroughput,
-                l.stats.outputTokensEstimated });
+            c.points.append(
+                { l.concurrency, latency.value(l.stats), l.stats.outputThroughput, l.stats.outputTokensEstimated });
         return c;
     };
     if (m_mode == Mode::Run) {
         m_chart->setCurves({ curve(m_a, QString(), 0) });
-        m_chart->setEmptyText(m_a.status == QLatin1String("running") ? tr("The first level is running…")
-                                                                     : tr("No level was measured"));
+        m_chart->setEmptyText(
+            m_a.status == QLatin1String("running") ? tr("The first level is running…") : tr("No level was measured"));
         const QString status = m_a.status == QLatin1String("completed") ? QStringLiteral("<b>completed</b>")
             : m_a.status == QLatin1String("running")
             ? QStringLiteral("<b>running</b>")
@@ -188,7 +203,8 @@ void BenchResultView::refresh()
         fillRunTable();
         showReferences();
     } else {
-        m_chart->setCurves({ curve(m_a, tr("A: %1").arg(runName(m_a)), 0), curve(m_b, tr("B: %1").arg(runName(m_b)), 1) });
+        m_chart->setCurves(
+            { curve(m_a, tr("A: %1").arg(runName(m_a)), 0), curve(m_b, tr("B: %1").arg(runName(m_b)), 1) });
         const RunComparison c = compareRuns(m_a, m_b);
         auto line = [](const QString& tag, const BenchRun& r) {
             return QStringLiteral("<b>%1</b>: %2 · %3 · %4 · %5")
@@ -261,7 +277,7 @@ void BenchResultView::fillRunTable()
                          .arg(l.notSent);
     }
     m_table->setHorizontalHeaderLabels(columns);
-    m_table->resizeColumnsToContents();
+    fitColumns(m_table);
     if (!m_a.levels.isEmpty()) {
         if (inEstimated || outEstimated)
             notes.prepend(tr("<b>%1 token counts are estimated</b> (marked %2): the server reported no usage, so "
@@ -274,7 +290,8 @@ void BenchResultView::fillRunTable()
             notes.prepend(tr("Token counts are the server's own (usage / meta_info)."));
     }
     if (m_a.gpu.isEmpty() && m_a.status != QLatin1String("running") && !m_a.levels.isEmpty())
-        notes << tr("No GPU samples%1.").arg(m_a.gpuNote.isEmpty() ? QString() : QStringLiteral(": ") + m_a.gpuNote.toHtmlEscaped());
+        notes << tr("No GPU samples%1.")
+                     .arg(m_a.gpuNote.isEmpty() ? QString() : QStringLiteral(": ") + m_a.gpuNote.toHtmlEscaped());
     if (!m_a.saveError.isEmpty())
         notes << QStringLiteral("<span style='color:#c0392b'>%1</span>")
                      .arg(tr("Not stored: %1").arg(m_a.saveError.toHtmlEscaped()));
@@ -303,10 +320,9 @@ void BenchResultView::fillComparisonTable()
             const double ch = relativeChange(a, b);
             m_table->setItem(row, 3 * i, cell(l.a ? metricText(a) : tr("not run")));
             m_table->setItem(row, 3 * i + 1, cell(l.b ? metricText(b) : tr("not run")));
-            auto* change = cell(std::isfinite(ch) ? QStringLiteral("%1%2%")
-                                                        .arg(ch >= 0 ? QStringLiteral("+") : QString())
-                                                        .arg(ch * 100, 0, 'f', 1)
-                                                  : QStringLiteral("–"));
+            auto* change = cell(std::isfinite(ch)
+                    ? QStringLiteral("%1%2%").arg(ch >= 0 ? QStringLiteral("+") : QString()).arg(ch * 100, 0, 'f', 1)
+                    : QStringLiteral("–"));
             if (std::isfinite(ch) && std::abs(ch) >= 0.005) {
                 const bool better = (ch > 0) == m.higherIsBetter;
                 change->setForeground(better ? kBetter : kWorse);
@@ -316,7 +332,7 @@ void BenchResultView::fillComparisonTable()
         }
     }
     m_table->setHorizontalHeaderLabels(columns);
-    m_table->resizeColumnsToContents();
+    fitColumns(m_table);
     m_notes->setText(tr("Levels are matched by concurrency; change = (B − A) / A, green where B is better."));
 }
 
@@ -352,8 +368,9 @@ void BenchResultView::showReferences()
                                   .arg(tr("No published result matches this workload."), rule));
         return;
     }
-    m_references->setText(QStringLiteral("<b>%1</b><br>%2<br><span style='color:gray'>%3</span>")
-                              .arg(tr("Published results for this workload"), lines.join(QStringLiteral("<br>")), rule));
+    m_references->setText(
+        QStringLiteral("<b>%1</b><br>%2<br><span style='color:gray'>%3</span>")
+            .arg(tr("Published results for this workload"), lines.join(QStringLiteral("<br>")), rule));
 }
 
 } // namespace kf

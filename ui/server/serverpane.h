@@ -37,7 +37,8 @@ class TimeChart;
 // (through an SSH tunnel to the remote loopback; periods without a server are gaps), the log
 // tail with errors highlighted, and the servers KernelForge started on the host. A running
 // server of ours on the port is adopted (after a reconnect or an app restart) and can always
-// be stopped. Only the selected host's pane polls the server.
+// be stopped. Only the selected host's pane polls the server. The Benchmark tab (BenchPanel)
+// runs a serving benchmark against the pane's port.
 class ServerPane : public HostPane
 {
     Q_OBJECT

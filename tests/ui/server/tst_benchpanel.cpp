@@ -192,6 +192,8 @@ private Q_SLOTS:
                                         .arg(first.id)),
             qPrintable(summary));
         QVERIFY(dw.window->grab().save(test::screenshotPath(QStringLiteral("server-benchmark"))));
+        // The README's picture of the tab (docs/images/server-benchmark.png is this one).
+        QVERIFY(panel->grab().save(test::screenshotPath(QStringLiteral("benchpanel"))));
 
         // A second run of the same workload; the two side by side.
         const BenchRun second = runSweep(panel);
