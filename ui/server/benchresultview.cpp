@@ -253,7 +253,8 @@ void BenchResultView::fillRunTable()
             // Output counts feed every tok/s; total tok/s also the prompt's.
             const bool estimated = isThroughput(m)
                 && (s.outputTokensEstimated || (QByteArrayView(m.key) == "total_tok_s" && s.inputTokensEstimated));
-            QTableWidgetItem* item = cell((estimated && std::isfinite(v) ? kEstimated : QString()) + metricText(v),
+            const QString text = QByteArrayView(m.unit).isEmpty() ? number(v, 0) : metricText(v); // a count
+            QTableWidgetItem* item = cell((estimated && std::isfinite(v) ? kEstimated : QString()) + text,
                 estimated ? tr("Estimated: the server reported no token counts") : QString());
             if (QByteArrayView(m.key) == "failed" && s.failed > 0) {
                 item->setForeground(kWorse);
@@ -318,8 +319,9 @@ void BenchResultView::fillComparisonTable()
             const double a = l.a ? m.value(*l.a) : noValue();
             const double b = l.b ? m.value(*l.b) : noValue();
             const double ch = relativeChange(a, b);
-            m_table->setItem(row, 3 * i, cell(l.a ? metricText(a) : tr("not run")));
-            m_table->setItem(row, 3 * i + 1, cell(l.b ? metricText(b) : tr("not run")));
+            auto text = [&m](double v) { return QByteArrayView(m.unit).isEmpty() ? number(v, 0) : metricText(v); };
+            m_table->setItem(row, 3 * i, cell(l.a ? text(a) : tr("not run")));
+            m_table->setItem(row, 3 * i + 1, cell(l.b ? text(b) : tr("not run")));
             auto* change = cell(std::isfinite(ch)
                     ? QStringLiteral("%1%2%").arg(ch >= 0 ? QStringLiteral("+") : QString()).arg(ch * 100, 0, 'f', 1)
                     : QStringLiteral("–"));
