@@ -69,38 +69,13 @@ QString num(double v, int precision = 1)
     return std::isfinite(v) ? QString::number(v, 'f', precision) : QStringLiteral("-");
 }
 
-QString workload(const BenchRun& run)
-{
-    const BenchParams& p = run.params;
-    return QStringLiteral("%1 %2, input %3 tokens (prompts of %4 words%5), output %6 tokens, %7")
-        .arg(serveApiName(p.api), QString::fromLatin1(serveApiPath(p.api)))
-        .arg(p.inputTokens)
-        .arg(run.promptWords)
-        .arg(run.promptCalibrated ? QStringLiteral(", calibrated on the server's count") : QString())
-        .arg(p.outputTokens)
-        .arg(p.requestRate > 0 ? QStringLiteral("%1 requests/s (Poisson)").arg(p.requestRate)
-                               : QStringLiteral("all requests at once"));
-}
-
-QString serverLine(const ServerIdentity& f)
-{
-    QStringList parts;
-    parts << (f.model.isEmpty() ? QStringLiteral("model ?") : f.model);
-    if (!f.serverVersion.isEmpty())
-        parts << QStringLiteral("server %1").arg(f.serverVersion);
-    parts << (f.precision.isEmpty() ? QStringLiteral("precision unknown") : f.precision);
-    if (f.gpuCount > 0)
-        parts << QStringLiteral("%1 x %2").arg(f.gpuCount).arg(f.gpuName.isEmpty() ? QStringLiteral("GPU") : f.gpuName);
-    return parts.join(QStringLiteral(", "));
-}
-
 void printRun(QTextStream& s, const BenchRun& run, const ReferenceTable* refs)
 {
     s << "serving benchmark" << (run.id ? QStringLiteral(" run %1").arg(run.id) : QString()) << " on " << run.host
       << " port " << run.params.serverPort << ": " << run.status
       << (run.error.isEmpty() ? QString() : QStringLiteral(": ") + run.error) << '\n'
-      << "server    " << serverLine(run.facts) << '\n'
-      << "workload  " << workload(run) << '\n';
+      << "server    " << serverSummary(run.facts) << '\n'
+      << "workload  " << workloadSummary(run) << '\n';
     if (run.levels.isEmpty())
         return;
     bool inEstimated = false;
@@ -268,20 +243,12 @@ int runBench(QStringList args)
             }
             p.api = *api;
         } else if (a == QLatin1String("--concurrency")) {
-            p.concurrencies.clear();
-            for (const QString& c : (args.isEmpty() ? QString() : args.takeFirst()).split(u',', Qt::SkipEmptyParts)) {
-                bool ok = false;
-                const int n = c.trimmed().toInt(&ok);
-                if (!ok || n < 1 || n > 100000) {
-                    err() << "server bench: --concurrency needs a list like 1,4,16,64 (each 1..100000)\n";
-                    return 2;
-                }
-                p.concurrencies.append(n);
-            }
-            if (p.concurrencies.isEmpty()) {
-                err() << "server bench: --concurrency needs a list like 1,4,16,64\n";
+            const auto levels = parseConcurrencies(args.isEmpty() ? QString() : args.takeFirst());
+            if (!levels) {
+                err() << "server bench: --concurrency: " << levels.error() << '\n';
                 return 2;
             }
+            p.concurrencies = levels.value();
         } else if (a == QLatin1String("--requests")) {
             if (!takeInt(args, a, 1, 10000000, &p.requests))
                 return 2;
@@ -549,11 +516,11 @@ int compare(QStringList args)
     const BenchRun& a = runs.at(0);
     const BenchRun& b = runs.at(1);
     out() << "A: run " << a.id << ", " << a.started.toString(QStringLiteral("yyyy-MM-dd HH:mm")) << " UTC, " << a.host
-          << ", " << serverLine(a.facts) << '\n'
+          << ", " << serverSummary(a.facts) << '\n'
           << "B: run " << b.id << ", " << b.started.toString(QStringLiteral("yyyy-MM-dd HH:mm")) << " UTC, " << b.host
-          << ", " << serverLine(b.facts) << '\n';
+          << ", " << serverSummary(b.facts) << '\n';
     if (c.differences.isEmpty())
-        out() << "same workload: " << workload(a) << '\n';
+        out() << "same workload: " << workloadSummary(a) << '\n';
     else
         out() << "NOT the same workload or server: " << c.differences.join(QStringLiteral("; ")) << '\n';
     for (const LevelComparison& l : c.levels) {

@@ -21,6 +21,23 @@ QJsonObject toJson(const BenchParams& p)
         { QStringLiteral("request_timeout_s"), p.requestTimeoutS }, { QStringLiteral("warmup"), p.warmup } };
 }
 
+Result<QList<int>> parseConcurrencies(const QString& text)
+{
+    QList<int> out;
+    for (const QString& c : text.split(u',', Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const int n = c.trimmed().toInt(&ok);
+        if (!ok || n < 1 || n > 100000)
+            return Result<QList<int>>::failure(
+                QStringLiteral("'%1' is not a concurrency: give a list like 1,4,16,64 (each 1 to 100000)")
+                    .arg(c.trimmed()));
+        out.append(n);
+    }
+    if (out.isEmpty())
+        return Result<QList<int>>::failure(QStringLiteral("give a concurrency list like 1,4,16,64"));
+    return out;
+}
+
 BenchParams benchParamsFromJson(const QJsonObject& o)
 {
     BenchParams p;
@@ -133,6 +150,31 @@ LevelSideData levelSideData(const BenchRun& run, const LevelResult& level)
     d.serverRunning = running.value();
     d.serverGenThroughput = gen.value();
     return d;
+}
+
+QString workloadSummary(const BenchRun& run)
+{
+    const BenchParams& p = run.params;
+    return QStringLiteral("%1 %2, input %3 tokens (prompts of %4 words%5), output %6 tokens, %7")
+        .arg(serveApiName(p.api), QString::fromLatin1(serveApiPath(p.api)))
+        .arg(p.inputTokens)
+        .arg(run.promptWords)
+        .arg(run.promptCalibrated ? QStringLiteral(", calibrated on the server's count") : QString())
+        .arg(p.outputTokens)
+        .arg(p.requestRate > 0 ? QStringLiteral("%1 requests/s (Poisson)").arg(p.requestRate)
+                               : QStringLiteral("all requests at once"));
+}
+
+QString serverSummary(const ServerIdentity& f)
+{
+    QStringList parts;
+    parts << (f.model.isEmpty() ? QStringLiteral("model ?") : f.model);
+    if (!f.serverVersion.isEmpty())
+        parts << QStringLiteral("server %1").arg(f.serverVersion);
+    parts << (f.precision.isEmpty() ? QStringLiteral("precision unknown") : f.precision);
+    if (f.gpuCount > 0)
+        parts << QStringLiteral("%1 x %2").arg(f.gpuCount).arg(f.gpuName.isEmpty() ? QStringLiteral("GPU") : f.gpuName);
+    return parts.join(QStringLiteral(", "));
 }
 
 } // namespace kf

@@ -5,6 +5,7 @@
 #include "core/servebench/benchstats.h"
 #include "core/servebench/requestrecorder.h"
 #include "core/servebench/serveapi.h"
+#include "core/util/result.h"
 
 #include <QDateTime>
 #include <QJsonObject>
@@ -37,6 +38,9 @@ struct BenchParams
 };
 QJsonObject toJson(const BenchParams& p);
 BenchParams benchParamsFromJson(const QJsonObject& o);
+// "1,4,16,64" -> {1, 4, 16, 64}: the concurrency levels as the CLI flag and the Server pane
+// take them (each 1..100000, at least one; spaces around commas allowed).
+Result<QList<int>> parseConcurrencies(const QString& text);
 
 // What the server and the host said about themselves before the run.
 struct ServerIdentity
@@ -116,6 +120,13 @@ struct LevelSideData
     double serverGenThroughput = noValue();
 };
 LevelSideData levelSideData(const BenchRun& run, const LevelResult& level);
+
+// One line each, as the CLI prints them and the Server pane shows them:
+// "Qwen/Qwen3-8B, server 0.5.6, FP8, 8 x NVIDIA H200"
+QString serverSummary(const ServerIdentity& facts);
+// "openai /v1/completions, input 1024 tokens (prompts of 980 words, calibrated on the
+// server's count), output 128 tokens, all requests at once"
+QString workloadSummary(const BenchRun& run);
 
 } // namespace kf
 

@@ -121,7 +121,7 @@ Event benchEvent(const BenchRun& run)
         { QStringLiteral("error"), run.error }, { QStringLiteral("model"), run.facts.model },
         { QStringLiteral("ended"), run.ended.isValid() ? run.ended.toUTC().toString(Qt::ISODateWithMs) : QString() },
         { QStringLiteral("levels"), levels } };
-    e.summary = QStringLiteral("Serving benchmark #%1 %2: %3 level%4")
+    e.summary = QStringLiteral("Serving benchmark #%1 %2: %3%4 level%5")
                     .arg(run.id)
                     .arg(run.status, run.facts.model.isEmpty() ? QString() : run.facts.model + QStringLiteral(", "))
                     .arg(run.levels.size())

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/chart/timechart.h"
 
+#include "ui/chart/axisticks.h"
+
 #include <QDateTime>
 #include <QEvent>
 #include <QImage>
@@ -19,20 +21,11 @@ namespace kf {
 
 namespace {
 
-constexpr int kPad = 6;
+using chart::decimalsFor;
+using chart::niceStep;
+using chart::valueLabel;
 
-// 1, 2, 2.5 or 5 times a power of ten, at least raw.
-double niceStep(double raw)
-{
-    if (!(raw > 0) || !std::isfinite(raw))
-        return 1;
-    const double p = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double m : { 1.0, 2.0, 2.5, 5.0, 10.0 }) {
-        if (m * p >= raw * (1 - 1e-9))
-            return m * p;
-    }
-    return 10 * p;
-}
+constexpr int kPad = 6;
 
 // Time steps a reader can count in: seconds, minutes and hours that divide the next unit.
 qint64 niceTimeStep(qint64 raw)
@@ -44,22 +37,6 @@ qint64 niceTimeStep(qint64 raw)
             return s;
     }
     return steps[std::size(steps) - 1];
-}
-
-int decimalsFor(double step)
-{
-    if (step >= 1)
-        return 0;
-    return qBound(0, int(std::ceil(-std::log10(step) - 1e-9)), 6);
-}
-
-QString valueLabel(double v, int decimals)
-{
-    if (std::abs(v) < 1e-12)
-        v = 0; // no "-0"
-    if (std::abs(v) >= 100000)
-        return QString::number(v / 1000, 'f', 0) + u'k';
-    return QString::number(v, 'f', decimals);
 }
 
 // Draws one dense series into `layer` (plot-sized, premultiplied ARGB): in every pixel column

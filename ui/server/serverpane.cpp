@@ -11,6 +11,7 @@
 #include "core/transport/transportpool.h"
 #include "core/util/shellquote.h"
 #include "ui/chart/timechart.h"
+#include "ui/server/benchpanel.h"
 
 #include <QCheckBox>
 #include <QDateTime>
@@ -194,7 +195,17 @@ ServerPane::ServerPane(const AppContext& context, HostConnection* host, QWidget*
     lower->addTab(m_servers, tr("Servers on this host"));
     split->addWidget(lower);
     split->setSizes({ 420, 200 });
-    pageLayout->addWidget(split, 1);
+    // Monitor (charts, log, servers) and Benchmark (a serving-benchmark sweep against this port).
+    auto* views = new QTabWidget(page);
+    views->setObjectName(QStringLiteral("serverViews"));
+    views->setDocumentMode(true);
+    views->addTab(split, tr("Monitor"));
+    m_bench = new BenchPanel(host, views);
+    m_bench->setObjectName(QStringLiteral("benchPanel"));
+    views->addTab(m_bench, tr("Benchmark"));
+    m_bench->setServerPort(quint16(m_port->value()));
+    connect(m_port, &QSpinBox::valueChanged, m_bench, [this](int port) { m_bench->setServerPort(quint16(port)); });
+    pageLayout->addWidget(views, 1);
 
     m_launch->setObjectName(QStringLiteral("launchServer"));
     m_stop->setObjectName(QStringLiteral("stopServer"));

@@ -25,6 +25,7 @@ class QTreeWidget;
 
 namespace kf {
 
+class BenchPanel;
 class RemoteJob;
 class TimeChart;
 
@@ -36,7 +37,8 @@ class TimeChart;
 // (through an SSH tunnel to the remote loopback; periods without a server are gaps), the log
 // tail with errors highlighted, and the servers KernelForge started on the host. A running
 // server of ours on the port is adopted (after a reconnect or an app restart) and can always
-// be stopped. Only the selected host's pane polls the server.
+// be stopped. Only the selected host's pane polls the server. The Benchmark tab (BenchPanel)
+// runs a serving benchmark against the pane's port.
 class ServerPane : public HostPane
 {
     Q_OBJECT
@@ -58,6 +60,7 @@ public:
     bool isServerRunning() const { return m_jobRunning; }
     ServerClient* client() const { return m_client.get(); }
     QPlainTextEdit* logView() const { return m_log; }
+    BenchPanel* benchPanel() const { return m_bench; }
     int chartCount() const { return int(m_charts.size()); }
     // The throughput series as charted (NaN points are gaps), for tests.
     QList<QPointF> throughputPoints() const;
@@ -103,6 +106,7 @@ private:
     QList<TimeChart*> m_charts;
     QPlainTextEdit* m_log;
     QTreeWidget* m_servers;
+    BenchPanel* m_bench; // the Benchmark tab
     std::unique_ptr<ServerClient> m_client;
     std::unique_ptr<RemoteJob> m_job;
     QString m_jobId;
