@@ -271,7 +271,7 @@ void ServerPane::setActive(bool active)
     // the charts show the unselected time as a gap. The log tail resumes where it stopped.
     if (active) {
         restartClient();
-        checkVerification(); // a build verified since (Build tab) may have changed it
+        checkVerification(); // a build verified since may have changed it
         if (m_job && m_jobRunning && !m_job->isAttached())
             m_job->attach(m_job->offset());
     } else {
@@ -350,9 +350,15 @@ void ServerPane::scan()
         });
 }
 
+void ServerPane::showEvent(QShowEvent* event)
+{
+    HostPane::showEvent(event);
+    checkVerification();
+}
+
 void ServerPane::checkVerification()
 {
-    const QString host = m_host->transport() ? m_host->transport()->describe() : QString();
+    const QString host = m_host && m_host->transport() ? m_host->transport()->describe() : QString();
     if (host.isEmpty())
         return;
     m_requests.track(QtConcurrent::run(transportPool(), [host] { return deploy::launchBlockedBecause(host); }),

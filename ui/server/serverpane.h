@@ -71,6 +71,10 @@ Q_SIGNALS:
     // A scan of the host's servers and the port finished (tests wait for it).
     void scanned();
 
+protected:
+    // Showing the tab asks the last verification again (one may have run in the Build tab).
+    void showEvent(QShowEvent* event) override;
+
 private:
     enum Series { Throughput, Running, Queued, KvUsage, HitRate, TtftP50, TtftP95, ItlP50, ItlP95, SeriesCount };
     bool isReady() const;

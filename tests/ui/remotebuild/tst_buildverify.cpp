@@ -12,6 +12,7 @@
 #include "tests/support/cudafixtures.h"
 #include "tests/support/testsupport.h"
 #include "tests/support/windowdriver.h"
+#include "ui/logview/logview.h"
 #include "ui/remotebuild/buildpane.h"
 #include "ui/remotebuild/verifyview.h"
 #include "ui/server/serverpane.h"
@@ -83,7 +84,8 @@ class TestBuildVerify : public QObject
         QSignalSpy verified(pane->verifyView(), &VerifyView::verified);
         pane->findChild<QPushButton*>(QStringLiteral("startBuild"))->click();
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
-        QCOMPARE(finished.first().first().value<JobInfo>().exitStatus, 0);
+        QVERIFY2(finished.first().first().value<JobInfo>().exitStatus == 0,
+            qPrintable(QString::fromUtf8(pane->logView()->store().lines(0, 20).join("\n"))));
         QTRY_COMPARE_WITH_TIMEOUT(verified.size(), 1, 180000);
     }
 
@@ -115,6 +117,8 @@ private Q_SLOTS:
         if (test::nvccPath().isEmpty())
             QSKIP("no nvcc (CUDA 13 at /usr/local/cuda on CI): cannot build the CUDA libraries to verify");
         KF_START_DEMO_HOST(demo);
+        for (const char* project : { "good", "bad" }) // the profiles' working folders
+            QVERIFY(QDir().mkpath(demo.homeDir() + QLatin1Char('/') + QLatin1String(project)));
         test::DemoWindow dw;
         dw.open(demo);
         if (QTest::currentTestFailed())
