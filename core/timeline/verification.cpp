@@ -35,8 +35,7 @@ QJsonObject VerificationResult::toJson() const
             { QStringLiteral("targets"), QJsonArray::fromStringList(l.targets) } });
     return { { QStringLiteral("ok"), ok }, { QStringLiteral("summary"), summary }, { QStringLiteral("dir"), dir },
         { QStringLiteral("import_ok"), optionalBool(importOk) }, { QStringLiteral("fa3"), optionalBool(fa3) },
-        { QStringLiteral("gpus"), QJsonArray::fromStringList(gpuCapabilities) },
-        { QStringLiteral("libraries"), libs },
+        { QStringLiteral("gpus"), QJsonArray::fromStringList(gpuCapabilities) }, { QStringLiteral("libraries"), libs },
         { QStringLiteral("launch_blockers"), QJsonArray::fromStringList(launchBlockers) } };
 }
 

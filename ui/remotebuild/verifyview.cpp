@@ -110,6 +110,7 @@ void VerifyView::verify(std::shared_ptr<Transport> transport, const BuildProfile
     m_button->setEnabled(false);
     m_checks->clear();
     m_detail->clear();
+    m_headline->setTextFormat(Qt::PlainText);
     m_headline->setStyleSheet(QString());
     m_headline->setText(tr("Verifying %1 (%2)…").arg(profile.workingDirectory, profile.name));
     VerifyRequest request;
@@ -121,6 +122,7 @@ void VerifyView::verify(std::shared_ptr<Transport> transport, const BuildProfile
             m_button->setEnabled(true);
             if (!r) {
                 m_report.reset();
+                m_headline->setTextFormat(Qt::PlainText);
                 m_headline->setStyleSheet(QStringLiteral("color: #b00020;"));
                 m_headline->setText(tr("Verification could not run: %1").arg(r.error()));
                 Q_EMIT verified(false);
@@ -149,14 +151,12 @@ void VerifyView::showReport(const VerifyReport& report)
         m_checks->resizeColumnToContents(c);
     m_checks->setColumnWidth(2, std::max(m_checks->columnWidth(2), 420));
 
-    const QList<PreflightCheck> blockers = report.launchBlockers();
     QString head;
     Level level = Level::Pass;
-    if (!blockers.isEmpty()) {
+    if (!report.launchBlockers().isEmpty()) {
         level = Level::Fail;
-        head = tr("FAILED — a server launch on this host would fail (Launch is refused until a verification "
-                  "passes): %1")
-                   .arg(blockers.first().message);
+        head = tr("FAILED: a server launch on this host would fail (the Server tab refuses Launch until a "
+                  "verification passes)");
     } else if (report.failed()) {
         level = Level::Fail;
         head = tr("FAILED");
@@ -166,8 +166,9 @@ void VerifyView::showReport(const VerifyReport& report)
         level = warn ? Level::Warn : Level::Pass;
         head = warn ? tr("PASSED with warnings") : tr("PASSED");
     }
-    m_headline->setStyleSheet(QStringLiteral("font-weight: bold; color: %1;").arg(levelColor(level).name()));
-    m_headline->setText(head + QStringLiteral("\n") + report.summary());
+    m_headline->setTextFormat(Qt::RichText);
+    m_headline->setText(QStringLiteral("<b style=\"color:%1\">%2</b><br>%3")
+                            .arg(levelColor(level).name(), head.toHtmlEscaped(), report.summary().toHtmlEscaped()));
     // The first failure, else the first warning, is selected so its fix is in view.
     for (Level want : { Level::Fail, Level::Warn })
         for (int i = 0; i < m_checks->topLevelItemCount() && !m_checks->currentItem(); ++i)
@@ -189,8 +190,8 @@ void VerifyView::showDetail()
     if (!c.fix.isEmpty())
         html += QStringLiteral("<p><b>%1</b> %2</p>").arg(tr("Fix:"), c.fix.toHtmlEscaped());
     const QByteArray output = c.id == QLatin1String("import") ? m_report->importOutput
-        : c.id == QLatin1String("fa3")                       ? m_report->fa3ImportOutput
-                                                             : QByteArray();
+        : c.id == QLatin1String("fa3")                        ? m_report->fa3ImportOutput
+                                                              : QByteArray();
     if (c.level != Level::Pass && !output.trimmed().isEmpty())
         html += QStringLiteral("<p><b>%1</b></p><pre>%2</pre>")
                     .arg(tr("What Python printed (last lines):"), tail(output, 12).toHtmlEscaped());
@@ -199,7 +200,7 @@ void VerifyView::showDetail()
         for (const VerifyLibrary& l : m_report->libraries)
             rows += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td></tr>")
                         .arg(l.path.toHtmlEscaped(), l.origin,
-                            l.noDeviceCode         ? tr("no CUDA code")
+                            l.noDeviceCode            ? tr("no CUDA code")
                                 : l.targets.isEmpty() ? QStringLiteral("?")
                                                       : joinTargetNames(l.targets).toHtmlEscaped());
         if (!rows.isEmpty())

@@ -75,10 +75,11 @@ private Q_SLOTS:
 
     void torchAbiMismatchBlocks()
     {
-        record(kHost, scriptOutput({ QStringLiteral("sm_90a") }, 1,
-                          "Traceback (most recent call last):\n"
-                          "ImportError: /home/alice/sgl-kernel/build/common_ops.so: undefined symbol: "
-                          "_ZN3c106SymInt19promote_to_negativeEv\n"));
+        record(kHost,
+            scriptOutput({ QStringLiteral("sm_90a") }, 1,
+                "Traceback (most recent call last):\n"
+                "ImportError: /home/alice/sgl-kernel/build/common_ops.so: undefined symbol: "
+                "_ZN3c106SymInt19promote_to_negativeEv\n"));
         const QString why = deploy::launchBlockedBecause(kHost);
         QVERIFY2(why.contains(QStringLiteral("import sgl_kernel fails")), qPrintable(why));
     }

@@ -62,8 +62,8 @@ QString rows(QTreeWidget* checks)
 {
     QStringList out;
     for (int i = 0; i < checks->topLevelItemCount(); ++i)
-        out << checks->topLevelItem(i)->text(0) + QLatin1Char(' ') + checks->topLevelItem(i)->text(1)
-                + QLatin1Char(' ') + checks->topLevelItem(i)->text(2);
+        out << checks->topLevelItem(i)->text(0) + QLatin1Char(' ') + checks->topLevelItem(i)->text(1) + QLatin1Char(' ')
+                + checks->topLevelItem(i)->text(2);
     return out.join(QLatin1Char('\n'));
 }
 
@@ -104,9 +104,9 @@ private Q_SLOTS:
         QDir().mkpath(m_cuda);
         const QString problem = test::buildCudaLibraries(m_cuda, test::standardCudaLibraries());
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
-        QVERIFY(saveUserBuildProfiles({ copying(QStringLiteral("for H200"), QStringLiteral("good"), m_cuda + "/sm90a.so"),
-                                          copying(QStringLiteral("for B200 only"), QStringLiteral("bad"),
-                                              m_cuda + "/sm100a.so") })
+        QVERIFY(saveUserBuildProfiles(
+            { copying(QStringLiteral("for H200"), QStringLiteral("good"), m_cuda + "/sm90a.so"),
+                copying(QStringLiteral("for B200 only"), QStringLiteral("bad"), m_cuda + "/sm100a.so") })
                     .ok());
     }
 
@@ -139,7 +139,7 @@ private Q_SLOTS:
             qPrintable(rows(view->checkList())));
         QVERIFY2(row(view->checkList(), QStringLiteral("PASS"), QStringLiteral("GPUs 0-7 (NVIDIA H200")),
             qPrintable(rows(view->checkList())));
-        QVERIFY2(view->headline()->text().startsWith(QStringLiteral("PASSED")), qPrintable(view->headline()->text()));
+        QVERIFY2(view->headline()->text().contains(QStringLiteral(">PASSED")), qPrintable(view->headline()->text()));
         QTest::qWait(200);
         QVERIFY(pane->grab().save(test::screenshotPath(QStringLiteral("buildpane-verified"))));
         // The Server tab has nothing against a launch.
