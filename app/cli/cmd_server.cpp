@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-// kernelforge-cli server status|metrics|bench
+// kernelforge-cli server status|metrics|bench|launch
 #include "app/cli/cli.h"
 #include "app/cli/flags.h"
 #include "app/cli/serverbench.h"
+#include "app/cli/serverlaunch.h"
 #include "app/cli/sshoptions.h"
 
 #include "core/hosts/destination.h"
@@ -73,7 +74,8 @@ void usage(QTextStream& s)
       << "                                [--port 30000] [--json]\n"
       << "  kernelforge-cli server status --local [--port 30000] [--json]\n"
       << "  kernelforge-cli server metrics --from-file FILE [--json]\n"
-      << "  kernelforge-cli server bench ...  (serving benchmark: 'server bench --help')\n\n"
+      << "  kernelforge-cli server bench ...  (serving benchmark: 'server bench --help')\n"
+      << "  kernelforge-cli server launch ... (start a server detached: 'server launch --help')\n\n"
       << "status asks an SGLang (or vLLM) server on the host's loopback for /health, /server_info\n"
       << "(or /get_server_info), /model_info and /metrics; exit status 0 healthy, 3 starting or\n"
       << "unhealthy, 1 unreachable. metrics derives throughput, queue, KV-cache use, hit rate and\n"
@@ -202,11 +204,14 @@ int runServer(const QStringList& argsIn)
         return metrics(args);
     if (sub == QLatin1String("bench"))
         return cli::runServerBench(args);
+    if (sub == QLatin1String("launch"))
+        return cli::runServerLaunch(args);
     cli::err() << "server: unknown subcommand " << sub << '\n';
     usage(cli::err());
     return 2;
 }
 
-const kf::cli::Registration reg { "server", "Check an SGLang server's health and metrics; benchmark it", &runServer };
+const kf::cli::Registration reg { "server", "Check an SGLang server's health and metrics; benchmark it; launch it",
+    &runServer };
 
 } // namespace

@@ -6,7 +6,6 @@
 #include "app/cli/sshoptions.h"
 
 #include "core/deploy/verifier.h"
-#include "core/timeline/producers.h"
 #include "core/verify/verifier.h"
 
 #include <QJsonDocument>
@@ -113,14 +112,13 @@ int runVerifyCommand(const QStringList& argv)
     const auto opened = cli::openTarget(target);
     if (!opened)
         return cli::connectionError(me, opened.error());
-    const auto report = runVerify(*opened->transport, request);
+    const auto report = deploy::verifyAndRecord(*opened->transport, request);
     if (cli::connectionGivenUp())
         return cli::kExitConnection;
     if (!report) {
         cli::err() << "kernelforge-cli verify: " << report.error() << '\n';
         return 1;
     }
-    timeline::recordVerification(opened->hostKey, deploy::toVerificationResult(*report));
     if (json) {
         for (const QJsonObject& o : report->toJsonLines())
             cli::out() << QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)) << '\n';

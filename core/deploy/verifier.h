@@ -5,11 +5,13 @@
 #include "core/remotebuild/buildprofile.h"
 #include "core/timeline/verification.h"
 #include "core/util/result.h"
+#include "core/verify/verifier.h"
 #include "core/verify/verifyreport.h"
 
-// The post-build verification as `recipe apply` runs it: the verifier of core/verify
-// (kernelforge-cli verify) over the build's folder with the build's profile, its report
-// turned into a timeline::VerificationResult. Blocking; worker thread.
+// The post-build verification as the rest of KernelForge uses it: the verifier of core/verify
+// run and recorded in the host's timeline (kernelforge-cli verify, the Build pane, `recipe
+// apply`), and the rule that a server launch asks the host's last verification first.
+// Blocking (the network, the local history); worker thread.
 namespace kf {
 class Transport;
 }
@@ -23,5 +25,18 @@ Result<timeline::VerificationResult> verifyBuild(Transport& transport, const Bui
 // For `kernelforge-cli verify` and the recipe runner: timeline::recordVerification(host, toVerificationResult(report))
 // puts a verification into the host's timeline.
 timeline::VerificationResult toVerificationResult(const VerifyReport& report);
+
+// kernelforge-cli verify and the Build pane: runVerify(), then the result as a verify.result
+// event in the timeline of transport.describe() (the host key). Nothing is recorded when the
+// verification could not run.
+Result<VerifyReport> verifyAndRecord(Transport& transport, const VerifyRequest& request);
+
+// Why a server launch on host cannot work, from the host's last verification (its newest
+// verify.result event): the launch blockers it reported (sgl_kernel does not import, a library
+// has no kernel image for a GPU) in one line that names the folder, the time and the way out
+// ("verify again after fixing the build"). Empty when the last verification found none, when
+// there was none, or when the history cannot be read (logged: the history never stops work).
+// The Server pane's Launch and `kernelforge-cli server launch` (unless --force) refuse on it.
+QString launchBlockedBecause(const QString& host);
 
 } // namespace kf::deploy

@@ -53,6 +53,7 @@ public:
     void setJobRoot(const QString& root) { m_root = root; }
     // The profile the job was started from: names the history row and finds .ninja_log to seed the ETA.
     void setProfile(const BuildProfile& profile);
+    const std::optional<BuildProfile>& profile() const { return m_profile; }
     // 0 disables memory polling.
     void setMemoryInterval(int ms) { m_memInterval = ms; }
     void setRecordHistory(bool on) { m_recordHistory = on; }

@@ -35,8 +35,8 @@ QJsonObject VerificationResult::toJson() const
             { QStringLiteral("targets"), QJsonArray::fromStringList(l.targets) } });
     return { { QStringLiteral("ok"), ok }, { QStringLiteral("summary"), summary }, { QStringLiteral("dir"), dir },
         { QStringLiteral("import_ok"), optionalBool(importOk) }, { QStringLiteral("fa3"), optionalBool(fa3) },
-        { QStringLiteral("gpus"), QJsonArray::fromStringList(gpuCapabilities) },
-        { QStringLiteral("libraries"), libs } };
+        { QStringLiteral("gpus"), QJsonArray::fromStringList(gpuCapabilities) }, { QStringLiteral("libraries"), libs },
+        { QStringLiteral("launch_blockers"), QJsonArray::fromStringList(launchBlockers) } };
 }
 
 VerificationResult VerificationResult::fromJson(const QJsonObject& o)
@@ -48,6 +48,7 @@ VerificationResult VerificationResult::fromJson(const QJsonObject& o)
     r.importOk = optionalBool(o.value(QStringLiteral("import_ok")));
     r.fa3 = optionalBool(o.value(QStringLiteral("fa3")));
     r.gpuCapabilities = strings(o.value(QStringLiteral("gpus")));
+    r.launchBlockers = strings(o.value(QStringLiteral("launch_blockers")));
     for (const QJsonValue& v : o.value(QStringLiteral("libraries")).toArray()) {
         const QJsonObject l = v.toObject();
         r.libraries.append({ l.value(QStringLiteral("name")).toString(), l.value(QStringLiteral("origin")).toString(),

@@ -18,6 +18,8 @@
 //   {"ok": bool, "summary": "...", "dir": "/abs/folder",
 //    "import_ok": bool|null, "fa3": bool|null (flash_ops importable; null: not tried),
 //    "gpus": ["9.0", ...] (compute capabilities),
+//    "launch_blockers": ["sm100a.so cannot run on GPUs 0-7: ...", ...] (what makes a server
+//                       launch fail: VerifyReport::launchBlockers(); absent in older events: none known),
 //    "libraries": [{"name": "common_ops.abi3.so", "origin": "build"|"package",
 //                   "targets": ["sm_90a", "compute_90a", ...]}]}
 namespace kf::timeline {
@@ -39,6 +41,7 @@ struct VerificationResult
     std::optional<bool> fa3;
     QStringList gpuCapabilities;
     QList<VerifiedLibrary> libraries;
+    QStringList launchBlockers; // the failed checks a server launch cannot get past, one line each
 
     QJsonObject toJson() const;
     static VerificationResult fromJson(const QJsonObject& object);

@@ -14,6 +14,7 @@
 #include "ui/logview/logview.h"
 #include "ui/remotebuild/buildchart.h"
 #include "ui/remotebuild/remotefileviewer.h"
+#include "ui/remotebuild/verifyview.h"
 
 #include <QComboBox>
 #include <QDialog>
@@ -135,6 +136,7 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
     , m_slowest(makeTree(this, { tr("Seconds"), tr("Output") }))
     , m_checks(makeTree(this, { tr("Result"), tr("Check"), tr("Found"), tr("Fix") }))
     , m_side(new QTabWidget(this))
+    , m_verify(new VerifyView(this))
     , m_log(new LogView(this))
 {
     m_profiles->setObjectName(QStringLiteral("profilePicker"));
@@ -157,7 +159,7 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Profile:"), this));
     top->addWidget(m_profiles, 1);
-    for (QPushButton* b : { m_edit, m_preflight, m_start, m_cancel })
+    for (QPushButton* b : { m_edit, m_preflight, m_start, m_cancel, m_verify->verifyButton() })
         top->addWidget(b);
     // A token for the build: masked here, never saved, never on the server's command line.
     m_secretName->setObjectName(QStringLiteral("secretEnvName"));
@@ -185,6 +187,7 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
     m_side->addTab(jobsBox, tr("Jobs"));
     m_side->addTab(m_slowest, tr("Slowest units"));
     m_side->addTab(withDetail(m_checks, QStringLiteral("preflightDetail")), tr("Preflight"));
+    m_side->addTab(m_verify, tr("Verification"));
     m_side->setObjectName(QStringLiteral("buildTabs"));
 
     auto* upper = new QSplitter(Qt::Horizontal, this);
@@ -210,6 +213,8 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
     connect(m_start, &QPushButton::clicked, this, &BuildPane::startBuild);
     connect(m_cancel, &QPushButton::clicked, this, &BuildPane::cancelBuild);
     connect(m_refresh, &QPushButton::clicked, this, &BuildPane::refreshJobs);
+    connect(m_verify, &VerifyView::verifyRequested, this, &BuildPane::verify);
+    connect(m_verify, &VerifyView::verified, this, &BuildPane::updateButtons);
     connect(m_diags, &QTreeWidget::itemActivated, this, &BuildPane::openDiagnostic);
     connect(m_jobs, &QTreeWidget::itemActivated, this,
         [this](QTreeWidgetItem* item) { attachJob(item->data(0, JobRole).toString()); });
@@ -401,6 +406,21 @@ void BuildPane::updateButtons()
     m_start->setEnabled(ready);
     m_refresh->setEnabled(ready);
     m_cancel->setEnabled(ready && following);
+    m_verify->verifyButton()->setEnabled(ready && !m_verify->isRunning());
+}
+
+void BuildPane::verify()
+{
+    verifyProfile(currentProfile());
+}
+
+void BuildPane::verifyProfile(const BuildProfile& profile)
+{
+    if (!m_host || !m_host->transport())
+        return;
+    m_verify->verify(m_host->transport(), profile);
+    m_side->setCurrentWidget(m_verify);
+    updateButtons();
 }
 
 void BuildPane::refreshJobs()
@@ -686,6 +706,8 @@ void BuildPane::onFinished(const JobInfo& info)
     }
     m_cancel->setEnabled(false);
     refreshJobs();
+    if (ok && !info.cancelled) // what the build produced, against this host's GPUs
+        verifyProfile(m_session && m_session->profile() ? *m_session->profile() : currentProfile());
     notify(tr("KernelForge build"), msg);
     Q_EMIT buildFinished(info, msg);
     // The slowest translation units, from .ninja_log.

@@ -24,11 +24,12 @@ namespace kf {
 
 class BuildChart;
 class LogView;
+class VerifyView;
 
 // The Build tab of one host: pick or edit a profile, preflight, start/cancel a detached build,
 // follow it (progress chart with ETA and server memory, diagnostics, the log), list the host's
 // build jobs (servers are the Server tab's) and reattach, compare with the previous run,
-// notify when it ends.
+// notify when it ends, verify what a successful build produced (VerifyView; also on demand).
 class BuildPane : public HostPane
 {
     Q_OBJECT
@@ -46,6 +47,7 @@ public:
     BuildChart* chart() const { return m_chart; }
     QTreeWidget* diagnosticsList() const { return m_diags; }
     QTreeWidget* jobList() const { return m_jobs; }
+    VerifyView* verifyView() const { return m_verify; }
     QComboBox* profilePicker() const { return m_profiles; }
     // One secret environment variable for the next start (a token): masked, never saved.
     QLineEdit* secretEnvName() const { return m_secretName; }
@@ -54,6 +56,8 @@ public:
 public Q_SLOTS:
     void refreshJobs();
     void runPreflight();
+    // Verifies the selected profile's folder (a build that succeeds verifies its own profile's).
+    void verify();
     void startBuild();
     void cancelBuild();
 
@@ -74,6 +78,7 @@ private:
     void onFinished(const JobInfo& info);
     void openDiagnostic(QTreeWidgetItem* item);
     void updateButtons();
+    void verifyProfile(const BuildProfile& profile);
     // Asks before a build over failed preflight checks, listing them with their fixes; on "Fix
     // first" shows the Preflight tab. True: start.
     bool confirmOverFailedPreflight();
@@ -106,6 +111,7 @@ private:
     QTreeWidget* m_slowest;
     QTreeWidget* m_checks;
     QTabWidget* m_side;
+    VerifyView* m_verify;
     LogView* m_log;
 };
 

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/server/serverpane.h"
 
+#include "core/deploy/verifier.h"
 #include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostconnection.h"
 #include "core/jobs/remotejob.h"
@@ -281,6 +282,7 @@ void ServerPane::setActive(bool active)
     // the charts show the unselected time as a gap. The log tail resumes where it stopped.
     if (active) {
         restartClient();
+        checkVerification(); // a build verified since may have changed it
         if (m_job && m_jobRunning && !m_job->isAttached())
             m_job->attach(m_job->offset());
     } else {
@@ -344,6 +346,7 @@ void ServerPane::scan()
     const auto transport = m_host->transport();
     const auto port = quint16(m_port->value());
     const QString root = m_jobRoot;
+    checkVerification();
     m_scans.cancelAll();
     m_scans.track(
         QtConcurrent::run(transportPool(), [transport, port, root] { return scanServers(*transport, port, root); }),
@@ -355,6 +358,24 @@ void ServerPane::scan()
                 onScan(*r);
             }
             Q_EMIT scanned();
+        });
+}
+
+void ServerPane::showEvent(QShowEvent* event)
+{
+    HostPane::showEvent(event);
+    checkVerification();
+}
+
+void ServerPane::checkVerification()
+{
+    const QString host = m_host && m_host->transport() ? m_host->transport()->describe() : QString();
+    if (host.isEmpty())
+        return;
+    m_requests.track(QtConcurrent::run(transportPool(), [host] { return deploy::launchBlockedBecause(host); }),
+        [this](const QString& why) {
+            m_verifyBlock = why;
+            updateActions();
         });
 }
 
@@ -416,7 +437,12 @@ void ServerPane::launch()
     const auto transport = m_host->transport();
     const QString root = m_jobRoot;
     m_requests.track(QtConcurrent::run(transportPool(),
-                         [transport, p, root, gpus] { return launchServer(*transport, p, root, gpus); }),
+                         [transport, p, root, gpus] {
+                             if (const QString why = deploy::launchBlockedBecause(transport->describe());
+                                 !why.isEmpty())
+                                 return Result<JobInfo>::failure(why);
+                             return launchServer(*transport, p, root, gpus);
+                         }),
         [this](const Result<JobInfo>& r) {
             m_launching = false;
             if (!r) {
@@ -526,6 +552,8 @@ void ServerPane::updateActions()
         hint = tr("Connect to %1 to launch a server.").arg(m_host ? m_host->profile().name : QString());
     else if (!tp)
         hint = tp.error();
+    else if (!m_verifyBlock.isEmpty() && !m_jobRunning)
+        hint = tr("Launch is refused: %1 (Build tab, Verify).").arg(m_verifyBlock);
     else if (m_jobRunning)
         hint = tr(
             "The server KernelForge started on port %1 (job %2) is running: Stop it first, or choose another port.")
@@ -534,11 +562,12 @@ void ServerPane::updateActions()
     else if (taken)
         hint = tr("Port %1 is in use on this host by a program KernelForge did not start: choose another port.")
                    .arg(port);
-    m_launch->setEnabled(ready && !m_launching && tp && !m_jobRunning && !taken);
+    const bool verified = m_verifyBlock.isEmpty();
+    m_launch->setEnabled(ready && !m_launching && tp && !m_jobRunning && !taken && verified);
     m_stop->setEnabled(ready && m_jobRunning && !m_stopping);
     m_stop->setToolTip(m_jobRunning ? tr("Stop job %1").arg(m_jobId) : tr("No server of ours runs on this port"));
     // Red for what must change before a launch (TP, the port); plain for "it is running".
-    const bool problem = ready && (!tp || (taken && !m_jobRunning));
+    const bool problem = ready && (!tp || (!m_jobRunning && (taken || !verified)));
     m_launchHint->setStyleSheet(problem ? QStringLiteral("color: #c0392b;") : QString());
     m_launchHint->setText(hint);
     m_launchHint->setVisible(!hint.isEmpty());

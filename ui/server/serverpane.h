@@ -31,7 +31,8 @@ class TimeChart;
 
 // The inference server of one host: a launch profile (SGLang's launch_server, or the demo
 // host's sglang-demo-server) started detached through core/server/serverlifecycle (refused
-// while a server of ours or anything else holds the port, or TP exceeds the host's GPUs),
+// while a server of ours or anything else holds the port, TP exceeds the host's GPUs, or the
+// host's last post-build verification found that sgl_kernel cannot load or run here),
 // its status (/health, /server_info) and charts of throughput, running and queued requests,
 // KV-cache use, prefix-cache hit rate and TTFT / inter-token latency p50/p95 from /metrics
 // (through an SSH tunnel to the remote loopback; periods without a server are gaps), the log
@@ -73,6 +74,10 @@ Q_SIGNALS:
     // A scan of the host's servers and the port finished (tests wait for it).
     void scanned();
 
+protected:
+    // Showing the tab asks the last verification again (one may have run in the Build tab).
+    void showEvent(QShowEvent* event) override;
+
 private:
     enum Series { Throughput, Running, Queued, KvUsage, HitRate, TtftP50, TtftP95, ItlP50, ItlP95, SeriesCount };
     bool isReady() const;
@@ -80,6 +85,8 @@ private:
     void onHostState(ConnectionState state);
     void restartClient();
     void scan();
+    // Asks the host's last verification whether a launch would fail (deploy::launchBlockedBecause).
+    void checkVerification();
     void onScan(const ServerScan& scan);
     void onStatus(const ServerStatus& status);
     // The status line and summary for the last poll, as far as KernelForge knows who started it.
@@ -118,6 +125,7 @@ private:
     bool m_portScanned = false; // m_portState and the job list are known for this port
     bool m_portAnswers = false; // the last poll got an HTTP answer on the port
     QString m_jobRoot;
+    QString m_verifyBlock; // why the host's last verification says a launch fails; empty: nothing known
     std::function<bool(const QString&)> m_confirm;
     std::vector<SeriesBuffer> m_series; // SeriesCount of them (200 KB each) from the first metrics on
     qint64 m_lastTime = 0;              // the chart's right edge: the last poll
