@@ -244,7 +244,9 @@ VerifyReport parseVerifyOutput(QByteArrayView output)
 {
     VerifyReport r;
     QByteArray nvsmi;
-    VerifyLibrary* current = nullptr;
+    // The library whose cuobjdump output is being read, by index: a "lib" line in between may
+    // grow the list (and move its elements).
+    qsizetype current = -1;
     for (const QByteArray& raw : QByteArray(output.data(), output.size()).split('\n')) {
         const qsizetype tab = raw.indexOf('\t');
         if (tab <= 0)
@@ -300,17 +302,20 @@ VerifyReport parseVerifyOutput(QByteArrayView output)
                 r.wheels << VerifyWheel { QString::fromUtf8(value.mid(tab2 + 1)),
                     value.left(tab2).trimmed().toLongLong(), {}, {} };
         } else if (key == "objdump_begin") {
-            current = nullptr;
-            for (VerifyLibrary& l : r.libraries)
-                if (l.path == QString::fromUtf8(value))
-                    current = &l;
-        } else if (key == "objdump" && current) {
-            if (current->cuobjdumpOutput.size() < (qsizetype(4) << 20))
-                current->cuobjdumpOutput += value + '\n';
-        } else if (key == "objdump_end" && current) {
-            current->cuobjdumpExit = text.toInt();
-            applyCuobjdump(*current);
-            current = nullptr;
+            const QString path = QString::fromUtf8(value);
+            current = -1;
+            for (qsizetype i = 0; i < r.libraries.size(); ++i)
+                if (r.libraries[i].path == path)
+                    current = i;
+        } else if (key == "objdump" && current >= 0) {
+            VerifyLibrary& l = r.libraries[current];
+            if (l.cuobjdumpOutput.size() < (qsizetype(4) << 20))
+                l.cuobjdumpOutput += value + '\n';
+        } else if (key == "objdump_end" && current >= 0) {
+            VerifyLibrary& l = r.libraries[current];
+            l.cuobjdumpExit = text.toInt();
+            applyCuobjdump(l);
+            current = -1;
         }
     }
     if (!nvsmi.isEmpty()) {

@@ -213,6 +213,22 @@ private Q_SLOTS:
         QCOMPARE(lines.last().value("type").toString(), QStringLiteral("summary"));
         QCOMPARE(lines.last().value("ok").toBool(), true);
     }
+
+    // Output where library lines come between objdump_begin and its lines (the fuzzer's
+    // heap-use-after-free: the parser kept a pointer into the list the new lines grew).
+    void libraryLinesInsideAnObjdumpSection()
+    {
+        QByteArray out = "lib\t1\t/b/first.so\n"
+                         "objdump_begin\t/b/first.so\n";
+        for (int i = 0; i < 100; ++i)
+            out += "lib\t1\t/b/more" + QByteArray::number(i) + ".so\n";
+        out += "objdump\tELF file    1: first.1.sm_120a.cubin\n"
+               "objdump_end\t0\n";
+        const VerifyReport r = parseVerifyOutput(out);
+        QCOMPARE(r.libraries.size(), 101);
+        QCOMPARE(r.libraries[0].source, QStringLiteral("cuobjdump"));
+        QCOMPARE(joinTargetNames(r.libraries[0].targets), QStringLiteral("sm_120a"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestVerifyReport)
