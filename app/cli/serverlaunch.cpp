@@ -10,7 +10,7 @@
 
 #include "core/deploy/verifier.h"
 #include "core/hosts/destination.h"
-#include "core/server/serverlaunch.h"
+#include "core/server/serverlifecycle.h"
 
 namespace kf::cli {
 namespace {

@@ -10,7 +10,7 @@
 #include "core/remotebuild/buildhistory.h"
 #include "core/remotebuild/buildsession.h"
 #include "core/server/serverclient.h"
-#include "core/server/serverlaunch.h"
+#include "core/server/serverlifecycle.h"
 #include "core/timeline/eventstore.h"
 #include "core/timeline/producers.h"
 #include "core/transport/transportpool.h"

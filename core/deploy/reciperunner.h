@@ -35,7 +35,7 @@ namespace deploy {
 //   build   the build started detached (core/jobs: it runs on if this stops; buildStarted()
 //           names the job for `kernelforge-cli build attach`) and followed to its end
 //   verify  the verifier (verifier.h) against the recipe's expectation
-//   launch  the server started the one way (core/server/serverlaunch) and followed until
+//   launch  the server started the one way (core/server/serverlifecycle) and followed until
 //           /health answers 200, its job ends, or launchTimeoutS passes
 // A dry run does facts and plan only, and says what the other steps would do. Each step's
 // outcome goes into the target's timeline (recipe.step), next to what the step itself

@@ -4,6 +4,7 @@
 
 #include "core/jobs/remotejob.h"
 #include "core/log/logging.h"
+#include "core/timeline/producers.h"
 
 #include <algorithm>
 
@@ -139,8 +140,10 @@ Result<JobInfo> launchServer(
     spec.command = profile.command();
     spec.root = root;
     auto started = RemoteJob::start(transport, spec);
-    if (started)
+    if (started) {
         log::monitor()->info("launched server job {} on {} port {}", started->id, transport.describe(), profile.port);
+        timeline::recordServerLaunched(transport.describe(), profile, started->id);
+    }
     return started;
 }
 

@@ -56,8 +56,12 @@ Result<ServerScan> scanServers(Transport& transport, quint16 port, const QString
 // The message names both: "TP 9 needs 9 GPUs; this host has 8".
 Result<void> checkTensorParallel(int tp, int gpuCount);
 
+// The one way to start an inference server (the Server pane, `server launch`, `recipe apply`).
 // Refuses (with why) when TP does not fit the GPUs, when a server of ours already runs on the
-// port, or when anything else listens there; otherwise starts the server job.
+// port, or when anything else listens there (a server started there would fail to bind, often
+// only after loading its model for minutes); otherwise starts profile.command() as a detached
+// job named "sglang-server-<port>" (it outlives the connection, its log is the job log) and
+// records server.launched in the host's timeline. Blocking; worker thread.
 Result<JobInfo> launchServer(
     Transport& transport, const ServerLaunchProfile& profile, const QString& root = {}, int gpuCount = -1);
 

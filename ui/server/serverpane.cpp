@@ -6,7 +6,6 @@
 #include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostconnection.h"
 #include "core/jobs/remotejob.h"
-#include "core/server/serverlaunch.h"
 #include "core/timeline/producers.h"
 #include "core/timeline/seriesstore.h"
 #include "core/transport/transportpool.h"

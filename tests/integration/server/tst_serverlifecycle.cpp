@@ -7,9 +7,12 @@
 #include "core/server/serverclient.h"
 #include "core/server/serverlifecycle.h"
 #include "core/ssh/sshtransport.h"
+#include "core/store/database.h"
+#include "core/timeline/eventstore.h"
 #include "tests/support/testsupport.h"
 
 #include <QTcpServer>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace kf;
@@ -38,6 +41,8 @@ private Q_SLOTS:
 
     void launchFindRefuseStop()
     {
+        QTemporaryDir db;
+        store::setDatabasePath(db.filePath(QStringLiteral("history.sqlite")));
         KF_START_DEMO_HOST(demo);
         auto connected = SshTransport::connect(demo.profile());
         QVERIFY2(connected, qPrintable(connected.error()));
@@ -60,6 +65,10 @@ private Q_SLOTS:
         const auto launched = launchServer(t, p, {}, 8);
         QVERIFY2(launched, qPrintable(launched.error()));
         QCOMPARE(launched->name, serverJobName(port));
+        // Every launch (the Server pane's, the CLI's, a recipe's) is on the host's timeline.
+        const auto recorded = timeline::latest(t.describe(), timeline::kind::ServerLaunched);
+        QVERIFY2(recorded && recorded->has_value(), "no server.launched event");
+        QCOMPARE((*recorded)->details.value(QStringLiteral("job")).toString(), launched->id);
         QTRY_VERIFY_WITH_TIMEOUT(pollServer(t, port, nullptr, false).healthy(), 60000);
 
         scan = scanServers(t, port);
