@@ -14,6 +14,7 @@
 #include "core/hosts/secretstore.h"
 #include "core/log/redact.h"
 #include "core/transport/localtransport.h"
+#include "core/util/novalue.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -69,11 +70,6 @@ void printJson(const QJsonObject& o)
 {
     cli::out() << QJsonDocument(o).toJson(QJsonDocument::Compact) << '\n';
     cli::out().flush();
-}
-
-QJsonValue num(double v)
-{
-    return hasValue(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null);
 }
 
 struct SourceOptions
@@ -247,13 +243,13 @@ QJsonObject hostJson(const FleetHost& h)
         j.insert(QStringLiteral("index"), g.index);
         j.insert(QStringLiteral("uuid"), g.text(GpuField::Uuid));
         j.insert(QStringLiteral("name"), g.text(GpuField::Name));
-        j.insert(QStringLiteral("util"), num(g.value(GpuField::UtilGpu)));
-        j.insert(QStringLiteral("mem_used_mib"), num(g.value(GpuField::MemUsed)));
-        j.insert(QStringLiteral("mem_total_mib"), num(g.value(GpuField::MemTotal)));
-        j.insert(QStringLiteral("temp_c"), num(g.value(GpuField::TempGpu)));
-        j.insert(QStringLiteral("power_w"), num(g.value(GpuField::PowerDraw)));
-        j.insert(QStringLiteral("sm_clock_mhz"), num(g.value(GpuField::ClockSm)));
-        j.insert(QStringLiteral("xid"), num(h.xid.value(i, noValue())));
+        j.insert(QStringLiteral("util"), jsonValue(g.value(GpuField::UtilGpu)));
+        j.insert(QStringLiteral("mem_used_mib"), jsonValue(g.value(GpuField::MemUsed)));
+        j.insert(QStringLiteral("mem_total_mib"), jsonValue(g.value(GpuField::MemTotal)));
+        j.insert(QStringLiteral("temp_c"), jsonValue(g.value(GpuField::TempGpu)));
+        j.insert(QStringLiteral("power_w"), jsonValue(g.value(GpuField::PowerDraw)));
+        j.insert(QStringLiteral("sm_clock_mhz"), jsonValue(g.value(GpuField::ClockSm)));
+        j.insert(QStringLiteral("xid"), jsonValue(h.xid.value(i, noValue())));
         j.insert(QStringLiteral("reasons"),
             g.hasReasons ? QJsonArray::fromStringList(reasonWords(g.reasons)) : QJsonArray());
         gpus.append(j);
@@ -262,9 +258,9 @@ QJsonObject hostJson(const FleetHost& h)
     if (!h.serverKind.isEmpty()) {
         QJsonObject s;
         s.insert(QStringLiteral("kind"), h.serverKind);
-        s.insert(QStringLiteral("tokens_per_s"), num(h.serverTokensPerS));
-        s.insert(QStringLiteral("running"), num(h.serverRunning));
-        s.insert(QStringLiteral("queued"), num(h.serverQueued));
+        s.insert(QStringLiteral("tokens_per_s"), jsonValue(h.serverTokensPerS));
+        s.insert(QStringLiteral("running"), jsonValue(h.serverRunning));
+        s.insert(QStringLiteral("queued"), jsonValue(h.serverQueued));
         o.insert(QStringLiteral("server"), s);
     }
     if (hasValue(h.load1))
