@@ -38,7 +38,7 @@ bool isShellName(const QString& name)
     return re.match(name).hasMatch();
 }
 
-QStringList shellSplit(const QString& line, QString* error)
+QStringList shellSplit(const QString& line)
 {
     QStringList words;
     QString cur;
@@ -80,8 +80,6 @@ QStringList shellSplit(const QString& line, QString* error)
         else
             cur += c;
     }
-    if (quote != None && error)
-        *error = QStringLiteral("unterminated quote");
     if (inWord)
         words << cur;
     return words;
