@@ -35,6 +35,8 @@ public:
     // A whole number >= minimum; anything else is a usage error "<name> needs <what>: <value>".
     FlagTable& add(const char* name, int* value, int minimum, const char* what);
     FlagTable& add(const char* name, qint64* value, qint64 minimum, const char* what);
+    // A whole number from minimum to maximum.
+    FlagTable& add(const char* name, int* value, int minimum, int maximum, const char* what);
     // A value the command checks or converts as it is read; a failure is a usage error.
     FlagTable& add(const char* name, std::function<Result<void>(const QString& value)> apply);
 
