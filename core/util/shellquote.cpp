@@ -38,6 +38,15 @@ bool isShellName(const QString& name)
     return re.match(name).hasMatch();
 }
 
+QString shellPath(const QString& path)
+{
+    if (path == QLatin1String("~"))
+        return QStringLiteral("\"$HOME\"");
+    if (path.startsWith(QLatin1String("~/")))
+        return QStringLiteral("\"$HOME\"/") + shellQuote(path.mid(2));
+    return shellQuote(path);
+}
+
 QStringList shellSplit(const QString& line)
 {
     QStringList words;
