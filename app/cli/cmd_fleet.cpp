@@ -104,24 +104,8 @@ Result<void> takeSource(QStringList& args, SourceOptions* o)
                 o->matches.append({ v.section(u'=', 0, 0), v.section(u'=', 1) });
                 return Result<void>();
             })
-        .add("--filter",
-            [o](const QString& v) {
-                const auto filter = fleetFilterFromName(v);
-                if (!filter)
-                    return Result<void>::failure(
-                        QStringLiteral("--filter needs one of all, alerts, throttling, xid, memory-full, stale"));
-                o->filter = *filter;
-                return Result<void>();
-            })
-        .add("--sort",
-            [o](const QString& v) {
-                const auto sort = fleetSortFromName(v);
-                if (!sort)
-                    return Result<void>::failure(
-                        QStringLiteral("--sort needs one of name, hottest, busiest, memory, stale"));
-                o->sort = *sort;
-                return Result<void>();
-            })
+        .add("--filter", &o->filter, &fleetFilterFromName, "all, alerts, throttling, xid, memory-full, stale")
+        .add("--sort", &o->sort, &fleetSortFromName, "name, hottest, busiest, memory, stale")
         .add("-p", sshOption("-p"))
         .add("-i", sshOption("-i"))
         .add("-J", sshOption("-J"))

@@ -244,14 +244,7 @@ int runBench(QStringList args)
         .add("--no-store", &noStore)
         .add("--no-warmup", &noWarmup)
         .add("--port", &port, 1, 65535, "a port from 1 to 65535")
-        .add("--api",
-            [&](const QString& v) {
-                const auto api = serveApiFromName(v);
-                if (!api)
-                    return Result<void>::failure(QStringLiteral("--api is openai, openai-chat or sglang"));
-                p.api = *api;
-                return Result<void>();
-            })
+        .add("--api", &p.api, &serveApiFromName, "openai, openai-chat, sglang")
         .add("--concurrency",
             [&](const QString& v) {
                 p.concurrencies.clear();

@@ -222,7 +222,7 @@ private Q_SLOTS:
                                   QStringLiteral("--api"), QStringLiteral("grpc") },
             60000, env());
         QCOMPARE(r.exitCode, 2);
-        QVERIFY(r.err.contains("--api is openai, openai-chat or sglang"));
+        QVERIFY2(r.err.contains("--api needs one of openai, openai-chat, sglang: grpc"), r.err.constData());
         r = test::runCli({ QStringLiteral("server"), QStringLiteral("bench"), QStringLiteral("--local"),
                              QStringLiteral("--concurrency"), QStringLiteral("4,x") },
             60000, env());
