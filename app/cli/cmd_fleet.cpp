@@ -82,8 +82,8 @@ struct SourceOptions
     FleetSort sort = FleetSort::Name;
 };
 
-// Takes the source options out of args; unknown options stay.
-Result<void> takeSource(QStringList& args, SourceOptions* o)
+// Takes the source options and then the command's own flags out of args; nothing may be left.
+Result<void> takeSourceAndFlags(QStringList& args, SourceOptions* o, const cli::FlagTable& commandFlags)
 {
     bool acceptNew = false;
     auto sshOption = [o](const char* name) {
@@ -117,7 +117,7 @@ Result<void> takeSource(QStringList& args, SourceOptions* o)
         o->sshArgs << QStringLiteral("--accept-new");
     if (!o->sshArgs.isEmpty() && o->tunnel.isEmpty())
         return Result<void>::failure(QStringLiteral("SSH options without --tunnel"));
-    return {};
+    return commandFlags.takeAll(args);
 }
 
 Result<std::shared_ptr<PromClient>> openClient(const SourceOptions& o)
@@ -272,12 +272,8 @@ int status(QStringList args)
     QString hostsFile;
     cli::FlagTable flags;
     flags.add("--json", &json).add("--hosts-file", &hostsFile);
-    if (const auto taken = takeSource(args, &o); !taken)
+    if (const auto taken = takeSourceAndFlags(args, &o, flags); !taken)
         return cli::usageError(me, taken.error());
-    if (const auto taken = flags.take(args); !taken)
-        return cli::usageError(me, taken.error());
-    if (!args.isEmpty())
-        return cli::usageError(me, QStringLiteral("unknown option ") + args.first());
     if (o.url.isEmpty())
         return cli::usageError(me, QStringLiteral("--prometheus URL is required"));
     const auto profiles = loadProfiles(hostsFile);
@@ -324,12 +320,8 @@ int import(QStringList args)
     QString hostsFile, user;
     cli::FlagTable flags;
     flags.add("--hosts-file", &hostsFile).add("--user", &user);
-    if (const auto taken = takeSource(args, &o); !taken)
+    if (const auto taken = takeSourceAndFlags(args, &o, flags); !taken)
         return cli::usageError(me, taken.error());
-    if (const auto taken = flags.take(args); !taken)
-        return cli::usageError(me, taken.error());
-    if (!args.isEmpty())
-        return cli::usageError(me, QStringLiteral("unknown option ") + args.first());
     const auto loaded = loadProfiles(hostsFile);
     if (!loaded) {
         cli::err() << "fleet import: " << loaded.error() << '\n';
@@ -397,12 +389,8 @@ int rollout(QStringList args)
         .add("--continue-on-error", &options.continueOnError)
         .add("--yes-different", &yesDifferent)
         .add("--json", &json);
-    if (const auto taken = takeSource(args, &src); !taken)
+    if (const auto taken = takeSourceAndFlags(args, &src, flags); !taken)
         return cli::usageError(me, taken.error());
-    if (const auto taken = flags.take(args); !taken)
-        return cli::usageError(me, taken.error());
-    if (!args.isEmpty())
-        return cli::usageError(me, QStringLiteral("unknown option ") + args.first());
     const auto loaded = loadProfiles(hostsFile);
     if (!loaded) {
         cli::err() << "fleet rollout: " << loaded.error() << '\n';
@@ -604,10 +592,8 @@ int runHosts(const QStringList& argsIn)
         .add("--tag", &tags)
         .add("-o", &output)
         .add("--output", &output);
-    if (const auto taken = flags.take(args); !taken)
+    if (const auto taken = flags.takeAll(args); !taken)
         return cli::usageError(me, taken.error(), usage);
-    if (!args.isEmpty())
-        return cli::usageError(me, QStringLiteral("unknown option ") + args.first(), usage);
     if (sub != u"list" && !(sub == u"export" && ansible))
         return cli::usageError(me,
             sub == u"export" ? QStringLiteral("export needs --ansible")

@@ -334,10 +334,8 @@ int runPatch(const QStringList& argsIn)
         .add("--strip", &opt.strip, 0, "a number of path components >= 0")
         .add("--id", &opt.id, 1, "a journal id (see patch status)")
         .add("--json", &opt.json);
-    if (const auto taken = flags.take(args); !taken)
-        return cli::usageError(me, taken.error());
-    if (!args.isEmpty())
-        return cli::usageError(me, QStringLiteral("unknown option ") + args.first(), usage);
+    if (const auto taken = flags.takeAll(args); !taken)
+        return cli::usageError(me, taken.error(), usage);
     if (opt.set.isEmpty() || opt.root.isEmpty()) {
         cli::err() << "kernelforge-cli patch: --set and --root are required\n";
         usage(cli::err());

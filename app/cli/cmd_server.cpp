@@ -158,10 +158,8 @@ int metrics(QStringList args)
     QString file;
     cli::FlagTable flags;
     flags.add("--json", &json).add("--from-file", &file);
-    if (const auto taken = flags.take(args); !taken)
+    if (const auto taken = flags.takeAll(args); !taken)
         return cli::usageError(me, taken.error());
-    if (!args.isEmpty())
-        return cli::usageError(me, QStringLiteral("unknown option ") + args.first());
     if (file.isEmpty())
         return cli::usageError(me, QStringLiteral("--from-file FILE is required"));
     QFile f(file);

@@ -107,4 +107,13 @@ Result<void> FlagTable::take(QStringList& args) const
     return {};
 }
 
+Result<void> FlagTable::takeAll(QStringList& args) const
+{
+    if (const Result<void> taken = take(args); !taken)
+        return taken;
+    if (!args.isEmpty())
+        return Result<void>::failure(QStringLiteral("unknown option ") + args.first());
+    return {};
+}
+
 } // namespace kf::cli

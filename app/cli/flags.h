@@ -58,6 +58,8 @@ public:
     // Fails on a flag without its value or a value that apply() refuses; the message names
     // the flag ("--count needs a value").
     Result<void> take(QStringList& args) const;
+    // take(), and then nothing may be left: "unknown option <the first word left>".
+    Result<void> takeAll(QStringList& args) const;
 
 private:
     struct Flag

@@ -383,10 +383,8 @@ int list(QStringList args)
     flags.add("--json", &json)
         .add("--host", &host)
         .add("--limit", &limit, 1, 100000, "a whole number from 1 to 100000");
-    if (const auto taken = flags.take(args); !taken)
+    if (const auto taken = flags.takeAll(args); !taken)
         return usageError(me, taken.error());
-    if (!args.isEmpty())
-        return usageError(me, QStringLiteral("unknown option ") + args.first());
     auto runs = benchstore::list(host, limit);
     if (!runs) {
         err() << "server bench list: " << runs.error() << '\n';
@@ -542,10 +540,8 @@ int reference(QStringList args)
     bool edit = false;
     FlagTable flags;
     flags.add("--json", &json).add("--edit", &edit);
-    if (const auto taken = flags.take(args); !taken)
+    if (const auto taken = flags.takeAll(args); !taken)
         return usageError(me, taken.error());
-    if (!args.isEmpty())
-        return usageError(me, QStringLiteral("unknown option ") + args.first());
     if (edit) {
         auto path = ensureUserReferenceCopy();
         if (!path) {
