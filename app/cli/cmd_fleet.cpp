@@ -14,6 +14,7 @@
 #include "core/hosts/secretstore.h"
 #include "core/log/redact.h"
 #include "core/transport/localtransport.h"
+#include "core/util/novalue.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -29,8 +30,6 @@ namespace {
 
 using namespace kf;
 using namespace kf::fleet;
-
-constexpr int kExitUsage = 2;
 
 void usage(QTextStream& s)
 {
@@ -71,11 +70,6 @@ void printJson(const QJsonObject& o)
     cli::out().flush();
 }
 
-QJsonValue num(double v)
-{
-    return hasValue(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null);
-}
-
 struct SourceOptions
 {
     QString url;
@@ -88,56 +82,42 @@ struct SourceOptions
     FleetSort sort = FleetSort::Name;
 };
 
-// Takes the source options out of args; unknown options stay. Empty on success.
-QString takeSource(QStringList& args, SourceOptions* o)
+// Takes the source options and then the command's own flags out of args; nothing may be left.
+Result<void> takeSourceAndFlags(QStringList& args, SourceOptions* o, const cli::FlagTable& commandFlags)
 {
-    QStringList rest;
-    while (!args.isEmpty()) {
-        const QString a = args.takeFirst();
-        auto value = [&](QString* v) {
-            if (args.isEmpty())
-                return false;
-            *v = args.takeFirst();
-            return true;
+    bool acceptNew = false;
+    auto sshOption = [o](const char* name) {
+        return [o, name](const QString& v) {
+            o->sshArgs << QString::fromUtf8(name) << v;
+            return Result<void>();
         };
-        QString v;
-        if (a == u"--prometheus") {
-            if (!value(&o->url))
-                return a + QStringLiteral(" needs a URL");
-        } else if (a == u"--bearer-token-file") {
-            if (!value(&o->tokenFile))
-                return a + QStringLiteral(" needs a file");
-        } else if (a == u"--keychain") {
-            o->keychain = true;
-        } else if (a == u"--tunnel") {
-            if (!value(&o->tunnel))
-                return a + QStringLiteral(" needs [USER@]HOST");
-        } else if (a == u"--match") {
-            if (!value(&v) || !v.contains(u'=') || v.startsWith(u'='))
-                return QStringLiteral("--match needs LABEL=VALUE");
-            o->matches.append({ v.section(u'=', 0, 0), v.section(u'=', 1) });
-        } else if (a == u"--filter") {
-            if (!value(&v) || !fleetFilterFromName(v))
-                return QStringLiteral("--filter needs one of all, alerts, throttling, xid, memory-full, stale");
-            o->filter = *fleetFilterFromName(v);
-        } else if (a == u"--sort") {
-            if (!value(&v) || !fleetSortFromName(v))
-                return QStringLiteral("--sort needs one of name, hottest, busiest, memory, stale");
-            o->sort = *fleetSortFromName(v);
-        } else if (a == u"-p" || a == u"-i" || a == u"-J" || a == u"--known-hosts") {
-            if (!value(&v))
-                return a + QStringLiteral(" needs a value");
-            o->sshArgs << a << v;
-        } else if (a == u"--accept-new") {
-            o->sshArgs << a;
-        } else {
-            rest << a;
-        }
-    }
-    args = rest;
+    };
+    cli::FlagTable flags;
+    flags.add("--prometheus", &o->url)
+        .add("--bearer-token-file", &o->tokenFile)
+        .add("--keychain", &o->keychain)
+        .add("--tunnel", &o->tunnel)
+        .add("--match",
+            [o](const QString& v) {
+                if (!v.contains(u'=') || v.startsWith(u'='))
+                    return Result<void>::failure(QStringLiteral("--match needs LABEL=VALUE"));
+                o->matches.append({ v.section(u'=', 0, 0), v.section(u'=', 1) });
+                return Result<void>();
+            })
+        .add("--filter", &o->filter, &fleetFilterFromName, "all, alerts, throttling, xid, memory-full, stale")
+        .add("--sort", &o->sort, &fleetSortFromName, "name, hottest, busiest, memory, stale")
+        .add("-p", sshOption("-p"))
+        .add("-i", sshOption("-i"))
+        .add("-J", sshOption("-J"))
+        .add("--known-hosts", sshOption("--known-hosts"))
+        .add("--accept-new", &acceptNew);
+    if (const auto taken = flags.take(args); !taken)
+        return taken;
+    if (acceptNew)
+        o->sshArgs << QStringLiteral("--accept-new");
     if (!o->sshArgs.isEmpty() && o->tunnel.isEmpty())
-        return QStringLiteral("SSH options without --tunnel");
-    return {};
+        return Result<void>::failure(QStringLiteral("SSH options without --tunnel"));
+    return commandFlags.takeAll(args);
 }
 
 Result<std::shared_ptr<PromClient>> openClient(const SourceOptions& o)
@@ -193,14 +173,11 @@ bool selected(const FleetHost& h, const SourceOptions& o)
     return true;
 }
 
-QList<HostProfile> loadProfiles(const QString& file, QString* error)
+Result<QList<HostProfile>> loadProfiles(const QString& file)
 {
-    const HostProfileStore store(file);
-    const auto loaded = store.load();
-    if (!loaded) {
-        *error = loaded.error();
-        return {};
-    }
+    const auto loaded = HostProfileStore(file).load();
+    if (!loaded)
+        return loaded.withoutValue();
     return loaded->profiles;
 }
 
@@ -247,13 +224,13 @@ QJsonObject hostJson(const FleetHost& h)
         j.insert(QStringLiteral("index"), g.index);
         j.insert(QStringLiteral("uuid"), g.text(GpuField::Uuid));
         j.insert(QStringLiteral("name"), g.text(GpuField::Name));
-        j.insert(QStringLiteral("util"), num(g.value(GpuField::UtilGpu)));
-        j.insert(QStringLiteral("mem_used_mib"), num(g.value(GpuField::MemUsed)));
-        j.insert(QStringLiteral("mem_total_mib"), num(g.value(GpuField::MemTotal)));
-        j.insert(QStringLiteral("temp_c"), num(g.value(GpuField::TempGpu)));
-        j.insert(QStringLiteral("power_w"), num(g.value(GpuField::PowerDraw)));
-        j.insert(QStringLiteral("sm_clock_mhz"), num(g.value(GpuField::ClockSm)));
-        j.insert(QStringLiteral("xid"), num(h.xid.value(i, noValue())));
+        j.insert(QStringLiteral("util"), jsonValue(g.value(GpuField::UtilGpu)));
+        j.insert(QStringLiteral("mem_used_mib"), jsonValue(g.value(GpuField::MemUsed)));
+        j.insert(QStringLiteral("mem_total_mib"), jsonValue(g.value(GpuField::MemTotal)));
+        j.insert(QStringLiteral("temp_c"), jsonValue(g.value(GpuField::TempGpu)));
+        j.insert(QStringLiteral("power_w"), jsonValue(g.value(GpuField::PowerDraw)));
+        j.insert(QStringLiteral("sm_clock_mhz"), jsonValue(g.value(GpuField::ClockSm)));
+        j.insert(QStringLiteral("xid"), jsonValue(h.xid.value(i, noValue())));
         j.insert(QStringLiteral("reasons"),
             g.hasReasons ? QJsonArray::fromStringList(reasonWords(g.reasons)) : QJsonArray());
         gpus.append(j);
@@ -262,9 +239,9 @@ QJsonObject hostJson(const FleetHost& h)
     if (!h.serverKind.isEmpty()) {
         QJsonObject s;
         s.insert(QStringLiteral("kind"), h.serverKind);
-        s.insert(QStringLiteral("tokens_per_s"), num(h.serverTokensPerS));
-        s.insert(QStringLiteral("running"), num(h.serverRunning));
-        s.insert(QStringLiteral("queued"), num(h.serverQueued));
+        s.insert(QStringLiteral("tokens_per_s"), jsonValue(h.serverTokensPerS));
+        s.insert(QStringLiteral("running"), jsonValue(h.serverRunning));
+        s.insert(QStringLiteral("queued"), jsonValue(h.serverQueued));
         o.insert(QStringLiteral("server"), s);
     }
     if (hasValue(h.load1))
@@ -289,36 +266,23 @@ QString cell(double v, int precision = 0)
 
 int status(QStringList args)
 {
+    const QString me = QStringLiteral("fleet status");
     SourceOptions o;
-    if (const QString e = takeSource(args, &o); !e.isEmpty()) {
-        cli::err() << "fleet status: " << e << '\n';
-        return kExitUsage;
-    }
     bool json = false;
     QString hostsFile;
-    while (!args.isEmpty()) {
-        const QString a = args.takeFirst();
-        if (a == u"--json")
-            json = true;
-        else if (a == u"--hosts-file" && !args.isEmpty())
-            hostsFile = args.takeFirst();
-        else {
-            cli::err() << "fleet status: unknown option " << a << '\n';
-            return kExitUsage;
-        }
-    }
-    if (o.url.isEmpty()) {
-        cli::err() << "fleet status: --prometheus URL is required\n";
-        return kExitUsage;
-    }
-    QString error;
-    const QList<HostProfile> profiles = loadProfiles(hostsFile, &error);
-    if (!error.isEmpty())
-        cli::err() << "fleet status: " << error << " (hosts are not mapped to profiles)\n";
-    const auto hosts = fleetFrom(o, profiles);
+    cli::FlagTable flags;
+    flags.add("--json", &json).add("--hosts-file", &hostsFile);
+    if (const auto taken = takeSourceAndFlags(args, &o, flags); !taken)
+        return cli::usageError(me, taken.error());
+    if (o.url.isEmpty())
+        return cli::usageError(me, QStringLiteral("--prometheus URL is required"));
+    const auto profiles = loadProfiles(hostsFile);
+    if (!profiles)
+        cli::err() << "fleet status: " << profiles.error() << " (hosts are not mapped to profiles)\n";
+    const auto hosts = fleetFrom(o, profiles ? profiles.value() : QList<HostProfile>());
     if (!hosts) {
         cli::err() << "fleet status: " << hosts.error() << '\n';
-        return kExitUsage;
+        return cli::kExitUsage;
     }
     bool anyStale = false;
     for (const FleetHost& h : hosts.value()) {
@@ -351,33 +315,23 @@ int status(QStringList args)
 
 int import(QStringList args)
 {
+    const QString me = QStringLiteral("fleet import");
     SourceOptions o;
-    if (const QString e = takeSource(args, &o); !e.isEmpty()) {
-        cli::err() << "fleet import: " << e << '\n';
-        return kExitUsage;
-    }
     QString hostsFile, user;
-    while (!args.isEmpty()) {
-        const QString a = args.takeFirst();
-        if (a == u"--hosts-file" && !args.isEmpty())
-            hostsFile = args.takeFirst();
-        else if (a == u"--user" && !args.isEmpty())
-            user = args.takeFirst();
-        else {
-            cli::err() << "fleet import: unknown option " << a << '\n';
-            return kExitUsage;
-        }
-    }
-    QString error;
-    QList<HostProfile> profiles = loadProfiles(hostsFile, &error);
-    if (!error.isEmpty()) {
-        cli::err() << "fleet import: " << error << '\n';
+    cli::FlagTable flags;
+    flags.add("--hosts-file", &hostsFile).add("--user", &user);
+    if (const auto taken = takeSourceAndFlags(args, &o, flags); !taken)
+        return cli::usageError(me, taken.error());
+    const auto loaded = loadProfiles(hostsFile);
+    if (!loaded) {
+        cli::err() << "fleet import: " << loaded.error() << '\n';
         return 1;
     }
+    QList<HostProfile> profiles = loaded.value();
     const auto hosts = fleetFrom(o, profiles);
     if (!hosts) {
         cli::err() << "fleet import: " << hosts.error() << '\n';
-        return kExitUsage;
+        return cli::kExitUsage;
     }
     int added = 0;
     for (const FleetHost& h : hosts.value()) {
@@ -413,76 +367,43 @@ int rollout(QStringList args)
 {
     if (args.isEmpty()) {
         usage(cli::err());
-        return kExitUsage;
+        return cli::kExitUsage;
     }
+    const QString me = QStringLiteral("fleet rollout");
     const QString action = args.takeFirst();
     SourceOptions src;
-    if (const QString e = takeSource(args, &src); !e.isEmpty()) {
-        cli::err() << "fleet rollout: " << e << '\n';
-        return kExitUsage;
-    }
     QStringList tags, names;
     QString hostsFile, setSpec, root, profileName, reviewHost, expectPlan;
     RolloutOptions options;
     bool yesDifferent = false, json = false;
-    while (!args.isEmpty()) {
-        const QString a = args.takeFirst();
-        auto value = [&](QString* v) {
-            if (args.isEmpty())
-                return false;
-            *v = args.takeFirst();
-            return true;
-        };
-        QString v;
-        bool ok = true;
-        if (a == u"--tag")
-            ok = value(&v), tags << v;
-        else if (a == u"--host")
-            ok = value(&v), names << v;
-        else if (a == u"--hosts-file")
-            ok = value(&hostsFile);
-        else if (a == u"--set")
-            ok = value(&setSpec);
-        else if (a == u"--root")
-            ok = value(&root);
-        else if (a == u"--profile")
-            ok = value(&profileName);
-        else if (a == u"--review-host")
-            ok = value(&reviewHost);
-        else if (a == u"--expect-plan")
-            ok = value(&expectPlan);
-        else if (a == u"--batch") {
-            ok = value(&v);
-            options.batchSize = v.toInt(&ok);
-            ok = ok && options.batchSize > 0;
-        } else if (a == u"--continue-on-error")
-            options.continueOnError = true;
-        else if (a == u"--yes-different")
-            yesDifferent = true;
-        else if (a == u"--json")
-            json = true;
-        else {
-            cli::err() << "fleet rollout: unknown option " << a << '\n';
-            return kExitUsage;
-        }
-        if (!ok) {
-            cli::err() << "fleet rollout: " << a << " needs a value" << (a == u"--batch" ? " > 0" : "") << '\n';
-            return kExitUsage;
-        }
+    cli::FlagTable flags;
+    flags.add("--tag", &tags)
+        .add("--host", &names)
+        .add("--hosts-file", &hostsFile)
+        .add("--set", &setSpec)
+        .add("--root", &root)
+        .add("--profile", &profileName)
+        .add("--review-host", &reviewHost)
+        .add("--expect-plan", &expectPlan)
+        .add("--batch", &options.batchSize, 1, "a number of hosts > 0")
+        .add("--continue-on-error", &options.continueOnError)
+        .add("--yes-different", &yesDifferent)
+        .add("--json", &json);
+    if (const auto taken = takeSourceAndFlags(args, &src, flags); !taken)
+        return cli::usageError(me, taken.error());
+    const auto loaded = loadProfiles(hostsFile);
+    if (!loaded) {
+        cli::err() << "fleet rollout: " << loaded.error() << '\n';
+        return cli::kExitUsage;
     }
-    QString error;
-    const QList<HostProfile> profiles = loadProfiles(hostsFile, &error);
-    if (!error.isEmpty()) {
-        cli::err() << "fleet rollout: " << error << '\n';
-        return kExitUsage;
-    }
+    const QList<HostProfile> profiles = loaded.value();
     // Selection: tags and names from hosts.yaml, or the Prometheus-backed filter.
     QList<HostProfile> hosts;
     if (!src.url.isEmpty()) {
         const auto fleet = fleetFrom(src, profiles);
         if (!fleet) {
             cli::err() << "fleet rollout: " << fleet.error() << '\n';
-            return kExitUsage;
+            return cli::kExitUsage;
         }
         for (const FleetHost& h : fleet.value()) {
             if (h.profileName.isEmpty()) {
@@ -503,24 +424,24 @@ int rollout(QStringList args)
         for (const QString& n : std::as_const(names))
             if (std::none_of(profiles.cbegin(), profiles.cend(), [&](const HostProfile& p) { return p.name == n; })) {
                 cli::err() << "fleet rollout: no host profile named " << n << '\n';
-                return kExitUsage;
+                return cli::kExitUsage;
             }
     }
     if (hosts.isEmpty()) {
         cli::err() << "fleet rollout: no hosts selected (--tag, --host or --prometheus with --match)\n";
-        return kExitUsage;
+        return cli::kExitUsage;
     }
     std::unique_ptr<RolloutStep> step;
     PatchStep* patchStep = nullptr;
     if (action == u"patch-plan" || action == u"patch-apply") {
         if (setSpec.isEmpty() || root.isEmpty()) {
             cli::err() << "fleet rollout: " << action << " needs --set and --root\n";
-            return kExitUsage;
+            return cli::kExitUsage;
         }
         const auto set = patch::loadPatchSet(setSpec);
         if (!set) {
             cli::err() << "fleet rollout: " << set.error() << '\n';
-            return kExitUsage;
+            return cli::kExitUsage;
         }
         auto ps = std::make_unique<PatchStep>(set.value(), root, action == u"patch-apply");
         patchStep = ps.get();
@@ -531,7 +452,7 @@ int rollout(QStringList args)
         if (!bp) {
             cli::err() << "fleet rollout: " << action << " needs --profile NAME (see 'build profiles')"
                        << (all ? QString() : QStringLiteral(": ") + all.error()) << '\n';
-            return kExitUsage;
+            return cli::kExitUsage;
         }
         if (action == u"preflight")
             step = std::make_unique<PreflightStep>(*bp);
@@ -539,7 +460,7 @@ int rollout(QStringList args)
             step = std::make_unique<BuildStartStep>(*bp);
     } else {
         cli::err() << "fleet rollout: unknown action " << action << " (patch-plan, patch-apply, preflight, build)\n";
-        return kExitUsage;
+        return cli::kExitUsage;
     }
 
     std::mutex printing;
@@ -568,7 +489,7 @@ int rollout(QStringList args)
                 profiles.cbegin(), profiles.cend(), [&](const HostProfile& p) { return p.name == reviewHost; });
             if (it == profiles.cend()) {
                 cli::err() << "fleet rollout: no host profile named " << reviewHost << '\n';
-                return kExitUsage;
+                return cli::kExitUsage;
             }
             review = *it;
         }
@@ -628,7 +549,7 @@ int runFleet(const QStringList& argsIn)
     QStringList args = argsIn;
     if (args.isEmpty() || args.first() == u"--help" || args.first() == u"-h") {
         usage(args.isEmpty() ? cli::err() : cli::out());
-        return args.isEmpty() ? kExitUsage : 0;
+        return args.isEmpty() ? cli::kExitUsage : 0;
     }
     const QString sub = args.takeFirst();
     if (args.contains(QStringLiteral("--help"))) {
@@ -643,47 +564,47 @@ int runFleet(const QStringList& argsIn)
         return rollout(args);
     cli::err() << "fleet: unknown subcommand " << sub << '\n';
     usage(cli::err());
-    return kExitUsage;
+    return cli::kExitUsage;
 }
 
 int runHosts(const QStringList& argsIn)
 {
     QStringList args = argsIn;
-    QString sub = args.isEmpty() ? QString() : args.takeFirst();
+    const QString sub = args.isEmpty() ? QString() : args.takeFirst();
     bool ansible = false, json = false;
     QString hostsFile, output;
     QStringList tags;
-    while (!args.isEmpty()) {
-        const QString a = args.takeFirst();
-        if (a == u"--ansible")
-            ansible = true;
-        else if (a == u"--json")
-            json = true;
-        else if (a == u"--hosts-file" && !args.isEmpty())
-            hostsFile = args.takeFirst();
-        else if (a == u"--tag" && !args.isEmpty())
-            tags << args.takeFirst();
-        else if ((a == u"-o" || a == u"--output") && !args.isEmpty())
-            output = args.takeFirst();
-        else {
-            sub = QStringLiteral("--help");
-            break;
-        }
-    }
-    if (sub != u"list" && !(sub == u"export" && ansible)) {
-        QTextStream& s = sub == u"--help" || sub == u"-h" ? cli::out() : cli::err();
+    auto usage = [](QTextStream& s) {
         s << "Usage: kernelforge-cli hosts list [--json] [--tag T]... [--hosts-file FILE]\n"
           << "       kernelforge-cli hosts export --ansible [--tag T]... [-o FILE] [--hosts-file FILE]\n"
           << "export writes an Ansible INI inventory: one group per tag, ansible_host/port/user, the key and\n"
           << "ProxyJump as ansible_ssh_common_args. Passwords are never in hosts.yaml, so never in the inventory.\n";
-        return sub == u"--help" || sub == u"-h" ? 0 : kExitUsage;
+    };
+    if (sub == u"--help" || sub == u"-h") {
+        usage(cli::out());
+        return 0;
     }
-    QString error;
-    QList<HostProfile> profiles = loadProfiles(hostsFile, &error);
-    if (!error.isEmpty()) {
-        cli::err() << "hosts: " << error << '\n';
+    const QString me = QStringLiteral("kernelforge-cli hosts");
+    cli::FlagTable flags;
+    flags.add("--ansible", &ansible)
+        .add("--json", &json)
+        .add("--hosts-file", &hostsFile)
+        .add("--tag", &tags)
+        .add("-o", &output)
+        .add("--output", &output);
+    if (const auto taken = flags.takeAll(args); !taken)
+        return cli::usageError(me, taken.error(), usage);
+    if (sub != u"list" && !(sub == u"export" && ansible))
+        return cli::usageError(me,
+            sub == u"export" ? QStringLiteral("export needs --ansible")
+                             : QStringLiteral("which subcommand? (list or export)"),
+            usage);
+    const auto loaded = loadProfiles(hostsFile);
+    if (!loaded) {
+        cli::err() << "hosts: " << loaded.error() << '\n';
         return 1;
     }
+    QList<HostProfile> profiles = loaded.value();
     if (!tags.isEmpty())
         profiles.removeIf([&](const HostProfile& p) {
             return std::none_of(tags.cbegin(), tags.cend(), [&](const QString& t) { return p.tags.contains(t); });
@@ -746,7 +667,7 @@ int gpuExport(QStringList args)
     const TargetOptions target = *targetOptions;
     if (listen.isEmpty()) {
         err() << "gpu export: --listen ADDRESS:PORT is required (e.g. 127.0.0.1:9400)\n";
-        return kExitUsage;
+        return cli::kExitUsage;
     }
     const auto opened = openTarget(target);
     if (!opened)
@@ -774,7 +695,7 @@ int gpuExport(QStringList args)
     });
     if (const auto listening = server.listen(listen); !listening) {
         err() << "gpu export: " << listening.error() << '\n';
-        return kExitUsage;
+        return cli::kExitUsage;
     }
     const QString shown = listen.left(listen.lastIndexOf(u':'));
     err() << "gpu export: serving http://" << shown << ':' << server.port() << "/metrics for " << opened->label

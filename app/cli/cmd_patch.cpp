@@ -3,6 +3,7 @@
 // kernelforge-cli patch plan|apply|rollback|status: review and apply patch sets on a tree,
 // locally or (with the ssh transport) on a server.
 #include "app/cli/cli.h"
+#include "app/cli/flags.h"
 #include "app/cli/sshoptions.h"
 
 #include "core/hosts/destination.h"
@@ -322,42 +323,19 @@ int runPatch(const QStringList& argsIn)
             opt.root = so->remotePath;
         }
     }
-    while (!args.isEmpty()) {
-        const QString a = args.takeFirst();
-        auto value = [&](QString* out) {
-            if (args.isEmpty()) {
-                cli::err() << "kernelforge-cli patch: " << a << " needs a value\n";
-                return false;
-            }
-            *out = args.takeFirst();
-            return true;
-        };
-        QString v;
-        if (a == QLatin1String("--set")) {
-            if (!value(&opt.set))
-                return kExitError;
-        } else if (a == QLatin1String("--root")) {
-            if (!value(&opt.root))
-                return kExitError;
-        } else if (a == QLatin1String("--strip")) {
-            if (!value(&v))
-                return kExitError;
-            opt.strip = v.toInt();
-        } else if (a == QLatin1String("--id")) {
-            if (!value(&v))
-                return kExitError;
-            opt.id = v.toLongLong();
-        } else if (a == QLatin1String("--json")) {
-            opt.json = true;
-        } else if (a == QLatin1String("--help")) {
-            usage(cli::out());
-            return 0;
-        } else {
-            cli::err() << "kernelforge-cli patch: unknown option " << a << '\n';
-            usage(cli::err());
-            return kExitError;
-        }
+    if (args.contains(QStringLiteral("--help"))) {
+        usage(cli::out());
+        return 0;
     }
+    const QString me = QStringLiteral("kernelforge-cli patch");
+    cli::FlagTable flags;
+    flags.add("--set", &opt.set)
+        .add("--root", &opt.root)
+        .add("--strip", &opt.strip, 0, "a number of path components >= 0")
+        .add("--id", &opt.id, 1, "a journal id (see patch status)")
+        .add("--json", &opt.json);
+    if (const auto taken = flags.takeAll(args); !taken)
+        return cli::usageError(me, taken.error(), usage);
     if (opt.set.isEmpty() || opt.root.isEmpty()) {
         cli::err() << "kernelforge-cli patch: --set and --root are required\n";
         usage(cli::err());

@@ -3,6 +3,7 @@
 // kernelforge-cli recipe export|apply: deployment recipes (core/deploy): what worked on one host,
 // replayed on another.
 #include "app/cli/cli.h"
+#include "app/cli/flags.h"
 #include "app/cli/sshoptions.h"
 
 #include "core/deploy/recipeexport.h"
@@ -24,8 +25,6 @@ namespace {
 
 using namespace kf;
 using deploy::RecipeRunner;
-
-constexpr int kUsage = 2;
 
 void usage(QTextStream& s)
 {
@@ -57,49 +56,27 @@ void printJson(const QJsonObject& o)
     cli::out() << QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)) << '\n' << Qt::flush;
 }
 
-bool takeValue(QStringList& args, qsizetype i, QString* out)
-{
-    if (i + 1 >= args.size()) {
-        cli::err() << "kernelforge-cli recipe: " << args[i] << " needs a value\n" << Qt::flush;
-        return false;
-    }
-    *out = args[i + 1];
-    args.remove(i, 2);
-    return true;
-}
+const QString kExportMe = QStringLiteral("kernelforge-cli recipe export");
+const QString kApplyMe = QStringLiteral("kernelforge-cli recipe apply");
 
 int runExport(QStringList args)
 {
     QString output, name;
     bool local = false;
-    for (qsizetype i = 0; i < args.size();) {
-        if (args[i] == QLatin1String("-o") || args[i] == QLatin1String("--output")) {
-            if (!takeValue(args, i, &output))
-                return kUsage;
-        } else if (args[i] == QLatin1String("--name")) {
-            if (!takeValue(args, i, &name))
-                return kUsage;
-        } else if (args[i] == QLatin1String("--local")) {
-            local = true;
-            args.removeAt(i);
-        } else {
-            ++i;
-        }
-    }
+    // Our own options first, so their values are never taken for the destination.
+    cli::FlagTable flags;
+    flags.add("-o", &output).add("--output", &output).add("--name", &name).add("--local", &local);
+    if (const auto taken = flags.take(args); !taken)
+        return cli::usageError(kExportMe, taken.error());
     QString host = QStringLiteral("local");
     if (!local) {
         const auto taken = cli::takeSshOptions(args);
-        if (!taken || taken->hasRemotePath) {
-            cli::err() << "kernelforge-cli recipe export: "
-                       << (!taken ? taken.error() : QStringLiteral("a destination takes no :PATH")) << '\n';
-            return kUsage;
-        }
+        if (!taken || taken->hasRemotePath)
+            return cli::usageError(kExportMe, !taken ? taken.error() : QStringLiteral("a destination takes no :PATH"));
         host = timeline::hostKey(taken->profile());
     }
-    if (!args.isEmpty()) {
-        cli::err() << "kernelforge-cli recipe export: unexpected arguments: " << args.join(QLatin1Char(' ')) << '\n';
-        return kUsage;
-    }
+    if (!args.isEmpty())
+        return cli::usageError(kExportMe, QStringLiteral("unexpected arguments: ") + args.join(QLatin1Char(' ')));
     const auto exported = deploy::exportRecipe(host, name);
     if (!exported) {
         cli::err() << "kernelforge-cli recipe export: " << exported.error() << '\n';
@@ -131,89 +108,54 @@ int runApply(QStringList args)
     RecipeRunner::Options options;
     bool json = false;
     bool local = false;
-    QString jobRoot, timeoutText;
-    for (qsizetype i = 0; i < args.size();) {
-        const QString a = args[i];
-        QString v;
-        if (a == QLatin1String("--dry-run")) {
-            options.dryRun = true;
-            args.removeAt(i);
-        } else if (a == QLatin1String("--json")) {
-            json = true;
-            args.removeAt(i);
-        } else if (a == QLatin1String("--local")) {
-            local = true;
-            args.removeAt(i);
-        } else if (a == QLatin1String("--job-root")) {
-            if (!takeValue(args, i, &options.jobRoot))
-                return kUsage;
-        } else if (a == QLatin1String("--launch-timeout")) {
-            if (!takeValue(args, i, &timeoutText))
-                return kUsage;
-            bool ok = false;
-            options.launchTimeoutS = timeoutText.toInt(&ok);
-            if (!ok || options.launchTimeoutS <= 0) {
-                cli::err() << "kernelforge-cli recipe apply: --launch-timeout needs seconds > 0\n";
-                return kUsage;
-            }
-        } else if (a == QLatin1String("--env")) {
-            if (!takeValue(args, i, &v))
-                return kUsage;
-            const qsizetype eq = v.indexOf(QLatin1Char('='));
-            if (eq <= 0) {
-                cli::err() << "kernelforge-cli recipe apply: --env needs K=V\n";
-                return kUsage;
-            }
-            SecretRegistry::add(v.mid(eq + 1).toUtf8());
-            options.env.insert(v.left(eq), v.mid(eq + 1));
-        } else if (a == QLatin1String("--env-file")) {
-            if (!takeValue(args, i, &v))
-                return kUsage;
+    cli::FlagTable flags;
+    flags.add("--dry-run", &options.dryRun)
+        .add("--json", &json)
+        .add("--local", &local)
+        .add("--job-root", &options.jobRoot)
+        .add("--launch-timeout", &options.launchTimeoutS, 1, "seconds > 0")
+        .add("--env",
+            [&](const QString& v) {
+                const qsizetype eq = v.indexOf(QLatin1Char('='));
+                if (eq <= 0)
+                    return Result<void>::failure(QStringLiteral("--env needs K=V"));
+                SecretRegistry::add(v.mid(eq + 1).toUtf8());
+                options.env.insert(v.left(eq), v.mid(eq + 1));
+                return Result<void>();
+            })
+        .add("--env-file", [&](const QString& v) {
             const auto file = readEnvFile(v);
-            if (!file) {
-                cli::err() << "kernelforge-cli recipe apply: " << file.error() << '\n';
-                return kUsage;
-            }
+            if (!file)
+                return file.withoutValue();
             options.env.insert(file.value());
-        } else {
-            ++i;
-        }
-    }
+            return Result<void>();
+        });
+    if (const auto taken = flags.take(args); !taken)
+        return cli::usageError(kApplyMe, taken.error());
     // The recipe is the first word that names a file here (the destination is user@host).
     qsizetype recipeAt = -1;
     for (qsizetype i = 0; i < args.size() && recipeAt < 0; ++i)
         if (!args[i].startsWith(QLatin1Char('-')) && QFile::exists(args[i]))
             recipeAt = i;
-    if (recipeAt < 0) {
-        cli::err() << "kernelforge-cli recipe apply: which RECIPE.yaml? (no such file among "
-                   << args.join(QLatin1Char(' ')) << ")\n";
-        return kUsage;
-    }
+    if (recipeAt < 0)
+        return cli::usageError(
+            kApplyMe, QStringLiteral("which RECIPE.yaml? (no such file among %1)").arg(args.join(QLatin1Char(' '))));
     const QString path = args.takeAt(recipeAt);
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        cli::err() << "kernelforge-cli recipe apply: cannot read " << path << ": " << file.errorString() << '\n';
-        return kUsage;
-    }
+    if (!file.open(QIODevice::ReadOnly))
+        return cli::usageError(kApplyMe, QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
     const auto recipe = deploy::parseDeployRecipe(file.readAll(), path);
-    if (!recipe) {
-        cli::err() << "kernelforge-cli recipe apply: " << recipe.error() << '\n';
-        return kUsage;
-    }
+    if (!recipe)
+        return cli::usageError(kApplyMe, recipe.error());
     std::shared_ptr<Transport> transport;
     if (local) {
         transport = std::make_shared<LocalTransport>();
     } else {
         const auto taken = cli::takeSshOptions(args);
-        if (!taken || taken->hasRemotePath) {
-            cli::err() << "kernelforge-cli recipe apply: "
-                       << (!taken ? taken.error() : QStringLiteral("a destination takes no :PATH")) << '\n';
-            return kUsage;
-        }
-        if (!args.isEmpty()) {
-            cli::err() << "kernelforge-cli recipe apply: unexpected arguments: " << args.join(QLatin1Char(' ')) << '\n';
-            return kUsage;
-        }
+        if (!taken || taken->hasRemotePath)
+            return cli::usageError(kApplyMe, !taken ? taken.error() : QStringLiteral("a destination takes no :PATH"));
+        if (!args.isEmpty())
+            return cli::usageError(kApplyMe, QStringLiteral("unexpected arguments: ") + args.join(QLatin1Char(' ')));
         auto connected = cli::connectForCli(*taken);
         if (!connected) {
             cli::err() << "kernelforge-cli recipe apply: " << connected.error() << '\n';
@@ -282,16 +224,15 @@ int runRecipe(const QStringList& argsIn)
     QStringList args = argsIn;
     if (args.isEmpty() || args.first() == QLatin1String("--help") || args.first() == QLatin1String("-h")) {
         usage(args.isEmpty() ? cli::err() : cli::out());
-        return args.isEmpty() ? kUsage : 0;
+        return args.isEmpty() ? cli::kExitUsage : 0;
     }
     const QString sub = args.takeFirst();
     if (sub == QLatin1String("export"))
         return runExport(args);
     if (sub == QLatin1String("apply"))
         return runApply(args);
-    cli::err() << "kernelforge-cli recipe: unknown subcommand '" << sub << "'\n";
-    usage(cli::err());
-    return kUsage;
+    return cli::usageError(
+        QStringLiteral("kernelforge-cli recipe"), QStringLiteral("unknown subcommand '%1'").arg(sub), usage);
 }
 
 const cli::Registration reg { "recipe", "Export what worked on a host as a deployment recipe; replay it on another",

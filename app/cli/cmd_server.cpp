@@ -151,26 +151,19 @@ int status(QStringList args)
 
 int metrics(QStringList args)
 {
+    if (args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h"))) {
+        usage(cli::out());
+        return 0;
+    }
+    const QString me = QStringLiteral("server metrics");
     bool json = false;
     QString file;
-    while (!args.isEmpty()) {
-        const QString a = args.takeFirst();
-        if (a == QLatin1String("--json"))
-            json = true;
-        else if (a == QLatin1String("--from-file") && !args.isEmpty())
-            file = args.takeFirst();
-        else if (a == QLatin1String("--help") || a == QLatin1String("-h")) {
-            usage(cli::out());
-            return 0;
-        } else {
-            cli::err() << "server metrics: unknown option " << a << '\n';
-            return 2;
-        }
-    }
-    if (file.isEmpty()) {
-        cli::err() << "server metrics: --from-file FILE is required\n";
-        return 2;
-    }
+    cli::FlagTable flags;
+    flags.add("--json", &json).add("--from-file", &file);
+    if (const auto taken = flags.takeAll(args); !taken)
+        return cli::usageError(me, taken.error());
+    if (file.isEmpty())
+        return cli::usageError(me, QStringLiteral("--from-file FILE is required"));
     QFile f(file);
     if (!f.open(QIODevice::ReadOnly)) {
         cli::err() << "server metrics: cannot read " << file << ": " << f.errorString() << '\n';

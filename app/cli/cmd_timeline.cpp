@@ -3,6 +3,7 @@
 // kernelforge-cli timeline: a host's deployment timeline from this machine's history
 // (core/timeline), as text, JSON lines or a self-contained HTML report.
 #include "app/cli/cli.h"
+#include "app/cli/flags.h"
 #include "app/cli/sshoptions.h"
 
 #include "core/timeline/eventstore.h"
@@ -17,8 +18,6 @@
 namespace {
 
 using namespace kf;
-
-constexpr int kUsage = 2;
 
 void usage(QTextStream& s)
 {
@@ -46,74 +45,40 @@ int runTimeline(const QStringList& argsIn)
         usage(cli::out());
         return 0;
     }
+    const QString me = QStringLiteral("kernelforge-cli timeline");
     bool json = false;
     bool local = false;
     QString since, until, html;
-    QStringList kinds;
-    for (qsizetype i = 0; i < args.size();) {
-        const QString a = args[i];
-        auto value = [&](QString* out) {
-            if (i + 1 >= args.size()) {
-                cli::err() << "kernelforge-cli timeline: " << a << " needs a value\n" << Qt::flush;
-                return false;
-            }
-            *out = args[i + 1];
-            args.remove(i, 2);
-            return true;
-        };
-        QString v;
-        if (a == QLatin1String("--json")) {
-            json = true;
-            args.removeAt(i);
-        } else if (a == QLatin1String("--local")) {
-            local = true;
-            args.removeAt(i);
-        } else if (a == QLatin1String("--since")) {
-            if (!value(&since))
-                return kUsage;
-        } else if (a == QLatin1String("--until")) {
-            if (!value(&until))
-                return kUsage;
-        } else if (a == QLatin1String("--html")) {
-            if (!value(&html))
-                return kUsage;
-        } else if (a == QLatin1String("--kind")) {
-            if (!value(&v))
-                return kUsage;
-            kinds << v;
-        } else {
-            ++i;
-        }
-    }
     timeline::Query query;
-    query.kinds = kinds;
+    // Our own options first, so their values are never taken for the destination.
+    cli::FlagTable flags;
+    flags.add("--json", &json)
+        .add("--local", &local)
+        .add("--since", &since)
+        .add("--until", &until)
+        .add("--html", &html)
+        .add("--kind", &query.kinds);
+    if (const auto taken = flags.take(args); !taken)
+        return cli::usageError(me, taken.error());
     const QDateTime now = QDateTime::currentDateTimeUtc();
     for (const auto& [text, target] : { std::pair { since, &query.since }, std::pair { until, &query.until } }) {
         if (text.isEmpty())
             continue;
         const auto t = timeline::parseTimeSpec(text, now);
-        if (!t) {
-            cli::err() << "kernelforge-cli timeline: " << t.error() << '\n' << Qt::flush;
-            return kUsage;
-        }
+        if (!t)
+            return cli::usageError(me, t.error());
         *target = t.value();
     }
     if (local) {
         query.host = QStringLiteral("local");
     } else {
         const auto taken = cli::takeSshOptions(args);
-        if (!taken || taken->hasRemotePath) {
-            cli::err() << "kernelforge-cli timeline: "
-                       << (!taken ? taken.error() : QStringLiteral("a destination takes no :PATH")) << '\n';
-            usage(cli::err());
-            return kUsage;
-        }
+        if (!taken || taken->hasRemotePath)
+            return cli::usageError(me, !taken ? taken.error() : QStringLiteral("a destination takes no :PATH"), usage);
         query.host = timeline::hostKey(taken->profile());
     }
-    if (!args.isEmpty()) {
-        cli::err() << "kernelforge-cli timeline: unexpected arguments: " << args.join(QLatin1Char(' ')) << '\n';
-        return kUsage;
-    }
+    if (!args.isEmpty())
+        return cli::usageError(me, QStringLiteral("unexpected arguments: ") + args.join(QLatin1Char(' ')));
     const auto events = timeline::events(query);
     if (!events) {
         cli::err() << "kernelforge-cli timeline: " << events.error() << '\n';

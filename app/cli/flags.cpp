@@ -9,12 +9,13 @@ namespace kf::cli {
 namespace {
 
 template <typename T>
-std::function<Result<void>(const QString&)> wholeNumber(const char* name, T* value, T minimum, const char* what)
+std::function<Result<void>(const QString&)> wholeNumber(
+    const char* name, T* value, T minimum, T maximum, const char* what)
 {
-    return [flag = QString::fromUtf8(name), value, minimum, what](const QString& v) {
+    return [flag = QString::fromUtf8(name), value, minimum, maximum, what](const QString& v) {
         bool ok = false;
         const qint64 n = v.toLongLong(&ok);
-        if (!ok || n < minimum || n > std::numeric_limits<T>::max())
+        if (!ok || n < minimum || n > maximum)
             return Result<void>::failure(QStringLiteral("%1 needs %2: %3").arg(flag, QString::fromUtf8(what), v));
         *value = T(n);
         return Result<void>();
@@ -50,12 +51,17 @@ FlagTable& FlagTable::add(const char* name, QStringList* values)
 
 FlagTable& FlagTable::add(const char* name, qint64* value, qint64 minimum, const char* what)
 {
-    return add(name, wholeNumber(name, value, minimum, what));
+    return add(name, wholeNumber(name, value, minimum, std::numeric_limits<qint64>::max(), what));
 }
 
 FlagTable& FlagTable::add(const char* name, int* value, int minimum, const char* what)
 {
-    return add(name, wholeNumber(name, value, minimum, what));
+    return add(name, value, minimum, std::numeric_limits<int>::max(), what);
+}
+
+FlagTable& FlagTable::add(const char* name, int* value, int minimum, int maximum, const char* what)
+{
+    return add(name, wholeNumber(name, value, minimum, maximum, what));
 }
 
 FlagTable& FlagTable::add(const char* name, std::function<Result<void>(const QString& value)> apply)
@@ -98,6 +104,15 @@ Result<void> FlagTable::take(QStringList& args) const
         if (const Result<void> applied = flag->apply(value); !applied)
             return applied;
     }
+    return {};
+}
+
+Result<void> FlagTable::takeAll(QStringList& args) const
+{
+    if (const Result<void> taken = take(args); !taken)
+        return taken;
+    if (!args.isEmpty())
+        return Result<void>::failure(QStringLiteral("unknown option ") + args.first());
     return {};
 }
 

@@ -9,6 +9,7 @@
 #include <QStringList>
 
 #include <functional>
+#include <optional>
 
 // The one flag parser of kernelforge-cli: each (sub)command lists its flags in a table and
 // take() removes them, with their values, from the arguments; what is left (positional words,
@@ -35,13 +36,30 @@ public:
     // A whole number >= minimum; anything else is a usage error "<name> needs <what>: <value>".
     FlagTable& add(const char* name, int* value, int minimum, const char* what);
     FlagTable& add(const char* name, qint64* value, qint64 minimum, const char* what);
+    // A whole number from minimum to maximum.
+    FlagTable& add(const char* name, int* value, int minimum, int maximum, const char* what);
     // A value the command checks or converts as it is read; a failure is a usage error.
     FlagTable& add(const char* name, std::function<Result<void>(const QString& value)> apply);
+    // One of a set of names, read by fromName; anything else is "<name> needs one of <choices>".
+    template <typename T>
+    FlagTable& add(const char* name, T* value, std::optional<T> (*fromName)(const QString&), const char* choices)
+    {
+        return add(name, [flag = QString::fromUtf8(name), value, fromName, choices](const QString& v) {
+            const std::optional<T> chosen = fromName(v);
+            if (!chosen)
+                return Result<void>::failure(
+                    QStringLiteral("%1 needs one of %2: %3").arg(flag, QString::fromUtf8(choices), v));
+            *value = *chosen;
+            return Result<void>();
+        });
+    }
 
     // Removes every flag of the table (and its value) before the first "--" from args.
     // Fails on a flag without its value or a value that apply() refuses; the message names
     // the flag ("--count needs a value").
     Result<void> take(QStringList& args) const;
+    // take(), and then nothing may be left: "unknown option <the first word left>".
+    Result<void> takeAll(QStringList& args) const;
 
 private:
     struct Flag

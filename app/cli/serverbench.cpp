@@ -5,6 +5,7 @@
 #include "app/cli/serverbench.h"
 
 #include "app/cli/cli.h"
+#include "app/cli/flags.h"
 #include "app/cli/sshoptions.h"
 
 #include "core/servebench/benchcompare.h"
@@ -191,18 +192,6 @@ QJsonObject runJson(const BenchRun& run, const ReferenceTable* refs, bool withRe
         { QStringLiteral("save_error"), run.saveError } };
 }
 
-bool takeInt(QStringList& args, const QString& flag, int min, int max, int* out)
-{
-    bool ok = false;
-    const int v = args.isEmpty() ? 0 : args.takeFirst().toInt(&ok);
-    if (!ok || v < min || v > max) {
-        err() << "server bench: " << flag << " needs a whole number from " << min << " to " << max << '\n';
-        return false;
-    }
-    *out = v;
-    return true;
-}
-
 int fd[2] = { -1, -1 };
 void onSignal(int)
 {
@@ -210,81 +199,64 @@ void onSignal(int)
     (void)::write(fd[1], &c, 1);
 }
 
+const QString kMe = QStringLiteral("server bench");
+
 int runBench(QStringList args)
 {
-    const auto targetOptions = takeTargetOptions(args);
-    if (!targetOptions) {
-        err() << "server bench: " << targetOptions.error() << '\n';
-        usage(err());
-        return 2;
+    if (args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h"))) {
+        usage(out());
+        return 0;
     }
-    const TargetOptions target = *targetOptions;
     BenchParams p;
     bool json = false;
-    bool store = true;
-    while (!args.isEmpty()) {
-        const QString a = args.takeFirst();
-        int v = 0;
-        if (a == QLatin1String("--json")) {
-            json = true;
-        } else if (a == QLatin1String("--no-store")) {
-            store = false;
-        } else if (a == QLatin1String("--no-warmup")) {
-            p.warmup = false;
-        } else if (a == QLatin1String("--port")) {
-            if (!takeInt(args, a, 1, 65535, &v))
-                return 2;
-            p.serverPort = quint16(v);
-        } else if (a == QLatin1String("--api")) {
-            const auto api = serveApiFromName(args.isEmpty() ? QString() : args.takeFirst());
-            if (!api) {
-                err() << "server bench: --api is openai, openai-chat or sglang\n";
-                return 2;
-            }
-            p.api = *api;
-        } else if (a == QLatin1String("--concurrency")) {
-            const auto levels = parseConcurrencies(args.isEmpty() ? QString() : args.takeFirst());
-            if (!levels) {
-                err() << "server bench: --concurrency: " << levels.error() << '\n';
-                return 2;
-            }
-            p.concurrencies = levels.value();
-        } else if (a == QLatin1String("--requests")) {
-            if (!takeInt(args, a, 1, 10000000, &p.requests))
-                return 2;
-        } else if (a == QLatin1String("--input-len")) {
-            if (!takeInt(args, a, 1, 10000000, &p.inputTokens))
-                return 2;
-        } else if (a == QLatin1String("--output-len")) {
-            if (!takeInt(args, a, 1, 10000000, &p.outputTokens))
-                return 2;
-        } else if (a == QLatin1String("--seed")) {
-            if (!takeInt(args, a, 0, std::numeric_limits<int>::max(), &v))
-                return 2;
-            p.seed = quint32(v);
-        } else if (a == QLatin1String("--request-timeout")) {
-            if (!takeInt(args, a, 1, 86400, &p.requestTimeoutS))
-                return 2;
-        } else if (a == QLatin1String("--request-rate")) {
-            bool ok = false;
-            p.requestRate = args.isEmpty() ? -1 : args.takeFirst().toDouble(&ok);
-            if (!ok || !std::isfinite(p.requestRate) || p.requestRate < 0) {
-                err() << "server bench: --request-rate needs requests per second (0: all at once)\n";
-                return 2;
-            }
-        } else if (a == QLatin1String("--model") && !args.isEmpty()) {
-            p.model = args.takeFirst();
-        } else if (a == QLatin1String("--precision") && !args.isEmpty()) {
-            p.precision = args.takeFirst();
-        } else if (a == QLatin1String("--help") || a == QLatin1String("-h")) {
-            usage(out());
-            return 0;
-        } else {
-            err() << "server bench: unknown option " << a << '\n';
-            usage(err());
-            return 2;
-        }
-    }
+    bool noStore = false;
+    bool noWarmup = false;
+    int port = p.serverPort;
+    int seed = -1;
+    // Our own options first, so their values are never taken for the destination.
+    FlagTable flags;
+    flags.add("--json", &json)
+        .add("--no-store", &noStore)
+        .add("--no-warmup", &noWarmup)
+        .add("--port", &port, 1, 65535, "a port from 1 to 65535")
+        .add("--api", &p.api, &serveApiFromName, "openai, openai-chat, sglang")
+        .add("--concurrency",
+            [&](const QString& v) -> Result<void> {
+                const auto levels = parseConcurrencies(v);
+                if (!levels)
+                    return Result<void>::failure(QStringLiteral("--concurrency: ") + levels.error());
+                p.concurrencies = levels.value();
+                return {};
+            })
+        .add("--requests", &p.requests, 1, 10000000, "a whole number from 1 to 10000000")
+        .add("--input-len", &p.inputTokens, 1, 10000000, "a whole number from 1 to 10000000")
+        .add("--output-len", &p.outputTokens, 1, 10000000, "a whole number from 1 to 10000000")
+        .add("--seed", &seed, 0, "a whole number >= 0")
+        .add("--request-timeout", &p.requestTimeoutS, 1, 86400, "seconds from 1 to 86400")
+        .add("--request-rate",
+            [&](const QString& v) {
+                bool ok = false;
+                p.requestRate = v.toDouble(&ok);
+                if (!ok || !std::isfinite(p.requestRate) || p.requestRate < 0)
+                    return Result<void>::failure(
+                        QStringLiteral("--request-rate needs requests per second (0: all at once)"));
+                return Result<void>();
+            })
+        .add("--model", &p.model)
+        .add("--precision", &p.precision);
+    if (const auto taken = flags.take(args); !taken)
+        return usageError(kMe, taken.error());
+    const auto targetOptions = takeTargetOptions(args);
+    if (!targetOptions)
+        return usageError(kMe, targetOptions.error(), usage);
+    if (!args.isEmpty())
+        return usageError(kMe, QStringLiteral("unknown option ") + args.first(), usage);
+    const TargetOptions target = *targetOptions;
+    p.serverPort = quint16(port);
+    if (seed >= 0)
+        p.seed = quint32(seed);
+    p.warmup = !noWarmup;
+    const bool store = !noStore;
     auto opened = openTarget(target);
     if (!opened) {
         err() << "server bench: " << opened.error() << '\n';
@@ -371,23 +343,16 @@ Result<qint64> runId(const QString& text)
 
 int list(QStringList args)
 {
+    const QString me = kMe + QStringLiteral(" list");
     bool json = false;
     QString host;
     int limit = 50;
-    while (!args.isEmpty()) {
-        const QString a = args.takeFirst();
-        if (a == QLatin1String("--json")) {
-            json = true;
-        } else if (a == QLatin1String("--host") && !args.isEmpty()) {
-            host = args.takeFirst();
-        } else if (a == QLatin1String("--limit")) {
-            if (!takeInt(args, a, 1, 100000, &limit))
-                return 2;
-        } else {
-            err() << "server bench list: unknown option " << a << '\n';
-            return 2;
-        }
-    }
+    FlagTable flags;
+    flags.add("--json", &json)
+        .add("--host", &host)
+        .add("--limit", &limit, 1, 100000, "a whole number from 1 to 100000");
+    if (const auto taken = flags.takeAll(args); !taken)
+        return usageError(me, taken.error());
     auto runs = benchstore::list(host, limit);
     if (!runs) {
         err() << "server bench list: " << runs.error() << '\n';
@@ -422,24 +387,18 @@ int list(QStringList args)
 
 int show(QStringList args)
 {
+    const QString me = kMe + QStringLiteral(" show");
     bool json = false;
-    QString idText;
-    while (!args.isEmpty()) {
-        const QString a = args.takeFirst();
-        if (a == QLatin1String("--json"))
-            json = true;
-        else if (!a.startsWith(QLatin1Char('-')) && idText.isEmpty())
-            idText = a;
-        else {
-            err() << "server bench show: unknown option " << a << '\n';
-            return 2;
-        }
-    }
+    FlagTable flags;
+    flags.add("--json", &json);
+    if (const auto taken = flags.take(args); !taken)
+        return usageError(me, taken.error());
+    if (args.size() > 1 || args.value(0).startsWith(QLatin1Char('-')))
+        return usageError(me, QStringLiteral("unknown option ") + args.last());
+    const QString idText = args.value(0);
     const auto id = runId(idText);
-    if (!id) {
-        err() << "server bench show: " << id.error() << '\n';
-        return 2;
-    }
+    if (!id)
+        return usageError(me, id.error());
     auto run = benchstore::load(id.value(), true);
     if (!run) {
         err() << "server bench show: " << run.error() << '\n';
@@ -457,30 +416,23 @@ int show(QStringList args)
 
 int compare(QStringList args)
 {
+    const QString me = kMe + QStringLiteral(" compare");
     bool json = false;
-    QStringList ids;
-    while (!args.isEmpty()) {
-        const QString a = args.takeFirst();
-        if (a == QLatin1String("--json"))
-            json = true;
-        else if (!a.startsWith(QLatin1Char('-')))
-            ids << a;
-        else {
-            err() << "server bench compare: unknown option " << a << '\n';
-            return 2;
-        }
-    }
-    if (ids.size() != 2) {
-        err() << "server bench compare: give two run ids (see 'server bench list')\n";
-        return 2;
-    }
+    FlagTable flags;
+    flags.add("--json", &json);
+    if (const auto taken = flags.take(args); !taken)
+        return usageError(me, taken.error());
+    for (const QString& a : std::as_const(args))
+        if (a.startsWith(QLatin1Char('-')))
+            return usageError(me, QStringLiteral("unknown option ") + a);
+    const QStringList ids = args;
+    if (ids.size() != 2)
+        return usageError(me, QStringLiteral("give two run ids (see 'server bench list')"));
     QList<BenchRun> runs;
     for (const QString& t : ids) {
         const auto id = runId(t);
-        if (!id) {
-            err() << "server bench compare: " << id.error() << '\n';
-            return 2;
-        }
+        if (!id)
+            return usageError(me, id.error());
         auto run = benchstore::load(id.value(), false);
         if (!run) {
             err() << "server bench compare: " << run.error() << '\n';
@@ -551,19 +503,13 @@ int compare(QStringList args)
 
 int reference(QStringList args)
 {
+    const QString me = kMe + QStringLiteral(" reference");
     bool json = false;
     bool edit = false;
-    while (!args.isEmpty()) {
-        const QString a = args.takeFirst();
-        if (a == QLatin1String("--json"))
-            json = true;
-        else if (a == QLatin1String("--edit"))
-            edit = true;
-        else {
-            err() << "server bench reference: unknown option " << a << '\n';
-            return 2;
-        }
-    }
+    FlagTable flags;
+    flags.add("--json", &json).add("--edit", &edit);
+    if (const auto taken = flags.takeAll(args); !taken)
+        return usageError(me, taken.error());
     if (edit) {
         auto path = ensureUserReferenceCopy();
         if (!path) {

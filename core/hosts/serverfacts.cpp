@@ -2,9 +2,9 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/hosts/serverfacts.h"
 
-#include "core/jobs/jobfolder.h"
 #include "core/timeline/producers.h"
 #include "core/transport/transport.h"
+#include "core/util/shellquote.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>
@@ -146,7 +146,7 @@ QByteArray serverFactsScript(const std::optional<ProjectProbe>& project)
     if (!project) {
         s += "kf_wd=\n"; // no project: python is told so by an empty kf_wd
     } else {
-        auto orHome = [](const QString& p) { return jobs::shellPath(p.isEmpty() ? QStringLiteral("~") : p).toUtf8(); };
+        auto orHome = [](const QString& p) { return shellPath(p.isEmpty() ? QStringLiteral("~") : p).toUtf8(); };
         s += "kf_wd=" + orHome(project->workingDirectory) + "\nkf_bd=" + orHome(project->buildPath) + "\n";
         s += "if [ -d \"$kf_wd\" ]; then kf_f workdir ok; cd \"$kf_wd\"; else kf_f workdir missing; fi\n";
     }

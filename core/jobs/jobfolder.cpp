@@ -39,15 +39,6 @@ bool isValidJobId(const QString& id)
     return re.match(id).hasMatch() && id != QLatin1String(".") && id != QLatin1String("..");
 }
 
-QString shellPath(const QString& path)
-{
-    if (path == QLatin1String("~"))
-        return QStringLiteral("\"$HOME\"");
-    if (path.startsWith(QLatin1String("~/")))
-        return QStringLiteral("\"$HOME\"/") + shellQuote(path.mid(2));
-    return shellQuote(path);
-}
-
 namespace {
 
 QString rootOf(const QString& root)

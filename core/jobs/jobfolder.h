@@ -75,8 +75,6 @@ namespace jobs {
 QString newJobId();
 // Valid ids are [A-Za-z0-9._-]{1,64} (they become folder names in shell scripts).
 bool isValidJobId(const QString& id);
-// A path for the shell: "~/x" becomes "$HOME"/'x'; anything else is quoted.
-QString shellPath(const QString& path);
 
 // Scripts for /bin/sh (CommandSpec::command). startCommand prints the runner's pid on
 // success; the environment goes on its stdin, never on the command line.

@@ -97,7 +97,7 @@ Result<QByteArray> RemoteJob::readLog(
     if (!jobs::isValidJobId(id))
         return Result<QByteArray>::failure(QStringLiteral("invalid job id '%1'").arg(id));
     QString script = QStringLiteral("tail -c +") + QString::number(offset + 1) + QLatin1Char(' ')
-        + jobs::shellPath((root.isEmpty() ? kDefaultJobRoot : root) + QLatin1Char('/') + id + QStringLiteral("/log"));
+        + shellPath((root.isEmpty() ? kDefaultJobRoot : root) + QLatin1Char('/') + id + QStringLiteral("/log"));
     if (maxBytes >= 0)
         script += QStringLiteral(" | head -c ") + QString::number(maxBytes);
     const ExecResult r = transport.exec(shScript(script), 120000);

@@ -81,10 +81,7 @@ Result<Current> readCurrent(Transport& t, const QString& path)
 int hardLinkCount(Transport& t, const QString& path)
 {
     CommandSpec spec;
-    QString p = path;
-    if (p.startsWith(QLatin1String("~/")))
-        p = p.mid(2); // commands run in the home directory
-    spec.command = QStringLiteral("stat -c %h -- ") + shellQuote(p);
+    spec.command = QStringLiteral("stat -c %h -- ") + shellPath(path);
     const ExecResult r = t.exec(spec, 30000);
     bool ok = false;
     const int n = QString::fromUtf8(r.stdOut).trimmed().toInt(&ok);
@@ -100,10 +97,7 @@ QString parentOf(const QString& path)
 Result<void> removeFile(Transport& t, const QString& path)
 {
     CommandSpec spec;
-    QString p = path;
-    if (p.startsWith(QLatin1String("~/")))
-        p = p.mid(2); // commands run in the home directory
-    spec.command = QStringLiteral("rm -f -- ") + shellQuote(p);
+    spec.command = QStringLiteral("rm -f -- ") + shellPath(path);
     const ExecResult r = t.exec(spec, 60000);
     if (!r.ok())
         return Result<void>::failure(

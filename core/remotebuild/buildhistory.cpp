@@ -7,7 +7,6 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSqlError>
 #include <QSqlQuery>
 #include <QVariant>
 
@@ -101,11 +100,6 @@ BuildRecord fromQuery(const QSqlQuery& q)
 const char* kColumns = "id, job_id, profile, host, started, ended, result, exit_status, steps_done, steps_total, "
                        "peak_mem_kb, errors, spec, oom, first_error, actor";
 
-template <typename T> Result<T> fail(const QSqlQuery& q)
-{
-    return Result<T>::failure(QStringLiteral("history database: ") + q.lastError().text());
-}
-
 } // namespace
 
 Result<void> ensureSchema()
@@ -126,139 +120,72 @@ Result<void> ensureSchema()
 
 Result<qint64> save(const BuildRecord& r)
 {
-    if (const Result<void> s = ensureSchema(); !s)
-        return Result<qint64>(s);
-    auto db = store::database();
-    if (!db)
-        return Result<qint64>::failure(db.error());
-    QSqlQuery q(*db);
     // What a later save does not know (the spec, the first error, who started it) is kept.
-    q.prepare(QStringLiteral(
-        "INSERT INTO builds (job_id, profile, host, started, ended, result, exit_status, steps_done, steps_total, "
-        "peak_mem_kb, errors, spec, oom, first_error, actor)"
-        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(host, job_id) DO UPDATE SET"
-        " profile=COALESCE(NULLIF(excluded.profile,''), builds.profile),"
-        " started=excluded.started, ended=excluded.ended, result=excluded.result, exit_status=excluded.exit_status,"
-        " steps_done=excluded.steps_done, steps_total=excluded.steps_total,"
-        " peak_mem_kb=MAX(COALESCE(builds.peak_mem_kb,0), excluded.peak_mem_kb), errors=excluded.errors,"
-        " spec=COALESCE(excluded.spec, builds.spec), oom=MAX(COALESCE(builds.oom,0), excluded.oom),"
-        " first_error=COALESCE(builds.first_error, excluded.first_error), actor=COALESCE(builds.actor, "
-        "excluded.actor)"));
-    q.addBindValue(r.jobId);
-    q.addBindValue(r.profile);
-    q.addBindValue(r.host);
-    q.addBindValue(r.started.isValid() ? QVariant(r.started.toMSecsSinceEpoch()) : QVariant());
-    q.addBindValue(r.ended.isValid() ? QVariant(r.ended.toMSecsSinceEpoch()) : QVariant());
-    q.addBindValue(r.result);
-    q.addBindValue(r.exitStatus >= 0 ? QVariant(r.exitStatus) : QVariant());
-    q.addBindValue(r.stepsDone);
-    q.addBindValue(r.stepsTotal);
-    q.addBindValue(r.peakMemKb);
-    q.addBindValue(r.errors);
-    q.addBindValue(r.spec.isEmpty()
-            ? QVariant()
-            : QVariant(QString::fromUtf8(QJsonDocument(r.spec).toJson(QJsonDocument::Compact))));
-    q.addBindValue(int(r.oom));
-    q.addBindValue(r.firstError.isEmpty() ? QVariant() : QVariant(r.firstError));
-    q.addBindValue(r.actor.isEmpty() ? QVariant() : QVariant(r.actor));
-    if (!q.exec())
-        return fail<qint64>(q);
-    QSqlQuery id(*db);
-    id.prepare(QStringLiteral("SELECT id FROM builds WHERE host=? AND job_id=?"));
-    id.addBindValue(r.host);
-    id.addBindValue(r.jobId);
-    if (!id.exec() || !id.next())
-        return fail<qint64>(id);
-    return id.value(0).toLongLong();
+    const auto q = store::exec(&ensureSchema,
+        QStringLiteral(
+            "INSERT INTO builds (job_id, profile, host, started, ended, result, exit_status, steps_done, steps_total, "
+            "peak_mem_kb, errors, spec, oom, first_error, actor)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(host, job_id) DO UPDATE SET"
+            " profile=COALESCE(NULLIF(excluded.profile,''), builds.profile),"
+            " started=excluded.started, ended=excluded.ended, result=excluded.result, exit_status=excluded.exit_status,"
+            " steps_done=excluded.steps_done, steps_total=excluded.steps_total,"
+            " peak_mem_kb=MAX(COALESCE(builds.peak_mem_kb,0), excluded.peak_mem_kb), errors=excluded.errors,"
+            " spec=COALESCE(excluded.spec, builds.spec), oom=MAX(COALESCE(builds.oom,0), excluded.oom),"
+            " first_error=COALESCE(builds.first_error, excluded.first_error), actor=COALESCE(builds.actor, "
+            "excluded.actor)"),
+        { r.jobId, r.profile, r.host, r.started.isValid() ? QVariant(r.started.toMSecsSinceEpoch()) : QVariant(),
+            r.ended.isValid() ? QVariant(r.ended.toMSecsSinceEpoch()) : QVariant(), r.result,
+            r.exitStatus >= 0 ? QVariant(r.exitStatus) : QVariant(), r.stepsDone, r.stepsTotal, r.peakMemKb, r.errors,
+            r.spec.isEmpty() ? QVariant()
+                             : QVariant(QString::fromUtf8(QJsonDocument(r.spec).toJson(QJsonDocument::Compact))),
+            int(r.oom), r.firstError.isEmpty() ? QVariant() : QVariant(r.firstError),
+            r.actor.isEmpty() ? QVariant() : QVariant(r.actor) },
+        QStringLiteral("saving a build"));
+    if (!q)
+        return q.withoutValue();
+    const auto id = store::readRow(&ensureSchema, QStringLiteral("SELECT id FROM builds WHERE host=? AND job_id=?"),
+        { r.host, r.jobId }, QStringLiteral("saving a build"),
+        [](const QSqlQuery& row) { return row.value(0).toLongLong(); });
+    if (!id)
+        return id.withoutValue();
+    if (!id.value())
+        return Result<qint64>::failure(QStringLiteral("history database: saving a build: the row is not there"));
+    return *id.value();
 }
 
 Result<QList<BuildRecord>> list(const QString& host, int limit)
 {
-    if (const Result<void> s = ensureSchema(); !s)
-        return Result<QList<BuildRecord>>(s);
-    auto db = store::database();
-    if (!db)
-        return Result<QList<BuildRecord>>::failure(db.error());
-    QSqlQuery q(*db);
-    q.prepare(QStringLiteral("SELECT %1 FROM builds WHERE (?='' OR host=?) ORDER BY started DESC, id DESC LIMIT ?")
-                  .arg(QLatin1String(kColumns)));
-    q.addBindValue(host);
-    q.addBindValue(host);
-    q.addBindValue(limit);
-    if (!q.exec())
-        return fail<QList<BuildRecord>>(q);
-    QList<BuildRecord> out;
-    while (q.next())
-        out << fromQuery(q);
-    return out;
+    return store::readRows(&ensureSchema,
+        QStringLiteral("SELECT %1 FROM builds WHERE (?='' OR host=?) ORDER BY started DESC, id DESC LIMIT ?")
+            .arg(QLatin1String(kColumns)),
+        { host, host, limit }, QStringLiteral("listing builds"), fromQuery);
 }
 
 Result<QList<BuildRecord>> inRange(const QString& host, const QDateTime& since, const QDateTime& until)
 {
-    if (const Result<void> s = ensureSchema(); !s)
-        return Result<QList<BuildRecord>>(s);
-    auto db = store::database();
-    if (!db)
-        return Result<QList<BuildRecord>>::failure(db.error());
     const qint64 from = since.isValid() ? since.toMSecsSinceEpoch() : std::numeric_limits<qint64>::min();
     const qint64 to = until.isValid() ? until.toMSecsSinceEpoch() : std::numeric_limits<qint64>::max();
-    QSqlQuery q(*db);
-    q.prepare(
+    return store::readRows(&ensureSchema,
         QStringLiteral("SELECT %1 FROM builds WHERE host=? AND ((started BETWEEN ? AND ?) OR (ended BETWEEN ? AND "
                        "?)) ORDER BY started, id")
-            .arg(QLatin1String(kColumns)));
-    q.addBindValue(host);
-    for (int i = 0; i < 2; ++i) {
-        q.addBindValue(from);
-        q.addBindValue(to);
-    }
-    if (!q.exec())
-        return fail<QList<BuildRecord>>(q);
-    QList<BuildRecord> out;
-    while (q.next())
-        out << fromQuery(q);
-    return out;
+            .arg(QLatin1String(kColumns)),
+        { host, from, to, from, to }, QStringLiteral("listing builds"), fromQuery);
 }
 
 Result<std::optional<BuildRecord>> find(const QString& host, const QString& jobId)
 {
-    using R = Result<std::optional<BuildRecord>>;
-    if (const Result<void> s = ensureSchema(); !s)
-        return R(s);
-    auto db = store::database();
-    if (!db)
-        return R::failure(db.error());
-    QSqlQuery q(*db);
-    q.prepare(QStringLiteral("SELECT %1 FROM builds WHERE host=? AND job_id=?").arg(QLatin1String(kColumns)));
-    q.addBindValue(host);
-    q.addBindValue(jobId);
-    if (!q.exec())
-        return fail<std::optional<BuildRecord>>(q);
-    if (!q.next())
-        return std::optional<BuildRecord>();
-    return std::optional<BuildRecord>(fromQuery(q));
+    return store::readRow(&ensureSchema,
+        QStringLiteral("SELECT %1 FROM builds WHERE host=? AND job_id=?").arg(QLatin1String(kColumns)), { host, jobId },
+        QStringLiteral("reading a build"), fromQuery);
 }
 
 Result<std::optional<BuildRecord>> previous(const QString& host, const QString& profile, const QString& excludeJobId)
 {
-    using R = Result<std::optional<BuildRecord>>;
-    if (const Result<void> s = ensureSchema(); !s)
-        return R(s);
-    auto db = store::database();
-    if (!db)
-        return R::failure(db.error());
-    QSqlQuery q(*db);
-    q.prepare(QStringLiteral("SELECT %1 FROM builds WHERE host=? AND profile=? AND job_id<>? AND ended IS NOT NULL "
-                             "ORDER BY started DESC, id DESC LIMIT 1")
-                  .arg(QLatin1String(kColumns)));
-    q.addBindValue(host);
-    q.addBindValue(profile);
-    q.addBindValue(excludeJobId);
-    if (!q.exec())
-        return fail<std::optional<BuildRecord>>(q);
-    if (!q.next())
-        return std::optional<BuildRecord>();
-    return std::optional<BuildRecord>(fromQuery(q));
+    return store::readRow(&ensureSchema,
+        QStringLiteral("SELECT %1 FROM builds WHERE host=? AND profile=? AND job_id<>? AND ended IS NOT NULL "
+                       "ORDER BY started DESC, id DESC LIMIT 1")
+            .arg(QLatin1String(kColumns)),
+        { host, profile, excludeJobId }, QStringLiteral("reading a build"), fromQuery);
 }
 
 } // namespace buildhistory

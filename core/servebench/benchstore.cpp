@@ -240,31 +240,31 @@ BenchRun runFromQuery(const QSqlQuery& q)
     return r;
 }
 
-Result<void> loadLevels(QSqlDatabase& d, BenchRun& run, bool withSamples)
+Result<void> loadLevels(BenchRun& run, bool withSamples)
 {
-    QSqlQuery q(d);
-    q.prepare(withSamples ? QStringLiteral("SELECT concurrency, started, ended, cancelled, not_sent, stats, samples "
-                                           "FROM bench_levels WHERE run_id = ? ORDER BY idx")
-                          : QStringLiteral("SELECT concurrency, started, ended, cancelled, not_sent, stats "
-                                           "FROM bench_levels WHERE run_id = ? ORDER BY idx"));
-    q.addBindValue(run.id);
-    if (!q.exec())
-        return sqlError(q, "reading benchmark levels");
-    while (q.next()) {
-        LevelResult l;
-        l.concurrency = q.value(0).toInt();
-        l.startedMs = q.value(1).toLongLong();
-        l.endedMs = q.value(2).toLongLong();
-        l.cancelled = q.value(3).toInt() != 0;
-        l.notSent = q.value(4).toInt();
-        l.stats = levelStatsFromJson(object(q.value(5)));
+    auto q = store::exec(&ensureSchema,
+        withSamples ? QStringLiteral("SELECT concurrency, started, ended, cancelled, not_sent, stats, samples "
+                                     "FROM bench_levels WHERE run_id = ? ORDER BY idx")
+                    : QStringLiteral("SELECT concurrency, started, ended, cancelled, not_sent, stats "
+                                     "FROM bench_levels WHERE run_id = ? ORDER BY idx"),
+        { run.id }, QStringLiteral("reading benchmark levels"));
+    if (!q)
+        return q.withoutValue();
+    for (QSqlQuery& l = q.value(); l.next();) {
+        LevelResult level;
+        level.concurrency = l.value(0).toInt();
+        level.startedMs = l.value(1).toLongLong();
+        level.endedMs = l.value(2).toLongLong();
+        level.cancelled = l.value(3).toInt() != 0;
+        level.notSent = l.value(4).toInt();
+        level.stats = levelStatsFromJson(object(l.value(5)));
         if (withSamples) {
-            auto samples = decodeSamples(q.value(6).toByteArray());
+            auto samples = decodeSamples(l.value(6).toByteArray());
             if (!samples)
                 return Result<void>::failure(QStringLiteral("run %1: %2").arg(run.id).arg(samples.error()));
-            l.samples = samples.value();
+            level.samples = samples.value();
         }
-        run.levels.append(l);
+        run.levels.append(level);
     }
     return {};
 }
@@ -273,87 +273,69 @@ Result<void> loadLevels(QSqlDatabase& d, BenchRun& run, bool withSamples)
 
 Result<QList<BenchRun>> list(const QString& host, int limit)
 {
-    using R = Result<QList<BenchRun>>;
-    if (const Result<void> s = ensureSchema(); !s)
-        return R(s);
-    auto db = store::database();
-    if (!db)
-        return R(db.withoutValue());
-    QSqlDatabase d = db.value();
-    QSqlQuery q(d);
-    q.prepare(QStringLiteral("SELECT %1 FROM bench_runs %2 ORDER BY started DESC, id DESC LIMIT ?")
-                  .arg(kRunColumns, host.isEmpty() ? QString() : QStringLiteral("WHERE host = ?")));
+    QVariantList binds;
     if (!host.isEmpty())
-        q.addBindValue(host);
-    q.addBindValue(limit);
-    if (!q.exec())
-        return R(sqlError(q, "listing benchmark runs"));
-    QList<BenchRun> out;
-    while (q.next())
-        out.append(runFromQuery(q));
-    for (BenchRun& r : out)
-        if (const Result<void> l = loadLevels(d, r, false); !l)
-            return R(l);
-    return out;
+        binds.append(host);
+    binds.append(limit);
+    auto runs = store::readRows(&ensureSchema,
+        QStringLiteral("SELECT %1 FROM bench_runs %2 ORDER BY started DESC, id DESC LIMIT ?")
+            .arg(kRunColumns, host.isEmpty() ? QString() : QStringLiteral("WHERE host = ?")),
+        binds, QStringLiteral("listing benchmark runs"), runFromQuery);
+    if (!runs)
+        return runs;
+    for (BenchRun& r : runs.value())
+        if (const Result<void> l = loadLevels(r, false); !l)
+            return l;
+    return runs;
 }
 
 Result<BenchRun> load(qint64 id, bool withSeries)
 {
     using R = Result<BenchRun>;
-    if (const Result<void> s = ensureSchema(); !s)
-        return R(s);
-    auto db = store::database();
-    if (!db)
-        return R(db.withoutValue());
-    QSqlDatabase d = db.value();
-    QSqlQuery q(d);
-    q.prepare(QStringLiteral("SELECT %1 FROM bench_runs WHERE id = ?").arg(kRunColumns));
-    q.addBindValue(id);
-    if (!q.exec())
-        return R(sqlError(q, "reading a benchmark run"));
-    if (!q.next())
+    const auto found
+        = store::readRow(&ensureSchema, QStringLiteral("SELECT %1 FROM bench_runs WHERE id = ?").arg(kRunColumns),
+            { id }, QStringLiteral("reading a benchmark run"), runFromQuery);
+    if (!found)
+        return found.withoutValue();
+    if (!found.value())
         return R::failure(
             QStringLiteral("no benchmark run %1 in %2").arg(id).arg(store::databasePath()), ErrorKind::NotFound);
-    BenchRun run = runFromQuery(q);
-    if (const Result<void> l = loadLevels(d, run, withSeries); !l)
-        return R(l);
+    BenchRun run = *found.value();
+    if (const Result<void> l = loadLevels(run, withSeries); !l)
+        return l;
     if (!withSeries)
         return run;
-    QSqlQuery g(d);
-    g.prepare(QStringLiteral("SELECT t, gpu, util, power, mem_used FROM bench_gpu_samples WHERE run_id = ? "
-                             "ORDER BY rowid"));
-    g.addBindValue(id);
-    if (!g.exec())
-        return R(sqlError(g, "reading GPU samples"));
-    while (g.next())
-        run.gpu.append({ g.value(0).toLongLong(), g.value(1).toInt(), fromReal(g.value(2)), fromReal(g.value(3)),
-            fromReal(g.value(4)) });
-    QSqlQuery m(d);
-    m.prepare(QStringLiteral("SELECT t, running, queued, gen_throughput, kv_usage, cache_hit_rate, "
-                             "prompt_tokens_total, generation_tokens_total FROM bench_metrics WHERE run_id = ? "
-                             "ORDER BY rowid"));
-    m.addBindValue(id);
-    if (!m.exec())
-        return R(sqlError(m, "reading /metrics snapshots"));
-    while (m.next())
-        run.metrics.append({ m.value(0).toLongLong(), fromReal(m.value(1)), fromReal(m.value(2)), fromReal(m.value(3)),
-            fromReal(m.value(4)), fromReal(m.value(5)), fromReal(m.value(6)), fromReal(m.value(7)) });
+    const auto gpu = store::readRows(&ensureSchema,
+        QStringLiteral("SELECT t, gpu, util, power, mem_used FROM bench_gpu_samples WHERE run_id = ? ORDER BY rowid"),
+        { id }, QStringLiteral("reading GPU samples"), [](const QSqlQuery& g) {
+            return GpuPoint { g.value(0).toLongLong(), g.value(1).toInt(), fromReal(g.value(2)), fromReal(g.value(3)),
+                fromReal(g.value(4)) };
+        });
+    if (!gpu)
+        return gpu.withoutValue();
+    run.gpu = gpu.value();
+    const auto metrics = store::readRows(&ensureSchema,
+        QStringLiteral("SELECT t, running, queued, gen_throughput, kv_usage, cache_hit_rate, "
+                       "prompt_tokens_total, generation_tokens_total FROM bench_metrics WHERE run_id = ? "
+                       "ORDER BY rowid"),
+        { id }, QStringLiteral("reading /metrics snapshots"), [](const QSqlQuery& m) {
+            return MetricsPoint { m.value(0).toLongLong(), fromReal(m.value(1)), fromReal(m.value(2)),
+                fromReal(m.value(3)), fromReal(m.value(4)), fromReal(m.value(5)), fromReal(m.value(6)),
+                fromReal(m.value(7)) };
+        });
+    if (!metrics)
+        return metrics.withoutValue();
+    run.metrics = metrics.value();
     return run;
 }
 
 Result<void> remove(qint64 id)
 {
-    if (const Result<void> s = ensureSchema(); !s)
-        return s;
-    auto db = store::database();
-    if (!db)
-        return db.withoutValue();
-    QSqlQuery q(db.value());
-    q.prepare(QStringLiteral("DELETE FROM bench_runs WHERE id = ?"));
-    q.addBindValue(id);
-    if (!q.exec())
-        return sqlError(q, "deleting a benchmark run");
-    if (q.numRowsAffected() == 0)
+    const auto q = store::exec(&ensureSchema, QStringLiteral("DELETE FROM bench_runs WHERE id = ?"), { id },
+        QStringLiteral("deleting a benchmark run"));
+    if (!q)
+        return q.withoutValue();
+    if (q->numRowsAffected() == 0)
         return Result<void>::failure(QStringLiteral("no benchmark run %1").arg(id), ErrorKind::NotFound);
     return {};
 }

@@ -55,6 +55,22 @@ Result<QSqlDatabase> database()
     return db;
 }
 
+Result<QSqlQuery> exec(Schema schema, const QString& sql, const QVariantList& binds, const QString& what)
+{
+    if (const Result<void> s = schema(); !s)
+        return s;
+    auto db = database();
+    if (!db)
+        return db.withoutValue();
+    QSqlQuery q(db.value());
+    q.prepare(sql);
+    for (const QVariant& b : binds)
+        q.addBindValue(b);
+    if (!q.exec())
+        return Result<QSqlQuery>::failure(QStringLiteral("history database: %1: %2").arg(what, q.lastError().text()));
+    return q;
+}
+
 Result<void> ensureSchema(const QStringList& statements)
 {
     auto db = database();

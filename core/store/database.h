@@ -4,8 +4,14 @@
 
 #include "core/util/result.h"
 
+#include <QList>
 #include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QString>
+#include <QVariantList>
+
+#include <optional>
+#include <type_traits>
 
 // The history database (SQLite, paths::stateDir()/history.sqlite by default): applied
 // patches and their backups, builds, events. Each feature owns its tables and creates them
@@ -24,5 +30,42 @@ Result<void> ensureSchema(const QStringList& statements);
 // applied run in order, each in one transaction with its version bump, so a database made by
 // an older KernelForge is upgraded in place and a newer one (a higher version) is refused.
 Result<void> migrate(const QString& component, const QList<QStringList>& steps);
+
+// The feature's ensureSchema() or migrate() call that every statement on its tables runs first.
+using Schema = Result<void> (*)();
+
+// One statement on this thread's connection: `schema` first, then `sql` prepared with `binds`
+// bound in order, and run. A failure reads "history database: <what>: <the driver's text>".
+// The query stands before its first row.
+Result<QSqlQuery> exec(Schema schema, const QString& sql, const QVariantList& binds, const QString& what);
+
+// Every row of a SELECT run by exec(), each read by fromRow(const QSqlQuery&).
+template <typename FromRow>
+auto readRows(Schema schema, const QString& sql, const QVariantList& binds, const QString& what, FromRow fromRow)
+    -> Result<QList<std::invoke_result_t<FromRow, const QSqlQuery&>>>
+{
+    using Rows = QList<std::invoke_result_t<FromRow, const QSqlQuery&>>;
+    Result<QSqlQuery> q = exec(schema, sql, binds, what);
+    if (!q)
+        return Result<Rows>(q.withoutValue());
+    Rows rows;
+    while (q.value().next())
+        rows.append(fromRow(q.value()));
+    return rows;
+}
+
+// The first row of a SELECT run by exec(), read by fromRow; none when it has no rows.
+template <typename FromRow>
+auto readRow(Schema schema, const QString& sql, const QVariantList& binds, const QString& what, FromRow fromRow)
+    -> Result<std::optional<std::invoke_result_t<FromRow, const QSqlQuery&>>>
+{
+    using Row = std::optional<std::invoke_result_t<FromRow, const QSqlQuery&>>;
+    Result<QSqlQuery> q = exec(schema, sql, binds, what);
+    if (!q)
+        return Result<Row>(q.withoutValue());
+    if (!q.value().next())
+        return Row();
+    return Row(fromRow(q.value()));
+}
 
 } // namespace kf::store

@@ -4,7 +4,6 @@
 
 #include "core/store/database.h"
 
-#include <QSqlError>
 #include <QSqlQuery>
 #include <QVariant>
 
@@ -42,23 +41,10 @@ const QString kColumns = QStringLiteral("id, host, root, file, path, set_name, p
 
 Result<QList<AppliedFile>> select(const QString& where, const QVariantList& binds)
 {
-    if (const Result<void> s = HistoryStore::ensureSchema(); !s)
-        return s;
-    auto db = store::database();
-    if (!db)
-        return db.withoutValue();
-    QSqlQuery q(db.value());
-    q.prepare(QStringLiteral("SELECT ") + kColumns + QStringLiteral(" FROM patch_applies") + where
-        + QStringLiteral(" ORDER BY id DESC"));
-    for (const QVariant& b : binds)
-        q.addBindValue(b);
-    if (!q.exec())
-        return Result<QList<AppliedFile>>::failure(
-            QStringLiteral("history query failed: %1").arg(q.lastError().text()));
-    QList<AppliedFile> out;
-    while (q.next())
-        out.append(fromQuery(q));
-    return out;
+    return store::readRows(&HistoryStore::ensureSchema,
+        QStringLiteral("SELECT ") + kColumns + QStringLiteral(" FROM patch_applies") + where
+            + QStringLiteral(" ORDER BY id DESC"),
+        binds, QStringLiteral("reading the patch journal"), fromQuery);
 }
 
 } // namespace
@@ -76,44 +62,28 @@ Result<void> HistoryStore::ensureSchema()
 
 Result<qint64> HistoryStore::recordApply(const AppliedFile& e)
 {
-    if (const Result<void> s = ensureSchema(); !s)
-        return s;
-    auto db = store::database();
-    if (!db)
-        return db.withoutValue();
-    QSqlQuery q(db.value());
-    q.prepare(QStringLiteral("INSERT INTO patch_applies (host, root, file, path, set_name, patch_ids, backup_path, "
-                             "sha256_before, sha256_after, applied_at)"
-                             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
-    q.addBindValue(notNull(e.host));
-    q.addBindValue(notNull(e.root));
-    q.addBindValue(notNull(e.file));
-    q.addBindValue(notNull(e.path));
-    q.addBindValue(notNull(e.setName));
-    q.addBindValue(notNull(e.patchIds.join(QLatin1Char('\n'))));
-    q.addBindValue(notNull(e.backupPath));
-    q.addBindValue(notNull(e.sha256Before));
-    q.addBindValue(notNull(e.sha256After));
-    q.addBindValue((e.appliedAt.isValid() ? e.appliedAt : QDateTime::currentDateTimeUtc()).toMSecsSinceEpoch());
-    if (!q.exec())
-        return Result<qint64>::failure(QStringLiteral("cannot journal the apply: %1").arg(q.lastError().text()));
-    return q.lastInsertId().toLongLong();
+    const auto q = store::exec(&ensureSchema,
+        QStringLiteral("INSERT INTO patch_applies (host, root, file, path, set_name, patch_ids, backup_path, "
+                       "sha256_before, sha256_after, applied_at)"
+                       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        { notNull(e.host), notNull(e.root), notNull(e.file), notNull(e.path), notNull(e.setName),
+            notNull(e.patchIds.join(QLatin1Char('\n'))), notNull(e.backupPath), notNull(e.sha256Before),
+            notNull(e.sha256After),
+            (e.appliedAt.isValid() ? e.appliedAt : QDateTime::currentDateTimeUtc()).toMSecsSinceEpoch() },
+        QStringLiteral("cannot journal the apply"));
+    if (!q)
+        return q.withoutValue();
+    return q->lastInsertId().toLongLong();
 }
 
 Result<void> HistoryStore::markRolledBack(qint64 id, const QDateTime& when)
 {
-    if (const Result<void> s = ensureSchema(); !s)
-        return s;
-    auto db = store::database();
-    if (!db)
-        return db.withoutValue();
-    QSqlQuery q(db.value());
-    q.prepare(QStringLiteral("UPDATE patch_applies SET rolled_back_at = ? WHERE id = ?"));
-    q.addBindValue(when.toMSecsSinceEpoch());
-    q.addBindValue(id);
-    if (!q.exec())
-        return Result<void>::failure(QStringLiteral("cannot journal the rollback: %1").arg(q.lastError().text()));
-    if (q.numRowsAffected() != 1)
+    const auto q
+        = store::exec(&ensureSchema, QStringLiteral("UPDATE patch_applies SET rolled_back_at = ? WHERE id = ?"),
+            { when.toMSecsSinceEpoch(), id }, QStringLiteral("cannot journal the rollback"));
+    if (!q)
+        return q.withoutValue();
+    if (q->numRowsAffected() != 1)
         return Result<void>::failure(QStringLiteral("no apply with id %1 in the history").arg(id));
     return {};
 }
@@ -163,42 +133,21 @@ Result<QList<AppliedFile>> HistoryStore::standingAfter(const AppliedFile& e)
 
 Result<QStringList> HistoryStore::roots(const QString& host)
 {
-    if (const Result<void> s = ensureSchema(); !s)
-        return s;
-    auto db = store::database();
-    if (!db)
-        return db.withoutValue();
-    QSqlQuery q(db.value());
-    q.prepare(QStringLiteral("SELECT DISTINCT root FROM patch_applies WHERE host = ? ORDER BY root"));
-    q.addBindValue(host);
-    if (!q.exec())
-        return Result<QStringList>::failure(QStringLiteral("history query failed: %1").arg(q.lastError().text()));
-    QStringList out;
-    while (q.next())
-        out.append(q.value(0).toString());
-    return out;
+    return store::readRows(&ensureSchema,
+        QStringLiteral("SELECT DISTINCT root FROM patch_applies WHERE host = ? ORDER BY root"), { host },
+        QStringLiteral("reading the patch journal"), [](const QSqlQuery& q) { return q.value(0).toString(); });
 }
 
 Result<int> HistoryStore::renameRoot(const QString& host, const QString& from, const QString& to)
 {
-    if (const Result<void> s = ensureSchema(); !s)
-        return s;
-    auto db = store::database();
-    if (!db)
-        return db.withoutValue();
-    QSqlQuery q(db.value());
     // Both columns in one statement: `path` is compared with the old root.
-    q.prepare(QStringLiteral("UPDATE patch_applies SET path = CASE WHEN path = ? || '/' || file THEN ? || '/' || file"
-                             " ELSE path END, root = ? WHERE host = ? AND root = ?"));
-    q.addBindValue(from);
-    q.addBindValue(to);
-    q.addBindValue(to);
-    q.addBindValue(host);
-    q.addBindValue(from);
-    if (!q.exec())
-        return Result<int>::failure(
-            QStringLiteral("cannot rename the root %1 in the history: %2").arg(from, q.lastError().text()));
-    return q.numRowsAffected();
+    const auto q = store::exec(&ensureSchema,
+        QStringLiteral("UPDATE patch_applies SET path = CASE WHEN path = ? || '/' || file THEN ? || '/' || file"
+                       " ELSE path END, root = ? WHERE host = ? AND root = ?"),
+        { from, to, to, host, from }, QStringLiteral("cannot rename the root %1").arg(from));
+    if (!q)
+        return q.withoutValue();
+    return q->numRowsAffected();
 }
 
 } // namespace kf

@@ -13,7 +13,6 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSqlError>
 #include <QSqlQuery>
 #include <QVariant>
 
@@ -25,12 +24,6 @@
 
 namespace kf::timeline {
 namespace {
-
-Result<void> sqlError(const QSqlQuery& q, const char* what)
-{
-    return Result<void>::failure(
-        QStringLiteral("history database: %1: %2").arg(QLatin1String(what), q.lastError().text()));
-}
 
 QString compact(const QJsonObject& o)
 {
@@ -200,28 +193,19 @@ Result<qint64> record(Event e)
 {
     if (e.host.isEmpty() || e.kind.isEmpty())
         return Result<qint64>::failure(QStringLiteral("a timeline event needs a host and a kind"));
-    if (const Result<void> s = ensureSchema(); !s)
-        return Result<qint64>(s);
-    auto db = store::database();
-    if (!db)
-        return Result<qint64>(db.withoutValue());
     if (!e.time.isValid())
         e.time = QDateTime::currentDateTimeUtc();
     if (e.actor.isEmpty())
         e.actor = defaultActor();
-    QSqlQuery q(*db);
-    q.prepare(QStringLiteral("INSERT OR IGNORE INTO timeline_events(t, host, kind, actor, summary, details, key) "
-                             "VALUES(?, ?, ?, ?, ?, ?, ?)"));
-    q.addBindValue(e.time.toMSecsSinceEpoch());
-    q.addBindValue(e.host);
-    q.addBindValue(e.kind);
-    q.addBindValue(e.actor);
-    q.addBindValue(redact(e.summary));
-    q.addBindValue(redact(compact(e.details)));
-    q.addBindValue(e.key.isEmpty() ? QVariant() : QVariant(e.key));
-    if (!q.exec())
-        return Result<qint64>(sqlError(q, "cannot record the event"));
-    return q.numRowsAffected() == 1 ? q.lastInsertId().toLongLong() : qint64(0);
+    const auto q = store::exec(&ensureSchema,
+        QStringLiteral("INSERT OR IGNORE INTO timeline_events(t, host, kind, actor, summary, details, key) "
+                       "VALUES(?, ?, ?, ?, ?, ?, ?)"),
+        { e.time.toMSecsSinceEpoch(), e.host, e.kind, e.actor, redact(e.summary), redact(compact(e.details)),
+            e.key.isEmpty() ? QVariant() : QVariant(e.key) },
+        QStringLiteral("cannot record the event"));
+    if (!q)
+        return q.withoutValue();
+    return q->numRowsAffected() == 1 ? q->lastInsertId().toLongLong() : qint64(0);
 }
 
 void recordOrWarn(const Event& event)
@@ -235,28 +219,18 @@ Result<QList<Event>> events(const Query& query)
     using R = Result<QList<Event>>;
     if (query.host.isEmpty())
         return R::failure(QStringLiteral("which host's timeline?"));
-    if (const Result<void> s = ensureSchema(); !s)
-        return R(s);
-    auto db = store::database();
-    if (!db)
-        return R(db.withoutValue());
     const qint64 from = query.since.isValid() ? query.since.toMSecsSinceEpoch() : std::numeric_limits<qint64>::min();
     const qint64 to = query.until.isValid() ? query.until.toMSecsSinceEpoch() : std::numeric_limits<qint64>::max();
     auto wanted = [&](const QString& k) { return query.kinds.isEmpty() || query.kinds.contains(k); };
 
-    QList<Event> out;
-    QSqlQuery q(*db);
-    q.prepare(
+    auto stored = store::readRows(&ensureSchema,
         QStringLiteral("SELECT %1 FROM timeline_events WHERE host = ? AND t BETWEEN ? AND ? ORDER BY t, id LIMIT ?")
-            .arg(QLatin1String(kColumns)));
-    q.addBindValue(query.host);
-    q.addBindValue(from);
-    q.addBindValue(to);
-    q.addBindValue(query.limit);
-    if (!q.exec())
-        return R(sqlError(q, "cannot read the timeline"));
-    while (q.next()) {
-        Event e = fromQuery(q);
+            .arg(QLatin1String(kColumns)),
+        { query.host, from, to, query.limit }, QStringLiteral("cannot read the timeline"), fromQuery);
+    if (!stored)
+        return stored;
+    QList<Event> out;
+    for (Event& e : stored.value()) {
         if (!wanted(e.kind))
             continue;
         if (e.kind == kind::PatchApplied || e.kind == kind::PatchRolledBack)
@@ -292,69 +266,52 @@ Result<QList<Event>> events(const Query& query)
 
 Result<std::optional<Event>> latest(const QString& host, const QString& kind)
 {
-    using R = Result<std::optional<Event>>;
-    if (const Result<void> s = ensureSchema(); !s)
-        return R(s);
-    auto db = store::database();
-    if (!db)
-        return R(db.withoutValue());
-    QSqlQuery q(*db);
-    q.prepare(
+    auto found = store::readRow(&ensureSchema,
         QStringLiteral("SELECT %1 FROM timeline_events WHERE host = ? AND kind = ? ORDER BY t DESC, id DESC LIMIT 1")
-            .arg(QLatin1String(kColumns)));
-    q.addBindValue(host);
-    q.addBindValue(kind);
-    if (!q.exec())
-        return R(sqlError(q, "cannot read the timeline"));
-    if (!q.next())
-        return std::optional<Event>();
-    Event e = fromQuery(q);
-    if (e.kind == kind::PatchApplied || e.kind == kind::PatchRolledBack)
-        expandJournal(e);
-    return std::optional<Event>(e);
+            .arg(QLatin1String(kColumns)),
+        { host, kind }, QStringLiteral("cannot read the timeline"), fromQuery);
+    if (found && found.value()) {
+        Event& e = *found.value();
+        if (e.kind == kind::PatchApplied || e.kind == kind::PatchRolledBack)
+            expandJournal(e);
+    }
+    return found;
 }
+
+namespace {
+
+// The tables a host's timeline is read from: its events, its builds and its benchmark runs.
+Result<void> timelineSources()
+{
+    if (const Result<void> s = ensureSchema(); !s)
+        return s;
+    if (const Result<void> s = buildhistory::ensureSchema(); !s)
+        return s;
+    return benchstore::ensureSchema();
+}
+
+} // namespace
 
 Result<QDateTime> firstTime(const QString& host)
 {
-    if (const Result<void> s = ensureSchema(); !s)
-        return Result<QDateTime>(s);
-    if (const Result<void> s = buildhistory::ensureSchema(); !s)
-        return Result<QDateTime>(s);
-    if (const Result<void> s = benchstore::ensureSchema(); !s)
-        return Result<QDateTime>(s);
-    auto db = store::database();
-    if (!db)
-        return Result<QDateTime>(db.withoutValue());
-    QSqlQuery q(*db);
-    q.prepare(QStringLiteral("SELECT MIN(t) FROM (SELECT MIN(t) AS t FROM timeline_events WHERE host = ? UNION ALL "
-                             "SELECT MIN(started) FROM builds WHERE host = ? UNION ALL SELECT MIN(started) FROM "
-                             "bench_runs WHERE host = ?)"));
-    for (int i = 0; i < 3; ++i)
-        q.addBindValue(host);
-    if (!q.exec() || !q.next())
-        return Result<QDateTime>(sqlError(q, "cannot read the timeline"));
-    return q.value(0).isNull() ? QDateTime() : QDateTime::fromMSecsSinceEpoch(q.value(0).toLongLong(), Qt::UTC);
+    const auto first = store::readRow(&timelineSources,
+        QStringLiteral("SELECT MIN(t) FROM (SELECT MIN(t) AS t FROM timeline_events WHERE host = ? UNION ALL "
+                       "SELECT MIN(started) FROM builds WHERE host = ? UNION ALL SELECT MIN(started) FROM "
+                       "bench_runs WHERE host = ?)"),
+        { host, host, host }, QStringLiteral("cannot read the timeline"), [](const QSqlQuery& q) {
+            return q.value(0).isNull() ? QDateTime() : QDateTime::fromMSecsSinceEpoch(q.value(0).toLongLong(), Qt::UTC);
+        });
+    if (!first)
+        return first.withoutValue();
+    return first.value().value_or(QDateTime());
 }
 
 Result<QStringList> hosts()
 {
-    if (const Result<void> s = ensureSchema(); !s)
-        return Result<QStringList>(s);
-    if (const Result<void> s = buildhistory::ensureSchema(); !s)
-        return Result<QStringList>(s);
-    if (const Result<void> s = benchstore::ensureSchema(); !s)
-        return Result<QStringList>(s);
-    auto db = store::database();
-    if (!db)
-        return Result<QStringList>(db.withoutValue());
-    QSqlQuery q(*db);
-    if (!q.exec(QStringLiteral("SELECT host FROM timeline_events UNION SELECT host FROM builds UNION SELECT host FROM "
-                               "bench_runs ORDER BY 1")))
-        return Result<QStringList>(sqlError(q, "cannot list the hosts"));
-    QStringList out;
-    while (q.next())
-        out.append(q.value(0).toString());
-    return out;
+    return store::readRows(&timelineSources,
+        QStringLiteral("SELECT host FROM timeline_events UNION SELECT host FROM builds UNION SELECT host FROM "
+                       "bench_runs ORDER BY 1"),
+        {}, QStringLiteral("cannot list the hosts"), [](const QSqlQuery& q) { return q.value(0).toString(); });
 }
 
 } // namespace kf::timeline

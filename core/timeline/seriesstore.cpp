@@ -127,46 +127,25 @@ Result<void> saveMinutes(const QString& host, const QList<MinuteRow>& rows)
 
 Result<QList<MinuteRow>> loadMinutes(const QString& host, qint64 fromMs, qint64 toMs)
 {
-    using R = Result<QList<MinuteRow>>;
-    if (const Result<void> s = ensureSchema(); !s)
-        return R(s);
-    auto db = store::database();
-    if (!db)
-        return R(db.withoutValue());
-    QSqlQuery q(*db);
-    q.prepare(
+    return store::readRows(&ensureSchema,
         QStringLiteral("SELECT t, power_w, temp_c, mem_pct, tok_s FROM timeline_minutes WHERE host = ? AND t BETWEEN ? "
-                       "AND ? ORDER BY t"));
-    q.addBindValue(host);
-    q.addBindValue(fromMs);
-    q.addBindValue(toMs);
-    if (!q.exec())
-        return R::failure(QStringLiteral("history database: cannot read series: %1").arg(q.lastError().text()));
-    QList<MinuteRow> out;
-    while (q.next()) {
-        MinuteRow r;
-        r.t = q.value(0).toLongLong();
-        for (int i = 0; i < kSeriesCount; ++i)
-            r.values[size_t(i)] = q.value(i + 1).isNull() ? noValue() : q.value(i + 1).toDouble();
-        out.append(r);
-    }
-    return out;
+                       "AND ? ORDER BY t"),
+        { host, fromMs, toMs }, QStringLiteral("cannot read series"), [](const QSqlQuery& q) {
+            MinuteRow r;
+            r.t = q.value(0).toLongLong();
+            for (int i = 0; i < kSeriesCount; ++i)
+                r.values[size_t(i)] = q.value(i + 1).isNull() ? noValue() : q.value(i + 1).toDouble();
+            return r;
+        });
 }
 
 Result<int> pruneMinutes(qint64 nowMs)
 {
-    if (const Result<void> s = ensureSchema(); !s)
-        return Result<int>(s);
-    auto db = store::database();
-    if (!db)
-        return Result<int>(db.withoutValue());
-    QSqlQuery q(*db);
-    q.prepare(QStringLiteral("DELETE FROM timeline_minutes WHERE t < ?"));
-    q.addBindValue(nowMs - qint64(kRetentionDays) * 24 * 3600 * 1000);
-    if (!q.exec())
-        return Result<int>::failure(
-            QStringLiteral("history database: cannot prune series: %1").arg(q.lastError().text()));
-    return q.numRowsAffected();
+    const auto q = store::exec(&ensureSchema, QStringLiteral("DELETE FROM timeline_minutes WHERE t < ?"),
+        { nowMs - qint64(kRetentionDays) * 24 * 3600 * 1000 }, QStringLiteral("cannot prune series"));
+    if (!q)
+        return q.withoutValue();
+    return q->numRowsAffected();
 }
 
 struct SeriesRecorder::HostSeries

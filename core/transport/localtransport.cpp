@@ -152,6 +152,48 @@ public:
     void close() override { socket.close(); }
 };
 
+// A regular file opened for reading, closed when this goes; error() says why it is not open.
+// O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused here (not a regular file).
+class RegularFileReader
+{
+public:
+    explicit RegularFileReader(const QString& file)
+        : m_file(file)
+        , m_fd(::open(QFile::encodeName(file).constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC))
+    {
+        if (m_fd < 0) {
+            m_error = readError();
+            return;
+        }
+        struct stat st
+        { };
+        if (::fstat(m_fd, &st) != 0)
+            m_error = readError();
+        else if (!S_ISREG(st.st_mode))
+            m_error = notRegularFileMessage(file, quint32(st.st_mode & S_IFMT));
+        m_size = qint64(st.st_size);
+    }
+    ~RegularFileReader()
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+    RegularFileReader(const RegularFileReader&) = delete;
+    RegularFileReader& operator=(const RegularFileReader&) = delete;
+
+    const QString& error() const { return m_error; }
+    int fd() const { return m_fd; }
+    qint64 size() const { return m_size; }
+    // "cannot read <file>: <strerror(errno)>"
+    QString readError() const { return errnoText(QStringLiteral("cannot read"), m_file); }
+
+private:
+    QString m_file;
+    int m_fd = -1;
+    qint64 m_size = 0;
+    QString m_error;
+};
+
 } // namespace
 
 LocalTransport::LocalTransport(QString homeDir)
@@ -240,27 +282,13 @@ std::unique_ptr<ProcessHandle> LocalTransport::start(const CommandSpec& spec)
 Result<QByteArray> LocalTransport::readFile(const QString& path, qint64 maxBytes)
 {
     const QString file = resolve(path);
-    // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused just below.
-    const int fd = ::open(QFile::encodeName(file).constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return Result<QByteArray>::failure(errnoText(QStringLiteral("cannot read"), file));
-    struct stat st
-    { };
-    if (::fstat(fd, &st) != 0) {
-        const auto r = Result<QByteArray>::failure(errnoText(QStringLiteral("cannot read"), file));
-        ::close(fd);
-        return r;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        ::close(fd);
-        return Result<QByteArray>::failure(notRegularFileMessage(file, quint32(st.st_mode & S_IFMT)));
-    }
-    if (st.st_size > maxBytes) {
-        ::close(fd);
-        return Result<QByteArray>::failure(fileTooLargeMessage(file, qint64(st.st_size), maxBytes));
-    }
+    const RegularFileReader f(file);
+    if (!f.error().isEmpty())
+        return Result<QByteArray>::failure(f.error());
+    if (f.size() > maxBytes)
+        return Result<QByteArray>::failure(fileTooLargeMessage(file, f.size(), maxBytes));
     QByteArray data;
-    data.resize(qsizetype(qMin<qint64>(qMax<qint64>(qint64(st.st_size), 0) + 1, maxBytes + 1)));
+    data.resize(qsizetype(qMin<qint64>(qMax<qint64>(f.size(), 0) + 1, maxBytes + 1)));
     qsizetype got = 0;
     for (;;) {
         if (got == data.size()) {
@@ -268,19 +296,16 @@ Result<QByteArray> LocalTransport::readFile(const QString& path, qint64 maxBytes
                 break;
             data.resize(qsizetype(qMin<qint64>(qint64(data.size()) * 2 + 4096, maxBytes + 1)));
         }
-        const ssize_t n = ::read(fd, data.data() + got, size_t(data.size() - got));
+        const ssize_t n = ::read(f.fd(), data.data() + got, size_t(data.size() - got));
         if (n < 0) {
             if (errno == EINTR)
                 continue;
-            const auto r = Result<QByteArray>::failure(errnoText(QStringLiteral("cannot read"), file));
-            ::close(fd);
-            return r;
+            return Result<QByteArray>::failure(f.readError());
         }
         if (n == 0)
             break;
         got += n;
     }
-    ::close(fd);
     if (got > maxBytes)
         return Result<QByteArray>::failure(fileTooLargeMessage(file, got, maxBytes, true));
     data.truncate(got);
@@ -292,37 +317,23 @@ Result<QByteArray> LocalTransport::readFileRange(const QString& path, qint64 off
     const QString file = resolve(path);
     if (offset < 0 || length < 0)
         return Result<QByteArray>::failure(QStringLiteral("cannot read %1: bad range").arg(file));
-    const int fd = ::open(QFile::encodeName(file).constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return Result<QByteArray>::failure(errnoText(QStringLiteral("cannot read"), file));
-    struct stat st
-    { };
-    if (::fstat(fd, &st) != 0) {
-        const auto r = Result<QByteArray>::failure(errnoText(QStringLiteral("cannot read"), file));
-        ::close(fd);
-        return r;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        ::close(fd);
-        return Result<QByteArray>::failure(notRegularFileMessage(file, quint32(st.st_mode & S_IFMT)));
-    }
+    const RegularFileReader f(file);
+    if (!f.error().isEmpty())
+        return Result<QByteArray>::failure(f.error());
     QByteArray data;
-    data.resize(qsizetype(qBound<qint64>(0, qint64(st.st_size) - offset, length)));
+    data.resize(qsizetype(qBound<qint64>(0, f.size() - offset, length)));
     qsizetype got = 0;
     while (got < data.size()) {
-        const ssize_t n = ::pread(fd, data.data() + got, size_t(data.size() - got), off_t(offset + got));
+        const ssize_t n = ::pread(f.fd(), data.data() + got, size_t(data.size() - got), off_t(offset + got));
         if (n < 0) {
             if (errno == EINTR)
                 continue;
-            const auto r = Result<QByteArray>::failure(errnoText(QStringLiteral("cannot read"), file));
-            ::close(fd);
-            return r;
+            return Result<QByteArray>::failure(f.readError());
         }
         if (n == 0)
             break; // the file shrank meanwhile
         got += n;
     }
-    ::close(fd);
     data.truncate(got);
     return data;
 }

@@ -38,7 +38,16 @@ bool isShellName(const QString& name)
     return re.match(name).hasMatch();
 }
 
-QStringList shellSplit(const QString& line, QString* error)
+QString shellPath(const QString& path)
+{
+    if (path == QLatin1String("~"))
+        return QStringLiteral("\"$HOME\"");
+    if (path.startsWith(QLatin1String("~/")))
+        return QStringLiteral("\"$HOME\"/") + shellQuote(path.mid(2));
+    return shellQuote(path);
+}
+
+QStringList shellSplit(const QString& line)
 {
     QStringList words;
     QString cur;
@@ -80,8 +89,6 @@ QStringList shellSplit(const QString& line, QString* error)
         else
             cur += c;
     }
-    if (quote != None && error)
-        *error = QStringLiteral("unterminated quote");
     if (inWord)
         words << cur;
     return words;

@@ -13,9 +13,11 @@ QString shellQuote(const QString& word);
 QString shellJoin(const QStringList& words);
 // A shell variable name, [A-Za-z_][A-Za-z0-9_]* and nothing else (no trailing newline).
 bool isShellName(const QString& name);
-// "env K='v' K2='v2' " prefix for a command line; servers rarely accept SetEnv, so the
-// environment travels in the command itself. Keys must match [A-Za-z_][A-Za-z0-9_]*.
+// A path for a command line: "~" and "~/x" become "$HOME" and "$HOME"/'x'; anything else is
+// quoted (a relative path is the command's working directory's, the home folder by default).
+QString shellPath(const QString& path);
 // Splits a command line the way a POSIX shell splits words (quotes and backslashes; no expansion).
-QStringList shellSplit(const QString& line, QString* error = nullptr);
+// An unterminated quote runs to the end of the line.
+QStringList shellSplit(const QString& line);
 
 } // namespace kf

@@ -323,6 +323,27 @@ void TestCliFleet::usageErrors()
         QStringLiteral("localhost:9400") });
     QCOMPARE(r.exitCode, 2);
     QVERIFY(r.err.contains("numeric address"));
+    // Every fleet and hosts subcommand: a missing value, a bad one, an unknown option (hosts used
+    // to print its usage for an unknown option and exit 0).
+    const QList<std::pair<QStringList, QByteArray>> usage {
+        { { "fleet", "status", "--prometheus" }, "option --prometheus needs a value" },
+        { { "fleet", "status", "--prometheus", "http://127.0.0.1:1", "--match", "nolabel" },
+            "--match needs LABEL=VALUE" },
+        { { "fleet", "status", "--prometheus", "http://127.0.0.1:1", "--sort", "random" }, "--sort needs one of" },
+        { { "fleet", "status", "--prometheus", "http://127.0.0.1:1", "-p", "22" }, "SSH options without --tunnel" },
+        { { "fleet", "status", "--prometheus", "http://127.0.0.1:1", "--frob" }, "unknown option --frob" },
+        { { "fleet", "import", "--frob" }, "unknown option --frob" },
+        { { "fleet", "rollout", "build", "--batch", "0" }, "--batch needs a number of hosts > 0: 0" },
+        { { "fleet", "rollout", "build", "--frob" }, "unknown option --frob" },
+        { { "hosts", "list", "--frob" }, "unknown option --frob" },
+        { { "hosts", "export" }, "export needs --ansible" },
+        { { "hosts", "list", "--tag" }, "option --tag needs a value" },
+    };
+    for (const auto& [args, says] : usage) {
+        r = run(args);
+        QVERIFY2(r.exitCode == 2, qPrintable(args.join(u' ') + QStringLiteral(": ") + QString::fromUtf8(r.err)));
+        QVERIFY2(r.err.contains(says), r.err.constData());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCliFleet)

@@ -234,6 +234,20 @@ void TestCliPatch::errorsExitTwo_data()
         QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), QStringLiteral("--root"), QStringLiteral("/nonexistent/x") }
                                        << QByteArray("is not a folder");
     QTest::newRow("unknown action") << QStringList { QStringLiteral("frob") } << QByteArray("unknown action");
+    // A mistyped --id must not read as "no id" (which rolls back every standing apply).
+    QTest::newRow("id not a number") << QStringList { QStringLiteral("rollback"), QStringLiteral("--set"),
+        QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), QStringLiteral("--root"), QStringLiteral("/tmp"),
+        QStringLiteral("--id"), QStringLiteral("l2") }
+                                     << QByteArray("--id needs a journal id (see patch status): l2");
+    QTest::newRow("strip negative") << QStringList { QStringLiteral("plan"), QStringLiteral("--set"),
+        QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), QStringLiteral("--root"), QStringLiteral("/tmp"),
+        QStringLiteral("--strip"), QStringLiteral("-1") }
+                                    << QByteArray("--strip needs a number of path components >= 0: -1");
+    QTest::newRow("set without value") << QStringList { QStringLiteral("plan"), QStringLiteral("--root"),
+        QStringLiteral("/tmp"), QStringLiteral("--set") }
+                                       << QByteArray("option --set needs a value");
+    QTest::newRow("unknown option") << QStringList { QStringLiteral("plan"), QStringLiteral("--frob") }
+                                    << QByteArray("unknown option --frob");
 }
 
 void TestCliPatch::errorsExitTwo()

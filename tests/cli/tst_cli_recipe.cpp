@@ -107,6 +107,42 @@ class TestCliRecipe : public QObject
 private Q_SLOTS:
     void initTestCase() { QVERIFY(m_home.isValid()); }
 
+    // Bad usage is exit 2 with the reason, before anything connects or runs.
+    void usageErrors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("says");
+        const QString recipe = m_home.filePath(QStringLiteral("r.yaml"));
+        QVERIFY(kf::test::writeFile(recipe, "version: 1\n"));
+        QTest::newRow("export flag without value")
+            << QStringList { "recipe", "export", "--local", "--name" } << "--name needs a value";
+        QTest::newRow("export extra word")
+            << QStringList { "recipe", "export", "--local", "extra" } << "unexpected arguments: extra";
+        QTest::newRow("env without =") << QStringList { "recipe", "apply", "--local", recipe, "--env", "NOEQUALS" }
+                                       << "--env needs K=V";
+        QTest::newRow("launch timeout 0") << QStringList { "recipe", "apply", "--local", "--launch-timeout", "0",
+            recipe } << "--launch-timeout needs seconds > 0";
+        QTest::newRow("missing env file")
+            << QStringList { "recipe", "apply", "--local", "--env-file", m_home.filePath("none.env"), recipe }
+            << "none.env";
+        QTest::newRow("no recipe") << QStringList { "recipe", "apply", "--local" } << "which RECIPE.yaml?";
+        QTest::newRow("unknown subcommand")
+            << QStringList { "recipe", "frobnicate" } << "unknown subcommand 'frobnicate'";
+        QTest::newRow("timeline kind without value")
+            << QStringList { "timeline", "--local", "--kind" } << "--kind needs a value";
+        QTest::newRow("timeline extra word")
+            << QStringList { "timeline", "--local", "extra" } << "unexpected arguments: extra";
+    }
+    void usageErrors()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, says);
+        const auto r = cli(args, 60000);
+        QVERIFY2(r.exitCode == 2, r.err.constData());
+        QVERIFY2(QString::fromUtf8(r.err).contains(says), r.err.constData());
+        QVERIFY2(r.out.isEmpty(), r.out.constData());
+    }
+
     void timelineOfAHost()
     {
         KF_START_DEMO_HOST(demo);

@@ -121,6 +121,18 @@ private Q_SLOTS:
             r.err.constData());
     }
 
+    void metricsUsageErrors()
+    {
+        for (const auto& [args, says] :
+            QList<std::pair<QStringList, QByteArray>> { { { "server", "metrics" }, "--from-file FILE is required" },
+                { { "server", "metrics", "--from-file" }, "option --from-file needs a value" },
+                { { "server", "metrics", "--frob" }, "unknown option --frob" } }) {
+            const auto r = kf::test::runCli(args);
+            QVERIFY2(r.exitCode == 2, qPrintable(args.join(u' ') + QStringLiteral(": ") + QString::fromUtf8(r.err)));
+            QVERIFY2(r.err.contains(says), r.err.constData());
+        }
+    }
+
     void quantileAboveLastBucket()
     {
         // SGLang's docs' example page: TTFT p50/p95 lie in the +Inf bucket (> 30 s).

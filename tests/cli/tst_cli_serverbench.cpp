@@ -222,11 +222,28 @@ private Q_SLOTS:
                                   QStringLiteral("--api"), QStringLiteral("grpc") },
             60000, env());
         QCOMPARE(r.exitCode, 2);
-        QVERIFY(r.err.contains("--api is openai, openai-chat or sglang"));
+        QVERIFY2(r.err.contains("--api needs one of openai, openai-chat, sglang: grpc"), r.err.constData());
         r = test::runCli({ QStringLiteral("server"), QStringLiteral("bench"), QStringLiteral("--local"),
                              QStringLiteral("--concurrency"), QStringLiteral("4,x") },
             60000, env());
         QCOMPARE(r.exitCode, 2);
+        // Every subcommand's flags: a bad or missing value, an unknown option, too few ids.
+        const QList<std::pair<QStringList, QByteArray>> usage {
+            { { "--local", "--requests" }, "--requests needs a value" },
+            { { "--local", "--port", "70000" }, "--port needs a port from 1 to 65535: 70000" },
+            { { "--local", "--request-rate", "-1" }, "--request-rate needs requests per second" },
+            { { "--local", "--frobnicate" }, "unknown option --frobnicate" },
+            { { "list", "--limit", "0" }, "--limit needs a whole number from 1 to 100000: 0" },
+            { { "list", "extra" }, "unknown option extra" },
+            { { "show", "1", "2" }, "unknown option 2" },
+            { { "compare", "1" }, "give two run ids" },
+            { { "reference", "--frobnicate" }, "unknown option --frobnicate" },
+        };
+        for (const auto& [args, says] : usage) {
+            r = test::runCli(QStringList { QStringLiteral("server"), QStringLiteral("bench") } + args, 60000, env());
+            QVERIFY2(r.exitCode == 2, qPrintable(args.join(u' ') + QStringLiteral(": ") + QString::fromUtf8(r.err)));
+            QVERIFY2(r.err.contains(says), r.err.constData());
+        }
         // Nothing listening: the run fails with a reason and is stored as failed.
         r = test::runCli({ QStringLiteral("server"), QStringLiteral("bench"), QStringLiteral("--local"),
                              QStringLiteral("--port"), QString::number(freePort()) },

@@ -4,10 +4,14 @@
 
 #include "factsfixture.h"
 
+#include "core/store/database.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcessEnvironment>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QTcpServer>
 
 #include <unistd.h>
@@ -67,6 +71,16 @@ QString screenshotPath(const QString& name)
 {
     QDir().mkpath(QStringLiteral(KF_SCREENSHOT_DIR));
     return QStringLiteral(KF_SCREENSHOT_DIR "/") + name + QStringLiteral(".png");
+}
+
+void isolateAppState(const QString& appName, const QString& historyDir)
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("kernelforge-test"));
+    QCoreApplication::setApplicationName(appName);
+    QSettings().clear();
+    if (!historyDir.isEmpty())
+        store::setDatabasePath(historyDir + QStringLiteral("/history.sqlite"));
 }
 
 ProcessOutput runProgram(const QString& program, const QStringList& args, int timeoutMs, const QByteArray& input,

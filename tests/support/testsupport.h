@@ -24,6 +24,11 @@ bool writeFile(const QString& path, const QByteArray& data);
 // ${build}/screenshots/<name>.png
 QString screenshotPath(const QString& name);
 
+// A test of the app's own state keeps to itself (other tests run at the same time): standard
+// paths in test mode, settings under its own application name (cleared), and, given a folder,
+// its own history database there.
+void isolateAppState(const QString& appName, const QString& historyDir = {});
+
 struct ProcessOutput
 {
     int exitCode = -1;

@@ -67,13 +67,7 @@ class TestDemoWindow : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QApplication::setOrganizationName(QStringLiteral("kernelforge-test"));
-        QApplication::setApplicationName(QStringLiteral("kernelforge-demowindow"));
-        kf::store::setDatabasePath(m_db.filePath(QStringLiteral("history.sqlite")));
-    }
+    void initTestCase() { kf::test::isolateAppState(QStringLiteral("kernelforge-demowindow"), m_db.path()); }
 
     void everyTab()
     {

@@ -40,13 +40,7 @@ class TestMainWindow : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QApplication::setOrganizationName(QStringLiteral("kernelforge-test"));
-        QApplication::setApplicationName(QStringLiteral("kernelforge-test"));
-        QSettings().clear();
-    }
+    void initTestCase() { kf::test::isolateAppState(QStringLiteral("kernelforge-test")); }
 
     void tabsSidebarAndGrab()
     {

@@ -78,14 +78,7 @@ class TestNothingToShowWindow : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QApplication::setOrganizationName(QStringLiteral("kernelforge-test"));
-        QApplication::setApplicationName(QStringLiteral("kernelforge-nothingtoshow"));
-        QSettings().clear();
-        store::setDatabasePath(m_db.filePath(QStringLiteral("history.sqlite")));
-    }
+    void initTestCase() { test::isolateAppState(QStringLiteral("kernelforge-nothingtoshow"), m_db.path()); }
 
     void disconnectedGpuCardsAreGreyAndDated()
     {

@@ -48,14 +48,7 @@ class TestPerHostWindow : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QApplication::setOrganizationName(QStringLiteral("kernelforge-test"));
-        QApplication::setApplicationName(QStringLiteral("kernelforge-perhostwindow"));
-        QSettings().clear();
-        store::setDatabasePath(m_db.filePath(QStringLiteral("history.sqlite")));
-    }
+    void initTestCase() { test::isolateAppState(QStringLiteral("kernelforge-perhostwindow"), m_db.path()); }
 
     void eachHostShowsItsOwnState()
     {

@@ -89,10 +89,7 @@ class TestReconnectWindow : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QApplication::setOrganizationName(QStringLiteral("kernelforge-test"));
-        QApplication::setApplicationName(QStringLiteral("kernelforge-test"));
-        QSettings().clear();
+        test::isolateAppState(QStringLiteral("kernelforge-test"));
         qunsetenv("SSH_AUTH_SOCK"); // the passphrase key below is the only way in
     }
 

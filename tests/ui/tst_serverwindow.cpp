@@ -55,14 +55,7 @@ class TestServerWindow : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QApplication::setOrganizationName(QStringLiteral("kernelforge-test"));
-        QApplication::setApplicationName(QStringLiteral("kernelforge-serverwindow"));
-        QSettings().clear();
-        store::setDatabasePath(m_db.filePath(QStringLiteral("history.sqlite")));
-    }
+    void initTestCase() { test::isolateAppState(QStringLiteral("kernelforge-serverwindow"), m_db.path()); }
 
     void launchStopAdoptAndRefuse()
     {

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
+#include "ui/chart/chartgeometry.h"
+
 #include <QColor>
 #include <QList>
 #include <QPointF>
@@ -59,6 +61,9 @@ public:
     std::pair<double, double> valueRange() const;
     // Where the plot is drawn inside the widget (for tests).
     QRect plotRect() const;
+    // Where everything goes at the chart's size, font and data now: what paintEvent draws by,
+    // and what the hover readout maps the mouse with.
+    ChartGeometry geometry() const;
 
     static QColor paletteColor(int i);
 
@@ -66,7 +71,6 @@ protected:
     void paintEvent(QPaintEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
-    void resizeEvent(QResizeEvent* event) override;
     void changeEvent(QEvent* event) override;
 
 private:

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/logview/logview.h"
 
+#include "ui/common/textline.h"
+
 #include <QDir>
 #include <QFontDatabase>
 #include <QHBoxLayout>
@@ -12,7 +14,6 @@
 #include <QScrollBar>
 #include <QSplitter>
 #include <QStandardPaths>
-#include <QTextBlock>
 #include <QVBoxLayout>
 
 namespace kf {
@@ -169,16 +170,7 @@ void LogView::showLine(qint64 line)
     const QByteArrayList lines = m_store->lines(first, 300);
     m_back->setPlainText(QString::fromUtf8(lines.join('\n')));
     m_back->show();
-    const QTextBlock block = m_back->document()->findBlockByNumber(int(line - first));
-    QTextCursor c(block);
-    c.select(QTextCursor::LineUnderCursor);
-    m_back->setTextCursor(c);
-    m_back->centerCursor();
-    QTextEdit::ExtraSelection sel;
-    sel.cursor = c;
-    sel.format.setBackground(QColor(255, 235, 130));
-    sel.format.setProperty(QTextFormat::FullWidthSelection, true);
-    m_back->setExtraSelections({ sel });
+    markLine(m_back, int(line - first), QColor(255, 235, 130), true);
 }
 
 void LogView::search()

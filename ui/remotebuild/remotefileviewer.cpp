@@ -3,11 +3,11 @@
 #include "ui/remotebuild/remotefileviewer.h"
 
 #include "core/transport/transportpool.h"
+#include "ui/common/textline.h"
 
 #include <QFontDatabase>
 #include <QLabel>
 #include <QPlainTextEdit>
-#include <QTextBlock>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
@@ -54,15 +54,7 @@ void RemoteFileViewer::showContent(const QString& path, const QByteArray& data)
 {
     m_title->setText(tr("%1, line %2").arg(path).arg(m_line));
     m_text->setPlainText(QString::fromUtf8(data));
-    const QTextBlock block = m_text->document()->findBlockByNumber(m_line - 1);
-    QTextCursor c(block);
-    m_text->setTextCursor(c);
-    m_text->centerCursor();
-    QTextEdit::ExtraSelection sel;
-    sel.cursor = c;
-    sel.format.setBackground(QColor(255, 220, 220));
-    sel.format.setProperty(QTextFormat::FullWidthSelection, true);
-    m_text->setExtraSelections({ sel });
+    markLine(m_text, m_line - 1, QColor(255, 220, 220));
     Q_EMIT loaded(path);
 }
 

@@ -10,6 +10,22 @@
 
 using namespace kf;
 
+namespace {
+
+Result<void> pairsSchema()
+{
+    return store::ensureSchema({ QStringLiteral("CREATE TABLE IF NOT EXISTS pairs(k TEXT PRIMARY KEY, v INTEGER)") });
+}
+
+int schemaFailures = 0;
+Result<void> brokenSchema()
+{
+    ++schemaFailures;
+    return Result<void>::failure(QStringLiteral("no schema for you"));
+}
+
+} // namespace
+
 class TestDatabase : public QObject
 {
     Q_OBJECT
@@ -53,6 +69,41 @@ private Q_SLOTS:
             QCOMPARE(q.value(0).toInt(), 3);
             QVERIFY(q.exec(QStringLiteral("INSERT INTO race(a, b, c) VALUES(1, 'x', 'y')")));
         }
+    }
+
+    // One statement: the schema first, the values bound in order; rows read one way; a
+    // failure says it is the history database's and what was being done.
+    void statementsRowsAndErrors()
+    {
+        store::setDatabasePath(m_dir.filePath(QStringLiteral("rows.sqlite")));
+        for (const auto& [k, v] : { std::pair { "a", 1 }, std::pair { "b", 2 }, std::pair { "c", 3 } })
+            QVERIFY(store::exec(&pairsSchema, QStringLiteral("INSERT INTO pairs(k, v) VALUES(?, ?)"),
+                { QString::fromLatin1(k), v }, QStringLiteral("adding a pair"))
+                        .ok());
+        const auto values = store::readRows(&pairsSchema, QStringLiteral("SELECT v FROM pairs WHERE v >= ? ORDER BY v"),
+            { 2 }, QStringLiteral("reading pairs"), [](const QSqlQuery& q) { return q.value(0).toInt(); });
+        QVERIFY(values.ok());
+        QCOMPARE(values.value(), QList<int>({ 2, 3 }));
+        const auto b
+            = store::readRow(&pairsSchema, QStringLiteral("SELECT v FROM pairs WHERE k = ?"), { QStringLiteral("b") },
+                QStringLiteral("reading a pair"), [](const QSqlQuery& q) { return q.value(0).toInt(); });
+        QVERIFY(b.ok() && b.value() == 2);
+        const auto none
+            = store::readRow(&pairsSchema, QStringLiteral("SELECT v FROM pairs WHERE k = ?"), { QStringLiteral("zz") },
+                QStringLiteral("reading a pair"), [](const QSqlQuery& q) { return q.value(0).toInt(); });
+        QVERIFY(none.ok() && !none.value());
+
+        const auto dup = store::exec(&pairsSchema, QStringLiteral("INSERT INTO pairs(k, v) VALUES(?, ?)"),
+            { QStringLiteral("a"), 9 }, QStringLiteral("adding a pair"));
+        QVERIFY(!dup.ok());
+        QVERIFY2(dup.error().startsWith(QStringLiteral("history database: adding a pair: ")), qPrintable(dup.error()));
+        QVERIFY2(dup.error().contains(QStringLiteral("UNIQUE")), qPrintable(dup.error()));
+
+        const auto noSchema = store::readRows(&brokenSchema, QStringLiteral("SELECT v FROM pairs"), {},
+            QStringLiteral("reading pairs"), [](const QSqlQuery& q) { return q.value(0).toInt(); });
+        QCOMPARE(schemaFailures, 1);
+        QVERIFY(!noSchema.ok());
+        QCOMPARE(noSchema.error(), QStringLiteral("no schema for you"));
     }
 };
 

@@ -3,6 +3,9 @@
 #include "core/transport/localtransport.h"
 #include "core/util/shellquote.h"
 
+#include <QDir>
+#include <QFileInfo>
+#include <QTemporaryDir>
 #include <QtTest>
 
 class TestShellQuote : public QObject
@@ -49,6 +52,28 @@ private Q_SLOTS:
         QFETCH(QString, line);
         QFETCH(QStringList, words);
         QCOMPARE(kf::shellSplit(line), words);
+    }
+
+    // "~" and "~/x" are the home folder's, whatever the working directory; other paths as given.
+    void pathsThroughARealShell()
+    {
+        QTemporaryDir home;
+        QVERIFY(home.isValid());
+        QVERIFY(QDir(home.path()).mkpath(QStringLiteral("sub dir/it's")));
+        kf::LocalTransport t(home.path());
+        auto resolved = [&](const QString& path) {
+            kf::CommandSpec spec;
+            spec.command = QStringLiteral("cd / && cd -- ") + kf::shellPath(path) + QStringLiteral(" && pwd -P");
+            spec.env.insert(QStringLiteral("HOME"), home.path());
+            const kf::ExecResult r = t.exec(spec, 10000);
+            return r.ok() ? QString::fromUtf8(r.stdOut).trimmed()
+                          : QStringLiteral("failed: ") + QString::fromUtf8(r.stdErr);
+        };
+        const QString real = QFileInfo(home.path()).canonicalFilePath();
+        QCOMPARE(resolved(QStringLiteral("~")), real);
+        QCOMPARE(resolved(QStringLiteral("~/sub dir/it's")), real + QStringLiteral("/sub dir/it's"));
+        QCOMPARE(resolved(real + QStringLiteral("/sub dir")), real + QStringLiteral("/sub dir"));
+        QCOMPARE(kf::shellPath(QStringLiteral("rel/x y")), QStringLiteral("'rel/x y'"));
     }
 };
 

@@ -79,13 +79,7 @@ class TestHostsWindow : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QApplication::setOrganizationName(QStringLiteral("kernelforge-test"));
-        QApplication::setApplicationName(QStringLiteral("kernelforge-hostswindow"));
-        QSettings().clear();
-    }
+    void initTestCase() { test::isolateAppState(QStringLiteral("kernelforge-hostswindow")); }
 
     void invalidDestinationIsRefusedAndAFailedUnsavedHostIsNotKept()
     {

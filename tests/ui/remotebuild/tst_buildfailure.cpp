@@ -60,11 +60,7 @@ private Q_SLOTS:
     {
         // The user's build profiles file is this test's own (other tests run at the same time).
         qputenv("HOME", m_tmp.path().toLocal8Bit());
-        QStandardPaths::setTestModeEnabled(true);
-        QApplication::setOrganizationName(QStringLiteral("kernelforge-test"));
-        QApplication::setApplicationName(QStringLiteral("kernelforge-buildfailure"));
-        QSettings().clear();
-        store::setDatabasePath(m_tmp.filePath(QStringLiteral("history.sqlite")));
+        test::isolateAppState(QStringLiteral("kernelforge-buildfailure"), m_tmp.path());
         // Two steps of four, then a compiler error and exit status 3.
         const QString failing = QStringLiteral(
             R"(printf '[kf 1/4 1 0.500] CXX a.o\n[kf 2/4 1 0.900] CXX kernel.o\n'; )"

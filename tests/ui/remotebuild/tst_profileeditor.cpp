@@ -78,11 +78,7 @@ private Q_SLOTS:
     {
         // The user's build profiles file is this test's own (other tests run at the same time).
         qputenv("HOME", m_tmp.path().toLocal8Bit());
-        QStandardPaths::setTestModeEnabled(true);
-        QApplication::setOrganizationName(QStringLiteral("kernelforge-test"));
-        QApplication::setApplicationName(QStringLiteral("kernelforge-profileeditor"));
-        QSettings().clear();
-        store::setDatabasePath(m_tmp.filePath(QStringLiteral("history.sqlite")));
+        test::isolateAppState(QStringLiteral("kernelforge-profileeditor"), m_tmp.path());
         QFile::remove(userBuildProfilesPath());
     }
 

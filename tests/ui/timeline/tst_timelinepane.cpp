@@ -42,13 +42,7 @@ class TestTimelinePane : public QObject
     }
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QApplication::setOrganizationName(QStringLiteral("kernelforge-test"));
-        QApplication::setApplicationName(QStringLiteral("kernelforge-timelinepane"));
-        kf::store::setDatabasePath(m_dir.filePath(QStringLiteral("history.sqlite")));
-    }
+    void initTestCase() { kf::test::isolateAppState(QStringLiteral("kernelforge-timelinepane"), m_dir.path()); }
 
     void storyOnTheTimeline()
     {

@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# ctest lint_design_map: docs/DESIGN.md's folder map is true for the tree. Every folder of core/,
+# ui/, app/ and tests/ is named in it, and every core/ ui/ app/ tests/ path it names exists (a unit
+# may be named without its .h/.cpp; "cmd_<area>" and globs are patterns, not paths).
+# cmake -DSOURCE_DIR=<tree> [-DDESIGN_DOC=<file>] -P designmap.cmake
+if(NOT DESIGN_DOC)
+  set(DESIGN_DOC "${SOURCE_DIR}/docs/DESIGN.md")
+endif()
+file(READ "${DESIGN_DOC}" _doc)
+set(_problems)
+foreach(_top core ui app tests)
+  file(GLOB _entries LIST_DIRECTORIES true RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/${_top}/*")
+  foreach(_entry IN LISTS _entries)
+    if(IS_DIRECTORY "${SOURCE_DIR}/${_entry}")
+      if(NOT _doc MATCHES "${_entry}([^A-Za-z0-9_]|$)")
+        list(APPEND _problems "${_entry}: a folder docs/DESIGN.md does not describe")
+      endif()
+    endif()
+  endforeach()
+endforeach()
+string(REGEX MATCHALL "(^|[ `(|,\n])(core|ui|app|tests)/[A-Za-z0-9_./-]*[A-Za-z0-9_][<*]?" _tokens "${_doc}")
+list(REMOVE_DUPLICATES _tokens)
+foreach(_token IN LISTS _tokens)
+  string(REGEX REPLACE "^[ `(|,\n]" "" _path "${_token}")
+  if(_path MATCHES "[<*]$")
+    continue()
+  endif()
+  if(NOT EXISTS "${SOURCE_DIR}/${_path}" AND NOT EXISTS "${SOURCE_DIR}/${_path}.h"
+     AND NOT EXISTS "${SOURCE_DIR}/${_path}.cpp")
+    list(APPEND _problems "${_path}: named in docs/DESIGN.md, not in the tree")
+  endif()
+endforeach()
+if(_problems)
+  list(JOIN _problems "\n  " _list)
+  message(FATAL_ERROR "docs/DESIGN.md's map is not the tree:\n  ${_list}")
+endif()
+list(LENGTH _tokens _count)
+message(STATUS "docs/DESIGN.md: every folder described, ${_count} paths exist")
