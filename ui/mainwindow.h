@@ -48,6 +48,10 @@ public:
     // The pane of a host-bound tab for `host` (null: the selected host); null until the host
     // was first selected, and for the Fleet tab.
     HostPane* pane(Tab tab, HostConnection* host = nullptr) const;
+    // Whether a new window connects the hosts that were connected when the last one closed
+    // (QSettings; on by default). The last host and tab are selected again either way.
+    static bool reconnectOnStart();
+    static void setReconnectOnStart(bool on);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -58,6 +62,8 @@ private:
     void updateStatus();
     void showAbout();
     void showConnectDialog();
+    // "Try the demo server": startDemoServer (as --demo does), then selects it.
+    void tryDemo();
     // The connect dialog filled with `initial`; on Connect, the host it describes replaces
     // `replacing` (Edit; empty: a new host) and connects.
     void openHostDialog(const HostProfile& initial, const QString& replacing);
