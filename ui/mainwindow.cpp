@@ -121,8 +121,8 @@ MainWindow::MainWindow(const AppContext& context, QWidget* parent)
         tr("Timeline"), tr("Select a host to see what KernelForge did and saw on it, and to save or replay a recipe."));
     // The first screen's way forward (the Overview tab says it while no host is selected).
     EmptyState* welcome = m_stacks.first()->emptyState();
-    connect(welcome->addAction(tr("Add a server\u2026"), QStringLiteral("addServer")), &QPushButton::clicked, this,
-        &MainWindow::showConnectDialog);
+    m_addServer = welcome->addAction(tr("Add a server\u2026"), QStringLiteral("addServer"));
+    connect(m_addServer, &QPushButton::clicked, this, &MainWindow::showConnectDialog);
     if (m_context.demo)
         connect(welcome->addAction(tr("Try the demo server"), QStringLiteral("tryDemo")), &QPushButton::clicked, this,
             &MainWindow::tryDemo);
@@ -233,7 +233,8 @@ void MainWindow::tryDemo()
     const Result<HostConnection*> started = startDemoServer(*m_context.demo, *m_context.hosts);
     QApplication::restoreOverrideCursor();
     if (!started) {
-        QMessageBox::warning(this, tr("Demo server"), tr("The demo server could not start:\n\n%1").arg(started.error()));
+        QMessageBox::warning(
+            this, tr("Demo server"), tr("The demo server could not start:\n\n%1").arg(started.error()));
         return;
     }
     selectHost(kDemoHostName);
@@ -248,6 +249,7 @@ void MainWindow::openHostDialog(const HostProfile& initial, const QString& repla
 {
     ConnectDialog dialog(m_context.profiles, this); // saves hosts.yaml itself when "Save" is ticked
     dialog.setSecretStore(m_context.secrets);
+    dialog.setInteraction(m_context.interaction);
     if (!initial.host.isEmpty()) {
         dialog.setProfile(initial);
         dialog.setSaveRequested(!replacing.isEmpty() && isSaved(replacing));
@@ -480,6 +482,9 @@ void MainWindow::restoreSettings()
             }
         }
     }
+    // The list would select its first row when it gets the focus; the way forward takes it.
+    if (!m_current)
+        m_addServer->setFocus();
     if (const auto tab = tabFromName(s.value(QStringLiteral("window/lastTab")).toString()))
         showTab(*tab);
 }

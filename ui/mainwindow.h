@@ -14,6 +14,7 @@
 
 class QLabel;
 class QListView;
+class QPushButton;
 class QTabWidget;
 
 namespace kf {
@@ -80,6 +81,7 @@ private:
     QMap<Tab, QWidget*> m_tabPages;
     QList<HostPaneStack*> m_stacks;
     QLabel* m_statusHost;
+    QPushButton* m_addServer; // the first screen's "Add a server"
     QPointer<HostConnection> m_current;
     HostProfile m_lastUnsaved; // an unsaved host that failed to connect: the next dialog starts from it
 };

@@ -92,7 +92,8 @@ int runInstall(const QStringList& argv)
     QString login = key->privateKeyPath;
     if (profile.port != 22)
         login += QStringLiteral(" -p ") + QString::number(profile.port);
-    login += QLatin1Char(' ') + (profile.user.isEmpty() ? profile.host : profile.user + QLatin1Char('@') + profile.host);
+    login
+        += QLatin1Char(' ') + (profile.user.isEmpty() ? profile.host : profile.user + QLatin1Char('@') + profile.host);
     cli::out() << report->message << '\n'
                << "log in with it: kernelforge-cli exec -i " << login << " -- true  (in the app: Identity files)\n";
     return 0;

@@ -166,9 +166,9 @@ Result<LocalKey> ensureKey(const QString& privateKeyPath)
         if (folder == QDir::homePath() + QStringLiteral("/.ssh"))
             QFile::setPermissions(folder, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
         const QString comment = QStringLiteral("kernelforge@") + QSysInfo::machineHostName();
-        if (const Result<void> made = runKeygen({ QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"),
-                                                    QStringLiteral("-N"), QString(), QStringLiteral("-C"), comment,
-                                                    QStringLiteral("-f"), key.privateKeyPath },
+        if (const Result<void> made
+            = runKeygen({ QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"), QStringLiteral("-N"),
+                            QString(), QStringLiteral("-C"), comment, QStringLiteral("-f"), key.privateKeyPath },
                 nullptr);
             !made)
             return Result<LocalKey>::failure(made.error());
@@ -179,8 +179,8 @@ Result<LocalKey> ensureKey(const QString& privateKeyPath)
     QFile pubFile(pubPath);
     if (pubFile.open(QIODevice::ReadOnly)) {
         pub = pubFile.read(16 * 1024);
-    } else if (const Result<void> derived = runKeygen({ QStringLiteral("-y"), QStringLiteral("-f"), key.privateKeyPath },
-                   &pub);
+    } else if (const Result<void> derived
+               = runKeygen({ QStringLiteral("-y"), QStringLiteral("-f"), key.privateKeyPath }, &pub);
                !derived) {
         return Result<LocalKey>::failure(
             QStringLiteral("cannot read the public half of %1: %2").arg(key.privateKeyPath, derived.error()));

@@ -35,12 +35,12 @@ private Q_SLOTS:
         QCOMPARE(test::runCli({ QStringLiteral("key") }).exitCode, 2);
         QCOMPARE(test::runCli({ QStringLiteral("key"), QStringLiteral("frob") }).exitCode, 2);
         QCOMPARE(test::runCli({ QStringLiteral("key"), QStringLiteral("install") }).exitCode, 2);
-        QCOMPARE(test::runCli({ QStringLiteral("key"), QStringLiteral("install"), QStringLiteral("h"),
-                                  QStringLiteral("--key") })
+        QCOMPARE(test::runCli(
+                     { QStringLiteral("key"), QStringLiteral("install"), QStringLiteral("h"), QStringLiteral("--key") })
                      .exitCode,
             2);
-        QCOMPARE(test::runCli({ QStringLiteral("key"), QStringLiteral("install"), QStringLiteral("h:/tmp") }).exitCode,
-            2);
+        QCOMPARE(
+            test::runCli({ QStringLiteral("key"), QStringLiteral("install"), QStringLiteral("h:/tmp") }).exitCode, 2);
         const auto help = test::runCli({ QStringLiteral("key"), QStringLiteral("install"), QStringLiteral("--help") });
         QCOMPARE(help.exitCode, 0);
         QVERIFY(help.out.contains("--via-system-ssh"));
@@ -94,9 +94,10 @@ private Q_SLOTS:
         QVERIFY2(first.contains("added the key to ~/.ssh/authorized_keys"), first.constData());
         QVERIFY(!first.contains(password)); // not echoed, not printed
 
-        const auto login = test::runCli(QStringList { QStringLiteral("exec"), QStringLiteral("-i"), key }
-            + demoOptions(demo) + QStringList { kUser + QStringLiteral("@127.0.0.1"), QStringLiteral("--"),
-                QStringLiteral("echo"), QStringLiteral("by-key") });
+        const auto login
+            = test::runCli(QStringList { QStringLiteral("exec"), QStringLiteral("-i"), key } + demoOptions(demo)
+                + QStringList { kUser + QStringLiteral("@127.0.0.1"), QStringLiteral("--"), QStringLiteral("echo"),
+                    QStringLiteral("by-key") });
         QVERIFY2(login.exitCode == 0 && login.out.trimmed() == "by-key", login.err.constData());
 
         QByteArray second;
@@ -117,8 +118,8 @@ private Q_SLOTS:
         QVERIFY(test::writeFile(demo.authorizedKeysPath(), test::readFile(rsa + QStringLiteral(".pub"))));
         const QString key = dir.path() + QStringLiteral("/kernelforge_ed25519");
         const QString dest = demo.user() + QStringLiteral("@127.0.0.1");
-        const QStringList common = QStringList { QStringLiteral("key"), QStringLiteral("install"),
-                                       QStringLiteral("-i"), rsa, QStringLiteral("--key"), key }
+        const QStringList common = QStringList { QStringLiteral("key"), QStringLiteral("install"), QStringLiteral("-i"),
+            rsa, QStringLiteral("--key"), key }
             + demoOptions(demo) + QStringList { dest };
 #ifndef KF_LIBSSH2_HAS_RSA_SHA2
         // libssh2 cannot sign with the RSA key: the error says what to do.
@@ -129,9 +130,9 @@ private Q_SLOTS:
         const auto viaSsh = test::runCli(common + QStringList { QStringLiteral("--via-system-ssh") });
         QVERIFY2(viaSsh.exitCode == 0, viaSsh.err.constData());
         QVERIFY2(viaSsh.out.contains("through system ssh"), viaSsh.out.constData());
-        const auto login = test::runCli(QStringList { QStringLiteral("exec"), QStringLiteral("-i"), key }
-            + demoOptions(demo) + QStringList { dest, QStringLiteral("--"), QStringLiteral("echo"),
-                QStringLiteral("ed25519") });
+        const auto login
+            = test::runCli(QStringList { QStringLiteral("exec"), QStringLiteral("-i"), key } + demoOptions(demo)
+                + QStringList { dest, QStringLiteral("--"), QStringLiteral("echo"), QStringLiteral("ed25519") });
         QVERIFY2(login.exitCode == 0 && login.out.trimmed() == "ed25519", login.err.constData());
     }
 };

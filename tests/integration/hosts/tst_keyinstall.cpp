@@ -38,7 +38,8 @@ int countKey(const QString& file, const QByteArray& publicLine)
 
 quint32 modeOf(const QString& path)
 {
-    struct stat st {};
+    struct stat st
+    { };
     return ::stat(QFile::encodeName(path).constData(), &st) == 0 ? (st.st_mode & 07777) : 0;
 }
 
