@@ -203,7 +203,8 @@ void ConnectDialog::askHowToInstallKey()
                                "~/.ssh/authorized_keys on %2. How do you log in there now?")
                     .arg(QDir::toNativeSeparators(m_keyPath), p.destination()));
     box.setInformativeText(QStringLiteral(
-        "With a password: it is asked once and never stored.\nWith an RSA key: KernelForge's SSH library "
+        "With a password: KernelForge logs in as Connect does (keys that work first); the password is asked once and "
+        "never stored.\nWith an RSA key: KernelForge's SSH library "
         "(libssh2 1.10) cannot sign with RSA for OpenSSH 8.8 and newer, so the system's ssh logs in with the "
         "identity files above (a key with a passphrase must be in ssh-agent)."));
     QPushButton* password = box.addButton(QStringLiteral("With a &password"), QMessageBox::AcceptRole);
