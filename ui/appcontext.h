@@ -9,7 +9,7 @@ class DemoHost;
 class GpuMonitorHub;
 class HostProfileStore;
 class SecretStore;
-class GpuMonitorHub;
+class UserInteraction;
 namespace timeline {
 class SeriesRecorder;
 }
@@ -19,12 +19,14 @@ class SeriesRecorder;
 struct AppContext
 {
     HostManager* hosts = nullptr;
-    DemoHost* demo = nullptr;             // null unless started with --demo
+    DemoHost* demo = nullptr; // the demo server, started by --demo or "Try the demo server" (startDemoServer);
+                              // null: not offered
     HostProfileStore* profiles = nullptr; // saved hosts (hosts.yaml); null: the connect dialog does not save
     SecretStore* secrets = nullptr; // the keychain of remembered passwords; null: nothing to forget (no qtkeychain)
     GpuMonitorHub* gpuMonitors = nullptr; // one nvidia-smi stream per host, shared by the GPU pane and fleet view;
                                           // null: each view keeps its own
     timeline::SeriesRecorder* timelineSeries = nullptr; // what the timeline draws under its markers; null: none
+    UserInteraction* interaction = nullptr; // asks passwords and host keys (key install's login); null: none asked
 };
 
 } // namespace kf

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/mainwindow.h"
 
+#include "core/demo/demostart.h"
 #include "core/hosts/hostmanager.h"
 #include "core/hosts/hostprofilestore.h"
 #include "core/log/logging.h"
@@ -27,6 +28,7 @@
 #include <QListView>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -57,6 +59,10 @@ MainWindow::MainWindow(const AppContext& context, QWidget* parent)
     m_hostList->setIconSize(QSize(20, 20));
     m_hostList->setSelectionMode(QAbstractItemView::SingleSelection);
     sideLayout->addWidget(m_hostList);
+    auto* addServer = new QPushButton(tr("Add a server\u2026"), sidebar);
+    addServer->setObjectName(QStringLiteral("sidebarAddServer"));
+    connect(addServer, &QPushButton::clicked, this, &MainWindow::showConnectDialog);
+    sideLayout->addWidget(addServer);
 
     // One pane per host and tab; what each tab says while no host is selected.
     auto addHostTab = [this](Tab tab, const QString& title, HostPaneStack::Factory factory, const QString& emptyTitle,
@@ -82,9 +88,10 @@ MainWindow::MainWindow(const AppContext& context, QWidget* parent)
             });
             return overview;
         },
-        tr("No host selected"),
-        tr("Pick a server in the sidebar, or start KernelForge with --demo to try everything on a private demo "
-           "server."));
+        tr("Welcome to KernelForge"),
+        tr("Add a server you reach over SSH: import it from ~/.ssh/config or type user@host. A server that takes "
+           "only a password (or only an RSA key) gets a key of KernelForge's own. Or try everything first on a "
+           "private demo server on this machine."));
     addHostTab(
         Tab::Patches, tr("Patches"),
         [this](HostConnection* host, QWidget* parent) { return new PatchPane(m_context, host, parent); }, tr("Patches"),
@@ -112,6 +119,13 @@ MainWindow::MainWindow(const AppContext& context, QWidget* parent)
             return timeline;
         },
         tr("Timeline"), tr("Select a host to see what KernelForge did and saw on it, and to save or replay a recipe."));
+    // The first screen's way forward (the Overview tab says it while no host is selected).
+    EmptyState* welcome = m_stacks.first()->emptyState();
+    m_addServer = welcome->addAction(tr("Add a server\u2026"), QStringLiteral("addServer"));
+    connect(m_addServer, &QPushButton::clicked, this, &MainWindow::showConnectDialog);
+    if (m_context.demo)
+        connect(welcome->addAction(tr("Try the demo server"), QStringLiteral("tryDemo")), &QPushButton::clicked, this,
+            &MainWindow::tryDemo);
     // Every connected host at a glance; not tied to the sidebar's selection.
     auto* fleet = new FleetView(context, this);
     m_tabPages.insert(Tab::Fleet, fleet);
@@ -163,6 +177,12 @@ void MainWindow::createMenus()
         if (m_current)
             m_current->disconnectFromHost();
     });
+    QAction* reconnect = hosts->addAction(tr("&Reconnect on Start"));
+    reconnect->setObjectName(QStringLiteral("reconnectOnStart"));
+    reconnect->setCheckable(true);
+    reconnect->setChecked(reconnectOnStart());
+    reconnect->setToolTip(tr("Connect the hosts that were connected when KernelForge was closed"));
+    connect(reconnect, &QAction::toggled, this, &MainWindow::setReconnectOnStart);
     hosts->addSeparator();
     // The selected host's actions: in this menu and the sidebar's context menu; Delete in the sidebar removes.
     QAction* edit = hosts->addAction(tr("&Edit Host…"), this, &MainWindow::editHost);
@@ -205,6 +225,21 @@ void MainWindow::createMenus()
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
 
+void MainWindow::tryDemo()
+{
+    if (!m_context.demo)
+        return;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    const Result<HostConnection*> started = startDemoServer(*m_context.demo, *m_context.hosts);
+    QApplication::restoreOverrideCursor();
+    if (!started) {
+        QMessageBox::warning(
+            this, tr("Demo server"), tr("The demo server could not start:\n\n%1").arg(started.error()));
+        return;
+    }
+    selectHost(kDemoHostName);
+}
+
 void MainWindow::showConnectDialog()
 {
     openHostDialog(m_lastUnsaved, QString());
@@ -214,6 +249,7 @@ void MainWindow::openHostDialog(const HostProfile& initial, const QString& repla
 {
     ConnectDialog dialog(m_context.profiles, this); // saves hosts.yaml itself when "Save" is ticked
     dialog.setSecretStore(m_context.secrets);
+    dialog.setInteraction(m_context.interaction);
     if (!initial.host.isEmpty()) {
         dialog.setProfile(initial);
         dialog.setSaveRequested(!replacing.isEmpty() && isSaved(replacing));
@@ -407,15 +443,50 @@ void MainWindow::showAbout()
     box.exec();
 }
 
+namespace {
+const QString kReconnectKey = QStringLiteral("session/reconnectOnStart");
+const QString kConnectedKey = QStringLiteral("session/connectedHosts");
+} // namespace
+
+bool MainWindow::reconnectOnStart()
+{
+    return QSettings().value(kReconnectKey, true).toBool();
+}
+
+void MainWindow::setReconnectOnStart(bool on)
+{
+    QSettings().setValue(kReconnectKey, on);
+}
+
 void MainWindow::restoreSettings()
 {
     QSettings s;
     restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
+    if (reconnectOnStart()) {
+        for (const QString& name : s.value(kConnectedKey).toStringList()) {
+            HostConnection* h = m_context.hosts->find(name);
+            if (h && (h->state() == ConnectionState::Disconnected || h->state() == ConnectionState::Failed))
+                h->connectToHost();
+        }
+    }
+    // The last host, else the first server; with none but this machine nothing is selected, so
+    // the first screen shows how to add one.
     const QString last = s.value(QStringLiteral("window/lastHost")).toString();
-    if (!last.isEmpty() && m_hostModel->rowOf(last) >= 0)
+    if (!last.isEmpty() && m_hostModel->rowOf(last) >= 0) {
         selectHost(last);
-    else if (m_hostModel->rowCount() > 0)
-        m_hostList->setCurrentIndex(m_hostModel->index(0));
+    } else {
+        for (int row = 0; row < m_hostModel->rowCount(); ++row) {
+            if (HostConnection* h = m_hostModel->connectionAt(row); h && !h->profile().isLocal) {
+                m_hostList->setCurrentIndex(m_hostModel->index(row));
+                break;
+            }
+        }
+    }
+    // The list would select its first row when it gets the focus; the way forward takes it.
+    if (!m_current)
+        m_addServer->setFocus();
+    if (const auto tab = tabFromName(s.value(QStringLiteral("window/lastTab")).toString()))
+        showTab(*tab);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
@@ -424,6 +495,15 @@ void MainWindow::closeEvent(QCloseEvent* event)
     s.setValue(QStringLiteral("window/geometry"), saveGeometry());
     if (m_current)
         s.setValue(QStringLiteral("window/lastHost"), m_current->profile().name);
+    s.setValue(QStringLiteral("window/lastTab"), tabName(m_tabPages.key(m_tabs->currentWidget(), Tab::Overview)));
+    // The demo server is not kept: its sshd and port last as long as the app.
+    QStringList connected;
+    for (HostConnection* h : m_context.hosts->hosts()) {
+        const ConnectionState state = h->state();
+        if (!h->profile().isDemo && state != ConnectionState::Disconnected && state != ConnectionState::Failed)
+            connected << h->profile().name;
+    }
+    s.setValue(kConnectedKey, connected);
     event->accept();
 }
 

@@ -14,6 +14,7 @@
 
 class QLabel;
 class QListView;
+class QPushButton;
 class QTabWidget;
 
 namespace kf {
@@ -48,6 +49,10 @@ public:
     // The pane of a host-bound tab for `host` (null: the selected host); null until the host
     // was first selected, and for the Fleet tab.
     HostPane* pane(Tab tab, HostConnection* host = nullptr) const;
+    // Whether a new window connects the hosts that were connected when the last one closed
+    // (QSettings; on by default). The last host and tab are selected again either way.
+    static bool reconnectOnStart();
+    static void setReconnectOnStart(bool on);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -58,6 +63,8 @@ private:
     void updateStatus();
     void showAbout();
     void showConnectDialog();
+    // "Try the demo server": startDemoServer (as --demo does), then selects it.
+    void tryDemo();
     // The connect dialog filled with `initial`; on Connect, the host it describes replaces
     // `replacing` (Edit; empty: a new host) and connects.
     void openHostDialog(const HostProfile& initial, const QString& replacing);
@@ -74,6 +81,7 @@ private:
     QMap<Tab, QWidget*> m_tabPages;
     QList<HostPaneStack*> m_stacks;
     QLabel* m_statusHost;
+    QPushButton* m_addServer; // the first screen's "Add a server"
     QPointer<HostConnection> m_current;
     HostProfile m_lastUnsaved; // an unsaved host that failed to connect: the next dialog starts from it
 };

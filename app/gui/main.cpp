@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // Composition root of the GUI: builds the services, hands them to the window.
 #include "core/demo/demohost.h"
+#include "core/demo/demostart.h"
 #include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostmanager.h"
 #include "core/hosts/hostprofilestore.h"
@@ -125,7 +126,7 @@ int main(int argc, char** argv)
 
     // Declared first so it outlives every SSH session that may still ask it something.
     kf::GuiInteraction interaction;
-    std::unique_ptr<kf::DemoHost> demoHost;
+    kf::DemoHost demoHost; // started by --demo or the first screen's "Try the demo server"
     kf::HostManager hosts;
     hosts.setFactory(kf::SshHostConnection::factory(&interaction));
     kf::GpuMonitorHub gpuMonitors;
@@ -138,6 +139,8 @@ int main(int argc, char** argv)
     context.gpuMonitors = &gpuMonitors;
     context.timelineSeries = &timelineSeries;
     context.secrets = interaction.secretStore().get();
+    context.interaction = &interaction;
+    context.demo = &demoHost;
 
     kf::HostProfile local;
     local.name = QStringLiteral("This machine");
@@ -153,16 +156,11 @@ int main(int argc, char** argv)
     }
 
     if (parser.isSet(o.demo)) {
-        demoHost = std::make_unique<kf::DemoHost>();
-        if (const kf::Result<void> s = demoHost->start(); !s) {
-            kf::log::app()->error("demo host failed: {}", s.error());
+        if (const auto s = kf::startDemoServer(demoHost, hosts); !s) {
             QMessageBox::critical(nullptr, QStringLiteral("KernelForge"),
                 QStringLiteral("The demo server could not start:\n\n") + s.error());
             return 1;
         }
-        context.demo = demoHost.get();
-        if (auto* h = hosts.add(demoHost->profile(QStringLiteral("demo-gpu-server"))))
-            h->connectToHost();
     }
 
     kf::MainWindow window(context);
@@ -171,8 +169,8 @@ int main(int argc, char** argv)
         window.raise();
         window.activateWindow();
     });
-    if (demoHost)
-        window.selectHost(QStringLiteral("demo-gpu-server"));
+    if (parser.isSet(o.demo))
+        window.selectHost(kf::kDemoHostName);
     window.resize(1440, 900);
     if (parser.isSet(o.tab))
         window.showTab(*kf::MainWindow::tabFromName(parser.value(o.tab))); // checked above

@@ -314,7 +314,8 @@ Result<void> DemoHost::writeConfig()
         QStringLiteral("ListenAddress %1").arg(m_options.listenAddress),
         QStringLiteral("HostKey %1").arg(hostKeyPath()),
         QStringLiteral("PidFile %1/log/sshd.pid").arg(m_root),
-        QStringLiteral("AuthorizedKeysFile %1").arg(authorizedKeysPath()),
+        // The demo's own keys, and the home's as on any server (key install writes there).
+        QStringLiteral("AuthorizedKeysFile %1 %2/.ssh/authorized_keys").arg(authorizedKeysPath(), homeDir()),
         QStringLiteral("PubkeyAuthentication yes"),
         QStringLiteral("PasswordAuthentication %1").arg(m_passwordAuth ? QStringLiteral("yes") : QStringLiteral("no")),
         QStringLiteral("KbdInteractiveAuthentication %1")

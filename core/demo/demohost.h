@@ -21,6 +21,7 @@ namespace kf {
 //
 // Layout of rootDir():
 //   etc/sshd_config, etc/ssh_host_ed25519_key(.pub), etc/authorized_keys
+//   (sshd also reads home/.ssh/authorized_keys, the session's ~/.ssh/authorized_keys: key install)
 //   client/id_ed25519(.pub), client/known_hosts    (what the client side uses)
 //   home/        the "remote" home; gets a copy of resources :/demo/home/ (the demo project)
 //   bin/         PATH prefix on the remote side; gets :/demo/bin/* (replaying nvidia-smi, ...)

@@ -60,6 +60,9 @@ private Q_SLOTS:
         w.resize(1400, 850);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
+        // Only this machine: nothing is selected at first (the first screen, tst_firstrun).
+        QCOMPARE(w.currentHost(), nullptr);
+        w.selectHost(QStringLiteral("This machine"));
 
         QCOMPARE(w.tabs()->count(), 7);
         QCOMPARE(w.tabs()->tabText(0), QStringLiteral("Overview"));

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/common/emptystate.h"
 
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QVBoxLayout>
@@ -12,7 +13,7 @@ EmptyState::EmptyState(QWidget* parent)
     : QWidget(parent)
     , m_title(new QLabel(this))
     , m_text(new QLabel(this))
-    , m_action(new QPushButton(this))
+    , m_actions(new QWidget(this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->addStretch(2);
@@ -25,10 +26,13 @@ EmptyState::EmptyState(QWidget* parent)
     m_text->setWordWrap(true);
     m_text->setFixedWidth(560); // fixed width lets the wrapped label compute its height
     m_text->setForegroundRole(QPalette::PlaceholderText);
-    m_action->hide();
+    auto* row = new QHBoxLayout(m_actions);
+    row->setContentsMargins(0, 12, 0, 0);
+    row->setSpacing(12);
+    m_actions->hide();
     layout->addWidget(m_title);
     layout->addWidget(m_text, 0, Qt::AlignHCenter);
-    layout->addWidget(m_action, 0, Qt::AlignHCenter);
+    layout->addWidget(m_actions, 0, Qt::AlignHCenter);
     layout->addStretch(3);
 }
 
@@ -43,11 +47,13 @@ void EmptyState::setText(const QString& text)
     m_text->setMinimumHeight(qMax(0, m_text->heightForWidth(m_text->width())));
 }
 
-QPushButton* EmptyState::setAction(const QString& label)
+QPushButton* EmptyState::addAction(const QString& label, const QString& objectName)
 {
-    m_action->setText(label);
-    m_action->show();
-    return m_action;
+    auto* button = new QPushButton(label, m_actions);
+    button->setObjectName(objectName);
+    m_actions->layout()->addWidget(button);
+    m_actions->show();
+    return button;
 }
 
 } // namespace kf

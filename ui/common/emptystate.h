@@ -9,7 +9,8 @@ class QPushButton;
 
 namespace kf {
 
-// A centred title, explanation and optional action, for panes with nothing to show yet.
+// A centred title, explanation and optional actions (a row of buttons), for panes with nothing
+// to show yet.
 class EmptyState : public QWidget
 {
     Q_OBJECT
@@ -17,13 +18,13 @@ public:
     explicit EmptyState(QWidget* parent = nullptr);
     void setTitle(const QString& title);
     void setText(const QString& text);
-    // Shows a button; returns it so the caller can connect clicked().
-    QPushButton* setAction(const QString& label);
+    // Adds a button to the row; returns it so the caller can connect clicked().
+    QPushButton* addAction(const QString& label, const QString& objectName);
 
 private:
     QLabel* m_title;
     QLabel* m_text;
-    QPushButton* m_action;
+    QWidget* m_actions;
 };
 
 } // namespace kf

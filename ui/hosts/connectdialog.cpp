@@ -4,8 +4,11 @@
 
 #include "core/hosts/destination.h"
 #include "core/hosts/hostprofilestore.h"
+#include "core/hosts/keyinstall.h"
 #include "core/hosts/secretstore.h"
 #include "core/ssh/sshsession.h"
+#include "core/ssh/sshtransport.h"
+#include "core/transport/transportpool.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -16,11 +19,13 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QVBoxLayout>
+#include <QtConcurrent>
 
 namespace kf {
 
@@ -33,6 +38,7 @@ ConnectDialog::ConnectDialog(HostProfileStore* store, QWidget* parent)
     : QDialog(parent)
     , m_store(store)
     , m_sshHome(QDir::homePath())
+    , m_keyPath(keyinstall::defaultKeyPath())
 {
     setObjectName(QStringLiteral("ConnectDialog"));
     setWindowTitle(QStringLiteral("Connect to a server"));
@@ -122,6 +128,13 @@ ConnectDialog::ConnectDialog(HostProfileStore* store, QWidget* parent)
     m_connect = buttons->addButton(QStringLiteral("&Connect"), QDialogButtonBox::AcceptRole);
     m_connect->setObjectName(QStringLiteral("connect"));
     m_connect->setDefault(true);
+    m_installKey = buttons->addButton(QStringLiteral("Set up &key login\u2026"), QDialogButtonBox::ActionRole);
+    m_installKey->setObjectName(QStringLiteral("installKey"));
+    m_installKey->setToolTip(
+        QStringLiteral("For a server that takes only a password, or only an RSA key: make a key of KernelForge's own "
+                       "(~/.ssh/kernelforge_ed25519) and add it to ~/.ssh/authorized_keys there, like ssh-copy-id"));
+    connect(m_installKey, &QPushButton::clicked, this, &ConnectDialog::askHowToInstallKey);
+    // Added last: the button box shows every button again when one is added.
     m_forget = buttons->addButton(QStringLiteral("&Forget stored password"), QDialogButtonBox::ActionRole);
     m_forget->setObjectName(QStringLiteral("forgetSecret"));
     m_forget->setToolTip(
@@ -173,6 +186,97 @@ int ConnectDialog::forgetStoredSecrets()
                         .arg(p.destination()),
             false);
     return removed.ok() ? removed.value() : 0;
+}
+
+void ConnectDialog::askHowToInstallKey()
+{
+    const HostProfile p = profile();
+    if (p.host.isEmpty()) {
+        showMessage(QStringLiteral("Which server? Type user@host first."), true);
+        return;
+    }
+    QMessageBox box(this);
+    box.setObjectName(QStringLiteral("keyInstallChoice"));
+    box.setWindowTitle(QStringLiteral("Set up key login"));
+    box.setIcon(QMessageBox::Question);
+    box.setText(QStringLiteral("KernelForge makes a key of its own, %1, unless it exists, and adds it to "
+                               "~/.ssh/authorized_keys on %2. How do you log in there now?")
+                    .arg(QDir::toNativeSeparators(m_keyPath), p.destination()));
+    box.setInformativeText(QStringLiteral(
+        "With a password: KernelForge logs in as Connect does (keys that work first); the password is asked once and "
+        "never stored.\nWith an RSA key: KernelForge's SSH library "
+        "(libssh2 1.10) cannot sign with RSA for OpenSSH 8.8 and newer, so the system's ssh logs in with the "
+        "identity files above (a key with a passphrase must be in ssh-agent)."));
+    QPushButton* password = box.addButton(QStringLiteral("With a &password"), QMessageBox::AcceptRole);
+    password->setObjectName(QStringLiteral("viaPassword"));
+    QPushButton* systemSsh = box.addButton(QStringLiteral("With my &RSA key (system ssh)"), QMessageBox::AcceptRole);
+    systemSsh->setObjectName(QStringLiteral("viaSystemSsh"));
+    box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(password);
+    box.exec();
+    if (box.clickedButton() == password)
+        installKey(false);
+    else if (box.clickedButton() == systemSsh)
+        installKey(true);
+}
+
+bool ConnectDialog::isInstallingKey() const
+{
+    return m_install.isPending();
+}
+
+void ConnectDialog::installKey(bool viaSystemSsh)
+{
+    const HostProfile p = profile();
+    if (p.host.isEmpty() || isInstallingKey())
+        return;
+    m_installKey->setEnabled(false);
+    m_connect->setEnabled(false);
+    showMessage(QStringLiteral("Logging in to %1 %2 to add the key\u2026")
+                    .arg(p.destination(), viaSystemSsh ? QStringLiteral("with the system ssh") : QString())
+                    .simplified(),
+        false);
+    // The worker gets copies only; the interaction outlives every dialog (the app owns it).
+    auto work = [p, keyPath = m_keyPath, interaction = m_interaction, viaSystemSsh]() -> Result<QString> {
+        const Result<keyinstall::LocalKey> key = keyinstall::ensureKey(keyPath);
+        if (!key)
+            return Result<QString>::failure(key.error());
+        Result<keyinstall::InstallReport> report = Result<keyinstall::InstallReport>::failure(QString());
+        if (viaSystemSsh) {
+            report = keyinstall::installKeyWithSystemSsh(p, key->publicKeyLine);
+        } else {
+            SshConnectOptions o;
+            o.interaction = interaction;
+            o.reconnect = false;
+            const auto t = SshTransport::connect(p, o);
+            if (!t) {
+                QString why = t.error();
+                if (why.contains(QLatin1String("RSA keys need libssh2")))
+                    why += QStringLiteral(". Choose \u201cWith my RSA key (system ssh)\u201d instead.");
+                return Result<QString>::failure(why);
+            }
+            report = keyinstall::installKey(*t.value(), key->publicKeyLine);
+        }
+        if (!report)
+            return Result<QString>::failure(report.error());
+        return QString((key->created ? QStringLiteral("Made the key %1; ").arg(key->privateKeyPath) : QString())
+            + report->message);
+    };
+    m_install = m_jobs.track(QtConcurrent::run(transportPool(), work), [this](const Result<QString>& r) {
+        m_installKey->setEnabled(true);
+        m_connect->setEnabled(true);
+        if (!r) {
+            showMessage(QStringLiteral("Key login was not set up: ") + r.error(), true);
+            Q_EMIT keyInstallFinished(false, r.error());
+            return;
+        }
+        m_identities->setPlainText(m_keyPath);
+        QString text = r.value()
+            + QStringLiteral(".\nThis host now logs in with %1; Connect (and Save) to keep it.").arg(m_keyPath);
+        text[0] = text[0].toUpper();
+        showMessage(text, false);
+        Q_EMIT keyInstallFinished(true, text);
+    });
 }
 
 void ConnectDialog::reloadSaved()

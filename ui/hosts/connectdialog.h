@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/hosts/hostprofile.h"
+#include "core/util/jobtracker.h"
 
 #include <QDialog>
 
@@ -18,12 +19,15 @@ namespace kf {
 
 class HostProfileStore;
 class SecretStore;
+class UserInteraction;
 
 // "Connect to a server": pick a saved profile (hosts.yaml), import the hosts of
 // ~/.ssh/config, or type an ad-hoc user@host:port; set identity files, ProxyJump and the
 // known_hosts file; optionally save the profile. A typed destination goes through
-// kf::parseDestination (core/hosts/destination.h), as the CLI's do. The dialog only edits profiles: the
-// caller connects (HostManager::add(profile())->connectToHost()).
+// kf::parseDestination (core/hosts/destination.h), as the CLI's do. "Set up key login" installs
+// KernelForge's own key on the server (core/hosts/keyinstall.h), logging in once with the password
+// or, for an RSA key libssh2 cannot use, through the system's ssh; the form then uses that key.
+// The dialog only edits profiles: the caller connects (HostManager::add(profile())->connectToHost()).
 class ConnectDialog : public QDialog
 {
     Q_OBJECT
@@ -50,13 +54,27 @@ public:
     // stored passphrases of its identity files; says what it did. Returns how many were removed.
     int forgetStoredSecrets();
 
+    // Who is asked for the password and an unknown host key while installing a key (the GUI's
+    // interaction); null: nobody, so only keys and the system ssh can log in.
+    void setInteraction(UserInteraction* interaction) { m_interaction = interaction; }
+    // The key "Set up key login" installs (default ~/.ssh/kernelforge_ed25519, made when missing).
+    void setKeyPath(const QString& path) { m_keyPath = path; }
+    // The button's work once the way to log in is chosen: in the background; keyInstallFinished
+    // follows, and on success the form's identity files are the key.
+    void installKey(bool viaSystemSsh);
+    bool isInstallingKey() const;
+
     // Widgets, for tests and for the window's own shortcuts.
     QListWidget* profileList() const { return m_list; }
     QLineEdit* destinationField() const { return m_destination; }
     QPushButton* connectButton() const { return m_connect; }
     QPushButton* importButton() const { return m_import; }
     QPushButton* forgetButton() const { return m_forget; }
+    QPushButton* installKeyButton() const { return m_installKey; }
     QLabel* messageLabel() const { return m_message; }
+
+Q_SIGNALS:
+    void keyInstallFinished(bool ok, const QString& message);
 
 public Q_SLOTS:
     // Validates, saves when asked (an error keeps the dialog open), then accepts.
@@ -69,6 +87,7 @@ private:
     void onDestinationEdited(const QString& text);
     void updateDestinationFromFields();
     void showMessage(const QString& text, bool error);
+    void askHowToInstallKey();
 
     HostProfileStore* m_store;
     SecretStore* m_secrets = nullptr;
@@ -90,6 +109,11 @@ private:
     QLabel* m_message;
     QPushButton* m_connect;
     bool m_syncing = false; // guards the destination <-> fields round trip
+    UserInteraction* m_interaction = nullptr;
+    QString m_keyPath;
+    QPushButton* m_installKey;
+    RequestHandle m_install;
+    JobTracker m_jobs { this };
 };
 
 } // namespace kf
