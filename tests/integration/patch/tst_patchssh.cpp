@@ -109,6 +109,7 @@ private Q_SLOTS:
     void deletingThroughASymlinkIsRefused();
     void plantedLinksAreRefused_data();
     void plantedLinksAreRefused();
+    void backupsKeepOwnerGroupMode_data();
     void backupsKeepOwnerGroupMode();
     void canonicalRootsOverSsh();
 
@@ -535,43 +536,56 @@ void TestPatchSsh::plantedLinksAreRefused()
 }
 
 // Backups keep the original's owner, group and mode, in folders only the user can enter.
+void TestPatchSsh::backupsKeepOwnerGroupMode_data()
+{
+    symlinksAndHardLinks_data();
+}
+
 void TestPatchSsh::backupsKeepOwnerGroupMode()
 {
     if (!test::isRoot())
-        QSKIP("giving a file another group needs root (or a second group of the user)");
-    KF_START_DEMO_HOST(demo);
-    const QString tree = demo.homeDir() + QStringLiteral("/owned");
+        QSKIP("giving a file another owner and group needs root");
+    QFETCH(QString, transport);
+    Target target;
+    const Result<void> started = startTarget(transport, target);
+    QVERIFY2(started, qPrintable(started.error()));
+    const QString tree = target.home + QStringLiteral("/owned");
     const QString file = tree + QStringLiteral("/f.txt");
     writeFile(file, "old\n");
     const QByteArray f8 = QFile::encodeName(file);
-    QCOMPARE(::chown(f8.constData(), uid_t(-1), gid_t(1)), 0); // group "daemon"
+    QCOMPARE(::chown(f8.constData(), uid_t(1), gid_t(1)), 0); // user and group "daemon"
     QCOMPARE(::chmod(f8.constData(), 0640), 0);
     const auto set = patchSetFromDiff(
         oneLineDiff(QStringLiteral("f.txt"), QStringLiteral("old"), QStringLiteral("new")), QStringLiteral("o.patch"));
     QVERIFY(set);
-    auto transport = SshTransport::connect(demo.profile());
-    QVERIFY2(transport, qPrintable(transport.error()));
-    const SetPlan plan = planSet(*transport.value(), set.value(), QStringLiteral("owned"));
-    const ApplyReport report = applyPlan(*transport.value(), plan);
+    const SetPlan plan = planSet(*target.transport, set.value(), QStringLiteral("owned"));
+    const ApplyReport report = applyPlan(*target.transport, plan);
     QVERIFY(report.ok());
     // Journaled with its real path.
     const QString local = report.files.value(0).backupPath;
     QVERIFY2(local.startsWith(
-                 QFileInfo(demo.homeDir()).canonicalFilePath() + QStringLiteral("/.cache/kernelforge/patch-backups/")),
+                 QFileInfo(target.home).canonicalFilePath() + QStringLiteral("/.cache/kernelforge/patch-backups/")),
         qPrintable(local));
     struct stat st
     { };
     QCOMPARE(::stat(QFile::encodeName(local).constData(), &st), 0);
+    QCOMPARE(st.st_uid, uid_t(1));
     QCOMPARE(st.st_gid, gid_t(1));
     QCOMPARE(st.st_mode & 07777, mode_t(0640));
-    QCOMPARE(::stat(QFile::encodeName(QFileInfo(local).absolutePath()).constData(), &st), 0);
-    QCOMPARE(st.st_mode & 07777, mode_t(0700));
-    // The written file kept its group and mode too, and rollback restores both.
+    // The folders made for backups (this apply's and patch-backups itself): the user's only.
+    const QString stampDir = QFileInfo(local).absolutePath();
+    for (const QString& dir : { stampDir, QFileInfo(stampDir).absolutePath() }) {
+        QCOMPARE(::stat(QFile::encodeName(dir).constData(), &st), 0);
+        QVERIFY2((st.st_mode & 07777) == 0700, qPrintable(dir));
+    }
+    // The written file kept its owner, group and mode too, and rollback restores them.
     QCOMPARE(::stat(f8.constData(), &st), 0);
+    QCOMPARE(st.st_uid, uid_t(1));
     QCOMPARE(st.st_gid, gid_t(1));
-    const auto r = rollbackApply(*transport.value(), report.files.value(0).journalId);
+    const auto r = rollbackApply(*target.transport, report.files.value(0).journalId);
     QVERIFY2(r, qPrintable(r.error()));
     QCOMPARE(::stat(f8.constData(), &st), 0);
+    QCOMPARE(st.st_uid, uid_t(1));
     QCOMPARE(st.st_gid, gid_t(1));
     QCOMPARE(st.st_mode & 07777, mode_t(0640));
     QCOMPARE(test::readFile(file), QByteArray("old\n"));
