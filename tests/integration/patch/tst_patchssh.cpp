@@ -90,6 +90,14 @@ Result<void> startTarget(const QString& kind, Target& t)
 
 const QStringList kTransports { QStringLiteral("ssh"), QStringLiteral("local") };
 
+// The rows of a test that has only the transport column.
+void transportRows()
+{
+    QTest::addColumn<QString>("transport");
+    for (const QString& t : kTransports)
+        QTest::newRow(qPrintable(t)) << t;
+}
+
 } // namespace
 
 class TestPatchSsh : public QObject
@@ -359,9 +367,7 @@ void TestPatchSsh::escapingPathsAreRefusedOverSsh()
 // link is split, and rollback restores exactly what was there.
 void TestPatchSsh::symlinksAndHardLinks_data()
 {
-    QTest::addColumn<QString>("transport");
-    for (const QString& t : kTransports)
-        QTest::newRow(qPrintable(t)) << t;
+    transportRows();
 }
 
 void TestPatchSsh::symlinksAndHardLinks()
@@ -410,7 +416,7 @@ void TestPatchSsh::symlinksAndHardLinks()
 // its target is removed, and no backup is made.
 void TestPatchSsh::deletingThroughASymlinkIsRefused_data()
 {
-    symlinksAndHardLinks_data();
+    transportRows();
 }
 
 void TestPatchSsh::deletingThroughASymlinkIsRefused()
@@ -538,7 +544,7 @@ void TestPatchSsh::plantedLinksAreRefused()
 // Backups keep the original's owner, group and mode, in folders only the user can enter.
 void TestPatchSsh::backupsKeepOwnerGroupMode_data()
 {
-    symlinksAndHardLinks_data();
+    transportRows();
 }
 
 void TestPatchSsh::backupsKeepOwnerGroupMode()
