@@ -90,6 +90,8 @@ Result<Destination> parseDestination(QStringView text, DestinationForm form)
             return bad(QStringLiteral("whitespace in the user name"));
         if (d.user.contains(QLatin1Char('/')))
             return bad(QStringLiteral("'/' in the user name"));
+        if (d.user.startsWith(QLatin1Char('-')))
+            return bad(QStringLiteral("the user name starts with '-'"));
     }
     QStringView host = userHost;
     if (userHost.startsWith(u'[')) {
@@ -120,6 +122,9 @@ Result<Destination> parseDestination(QStringView text, DestinationForm form)
     for (const char16_t c : { u'/', u'[', u']' })
         if (host.contains(QChar(c)))
             return bad(QStringLiteral("'%1' in the host name").arg(QChar(c)));
+    // As OpenSSH's ssh: no name it passes on may read as an option.
+    if (host.startsWith(u'-'))
+        return bad(QStringLiteral("the host name starts with '-'"));
     d.host = host.toString();
     if (form == DestinationForm::Path) {
         if (hasTail)

@@ -301,10 +301,15 @@ Result<RollbackOutcome> rollbackApply(Transport& transport, qint64 journalId)
     auto samePlace = [&] {
         if (where->path == e.path)
             return true;
-        // Journals written before paths were resolved hold root + "/" + file as given.
-        const QString dir = parentOf(e.path);
-        const auto realDir = dir.isEmpty() ? Result<QString>(QString()) : transport.canonicalPath(dir);
-        return realDir && realDir.value() + e.path.mid(dir.size()) == where->path;
+        // Journals written before paths were resolved hold root + "/" + file with the root
+        // as given: only that root is resolved (a folder inside it resolved now would follow
+        // a link planted since the apply).
+        const QString suffix = QLatin1Char('/') + e.file;
+        if (!e.path.endsWith(suffix))
+            return false;
+        const QString root = e.path.chopped(suffix.size());
+        const auto realRoot = root.isEmpty() ? Result<QString>(QString()) : transport.canonicalPath(root);
+        return realRoot && realRoot.value() + suffix == where->path;
     };
     if (!samePlace())
         return Result<RollbackOutcome>::failure(

@@ -62,7 +62,7 @@ int count(const YAML::Node& n, const char* key)
 
 bool isIdentifier(const QString& s)
 {
-    static const QRegularExpression re(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+    static const QRegularExpression re(QRegularExpression::anchoredPattern(QStringLiteral("[A-Za-z_][A-Za-z0-9_]*")));
     return re.match(s).hasMatch();
 }
 

@@ -10,7 +10,7 @@ namespace kf::timeline {
 Result<QDateTime> parseTimeSpec(const QString& text, const QDateTime& now)
 {
     const QString t = text.trimmed();
-    static const QRegularExpression ago(QStringLiteral("^(\\d{1,7})(s|m|h|d|w)$"));
+    static const QRegularExpression ago(QRegularExpression::anchoredPattern(QStringLiteral("(\\d{1,7})(s|m|h|d|w)")));
     if (const auto m = ago.match(t); m.hasMatch()) {
         static const QHash<QString, qint64> unitMs { { QStringLiteral("s"), 1000 }, { QStringLiteral("m"), 60000 },
             { QStringLiteral("h"), 3600000 }, { QStringLiteral("d"), 86400000 }, { QStringLiteral("w"), 604800000 } };

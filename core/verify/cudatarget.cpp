@@ -61,7 +61,8 @@ bool CudaTarget::operator<(const CudaTarget& o) const
 
 std::optional<CudaTarget> parseCudaTarget(QStringView text)
 {
-    static const QRegularExpression re(QStringLiteral("^(sm|compute|lto)_([1-9][0-9]{1,3})([af]?)$"));
+    static const QRegularExpression re(
+        QRegularExpression::anchoredPattern(QStringLiteral("(sm|compute|lto)_([1-9][0-9]{1,3})([af]?)")));
     const auto m = re.match(text);
     if (!m.hasMatch())
         return std::nullopt;
@@ -100,7 +101,8 @@ QString ComputeCapability::toString() const
 
 std::optional<ComputeCapability> parseComputeCapability(QStringView text)
 {
-    static const QRegularExpression re(QStringLiteral("^\\s*([1-9][0-9]?)\\.([0-9])\\s*$"));
+    static const QRegularExpression re(
+        QRegularExpression::anchoredPattern(QStringLiteral("\\s*([1-9][0-9]?)\\.([0-9])\\s*")));
     const auto m = re.match(text);
     if (!m.hasMatch())
         return std::nullopt;

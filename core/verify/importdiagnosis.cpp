@@ -20,7 +20,7 @@ bool isTorchSymbol(const QString& symbol)
 // CUDA driver API (libcuda: cuInit, cuGreenCtxStreamCreate...) versus runtime (cudaMalloc...).
 bool isDriverSymbol(const QString& symbol)
 {
-    static const QRegularExpression re(QStringLiteral("^cu[A-Z][A-Za-z0-9_]*$"));
+    static const QRegularExpression re(QRegularExpression::anchoredPattern(QStringLiteral("cu[A-Z][A-Za-z0-9_]*")));
     return re.match(symbol).hasMatch();
 }
 

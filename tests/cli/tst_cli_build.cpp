@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/util/procfs.h"
 #include "tests/support/testsupport.h"
 
 #include <QDirIterator>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -132,6 +134,76 @@ private Q_SLOTS:
             60000, env());
         QCOMPARE(bad.exitCode, 2);
         QVERIFY2(bad.err.contains("build.env:1: not a K=V line"), bad.err.constData());
+    }
+
+    // --env-file over the real sshd: the value reaches the job and nothing else: no command
+    // line on the server (while the job starts and while it runs), no file of the job folder,
+    // no file this CLI writes (log, timeline, history), not the sshd log, not --verbose.
+    void envFileOverSshReachesOnlyTheJob()
+    {
+        KF_START_DEMO_HOST(demo);
+        // The start script calls setsid: this one records every process's argv at that moment.
+        QFile hook(demo.binDir() + QStringLiteral("/setsid"));
+        QVERIFY(hook.open(QIODevice::WriteOnly));
+        hook.write("#!/bin/sh\nfor f in /proc/[0-9]*/cmdline; do tr '\\000' ' ' < \"$f\"; echo; done "
+                   "> \"$HOME/argv-at-start\" 2>/dev/null\nexec /usr/bin/setsid \"$@\"\n");
+        hook.close();
+        QFile::setPermissions(hook.fileName(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        const QByteArray token = "hf_" + QByteArray::number(QRandomGenerator::global()->generate64(), 16)
+            + QByteArray::number(QRandomGenerator::global()->generate64(), 16);
+        QTemporaryDir secrets;
+        const QString envFile = secrets.filePath(QStringLiteral("build.env"));
+        QVERIFY(kf::test::writeFile(envFile, "HF_TOKEN=" + token + "\n"));
+        QTemporaryDir client; // everything the CLI writes
+        const QStringList env { QStringLiteral("HOME=") + client.path(), QStringLiteral("XDG_CONFIG_HOME="),
+            QStringLiteral("XDG_STATE_HOME="), QStringLiteral("XDG_CACHE_HOME="), QStringLiteral("XDG_DATA_HOME=") };
+        const QStringList ssh { QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("-i"),
+            demo.clientKeyPath(), QStringLiteral("--known-hosts"), demo.knownHostsPath(),
+            demo.user() + QStringLiteral("@127.0.0.1") };
+        const auto start = kf::test::runCli(QStringList { QStringLiteral("--verbose"), QStringLiteral("build"),
+                                                QStringLiteral("start"), QStringLiteral("--command"),
+                                                QStringLiteral("printf '%s' \"$HF_TOKEN\" > \"$HOME/seen-env\"; "
+                                                               "while [ ! -e \"$HOME/release\" ]; do sleep 0.1; done"),
+                                                QStringLiteral("--env-file"), envFile }
+                + ssh,
+            60000, env);
+        QVERIFY2(start.exitCode == 0, start.err.constData());
+        const QString id = QString::fromUtf8(start.out.trimmed());
+        const QString home = demo.homeDir();
+        QTRY_COMPARE_WITH_TIMEOUT(kf::test::readFile(home + QStringLiteral("/seen-env")), token, 60000);
+        const QByteArray atStart = kf::test::readFile(home + QStringLiteral("/argv-at-start"));
+        QVERIFY2(atStart.contains("setsid"), atStart.constData()); // the hook ran
+        QVERIFY(!atStart.contains(token));
+        for (const qint64 pid : kf::procfs::processIds())
+            QVERIFY2(!kf::test::readFile(QStringLiteral("/proc/%1/cmdline").arg(pid)).contains(token),
+                qPrintable(QStringLiteral("pid %1").arg(pid)));
+        QVERIFY(kf::test::writeFile(home + QStringLiteral("/release"), {}));
+        const auto attach = kf::test::runCli(
+            QStringList { QStringLiteral("--verbose"), QStringLiteral("build"), QStringLiteral("attach"), id } + ssh,
+            60000, env);
+        QVERIFY2(attach.exitCode == 0, attach.err.constData());
+        QVERIFY(!QByteArray(start.out + start.err + attach.out + attach.err).contains(token));
+        QVERIFY(!demo.sshdLog().toUtf8().contains(token));
+        // Every file on the server but the job's own output, every file the CLI wrote.
+        const QString jobFolder = home + QStringLiteral("/.cache/kernelforge/jobs/") + id;
+        QVERIFY2(QDir(jobFolder).exists(), qPrintable(jobFolder));
+        QStringList scanned;
+        for (const QString& root : { home, client.path() }) {
+            QDirIterator it(root, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+            while (it.hasNext()) {
+                const QString file = it.next();
+                if (file == home + QStringLiteral("/seen-env"))
+                    continue;
+                scanned << file.mid(root.size() + 1);
+                QVERIFY2(!kf::test::readFile(file).contains(token), qPrintable(file));
+            }
+        }
+        // The scan saw the job folder, the log file and the database (timeline, build history).
+        for (const QString& expected : { QStringLiteral(".cache/kernelforge/jobs/%1/cmd").arg(id),
+                 QStringLiteral(".cache/kernelforge/jobs/%1/log").arg(id),
+                 QStringLiteral(".local/state/kernelforge/logs/kernelforge.log"),
+                 QStringLiteral(".local/state/kernelforge/history.sqlite") })
+            QVERIFY2(scanned.contains(expected), qPrintable(expected));
     }
 
     void cancelAndErrors()

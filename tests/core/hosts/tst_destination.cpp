@@ -69,6 +69,13 @@ private Q_SLOTS:
         bad("newline", "gpu1\nevil", P, "control character \\n");
         bad("tab in user", "a\tb@gpu1", P, "control character \\t");
         bad("DEL", "gpu\x7f", P, "control character");
+        // What slips past a regex anchored with '$', and what reads as an option.
+        bad("trailing newline", "gpu1\n", P, "control character \\n");
+        bad("trailing newline after port", "gpu1:22\n", P, "control character \\n");
+        bad("NUL", QString::fromUtf8("gpu1\0x", 6), P, "control character \\x00");
+        bad("leading dash", "-oProxyCommand=x", P, "the host name starts with '-'");
+        bad("leading dash after user", "alice@-gpu1:22", P, "the host name starts with '-'");
+        bad("user with leading dash", "-l@gpu1", P, "the user name starts with '-'");
         bad("slash in host", "dir/file", P, "'/' in the host name");
         bad("slash in user", "ssh://ssh://a@h", P, "'/' in the user name");
 
@@ -86,6 +93,10 @@ private Q_SLOTS:
         bad("empty user in path form", "@gpu1:/x", F, "empty user name");
         bad("empty host in path form", "alice@:/x", F, "missing host name");
         bad("local path", "./a:b", F, "'/' in the host name");
+        bad("trailing newline in path", "gpu1:victim\n", F, "control character \\n");
+        bad("NUL in path", QString::fromUtf8("gpu1:a\0b", 8), F, "control character \\x00");
+        bad("leading dash in path form", "-gpu1:/x", F, "the host name starts with '-'");
+        ok("leading dash in the path", "gpu1:-rf", F, "", "gpu1", -1, "-rf");
     }
     void parse()
     {

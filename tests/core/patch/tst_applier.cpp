@@ -34,6 +34,7 @@ private Q_SLOTS:
     void rollbackRefusesAcrossAnOutsideEdit();
     void rootsAreCanonical();
     void oldJournalRootsAreRenamed();
+    void journalsWithTheRootAsTypedRollBack();
     void diffCreatesAndDeletesFiles();
 
 private:
@@ -322,6 +323,27 @@ void TestApplier::oldJournalRootsAreRenamed()
     for (const AppliedFile& a : standing.value())
         QCOMPARE(a.path, real + QLatin1Char('/') + a.file);
     QCOMPARE(normalizeJournalRoots(*m_transport).value(), 0);
+}
+
+// Journals from before paths were resolved hold the root as typed (here through a symlink
+// to the tree, and with "/./"): rollback resolves that root and restores the file.
+void TestApplier::journalsWithTheRootAsTypedRollBack()
+{
+    const QByteArray original = readAll(m_root + QStringLiteral("/CMakeLists.txt"));
+    const ApplyReport report = applyPlan(*m_transport, plan());
+    QVERIFY(report.ok());
+    const QString real = plan().root;
+    QVERIFY(QFile::link(m_root, m_dir->filePath(QStringLiteral("tree-link"))));
+    const QString typed = m_dir->filePath(QStringLiteral("tree-link/."));
+    QCOMPARE(HistoryStore().renameRoot(m_transport->describe(), real, typed).value(), 2);
+    const auto standing = HistoryStore().standing(m_transport->describe(), typed);
+    QCOMPARE(standing->size(), 2);
+    for (const AppliedFile& a : standing.value()) {
+        QCOMPARE(a.path, typed + QLatin1Char('/') + a.file);
+        const auto r = rollbackApply(*m_transport, a.id);
+        QVERIFY2(r, qPrintable(r.error()));
+    }
+    QCOMPARE(readAll(m_root + QStringLiteral("/CMakeLists.txt")), original);
 }
 
 void TestApplier::diffCreatesAndDeletesFiles()

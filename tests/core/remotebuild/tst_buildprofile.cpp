@@ -125,6 +125,13 @@ private Q_SLOTS:
         QTest::newRow("nvcc_threads negative")
             << QByteArray("profiles:\n  - {name: a, command: b, nvcc_threads: -3}\n");
         QTest::newRow("unknown field") << QByteArray("profiles:\n  - {name: a, command: b, max_job: 2}\n");
+        // nvcc_threads_define is a whole CMake variable name (trimmed first).
+        QTest::newRow("define with leading dash")
+            << QByteArray("profiles:\n  - {name: a, command: b, nvcc_threads: 2, nvcc_threads_define: -DX}\n");
+        QTest::newRow("define with NUL") << QByteArray(
+            "profiles:\n  - {name: a, command: b, nvcc_threads: 2, nvcc_threads_define: \"A\\0B\"}\n");
+        QTest::newRow("define with a newline inside")
+            << QByteArray("profiles:\n  - {name: a, command: b, nvcc_threads: 2, nvcc_threads_define: \"A\\nB\"}\n");
         QTest::newRow("env name") << QByteArray("profiles:\n  - {name: a, command: b, env: {1X: y}}\n");
         QTest::newRow("cmake_args not a list")
             << QByteArray("profiles:\n  - {name: a, command: b, cmake_args: -DA=1}\n");

@@ -35,9 +35,11 @@ private Q_SLOTS:
 
     void refused()
     {
-        for (const char* bad : { "", "yesterday", "5y", "-3h", "2026-13-01", "12:00" }) {
-            const auto r = parseTimeSpec(QString::fromLatin1(bad), m_now);
-            QVERIFY2(!r, bad);
+        for (const QString& bad : { QString(), QStringLiteral("yesterday"), QStringLiteral("5y"), QStringLiteral("-3h"),
+                 QStringLiteral("2026-13-01"), QStringLiteral("12:00"), QStringLiteral("2h\n3h"),
+                 QString::fromUtf8("2h\0", 3), QStringLiteral("--2h") }) {
+            const auto r = parseTimeSpec(bad, m_now);
+            QVERIFY2(!r, qPrintable(bad));
             QVERIFY(r.error().contains(QStringLiteral("30m, 2h")));
         }
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/transport/localtransport.h"
+#include "tests/support/floodserver.h"
 
 #include <QDir>
 #include <QFile>
@@ -189,6 +190,36 @@ private Q_SLOTS:
         delete worker;
         QVERIFY(tunnel);
         QCOMPARE(writeError, QString());
+    }
+
+    // A local port that floods the tunnel while the reader reads nothing: the socket stops
+    // being read at kTunnelBufferBytes unread and the sender blocks; nothing is lost once the
+    // reader reads again.
+    void tunnelStopsReadingWhileTheReaderDoesNot()
+    {
+        const qint64 total = 128 * 1024 * 1024;
+        kf::test::FloodServer flood(total, 3000);
+        QVERIFY(flood.port());
+        kf::LocalTransport t;
+        auto tunnel = t.openTunnel(QStringLiteral("127.0.0.1"), flood.port());
+        QVERIFY2(tunnel, qPrintable(tunnel.error()));
+        // The event loop runs while this waits: the socket reads whatever it is allowed to.
+        QTRY_VERIFY_WITH_TIMEOUT(flood.stalledAt() >= 0 || flood.finished(), 120000);
+        QVERIFY2(flood.stalledAt() >= 0,
+            qPrintable(QStringLiteral("the sender never blocked: %1 bytes sent to a reader that read none")
+                           .arg(flood.sent())));
+        const auto first = tunnel.value()->read(0);
+        QVERIFY2(first, qPrintable(first.error()));
+        QVERIFY2(first->size() <= kf::kTunnelBufferBytes,
+            qPrintable(QStringLiteral("%1 bytes buffered unread (sender blocked after %2)")
+                           .arg(first->size())
+                           .arg(flood.stalledAt())));
+        qsizetype same = 0;
+        while (same < first->size() && first->at(same) == kf::test::FloodServer::floodByte(same))
+            ++same;
+        QCOMPARE(same, first->size());
+        const QString rest = kf::test::readFloodToEnd(*tunnel.value(), first->size(), total);
+        QVERIFY2(rest.isEmpty(), qPrintable(rest));
     }
 };
 

@@ -36,9 +36,18 @@ private Q_SLOTS:
         QVERIFY(!parseCudaTarget(u"sm_90b"));
         QVERIFY(!parseCudaTarget(u"compute_"));
         QVERIFY(!parseCudaTarget(u"sm_090"));
+        // The whole name: '$' alone would accept a trailing newline.
+        QVERIFY(!parseCudaTarget(u"sm_90\n"));
+        QVERIFY(!parseCudaTarget(u"sm_90a\n"));
+        QVERIFY(!parseCudaTarget(QStringView(u"sm_90\0", 6)));
+        QVERIFY(!parseCudaTarget(u"-sm_90"));
         QCOMPARE(cc("12.0").number(), 120);
         QVERIFY(!parseComputeCapability(u"9"));
         QVERIFY(!parseComputeCapability(u"[N/A]"));
+        QCOMPARE(cc(" 9.0\n").number(), 90); // nvidia-smi's padding and line end
+        QVERIFY(!parseComputeCapability(u"9.0\nx"));
+        QVERIFY(!parseComputeCapability(QStringView(u"9.0\0", 4)));
+        QVERIFY(!parseComputeCapability(u"-9.0"));
         QCOMPARE(joinTargetNames(uniqueTargets({ t("compute_120"), t("sm_90a"), t("sm_90a"), t("compute_90a") })),
             QStringLiteral("sm_90a compute_90a compute_120"));
     }

@@ -2,13 +2,16 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // Patch sets over the real sshd (DemoHost): the CLI applies the built-in set to the demo
 // project, refuses after a concurrent change, survives a connection killed mid-apply with
-// the old or the new file (never a mix), and rolls back.
+// the old or the new file (never a mix), and rolls back. Tests with a "transport" column run
+// the same arrangement over SSH and on LocalTransport (the CLI's --local, the window's local host).
 #include "core/patch/applier.h"
 #include "core/patch/patchplan.h"
 #include "core/patch/patchset.h"
 #include "core/patch/rootpath.h"
 #include "core/ssh/sshtransport.h"
 #include "core/store/database.h"
+#include "core/store/historystore.h"
+#include "core/transport/localtransport.h"
 #include "tests/support/testsupport.h"
 
 #include <QDir>
@@ -52,6 +55,49 @@ bool fifoHasReader(const QString& path)
     return true;
 }
 
+// Where a test with a "transport" column runs: "ssh" is the real sshd (DemoHost) through
+// SshTransport, "local" is LocalTransport with a temporary home folder. home is that home as
+// this process sees it (the demo's home is a local folder too), where the test arranges files.
+struct Target
+{
+    std::unique_ptr<DemoHost> demo;
+    std::unique_ptr<QTemporaryDir> dir;
+    std::shared_ptr<Transport> transport; // declared last: goes before the sshd does
+    QString home;
+};
+
+Result<void> startTarget(const QString& kind, Target& t)
+{
+    if (kind == QLatin1String("local")) {
+        t.dir = std::make_unique<QTemporaryDir>();
+        if (!t.dir->isValid())
+            return Result<void>::failure(QStringLiteral("no temporary folder"));
+        t.home = t.dir->filePath(QStringLiteral("home"));
+        QDir().mkpath(t.home);
+        t.transport = std::make_shared<LocalTransport>(t.home);
+        return {};
+    }
+    t.demo = std::make_unique<DemoHost>();
+    if (const Result<void> s = t.demo->start(); !s)
+        return s;
+    t.home = t.demo->homeDir();
+    auto connected = SshTransport::connect(t.demo->profile());
+    if (!connected)
+        return connected.withoutValue();
+    t.transport = connected.value();
+    return {};
+}
+
+const QStringList kTransports { QStringLiteral("ssh"), QStringLiteral("local") };
+
+// The rows of a test that has only the transport column.
+void transportRows()
+{
+    QTest::addColumn<QString>("transport");
+    for (const QString& t : kTransports)
+        QTest::newRow(qPrintable(t)) << t;
+}
+
 } // namespace
 
 class TestPatchSsh : public QObject
@@ -65,7 +111,13 @@ private Q_SLOTS:
     void hostileFilesAreRefusedUnopened_data();
     void hostileFilesAreRefusedUnopened();
     void escapingPathsAreRefusedOverSsh();
+    void symlinksAndHardLinks_data();
     void symlinksAndHardLinks();
+    void deletingThroughASymlinkIsRefused_data();
+    void deletingThroughASymlinkIsRefused();
+    void plantedLinksAreRefused_data();
+    void plantedLinksAreRefused();
+    void backupsKeepOwnerGroupMode_data();
     void backupsKeepOwnerGroupMode();
     void canonicalRootsOverSsh();
 
@@ -313,10 +365,18 @@ void TestPatchSsh::escapingPathsAreRefusedOverSsh()
 
 // Apply writes through a symlink inside the root (the link stays a link), says when a hard
 // link is split, and rollback restores exactly what was there.
+void TestPatchSsh::symlinksAndHardLinks_data()
+{
+    transportRows();
+}
+
 void TestPatchSsh::symlinksAndHardLinks()
 {
-    KF_START_DEMO_HOST(demo);
-    const QString tree = demo.homeDir() + QStringLiteral("/links");
+    QFETCH(QString, transport);
+    Target target;
+    const Result<void> started = startTarget(transport, target);
+    QVERIFY2(started, qPrintable(started.error()));
+    const QString tree = target.home + QStringLiteral("/links");
     writeFile(tree + QStringLiteral("/real.txt"), "old\n");
     writeFile(tree + QStringLiteral("/hard.txt"), "old\n");
     QVERIFY(QFile::link(QStringLiteral("real.txt"), tree + QStringLiteral("/link.txt")));
@@ -328,12 +388,10 @@ void TestPatchSsh::symlinksAndHardLinks()
                 + oneLineDiff(QStringLiteral("hard.txt"), QStringLiteral("old"), QStringLiteral("new")),
             QStringLiteral("links.patch"));
     QVERIFY2(set, qPrintable(set.error()));
-    auto transport = SshTransport::connect(demo.profile());
-    QVERIFY2(transport, qPrintable(transport.error()));
-    const SetPlan plan = planSet(*transport.value(), set.value(), QStringLiteral("links"));
+    const SetPlan plan = planSet(*target.transport, set.value(), QStringLiteral("links"));
     QVERIFY2(plan, qPrintable(plan.error));
     QCOMPARE(plan.count(PatchStatus::WillApply), 2);
-    const ApplyReport report = applyPlan(*transport.value(), plan);
+    const ApplyReport report = applyPlan(*target.transport, plan);
     QVERIFY(report.ok());
     QCOMPARE(report.files.size(), 2);
     QVERIFY(QFileInfo(tree + QStringLiteral("/link.txt")).isSymLink());
@@ -346,7 +404,7 @@ void TestPatchSsh::symlinksAndHardLinks()
     QCOMPARE(test::readFile(tree + QStringLiteral("/hard-other.txt")), QByteArray("old\n"));
     QVERIFY2(report.files[1].message.contains(QLatin1String("had 2 hard links")), qPrintable(report.files[1].message));
     for (const FileApply& f : report.files) {
-        const auto r = rollbackApply(*transport.value(), f.journalId);
+        const auto r = rollbackApply(*target.transport, f.journalId);
         QVERIFY2(r, qPrintable(r.error()));
     }
     QVERIFY(QFileInfo(tree + QStringLiteral("/link.txt")).isSymLink());
@@ -354,44 +412,186 @@ void TestPatchSsh::symlinksAndHardLinks()
     QCOMPARE(test::readFile(tree + QStringLiteral("/hard.txt")), QByteArray("old\n"));
 }
 
+// A diff that deletes a symlink (inside the root) is refused at apply: neither the link nor
+// its target is removed, and no backup is made.
+void TestPatchSsh::deletingThroughASymlinkIsRefused_data()
+{
+    transportRows();
+}
+
+void TestPatchSsh::deletingThroughASymlinkIsRefused()
+{
+    QFETCH(QString, transport);
+    Target target;
+    const Result<void> started = startTarget(transport, target);
+    QVERIFY2(started, qPrintable(started.error()));
+    const QString tree = target.home + QStringLiteral("/links");
+    writeFile(tree + QStringLiteral("/real.txt"), "old\n");
+    QVERIFY(QFile::link(QStringLiteral("real.txt"), tree + QStringLiteral("/link.txt")));
+    const auto set = patchSetFromDiff(QStringLiteral("diff --git a/link.txt b/link.txt\ndeleted file mode 100644\n"
+                                                     "--- a/link.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-old\n"),
+        QStringLiteral("delete.patch"));
+    QVERIFY2(set, qPrintable(set.error()));
+    const SetPlan plan = planSet(*target.transport, set.value(), QStringLiteral("links"));
+    QVERIFY2(plan, qPrintable(plan.error));
+    QCOMPARE(plan.count(PatchStatus::WillApply), 1);
+    const ApplyReport report = applyPlan(*target.transport, plan);
+    QVERIFY(!report.ok());
+    QCOMPARE(report.files.size(), 1);
+    QCOMPARE(report.files[0].outcome, FileApply::Refused);
+    const QString real = QFileInfo(tree + QStringLiteral("/real.txt")).canonicalFilePath();
+    QCOMPARE(report.files[0].message,
+        QStringLiteral("link.txt is a symlink to %1: deleting through a link is refused (delete the link or its "
+                       "target by hand)")
+            .arg(real));
+    QVERIFY(QFileInfo(tree + QStringLiteral("/link.txt")).isSymLink());
+    QCOMPARE(test::readFile(tree + QStringLiteral("/real.txt")), QByteArray("old\n"));
+    QVERIFY(!QDir(target.home + QStringLiteral("/.cache/kernelforge/patch-backups")).exists());
+}
+
+// A symlink planted after the review (between plan and apply) or after the apply (between
+// apply and rollback) redirects nothing: leading out of the root, through "..", or to
+// another file inside it, the apply or rollback is refused and names what changed, and the
+// file the link leads to keeps its text (the one the skipped write would have accepted).
+void TestPatchSsh::plantedLinksAreRefused_data()
+{
+    QTest::addColumn<QString>("transport");
+    QTest::addColumn<QString>("when");    // "apply": planted after the plan; "rollback": after the apply
+    QTest::addColumn<QString>("link");    // the link planted, relative to the root
+    QTest::addColumn<QString>("to");      // its target as written in the link
+    QTest::addColumn<QString>("lands");   // the file it leads to, relative to the home folder
+    QTest::addColumn<QString>("message"); // ROOT and HOME: real paths
+    const QString apply = QStringLiteral("\"sub/f.txt\" leads outside the root ROOT through a symlink (to LANDS)");
+    const QString applyInside
+        = QStringLiteral("sub/f.txt now resolves to LANDS, not ROOT/sub/f.txt as reviewed; re-plan");
+    const QString rollback = QStringLiteral("not rolling back apply ID: ") + apply;
+    const QString rollbackInside = QStringLiteral(
+        "not rolling back apply ID: sub/f.txt now resolves to LANDS, but the apply wrote ROOT/sub/f.txt");
+    for (const QString& t : kTransports) {
+        for (const QString& when : { QStringLiteral("apply"), QStringLiteral("rollback") }) {
+            const bool a = when == QLatin1String("apply");
+            auto row = [&](const char* name, const char* link, const QString& to, const char* lands, bool outside) {
+                QTest::newRow(qPrintable(QStringLiteral("%1, %2: %3").arg(t, when, QLatin1String(name))))
+                    << t << when << QString::fromLatin1(link) << to << QString::fromLatin1(lands)
+                    << (outside ? (a ? apply : rollback) : (a ? applyInside : rollbackInside));
+            };
+            row("folder link out of the root", "sub", QStringLiteral("HOME/outside"), "outside/f.txt", true);
+            row("folder link through ..", "sub", QStringLiteral("../outside"), "outside/f.txt", true);
+            row("file link through ..", "sub/f.txt", QStringLiteral("../../outside/f.txt"), "outside/f.txt", true);
+            row("file link inside the root", "sub/f.txt", QStringLiteral("../other/f.txt"), "tree/other/f.txt", false);
+            row("folder link inside the root", "sub", QStringLiteral("other"), "tree/other/f.txt", false);
+        }
+    }
+}
+
+void TestPatchSsh::plantedLinksAreRefused()
+{
+    QFETCH(QString, transport);
+    QFETCH(QString, when);
+    QFETCH(QString, link);
+    QFETCH(QString, to);
+    QFETCH(QString, lands);
+    QFETCH(QString, message);
+    Target target;
+    const Result<void> started = startTarget(transport, target);
+    QVERIFY2(started, qPrintable(started.error()));
+    const QString home = QFileInfo(target.home).canonicalFilePath();
+    const QString tree = home + QStringLiteral("/tree");
+    const bool beforeApply = when == QLatin1String("apply");
+    // The planted link's file holds what the skipped step would accept: the reviewed text
+    // before the apply, the applied text before the rollback.
+    const QByteArray bait = beforeApply ? "old\n" : "new\n";
+    writeFile(tree + QStringLiteral("/sub/f.txt"), "old\n");
+    writeFile(home + QLatin1Char('/') + lands, bait);
+    const auto set
+        = patchSetFromDiff(oneLineDiff(QStringLiteral("sub/f.txt"), QStringLiteral("old"), QStringLiteral("new")),
+            QStringLiteral("p.patch"));
+    QVERIFY2(set, qPrintable(set.error()));
+    const SetPlan plan = planSet(*target.transport, set.value(), QStringLiteral("tree"));
+    QVERIFY2(plan, qPrintable(plan.error));
+    QCOMPARE(plan.count(PatchStatus::WillApply), 1);
+    qint64 journalId = 0;
+    if (!beforeApply) {
+        const ApplyReport report = applyPlan(*target.transport, plan);
+        QVERIFY(report.ok());
+        journalId = report.files.value(0).journalId;
+    }
+    // Plant: the name (folder or file) moves aside and a link takes its place.
+    const QString linkPath = tree + QLatin1Char('/') + link;
+    QVERIFY(QFile::rename(linkPath, linkPath + QStringLiteral(".moved")));
+    QVERIFY(QFile::link(QString(to).replace(QStringLiteral("HOME"), home), linkPath));
+    message.replace(QStringLiteral("ROOT"), tree)
+        .replace(QStringLiteral("LANDS"), home + QLatin1Char('/') + lands)
+        .replace(QStringLiteral("ID"), QString::number(journalId));
+    if (beforeApply) {
+        const ApplyReport report = applyPlan(*target.transport, plan);
+        QCOMPARE(report.files.size(), 1);
+        QCOMPARE(report.files[0].outcome, FileApply::Refused);
+        QCOMPARE(report.files[0].message, message);
+        QVERIFY(!QDir(home + QStringLiteral("/.cache/kernelforge/patch-backups")).exists());
+    } else {
+        const auto r = rollbackApply(*target.transport, journalId);
+        QVERIFY(!r);
+        QCOMPARE(r.error(), message);
+        QVERIFY(!HistoryStore().entry(journalId)->rolledBack());
+    }
+    QCOMPARE(test::readFile(home + QLatin1Char('/') + lands), bait);
+    QCOMPARE(test::readFile(linkPath + QStringLiteral(".moved")
+                 + (link == QLatin1String("sub") ? QStringLiteral("/f.txt") : QString())),
+        beforeApply ? QByteArray("old\n") : QByteArray("new\n"));
+}
+
 // Backups keep the original's owner, group and mode, in folders only the user can enter.
+void TestPatchSsh::backupsKeepOwnerGroupMode_data()
+{
+    transportRows();
+}
+
 void TestPatchSsh::backupsKeepOwnerGroupMode()
 {
     if (!test::isRoot())
-        QSKIP("giving a file another group needs root (or a second group of the user)");
-    KF_START_DEMO_HOST(demo);
-    const QString tree = demo.homeDir() + QStringLiteral("/owned");
+        QSKIP("giving a file another owner and group needs root");
+    QFETCH(QString, transport);
+    Target target;
+    const Result<void> started = startTarget(transport, target);
+    QVERIFY2(started, qPrintable(started.error()));
+    const QString tree = target.home + QStringLiteral("/owned");
     const QString file = tree + QStringLiteral("/f.txt");
     writeFile(file, "old\n");
     const QByteArray f8 = QFile::encodeName(file);
-    QCOMPARE(::chown(f8.constData(), uid_t(-1), gid_t(1)), 0); // group "daemon"
+    QCOMPARE(::chown(f8.constData(), uid_t(1), gid_t(1)), 0); // user and group "daemon"
     QCOMPARE(::chmod(f8.constData(), 0640), 0);
     const auto set = patchSetFromDiff(
         oneLineDiff(QStringLiteral("f.txt"), QStringLiteral("old"), QStringLiteral("new")), QStringLiteral("o.patch"));
     QVERIFY(set);
-    auto transport = SshTransport::connect(demo.profile());
-    QVERIFY2(transport, qPrintable(transport.error()));
-    const SetPlan plan = planSet(*transport.value(), set.value(), QStringLiteral("owned"));
-    const ApplyReport report = applyPlan(*transport.value(), plan);
+    const SetPlan plan = planSet(*target.transport, set.value(), QStringLiteral("owned"));
+    const ApplyReport report = applyPlan(*target.transport, plan);
     QVERIFY(report.ok());
     // Journaled with its real path.
     const QString local = report.files.value(0).backupPath;
     QVERIFY2(local.startsWith(
-                 QFileInfo(demo.homeDir()).canonicalFilePath() + QStringLiteral("/.cache/kernelforge/patch-backups/")),
+                 QFileInfo(target.home).canonicalFilePath() + QStringLiteral("/.cache/kernelforge/patch-backups/")),
         qPrintable(local));
     struct stat st
     { };
     QCOMPARE(::stat(QFile::encodeName(local).constData(), &st), 0);
+    QCOMPARE(st.st_uid, uid_t(1));
     QCOMPARE(st.st_gid, gid_t(1));
     QCOMPARE(st.st_mode & 07777, mode_t(0640));
-    QCOMPARE(::stat(QFile::encodeName(QFileInfo(local).absolutePath()).constData(), &st), 0);
-    QCOMPARE(st.st_mode & 07777, mode_t(0700));
-    // The written file kept its group and mode too, and rollback restores both.
+    // The folders made for backups (this apply's and patch-backups itself): the user's only.
+    const QString stampDir = QFileInfo(local).absolutePath();
+    for (const QString& dir : { stampDir, QFileInfo(stampDir).absolutePath() }) {
+        QCOMPARE(::stat(QFile::encodeName(dir).constData(), &st), 0);
+        QVERIFY2((st.st_mode & 07777) == 0700, qPrintable(dir));
+    }
+    // The written file kept its owner, group and mode too, and rollback restores them.
     QCOMPARE(::stat(f8.constData(), &st), 0);
+    QCOMPARE(st.st_uid, uid_t(1));
     QCOMPARE(st.st_gid, gid_t(1));
-    const auto r = rollbackApply(*transport.value(), report.files.value(0).journalId);
+    const auto r = rollbackApply(*target.transport, report.files.value(0).journalId);
     QVERIFY2(r, qPrintable(r.error()));
     QCOMPARE(::stat(f8.constData(), &st), 0);
+    QCOMPARE(st.st_uid, uid_t(1));
     QCOMPARE(st.st_gid, gid_t(1));
     QCOMPARE(st.st_mode & 07777, mode_t(0640));
     QCOMPARE(test::readFile(file), QByteArray("old\n"));

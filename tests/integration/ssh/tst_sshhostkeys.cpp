@@ -372,6 +372,43 @@ private Q_SLOTS:
         QVERIFY(test::readFile(p.knownHostsFile).startsWith("[127.0.0.1]:"));
     }
 
+    // With a UserKnownHostsFile list, an accepted key goes to the first file, hashed when
+    // HashKnownHosts yes applies; the other files are left as they are; ssh reads it back.
+    void newKeyGoesToTheFirstListedFileHashed()
+    {
+        KF_START_DEMO_HOST(demo);
+        QTemporaryDir dir;
+        const KnownHostsSources src = isolated(dir);
+        writeAll(dir.filePath(QStringLiteral("ssh_config")), "Host *\n    HashKnownHosts yes\n");
+        writeAll(src.userConfig,
+            QStringLiteral("Host *\n  UserKnownHostsFile %1/first %1/second\n").arg(dir.path()).toUtf8());
+        const QList<QByteArray> otherKey
+            = test::readFile(test::makeKey(dir.path()) + QStringLiteral(".pub")).split(' ');
+        const QByteArray other = "otherhost " + otherKey.value(0) + ' ' + otherKey.value(1) + '\n';
+        writeAll(dir.filePath(QStringLiteral("second")), other);
+        HostProfile p = demo.profile();
+        p.knownHostsFile.clear(); // the files come from the configuration
+        SshConnectOptions o;
+        o.knownHostsSources = src;
+        QVERIFY(!SshTransport::connect(p, o).ok()); // unknown, and not accepted
+        o.acceptNewHostKey = true;
+        auto t = SshTransport::connect(p, o);
+        QVERIFY2(t.ok(), qPrintable(t.error()));
+        const QByteArray first = test::readFile(dir.filePath(QStringLiteral("first")));
+        QVERIFY2(first.startsWith("|1|") && !first.contains("127.0.0.1") && first.count('\n') == 1, first.constData());
+        QCOMPARE(test::readFile(dir.filePath(QStringLiteral("second"))), other);
+        // Known now, without accepting anything.
+        o.acceptNewHostKey = false;
+        t = SshTransport::connect(p, o);
+        QVERIFY2(t.ok(), qPrintable(t.error()));
+        QCOMPARE(test::readFile(dir.filePath(QStringLiteral("first"))), first);
+        QStringList args = demo.sshArguments();
+        args.replaceInStrings(QRegularExpression(QStringLiteral("^UserKnownHostsFile=.*")),
+            QStringLiteral("UserKnownHostsFile=") + dir.filePath(QStringLiteral("first")));
+        const auto r = kf::test::runProgram(QStringLiteral("ssh"), args << QStringLiteral("echo openssh-ok"));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+    }
+
     void revokedKeyIsRefused()
     {
         KF_START_DEMO_HOST(demo);
@@ -383,8 +420,8 @@ private Q_SLOTS:
             test::readFile(demo.knownHostsPath()) + "@revoked * " + pub.value(0) + ' ' + pub.value(1) + '\n');
         auto t = SshTransport::connect(p);
         QVERIFY(!t.ok());
-        QVERIFY2(
-            t.error().contains(QLatin1String("revoked")) && t.error().contains(p.knownHostsFile + QStringLiteral(":2")),
+        QVERIFY2(t.error().contains(
+                     QStringLiteral("is marked @revoked in %1:2. Refusing to connect.").arg(p.knownHostsFile)),
             qPrintable(t.error()));
         QCOMPARE(acceptedLogins(demo), 0);
     }

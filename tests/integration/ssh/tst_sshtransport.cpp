@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // SshTransport against the real sshd of the demo host: exec, streams, SFTP, tunnels.
+#include "core/ssh/channelop.h"
 #include "core/ssh/sshsession.h"
 #include "core/ssh/sshtransport.h"
+#include "tests/support/floodserver.h"
 #include "tests/support/scriptedinteraction.h"
 #include "tests/support/testsupport.h"
 
@@ -317,6 +319,37 @@ private Q_SLOTS:
         c->write("pong:" + line);
         QTRY_VERIFY_WITH_TIMEOUT(future.isFinished(), 20000);
         QCOMPARE(future.result(), QByteArray("pong:ping\n"));
+    }
+
+    // A server-side port that floods the tunnel while the reader reads nothing: the channel
+    // stops being read at kTunnelBufferBytes unread (plus one step's read), its window closes
+    // and the sender blocks; nothing is lost once the reader reads again.
+    void tunnelStopsReadingWhileTheReaderDoesNot()
+    {
+        KF_START_DEMO_HOST(demo);
+        auto t = connectOrFail(demo);
+        QVERIFY(t);
+        const qint64 total = 128 * 1024 * 1024;
+        test::FloodServer flood(total, 3000);
+        QVERIFY(flood.port());
+        auto tunnel = t->openTunnel(QStringLiteral("127.0.0.1"), flood.port());
+        QVERIFY2(tunnel, qPrintable(tunnel.error()));
+        QTRY_VERIFY_WITH_TIMEOUT(flood.stalledAt() >= 0 || flood.finished(), 120000);
+        QVERIFY2(flood.stalledAt() >= 0,
+            qPrintable(QStringLiteral("the sender never blocked: %1 bytes sent to a reader that read none")
+                           .arg(flood.sent())));
+        const auto first = tunnel.value()->read(0);
+        QVERIFY2(first, qPrintable(first.error()));
+        QVERIFY2(first->size() <= kTunnelBufferBytes + ssh::kMaxBytesPerStep,
+            qPrintable(QStringLiteral("%1 bytes buffered unread (sender blocked after %2)")
+                           .arg(first->size())
+                           .arg(flood.stalledAt())));
+        qsizetype same = 0;
+        while (same < first->size() && first->at(same) == test::FloodServer::floodByte(same))
+            ++same;
+        QCOMPARE(same, first->size());
+        const QString rest = test::readFloodToEnd(*tunnel.value(), first->size(), total);
+        QVERIFY2(rest.isEmpty(), qPrintable(rest));
     }
 };
 
