@@ -86,6 +86,11 @@ private Q_SLOTS:
             << QStringLiteral("nvidia-smi/h200-driver580/stream_lms500.txt") << 69 << 79.15;
         QTest::newRow("8 GPUs, MIG and N/A")
             << QStringLiteral("nvidia-smi/synthetic/eight_gpus_units.csv") << 8 << 600.5;
+        // Every one of the 198 fields driver 580's --help-query-gpu lists, our own H200 capture.
+        QTest::newRow("all fields, H200 idle")
+            << QStringLiteral("nvidia-smi/h200-driver580/query_gpu_all_fields_idle.csv") << 1 << 80.97;
+        QTest::newRow("all fields, H200 under load")
+            << QStringLiteral("nvidia-smi/h200-driver580/query_gpu_all_fields_load.csv") << 1 << 683.47;
         // 212 columns (every field of --help-query-gpu, driver 590, H100 in MIG mode).
         QTest::newRow("all fields from an exporter")
             << QStringLiteral("nvidia-smi/h100-mig-driver590/query_gpu_all_fields.csv") << 1 << 71.15;

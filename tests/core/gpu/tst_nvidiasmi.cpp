@@ -244,6 +244,9 @@ private Q_SLOTS:
                                       << qint64(0) << QString() << 0.0;
         QTest::newRow("load capture") << test::readData(QStringLiteral("nvidia-smi/h200-driver580/apps_load.txt")) << 1
                                       << qint64(560) << QStringLiteral("python3") << 58352.0;
+        QTest::newRow("load capture, 2026-12-02")
+            << test::readData(QStringLiteral("nvidia-smi/h200-driver580/apps_load_2026-12-02.txt")) << 1 << qint64(492)
+            << QStringLiteral("python3") << 1642.0;
         QTest::newRow("noheader nounits")
             << QByteArray("77, /usr/bin/python3 -m sglang.launch_server, 1200, GPU-x\n") << 1 << qint64(77)
             << QStringLiteral("/usr/bin/python3 -m sglang.launch_server") << 1200.0;
