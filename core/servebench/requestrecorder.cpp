@@ -4,6 +4,13 @@
 
 namespace kf {
 
+namespace {
+// The inter-token gaps one request may record: far beyond any real output (a /generate event
+// reports the running total, and a server that claims 2^31 tokens would otherwise make us
+// append that many gaps). Past it the request fails with why.
+constexpr qsizetype kMaxGaps = qsizetype(1) << 20;
+} // namespace
+
 RequestRecorder::RequestRecorder(ServeApi api, int promptTokensEstimate)
     : m_api(api)
 {
@@ -41,10 +48,20 @@ bool RequestRecorder::onEvent(QByteArrayView data, double t)
         const int fresh = c.completionTokens - m_lastOutputTokens;
         if (fresh <= 0)
             return true; // no new token: skipped, the previous time stays
+        if (fresh > kMaxGaps - m_sample.itl.size()) {
+            m_error = QStringLiteral("the server reported %1 completion tokens, more than the %2 a request may have")
+                          .arg(c.completionTokens)
+                          .arg(kMaxGaps);
+            return false;
+        }
         const double each = (t - m_recent) / double(fresh);
         for (int k = 0; k < fresh; ++k)
             m_sample.itl.append(each);
     } else {
+        if (m_sample.itl.size() >= kMaxGaps) {
+            m_error = QStringLiteral("the server sent more than %1 tokens for one request").arg(kMaxGaps);
+            return false;
+        }
         m_sample.itl.append(t - m_recent);
     }
     m_recent = t;

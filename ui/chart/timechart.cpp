@@ -2,7 +2,6 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/chart/timechart.h"
 
-
 #include <QDateTime>
 #include <QEvent>
 #include <QImage>

@@ -113,6 +113,20 @@ private Q_SLOTS:
         QVERIFY(qFuzzyCompare(s.latency, 0.95));
     }
 
+    // A hostile /generate stream claims 2 billion tokens in one event (fuzz_servestream ran out of
+    // memory appending that many gaps): the request fails with why, nothing grows.
+    void impossibleTokenCountsFailTheRequest()
+    {
+        RequestRecorder r(ServeApi::Generate, 10);
+        r.start(0);
+        QVERIFY(r.onEvent(R"({"text":"a","meta_info":{"completion_tokens":1}})", 0.5));
+        QVERIFY(!r.onEvent(R"({"text":"a b","meta_info":{"completion_tokens":1999999999}})", 0.6));
+        const RequestSample s = r.finish(1.0);
+        QVERIFY(!s.ok);
+        QVERIFY2(s.error.contains(QStringLiteral("1999999999 completion tokens")), qPrintable(s.error));
+        QVERIFY(s.itl.isEmpty());
+    }
+
     void withoutUsageCountsAreEstimated()
     {
         RequestRecorder r(ServeApi::Completions, 64);
