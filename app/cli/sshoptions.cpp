@@ -21,6 +21,7 @@
 #include <QThreadPool>
 #include <QTimer>
 
+#include <cerrno>
 #include <cstdio>
 #include <fcntl.h>
 #include <termios.h>
@@ -43,8 +44,9 @@ public:
         QString prompt = request.prompt.isEmpty() ? QStringLiteral("Password: ") : request.prompt;
         if (!prompt.endsWith(QLatin1Char(' ')))
             prompt += request.prompt.endsWith(QLatin1Char(':')) ? QStringLiteral(" ") : QStringLiteral(": ");
-        const QByteArray p = prompt.toUtf8();
-        (void)::write(fd, p.constData(), size_t(p.size()));
+        // Echo goes off (discarding what was typed before the question) before the prompt is
+        // shown, as OpenSSH's readpassphrase does: whatever is typed once the prompt is visible
+        // is kept. Flushing after the prompt lost a password typed quickly (a race seen in CI).
         termios old {};
         const bool isTerm = ::tcgetattr(fd, &old) == 0;
         if (isTerm && !request.echo) {
@@ -52,10 +54,18 @@ public:
             quiet.c_lflag &= ~tcflag_t(ECHO);
             ::tcsetattr(fd, TCSAFLUSH, &quiet);
         }
+        const QByteArray p = prompt.toUtf8();
+        (void)::write(fd, p.constData(), size_t(p.size()));
         QByteArray secret;
         char c = 0;
-        while (::read(fd, &c, 1) == 1 && c != '\n')
+        for (;;) {
+            const ssize_t n = ::read(fd, &c, 1);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n != 1 || c == '\n')
+                break;
             secret += c;
+        }
         if (isTerm && !request.echo) {
             ::tcsetattr(fd, TCSAFLUSH, &old);
             (void)::write(fd, "\n", 1);
