@@ -10,6 +10,7 @@
 #include "core/version.h"
 #include "ui/common/emptystate.h"
 #include "ui/common/hostpanestack.h"
+#include "ui/common/preferences.h"
 #include "ui/fleet/fleetview.h"
 #include "ui/gpu/gpupane.h"
 #include "ui/highlight/highlighterinfo.h"
@@ -444,18 +445,19 @@ void MainWindow::showAbout()
 }
 
 namespace {
-const QString kReconnectKey = QStringLiteral("session/reconnectOnStart");
 const QString kConnectedKey = QStringLiteral("session/connectedHosts");
 } // namespace
 
 bool MainWindow::reconnectOnStart()
 {
-    return QSettings().value(kReconnectKey, true).toBool();
+    return Preferences::load().reconnectOnStart;
 }
 
 void MainWindow::setReconnectOnStart(bool on)
 {
-    QSettings().setValue(kReconnectKey, on);
+    Preferences p = Preferences::load();
+    p.reconnectOnStart = on;
+    p.save();
 }
 
 void MainWindow::restoreSettings()
