@@ -48,6 +48,17 @@ if [ -e .ssh ] || [ -L .ssh ]; then
 else
     mkdir -m 700 .ssh || refuse "cannot create ~/.ssh"
 fi
+# One installation at a time (mkdir is atomic): two at once would each copy the file, add their
+# key and rename, and the later rename would drop the earlier key.
+lock=.ssh/.kf-authorized_keys.lock
+tmp=
+tries=0
+until mkdir -- "$lock" 2>/dev/null; do
+    tries=$((tries + 1))
+    [ "$tries" -lt 50 ] || refuse "another key installation has held ~/.ssh/.kf-authorized_keys.lock for 10 s; if none is running, remove that folder"
+    sleep 0.2 2>/dev/null || sleep 1
+done
+trap 'rmdir -- "$lock" 2>/dev/null; [ -z "$tmp" ] || rm -f -- "$tmp"' EXIT
 f=.ssh/authorized_keys
 [ -L "$f" ] && refuse "~/.ssh/authorized_keys is a symbolic link: KernelForge replaces the file in one rename, which would replace the link; add the key to the file it points to yourself"
 if [ -e "$f" ]; then
@@ -59,7 +70,6 @@ if [ -e "$f" ]; then
     fi
 fi
 tmp=$(mktemp .ssh/.authorized_keys.kf.XXXXXX) || refuse "cannot create a temporary file in ~/.ssh"
-trap 'rm -f -- "$tmp"' EXIT
 if [ -e "$f" ]; then
     cat -- "$f" > "$tmp" || exit 1
     if [ -s "$tmp" ] && [ -n "$(tail -c 1 -- "$tmp")" ]; then printf '\n' >> "$tmp" || exit 1; fi

@@ -3,7 +3,8 @@
 // Key install (core/hosts/keyinstall.h) against the real sshd: a password-only user gets a
 // key and then logs in with it, a second install adds nothing, a home sshd's StrictModes would
 // reject is refused with nothing written, existing lines are kept, and an RSA-only user (whose
-// key libssh2 1.10 cannot sign with) installs through the system's ssh.
+// key libssh2 1.10 cannot sign with) installs through the system's ssh; installations at once
+// keep every key, and a lock left behind is refused with what to do.
 #include "core/hosts/keyinstall.h"
 #include "core/ssh/sshtransport.h"
 #include "tests/support/scriptedinteraction.h"
@@ -12,6 +13,8 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QTemporaryDir>
+#include <QThreadPool>
+#include <QtConcurrent>
 #include <QtTest>
 
 #include <sys/stat.h>
@@ -52,6 +55,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         qunsetenv("SSH_AUTH_SOCK"); // only the keys and passwords a test names may help
+        m_pool.setMaxThreadCount(8);
         if (test::isRoot())
             QCOMPARE(test::ensureSystemUser(kUser, QStringLiteral("/bin/sh")), QString());
     }
@@ -176,6 +180,42 @@ private Q_SLOTS:
         QVERIFY2(link.error().contains(QLatin1String("symbolic link")), qPrintable(link.error()));
     }
 
+    // Installations at once (two windows, a script and the GUI) each keep their key: without
+    // the lock each copied the file and the last rename dropped the others' keys.
+    void concurrentInstallsKeepEveryKey()
+    {
+        KF_START_DEMO_HOST(demo);
+        auto t = SshTransport::connect(demo.profile());
+        QVERIFY2(t.ok(), qPrintable(t.error()));
+        const QString ak = demo.homeDir() + QStringLiteral("/.ssh/authorized_keys");
+        const QByteArray before = test::readFile(ak);
+        QList<QByteArray> keys;
+        for (int i = 0; i < 8; ++i)
+            keys << "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIConcurrent" + QByteArray::number(i) + " k"
+                    + QByteArray::number(i);
+        std::shared_ptr<Transport> transport = t.value();
+        QList<QFuture<Result<InstallReport>>> runs;
+        for (const QByteArray& k : keys)
+            runs << QtConcurrent::run(&m_pool, [transport, k] { return keyinstall::installKey(*transport, k); });
+        for (auto& run : runs) {
+            const Result<InstallReport> r = run.result();
+            QVERIFY2(r.ok() && r->added, qPrintable(r.ok() ? r->message : r.error()));
+        }
+        const QByteArray after = test::readFile(ak);
+        QVERIFY(after.startsWith(before));
+        for (const QByteArray& k : keys)
+            QVERIFY2(after.count(k.split(' ').value(1) + ' ') == 1, after.constData());
+        QVERIFY(!QFileInfo::exists(demo.homeDir() + QStringLiteral("/.ssh/.kf-authorized_keys.lock")));
+
+        // A lock left behind by an installation that was killed: refused with what to do, nothing written.
+        QVERIFY(QDir().mkpath(demo.homeDir() + QStringLiteral("/.ssh/.kf-authorized_keys.lock")));
+        const auto stuck = keyinstall::installKey(*transport, "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIStuck s");
+        QVERIFY(!stuck.ok());
+        QVERIFY2(
+            stuck.error().contains(QLatin1String("if none is running, remove that folder")), qPrintable(stuck.error()));
+        QCOMPARE(test::readFile(ak), after);
+    }
+
     void rsaOnlyUserInstallsThroughSystemSsh()
     {
         KF_START_DEMO_HOST(demo);
@@ -218,6 +258,9 @@ private Q_SLOTS:
         QVERIFY(!denied.ok());
         QVERIFY2(denied.error().contains(QLatin1String("Permission denied")), qPrintable(denied.error()));
     }
+
+private:
+    QThreadPool m_pool; // the installations at once run here, never in Qt's global pool
 };
 
 QTEST_GUILESS_MAIN(TestKeyInstall)
