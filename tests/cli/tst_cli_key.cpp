@@ -1,13 +1,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // kernelforge-cli key install, the real binary against the real sshd: the password asked on a
-// terminal (a pty from script(1)) and never an argument, a second run that adds nothing, an
+// terminal (a pty the test holds) and never an argument, a second run that adds nothing, an
 // RSA-only login through the system ssh, and usage errors (exit 2).
 #include "tests/support/testsupport.h"
 
 #include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <cstring>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <termios.h>
+#include <unistd.h>
 
 using namespace kf;
 
@@ -20,6 +27,54 @@ QStringList demoOptions(const DemoHost& demo)
     return { QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("--known-hosts"),
         demo.knownHostsPath() };
 }
+
+// A pseudo-terminal the test holds the master side of.
+struct Pty
+{
+    int master = -1;
+    QByteArray slavePath;
+    QString error;
+
+    bool open()
+    {
+        master = ::posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+        if (master < 0 || ::grantpt(master) != 0 || ::unlockpt(master) != 0) {
+            error = QStringLiteral("no pty: %1").arg(QString::fromLocal8Bit(::strerror(errno)));
+            return false;
+        }
+        slavePath = ::ptsname(master);
+        return true;
+    }
+    ~Pty()
+    {
+        if (master >= 0)
+            ::close(master);
+    }
+    // What the terminal shows within waitMs (0: only what is there now).
+    QByteArray read(int waitMs)
+    {
+        QByteArray got;
+        pollfd pfd { master, POLLIN, 0 };
+        while (::poll(&pfd, 1, got.isEmpty() ? waitMs : 0) > 0 && (pfd.revents & POLLIN)) {
+            char buf[512];
+            const ssize_t n = ::read(master, buf, sizeof buf);
+            if (n <= 0)
+                break;
+            got.append(buf, n);
+        }
+        return got;
+    }
+    // The line discipline's settings are shared by both sides: this is the CLI's echo flag.
+    bool echoes() const
+    {
+        termios t {};
+        return ::tcgetattr(master, &t) == 0 && (t.c_lflag & ECHO);
+    }
+    bool write(const QByteArray& typed)
+    {
+        return ::write(master, typed.constData(), size_t(typed.size())) == typed.size();
+    }
+};
 
 } // namespace
 
@@ -61,29 +116,40 @@ private Q_SLOTS:
         QStringList cli { QStringLiteral(KF_CLI_BINARY), QStringLiteral("key"), QStringLiteral("install") };
         cli << demoOptions(demo) << QStringLiteral("--key") << key << kUser + QStringLiteral("@127.0.0.1");
 
-        // script(1) gives the CLI a terminal; the password is typed once the prompt is shown.
+        // The CLI gets a terminal of the test's own (a pty as its controlling terminal, stdout and
+        // stderr on pipes). The password is typed the moment the prompt shows, as a quick user
+        // does; echo must already be off then (OpenSSH's order), or typing can be flushed away.
         auto install = [&](QByteArray* output) {
+            Pty pty;
+            QVERIFY2(pty.open(), qPrintable(pty.error));
             QProcess p;
             QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
             env.insert(QStringLiteral("HOME"), home.path());
             p.setProcessEnvironment(env);
             p.setProcessChannelMode(QProcess::MergedChannels);
-            QStringList quoted;
-            for (const QString& a : cli)
-                quoted << QStringLiteral("'") + a + QStringLiteral("'");
-            p.start(QStringLiteral("script"),
-                { QStringLiteral("-qefc"), quoted.join(QLatin1Char(' ')), QStringLiteral("/dev/null") });
+            const QByteArray slave = pty.slavePath;
+            p.setChildProcessModifier([slave] {
+                ::setsid(); // a new session whose first terminal opened becomes its controlling one
+                const int fd = ::open(slave.constData(), O_RDWR);
+                if (fd >= 0)
+                    ::close(fd);
+            });
+            p.start(cli.first(), cli.mid(1));
             QVERIFY(p.waitForStarted());
+            QByteArray terminal;
             QElapsedTimer t;
             t.start();
-            while (!output->contains("assword") && p.state() == QProcess::Running && t.elapsed() < 60000) {
-                p.waitForReadyRead(200);
-                *output += p.readAll();
+            while (!terminal.contains("assword") && p.state() == QProcess::Running && t.elapsed() < 60000)
+                terminal += pty.read(200);
+            if (terminal.contains("assword")) {
+                QVERIFY2(!pty.echoes(), "the prompt was shown while the terminal still echoed");
+                QVERIFY(pty.write(password + '\n'));
             }
-            if (output->contains("assword"))
-                p.write(password + '\n');
-            QVERIFY(p.waitForFinished(60000));
+            const bool finished = p.waitForFinished(60000);
             *output += p.readAll();
+            QVERIFY2(finished, output->constData());
+            terminal += pty.read(0);
+            QVERIFY2(!terminal.contains(password), terminal.constData()); // not echoed
             QVERIFY2(p.exitCode() == 0, output->constData());
         };
         QByteArray first;
@@ -92,7 +158,7 @@ private Q_SLOTS:
             return;
         QVERIFY2(first.contains(QByteArray(QByteArray("made the key ") + key.toUtf8())), first.constData());
         QVERIFY2(first.contains("added the key to ~/.ssh/authorized_keys"), first.constData());
-        QVERIFY(!first.contains(password)); // not echoed, not printed
+        QVERIFY(!first.contains(password)); // not printed
 
         const auto login
             = test::runCli(QStringList { QStringLiteral("exec"), QStringLiteral("-i"), key } + demoOptions(demo)
