@@ -14,9 +14,12 @@
 
 #include <QAbstractButton>
 #include <QApplication>
+#include <QLabel>
 #include <QMessageBox>
+#include <QRegularExpression>
 #include <QTabWidget>
 #include <QTest>
+#include <QTextDocument>
 #include <QTimer>
 #include <QWidget>
 
@@ -88,6 +91,31 @@ template <typename T> T* shown(QWidget* root, const QString& name = {})
             return nullptr;
         }
         found = w;
+    }
+    return found;
+}
+
+// What a label shows a person: rich text rendered to its plain words, plain text as it is.
+inline QString shownText(const QLabel* label)
+{
+    const bool rich = label->textFormat() == Qt::RichText
+        || (label->textFormat() == Qt::AutoText && Qt::mightBeRichText(label->text()));
+    if (!rich)
+        return label->text();
+    QTextDocument doc;
+    doc.setHtml(label->text());
+    return doc.toPlainText();
+}
+
+// The visible labels under root that show markup to a person ("&gt; 30 s", "<b>healthy</b>"): an
+// escaped text put in a label that Qt decided to show as plain text. Each as "name: shown text".
+inline QStringList labelsShowingMarkup(QWidget* root)
+{
+    static const QRegularExpression markup(QStringLiteral("&(gt|lt|amp|quot|nbsp|#[0-9]+);|</?(b|i|br|a|span|p)\\b"));
+    QStringList found;
+    for (const QLabel* l : root->findChildren<QLabel*>()) {
+        if (l->isVisible() && shownText(l).contains(markup))
+            found << l->objectName() + QStringLiteral(": ") + shownText(l);
     }
     return found;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // The main window on the demo host (a real sshd, reached through our own SSH layer), offscreen.
-// everyTab: every tab is visited, shows its content, and is grabbed as PNG.
+// everyTab: every tab is visited, shows its content and no label showing HTML markup as text,
+// and is grabbed as PNG.
 // clickThroughTheStory: the demo story clicked through in the real main window (offscreen), against the demo host
 // the Patches tab plans the built-in set by itself -> Apply -> Build tab
 // (the demo profile is preselected) Preflight -> Start, the build runs to the end ->
@@ -105,6 +106,8 @@ private Q_SLOTS:
             w.showTab(tab);
             QTest::qWait(tab == Tab::Gpus ? 4000 : 300); // GPUs: let a few samples arrive
             QVERIFY(w.tab(tab)->isVisible());
+            const QStringList markup = kf::test::labelsShowingMarkup(&w);
+            QVERIFY2(markup.isEmpty(), qPrintable(markup.join(u'\n')));
             QVERIFY(w.grab().save(kf::test::screenshotPath(QStringLiteral("demo-") + name)));
         }
         // The GPU stream is live: the pane's status names the 8 GPUs.

@@ -132,10 +132,12 @@ ServerPane::ServerPane(const AppContext& context, HostConnection* host, QWidget*
     form->addLayout(buttons);
     pageLayout->addLayout(form);
     m_status->setObjectName(QStringLiteral("serverStatus"));
+    m_status->setTextFormat(Qt::RichText); // every text here is escaped HTML, some without a tag
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_status->setWordWrap(true);
     pageLayout->addWidget(m_status);
     m_summary->setObjectName(QStringLiteral("serverSummary"));
+    m_summary->setTextFormat(Qt::RichText); // escaped HTML ("&gt; 30 s") with or without a tag in it
     pageLayout->addWidget(m_summary);
 
     auto* split = new QSplitter(Qt::Vertical, page);

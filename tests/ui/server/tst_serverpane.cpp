@@ -5,6 +5,7 @@
 #include "core/jobs/remotejob.h"
 #include "core/transport/localtransport.h"
 #include "tests/support/testsupport.h"
+#include "tests/support/windowdriver.h"
 #include "ui/chart/timechart.h"
 #include "ui/server/serverpane.h"
 
@@ -133,8 +134,10 @@ private Q_SLOTS:
         auto* summary = pane.findChild<QLabel*>(QStringLiteral("serverSummary"));
         QTRY_VERIFY_WITH_TIMEOUT(pane.client() && pane.client()->last().hasMetrics, 30000);
         QTRY_VERIFY_WITH_TIMEOUT(summary->text().contains(QStringLiteral("TTFT")), 30000);
-        QVERIFY2(
-            summary->text().contains(QStringLiteral("TTFT p50/p95 &gt; 30 s/&gt; 30 s")), qPrintable(summary->text()));
+        // What a person reads (the label's source is escaped HTML; it must be shown as rich text).
+        QVERIFY2(test::shownText(summary).contains(QStringLiteral("TTFT p50/p95 > 30 s/> 30 s")),
+            qPrintable(test::shownText(summary)));
+        QVERIFY2(test::labelsShowingMarkup(&pane).isEmpty(), qPrintable(test::labelsShowingMarkup(&pane).join(u'\n')));
         QVERIFY(!summary->text().contains(QStringLiteral("30000")));
         server.kill();
         server.waitForFinished();
