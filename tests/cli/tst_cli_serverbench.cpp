@@ -3,68 +3,19 @@
 // `kernelforge-cli server bench`: the real binary against the demo SGLang server, locally and
 // through the demo sshd; stored runs listed, shown and compared; Ctrl-C cancels cleanly.
 #include "core/server/serverclient.h"
-#include "core/transport/localtransport.h"
+#include "tests/support/demosglangserver.h"
 #include "tests/support/testsupport.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
-#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <csignal>
 
 using namespace kf;
-
-namespace {
-
-quint16 freePort()
-{
-    QTcpServer s;
-    s.listen(QHostAddress::LocalHost, 0);
-    return s.serverPort();
-}
-
-struct DemoServer
-{
-    QProcess process;
-    quint16 port = 0;
-    bool start()
-    {
-        port = freePort();
-        process.setStandardErrorFile(QProcess::nullDevice());
-        process.start(QStringLiteral(KF_SOURCE_DIR "/resources/demo/bin/sglang-demo-server"),
-            { QStringLiteral("--port"), QString::number(port), QStringLiteral("--tp"), QStringLiteral("1"),
-                QStringLiteral("--enable-metrics"), QStringLiteral("--no-background-load"),
-                QStringLiteral("--decode-base-ms"), QStringLiteral("5") });
-        if (!process.waitForStarted(10000))
-            return false;
-        LocalTransport t;
-        for (int i = 0; i < 300; ++i) {
-            if (pollServer(t, port, nullptr, false).healthy())
-                return true;
-            QTest::qWait(100);
-        }
-        return false;
-    }
-    double running() const
-    {
-        LocalTransport t;
-        const ServerStatus s = pollServer(t, port, nullptr, false);
-        return s.hasMetrics ? s.metrics.running : -1;
-    }
-    ~DemoServer()
-    {
-        process.terminate();
-        if (!process.waitForFinished(5000))
-            process.kill();
-        process.waitForFinished(5000);
-    }
-};
-
-} // namespace
 
 class TestCliServerBench : public QObject
 {
@@ -81,10 +32,12 @@ private:
 private Q_SLOTS:
     void localSweepListShowCompare()
     {
-        DemoServer server;
-        QVERIFY(server.start());
+        test::DemoSglangServer server;
+        QVERIFY(server.start(
+            QStringList { QStringLiteral("--tp"), QStringLiteral("1") } + test::DemoSglangServer::kQuietArgs));
+        QVERIFY(server.waitHealthy());
         const QStringList run { QStringLiteral("server"), QStringLiteral("bench"), QStringLiteral("--local"),
-            QStringLiteral("--port"), QString::number(server.port), QStringLiteral("--concurrency"),
+            QStringLiteral("--port"), QString::number(server.port()), QStringLiteral("--concurrency"),
             QStringLiteral("1,4"), QStringLiteral("--requests"), QStringLiteral("6"), QStringLiteral("--input-len"),
             QStringLiteral("32"), QStringLiteral("--output-len"), QStringLiteral("12") };
         auto r = test::runCli(run + QStringList { QStringLiteral("--json") }, 180000, env());
@@ -159,13 +112,15 @@ private Q_SLOTS:
 
     void overTheRealSshd()
     {
-        DemoServer server;
-        QVERIFY(server.start());
+        test::DemoSglangServer server;
+        QVERIFY(server.start(
+            QStringList { QStringLiteral("--tp"), QStringLiteral("1") } + test::DemoSglangServer::kQuietArgs));
+        QVERIFY(server.waitHealthy());
         KF_START_DEMO_HOST(demo);
         auto r = test::runCli(
             { QStringLiteral("server"), QStringLiteral("bench"), QStringLiteral("-p"), QString::number(demo.port()),
                 QStringLiteral("-i"), demo.clientKeyPath(), QStringLiteral("--known-hosts"), demo.knownHostsPath(),
-                demo.user() + QStringLiteral("@127.0.0.1"), QStringLiteral("--port"), QString::number(server.port),
+                demo.user() + QStringLiteral("@127.0.0.1"), QStringLiteral("--port"), QString::number(server.port()),
                 QStringLiteral("--concurrency"), QStringLiteral("1,2"), QStringLiteral("--requests"),
                 QStringLiteral("4"), QStringLiteral("--input-len"), QStringLiteral("24"),
                 QStringLiteral("--output-len"), QStringLiteral("8"), QStringLiteral("--api"),
@@ -187,8 +142,10 @@ private Q_SLOTS:
 
     void ctrlCCancelsCleanly()
     {
-        DemoServer server;
-        QVERIFY(server.start());
+        test::DemoSglangServer server;
+        QVERIFY(server.start(
+            QStringList { QStringLiteral("--tp"), QStringLiteral("1") } + test::DemoSglangServer::kQuietArgs));
+        QVERIFY(server.waitHealthy());
         QProcess cli;
         QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
         for (const QString& kv : env())
@@ -196,7 +153,7 @@ private Q_SLOTS:
         cli.setProcessEnvironment(e);
         cli.start(QStringLiteral(KF_CLI_BINARY),
             { QStringLiteral("server"), QStringLiteral("bench"), QStringLiteral("--local"), QStringLiteral("--port"),
-                QString::number(server.port), QStringLiteral("--concurrency"), QStringLiteral("6"),
+                QString::number(server.port()), QStringLiteral("--concurrency"), QStringLiteral("6"),
                 QStringLiteral("--requests"), QStringLiteral("30"), QStringLiteral("--output-len"),
                 QStringLiteral("20000"), QStringLiteral("--input-len"), QStringLiteral("16"),
                 QStringLiteral("--no-warmup") });
@@ -246,7 +203,7 @@ private Q_SLOTS:
         }
         // Nothing listening: the run fails with a reason and is stored as failed.
         r = test::runCli({ QStringLiteral("server"), QStringLiteral("bench"), QStringLiteral("--local"),
-                             QStringLiteral("--port"), QString::number(freePort()) },
+                             QStringLiteral("--port"), QString::number(test::freeLocalPort()) },
             60000, env());
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.out.contains("failed: no server answers"), r.out.constData());

@@ -9,11 +9,10 @@
 #include "core/ssh/sshtransport.h"
 #include "core/store/database.h"
 #include "core/transport/localtransport.h"
+#include "tests/support/demosglangserver.h"
 #include "tests/support/testsupport.h"
 
-#include <QProcess>
 #include <QSignalSpy>
-#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -21,32 +20,9 @@ using namespace kf;
 
 namespace {
 
-struct DemoServer
-{
-    QProcess process;
-    quint16 port = 0;
-    bool start(const QStringList& extra = {})
-    {
-        QTcpServer probe;
-        probe.listen(QHostAddress::LocalHost, 0);
-        port = probe.serverPort();
-        probe.close();
-        process.setStandardErrorFile(QProcess::nullDevice());
-        // Only the requests we send: num_running_reqs is exactly the requests in flight.
-        const QStringList args { QStringLiteral("--port"), QString::number(port), QStringLiteral("--tp"),
-            QStringLiteral("2"), QStringLiteral("--enable-metrics"), QStringLiteral("--no-background-load"),
-            QStringLiteral("--decode-base-ms"), QStringLiteral("10") };
-        process.start(QStringLiteral(KF_SOURCE_DIR "/resources/demo/bin/sglang-demo-server"), args + extra);
-        return process.waitForStarted(10000);
-    }
-    ~DemoServer()
-    {
-        process.terminate();
-        if (!process.waitForFinished(5000))
-            process.kill();
-        process.waitForFinished(5000);
-    }
-};
+// Only the requests we send: num_running_reqs is exactly the requests in flight.
+const QStringList kServerArgs { QStringLiteral("--tp"), QStringLiteral("2"), QStringLiteral("--enable-metrics"),
+    QStringLiteral("--no-background-load"), QStringLiteral("--decode-base-ms"), QStringLiteral("10") };
 
 BenchRun runToEnd(ServeBench& bench, const BenchParams& p)
 {
@@ -80,19 +56,19 @@ private Q_SLOTS:
 
     void sweepOverSshStoredAndCompared()
     {
-        DemoServer server;
-        QVERIFY(server.start());
+        test::DemoSglangServer server;
+        QVERIFY(server.start(kServerArgs));
         KF_START_DEMO_HOST(demo);
         auto connected = SshTransport::connect(demo.profile());
         QVERIFY2(connected, qPrintable(connected.error()));
         const std::shared_ptr<Transport> transport = connected.value();
-        QTRY_VERIFY_WITH_TIMEOUT(pollServer(*transport, server.port).healthy(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(pollServer(*transport, server.port()).healthy(), 60000);
 
         ServeBench bench(transport, QStringLiteral("demo"));
         QList<int> levels;
         connect(&bench, &ServeBench::levelStarted, this, [&](int, int c, int) { levels << c; });
         BenchParams p;
-        p.serverPort = server.port;
+        p.serverPort = server.port();
         p.concurrencies = { 1, 4 };
         p.requests = 8;
         p.inputTokens = 40;
@@ -152,16 +128,17 @@ private Q_SLOTS:
     // The generator runs on its own thread; its timers must run there too.
     void requestTimeoutOnTheGeneratorThread()
     {
-        DemoServer server;
-        QVERIFY(server.start({ QStringLiteral("--prefill-base-ms"), QStringLiteral("120000") }));
+        test::DemoSglangServer server;
+        QVERIFY(
+            server.start(kServerArgs + QStringList { QStringLiteral("--prefill-base-ms"), QStringLiteral("120000") }));
         auto transport = std::make_shared<LocalTransport>();
-        QTRY_VERIFY_WITH_TIMEOUT(pollServer(*transport, server.port).healthy(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(pollServer(*transport, server.port()).healthy(), 60000);
         ServeBench bench(transport, QStringLiteral("local"));
         bench.setStoreResults(false);
         QList<int> progress;
         connect(&bench, &ServeBench::progress, this, [&](int, int done, int) { progress << done; });
         BenchParams p;
-        p.serverPort = server.port;
+        p.serverPort = server.port();
         p.concurrencies = { 2 };
         p.requests = 2;
         p.inputTokens = 8;
@@ -180,25 +157,25 @@ private Q_SLOTS:
 
     void cancelLeavesNothingRunning()
     {
-        DemoServer server;
-        QVERIFY(server.start());
+        test::DemoSglangServer server;
+        QVERIFY(server.start(kServerArgs));
         KF_START_DEMO_HOST(demo);
         auto connected = SshTransport::connect(demo.profile());
         QVERIFY2(connected, qPrintable(connected.error()));
         const std::shared_ptr<Transport> transport = connected.value();
-        QTRY_VERIFY_WITH_TIMEOUT(pollServer(*transport, server.port).healthy(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(pollServer(*transport, server.port()).healthy(), 60000);
 
         ServeBench bench(transport, QStringLiteral("demo"));
         QSignalSpy finished(&bench, &ServeBench::finished);
         BenchParams p;
-        p.serverPort = server.port;
+        p.serverPort = server.port();
         p.concurrencies = { 8 };
         p.requests = 40;
         p.inputTokens = 16;
         p.outputTokens = 5000; // about a minute per request
         p.warmup = false;
         bench.start(p);
-        QTRY_COMPARE_WITH_TIMEOUT(running(*transport, server.port), 8.0, 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(running(*transport, server.port()), 8.0, 60000);
         bench.cancel();
         QVERIFY(finished.wait(60000) || !finished.isEmpty());
         const BenchRun run = finished.first().first().value<BenchRun>();
@@ -209,8 +186,8 @@ private Q_SLOTS:
         QCOMPARE(run.levels[0].notSent, 32);
         QCOMPARE(run.levels[0].stats.failureReasons.value(QStringLiteral("cancelled")), 8);
         // The server aborted every request whose client went away.
-        QTRY_COMPARE_WITH_TIMEOUT(running(*transport, server.port), 0.0, 60000);
-        const ServerStatus s = pollServer(*transport, server.port, nullptr, false);
+        QTRY_COMPARE_WITH_TIMEOUT(running(*transport, server.port()), 0.0, 60000);
+        const ServerStatus s = pollServer(*transport, server.port(), nullptr, false);
         QCOMPARE(s.metricsText.sum(u"sglang:num_aborted_requests_total"), 8.0);
         auto stored = benchstore::load(run.id, false);
         QVERIFY(stored);

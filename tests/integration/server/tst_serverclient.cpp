@@ -5,48 +5,15 @@
 #include "core/server/serverclient.h"
 #include "core/ssh/sshtransport.h"
 #include "core/transport/localtransport.h"
+#include "tests/support/demosglangserver.h"
 #include "tests/support/testsupport.h"
 
-#include <QProcess>
 #include <QSignalSpy>
-#include <QTcpServer>
 #include <QtTest>
 
 #include <cmath>
 
 using namespace kf;
-
-namespace {
-quint16 freePort()
-{
-    QTcpServer s;
-    s.listen(QHostAddress::LocalHost, 0);
-    return s.serverPort();
-}
-
-struct DemoServer
-{
-    QProcess process;
-    quint16 port = 0;
-    bool start(const QStringList& extra)
-    {
-        port = freePort();
-        process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        process.setStandardErrorFile(QProcess::nullDevice());
-        process.start(QStringLiteral(KF_SOURCE_DIR "/resources/demo/bin/sglang-demo-server"),
-            QStringList { QStringLiteral("--port"), QString::number(port), QStringLiteral("--tp"), QStringLiteral("2") }
-                + extra);
-        return process.waitForStarted(10000);
-    }
-    ~DemoServer()
-    {
-        process.terminate();
-        if (!process.waitForFinished(5000))
-            process.kill();
-        process.waitForFinished(5000);
-    }
-};
-} // namespace
 
 class TestServerClient : public QObject
 {
@@ -54,11 +21,11 @@ class TestServerClient : public QObject
 private Q_SLOTS:
     void pollsABusyServer()
     {
-        DemoServer server;
-        QVERIFY(server.start({ QStringLiteral("--enable-metrics") }));
+        test::DemoSglangServer server;
+        QVERIFY(server.start({ QStringLiteral("--tp"), QStringLiteral("2"), QStringLiteral("--enable-metrics") }));
         LocalTransport transport;
         ServerStatus first;
-        QTRY_VERIFY_WITH_TIMEOUT((first = pollServer(transport, server.port)).healthy(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT((first = pollServer(transport, server.port())).healthy(), 30000);
         QCOMPARE(first.infoEndpoint, QStringLiteral("/server_info"));
         QCOMPARE(first.modelPath, QStringLiteral("Qwen/Qwen3.5-397B-A17B-NVFP4"));
         QCOMPARE(first.tpSize, 2);
@@ -76,10 +43,11 @@ private Q_SLOTS:
 
     void clientSignalsAndMetricsOff()
     {
-        DemoServer server;
-        QVERIFY(server.start({ QStringLiteral("--rank0-only") })); // no --enable-metrics
+        test::DemoSglangServer server;
+        QVERIFY(server.start(
+            { QStringLiteral("--tp"), QStringLiteral("2"), QStringLiteral("--rank0-only") })); // no --enable-metrics
         auto transport = std::make_shared<LocalTransport>();
-        ServerClient client(transport, server.port);
+        ServerClient client(transport, server.port());
         QSignalSpy spy(&client, &ServerClient::statusUpdated);
         client.start(300);
         QTRY_VERIFY_WITH_TIMEOUT(client.last().healthy(), 30000);
@@ -92,13 +60,13 @@ private Q_SLOTS:
     void throughTheSshTunnel()
     {
         // The server listens on the server's loopback; the client reaches it over direct-tcpip.
-        DemoServer server;
-        QVERIFY(server.start({ QStringLiteral("--enable-metrics") }));
+        test::DemoSglangServer server;
+        QVERIFY(server.start({ QStringLiteral("--tp"), QStringLiteral("2"), QStringLiteral("--enable-metrics") }));
         KF_START_DEMO_HOST(demo);
         auto connected = SshTransport::connect(demo.profile());
         QVERIFY2(connected, qPrintable(connected.error()));
         std::shared_ptr<Transport> transport = connected.value();
-        ServerClient client(transport, server.port);
+        ServerClient client(transport, server.port());
         client.start(500);
         QTRY_VERIFY_WITH_TIMEOUT(client.last().healthy() && client.last().hasMetrics, 60000);
         const qint64 first = client.last().timeMs;
@@ -112,18 +80,19 @@ private Q_SLOTS:
     void nothingListening()
     {
         LocalTransport transport;
-        const ServerStatus s = pollServer(transport, freePort());
+        const ServerStatus s = pollServer(transport, test::freeLocalPort());
         QVERIFY(!s.reachable);
         QVERIFY(!s.error.isEmpty());
     }
 
     void startingServerIs503()
     {
-        DemoServer server;
-        QVERIFY(server.start({ QStringLiteral("--startup-seconds"), QStringLiteral("60") }));
+        test::DemoSglangServer server;
+        QVERIFY(server.start({ QStringLiteral("--tp"), QStringLiteral("2"), QStringLiteral("--startup-seconds"),
+            QStringLiteral("60") }));
         LocalTransport transport;
         ServerStatus s;
-        QTRY_VERIFY_WITH_TIMEOUT((s = pollServer(transport, server.port)).reachable, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT((s = pollServer(transport, server.port())).reachable, 30000);
         QCOMPARE(s.healthStatus, 503);
         QVERIFY(!s.healthy());
     }

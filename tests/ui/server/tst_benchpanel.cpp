@@ -10,7 +10,7 @@
 #include "core/store/database.h"
 #include "core/timeline/eventstore.h"
 #include "core/timeline/hostkey.h"
-#include "core/transport/localtransport.h"
+#include "tests/support/demosglangserver.h"
 #include "tests/support/testsupport.h"
 #include "tests/support/windowdriver.h"
 #include "ui/chart/sweepchart.h"
@@ -21,7 +21,6 @@
 #include <QApplication>
 #include <QLabel>
 #include <QLineEdit>
-#include <QProcess>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -37,49 +36,6 @@ using test::shown;
 using test::showTab;
 
 namespace {
-
-// The demo SGLang server with only our requests: num_running_reqs is exactly the requests in flight.
-struct DemoServer
-{
-    QProcess process;
-    quint16 port = 0;
-    bool start()
-    {
-        port = test::freeLocalPort();
-        process.setStandardErrorFile(QProcess::nullDevice());
-        process.start(QStringLiteral(KF_SOURCE_DIR "/resources/demo/bin/sglang-demo-server"),
-            { QStringLiteral("--port"), QString::number(port), QStringLiteral("--tp"), QStringLiteral("8"),
-                QStringLiteral("--enable-metrics"), QStringLiteral("--no-background-load"),
-                QStringLiteral("--decode-base-ms"), QStringLiteral("5") });
-        if (!process.waitForStarted(10000))
-            return false;
-        LocalTransport t;
-        for (int i = 0; i < 300; ++i) {
-            if (pollServer(t, port, nullptr, false).healthy())
-                return true;
-            QTest::qWait(100);
-        }
-        return false;
-    }
-    double running() const
-    {
-        LocalTransport t;
-        const ServerStatus s = pollServer(t, port, nullptr, false);
-        return s.hasMetrics ? s.metrics.running : -1;
-    }
-    double aborted() const
-    {
-        LocalTransport t;
-        return pollServer(t, port, nullptr, false).metricsText.sum(u"sglang:num_aborted_requests_total");
-    }
-    ~DemoServer()
-    {
-        process.terminate();
-        if (!process.waitForFinished(5000))
-            process.kill();
-        process.waitForFinished(5000);
-    }
-};
 
 void setField(BenchPanel* panel, const char* name, int value)
 {
@@ -129,8 +85,10 @@ private Q_SLOTS:
 
     void sweepStoreCompareCancelRemove()
     {
-        DemoServer server;
-        QVERIFY(server.start());
+        test::DemoSglangServer server;
+        QVERIFY(server.start(
+            QStringList { QStringLiteral("--tp"), QStringLiteral("8") } + test::DemoSglangServer::kQuietArgs));
+        QVERIFY(server.waitHealthy());
         KF_START_DEMO_HOST(demo);
         test::DemoWindow dw;
         dw.open(demo);
@@ -140,7 +98,7 @@ private Q_SLOTS:
         auto* pane = shown<ServerPane>(tab);
         QVERIFY(pane);
         ServerLaunchProfile profile = pane->profile();
-        profile.port = server.port;
+        profile.port = server.port();
         pane->setProfile(profile);
         auto* views = pane->findChild<QTabWidget*>(QStringLiteral("serverViews"));
         QVERIFY(views);
@@ -161,7 +119,7 @@ private Q_SLOTS:
         setField(panel, "benchOutputLen", 12);
         const BenchRun first = runSweep(panel);
         QVERIFY2(first.status == QLatin1String("completed"), qPrintable(first.status + u' ' + first.error));
-        QCOMPARE(first.params.serverPort, server.port); // the pane's port
+        QCOMPARE(first.params.serverPort, server.port()); // the pane's port
         QCOMPARE(first.levels.size(), 2);
         QVERIFY(first.id > 0);
         QCOMPARE(view->chart()->pointCount(), 2);
