@@ -2,8 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // Patch review benchmarks:
 //  - line diff of two 20k-line files: our Myers (in process, unified output included) against
-//    `git diff --no-index` on the same files in the same run (process start included, as a
-//    user would run it);
+//    libgit2's git_diff_buffers (in process, git's xdiff, the unified text built from its line
+//    callbacks) on the same inputs in the same run, CPU time and wall time, interleaved;
 //  - opening the review pane on a 5k-line file with 200 changed places (plan -> tree, diff
 //    view with highlighting and word marks).
 #include "core/hosts/hostconnection.h"
@@ -12,17 +12,20 @@
 #include "core/patch/textdiff.h"
 #include "core/store/database.h"
 #include "tests/support/benchreport.h"
-#include "tests/support/testsupport.h"
 #include "ui/diff/diffview.h"
 #include "ui/patch/patchpane.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
-#include <QFile>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
 
 #include <benchmark/benchmark.h>
+#include <git2.h>
+
+#include <ctime>
+#include <functional>
+#include <string>
 
 namespace {
 
@@ -61,23 +64,61 @@ void BM_LineDiff20k(benchmark::State& state)
 }
 BENCHMARK(BM_LineDiff20k)->Arg(200)->Arg(2000)->Unit(benchmark::kMillisecond);
 
-void BM_GitDiffNoIndex20k(benchmark::State& state)
+// libgit2's diff of two buffers (git's xdiff) with the unified text built from its callbacks:
+// the same work as unifiedDiff, in the same process.
+int gitHunk(const git_diff_delta*, const git_diff_hunk* hunk, void* payload)
+{
+    static_cast<std::string*>(payload)->append(hunk->header, hunk->header_len);
+    return 0;
+}
+
+int gitLine(const git_diff_delta*, const git_diff_hunk*, const git_diff_line* line, void* payload)
+{
+    auto* out = static_cast<std::string*>(payload);
+    if (line->origin == GIT_DIFF_LINE_CONTEXT || line->origin == GIT_DIFF_LINE_ADDITION
+        || line->origin == GIT_DIFF_LINE_DELETION)
+        out->push_back(line->origin);
+    out->append(line->content, line->content_len);
+    return 0;
+}
+
+std::string libgit2Unified(const QByteArray& a, const QByteArray& b)
+{
+    git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
+    opts.context_lines = 3;
+    std::string out;
+    git_diff_buffers(a.constData(), size_t(a.size()), "a/f", b.constData(), size_t(b.size()), "b/f", &opts, nullptr,
+        nullptr, gitHunk, gitLine, &out);
+    return out;
+}
+
+void BM_Libgit2DiffBuffers20k(benchmark::State& state)
 {
     const auto [a, b] = makeFiles(20000, int(state.range(0)), 1);
-    QTemporaryDir dir;
-    for (const auto& [name, text] : { std::pair { QStringLiteral("a"), a }, std::pair { QStringLiteral("b"), b } }) {
-        QFile f(dir.filePath(name));
-        (void)f.open(QIODevice::WriteOnly);
-        f.write(text.toUtf8());
-    }
-    for (auto _ : state) {
-        const auto r = kf::test::runProgram(QStringLiteral("git"),
-            { QStringLiteral("diff"), QStringLiteral("--no-index"), QStringLiteral("--no-color"),
-                dir.filePath(QStringLiteral("a")), dir.filePath(QStringLiteral("b")) });
-        benchmark::DoNotOptimize(r.out.size());
-    }
+    const QByteArray a8 = a.toUtf8();
+    const QByteArray b8 = b.toUtf8();
+    for (auto _ : state)
+        benchmark::DoNotOptimize(libgit2Unified(a8, b8).size());
 }
-BENCHMARK(BM_GitDiffNoIndex20k)->Arg(200)->Arg(2000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Libgit2DiffBuffers20k)->Arg(200)->Arg(2000)->Unit(benchmark::kMillisecond);
+
+// Changed lines (+ and - lines, file headers aside) of a unified diff: both sides must find a
+// change set of the same size, or they did different work.
+qsizetype changedLines(const QByteArray& unified)
+{
+    qsizetype n = 0;
+    for (const QByteArray& l : unified.split('\n'))
+        if ((l.startsWith('+') && !l.startsWith("+++")) || (l.startsWith('-') && !l.startsWith("---")))
+            ++n;
+    return n;
+}
+
+double processCpuMs()
+{
+    timespec ts {};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
+}
 
 void BM_WordDiff(benchmark::State& state)
 {
@@ -133,32 +174,43 @@ int main(int argc, char** argv)
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
 
-    // Summary rows for scripts/bench: best of 7, ours vs git diff --no-index on the same files
-    // (git's time includes starting the process: what a user waits for either way).
+    // Summary rows for scripts/bench: ours and libgit2 in turn on the same inputs, each run the
+    // best of 3 calls (CPU time of the process, and wall time), KF_BENCH_REPEATS runs.
+    git_libgit2_init();
     for (const int changes : { 200, 2000 }) {
         const auto [a, b] = makeFiles(20000, changes, 1);
-        QTemporaryDir dir;
-        for (const auto& [name, text] :
-            { std::pair { QStringLiteral("a"), a }, std::pair { QStringLiteral("b"), b } }) {
-            QFile f(dir.filePath(name));
-            (void)f.open(QIODevice::WriteOnly);
-            f.write(text.toUtf8());
-        }
-        double ours = 1e9, git = 1e9;
-        for (int i = 0; i < 7; ++i) {
-            QElapsedTimer t;
-            t.start();
+        const QByteArray a8 = a.toUtf8();
+        const QByteArray b8 = b.toUtf8();
+        const qsizetype oursChanged
+            = changedLines(kf::textdiff::unifiedDiff(a, b, QStringLiteral("a/f"), QStringLiteral("b/f")).toUtf8());
+        const qsizetype gitChanged = changedLines(QByteArray::fromStdString(libgit2Unified(a8, b8)));
+        printf("%d changes: changed lines found: ours %lld, libgit2 %lld\n", changes, (long long)oursChanged,
+            (long long)gitChanged);
+        auto best = [](const std::function<void()>& work, bool cpu) {
+            double bestMs = 1e18;
+            for (int i = 0; i < 3; ++i) {
+                QElapsedTimer wall;
+                const double cpu0 = processCpuMs();
+                wall.start();
+                work();
+                bestMs = std::min(bestMs, cpu ? processCpuMs() - cpu0 : double(wall.nsecsElapsed()) / 1e6);
+            }
+            return bestMs;
+        };
+        auto ours = [&] {
             benchmark::DoNotOptimize(
                 kf::textdiff::unifiedDiff(a, b, QStringLiteral("a/f"), QStringLiteral("b/f")).size());
-            ours = std::min(ours, double(t.nsecsElapsed()) / 1e6);
-            t.restart();
-            kf::test::runProgram(QStringLiteral("git"),
-                { QStringLiteral("diff"), QStringLiteral("--no-index"), QStringLiteral("--no-color"),
-                    dir.filePath(QStringLiteral("a")), dir.filePath(QStringLiteral("b")) });
-            git = std::min(git, double(t.nsecsElapsed()) / 1e6);
+        };
+        auto git = [&] { benchmark::DoNotOptimize(libgit2Unified(a8, b8).size()); };
+        for (const bool cpu : { true, false }) {
+            const auto runs = kf::bench::interleaved([&] { return best(ours, cpu); }, [&] { return best(git, cpu); });
+            const QByteArray what = QStringLiteral("line diff, two 20k-line files, %1 changes, unified text, %2")
+                                        .arg(changes)
+                                        .arg(cpu ? QStringLiteral("CPU time") : QStringLiteral("wall time"))
+                                        .toUtf8();
+            kf::bench::report("patch", what.constData(), runs, "libgit2 git_diff_buffers (in process)", "ms", false);
         }
-        kf::bench::report("patch", qPrintable(QStringLiteral("line diff, two 20k-line files, %1 changes").arg(changes)),
-            ours, "git diff --no-index", git, "ms", false);
     }
+    git_libgit2_shutdown();
     return 0;
 }
