@@ -107,6 +107,7 @@ private Q_SLOTS:
         QVERIFY(!pane.findChild<GpuCard*>(QStringLiteral("gpuCard3"))->isSelected());
         QCOMPARE(model->rowCount(), 1);
         QCOMPARE(cell(model, 0, ProcessModel::Gpu), QStringLiteral("2"));
+        QVERIFY(pane.grab().save(test::screenshotPath(QStringLiteral("gpupane-gpu2-selected"))));
         auto* showAll = pane.findChild<QPushButton*>(QStringLiteral("gpuProcessShowAll"));
         QVERIFY(showAll && showAll->isVisible());
         showAll->click();
