@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-// kernelforge-cli gpu watch|parse
+// kernelforge-cli gpu watch|parse (processes|kill: cmd_gpuprocs.cpp, export: cmd_fleet.cpp)
 #include "app/cli/cli.h"
 #include "app/cli/flags.h"
 #include "app/cli/sshoptions.h"
@@ -18,7 +18,11 @@
 
 namespace kf::cli {
 int gpuExport(QStringList args); // cmd_fleet.cpp: the bridge for hosts without an exporter
-}
+// cmd_gpuprocs.cpp: the process table and signalling a process
+void gpuProcessUsage(QTextStream& s);
+int gpuProcesses(QStringList args, void (*usage)(QTextStream&));
+int gpuKill(QStringList args, void (*usage)(QTextStream&));
+} // namespace kf::cli
 
 namespace {
 
@@ -82,7 +86,9 @@ void usage(QTextStream& s)
       << "  kernelforge-cli gpu watch --local [--json] [--count N] [--interval MS]\n"
       << "  kernelforge-cli gpu parse FILE [--json] [--fields F1,F2,...]\n"
       << "  kernelforge-cli gpu export [ssh options] user@host --listen 127.0.0.1:PORT [--interval MS]\n"
-      << "                             [--hostname NAME]   (the stream as Prometheus text, dcgm-exporter names)\n\n"
+      << "                             [--hostname NAME]   (the stream as Prometheus text, dcgm-exporter names)\n";
+    cli::gpuProcessUsage(s);
+    s << "\n"
       << "watch streams nvidia-smi (one long-lived --query-gpu ... -lms process) and prints one\n"
       << "sample per interval: a table, or with --json one JSON object per line:\n"
       << "  {host, time, gpus:[{" << jsonKeys() << "}]}\n"
@@ -96,7 +102,11 @@ void usage(QTextStream& s)
       << "line numbers and reasons (and in --json's \"skipped\").\n"
       << "A dropped connection is logged in again (1 s doubling to 30 s) and the stream resumes\n"
       << "without repeating samples; --no-reconnect stops instead, --timeout S bounds how long the\n"
-      << "server may stay unreachable. Connection failures exit with 255, like ssh.\n";
+      << "server may stay unreachable. Connection failures exit with 255, like ssh.\n"
+      << "processes lists the GPU processes as the GPUs tab does (one remote command: compute apps,\n"
+      << "nvidia-smi pmon for SM %, ps for user, CPU %, RSS and the command line); SM% is ? where\n"
+      << "the driver has no pmon. kill sends TERM (or --signal KILL) to one of them, only when the\n"
+      << "SSH user may (its own processes, or any as root); exit 1 when refused or gone.\n";
     s.flush();
 }
 
@@ -284,11 +294,16 @@ int runGpu(const QStringList& argsIn)
         return parse(args);
     if (sub == QLatin1String("export"))
         return cli::gpuExport(args);
+    if (sub == QLatin1String("processes") || sub == QLatin1String("ps"))
+        return cli::gpuProcesses(args, usage);
+    if (sub == QLatin1String("kill"))
+        return cli::gpuKill(args, usage);
     cli::err() << "gpu: unknown subcommand " << sub << '\n';
     usage(cli::err());
     return 2;
 }
 
-const kf::cli::Registration reg { "gpu", "Watch GPUs through nvidia-smi, or parse a saved nvidia-smi CSV", &runGpu };
+const kf::cli::Registration reg { "gpu",
+    "Watch GPUs through nvidia-smi, list or signal their processes, or parse a saved nvidia-smi CSV", &runGpu };
 
 } // namespace

@@ -330,7 +330,8 @@ Result<void> DemoHost::writeConfig()
         QStringLiteral("MaxStartups 128"),
         QStringLiteral("AllowTcpForwarding yes"),
         QStringLiteral("LogLevel VERBOSE"),
-        QStringLiteral("SetEnv HOME=%1 PATH=%2").arg(homeDir(), path),
+        // KF_DEMO_WORKERS: the demo nvidia-smi's GPU processes are real processes of the user.
+        QStringLiteral("SetEnv HOME=%1 PATH=%2 KF_DEMO_WORKERS=1").arg(homeDir(), path),
         QStringLiteral("Subsystem sftp internal-sftp -d %1").arg(homeDir()),
     };
     f.write(lines.join(QLatin1Char('\n')).toUtf8() + '\n');

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/gpu/alerts.h"
 
+#include "core/gpu/throttlereasons.h"
+
 #include <QSettings>
 
 namespace kf {
@@ -78,12 +80,12 @@ QList<Alert> evaluateAlerts(const QList<GpuSample>& gpus, const AlertRules& rule
             if (rules.hwSlowdown && (g.reasons & (kReasonHwSlowdown | kReasonHwPowerBrake)))
                 out.append({ AlertKind::HwSlowdown, g.index,
                     QStringLiteral("%1: hardware slowdown (%2)")
-                        .arg(who, reasonWords(g.reasons & (kReasonHwSlowdown | kReasonHwPowerBrake)).join(u", ")),
+                        .arg(who, reasonPhrases(g.reasons & (kReasonHwSlowdown | kReasonHwPowerBrake)).join(u", ")),
                     nowMs, true });
             if (rules.thermal && (g.reasons & (kReasonSwThermal | kReasonHwThermal)))
                 out.append({ AlertKind::Thermal, g.index,
                     QStringLiteral("%1: thermal slowdown (%2)")
-                        .arg(who, reasonWords(g.reasons & (kReasonSwThermal | kReasonHwThermal)).join(u", ")),
+                        .arg(who, reasonPhrases(g.reasons & (kReasonSwThermal | kReasonHwThermal)).join(u", ")),
                     nowMs, (g.reasons & kReasonHwThermal) != 0 });
         }
     }

@@ -301,21 +301,22 @@ void GpuMonitor::pollProcesses()
 {
     if (m_processPoll.isPending() || m_state != State::Streaming)
         return;
-    CommandSpec spec;
-    spec.command = shellQuote(m_options.nvidiaSmi)
-        + QStringLiteral(" --query-compute-apps=pid,process_name,used_memory,gpu_uuid --format=csv,noheader,nounits");
-    spec.env = m_options.env;
     auto transport = m_transport;
-    m_processPoll = m_requests.track(
-        QtConcurrent::run(transportPool(), [transport, spec] { return transport->exec(spec, 20000); }),
-        [this](const ExecResult& r) {
-            if (!r.ok())
-                return;
-            ComputeAppsResult apps = parseComputeApps(r.stdOut);
-            joinProcessesToGpus(apps.processes, m_latest);
-            m_processes = apps.processes;
-            Q_EMIT processesUpdated(m_processes);
-        });
+    const QString smi = m_options.nvidiaSmi;
+    const auto env = m_options.env;
+    const QList<GpuSample> gpus = m_latest;
+    m_processPoll
+        = m_requests.track(QtConcurrent::run(transportPool(),
+                               [transport, smi, env, gpus] { return listGpuProcesses(*transport, smi, env, gpus); }),
+            [this](const Result<GpuProcessList>& r) {
+                if (!r) {
+                    log::monitor()->debug("{}: {}", m_hostName, r.error());
+                    return;
+                }
+                m_processList = *r;
+                m_processes = m_processList.processes;
+                Q_EMIT processesUpdated(m_processes);
+            });
 }
 
 void GpuMonitor::updateAlerts(const QList<Alert>& now, bool smiScope)

@@ -4,6 +4,7 @@
 
 #include "core/gpu/alerts.h"
 #include "core/gpu/gpuhistory.h"
+#include "core/gpu/gpuprocesses.h"
 #include "core/gpu/nvidiasmi.h"
 #include "core/transport/transport.h"
 #include "core/util/jobtracker.h"
@@ -22,7 +23,8 @@ namespace kf {
 //  2. keeps ONE long-lived `nvidia-smi --query-gpu=... --format=csv,noheader,nounits -lms N`
 //     (Transport::start, resumable: the transport reopens it after a reconnect); if it exits
 //     it is restarted with backoff (2 s doubling to 30 s) and a failure alert is raised;
-//  3. lists compute processes every processIntervalMs with --query-compute-apps;
+//  3. lists GPU processes every processIntervalMs: one command (gpuProcessScript(): compute
+//     apps, pmon's SM %, ps' user, CPU %, RSS and command line), parsed by parseGpuProcessOutput;
 //  4. records every block into GpuHistory and turns AlertRules into raise/clear events,
 //     logged on the "monitor" logger.
 // Sample times: when the driver knows the `timestamp` field (every driver since 2012), it is
@@ -72,6 +74,8 @@ public:
     const QList<GpuSample>& latest() const { return m_latest; }
     qint64 latestTimeMs() const { return m_latestTime; }
     const QList<GpuProcess>& processes() const { return m_processes; }
+    // The last process poll whole: the SSH user's uid, whether pmon answered, errors.
+    const GpuProcessList& processList() const { return m_processList; }
     QList<Alert> activeAlerts() const { return m_active.values(); }
     const GpuHistory& history() const { return m_history; }
     const GpuFieldProbe& fields() const { return m_probe; }
@@ -127,6 +131,7 @@ private:
     QList<GpuSample> m_latest;
     qint64 m_latestTime = 0;
     QList<GpuProcess> m_processes;
+    GpuProcessList m_processList;
     RequestHandle m_processPoll;
     QHash<QString, Alert> m_active;
     GpuHistory m_history;

@@ -79,6 +79,8 @@ struct GpuCsvResult
 // lines when streaming). columns: the requested field order, used until a header is seen.
 GpuCsvResult parseGpuCsv(QByteArrayView data, const QList<GpuField>& columns = {});
 
+// One process on one GPU (a process on two GPUs is two rows). nvidia-smi's columns, then
+// pmon's and the host's ps columns (core/gpu/gpuprocesses.h); no value where a tool did not say.
 struct GpuProcess
 {
     qint64 pid = -1;
@@ -86,6 +88,14 @@ struct GpuProcess
     double usedMemoryMiB = noValue();
     QString gpuUuid;
     int gpuIndex = -1; // filled by joinProcessesToGpus
+    QString type;      // pmon: "C" compute, "G" graphics, "C+G"
+    double smPercent = noValue();
+    // ps on the host; empty / no value when ps did not list the pid (another PID namespace).
+    qint64 uid = -1; // real uid: who may signal it
+    QString user;
+    double cpuPercent = noValue(); // ps pcpu: CPU time over the process's lifetime
+    double rssKiB = noValue();
+    QString commandLine;
 };
 
 struct ComputeAppsResult

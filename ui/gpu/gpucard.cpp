@@ -2,8 +2,10 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/gpu/gpucard.h"
 
+#include "core/gpu/throttlereasons.h"
 #include "core/timeseries/seriesbuffer.h"
 #include "ui/chart/timechart.h"
+#include "ui/gpu/usagebar.h"
 
 #include <QGraphicsColorizeEffect>
 #include <QGridLayout>
@@ -42,8 +44,8 @@ GpuCard::GpuCard(int index, QWidget* parent)
     : QFrame(parent)
     , m_index(index)
     , m_title(new QLabel(this))
-    , m_util(new QProgressBar(this))
-    , m_mem(new QProgressBar(this))
+    , m_util(new UsageBar(this))
+    , m_mem(new UsageBar(this))
     , m_details(new QLabel(this))
     , m_reasons(new QLabel(this))
     , m_spark(new TimeChart(this))
@@ -71,12 +73,42 @@ GpuCard::GpuCard(int index, QWidget* parent)
         bar->setTextVisible(true);
         bar->setMaximumHeight(16);
     }
-    m_reasons->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    m_reasons->setObjectName(QStringLiteral("reasons"));
+    // Long lines wrap instead of widening the card: the grid's columns follow kMinimumWidth.
+    for (QLabel* label : { m_title, m_details, m_reasons })
+        label->setWordWrap(true);
+    m_reasons->setToolTip(tr("Why the clocks are held back (nvidia-smi clocks_event_reasons.active)"));
     m_spark->setCompact(true);
     m_spark->setValueRange(0, 100);
     m_spark->addSeries(tr("Utilization"), TimeChart::paletteColor(index));
     m_spark->setFixedHeight(44);
-    setMinimumWidth(230);
+    setMinimumWidth(kMinimumWidth);
+}
+
+void GpuCard::setSelected(bool selected)
+{
+    if (selected == m_selected)
+        return;
+    m_selected = selected;
+    updateFrame();
+}
+
+QString GpuCard::reasonsText() const
+{
+    return m_reasons->text().trimmed();
+}
+
+void GpuCard::updateFrame()
+{
+    // Alerting wins the border colour; the selection adds a tinted background.
+    QString style;
+    if (m_alerting || m_selected) {
+        style = QStringLiteral("kf--GpuCard { border: %1px solid %2; border-radius: 4px; %3 }")
+                    .arg(m_selected ? 3 : 2)
+                    .arg(m_alerting ? QStringLiteral("#d62728") : QStringLiteral("palette(highlight)"))
+                    .arg(m_selected ? QStringLiteral("background-color: rgba(43, 92, 184, 28);") : QString());
+    }
+    setStyleSheet(style);
 }
 
 void GpuCard::setStale(bool stale, const QString& age, const QString& why)
@@ -121,10 +153,12 @@ void GpuCard::setSample(const GpuSample& s, bool alerting)
                                           .arg(s.value(GpuField::MemTotal) / 1024, 0, 'f', 0)
                                     : tr("n/a"));
     m_details->setText(details(s));
-    const QStringList words = s.hasReasons ? reasonWords(s.reasons) : QStringList();
-    m_reasons->setText(words.isEmpty() ? QStringLiteral(" ") : words.join(QStringLiteral(", ")));
-    setStyleSheet(
-        alerting ? QStringLiteral("kf--GpuCard { border: 2px solid #d62728; border-radius: 4px; }") : QString());
+    const QStringList words = s.hasReasons ? reasonPhrases(s.reasons) : QStringList();
+    m_reasons->setText(words.isEmpty() ? QStringLiteral(" ") : tr("Clocks: %1").arg(words.join(QStringLiteral(", "))));
+    if (alerting != m_alerting) {
+        m_alerting = alerting;
+        updateFrame();
+    }
 }
 
 void GpuCard::setSparkline(const SeriesBuffer* util, qint64 fromMs, qint64 toMs)

@@ -7,21 +7,27 @@
 #include <QFrame>
 
 class QLabel;
-class QProgressBar;
 
 namespace kf {
 
 class SeriesBuffer;
 class TimeChart;
+class UsageBar;
 
 // One GPU at a glance: name, utilization and memory bars, temperature, power, clocks,
-// event reasons, and a 5-minute utilization sparkline.
+// event (throttle) reasons in words, and a 5-minute utilization sparkline. The selected card
+// (a click selects it: the chart and the process table show its GPU) has a highlight border.
 class GpuCard : public QFrame
 {
     Q_OBJECT
 public:
     explicit GpuCard(int index, QWidget* parent = nullptr);
+    static constexpr int kMinimumWidth = 230;
     int index() const { return m_index; }
+    void setSelected(bool selected);
+    bool isSelected() const { return m_selected; }
+    // The reasons line as shown ("power cap, thermal slowdown").
+    QString reasonsText() const;
     void setSample(const GpuSample& sample, bool alerting);
     void setSparkline(const SeriesBuffer* util, qint64 fromMs, qint64 toMs);
     // The sample is old (connection down, nvidia-smi stopped): the card keeps it, in grey,
@@ -39,14 +45,18 @@ protected:
 private:
     int m_index;
     QLabel* m_title;
-    QProgressBar* m_util;
-    QProgressBar* m_mem;
+    void updateFrame();
+
+    UsageBar* m_util;
+    UsageBar* m_mem;
     QLabel* m_details;
     QLabel* m_reasons;
     TimeChart* m_spark;
     QString m_titleText;
     QString m_staleText; // " stale, 2 min old" while stale
     bool m_stale = false;
+    bool m_selected = false;
+    bool m_alerting = false;
 };
 
 } // namespace kf

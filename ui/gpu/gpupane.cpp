@@ -8,15 +8,14 @@
 #include "ui/chart/timechart.h"
 #include "ui/common/emptystate.h"
 #include "ui/gpu/gpucard.h"
-#include "ui/gpu/processmodel.h"
+#include "ui/gpu/gpucardgrid.h"
+#include "ui/gpu/processpanel.h"
 
 #include <QComboBox>
 #include <QDateTime>
 #include <QFile>
 #include <QFileDialog>
-#include <QGridLayout>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
@@ -25,14 +24,12 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
-#include <QTableView>
 #include <QVBoxLayout>
 
 namespace kf {
 
 namespace {
 constexpr qint64 kWindows[] = { 5LL * 60 * 1000, 60LL * 60 * 1000, 24LL * 3600 * 1000 };
-constexpr int kCardColumns = 4;
 // A block older than this is stale even while the stream claims to run (it stalled).
 constexpr qint64 kStaleAfterMs = 10000;
 
@@ -58,11 +55,9 @@ GpuPane::GpuPane(const AppContext& context, HostConnection* host, QWidget* paren
     , m_metric(new QComboBox(this))
     , m_window(new QComboBox(this))
     , m_export(new QPushButton(tr("Export CSV…"), this))
-    , m_cardBox(new QWidget(this))
-    , m_cardGrid(new QGridLayout(m_cardBox))
+    , m_cardBox(new GpuCardGrid(this))
     , m_chart(new TimeChart(this))
-    , m_processes(new ProcessModel(this))
-    , m_processView(new QTableView(this))
+    , m_processPanel(new GpuProcessPanel(host, this))
     , m_alerts(new QListWidget(this))
 {
     auto* page = this;
@@ -84,9 +79,10 @@ GpuPane::GpuPane(const AppContext& context, HostConnection* host, QWidget* paren
     auto* scroll = new QScrollArea(m_cardStack);
     m_cardScroll = scroll;
     scroll->setWidgetResizable(true);
+    scroll->setObjectName(QStringLiteral("gpuCardScroll"));
+    // The grid reflows to fewer columns instead (GpuCardGrid).
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setWidget(m_cardBox);
-    m_cardGrid->setContentsMargins(0, 0, 0, 0);
-    m_cardGrid->setSpacing(6);
     m_noCards->setObjectName(QStringLiteral("gpuNoCards"));
     m_cardStack->addWidget(m_noCards);
     m_cardStack->addWidget(scroll);
@@ -94,11 +90,8 @@ GpuPane::GpuPane(const AppContext& context, HostConnection* host, QWidget* paren
     m_chart->setObjectName(QStringLiteral("gpuDetailChart"));
     split->addWidget(m_chart);
     auto* tabs = new QTabWidget(split);
-    m_processView->setModel(m_processes);
-    m_processView->horizontalHeader()->setSectionResizeMode(ProcessModel::Name, QHeaderView::Stretch);
-    m_processView->verticalHeader()->hide();
-    m_processView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    tabs->addTab(m_processView, tr("Processes"));
+    tabs->addTab(m_processPanel, tr("Processes"));
+    connect(m_processPanel, &GpuProcessPanel::showAllRequested, this, [this] { selectGpu(-1); });
     m_alerts->setObjectName(QStringLiteral("gpuAlerts"));
     tabs->addTab(m_alerts, tr("Alerts"));
     split->addWidget(tabs);
@@ -282,34 +275,43 @@ void GpuPane::onSamples()
         GpuCard* card = m_cards.value(g.index);
         if (!card) {
             card = new GpuCard(g.index, m_cardBox);
-            connect(card, &GpuCard::clicked, this, [this](int index) {
-                m_highlight = m_highlight == index ? -1 : index;
-                refreshChart();
-            });
+            connect(card, &GpuCard::clicked, this, [this](int index) { selectGpu(m_highlight == index ? -1 : index); });
+            card->setSelected(g.index == m_highlight);
             m_cards.insert(g.index, card);
-            int i = 0;
-            for (GpuCard* c : std::as_const(m_cards))
-                m_cardGrid->addWidget(c, i / kCardColumns, i % kCardColumns), ++i;
+            m_cardBox->setCards(m_cards.values());
         }
         card->setSample(g, alerting.contains(g.index));
         const qint64 now = m_monitor->latestTimeMs();
         card->setSparkline(m_monitor->history().series(g.index, GpuField::UtilGpu), now - kWindows[0], now);
     }
+    bool removed = false;
     for (auto it = m_cards.begin(); it != m_cards.end();) {
         if (!seen.contains(it.key())) {
             delete it.value();
             it = m_cards.erase(it);
+            removed = true;
         } else {
             ++it;
         }
     }
+    if (removed)
+        m_cardBox->setCards(m_cards.values());
     markStale();
 }
 
 void GpuPane::onProcesses()
 {
     if (m_monitor)
-        m_processes->setProcesses(m_monitor->processes());
+        m_processPanel->setProcesses(m_monitor->processes(), m_monitor->processList());
+}
+
+void GpuPane::selectGpu(int index)
+{
+    m_highlight = index;
+    for (GpuCard* card : std::as_const(m_cards))
+        card->setSelected(card->index() == index);
+    m_processPanel->setGpuFilter(index);
+    refreshChart();
 }
 
 void GpuPane::addAlertLine(const QString& text, bool critical, bool cleared)

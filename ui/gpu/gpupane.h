@@ -11,19 +11,18 @@
 #include <QTimer>
 
 class QComboBox;
-class QGridLayout;
 class QLabel;
 class QListWidget;
 class QPushButton;
 class QStackedWidget;
-class QTableView;
 
 namespace kf {
 
 class EmptyState;
 class GpuCard;
+class GpuCardGrid;
 class GpuMonitorHub;
-class ProcessModel;
+class GpuProcessPanel;
 class TimeChart;
 
 // The GPUs of one host: a card per GPU, a detail chart (metric and window selectable: 5 min,
@@ -41,6 +40,11 @@ public:
     GpuMonitor* monitor() const { return m_monitor; }
     TimeChart* detailChart() const { return m_chart; }
     int cardCount() const { return int(m_cards.size()); }
+    GpuProcessPanel* processPanel() const { return m_processPanel; }
+    // What a click on card `index` does: selects it (highlight, chart, process filter), or
+    // clears the selection when it was selected; -1 clears.
+    void selectGpu(int index);
+    int selectedGpu() const { return m_highlight; }
     // Window length in ms of the detail chart.
     qint64 windowMs() const;
     void setWindowIndex(int index);
@@ -78,12 +82,10 @@ private:
     QComboBox* m_metric;
     QComboBox* m_window;
     QPushButton* m_export;
-    QWidget* m_cardBox;
-    QGridLayout* m_cardGrid;
+    GpuCardGrid* m_cardBox;
     QMap<int, GpuCard*> m_cards;
     TimeChart* m_chart;
-    ProcessModel* m_processes;
-    QTableView* m_processView;
+    GpuProcessPanel* m_processPanel;
     QListWidget* m_alerts;
     QTimer m_chartTimer;
     int m_highlight = -1;

@@ -87,6 +87,20 @@ private Q_SLOTS:
         QCOMPARE(anyCritical, critical);
     }
 
+    void slowdownReasonsInWords()
+    {
+        // The alert list shows the reasons as people say them, not nvidia-smi's field names.
+        GpuSample s = cool();
+        s.reasons = kReasonHwThermal | kReasonHwSlowdown;
+        QStringList messages;
+        for (const Alert& a : evaluateAlerts({ s }, AlertRules {}, 42))
+            messages << a.message;
+        QVERIFY2(messages.contains(QStringLiteral("GPU 2: thermal slowdown (HW thermal slowdown)")),
+            qPrintable(messages.join(u'|')));
+        QVERIFY2(messages.contains(QStringLiteral("GPU 2: hardware slowdown (HW slowdown)")),
+            qPrintable(messages.join(u'|')));
+    }
+
     void userChangesThresholds()
     {
         GpuSample s = cool();

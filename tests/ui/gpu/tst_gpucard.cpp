@@ -2,7 +2,9 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // One GPU card: bars and the details line the field table puts on it.
 #include "ui/gpu/gpucard.h"
+#include "ui/gpu/usagebar.h"
 
+#include <QImage>
 #include <QLabel>
 #include <QProgressBar>
 #include <QtTest>
@@ -33,6 +35,61 @@ private Q_SLOTS:
             QStringLiteral("52 °C · 198 W / 700 W · SM 1515 MHz"));
         QCOMPARE(card.findChild<QProgressBar*>(QStringLiteral("util"))->text(), QStringLiteral("98 %"));
         QCOMPARE(card.findChild<QProgressBar*>(QStringLiteral("memory"))->text(), QStringLiteral("41.1 / 140 GiB"));
+    }
+
+    void throttleReasonsInWords()
+    {
+        GpuCard card(1);
+        GpuSample s;
+        s.index = 1;
+        s.reasons = kReasonSwPowerCap | kReasonSwThermal;
+        s.hasReasons = true;
+        card.setSample(s, false);
+        QCOMPARE(card.reasonsText(), QStringLiteral("Clocks: power cap, thermal slowdown"));
+        QVERIFY(!card.reasonsText().contains(u'_'));
+    }
+
+    void selectedCardIsHighlighted()
+    {
+        GpuCard card(2);
+        GpuSample s;
+        s.index = 2;
+        card.setSample(s, false);
+        card.resize(260, 180);
+        const QImage plain = card.grab().toImage();
+        card.setSelected(true);
+        QVERIFY(card.isSelected());
+        const QImage selected = card.grab().toImage();
+        QVERIFY(plain != selected); // drawn differently: border and tint
+        card.setSelected(false);
+        QCOMPARE(card.grab().toImage(), plain);
+    }
+
+    void barTextReadableOverBothParts()
+    {
+        // WCAG AA asks 4.5:1 for text: the filled part's and the empty part's pairs both pass.
+        UsageBar bar;
+        QVERIFY(UsageBar::contrastRatio(bar.textOnFill(), bar.fillColor()) >= 4.5);
+        QVERIFY(UsageBar::contrastRatio(bar.textOnEmpty(), bar.emptyColor()) >= 4.5);
+        QVERIFY(qAbs(UsageBar::contrastRatio(Qt::black, Qt::white) - 21.0) < 0.01);
+        // Drawn: at 50 % the text's pixels are light over the fill and dark over the empty part.
+        bar.setRange(0, 100);
+        bar.setValue(50);
+        bar.setFormat(QStringLiteral("WWWWWWWWWWWWWWWWWWWW"));
+        bar.resize(240, 16);
+        const QImage img = bar.grab().toImage();
+        int lightOnFill = 0, darkOnEmpty = 0;
+        for (int y = 2; y < img.height() - 2; ++y) {
+            for (int x = 4; x < img.width() - 4; ++x) {
+                const QColor c = img.pixelColor(x, y);
+                if (x < img.width() / 2 - 2 && c.lightness() > 200)
+                    ++lightOnFill;
+                if (x > img.width() / 2 + 2 && UsageBar::contrastRatio(c, bar.emptyColor()) > 3)
+                    ++darkOnEmpty;
+            }
+        }
+        QVERIFY2(lightOnFill > 10, qPrintable(QString::number(lightOnFill)));
+        QVERIFY2(darkOnEmpty > 10, qPrintable(QString::number(darkOnEmpty)));
     }
 
     void noValueIsADash()
