@@ -14,6 +14,7 @@
 
 #include <QAbstractButton>
 #include <QApplication>
+#include <QFileDialog>
 #include <QMessageBox>
 #include <QTabWidget>
 #include <QTest>
@@ -108,6 +109,29 @@ inline void answerNextQuestion(QMessageBox::StandardButton button, QString* text
                 b->click();
             else
                 box->reject();
+            timer->deleteLater();
+        } else if (*waited > timeoutMs) {
+            timer->deleteLater();
+        }
+    });
+    timer->start();
+}
+
+// Answers the next file dialog (Qt's own, run modally: chart export) with `path`, as a person
+// typing the name and pressing Save; gives up after timeoutMs. The dialog's title lands in
+// *title when given.
+inline void saveThroughNextFileDialog(const QString& path, QString* title = nullptr, int timeoutMs = 30000)
+{
+    auto* timer = new QTimer(qApp);
+    auto waited = std::make_shared<int>(0);
+    timer->setInterval(50);
+    QObject::connect(timer, &QTimer::timeout, timer, [timer, waited, path, title, timeoutMs] {
+        *waited += timer->interval();
+        if (auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget())) {
+            if (title)
+                *title = dialog->windowTitle();
+            dialog->selectFile(path);
+            static_cast<QDialog*>(dialog)->accept(); // QFileDialog::accept is protected; it is a slot of QDialog
             timer->deleteLater();
         } else if (*waited > timeoutMs) {
             timer->deleteLater();
