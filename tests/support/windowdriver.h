@@ -15,6 +15,7 @@
 #include <QAbstractButton>
 #include <QApplication>
 #include <QFileDialog>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QTabWidget>
 #include <QTest>
@@ -130,7 +131,12 @@ inline void saveThroughNextFileDialog(const QString& path, QString* title = null
         if (auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget())) {
             if (title)
                 *title = dialog->windowTitle();
-            dialog->selectFile(path);
+            // Typed into the name field: selectFile() would race with the dialog's own
+            // (asynchronous) selection of the suggested name once its folder is read.
+            if (auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit")))
+                name->setText(path);
+            else
+                dialog->selectFile(path);
             static_cast<QDialog*>(dialog)->accept(); // QFileDialog::accept is protected; it is a slot of QDialog
             timer->deleteLater();
         } else if (*waited > timeoutMs) {

@@ -19,6 +19,7 @@ namespace kf {
 namespace {
 constexpr qint64 kMinute = 60LL * 1000;
 constexpr qint64 kHour = 60 * kMinute;
+constexpr qint64 kMinAllMs = 10 * 1000; // "all" of a young history: not one pixel wide
 } // namespace
 
 QList<std::pair<QString, qint64>> ChartWindowBar::windows()
@@ -32,7 +33,7 @@ std::pair<qint64, qint64> ChartWindowBar::range(qint64 windowMs, qint64 firstMs,
     if (windowMs > 0)
         return { lastMs - windowMs, lastMs };
     const qint64 from = firstMs > 0 && firstMs < lastMs ? firstMs : lastMs;
-    return { qMin(from, lastMs - kMinute), lastMs };
+    return { qMin(from, lastMs - kMinAllMs), lastMs };
 }
 
 ChartWindowBar::ChartWindowBar(QWidget* parent)

@@ -31,7 +31,7 @@ public:
     // The windows offered, in order: label and length (0: all).
     static QList<std::pair<QString, qint64>> windows();
     // The shown window for data from firstMs to lastMs: [lastMs - windowMs, lastMs], or the
-    // whole history for "all" (at least a minute, so a young series is not one pixel wide).
+    // whole history for "all" (at least 10 s, so a young series is not one pixel wide).
     static std::pair<qint64, qint64> range(qint64 windowMs, qint64 firstMs, qint64 lastMs);
 
     // The chosen window in ms; 0: all.

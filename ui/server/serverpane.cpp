@@ -143,11 +143,7 @@ ServerPane::ServerPane(const AppContext& context, HostConnection* host, QWidget*
     auto* chartPage = new QWidget(split);
     auto* chartLayout = new QVBoxLayout(chartPage);
     chartLayout->setContentsMargins(0, 0, 0, 0);
-    m_chartBar = new ChartWindowBar(chartPage);
-    auto* barRow = new QHBoxLayout();
-    barRow->addStretch(1);
-    barRow->addWidget(m_chartBar);
-    chartLayout->addLayout(barRow);
+    m_chartBar = new ChartWindowBar(chartPage); // in the Monitor/Benchmark tab bar's corner (below)
     auto* chartBox = new QWidget(chartPage);
     chartLayout->addWidget(chartBox, 1);
     auto* grid = new QGridLayout(chartBox);
@@ -221,6 +217,10 @@ ServerPane::ServerPane(const AppContext& context, HostConnection* host, QWidget*
     m_bench = new BenchPanel(host, views);
     m_bench->setObjectName(QStringLiteral("benchPanel"));
     views->addTab(m_bench, tr("Benchmark"));
+    // The charts' bar sits beside the tabs, not in a row of its own: the charts keep the height.
+    views->setCornerWidget(m_chartBar, Qt::TopRightCorner);
+    connect(views, &QTabWidget::currentChanged, m_chartBar,
+        [this, views, split](int) { m_chartBar->setVisible(views->currentWidget() == split); });
     m_bench->setServerPort(quint16(m_port->value()));
     connect(m_port, &QSpinBox::valueChanged, m_bench, [this](int port) { m_bench->setServerPort(quint16(port)); });
     pageLayout->addWidget(views, 1);

@@ -175,10 +175,11 @@ private Q_SLOTS:
                         [](const QString& l) { return l.startsWith(QStringLiteral("Mar")); }));
             }
         }
-        // "All" of a young history is still a minute wide; of an old one, all of it.
-        QVERIFY(ChartWindowBar::range(0, end - 5000, end) == std::make_pair(end - 60000, end));
+        // "All" of a young history is still 10 s wide; of an old one, all of it.
+        QVERIFY(ChartWindowBar::range(0, end - 5000, end) == std::make_pair(end - 10000, end));
+        QVERIFY(ChartWindowBar::range(0, end - 30000, end) == std::make_pair(end - 30000, end));
         QVERIFY(ChartWindowBar::range(0, end - 7200000, end) == std::make_pair(end - 7200000, end));
-        QVERIFY(ChartWindowBar::range(0, 0, end) == std::make_pair(end - 60000, end)); // nothing yet
+        QVERIFY(ChartWindowBar::range(0, 0, end) == std::make_pair(end - 10000, end)); // nothing yet
     }
 
     void legendRowsAreLaidOutOnce()
