@@ -4,6 +4,7 @@
 
 namespace kf {
 
+class HostActivity;
 class HostManager;
 class DemoHost;
 class GpuMonitorHub;
@@ -27,6 +28,8 @@ struct AppContext
                                           // null: each view keeps its own
     timeline::SeriesRecorder* timelineSeries = nullptr; // what the timeline draws under its markers; null: none
     UserInteraction* interaction = nullptr; // asks passwords and host keys (key install's login); null: none asked
+    HostActivity* activity = nullptr; // each host's last server poll and followed build, for the fleet tiles; null:
+                                      // the tiles say "—"
 };
 
 } // namespace kf

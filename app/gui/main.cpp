@@ -3,6 +3,7 @@
 // Composition root of the GUI: builds the services, hands them to the window.
 #include "core/demo/demohost.h"
 #include "core/demo/demostart.h"
+#include "core/fleet/hostactivity.h"
 #include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostmanager.h"
 #include "core/hosts/hostprofilestore.h"
@@ -138,6 +139,8 @@ int main(int argc, char** argv)
     context.profiles = &profileStore;
     context.gpuMonitors = &gpuMonitors;
     context.timelineSeries = &timelineSeries;
+    kf::HostActivity activity; // what the Server and Build panes learn, for the fleet tiles
+    context.activity = &activity;
     context.secrets = interaction.secretStore().get();
     context.interaction = &interaction;
     context.demo = &demoHost;

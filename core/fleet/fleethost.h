@@ -44,6 +44,7 @@ struct FleetHost
     Labels labels;         // target labels of the first target (job, and relabelled ones: rack, ...)
     QStringList tags;      // the matched profile's tags
     QString profileName;   // the KernelForge profile mapped to it; empty: only in Prometheus
+    bool viaSsh = false;   // fed by the session's SSH streams, not by Prometheus
 
     QList<GpuSample> gpus; // sorted by index
     QString gpuNote;       // why there are no GPU samples, when it is known ("No NVIDIA driver found on this host")
@@ -61,6 +62,18 @@ struct FleetHost
     double serverTokensPerS = noValue();
     double serverRunning = noValue();
     double serverQueued = noValue();
+    // The SSH source's view of the server (the Server pane's last poll, HostActivity):
+    // serverPolledMs 0 = not known. Prometheus sees a server only through its metrics (serverKind).
+    qint64 serverPolledMs = 0;
+    quint16 serverPort = 0;
+    bool serverReachable = false;
+    int serverHealthStatus = 0; // /health's HTTP status (200: healthy)
+
+    // A build followed on the host (the Build pane): buildJob empty = none known to run.
+    QString buildJob;
+    int buildDone = -1; // -1: not known yet
+    int buildTotal = -1;
+    double buildEtaS = noValue();
 
     QList<Alert> alerts; // evaluated on fresh data only (a stale host raises nothing new)
 

@@ -219,6 +219,33 @@ QList<QPointF> SeriesBuffer::decimated(qint64 fromMs, qint64 toMs, int columns) 
     return out;
 }
 
+QList<QPointF> SeriesBuffer::history() const
+{
+    QList<QPointF> out;
+    // Coarsest first, each level only before what the finer ones hold.
+    qint64 before = std::numeric_limits<qint64>::max();
+    std::vector<QList<QPointF>> parts(m_levels.size());
+    for (size_t level = 0; level < m_levels.size(); ++level) {
+        const Ring& r = m_levels[level];
+        QList<QPointF>& part = parts[level];
+        auto take = [&](const Point& p) {
+            if (p.t < before)
+                part.append(QPointF(double(p.t), (double(p.min) + double(p.max)) / 2));
+        };
+        for (int i = 0; i < r.count; ++i)
+            take(r.at(i));
+        if (r.hasOpen && !std::isnan(r.open.min))
+            take(r.open);
+        if (!part.isEmpty())
+            before = qMin(before, qint64(part.first().x()));
+        if (r.count < int(r.data.size()))
+            break; // this level never dropped a sample: it holds everything since the first
+    }
+    for (auto it = parts.rbegin(); it != parts.rend(); ++it)
+        out += *it;
+    return out;
+}
+
 size_t SeriesBuffer::memoryBytes() const
 {
     size_t bytes = sizeof(*this);

@@ -55,6 +55,11 @@ public:
     // a NaN y for each gap (a NaN sample, or a missing bucket in an aggregated level) with
     // data before it; charts draw a gap there instead of joining across it.
     QList<QPointF> decimated(qint64 fromMs, qint64 toMs, int columns) const;
+    // Everything held, oldest first, at the finest level that has it (what a chart's CSV export
+    // writes): the raw samples (NaN gaps kept), and once the raw ring has dropped samples, before
+    // the first it kept, from the coarser levels, one point per bucket (at its start, the middle
+    // of its min and max).
+    QList<QPointF> history() const;
     size_t memoryBytes() const;
 
 private:

@@ -14,7 +14,9 @@
 
 #include <QAbstractButton>
 #include <QApplication>
+#include <QFileDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QRegularExpression>
 #include <QTabWidget>
@@ -136,6 +138,34 @@ inline void answerNextQuestion(QMessageBox::StandardButton button, QString* text
                 b->click();
             else
                 box->reject();
+            timer->deleteLater();
+        } else if (*waited > timeoutMs) {
+            timer->deleteLater();
+        }
+    });
+    timer->start();
+}
+
+// Answers the next file dialog (Qt's own, run modally: chart export) with `path`, as a person
+// typing the name and pressing Save; gives up after timeoutMs. The dialog's title lands in
+// *title when given.
+inline void saveThroughNextFileDialog(const QString& path, QString* title = nullptr, int timeoutMs = 30000)
+{
+    auto* timer = new QTimer(qApp);
+    auto waited = std::make_shared<int>(0);
+    timer->setInterval(50);
+    QObject::connect(timer, &QTimer::timeout, timer, [timer, waited, path, title, timeoutMs] {
+        *waited += timer->interval();
+        if (auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget())) {
+            if (title)
+                *title = dialog->windowTitle();
+            // Typed into the name field: selectFile() would race with the dialog's own
+            // (asynchronous) selection of the suggested name once its folder is read.
+            if (auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit")))
+                name->setText(path);
+            else
+                dialog->selectFile(path);
+            static_cast<QDialog*>(dialog)->accept(); // QFileDialog::accept is protected; it is a slot of QDialog
             timer->deleteLater();
         } else if (*waited > timeoutMs) {
             timer->deleteLater();

@@ -212,6 +212,14 @@ ChartGeometry::TimeTicks ChartGeometry::timeTicks() const
         t += step;
     for (; t <= m_to; t += step)
         ticks.times.append(t);
+    // A window of hours or days crosses midnight: the tick there names the day, so "02:00"
+    // cannot be read as today's when it was yesterday's.
+    const bool clock = ticks.format != QStringLiteral("MMM d");
+    for (const qint64 tick : std::as_const(ticks.times)) {
+        const QDateTime when = QDateTime::fromMSecsSinceEpoch(tick);
+        const bool midnight = clock && step >= 60000 && when.time() == QTime(0, 0);
+        ticks.labels.append(when.toString(midnight ? QStringLiteral("MMM d") : ticks.format));
+    }
     return ticks;
 }
 

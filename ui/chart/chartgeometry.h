@@ -7,6 +7,7 @@
 #include <QRect>
 #include <QSize>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 #include <utility>
@@ -53,6 +54,7 @@ public:
     {
         QList<qint64> times; // on the local clock's round numbers
         QString format;      // QDateTime format for their labels
+        QStringList labels;  // one per time: in the format, but "Dec 3" at midnight for clock-time formats
         int labelWidth = 0;
     };
 

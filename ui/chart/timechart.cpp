@@ -2,9 +2,13 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/chart/timechart.h"
 
+#include "ui/chart/chartexport.h"
+
+#include <QContextMenuEvent>
 #include <QDateTime>
 #include <QEvent>
 #include <QImage>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
 
@@ -147,6 +151,7 @@ struct TimeChart::Private
     int hoverX = -1;
     int plotLeft = 0; // 0: from the widest y label
     QString emptyText;
+    HistorySource historySource;
 
     // Derived, recomputed lazily: min and max of the visible data and the thresholds.
     mutable bool extentDirty = true;
@@ -370,6 +375,58 @@ int TimeChart::columns() const
     return qMax(10, plotRect().width());
 }
 
+void TimeChart::setHistorySource(HistorySource source)
+{
+    d->historySource = std::move(source);
+}
+
+QString TimeChart::title() const
+{
+    return d->title;
+}
+
+QString TimeChart::unit() const
+{
+    return d->unit;
+}
+
+QString TimeChart::seriesName(int series) const
+{
+    return series >= 0 && series < d->series.size() ? d->series[series].name : QString();
+}
+
+QList<QPointF> TimeChart::seriesData(int series) const
+{
+    return series >= 0 && series < d->series.size() ? d->series[series].points : QList<QPointF>();
+}
+
+QList<CsvSeries> TimeChart::history() const
+{
+    if (d->historySource)
+        return d->historySource();
+    QList<CsvSeries> out;
+    for (const auto& s : std::as_const(d->series))
+        out.append({ d->title, s.name, d->unit, s.points });
+    return out;
+}
+
+void TimeChart::contextMenuEvent(QContextMenuEvent* event)
+{
+    if (d->compact) {
+        QWidget::contextMenuEvent(event);
+        return;
+    }
+    QMenu menu(this);
+    menu.setObjectName(QStringLiteral("chartMenu"));
+    const QString name = d->title.isEmpty() ? QStringLiteral("chart") : d->title;
+    menu.addAction(tr("Export data as CSV (whole history)…"), this, [this, name] {
+        chartexport::exportCsv(this, history(), chartexport::suggestedName(name, QStringLiteral("csv")));
+    });
+    menu.addAction(tr("Export image as PNG (as shown)…"), this,
+        [this, name] { chartexport::exportPng(this, this, chartexport::suggestedName(name, QStringLiteral("png"))); });
+    menu.exec(event->globalPos());
+}
+
 void TimeChart::changeEvent(QEvent* event)
 {
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange
@@ -457,13 +514,13 @@ void TimeChart::Private::paintFrame(QPainter& p, const TimeChart& chart, const C
         p.drawText(plot, Qt::AlignCenter, emptyText.isEmpty() ? TimeChart::tr("No data yet") : emptyText);
     }
     const ChartGeometry::TimeTicks ticks = g.timeTicks();
-    for (const qint64 t : ticks.times) {
-        const int x = int(std::lround(g.timeToX(double(t))));
+    for (qsizetype i = 0; i < ticks.times.size(); ++i) {
+        const int x = int(std::lround(g.timeToX(double(ticks.times[i]))));
         p.setPen(grid);
         p.drawLine(x, plot.top(), x, plot.bottom());
         p.setPen(faint);
         p.drawText(QRect(x - ticks.labelWidth, plot.bottom() + 3, 2 * ticks.labelWidth, fm.height()),
-            Qt::AlignHCenter | Qt::AlignTop, QDateTime::fromMSecsSinceEpoch(t).toString(ticks.format));
+            Qt::AlignHCenter | Qt::AlignTop, ticks.labels.value(i));
     }
     p.setPen(grid);
     p.drawRect(plot);

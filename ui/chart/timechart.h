@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
+#include "core/timeseries/seriescsv.h"
 #include "ui/chart/chartgeometry.h"
 
 #include <QColor>
@@ -9,6 +10,7 @@
 #include <QPointF>
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 
 namespace kf {
@@ -23,6 +25,8 @@ namespace kf {
 // Colours come from the widget's palette (light and dark themes), series colours from
 // paletteColor(). Hovering shows a crosshair with every visible series' value at that time.
 // Compact mode is a sparkline: no axes, legend, title, hover or margins.
+// Its context menu exports the chart (ui/chart/chartexport.h): the CSV of its series' whole
+// history (history()) and a PNG of it as drawn.
 class TimeChart : public QWidget
 {
     Q_OBJECT
@@ -65,9 +69,22 @@ public:
     // and what the hover readout maps the mouse with.
     ChartGeometry geometry() const;
 
+    // The whole history of the chart's series, for CSV export. Panes that hold more than they
+    // show (a SeriesBuffer behind a decimated window) set a source; without one the chart's
+    // own points are the history (every point it was given, gaps as NaN).
+    using HistorySource = std::function<QList<CsvSeries>()>;
+    void setHistorySource(HistorySource source);
+    QList<CsvSeries> history() const;
+    QString title() const;
+    QString unit() const;
+    QString seriesName(int series) const;
+    // The points a series was last given (what is drawn), for tests.
+    QList<QPointF> seriesData(int series) const;
+
     static QColor paletteColor(int i);
 
 protected:
+    void contextMenuEvent(QContextMenuEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/fleet/fleettiles.h"
 
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QMouseEvent>
 #include <QPaintEvent>
@@ -15,7 +16,7 @@ using fleet::FleetHost;
 
 namespace {
 constexpr int kTileW = 236;
-constexpr int kTileH = 104;
+constexpr int kTileH = 124;
 constexpr int kGap = 8;
 constexpr int kHeaderH = 26;
 
@@ -69,6 +70,46 @@ QList<int> FleetTiles::displayOrder() const
     return out;
 }
 
+QString FleetTiles::serverLine(const FleetHost& h, qint64 nowMs)
+{
+    // Prometheus: a server is its metrics; the SSH source: the Server pane's last poll.
+    if (h.serverPolledMs == 0) {
+        if (!h.serverKind.isEmpty())
+            return tr("%1 · %2 tok/s · %3 running").arg(h.serverKind, num(h.serverTokensPerS), num(h.serverRunning));
+        // Prometheus scrapes no server of this host; over SSH nothing polled it yet.
+        return h.viaSsh ? tr("server –") : tr("no server metrics");
+    }
+    QString line;
+    if (!h.serverReachable)
+        line = tr("no server on port %1").arg(h.serverPort);
+    else if (h.serverHealthStatus == 200)
+        line = tr("server healthy · %1 tok/s · %2 running").arg(num(h.serverTokensPerS), num(h.serverRunning));
+    else
+        line = tr("server starting (HTTP %1)").arg(h.serverHealthStatus);
+    // Only the selected host's server is polled: an old answer says how old it is.
+    const qint64 ageS = (nowMs - h.serverPolledMs) / 1000;
+    if (ageS >= 60)
+        line += ageS < 3600 ? tr(" (%1 min ago)").arg(ageS / 60) : tr(" (%1 h ago)").arg(ageS / 3600);
+    return line;
+}
+
+QString FleetTiles::buildLine(const FleetHost& h)
+{
+    if (h.buildDone < 0 || h.buildTotal <= 0)
+        return tr("build %1 running · steps –").arg(h.buildJob);
+    QString eta = QStringLiteral("–");
+    if (hasValue(h.buildEtaS)) {
+        const qint64 s = qint64(h.buildEtaS);
+        eta = s < 60 ? tr("%1 s").arg(s)
+                     : (s < 3600 ? tr("%1 min").arg(s / 60) : tr("%1 h %2 min").arg(s / 3600).arg(s % 3600 / 60));
+    }
+    return tr("build %1/%2 (%3 %) · ETA %4")
+        .arg(h.buildDone)
+        .arg(h.buildTotal)
+        .arg(100 * h.buildDone / h.buildTotal)
+        .arg(eta);
+}
+
 QStringList FleetTiles::tileLines(const FleetHost& h)
 {
     QStringList lines;
@@ -89,9 +130,9 @@ QStringList FleetTiles::tileLines(const FleetHost& h)
         lines << QStringLiteral("util %1 % · mem %2/%3 GiB · %4 °C")
                      .arg(num(h.meanUtil()), num(used / 1024), num(total / 1024), num(h.hottestC()));
     }
-    if (hasValue(h.serverTokensPerS))
-        lines << QStringLiteral("%1 %2 tok/s · %3 running")
-                     .arg(h.serverKind, num(h.serverTokensPerS), num(h.serverRunning));
+    lines << serverLine(h, QDateTime::currentMSecsSinceEpoch());
+    if (!h.buildJob.isEmpty())
+        lines << buildLine(h);
     if (h.stale)
         lines << QStringLiteral("stale: ") + h.staleReason;
     else if (!h.alerts.isEmpty())

@@ -26,6 +26,12 @@ public:
     QList<int> displayOrder() const;
     // The lines a tile shows, for tests and accessibility.
     static QStringList tileLines(const fleet::FleetHost& host);
+    // "server healthy · 1240 tok/s · 3 running", "no server on port 30000", "server –" (not
+    // polled yet), with the age of an old poll; Prometheus: "sglang · 1240 tok/s · 3 running",
+    // "no server metrics".
+    static QString serverLine(const fleet::FleetHost& host, qint64 nowMs);
+    // "build 120/560 (21 %) · ETA 6 min"; unknown parts are "–".
+    static QString buildLine(const fleet::FleetHost& host);
     // Time spent in the last paintEvent (ms), for the benchmark.
     double lastPaintMs() const { return m_lastPaintMs; }
 

@@ -3,6 +3,7 @@
 #include "ui/fleet/fleetview.h"
 
 #include "core/fleet/fleetsource.h"
+#include "core/fleet/hostactivity.h"
 #include "core/gpu/gpumonitor.h"
 #include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostconnection.h"
@@ -114,6 +115,8 @@ FleetView::FleetView(const AppContext& context, QWidget* parent)
         connect(context.hosts, &HostManager::hostAdded, this, &FleetView::followHost);
         connect(context.hosts, &HostManager::hostRemoved, this, &FleetView::scheduleSshUpdate);
     }
+    if (context.activity)
+        connect(context.activity, &HostActivity::changed, this, &FleetView::scheduleSshUpdate);
     updateFromSsh();
 }
 
@@ -162,6 +165,23 @@ void FleetView::updateFromSsh()
             h.profileName = c->profile().name;
             h.tags = c->profile().tags;
             h.instances = { c->profile().destination() };
+            h.viaSsh = true;
+            if (m_context.activity) {
+                if (const auto server = m_context.activity->server(h.name)) {
+                    h.serverPolledMs = server->timeMs;
+                    h.serverPort = server->port;
+                    h.serverReachable = server->reachable;
+                    h.serverHealthStatus = server->healthStatus;
+                    h.serverTokensPerS = server->tokensPerS;
+                    h.serverRunning = server->running;
+                }
+                if (const auto build = m_context.activity->build(h.name)) {
+                    h.buildJob = build->job;
+                    h.buildDone = build->done;
+                    h.buildTotal = build->total;
+                    h.buildEtaS = build->etaS;
+                }
+            }
             if (GpuMonitor* m = m_hub->monitorFor(c)) {
                 h.gpus = m->latest();
                 h.lastSampleMs = m->latestTimeMs();

@@ -4,12 +4,14 @@
 
 #include "core/fleet/promapi.h"
 #include "core/transport/transportpool.h"
+#include "ui/chart/chartwindowbar.h"
 #include "ui/chart/timechart.h"
 #include "ui/fleet/fleettiles.h"
 
 #include <QDateTime>
 #include <QDialogButtonBox>
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QVBoxLayout>
@@ -38,9 +40,15 @@ HostDetailDialog::HostDetailDialog(
     auto* summary = new QLabel(FleetTiles::tileLines(host).join(QStringLiteral(" · ")).toHtmlEscaped(), this);
     summary->setObjectName(QStringLiteral("hostDetailSummary"));
     summary->setWordWrap(true);
-    outer->addWidget(summary);
-    auto* grid = new QGridLayout;
-    outer->addLayout(grid, 1);
+    m_bar = new ChartWindowBar(this);
+    auto* top = new QHBoxLayout;
+    top->addWidget(summary, 1);
+    top->addWidget(m_bar, 0, Qt::AlignTop);
+    outer->addLayout(top);
+    auto* chartBox = new QWidget(this);
+    auto* grid = new QGridLayout(chartBox);
+    grid->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(chartBox, 1);
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     const qint64 from = now - 24LL * 3600 * 1000;
     m_earliestMs = now;
@@ -48,15 +56,15 @@ HostDetailDialog::HostDetailDialog(
     const QList<ChartQuery> queries = hostChartQueries(host);
     for (int i = 0; i < queries.size(); ++i) {
         auto* box = new QVBoxLayout;
-        auto* chart = new TimeChart(this);
+        auto* chart = new TimeChart(chartBox);
         chart->setObjectName(QStringLiteral("hostDetailChart"));
         chart->setTitle(queries.at(i).title);
         chart->setUnit(queries.at(i).unit);
-        chart->setTimeWindow(from, now);
+        chart->setTimeWindow(m_bar->range(from, now).first, now);
         chart->setMinimumHeight(160);
         if (queries.at(i).unit == u"%")
             chart->setValueRange(0, 100);
-        auto* error = new QLabel(this);
+        auto* error = new QLabel(chartBox);
         error->setWordWrap(true);
         error->hide();
         box->addWidget(chart, 1);
@@ -104,14 +112,14 @@ HostDetailDialog::HostDetailDialog(
                     }
                 }
                 if (m_loaded == m_charts.size()) {
-                    // Less than 24 h of history: show what there is, not a line at the right edge.
-                    if (m_earliestMs < now)
-                        for (TimeChart* c : std::as_const(m_charts))
-                            c->setTimeWindow(m_earliestMs, now);
+                    showWindow();
                     Q_EMIT chartsReady();
                 }
             });
     }
+    m_nowMs = now;
+    m_bar->setCharts(m_charts, chartBox, host.name);
+    connect(m_bar, &ChartWindowBar::windowChanged, this, &HostDetailDialog::showWindow);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     auto* live = buttons->addButton(tr("Live SSH stream"), QDialogButtonBox::ActionRole);
     live->setObjectName(QStringLiteral("hostDetailLive"));
@@ -124,6 +132,20 @@ HostDetailDialog::HostDetailDialog(
     });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     outer->addWidget(buttons);
+}
+
+} // namespace kf
+
+namespace kf {
+
+void HostDetailDialog::showWindow()
+{
+    // The chosen last part of the 24 h asked for; "all" is what there is (less than 24 h of
+    // history: not a line at the right edge).
+    const qint64 earliest = m_earliestMs < m_nowMs ? m_earliestMs : m_nowMs - 24LL * 3600 * 1000;
+    const qint64 from = m_bar->range(earliest, m_nowMs).first;
+    for (TimeChart* c : std::as_const(m_charts))
+        c->setTimeWindow(from, m_nowMs);
 }
 
 } // namespace kf

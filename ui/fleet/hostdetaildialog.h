@@ -13,6 +13,7 @@ class QLabel;
 
 namespace kf {
 
+class ChartWindowBar;
 class TimeChart;
 namespace fleet {
 class PromClient;
@@ -20,7 +21,8 @@ class PromClient;
 
 // One host of the Prometheus fleet: its GPUs over the last 24 h (query_range at the scrape
 // interval, coarser where a series would pass Prometheus' 11000 points), one line per GPU,
-// its server's tokens/s, and a button for the live SSH stream (the host's own tabs).
+// its server's tokens/s, and a button for the live SSH stream (the host's own tabs). The
+// charts show the last 5 min to 24 h of it, or all of it (ChartWindowBar).
 class HostDetailDialog : public QDialog
 {
     Q_OBJECT
@@ -30,13 +32,18 @@ public:
     ~HostDetailDialog() override;
     QList<TimeChart*> charts() const { return m_charts; }
     int chartsLoaded() const { return m_loaded; }
+    ChartWindowBar* chartBar() const { return m_bar; }
 
 Q_SIGNALS:
     void liveStreamRequested();
     void chartsReady(); // every chart answered (or failed, with its message)
 
 private:
+    void showWindow();
+
     fleet::FleetHost m_host;
+    ChartWindowBar* m_bar = nullptr;
+    qint64 m_nowMs = 0;
     QList<TimeChart*> m_charts;
     QList<QLabel*> m_errors;
     int m_loaded = 0;

@@ -5,6 +5,7 @@
 #include "core/gpu/gpumonitor.h"
 #include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostconnection.h"
+#include "ui/chart/chartwindowbar.h"
 #include "ui/chart/timechart.h"
 #include "ui/common/emptystate.h"
 #include "ui/gpu/gpucard.h"
@@ -18,6 +19,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenu>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QScrollArea>
@@ -29,7 +31,7 @@
 namespace kf {
 
 namespace {
-constexpr qint64 kWindows[] = { 5LL * 60 * 1000, 60LL * 60 * 1000, 24LL * 3600 * 1000 };
+constexpr qint64 kSparklineMs = 5LL * 60 * 1000;
 // A block older than this is stale even while the stream claims to run (it stalled).
 constexpr qint64 kStaleAfterMs = 10000;
 
@@ -53,8 +55,7 @@ GpuPane::GpuPane(const AppContext& context, HostConnection* host, QWidget* paren
     , m_cardStack(new QStackedWidget(this))
     , m_noCards(new EmptyState(this))
     , m_metric(new QComboBox(this))
-    , m_window(new QComboBox(this))
-    , m_export(new QPushButton(tr("Export CSV…"), this))
+    , m_chartBar(new ChartWindowBar(this))
     , m_cardBox(new GpuCardGrid(this))
     , m_chart(new TimeChart(this))
     , m_processPanel(new GpuProcessPanel(host, this))
@@ -69,10 +70,7 @@ GpuPane::GpuPane(const AppContext& context, HostConnection* host, QWidget* paren
     for (const GpuField field : gpuChartFields())
         m_metric->addItem(gpuFieldLabel(field), int(field));
     bar->addWidget(m_metric);
-    bar->addWidget(new QLabel(tr("Window:"), page));
-    m_window->addItems({ tr("5 min"), tr("1 hour"), tr("24 hours") });
-    bar->addWidget(m_window);
-    bar->addWidget(m_export);
+    bar->addWidget(m_chartBar);
     pageLayout->addLayout(bar);
 
     auto* split = new QSplitter(Qt::Vertical, page);
@@ -104,14 +102,31 @@ GpuPane::GpuPane(const AppContext& context, HostConnection* host, QWidget* paren
     pageLayout->addWidget(split, 1);
 
     connect(m_metric, &QComboBox::currentIndexChanged, this, [this] { refreshChart(); });
-    connect(m_window, &QComboBox::currentIndexChanged, this, [this] { refreshChart(); });
-    connect(m_export, &QPushButton::clicked, this, [this] {
+    connect(m_chartBar, &ChartWindowBar::windowChanged, this, [this] { refreshChart(); });
+    m_chartBar->setCharts({ m_chart }, m_chart, QStringLiteral("gpu"));
+    // The chart's CSV holds its field per GPU; this one every charted field, sample by sample.
+    QAction* allFields = m_chartBar->exportMenu()->addAction(tr("Every GPU field as CSV (this window)…"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(
             this, tr("Export GPU history"), QStringLiteral("gpus.csv"), tr("CSV files (*.csv)"));
         if (path.isEmpty())
             return;
         if (const QString error = exportCsv(path); !error.isEmpty())
             addAlertLine(error, true, false);
+    });
+    allFields->setObjectName(QStringLiteral("gpuExportAllFields"));
+    // The chart's whole history: every GPU's series of the charted field, as held.
+    m_chart->setHistorySource([this] {
+        QList<CsvSeries> out;
+        if (!m_monitor)
+            return out;
+        const auto field = GpuField(m_metric->currentData().toInt());
+        const auto& history = m_monitor->history();
+        for (int g : history.gpus()) {
+            const SeriesBuffer* s = history.series(g, field);
+            out.append({ gpuFieldLabel(field), tr("GPU %1").arg(g), gpuFieldUnit(field),
+                s ? s->history() : QList<QPointF>() });
+        }
+        return out;
     });
     // Once a second: the chart while visible, and the age of stale cards.
     m_chartTimer.setInterval(1000);
@@ -282,7 +297,7 @@ void GpuPane::onSamples()
         }
         card->setSample(g, alerting.contains(g.index));
         const qint64 now = m_monitor->latestTimeMs();
-        card->setSparkline(m_monitor->history().series(g.index, GpuField::UtilGpu), now - kWindows[0], now);
+        card->setSparkline(m_monitor->history().series(g.index, GpuField::UtilGpu), now - kSparklineMs, now);
     }
     bool removed = false;
     for (auto it = m_cards.begin(); it != m_cards.end();) {
@@ -332,12 +347,12 @@ void GpuPane::addAlertLine(const QString& text, bool critical, bool cleared)
 
 qint64 GpuPane::windowMs() const
 {
-    return kWindows[qBound(0, m_window->currentIndex(), 2)];
+    return m_chartBar->windowMs();
 }
 
 void GpuPane::setWindowIndex(int index)
 {
-    m_window->setCurrentIndex(index);
+    m_chartBar->setWindowIndex(index);
 }
 
 void GpuPane::setMetric(GpuField field)
@@ -363,8 +378,12 @@ void GpuPane::refreshChart()
         m_chart->setValueRange(0, 100);
     else
         m_chart->setAutoRange();
-    const qint64 to = m_monitor->latestTimeMs() ? m_monitor->latestTimeMs() : QDateTime::currentMSecsSinceEpoch();
-    const qint64 from = to - windowMs();
+    const qint64 last = m_monitor->latestTimeMs() ? m_monitor->latestTimeMs() : QDateTime::currentMSecsSinceEpoch();
+    qint64 first = 0;
+    for (int g : gpus)
+        if (const SeriesBuffer* s = history.series(g, field); s && !s->isEmpty())
+            first = first ? qMin(first, s->firstTime()) : s->firstTime();
+    const auto [from, to] = m_chartBar->range(first, last);
     m_chart->setTimeWindow(from, to);
     const int columns = m_chart->columns();
     for (int i = 0; i < gpus.size(); ++i) {
@@ -382,7 +401,7 @@ QString GpuPane::exportCsv(const QString& path) const
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly))
         return tr("Cannot write %1: %2").arg(path, f.errorString());
-    f.write(m_monitor->history().toCsv(to - windowMs(), to));
+    f.write(m_monitor->history().toCsv(windowMs() > 0 ? to - windowMs() : 0, to));
     if (!f.commit())
         return tr("Cannot write %1: %2").arg(path, f.errorString());
     return {};

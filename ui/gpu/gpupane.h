@@ -18,6 +18,7 @@ class QStackedWidget;
 
 namespace kf {
 
+class ChartWindowBar;
 class EmptyState;
 class GpuCard;
 class GpuCardGrid;
@@ -25,9 +26,10 @@ class GpuMonitorHub;
 class GpuProcessPanel;
 class TimeChart;
 
-// The GPUs of one host: a card per GPU, a detail chart (metric and window selectable: 5 min,
-// 1 h, 24 h) fed from the monitor's SeriesBuffers decimated to the chart's width, the compute
-// process table, the alert list, and CSV export. Cards whose last sample is old (disconnected,
+// The GPUs of one host: a card per GPU, a detail chart (metric and window selectable through
+// the ChartWindowBar: 5 min to all) fed from the monitor's SeriesBuffers decimated to the chart's
+// width, the compute process table, the alert list, and export (the chart's CSV and PNG, and
+// every charted field as CSV). Cards whose last sample is old (disconnected,
 // nvidia-smi stopped) are greyed and say how old; with no cards the area says why (not
 // connected, no NVIDIA driver, nvidia-smi failing).
 class GpuPane : public HostPane
@@ -45,9 +47,11 @@ public:
     // clears the selection when it was selected; -1 clears.
     void selectGpu(int index);
     int selectedGpu() const { return m_highlight; }
-    // Window length in ms of the detail chart.
+    // Window length in ms of the detail chart; 0: all of the history.
     qint64 windowMs() const;
+    // By position in ChartWindowBar::windows().
     void setWindowIndex(int index);
+    ChartWindowBar* chartBar() const { return m_chartBar; }
     void setMetric(GpuField field); // a charted field
     // Writes the history of the current window as CSV; returns an error text or empty.
     QString exportCsv(const QString& path) const;
@@ -80,8 +84,7 @@ private:
     EmptyState* m_noCards;
     QWidget* m_cardScroll = nullptr;
     QComboBox* m_metric;
-    QComboBox* m_window;
-    QPushButton* m_export;
+    ChartWindowBar* m_chartBar;
     GpuCardGrid* m_cardBox;
     QMap<int, GpuCard*> m_cards;
     TimeChart* m_chart;

@@ -2,9 +2,11 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/remotebuild/buildchart.h"
 
+#include "ui/chart/chartwindowbar.h"
 #include "ui/chart/timechart.h"
 
 #include <QDateTime>
+#include <QHBoxLayout>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -21,6 +23,7 @@ enum StepSeries { Steps, Projection };
 
 BuildChart::BuildChart(QWidget* parent)
     : QWidget(parent)
+    , m_bar(new ChartWindowBar(this))
     , m_stepsChart(new TimeChart(this))
     , m_memChart(new TimeChart(this))
 {
@@ -34,9 +37,20 @@ BuildChart::BuildChart(QWidget* parent)
     m_memChart->setTitle(tr("Server memory available"));
     m_memChart->setUnit(tr("GB"));
     m_memChart->addSeries(tr("MemAvailable"), TimeChart::paletteColor(2));
+    // The projection is drawn, not measured: the CSV has the steps done only.
+    m_stepsChart->setHistorySource([this] {
+        return QList<CsvSeries> { { m_stepsChart->title(), m_stepsChart->seriesName(Steps), m_stepsChart->unit(),
+            m_steps } };
+    });
+    m_bar->setCharts({ m_stepsChart, m_memChart }, this, QStringLiteral("build"));
+    connect(m_bar, &ChartWindowBar::windowChanged, this, &BuildChart::refresh);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
+    auto* barRow = new QHBoxLayout();
+    barRow->addStretch(1);
+    barRow->addWidget(m_bar);
+    layout->addLayout(barRow);
     layout->addWidget(m_stepsChart, 3);
     layout->addWidget(m_memChart, 2);
     refresh();
@@ -118,9 +132,11 @@ void BuildChart::refresh()
     m_memChart->clearThresholds();
     if (m_dangerKb > 0 && m_memTotalGb > 0)
         m_memChart->addThreshold(double(m_dangerKb) / kKbPerGb, TimeChart::paletteColor(3), tr("danger"));
-    // One time window for both, from the start to the later of now and the projected end,
-    // with a little room on the right; at least 10 s so a fresh build is not one pixel wide.
-    const qint64 from = m_startMs >= 0 ? m_startMs : QDateTime::currentMSecsSinceEpoch();
+    // One time window for both, from the start (or the chosen length back from the last
+    // sample; nothing comes before the start) to the later of now and the projected end, with
+    // a little room on the right; at least 10 s so a fresh build is not one pixel wide.
+    const qint64 start = m_startMs >= 0 ? m_startMs : QDateTime::currentMSecsSinceEpoch();
+    const qint64 from = m_bar->windowMs() > 0 && m_endMs > 0 ? std::max(start, m_endMs - m_bar->windowMs()) : start;
     const qint64 to = std::max({ m_endMs, qint64(m_projectedEndMs), from + 10000 });
     const qint64 window = to + (to - from) / 20;
     m_stepsChart->setTimeWindow(from, window);

@@ -10,11 +10,13 @@
 
 namespace kf {
 
+class ChartWindowBar;
 class TimeChart;
 
 // Two charts on one clock: compile steps over time with the ETA projection (to the total),
 // and the server's MemAvailable with a danger line (an nvcc fan-out that eats the RAM shows
-// up here minutes before the OOM killer). Both are TimeCharts sharing one time window.
+// up here minutes before the OOM killer). Both are TimeCharts sharing one time window, the
+// last part of the build chosen in a ChartWindowBar (all of it, or its last 5 min to 24 h).
 class BuildChart : public QWidget
 {
     Q_OBJECT
@@ -28,12 +30,14 @@ public:
     int progressPoints() const;
     TimeChart* stepsChart() const { return m_stepsChart; }
     TimeChart* memoryChart() const { return m_memChart; }
+    ChartWindowBar* chartBar() const { return m_bar; }
     QSize sizeHint() const override { return { 560, 340 }; }
     QSize minimumSizeHint() const override { return { 300, 260 }; }
 
 private:
     void refresh();
 
+    ChartWindowBar* m_bar;
     TimeChart* m_stepsChart;
     TimeChart* m_memChart;
     QList<QPointF> m_steps;      // x: ms since the epoch, y: steps done

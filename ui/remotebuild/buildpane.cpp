@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/remotebuild/buildpane.h"
 
+#include "core/fleet/hostactivity.h"
 #include "core/hosts/hostconnection.h"
 #include "core/jobs/remotejob.h"
 #include "core/log/redact.h"
@@ -17,6 +18,7 @@
 #include "ui/remotebuild/verifyview.h"
 
 #include <QComboBox>
+#include <QDateTime>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QFontDatabase>
@@ -240,7 +242,11 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
         refreshJobs();
 }
 
-BuildPane::~BuildPane() = default;
+BuildPane::~BuildPane()
+{
+    if (m_session && m_context.activity && m_host)
+        m_context.activity->clearBuild(m_host->profile().name); // no longer followed
+}
 
 void BuildPane::loadProfiles()
 {
@@ -624,12 +630,18 @@ void BuildPane::attachJob(const QString& jobId)
     connect(m_session.get(), &BuildSession::failed, this, [this](const QString& e) { m_summary->setText(e); });
     m_summary->setText(tr("Following %1…").arg(jobId));
     m_session->attach(0);
+    if (m_context.activity) // running, steps not yet known (the fleet tiles say so)
+        m_context.activity->setBuild(
+            m_host->profile().name, jobId, BuildProgress(), QDateTime::currentMSecsSinceEpoch());
     updateButtons();
 }
 
 void BuildPane::onProgress(const BuildProgress& p)
 {
     m_chart->addProgress(p);
+    if (m_context.activity && m_session && m_host)
+        m_context.activity->setBuild(
+            m_host->profile().name, m_session->jobId(), p, QDateTime::currentMSecsSinceEpoch());
     if (p.total > 0) {
         m_bar->setRange(0, p.total);
         m_bar->setValue(p.done);
@@ -675,6 +687,8 @@ void BuildPane::onDiagnostic(const Diagnostic& d)
 
 void BuildPane::onFinished(const JobInfo& info)
 {
+    if (m_context.activity && m_host)
+        m_context.activity->clearBuild(m_host->profile().name);
     const bool ok = info.exitStatus == 0;
     const bool failed = !ok && !info.cancelled;
     QTreeWidgetItem* firstError = nullptr;

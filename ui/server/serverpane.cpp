@@ -3,6 +3,7 @@
 #include "ui/server/serverpane.h"
 
 #include "core/deploy/verifier.h"
+#include "core/fleet/hostactivity.h"
 #include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostconnection.h"
 #include "core/jobs/remotejob.h"
@@ -10,6 +11,7 @@
 #include "core/timeline/seriesstore.h"
 #include "core/transport/transportpool.h"
 #include "core/util/shellquote.h"
+#include "ui/chart/chartwindowbar.h"
 #include "ui/chart/timechart.h"
 #include "ui/server/benchpanel.h"
 
@@ -42,7 +44,6 @@ namespace kf {
 
 namespace {
 
-constexpr qint64 kChartWindowMs = 15LL * 60 * 1000;
 constexpr int kPollMs = 2000;
 // Metrics further apart than this had a pause between them (host not selected, no connection):
 // the charts show a gap there instead of a line across it.
@@ -141,7 +142,12 @@ ServerPane::ServerPane(const AppContext& context, HostConnection* host, QWidget*
     pageLayout->addWidget(m_summary);
 
     auto* split = new QSplitter(Qt::Vertical, page);
-    auto* chartBox = new QWidget(split);
+    auto* chartPage = new QWidget(split);
+    auto* chartLayout = new QVBoxLayout(chartPage);
+    chartLayout->setContentsMargins(0, 0, 0, 0);
+    m_chartBar = new ChartWindowBar(chartPage); // in the Monitor/Benchmark tab bar's corner (below)
+    auto* chartBox = new QWidget(chartPage);
+    chartLayout->addWidget(chartBox, 1);
     auto* grid = new QGridLayout(chartBox);
     grid->setContentsMargins(0, 0, 0, 0);
     struct Def
@@ -166,19 +172,27 @@ ServerPane::ServerPane(const AppContext& context, HostConnection* host, QWidget*
         chart->setUnit(defs[i].unit);
         for (int s = 0; s < defs[i].series.size(); ++s)
             chart->addSeries(defs[i].series[s].first, TimeChart::paletteColor(s == 0 ? 0 : 3));
-        chart->setProperty("kfSeries", QVariant::fromValue([&] {
-            QList<int> ids;
-            for (const auto& p : defs[i].series)
-                ids.append(p.second);
-            return ids;
-        }()));
+        QList<int> ids;
+        for (const auto& p : defs[i].series)
+            ids.append(p.second);
+        chart->setProperty("kfSeries", QVariant::fromValue(ids));
+        // Export writes everything the pane holds of the chart's series, not the window drawn.
+        chart->setHistorySource([this, chart, ids] {
+            QList<CsvSeries> out;
+            for (int k = 0; k < ids.size(); ++k)
+                out.append({ chart->title(), chart->seriesName(k), chart->unit(),
+                    m_series.empty() ? QList<QPointF>() : m_series[size_t(ids[k])].history() });
+            return out;
+        });
         if (defs[i].unit == QStringLiteral("%"))
             chart->setValueRange(0, 100);
         chart->setMinimumHeight(170);
         grid->addWidget(chart, i / 3, i % 3);
         m_charts.append(chart);
     }
-    split->addWidget(chartBox);
+    m_chartBar->setCharts(m_charts, chartBox, QStringLiteral("server"));
+    connect(m_chartBar, &ChartWindowBar::windowChanged, this, &ServerPane::refreshCharts);
+    split->addWidget(chartPage);
     m_log->setObjectName(QStringLiteral("serverLog"));
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(10000);
@@ -205,6 +219,10 @@ ServerPane::ServerPane(const AppContext& context, HostConnection* host, QWidget*
     m_bench = new BenchPanel(host, views);
     m_bench->setObjectName(QStringLiteral("benchPanel"));
     views->addTab(m_bench, tr("Benchmark"));
+    // The charts' bar sits beside the tabs, not in a row of its own: the charts keep the height.
+    views->setCornerWidget(m_chartBar, Qt::TopRightCorner);
+    connect(views, &QTabWidget::currentChanged, m_chartBar,
+        [this, views, split](int) { m_chartBar->setVisible(views->currentWidget() == split); });
     m_bench->setServerPort(quint16(m_port->value()));
     connect(m_port, &QSpinBox::valueChanged, m_bench, [this](int port) { m_bench->setServerPort(quint16(port)); });
     pageLayout->addWidget(views, 1);
@@ -579,6 +597,8 @@ void ServerPane::updateActions()
 void ServerPane::onStatus(const ServerStatus& s)
 {
     m_lastTime = s.timeMs;
+    if (m_context.activity && m_host) // the fleet tile's server line
+        m_context.activity->setServer(m_host->profile().name, s);
     if (m_portAnswers && !s.reachable)
         scan(); // the server went away: ours ended, or the port is free again
     m_portAnswers = s.reachable;
@@ -670,8 +690,7 @@ void ServerPane::refreshCharts()
 {
     if (m_lastTime <= 0 || m_series.empty())
         return;
-    const qint64 to = m_lastTime;
-    const qint64 from = to - kChartWindowMs;
+    const auto [from, to] = m_chartBar->range(m_series[Throughput].firstTime(), m_lastTime);
     for (TimeChart* chart : std::as_const(m_charts)) {
         chart->setTimeWindow(from, to);
         const QList<int> ids = chart->property("kfSeries").value<QList<int>>();
@@ -684,7 +703,8 @@ QList<QPointF> ServerPane::throughputPoints() const
 {
     if (m_lastTime <= 0 || m_series.empty())
         return {};
-    return m_series[Throughput].decimated(m_lastTime - kChartWindowMs, m_lastTime, m_charts.first()->columns());
+    const auto [from, to] = m_chartBar->range(m_series[Throughput].firstTime(), m_lastTime);
+    return m_series[Throughput].decimated(from, to, m_charts.first()->columns());
 }
 
 } // namespace kf

@@ -26,6 +26,7 @@ class QTreeWidget;
 namespace kf {
 
 class BenchPanel;
+class ChartWindowBar;
 class RemoteJob;
 class TimeChart;
 
@@ -63,6 +64,8 @@ public:
     QPlainTextEdit* logView() const { return m_log; }
     BenchPanel* benchPanel() const { return m_bench; }
     int chartCount() const { return int(m_charts.size()); }
+    const QList<TimeChart*>& charts() const { return m_charts; }
+    ChartWindowBar* chartBar() const { return m_chartBar; }
     // The throughput series as charted (NaN points are gaps), for tests.
     QList<QPointF> throughputPoints() const;
 
@@ -111,6 +114,7 @@ private:
     QLabel* m_status;
     QLabel* m_summary;
     QList<TimeChart*> m_charts;
+    ChartWindowBar* m_chartBar = nullptr;
     QPlainTextEdit* m_log;
     QTreeWidget* m_servers;
     BenchPanel* m_bench; // the Benchmark tab

@@ -4,6 +4,7 @@
 
 #include "core/timeline/eventstore.h"
 #include "core/transport/transportpool.h"
+#include "ui/chart/chartwindowbar.h"
 #include "ui/chart/timechart.h"
 #include "ui/timeline/timelinelanes.h"
 
@@ -71,18 +72,19 @@ TimelineView::TimelineView(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
 
     auto* bar = new QHBoxLayout();
-    struct Zoom
-    {
-        QString label;
-        qint64 span;
-    };
-    for (const Zoom& z : { Zoom { tr("15 min"), 15 * 60000 }, Zoom { tr("1 h"), kHour }, Zoom { tr("6 h"), 6 * kHour },
-             Zoom { tr("1 day"), 24 * kHour }, Zoom { tr("1 week"), 7 * 24 * kHour },
-             Zoom { tr("4 weeks"), 28 * 24 * kHour } }) {
-        auto* b = new QPushButton(z.label, this);
-        b->setObjectName(QStringLiteral("zoom:") + z.label);
+    // The windows every chart offers (ChartWindowBar: 5 min to 24 h; its "All" is the button
+    // below), then the timeline's longer ones.
+    QList<std::pair<QString, qint64>> zooms;
+    for (const auto& w : ChartWindowBar::windows())
+        if (w.second > 0)
+            zooms.append(w);
+    zooms.append({ tr("1 week"), 7 * 24 * kHour });
+    zooms.append({ tr("4 weeks"), 28 * 24 * kHour });
+    for (const auto& [label, span] : std::as_const(zooms)) {
+        auto* b = new QPushButton(label, this);
+        b->setObjectName(QStringLiteral("zoom:") + label);
         b->setAutoDefault(false);
-        connect(b, &QPushButton::clicked, this, [this, span = z.span] { showLast(span); });
+        connect(b, &QPushButton::clicked, this, [this, span = span] { showLast(span); });
         bar->addWidget(b);
     }
     auto* zoomIn = new QPushButton(QStringLiteral("+"), this);

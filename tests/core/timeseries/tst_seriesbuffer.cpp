@@ -156,6 +156,34 @@ private Q_SLOTS:
         QCOMPARE(pts.front().min, 7.0f);
         QCOMPARE(pts.back().min, 11.0f);
     }
+
+    // Export writes everything held: the raw samples where the raw ring reaches, buckets before.
+    void historyIsEverySampleThenTheBucketsBefore()
+    {
+        SeriesBuffer young;
+        QVERIFY(young.history().isEmpty());
+        young.append(1000, 1);
+        young.append(2000, std::nan(""));
+        young.append(3000, 3);
+        const QList<QPointF> h = young.history();
+        QCOMPARE(h.size(), 3);
+        QCOMPARE(h[0], QPointF(1000, 1));
+        QVERIFY(std::isnan(h[1].y()));
+        QCOMPARE(h[2], QPointF(3000, 3));
+
+        // A raw ring of 5 samples and 10 s buckets: 30 samples, the first 25 only as buckets.
+        SeriesBuffer b({ { 0, 5 }, { 10000, 100 } });
+        for (int i = 0; i < 30; ++i)
+            b.append(1000LL * i, i);
+        const QList<QPointF> all = b.history();
+        // Buckets starting at 0, 10 s and 20 s (before the first raw sample at 25 s), then 25..29 s.
+        QCOMPARE(all.size(), 3 + 5);
+        QCOMPARE(all[0], QPointF(0, 4.5));      // samples 0..9: min 0, max 9
+        QCOMPARE(all[1], QPointF(10000, 14.5)); // 10..19
+        QCOMPARE(all[2], QPointF(20000, 24.5)); // the open bucket: 20..29
+        QCOMPARE(all[3], QPointF(25000, 25));
+        QCOMPARE(all.last(), QPointF(29000, 29));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSeriesBuffer)

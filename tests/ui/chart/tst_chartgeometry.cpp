@@ -5,12 +5,14 @@
 // is fixed or nice around the data, and the legend is laid out once, in centred rows inside
 // the widget under the time labels, with the plot shrinking by exactly the rows it takes.
 #include "ui/chart/chartgeometry.h"
+#include "ui/chart/chartwindowbar.h"
 
 #include <QApplication>
 #include <QFontMetrics>
 #include <QMap>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace kf;
@@ -136,6 +138,48 @@ private Q_SLOTS:
         placeholder.from = 0;
         placeholder.to = 1;
         QVERIFY(ChartGeometry::compute(placeholder, fm).timeTicks().times.isEmpty());
+    }
+
+    // Every window the bar offers gets a handful of readable ticks at a wide and a small size,
+    // and a window over midnight names the day there (a 24 h axis of bare "HH:mm" is ambiguous).
+    void timeTicksSuitEveryWindow()
+    {
+        const QFontMetrics fm(QApplication::font());
+        const QDateTime noon(QDate(2026, 3, 10), QTime(12, 0));
+        const qint64 end = noon.toMSecsSinceEpoch();
+        for (const auto& [label, ms] : ChartWindowBar::windows()) {
+            const qint64 span = ms > 0 ? ms : 3LL * 24 * 3600 * 1000; // "all": three days of history
+            for (const int width : { 1400, 420 }) {
+                ChartGeometry::Input in = input(QSize(width, 300));
+                const auto [from, to] = ChartWindowBar::range(ms, end - span, end);
+                QCOMPARE(to - from, span);
+                in.from = from;
+                in.to = to;
+                const ChartGeometry g = ChartGeometry::compute(in, fm);
+                const ChartGeometry::TimeTicks ticks = g.timeTicks();
+                QVERIFY2(ticks.times.size() >= 2 && ticks.times.size() <= 16,
+                    qPrintable(QStringLiteral("%1 at %2 px: %3 ticks").arg(label).arg(width).arg(ticks.times.size())));
+                QCOMPARE(ticks.labels.size(), ticks.times.size());
+                for (qsizetype i = 1; i < ticks.times.size(); ++i)
+                    QVERIFY(
+                        g.timeToX(double(ticks.times[i])) - g.timeToX(double(ticks.times[i - 1])) >= ticks.labelWidth);
+                for (qsizetype i = 0; i < ticks.times.size(); ++i) {
+                    const QDateTime at = QDateTime::fromMSecsSinceEpoch(ticks.times[i]);
+                    if (at.time() == QTime(0, 0) && span > 3600000)
+                        QCOMPARE(ticks.labels[i], at.toString(QStringLiteral("MMM d")));
+                    else
+                        QCOMPARE(ticks.labels[i], at.toString(ticks.format));
+                }
+                if (span >= 24LL * 3600 * 1000) // crosses midnight: some tick says which day
+                    QVERIFY(std::any_of(ticks.labels.cbegin(), ticks.labels.cend(),
+                        [](const QString& l) { return l.startsWith(QStringLiteral("Mar")); }));
+            }
+        }
+        // "All" of a young history is still 10 s wide; of an old one, all of it.
+        QVERIFY(ChartWindowBar::range(0, end - 5000, end) == std::make_pair(end - 10000, end));
+        QVERIFY(ChartWindowBar::range(0, end - 30000, end) == std::make_pair(end - 30000, end));
+        QVERIFY(ChartWindowBar::range(0, end - 7200000, end) == std::make_pair(end - 7200000, end));
+        QVERIFY(ChartWindowBar::range(0, 0, end) == std::make_pair(end - 10000, end)); // nothing yet
     }
 
     void legendRowsAreLaidOutOnce()
