@@ -181,6 +181,11 @@ MainWindow::MainWindow(const AppContext& context, QWidget* parent)
     auto* split = new QSplitter(this);
     split->addWidget(sidebar);
     split->addWidget(m_tabs);
+    // The sidebar keeps a width where host names are readable (elided, whole in the tooltip);
+    // a smaller window takes its room from the tabs.
+    sidebar->setMinimumWidth(170);
+    split->setCollapsible(0, false);
+    split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);
     split->setSizes({ 260, 1100 });
     setCentralWidget(split);

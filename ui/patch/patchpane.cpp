@@ -175,6 +175,7 @@ PatchPane::PatchPane(const AppContext& context, HostConnection* host, QWidget* p
     m_why->setOpenExternalLinks(false);
     m_why->setObjectName(QStringLiteral("patchWhy"));
     m_statusLabel->setObjectName(QStringLiteral("patchStatus"));
+    m_statusLabel->setWordWrap(true); // a long host or path must not widen the window
     m_outcomeLabel->setObjectName(QStringLiteral("patchOutcome"));
     m_outcomeLabel->setWordWrap(true);
     m_outcomeLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);

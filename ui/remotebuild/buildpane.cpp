@@ -130,7 +130,7 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
     , m_log(new LogView(this))
 {
     m_profiles->setObjectName(QStringLiteral("profilePicker"));
-    m_profiles->setMinimumContentsLength(22);
+    m_profiles->setMinimumContentsLength(16); // the pane fits a 1024 px window
     m_edit->setObjectName(QStringLiteral("editProfile"));
     m_start->setObjectName(QStringLiteral("startBuild"));
     m_preflight->setObjectName(QStringLiteral("preflight"));
