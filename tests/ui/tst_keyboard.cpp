@@ -39,6 +39,7 @@ private Q_SLOTS:
         m_window = std::make_unique<MainWindow>(ctx);
         m_window->resize(1400, 850);
         m_window->show();
+        m_window->activateWindow(); // X without a window manager activates nothing by itself
         QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
         m_window->selectHost(QStringLiteral("This machine"));
     }

@@ -82,7 +82,7 @@ DiffView::DiffView(QWidget* parent)
     m_newSide = tr("After this patch");
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    auto* panes = new QHBoxLayout;
+    auto* panes = m_panes = new QHBoxLayout;
     panes->setSpacing(2);
     for (auto [title, view] : { std::pair { m_leftTitle, m_left }, std::pair { m_rightTitle, m_right } }) {
         auto* column = new QVBoxLayout;
@@ -159,6 +159,7 @@ void DiffView::updateTitles()
     m_leftTitle->setToolTip(m_fileName);
     m_rightTitle->setToolTip(m_fileName);
     m_rightTitle->setVisible(split);
+    m_panes->setStretch(1, split ? 1 : 0); // a hidden column keeps no room
 }
 
 void DiffView::setMode(Mode mode)

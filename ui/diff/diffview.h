@@ -9,6 +9,7 @@
 #include <QWidget>
 
 class QSyntaxHighlighter;
+class QHBoxLayout;
 class QLabel;
 
 namespace kf {
@@ -97,6 +98,7 @@ private:
 
     DiffTextView* m_left;
     DiffTextView* m_right;
+    QHBoxLayout* m_panes; // the two columns (title over view); unified: the left one alone
     QLabel* m_leftTitle;
     QLabel* m_rightTitle;
     QLabel* m_status;

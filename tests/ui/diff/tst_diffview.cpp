@@ -38,6 +38,9 @@ private Q_SLOTS:
         // Unified: one title naming both sides by their signs.
         view.setMode(DiffView::Mode::Unified);
         QVERIFY(!right->isVisible());
+        // The one column takes the whole width.
+        auto* text = view.findChild<DiffTextView*>(QStringLiteral("diffLeft"));
+        QTRY_VERIFY2(text->width() > view.width() * 9 / 10, qPrintable(QString::number(text->width())));
         QVERIFY(left->text().contains(QLatin1String("Before this patch")));
         QVERIFY(left->text().contains(QLatin1String("After this patch")));
         QVERIFY(left->text().contains(QLatin1String("flash_attn.py")));
