@@ -3,6 +3,7 @@
 #include "ui/mainwindow.h"
 
 #include "core/demo/demostart.h"
+#include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostmanager.h"
 #include "core/hosts/hostprofilestore.h"
 #include "core/log/logging.h"
@@ -11,6 +12,8 @@
 #include "ui/common/emptystate.h"
 #include "ui/common/hostpanestack.h"
 #include "ui/common/preferences.h"
+#include "ui/common/preferencesdialog.h"
+#include "ui/diff/diffview.h"
 #include "ui/fleet/fleetview.h"
 #include "ui/gpu/gpupane.h"
 #include "ui/highlight/highlighterinfo.h"
@@ -25,6 +28,9 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QHeaderView>
 #include <QLabel>
 #include <QListView>
 #include <QMenuBar>
@@ -33,10 +39,41 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QStyledItemDelegate>
 #include <QTabWidget>
+#include <QTreeWidget>
 #include <QVBoxLayout>
 
 namespace kf {
+namespace {
+
+// Sidebar rows as wide as the list, never wider: a long name or "user@host:port · Disconnected"
+// is elided (the tooltip has it whole) instead of widening the row under a horizontal scrollbar.
+class SidebarDelegate : public QStyledItemDelegate
+{
+public:
+    explicit SidebarDelegate(QListView* view)
+        : QStyledItemDelegate(view)
+        , m_view(view)
+    { }
+    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override
+    {
+        QSize size = QStyledItemDelegate::sizeHint(option, index);
+        size.setWidth(std::min(size.width(), std::max(1, m_view->viewport()->width() - 2 * m_view->spacing())));
+        return size;
+    }
+
+private:
+    QListView* m_view;
+};
+
+// "&Hosts" -> "Hosts"
+QString plainTitle(QString text)
+{
+    return text.remove(QLatin1Char('&')).remove(QChar(0x2026)).trimmed();
+}
+
+} // namespace
 
 MainWindow::MainWindow(const AppContext& context, QWidget* parent)
     : QMainWindow(parent)
@@ -59,6 +96,10 @@ MainWindow::MainWindow(const AppContext& context, QWidget* parent)
     m_hostList->setSpacing(2);
     m_hostList->setIconSize(QSize(20, 20));
     m_hostList->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_hostList->setItemDelegate(new SidebarDelegate(m_hostList));
+    m_hostList->setTextElideMode(Qt::ElideRight);
+    m_hostList->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_hostList->setResizeMode(QListView::Adjust); // rows are laid out again, to the new width
     sideLayout->addWidget(m_hostList);
     auto* addServer = new QPushButton(tr("Add a server\u2026"), sidebar);
     addServer->setObjectName(QStringLiteral("sidebarAddServer"));
@@ -140,6 +181,11 @@ MainWindow::MainWindow(const AppContext& context, QWidget* parent)
     auto* split = new QSplitter(this);
     split->addWidget(sidebar);
     split->addWidget(m_tabs);
+    // The sidebar keeps a width where host names are readable (elided, whole in the tooltip);
+    // a smaller window takes its room from the tabs.
+    sidebar->setMinimumWidth(170);
+    split->setCollapsible(0, false);
+    split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);
     split->setSizes({ 260, 1100 });
     setCentralWidget(split);
@@ -169,6 +215,35 @@ void MainWindow::createMenus()
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
+    QMenu* editMenu = menuBar()->addMenu(tr("&Edit"));
+    QAction* prefs = editMenu->addAction(tr("&Preferences\u2026"), this, &MainWindow::showPreferences);
+    prefs->setObjectName(QStringLiteral("preferences"));
+    prefs->setMenuRole(QAction::PreferencesRole); // the application menu on macOS
+    // The platform's key where it has one (macOS Cmd+,); elsewhere Ctrl+, as most apps use.
+    prefs->setShortcuts(QKeySequence::keyBindings(QKeySequence::Preferences).isEmpty()
+            ? QList<QKeySequence> { QKeySequence(Qt::CTRL | Qt::Key_Comma) }
+            : QKeySequence::keyBindings(QKeySequence::Preferences));
+
+    // One action per tab, in the order the tabs are shown: Ctrl+1..Ctrl+9.
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        QWidget* page = m_tabs->widget(i);
+        QAction* show = view->addAction(m_tabs->tabText(i), this, [this, page] { m_tabs->setCurrentWidget(page); });
+        show->setObjectName(QStringLiteral("showTab-") + tabName(m_tabPages.key(page, Tab::Overview)));
+        if (i < 9)
+            show->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
+    }
+    view->addSeparator();
+    // Window-wide, so they work from the sidebar too (the tab bar's own Ctrl+Tab needs the focus
+    // inside the tabs). Ctrl+Shift+Tab arrives as Backtab on X11.
+    QAction* next = view->addAction(tr("&Next Tab"), this, [this] { nextTab(1); });
+    next->setObjectName(QStringLiteral("nextTab"));
+    next->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Tab));
+    QAction* previous = view->addAction(tr("&Previous Tab"), this, [this] { nextTab(-1); });
+    previous->setObjectName(QStringLiteral("previousTab"));
+    previous->setShortcuts(
+        { QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Tab), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Backtab) });
+
     QMenu* hosts = menuBar()->addMenu(tr("&Hosts"));
     hosts->addAction(tr("&Connect"), this, [this] {
         if (m_current)
@@ -178,7 +253,7 @@ void MainWindow::createMenus()
         if (m_current)
             m_current->disconnectFromHost();
     });
-    QAction* reconnect = hosts->addAction(tr("&Reconnect on Start"));
+    QAction* reconnect = m_reconnectAction = hosts->addAction(tr("&Reconnect on Start"));
     reconnect->setObjectName(QStringLiteral("reconnectOnStart"));
     reconnect->setCheckable(true);
     reconnect->setChecked(reconnectOnStart());
@@ -222,8 +297,86 @@ void MainWindow::createMenus()
     }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* keys = help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
+    keys->setObjectName(QStringLiteral("keyboardShortcuts"));
     help->addAction(tr("&About KernelForge"), this, &MainWindow::showAbout);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::nextTab(int step)
+{
+    const int n = m_tabs->count();
+    if (n > 0)
+        m_tabs->setCurrentIndex(((m_tabs->currentIndex() + step) % n + n) % n);
+}
+
+QList<ShortcutInfo> MainWindow::shortcuts() const
+{
+    QList<ShortcutInfo> out;
+    const std::function<void(const QMenu*)> walk = [&](const QMenu* menu) {
+        for (const QAction* a : menu->actions()) {
+            if (a->menu()) {
+                walk(a->menu());
+            } else if (!a->shortcuts().isEmpty()) {
+                QString where = plainTitle(menu->title());
+                if (a->shortcutContext() == Qt::WidgetShortcut)
+                    where = tr("%1 (in the sidebar)").arg(where);
+                out.append({ where, plainTitle(a->text()), a->shortcuts() });
+            }
+        }
+    };
+    for (const QAction* a : menuBar()->actions())
+        if (a->menu())
+            walk(a->menu());
+    return out + PatchPane::keyboardShortcuts() + DiffView::keyboardShortcuts();
+}
+
+void MainWindow::showShortcuts()
+{
+    QDialog dialog(this);
+    dialog.setObjectName(QStringLiteral("shortcutsDialog"));
+    dialog.setWindowTitle(tr("Keyboard Shortcuts"));
+    auto* list = new QTreeWidget(&dialog);
+    list->setObjectName(QStringLiteral("shortcutList"));
+    list->setRootIsDecorated(false);
+    list->setHeaderLabels({ tr("Keys"), tr("Action"), tr("Where") });
+    for (const ShortcutInfo& s : shortcuts()) {
+        QStringList keys;
+        for (const QKeySequence& k : s.keys)
+            keys << k.toString(QKeySequence::NativeText);
+        new QTreeWidgetItem(list, { keys.join(QStringLiteral(", ")), s.what, s.where });
+    }
+    for (int c = 0; c < 3; ++c)
+        list->resizeColumnToContents(c);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    auto* layout = new QVBoxLayout(&dialog);
+    layout->addWidget(list);
+    layout->addWidget(buttons);
+    dialog.resize(640, 560);
+    dialog.exec();
+}
+
+void MainWindow::showPreferences()
+{
+    PreferencesDialog dialog(Preferences::load(), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const Preferences chosen = dialog.preferences();
+    chosen.save();
+    applyPreferences(chosen);
+    statusBar()->showMessage(tr("Preferences saved"), 5000);
+}
+
+void MainWindow::applyPreferences(const Preferences& preferences)
+{
+    if (m_context.gpuMonitors)
+        m_context.gpuMonitors->setIntervalMs(preferences.gpuRefreshMs);
+    if (m_reconnectAction) {
+        const QSignalBlocker quiet(m_reconnectAction); // saved already
+        m_reconnectAction->setChecked(preferences.reconnectOnStart);
+    }
+    Q_EMIT preferencesChanged(preferences);
 }
 
 void MainWindow::tryDemo()

@@ -4,6 +4,8 @@
 
 #include "core/hosts/hostprofile.h"
 #include "ui/appcontext.h"
+#include "ui/common/preferences.h"
+#include "ui/common/shortcutinfo.h"
 
 #include <QList>
 #include <QMainWindow>
@@ -12,6 +14,7 @@
 
 #include <optional>
 
+class QAction;
 class QLabel;
 class QListView;
 class QPushButton;
@@ -53,6 +56,18 @@ public:
     // (QSettings; on by default). The last host and tab are selected again either way.
     static bool reconnectOnStart();
     static void setReconnectOnStart(bool on);
+    // Every shortcut the app defines: the menus' actions (read from the actions themselves) and
+    // the views' own keys (from the tables they handle keys with). Help > Keyboard Shortcuts.
+    QList<ShortcutInfo> shortcuts() const;
+    void showShortcuts();
+    // Edit > Preferences; OK saves and applies at once (applyPreferences).
+    void showPreferences();
+    // What changed takes effect: the GPU streams' interval, the Hosts menu's reconnect switch.
+    // Units, the chart window and build notifications are read where they are used.
+    void applyPreferences(const Preferences& preferences);
+
+Q_SIGNALS:
+    void preferencesChanged(const kf::Preferences& preferences);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -63,6 +78,7 @@ private:
     void updateStatus();
     void showAbout();
     void showConnectDialog();
+    void nextTab(int step);
     // "Try the demo server": startDemoServer (as --demo does), then selects it.
     void tryDemo();
     // The connect dialog filled with `initial`; on Connect, the host it describes replaces
@@ -82,6 +98,7 @@ private:
     QList<HostPaneStack*> m_stacks;
     QLabel* m_statusHost;
     QPushButton* m_addServer; // the first screen's "Add a server"
+    QAction* m_reconnectAction = nullptr;
     QPointer<HostConnection> m_current;
     HostProfile m_lastUnsaved; // an unsaved host that failed to connect: the next dialog starts from it
 };

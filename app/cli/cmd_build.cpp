@@ -367,7 +367,7 @@ void startFlags(cli::FlagTable& t, BuildArgs& a)
 {
     t.add("--profile", &a.profileName)
         .add("--command", &a.command)
-        .add("--dir", &a.dir)
+        .addPath("--dir", &a.dir)
         .add("--name", &a.name)
         .add("--max-jobs", &a.maxJobs, 0, "a number of jobs")
         .add("--cmake-arg", &a.cmakeArgs)
@@ -381,7 +381,7 @@ void startFlags(cli::FlagTable& t, BuildArgs& a)
                 return {};
             })
         .add("--env-file", [&a](const QString& v) -> Result<void> {
-            const auto file = readEnvFile(v);
+            const auto file = readEnvFile(cli::cleanPath(v));
             if (!file)
                 return file.withoutValue();
             a.env.insert(file.value());
@@ -396,7 +396,7 @@ void attachFlags(cli::FlagTable& t, BuildArgs& a)
 
 void preflightFlags(cli::FlagTable& t, BuildArgs& a)
 {
-    t.add("--profile", &a.profileName).add("--dir", &a.dir);
+    t.add("--profile", &a.profileName).addPath("--dir", &a.dir);
 }
 
 // The subcommands: the flags each takes (besides --json, and --job-root and the target's for
@@ -443,7 +443,7 @@ int runBuild(const QStringList& argsIn)
     cli::FlagTable flags;
     flags.add("--json", &a.json);
     if (cmd->run)
-        flags.add("--job-root", &a.root);
+        flags.addPath("--job-root", &a.root);
     cmd->flags(flags, a);
     if (const auto taken = flags.take(args); !taken)
         return cli::usageError(me, taken.error());

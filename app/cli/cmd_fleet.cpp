@@ -271,7 +271,7 @@ int status(QStringList args)
     bool json = false;
     QString hostsFile;
     cli::FlagTable flags;
-    flags.add("--json", &json).add("--hosts-file", &hostsFile);
+    flags.add("--json", &json).addPath("--hosts-file", &hostsFile);
     if (const auto taken = takeSourceAndFlags(args, &o, flags); !taken)
         return cli::usageError(me, taken.error());
     if (o.url.isEmpty())
@@ -319,7 +319,7 @@ int import(QStringList args)
     SourceOptions o;
     QString hostsFile, user;
     cli::FlagTable flags;
-    flags.add("--hosts-file", &hostsFile).add("--user", &user);
+    flags.addPath("--hosts-file", &hostsFile).add("--user", &user);
     if (const auto taken = takeSourceAndFlags(args, &o, flags); !taken)
         return cli::usageError(me, taken.error());
     const auto loaded = loadProfiles(hostsFile);
@@ -379,9 +379,9 @@ int rollout(QStringList args)
     cli::FlagTable flags;
     flags.add("--tag", &tags)
         .add("--host", &names)
-        .add("--hosts-file", &hostsFile)
+        .addPath("--hosts-file", &hostsFile)
         .add("--set", &setSpec)
-        .add("--root", &root)
+        .addPath("--root", &root)
         .add("--profile", &profileName)
         .add("--review-host", &reviewHost)
         .add("--expect-plan", &expectPlan)
@@ -588,10 +588,10 @@ int runHosts(const QStringList& argsIn)
     cli::FlagTable flags;
     flags.add("--ansible", &ansible)
         .add("--json", &json)
-        .add("--hosts-file", &hostsFile)
+        .addPath("--hosts-file", &hostsFile)
         .add("--tag", &tags)
-        .add("-o", &output)
-        .add("--output", &output);
+        .addPath("-o", &output)
+        .addPath("--output", &output);
     if (const auto taken = flags.takeAll(args); !taken)
         return cli::usageError(me, taken.error(), usage);
     if (sub != u"list" && !(sub == u"export" && ansible))

@@ -320,7 +320,7 @@ int runPatch(const QStringList& argsIn)
                 return kExitError;
             }
             ssh = so.value();
-            opt.root = so->remotePath;
+            opt.root = cli::cleanPath(so->remotePath);
         }
     }
     if (args.contains(QStringLiteral("--help"))) {
@@ -330,7 +330,7 @@ int runPatch(const QStringList& argsIn)
     const QString me = QStringLiteral("kernelforge-cli patch");
     cli::FlagTable flags;
     flags.add("--set", &opt.set)
-        .add("--root", &opt.root)
+        .addPath("--root", &opt.root)
         .add("--strip", &opt.strip, 0, "a number of path components >= 0")
         .add("--id", &opt.id, 1, "a journal id (see patch status)")
         .add("--json", &opt.json);

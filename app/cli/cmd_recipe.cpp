@@ -65,7 +65,7 @@ int runExport(QStringList args)
     bool local = false;
     // Our own options first, so their values are never taken for the destination.
     cli::FlagTable flags;
-    flags.add("-o", &output).add("--output", &output).add("--name", &name).add("--local", &local);
+    flags.addPath("-o", &output).addPath("--output", &output).add("--name", &name).add("--local", &local);
     if (const auto taken = flags.take(args); !taken)
         return cli::usageError(kExportMe, taken.error());
     QString host = QStringLiteral("local");
@@ -112,7 +112,7 @@ int runApply(QStringList args)
     flags.add("--dry-run", &options.dryRun)
         .add("--json", &json)
         .add("--local", &local)
-        .add("--job-root", &options.jobRoot)
+        .addPath("--job-root", &options.jobRoot)
         .add("--launch-timeout", &options.launchTimeoutS, 1, "seconds > 0")
         .add("--env",
             [&](const QString& v) {
@@ -124,7 +124,7 @@ int runApply(QStringList args)
                 return Result<void>();
             })
         .add("--env-file", [&](const QString& v) {
-            const auto file = readEnvFile(v);
+            const auto file = readEnvFile(cli::cleanPath(v));
             if (!file)
                 return file.withoutValue();
             options.env.insert(file.value());

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // kernelforge-cli exec / get / put: ssh and scp-like commands over the SSH layer.
 #include "app/cli/cli.h"
+#include "app/cli/flags.h"
 #include "app/cli/sshoptions.h"
 
 #include "core/ssh/sshtransport.h"
@@ -238,7 +239,7 @@ int runPut(const QStringList& argsIn)
     const SshCliOptions& opts = *parsed;
     const QFileInfo local(args.first());
     if (!local.isFile()) {
-        err() << "kernelforge-cli put: no such file: " << args.first() << "\n" << Qt::flush;
+        err() << "kernelforge-cli put: no such file: " << cleanPath(args.first()) << "\n" << Qt::flush;
         return 1;
     }
     auto transport = connectForCli(opts);

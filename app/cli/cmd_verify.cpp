@@ -85,7 +85,7 @@ int runVerifyCommand(const QStringList& argv)
     bool json = false;
     // Our own options first, so their values are never taken for the destination.
     cli::FlagTable flags;
-    flags.add("--json", &json).add("--dir", &request.dir).add("--profile", &profileName);
+    flags.add("--json", &json).addPath("--dir", &request.dir).add("--profile", &profileName);
     if (const auto taken = flags.take(args); !taken)
         return cli::usageError(me, taken.error(), usage);
     const auto targetOptions = cli::takeTargetOptions(args);

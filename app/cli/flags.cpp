@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "app/cli/flags.h"
 
+#include <QDir>
+
 #include <limits>
 
 namespace kf::cli {
@@ -37,6 +39,19 @@ FlagTable& FlagTable::add(const char* name, QString* value)
 {
     return add(name, [value](const QString& v) {
         *value = v;
+        return Result<void>();
+    });
+}
+
+QString cleanPath(const QString& path)
+{
+    return path.isEmpty() ? path : QDir::cleanPath(path);
+}
+
+FlagTable& FlagTable::addPath(const char* name, QString* path)
+{
+    return add(name, [path](const QString& v) {
+        *path = cleanPath(v);
         return Result<void>();
     });
 }

@@ -24,6 +24,11 @@
 //   if (const auto taken = flags.take(args); !taken) ... usage error (exit 2): taken.error()
 namespace kf::cli {
 
+// A path as the CLI keeps and prints it: QDir::cleanPath's lexical form, for a local path and
+// a server's alike ("./a/../b/" -> "b", "build//x/" -> "build/x", "~/sgl/" -> "~/sgl"); an
+// empty path stays empty. Patch roots are printed as their canonical folder (patch::canonicalRoot).
+QString cleanPath(const QString& path);
+
 class FlagTable
 {
 public:
@@ -31,6 +36,8 @@ public:
     FlagTable& add(const char* name, bool* on);
     // A value: the last one given wins.
     FlagTable& add(const char* name, QString* value);
+    // A path, kept (and so printed) in its clean form: cleanPath().
+    FlagTable& addPath(const char* name, QString* path);
     // A repeatable value: every one is appended.
     FlagTable& add(const char* name, QStringList* values);
     // A whole number >= minimum; anything else is a usage error "<name> needs <what>: <value>".

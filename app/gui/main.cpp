@@ -13,6 +13,7 @@
 #include "core/transport/transportpool.h"
 #include "core/version.h"
 #include "ui/appcontext.h"
+#include "ui/common/preferences.h"
 #include "ui/highlight/highlighterinfo.h"
 #include "ui/hosts/guiinteraction.h"
 #include "ui/mainwindow.h"
@@ -131,7 +132,8 @@ int main(int argc, char** argv)
     kf::HostManager hosts;
     hosts.setFactory(kf::SshHostConnection::factory(&interaction));
     kf::GpuMonitorHub gpuMonitors;
-    kf::timeline::SeriesRecorder timelineSeries; // every host's GPU series, kept for the Timeline
+    gpuMonitors.setIntervalMs(kf::Preferences::load().gpuRefreshMs); // Edit > Preferences changes it live
+    kf::timeline::SeriesRecorder timelineSeries;                     // every host's GPU series, kept for the Timeline
     timelineSeries.watch(&gpuMonitors);
     kf::HostProfileStore profileStore;
     kf::AppContext context;

@@ -95,6 +95,25 @@ void GpuMonitor::stop()
         setState(State::Stopped);
 }
 
+void GpuMonitor::setIntervalMs(int ms)
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    if (ms <= 0 || ms == m_options.intervalMs)
+        return;
+    m_options.intervalMs = ms;
+    if (m_state != State::Streaming || !m_stream)
+        return;
+    m_stream->disconnect(this); // its finished() must not schedule a restart
+    m_stream->cancel();
+    m_stream.reset();
+    flushBlock();
+    // Replaced at once, not lost: no gap is recorded for the switch (startStream would).
+    const bool gapPending = m_gapPending;
+    startStream();
+    m_gapPending = gapPending;
+    log::monitor()->info("{}: GPU stream restarted with a {} ms interval", m_hostName, ms);
+}
+
 void GpuMonitor::probe()
 {
     setState(State::Probing);

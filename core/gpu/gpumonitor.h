@@ -62,6 +62,10 @@ public:
 
     void start();
     void stop();
+    // A new sampling interval (Edit > Preferences): a running stream is replaced by one with it
+    // at once; a monitor that is probing or restarting starts its stream with it.
+    void setIntervalMs(int ms);
+    int intervalMs() const { return m_options.intervalMs; }
     State state() const { return m_state; }
     QString hostName() const { return m_hostName; }
     // The last probe found no nvidia-smi on the host (the shell's "command not found", exit

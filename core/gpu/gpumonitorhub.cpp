@@ -38,6 +38,15 @@ GpuMonitor* GpuMonitorHub::monitorFor(HostConnection* host)
     return monitor;
 }
 
+void GpuMonitorHub::setIntervalMs(int ms)
+{
+    if (ms <= 0)
+        return;
+    m_options.intervalMs = ms;
+    for (const Entry& e : std::as_const(m_entries))
+        e.monitor->setIntervalMs(ms);
+}
+
 QList<GpuMonitor*> GpuMonitorHub::monitors() const
 {
     QList<GpuMonitor*> out;

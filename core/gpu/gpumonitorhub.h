@@ -23,6 +23,9 @@ public:
     explicit GpuMonitorHub(QObject* parent = nullptr);
     // Options for monitors created from now on (tests shorten intervals).
     void setOptions(const GpuMonitor::Options& options) { m_options = options; }
+    const GpuMonitor::Options& options() const { return m_options; }
+    // The sampling interval of every monitor, running ones included, and of those made later.
+    void setIntervalMs(int ms);
     // The host's monitor, started; null while the host has never been Ready.
     GpuMonitor* monitorFor(HostConnection* host);
     QList<GpuMonitor*> monitors() const;

@@ -6,6 +6,8 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -132,6 +134,53 @@ private Q_SLOTS:
         QVERIFY2(nothing.err.contains("nothing to roll back"), nothing.err.constData());
         QVERIFY2(nothing.err.contains(QByteArray(":" + real.toUtf8() + "\n")), nothing.err.constData());
         QCOMPARE(nothing.err.trimmed().count('\n'), 0);
+    }
+
+    // Paths the CLI prints from what the user typed come out clean: "./a/../b/" is "b" and
+    // "build//x/" is "build/x", in a local error, a job's folder and a server's root.
+    void pathsArePrintedClean()
+    {
+        KF_START_DEMO_HOST(demo);
+        QTemporaryDir state;
+        const QStringList env { QStringLiteral("XDG_STATE_HOME=") + state.filePath(QStringLiteral("state")),
+            QStringLiteral("XDG_CONFIG_HOME=") + state.filePath(QStringLiteral("config")),
+            QStringLiteral("XDG_CACHE_HOME=") + state.filePath(QStringLiteral("cache")),
+            QStringLiteral("HOME=") + state.filePath(QStringLiteral("home")) };
+        QDir().mkpath(state.filePath(QStringLiteral("home/build/x")));
+
+        // A local root that is not there: the error names it clean.
+        const QString messy = state.path() + QStringLiteral("/./a/../no-such-root//");
+        const auto plan
+            = test::runCli({ QStringLiteral("patch"), QStringLiteral("plan"), QStringLiteral("--set"),
+                               QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), QStringLiteral("--root"), messy },
+                60000, env);
+        QVERIFY2(plan.exitCode != 0, plan.out.constData());
+        QVERIFY2(plan.err.contains((state.path() + QStringLiteral("/no-such-root")).toUtf8()), plan.err.constData());
+        QVERIFY2(
+            !plan.err.contains("/./") && !plan.err.contains("/../") && !plan.err.contains("//"), plan.err.constData());
+
+        // A job's folder, as `build start --json` reports it.
+        const auto start = test::runCli(
+            { QStringLiteral("build"), QStringLiteral("start"), QStringLiteral("--local"), QStringLiteral("--json"),
+                QStringLiteral("--command"), QStringLiteral("true"), QStringLiteral("--dir"),
+                state.filePath(QStringLiteral("home")) + QStringLiteral("/build//x/"), QStringLiteral("--job-root"),
+                state.filePath(QStringLiteral("jobs")) + QStringLiteral("/./") },
+            60000, env);
+        QVERIFY2(start.exitCode == 0, start.err.constData());
+        const QJsonObject started = QJsonDocument::fromJson(start.out.trimmed()).object();
+        QCOMPARE(started.value(QStringLiteral("dir")).toString(), state.filePath(QStringLiteral("home/build/x")));
+
+        // A server's root that is not there, typed as ./sgl-kernel/../no-such//: named clean.
+        const auto remote = test::runCli(
+            QStringList { QStringLiteral("patch"), QStringLiteral("plan"), QStringLiteral("--set"),
+                QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), QStringLiteral("--root"),
+                demo.user() + QLatin1Char('@') + demo.host() + QStringLiteral(":./sgl-kernel/../no-such//") }
+                << QStringLiteral("-p") << QString::number(demo.port()) << QStringLiteral("-i") << demo.clientKeyPath()
+                << QStringLiteral("--known-hosts") << demo.knownHostsPath(),
+            120000, env);
+        QVERIFY2(remote.exitCode != 0, remote.out.constData());
+        QVERIFY2(remote.err.contains("no-such") && !remote.err.contains("sgl-kernel/..") && !remote.err.contains("//"),
+            remote.err.constData());
     }
 };
 

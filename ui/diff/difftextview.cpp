@@ -34,7 +34,10 @@ DiffTextView::DiffTextView(QWidget* parent)
     setReadOnly(true);
     setLineWrapMode(QPlainTextEdit::NoWrap);
     setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    // Not TextSelectableByKeyboard: that draws a caret, which says "type here" in a view that
+    // takes no typing. Keys still reach the view (scrolling, the holder's shortcuts).
+    setTextInteractionFlags(Qt::TextSelectableByMouse);
+    setFocusPolicy(Qt::StrongFocus);
     connect(this, &QPlainTextEdit::updateRequest, this, [this](const QRect& rect, int dy) {
         if (dy)
             m_gutter->scroll(0, dy);
@@ -54,6 +57,13 @@ void DiffTextView::setGutterLabels(const QStringList& labels)
     m_gutter->update();
 }
 
+void DiffTextView::setGutterSigns(const QString& signs)
+{
+    m_signs = signs;
+    updateGutterGeometry();
+    m_gutter->update();
+}
+
 void DiffTextView::setMarkedRange(int first, int last)
 {
     m_markFirst = first;
@@ -63,7 +73,8 @@ void DiffTextView::setMarkedRange(int first, int last)
 
 int DiffTextView::gutterWidth() const
 {
-    return 10 + fontMetrics().horizontalAdvance(QLatin1Char('9')) * m_labelChars + 6;
+    const int digit = fontMetrics().horizontalAdvance(QLatin1Char('9'));
+    return 10 + digit * m_labelChars + 6 + (m_signs.isEmpty() ? 0 : 2 * digit);
 }
 
 void DiffTextView::updateGutterGeometry()
@@ -89,12 +100,18 @@ void DiffTextView::paintGutter(QPaintEvent* event)
     int top = qRound(blockBoundingGeometry(block).translated(contentOffset()).top());
     const int h = qRound(blockBoundingRect(block).height());
     const QColor fg = palette().color(QPalette::PlaceholderText);
+    const int signWidth = m_signs.isEmpty() ? 0 : 2 * fontMetrics().horizontalAdvance(QLatin1Char('9'));
     while (block.isValid() && top <= event->rect().bottom()) {
         if (n >= m_markFirst && n <= m_markLast && m_markFirst >= 0)
             p.fillRect(0, top, 4, h, QColor(0x1f, 0x6f, 0xeb));
         if (n < m_labels.size()) {
             p.setPen(fg);
-            p.drawText(8, top, m_gutter->width() - 12, h, Qt::AlignRight | Qt::AlignVCenter, m_labels[n]);
+            p.drawText(8, top, m_gutter->width() - 12 - signWidth, h, Qt::AlignRight | Qt::AlignVCenter, m_labels[n]);
+        }
+        if (n < m_signs.size() && m_signs[n] != u' ') {
+            const bool added = m_signs[n] == u'+';
+            p.setPen(added ? QColor(0x11, 0x6b, 0x29) : QColor(0xb3, 0x1d, 0x28));
+            p.drawText(m_gutter->width() - 4 - signWidth, top, signWidth, h, Qt::AlignCenter, QString(m_signs[n]));
         }
         block = block.next();
         top += h;

@@ -46,21 +46,59 @@ QTextEdit::ExtraSelection spanSelection(
     return s;
 }
 
+enum class HunkKey { Toggle, Accept, Reject };
+struct HunkKeyRow
+{
+    Qt::Key key;
+    HunkKey action;
+    const char* what;
+};
+// The keys of a reviewable diff (handleKey, and Help > Keyboard Shortcuts).
+constexpr HunkKeyRow kHunkKeys[] = {
+    { Qt::Key_Space, HunkKey::Toggle, QT_TRANSLATE_NOOP("kf::DiffView", "Accept or reject the current hunk") },
+    { Qt::Key_A, HunkKey::Accept, QT_TRANSLATE_NOOP("kf::DiffView", "Accept the current hunk") },
+    { Qt::Key_R, HunkKey::Reject, QT_TRANSLATE_NOOP("kf::DiffView", "Reject the current hunk") },
+};
+
 } // namespace
+
+QList<ShortcutInfo> DiffView::keyboardShortcuts()
+{
+    QList<ShortcutInfo> out;
+    for (const HunkKeyRow& row : kHunkKeys)
+        out.append({ tr("Diff"), tr(row.what), { QKeySequence(row.key) } });
+    return out;
+}
 
 DiffView::DiffView(QWidget* parent)
     : QWidget(parent)
     , m_left(new DiffTextView(this))
     , m_right(new DiffTextView(this))
+    , m_leftTitle(new QLabel(this))
+    , m_rightTitle(new QLabel(this))
     , m_status(new QLabel(this))
 {
+    m_oldSide = tr("On server now");
+    m_newSide = tr("After this patch");
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    auto* panes = new QHBoxLayout;
+    auto* panes = m_panes = new QHBoxLayout;
     panes->setSpacing(2);
-    panes->addWidget(m_left);
-    panes->addWidget(m_right);
+    for (auto [title, view] : { std::pair { m_leftTitle, m_left }, std::pair { m_rightTitle, m_right } }) {
+        auto* column = new QVBoxLayout;
+        column->setSpacing(2);
+        title->setTextFormat(Qt::RichText);
+        title->setContentsMargins(4, 2, 4, 0);
+        // A long path must not widen the pane: the label is cut, its tooltip keeps it all.
+        title->setMinimumWidth(1);
+        title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        column->addWidget(title);
+        column->addWidget(view, 1);
+        panes->addLayout(column, 1);
+    }
     layout->addLayout(panes, 1);
+    m_leftTitle->setObjectName(QStringLiteral("diffLeftTitle"));
+    m_rightTitle->setObjectName(QStringLiteral("diffRightTitle"));
     layout->addWidget(m_status);
     m_left->setObjectName(QStringLiteral("diffLeft"));
     m_right->setObjectName(QStringLiteral("diffRight"));
@@ -90,6 +128,38 @@ void DiffView::setTexts(const QString& fileName, const QString& oldText, const Q
     m_leftHighlighter = m_rightHighlighter = nullptr;
     rebuild();
     Q_EMIT resultChanged();
+}
+
+void DiffView::setSideTitles(const QString& oldSide, const QString& newSide)
+{
+    m_oldSide = oldSide;
+    m_newSide = newSide;
+    updateTitles();
+}
+
+void DiffView::updateTitles()
+{
+    const QString file = m_fileName.toHtmlEscaped();
+    const bool split = m_mode == Mode::SideBySide;
+    auto side = [&](const QString& what) {
+        return file.isEmpty() ? QStringLiteral("<b>%1</b>").arg(what.toHtmlEscaped())
+                              : QStringLiteral("<b>%1</b> \u00b7 %2").arg(what.toHtmlEscaped(), file);
+    };
+    if (split) {
+        m_leftTitle->setText(side(m_oldSide));
+        m_rightTitle->setText(side(m_newSide));
+    } else {
+        // One column: the gutter's signs say which side a line is from.
+        m_leftTitle->setText(
+            tr("%1<span style=\"color:#b31d28\"><b>\u2212</b> %2</span>, <span style=\"color:#116b29\"><b>+</b> "
+               "%3</span>")
+                .arg(file.isEmpty() ? QString() : QStringLiteral("%1 \u00b7 ").arg(file), m_oldSide.toHtmlEscaped(),
+                    m_newSide.toHtmlEscaped()));
+    }
+    m_leftTitle->setToolTip(m_fileName);
+    m_rightTitle->setToolTip(m_fileName);
+    m_rightTitle->setVisible(split);
+    m_panes->setStretch(1, split ? 1 : 0); // a hidden column keeps no room
 }
 
 void DiffView::setMode(Mode mode)
@@ -156,6 +226,7 @@ void DiffView::rebuild()
 
     auto render = [&](DiffTextView* view, const QList<Row>& rows, bool unified) {
         QStringList text, labels;
+        QString signs;
         text.reserve(rows.size());
         labels.reserve(rows.size());
         for (const Row& row : rows) {
@@ -166,22 +237,25 @@ void DiffView::rebuild()
             } else {
                 text.append(QString());
             }
-            if (unified)
+            if (unified) {
                 labels.append(QStringLiteral("%1 %2")
                                   .arg(row.oldLine >= 0 ? QString::number(row.oldLine + 1) : QString(), 5)
                                   .arg(row.newLine >= 0 ? QString::number(row.newLine + 1) : QString(), 5));
-            else if (view == m_left)
+                signs.append(row.change < 0 ? u' ' : row.newLine < 0 ? u'-' : u'+');
+            } else if (view == m_left)
                 labels.append(row.oldLine >= 0 ? QString::number(row.oldLine + 1) : QString());
             else
                 labels.append(row.newLine >= 0 ? QString::number(row.newLine + 1) : QString());
         }
         view->setPlainText(text.join(QLatin1Char('\n')));
         view->setGutterLabels(labels);
+        view->setGutterSigns(signs);
     };
     render(m_left, m_rowsLeft, !split);
     if (split)
         render(m_right, m_rowsRight, false);
     m_right->setVisible(split);
+    updateTitles();
     if (layout())
         layout()->activate();
     if (!m_leftHighlighter)
@@ -332,12 +406,17 @@ bool DiffView::handleKey(int key)
 {
     if (!m_reviewable)
         return false;
-    switch (key) {
-    case Qt::Key_Space: toggleCurrentHunk(); return true;
-    case Qt::Key_A: setAccepted(m_current, true); return true;
-    case Qt::Key_R: setAccepted(m_current, false); return true;
-    default: return false;
+    for (const HunkKeyRow& row : kHunkKeys) {
+        if (row.key != key)
+            continue;
+        switch (row.action) {
+        case HunkKey::Toggle: toggleCurrentHunk(); break;
+        case HunkKey::Accept: setAccepted(m_current, true); break;
+        case HunkKey::Reject: setAccepted(m_current, false); break;
+        }
+        return true;
     }
+    return false;
 }
 
 bool DiffView::eventFilter(QObject* watched, QEvent* event)

@@ -3,11 +3,13 @@
 #pragma once
 
 #include "core/patch/textdiff.h"
+#include "ui/common/shortcutinfo.h"
 
 #include <QList>
 #include <QWidget>
 
 class QSyntaxHighlighter;
+class QHBoxLayout;
 class QLabel;
 
 namespace kf {
@@ -16,7 +18,9 @@ class DiffTextView;
 
 // Shows old -> new text side by side or unified, with line numbers, syntax colours, word
 // changes marked, and one accept/reject switch per change block ("hunk"). The result
-// (old text with the accepted hunks) updates live.
+// (old text with the accepted hunks) updates live. Each side says what it is ("On server now",
+// "After this patch") with the file name above it; the unified view marks lines '-' and '+'
+// in its gutter.
 // Keys: Space toggle, a accept, r reject the current hunk. Moving between hunks (n/p) is
 // the holder's: its hunks may span several texts (PatchPane moves across patches).
 class DiffView : public QWidget
@@ -25,8 +29,14 @@ class DiffView : public QWidget
 public:
     enum class Mode { SideBySide, Unified };
     explicit DiffView(QWidget* parent = nullptr);
+    // Space / a / r, from the table the view's key handling reads.
+    static QList<ShortcutInfo> keyboardShortcuts();
 
     void setTexts(const QString& fileName, const QString& oldText, const QString& newText);
+    // What the old and the new side are, shown with the file name (until changed).
+    void setSideTitles(const QString& oldSide, const QString& newSide);
+    QString oldSideTitle() const { return m_oldSide; }
+    QString newSideTitle() const { return m_newSide; }
     void setMode(Mode mode);
     Mode mode() const { return m_mode; }
     // false: the hunks are shown without switches (Space, a, r do nothing); setTexts() makes
@@ -66,10 +76,13 @@ private:
     void rebuild();
     void recolor();
     void updateStatus();
+    void updateTitles();
     bool handleKey(int key);
 
     Mode m_mode = Mode::SideBySide;
     QString m_fileName;
+    QString m_oldSide;
+    QString m_newSide;
     textdiff::TextLines m_old;
     textdiff::TextLines m_new;
     QList<textdiff::Run> m_runs;
@@ -85,6 +98,9 @@ private:
 
     DiffTextView* m_left;
     DiffTextView* m_right;
+    QHBoxLayout* m_panes; // the two columns (title over view); unified: the left one alone
+    QLabel* m_leftTitle;
+    QLabel* m_rightTitle;
     QLabel* m_status;
     QSyntaxHighlighter* m_leftHighlighter = nullptr;
     QSyntaxHighlighter* m_rightHighlighter = nullptr;

@@ -5,6 +5,7 @@
 #include "core/gpu/throttlereasons.h"
 #include "core/timeseries/seriesbuffer.h"
 #include "ui/chart/timechart.h"
+#include "ui/common/preferences.h"
 #include "ui/gpu/usagebar.h"
 
 #include <QGraphicsColorizeEffect>
@@ -21,14 +22,17 @@ namespace {
 QString details(const GpuSample& s)
 {
     static const QList<GpuField> onCard = gpuFieldsWhere([](const GpuFieldInfo& f) { return *f.card != 0; });
+    const Preferences prefs = Preferences::load(); // units as Edit > Preferences says now
     QString line;
     for (const GpuField field : onCard) {
         const GpuFieldInfo& info = gpuFieldInfo(field);
         QString value = s.text(field);
         if (const double v = s.value(field); hasValue(v)) {
-            value = QString::number(v, 'f', 0);
-            if (*info.unit)
-                value += u' ' + gpuFieldUnit(field);
+            const QString unit = gpuFieldUnit(field);
+            value = unit == QStringLiteral("°C") ? prefs.formatTemperature(v)
+                : unit == QStringLiteral("MiB")  ? prefs.formatMemory(v)
+                : *info.unit                     ? QString::number(v, 'f', 0) + u' ' + unit
+                                                 : QString::number(v, 'f', 0);
         }
         const QString piece = QString::fromUtf8(info.card).arg(value.isEmpty() ? QStringLiteral("–") : value);
         if (!line.isEmpty())
@@ -148,10 +152,15 @@ void GpuCard::setSample(const GpuSample& s, bool alerting)
     }
     const double frac = s.memFraction();
     m_mem->setValue(hasValue(frac) ? int(frac * 1000) : 0);
-    m_mem->setFormat(hasValue(frac) ? QStringLiteral("%1 / %2 GiB")
-                                          .arg(s.value(GpuField::MemUsed) / 1024, 0, 'f', 1)
-                                          .arg(s.value(GpuField::MemTotal) / 1024, 0, 'f', 0)
-                                    : tr("n/a"));
+    const Preferences prefs = Preferences::load();
+    m_mem->setFormat(!hasValue(frac) ? tr("n/a")
+            : prefs.memoryUnit == Preferences::MemoryUnit::MiB
+            ? QStringLiteral("%1 / %2 MiB")
+                  .arg(s.value(GpuField::MemUsed), 0, 'f', 0)
+                  .arg(s.value(GpuField::MemTotal), 0, 'f', 0)
+            : QStringLiteral("%1 / %2 GiB")
+                  .arg(s.value(GpuField::MemUsed) / 1024, 0, 'f', 1)
+                  .arg(s.value(GpuField::MemTotal) / 1024, 0, 'f', 0));
     m_details->setText(details(s));
     const QStringList words = s.hasReasons ? reasonPhrases(s.reasons) : QStringList();
     m_reasons->setText(words.isEmpty() ? QStringLiteral(" ") : tr("Clocks: %1").arg(words.join(QStringLiteral(", "))));

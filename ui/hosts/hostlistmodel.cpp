@@ -73,9 +73,14 @@ QVariant HostListModel::data(const QModelIndex& index, int role) const
         return QString(
             line + QLatin1Char('\n') + h->profile().destination() + QStringLiteral(" · ") + toString(h->state()));
     }
-    case Qt::ToolTipRole:
-        return h->stateReason().isEmpty() ? toString(h->state())
-                                          : QString(toString(h->state()) + QStringLiteral(": ") + h->stateReason());
+    case Qt::ToolTipRole: {
+        // The sidebar elides long names: the tooltip keeps them whole.
+        QString tip = h->profile().name + (h->profile().isDemo ? tr(" (demo)") : QString()) + QLatin1Char('\n')
+            + h->profile().destination() + QLatin1Char('\n') + toString(h->state());
+        if (!h->stateReason().isEmpty())
+            tip += QStringLiteral(": ") + h->stateReason();
+        return tip;
+    }
     case Qt::DecorationRole: {
         QStyle* s = QApplication::style();
         switch (h->state()) {

@@ -37,6 +37,13 @@
 namespace kf {
 namespace {
 
+// n / F7 and p / Shift+F7: the review's moves (and what Help > Keyboard Shortcuts lists).
+QList<QPair<QKeySequence, int>> hunkMoves()
+{
+    return { { QKeySequence(Qt::Key_N), 1 }, { QKeySequence(Qt::Key_F7), 1 }, { QKeySequence(Qt::Key_P), -1 },
+        { QKeySequence(Qt::SHIFT | Qt::Key_F7), -1 } };
+}
+
 using patch::PatchStatus;
 using patch::ReviewState;
 
@@ -168,6 +175,7 @@ PatchPane::PatchPane(const AppContext& context, HostConnection* host, QWidget* p
     m_why->setOpenExternalLinks(false);
     m_why->setObjectName(QStringLiteral("patchWhy"));
     m_statusLabel->setObjectName(QStringLiteral("patchStatus"));
+    m_statusLabel->setWordWrap(true); // a long host or path must not widen the window
     m_outcomeLabel->setObjectName(QStringLiteral("patchOutcome"));
     m_outcomeLabel->setWordWrap(true);
     m_outcomeLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -256,9 +264,7 @@ PatchPane::PatchPane(const AppContext& context, HostConnection* host, QWidget* p
     connect(m_diff, &DiffView::currentHunkChanged, this, &PatchPane::followDiffHunk);
     // n/p move through the plan's hunks wherever the focus is in the pane (a line edit
     // keeps its letters: it takes the shortcut override).
-    const QList<QPair<QKeySequence, int>> moves { { QKeySequence(Qt::Key_N), 1 }, { QKeySequence(Qt::Key_F7), 1 },
-        { QKeySequence(Qt::Key_P), -1 }, { QKeySequence(Qt::SHIFT | Qt::Key_F7), -1 } };
-    for (const auto& [keys, step] : moves) {
+    for (const auto& [keys, step] : hunkMoves()) {
         auto* shortcut = new QShortcut(keys, this);
         shortcut->setContext(Qt::WidgetWithChildrenShortcut);
         connect(shortcut, &QShortcut::activated, this, [this, step = step] { moveHunk(step); });
@@ -302,6 +308,15 @@ void PatchPane::setOutcome(const QString& message)
     m_outcomeLabel->setVisible(!message.isEmpty());
 }
 
+QList<ShortcutInfo> PatchPane::keyboardShortcuts()
+{
+    ShortcutInfo next { tr("Patches"), tr("Next hunk (across patches and files)"), {} };
+    ShortcutInfo previous { tr("Patches"), tr("Previous hunk"), {} };
+    for (const auto& [keys, step] : hunkMoves())
+        (step > 0 ? next : previous).keys.append(keys);
+    return { next, previous };
+}
+
 bool PatchPane::confirm(const QString& title, const QString& text, const QString& action)
 {
     if (m_confirm)
@@ -310,7 +325,9 @@ bool PatchPane::confirm(const QString& title, const QString& text, const QString
     box.setObjectName(QStringLiteral("patchConfirm"));
     QPushButton* go = box.addButton(action, QMessageBox::AcceptRole);
     go->setObjectName(QStringLiteral("confirmAction"));
-    box.setDefaultButton(QMessageBox::Cancel);
+    // Return goes ahead: the user asked for this by clicking Apply / Roll back; Escape cancels.
+    box.setDefaultButton(go);
+    box.setEscapeButton(QMessageBox::Cancel);
     box.exec();
     return box.clickedButton() == go;
 }
@@ -461,6 +478,11 @@ void PatchPane::showPatch(int patchIndex)
     const QScopedValueRollback guard(m_syncing, true);
     m_shownPatch = patchIndex;
     m_shownFile = p.file;
+    // A later patch of a file sees it after the earlier ones, not as it is on the server.
+    const patch::FilePlan* f = m_review.plan().fileFor(p.file);
+    const bool first = !f || p.textBefore == QString::fromUtf8(f->original);
+    m_diff->setSideTitles(
+        first ? tr("On server now") : tr("Before this patch (after the ones above it)"), tr("After this patch"));
     m_diff->setTexts(p.file, p.textBefore, p.textAfter);
     m_diff->setReviewable(m_review.isReviewable(patchIndex));
     Q_ASSERT(m_diff->hunkCount() == m_review.hunkCount(patchIndex) || !m_review.isReviewable(patchIndex));
@@ -479,6 +501,7 @@ void PatchPane::showFile(const QString& file)
         m_diff->setTexts(QString(), QString(), QString());
         return;
     }
+    m_diff->setSideTitles(tr("On server now"), tr("After Apply (the selected patches)"));
     m_diff->setTexts(file, QString::fromUtf8(f->original), QString::fromUtf8(m_review.resultFor(file)));
     m_diff->setReviewable(false);
 }

@@ -8,6 +8,7 @@
 #include "core/util/jobtracker.h"
 #include "ui/appcontext.h"
 #include "ui/common/hostpane.h"
+#include "ui/common/shortcutinfo.h"
 
 #include <functional>
 
@@ -37,6 +38,8 @@ class PatchPane : public HostPane
     Q_OBJECT
 public:
     PatchPane(const AppContext& context, HostConnection* host, QWidget* parent = nullptr);
+    // The pane's own keys (n / p and F7), from the table its shortcuts are made from.
+    static QList<ShortcutInfo> keyboardShortcuts();
 
     // Plans `setSpec` (builtin:NAME, a .yaml or a diff) on `root` of the current host.
     void plan(const QString& setSpec, const QString& root);

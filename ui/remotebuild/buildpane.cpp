@@ -12,11 +12,13 @@
 #include "core/store/paths.h"
 #include "core/transport/transportpool.h"
 #include "core/util/shellquote.h"
+#include "ui/common/preferences.h"
 #include "ui/logview/logview.h"
 #include "ui/remotebuild/buildchart.h"
 #include "ui/remotebuild/remotefileviewer.h"
 #include "ui/remotebuild/verifyview.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QDateTime>
 #include <QDialog>
@@ -47,18 +49,6 @@ namespace kf {
 namespace {
 
 enum Role { DiagRole = Qt::UserRole + 1, JobRole };
-
-QString duration(double s)
-{
-    if (s < 0)
-        return QStringLiteral("?");
-    const qint64 t = qint64(s + 0.5);
-    if (t >= 3600)
-        return QStringLiteral("%1 h %2 min").arg(t / 3600).arg((t % 3600) / 60);
-    if (t >= 60)
-        return QStringLiteral("%1 min %2 s").arg(t / 60).arg(t % 60);
-    return QStringLiteral("%1 s").arg(t);
-}
 
 QTreeWidget* makeTree(QWidget* parent, const QStringList& headers)
 {
@@ -142,7 +132,7 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
     , m_log(new LogView(this))
 {
     m_profiles->setObjectName(QStringLiteral("profilePicker"));
-    m_profiles->setMinimumContentsLength(22);
+    m_profiles->setMinimumContentsLength(16); // the pane fits a 1024 px window
     m_edit->setObjectName(QStringLiteral("editProfile"));
     m_start->setObjectName(QStringLiteral("startBuild"));
     m_preflight->setObjectName(QStringLiteral("preflight"));
@@ -157,6 +147,8 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
     m_bar->setMinimumWidth(220);
     m_compare->setObjectName(QStringLiteral("buildCompare"));
     m_compare->setWordWrap(true);
+    m_tick.setInterval(1000);
+    connect(&m_tick, &QTimer::timeout, this, [this] { showActivity(false); });
 
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Profile:"), this));
@@ -615,8 +607,10 @@ void BuildPane::attachJob(const QString& jobId)
         m_summary->setText(tr("The full log cannot be kept on this machine (%1); the live view still follows the "
                               "build.")
                                .arg(opened.error()));
-    connect(m_session.get(), &BuildSession::logReceived, m_log,
-        [this](qint64, const QByteArray& d) { m_log->appendData(d); });
+    connect(m_session.get(), &BuildSession::logReceived, m_log, [this](qint64, const QByteArray& d) {
+        m_activity.output(m_clock.elapsed());
+        m_log->appendData(d);
+    });
     connect(m_session.get(), &BuildSession::progressChanged, this, &BuildPane::onProgress);
     connect(m_session.get(), &BuildSession::diagnosticFound, this, &BuildPane::onDiagnostic);
     connect(m_session.get(), &BuildSession::memorySampled, m_chart, &BuildChart::addMemory);
@@ -629,6 +623,11 @@ void BuildPane::attachJob(const QString& jobId)
     });
     connect(m_session.get(), &BuildSession::failed, this, [this](const QString& e) { m_summary->setText(e); });
     m_summary->setText(tr("Following %1…").arg(jobId));
+    m_clock.start();
+    m_activity = BuildActivity();
+    m_activity.attachedMs = 0;
+    m_activityText = m_summary->text();
+    m_tick.start();
     m_session->attach(0);
     if (m_context.activity) // running, steps not yet known (the fleet tiles say so)
         m_context.activity->setBuild(
@@ -649,13 +648,16 @@ void BuildPane::onProgress(const BuildProgress& p)
         m_bar->setRange(0, 100);
         m_bar->setValue(p.percent);
     }
-    QString text = tr("%1/%2 steps").arg(p.done).arg(p.total);
-    if (p.running >= 0)
-        text += tr(", %1 running").arg(p.running);
-    if (p.rate > 0)
-        text += tr(", %1 steps/min").arg(p.rate * 60, 0, 'f', 1);
-    text += tr(", elapsed %1, ETA %2").arg(duration(p.elapsedS), duration(p.etaS));
-    m_summary->setText(text);
+    m_activity.update(p, m_clock.elapsed());
+    showActivity(true);
+}
+
+void BuildPane::showActivity(bool force)
+{
+    if (!force && m_summary->text() != m_activityText)
+        return; // a message of its own (connection lost, an error) stays until the next progress
+    m_activityText = m_activity.text(m_clock.elapsed(), m_quietAfterMs);
+    m_summary->setText(m_activityText);
 }
 
 void BuildPane::onDiagnostic(const Diagnostic& d)
@@ -702,11 +704,13 @@ void BuildPane::onFinished(const JobInfo& info)
                                  : tr("Build %1 failed (exit status %2)").arg(info.id).arg(info.exitStatus);
     if (failed && firstError)
         msg += tr(". First error: %1 %2").arg(firstError->text(1), firstError->text(2));
+    m_tick.stop();
+    m_activity.finished = true;
     // What it did, without the running count and ETA of a build that is over.
     const BuildProgress p = m_session ? m_session->progress() : BuildProgress();
     QString done;
     if (p.total > 0)
-        done = tr(" (%1/%2 steps").arg(p.done).arg(p.total) + tr(", %1)").arg(duration(p.elapsedS));
+        done = tr(" (%1/%2 steps").arg(p.done).arg(p.total) + tr(", %1)").arg(durationText(p.elapsedS));
     m_summary->setText(msg + done);
     m_summary->setStyleSheet(failed ? kFailedStyle : QString());
     m_summary->setProperty("failed", failed);
@@ -764,17 +768,33 @@ void BuildPane::openDiagnostic(QTreeWidgetItem* item)
     viewer->show();
 }
 
+BuildPane::EndNotice BuildPane::endNotice(bool notifyOnBuildEnd, bool desktopMessages)
+{
+    if (!notifyOnBuildEnd)
+        return EndNotice::None;
+    return desktopMessages ? EndNotice::Desktop : EndNotice::StatusBar;
+}
+
 void BuildPane::notify(const QString& title, const QString& message)
 {
-    if (QSystemTrayIcon::isSystemTrayAvailable() && QSystemTrayIcon::supportsMessages()) {
+    // Read now, not cached: Edit > Preferences applies without a restart.
+    const bool desktop = QSystemTrayIcon::isSystemTrayAvailable() && QSystemTrayIcon::supportsMessages();
+    switch (endNotice(Preferences::load().notifyOnBuildEnd, desktop)) {
+    case EndNotice::None: break;
+    case EndNotice::Desktop: {
         static QSystemTrayIcon* tray = nullptr;
         if (!tray) {
             tray = new QSystemTrayIcon(QIcon(QStringLiteral(":/icons/kernelforge.svg")), qApp);
             tray->show();
         }
         tray->showMessage(title, message);
-    } else if (auto* mw = qobject_cast<QMainWindow*>(window())) {
-        mw->statusBar()->showMessage(message, 30000);
+        break;
+    }
+    case EndNotice::StatusBar:
+        if (auto* mw = qobject_cast<QMainWindow*>(window()))
+            mw->statusBar()->showMessage(message, 30000);
+        QApplication::alert(window()); // the taskbar entry asks for attention; nothing when active
+        break;
     }
 }
 

@@ -2,12 +2,16 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
+#include "core/remotebuild/buildactivity.h"
 #include "core/remotebuild/buildprofile.h"
 #include "core/remotebuild/buildsession.h"
 #include "core/remotebuild/preflight.h"
 #include "core/util/jobtracker.h"
 #include "ui/appcontext.h"
 #include "ui/common/hostpane.h"
+
+#include <QElapsedTimer>
+#include <QTimer>
 
 #include <memory>
 
@@ -49,6 +53,12 @@ public:
     QTreeWidget* jobList() const { return m_jobs; }
     VerifyView* verifyView() const { return m_verify; }
     QComboBox* profilePicker() const { return m_profiles; }
+    // How long a running build may print nothing before the summary says so (tests shorten it).
+    void setQuietAfterMs(qint64 ms) { m_quietAfterMs = ms; }
+    // How a build's end is announced: nothing (Preferences: off), a desktop notification where the
+    // platform shows one, else the window's status bar and the taskbar's alert.
+    enum class EndNotice { None, Desktop, StatusBar };
+    static EndNotice endNotice(bool notifyOnBuildEnd, bool desktopMessages);
     // One secret environment variable for the next start (a token): masked, never saved.
     QLineEdit* secretEnvName() const { return m_secretName; }
     QLineEdit* secretEnvValue() const { return m_secretValue; }
@@ -74,6 +84,8 @@ private:
     Result<void> saveProfiles(const QList<BuildProfile>& profiles, const QString& select);
     BuildProfile currentProfile() const;
     void onProgress(const BuildProgress& p);
+    // The summary line from m_activity, unless another message replaced it since.
+    void showActivity(bool force);
     void onDiagnostic(const Diagnostic& d);
     void onFinished(const JobInfo& info);
     void openDiagnostic(QTreeWidgetItem* item);
@@ -93,6 +105,11 @@ private:
     bool m_confirmCancel = true;
     JobTracker m_requests { this };
     std::unique_ptr<BuildSession> m_session;
+    BuildActivity m_activity;
+    QElapsedTimer m_clock;  // m_activity's clock
+    QTimer m_tick;          // says the elapsed time again every second while a build runs
+    QString m_activityText; // what showActivity() last wrote
+    qint64 m_quietAfterMs = BuildActivity::kQuietAfterMs;
 
     QComboBox* m_profiles;
     QPushButton* m_edit;

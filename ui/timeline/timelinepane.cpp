@@ -45,6 +45,9 @@ TimelinePane::TimelinePane(const AppContext& context, HostConnection* host, QWid
     QFont f = m_title->font();
     f.setBold(true);
     m_title->setFont(f);
+    // A long host name must not widen the window: cut to the room there is, whole in the tooltip.
+    m_title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_title->setMinimumWidth(1);
     header->addWidget(m_title, 1);
     auto* exportButton = new QPushButton(tr("Export report\u2026"), this);
     auto* saveButton = new QPushButton(tr("Save as recipe\u2026"), this);
@@ -96,6 +99,7 @@ TimelinePane::TimelinePane(const AppContext& context, HostConnection* host, QWid
     });
     const QString key = timeline::hostKey(host->profile());
     m_title->setText(tr("Timeline of %1 (%2)").arg(host->profile().name, key));
+    m_title->setToolTip(m_title->text());
     m_view->setHost(key);
 }
 

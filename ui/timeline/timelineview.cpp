@@ -15,6 +15,7 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QTextBrowser>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QWheelEvent>
 #include <QtConcurrent>
@@ -73,7 +74,8 @@ TimelineView::TimelineView(QWidget* parent)
 
     auto* bar = new QHBoxLayout();
     // The windows every chart offers (ChartWindowBar: 5 min to 24 h; its "All" is the button
-    // below), then the timeline's longer ones.
+    // below), then the timeline's longer ones. Tool buttons: as wide as their text, so the bar
+    // fits a 1024 px window.
     QList<std::pair<QString, qint64>> zooms;
     for (const auto& w : ChartWindowBar::windows())
         if (w.second > 0)
@@ -81,31 +83,35 @@ TimelineView::TimelineView(QWidget* parent)
     zooms.append({ tr("1 week"), 7 * 24 * kHour });
     zooms.append({ tr("4 weeks"), 28 * 24 * kHour });
     for (const auto& [label, span] : std::as_const(zooms)) {
-        auto* b = new QPushButton(label, this);
+        auto* b = new QToolButton(this);
+        b->setText(label);
         b->setObjectName(QStringLiteral("zoom:") + label);
-        b->setAutoDefault(false);
-        connect(b, &QPushButton::clicked, this, [this, span = span] { showLast(span); });
+        connect(b, &QToolButton::clicked, this, [this, span = span] { showLast(span); });
         bar->addWidget(b);
     }
-    auto* zoomIn = new QPushButton(QStringLiteral("+"), this);
-    auto* zoomOut = new QPushButton(QStringLiteral("\u2212"), this);
+    auto* zoomIn = new QToolButton(this);
+    auto* zoomOut = new QToolButton(this);
+    zoomIn->setText(QStringLiteral("+"));
+    zoomOut->setText(QStringLiteral("\u2212"));
     zoomIn->setObjectName(QStringLiteral("zoomIn"));
     zoomOut->setObjectName(QStringLiteral("zoomOut"));
     zoomIn->setToolTip(tr("Zoom in (or the mouse wheel over the markers)"));
     zoomOut->setToolTip(tr("Zoom out"));
-    connect(zoomIn, &QPushButton::clicked, this, [this] { zoom(0.5, (m_from + m_to) / 2); });
-    connect(zoomOut, &QPushButton::clicked, this, [this] { zoom(2.0, (m_from + m_to) / 2); });
+    connect(zoomIn, &QToolButton::clicked, this, [this] { zoom(0.5, (m_from + m_to) / 2); });
+    connect(zoomOut, &QToolButton::clicked, this, [this] { zoom(2.0, (m_from + m_to) / 2); });
     bar->addWidget(zoomIn);
     bar->addWidget(zoomOut);
-    auto* fit = new QPushButton(tr("All"), this);
+    auto* fit = new QToolButton(this);
+    fit->setText(tr("All"));
     fit->setObjectName(QStringLiteral("zoomAll"));
     fit->setToolTip(tr("From the host's first event to now"));
-    connect(fit, &QPushButton::clicked, this, &TimelineView::fitAll);
+    connect(fit, &QToolButton::clicked, this, &TimelineView::fitAll);
     bar->addWidget(fit);
-    auto* now = new QPushButton(tr("Now"), this);
+    auto* now = new QToolButton(this);
+    now->setText(tr("Now"));
     now->setObjectName(QStringLiteral("followNow"));
     now->setToolTip(tr("Follow the present"));
-    connect(now, &QPushButton::clicked, this, [this] { showLast(m_to - m_from); });
+    connect(now, &QToolButton::clicked, this, [this] { showLast(m_to - m_from); });
     bar->addWidget(now);
     bar->addStretch(1);
     m_range->setObjectName(QStringLiteral("timelineRange"));

@@ -194,11 +194,11 @@ private Q_SLOTS:
             keys << "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIConcurrent" + QByteArray::number(i) + " k"
                     + QByteArray::number(i);
         std::shared_ptr<Transport> transport = t.value();
-        QList<QFuture<Result<InstallReport>>> runs;
+        QList<QFuture<Result<keyinstall::InstallReport>>> runs;
         for (const QByteArray& k : keys)
             runs << QtConcurrent::run(&m_pool, [transport, k] { return keyinstall::installKey(*transport, k); });
         for (auto& run : runs) {
-            const Result<InstallReport> r = run.result();
+            const Result<keyinstall::InstallReport> r = run.result();
             QVERIFY2(r.ok() && r->added, qPrintable(r.ok() ? r->message : r.error()));
         }
         const QByteArray after = test::readFile(ak);

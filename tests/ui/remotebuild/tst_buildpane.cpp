@@ -4,6 +4,7 @@
 #include "core/hosts/hostconnection.h"
 #include "core/remotebuild/buildprofile.h"
 #include "core/store/database.h"
+#include "ui/common/preferences.h"
 #include "ui/logview/logview.h"
 #include "ui/remotebuild/buildchart.h"
 #include "ui/remotebuild/buildpane.h"
@@ -14,10 +15,12 @@
 #include <QDirIterator>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMainWindow>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTextBlock>
 #include <QTreeWidget>
@@ -47,7 +50,78 @@ private Q_SLOTS:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
+        kf::test::isolateAppState(QStringLiteral("kernelforge-buildpane"));
         kf::store::setDatabasePath(m_tmp.filePath(QStringLiteral("history.sqlite")));
+    }
+
+    // A step that prints nothing for a while: the summary keeps counting and says how long it has
+    // run and how long nothing came; once the build is over there is no ETA and no quiet note.
+    // Its end is announced in the window's status bar (offscreen has no tray) when Preferences
+    // say so, and not at all when they say not.
+    void aQuietStepShowsTimePassingAndTheEndIsAnnounced()
+    {
+        kf::BuildProfile p;
+        p.name = QStringLiteral("quiet step");
+        p.workingDirectory = m_tmp.path();
+        p.command = QStringLiteral("printf '[1/3] CXX a.o\\n'; sleep 4; printf '[2/3] CXX b.o\\n[3/3] Link x\\n'");
+        QVERIFY(kf::saveUserBuildProfiles(kf::builtInBuildProfiles() << p));
+        kf::HostProfile hp;
+        hp.name = QStringLiteral("this machine");
+        hp.isLocal = true;
+        kf::LocalHostConnection host(hp);
+        host.connectToHost();
+        QMainWindow window;
+        auto* pane = new kf::BuildPane(kf::AppContext {}, &host);
+        window.setCentralWidget(pane);
+        window.resize(1280, 860);
+        pane->setJobRoot(m_tmp.filePath(QStringLiteral("quiet-jobs")));
+        pane->setQuietAfterMs(1000);
+        window.show();
+        pane->profilePicker()->setCurrentIndex(pane->profilePicker()->findData(p.name));
+        auto* summary = pane->findChild<QLabel*>(QStringLiteral("buildSummary"));
+        QVERIFY(summary);
+
+        kf::Preferences prefs = kf::Preferences::load();
+        prefs.notifyOnBuildEnd = true;
+        prefs.save();
+        QSignalSpy finished(pane, &kf::BuildPane::buildFinished);
+        pane->findChild<QPushButton*>(QStringLiteral("startBuild"))->click();
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            summary->text().contains(QLatin1String("1/3 steps")), qPrintable(summary->text()), 30000);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            summary->text().contains(QLatin1String("no output for")), qPrintable(summary->text()), 30000);
+        QVERIFY2(summary->text().contains(QLatin1String("step running")), qPrintable(summary->text()));
+        QVERIFY(window.grab().save(kf::test::screenshotPath(QStringLiteral("buildpane-quiet-step"))));
+        // Later, still quiet: the elapsed time has moved on by itself.
+        const QString earlier = summary->text();
+        QTRY_VERIFY2_WITH_TIMEOUT(summary->text() != earlier || finished.size() == 1, qPrintable(earlier), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+        const QString text = summary->text();
+        QVERIFY2(text.contains(QLatin1String("succeeded")), qPrintable(text));
+        QVERIFY2(!text.contains(QLatin1String("ETA")) && !text.contains(QLatin1String("no output"))
+                && !text.contains(QLatin1String("running")),
+            qPrintable(text));
+        QCOMPARE(window.statusBar()->currentMessage(), finished.first().at(1).toString());
+        // The tick stopped with the build: the line stays as the end left it.
+        QTest::qWait(1500);
+        QCOMPARE(summary->text(), text);
+
+        // Notifications off: the next build ends without a word in the status bar.
+        window.statusBar()->clearMessage();
+        prefs.notifyOnBuildEnd = false;
+        prefs.save();
+        pane->findChild<QPushButton*>(QStringLiteral("startBuild"))->click();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 60000);
+        QCOMPARE(window.statusBar()->currentMessage(), QString());
+    }
+
+    void endNoticeFollowsPreferencesAndThePlatform()
+    {
+        using N = kf::BuildPane::EndNotice;
+        QCOMPARE(kf::BuildPane::endNotice(false, true), N::None);
+        QCOMPARE(kf::BuildPane::endNotice(false, false), N::None);
+        QCOMPARE(kf::BuildPane::endNotice(true, true), N::Desktop);
+        QCOMPARE(kf::BuildPane::endNotice(true, false), N::StatusBar);
     }
 
     void followsABuildWithDiagnostics()
