@@ -36,9 +36,9 @@ std::optional<ServerActivity> HostActivity::server(const QString& host) const
 
 void HostActivity::setBuild(const QString& host, const QString& job, const BuildProgress& p, qint64 nowMs)
 {
-    BuildActivity& b = m_builds[host];
+    FollowedBuild& b = m_builds[host];
     if (b.job != job)
-        b = BuildActivity { job };
+        b = FollowedBuild { job };
     if (p.done >= 0 && p.total > 0) {
         b.done = p.done;
         b.total = p.total;
@@ -54,7 +54,7 @@ void HostActivity::clearBuild(const QString& host)
         Q_EMIT changed(host);
 }
 
-std::optional<BuildActivity> HostActivity::build(const QString& host) const
+std::optional<FollowedBuild> HostActivity::build(const QString& host) const
 {
     const auto it = m_builds.constFind(host);
     return it == m_builds.cend() ? std::nullopt : std::optional(*it);

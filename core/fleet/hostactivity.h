@@ -28,7 +28,7 @@ struct ServerActivity
 };
 
 // A build being followed on a host: steps done of total and the ETA (BuildSession's progress).
-struct BuildActivity
+struct FollowedBuild
 {
     QString job;   // the job id
     int done = -1; // -1: not known yet
@@ -54,14 +54,14 @@ public:
     void setBuild(const QString& host, const QString& job, const BuildProgress& progress, qint64 nowMs);
     // The followed build ended (or is no longer followed): the host has no running build.
     void clearBuild(const QString& host);
-    std::optional<BuildActivity> build(const QString& host) const;
+    std::optional<FollowedBuild> build(const QString& host) const;
 
 Q_SIGNALS:
     void changed(const QString& host);
 
 private:
     QHash<QString, ServerActivity> m_servers;
-    QHash<QString, BuildActivity> m_builds;
+    QHash<QString, FollowedBuild> m_builds;
 };
 
 } // namespace kf

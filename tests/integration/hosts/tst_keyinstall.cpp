@@ -204,7 +204,7 @@ private Q_SLOTS:
         const QByteArray after = test::readFile(ak);
         QVERIFY(after.startsWith(before));
         for (const QByteArray& k : keys)
-            QVERIFY2(after.count(k.split(' ').value(1) + ' ') == 1, after.constData());
+            QVERIFY2(after.count(QByteArray(k.split(' ').value(1) + ' ')) == 1, after.constData());
         QVERIFY(!QFileInfo::exists(demo.homeDir() + QStringLiteral("/.ssh/.kf-authorized_keys.lock")));
 
         // A lock left behind by an installation that was killed: refused with what to do, nothing written.
