@@ -3,6 +3,7 @@
 #include "core/gpu/gpuprocesses.h"
 
 #include "core/transport/transport.h"
+#include "core/util/bytelines.h"
 
 #include <QHash>
 #include <QVarLengthArray>
@@ -17,29 +18,9 @@ namespace {
 
 constexpr int kMaxErrors = 10;
 
-// At most n bytes of v (QByteArrayView::first asserts n <= size).
-QByteArrayView head(QByteArrayView v, qsizetype n)
-{
-    return v.first(qMin(n, v.size()));
-}
-
 bool isBlank(char c)
 {
     return c == ' ' || c == '\t' || c == '\r';
-}
-
-// Lines of data, each without its '\n' (a last line without one is a line too).
-template <typename Visit> void forEachLine(QByteArrayView data, Visit visit)
-{
-    qsizetype pos = 0;
-    int lineNo = 0;
-    while (pos < data.size()) {
-        qsizetype end = data.indexOf('\n', pos);
-        if (end < 0)
-            end = data.size();
-        visit(++lineNo, data.sliced(pos, end - pos));
-        pos = end + 1;
-    }
 }
 
 // Up to `max` whitespace-separated tokens; *rest is what follows the last one taken, trimmed.
@@ -129,13 +110,15 @@ PmonResult parsePmon(QByteArrayView data)
             result.errors.append(QStringLiteral("line %1: %2").arg(lineNo).arg(why));
     };
     Tokens t;
-    forEachLine(data, [&](int lineNo, QByteArrayView line) {
+    ByteLines lines(data);
+    for (QByteArrayView line; lines.next(line);) {
+        const int lineNo = lines.number();
         QByteArrayView rest;
         if (line.startsWith('#')) {
             tokens(line.sliced(1), 64, t);
             // The first header line names the columns; the second ("# Idx # C/G % ...") gives units.
             if (t.isEmpty() || !t.contains(QByteArrayView("pid")))
-                return;
+                continue;
             layout.clear();
             hasCommand = false;
             for (const QByteArrayView name : t) {
@@ -149,21 +132,21 @@ PmonResult parsePmon(QByteArrayView data)
             result.sawHeader = layout.contains(PmonColumn::Gpu) && layout.contains(PmonColumn::Pid);
             if (!result.sawHeader)
                 layout.clear();
-            return;
+            continue;
         }
         tokens(line, qMax(1, int(layout.size())), t, &rest);
         if (t.isEmpty())
-            return; // a blank line
+            continue; // a blank line
         if (layout.isEmpty()) {
             skip(lineNo, QStringLiteral("not a pmon row (no header before it)"));
-            return;
+            continue;
         }
         if (t.size() < layout.size()) {
             skip(lineNo,
                 QStringLiteral("%1 columns, the header has %2")
                     .arg(t.size())
                     .arg(layout.size() + (hasCommand ? 1 : 0)));
-            return;
+            continue;
         }
         PmonRow row;
         bool idle = false;
@@ -177,7 +160,7 @@ PmonResult parsePmon(QByteArrayView data)
                 else
                     row.pid = wholeNumber(v, kMaxPid);
                 break;
-            case PmonColumn::Type: row.type = v == "-" ? QString() : QString::fromLatin1(head(v, 8)); break;
+            case PmonColumn::Type: row.type = v == "-" ? QString() : QString::fromLatin1(firstBytes(v, 8)); break;
             case PmonColumn::Sm: row.smPercent = number(v); break;
             case PmonColumn::Mem: row.memPercent = number(v); break;
             case PmonColumn::Fb: row.fbMiB = number(v); break;
@@ -187,20 +170,20 @@ PmonResult parsePmon(QByteArrayView data)
         }
         if (row.gpu < 0) {
             skip(lineNo, QStringLiteral("the GPU index is not a whole number from 0 to 4096"));
-            return;
+            continue;
         }
         if (idle) {
             ++result.idleRows;
-            return;
+            continue;
         }
         if (row.pid < 0) {
             skip(lineNo, QStringLiteral("the pid is not a whole number"));
-            return;
+            continue;
         }
         if (hasCommand && rest != "-")
-            row.command = QString::fromUtf8(head(rest, 4096));
+            row.command = QString::fromUtf8(firstBytes(rest, 4096));
         result.rows.append(std::move(row));
-    });
+    }
     return result;
 }
 
@@ -208,24 +191,25 @@ PsResult parsePsLines(QByteArrayView data)
 {
     PsResult result;
     Tokens t;
-    forEachLine(data, [&](int, QByteArrayView line) {
+    ByteLines lines(data);
+    for (QByteArrayView line; lines.next(line);) {
         QByteArrayView rest;
         tokens(line, 5, t, &rest);
         if (t.isEmpty())
-            return;
+            continue;
         PsRow row;
         row.pid = t.size() == 5 ? wholeNumber(t[0], kMaxPid) : -1;
         row.uid = t.size() == 5 ? wholeNumber(t[1], kMaxPid) : -1;
         if (row.pid < 0 || row.uid < 0) {
             ++result.badLines; // "error: ..." from ps, a truncated line
-            return;
+            continue;
         }
-        row.user = QString::fromUtf8(head(t[2], 64));
+        row.user = QString::fromUtf8(firstBytes(t[2], 64));
         row.cpuPercent = number(t[3]);
         row.rssKiB = number(t[4]);
-        row.commandLine = QString::fromUtf8(head(rest, 4096));
+        row.commandLine = QString::fromUtf8(firstBytes(rest, 4096));
         result.rows.append(std::move(row));
-    });
+    }
     return result;
 }
 
@@ -274,9 +258,10 @@ GpuProcessList parseGpuProcessOutput(QByteArrayView output, const QList<GpuSampl
         bodyStart = nullptr;
     };
     Tokens t;
-    forEachLine(output, [&](int, QByteArrayView line) {
+    ByteLines lines(output);
+    for (QByteArrayView line; lines.next(line);) {
         if (!line.startsWith("\x1eKF "))
-            return;
+            continue;
         close(line.data());
         tokens(line.sliced(4), 2, t);
         const QByteArrayView name = t.value(0);
@@ -289,19 +274,19 @@ GpuProcessList parseGpuProcessOutput(QByteArrayView output, const QList<GpuSampl
                                   : nullptr;
         if (name == "end") {
             list.complete = true;
-            return;
+            continue;
         }
         if (!s)
-            return;
+            continue;
         s->present = true;
         s->status = int(qMin<qint64>(status, 1 << 20));
         if (s == &me) {
             list.myUid = status;
-            return;
+            continue;
         }
         current = s;
         bodyStart = line.data() + line.size() + (line.data() + line.size() < output.data() + output.size() ? 1 : 0);
-    });
+    }
     close(output.data() + output.size());
 
     // GPU index by uuid: the section's own table, then the stream's samples.
@@ -310,15 +295,16 @@ GpuProcessList parseGpuProcessOutput(QByteArrayView output, const QList<GpuSampl
         if (!g.text(GpuField::Uuid).isEmpty())
             indexOf.insert(g.text(GpuField::Uuid), g.index);
     if (gpuSection.present && gpuSection.status == 0) {
-        forEachLine(gpuSection.body, [&](int, QByteArrayView line) {
+        ByteLines lines(gpuSection.body);
+        for (QByteArrayView line; lines.next(line);) {
             const qsizetype comma = line.indexOf(',');
             if (comma < 0)
-                return;
+                continue;
             const qint64 index = wholeNumber(line.first(comma).trimmed(), 4096);
             const QByteArrayView uuid = line.sliced(comma + 1).trimmed();
             if (index >= 0 && uuid.startsWith("GPU-"))
                 indexOf.insert(QString::fromLatin1(uuid), int(index));
-        });
+        }
     }
 
     // (GPU, pid) -> row.
@@ -330,7 +316,7 @@ GpuProcessList parseGpuProcessOutput(QByteArrayView output, const QList<GpuSampl
         if (apps.status != 0 || !parsed.fatal.isEmpty())
             list.appsError = !parsed.fatal.isEmpty()
                 ? parsed.fatal
-                : QString::fromUtf8(head(apps.body.trimmed(), 300)).section(u'\n', 0, 0);
+                : QString::fromUtf8(firstBytes(apps.body.trimmed(), 300)).section(u'\n', 0, 0);
         for (GpuProcess& p : parsed.processes) {
             p.gpuIndex = indexOf.value(p.gpuUuid, -1);
             const auto key = qMakePair(p.gpuIndex, p.pid);
@@ -378,7 +364,7 @@ GpuProcessList parseGpuProcessOutput(QByteArrayView output, const QList<GpuSampl
                 p.name = r.command;
         }
     } else if (pmon.present) {
-        const QString said = QString::fromUtf8(head(pmon.body.trimmed(), 300)).section(u'\n', 0, 0);
+        const QString said = QString::fromUtf8(firstBytes(pmon.body.trimmed(), 300)).section(u'\n', 0, 0);
         list.pmonError
             = said.isEmpty() ? QStringLiteral("nvidia-smi pmon exited with status %1").arg(pmon.status) : said;
     } else {

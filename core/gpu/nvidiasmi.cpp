@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/gpu/nvidiasmi.h"
 
+#include "core/util/bytelines.h"
+
 #include <QVarLengthArray>
 
 #include <array>
@@ -343,13 +345,8 @@ GpuFieldProbe probeGpuFields(QByteArrayView help, const QList<GpuField>& wanted)
     GpuFieldProbe probe;
     // Lines look like: "clocks_event_reasons.active" or "clocks_throttle_reasons.active"
     QList<QByteArray> known;
-    qsizetype pos = 0;
-    while (pos < help.size()) {
-        qsizetype end = help.indexOf('\n', pos);
-        if (end < 0)
-            end = help.size();
-        const QByteArrayView line = help.sliced(pos, end - pos);
-        pos = end + 1;
+    ByteLines lines(help);
+    for (QByteArrayView line; lines.next(line);) {
         if (line.isEmpty() || line.front() != '"')
             continue;
         qsizetype q = 0;

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/jobs/jobfolder.h"
 
+#include "core/util/bytelines.h"
 #include "core/util/shellquote.h"
 
 #include <QRandomGenerator>
@@ -165,13 +166,9 @@ exec tail -c +$o -s 0.3 --pid="$pid" -F "$d/log" 2>/dev/null
 JobList parseJobList(QByteArrayView text)
 {
     JobList out;
-    qsizetype pos = 0;
-    while (pos < text.size()) {
-        qsizetype end = text.indexOf('\n', pos);
-        if (end < 0)
-            end = text.size();
-        const QString line = QString::fromUtf8(text.sliced(pos, end - pos));
-        pos = end + 1;
+    ByteLines lines(text);
+    for (QByteArrayView bytes; lines.next(bytes);) {
+        const QString line = QString::fromUtf8(bytes);
         if (line.isEmpty())
             continue;
         const QStringList f = line.split(QLatin1Char('\t'));

@@ -2,16 +2,12 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/net/httpstreamdecoder.h"
 
+#include "core/util/bytelines.h"
+
 namespace kf {
 namespace {
 
 constexpr qsizetype kMaxChunkLine = 1024;
-
-// The first n bytes, or all of them (QByteArrayView::first asserts n <= size).
-QByteArrayView prefix(QByteArrayView v, qsizetype n)
-{
-    return v.first(qMin(n, v.size()));
-}
 
 QByteArrayView chompCr(QByteArrayView line)
 {
@@ -43,34 +39,27 @@ QByteArray HttpStreamDecoder::header(QByteArrayView name) const
 
 bool HttpStreamDecoder::parseHead(QByteArrayView head)
 {
-    qsizetype pos = 0;
-    bool first = true;
-    while (pos <= head.size()) {
-        qsizetype nl = head.indexOf('\n', pos);
-        if (nl < 0)
-            nl = head.size();
-        const QByteArrayView line = chompCr(head.sliced(pos, nl - pos));
-        pos = nl + 1;
-        if (first) {
-            first = false;
-            // "HTTP/1.1 200 OK"
-            if (!line.startsWith("HTTP/1.") || line.size() < 12 || line.at(8) != ' ')
-                return fail(QStringLiteral("not an HTTP/1.x status line: %1")
-                                .arg(QString::fromLatin1(prefix(line, 80).toByteArray())));
-            bool ok = false;
-            m_status = line.sliced(9, 3).toInt(&ok);
-            if (!ok || m_status < 100 || m_status > 999)
-                return fail(QStringLiteral("bad HTTP status code in: %1")
-                                .arg(QString::fromLatin1(prefix(line, 80).toByteArray())));
-            m_reason = QString::fromLatin1(line.sliced(12).trimmed().toByteArray());
-            continue;
-        }
+    ByteLines lines(head);
+    QByteArrayView raw;
+    // "HTTP/1.1 200 OK"
+    const QByteArrayView statusLine = lines.next(raw) ? chompCr(raw) : QByteArrayView();
+    if (!statusLine.startsWith("HTTP/1.") || statusLine.size() < 12 || statusLine.at(8) != ' ')
+        return fail(QStringLiteral("not an HTTP/1.x status line: %1")
+                        .arg(QString::fromLatin1(firstBytes(statusLine, 80).toByteArray())));
+    bool ok = false;
+    m_status = statusLine.sliced(9, 3).toInt(&ok);
+    if (!ok || m_status < 100 || m_status > 999)
+        return fail(QStringLiteral("bad HTTP status code in: %1")
+                        .arg(QString::fromLatin1(firstBytes(statusLine, 80).toByteArray())));
+    m_reason = QString::fromLatin1(statusLine.sliced(12).trimmed().toByteArray());
+    while (lines.next(raw)) {
+        const QByteArrayView line = chompCr(raw);
         if (line.isEmpty())
             continue;
         const qsizetype colon = line.indexOf(':');
         if (colon <= 0)
             return fail(QStringLiteral("malformed HTTP header line: %1")
-                            .arg(QString::fromLatin1(prefix(line, 80).toByteArray())));
+                            .arg(QString::fromLatin1(firstBytes(line, 80).toByteArray())));
         m_headers.append({ line.first(colon).trimmed().toByteArray(), line.sliced(colon + 1).trimmed().toByteArray() });
     }
     if (m_status == 204 || m_status == 304 || (m_status >= 100 && m_status < 200)) {
@@ -197,7 +186,7 @@ bool HttpStreamDecoder::feed(QByteArrayView data, QByteArray* body)
                 const qint64 size = sizeText.size() <= 15 ? sizeText.toLongLong(&ok, 16) : -1;
                 if (!ok || size < 0)
                     return fail(QStringLiteral("chunked body: bad chunk size line: %1")
-                                    .arg(QString::fromLatin1(prefix(line, 40).toByteArray())));
+                                    .arg(QString::fromLatin1(firstBytes(line, 40).toByteArray())));
                 if (size == 0) {
                     m_state = State::Trailers;
                 } else {

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/remotebuild/ninjalog.h"
 
+#include "core/util/bytelines.h"
+
 #include <QHash>
 
 #include <algorithm>
@@ -61,16 +63,11 @@ NinjaLog parseNinjaLog(QByteArrayView data)
     }
     if (firstEnd < 0)
         return log;
-    qsizetype pos = firstEnd + 1;
     qint64 lastEnd = -1;
     QList<NinjaLogEntry> run;
-    while (pos < data.size()) {
-        qsizetype end = data.indexOf('\n', pos);
-        const bool terminated = end >= 0;
-        if (!terminated)
-            end = data.size();
-        const QByteArrayView line = data.sliced(pos, end - pos);
-        pos = end + 1;
+    ByteLines lines(data, firstEnd + 1);
+    for (QByteArrayView line; lines.next(line);) {
+        const bool terminated = lines.terminated();
         if (line.isEmpty() || line.startsWith('#'))
             continue;
         // start, end, mtime, output, hash

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/server/prometheustext.h"
 
+#include "core/util/bytelines.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -202,15 +204,9 @@ double PromText::sum(QStringView name) const
 PromText parsePrometheusText(QByteArrayView data)
 {
     PromText text;
-    qsizetype pos = 0;
-    int lineNo = 0;
-    while (pos < data.size()) {
-        qsizetype end = data.indexOf('\n', pos);
-        if (end < 0)
-            end = data.size();
-        QByteArrayView line = data.sliced(pos, end - pos);
-        pos = end + 1;
-        ++lineNo;
+    ByteLines lines(data);
+    for (QByteArrayView line; lines.next(line);) {
+        const int lineNo = lines.number();
         while (!line.isEmpty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
             line.chop(1);
         while (!line.isEmpty() && (line.front() == ' ' || line.front() == '\t'))
