@@ -39,6 +39,14 @@ QString cell(const QString& v)
     return v.isEmpty() ? QStringLiteral("-") : v;
 }
 
+// Clock event reasons in words; "none" for an empty mask, "-" when the field was not read.
+QString reasonsCell(const GpuSample& g)
+{
+    if (!g.hasReasons)
+        return QStringLiteral("-");
+    return g.reasons ? reasonPhrases(g.reasons).join(u", ") : QStringLiteral("none");
+}
+
 void printTable(QTextStream& s, const QList<GpuSample>& gpus)
 {
     s << QStringLiteral(
@@ -52,8 +60,7 @@ void printTable(QTextStream& s, const QList<GpuSample>& gpus)
           << cell(g.text(GpuField::Name)).left(21).leftJustified(22) << util.rightJustified(4) << "  "
           << mem.leftJustified(19) << temp.rightJustified(4) << "  " << power.leftJustified(15)
           << cell(g.value(GpuField::ClockSm)).rightJustified(6) << "  "
-          << cell(g.text(GpuField::Pstate)).leftJustified(8)
-          << (g.hasReasons ? reasonWords(g.reasons).join(u',') : QStringLiteral("-")) << '\n';
+          << cell(g.text(GpuField::Pstate)).leftJustified(8) << reasonsCell(g) << '\n';
     }
 }
 

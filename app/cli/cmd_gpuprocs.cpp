@@ -14,6 +14,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <optional>
+
 namespace kf::cli {
 
 namespace {
@@ -63,6 +65,40 @@ QJsonObject toJson(const GpuProcess& p, qint64 myUid)
     return o;
 }
 
+// What `gpu processes` and `gpu kill` both do after their own flags: the target from the
+// rest of args, nothing else left over, the connection, and the process list. On failure the
+// message is printed and *exitCode is the status to return.
+struct ListedTarget
+{
+    Target target;
+    GpuProcessList list;
+};
+std::optional<ListedTarget> openAndList(
+    const QString& me, QStringList& args, void (*usage)(QTextStream&), int* exitCode)
+{
+    const auto options = takeTargetOptions(args);
+    if (!options) {
+        *exitCode = usageError(me, options.error(), usage);
+        return std::nullopt;
+    }
+    if (!args.isEmpty()) {
+        *exitCode = usageError(me, QStringLiteral("unexpected argument ") + args.first(), usage);
+        return std::nullopt;
+    }
+    auto opened = openTarget(*options);
+    if (!opened) {
+        *exitCode = connectionError(me, opened.error());
+        return std::nullopt;
+    }
+    auto listed = listGpuProcesses(*opened->transport);
+    if (!listed) {
+        err() << me << ": " << opened->label << ": " << listed.error() << '\n';
+        *exitCode = 1;
+        return std::nullopt;
+    }
+    return ListedTarget { std::move(*opened), std::move(*listed) };
+}
+
 } // namespace
 
 void gpuProcessUsage(QTextStream& s)
@@ -84,31 +120,22 @@ int gpuProcesses(QStringList args, void (*usage)(QTextStream&))
     flags.add("--json", &json).add("--gpu", &gpu, 0, "a GPU index (0, 1, ...)");
     if (const auto taken = flags.take(args); !taken)
         return usageError(me, taken.error(), usage);
-    const auto target = takeTargetOptions(args);
-    if (!target)
-        return usageError(me, target.error(), usage);
-    if (!args.isEmpty())
-        return usageError(me, QStringLiteral("unexpected argument ") + args.first(), usage);
-    const auto opened = openTarget(*target);
-    if (!opened)
-        return connectionError(me, opened.error());
-    const auto listed = listGpuProcesses(*opened->transport);
-    if (!listed) {
-        err() << me << ": " << opened->label << ": " << listed.error() << '\n';
-        return 1;
-    }
+    int exitCode = 0;
+    const auto listed = openAndList(me, args, usage, &exitCode);
+    if (!listed)
+        return exitCode;
     QList<GpuProcess> rows;
-    for (const GpuProcess& p : listed->processes)
+    for (const GpuProcess& p : listed->list.processes)
         if (gpu < 0 || p.gpuIndex == gpu)
             rows.append(p);
     if (json) {
         QJsonArray arr;
         for (const GpuProcess& p : rows)
-            arr.append(toJson(p, listed->myUid));
+            arr.append(toJson(p, listed->list.myUid));
         QJsonObject o;
-        o.insert(QStringLiteral("host"), opened->label);
-        o.insert(QStringLiteral("my_uid"), listed->myUid >= 0 ? QJsonValue(listed->myUid) : QJsonValue());
-        o.insert(QStringLiteral("sm_known"), listed->pmonAvailable);
+        o.insert(QStringLiteral("host"), listed->target.label);
+        o.insert(QStringLiteral("my_uid"), listed->list.myUid >= 0 ? QJsonValue(listed->list.myUid) : QJsonValue());
+        o.insert(QStringLiteral("sm_known"), listed->list.pmonAvailable);
         o.insert(QStringLiteral("processes"), arr);
         out() << QJsonDocument(o).toJson(QJsonDocument::Compact) << '\n';
     } else {
@@ -117,15 +144,15 @@ int gpuProcesses(QStringList args, void (*usage)(QTextStream&))
         for (const GpuProcess& p : rows)
             t.addRow({ p.gpuIndex >= 0 ? QString::number(p.gpuIndex) : dash(p.gpuUuid), QString::number(p.pid),
                 dash(p.user), number(p.usedMemoryMiB, 0, u" MiB"),
-                listed->pmonAvailable ? number(p.smPercent, 0) : QStringLiteral("?"), number(p.cpuPercent, 1),
+                listed->list.pmonAvailable ? number(p.smPercent, 0) : QStringLiteral("?"), number(p.cpuPercent, 1),
                 rssText(p.rssKiB), dash(p.commandLine.isEmpty() ? p.name : p.commandLine) });
         t.print(out());
     }
     out().flush();
-    if (!listed->pmonAvailable && !rows.isEmpty())
-        err() << me << ": SM % unknown (?): " << listed->pmonError << '\n';
+    if (!listed->list.pmonAvailable && !rows.isEmpty())
+        err() << me << ": SM % unknown (?): " << listed->list.pmonError << '\n';
     if (rows.isEmpty())
-        err() << me << ": no GPU processes on " << opened->label
+        err() << me << ": no GPU processes on " << listed->target.label
               << (gpu >= 0 ? QStringLiteral(" GPU %1").arg(gpu) : QString()) << '\n';
     return 0;
 }
@@ -151,32 +178,23 @@ int gpuKill(QStringList args, void (*usage)(QTextStream&))
     const qint64 pid = args.takeFirst().toLongLong(&ok);
     if (!ok || pid <= 1 || pid > 4294967295LL)
         return usageError(me, QStringLiteral("PID must be a process id greater than 1"), usage);
-    const auto target = takeTargetOptions(args);
-    if (!target)
-        return usageError(me, target.error(), usage);
-    if (!args.isEmpty())
-        return usageError(me, QStringLiteral("unexpected argument ") + args.first(), usage);
-    const auto opened = openTarget(*target);
-    if (!opened)
-        return connectionError(me, opened.error());
     // The same rules as the GPUs tab: only a listed GPU process, only one the SSH user may signal.
-    const auto listed = listGpuProcesses(*opened->transport);
-    if (!listed) {
-        err() << me << ": " << opened->label << ": " << listed.error() << '\n';
-        return 1;
-    }
-    const auto it = std::find_if(
-        listed->processes.cbegin(), listed->processes.cend(), [pid](const GpuProcess& p) { return p.pid == pid; });
-    if (it == listed->processes.cend()) {
-        err() << me << ": " << pid << " is not a GPU process on " << opened->label
+    int exitCode = 0;
+    const auto listed = openAndList(me, args, usage, &exitCode);
+    if (!listed)
+        return exitCode;
+    const auto it = std::find_if(listed->list.processes.cbegin(), listed->list.processes.cend(),
+        [pid](const GpuProcess& p) { return p.pid == pid; });
+    if (it == listed->list.processes.cend()) {
+        err() << me << ": " << pid << " is not a GPU process on " << listed->target.label
               << " (kernelforge-cli gpu processes lists them)\n";
         return 1;
     }
-    if (const QString why = mayUserSignal(*it, listed->myUid); !why.isEmpty()) {
+    if (const QString why = mayUserSignal(*it, listed->list.myUid); !why.isEmpty()) {
         err() << me << ": cannot signal " << pid << ": " << why << '\n';
         return 1;
     }
-    const SignalResult r = signalProcess(*opened->transport, pid, sig);
+    const SignalResult r = signalProcess(*listed->target.transport, pid, sig);
     if (r.outcome == SignalOutcome::Signalled) {
         out() << r.message << " (" << dash(it->user) << ": " << dash(it->commandLine) << ")\n";
         return 0;

@@ -136,32 +136,4 @@ QStringList gpuJsonKeys()
     return keys;
 }
 
-QStringList reasonWords(quint64 mask)
-{
-    static const std::pair<quint64, const char*> kWords[] = {
-        { 0x1, "gpu_idle" },
-        { 0x2, "applications_clocks_setting" },
-        { 0x4, "sw_power_cap" },
-        { 0x8, "hw_slowdown" },
-        { 0x10, "sync_boost" },
-        { 0x20, "sw_thermal_slowdown" },
-        { 0x40, "hw_thermal_slowdown" },
-        { 0x80, "hw_power_brake_slowdown" },
-        { 0x100, "display_clock_setting" },
-    };
-    QStringList words;
-    quint64 known = 0;
-    for (const auto& [bit, word] : kWords) {
-        known |= bit;
-        if (mask & bit)
-            words.append(QString::fromLatin1(word));
-    }
-    for (int b = 0; b < 64; ++b) {
-        const quint64 bit = quint64(1) << b;
-        if ((mask & bit) && !(known & bit))
-            words.append(QStringLiteral("0x") + QString::number(bit, 16));
-    }
-    return words;
-}
-
 } // namespace kf

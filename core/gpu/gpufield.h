@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
+#include "core/gpu/throttlereasons.h"
 #include "core/util/novalue.h"
 
 #include <QJsonObject>
@@ -186,11 +187,7 @@ QJsonObject toJson(const GpuSample& sample);
 // The JSON keys in table order, a Mask's with "[]" ("index, uuid, ..., reasons[]").
 QStringList gpuJsonKeys();
 
-// Clock event (throttle) reasons: 0x1 gpu_idle, 0x2 applications_clocks_setting,
-// 0x4 sw_power_cap, 0x8 hw_slowdown, 0x10 sync_boost, 0x20 sw_thermal_slowdown,
-// 0x40 hw_thermal_slowdown, 0x80 hw_power_brake_slowdown, 0x100 display_clock_setting.
-// Unknown bits come out as one hex word each.
-QStringList reasonWords(quint64 mask);
+// Clock event (throttle) reason bits; throttlereasons.h names them (reasonWords, reasonPhrases).
 constexpr quint64 kReasonIdle = 0x1;
 constexpr quint64 kReasonSwPowerCap = 0x4;
 constexpr quint64 kReasonHwSlowdown = 0x8;
