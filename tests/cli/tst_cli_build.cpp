@@ -157,9 +157,7 @@ private Q_SLOTS:
         QTemporaryDir client; // everything the CLI writes
         const QStringList env { QStringLiteral("HOME=") + client.path(), QStringLiteral("XDG_CONFIG_HOME="),
             QStringLiteral("XDG_STATE_HOME="), QStringLiteral("XDG_CACHE_HOME="), QStringLiteral("XDG_DATA_HOME=") };
-        const QStringList ssh { QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("-i"),
-            demo.clientKeyPath(), QStringLiteral("--known-hosts"), demo.knownHostsPath(),
-            demo.user() + QStringLiteral("@127.0.0.1") };
+        const QStringList ssh = kf::test::cliSshTarget(demo);
         const auto start = kf::test::runCli(QStringList { QStringLiteral("--verbose"), QStringLiteral("build"),
                                                 QStringLiteral("start"), QStringLiteral("--command"),
                                                 QStringLiteral("printf '%s' \"$HF_TOKEN\" > \"$HOME/seen-env\"; "

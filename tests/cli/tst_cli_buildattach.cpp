@@ -21,11 +21,6 @@ class TestCliBuildAttach : public QObject
         return { QStringLiteral("HOME=") + m_home.path(), QStringLiteral("XDG_CONFIG_HOME="),
             QStringLiteral("XDG_STATE_HOME="), QStringLiteral("XDG_CACHE_HOME="), QStringLiteral("XDG_DATA_HOME=") };
     }
-    static QStringList ssh(const kf::DemoHost& demo)
-    {
-        return { QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("-i"), demo.clientKeyPath(),
-            QStringLiteral("--known-hosts"), demo.knownHostsPath(), demo.user() + QStringLiteral("@127.0.0.1") };
-    }
     static QJsonObject lastJson(const QByteArray& out)
     {
         return QJsonDocument::fromJson(out.trimmed().split('\n').last()).object();
@@ -62,7 +57,7 @@ private Q_SLOTS:
                                         .arg(status);
             const auto start = kf::test::runCli(
                 QStringList { QStringLiteral("build"), QStringLiteral("start"), QStringLiteral("--command"), command }
-                    + ssh(demo),
+                    + kf::test::cliSshTarget(demo),
                 60000, env());
             QVERIFY2(start.exitCode == 0, start.err.constData());
             const QString id = QString::fromUtf8(start.out.trimmed());
@@ -77,7 +72,7 @@ private Q_SLOTS:
             if (json)
                 args << QStringLiteral("--json");
             // Generous: a hung attach is killed at 30 s and fails the test.
-            const auto attach = kf::test::runCli(args + ssh(demo), 30000, env());
+            const auto attach = kf::test::runCli(args + kf::test::cliSshTarget(demo), 30000, env());
             const QString what
                 = QStringLiteral("attach %1 (#%2, %3, %4): ")
                       .arg(id)
@@ -134,7 +129,7 @@ private Q_SLOTS:
         KF_START_DEMO_HOST(demo);
         const auto attach = kf::test::runCli(
             QStringList { QStringLiteral("--verbose"), QStringLiteral("build"), QStringLiteral("attach"), id }
-                + ssh(demo),
+                + kf::test::cliSshTarget(demo),
             60000, env());
         QVERIFY2(!attach.crashed, attach.err.constData()); // no reconnect loop
         QCOMPARE(attach.exitCode, 1);

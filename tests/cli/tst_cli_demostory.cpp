@@ -17,11 +17,6 @@ class TestCliDemoStory : public QObject
 {
     Q_OBJECT
 
-    QStringList ssh(const kf::DemoHost& demo) const
-    {
-        return { "-p", QString::number(demo.port()), "-i", demo.clientKeyPath(), "--known-hosts",
-            demo.knownHostsPath() };
-    }
     QString dest(const kf::DemoHost& demo) const { return demo.user() + "@127.0.0.1"; }
 
     static QList<QJsonObject> jsonLines(const QByteArray& out)
@@ -46,7 +41,8 @@ private Q_SLOTS:
         original.close();
 
         // 1. Plan: all four patches will apply, nothing changes yet.
-        auto plan = kf::test::runCli(QStringList { "patch", "plan" } + set + ssh(demo) + QStringList { "--json" });
+        auto plan = kf::test::runCli(
+            QStringList { "patch", "plan" } + set + kf::test::cliSshOptions(demo) + QStringList { "--json" });
         QVERIFY2(plan.exitCode == 0 || plan.exitCode == 1, plan.err.constData());
         const auto planned = jsonLines(plan.out);
         QCOMPARE(planned.size(), 4);
@@ -54,9 +50,10 @@ private Q_SLOTS:
             QCOMPARE(p.value("status").toString(), QStringLiteral("will-apply"));
 
         // 2. Apply, then a second apply changes nothing.
-        auto apply = kf::test::runCli(QStringList { "patch", "apply" } + set + ssh(demo));
+        auto apply = kf::test::runCli(QStringList { "patch", "apply" } + set + kf::test::cliSshOptions(demo));
         QVERIFY2(apply.exitCode == 0, QByteArray(apply.out + apply.err).constData());
-        auto again = kf::test::runCli(QStringList { "patch", "apply" } + set + ssh(demo) + QStringList { "--json" });
+        auto again = kf::test::runCli(
+            QStringList { "patch", "apply" } + set + kf::test::cliSshOptions(demo) + QStringList { "--json" });
         QCOMPARE(again.exitCode, 0);
         for (const auto& p : jsonLines(again.out))
             QCOMPARE(p.value("status").toString(), QStringLiteral("already-applied"));
@@ -64,12 +61,13 @@ private Q_SLOTS:
         // 3. Build the patched demo project detached on the server with its built-in profile;
         //    attach until it ends.
         auto start = kf::test::runCli(QStringList { "build", "start", "--profile", "Demo sgl-kernel (CMake + Ninja)" }
-            + ssh(demo) + QStringList { dest(demo) });
+            + kf::test::cliSshOptions(demo) + QStringList { dest(demo) });
         QVERIFY2(start.exitCode == 0, start.err.constData());
         const QString job = QString::fromUtf8(start.out.trimmed().split('\n').last()).trimmed();
         QVERIFY2(!job.isEmpty(), start.out.constData());
-        auto attach = kf::test::runCli(
-            QStringList { "build", "attach", job, "--json" } + ssh(demo) + QStringList { dest(demo) }, 540000);
+        auto attach = kf::test::runCli(QStringList { "build", "attach", job, "--json" } + kf::test::cliSshOptions(demo)
+                + QStringList { dest(demo) },
+            540000);
         QVERIFY2(attach.exitCode == 0, QByteArray(attach.out.right(3000) + attach.err).constData());
         bool sawFinish = false;
         int lastDone = -1, lastTotal = -1;
@@ -92,7 +90,7 @@ private Q_SLOTS:
         //     CUDA code; FA3 stays off as the profile asks now that the patch lets OFF win.
         auto verify
             = kf::test::runCli(QStringList { "verify", "--profile", "Demo sgl-kernel (CMake + Ninja)", "--json" }
-                    + ssh(demo) + QStringList { dest(demo) },
+                    + kf::test::cliSshOptions(demo) + QStringList { dest(demo) },
                 300000);
         QVERIFY2(verify.exitCode == 0, QByteArray(verify.out + verify.err).constData());
         const bool nvcc = QFileInfo(QStringLiteral("/usr/local/cuda/bin/nvcc")).isExecutable();
@@ -115,8 +113,9 @@ private Q_SLOTS:
         QVERIFY(sawCommonOps);
 
         // 4. A few GPU samples from the replaying nvidia-smi: 8 GPUs each.
-        auto gpu = kf::test::runCli(
-            QStringList { "gpu", "watch", "--json", "--count", "3" } + ssh(demo) + QStringList { dest(demo) }, 120000);
+        auto gpu = kf::test::runCli(QStringList { "gpu", "watch", "--json", "--count", "3" }
+                + kf::test::cliSshOptions(demo) + QStringList { dest(demo) },
+            120000);
         QVERIFY2(gpu.exitCode == 0, gpu.err.constData());
         const auto samples = jsonLines(gpu.out);
         QCOMPARE(samples.size(), 3);
@@ -127,25 +126,25 @@ private Q_SLOTS:
         const QString port = QString::number(31000 + demo.port() % 1000);
         auto server = kf::test::runCli(QStringList { "build", "start", "--command",
                                            "sglang-demo-server --port " + port + " --enable-metrics --tp 2" }
-            + ssh(demo) + QStringList { dest(demo) });
+            + kf::test::cliSshOptions(demo) + QStringList { dest(demo) });
         QVERIFY2(server.exitCode == 0, server.err.constData());
         const QString serverJob = QString::fromUtf8(server.out.trimmed().split('\n').last()).trimmed();
         kf::test::ProcessOutput status;
         for (int i = 0; i < 60; ++i) { // the demo server answers 503 while it "loads the model"
-            status = kf::test::runCli(
-                QStringList { "server", "status", "--port", port, "--json" } + ssh(demo) + QStringList { dest(demo) });
+            status = kf::test::runCli(QStringList { "server", "status", "--port", port, "--json" }
+                + kf::test::cliSshOptions(demo) + QStringList { dest(demo) });
             if (status.exitCode == 0 && status.out.contains("\"healthy\":true"))
                 break;
             QThread::msleep(500);
         }
         QVERIFY2(status.exitCode == 0, QByteArray(status.out + status.err).constData());
         QVERIFY2(status.out.contains("\"healthy\":true"), status.out.constData());
-        auto cancel
-            = kf::test::runCli(QStringList { "build", "cancel", serverJob } + ssh(demo) + QStringList { dest(demo) });
+        auto cancel = kf::test::runCli(
+            QStringList { "build", "cancel", serverJob } + kf::test::cliSshOptions(demo) + QStringList { dest(demo) });
         QCOMPARE(cancel.exitCode, 0);
 
         // 6. Roll back: the file is byte-identical to what was there before.
-        auto rollback = kf::test::runCli(QStringList { "patch", "rollback" } + set + ssh(demo));
+        auto rollback = kf::test::runCli(QStringList { "patch", "rollback" } + set + kf::test::cliSshOptions(demo));
         QVERIFY2(rollback.exitCode == 0, QByteArray(rollback.out + rollback.err).constData());
         QFile after(cmakeFile);
         QVERIFY(after.open(QIODevice::ReadOnly));

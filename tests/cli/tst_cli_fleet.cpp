@@ -32,12 +32,6 @@ QList<QJsonObject> jsonLines(const QByteArray& out)
     return r;
 }
 
-QStringList sshArgs(const DemoHost& d)
-{
-    return { QStringLiteral("-p"), QString::number(d.port()), QStringLiteral("-i"), d.clientKeyPath(),
-        QStringLiteral("--known-hosts"), d.knownHostsPath() };
-}
-
 } // namespace
 
 class TestCliFleet : public QObject
@@ -89,7 +83,7 @@ void TestCliFleet::initTestCase()
         e.insert(kv.section(u'=', 0, 0), kv.section(u'=', 1));
     m_export.setProcessEnvironment(e);
     m_export.start(QStringLiteral(KF_CLI_BINARY),
-        QStringList { QStringLiteral("gpu"), QStringLiteral("export") } + sshArgs(*m_demo)
+        QStringList { QStringLiteral("gpu"), QStringLiteral("export") } + kf::test::cliSshOptions(*m_demo)
             + QStringList { m_demo->user() + QStringLiteral("@127.0.0.1"), QStringLiteral("--listen"),
                 QStringLiteral("127.0.0.1:%1").arg(m_exportPort), QStringLiteral("--hostname"),
                 QStringLiteral("demo-gpu") });
@@ -155,10 +149,11 @@ void TestCliFleet::gpuExportRoundTripThroughPrometheus()
     QCOMPARE(text.find(u"DCGM_FI_DEV_GPU_UTIL").size(), 8);
     QCOMPARE(text.find(u"DCGM_FI_DEV_FB_USED").first()->label(u"Hostname"), "demo-gpu");
     // The same GPUs as the SSH stream says, read back from Prometheus.
-    const auto watch = test::runCli(QStringList { QStringLiteral("gpu"), QStringLiteral("watch") } + sshArgs(*m_demo)
-            + QStringList { m_demo->user() + QStringLiteral("@127.0.0.1"), QStringLiteral("--json"),
-                QStringLiteral("--count"), QStringLiteral("1") },
-        120000, env());
+    const auto watch
+        = test::runCli(QStringList { QStringLiteral("gpu"), QStringLiteral("watch") } + kf::test::cliSshOptions(*m_demo)
+                + QStringList { m_demo->user() + QStringLiteral("@127.0.0.1"), QStringLiteral("--json"),
+                    QStringLiteral("--count"), QStringLiteral("1") },
+            120000, env());
     QVERIFY2(watch.exitCode == 0, watch.err.constData());
     const QJsonArray direct = jsonLines(watch.out).first().value("gpus").toArray();
     const auto status = test::runCli(

@@ -50,11 +50,9 @@ private Q_SLOTS:
     void watchOverTheDemoSshd()
     {
         KF_START_DEMO_HOST(demo);
-        const auto r = kf::test::runCli(
-            { QStringLiteral("gpu"), QStringLiteral("watch"), QStringLiteral("-p"), QString::number(demo.port()),
-                QStringLiteral("-i"), demo.clientKeyPath(), QStringLiteral("--known-hosts"), demo.knownHostsPath(),
-                demo.user() + QStringLiteral("@127.0.0.1"), QStringLiteral("--json"), QStringLiteral("--count"),
-                QStringLiteral("2") },
+        const auto r = kf::test::runCli(QStringList { QStringLiteral("gpu"), QStringLiteral("watch") }
+                + kf::test::cliSshTarget(demo)
+                + QStringList { QStringLiteral("--json"), QStringLiteral("--count"), QStringLiteral("2") },
             90000);
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QList<QByteArray> lines = r.out.trimmed().split('\n');

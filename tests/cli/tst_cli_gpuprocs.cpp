@@ -4,30 +4,10 @@
 // process of the SSH user per GPU.
 #include "tests/support/testsupport.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QtTest>
-
-namespace {
-
-QStringList sshArgs(const kf::DemoHost& demo)
-{
-    return { QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("-i"), demo.clientKeyPath(),
-        QStringLiteral("--known-hosts"), demo.knownHostsPath(), demo.user() + QStringLiteral("@127.0.0.1") };
-}
-
-bool goneOnHost(qint64 pid)
-{
-    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (!stat.open(QIODevice::ReadOnly))
-        return true;
-    const QByteArray s = stat.readAll();
-    return s.mid(s.lastIndexOf(')') + 2, 1) == "Z";
-}
-
-} // namespace
 
 class TestCliGpuProcs : public QObject
 {
@@ -57,7 +37,8 @@ private Q_SLOTS:
     void listAndKillOverTheDemoSshd()
     {
         KF_START_DEMO_HOST(demo);
-        auto r = kf::test::runCli(QStringList { QStringLiteral("gpu"), QStringLiteral("processes") } + sshArgs(demo));
+        auto r = kf::test::runCli(
+            QStringList { QStringLiteral("gpu"), QStringLiteral("processes") } + kf::test::cliSshTarget(demo));
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QList<QByteArray> lines = r.out.trimmed().split('\n');
         QCOMPARE(lines.size(), 1 + 8);
@@ -75,7 +56,7 @@ private Q_SLOTS:
 
         r = kf::test::runCli(QStringList { QStringLiteral("gpu"), QStringLiteral("processes"), QStringLiteral("--json"),
                                  QStringLiteral("--gpu"), QStringLiteral("1") }
-            + sshArgs(demo));
+            + kf::test::cliSshTarget(demo));
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
         QVERIFY(o.value(QStringLiteral("sm_known")).toBool());
@@ -89,26 +70,26 @@ private Q_SLOTS:
             QVERIFY2(p.value(QLatin1String(key)).isDouble(), key);
         QVERIFY(p.value(QStringLiteral("command")).toString().contains(QStringLiteral("sglang-demo-worker")));
         const qint64 pid = p.value(QStringLiteral("pid")).toInteger();
-        QVERIFY(!goneOnHost(pid));
+        QVERIFY(!kf::test::processGone(pid));
 
         // Kill it (TERM): printed on stdout, really gone on the host.
-        r = kf::test::runCli(
-            QStringList { QStringLiteral("gpu"), QStringLiteral("kill"), QString::number(pid) } + sshArgs(demo));
+        r = kf::test::runCli(QStringList { QStringLiteral("gpu"), QStringLiteral("kill"), QString::number(pid) }
+            + kf::test::cliSshTarget(demo));
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY2(r.out.startsWith(QByteArray("sent TERM to " + QByteArray::number(pid))), r.out.constData());
-        QTRY_VERIFY_WITH_TIMEOUT(goneOnHost(pid), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(kf::test::processGone(pid), 30000);
         // Again: no longer a GPU process there.
         r = kf::test::runCli(QStringList { QStringLiteral("gpu"), QStringLiteral("kill"), QString::number(pid),
                                  QStringLiteral("--signal"), QStringLiteral("KILL") }
-            + sshArgs(demo));
+            + kf::test::cliSshTarget(demo));
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("is not a GPU process"), r.err.constData());
         // A process that is not on a GPU (sshd itself) is refused before any signal.
         r = kf::test::runCli(
             QStringList { QStringLiteral("gpu"), QStringLiteral("kill"), QString::number(demo.sshdPid()) }
-            + sshArgs(demo));
+            + kf::test::cliSshTarget(demo));
         QCOMPARE(r.exitCode, 1);
-        QVERIFY(!goneOnHost(demo.sshdPid()));
+        QVERIFY(!kf::test::processGone(demo.sshdPid()));
     }
 };
 

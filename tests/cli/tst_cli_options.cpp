@@ -21,11 +21,6 @@ class TestCliOptions : public QObject
         return { QStringLiteral("HOME=") + m_home.path(), QStringLiteral("XDG_CONFIG_HOME="),
             QStringLiteral("XDG_STATE_HOME="), QStringLiteral("XDG_CACHE_HOME=") };
     }
-    static QStringList ssh(const DemoHost& demo)
-    {
-        return { QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("-i"), demo.clientKeyPath(),
-            QStringLiteral("--known-hosts"), demo.knownHostsPath() };
-    }
 
 private Q_SLOTS:
     void initTestCase() { qunsetenv("SSH_AUTH_SOCK"); }
@@ -93,7 +88,7 @@ private Q_SLOTS:
         KF_START_DEMO_HOST(demo);
         const auto r = test::runCli(QStringList { QStringLiteral("gpu"), QStringLiteral("watch"),
                                         QStringLiteral("--count"), QStringLiteral("1"), QStringLiteral("--json") }
-                + ssh(demo) + QStringList { demo.host() },
+                + kf::test::cliSshOptions(demo) + QStringList { demo.host() },
             90000);
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonObject o = QJsonDocument::fromJson(r.out.trimmed()).object();
@@ -107,7 +102,7 @@ private Q_SLOTS:
         KF_START_DEMO_HOST(demo);
         const auto r = test::runCli(QStringList { QStringLiteral("server"), QStringLiteral("status"),
                                         QStringLiteral("--port"), QStringLiteral("1") }
-                + ssh(demo) + QStringList { demo.host() },
+                + kf::test::cliSshOptions(demo) + QStringList { demo.host() },
             90000);
         QVERIFY2(r.exitCode == 1, r.err.constData());
         QVERIFY2(r.out.contains(QByteArray(demo.host().toUtf8() + ":1: not reachable")), r.out.constData());
@@ -118,7 +113,7 @@ private Q_SLOTS:
     void destinationSplitsOnTheLastAt()
     {
         KF_START_DEMO_HOST(demo);
-        const auto r = test::runCli(QStringList { QStringLiteral("exec") } + ssh(demo)
+        const auto r = test::runCli(QStringList { QStringLiteral("exec") } + kf::test::cliSshOptions(demo)
                 + QStringList { QStringLiteral("nosuch@x@") + demo.host(), QStringLiteral("--"),
                     QStringLiteral("true") },
             90000);

@@ -45,8 +45,7 @@ private Q_SLOTS:
         const QString victim = demo.homeDir() + QStringLiteral("/victim");
         writeFile(victim, "precious\n");
         QFile::setPermissions(victim, QFile::ReadOwner | QFile::WriteOwner);
-        const QStringList ssh { QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("-i"),
-            demo.clientKeyPath(), QStringLiteral("--known-hosts"), demo.knownHostsPath() };
+        const QStringList ssh = test::cliSshOptions(demo);
         // (argv cannot carry a NUL: that case is covered by tst_validators.)
         for (const QString& remote :
             { QStringLiteral("victim\n"), QStringLiteral("victim\nx"), QStringLiteral("vic\ttim") }) {
@@ -110,8 +109,7 @@ private Q_SLOTS:
         const QString real = QFileInfo(project).canonicalFilePath();
         QVERIFY(QFile::link(project, demo.homeDir() + QStringLiteral("/sk")));
         const QByteArray original = test::readFile(project + QStringLiteral("/CMakeLists.txt"));
-        const QStringList ssh { QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("-i"),
-            demo.clientKeyPath(), QStringLiteral("--known-hosts"), demo.knownHostsPath() };
+        const QStringList ssh = test::cliSshOptions(demo);
         const QString at = demo.user() + QLatin1Char('@') + demo.host() + QLatin1Char(':');
         const QStringList env { QStringLiteral("XDG_STATE_HOME=") + state.filePath(QStringLiteral("state")),
             QStringLiteral("HOME=") + state.filePath(QStringLiteral("home")) };

@@ -24,13 +24,11 @@ class TestCliRecipe : public QObject
         return { QStringLiteral("HOME=") + m_home.path(), QStringLiteral("XDG_CONFIG_HOME="),
             QStringLiteral("XDG_STATE_HOME="), QStringLiteral("XDG_CACHE_HOME="), QStringLiteral("XDG_DATA_HOME=") };
     }
-    static QStringList ssh(const kf::DemoHost& demo)
-    {
-        return { "-p", QString::number(demo.port()), "-i", demo.clientKeyPath(), "--known-hosts",
-            demo.knownHostsPath() };
-    }
     static QString dest(const kf::DemoHost& demo) { return demo.user() + "@127.0.0.1"; }
-    static QStringList target(const kf::DemoHost& demo) { return ssh(demo) + QStringList { dest(demo) }; }
+    static QStringList target(const kf::DemoHost& demo)
+    {
+        return kf::test::cliSshOptions(demo) + QStringList { dest(demo) };
+    }
     kf::test::ProcessOutput cli(const QStringList& args, int timeoutMs = 120000) const
     {
         return kf::test::runCli(args, timeoutMs, env());
@@ -151,11 +149,11 @@ private Q_SLOTS:
         QVERIFY2(empty.err.contains("nothing recorded for"), empty.err.constData());
 
         QVERIFY2(cli(QStringList { "facts" } + target(demo)).exitCode == 0, "facts");
-        auto plan = cli(
-            QStringList { "patch", "plan" } + m_set + QStringList { "--root", dest(demo) + ":sgl-kernel" } + ssh(demo));
+        auto plan = cli(QStringList { "patch", "plan" } + m_set + QStringList { "--root", dest(demo) + ":sgl-kernel" }
+            + kf::test::cliSshOptions(demo));
         QVERIFY2(plan.exitCode == 0 || plan.exitCode == 1, both(plan).constData());
         auto apply = cli(QStringList { "patch", "apply" } + m_set + QStringList { "--root", dest(demo) + ":sgl-kernel" }
-            + ssh(demo));
+            + kf::test::cliSshOptions(demo));
         QVERIFY2(apply.exitCode == 0, both(apply).constData());
 
         // One JSON object per line, oldest first: time, kind, summary, details.

@@ -63,15 +63,9 @@ private:
     QProcess m_process;
 };
 
-QStringList sshArgs(const kf::DemoHost& demo)
-{
-    return { QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("-i"), demo.clientKeyPath(),
-        QStringLiteral("--known-hosts"), demo.knownHostsPath(), demo.user() + QStringLiteral("@127.0.0.1") };
-}
-
 QStringList gpuWatch(const kf::DemoHost& demo, const QStringList& more)
 {
-    return QStringList { QStringLiteral("gpu"), QStringLiteral("watch") } + sshArgs(demo)
+    return QStringList { QStringLiteral("gpu"), QStringLiteral("watch") } + kf::test::cliSshTarget(demo)
         + QStringList { QStringLiteral("--json") } + more;
 }
 
@@ -187,7 +181,7 @@ private Q_SLOTS:
             QStringList { QStringLiteral("build"), QStringLiteral("start"), QStringLiteral("--command"),
                 QStringLiteral("i=1; while [ $i -le 80 ]; do echo \"line $i\"; "
                                "i=$((i+1)); sleep 0.1; done; exit 3") }
-                + sshArgs(demo),
+                + kf::test::cliSshTarget(demo),
             60000, env());
         QVERIFY2(start.exitCode == 0, start.err.constData());
         const QString id = QString::fromUtf8(start.out.trimmed());
@@ -195,7 +189,8 @@ private Q_SLOTS:
         for (int i = 1; i <= 80; ++i)
             expected += "line " + QByteArray::number(i) + '\n';
 
-        CliRun run(QStringList { QStringLiteral("build"), QStringLiteral("attach"), id } + sshArgs(demo), env());
+        CliRun run(QStringList { QStringLiteral("build"), QStringLiteral("attach"), id } + kf::test::cliSshTarget(demo),
+            env());
         QVERIFY2(QTest::qWaitFor([&] { return run.out.contains("line 5\n"); }, 60000), qPrintable(run.diagnose()));
         // The server goes away for a while (listener and connections; the build lives on) ...
         demo.stopListenerKeepJobs();

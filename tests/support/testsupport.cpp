@@ -126,6 +126,34 @@ bool isRoot()
     return ::geteuid() == 0;
 }
 
+HostProfile localProfile(const QString& name)
+{
+    HostProfile profile;
+    profile.name = name;
+    profile.isLocal = true;
+    return profile;
+}
+
+QStringList cliSshOptions(const DemoHost& demo)
+{
+    return { QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("-i"), demo.clientKeyPath(),
+        QStringLiteral("--known-hosts"), demo.knownHostsPath() };
+}
+
+QStringList cliSshTarget(const DemoHost& demo)
+{
+    return cliSshOptions(demo) << demo.user() + QStringLiteral("@127.0.0.1");
+}
+
+bool processGone(qint64 pid)
+{
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return true;
+    const QByteArray s = stat.readAll();
+    return s.mid(s.lastIndexOf(')') + 2, 1) == "Z";
+}
+
 quint16 freeLocalPort()
 {
     QTcpServer s;

@@ -43,6 +43,11 @@ ProcessOutput runProgram(const QString& program, const QStringList& args, int ti
 ProcessOutput runCli(const QStringList& args, int timeoutMs = 120000, const QStringList& extraEnv = {});
 
 bool isRoot();
+// A profile for this machine (LocalHostConnection), named as the test's pane shows it.
+HostProfile localProfile(const QString& name = QStringLiteral("This machine"));
+// The process is gone from this machine: no /proc entry, or a zombie waiting for its reaper
+// (the demo sshd's processes are this machine's).
+bool processGone(qint64 pid);
 // A TCP port on 127.0.0.1 that was free a moment ago (for a server a test starts).
 quint16 freeLocalPort();
 
@@ -58,6 +63,10 @@ QByteArray histogramPage(int buckets, int perBucket = 1);
 // ssh-keygen -t type (rsa: 2048 bits) in dir with that passphrase (may be empty); the private
 // key's path. A failure is a test failure (ssh-keygen's stderr is printed).
 QString makeKey(const QString& dir, const QString& type = QStringLiteral("ed25519"), const QString& passphrase = {});
+// kernelforge-cli's options for the demo host: -p PORT -i KEY --known-hosts FILE.
+QStringList cliSshOptions(const DemoHost& demo);
+// The same followed by the destination, user@127.0.0.1.
+QStringList cliSshTarget(const DemoHost& demo);
 // Appends keyPath.pub to the demo host's authorized_keys.
 bool authorizeKey(const DemoHost& demo, const QString& keyPath);
 

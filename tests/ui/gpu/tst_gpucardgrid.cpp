@@ -3,8 +3,8 @@
 // The card grid reflows: fewer columns in a narrow pane, never a horizontal scrollbar or a
 // clipped card (the GPU pane at 1600x1000, at 1024x640, and at the width a 1024 px window
 // leaves it next to the sidebar; the grid alone down to one column).
-#include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostconnection.h"
+#include "tests/support/gpupanefixture.h"
 #include "tests/support/testsupport.h"
 #include "ui/gpu/gpucard.h"
 #include "ui/gpu/gpucardgrid.h"
@@ -40,22 +40,15 @@ private Q_SLOTS:
     {
         QFETCH(QSize, size);
         QFETCH(int, columns);
-        HostProfile profile;
-        profile.name = QStringLiteral("This machine");
-        profile.isLocal = true;
-        LocalHostConnection host(profile);
+        LocalHostConnection host(test::localProfile());
         host.connectToHost();
-        GpuMonitorHub hub;
         GpuMonitor::Options options;
         options.processIntervalMs = 0;
-        hub.setOptions(options);
-        AppContext ctx;
-        ctx.gpuMonitors = &hub;
-        GpuPane pane(ctx, &host);
-        pane.resize(size);
-        pane.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&pane));
-        pane.setActive(true);
+        test::ShownGpuPane shown;
+        shown.show(&host, options, size);
+        if (QTest::currentTestFailed())
+            return;
+        GpuPane& pane = *shown.pane;
         QTRY_COMPARE_WITH_TIMEOUT(pane.cardCount(), 8, 30000);
         auto* grid = pane.findChild<GpuCardGrid*>();
         auto* scroll = pane.findChild<QScrollArea*>(QStringLiteral("gpuCardScroll"));

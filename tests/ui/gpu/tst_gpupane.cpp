@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // The GPU pane on this machine (LocalHostConnection) with the replaying nvidia-smi on PATH.
-#include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostconnection.h"
+#include "tests/support/gpupanefixture.h"
 #include "tests/support/testsupport.h"
 #include "ui/chart/timechart.h"
 #include "ui/gpu/gpucard.h"
@@ -32,27 +32,19 @@ private Q_SLOTS:
 
     void eightCardsChartProcessesAndExport()
     {
-        HostProfile profile;
-        profile.name = QStringLiteral("This machine");
-        profile.isLocal = true;
-        LocalHostConnection host(profile);
+        LocalHostConnection host(test::localProfile());
         host.connectToHost();
-        GpuMonitorHub hub;
         GpuMonitor::Options options;
         options.processIntervalMs = 1000;
         options.env.insert(QStringLiteral("KF_DEMO_HOT_GPU"), QStringLiteral("5"));
         // The replay's GPUs run a process only in the loaded part of their 150 s cycle, which
         // can be a minute away: three times faster, one comes within the test's timeouts.
         options.env.insert(QStringLiteral("KF_DEMO_TIME_SCALE"), QStringLiteral("3"));
-        hub.setOptions(options);
-        AppContext ctx;
-        ctx.gpuMonitors = &hub;
-        GpuPane pane(ctx, &host);
-        pane.resize(1300, 900);
-        pane.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&pane));
-        pane.setActive(true);
-        QVERIFY(pane.monitor());
+        test::ShownGpuPane shown;
+        shown.show(&host, options, QSize(1300, 900));
+        if (QTest::currentTestFailed())
+            return;
+        GpuPane& pane = *shown.pane;
         QTRY_COMPARE_WITH_TIMEOUT(pane.cardCount(), 8, 30000);
         QTRY_VERIFY_WITH_TIMEOUT(pane.monitor()->blocks() >= 4, 30000);
         auto* processView = pane.findChild<QTableView*>();

@@ -3,9 +3,9 @@
 // The GPU pane offscreen on the real H200 capture (tests/data/field-h200: nvidia-smi's stream
 // under a PyTorch matmul load and its compute-apps table), replayed by the demo's nvidia-smi.
 // Qt was not on the lent machine, so this is how the GUI met the real data (docs/FIELD.md).
-#include "core/gpu/gpumonitorhub.h"
 #include "core/gpu/nvidiasmi.h"
 #include "core/hosts/hostconnection.h"
+#include "tests/support/gpupanefixture.h"
 #include "tests/support/testsupport.h"
 #include "ui/gpu/gpupane.h"
 
@@ -30,24 +30,16 @@ private Q_SLOTS:
 
     void realCaptureShowsTheLoadAndItsProcess()
     {
-        HostProfile profile;
-        profile.name = QStringLiteral("H200 (field capture)");
-        profile.isLocal = true;
-        LocalHostConnection host(profile);
+        LocalHostConnection host(test::localProfile(QStringLiteral("H200 (field capture)")));
         host.connectToHost();
-        GpuMonitorHub hub;
         GpuMonitor::Options options;
         options.processIntervalMs = 1000;
         options.env.insert(QStringLiteral("KF_DEMO_REPLAY"), test::dataPath(QStringLiteral("field-h200")));
-        hub.setOptions(options);
-        AppContext ctx;
-        ctx.gpuMonitors = &hub;
-        GpuPane pane(ctx, &host);
-        pane.resize(1300, 900);
-        pane.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&pane));
-        pane.setActive(true);
-        QVERIFY(pane.monitor());
+        test::ShownGpuPane shown;
+        shown.show(&host, options, QSize(1300, 900));
+        if (QTest::currentTestFailed())
+            return;
+        GpuPane& pane = *shown.pane;
         QTRY_COMPARE_WITH_TIMEOUT(pane.cardCount(), 1, 30000);
         // Enough replayed seconds for the chart to show the load's shape.
         QTRY_VERIFY_WITH_TIMEOUT(pane.monitor()->blocks() >= 12, 60000);

@@ -3,8 +3,8 @@
 // The GPUs tab's process table on the demo host (a real sshd; the demo nvidia-smi lists one
 // real worker process of the SSH user per GPU): columns filled, filter by card, sort, and
 // Terminate… with its confirmations, the process really gone on the host.
-#include "core/gpu/gpumonitorhub.h"
 #include "core/ssh/sshhostconnection.h"
+#include "tests/support/gpupanefixture.h"
 #include "tests/support/testsupport.h"
 #include "ui/gpu/gpucard.h"
 #include "ui/gpu/gpupane.h"
@@ -13,7 +13,6 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
-#include <QFile>
 #include <QLabel>
 #include <QPushButton>
 #include <QStandardPaths>
@@ -25,16 +24,6 @@
 using namespace kf;
 
 namespace {
-
-// The process is gone from the host: no /proc entry, or a zombie waiting for its reaper.
-bool goneOnHost(qint64 pid)
-{
-    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (!stat.open(QIODevice::ReadOnly))
-        return true;
-    const QByteArray s = stat.readAll();
-    return s.mid(s.lastIndexOf(')') + 2, 1) == "Z";
-}
 
 QString cell(const QAbstractItemModel* m, int row, int column)
 {
@@ -55,17 +44,13 @@ private Q_SLOTS:
         SshHostConnection host(demo.profile(), nullptr);
         host.connectToHost();
         QTRY_VERIFY_WITH_TIMEOUT(host.state() == ConnectionState::Ready, 60000);
-        GpuMonitorHub hub;
         GpuMonitor::Options options;
         options.processIntervalMs = 1000;
-        hub.setOptions(options);
-        AppContext ctx;
-        ctx.gpuMonitors = &hub;
-        GpuPane pane(ctx, &host);
-        pane.resize(1600, 1000);
-        pane.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&pane));
-        pane.setActive(true);
+        test::ShownGpuPane shown;
+        shown.show(&host, options, QSize(1600, 1000));
+        if (QTest::currentTestFailed())
+            return;
+        GpuPane& pane = *shown.pane;
         QTRY_COMPARE_WITH_TIMEOUT(pane.cardCount(), 8, 60000);
         GpuProcessPanel* panel = pane.processPanel();
         QVERIFY(panel);
@@ -82,7 +67,7 @@ private Q_SLOTS:
             QVERIFY(cell(model, r, ProcessModel::Memory).endsWith(QStringLiteral("MiB")));
             QVERIFY(cell(model, r, ProcessModel::Cpu).endsWith(u'%'));
             QVERIFY(cell(model, r, ProcessModel::Rss).endsWith(QStringLiteral("MiB")));
-            QVERIFY(!goneOnHost(cell(model, r, ProcessModel::Pid).toLongLong()));
+            QVERIFY(!test::processGone(cell(model, r, ProcessModel::Pid).toLongLong()));
         }
         QVERIFY(pane.grab().save(test::screenshotPath(QStringLiteral("gpupane-processes"))));
 
@@ -134,7 +119,7 @@ private Q_SLOTS:
         QVERIFY(asked[0].contains(demo.user()));
         QVERIFY(asked[0].contains(QStringLiteral("sglang-demo-worker --tp-rank 0")));
         auto* result = pane.findChild<QLabel*>(QStringLiteral("gpuProcessResult"));
-        QTRY_VERIFY_WITH_TIMEOUT(goneOnHost(pid0), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(test::processGone(pid0), 30000);
         QTRY_VERIFY_WITH_TIMEOUT(result->text().contains(QStringLiteral("ended after TERM")), 30000);
         QCOMPARE(asked.size(), 1); // no KILL offered: it ended
 
@@ -147,7 +132,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(asked.size(), 2 + 1, 30000);
         QVERIFY(asked[2].startsWith(QStringLiteral("Kill process")));
         QVERIFY(asked[2].contains(QStringLiteral("PID %1").arg(pid7)));
-        QTRY_VERIFY_WITH_TIMEOUT(goneOnHost(pid7), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(test::processGone(pid7), 30000);
         QTRY_VERIFY_WITH_TIMEOUT(result->text().contains(QStringLiteral("sent KILL")), 30000);
         // The next polls list the six workers left.
         pane.selectGpu(-1);

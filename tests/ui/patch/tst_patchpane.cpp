@@ -190,10 +190,7 @@ void TestPatchPane::init()
 
 void TestPatchPane::reviewToggleApply()
 {
-    HostProfile profile;
-    profile.name = QStringLiteral("local");
-    profile.isLocal = true;
-    LocalHostConnection host(profile);
+    LocalHostConnection host(test::localProfile(QStringLiteral("local")));
     host.connectToHost();
     PatchPane pane { AppContext {}, &host };
     pane.resize(1500, 950);
@@ -271,10 +268,7 @@ void TestPatchPane::reviewToggleApply()
 // "Open a patch set" with a diff naming a/../victim.txt: the pane says why and plans nothing.
 void TestPatchPane::openingADiffThatLeavesTheRootIsRefused()
 {
-    HostProfile profile;
-    profile.name = QStringLiteral("local");
-    profile.isLocal = true;
-    LocalHostConnection host(profile);
+    LocalHostConnection host(test::localProfile(QStringLiteral("local")));
     host.connectToHost();
     PatchPane pane { AppContext {}, &host };
     pane.show();
@@ -537,10 +531,7 @@ void TestPatchPane::returnInTheApplyDialogApplies()
         QDir().mkpath(QFileInfo(root + QLatin1Char('/') + rel).absolutePath());
         QVERIFY(QFile::copy(src + QLatin1Char('/') + rel, root + QLatin1Char('/') + rel));
     }
-    HostProfile profile;
-    profile.name = QStringLiteral("local");
-    profile.isLocal = true;
-    LocalHostConnection host(profile);
+    LocalHostConnection host(test::localProfile(QStringLiteral("local")));
     host.connectToHost();
     PatchPane pane { AppContext {}, &host };
     pane.resize(1500, 950);

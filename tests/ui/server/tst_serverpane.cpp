@@ -43,10 +43,7 @@ private Q_SLOTS:
             port = s.serverPort();
         }
         QTemporaryDir jobs;
-        HostProfile profile;
-        profile.name = QStringLiteral("This machine");
-        profile.isLocal = true;
-        LocalHostConnection host(profile);
+        LocalHostConnection host(test::localProfile());
         host.connectToHost();
         AppContext ctx;
         ServerPane pane(ctx, &host);
@@ -117,10 +114,7 @@ private Q_SLOTS:
             { QStringLiteral("-m"), QStringLiteral("http.server"), QString::number(port), QStringLiteral("--bind"),
                 QStringLiteral("127.0.0.1"), QStringLiteral("--directory"), root.path() });
         QVERIFY(server.waitForStarted());
-        HostProfile profile;
-        profile.name = QStringLiteral("This machine");
-        profile.isLocal = true;
-        LocalHostConnection host(profile);
+        LocalHostConnection host(test::localProfile());
         host.connectToHost();
         AppContext ctx;
         ServerPane pane(ctx, &host);
