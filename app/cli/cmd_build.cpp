@@ -2,12 +2,12 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // kernelforge-cli build: start, attach, status, cancel and list detached builds; preflight; profiles.
 #include "app/cli/cli.h"
-#include "app/cli/flags.h"
+#include "app/cli/flagtable.h"
 #include "app/cli/sshoptions.h"
 #include "app/cli/texttable.h"
 
 #include "core/jobs/remotejob.h"
-#include "core/log/redact.h"
+#include "core/log/secretregistry.h"
 #include "core/remotebuild/buildprofile.h"
 #include "core/remotebuild/buildsession.h"
 #include "core/remotebuild/preflight.h"

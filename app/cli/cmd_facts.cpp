@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // kernelforge-cli facts: the server facts card (core/hosts/serverfacts.h) on a terminal.
 #include "app/cli/cli.h"
-#include "app/cli/flags.h"
+#include "app/cli/flagtable.h"
 #include "app/cli/sshoptions.h"
 
 #include "core/hosts/serverfacts.h"

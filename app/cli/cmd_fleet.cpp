@@ -3,16 +3,17 @@
 // kernelforge-cli fleet status|import|rollout, hosts list|export: the fleet from Prometheus,
 // host selection, and actions on many hosts in batches over SSH (core/fleet).
 #include "app/cli/cli.h"
-#include "app/cli/flags.h"
+#include "app/cli/flagtable.h"
 #include "app/cli/sshoptions.h"
 
 #include "core/fleet/fleetsource.h"
 #include "core/fleet/gpuexport.h"
+#include "core/fleet/metricshttpserver.h"
 #include "core/fleet/rollout.h"
 #include "core/gpu/gpumonitor.h"
 #include "core/hosts/hostprofilestore.h"
 #include "core/hosts/secretstore.h"
-#include "core/log/redact.h"
+#include "core/log/secretregistry.h"
 #include "core/transport/localtransport.h"
 #include "core/util/novalue.h"
 

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // kernelforge-cli gpu watch|parse (processes|kill: cmd_gpuprocs.cpp, export: cmd_fleet.cpp)
 #include "app/cli/cli.h"
-#include "app/cli/flags.h"
+#include "app/cli/flagtable.h"
 #include "app/cli/sshoptions.h"
 
 #include "core/gpu/gpumonitor.h"

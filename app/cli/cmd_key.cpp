@@ -3,7 +3,7 @@
 // kernelforge-cli key install: key login for a server that takes a password, or an RSA key
 // libssh2 1.10 cannot use (core/hosts/keyinstall.h), like ssh-copy-id.
 #include "app/cli/cli.h"
-#include "app/cli/flags.h"
+#include "app/cli/flagtable.h"
 #include "app/cli/sshoptions.h"
 
 #include "core/hosts/keyinstall.h"

@@ -3,7 +3,7 @@
 // kernelforge-cli patch plan|apply|rollback|status: review and apply patch sets on a tree,
 // locally or (with the ssh transport) on a server.
 #include "app/cli/cli.h"
-#include "app/cli/flags.h"
+#include "app/cli/flagtable.h"
 #include "app/cli/sshoptions.h"
 
 #include "core/hosts/destination.h"

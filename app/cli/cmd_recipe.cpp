@@ -3,12 +3,12 @@
 // kernelforge-cli recipe export|apply: deployment recipes (core/deploy): what worked on one host,
 // replayed on another.
 #include "app/cli/cli.h"
-#include "app/cli/flags.h"
+#include "app/cli/flagtable.h"
 #include "app/cli/sshoptions.h"
 
 #include "core/deploy/recipeexport.h"
 #include "core/deploy/reciperunner.h"
-#include "core/log/redact.h"
+#include "core/log/secretregistry.h"
 #include "core/remotebuild/buildsession.h"
 #include "core/timeline/hostkey.h"
 #include "core/transport/localtransport.h"

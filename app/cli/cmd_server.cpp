@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // kernelforge-cli server status|metrics|bench|launch
 #include "app/cli/cli.h"
-#include "app/cli/flags.h"
+#include "app/cli/flagtable.h"
 #include "app/cli/serverbench.h"
 #include "app/cli/serverlaunch.h"
 #include "app/cli/sshoptions.h"

@@ -3,7 +3,7 @@
 // kernelforge-cli timeline: a host's deployment timeline from this machine's history
 // (core/timeline), as text, JSON lines or a self-contained HTML report.
 #include "app/cli/cli.h"
-#include "app/cli/flags.h"
+#include "app/cli/flagtable.h"
 #include "app/cli/sshoptions.h"
 
 #include "core/timeline/eventstore.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "app/cli/cli.h"
-#include "app/cli/flags.h"
+#include "app/cli/flagtable.h"
 #include "app/cli/sshoptions.h"
 
 #include "core/log/logging.h"

@@ -5,7 +5,7 @@
 #include "app/cli/serverbench.h"
 
 #include "app/cli/cli.h"
-#include "app/cli/flags.h"
+#include "app/cli/flagtable.h"
 #include "app/cli/sshoptions.h"
 
 #include "core/servebench/benchcompare.h"

@@ -5,7 +5,7 @@
 #include "app/cli/serverlaunch.h"
 
 #include "app/cli/cli.h"
-#include "app/cli/flags.h"
+#include "app/cli/flagtable.h"
 #include "app/cli/sshoptions.h"
 
 #include "core/deploy/verifier.h"

@@ -3,12 +3,12 @@
 #include "app/cli/sshoptions.h"
 
 #include "app/cli/cli.h"
-#include "app/cli/flags.h"
+#include "app/cli/flagtable.h"
 
 #include "core/hosts/destination.h"
 #include "core/hosts/userinteraction.h"
 #include "core/log/logging.h"
-#include "core/log/redact.h"
+#include "core/log/secretregistry.h"
 #include "core/ssh/sshsession.h"
 #include "core/ssh/sshtransport.h"
 #include "core/timeline/producers.h"

@@ -73,7 +73,7 @@ bool reconnectEnabled();
 // Commands that read a server or, with --local, this machine (build, facts, gpu watch,
 // server status): the ssh options and destination are required unless args hold --local
 // (consumed here) or --help. A destination with a :PATH is refused. Commands take their own
-// flags (FlagTable, app/cli/flags.h) first, so that no flag's value is read as the destination.
+// flags (FlagTable, app/cli/flagtable.h) first, so that no flag's value is read as the destination.
 struct TargetOptions
 {
     SshCliOptions ssh;

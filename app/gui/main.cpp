@@ -9,7 +9,7 @@
 #include "core/hosts/hostprofilestore.h"
 #include "core/log/logging.h"
 #include "core/ssh/sshhostconnection.h"
-#include "core/timeline/seriesstore.h"
+#include "core/timeline/seriesrecorder.h"
 #include "core/transport/transportpool.h"
 #include "core/version.h"
 #include "ui/appcontext.h"

@@ -4,7 +4,7 @@
 
 #include "core/hosts/serverfacts.h"
 #include "core/jobs/remotejob.h"
-#include "core/log/redact.h"
+#include "core/log/secretregistry.h"
 #include "core/patch/applier.h"
 #include "core/patch/patchset.h"
 #include "core/remotebuild/buildhistory.h"

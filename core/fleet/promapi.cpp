@@ -3,7 +3,7 @@
 #include "core/fleet/promapi.h"
 #include "core/fleet/promjson.h"
 
-#include "core/log/redact.h"
+#include "core/log/secretregistry.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

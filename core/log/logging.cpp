@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/log/logging.h"
 
-#include "core/log/redact.h"
+#include "core/log/secretregistry.h"
 #include "core/store/paths.h"
 
 #include <QDir>

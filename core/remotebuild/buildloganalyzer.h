@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
-#include "core/remotebuild/diagnosticparser.h"
+#include "core/remotebuild/diagnosticcollector.h"
 #include "core/remotebuild/logsplitter.h"
 #include "core/remotebuild/progressparser.h"
 

@@ -82,26 +82,6 @@ std::optional<Diagnostic> parseDiagnosticLineReference(QByteArrayView normalized
 // The hint for a complete diagnostic (also applied by parseDiagnosticLine and the collector).
 Diagnostic::Hint hintFor(const Diagnostic& d);
 
-// Streams lines into diagnostics, joining CMake's multi-line messages. Not thread-safe.
-class DiagnosticCollector
-{
-public:
-    // line: raw log line (normalised inside); returns diagnostics completed by it.
-    QList<Diagnostic> feed(QByteArrayView rawLine);
-    // The same for a line already passed through normalizeLogLine().
-    QList<Diagnostic> feedNormalized(const QByteArray& line);
-    // The same, appending to out (no list per line: the analyzer's hot path).
-    void feedNormalized(QByteArrayView line, QList<Diagnostic>& out);
-    // End of log: returns a pending CMake diagnostic, if any.
-    QList<Diagnostic> flush();
-    qint64 linesSeen() const { return m_lineNo; }
-
-private:
-    std::optional<Diagnostic> m_pending; // CMake header waiting for its message
-    int m_pendingLines = 0;
-    qint64 m_lineNo = 0;
-};
-
 } // namespace kf
 
 Q_DECLARE_METATYPE(kf::Diagnostic)

@@ -4,7 +4,7 @@
 
 #include "core/hosts/secretstore.h"
 #include "core/log/logging.h"
-#include "core/log/redact.h"
+#include "core/log/secretregistry.h"
 #include "core/ssh/knownhosts.h"
 #include "core/ssh/libssh2error.h"
 #include "core/ssh/secretsource.h"

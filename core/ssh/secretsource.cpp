@@ -4,7 +4,7 @@
 
 #include "core/hosts/secretstore.h"
 #include "core/log/logging.h"
-#include "core/log/redact.h"
+#include "core/log/secretregistry.h"
 
 namespace kf::ssh {
 

@@ -3,7 +3,7 @@
 #include "core/timeline/eventstore.h"
 
 #include "core/log/logging.h"
-#include "core/log/redact.h"
+#include "core/log/secretregistry.h"
 #include "core/remotebuild/buildhistory.h"
 #include "core/servebench/benchstore.h"
 #include "core/store/database.h"

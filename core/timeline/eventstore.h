@@ -15,7 +15,7 @@
 // The timeline's events in the history database (core/store/database.h), schema component
 // "timeline" (store::migrate), version 1:
 //   timeline_events(id, t ms UTC, host, kind, actor, summary, details JSON, key UNIQUE)
-//   timeline_minutes(host, t ms, power_w, temp_c, mem_pct, tok_s)   (core/timeline/seriesstore.h)
+//   timeline_minutes(host, t ms, power_w, temp_c, mem_pct, tok_s)   (core/timeline/seriesrecorder.h)
 // One source of truth per fact (docs/DESIGN.md, "Timeline"): builds live in `builds`
 // (core/remotebuild/buildhistory) and serving benchmarks in `bench_runs`
 // (core/servebench/benchstore); events() reads them from there and merges them in, so they
@@ -28,7 +28,7 @@ namespace kf::timeline {
 Result<void> ensureSchema();
 
 // Records one event. An invalid time is now; an empty actor is defaultActor(). The summary
-// and details pass through the secret redaction (core/log/redact.h) first: a value registered
+// and details pass through the secret redaction (core/log/secretregistry.h) first: a value registered
 // as a secret never reaches the database. With a key, an event already recorded under that
 // key is left as it is (returns 0). Returns the row id.
 Result<qint64> record(Event event);

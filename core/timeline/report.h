@@ -3,7 +3,7 @@
 #pragma once
 
 #include "core/timeline/event.h"
-#include "core/timeline/seriesstore.h"
+#include "core/timeline/seriesrecorder.h"
 
 #include <QByteArray>
 #include <QDateTime>
@@ -16,7 +16,7 @@
 // one time axis above the measured series, gaps left as gaps), the events as a table, and the
 // same events as JSON in <script type="application/json" id="kf-timeline">, which tools read
 // back with eventsFromReport(). The whole document passes through the secret redaction
-// (core/log/redact.h) last. Pure.
+// (core/log/secretregistry.h) last. Pure.
 namespace kf::timeline {
 
 struct ReportSeries

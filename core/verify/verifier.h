@@ -5,7 +5,7 @@
 #include "core/remotebuild/buildprofile.h"
 #include "core/transport/transport.h"
 #include "core/util/result.h"
-#include "core/verify/fatbin.h"
+#include "core/verify/fatbinreader.h"
 #include "core/verify/verifyreport.h"
 
 #include <QDeadlineTimer>

@@ -3,7 +3,7 @@
 #include "core/verify/verifyreport.h"
 
 #include "core/gpu/nvidiasmi.h"
-#include "core/verify/fatbin.h"
+#include "core/verify/fatbinreader.h"
 
 #include <QFileInfo>
 #include <QJsonArray>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-// The shared option parsing of the real kernelforge-cli (app/cli/flags.h, sshoptions.h): usage
+// The shared option parsing of the real kernelforge-cli (app/cli/flagtable.h, sshoptions.h): usage
 // errors exit 2 before anything connects, connection failures 255; a command's own flags are
 // taken before the destination; destinations are read as OpenSSH reads them.
 #include "tests/support/testsupport.h"

@@ -6,7 +6,7 @@
 #include "core/hosts/hostconnection.h"
 #include "core/hosts/hostmanager.h"
 #include "core/hosts/secretstore.h"
-#include "core/log/redact.h"
+#include "core/log/secretregistry.h"
 #include "core/transport/localtransport.h"
 #include "core/transport/transportpool.h"
 #include "core/util/jobtracker.h"

@@ -58,7 +58,7 @@ GpuPane::GpuPane(const AppContext& context, HostConnection* host, QWidget* paren
     , m_chartBar(new ChartWindowBar(this))
     , m_cardBox(new GpuCardGrid(this))
     , m_chart(new TimeChart(this))
-    , m_processPanel(new GpuProcessPanel(host, this))
+    , m_processPanel(new ProcessPanel(host, this))
     , m_alerts(new QListWidget(this))
 {
     auto* page = this;
@@ -89,7 +89,7 @@ GpuPane::GpuPane(const AppContext& context, HostConnection* host, QWidget* paren
     split->addWidget(m_chart);
     auto* tabs = new QTabWidget(split);
     tabs->addTab(m_processPanel, tr("Processes"));
-    connect(m_processPanel, &GpuProcessPanel::showAllRequested, this, [this] { selectGpu(-1); });
+    connect(m_processPanel, &ProcessPanel::showAllRequested, this, [this] { selectGpu(-1); });
     m_alerts->setObjectName(QStringLiteral("gpuAlerts"));
     tabs->addTab(m_alerts, tr("Alerts"));
     split->addWidget(tabs);

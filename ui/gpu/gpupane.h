@@ -23,7 +23,7 @@ class EmptyState;
 class GpuCard;
 class GpuCardGrid;
 class GpuMonitorHub;
-class GpuProcessPanel;
+class ProcessPanel;
 class TimeChart;
 
 // The GPUs of one host: a card per GPU, a detail chart (metric and window selectable through
@@ -42,7 +42,7 @@ public:
     GpuMonitor* monitor() const { return m_monitor; }
     TimeChart* detailChart() const { return m_chart; }
     int cardCount() const { return int(m_cards.size()); }
-    GpuProcessPanel* processPanel() const { return m_processPanel; }
+    ProcessPanel* processPanel() const { return m_processPanel; }
     // What a click on card `index` does: selects it (highlight, chart, process filter), or
     // clears the selection when it was selected; -1 clears.
     void selectGpu(int index);
@@ -88,7 +88,7 @@ private:
     GpuCardGrid* m_cardBox;
     QMap<int, GpuCard*> m_cards;
     TimeChart* m_chart;
-    GpuProcessPanel* m_processPanel;
+    ProcessPanel* m_processPanel;
     QListWidget* m_alerts;
     QTimer m_chartTimer;
     int m_highlight = -1;

@@ -20,7 +20,7 @@
 
 namespace kf {
 
-GpuProcessPanel::GpuProcessPanel(HostConnection* host, QWidget* parent)
+ProcessPanel::ProcessPanel(HostConnection* host, QWidget* parent)
     : QWidget(parent)
     , m_host(host)
     , m_model(new ProcessModel(this))
@@ -73,13 +73,13 @@ GpuProcessPanel::GpuProcessPanel(HostConnection* host, QWidget* parent)
         setGpuFilter(-1);
         Q_EMIT showAllRequested();
     });
-    connect(m_terminate, &QPushButton::clicked, this, &GpuProcessPanel::terminateSelected);
-    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &GpuProcessPanel::updateActions);
-    connect(m_model, &QAbstractItemModel::modelReset, this, &GpuProcessPanel::updateActions);
+    connect(m_terminate, &QPushButton::clicked, this, &ProcessPanel::terminateSelected);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &ProcessPanel::updateActions);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &ProcessPanel::updateActions);
     setGpuFilter(-1);
 }
 
-void GpuProcessPanel::setProcesses(const QList<GpuProcess>& processes, const GpuProcessList& poll)
+void ProcessPanel::setProcesses(const QList<GpuProcess>& processes, const GpuProcessList& poll)
 {
     // Keep the selected process selected across the poll (by GPU and pid).
     const GpuProcess* selected = selectedProcess();
@@ -99,7 +99,7 @@ void GpuProcessPanel::setProcesses(const QList<GpuProcess>& processes, const Gpu
     updateActions();
 }
 
-void GpuProcessPanel::setGpuFilter(int gpu)
+void ProcessPanel::setGpuFilter(int gpu)
 {
     m_gpuFilter = gpu;
     m_proxy->setFilterRegularExpression(
@@ -109,7 +109,7 @@ void GpuProcessPanel::setGpuFilter(int gpu)
     updateActions();
 }
 
-const GpuProcess* GpuProcessPanel::selectedProcess() const
+const GpuProcess* ProcessPanel::selectedProcess() const
 {
     const QModelIndexList rows = m_view->selectionModel()->selectedRows();
     if (rows.isEmpty())
@@ -117,7 +117,7 @@ const GpuProcess* GpuProcessPanel::selectedProcess() const
     return m_model->process(m_proxy->mapToSource(rows.first()).row());
 }
 
-QString GpuProcessPanel::describe(const GpuProcess& p)
+QString ProcessPanel::describe(const GpuProcess& p)
 {
     QString command = p.commandLine.isEmpty() ? p.name : p.commandLine;
     if (command.size() > 300)
@@ -127,7 +127,7 @@ QString GpuProcessPanel::describe(const GpuProcess& p)
         .arg(p.user.isEmpty() ? tr("unknown") : p.user, command.isEmpty() ? tr("command unknown") : command);
 }
 
-void GpuProcessPanel::updateActions()
+void ProcessPanel::updateActions()
 {
     const GpuProcess* p = selectedProcess();
     QString why;
@@ -143,13 +143,13 @@ void GpuProcessPanel::updateActions()
         showResult(tr("Cannot signal PID %1: %2").arg(p->pid).arg(why), false);
 }
 
-void GpuProcessPanel::showResult(const QString& text, bool error)
+void ProcessPanel::showResult(const QString& text, bool error)
 {
     m_result->setText(text);
     m_result->setStyleSheet(error ? QStringLiteral("color: #d62728;") : QString());
 }
 
-void GpuProcessPanel::terminateSelected()
+void ProcessPanel::terminateSelected()
 {
     const GpuProcess* selected = selectedProcess();
     if (!selected || m_busy)
@@ -169,7 +169,7 @@ void GpuProcessPanel::terminateSelected()
     sendSignal(p, QStringLiteral("TERM"));
 }
 
-void GpuProcessPanel::sendSignal(const GpuProcess& p, const QString& signal)
+void ProcessPanel::sendSignal(const GpuProcess& p, const QString& signal)
 {
     std::shared_ptr<Transport> transport = m_host ? m_host->transport() : nullptr;
     if (!transport) {
@@ -193,7 +193,7 @@ void GpuProcessPanel::sendSignal(const GpuProcess& p, const QString& signal)
         });
 }
 
-void GpuProcessPanel::checkAfterGrace(const GpuProcess& p)
+void ProcessPanel::checkAfterGrace(const GpuProcess& p)
 {
     std::shared_ptr<Transport> transport = m_host ? m_host->transport() : nullptr;
     if (!transport)

@@ -30,11 +30,11 @@ class ProcessModel;
 // Transport on a worker; if the process is still there after graceMs, a second confirmation
 // offers KILL. Each step's result (signalled, gone, permission denied, no such process) is
 // shown in the line above the table.
-class GpuProcessPanel : public QWidget
+class ProcessPanel : public QWidget
 {
     Q_OBJECT
 public:
-    explicit GpuProcessPanel(HostConnection* host, QWidget* parent = nullptr);
+    explicit ProcessPanel(HostConnection* host, QWidget* parent = nullptr);
 
     void setProcesses(const QList<GpuProcess>& processes, const GpuProcessList& poll);
     // -1: every GPU.

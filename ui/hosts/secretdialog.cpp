@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/hosts/secretdialog.h"
 
-#include "core/log/redact.h"
+#include "core/log/secretregistry.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>

@@ -5,7 +5,7 @@
 #include "core/fleet/hostactivity.h"
 #include "core/hosts/hostconnection.h"
 #include "core/jobs/remotejob.h"
-#include "core/log/redact.h"
+#include "core/log/secretregistry.h"
 #include "core/remotebuild/ninjalog.h"
 #include "core/remotebuild/preflight.h"
 #include "core/server/serverlifecycle.h"

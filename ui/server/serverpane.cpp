@@ -8,7 +8,7 @@
 #include "core/hosts/hostconnection.h"
 #include "core/jobs/remotejob.h"
 #include "core/timeline/producers.h"
-#include "core/timeline/seriesstore.h"
+#include "core/timeline/seriesrecorder.h"
 #include "core/transport/transportpool.h"
 #include "core/util/shellquote.h"
 #include "ui/chart/chartwindowbar.h"

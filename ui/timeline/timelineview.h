@@ -3,7 +3,7 @@
 #pragma once
 
 #include "core/timeline/event.h"
-#include "core/timeline/seriesstore.h"
+#include "core/timeline/seriesrecorder.h"
 #include "core/util/jobtracker.h"
 
 #include <QList>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/remotebuild/buildloganalyzer.h"
-#include "core/remotebuild/diagnosticparser.h"
+#include "core/remotebuild/diagnosticcollector.h"
 #include "core/remotebuild/logsplitter.h"
 #include "core/remotebuild/progressparser.h"
 

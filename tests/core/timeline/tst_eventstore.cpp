@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-#include "core/log/redact.h"
+#include "core/log/secretregistry.h"
 #include "core/remotebuild/buildhistory.h"
 #include "core/remotebuild/buildprofile.h"
 #include "core/servebench/benchstore.h"

@@ -3,7 +3,7 @@
 // Which code runs on which GPU: the rule table, and the rule against what a real H200
 // (compute capability 9.0) did with each fixture library (tests/data/fatbin/h200/run.txt).
 #include "core/verify/cudatarget.h"
-#include "core/verify/fatbin.h"
+#include "core/verify/fatbinreader.h"
 #include "tests/support/testsupport.h"
 
 #include <QtTest>

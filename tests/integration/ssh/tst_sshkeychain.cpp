@@ -6,7 +6,7 @@
 // stored unless the box is ticked, a stored secret is used without a prompt, a refused one is
 // removed and the person is asked again (told so), and "forget" removes what is stored.
 #include "core/hosts/secretstore.h"
-#include "core/log/redact.h"
+#include "core/log/secretregistry.h"
 #include "core/ssh/sshsession.h"
 #include "core/ssh/sshtransport.h"
 #include "tests/support/scriptedinteraction.h"

@@ -52,7 +52,7 @@ private Q_SLOTS:
             return;
         GpuPane& pane = *shown.pane;
         QTRY_COMPARE_WITH_TIMEOUT(pane.cardCount(), 8, 60000);
-        GpuProcessPanel* panel = pane.processPanel();
+        ProcessPanel* panel = pane.processPanel();
         QVERIFY(panel);
         QTableView* view = panel->view();
         QAbstractItemModel* model = view->model();
@@ -143,7 +143,7 @@ private Q_SLOTS:
     void othersProcessesSayWhyNot()
     {
         // ps says root owns it; the SSH user is uid 1000: no Terminate, and why.
-        GpuProcessPanel panel(nullptr);
+        ProcessPanel panel(nullptr);
         GpuProcess p;
         p.pid = 4242;
         p.gpuIndex = 0;

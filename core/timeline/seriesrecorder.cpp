@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-#include "core/timeline/seriesstore.h"
+#include "core/timeline/seriesrecorder.h"
 
 #include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostconnection.h"

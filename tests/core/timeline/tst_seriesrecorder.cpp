@@ -3,7 +3,7 @@
 #include "core/gpu/nvidiasmi.h"
 #include "core/server/serverclient.h"
 #include "core/store/database.h"
-#include "core/timeline/seriesstore.h"
+#include "core/timeline/seriesrecorder.h"
 
 #include <QSqlQuery>
 #include <QTemporaryDir>
@@ -135,4 +135,4 @@ private Q_SLOTS:
 };
 
 QTEST_GUILESS_MAIN(TestSeriesStore)
-#include "tst_seriesstore.moc"
+#include "tst_seriesrecorder.moc"

@@ -3,7 +3,7 @@
 // The fat binary parser against real nvcc 13 output: the committed fixtures (built and listed
 // by cuobjdump 13.0 on an H200 machine, tests/data/fatbin/README.md) and libraries this
 // machine's nvcc builds now; truncated and hostile files end in clear errors.
-#include "core/verify/fatbin.h"
+#include "core/verify/fatbinreader.h"
 #include "tests/support/cudafixtures.h"
 #include "tests/support/testsupport.h"
 
@@ -256,4 +256,4 @@ private Q_SLOTS:
 };
 
 QTEST_GUILESS_MAIN(TestFatbin)
-#include "tst_fatbin.moc"
+#include "tst_fatbinreader.moc"
