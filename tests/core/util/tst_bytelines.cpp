@@ -15,8 +15,8 @@ class TestByteLines : public QObject
         QList<QByteArray> out;
         ByteLines lines(data);
         for (QByteArrayView line; lines.next(line);) {
-            out.append(line.toByteArray());
-            QCOMPARE_EQ(lines.number(), int(out.size()));
+            // A wrong number() shows as a line that no expected list has.
+            out.append(lines.number() == int(out.size()) + 1 ? line.toByteArray() : QByteArray("<bad number>"));
             if (terminated)
                 terminated->append(lines.terminated());
         }
