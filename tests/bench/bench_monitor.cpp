@@ -10,11 +10,13 @@
 #include "core/demo/demohost.h"
 #include "core/gpu/gpumonitorhub.h"
 #include "core/gpu/nvidiasmi.h"
+#include "core/hosts/hostmanager.h"
 #include "core/server/prometheustext.h"
 #include "core/server/servermetrics.h"
 #include "core/ssh/sshhostconnection.h"
 #include "core/timeseries/seriesbuffer.h"
 #include "core/util/procfs.h"
+#include "tests/support/demofleet.h"
 #include "tests/support/testsupport.h"
 #include "ui/chart/timechart.h"
 
@@ -255,34 +257,18 @@ void pipelineResult(int seconds)
         return;
     }
     GpuMonitorHub hub;
-    std::vector<std::unique_ptr<SshHostConnection>> hosts;
+    HostManager hosts;
+    hosts.setFactory(SshHostConnection::factory(nullptr));
     QElapsedTimer setup;
     setup.start();
-    for (int i = 0; i < kHosts; ++i) {
-        hosts.push_back(std::make_unique<SshHostConnection>(
-            demo.profile(QStringLiteral("host%1").arg(i, 2, 10, QLatin1Char('0'))), nullptr));
-        hub.monitorFor(hosts.back().get()); // watches the host; the monitor starts when it is Ready
-        hosts.back()->connectToHost();
-    }
-    auto allStreaming = [&] {
-        const auto monitors = hub.monitors();
-        return monitors.size() == kHosts
-            && std::all_of(monitors.cbegin(), monitors.cend(), [](const GpuMonitor* m) { return m->blocks() >= 2; });
-    };
-    while (!allStreaming() && setup.elapsed() < 180000)
-        QTest::qWait(100);
-    if (!allStreaming()) {
+    test::connectDemoHosts(hosts, hub, demo, kHosts);
+    if (!test::waitForStreams(hub, kHosts, 2, 180000)) {
         std::printf("pipeline: only %d of %d monitors streaming after %lld ms\n", int(hub.monitors().size()), kHosts,
             setup.elapsed());
         return;
     }
     const qint64 setupMs = setup.elapsed();
-    auto blocksNow = [&] {
-        qint64 n = 0;
-        for (const GpuMonitor* m : hub.monitors())
-            n += m->blocks();
-        return n;
-    };
+    auto blocksNow = [&] { return test::blocksSoFar(hub); };
     const QHash<qint64, double> replay0 = replayCpu(demo.sshdPid());
     const double cpu0 = selfCpuS();
     const qint64 blocks0 = blocksNow();
@@ -312,7 +298,7 @@ void pipelineResult(int seconds)
                 "5)\t%.2f\tnvidia-smi replay streams' own CPU\t%.2f\t%% of one core\t%.2f\n",
         pct, replayPct, pct > 0 ? replayPct / pct : 0.0);
     std::fflush(stdout);
-    for (auto& h : hosts)
+    for (HostConnection* h : hosts.hosts())
         h->disconnectFromHost();
 }
 
