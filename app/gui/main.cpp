@@ -18,6 +18,9 @@
 #include "ui/hosts/guiinteraction.h"
 #include "ui/mainwindow.h"
 
+#include "app/gui/startuptrace.h"
+
+#include <QAbstractItemView>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QMessageBox>
@@ -179,6 +182,9 @@ int main(int argc, char** argv)
     window.resize(1440, 900);
     if (parser.isSet(o.tab))
         window.showTab(*kf::MainWindow::tabFromName(parser.value(o.tab))); // checked above
+    // KF_STARTUP_TRACE=1: first paint and the filled host list on stdout (tests/bench/bench_start).
+    kf::StartupTrace::installIfAsked(
+        &window, window.findChild<QAbstractItemView*>(QStringLiteral("hostList")), int(hosts.hosts().size()));
     window.show();
     if (parser.isSet(o.screenshot)) {
         const QString file = parser.value(o.screenshot);

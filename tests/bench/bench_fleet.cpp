@@ -10,6 +10,10 @@
 //  3. Anchor: the same view over SSH streams, one nvidia-smi stream per host at a 5 s interval,
 //     for as many hosts as this machine carries (--ssh-hosts, default 32, all to the demo's
 //     sshd), scaled linearly to 256 (an estimate, said so in the output).
+// The Prometheus source and the SSH streams run in turn, KF_BENCH_REPEATS rounds (default 5), each
+// set up afresh: the rounds share --seconds (5 x 120 s of Prometheus by default, was one 600 s
+// window) and the SSH streams' 120 s (5 x 24 s); the rows with an anchor report the median ratio of
+// the rounds and its min-max, the others (no anchor) the median of the rounds.
 // Usage: bench_fleet [--seconds S (default 600)] [--hosts N (256)] [--ssh-hosts N (32)]
 #include "core/demo/demohost.h"
 #include "core/fleet/fleetsource.h"
@@ -31,6 +35,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <algorithm>
 #include <cstdio>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -288,28 +293,46 @@ int main(int argc, char** argv)
     parseAndAssemble(hosts);
     if (args.contains(QStringLiteral("--parse-only")))
         return 0;
-    const PromResult p = prometheusSource(hosts, seconds);
-    std::printf(
-        "prometheus source: %d hosts x 8 GPUs, refresh 5 s, %d refreshes in %d s: client CPU %.2f %% of a core, "
-        "Prometheus process %.2f %%; %.0f ms client wall per refresh (7 queries), Prometheus execTotalTime %.1f ms; "
-        "tile repaint %.2f ms; RSS %.1f -> %.1f MiB (max %.1f); load average now %s\n",
-        hosts, p.refreshes, seconds, p.cpuPct, p.promCpuPct, p.clientWallMs, p.serverExecMs, p.paintMs, p.rssStart,
-        p.rssEnd, p.rssMax, qPrintable(loadavg()));
-    const double ssh = sshStreams(sshHosts, qMin(seconds, 120));
-    const double sshScaled = ssh * double(hosts) / double(qMax(1, sshHosts));
-    std::printf("ssh streams: %d hosts at 5 s: client CPU %.2f %% of a core; scaled linearly to %d hosts (estimate): "
-                "%.2f %%; load average now %s\n",
-        sshHosts, ssh, hosts, sshScaled, qPrintable(loadavg()));
+    // KF_BENCH_REPEATS rounds share the measuring time: each round the Prometheus source for
+    // seconds/n, then the SSH streams for min(seconds, 120)/n (at least 10 s), each set up afresh.
+    const int rounds = bench::repeats();
+    const int promS = std::max(10, seconds / rounds);
+    const int sshS = std::max(10, std::min(seconds, 120) / rounds);
+    const double scale = double(hosts) / double(qMax(1, sshHosts));
+    bench::Interleaved cpu, wall, paint, rss;
+    for (int round = 0; round < rounds; ++round) {
+        const PromResult p = prometheusSource(hosts, promS);
+        std::printf("round %d: prometheus source: %d hosts x 8 GPUs, refresh 5 s, %d refreshes in %d s: client CPU "
+                    "%.2f %% of a core, Prometheus process %.2f %%; %.0f ms client wall per refresh (7 queries), "
+                    "Prometheus execTotalTime %.1f ms; tile repaint %.2f ms; RSS %.1f -> %.1f MiB (max %.1f); load "
+                    "average now %s\n",
+            round + 1, hosts, p.refreshes, promS, p.cpuPct, p.promCpuPct, p.clientWallMs, p.serverExecMs, p.paintMs,
+            p.rssStart, p.rssEnd, p.rssMax, qPrintable(loadavg()));
+        const double ssh = sshStreams(sshHosts, sshS);
+        std::printf("round %d: ssh streams: %d hosts at 5 s for %d s: client CPU %.2f %% of a core; scaled linearly to "
+                    "%d hosts (estimate): %.2f %%; load average now %s\n",
+            round + 1, sshHosts, sshS, ssh, hosts, ssh * scale, qPrintable(loadavg()));
+        cpu.ours.push_back(p.cpuPct);
+        cpu.anchor.push_back(ssh * scale);
+        wall.ours.push_back(p.clientWallMs);
+        wall.anchor.push_back(p.serverExecMs);
+        paint.ours.push_back(p.paintMs);
+        rss.ours.push_back(p.rssEnd - p.rssStart);
+    }
     const QByteArray what
         = QStringLiteral("%1 hosts x 8 GPUs every 5 s from Prometheus: client CPU (goal < 5)").arg(hosts).toUtf8();
     const QByteArray anchor = QStringLiteral("same view over SSH streams (%1 measured, x%2)")
                                   .arg(sshHosts)
                                   .arg(hosts / qMax(1, sshHosts))
                                   .toUtf8();
-    bench::report("fleet", what.constData(), p.cpuPct, anchor.constData(), sshScaled, "% of one core", false);
-    bench::report("fleet", "one refresh: client wall of the 7 queries (HTTP + JSON + assembly)", p.clientWallMs,
-        "Prometheus' own execTotalTime of the same queries", p.serverExecMs, "ms", false);
-    bench::report("fleet", "repaint of the visible tiles (256-host fleet)", p.paintMs, "none", 0, "ms", false);
-    bench::report("fleet", "client RSS growth over the window", p.rssEnd - p.rssStart, "none", 0, "MiB", false);
+    bench::report("fleet", what.constData(), cpu, anchor.constData(), "% of one core", false);
+    bench::report("fleet", "one refresh: client wall of the 7 queries (HTTP + JSON + assembly)", wall,
+        "Prometheus' own execTotalTime of the same queries", "ms", false);
+    const QByteArray spread = QStringLiteral("median of %1 rounds").arg(rounds).toUtf8();
+    bench::reportLine("fleet", "repaint of the visible tiles (256-host fleet)", bench::medianOf(paint.ours), "none", 0,
+        "ms", false, spread.constData());
+    const QByteArray rssWhat = QStringLiteral("client RSS growth over a %1 s window").arg(promS).toUtf8();
+    bench::reportLine(
+        "fleet", rssWhat.constData(), bench::medianOf(rss.ours), "none", 0, "MiB", false, spread.constData());
     return 0;
 }

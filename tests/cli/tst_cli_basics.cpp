@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/hosts/hostprofilestore.h"
 #include "tests/support/testsupport.h"
 
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -100,6 +102,42 @@ private Q_SLOTS:
             30000, env);
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("unknown log level 'loud'"), r.err.constData());
+    }
+    // KF_STARTUP_TRACE=1 (bench_start): the window's first paint and the sidebar painted with
+    // every saved host, on stdout; nothing without it.
+    void guiStartupTraceReportsFirstPaintAndTheFilledHostList()
+    {
+        QTemporaryDir home;
+        QList<kf::HostProfile> profiles;
+        for (int i = 0; i < 3; ++i) {
+            kf::HostProfile p;
+            p.name = QStringLiteral("saved%1").arg(i);
+            p.host = QStringLiteral("127.0.0.1");
+            p.port = kf::test::freeLocalPort();
+            profiles.append(p);
+        }
+        QVERIFY(kf::HostProfileStore(home.filePath(QStringLiteral(".config/kernelforge/hosts.yaml"))).save(profiles));
+        const QStringList env { QStringLiteral("HOME=") + home.path(), QStringLiteral("XDG_CONFIG_HOME="),
+            QStringLiteral("XDG_STATE_HOME="), QStringLiteral("XDG_CACHE_HOME="), QStringLiteral("XDG_DATA_HOME="),
+            QStringLiteral("QT_QPA_PLATFORM=offscreen") };
+        const QStringList args { QStringLiteral("--screenshot"), home.filePath(QStringLiteral("shot.png")),
+            QStringLiteral("--screenshot-delay"), QStringLiteral("1500") };
+        const auto traced = kf::test::runProgram(
+            QStringLiteral(KF_GUI_BINARY), args, 60000, {}, env + QStringList { QStringLiteral("KF_STARTUP_TRACE=1") });
+        QVERIFY2(!traced.crashed && traced.exitCode == 0, traced.err.constData());
+        const QRegularExpression line(QStringLiteral("^(first-paint|hosts-listed) (\\d+\\.\\d) monotonic-ns (\\d+)$"));
+        QStringList seen;
+        for (const QByteArray& l : traced.out.split('\n')) {
+            const QRegularExpressionMatch m = line.match(QString::fromUtf8(l));
+            if (m.hasMatch()) {
+                seen << m.captured(1);
+                QVERIFY2(m.captured(2).toDouble() > 0, l.constData());
+            }
+        }
+        QCOMPARE(seen, (QStringList { QStringLiteral("first-paint"), QStringLiteral("hosts-listed") }));
+        const auto quiet = kf::test::runProgram(QStringLiteral(KF_GUI_BINARY), args, 60000, {}, env);
+        QVERIFY2(!quiet.crashed && quiet.exitCode == 0, quiet.err.constData());
+        QVERIFY2(!quiet.out.contains("first-paint") && !quiet.out.contains("hosts-listed"), quiet.out.constData());
     }
 };
 
