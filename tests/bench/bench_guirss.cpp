@@ -13,7 +13,7 @@
 #include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostmanager.h"
 #include "core/ssh/sshhostconnection.h"
-#include "core/timeline/seriesstore.h"
+#include "core/timeline/seriesrecorder.h"
 #include "tests/support/benchreport.h"
 #include "tests/support/demofleet.h"
 #include "tests/support/testsupport.h"
