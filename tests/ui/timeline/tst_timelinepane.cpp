@@ -3,7 +3,8 @@
 // The Timeline tab in the real main window on demo hosts (real sshd instances), offscreen:
 // what the window did by itself (facts, the patch plan) shows as markers; a marker's details
 // and "Open in Patches"; the report; Save as recipe; Apply recipe to host (dry run, then the
-// real run) onto a second demo host, its steps in that host's timeline. The charts under the
+// real run, with an apply, a build and a server added to the saved recipe) onto a second demo
+// host, every step in that host's timeline and each one ok. The charts under the
 // markers (stored minutes and the live GPU stream) and the zoom (buttons, wheel).
 #include "core/demo/demohost.h"
 #include "core/gpu/gpumonitorhub.h"
@@ -242,6 +243,31 @@ private Q_SLOTS:
         QVERIFY(kf::test::readFile(recipe).contains("NVIDIA H200"));
         QVERIFY2(saved->join('\n').contains(QStringLiteral("patches")), qPrintable(saved->join('\n')));
 
+        // What the source host did not do yet (an apply, a build, a server) is added by hand,
+        // as the recipe format allows, so the replay has every step to run: the demo's patch
+        // set, its sgl-kernel built with the demo profile, and a demo server on a free port.
+        const QByteArray savedYaml = kf::test::readFile(recipe);
+        QVERIFY2(
+            !savedYaml.contains("\npatches:") && !savedYaml.contains("\nbuild:") && !savedYaml.contains("\nserver:"),
+            savedYaml.constData());
+        {
+            QFile f(recipe);
+            QVERIFY(f.open(QIODevice::Append));
+            f.write(
+                "\npatches: {set: builtin:sgl-kernel-sm120-cuda13, root: ~/sgl-kernel}\n"
+                "build:\n"
+                "  name: Demo sgl-kernel (CMake + Ninja)\n"
+                "  working_dir: ~/sgl-kernel\n"
+                "  command: cmake -S . -B \"$KF_BUILD_DIR\" -G Ninja $CMAKE_ARGS && cmake --build \"$KF_BUILD_DIR\" "
+                "-j \"$MAX_JOBS\"\n"
+                "  cmake_args: [-DSGL_KERNEL_ENABLE_FA3=OFF]\n"
+                "  max_jobs: 2\n"
+                "  nvcc_threads: 1\n"
+                "  build_dir: build\n");
+            f.write("server: {name: sglang, model_path: demo/Model, tp: 2, port: "
+                + QByteArray::number(kf::test::freeLocalPort()) + ", demo: true}\n");
+        }
+
         // Apply recipe to host: onto the second demo host, dry run then the real run.
         kf::RecipeDialog* dialog = pane->openRecipe(recipe);
         QVERIFY(dialog);
@@ -253,7 +279,7 @@ private Q_SLOTS:
         QVERIFY2(finished.first().first().toBool(), qPrintable(dialog->logText()));
         QVERIFY(dialog->grab().save(kf::test::screenshotPath(QStringLiteral("timeline-recipe-dialog"))));
         QVERIFY(dialog->run(/*dryRun=*/false));
-        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 120000);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 2, 240000);
         QVERIFY2(finished.last().first().toBool(), qPrintable(dialog->logText()));
         dialog->close();
 
@@ -262,11 +288,13 @@ private Q_SLOTS:
         q.kinds = { QStringLiteral("recipe.step") };
         const auto steps = kf::timeline::events(q);
         QVERIFY2(steps.ok(), qPrintable(steps.error()));
+        // Every step of the real run ran and succeeded (a skipped step is not a replay that worked).
         QStringList real;
         for (const kf::timeline::Event& e : steps.value())
             if (!e.details.value(QStringLiteral("dry_run")).toBool())
-                real << e.details.value(QStringLiteral("step")).toString();
-        QCOMPARE(real, QStringList({ "facts", "plan", "apply", "build", "verify", "launch" }));
+                real << e.details.value(QStringLiteral("step")).toString() + QLatin1Char(':')
+                        + e.details.value(QStringLiteral("status")).toString();
+        QCOMPARE(real, QStringList({ "facts:ok", "plan:ok", "apply:ok", "build:ok", "verify:ok", "launch:ok" }));
     }
 };
 
