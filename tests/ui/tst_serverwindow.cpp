@@ -3,9 +3,11 @@
 // Issue #14, item 2: the server's lifecycle in the real window on the demo host (a real sshd).
 // Launch, wait for healthy, and Launch is no longer offered (a second server would die with
 // "Address already in use"); Stop is, with a confirmation, and the status bar says the
-// server stopped (not a build); Build > Jobs lists builds only; TP beyond the host's GPUs is
-// refused at the field; a server left running is adopted by the next window (the app
-// restarted) and stopped from there; a port taken by another program is refused.
+// server stopped (not a build); Build > Jobs lists builds only, Server > "Servers on this
+// host" servers only (port, running, then stopped); TP beyond the host's GPUs is refused at
+// the field; a server left running is adopted by the next window and connection (the app
+// restarted), its log followed from the start, and stopped from there; a port taken by
+// another program is refused.
 #include "core/jobs/remotejob.h"
 #include "core/store/database.h"
 #include "tests/support/testsupport.h"
@@ -49,6 +51,28 @@ bool enabled(QWidget* tab, const char* name)
     return button && button->isEnabled();
 }
 
+// The rows of Server > "Servers on this host": job, port, state.
+QStringList serverRows(QWidget* tab)
+{
+    auto* list = tab->findChild<QTreeWidget*>(QStringLiteral("serverJobs"));
+    if (!list)
+        return { QStringLiteral("<no serverJobs list>") };
+    QStringList rows;
+    for (int i = 0; i < list->topLevelItemCount(); ++i)
+        rows << list->topLevelItem(i)->text(0) + QLatin1Char(' ') + list->topLevelItem(i)->text(1) + QLatin1Char(' ')
+                + list->topLevelItem(i)->text(2);
+    return rows;
+}
+
+// The log lines that came from the server itself (KernelForge's own notes start "[KernelForge]").
+int serverLogLines(ServerPane* server)
+{
+    int lines = 0;
+    for (const QString& line : server->logView()->toPlainText().split(QLatin1Char('\n')))
+        lines += !line.isEmpty() && !line.startsWith(QStringLiteral("[KernelForge]")) ? 1 : 0;
+    return lines;
+}
+
 } // namespace
 
 class TestServerWindow : public QObject
@@ -70,6 +94,12 @@ private Q_SLOTS:
         QWidget* tab = showTab(dw.window->tabs(), QStringLiteral("Server"));
         auto* server = shown<ServerPane>(tab);
         QVERIFY(server);
+        // A build job on the host: Build > Jobs lists it, Server > "Servers on this host" does not.
+        JobSpec buildSpec;
+        buildSpec.name = QStringLiteral("build-sgl-kernel");
+        buildSpec.command = QStringLiteral("echo built");
+        const auto buildJob = RemoteJob::start(*dw.host->transport(), buildSpec);
+        QVERIFY2(buildJob, qPrintable(buildJob.error()));
         const quint16 port = test::freeLocalPort();
         ServerLaunchProfile profile = server->profile();
         QVERIFY(profile.demo);
@@ -104,6 +134,11 @@ private Q_SLOTS:
         QCOMPARE(server->jobId(), first);
         QVERIFY(enabled(tab, "stopServer"));
         QTRY_VERIFY_WITH_TIMEOUT(text(tab, "serverStatus").contains(QStringLiteral("healthy")), 30000);
+        // "Servers on this host": the server with its port, running; not the build.
+        const QString runningRow = QStringLiteral("%1 %2 running").arg(first).arg(port);
+        QTRY_COMPARE_WITH_TIMEOUT(serverRows(tab), QStringList { runningRow }, 30000);
+        // Its log is followed: the server's own lines, not only KernelForge's.
+        QTRY_VERIFY_WITH_TIMEOUT(serverLogLines(server) > 0, 30000);
         QVERIFY(dw.window->grab().save(test::screenshotPath(QStringLiteral("server-running"))));
 
         // Build > Jobs lists builds only.
@@ -113,9 +148,13 @@ private Q_SLOTS:
         build->refreshJobs();
         QTRY_VERIFY_WITH_TIMEOUT(refreshed.size() >= 1, 30000);
         QTreeWidget* jobs = build->jobList();
-        for (int i = 0; i < jobs->topLevelItemCount(); ++i)
+        bool buildListed = false;
+        for (int i = 0; i < jobs->topLevelItemCount(); ++i) {
             QVERIFY2(!jobs->topLevelItem(i)->text(3).startsWith(QStringLiteral("sglang-server")),
                 qPrintable(jobs->topLevelItem(i)->text(0)));
+            buildListed = buildListed || jobs->topLevelItem(i)->text(0) == buildJob->id;
+        }
+        QVERIFY2(buildListed, qPrintable(buildJob->id));
 
         // The connection drops and comes back while the server runs: the pane follows it again,
         // and Stop is offered for it.
@@ -133,36 +172,54 @@ private Q_SLOTS:
         QCOMPARE(server->jobId(), first);
         QVERIFY(!enabled(tab, "launchServer"));
 
-        // The app restarts while the server runs: the new window adopts it (the port field follows).
+        // The app restarts while the server runs: the old window and connection are gone; the
+        // new window opens on the saved host, the Server tab is shown, then the host connects.
+        // The window adopts the server; the port field follows.
         dw.window.reset();
-        dw.showWindow();
-        dw.window->selectHost(dw.host->profile().name);
-        tab = showTab(dw.window->tabs(), QStringLiteral("Server"));
+        dw.host->disconnectFromHost();
+        test::DemoWindow restarted;
+        restarted.hosts.setFactory(SshHostConnection::factory(nullptr));
+        restarted.ctx.hosts = &restarted.hosts;
+        restarted.ctx.demo = &demo;
+        restarted.ctx.gpuMonitors = &restarted.monitors;
+        restarted.host = restarted.hosts.add(demo.profile(dw.host->profile().name));
+        QVERIFY(restarted.host);
+        restarted.showWindow();
+        restarted.window->selectHost(dw.host->profile().name);
+        tab = showTab(restarted.window->tabs(), QStringLiteral("Server"));
         server = shown<ServerPane>(tab);
         QVERIFY(server);
+        restarted.host->connectToHost();
+        QTRY_VERIFY_WITH_TIMEOUT(restarted.host->state() == ConnectionState::Ready, 30000);
         QTRY_COMPARE_WITH_TIMEOUT(server->jobId(), first, 30000);
         QCOMPARE(server->profile().port, port);
         QTRY_VERIFY_WITH_TIMEOUT(enabled(tab, "stopServer"), 10000);
         QVERIFY(!enabled(tab, "launchServer"));
         QTRY_VERIFY_WITH_TIMEOUT(
             text(tab, "serverStatus").contains(QStringLiteral(" · started by KernelForge (job %1)").arg(first)), 30000);
-        QVERIFY(dw.window->grab().save(test::screenshotPath(QStringLiteral("server-adopted"))));
+        QTRY_COMPARE_WITH_TIMEOUT(serverRows(tab), QStringList { runningRow }, 30000);
+        // The adopted server's log is followed as a launched one's: its lines from the start.
+        QTRY_VERIFY2_WITH_TIMEOUT(serverLogLines(server) > 0, qPrintable(server->logView()->toPlainText()), 30000);
+        QVERIFY(restarted.window->grab().save(test::screenshotPath(QStringLiteral("server-adopted"))));
 
         // Stop asks first, then the status bar says the server stopped, not a build.
         QString question;
         test::answerNextQuestion(QMessageBox::Yes, &question);
         QTest::mouseClick(shown<QPushButton>(tab, QStringLiteral("stopServer")), Qt::LeftButton);
         QVERIFY2(question.contains(first), qPrintable(question));
-        QTRY_VERIFY_WITH_TIMEOUT(statusBarMessage(*dw.window).contains(QStringLiteral("stopped")), 60000);
-        const QString said = statusBarMessage(*dw.window);
+        QTRY_VERIFY_WITH_TIMEOUT(statusBarMessage(*restarted.window).contains(QStringLiteral("stopped")), 60000);
+        const QString said = statusBarMessage(*restarted.window);
         QVERIFY2(
             said.startsWith(QStringLiteral("Server on port %1").arg(port)) && !said.contains(QStringLiteral("Build")),
             qPrintable(said));
         QVERIFY(!enabled(tab, "stopServer"));
         QTRY_VERIFY_WITH_TIMEOUT(enabled(tab, "launchServer"), 30000);
-        auto transport = dw.host->transport();
+        auto transport = restarted.host->transport();
         const auto info = RemoteJob::info(*transport, first);
         QVERIFY(info && info->state == JobInfo::State::Finished && info->cancelled);
+        // The list follows: the same server, now stopped.
+        QTRY_COMPARE_WITH_TIMEOUT(
+            serverRows(tab), QStringList { QStringLiteral("%1 %2 stopped").arg(first).arg(port) }, 30000);
 
         // A port another program holds: Launch is not offered, and a launch from code is refused.
         QTcpServer squatter;
@@ -177,7 +234,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(refusedHere.size(), 1, 30000);
         QVERIFY2(refusedHere.first().first().toString().contains(QStringLiteral("already in use")),
             qPrintable(refusedHere.first().first().toString()));
-        QVERIFY(dw.window->grab().save(test::screenshotPath(QStringLiteral("server-port-taken"))));
+        QVERIFY(restarted.window->grab().save(test::screenshotPath(QStringLiteral("server-port-taken"))));
     }
 
 private:
