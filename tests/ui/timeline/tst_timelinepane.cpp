@@ -13,7 +13,7 @@
 #include "core/store/database.h"
 #include "core/timeline/eventstore.h"
 #include "core/timeline/hostkey.h"
-#include "core/timeline/seriesstore.h"
+#include "core/timeline/seriesrecorder.h"
 #include "tests/support/testsupport.h"
 #include "ui/chart/timechart.h"
 #include "ui/mainwindow.h"
