@@ -546,9 +546,10 @@ Result<void> SshTransport::writeAtomic(const QString& path, const QByteArray* da
     CommandSpec waiting = mv;
     waiting.command = QStringLiteral("IFS= read -r go && [ \"$go\" = swap ] && { %1; }").arg(mv.command);
     swap = submitExec(waiting, true);
-    const auto dropSwap = [&] {
+    const auto dropSwap = [&] { // EOF instead of the line: it ends without swapping
         swap->op->closeStdin();
         m_session->wake();
+        static_cast<void>(awaitExec(*swap, 30000));
     };
 #else
     const auto dropSwap = [] {};
