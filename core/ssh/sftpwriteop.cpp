@@ -96,9 +96,28 @@ SftpOp::Step SftpWriteOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
         }
     }
     case State::Fsync: {
+        const auto outboundBlocked
+            = [&] { return (libssh2_session_block_directions(ctx.session()) & LIBSSH2_SESSION_BLOCK_OUTBOUND) != 0; };
+        if (m_modeHalfSent) { // a libssh2 call that left a packet half sent goes again first
+            m_modeRc = setMode();
+            if (m_modeRc == LIBSSH2_ERROR_EAGAIN && outboundBlocked())
+                return Step::Blocked;
+            m_modeHalfSent = false;
+        }
         const int rc = libssh2_sftp_fsync(m_handle);
-        if (rc == LIBSSH2_ERROR_EAGAIN)
+        if (rc == LIBSSH2_ERROR_EAGAIN) {
+            // The mode request goes out right behind the fsync (sftp-server answers in
+            // order): one round trip for both. Only once the fsync request is out whole: a
+            // libssh2 call that met a full socket or a shut window keeps its packet and must
+            // be repeated before any other call writes to the channel.
+            if (!m_modeSent && !outboundBlocked()
+                && libssh2_channel_window_write(libssh2_sftp_get_channel(sftp)) >= 4096) {
+                m_modeSent = true;
+                m_modeRc = setMode();
+                m_modeHalfSent = m_modeRc == LIBSSH2_ERROR_EAGAIN && outboundBlocked();
+            }
             return Step::Blocked;
+        }
         if (rc < 0) {
             if (ctx.fatal(rc))
                 return Step::Blocked;
@@ -109,10 +128,8 @@ SftpOp::Step SftpWriteOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
         return Step::Progress;
     }
     case State::Mode: {
-        LIBSSH2_SFTP_ATTRIBUTES a {};
-        a.flags = LIBSSH2_SFTP_ATTR_PERMISSIONS;
-        a.permissions = m_p.mode & 07777;
-        const int rc = libssh2_sftp_fstat_ex(m_handle, &a, 1);
+        // Answered already when it went out behind the fsync and came back with it.
+        const int rc = m_modeRc != LIBSSH2_ERROR_EAGAIN ? m_modeRc : setMode();
         if (rc == LIBSSH2_ERROR_EAGAIN)
             return Step::Blocked;
         if (rc < 0) {
@@ -152,6 +169,14 @@ SftpOp::Step SftpWriteOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
     }
     }
     return Step::Done;
+}
+
+int SftpWriteOp::setMode()
+{
+    LIBSSH2_SFTP_ATTRIBUTES a {};
+    a.flags = LIBSSH2_SFTP_ATTR_PERMISSIONS;
+    a.permissions = m_p.mode & 07777;
+    return libssh2_sftp_fstat_ex(m_handle, &a, 1);
 }
 
 QString SftpWriteOp::localReadError() const

@@ -20,7 +20,10 @@ namespace kf::ssh {
 constexpr qsizetype kSftpWriteInFlight = 48 * 30000;
 
 // Writes `data` (or the local file localPath) to a new file created exclusively, then
-// fsync, mode and owner, close. The temp-file half of an atomic write.
+// fsync, mode and owner, close. The temp-file half of an atomic write. The mode request
+// goes out right behind the fsync, so both take one round trip. (Owner and close cannot
+// follow in libssh2 1.10: owner shares the mode's request slot, and close frees the handle
+// that the pending answers are collected through.)
 class SftpWriteOp final : public SftpOp
 {
 public:
@@ -44,6 +47,9 @@ private:
     enum class State { Open, Write, Fsync, Mode, Owner, Close };
     bool refill();
     QString localReadError() const;
+    // libssh2_sftp_fstat_ex setting the mode: sends the request on its first call, then
+    // waits for the answer.
+    int setMode();
     Params m_p;
     State m_state = State::Open;
     std::unique_ptr<QFile> m_local;
@@ -54,6 +60,11 @@ private:
     QByteArray m_window;
     qsizetype m_windowPos = 0;
     qint64 m_sourcePos = 0;
+    // The mode request sent behind the fsync: its answer once taken (EAGAIN: not yet), and
+    // whether its packet is still half out (setMode() must be called before anything else).
+    bool m_modeSent = false;
+    bool m_modeHalfSent = false;
+    int m_modeRc = LIBSSH2_ERROR_EAGAIN;
 };
 
 } // namespace kf::ssh

@@ -350,53 +350,75 @@ std::shared_ptr<ExecOp> SshTransport::makeOp(const CommandSpec& spec, bool resum
     return op;
 }
 
-ExecResult SshTransport::exec(const CommandSpec& spec, int timeoutMs)
+// Written on the session thread before completion, read by the caller after it.
+struct SshTransport::StartedExec
 {
-    // Written on the session thread before completion, read here after it.
-    struct Shared
+    ExecResult result;
+    qint64 cap = 0;
+    bool capped = false;
+    std::shared_ptr<ExecOp> op;
+    void add(QByteArray& to, const QByteArray& chunk)
     {
-        ExecResult result;
-        qint64 cap = 0;
-        bool capped = false;
-        std::weak_ptr<ExecOp> op;
-        void add(QByteArray& to, const QByteArray& chunk)
-        {
-            if (capped)
-                return;
-            if (result.stdOut.size() + result.stdErr.size() + chunk.size() > cap) {
-                capped = true; // stop the command; what came so far is kept
-                to += chunk.left(qMax<qsizetype>(0, cap - result.stdOut.size() - result.stdErr.size()));
-                if (auto o = op.lock())
-                    o->requestCancel();
-                return;
-            }
-            to += chunk;
+        if (capped)
+            return;
+        if (result.stdOut.size() + result.stdErr.size() + chunk.size() > cap) {
+            capped = true; // stop the command; what came so far is kept
+            to += chunk.left(qMax<qsizetype>(0, cap - result.stdOut.size() - result.stdErr.size()));
+            op->requestCancel();
+            return;
         }
-    };
-    auto shared = std::make_shared<Shared>();
+        to += chunk;
+    }
+};
+
+std::shared_ptr<SshTransport::StartedExec> SshTransport::submitExec(const CommandSpec& spec, bool keepStdinOpen)
+{
+    auto shared = std::make_shared<StartedExec>();
     shared->cap = spec.maxOutputBytes > 0 ? spec.maxOutputBytes : CommandSpec::kDefaultMaxOutputBytes;
+    // The callbacks hold the state weakly: the op is owned by it (no cycle).
+    std::weak_ptr<StartedExec> weak = shared;
     ExecCallbacks cb;
-    cb.onStdout = [shared](const QByteArray& c) { shared->add(shared->result.stdOut, c); };
-    cb.onStderr = [shared](const QByteArray& c) { shared->add(shared->result.stdErr, c); };
-    cb.onFinished = [shared](const ProcessExit& e) { static_cast<ProcessExit&>(shared->result) = e; };
-    auto op = makeOp(spec, false, cb);
-    shared->op = op;
-    op->closeStdin();
-    m_session->submit(op);
-    if (const QString notDone = awaitOp(*m_session, op, timeoutMs); !notDone.isEmpty()) {
+    cb.onStdout = [weak](const QByteArray& c) {
+        if (auto s = weak.lock())
+            s->add(s->result.stdOut, c);
+    };
+    cb.onStderr = [weak](const QByteArray& c) {
+        if (auto s = weak.lock())
+            s->add(s->result.stdErr, c);
+    };
+    cb.onFinished = [weak](const ProcessExit& e) {
+        if (auto s = weak.lock())
+            static_cast<ProcessExit&>(s->result) = e;
+    };
+    shared->op = makeOp(spec, false, cb);
+    if (!keepStdinOpen)
+        shared->op->closeStdin();
+    m_session->submit(shared->op);
+    return shared;
+}
+
+ExecResult SshTransport::awaitExec(StartedExec& started, int timeoutMs)
+{
+    if (const QString notDone = awaitOp(*m_session, started.op, timeoutMs); !notDone.isEmpty()) {
         // Cancelled and finished: what arrived so far, with the reason; else the op may still
         // write into `result`, so none of it is read.
-        ExecResult r = op->completion().isDone() ? shared->result : ExecResult {};
+        ExecResult r = started.op->completion().isDone() ? started.result : ExecResult {};
         r.error = notDone;
         return r;
     }
-    ExecResult r = shared->result;
-    if (shared->capped) {
+    ExecResult r = started.result;
+    if (started.capped) {
         r.exitCode = -1;
         r.signal.clear();
-        r.error = outputCapError(shared->cap);
+        r.error = outputCapError(started.cap);
     }
     return r;
+}
+
+ExecResult SshTransport::exec(const CommandSpec& spec, int timeoutMs)
+{
+    const auto started = submitExec(spec, false);
+    return awaitExec(*started, timeoutMs);
 }
 
 std::unique_ptr<ProcessHandle> SshTransport::start(const CommandSpec& spec)
@@ -510,8 +532,31 @@ Result<void> SshTransport::writeAtomic(const QString& path, const QByteArray* da
     auto w = std::make_shared<SftpWriteOp>(params);
     // Best effort: the temp file of a write that did not make it.
     const auto removeTemp = [&] { static_cast<void>(runOp(*m_session, std::make_shared<SftpUnlinkOp>(tmp))); };
+    // The swap. OpenSSH's sftp-server implements SFTP v3 rename as link+unlink and refuses
+    // an existing target, and libssh2 < 1.11.1 has no posix-rename: `mv -f` on an exec
+    // channel is one rename(2). Temp files of earlier interrupted writes go with it.
+    CommandSpec mv;
+    mv.command = QStringLiteral("mv -f -- %1 %2 && { rm -f -- %3/%4* 2>/dev/null; true; }")
+                     .arg(shellPath(tmp), shellPath(target), shellPath(dir), shellQuote(tmpPrefix));
+    std::shared_ptr<StartedExec> swap;
+#if LIBSSH2_VERSION_NUM < 0x010b01
+    // Started now, while the data goes: channel open and exec cost their round trips during
+    // the write, and the swap itself takes one (a line on stdin, the exit status back). The
+    // command waits for the line; EOF, a lost connection or anything else never swaps.
+    CommandSpec waiting = mv;
+    waiting.command = QStringLiteral("IFS= read -r go && [ \"$go\" = swap ] && { %1; }").arg(mv.command);
+    swap = submitExec(waiting, true);
+    const auto dropSwap = [&] { // EOF instead of the line: it ends without swapping
+        swap->op->closeStdin();
+        m_session->wake();
+        static_cast<void>(awaitExec(*swap, 30000));
+    };
+#else
+    const auto dropSwap = [] {};
+#endif
     // Large uploads go over a second connection so live streams on the main one keep flowing.
     if (Result<void> written = runOp(localPath.isEmpty() ? *m_session : *bulkSession(), w); !written) {
+        dropSwap();
         removeTemp();
         const qint64 needed = data ? qint64(data->size()) : QFileInfo(localPath).size();
         const QString full = diskFullReason(dir, parentDir(path), needed);
@@ -535,13 +580,17 @@ Result<void> SshTransport::writeAtomic(const QString& path, const QByteArray* da
         }
     }
 #endif
-    // The swap. OpenSSH's sftp-server implements SFTP v3 rename as link+unlink and refuses
-    // an existing target, and libssh2 < 1.11.1 has no posix-rename: `mv -f` on an exec
-    // channel is one rename(2). Temp files of earlier interrupted writes go with it.
-    CommandSpec mv;
-    mv.command = QStringLiteral("mv -f -- %1 %2 && { rm -f -- %3/%4* 2>/dev/null; true; }")
-                     .arg(shellPath(tmp), shellPath(target), shellPath(dir), shellQuote(tmpPrefix));
-    const ExecResult r = exec(mv, 120000);
+    // The early-started swap, unless it already ended (its channel went with a reconnect of
+    // the main session): then a fresh one.
+    ExecResult r;
+    if (swap && !swap->op->completion().isDone()) {
+        swap->op->writeStdin(QByteArrayLiteral("swap\n"));
+        swap->op->closeStdin();
+        m_session->wake();
+        r = awaitExec(*swap, 120000);
+    } else {
+        r = exec(mv, 120000);
+    }
     if (!r.ok()) {
         removeTemp();
         const QString why = !r.error.isEmpty() ? r.error : QString::fromUtf8(r.stdErr).trimmed();

@@ -100,6 +100,11 @@ public:
 
 private:
     std::shared_ptr<ssh::ExecOp> makeOp(const CommandSpec& spec, bool resumable, ssh::ExecCallbacks cb);
+    // exec() in two halves: a command started on the main session (its stdin left open when
+    // asked, for the caller to write and close), and the wait for its result.
+    struct StartedExec;
+    std::shared_ptr<StartedExec> submitExec(const CommandSpec& spec, bool keepStdinOpen);
+    ExecResult awaitExec(StartedExec& started, int timeoutMs);
     Result<void> writeAtomic(const QString& path, const QByteArray* data, const QString& localPath,
         const Progress& progress, const WriteOptions& options);
 

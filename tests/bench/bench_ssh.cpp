@@ -1,17 +1,28 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // SSH layer benchmarks against OpenSSH on loopback, measured in the same run against the
-// same demo sshd. Prints numbers and ratios; asserts nothing (docs/PERFORMANCE.md).
+// same demo sshd. Prints numbers and ratios; asserts nothing (docs/PERFORMANCE.md). Every
+// summary row is interleaved (tests/support/benchreport.h): KernelForge and the anchor run in
+// turn KF_BENCH_REPEATS times (default 5); the row gives the median ratio with its min-max.
 //
-//   bench_ssh [--mib N] [--roundtrips N] [--sessions N] [--seconds N] [--skip-transfer]
-//             [--rtt-mib N] [--rtts 20,100]
+//   bench_ssh [--mib N] [--rtt-mib N] [--rtts 20,100] [--skip-transfer]
+//             [--seed-ops N] [--skip-seed] [--roundtrips N] [--sessions N] [--seconds N]
 //
-// 1. SFTP upload/download of N MiB (default 512): SshTransport::upload (atomic: temp file,
-//    fsync, rename) and download vs `sftp -b` put/get and `scp`.
+// 1. SFTP upload/download of N MiB (default 256): SshTransport::upload (atomic: temp file,
+//    fsync, rename) and download on the open connection (its bulk connection open too, as in
+//    the app) vs `sftp -b` put/get, which logs in each time (one `scp` each way is printed too).
 //    Then the same through tests/support/faultproxy with added round-trip times (default
-//    20 and 100 ms, --rtt-mib MiB each, default 64).
-// 2. Round trip of `true` on an open session vs `ssh -S ctl` through a ControlMaster.
-// 3. S sessions (default 16), each streaming one line a second: client CPU over T seconds.
+//    20 and 100 ms, --rtt-mib MiB each, default 32).
+// 2. The seed's operation: `scp patch.py host: && ssh host 'python3 patch.py'` (4 KB script;
+//    `sh` when the host has no python3), --seed-ops times per run (default 10; a third of it,
+//    at least 3, at 100 ms): SshTransport::upload + exec on the open connection vs scp + ssh
+//    with fresh connections and vs both through one OpenSSH ControlMaster, at 0 ms (fault
+//    proxy, no added latency) and each --rtts round trip.
+// 3. Round trip of `true` on an open session vs `ssh -S ctl` through a ControlMaster,
+//    --roundtrips per run (default 50).
+// 4. S sessions (default 16), each streaming one line a second: client CPU over T seconds.
+// At the defaults the whole run should take about 6-7 minutes on an idle 2-core machine (an
+// estimate from the busy run: 64/16 MiB, 3 runs took 4 minutes at load 10-15).
 #include "core/ssh/knownhosts.h"
 #include "core/ssh/sshsession.h"
 #include "core/ssh/sshtransport.h"
@@ -68,25 +79,229 @@ bool run(const QString& program, const QStringList& args, const QByteArray& inpu
     return r.exitCode == 0;
 }
 
-// Appended to result names: "" on plain loopback, ", +20 ms RTT" through the fault proxy.
-QByteArray g_context;
-
-void row(const char* what, double secs, double mib, double reference)
+// What a transfer run gives back: MiB/s, or -1 when it failed.
+double mibPerSecond(double mib, const std::function<bool()>& f)
 {
-    if (secs < 0) {
-        printf("  %-44s failed\n", what);
+    const double secs = timed(f);
+    return secs > 0 ? mib / secs : -1;
+}
+
+void printRuns(const char* what, const std::vector<double>& v, const char* unit)
+{
+    printf("  %-46s", what);
+    for (const double x : v)
+        printf(" %8.1f", x);
+    printf("  %s (median %.1f)\n", unit, kf::bench::medianOf(v));
+}
+
+// A way to the demo sshd: direct, or through a fault proxy with an added round trip. What
+// the OpenSSH tools and SshTransport need to reach it (its own known_hosts: the proxy port).
+struct Route
+{
+    std::unique_ptr<kf::test::FaultProxy> proxy;
+    quint16 port = 0;
+    QString knownHosts;
+    HostProfile profile;
+
+    // -P for scp/sftp, -p for ssh.
+    QStringList options(const DemoHost& demo, const char* portFlag) const
+    {
+        QStringList o = opensshOptions(demo);
+        o.replaceInStrings(QRegularExpression(QStringLiteral("^UserKnownHostsFile=.*")),
+            QStringLiteral("UserKnownHostsFile=") + knownHosts);
+        o << QLatin1String(portFlag) << QString::number(port);
+        return o;
+    }
+};
+
+// Through a new fault proxy with rttMs added to every round trip (0: none added).
+std::unique_ptr<Route> proxied(const DemoHost& demo, const QString& dir, int rttMs)
+{
+    auto r = std::make_unique<Route>();
+    r->proxy = std::make_unique<kf::test::FaultProxy>(demo.port());
+    if (!r->proxy->start()) {
+        printf("  (fault proxy did not start)\n");
+        return nullptr;
+    }
+    r->proxy->setLatency(rttMs / 2);
+    r->port = r->proxy->port();
+    r->knownHosts = dir + QStringLiteral("/kh-proxy-") + QString::number(rttMs);
+    QFile::remove(r->knownHosts);
+    if (const kf::Result<void> added = appendKnownHostsLine(r->knownHosts,
+            knownHostsLine(demo.host(), r->port,
+                QByteArray::fromBase64(
+                    kf::test::runProgram(QStringLiteral("cat"), { demo.hostKeyPath() + QStringLiteral(".pub") })
+                        .out.split(' ')
+                        .value(1))));
+        !added) {
+        std::fprintf(stderr, "cannot write %s: %s\n", qPrintable(r->knownHosts), qPrintable(added.error()));
+        return nullptr;
+    }
+    r->profile = demo.profile();
+    r->profile.port = r->port;
+    r->profile.knownHostsFile = r->knownHosts;
+    return r;
+}
+
+Route direct(const DemoHost& demo)
+{
+    Route r;
+    r.port = quint16(demo.port());
+    r.knownHosts = demo.knownHostsPath();
+    r.profile = demo.profile();
+    return r;
+}
+
+// An OpenSSH ControlMaster on `route`, started once; stops with the object.
+class ControlMaster
+{
+public:
+    ControlMaster(const DemoHost& demo, const Route& route, const QString& dest, const QString& ctl)
+        : m_ctl(ctl)
+    {
+        QStringList a = route.options(demo, "-p");
+        a << QStringLiteral("-o") << QStringLiteral("ControlPath=") + ctl << QStringLiteral("-M")
+          << QStringLiteral("-N") << dest;
+        m_master.start(QStringLiteral("ssh"), a);
+        QElapsedTimer wait;
+        wait.start();
+        while (!QFile::exists(ctl) && wait.elapsed() < 30000)
+            QThread::msleep(20);
+    }
+    ~ControlMaster()
+    {
+        m_master.terminate();
+        m_master.waitForFinished(5000);
+    }
+    QStringList options() const { return { QStringLiteral("-o"), QStringLiteral("ControlPath=") + m_ctl }; }
+
+private:
+    QString m_ctl;
+    QProcess m_master;
+};
+
+// Section 1 on one route: upload and download of `mib` MiB, ours and `sftp -b` in turn.
+void transferRows(SshTransport& t, const DemoHost& demo, const Route& route, const QString& dir, const QString& local,
+    int mib, const QByteArray& context)
+{
+    const QString dest = demo.user() + QLatin1Char('@') + demo.host();
+    const QString batchPut = dir + QStringLiteral("/put.batch");
+    const QString batchGet = dir + QStringLiteral("/get.batch");
+    {
+        QFile b(batchPut);
+        b.open(QIODevice::WriteOnly | QIODevice::Truncate);
+        b.write(QStringLiteral("put %1 sftp-payload.bin\n").arg(local).toUtf8());
+        QFile g(batchGet);
+        g.open(QIODevice::WriteOnly | QIODevice::Truncate);
+        g.write(QStringLiteral("get sftp-payload.bin %1/sftp-back.bin\n").arg(dir).toUtf8());
+    }
+    // Ours runs on a connection that is open, as in the app: its bulk connection too (opened
+    // by the first upload()). `sftp -b` logs in each time, as a person running it does.
+    static_cast<void>(t.writeFileAtomic(QStringLiteral("warm.txt"), "warm\n"));
+    static_cast<void>(t.upload(batchPut, QStringLiteral("warm.txt")));
+    const QStringList sftpArgs = route.options(demo, "-P");
+    auto sftp = [&](const QString& batch) {
+        return mibPerSecond(mib, [&] {
+            return run(QStringLiteral("sftp"), QStringList(sftpArgs) << QStringLiteral("-b") << batch << dest);
+        });
+    };
+    const auto up = kf::bench::interleaved(
+        [&] { return mibPerSecond(mib, [&] { return t.upload(local, QStringLiteral("payload.bin")).ok(); }); },
+        [&] { return sftp(batchPut); });
+    const auto down = kf::bench::interleaved(
+        [&] {
+            return mibPerSecond(
+                mib, [&] { return t.download(QStringLiteral("payload.bin"), dir + QStringLiteral("/back.bin")).ok(); });
+        },
+        [&] { return sftp(batchGet); });
+    printRuns("upload   KernelForge (atomic: temp+fsync+mv)", up.ours, "MiB/s");
+    printRuns("upload   OpenSSH sftp -b put", up.anchor, "MiB/s");
+    printRuns("download KernelForge", down.ours, "MiB/s");
+    printRuns("download OpenSSH sftp -b get", down.anchor, "MiB/s");
+    const QByteArray size = ", " + QByteArray::number(mib) + " MiB" + context;
+    kf::bench::report("ssh", QByteArray("upload KernelForge (atomic: temp+fsync+mv)" + size).constData(), up,
+        "OpenSSH sftp -b put", "MiB/s", true);
+    kf::bench::report(
+        "ssh", QByteArray("download KernelForge" + size).constData(), down, "OpenSSH sftp -b get", "MiB/s", true);
+}
+
+// Section 2 on one route: the seed's `scp patch.py host: && ssh host 'python3 patch.py'`,
+// `ops` times per run. Ours, fresh OpenSSH connections and one ControlMaster take turns.
+void seedRows(const DemoHost& demo, const Route& route, const QString& dir, int ops, int rttMs)
+{
+    const QString dest = demo.user() + QLatin1Char('@') + demo.host();
+    auto c = SshTransport::connect(route.profile);
+    if (!c) {
+        printf("  connect: %s\n", qPrintable(c.error()));
         return;
     }
-    printf("  %-44s %7.2f s %8.1f MiB/s", what, secs, mib / secs);
-    if (reference > 0)
-        printf("   x%.2f vs OpenSSH sftp", reference / secs);
-    printf("\n");
-    // Our rows go to the summary table against OpenSSH sftp measured in the same run.
-    if (QByteArray(what).contains("KernelForge") && reference > 0)
-        kf::bench::report("ssh",
-            QByteArray(QByteArray(what).simplified() + ", " + QByteArray::number(int(mib)) + " MiB" + g_context)
-                .constData(),
-            mib / secs, "OpenSSH sftp", mib / reference, "MiB/s", true);
+    auto t = c.value();
+    const bool python = t->exec({ QStringLiteral("command -v python3") }, 30000).ok();
+    // An absolute path: the demo's sftp-server and KernelForge start in the demo home, plain ssh in $HOME.
+    const QString remote = demo.homeDir() + QStringLiteral("/seed-patch.py");
+    const QStringList command { python ? QStringLiteral("python3") : QStringLiteral("sh"), remote };
+    const QString script = dir + QStringLiteral("/seed-patch.py");
+    {
+        QFile f(script);
+        f.open(QIODevice::WriteOnly | QIODevice::Truncate);
+        QByteArray body = python ? "print('patched')\n" : "echo patched\n";
+        while (body.size() < 4096)
+            body += "# padding to 4 KB, the size of a small patch script\n";
+        f.write(body.left(4096 - 1) + '\n');
+    }
+    // The uploaded copy is also warmed up on each side before timing starts (bulk connection,
+    // ControlMaster), as a person's second run would find them.
+    auto ours = [&] {
+        QElapsedTimer timer;
+        timer.start();
+        for (int i = 0; i < ops; ++i) {
+            if (!t->upload(script, remote).ok())
+                return -1.0;
+            const ExecResult r = t->exec({ command.join(QLatin1Char(' ')) }, 60000);
+            if (!r.ok() || !r.stdOut.contains("patched"))
+                return -1.0;
+        }
+        return double(timer.nsecsElapsed()) / 1e6 / ops;
+    };
+    auto openssh = [&](const QStringList& extraScp, const QStringList& extraSsh) {
+        QElapsedTimer timer;
+        timer.start();
+        for (int i = 0; i < ops; ++i) {
+            if (!run(QStringLiteral("scp"),
+                    QStringList(route.options(demo, "-P"))
+                        << extraScp << QStringLiteral("-q") << script << dest + QLatin1Char(':') + remote))
+                return -1.0;
+            const auto r = kf::test::runProgram(QStringLiteral("ssh"),
+                QStringList(route.options(demo, "-p")) << extraSsh << dest << command.join(QLatin1Char(' ')));
+            if (r.exitCode != 0 || !r.out.contains("patched")) {
+                fprintf(stderr, "ssh %s: exit %d: %s%s\n", qPrintable(command.join(QLatin1Char(' '))), r.exitCode,
+                    r.out.constData(), r.err.constData());
+                return -1.0;
+            }
+        }
+        return double(timer.nsecsElapsed()) / 1e6 / ops;
+    };
+    const ControlMaster master(demo, route, dest, dir + QStringLiteral("/ctl-") + QString::number(rttMs));
+    const QStringList cm = master.options();
+    static_cast<void>(t->upload(script, remote)); // opens the bulk connection
+    // Three sides in turn, KF_BENCH_REPEATS runs: two interleaved rows sharing our runs.
+    kf::bench::Interleaved fresh;
+    kf::bench::Interleaved shared;
+    for (int i = 0; i < kf::bench::repeats(); ++i) {
+        fresh.ours.push_back(ours());
+        fresh.anchor.push_back(openssh({}, {}));
+        shared.anchor.push_back(openssh(cm, cm));
+    }
+    shared.ours = fresh.ours;
+    printRuns("KernelForge upload + exec (open connection)", fresh.ours, "ms");
+    printRuns("scp + ssh, fresh connections", fresh.anchor, "ms");
+    printRuns("scp + ssh through one ControlMaster", shared.anchor, "ms");
+    const QByteArray what = "the seed's operation: 4 KB script put + `" + command.first().toUtf8() + " script`, +"
+        + QByteArray::number(rttMs) + " ms RTT";
+    kf::bench::report("ssh", QByteArray(what + ", vs fresh connections").constData(), fresh,
+        "scp + ssh (fresh connections)", "ms", false);
+    kf::bench::report("ssh", QByteArray(what + ", vs a ControlMaster").constData(), shared,
+        "scp + ssh -o ControlPath (master open)", "ms", false);
 }
 
 } // namespace
@@ -95,9 +310,9 @@ int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     setvbuf(stdout, nullptr, _IOLBF, 0); // progress is visible when redirected to a file
-    int mib = 512, roundtrips = 200, sessions = 16, seconds = 10, rttMib = 64;
+    int mib = 256, roundtrips = 50, sessions = 16, seconds = 10, rttMib = 32, seedOps = 10;
     QList<int> rtts { 20, 100 };
-    bool transfer = true;
+    bool transfer = true, seed = true;
     const QStringList args = app.arguments();
     for (int i = 1; i < args.size(); ++i) {
         const QString a = args[i];
@@ -105,13 +320,17 @@ int main(int argc, char** argv)
         if (a == QLatin1String("--mib"))
             mib = next();
         else if (a == QLatin1String("--roundtrips"))
-            roundtrips = next();
+            roundtrips = qMax(1, next());
         else if (a == QLatin1String("--sessions"))
             sessions = next();
         else if (a == QLatin1String("--seconds"))
             seconds = next();
         else if (a == QLatin1String("--skip-transfer"))
             transfer = false;
+        else if (a == QLatin1String("--skip-seed"))
+            seed = false;
+        else if (a == QLatin1String("--seed-ops"))
+            seedOps = qMax(1, next());
         else if (a == QLatin1String("--rtt-mib"))
             rttMib = next();
         else if (a == QLatin1String("--rtts") && i + 1 < args.size()) {
@@ -133,11 +352,13 @@ int main(int argc, char** argv)
     }
     auto t = c.value();
     const QString dest = demo.user() + QLatin1Char('@') + demo.host();
-    printf("KernelForge SSH benchmark: libssh2 %s vs %s, loopback, demo sshd on port %d\n", KF_LIBSSH2_VERSION_STRING,
-        kf::test::runProgram(QStringLiteral("ssh"), { QStringLiteral("-V") }).err.trimmed().constData(), demo.port());
+    printf("KernelForge SSH benchmark: libssh2 %s vs %s, loopback, demo sshd on port %d, %d interleaved runs\n",
+        KF_LIBSSH2_VERSION_STRING,
+        kf::test::runProgram(QStringLiteral("ssh"), { QStringLiteral("-V") }).err.trimmed().constData(), demo.port(),
+        kf::bench::repeats());
+    QTemporaryDir dir;
 
     if (transfer) {
-        QTemporaryDir dir;
         const QString local = dir.path() + QStringLiteral("/payload.bin");
         {
             QFile f(local);
@@ -151,144 +372,81 @@ int main(int argc, char** argv)
             }
         }
         printf("\n1. SFTP, %d MiB (remote home is on the same disk; page cache warm after the first pass)\n", mib);
-        const QString remote = demo.homeDir() + QStringLiteral("/payload.bin");
-        const QString batchPut = dir.path() + QStringLiteral("/put.batch");
-        const QString batchGet = dir.path() + QStringLiteral("/get.batch");
-        {
-            QFile b(batchPut);
-            b.open(QIODevice::WriteOnly);
-            b.write(QStringLiteral("put %1 sftp-payload.bin\n").arg(local).toUtf8());
-            QFile g(batchGet);
-            g.open(QIODevice::WriteOnly);
-            g.write(QStringLiteral("get sftp-payload.bin %1/sftp-back.bin\n").arg(dir.path()).toUtf8());
-        }
-        QStringList sftpArgs = opensshOptions(demo);
-        sftpArgs << QStringLiteral("-P") << QString::number(demo.port());
-        const double sftpUp = timed([&] {
-            return run(QStringLiteral("sftp"), QStringList(sftpArgs) << QStringLiteral("-b") << batchPut << dest);
-        });
-        const double sftpDown = timed([&] {
-            return run(QStringLiteral("sftp"), QStringList(sftpArgs) << QStringLiteral("-b") << batchGet << dest);
-        });
+        const QStringList scpArgs = direct(demo).options(demo, "-P");
         const double scpUp = timed([&] {
             return run(QStringLiteral("scp"),
-                QStringList(sftpArgs) << QStringLiteral("-q") << local << dest + QStringLiteral(":scp-payload.bin"));
+                QStringList(scpArgs) << QStringLiteral("-q") << local << dest + QStringLiteral(":scp-payload.bin"));
         });
         const double scpDown = timed([&] {
             return run(QStringLiteral("scp"),
-                QStringList(sftpArgs) << QStringLiteral("-q") << dest + QStringLiteral(":scp-payload.bin")
-                                      << dir.path() + QStringLiteral("/scp-back.bin"));
+                QStringList(scpArgs) << QStringLiteral("-q") << dest + QStringLiteral(":scp-payload.bin")
+                                     << dir.path() + QStringLiteral("/scp-back.bin"));
         });
-        const double ourUp = timed([&] { return t->upload(local, QStringLiteral("payload.bin")).ok(); });
-        const double ourDown = timed(
-            [&] { return t->download(QStringLiteral("payload.bin"), dir.path() + QStringLiteral("/back.bin")).ok(); });
-        row("upload   OpenSSH sftp -b put", sftpUp, mib, sftpUp);
-        row("upload   OpenSSH scp", scpUp, mib, sftpUp);
-        row("upload   KernelForge (atomic: temp+fsync+mv)", ourUp, mib, sftpUp);
-        row("download OpenSSH sftp -b get", sftpDown, mib, sftpDown);
-        row("download OpenSSH scp", scpDown, mib, sftpDown);
-        row("download KernelForge", ourDown, mib, sftpDown);
-        QFile::remove(remote);
+        printf("  one scp each way (not a summary row): up %.1f MiB/s, down %.1f MiB/s\n",
+            scpUp > 0 ? mib / scpUp : -1.0, scpDown > 0 ? mib / scpDown : -1.0);
+        transferRows(*t, demo, direct(demo), dir.path(), local, mib, {});
 
         // Through the fault proxy with added latency: what a remote GPU server looks like.
+        QFile::resize(local, qint64(rttMib) * 1024 * 1024);
         for (const int rtt : rtts) {
-            kf::test::FaultProxy proxy(demo.port());
-            if (!proxy.start()) {
-                printf("  (fault proxy did not start)\n");
+            const auto route = proxied(demo, dir.path(), rtt);
+            if (!route)
                 break;
-            }
-            proxy.setLatency(rtt / 2);
-            const QString kh = dir.path() + QStringLiteral("/kh-proxy");
-            QFile::remove(kh);
-            if (const kf::Result<void> added = appendKnownHostsLine(kh,
-                    knownHostsLine(demo.host(), proxy.port(),
-                        QByteArray::fromBase64(
-                            kf::test::runProgram(QStringLiteral("cat"), { demo.hostKeyPath() + QStringLiteral(".pub") })
-                                .out.split(' ')
-                                .value(1))));
-                !added) {
-                std::fprintf(stderr, "cannot write %s: %s\n", qPrintable(kh), qPrintable(added.error()));
-                return 1;
-            }
-            QFile::resize(local, qint64(rttMib) * 1024 * 1024);
-            {
-                QFile b(batchPut);
-                b.open(QIODevice::WriteOnly | QIODevice::Truncate);
-                b.write(QStringLiteral("put %1 sftp-payload.bin\n").arg(local).toUtf8());
-            }
-            QStringList pArgs = opensshOptions(demo);
-            pArgs.replaceInStrings(QRegularExpression(QStringLiteral("^UserKnownHostsFile=.*")),
-                QStringLiteral("UserKnownHostsFile=") + kh);
-            pArgs << QStringLiteral("-P") << QString::number(proxy.port());
-            HostProfile pp = demo.profile();
-            pp.port = proxy.port();
-            pp.knownHostsFile = kh;
-            auto pc = SshTransport::connect(pp);
+            auto pc = SshTransport::connect(route->profile);
             if (!pc) {
                 printf("  through proxy: %s\n", qPrintable(pc.error()));
                 break;
             }
             printf("\n   via fault proxy, round trip +%d ms, %d MiB\n", rtt, rttMib);
-            g_context = ", +" + QByteArray::number(rtt) + " ms RTT";
-            const double up = timed([&] {
-                return run(QStringLiteral("sftp"), QStringList(pArgs) << QStringLiteral("-b") << batchPut << dest);
-            });
-            const double down = timed([&] {
-                return run(QStringLiteral("sftp"), QStringList(pArgs) << QStringLiteral("-b") << batchGet << dest);
-            });
-            const double ourUp2 = timed([&] { return pc.value()->upload(local, QStringLiteral("payload.bin")).ok(); });
-            const double ourDown2 = timed([&] {
-                return pc.value()
-                    ->download(QStringLiteral("payload.bin"), dir.path() + QStringLiteral("/back.bin"))
-                    .ok();
-            });
-            row("upload   OpenSSH sftp -b put", up, rttMib, up);
-            row("upload   KernelForge (atomic)", ourUp2, rttMib, up);
-            row("download OpenSSH sftp -b get", down, rttMib, down);
-            row("download KernelForge", ourDown2, rttMib, down);
+            transferRows(
+                *pc.value(), demo, *route, dir.path(), local, rttMib, ", +" + QByteArray::number(rtt) + " ms RTT");
         }
     }
 
-    // 2. Round trips.
-    printf("\n2. Round trip of `true` on an open connection, %d runs\n", roundtrips);
-    {
-        QElapsedTimer timer;
-        timer.start();
-        int ok = 0;
-        for (int i = 0; i < roundtrips; ++i)
-            ok += t->exec({ QStringLiteral("true") }, 30000).ok() ? 1 : 0;
-        const double ours = double(timer.nsecsElapsed()) / 1e6 / roundtrips;
-        QTemporaryDir dir;
-        const QString ctl = dir.path() + QStringLiteral("/ctl");
-        QStringList base = opensshOptions(demo);
-        base << QStringLiteral("-p") << QString::number(demo.port()) << QStringLiteral("-S") << ctl;
-        QProcess master;
-        master.start(QStringLiteral("ssh"), QStringList(base) << QStringLiteral("-M") << QStringLiteral("-N") << dest);
-        QElapsedTimer wait;
-        wait.start();
-        while (!QFile::exists(ctl) && wait.elapsed() < 20000)
-            QThread::msleep(20);
-        timer.restart();
-        int okSsh = 0;
-        for (int i = 0; i < roundtrips; ++i)
-            okSsh += kf::test::runProgram(QStringLiteral("ssh"), QStringList(base) << dest << QStringLiteral("true"))
-                         .exitCode
-                    == 0
-                ? 1
-                : 0;
-        const double theirs = double(timer.nsecsElapsed()) / 1e6 / roundtrips;
-        master.terminate();
-        master.waitForFinished(5000);
-        printf("  %-44s %7.2f ms  (%d/%d ok)\n", "KernelForge exec on the open session", ours, ok, roundtrips);
-        printf("  %-44s %7.2f ms  (%d/%d ok)\n", "ssh -S ctl host true (ControlMaster)", theirs, okSsh, roundtrips);
-        printf("  ratio: KernelForge is x%.2f %s\n", theirs > ours ? theirs / ours : ours / theirs,
-            theirs > ours ? "faster" : "slower");
-        kf::bench::report(
-            "ssh", "round trip of `true` on an open connection", ours, "ssh -S ControlMaster", theirs, "ms", false);
+    if (seed) {
+        printf("\n2. The seed's operation: 4 KB script put + run, ms per operation\n");
+        for (const int rtt : QList<int> { 0 } + rtts) {
+            const auto route = proxied(demo, dir.path(), rtt);
+            if (!route)
+                break;
+            const int ops = rtt >= 100 ? qMax(3, seedOps / 3) : seedOps;
+            printf("   via fault proxy, round trip +%d ms, %d operations per run\n", rtt, ops);
+            seedRows(demo, *route, dir.path(), ops, rtt);
+        }
     }
 
-    // 3. Many quiet streams.
-    printf("\n3. %d sessions, each streaming one line a second, %d s\n", sessions, seconds);
+    // 3. Round trips.
+    printf("\n3. Round trip of `true` on an open connection, %d per run\n", roundtrips);
+    {
+        const QString ctl = dir.path() + QStringLiteral("/ctl");
+        const ControlMaster master(demo, direct(demo), dest, ctl);
+        QStringList base = direct(demo).options(demo, "-p") + master.options();
+        auto each = [&](const std::function<bool()>& f) {
+            QElapsedTimer timer;
+            timer.start();
+            for (int i = 0; i < roundtrips; ++i)
+                if (!f())
+                    return -1.0;
+            return double(timer.nsecsElapsed()) / 1e6 / roundtrips;
+        };
+        const auto runs = kf::bench::interleaved(
+            [&] { return each([&] { return t->exec({ QStringLiteral("true") }, 30000).ok(); }); },
+            [&] {
+                return each([&] {
+                    return kf::test::runProgram(
+                               QStringLiteral("ssh"), QStringList(base) << dest << QStringLiteral("true"))
+                               .exitCode
+                        == 0;
+                });
+            });
+        printRuns("KernelForge exec on the open session", runs.ours, "ms");
+        printRuns("ssh -o ControlPath host true (ControlMaster)", runs.anchor, "ms");
+        kf::bench::report(
+            "ssh", "round trip of `true` on an open connection", runs, "ssh -S ControlMaster", "ms", false);
+    }
+
+    // 4. Many quiet streams.
+    printf("\n4. %d sessions, each streaming one line a second, %d s\n", sessions, seconds);
     {
         std::vector<std::shared_ptr<SshTransport>> conns;
         std::vector<std::unique_ptr<ProcessHandle>> streams;

@@ -9,12 +9,15 @@
 #include "tests/support/faultproxy.h"
 #include "tests/support/testsupport.h"
 
+#include <QDir>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <atomic>
 
 using namespace kf;
 
@@ -162,6 +165,69 @@ private Q_SLOTS:
         const int before = ticks;
         QTRY_VERIFY_WITH_TIMEOUT(ticks > before, 20000);
         stream->cancel();
+    }
+
+    // upload() goes over the bulk connection while the swap (`mv`) waits, started early, on
+    // the main one: a write cut off half way must never swap, whichever connection goes.
+    void uploadCutMidWriteKeepsTheOldFile()
+    {
+        KF_START_DEMO_HOST(demo);
+        test::FaultProxy proxy(demo.port());
+        QVERIFY(proxy.start().ok());
+        proxy.setLatency(5);
+        QTemporaryDir dir;
+        const QString kh = dir.path() + QStringLiteral("/known_hosts");
+        QVERIFY(appendKnownHostsLine(kh, knownHostsLine(demo.host(), proxy.port(), hostKeyBlob(demo))).ok());
+        HostProfile p = demo.profile();
+        p.port = proxy.port();
+        p.knownHostsFile = kh;
+        auto c = SshTransport::connect(p);
+        QVERIFY2(c.ok(), qPrintable(c.error()));
+        auto t = c.value();
+        const QString local = dir.path() + QStringLiteral("/f.bin");
+        const QString remote = demo.homeDir() + QStringLiteral("/f.bin");
+        const auto writeLocal = [&](char fill, qint64 size) {
+            QFile f(local);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(QByteArray(size, fill));
+        };
+        writeLocal('o', 1024 * 1024);
+        QVERIFY(t->upload(local, QStringLiteral("~/f.bin")).ok());
+        const QByteArray old = test::readFile(remote);
+        QCOMPARE(old.size(), 1024 * 1024);
+
+        // Both connections reset with a quarter of the data acknowledged.
+        writeLocal('n', 24 * 1024 * 1024);
+        std::atomic<bool> cut = false;
+        const Result<void> r = t->upload(local, QStringLiteral("~/f.bin"), [&](qint64 done, qint64 total) {
+            if (done * 4 >= total && !cut.exchange(true))
+                proxy.resetAll();
+        });
+        QVERIFY(cut);
+        QVERIFY(!r.ok());
+        QCOMPARE(test::readFile(remote), old);
+
+        // The write fails on our side (the local file shrinks under it) with both connections
+        // up: the early-started swap gets EOF instead of its line, and nothing is replaced.
+        QTRY_VERIFY_WITH_TIMEOUT(t->session()->state() == ConnectionState::Ready, 60000);
+        writeLocal('n', 24 * 1024 * 1024);
+        std::atomic<bool> shrunk = false;
+        const Result<void> r2 = t->upload(local, QStringLiteral("~/f.bin"), [&](qint64 done, qint64 total) {
+            if (done * 4 >= total && !shrunk.exchange(true))
+                QFile::resize(local, 0);
+        });
+        QVERIFY(shrunk);
+        QVERIFY2(!r2.ok() && r2.error().contains(QLatin1String("cannot read")), qPrintable(r2.error()));
+        QCOMPARE(t->exec({ QStringLiteral("echo alive") }, 30000).stdOut, QByteArray("alive\n"));
+        QCOMPARE(test::readFile(remote), old);
+
+        // The next good upload replaces it and sweeps the temp files.
+        writeLocal('g', 3 * 1024 * 1024);
+        const Result<void> good = t->upload(local, QStringLiteral("~/f.bin"));
+        QVERIFY2(good.ok(), qPrintable(good.error()));
+        QCOMPARE(test::readFile(remote), QByteArray(3 * 1024 * 1024, 'g'));
+        QCOMPARE(
+            QDir(demo.homeDir()).entryList(QDir::Files | QDir::Hidden).filter(QStringLiteral("kf-tmp")), QStringList());
     }
 };
 
