@@ -9,12 +9,14 @@
 #include "core/fleet/fleetsource.h"
 #include "core/fleet/gpuexport.h"
 #include "core/fleet/metricshttpserver.h"
+#include "core/fleet/recipestep.h"
 #include "core/fleet/rollout.h"
 #include "core/gpu/gpumonitor.h"
 #include "core/hosts/hostprofilestore.h"
 #include "core/hosts/secretstore.h"
 #include "core/log/secretregistry.h"
 #include "core/transport/localtransport.h"
+#include "core/util/envfile.h"
 #include "core/util/novalue.h"
 
 #include <QCoreApplication>
@@ -55,7 +57,9 @@ void usage(QTextStream& s)
       << "  --filter F              all, alerts, throttling, xid, memory-full, stale\n"
       << "  --sort S                name, hottest, busiest, memory, stale\n"
       << "\n"
-      << "ACTION: patch-plan|patch-apply --set SET --root PATH, preflight|build --profile NAME\n"
+      << "ACTION: patch-plan|patch-apply --set SET --root PATH, preflight|build --profile NAME,\n"
+      << "        recipe --recipe FILE [--dry-run] [--env-file FILE]: a deployment recipe replayed on each host\n"
+      << "        as `recipe apply` does (facts, plan, apply, build, verify, launch; stops at the first failing step)\n"
       << "SELECTION: --tag T (repeatable), --host NAME (repeatable), or --prometheus URL with --match/--filter\n"
       << "           (hosts mapped to profiles); profiles come from hosts.yaml (--hosts-file FILE).\n"
       << "patch-apply plans the first selected host (or --review-host NAME) as the reviewed plan and prints its\n"
@@ -374,8 +378,9 @@ int rollout(QStringList args)
     const QString action = args.takeFirst();
     SourceOptions src;
     QStringList tags, names;
-    QString hostsFile, setSpec, root, profileName, reviewHost, expectPlan;
+    QString hostsFile, setSpec, root, profileName, reviewHost, expectPlan, recipeFile;
     RolloutOptions options;
+    deploy::RecipeRunner::Options recipeOptions;
     bool yesDifferent = false, json = false;
     cli::FlagTable flags;
     flags.add("--tag", &tags)
@@ -389,6 +394,16 @@ int rollout(QStringList args)
         .add("--batch", &options.batchSize, 1, "a number of hosts > 0")
         .add("--continue-on-error", &options.continueOnError)
         .add("--yes-different", &yesDifferent)
+        .addPath("--recipe", &recipeFile)
+        .add("--dry-run", &recipeOptions.dryRun)
+        .add("--env-file",
+            [&](const QString& v) {
+                const auto file = readEnvFile(cli::cleanPath(v));
+                if (!file)
+                    return file.withoutValue();
+                recipeOptions.env.insert(file.value());
+                return Result<void>();
+            })
         .add("--json", &json);
     if (const auto taken = takeSourceAndFlags(args, &src, flags); !taken)
         return cli::usageError(me, taken.error());
@@ -459,8 +474,22 @@ int rollout(QStringList args)
             step = std::make_unique<PreflightStep>(*bp);
         else
             step = std::make_unique<BuildStartStep>(*bp);
+    } else if (action == u"recipe") {
+        QFile file(recipeFile);
+        if (recipeFile.isEmpty() || !file.open(QIODevice::ReadOnly)) {
+            cli::err() << "fleet rollout: recipe needs --recipe FILE (see 'recipe export')"
+                       << (recipeFile.isEmpty() ? QString() : QStringLiteral(": ") + file.errorString()) << '\n';
+            return cli::kExitUsage;
+        }
+        const auto recipe = deploy::parseDeployRecipe(file.readAll(), recipeFile);
+        if (!recipe) {
+            cli::err() << "fleet rollout: " << recipe.error() << '\n';
+            return cli::kExitUsage;
+        }
+        step = std::make_unique<RecipeStep>(recipe.value(), recipeOptions);
     } else {
-        cli::err() << "fleet rollout: unknown action " << action << " (patch-plan, patch-apply, preflight, build)\n";
+        cli::err() << "fleet rollout: unknown action " << action
+                   << " (patch-plan, patch-apply, preflight, build, recipe)\n";
         return cli::kExitUsage;
     }
 

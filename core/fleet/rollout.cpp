@@ -255,6 +255,7 @@ QList<HostRun> runRollout(const QList<HostProfile>& hosts, RolloutStep& step, co
                 ctx.hostName = profile.name;
                 ctx.log = log;
                 ctx.stop = stop;
+                ctx.transport = transport.value();
                 ctx.confirmDifferent
                     = [&, i](const QString& why) { return cb.confirmDifferent && cb.confirmDifferent(i, why); };
                 const StepResult r = step.run(*transport.value(), ctx);

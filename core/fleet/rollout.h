@@ -24,8 +24,7 @@
 // with a failure the rollout stops (the remaining hosts are Skipped) unless continueOnError.
 //
 // Steps (RolloutStep) are what runs on one host: patch plan, patch apply, build preflight,
-// build start. A recipe (issue #16) becomes one more RolloutStep; the runner, the batches,
-// the per-host rows and logs, and the "plan differs from the reviewed one" check stay as they are.
+// build start, and a deployment recipe (core/fleet/recipestep.h, issue #16's replay).
 namespace kf::fleet {
 
 enum class HostRunState : quint8 { Waiting, Connecting, Running, Succeeded, Failed, Refused, Skipped };
@@ -39,6 +38,9 @@ struct StepContext
     // The host's plan differs from the reviewed one: true to go on anyway. Called at most once.
     std::function<bool(const QString& why)> confirmDifferent;
     const std::atomic<bool>* stop = nullptr;
+    // The connection the step runs over, for steps whose work may outlive run() (a cancelled
+    // recipe's requests on transportPool()).
+    std::shared_ptr<Transport> transport;
 };
 
 struct StepResult

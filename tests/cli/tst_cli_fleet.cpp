@@ -17,6 +17,7 @@
 #include <QJsonObject>
 #include <QTcpServer>
 #include <QTemporaryDir>
+#include <QUuid>
 #include <QtTest>
 
 using namespace kf;
@@ -45,6 +46,9 @@ private Q_SLOTS:
     void matchFilterAndStale();
     void importAndAnsibleExport();
     void rolloutInBatches();
+    void recipeRolloutOnPrometheusSelectedHosts();
+    void vllmServerMetricsJoinTheirHost();
+    void bearerTokenFileAndTunnel();
     void usageErrors();
 
 private:
@@ -52,6 +56,7 @@ private:
     QTemporaryDir m_dir;
     std::unique_ptr<DemoHost> m_demo;
     QProcess m_export;
+    QProcess m_vllm;
     quint16 m_exportPort = 0;
     std::unique_ptr<test::PrometheusFixture> m_prom;
 };
@@ -92,9 +97,24 @@ void TestCliFleet::initTestCase()
     QTRY_VERIFY2_WITH_TIMEOUT((exportErr += m_export.readAllStandardError()).contains("serving http://127.0.0.1:"),
         exportErr.constData(), 30000);
 
+    // A vLLM server's vllm:* page (replayed), counted as gpu-node-001's server.
+    QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+    const quint16 vllmPort = probe.serverPort();
+    probe.close();
+    m_vllm.start(QStringLiteral("python3"),
+        { QStringLiteral(KF_SOURCE_DIR "/tests/data/prometheus/vllm-replay"), QStringLiteral("--port"),
+            QString::number(vllmPort), QStringLiteral("--tokens-per-s"), QStringLiteral("1500"),
+            QStringLiteral("--running"), QStringLiteral("12"), QStringLiteral("--waiting"), QStringLiteral("3") });
+    QVERIFY(m_vllm.waitForStarted(10000));
+    QByteArray vllmOut;
+    QTRY_VERIFY2_WITH_TIMEOUT((vllmOut += m_vllm.readAllStandardOutput()).contains("listening on"),
+        QByteArray(vllmOut + m_vllm.readAllStandardError()).constData(), 30000);
+
     test::PrometheusFixture::Options o;
     o.hosts = 8;
     o.scrapeIntervalS = 1;
+    o.extra.append(
+        { QStringLiteral("vllm"), QStringLiteral("127.0.0.1:%1").arg(vllmPort), QStringLiteral("127.77.0.11:8000") });
     o.extra.append({ QStringLiteral("kfexport"), QStringLiteral("127.0.0.1:%1").arg(m_exportPort), {} });
     m_prom = std::make_unique<test::PrometheusFixture>(o);
     const auto up = m_prom->start(); // every target, the bridge included, answered a scrape
@@ -107,6 +127,8 @@ void TestCliFleet::cleanupTestCase()
         m_prom->stop();
     m_export.terminate();
     m_export.waitForFinished(10000);
+    m_vllm.terminate();
+    m_vllm.waitForFinished(10000);
 }
 
 void TestCliFleet::statusJsonOneObjectPerHost()
@@ -135,6 +157,35 @@ void TestCliFleet::statusJsonOneObjectPerHost()
         120000, env());
     QCOMPARE(text.exitCode, 0);
     QVERIFY2(text.out.contains("9 host(s)") && text.out.contains("alert: GPU 5: Xid 79"), text.out.constData());
+}
+
+// vllm:* from Prometheus, as for sglang:*: the server's kind, tokens/s (rate of
+// vllm:generation_tokens_total over 1m, the replay makes 1500/s), running and waiting requests.
+// rate() divides by the whole minute: until the series is a minute old it reads low, so this
+// runs late and waits until the rate has settled.
+void TestCliFleet::vllmServerMetricsJoinTheirHost()
+{
+    QJsonObject server;
+    auto look = [&] {
+        const auto r = test::runCli(
+            { QStringLiteral("fleet"), QStringLiteral("status"), QStringLiteral("--prometheus"), m_prom->url(),
+                QStringLiteral("--match"), QStringLiteral("name=gpu-node-001"), QStringLiteral("--json") },
+            120000, env());
+        const auto hosts = jsonLines(r.out);
+        if (r.exitCode != 0 || hosts.size() != 1)
+            return false;
+        server = hosts.first().value("server").toObject();
+        return qAbs(server.value("tokens_per_s").toDouble() - 1500) < 150;
+    };
+    QTRY_VERIFY2_WITH_TIMEOUT(look(), qPrintable(QJsonDocument(server).toJson()), 150000);
+    QCOMPARE(server.value("kind").toString(), "vllm");
+    QCOMPARE(server.value("running").toDouble(), 12.0);
+    QCOMPARE(server.value("queued").toDouble(), 3.0);
+    // Text form: the host's line names the server and its rate.
+    const auto text = test::runCli({ QStringLiteral("fleet"), QStringLiteral("status"), QStringLiteral("--prometheus"),
+                                       m_prom->url(), QStringLiteral("--match"), QStringLiteral("name=gpu-node-001") },
+        120000, env());
+    QVERIFY2(text.out.contains("  vllm ") && text.out.contains(" tok/s"), text.out.constData());
 }
 
 void TestCliFleet::gpuExportRoundTripThroughPrometheus()
@@ -294,6 +345,209 @@ void TestCliFleet::rolloutInBatches()
         QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), QStringLiteral("--root"), QStringLiteral("sgl-kernel") });
     QVERIFY2(plan.exitCode == 0, QByteArray(plan.out + plan.err).constData());
     QVERIFY(plan.out.contains("[batch 2] lab-b"));
+}
+
+// `fleet rollout recipe` on the hosts a Prometheus filter selects: the replayed hosts
+// gpu-node-001..003 are mapped by name to profiles of three demo sshd; the bridge's host
+// (demo-gpu, job kfexport) has a profile too but is outside the filter. gpu-node-002 has
+// another GPU: the recipe stops there at facts, and the batch after it is skipped unless
+// --continue-on-error.
+void TestCliFleet::recipeRolloutOnPrometheusSelectedHosts()
+{
+    KF_START_DEMO_HOST(one);
+    KF_START_DEMO_HOST(two);
+    KF_START_DEMO_HOST(three);
+    const QString hosts = m_dir.filePath(QStringLiteral("recipe-hosts.yaml"));
+    QList<HostProfile> profiles { one.profile(QStringLiteral("gpu-node-001")),
+        two.profile(QStringLiteral("gpu-node-002")), three.profile(QStringLiteral("gpu-node-003")),
+        m_demo->profile(QStringLiteral("demo-gpu")) };
+    for (HostProfile& p : profiles)
+        p.isDemo = false;
+    QVERIFY(HostProfileStore(hosts).save(profiles));
+    {
+        QFile smi(two.binDir() + QStringLiteral("/nvidia-smi"));
+        QVERIFY(smi.open(QIODevice::ReadOnly));
+        QByteArray text = smi.readAll();
+        smi.close();
+        QVERIFY(text.contains("NAME = \"NVIDIA H200\""));
+        text.replace("NAME = \"NVIDIA H200\"", "NAME = \"NVIDIA B200\"");
+        QVERIFY(smi.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        QCOMPARE(smi.write(text), text.size());
+    }
+    const QString recipe = m_dir.filePath(QStringLiteral("fleet-recipe.yaml"));
+    {
+        QFile f(recipe);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("kernelforge_recipe: 1\nname: fleet bring-up\n"
+                "facts:\n  - {name: gpu, version: NVIDIA H200, rule: \"==\"}\n"
+                "patches:\n  set: builtin:sgl-kernel-sm120-cuda13\n  root: ~/sgl-kernel\n");
+    }
+    auto cmake
+        = [](const DemoHost& d) { return test::readFile(d.homeDir() + QStringLiteral("/sgl-kernel/CMakeLists.txt")); };
+    const QByteArray before2 = cmake(two), before3 = cmake(three), beforeDemo = cmake(*m_demo);
+    auto rollout = [&](const QStringList& extra) {
+        return test::runCli(QStringList { QStringLiteral("fleet"), QStringLiteral("rollout"), QStringLiteral("recipe"),
+                                QStringLiteral("--recipe"), recipe, QStringLiteral("--prometheus"), m_prom->url(),
+                                QStringLiteral("--match"), QStringLiteral("name=gpu-node-00*"),
+                                QStringLiteral("--hosts-file"), hosts, QStringLiteral("--json") }
+                + extra,
+            300000, env());
+    };
+    auto states = [](const QByteArray& out) {
+        QStringList s;
+        for (const QJsonObject& o : jsonLines(out))
+            s << o.value("host").toString() + u':' + QString::number(o.value("batch").toInt()) + u':'
+                    + o.value("state").toString();
+        return s;
+    };
+    const auto stopped = rollout({ QStringLiteral("--batch"), QStringLiteral("1") });
+    QVERIFY2(stopped.exitCode == 1, QByteArray(stopped.out + stopped.err).constData());
+    QCOMPARE(states(stopped.out),
+        QStringList({ "gpu-node-001:1:succeeded", "gpu-node-002:2:failed", "gpu-node-003:3:skipped" }));
+    QVERIFY2(stopped.err.contains("gpu-node-000 has no profile"), stopped.err.constData());
+    // Each host's log, prefixed with its name: the recipe's steps there.
+    QVERIFY2(stopped.err.contains("gpu-node-001| == plan: planning builtin:sgl-kernel-sm120-cuda13")
+            && stopped.err.contains("gpu-node-001|    apply OK")
+            && stopped.err.contains("gpu-node-002|    facts FAILED") && !stopped.err.contains("gpu-node-003|"),
+        stopped.err.constData());
+    const QJsonObject failed = jsonLines(stopped.out).at(1);
+    QVERIFY2(failed.value("summary").toString().startsWith("facts: ")
+            && failed.value("summary").toString().contains("NVIDIA B200"),
+        qPrintable(failed.value("summary").toString()));
+    QVERIFY(cmake(one).contains("if(POLICY CMP0169)"));
+    QCOMPARE(cmake(two), before2);
+    QCOMPARE(cmake(three), before3);
+
+    const auto continued
+        = rollout({ QStringLiteral("--batch"), QStringLiteral("2"), QStringLiteral("--continue-on-error") });
+    QCOMPARE(continued.exitCode, 1);
+    QCOMPARE(states(continued.out),
+        QStringList({ "gpu-node-001:1:succeeded", "gpu-node-002:1:failed", "gpu-node-003:2:succeeded" }));
+    QVERIFY(cmake(three).contains("if(POLICY CMP0169)"));
+    QCOMPARE(cmake(two), before2);
+    QCOMPARE(cmake(*m_demo), beforeDemo); // demo-gpu is outside the filter
+
+    // The filter alone decides: one host matched, one row.
+    const auto one1 = test::runCli(
+        { QStringLiteral("fleet"), QStringLiteral("rollout"), QStringLiteral("recipe"), QStringLiteral("--recipe"),
+            recipe, QStringLiteral("--dry-run"), QStringLiteral("--prometheus"), m_prom->url(),
+            QStringLiteral("--match"), QStringLiteral("name=gpu-node-003"), QStringLiteral("--hosts-file"), hosts },
+        120000, env());
+    QVERIFY2(one1.exitCode == 0, QByteArray(one1.out + one1.err).constData());
+    QVERIFY2(one1.out.contains("1 of 1 host(s) succeeded") && one1.out.contains("gpu-node-003"), one1.out.constData());
+}
+
+// A Prometheus behind a proxy that wants `Authorization: Bearer <token>`
+// (tests/data/prometheus/bearer-proxy): the token from --bearer-token-file is sent and never
+// shows in the CLI's argv, environment or output; --tunnel reaches the proxy through the demo
+// sshd (the proxy sees the connection come from sshd, not from the CLI).
+void TestCliFleet::bearerTokenFileAndTunnel()
+{
+    const QByteArray token = QUuid::createUuid().toByteArray(QUuid::WithoutBraces) + "-secret";
+    const QString tokenFile = m_dir.filePath(QStringLiteral("prom.token"));
+    {
+        QFile f(tokenFile);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(token + '\n');
+    }
+    const QString hold = m_dir.filePath(QStringLiteral("proxy.hold"));
+    const QString log = m_dir.filePath(QStringLiteral("proxy.log"));
+    QProcess proxy;
+    proxy.start(QStringLiteral("python3"),
+        { QStringLiteral(KF_SOURCE_DIR "/tests/data/prometheus/bearer-proxy"), QStringLiteral("--upstream"),
+            m_prom->url(), QStringLiteral("--token-file"), tokenFile, QStringLiteral("--log"), log,
+            QStringLiteral("--hold-file"), hold });
+    QVERIFY(proxy.waitForStarted(10000));
+    QByteArray seen;
+    QTRY_VERIFY2_WITH_TIMEOUT((seen += proxy.readAllStandardOutput()).contains("listening on "),
+        QByteArray(seen + proxy.readAllStandardError()).constData(), 30000);
+    const QString url = QStringLiteral("http://127.0.0.1:%1")
+                            .arg(QString::fromLatin1(seen.mid(seen.indexOf("listening on ") + 13).trimmed()));
+    auto status = [&](const QStringList& extra) {
+        return test::runCli(
+            QStringList { QStringLiteral("fleet"), QStringLiteral("status"), QStringLiteral("--prometheus"), url,
+                QStringLiteral("--match"), QStringLiteral("job=dcgm"), QStringLiteral("--json") }
+                + extra,
+            120000, env());
+    };
+    qsizetype logRead = 0; // the proxy's log lines not looked at yet
+    auto requests = [&] {
+        const QByteArray all = test::readFile(log);
+        const QByteArrayList lines = all.mid(logRead).split('\n');
+        logRead = all.size();
+        QByteArrayList out;
+        for (const QByteArray& l : lines)
+            if (l.startsWith("request "))
+                out << l;
+        return out;
+    };
+
+    const auto refused = status({});
+    QVERIFY2(refused.exitCode == 2, QByteArray(refused.out + refused.err).constData());
+    QVERIFY2(refused.err.contains("401"), refused.err.constData());
+    // Every request came without a token; the CLI stops at the first 401, so a request still in
+    // the proxy then may find its client gone ("from=unknown"), but the one answered first was
+    // looked up while the CLI waited for it.
+    const QByteArrayList first = requests();
+    QVERIFY(!first.isEmpty());
+    for (const QByteArray& l : first)
+        QVERIFY2(l.contains("auth=missing from="), l.constData());
+    QVERIFY2(std::any_of(first.cbegin(), first.cend(),
+                 [](const QByteArray& l) { return l.contains("auth=missing from=kernelforge-cli"); }),
+        first.join('\n').constData());
+
+    // With the token file: the CLI's argv and environment hold the path, never the token; it
+    // is seen while the proxy holds the first request.
+    {
+        QFile h(hold);
+        QVERIFY(h.open(QIODevice::WriteOnly));
+    }
+    QProcess cli;
+    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+    for (const QString& kv : env())
+        e.insert(kv.section(u'=', 0, 0), kv.section(u'=', 1));
+    cli.setProcessEnvironment(e);
+    cli.start(QStringLiteral(KF_CLI_BINARY),
+        { QStringLiteral("fleet"), QStringLiteral("status"), QStringLiteral("--prometheus"), url,
+            QStringLiteral("--bearer-token-file"), tokenFile, QStringLiteral("--match"), QStringLiteral("job=dcgm"),
+            QStringLiteral("--json") });
+    QVERIFY(cli.waitForStarted(10000));
+    QTRY_VERIFY_WITH_TIMEOUT(test::readFile(log).mid(logRead).contains("request "), 60000);
+    const QString proc = QStringLiteral("/proc/%1/").arg(cli.processId());
+    const QByteArray cmdline = test::readFile(proc + QStringLiteral("cmdline"));
+    QVERIFY(cmdline.contains(tokenFile.toUtf8()));
+    QVERIFY(!cmdline.contains(token));
+    QVERIFY(!test::readFile(proc + QStringLiteral("environ")).contains(token));
+    QVERIFY(QFile::remove(hold));
+    QVERIFY(cli.waitForFinished(120000));
+    const QByteArray out = cli.readAllStandardOutput(), err = cli.readAllStandardError();
+    QVERIFY2(cli.exitCode() == 0, QByteArray(out + err).constData());
+    QCOMPARE(jsonLines(out).size(), 8);
+    QVERIFY(!out.contains(token) && !err.contains(token));
+    const QByteArrayList direct = requests();
+    QVERIFY(!direct.isEmpty());
+    // (A lookup that races the connection's end says "from=unknown"; never another process.)
+    for (const QByteArray& l : direct)
+        QVERIFY2(l.contains("auth=ok from=") && !l.contains("from=sshd"), l.constData());
+    QVERIFY2(std::any_of(direct.cbegin(), direct.cend(),
+                 [](const QByteArray& l) { return l.contains("from=kernelforge-cli"); }),
+        direct.join('\n').constData());
+
+    // Through an SSH tunnel from the demo host: the proxy's client is that host's sshd.
+    const auto tunnelled = status(QStringList { QStringLiteral("--bearer-token-file"), tokenFile,
+                                      QStringLiteral("--tunnel"), m_demo->user() + QStringLiteral("@127.0.0.1") }
+        + test::cliSshOptions(*m_demo));
+    QVERIFY2(tunnelled.exitCode == 0, QByteArray(tunnelled.out + tunnelled.err).constData());
+    QCOMPARE(jsonLines(tunnelled.out).size(), 8);
+    QVERIFY(!tunnelled.out.contains(token) && !tunnelled.err.contains(token));
+    const QByteArrayList viaSsh = requests();
+    QVERIFY(!viaSsh.isEmpty());
+    for (const QByteArray& l : viaSsh)
+        QVERIFY2(l.contains("auth=ok from=") && !l.contains("from=kernelforge-cli"), l.constData());
+    QVERIFY2(std::any_of(viaSsh.cbegin(), viaSsh.cend(), [](const QByteArray& l) { return l.contains("from=sshd"); }),
+        viaSsh.join('\n').constData());
+    proxy.terminate();
+    proxy.waitForFinished(10000);
 }
 
 void TestCliFleet::usageErrors()

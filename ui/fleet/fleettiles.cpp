@@ -269,6 +269,14 @@ void FleetTiles::paintEvent(QPaintEvent* event)
     m_lastPaintMs = timer.nsecsElapsed() / 1e6;
 }
 
+QRect FleetTiles::tileRect(int index) const
+{
+    for (const Placed& t : m_placed)
+        if (t.host == index)
+            return t.rect;
+    return {};
+}
+
 void FleetTiles::mousePressEvent(QMouseEvent* event)
 {
     if (event->button() != Qt::LeftButton)

@@ -24,6 +24,8 @@ public:
     int tileCount() const;
     // Host indexes in display order (for tests).
     QList<int> displayOrder() const;
+    // Where host `index`'s tile is (widget coordinates; empty when not shown), for tests' clicks.
+    QRect tileRect(int index) const;
     // The lines a tile shows, for tests and accessibility.
     static QStringList tileLines(const fleet::FleetHost& host);
     // "server healthy · 1240 tok/s · 3 running", "no server on port 30000", "server –" (not

@@ -2,11 +2,13 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/fleet/rolloutdialog.h"
 
+#include "core/fleet/recipestep.h"
 #include "core/transport/transportpool.h"
 
 #include <QCheckBox>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QFile>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -64,12 +66,16 @@ RolloutDialog::RolloutDialog(const QList<HostProfile>& hosts, QWidget* parent)
     m_action->addItem(tr("Patch: apply the reviewed plan"), QStringLiteral("patch-apply"));
     m_action->addItem(tr("Build: preflight"), QStringLiteral("preflight"));
     m_action->addItem(tr("Build: start"), QStringLiteral("build"));
+    m_action->addItem(tr("Recipe: replay on each host"), QStringLiteral("recipe"));
     m_set = new QLineEdit(QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), this);
     m_root = new QLineEdit(QStringLiteral("sgl-kernel"), this);
     m_profile = new QComboBox(this);
     if (const auto profiles = loadBuildProfiles(); profiles)
         for (const BuildProfile& p : profiles.value())
             m_profile->addItem(p.name);
+    m_recipe = new QLineEdit(this);
+    m_recipe->setObjectName(QStringLiteral("rolloutRecipe"));
+    m_recipe->setPlaceholderText(tr("recipe.yaml (kernelforge-cli recipe export)"));
     auto* batchRow = new QHBoxLayout;
     m_batch = new QSpinBox(this);
     m_batch->setRange(1, qMax(1, int(hosts.size())));
@@ -82,6 +88,7 @@ RolloutDialog::RolloutDialog(const QList<HostProfile>& hosts, QWidget* parent)
     form->addRow(tr("Patch set"), m_set);
     form->addRow(tr("Root on each host"), m_root);
     form->addRow(tr("Build profile"), m_profile);
+    form->addRow(tr("Deployment recipe"), m_recipe);
     form->addRow(tr("Hosts at a time"), batchRow);
     outer->addLayout(form);
     auto* split = new QSplitter(Qt::Vertical, this);
@@ -126,6 +133,11 @@ RolloutDialog::RolloutDialog(const QList<HostProfile>& hosts, QWidget* parent)
 void RolloutDialog::setDifferentPlanAnswer(std::function<bool(const QString&, const QString&)> answer)
 {
     m_differentAnswer = std::move(answer);
+}
+
+void RolloutDialog::setRecipe(const QString& path)
+{
+    m_recipe->setText(path);
 }
 
 void RolloutDialog::setAction(const QString& action)
@@ -264,6 +276,18 @@ void RolloutDialog::start()
             return;
         }
         step = ps;
+    } else if (action == u"recipe") {
+        QFile file(m_recipe->text().trimmed());
+        if (!file.open(QIODevice::ReadOnly)) {
+            m_summary->setText(tr("cannot read the recipe %1: %2").arg(file.fileName(), file.errorString()));
+            return;
+        }
+        const auto recipe = deploy::parseDeployRecipe(file.readAll(), file.fileName());
+        if (!recipe) {
+            m_summary->setText(recipe.error());
+            return;
+        }
+        step = std::make_shared<RecipeStep>(recipe.value(), deploy::RecipeRunner::Options {});
     } else {
         const auto profiles = loadBuildProfiles();
         const auto bp = profiles ? findBuildProfile(profiles.value(), m_profile->currentText()) : std::nullopt;

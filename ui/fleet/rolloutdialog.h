@@ -39,9 +39,10 @@ public:
     // Tests: the review question's answer (default: a question box with the plan).
     void setReviewAnswer(std::function<bool(const QString& summary)> answer) { m_reviewAnswer = std::move(answer); }
 
-    void setAction(const QString& action); // "patch-plan", "patch-apply", "preflight", "build"
+    void setAction(const QString& action); // "patch-plan", "patch-apply", "preflight", "build", "recipe"
     void setPatch(const QString& set, const QString& root);
     void setBuildProfile(const QString& name);
+    void setRecipe(const QString& path); // a deployment recipe's YAML file
     void setBatch(int size, bool continueOnError);
     void start();
     bool isRunning() const { return m_running; }
@@ -67,6 +68,7 @@ private:
     QLineEdit* m_set;
     QLineEdit* m_root;
     QComboBox* m_profile;
+    QLineEdit* m_recipe;
     QSpinBox* m_batch;
     QCheckBox* m_continue;
     QPushButton* m_start;

@@ -2,7 +2,10 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // Fleet rollouts in batches over several real sshd instances (one DemoHost each, each host over
 // its own SSH connection): stop on the first failed batch, continue on error, a host whose plan
-// differs from the reviewed one is refused unless confirmed, preflight and build start.
+// differs from the reviewed one is refused unless confirmed, preflight and build start, and a
+// deployment recipe replayed host by host.
+#include "core/deploy/deployrecipe.h"
+#include "core/fleet/recipestep.h"
 #include "core/fleet/rollout.h"
 #include "core/jobs/remotejob.h"
 #include "core/ssh/sshtransport.h"
@@ -40,6 +43,7 @@ private Q_SLOTS:
     void stopsAfterTheFailedBatch();
     void continuesOnErrorAndRefusesADifferentPlan();
     void preflightAndBuildStartOnEveryHost();
+    void recipeInBatchesStopsOrContinues();
 
 private:
     PlanFingerprint reviewedOn(const DemoHost& host);
@@ -197,6 +201,80 @@ void TestRolloutSsh::preflightAndBuildStartOnEveryHost()
         QVERIFY2(info, qPrintable(info.error()));
         QCOMPARE(info->id, id);
     }
+}
+
+void TestRolloutSsh::recipeInBatchesStopsOrContinues()
+{
+    // The recipe expects an H200 and the patch set; gpu2 has another GPU: its facts step fails.
+    const auto recipe = deploy::parseDeployRecipe("kernelforge_recipe: 1\n"
+                                                  "name: fleet bring-up\n"
+                                                  "facts:\n"
+                                                  "  - {name: gpu, version: NVIDIA H200, rule: \"==\"}\n"
+                                                  "patches:\n"
+                                                  "  set: builtin:sgl-kernel-sm120-cuda13\n"
+                                                  "  root: ~/sgl-kernel\n",
+        QStringLiteral("fleet.yaml"));
+    QVERIFY2(recipe, qPrintable(recipe.error()));
+    {
+        QFile smi(m_hosts.at(1)->binDir() + QStringLiteral("/nvidia-smi"));
+        QVERIFY(smi.open(QIODevice::ReadOnly));
+        QByteArray text = smi.readAll();
+        smi.close();
+        QVERIFY(text.contains("NAME = \"NVIDIA H200\""));
+        text.replace("NAME = \"NVIDIA H200\"", "NAME = \"NVIDIA B200\"");
+        QVERIFY(smi.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        QCOMPARE(smi.write(text), text.size());
+    }
+    const QByteArray before2 = test::readFile(cmakeOf(*m_hosts.at(1)));
+    const QByteArray before3 = test::readFile(cmakeOf(*m_hosts.at(2)));
+    RecipeStep step(recipe.value(), {});
+    QCOMPARE(step.name(), QStringLiteral("recipe fleet bring-up"));
+    RolloutOptions o;
+    o.batchSize = 1;
+    QMap<int, QStringList> logs;
+    QStringList events;
+    std::mutex m;
+    RolloutCallbacks cb;
+    cb.log = [&](int i, const QString& line) {
+        std::lock_guard lock(m);
+        logs[i] << line;
+    };
+    cb.changed = [&](int i, const HostRun& r) {
+        std::lock_guard lock(m);
+        events << QStringLiteral("%1:%2").arg(i).arg(hostRunStateName(r.state));
+    };
+    QList<HostRun> runs = runRollout(profiles(), step, o, cb);
+    QVERIFY2(runs.at(0).state == HostRunState::Succeeded, qPrintable(runs.at(0).summary));
+    QVERIFY2(runs.at(0).summary.startsWith(QStringLiteral("recipe applied to ")), qPrintable(runs.at(0).summary));
+    QCOMPARE(runs.at(1).state, HostRunState::Failed);
+    QVERIFY2(runs.at(1).summary.startsWith(QStringLiteral("facts: ")) && runs.at(1).summary.contains("NVIDIA B200"),
+        qPrintable(runs.at(1).summary));
+    QCOMPARE(runs.at(2).state, HostRunState::Skipped);
+    QVERIFY(!events.contains("2:connecting"));
+    QVERIFY(events.indexOf("0:running") < events.indexOf("0:succeeded"));
+    // Each host's own log: the recipe's steps as they ran there.
+    const QString log0 = logs.value(0).join(u'\n'), log1 = logs.value(1).join(u'\n');
+    for (const char* line : { "== facts: ", "   facts OK", "== plan: planning builtin:sgl-kernel-sm120-cuda13",
+             "   plan OK", "   apply OK", "   build SKIPPED", "   launch SKIPPED" })
+        QVERIFY2(log0.contains(QLatin1String(line)), qPrintable(line + QStringLiteral(" not in:\n") + log0));
+    QVERIFY2(log1.contains("   facts FAILED") && !log1.contains("== plan: "), qPrintable(log1));
+    QVERIFY(logs.value(2).isEmpty());
+    QVERIFY(test::readFile(cmakeOf(*m_hosts.at(0))).contains("if(POLICY CMP0169)"));
+    QCOMPARE(test::readFile(cmakeOf(*m_hosts.at(1))), before2);
+    QCOMPARE(test::readFile(cmakeOf(*m_hosts.at(2))), before3);
+
+    // Continue on error, two at a time: gpu3 (batch 2) runs despite gpu2; gpu1 is already there.
+    o.batchSize = 2;
+    o.continueOnError = true;
+    logs.clear();
+    runs = runRollout(profiles(), step, o, cb);
+    QVERIFY2(runs.at(0).state == HostRunState::Succeeded, qPrintable(runs.at(0).summary));
+    QVERIFY2(logs.value(0).join(u'\n').contains("nothing to apply"), qPrintable(logs.value(0).join(u'\n')));
+    QCOMPARE(runs.at(1).state, HostRunState::Failed);
+    QCOMPARE(runs.at(2).batch, 2);
+    QVERIFY2(runs.at(2).state == HostRunState::Succeeded, qPrintable(runs.at(2).summary));
+    QVERIFY(test::readFile(cmakeOf(*m_hosts.at(2))).contains("if(POLICY CMP0169)"));
+    QCOMPARE(test::readFile(cmakeOf(*m_hosts.at(1))), before2);
 }
 
 QTEST_GUILESS_MAIN(TestRolloutSsh)

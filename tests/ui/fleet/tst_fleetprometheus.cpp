@@ -2,10 +2,14 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // The Fleet view on a real Prometheus at scale (256 hosts x 8 GPUs, offscreen): one model
 // update per refresh, grouped by a target label, sorted, filtered, a host whose exporters go
-// down shown stale (never zero), the drill-down's 24 h charts from query_range, and a rollout
-// dialog over two real sshd instances with a plan that differs.
+// down shown stale (never zero), the drill-down's 24 h charts from query_range, its "Live SSH
+// stream" button (a mapped host connects; a Prometheus-only host becomes a saved profile), and
+// rollout dialogs over real sshd instances: a plan that differs, a deployment recipe.
 #include "core/fleet/fleetsource.h"
+#include "core/hosts/hostconnection.h"
 #include "core/hosts/hostmanager.h"
+#include "core/hosts/hostprofilestore.h"
+#include "core/ssh/sshhostconnection.h"
 #include "core/store/database.h"
 #include "core/transport/localtransport.h"
 #include "tests/support/promfixture.h"
@@ -16,8 +20,12 @@
 #include "ui/fleet/hostdetaildialog.h"
 #include "ui/fleet/rolloutdialog.h"
 
+#include <QComboBox>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QLineEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -40,6 +48,8 @@ private Q_SLOTS:
     void downHostIsStaleNotZero();
     void drillDownCharts();
     void rolloutDialogRowsAndADifferentPlan();
+    void rolloutDialogRecipe();
+    void liveSshStreamAndAProfileFromPrometheus();
 
 private:
     std::shared_ptr<PromClient> client() const;
@@ -193,6 +203,109 @@ void TestFleetPrometheus::rolloutDialogRowsAndADifferentPlan()
     QVERIFY(dialog.logOf(1).contains(QStringLiteral("differs from the reviewed plan")));
     dialog.table()->setCurrentCell(1, 0);
     QVERIFY(dialog.grab().save(test::screenshotPath(QStringLiteral("fleet-rollout"))));
+}
+
+void TestFleetPrometheus::rolloutDialogRecipe()
+{
+    KF_START_DEMO_HOST(a);
+    KF_START_DEMO_HOST(b);
+    QTemporaryDir dir;
+    const QString recipe = dir.filePath(QStringLiteral("recipe.yaml"));
+    {
+        QFile f(recipe);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("kernelforge_recipe: 1\nname: lab bring-up\n"
+                "patches:\n  set: builtin:sgl-kernel-sm120-cuda13\n  root: ~/sgl-kernel\n");
+    }
+    QVERIFY(QDir(b.homeDir() + QStringLiteral("/sgl-kernel")).removeRecursively()); // lab-b: no tree
+    RolloutDialog dialog({ a.profile(QStringLiteral("lab-a")), b.profile(QStringLiteral("lab-b")) });
+    dialog.show();
+    // The step chooser offers the recipe; its file goes in the recipe field.
+    auto* action = dialog.findChild<QComboBox*>(QStringLiteral("rolloutAction"));
+    QVERIFY(action);
+    const int at = action->findData(QStringLiteral("recipe"));
+    QVERIFY(at >= 0);
+    action->setCurrentIndex(at);
+    auto* field = dialog.findChild<QLineEdit*>(QStringLiteral("rolloutRecipe"));
+    QVERIFY(field);
+    field->setText(recipe);
+    dialog.setBatch(1, false);
+    QSignalSpy done(&dialog, &RolloutDialog::finished);
+    dialog.findChild<QPushButton*>(QStringLiteral("rolloutStart"))->click();
+    QVERIFY(done.wait(120000));
+    QVERIFY2(dialog.runs().at(0).state == HostRunState::Succeeded, qPrintable(dialog.runs().at(0).summary));
+    QCOMPARE(dialog.table()->item(0, 2)->text(), "succeeded");
+    QVERIFY2(dialog.logOf(0).contains(QStringLiteral("== plan: planning builtin:sgl-kernel-sm120-cuda13"))
+            && dialog.logOf(0).contains(QStringLiteral("   apply OK")),
+        qPrintable(dialog.logOf(0)));
+    QVERIFY(test::readFile(a.homeDir() + QStringLiteral("/sgl-kernel/CMakeLists.txt")).contains("if(POLICY CMP0169)"));
+    QCOMPARE(dialog.runs().at(1).state, HostRunState::Failed);
+    QVERIFY2(dialog.runs().at(1).summary.startsWith(QStringLiteral("plan: ")), qPrintable(dialog.runs().at(1).summary));
+    QCOMPARE(dialog.table()->item(1, 2)->text(), "failed");
+    dialog.table()->setCurrentCell(0, 0);
+    QVERIFY(dialog.grab().save(test::screenshotPath(QStringLiteral("fleet-rollout-recipe"))));
+}
+
+void TestFleetPrometheus::liveSshStreamAndAProfileFromPrometheus()
+{
+    // gpu-node-005 has a profile (a demo sshd); gpu-node-006 is only in Prometheus.
+    KF_START_DEMO_HOST(demo);
+    QTemporaryDir dir;
+    HostProfileStore store(dir.filePath(QStringLiteral("hosts.yaml")));
+    HostProfile mapped = demo.profile(QStringLiteral("gpu-node-005"));
+    mapped.isDemo = false;
+    QVERIFY(store.save({ mapped }));
+    HostManager hosts;
+    hosts.setFactory(SshHostConnection::factory(nullptr)); // as the app: SSH, no prompts here
+    AppContext ctx;
+    ctx.hosts = &hosts;
+    ctx.profiles = &store;
+    FleetView view(ctx);
+    view.resize(1500, 950);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.showPrometheus(client(), 2000);
+    QTRY_VERIFY_WITH_TIMEOUT(view.tileCount() == kHosts, 60000);
+    QSignalSpy activated(&view, &FleetView::hostActivated);
+    auto clickLive = [&](const QString& name) {
+        int index = -1;
+        for (int i = 0; i < view.tiles()->hosts().size(); ++i)
+            if (view.tiles()->hosts().at(i).name == name)
+                index = i;
+        QVERIFY(index >= 0);
+        const QRect tile = view.tiles()->tileRect(index);
+        QVERIFY(!tile.isEmpty());
+        QTest::mouseClick(view.tiles(), Qt::LeftButton, {}, tile.center());
+        HostDetailDialog* dialog = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((dialog = view.findChild<HostDetailDialog*>()) != nullptr, 10000);
+        auto* live = dialog->findChild<QPushButton*>(QStringLiteral("hostDetailLive"));
+        QVERIFY(live);
+        live->click();
+        QTRY_VERIFY_WITH_TIMEOUT(view.findChild<HostDetailDialog*>() == nullptr, 10000); // closed, deleted
+    };
+    clickLive(QStringLiteral("gpu-node-005"));
+    QCOMPARE(activated.size(), 1);
+    auto* c = activated.first().first().value<HostConnection*>();
+    QVERIFY(c);
+    QCOMPARE(c->profile().name, "gpu-node-005");
+    QCOMPARE(c->profile().port, demo.port()); // the saved profile, not one made from labels
+    QTRY_VERIFY_WITH_TIMEOUT(c->state() == ConnectionState::Ready, 60000);
+    QCOMPARE(hosts.find(QStringLiteral("gpu-node-005")), c);
+
+    // A Prometheus-only host: a profile is made from its labels, saved and added to the hosts.
+    clickLive(QStringLiteral("gpu-node-006"));
+    QCOMPARE(activated.size(), 2);
+    auto* made = activated.at(1).first().value<HostConnection*>();
+    QVERIFY(made);
+    QCOMPARE(made->profile().name, "gpu-node-006");
+    QCOMPARE(made->profile().host, m_prom->address(6));
+    QCOMPARE(hosts.find(QStringLiteral("gpu-node-006")), made);
+    const auto saved = store.load();
+    QVERIFY(saved);
+    QStringList names;
+    for (const HostProfile& p : saved->profiles)
+        names << p.name;
+    QCOMPARE(names, QStringList({ "gpu-node-005", "gpu-node-006" }));
 }
 
 QTEST_MAIN(TestFleetPrometheus)
