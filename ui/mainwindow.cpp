@@ -9,6 +9,7 @@
 #include "core/log/logging.h"
 #include "core/ssh/sshsession.h"
 #include "core/version.h"
+#include "ui/common/elidedlabel.h"
 #include "ui/common/emptystate.h"
 #include "ui/common/hostpanestack.h"
 #include "ui/common/preferences.h"
@@ -81,7 +82,7 @@ MainWindow::MainWindow(const AppContext& context, QWidget* parent)
     , m_hostModel(new HostListModel(context.hosts, this))
     , m_hostList(new QListView(this))
     , m_tabs(new QTabWidget(this))
-    , m_statusHost(new QLabel(this))
+    , m_statusHost(new ElidedLabel(this)) // a long name or reason never widens the window
 {
     setWindowTitle(QStringLiteral("KernelForge"));
     setObjectName(QStringLiteral("MainWindow"));

@@ -10,15 +10,19 @@
 #include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostmanager.h"
 #include "core/ssh/sshhostconnection.h"
+#include "ui/common/elidedlabel.h"
 #include "ui/mainwindow.h"
 
 #include <QAbstractButton>
+#include <QAbstractSpinBox>
 #include <QApplication>
+#include <QComboBox>
 #include <QFileDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QRegularExpression>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTest>
 #include <QTextDocument>
@@ -118,6 +122,71 @@ inline QStringList labelsShowingMarkup(QWidget* root)
     for (const QLabel* l : root->findChildren<QLabel*>()) {
         if (l->isVisible() && shownText(l).contains(markup))
             found << l->objectName() + QStringLiteral(": ") + shownText(l);
+    }
+    return found;
+}
+
+// How much of `w` its ancestors up to the window leave visible, across (scrolled out of view
+// vertically is not cut; pushed out on the right is).
+inline int visibleWidth(const QWidget* w)
+{
+    int left = 0;
+    int right = w->width();
+    QPoint offset(0, 0);
+    for (const QWidget* a = w; a && !a->isWindow(); a = a->parentWidget()) {
+        offset += a->pos();
+        const QWidget* parent = a->parentWidget();
+        left = qMax(left, -offset.x());
+        right = qMin(right, parent->width() - offset.x());
+    }
+    return qMax(0, right - left);
+}
+
+// The visible labels under root whose text a person cannot read whole, each as "name: why":
+// a one-line label narrower than its text, a wrapped one shorter than its lines, one cut by
+// a parent on the right, an ElidedLabel cut without the whole text in its tooltip.
+inline QStringList clippedLabels(QWidget* root)
+{
+    QStringList found;
+    for (const QLabel* l : root->findChildren<QLabel*>()) {
+        if (!l->isVisible() || l->text().isEmpty() || !l->pixmap().isNull())
+            continue;
+        const QString name = (l->objectName().isEmpty() ? QStringLiteral("(label)") : l->objectName())
+            + QStringLiteral(" '") + shownText(l).left(60) + QStringLiteral("'");
+        if (visibleWidth(l) < l->width()) {
+            found << name + QStringLiteral(": %1 of %2 px visible").arg(visibleWidth(l)).arg(l->width());
+        } else if (auto* elided = qobject_cast<const ElidedLabel*>(l)) {
+            if (elided->isElided() && !elided->effectiveToolTip().contains(l->text()))
+                found << name + QStringLiteral(": elided, tooltip '%1'").arg(elided->effectiveToolTip());
+        } else if (l->wordWrap()) {
+            if (l->height() < l->heightForWidth(l->width()))
+                found << name
+                        + QStringLiteral(": %1 px tall, its lines need %2")
+                              .arg(l->height())
+                              .arg(l->heightForWidth(l->width()));
+        } else if (l->width() < l->sizeHint().width()) {
+            found << name
+                    + QStringLiteral(": %1 px wide, its text needs %2").arg(l->width()).arg(l->sizeHint().width());
+        }
+    }
+    return found;
+}
+
+// The visible controls under root squeezed below their minimum width or cut by a parent on
+// the right (a button whose text no longer fits), each as "class#name: why".
+inline QStringList squeezedControls(QWidget* root)
+{
+    QStringList found;
+    for (QWidget* w : root->findChildren<QWidget*>()) {
+        const bool control
+            = qobject_cast<QAbstractButton*>(w) || qobject_cast<QComboBox*>(w) || qobject_cast<QAbstractSpinBox*>(w);
+        if (!control || !w->isVisible() || qobject_cast<QTabBar*>(w->parentWidget()))
+            continue; // the tab bar's own scroll buttons come and go
+        const QString name = QString::fromLatin1(w->metaObject()->className()) + u'#' + w->objectName();
+        if (w->width() < w->minimumSizeHint().width())
+            found << name + QStringLiteral(": %1 px wide, needs %2").arg(w->width()).arg(w->minimumSizeHint().width());
+        else if (visibleWidth(w) < w->width())
+            found << name + QStringLiteral(": %1 of %2 px visible").arg(visibleWidth(w)).arg(w->width());
     }
     return found;
 }

@@ -99,6 +99,7 @@ DiffView::DiffView(QWidget* parent)
     layout->addLayout(panes, 1);
     m_leftTitle->setObjectName(QStringLiteral("diffLeftTitle"));
     m_rightTitle->setObjectName(QStringLiteral("diffRightTitle"));
+    m_status->setWordWrap(true); // the hunk line and its keys wrap in a narrow window
     layout->addWidget(m_status);
     m_left->setObjectName(QStringLiteral("diffLeft"));
     m_right->setObjectName(QStringLiteral("diffRight"));

@@ -9,6 +9,7 @@
 #include "core/hosts/hostconnection.h"
 #include "core/hosts/hostmanager.h"
 #include "core/hosts/hostprofilestore.h"
+#include "ui/common/flowlayout.h"
 #include "ui/fleet/fleettiles.h"
 #include "ui/fleet/hostdetaildialog.h"
 #include "ui/fleet/prometheusdialog.h"
@@ -16,7 +17,6 @@
 
 #include <QComboBox>
 #include <QDateTime>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -41,7 +41,7 @@ FleetView::FleetView(const AppContext& context, QWidget* parent)
     , m_hub(context.gpuMonitors ? context.gpuMonitors : new GpuMonitorHub(this))
 {
     auto* outer = new QVBoxLayout(this);
-    auto* bar = new QHBoxLayout;
+    auto* bar = new FlowLayout; // wraps in a narrow window rather than widening it
     m_sourceBox = new QComboBox(this);
     m_sourceBox->setObjectName(QStringLiteral("fleetSource"));
     m_sourceBox->addItem(tr("SSH streams"));
@@ -76,11 +76,12 @@ FleetView::FleetView(const AppContext& context, QWidget* parent)
     bar->addWidget(m_groupBox);
     bar->addWidget(m_sortBox);
     bar->addWidget(m_filterBox);
-    bar->addWidget(m_search, 1);
+    bar->addWidget(m_search); // expanding: takes its row's spare width
     bar->addWidget(rollout);
     outer->addLayout(bar);
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("fleetStatus"));
+    m_status->setWordWrap(true); // Prometheus' errors can be long
     outer->addWidget(m_status);
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);

@@ -65,6 +65,8 @@ GpuPane::GpuPane(const AppContext& context, HostConnection* host, QWidget* paren
     auto* pageLayout = new QVBoxLayout(page);
     auto* bar = new QHBoxLayout();
     m_status->setObjectName(QStringLiteral("gpuStatus"));
+    // A long host name or "the cards show the last samples" wraps instead of widening the window.
+    m_status->setWordWrap(true);
     bar->addWidget(m_status, 1);
     bar->addWidget(new QLabel(tr("Metric:"), page));
     for (const GpuField field : gpuChartFields())

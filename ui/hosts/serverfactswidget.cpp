@@ -120,6 +120,7 @@ void ServerFactsWidget::setFacts(const ServerFacts& facts)
     for (const auto& [label, value] : facts.rows()) {
         auto* v = new QLabel(value, m_rowsHost);
         v->setTextFormat(Qt::PlainText);
+        v->setWordWrap(true); // a long path or error wraps instead of widening the window
         v->setTextInteractionFlags(Qt::TextSelectableByMouse);
         v->setObjectName(QStringLiteral("value:") + label);
         if (value == QLatin1String("not found"))

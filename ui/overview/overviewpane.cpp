@@ -3,6 +3,8 @@
 #include "ui/overview/overviewpane.h"
 
 #include "core/hosts/hostconnection.h"
+#include "ui/common/elidedlabel.h"
+#include "ui/common/verticalscrollarea.h"
 #include "ui/hosts/serverfactswidget.h"
 
 #include <QFrame>
@@ -56,12 +58,17 @@ const TourStep kTour[] = {
 OverviewPane::OverviewPane(const AppContext& context, HostConnection* host, QWidget* parent)
     : HostPane(host, parent)
     , m_context(context)
-    , m_title(new QLabel(this))
+    , m_title(new ElidedLabel(this))
     , m_state(new QLabel(this))
     , m_tour(new QFrame(this))
     , m_extra(new QVBoxLayout)
 {
-    auto* layout = new QVBoxLayout(this);
+    // Title, tour and facts are taller than a small window: they scroll (vertically only).
+    auto* content = new QWidget(this);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(new VerticalScrollArea(content, this));
+    auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(24, 18, 24, 18);
     QFont big = m_title->font();
     big.setPointSizeF(big.pointSizeF() * 1.5);
@@ -75,6 +82,7 @@ OverviewPane::OverviewPane(const AppContext& context, HostConnection* host, QWid
     auto* tourLayout = new QGridLayout(m_tour);
     m_tour->setObjectName(QStringLiteral("firstRunTour"));
     auto* heading = new QLabel(tr("<b>First run: the whole story on this server</b>"), m_tour);
+    heading->setWordWrap(true);
     tourLayout->addWidget(heading, 0, 0, 1, 3);
     int row = 1;
     for (const TourStep& s : kTour) {
@@ -104,7 +112,7 @@ void OverviewPane::refresh()
     if (!m_host)
         return;
     const HostProfile& p = m_host->profile();
-    m_title->setText(p.name);
+    m_title->setText(p.name); // elided: the whole name is in the tooltip
     QString state = QStringLiteral("<b>%1</b> — %2").arg(p.destination().toHtmlEscaped(), toString(m_host->state()));
     if (!m_host->stateReason().isEmpty())
         state += QStringLiteral(": ") + m_host->stateReason().toHtmlEscaped();

@@ -12,6 +12,7 @@
 #include "core/store/paths.h"
 #include "core/transport/transportpool.h"
 #include "core/util/shellquote.h"
+#include "ui/common/flowlayout.h"
 #include "ui/common/preferences.h"
 #include "ui/logview/logview.h"
 #include "ui/remotebuild/buildchart.h"
@@ -132,7 +133,9 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
     , m_log(new LogView(this))
 {
     m_profiles->setObjectName(QStringLiteral("profilePicker"));
-    m_profiles->setMinimumContentsLength(16); // the pane fits a 1024 px window
+    // A long profile name does not widen the pane (the list shows it whole).
+    m_profiles->setMinimumContentsLength(16);
+    m_profiles->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_edit->setObjectName(QStringLiteral("editProfile"));
     m_start->setObjectName(QStringLiteral("startBuild"));
     m_preflight->setObjectName(QStringLiteral("preflight"));
@@ -150,9 +153,16 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
     m_tick.setInterval(1000);
     connect(&m_tick, &QTimer::timeout, this, [this] { showActivity(false); });
 
-    auto* top = new QHBoxLayout;
-    top->addWidget(new QLabel(tr("Profile:"), this));
-    top->addWidget(m_profiles, 1);
+    // The controls wrap onto a second row in a narrow window (a 1024 px one) rather than widen it;
+    // each label stays with its field.
+    auto* top = new FlowLayout;
+    auto* profileBox = new QWidget(this);
+    profileBox->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred); // takes the row's spare width
+    auto* profileRow = new QHBoxLayout(profileBox);
+    profileRow->setContentsMargins(0, 0, 0, 0);
+    profileRow->addWidget(new QLabel(tr("Profile:"), profileBox));
+    profileRow->addWidget(m_profiles, 1);
+    top->addWidget(profileBox);
     for (QPushButton* b : { m_edit, m_preflight, m_start, m_cancel, m_verify->verifyButton() })
         top->addWidget(b);
     // A token for the build: masked here, never saved, never on the server's command line.
@@ -164,9 +174,13 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
     m_secretValue->setPlaceholderText(tr("secret value (not saved)"));
     m_secretValue->setToolTip(tr("Exported to the next build only; it reaches the server in a file only you can read, "
                                  "never its command line, and is redacted from logs."));
-    top->addWidget(new QLabel(tr("Secret env:"), this));
-    top->addWidget(m_secretName);
-    top->addWidget(m_secretValue);
+    auto* secretBox = new QWidget(this);
+    auto* secretRow = new QHBoxLayout(secretBox);
+    secretRow->setContentsMargins(0, 0, 0, 0);
+    secretRow->addWidget(new QLabel(tr("Secret env:"), secretBox));
+    secretRow->addWidget(m_secretName);
+    secretRow->addWidget(m_secretValue);
+    top->addWidget(secretBox);
 
     auto* status = new QHBoxLayout;
     status->addWidget(m_bar, 1);
@@ -189,6 +203,7 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
     upper->addWidget(m_side);
     upper->setStretchFactor(0, 3);
     upper->setStretchFactor(1, 2);
+    upper->setSizes({ 600, 400 }); // shares, also in a narrow window (the side is not squeezed to its minimum)
     upper->setCollapsible(0, false);
     auto* vertical = new QSplitter(Qt::Vertical, this);
     vertical->addWidget(upper);

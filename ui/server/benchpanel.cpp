@@ -7,6 +7,7 @@
 #include "core/servebench/servebench.h"
 #include "core/timeline/hostkey.h"
 #include "core/transport/transportpool.h"
+#include "ui/common/verticalscrollarea.h"
 #include "ui/server/benchresultview.h"
 
 #include <QComboBox>
@@ -86,7 +87,8 @@ BenchPanel::BenchPanel(HostConnection* host, QWidget* parent)
             == QMessageBox::Yes;
     };
     auto* split = new QSplitter(Qt::Horizontal, this);
-    auto* left = new QWidget(split);
+    // The workload form, progress and stored runs are taller than a small window: they scroll.
+    auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
 
@@ -166,7 +168,7 @@ BenchPanel::BenchPanel(HostConnection* host, QWidget* parent)
     runButtons->addStretch(1);
     storedLayout->addLayout(runButtons);
     leftLayout->addWidget(stored, 1);
-    split->addWidget(left);
+    split->addWidget(new VerticalScrollArea(left, split));
     split->addWidget(m_result);
     split->setStretchFactor(1, 1);
     split->setSizes({ 380, 900 });

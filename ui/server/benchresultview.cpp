@@ -116,7 +116,7 @@ BenchResultView::BenchResultView(QWidget* parent)
     // Chart over table, the split the user's to move.
     auto* split = new QSplitter(Qt::Vertical, this);
     m_chart->setObjectName(QStringLiteral("benchChart"));
-    m_chart->setMinimumHeight(200);
+    m_chart->setMinimumHeight(120); // the Benchmark tab fits a 640 px window
     split->addWidget(m_chart);
     split->addWidget(m_table);
     split->setSizes({ 300, 320 });

@@ -139,6 +139,7 @@ ServerPane::ServerPane(const AppContext& context, HostConnection* host, QWidget*
     pageLayout->addWidget(m_status);
     m_summary->setObjectName(QStringLiteral("serverSummary"));
     m_summary->setTextFormat(Qt::RichText); // escaped HTML ("&gt; 30 s") with or without a tag in it
+    m_summary->setWordWrap(true);
     pageLayout->addWidget(m_summary);
 
     auto* split = new QSplitter(Qt::Vertical, page);
@@ -186,7 +187,7 @@ ServerPane::ServerPane(const AppContext& context, HostConnection* host, QWidget*
         });
         if (defs[i].unit == QStringLiteral("%"))
             chart->setValueRange(0, 100);
-        chart->setMinimumHeight(170);
+        chart->setMinimumHeight(120); // two rows and the log fit a 640 px window
         grid->addWidget(chart, i / 3, i % 3);
         m_charts.append(chart);
     }

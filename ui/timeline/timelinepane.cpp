@@ -6,6 +6,7 @@
 #include "core/hosts/hostconnection.h"
 #include "core/timeline/hostkey.h"
 #include "core/timeline/report.h"
+#include "ui/common/elidedlabel.h"
 #include "ui/timeline/recipedialog.h"
 #include "ui/timeline/timelineview.h"
 
@@ -34,7 +35,7 @@ Result<void> writeFile(const QString& path, const QByteArray& data)
 TimelinePane::TimelinePane(const AppContext& context, HostConnection* host, QWidget* parent)
     : HostPane(host, parent)
     , m_context(context)
-    , m_title(new QLabel(this))
+    , m_title(new ElidedLabel(this))
     , m_message(new QLabel(this))
     , m_view(new TimelineView(this))
 {
@@ -45,9 +46,7 @@ TimelinePane::TimelinePane(const AppContext& context, HostConnection* host, QWid
     QFont f = m_title->font();
     f.setBold(true);
     m_title->setFont(f);
-    // A long host name must not widen the window: cut to the room there is, whole in the tooltip.
-    m_title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    m_title->setMinimumWidth(1);
+    // A long host name must not widen the window: elided, whole in the tooltip.
     header->addWidget(m_title, 1);
     auto* exportButton = new QPushButton(tr("Export report\u2026"), this);
     auto* saveButton = new QPushButton(tr("Save as recipe\u2026"), this);
@@ -99,7 +98,6 @@ TimelinePane::TimelinePane(const AppContext& context, HostConnection* host, QWid
     });
     const QString key = timeline::hostKey(host->profile());
     m_title->setText(tr("Timeline of %1 (%2)").arg(host->profile().name, key));
-    m_title->setToolTip(m_title->text());
     m_view->setHost(key);
 }
 

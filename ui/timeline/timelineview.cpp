@@ -6,6 +6,7 @@
 #include "core/transport/transportpool.h"
 #include "ui/chart/chartwindowbar.h"
 #include "ui/chart/timechart.h"
+#include "ui/common/verticalscrollarea.h"
 #include "ui/timeline/timelinelanes.h"
 
 #include <QDateTime>
@@ -122,7 +123,9 @@ TimelineView::TimelineView(QWidget* parent)
     layout->addLayout(bar);
 
     auto* split = new QSplitter(Qt::Vertical, this);
-    auto* top = new QWidget(split);
+    // Lanes and charts are taller than a small window: they scroll (vertically, so the time axis
+    // stays aligned); with room they stretch as before.
+    auto* top = new QWidget;
     auto* stack = new QVBoxLayout(top);
     stack->setContentsMargins(0, 0, 0, 0);
     stack->setSpacing(2);
@@ -142,7 +145,7 @@ TimelineView::TimelineView(QWidget* parent)
         m_charts.append(chart);
     }
     m_lanes->alignWith(m_charts.first());
-    split->addWidget(top);
+    split->addWidget(new VerticalScrollArea(top, split));
 
     auto* detailsBox = new QWidget(split);
     auto* detailsLayout = new QVBoxLayout(detailsBox);
