@@ -6,9 +6,12 @@
 #include "app/cli/flagtable.h"
 #include "app/cli/sshoptions.h"
 
+#include "core/fleet/buildstartstep.h"
 #include "core/fleet/fleetsource.h"
 #include "core/fleet/gpuexport.h"
 #include "core/fleet/metricshttpserver.h"
+#include "core/fleet/patchstep.h"
+#include "core/fleet/preflightstep.h"
 #include "core/fleet/recipestep.h"
 #include "core/fleet/rollout.h"
 #include "core/gpu/gpumonitor.h"

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
-#include "core/fleet/promapi.h"
+#include "core/fleet/promclient.h"
 #include "core/gpu/alerts.h"
 #include "core/gpu/nvidiasmi.h"
 #include "core/hosts/hostprofile.h"

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "core/fleet/fleethost.h"
-#include "core/fleet/promapi.h"
+#include "core/fleet/promclient.h"
 #include "core/util/jobtracker.h"
 
 #include <QObject>

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
-#include "core/fleet/promapi.h"
+#include "core/fleet/promclient.h"
 
 // The parser behind parseQueryResponse(): a strict streaming JSON reader (RFC 8259: objects,
 // arrays, strings with every escape including surrogate pairs, numbers, literals; nesting at

@@ -4,7 +4,7 @@
 
 #include "core/deploy/deployrecipe.h"
 #include "core/deploy/reciperunner.h"
-#include "core/fleet/rollout.h"
+#include "core/fleet/rolloutstep.h"
 
 namespace kf::fleet {
 

@@ -3,7 +3,7 @@
 // kernelforge-cli fleet status|import|rollout, gpu export, hosts export --ansible: the real
 // binary against a real Prometheus (replayed exporters, and `gpu export` of a DemoHost's
 // nvidia-smi stream scraped by it) and several real sshd instances.
-#include "core/fleet/promapi.h"
+#include "core/fleet/promclient.h"
 #include "core/hosts/hostprofilestore.h"
 #include "core/net/httpclient.h"
 #include "core/server/prometheustext.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/fleet/fleethost.h"
-#include "core/fleet/promapi.h"
+#include "core/fleet/promclient.h"
 #include "tests/fuzz/fuzzinput.h"
 
 #include <cstdlib>

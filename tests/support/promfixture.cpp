@@ -4,7 +4,7 @@
 
 #include "testsupport.h"
 
-#include "core/fleet/promapi.h"
+#include "core/fleet/promclient.h"
 #include "core/transport/localtransport.h"
 
 #include <QDeadlineTimer>

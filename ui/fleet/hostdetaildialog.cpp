@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/fleet/hostdetaildialog.h"
 
-#include "core/fleet/promapi.h"
+#include "core/fleet/promclient.h"
 #include "core/transport/transportpool.h"
 #include "ui/chart/chartwindowbar.h"
 #include "ui/chart/timechart.h"

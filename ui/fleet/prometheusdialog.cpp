@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/fleet/prometheusdialog.h"
 
-#include "core/fleet/promapi.h"
+#include "core/fleet/promclient.h"
 #include "core/hosts/hostconnection.h"
 #include "core/hosts/hostmanager.h"
 #include "core/hosts/secretstore.h"

@@ -2,6 +2,9 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/fleet/rolloutdialog.h"
 
+#include "core/fleet/buildstartstep.h"
+#include "core/fleet/patchstep.h"
+#include "core/fleet/preflightstep.h"
 #include "core/fleet/recipestep.h"
 #include "core/transport/transportpool.h"
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/fleet/patchstep.h"
 #include "core/fleet/rollout.h"
 
 #include <QTest>

@@ -5,6 +5,9 @@
 // differs from the reviewed one is refused unless confirmed, preflight and build start, and a
 // deployment recipe replayed host by host.
 #include "core/deploy/deployrecipe.h"
+#include "core/fleet/buildstartstep.h"
+#include "core/fleet/patchstep.h"
+#include "core/fleet/preflightstep.h"
 #include "core/fleet/recipestep.h"
 #include "core/fleet/rollout.h"
 #include "core/jobs/remotejob.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-#include "core/fleet/promapi.h"
+#include "core/fleet/promclient.h"
 #include "core/fleet/promjson.h"
 
 #include "core/log/secretregistry.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-#include "core/fleet/promapi.h"
+#include "core/fleet/promclient.h"
 
 #include <QTest>
 
@@ -139,4 +139,4 @@ private Q_SLOTS:
 };
 
 QTEST_GUILESS_MAIN(TestPromApi)
-#include "tst_promapi.moc"
+#include "tst_promclient.moc"

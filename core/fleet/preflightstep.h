@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include "core/fleet/rolloutstep.h"
+#include "core/remotebuild/buildprofile.h"
+
+namespace kf::fleet {
+
+class PreflightStep : public RolloutStep
+{
+public:
+    explicit PreflightStep(BuildProfile profile);
+    QString name() const override { return QStringLiteral("build preflight"); }
+    StepResult run(Transport& transport, const StepContext& context) override;
+
+private:
+    BuildProfile m_profile;
+};
+
+} // namespace kf::fleet
