@@ -339,6 +339,10 @@ void FleetView::openLiveStream(const FleetHost& h)
                 m_status->setText(tr("could not save a profile for %1: %2").arg(h.name, saved.error()));
         c = m_context.hosts->add(profile);
     }
+    if (!c) { // the host list has no connection for this kind of profile
+        m_status->setText(tr("cannot open a live stream to %1").arg(h.name));
+        return;
+    }
     if (c->state() == ConnectionState::Disconnected || c->state() == ConnectionState::Failed)
         c->connectToHost();
     Q_EMIT hostActivated(c);
