@@ -24,6 +24,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -306,6 +307,15 @@ void TestFleetPrometheus::liveSshStreamAndAProfileFromPrometheus()
     for (const HostProfile& p : saved->profiles)
         names << p.name;
     QCOMPARE(names, QStringList({ "gpu-node-005", "gpu-node-006" }));
+
+    // A host list that cannot make a connection for the profile: the view says so (no crash).
+    hosts.setFactory([](const HostProfile&, QObject*) -> HostConnection* { return nullptr; });
+    clickLive(QStringLiteral("gpu-node-007"));
+    QCOMPARE(activated.size(), 2);
+    const auto* status = view.findChild<QLabel*>(QStringLiteral("fleetStatus"));
+    QVERIFY(status);
+    QTRY_VERIFY2(status->text().contains(QStringLiteral("cannot open a live stream to gpu-node-007")),
+        qPrintable(status->text()));
 }
 
 QTEST_MAIN(TestFleetPrometheus)
