@@ -144,6 +144,8 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
     m_checks->setObjectName(QStringLiteral("preflightChecks"));
     m_jobs->setObjectName(QStringLiteral("jobs"));
     m_bar->setFormat(QStringLiteral("%v / %m"));
+    m_bar->setObjectName(QStringLiteral("buildProgress"));
+    m_bar->hide(); // until a build is followed: an empty bar says nothing
     m_summary->setObjectName(QStringLiteral("buildSummary"));
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setWordWrap(true); // a failure's first error can be long; the bar keeps its room
@@ -609,6 +611,7 @@ void BuildPane::attachJob(const QString& jobId)
     m_compare->clear();
     m_bar->setRange(0, 1);
     m_bar->setValue(0);
+    m_bar->show();
     m_bar->setStyleSheet(QString());
     m_bar->setFormat(QStringLiteral("%v / %m"));
     m_summary->setStyleSheet(QString());

@@ -17,6 +17,7 @@
 #include <QLineEdit>
 #include <QMainWindow>
 #include <QPlainTextEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -80,6 +81,10 @@ private Q_SLOTS:
         pane->profilePicker()->setCurrentIndex(pane->profilePicker()->findData(p.name));
         auto* summary = pane->findChild<QLabel*>(QStringLiteral("buildSummary"));
         QVERIFY(summary);
+        // No build yet: no empty progress bar under the controls.
+        auto* bar = pane->findChild<QProgressBar*>(QStringLiteral("buildProgress"));
+        QVERIFY(bar);
+        QVERIFY(!bar->isVisible());
 
         kf::Preferences prefs = kf::Preferences::load();
         prefs.notifyOnBuildEnd = true;
@@ -88,6 +93,7 @@ private Q_SLOTS:
         pane->findChild<QPushButton*>(QStringLiteral("startBuild"))->click();
         QTRY_VERIFY2_WITH_TIMEOUT(
             summary->text().contains(QLatin1String("1/3 steps")), qPrintable(summary->text()), 30000);
+        QVERIFY(bar->isVisible());
         QTRY_VERIFY2_WITH_TIMEOUT(
             summary->text().contains(QLatin1String("no output for")), qPrintable(summary->text()), 30000);
         QVERIFY2(summary->text().contains(QLatin1String("step running")), qPrintable(summary->text()));
