@@ -42,12 +42,12 @@ check() {
 }
 check . "your home folder ($(pwd -P))" '~'
 umask 077
-if [ -e .ssh ] || [ -L .ssh ]; then
-    [ -d .ssh ] || refuse "~/.ssh is not a folder"
-    check .ssh "~/.ssh" '~/.ssh'
-else
-    mkdir -m 700 .ssh || refuse "cannot create ~/.ssh"
+if [ ! -e .ssh ] && [ ! -L .ssh ]; then
+    # Another installation may make it at the same moment: only a folder still missing is a failure.
+    mkdir -m 700 .ssh 2>/dev/null || [ -d .ssh ] || refuse "cannot create ~/.ssh"
 fi
+[ -d .ssh ] || refuse "~/.ssh is not a folder"
+check .ssh "~/.ssh" '~/.ssh'
 # One installation at a time (mkdir is atomic): two at once would each copy the file, add their
 # key and rename, and the later rename would drop the earlier key.
 lock=.ssh/.kf-authorized_keys.lock

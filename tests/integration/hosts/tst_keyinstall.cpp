@@ -188,6 +188,9 @@ private Q_SLOTS:
         auto t = SshTransport::connect(demo.profile());
         QVERIFY2(t.ok(), qPrintable(t.error()));
         const QString ak = demo.homeDir() + QStringLiteral("/.ssh/authorized_keys");
+        // The demo home starts without ~/.ssh: the installs race to make it as well (one lost
+        // that race with "cannot create ~/.ssh" before mkdir accepted a folder made meanwhile).
+        QVERIFY(!QFileInfo::exists(demo.homeDir() + QStringLiteral("/.ssh")));
         const QByteArray before = test::readFile(ak);
         QList<QByteArray> keys;
         for (int i = 0; i < 8; ++i)
