@@ -520,9 +520,10 @@ void TestPatchSsh::plantedLinksAreRefused()
     const QString linkPath = tree + QLatin1Char('/') + link;
     QVERIFY(QFile::rename(linkPath, linkPath + QStringLiteral(".moved")));
     QVERIFY(QFile::link(QString(to).replace(QStringLiteral("HOME"), home), linkPath));
-    message.replace(QStringLiteral("ROOT"), tree)
-        .replace(QStringLiteral("LANDS"), home + QLatin1Char('/') + lands)
-        .replace(QStringLiteral("ID"), QString::number(journalId));
+    // ID first: the real paths put in for ROOT and LANDS are random temp folders that may hold "ID".
+    message.replace(QStringLiteral("ID"), QString::number(journalId))
+        .replace(QStringLiteral("ROOT"), tree)
+        .replace(QStringLiteral("LANDS"), home + QLatin1Char('/') + lands);
     if (beforeApply) {
         const ApplyReport report = applyPlan(*target.transport, plan);
         QCOMPARE(report.files.size(), 1);
