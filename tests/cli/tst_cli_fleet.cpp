@@ -364,16 +364,7 @@ void TestCliFleet::recipeRolloutOnPrometheusSelectedHosts()
     for (HostProfile& p : profiles)
         p.isDemo = false;
     QVERIFY(HostProfileStore(hosts).save(profiles));
-    {
-        QFile smi(two.binDir() + QStringLiteral("/nvidia-smi"));
-        QVERIFY(smi.open(QIODevice::ReadOnly));
-        QByteArray text = smi.readAll();
-        smi.close();
-        QVERIFY(text.contains("NAME = \"NVIDIA H200\""));
-        text.replace("NAME = \"NVIDIA H200\"", "NAME = \"NVIDIA B200\"");
-        QVERIFY(smi.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        QCOMPARE(smi.write(text), text.size());
-    }
+    QVERIFY(test::patchDemoNvidiaSmi(two, "NAME = \"NVIDIA H200\"", "NAME = \"NVIDIA B200\""));
     const QString recipe = m_dir.filePath(QStringLiteral("fleet-recipe.yaml"));
     {
         QFile f(recipe);

@@ -49,19 +49,6 @@ class TestCliRecipe : public QObject
             k << e.value("kind").toString();
         return k;
     }
-    // The demo's replaying nvidia-smi with one of its constants changed (driver, GPU model).
-    static bool patchNvidiaSmi(const kf::DemoHost& demo, const QByteArray& from, const QByteArray& to)
-    {
-        QFile f(demo.binDir() + "/nvidia-smi");
-        if (!f.open(QIODevice::ReadOnly))
-            return false;
-        QByteArray text = f.readAll();
-        f.close();
-        if (!text.contains(from))
-            return false;
-        text.replace(from, to);
-        return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(text) == text.size();
-    }
     static QByteArray cmakeLists(const kf::DemoHost& demo)
     {
         return kf::test::readFile(demo.homeDir() + "/sgl-kernel/CMakeLists.txt");
@@ -227,7 +214,7 @@ private Q_SLOTS:
     {
         KF_START_DEMO_HOST(source);
         KF_START_DEMO_HOST(second);
-        QVERIFY(patchNvidiaSmi(second, "DRIVER = \"580.159.04\"", "DRIVER = \"590.48.01\""));
+        QVERIFY(kf::test::patchDemoNvidiaSmi(second, "DRIVER = \"580.159.04\"", "DRIVER = \"590.48.01\""));
         const QString error = makeRecipe(source, /*build=*/true);
         QVERIFY2(error.isEmpty(), qPrintable(error));
         const QString recipe = m_home.filePath("recipe.yaml");
@@ -309,7 +296,7 @@ private Q_SLOTS:
         const QString error = makeRecipe(source);
         QVERIFY2(error.isEmpty(), qPrintable(error));
         if (change == "gpu") {
-            QVERIFY(patchNvidiaSmi(second, "NAME = \"NVIDIA H200\"", "NAME = \"NVIDIA B200\""));
+            QVERIFY(kf::test::patchDemoNvidiaSmi(second, "NAME = \"NVIDIA H200\"", "NAME = \"NVIDIA B200\""));
         } else {
             // The line the FA3 patch replaces is still there, but not in the shape it knows.
             QByteArray moved = cmakeLists(second);

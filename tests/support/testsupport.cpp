@@ -134,6 +134,19 @@ HostProfile localProfile(const QString& name)
     return profile;
 }
 
+bool patchDemoNvidiaSmi(const DemoHost& demo, const QByteArray& from, const QByteArray& to)
+{
+    QFile f(demo.binDir() + QStringLiteral("/nvidia-smi"));
+    if (!f.open(QIODevice::ReadOnly))
+        return false;
+    QByteArray text = f.readAll();
+    f.close();
+    if (!text.contains(from))
+        return false;
+    text.replace(from, to);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(text) == text.size();
+}
+
 QStringList cliSshOptions(const DemoHost& demo)
 {
     return { QStringLiteral("-p"), QString::number(demo.port()), QStringLiteral("-i"), demo.clientKeyPath(),

@@ -67,6 +67,9 @@ QString makeKey(const QString& dir, const QString& type = QStringLiteral("ed2551
 QStringList cliSshOptions(const DemoHost& demo);
 // The same followed by the destination, user@127.0.0.1.
 QStringList cliSshTarget(const DemoHost& demo);
+// The demo's replaying nvidia-smi with one of its constants changed (driver, GPU model): false
+// when `from` is not in it or the file cannot be rewritten.
+bool patchDemoNvidiaSmi(const DemoHost& demo, const QByteArray& from, const QByteArray& to);
 // Appends keyPath.pub to the demo host's authorized_keys.
 bool authorizeKey(const DemoHost& demo, const QString& keyPath);
 

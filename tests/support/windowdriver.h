@@ -11,6 +11,7 @@
 #include "core/hosts/hostmanager.h"
 #include "core/ssh/sshhostconnection.h"
 #include "ui/common/elidedlabel.h"
+#include "ui/common/hostpane.h"
 #include "ui/mainwindow.h"
 
 #include <QAbstractButton>
@@ -27,6 +28,7 @@
 #include <QTest>
 #include <QTextDocument>
 #include <QTimer>
+#include <QTreeWidget>
 #include <QWidget>
 
 #include <memory>
@@ -241,6 +243,37 @@ inline void saveThroughNextFileDialog(const QString& path, QString* title = null
         }
     });
     timer->start();
+}
+
+// Every tab with the name its screenshots use, in the window's order.
+inline QList<std::pair<MainWindow::Tab, QString>> everyTab()
+{
+    using Tab = MainWindow::Tab;
+    return { { Tab::Overview, QStringLiteral("overview") }, { Tab::Patches, QStringLiteral("patches") },
+        { Tab::Build, QStringLiteral("build") }, { Tab::Gpus, QStringLiteral("gpus") },
+        { Tab::Server, QStringLiteral("server") }, { Tab::Timeline, QStringLiteral("timeline") },
+        { Tab::Fleet, QStringLiteral("fleet") } };
+}
+
+// What a person waits for in the demo window: the Overview's facts (the replayed GPU model) and
+// the built-in patch set planned in Patches, which is left shown. On failure the test has failed.
+inline void waitForFactsAndPlan(MainWindow& w)
+{
+    using Tab = MainWindow::Tab;
+    QWidget* overview = w.pane(Tab::Overview);
+    QVERIFY(overview);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            for (QLabel* l : overview->findChildren<QLabel*>())
+                if (l->text().contains(QStringLiteral("NVIDIA H200")))
+                    return true;
+            return false;
+        }(),
+        60000);
+    w.showTab(Tab::Patches);
+    auto* tree = w.pane(Tab::Patches)->findChild<QTreeWidget*>(QStringLiteral("patchTree"));
+    QVERIFY(tree);
+    QTRY_VERIFY_WITH_TIMEOUT(tree->topLevelItemCount() >= 2, 60000);
 }
 
 } // namespace kf::test

@@ -170,28 +170,16 @@ private Q_SLOTS:
         using Tab = MainWindow::Tab;
         // The tabs with their content, as a person sees them: facts read, the patch set planned,
         // the 8 GPUs' cards.
-        QTRY_VERIFY_WITH_TIMEOUT(
-            [&] {
-                for (QLabel* l : w.pane(Tab::Overview)->findChildren<QLabel*>())
-                    if (l->text().contains(QStringLiteral("NVIDIA H200")))
-                        return true;
-                return false;
-            }(),
-            60000);
-        w.showTab(Tab::Patches);
-        auto* tree = w.pane(Tab::Patches)->findChild<QTreeWidget*>(QStringLiteral("patchTree"));
-        QVERIFY(tree);
-        QTRY_VERIFY_WITH_TIMEOUT(tree->topLevelItemCount() >= 2, 60000);
+        test::waitForFactsAndPlan(w);
+        if (QTest::currentTestFailed())
+            return;
         w.showTab(Tab::Gpus);
         auto* gpus = qobject_cast<GpuPane*>(w.pane(Tab::Gpus));
         QVERIFY(gpus);
         QTRY_COMPARE_WITH_TIMEOUT(gpus->cardCount(), 8, 60000);
 
         w.resize(1024, 640);
-        const QList<std::pair<Tab, QString>> tabs { { Tab::Overview, QStringLiteral("overview") },
-            { Tab::Patches, QStringLiteral("patches") }, { Tab::Build, QStringLiteral("build") },
-            { Tab::Gpus, QStringLiteral("gpus") }, { Tab::Server, QStringLiteral("server") },
-            { Tab::Timeline, QStringLiteral("timeline") }, { Tab::Fleet, QStringLiteral("fleet") } };
+        const QList<std::pair<Tab, QString>> tabs = test::everyTab();
         QCOMPARE(w.tabs()->count(), tabs.size()); // a new tab is added here too
         const QSize small(1024, 640);
         auto checkFits = [&](const QString& name) {

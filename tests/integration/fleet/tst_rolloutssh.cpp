@@ -218,16 +218,7 @@ void TestRolloutSsh::recipeInBatchesStopsOrContinues()
                                                   "  root: ~/sgl-kernel\n",
         QStringLiteral("fleet.yaml"));
     QVERIFY2(recipe, qPrintable(recipe.error()));
-    {
-        QFile smi(m_hosts.at(1)->binDir() + QStringLiteral("/nvidia-smi"));
-        QVERIFY(smi.open(QIODevice::ReadOnly));
-        QByteArray text = smi.readAll();
-        smi.close();
-        QVERIFY(text.contains("NAME = \"NVIDIA H200\""));
-        text.replace("NAME = \"NVIDIA H200\"", "NAME = \"NVIDIA B200\"");
-        QVERIFY(smi.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        QCOMPARE(smi.write(text), text.size());
-    }
+    QVERIFY(test::patchDemoNvidiaSmi(*m_hosts.at(1), "NAME = \"NVIDIA H200\"", "NAME = \"NVIDIA B200\""));
     const QByteArray before2 = test::readFile(cmakeOf(*m_hosts.at(1)));
     const QByteArray before3 = test::readFile(cmakeOf(*m_hosts.at(2)));
     RecipeStep step(recipe.value(), {});
