@@ -10,7 +10,11 @@
 //
 // 1. SFTP upload/download of N MiB (default 256): SshTransport::upload (atomic: temp file,
 //    fsync, rename) and download on the open connection (its bulk connection open too, as in
-//    the app) vs `sftp -b` put/get, which logs in each time (one `scp` each way is printed too).
+//    the app) vs `sftp -b` put/get, which logs in each time (one `scp` each way is printed too),
+//    as it comes and held to the cipher and MAC libssh2 negotiated (same work on both ends),
+//    with the client's CPU per MiB (ours, and sftp + ssh). Then, in process, the negotiated
+//    AES-CTR called once per 16-byte block, as libssh2 1.10's transport does, against once per
+//    32 KiB packet, as OpenSSH does: the per-call cost that bounds our side on a fast link.
 //    Then the same through tests/support/faultproxy with added round-trip times (default
 //    20 and 100 ms, --rtt-mib MiB each, default 32).
 // 2. The seed's operation: `scp patch.py host: && ssh host 'python3 patch.py'` (4 KB script;
@@ -40,8 +44,14 @@
 #include <QThread>
 #include <QTimer>
 
+#include <arpa/inet.h>
 #include <cstdio>
+#include <libssh2.h>
+#include <netinet/in.h>
+#include <openssl/evp.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 using namespace kf;
 
@@ -79,10 +89,85 @@ bool run(const QString& program, const QStringList& args, const QByteArray& inpu
     return r.exitCode == 0;
 }
 
-// What a transfer run gives back: MiB/s, or -1 when it failed.
-double mibPerSecond(double mib, const std::function<bool()>& f)
+// The cipher and MAC libssh2 negotiates with the sshd on `port` (client to server), read from a
+// handshake of its own: SshSession leaves libssh2's preference order as it is for both.
+struct Algorithms
 {
+    QByteArray cipher;
+    QByteArray mac;
+};
+Algorithms negotiatedAlgorithms(quint16 port)
+{
+    Algorithms out;
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a {};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    LIBSSH2_SESSION* s = libssh2_session_init();
+    if (fd >= 0 && s && ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0
+        && libssh2_session_handshake(s, fd) == 0) {
+        out.cipher = libssh2_session_methods(s, LIBSSH2_METHOD_CRYPT_CS);
+        out.mac = libssh2_session_methods(s, LIBSSH2_METHOD_MAC_CS);
+        libssh2_session_disconnect(s, "done");
+    }
+    if (s)
+        libssh2_session_free(s);
+    if (fd >= 0)
+        ::close(fd);
+    return out;
+}
+
+// The negotiated cipher (an SSH name such as aes128-ctr) encrypting `mib` MiB in process, the
+// way libssh2 1.10 calls it (one EVP_Cipher per cipher block: 16 bytes) and the way OpenSSH
+// does (one call per packet, 32 KiB), in turn. MiB/s of each; empty when the cipher is not a
+// CTR mode OpenSSL knows under that name.
+kf::bench::Interleaved cipherCalls(const QByteArray& sshCipher, int mib)
+{
+    kf::bench::Interleaved runs;
+    static const QRegularExpression ctr(QStringLiteral("^aes(\\d+)-ctr$"));
+    const auto m = ctr.match(QString::fromLatin1(sshCipher));
+    const EVP_CIPHER* cipher = m.hasMatch()
+        ? EVP_get_cipherbyname(QByteArray("aes-" + m.captured(1).toLatin1() + "-ctr").constData())
+        : nullptr;
+    if (!cipher)
+        return runs;
+    const int block = EVP_CIPHER_block_size(cipher) == 1 ? 16 : EVP_CIPHER_block_size(cipher); // CTR reports 1
+    const unsigned char key[32] = { 1 }, iv[16] = { 2 };
+    EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
+    EVP_CipherInit(ctx, cipher, key, iv, 1);
+    QByteArray packet(32 * 1024, 'x');
+    auto* p = reinterpret_cast<unsigned char*>(packet.data());
+    const qint64 packets = qint64(mib) * 32;
+    auto rate = [&](int step) {
+        QElapsedTimer t;
+        t.start();
+        for (qint64 n = 0; n < packets; ++n)
+            for (int i = 0; i < packet.size(); i += step)
+                EVP_Cipher(ctx, p + i, p + i, unsigned(step));
+        return double(mib) / (double(t.nsecsElapsed()) / 1e9);
+    };
+    runs = kf::bench::interleaved([&] { return rate(block); }, [&] { return rate(int(packet.size())); });
+    EVP_CIPHER_CTX_free(ctx);
+    return runs;
+}
+
+// CPU seconds of the child processes waited for (sftp and the ssh it runs).
+double childCpuSeconds()
+{
+    rusage ru {};
+    ::getrusage(RUSAGE_CHILDREN, &ru);
+    return double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+// What a transfer run gives back: MiB/s, or -1 when it failed. With cpuMsPerMib, the client's
+// CPU time per MiB is appended to it: this process's (KernelForge) or its children's (OpenSSH).
+double mibPerSecond(double mib, const std::function<bool()>& f, std::vector<double>* cpuMsPerMib = nullptr)
+{
+    const double own0 = cpuSeconds(), children0 = childCpuSeconds();
     const double secs = timed(f);
+    if (cpuMsPerMib)
+        cpuMsPerMib->push_back((cpuSeconds() - own0 + childCpuSeconds() - children0) * 1000 / mib);
     return secs > 0 ? mib / secs : -1;
 }
 
@@ -182,7 +267,7 @@ private:
 
 // Section 1 on one route: upload and download of `mib` MiB, ours and `sftp -b` in turn.
 void transferRows(SshTransport& t, const DemoHost& demo, const Route& route, const QString& dir, const QString& local,
-    int mib, const QByteArray& context)
+    int mib, const QByteArray& context, const Algorithms& algs)
 {
     const QString dest = demo.user() + QLatin1Char('@') + demo.host();
     const QString batchPut = dir + QStringLiteral("/put.batch");
@@ -199,30 +284,66 @@ void transferRows(SshTransport& t, const DemoHost& demo, const Route& route, con
     // by the first upload()). `sftp -b` logs in each time, as a person running it does.
     static_cast<void>(t.writeFileAtomic(QStringLiteral("warm.txt"), "warm\n"));
     static_cast<void>(t.upload(batchPut, QStringLiteral("warm.txt")));
+    // Two anchors: sftp as it comes (OpenSSH picks chacha20-poly1305 or AES-GCM, which libssh2
+    // 1.10 lacks), and sftp held to the algorithms our session negotiated (algs: AES-CTR with a
+    // separate HMAC pass on both ends). The second isolates our code from the
+    // library's algorithm set.
     const QStringList sftpArgs = route.options(demo, "-P");
-    auto sftp = [&](const QString& batch) {
-        return mibPerSecond(mib, [&] {
-            return run(QStringLiteral("sftp"), QStringList(sftpArgs) << QStringLiteral("-b") << batch << dest);
-        });
+    const QStringList sameAlgs { QStringLiteral("-c"), QString::fromLatin1(algs.cipher), QStringLiteral("-o"),
+        QStringLiteral("MACs=") + QString::fromLatin1(algs.mac) };
+    auto sftp = [&](const QString& batch, const QStringList& extra, std::vector<double>* cpu) {
+        return mibPerSecond(
+            mib,
+            [&] {
+                return run(
+                    QStringLiteral("sftp"), QStringList(sftpArgs) << extra << QStringLiteral("-b") << batch << dest);
+            },
+            cpu);
     };
-    const auto up = kf::bench::interleaved(
-        [&] { return mibPerSecond(mib, [&] { return t.upload(local, QStringLiteral("payload.bin")).ok(); }); },
-        [&] { return sftp(batchPut); });
-    const auto down = kf::bench::interleaved(
-        [&] {
-            return mibPerSecond(
-                mib, [&] { return t.download(QStringLiteral("payload.bin"), dir + QStringLiteral("/back.bin")).ok(); });
-        },
-        [&] { return sftp(batchGet); });
+    // Ours, then each anchor, in turn; the client's CPU per MiB too (ours against sftp + ssh with
+    // the same algorithms).
+    kf::bench::Interleaved up, upSame, down, downSame, upCpu, downCpu;
+    for (int i = 0; i < kf::bench::repeats(); ++i) {
+        const double u = mibPerSecond(
+            mib, [&] { return t.upload(local, QStringLiteral("payload.bin")).ok(); }, &upCpu.ours);
+        up.ours.push_back(u);
+        upSame.ours.push_back(u);
+        up.anchor.push_back(sftp(batchPut, {}, nullptr));
+        upSame.anchor.push_back(sftp(batchPut, sameAlgs, &upCpu.anchor));
+    }
+    for (int i = 0; i < kf::bench::repeats(); ++i) {
+        const double d = mibPerSecond(
+            mib, [&] { return t.download(QStringLiteral("payload.bin"), dir + QStringLiteral("/back.bin")).ok(); },
+            &downCpu.ours);
+        down.ours.push_back(d);
+        downSame.ours.push_back(d);
+        down.anchor.push_back(sftp(batchGet, {}, nullptr));
+        downSame.anchor.push_back(sftp(batchGet, sameAlgs, &downCpu.anchor));
+    }
+    const QByteArray same = "OpenSSH sftp -b, " + algs.cipher + " + " + algs.mac;
     printRuns("upload   KernelForge (atomic: temp+fsync+mv)", up.ours, "MiB/s");
     printRuns("upload   OpenSSH sftp -b put", up.anchor, "MiB/s");
+    printRuns(QByteArray("upload   " + same).constData(), upSame.anchor, "MiB/s");
     printRuns("download KernelForge", down.ours, "MiB/s");
     printRuns("download OpenSSH sftp -b get", down.anchor, "MiB/s");
+    printRuns(QByteArray("download " + same).constData(), downSame.anchor, "MiB/s");
+    printRuns("upload   client CPU, KernelForge", upCpu.ours, "ms/MiB");
+    printRuns("upload   client CPU, sftp + ssh, same algorithms", upCpu.anchor, "ms/MiB");
+    printRuns("download client CPU, KernelForge", downCpu.ours, "ms/MiB");
+    printRuns("download client CPU, sftp + ssh, same algorithms", downCpu.anchor, "ms/MiB");
     const QByteArray size = ", " + QByteArray::number(mib) + " MiB" + context;
     kf::bench::report("ssh", QByteArray("upload KernelForge (atomic: temp+fsync+mv)" + size).constData(), up,
         "OpenSSH sftp -b put", "MiB/s", true);
+    kf::bench::report("ssh", QByteArray("upload KernelForge (atomic)" + size + ", same algorithms").constData(), upSame,
+        same.constData(), "MiB/s", true);
     kf::bench::report(
         "ssh", QByteArray("download KernelForge" + size).constData(), down, "OpenSSH sftp -b get", "MiB/s", true);
+    kf::bench::report("ssh", QByteArray("download KernelForge" + size + ", same algorithms").constData(), downSame,
+        same.constData(), "MiB/s", true);
+    if (context.isEmpty()) { // CPU per MiB hardly depends on the round trip
+        kf::bench::report("ssh", "upload: client CPU per MiB (same algorithms)", upCpu, "sftp + ssh", "ms", false);
+        kf::bench::report("ssh", "download: client CPU per MiB (same algorithms)", downCpu, "sftp + ssh", "ms", false);
+    }
 }
 
 // Section 2 on one route: the seed's `scp patch.py host: && ssh host 'python3 patch.py'`,
@@ -371,7 +492,10 @@ int main(int argc, char** argv)
                 f.write(block);
             }
         }
-        printf("\n1. SFTP, %d MiB (remote home is on the same disk; page cache warm after the first pass)\n", mib);
+        const Algorithms algs = negotiatedAlgorithms(demo.port());
+        printf("\n1. SFTP, %d MiB (remote home is on the same disk; page cache warm after the first pass); libssh2 "
+               "negotiated %s + %s\n",
+            mib, algs.cipher.constData(), algs.mac.constData());
         const QStringList scpArgs = direct(demo).options(demo, "-P");
         const double scpUp = timed([&] {
             return run(QStringLiteral("scp"),
@@ -384,7 +508,19 @@ int main(int argc, char** argv)
         });
         printf("  one scp each way (not a summary row): up %.1f MiB/s, down %.1f MiB/s\n",
             scpUp > 0 ? mib / scpUp : -1.0, scpDown > 0 ? mib / scpDown : -1.0);
-        transferRows(*t, demo, direct(demo), dir.path(), local, mib, {});
+        transferRows(*t, demo, direct(demo), dir.path(), local, mib, {}, algs);
+        // What bounds our side at 0 ms: libssh2 1.10 encrypts and decrypts one cipher block per
+        // call (its transport loop), OpenSSH one packet per call.
+        if (const auto calls = cipherCalls(algs.cipher, mib); !calls.ours.empty()) {
+            printRuns(QByteArray(algs.cipher + ", one call per 16-byte block (libssh2 1.10)").constData(), calls.ours,
+                "MiB/s");
+            printRuns(
+                QByteArray(algs.cipher + ", one call per 32 KiB packet (OpenSSH)").constData(), calls.anchor, "MiB/s");
+            kf::bench::report("ssh",
+                QByteArray(algs.cipher + " in process, one EVP_Cipher call per block as libssh2 1.10 makes them")
+                    .constData(),
+                calls, "one call per 32 KiB packet, as OpenSSH makes them", "MiB/s", true);
+        }
 
         // Through the fault proxy with added latency: what a remote GPU server looks like.
         QFile::resize(local, qint64(rttMib) * 1024 * 1024);
@@ -398,8 +534,8 @@ int main(int argc, char** argv)
                 break;
             }
             printf("\n   via fault proxy, round trip +%d ms, %d MiB\n", rtt, rttMib);
-            transferRows(
-                *pc.value(), demo, *route, dir.path(), local, rttMib, ", +" + QByteArray::number(rtt) + " ms RTT");
+            transferRows(*pc.value(), demo, *route, dir.path(), local, rttMib,
+                ", +" + QByteArray::number(rtt) + " ms RTT", algs);
         }
     }
 
