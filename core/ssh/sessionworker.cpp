@@ -21,6 +21,8 @@
 namespace kf::ssh {
 namespace {
 
+std::atomic<int> g_liveSessions { 0 }; // liveLibssh2Sessions()
+
 qint64 nowMs()
 {
     return QDateTime::currentMSecsSinceEpoch();
@@ -54,6 +56,11 @@ LIBSSH2_USERAUTH_KBDINT_RESPONSE_FUNC(promptCallback)
 }
 
 } // namespace
+
+int liveLibssh2Sessions()
+{
+    return g_liveSessions.load();
+}
 
 SessionWorker::SessionWorker(SshSession* facade)
     : m_facade(facade)
@@ -189,6 +196,7 @@ Result<void> SessionWorker::establish()
     m_s = libssh2_session_init_ex(nullptr, nullptr, nullptr, this);
     if (!m_s)
         return Result<void>::failure(QStringLiteral("libssh2 could not create a session"));
+    ++g_liveSessions;
     libssh2_session_set_blocking(m_s, 0);
     libssh2_session_callback_set(m_s, LIBSSH2_CALLBACK_RECV, reinterpret_cast<void*>(&recvCallback));
     libssh2_session_callback_set(m_s, LIBSSH2_CALLBACK_SEND, reinterpret_cast<void*>(&sendCallback));
@@ -422,8 +430,17 @@ void SessionWorker::teardown(bool graceful)
             abortLogin = false;
         else
             m_socket.shutdown(); // the peer is gone: every send while freeing fails at once
-        // Each call runs to its end or the deadline; what it says no longer matters.
-        const auto settle = [this](const std::function<int()>& call) { static_cast<void>(m_socket.drive(m_s, call)); };
+        // Each call runs to its end or the deadline; what it says no longer matters. A peer
+        // that stops answering (a channel close waits for the server's close) would leave the
+        // call half done and its memory held: past the deadline the link is cut, so that every
+        // read sees EOF and every send fails, and the call finishes at once.
+        const auto settle = [this](const std::function<int()>& call) {
+            if (const Result<int> rc = m_socket.drive(m_s, call); rc && *rc != LIBSSH2_ERROR_EAGAIN)
+                return *rc;
+            m_socket.shutdown();
+            const Result<int> rc = m_socket.drive(m_s, call);
+            return rc ? *rc : LIBSSH2_ERROR_EAGAIN;
+        };
         // Open SFTP handles first (neither libssh2_sftp_shutdown nor libssh2_session_free
         // frees them), then the SFTP channel.
         for (const auto& op : std::as_const(m_ops))
@@ -434,7 +451,10 @@ void SessionWorker::teardown(bool graceful)
         }
         if (graceful)
             settle([this] { return libssh2_session_disconnect(m_s, "bye"); });
-        settle([this] { return libssh2_session_free(m_s); });
+        if (settle([this] { return libssh2_session_free(m_s); }) == 0)
+            --g_liveSessions;
+        else
+            log::ssh()->warn("{}: libssh2 did not free the session", describe());
         m_s = nullptr;
     }
     m_socket.close();

@@ -22,6 +22,10 @@ namespace kf::ssh {
 
 class Authenticator;
 
+// libssh2 sessions alive in this process: every teardown frees its session, also when the
+// peer stopped answering (tests check that none is left behind).
+int liveLibssh2Sessions();
+
 // The part of SshSession that lives on the session thread; everything libssh2 is here.
 // It logs in (SessionSocket, HostKeyCheck, Authenticator), then steps its ops whenever the
 // socket (or a local socket an op watches) is ready, sends keepalives, notices a dead link,

@@ -4,6 +4,7 @@
 // detection through the fault proxy, and the second connection for bulk transfers.
 #include "core/ssh/knownhosts.h"
 #include "core/ssh/localportforward.h"
+#include "core/ssh/sessionworker.h"
 #include "core/ssh/sshsession.h"
 #include "core/ssh/sshtransport.h"
 #include "tests/support/faultproxy.h"
@@ -136,6 +137,34 @@ private Q_SLOTS:
         proxy.resetAll();
         QTRY_VERIFY_WITH_TIMEOUT(t->session()->state() == ConnectionState::Ready, 60000);
         QCOMPARE(t->exec({ QStringLiteral("echo alive") }, 30000).stdOut, QByteArray("alive\n"));
+    }
+
+    // Disconnecting while the server has stopped answering: closing the open channel waits
+    // for the server's close, which never comes. The session is still freed (it was left half
+    // freed, and its memory held, once the teardown's deadline passed).
+    void disconnectFromAHungPeerFreesTheSession()
+    {
+        KF_START_DEMO_HOST(demo);
+        kf::test::FaultProxy proxy(demo.port());
+        QVERIFY(proxy.start().ok());
+        QTemporaryDir dir;
+        HostProfile p = demo.profile();
+        p.port = proxy.port();
+        p.knownHostsFile = dir.path() + QStringLiteral("/kh");
+        QVERIFY(appendKnownHostsLine(p.knownHostsFile, knownHostsLine(p.host, p.port, hostKeyBlob(demo))).ok());
+        const int before = kf::ssh::liveLibssh2Sessions();
+        auto c = SshTransport::connect(p);
+        QVERIFY2(c.ok(), qPrintable(c.error()));
+        auto t = c.value();
+        QCOMPARE(kf::ssh::liveLibssh2Sessions(), before + 1);
+        auto stream = t->start({ QStringLiteral("echo started; sleep 600") });
+        QByteArray out;
+        connect(stream.get(), &ProcessHandle::stdoutReceived, this, [&](const QByteArray& d) { out += d; });
+        QTRY_VERIFY_WITH_TIMEOUT(out.contains("started"), 20000);
+        proxy.setHang(true);
+        t->session()->disconnectFromHost();
+        QTRY_VERIFY_WITH_TIMEOUT(t->session()->state() == ConnectionState::Disconnected, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(kf::ssh::liveLibssh2Sessions(), before, 20000);
     }
 
     void bulkTransfersUseASecondConnection()
