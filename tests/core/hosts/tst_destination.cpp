@@ -109,7 +109,8 @@ private Q_SLOTS:
         QFETCH(QString, error);
         const auto d = kf::parseDestination(text, form);
         if (!error.isEmpty()) {
-            QVERIFY2(!d.ok(), qPrintable(QStringLiteral("accepted: ") + d->host));
+            if (d.ok()) // the message reads the value only when there is one
+                QFAIL(qPrintable(QStringLiteral("accepted: ") + d->host));
             QVERIFY2(d.error().contains(error), qPrintable(d.error()));
             return;
         }
