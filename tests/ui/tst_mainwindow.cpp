@@ -163,9 +163,11 @@ private Q_SLOTS:
         w.showTab(kf::MainWindow::Tab::Server);
         // Every host's GPU stream runs (the fleet view asks for all), each with its history.
         QTRY_VERIFY_WITH_TIMEOUT(monitors.monitors().size() == 16, 30000);
-        QTRY_VERIFY_WITH_TIMEOUT(std::all_of(monitors.monitors().cbegin(), monitors.monitors().cend(),
-                                     [](const kf::GpuMonitor* m) { return m->blocks() > 0; }),
-            60000);
+        const auto everyStreamHasBlocks = [&] {
+            const QList<kf::GpuMonitor*> all = monitors.monitors(); // a new list each call: one copy
+            return std::all_of(all.cbegin(), all.cend(), [](const kf::GpuMonitor* m) { return m->blocks() > 0; });
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(everyStreamHasBlocks(), 60000);
         const qint64 before = rssKiB();
         for (const QString& name : names) {
             w.selectHost(name);
