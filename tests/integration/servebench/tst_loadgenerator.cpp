@@ -6,6 +6,7 @@
 #include "core/servebench/benchstats.h"
 #include "core/servebench/loadgenerator.h"
 #include "core/servebench/promptgenerator.h"
+#include "tests/support/sanitizer.h"
 #include "tests/support/streamtestserver.h"
 
 #include <QSignalSpy>
@@ -112,6 +113,10 @@ private Q_SLOTS:
         QVERIFY(!s.outputTokensEstimated);
         const ServerView v = serverView(server.traces());
         QCOMPARE(v.ttft.size(), requests);
+        // 64 streams in this one event loop with the server: instrumented code falls behind them
+        // (ASan measured the client 28% late on TTFT), which says nothing about the generator.
+        if (kf::test::kUnderSanitizer && concurrency > 1)
+            QSKIP("timing accuracy at 64 streams is not measured under AddressSanitizer");
         const Distribution ttft = summarize(v.ttft);
         const Distribution itl = summarize(v.itl);
         const Distribution tpot = summarize(v.tpot);
