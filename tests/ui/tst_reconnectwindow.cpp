@@ -171,6 +171,8 @@ private Q_SLOTS:
         const qint64 lastSampleBefore = gpus->monitor()->latestTimeMs();
         QVERIFY(demo.dropConnections() >= 1);
         QTRY_VERIFY_WITH_TIMEOUT(gate.reconnectQuestions.load() == 1, 30000);
+        QElapsedTimer questionWaits;
+        questionWaits.start();
 
         // While the question waits: the window says so plainly and the cards are stale.
         QTRY_VERIFY_WITH_TIMEOUT(statusBarSays(w, QStringLiteral("needs the passphrase")), 10000);
@@ -186,6 +188,7 @@ private Q_SLOTS:
         QVERIFY2(lastServerError.contains(QLatin1String("reconnecting")), qPrintable(lastServerError));
         QVERIFY(host->state() == ConnectionState::Reconnecting);
 
+        const qint64 waitedMs = questionWaits.elapsed();
         gate.open(); // the person types the passphrase
         QTRY_VERIFY_WITH_TIMEOUT(host->state() == ConnectionState::Ready, 30000);
         QTRY_VERIFY_WITH_TIMEOUT(
@@ -193,8 +196,13 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(allCardsStale(w, false), 10000);
         heart.stop();
         qInfo("longest event-loop stall from the drop to the resumed stream: %lld ms", maxStallMs);
-        // A frozen loop stalls for as long as the question waits (seconds); the goal is < 100 ms.
-        QVERIFY2(maxStallMs < 2000, qPrintable(QStringLiteral("the window froze for %1 ms").arg(maxStallMs)));
+        // A frozen loop stalls for as long as the question waits (three server polls, 2 s
+        // apart); a live one only as long as its slowest event (under 100 ms here, 0.8-2.2 s
+        // under AddressSanitizer on a loaded machine), whatever the machine's speed.
+        QVERIFY2(maxStallMs < qMax<qint64>(2000, waitedMs / 2),
+            qPrintable(QStringLiteral("the window froze for %1 ms of the %2 ms the question waited")
+                           .arg(maxStallMs)
+                           .arg(waitedMs)));
 
         // The passphrase was kept for the session: the next drop reconnects with nobody asked.
         const int resumes = gpus->monitor()->resumes();
