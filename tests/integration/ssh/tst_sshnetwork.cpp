@@ -29,6 +29,18 @@ QByteArray hostKeyBlob(const DemoHost& demo)
     return QByteArray::fromBase64(test::readFile(demo.hostKeyPath() + QStringLiteral(".pub")).split(' ').value(1));
 }
 
+// The demo host through `proxy`, trusted (at the proxy's port) in a known_hosts file in `dir`.
+HostProfile throughProxy(const DemoHost& demo, const test::FaultProxy& proxy, const QTemporaryDir& dir)
+{
+    HostProfile p = demo.profile();
+    p.port = proxy.port();
+    p.knownHostsFile = dir.path() + QStringLiteral("/known_hosts");
+    if (Result<void> added = appendKnownHostsLine(p.knownHostsFile, knownHostsLine(p.host, p.port, hostKeyBlob(demo)));
+        !added)
+        qWarning("%s", qPrintable(added.error())); // connecting then fails on the unknown key
+    return p;
+}
+
 int acceptedLogins(const DemoHost& demo)
 {
     return int(demo.sshdLog().count(QLatin1String("Accepted publickey")));
@@ -119,10 +131,7 @@ private Q_SLOTS:
         kf::test::FaultProxy proxy(demo.port());
         QVERIFY(proxy.start().ok());
         QTemporaryDir dir;
-        HostProfile p = demo.profile();
-        p.port = proxy.port();
-        p.knownHostsFile = dir.path() + QStringLiteral("/kh");
-        QVERIFY(appendKnownHostsLine(p.knownHostsFile, knownHostsLine(p.host, p.port, hostKeyBlob(demo))).ok());
+        const HostProfile p = throughProxy(demo, proxy, dir);
         SshConnectOptions o;
         o.keepaliveIntervalS = 1;
         auto c = SshTransport::connect(p, o);
@@ -148,10 +157,7 @@ private Q_SLOTS:
         kf::test::FaultProxy proxy(demo.port());
         QVERIFY(proxy.start().ok());
         QTemporaryDir dir;
-        HostProfile p = demo.profile();
-        p.port = proxy.port();
-        p.knownHostsFile = dir.path() + QStringLiteral("/kh");
-        QVERIFY(appendKnownHostsLine(p.knownHostsFile, knownHostsLine(p.host, p.port, hostKeyBlob(demo))).ok());
+        const HostProfile p = throughProxy(demo, proxy, dir);
         const int before = kf::ssh::liveLibssh2Sessions();
         auto c = SshTransport::connect(p);
         QVERIFY2(c.ok(), qPrintable(c.error()));
@@ -205,11 +211,7 @@ private Q_SLOTS:
         QVERIFY(proxy.start().ok());
         proxy.setLatency(5);
         QTemporaryDir dir;
-        const QString kh = dir.path() + QStringLiteral("/known_hosts");
-        QVERIFY(appendKnownHostsLine(kh, knownHostsLine(demo.host(), proxy.port(), hostKeyBlob(demo))).ok());
-        HostProfile p = demo.profile();
-        p.port = proxy.port();
-        p.knownHostsFile = kh;
+        const HostProfile p = throughProxy(demo, proxy, dir);
         auto c = SshTransport::connect(p);
         QVERIFY2(c.ok(), qPrintable(c.error()));
         auto t = c.value();
