@@ -156,7 +156,8 @@ void ExecOp::remoteClosed(OpContext& ctx)
 ExecOp::Step ExecOp::start(OpContext& ctx)
 {
     if (m_phase == Phase::Pty) {
-        const int rc = libssh2_channel_request_pty(channel(), "xterm");
+        const int rc = ctx.setupLocked(
+            this, [this](LIBSSH2_SESSION*) { return libssh2_channel_request_pty(channel(), "xterm"); });
         if (rc == LIBSSH2_ERROR_EAGAIN)
             return Step::Blocked;
         if (rc < 0)
@@ -164,8 +165,9 @@ ExecOp::Step ExecOp::start(OpContext& ctx)
         m_phase = Phase::Exec;
         return Step::Progress;
     }
-    const int rc
-        = libssh2_channel_process_startup(channel(), "exec", 4, m_command.constData(), unsigned(m_command.size()));
+    const int rc = ctx.setupLocked(this, [this](LIBSSH2_SESSION*) {
+        return libssh2_channel_process_startup(channel(), "exec", 4, m_command.constData(), unsigned(m_command.size()));
+    });
     if (rc == LIBSSH2_ERROR_EAGAIN)
         return Step::Blocked;
     if (rc < 0)

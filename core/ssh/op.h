@@ -23,10 +23,15 @@
 // ready for the directions libssh2_session_block_directions() reports.
 namespace kf::ssh {
 
-// Session-wide libssh2 state that only one operation may use at a time: opening a channel
-// (libssh2 keeps the open state in the session) and the shared SFTP subsystem (libssh2
-// keeps per-request-type state in LIBSSH2_SFTP).
-enum class Token { ChannelOpen, Sftp };
+// Session-wide libssh2 state that only one operation may use at a time:
+// - ChannelSetup: opening a channel (libssh2 keeps the open in progress in the session) and
+//   each channel request that waits for the server's answer (pty, exec, the SFTP
+//   subsystem). libssh2 1.10 waits for that answer by its packet type: a request waiting
+//   while another channel's answer arrives takes it, finds it is not its own and fails
+//   with -1 ("Failed waiting for channel success"), and the channel cannot be used again.
+// - Sftp: the shared SFTP subsystem (libssh2 keeps per-request-type state in LIBSSH2_SFTP).
+enum class Token { ChannelSetup, Sftp };
+inline constexpr int kTokenCount = 2;
 
 class Op;
 
@@ -54,20 +59,30 @@ public:
     virtual void watchFd(const Op* owner, int fd, bool read, bool write) = 0;
     virtual void unwatchFd(const Op* owner) = 0;
 
-    // The open handshake of a channel or of the SFTP subsystem (which opens one): libssh2
-    // keeps the state of an open in progress in the session, so the opener holds
-    // Token::ChannelOpen from its first call until the object exists or the open failed.
-    // `open(session)` is the libssh2 call, repeated after EAGAIN. Null with *rc ==
-    // LIBSSH2_ERROR_EAGAIN: call again later; null with another rc: failed.
+    // One libssh2 call of a channel's setup (see Token::ChannelSetup): the caller holds the
+    // token from its first call until the call returns something other than
+    // LIBSSH2_ERROR_EAGAIN. `call(session)` returns libssh2's rc; while another op holds the
+    // token the result is LIBSSH2_ERROR_EAGAIN without calling it.
+    template <typename Call> int setupLocked(const Op* owner, Call&& call)
+    {
+        if (!acquire(Token::ChannelSetup, owner))
+            return LIBSSH2_ERROR_EAGAIN;
+        const int rc = call(session());
+        if (rc != LIBSSH2_ERROR_EAGAIN)
+            release(Token::ChannelSetup, owner);
+        return rc;
+    }
+    // The open handshake of a channel or of the SFTP subsystem (which opens one and starts
+    // the subsystem) under setupLocked(). `open(session)` is the libssh2 call, repeated
+    // after EAGAIN. Null with *rc == LIBSSH2_ERROR_EAGAIN: call again later; null with
+    // another rc: failed.
     template <typename T, typename Open> T* openLocked(const Op* owner, Open&& open, int* rc)
     {
-        *rc = LIBSSH2_ERROR_EAGAIN;
-        if (!acquire(Token::ChannelOpen, owner))
-            return nullptr;
-        T* object = open(session());
-        *rc = object ? 0 : libssh2_session_last_errno(session());
-        if (*rc != LIBSSH2_ERROR_EAGAIN)
-            release(Token::ChannelOpen, owner);
+        T* object = nullptr;
+        *rc = setupLocked(owner, [&](LIBSSH2_SESSION* s) {
+            object = open(s);
+            return object ? 0 : libssh2_session_last_errno(s);
+        });
         return object;
     }
 };

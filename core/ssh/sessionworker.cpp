@@ -15,7 +15,9 @@
 
 #include <openssl/crypto.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <iterator>
 #include <sys/socket.h>
 
 namespace kf::ssh {
@@ -188,7 +190,7 @@ Result<void> SessionWorker::establish()
 {
     m_dead = false;
     m_deadReason.clear();
-    m_tokens[0] = m_tokens[1] = nullptr;
+    std::fill(std::begin(m_tokens), std::end(m_tokens), nullptr);
     m_secrets.beginLogin(m_state == ConnectionState::Reconnecting);
     resetDeadline();
     if (Result<void> s = m_socket.connect(m_options.profile, m_options.jump); !s)
@@ -356,7 +358,7 @@ void SessionWorker::runOps()
             if (s == Op::Step::Done) {
                 m_ops.removeOne(op);
                 unwatchFd(op.get());
-                release(Token::ChannelOpen, op.get());
+                release(Token::ChannelSetup, op.get());
                 release(Token::Sftp, op.get());
                 progress = true;
             } else if (s == Op::Step::Progress) {
@@ -459,7 +461,7 @@ void SessionWorker::teardown(bool graceful)
     }
     m_socket.close();
     m_pump.reset();
-    m_tokens[0] = m_tokens[1] = nullptr;
+    std::fill(std::begin(m_tokens), std::end(m_tokens), nullptr);
     dropWatches();
 }
 

@@ -99,7 +99,7 @@ private:
     QList<std::shared_ptr<Op>> m_ops;       // running (state Ready)
     QList<std::shared_ptr<Op>> m_suspended; // resumable ops waiting for Ready
     std::shared_ptr<Op> m_pump;
-    const Op* m_tokens[2] = { nullptr, nullptr };
+    const Op* m_tokens[kTokenCount] = {};
     struct Watch
     {
         int fd = -1;
