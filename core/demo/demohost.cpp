@@ -326,7 +326,7 @@ Result<void> DemoHost::writeConfig()
         QStringLiteral("PrintMotd no"),
         QStringLiteral("PrintLastLog no"),
         QStringLiteral("UseDNS no"),
-        QStringLiteral("MaxSessions 128"),
+        QStringLiteral("MaxSessions %1").arg(m_options.maxSessions),
         QStringLiteral("MaxStartups 128"),
         QStringLiteral("AllowTcpForwarding yes"),
         QStringLiteral("LogLevel VERBOSE"),

@@ -42,6 +42,9 @@ public:
         // (root only; tests of login shells): home/ and etc/authorized_keys are made theirs,
         // and their session gets home/ as HOME like the default user's.
         QString user;
+        // sshd's MaxSessions: sessions (commands, the SFTP subsystem) on one connection.
+        // OpenSSH's default is 10; the demo allows many, a test may allow few.
+        int maxSessions = 128;
     };
 
     DemoHost();

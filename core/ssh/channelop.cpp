@@ -2,6 +2,12 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/ssh/channelop.h"
 
+#include "core/log/logging.h"
+
+#include <QDateTime>
+
+#include <limits>
+
 namespace kf::ssh {
 
 ChannelOp::Step ChannelOp::close(bool waitForRemoteClose)
@@ -81,6 +87,27 @@ void ChannelOp::resetForResume()
     m_waitForRemoteClose = false;
     m_eofSent = false;
     m_linkLost = false;
+    m_waitingForSession = false; // the new connection's sessions are all free
+}
+
+bool ChannelOp::waitForSession(OpContext& ctx, qint64 now, bool freed)
+{
+    // The server's limit of sessions per connection (sshd's MaxSessions): wait while one of
+    // ours is open, it frees one when it closes. With none open, the server may still be
+    // freeing the one that just closed: try again for a few seconds.
+    if (!m_waitingForSession) {
+        log::ssh()->info(
+            "{}: the server refused another session ({}); waiting for one to close", ctx.describe(), ctx.lastError());
+    }
+    if (!m_waitingForSession || freed)
+        m_refusedSince = now;
+    const bool othersOpen = ctx.sessionRefused();
+    if (!othersOpen && now - m_refusedSince >= kSessionRetryMs)
+        return false;
+    m_waitingForSession = true;
+    m_freedAtRefusal = ctx.sessionsFreed();
+    m_retryAt = othersOpen ? std::numeric_limits<qint64>::max() : now + 500;
+    return true;
 }
 
 ChannelOp::Step ChannelOp::step(OpContext& ctx)
@@ -91,11 +118,20 @@ ChannelOp::Step ChannelOp::step(OpContext& ctx)
             finish(m_error.isEmpty() ? QStringLiteral("cancelled") : m_error);
             return Step::Done;
         }
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        const bool freed = ctx.sessionsFreed() != m_freedAtRefusal;
+        if (m_waitingForSession && !freed && now < m_retryAt)
+            return Step::Blocked; // stepped again when an op finishes, and every second
         int rc = 0;
         m_channel = ctx.openLocked<LIBSSH2_CHANNEL>(
             this, [this](LIBSSH2_SESSION* s) { return openChannel(s); }, &rc);
+        if (!m_channel && rc == LIBSSH2_ERROR_CHANNEL_FAILURE && isSession() && waitForSession(ctx, now, freed))
+            return Step::Blocked;
+        m_waitingForSession = false;
         if (!m_channel)
             return rc == LIBSSH2_ERROR_EAGAIN ? Step::Blocked : fail(ctx, rc, openFailure(ctx));
+        if (isSession())
+            ctx.sessionOpened();
         opened();
         m_state = State::Run;
         return Step::Progress;
@@ -129,6 +165,8 @@ ChannelOp::Step ChannelOp::step(OpContext& ctx)
         if (libssh2_channel_free(m_channel) == LIBSSH2_ERROR_EAGAIN)
             return Step::Blocked;
         m_channel = nullptr;
+        if (isSession())
+            ctx.sessionFreed();
         finish(m_error);
         return Step::Done;
     }

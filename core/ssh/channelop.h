@@ -15,9 +15,10 @@ constexpr qsizetype kReadChunk = 256 * 1024;
 constexpr qsizetype kMaxBytesPerStep = 4 * 1024 * 1024;
 
 // Base of the operations that own one libssh2 channel (ExecOp, TunnelOp, ForwardOp, PumpOp).
-// It owns the channel's life, the same for all of them: the open (under the session's open
-// lock, OpContext::openLocked), the close, the wait for the remote close when asked, the
-// free, and the one report of the outcome. A subclass writes only its loop, run().
+// It owns the channel's life, the same for all of them: the open (under the session's setup
+// token, OpContext::openLocked; a session the server refuses waits for one of ours to close),
+// the close, the wait for the remote close when asked, the free, and the one report of the
+// outcome. A subclass writes only its loop, run().
 //
 //   Open -> Run -> Close -> [WaitClosed] -> Free -> finished()
 //
@@ -41,6 +42,9 @@ protected:
     virtual LIBSSH2_CHANNEL* openChannel(LIBSSH2_SESSION* session) = 0;
     // What a failed open means, ahead of libssh2's message: "cannot open a channel".
     virtual QString openFailure(OpContext& ctx) const = 0;
+    // A session channel (a command, not a tunnel): it counts against the server's sessions
+    // per connection, and a refused open waits for one of ours to close (OpContext).
+    virtual bool isSession() const { return false; }
     virtual void opened() { }
     // The work on the open channel. Ends with close() or fail(); Blocked or Progress while
     // the channel is open.
@@ -81,6 +85,13 @@ private:
     bool m_waitForRemoteClose = false;
     bool m_eofSent = false;
     bool m_linkLost = false;
+    // A refused session: retried when one of ours is freed, or at m_retryAt.
+    static constexpr qint64 kSessionRetryMs = 5000;
+    bool waitForSession(OpContext& ctx, qint64 now, bool freed);
+    bool m_waitingForSession = false;
+    quint64 m_freedAtRefusal = 0;
+    qint64 m_refusedSince = 0;
+    qint64 m_retryAt = 0;
     QString m_error;
 };
 

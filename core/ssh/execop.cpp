@@ -54,8 +54,10 @@ LIBSSH2_CHANNEL* ExecOp::openChannel(LIBSSH2_SESSION* session)
     return libssh2_channel_open_session(session);
 }
 
-QString ExecOp::openFailure(OpContext&) const
+QString ExecOp::openFailure(OpContext& ctx) const
 {
+    if (libssh2_session_last_errno(ctx.session()) == LIBSSH2_ERROR_CHANNEL_FAILURE)
+        return QStringLiteral("the server refused a new session on this connection (its MaxSessions limit?)");
     return QStringLiteral("cannot open a channel");
 }
 

@@ -53,7 +53,8 @@ public:
 
 protected:
     LIBSSH2_CHANNEL* openChannel(LIBSSH2_SESSION* session) override;
-    QString openFailure(OpContext&) const override;
+    QString openFailure(OpContext& ctx) const override;
+    bool isSession() const override { return true; }
     void opened() override;
     Step run(OpContext& ctx) override;
     bool readyToCancel(OpContext& ctx) override;

@@ -58,6 +58,15 @@ public:
     // and when the op finishes or is aborted.
     virtual void watchFd(const Op* owner, int fd, bool read, bool write) = 0;
     virtual void unwatchFd(const Op* owner) = 0;
+    // Session channels (commands, the idle pump) count against the server's limit per
+    // connection (sshd's MaxSessions, 10 by default). ChannelOp reports each one it opens
+    // and frees; an op the server refused a session asks sessionRefused() whether a channel
+    // of ours is open, so that waiting for one to close makes sense (the idle pump then
+    // gives up its own), and waits until sessionsFreed() changes.
+    virtual void sessionOpened() = 0;
+    virtual void sessionFreed() = 0;
+    virtual quint64 sessionsFreed() const = 0;
+    virtual bool sessionRefused() = 0;
 
     // One libssh2 call of a channel's setup (see Token::ChannelSetup): the caller holds the
     // token from its first call until the call returns something other than

@@ -14,6 +14,7 @@ class PumpOp final : public ChannelOp
 protected:
     LIBSSH2_CHANNEL* openChannel(LIBSSH2_SESSION* session) override;
     QString openFailure(OpContext& ctx) const override;
+    bool isSession() const override { return true; }
     void opened() override { m_opened = true; }
     Step run(OpContext& ctx) override;
     void finished(const QString& error) override;

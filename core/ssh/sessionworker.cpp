@@ -119,6 +119,13 @@ void SessionWorker::release(Token token, const Op* owner)
         m_tokens[int(token)] = nullptr;
 }
 
+bool SessionWorker::sessionRefused()
+{
+    if (m_pump) // it only keeps libssh2 reading while nothing else runs, and something does
+        m_pump->requestCancel();
+    return m_openSessions > 0;
+}
+
 QString SessionWorker::lastError() const
 {
     return libssh2LastError(m_s);
@@ -191,6 +198,7 @@ Result<void> SessionWorker::establish()
     m_dead = false;
     m_deadReason.clear();
     std::fill(std::begin(m_tokens), std::end(m_tokens), nullptr);
+    m_openSessions = 0;
     m_secrets.beginLogin(m_state == ConnectionState::Reconnecting);
     resetDeadline();
     if (Result<void> s = m_socket.connect(m_options.profile, m_options.jump); !s)
@@ -462,6 +470,7 @@ void SessionWorker::teardown(bool graceful)
     m_socket.close();
     m_pump.reset();
     std::fill(std::begin(m_tokens), std::end(m_tokens), nullptr);
+    m_openSessions = 0;
     dropWatches();
 }
 

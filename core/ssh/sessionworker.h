@@ -61,6 +61,14 @@ public:
     QString describe() const override { return m_facade->describe(); }
     void watchFd(const Op* owner, int fd, bool read, bool write) override;
     void unwatchFd(const Op* owner) override;
+    void sessionOpened() override { ++m_openSessions; }
+    void sessionFreed() override
+    {
+        --m_openSessions;
+        ++m_sessionsFreed;
+    }
+    quint64 sessionsFreed() const override { return m_sessionsFreed; }
+    bool sessionRefused() override;
 
     // From libssh2's callbacks.
     void noteInbound(qint64 n);
@@ -100,6 +108,8 @@ private:
     QList<std::shared_ptr<Op>> m_suspended; // resumable ops waiting for Ready
     std::shared_ptr<Op> m_pump;
     const Op* m_tokens[kTokenCount] = {};
+    int m_openSessions = 0; // session channels of this connection (they die with it)
+    quint64 m_sessionsFreed = 0;
     struct Watch
     {
         int fd = -1;

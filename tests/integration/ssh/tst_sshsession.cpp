@@ -125,6 +125,90 @@ private Q_SLOTS:
         QCOMPARE(QFileInfo(demo.homeDir() + QStringLiteral("/m_upload")).size(), 48 * 1024 * 1024);
     }
 
+    // Channels whose setup overlaps: libssh2 1.10 waits for a request's answer by packet
+    // type, so two requests waiting at once took each other's answer and one failed as
+    // "the server refused to run the command" (libssh2 error -1). Every round starts
+    // commands with and without a terminal, streams and an SFTP write at the same moment.
+    void channelsStartingTogetherAllRun()
+    {
+        KF_START_DEMO_HOST(demo);
+        auto c = SshTransport::connect(demo.profile());
+        QVERIFY2(c.ok(), qPrintable(c.error()));
+        auto t = c.value();
+        for (int round = 0; round < 4; ++round) {
+            std::vector<std::future<ExecResult>> execs;
+            for (int i = 0; i < 16; ++i) {
+                CommandSpec spec;
+                spec.pty = i % 4 == 3; // a terminal's stdin never ends: no input for those
+                spec.command = spec.pty ? QStringLiteral("echo $1") : QStringLiteral("echo $1; wc -c");
+                spec.arguments = QStringList { QString::number(i) };
+                if (!spec.pty)
+                    spec.stdinData = QByteArray(8 * 1024 + i, 'x');
+                execs.push_back(std::async(std::launch::async, [t, spec] { return t->exec(spec, 90000); }));
+            }
+            std::vector<std::unique_ptr<ProcessHandle>> streams;
+            QList<std::optional<ProcessExit>> streamExit(2);
+            for (int i = 0; i < 2; ++i) {
+                streams.push_back(t->start({ QStringLiteral("seq 1 2000") }));
+                connect(streams.back().get(), &ProcessHandle::finished, this,
+                    [&, i](const ProcessExit& e) { streamExit[i] = e; });
+            }
+            auto write = std::async(std::launch::async,
+                [t, round] { return t->writeFileAtomic(QStringLiteral("round.txt"), QByteArray::number(round)); });
+            for (int i = 0; i < 16; ++i) {
+                const ExecResult r = execs[size_t(i)].get();
+                QVERIFY2(r.ok(), qPrintable(QStringLiteral("round %1, command %2: %3").arg(round).arg(i).arg(r.error)));
+                const QList<QByteArray> lines = r.stdOut.trimmed().split('\n');
+                QCOMPARE(lines.value(0).trimmed(), QByteArray::number(i));
+                if (i % 4 != 3)
+                    QCOMPARE(lines.value(1).trimmed(), QByteArray::number(8 * 1024 + i));
+            }
+            const Result<void> written = write.get();
+            QVERIFY2(written.ok(), qPrintable(written.error()));
+            QTRY_VERIFY_WITH_TIMEOUT(streamExit[0].has_value() && streamExit[1].has_value(), 60000);
+            for (const auto& e : streamExit)
+                QVERIFY2(e->error.isEmpty() && e->exitCode == 0, qPrintable(e->error));
+        }
+        QCOMPARE(test::readFile(demo.homeDir() + QStringLiteral("/round.txt")), QByteArray("3"));
+    }
+
+    // A server that allows few sessions per connection (sshd's MaxSessions: OpenSSH's default
+    // is 10, hardened servers allow fewer). Here three: the idle pump, SFTP and one command.
+    // Commands beyond the limit wait for one of ours to close; they failed with "cannot open
+    // a channel: Channel open failure".
+    void commandsBeyondTheServersSessionLimitWaitForOne()
+    {
+        DemoHost::Options options;
+        options.maxSessions = 3;
+        KF_START_DEMO_HOST(demo, options);
+        auto c = SshTransport::connect(demo.profile());
+        QVERIFY2(c.ok(), qPrintable(c.error()));
+        auto t = c.value();
+        QVERIFY(t->writeFileAtomic(QStringLiteral("first.txt"), "1").ok()); // SFTP holds one
+        std::unique_ptr<ProcessHandle> stream = t->start({ QStringLiteral("echo streaming; sleep 3; echo done") });
+        QByteArray streamOut;
+        std::optional<ProcessExit> streamExit;
+        connect(stream.get(), &ProcessHandle::stdoutReceived, this, [&](const QByteArray& d) { streamOut += d; });
+        connect(stream.get(), &ProcessHandle::finished, this, [&](const ProcessExit& e) { streamExit = e; });
+        QTRY_VERIFY_WITH_TIMEOUT(streamOut.contains("streaming"), 20000);
+        std::vector<std::future<ExecResult>> execs;
+        for (int i = 0; i < 6; ++i) {
+            execs.push_back(std::async(std::launch::async, [t, i] {
+                return t->exec({ QStringLiteral("sleep 0.2; echo $1"), { QString::number(i) } }, 60000);
+            }));
+        }
+        for (int i = 0; i < 6; ++i) {
+            const ExecResult r = execs[size_t(i)].get();
+            QVERIFY2(r.ok(), qPrintable(QStringLiteral("command %1: %2").arg(i).arg(r.error)));
+            QCOMPARE(r.stdOut, QByteArray::number(i) + '\n');
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(streamExit.has_value(), 20000);
+        QVERIFY2(streamExit->error.isEmpty(), qPrintable(streamExit->error));
+        QCOMPARE(streamOut, QByteArray("streaming\ndone\n"));
+        QVERIFY(t->writeFileAtomic(QStringLiteral("second.txt"), "2").ok());
+        QCOMPARE(t->exec({ QStringLiteral("cat first.txt second.txt") }, 30000).stdOut, QByteArray("12"));
+    }
+
     void sftpLargeRoundTrip()
     {
         KF_START_DEMO_HOST(demo);
