@@ -184,7 +184,8 @@ private Q_SLOTS:
         server->setProfile(profile);
         QTest::mouseClick(button<QPushButton>(server, "launchServer"), Qt::LeftButton);
         auto* status = button<QLabel>(server, "serverStatus");
-        QTRY_VERIFY_WITH_TIMEOUT(status->text().contains(QStringLiteral("healthy")), 120000);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            status->text().contains(QStringLiteral("healthy")), qPrintable(status->text()), 120000);
         auto* summary = button<QLabel>(server, "serverSummary");
         QTRY_VERIFY_WITH_TIMEOUT(summary->text().contains(QStringLiteral("tok/s")), 60000);
         QVERIFY(w.grab().save(kf::test::screenshotPath(QStringLiteral("story-5-server"))));
