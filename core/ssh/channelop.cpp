@@ -115,6 +115,9 @@ ChannelOp::Step ChannelOp::step(OpContext& ctx)
     switch (m_state) {
     case State::Open: {
         if (m_cancel || !m_error.isEmpty()) {
+            if (m_error.isEmpty() && m_waitingForSession)
+                m_error = QStringLiteral("cancelled while waiting for a free session on this connection (the server's "
+                                         "MaxSessions limit?)");
             finish(m_error.isEmpty() ? QStringLiteral("cancelled") : m_error);
             return Step::Done;
         }

@@ -400,10 +400,13 @@ std::shared_ptr<SshTransport::StartedExec> SshTransport::submitExec(const Comman
 ExecResult SshTransport::awaitExec(StartedExec& started, int timeoutMs)
 {
     if (const QString notDone = awaitOp(*m_session, started.op, timeoutMs); !notDone.isEmpty()) {
-        // Cancelled and finished: what arrived so far, with the reason; else the op may still
+        // Cancelled and finished: what arrived so far, with the reason (and the op's own when
+        // it says more than "cancelled", e.g. what it was waiting for); else the op may still
         // write into `result`, so none of it is read.
-        ExecResult r = started.op->completion().isDone() ? started.result : ExecResult {};
-        r.error = notDone;
+        const bool done = started.op->completion().isDone();
+        ExecResult r = done ? started.result : ExecResult {};
+        const bool says = done && !r.error.isEmpty() && r.error != QLatin1String("cancelled");
+        r.error = says ? notDone + QStringLiteral(": ") + r.error : notDone;
         return r;
     }
     ExecResult r = started.result;

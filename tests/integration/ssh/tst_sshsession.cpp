@@ -207,6 +207,25 @@ private Q_SLOTS:
         QCOMPARE(streamOut, QByteArray("streaming\ndone\n"));
         QVERIFY(t->writeFileAtomic(QStringLiteral("second.txt"), "2").ok());
         QCOMPARE(t->exec({ QStringLiteral("cat first.txt second.txt") }, 30000).stdOut, QByteArray("12"));
+
+        // A command that times out waiting for a session says so. The pump gave its session up
+        // above: SFTP and these two hold all three.
+        std::vector<std::unique_ptr<ProcessHandle>> holders;
+        QByteArray holderOut;
+        for (int i = 0; i < 2; ++i) {
+            holders.push_back(t->start({ QStringLiteral("echo holding; sleep 30") }));
+            connect(holders.back().get(), &ProcessHandle::stdoutReceived, this,
+                [&](const QByteArray& d) { holderOut += d; });
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(holderOut.count("holding"), 2, 20000);
+        const ExecResult waited = t->exec({ QStringLiteral("echo never") }, 1500);
+        QVERIFY(!waited.ok());
+        QVERIFY2(waited.error.startsWith(QLatin1String("timed out after 1500 ms: cancelled while waiting for a free "
+                                                       "session"))
+                && waited.error.contains(QLatin1String("MaxSessions")),
+            qPrintable(waited.error));
+        for (auto& h : holders)
+            h->cancel();
     }
 
     void sftpLargeRoundTrip()
