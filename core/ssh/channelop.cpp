@@ -128,11 +128,13 @@ ChannelOp::Step ChannelOp::step(OpContext& ctx)
         int rc = 0;
         m_channel = ctx.openLocked<LIBSSH2_CHANNEL>(
             this, [this](LIBSSH2_SESSION* s) { return openChannel(s); }, &rc);
+        if (!m_channel && rc == LIBSSH2_ERROR_EAGAIN)
+            return Step::Blocked; // the open (or a retry after a refusal) is on its way
         if (!m_channel && rc == LIBSSH2_ERROR_CHANNEL_FAILURE && isSession() && waitForSession(ctx, now, freed))
             return Step::Blocked;
         m_waitingForSession = false;
         if (!m_channel)
-            return rc == LIBSSH2_ERROR_EAGAIN ? Step::Blocked : fail(ctx, rc, openFailure(ctx));
+            return fail(ctx, rc, openFailure(ctx));
         if (isSession())
             ctx.sessionOpened();
         opened();

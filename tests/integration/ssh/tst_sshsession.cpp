@@ -228,6 +228,29 @@ private Q_SLOTS:
             h->cancel();
     }
 
+    // One session per connection (MaxSessions 1): the idle pump gives it up to a command, and
+    // once SFTP holds it (SFTP is not one of the sessions ours can free) a command is refused
+    // for good. It is retried for 5 s and then fails with the reason; it was retried without
+    // end, because every retry's open restarted the 5 s.
+    void aSessionNoneOfOursCanFreeFailsWithTheReason()
+    {
+        DemoHost::Options options;
+        options.maxSessions = 1;
+        KF_START_DEMO_HOST(demo, options);
+        auto c = SshTransport::connect(demo.profile());
+        QVERIFY2(c.ok(), qPrintable(c.error()));
+        auto t = c.value();
+        QCOMPARE(t->exec({ QStringLiteral("echo one | tee one.txt") }, 30000).stdOut, QByteArray("one\n"));
+        const Result<QByteArray> read = t->readFile(QStringLiteral("one.txt"));
+        QVERIFY2(read.ok(), qPrintable(read.error()));
+        QCOMPARE(read.value(), QByteArray("one\n"));
+        const ExecResult refused = t->exec({ QStringLiteral("echo two") }, 30000);
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.error.startsWith(
+                     QLatin1String("the server refused a new session on this connection (its MaxSessions limit?)")),
+            qPrintable(refused.error));
+    }
+
     void sftpLargeRoundTrip()
     {
         KF_START_DEMO_HOST(demo);
