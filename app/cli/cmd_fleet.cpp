@@ -32,6 +32,10 @@
 #include <cstdio>
 #include <mutex>
 
+namespace kf::cli {
+int hostsResolve(QStringList args); // cmd_hosts.cpp: a destination as ssh -G prints it
+} // namespace kf::cli
+
 namespace {
 
 using namespace kf;
@@ -604,11 +608,14 @@ int runHosts(const QStringList& argsIn)
 {
     QStringList args = argsIn;
     const QString sub = args.isEmpty() ? QString() : args.takeFirst();
+    if (sub == u"resolve")
+        return cli::hostsResolve(args);
     bool ansible = false, json = false;
     QString hostsFile, output;
     QStringList tags;
     auto usage = [](QTextStream& s) {
         s << "Usage: kernelforge-cli hosts list [--json] [--tag T]... [--hosts-file FILE]\n"
+          << "       kernelforge-cli hosts resolve [-F FILE] [--explain | --json] [USER@]DEST  (as ssh -G)\n"
           << "       kernelforge-cli hosts export --ansible [--tag T]... [-o FILE] [--hosts-file FILE]\n"
           << "export writes an Ansible INI inventory: one group per tag, ansible_host/port/user, the key and\n"
           << "ProxyJump as ansible_ssh_common_args. Passwords are never in hosts.yaml, so never in the inventory.\n";
@@ -670,8 +677,8 @@ int runHosts(const QStringList& argsIn)
 }
 
 const cli::Registration fleetReg { "fleet", "The fleet from Prometheus; actions on many hosts in batches", &runFleet };
-const cli::Registration hostsReg { "hosts", "List saved host profiles; export them as an Ansible inventory",
-    &runHosts };
+const cli::Registration hostsReg { "hosts",
+    "List saved host profiles; resolve a destination as ssh does; export an Ansible inventory", &runHosts };
 
 } // namespace
 

@@ -28,6 +28,8 @@ const char kSshOptionsHelp[]
     = "  -p PORT             port (default 22)\n"
       "  -i KEY              identity file (repeatable; default ~/.ssh/id_ed25519, id_ecdsa, id_rsa)\n"
       "  -J [USER@]JUMP      connect through a jump host (ProxyJump)\n"
+      "  -F FILE             ssh configuration to read instead of ~/.ssh/config and /etc/ssh/ssh_config\n"
+      "                      (\"none\": no file). HOST may be a Host alias of it or a saved host's name.\n"
       "  --known-hosts FILE  known_hosts file (default ~/.ssh/known_hosts)\n"
       "  --accept-new        trust and save an unknown host key (a changed key is always refused)\n";
 

@@ -6,6 +6,7 @@
 #include "app/cli/flagtable.h"
 
 #include "core/hosts/destination.h"
+#include "core/hosts/hostprofilestore.h"
 #include "core/hosts/userinteraction.h"
 #include "core/log/logging.h"
 #include "core/log/secretregistry.h"
@@ -214,15 +215,9 @@ bool looksRemote(const QString& arg)
 
 HostProfile SshCliOptions::profile() const
 {
-    HostProfile p;
-    p.name = host;
-    p.host = host;
-    p.port = port;
-    p.user = user;
-    for (const QString& k : identityFiles)
-        p.identityFiles << (k.startsWith(QLatin1String("~/")) ? QDir::homePath() + k.mid(1) : k);
-    p.proxyJump = jump;
-    p.knownHostsFile = knownHostsFile;
+    HostProfile p = resolved.profile;
+    if (!knownHostsFile.isEmpty())
+        p.knownHostsFile = knownHostsFile;
     return p;
 }
 
@@ -243,6 +238,7 @@ Result<void> takeSshFlags(QStringList& args, SshCliOptions& out)
             })
         .add("-i", &out.identityFiles)
         .add("-J", &out.jump)
+        .add("-F", &out.configFile)
         .add("--known-hosts", &out.knownHostsFile)
         .add("--accept-new", &out.acceptNew)
         .add("--no-reconnect", &noReconnect)
@@ -250,6 +246,35 @@ Result<void> takeSshFlags(QStringList& args, SshCliOptions& out)
     if (const Result<void> taken = flags.take(args); !taken)
         return taken;
     out.reconnect = !noReconnect;
+    return {};
+}
+
+// The destination as ssh resolves it, then the saved hosts (a broken hosts.yaml only means
+// no saved host matches: it is not this command's file).
+Result<void> resolve(SshCliOptions& out)
+{
+    SshConfigSources sources;
+    if (!out.configFile.isEmpty()) {
+        sources.userConfig = out.configFile;
+        sources.explicitFile = true;
+    }
+    const auto files = loadSshConfigs(sources);
+    if (!files)
+        return Result<void>::failure(QStringLiteral("ssh configuration: ") + files.error());
+    const auto saved = HostProfileStore().load();
+    TypedDestination typed;
+    typed.host = out.host;
+    typed.given.user = out.user;
+    typed.given.port = out.port;
+    typed.given.proxyJump = out.jump;
+    for (const QString& k : std::as_const(out.identityFiles))
+        typed.given.identityFiles << (k.startsWith(QLatin1String("~/")) ? QDir::homePath() + k.mid(1) : k);
+    const auto resolved = resolveDestination(typed, saved ? saved->profiles : QList<HostProfile>(), files.value());
+    if (!resolved)
+        return Result<void>::failure(resolved.error());
+    out.resolved = resolved.value();
+    for (const SshConfigNote& n : std::as_const(out.resolved.notes))
+        cli::err() << "kernelforge-cli: " << n.toString() << '\n';
     return {};
 }
 
@@ -262,7 +287,7 @@ Result<void> setDestination(SshCliOptions& out, const QString& text)
     out.host = d->host;
     out.hasRemotePath = d->path.has_value();
     out.remotePath = d->path.value_or(QString());
-    return {};
+    return resolve(out);
 }
 
 } // namespace

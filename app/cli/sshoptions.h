@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
+#include "core/hosts/destinationresolver.h"
 #include "core/hosts/hostprofile.h"
 #include "core/transport/transport.h"
 #include "core/util/result.h"
@@ -10,33 +11,40 @@
 #include <QStringList>
 
 #include <memory>
+#include <optional>
 
 // SSH options shared by every kernelforge-cli command that talks to a server, with
 // OpenSSH's spellings and defaults (StrictHostKeyChecking=yes unless --accept-new,
 // ~/.ssh/known_hosts):
-//   -p PORT  -i KEY (repeatable)  -J [user@]jump[:port]  --known-hosts FILE  --accept-new
-//   --no-reconnect  --timeout SECONDS
-//   [user@]host            the destination
+//   -p PORT  -i KEY (repeatable)  -J [user@]jump[:port]  -F CONFIG  --known-hosts FILE
+//   --accept-new  --no-reconnect  --timeout SECONDS
+//   [user@]host            the destination, resolved as ssh resolves it (~/.ssh/config: Host
+//                          and Match blocks, ProxyJump, Include...), then saved host names
 //   [user@]host:PATH       the destination with a remote path (scp's rule: a ':' before any '/')
 namespace kf::cli {
 
 struct SshCliOptions
 {
-    QString user; // empty: the local user name
-    QString host;
-    quint16 port = 22;
-    QString remotePath; // from user@host:PATH; empty when not given
+    QString user;                // as typed (user@); empty: from the configuration, else the local user name
+    QString host;                // as typed: an address, a name, a Host alias of the ssh configuration or a saved host
+    std::optional<quint16> port; // -p; none: from the configuration, else 22
+    QString remotePath;          // from user@host:PATH; empty when not given
     bool hasRemotePath = false;
     QStringList identityFiles;
     QString jump;
     QString knownHostsFile; // empty: ~/.ssh/known_hosts
+    QString configFile;     // -F FILE ("none": no file); empty: ~/.ssh/config, then /etc/ssh/ssh_config
     bool acceptNew = false;
     // A dropped link is logged in again with the app's backoff (1 s doubling to 30 s) unless
     // --no-reconnect; --timeout: how long the server may stay unreachable before the command
     // gives up with exit status 255.
     bool reconnect = true;
     int timeoutS = 300;
+    // What the destination resolved to (core/hosts/destinationresolver.h): the ssh
+    // configuration, a saved host, or the name as typed.
+    ResolvedDestination resolved;
 
+    // The profile to connect with: the resolution, with --known-hosts over it.
     HostProfile profile() const;
 };
 
@@ -44,7 +52,8 @@ struct SshCliOptions
 // left alone). The destination is the first positional argument that has a '@' or a
 // ':' before any '/', else the first positional argument; it is read by kf::parseDestination
 // (core/hosts/destination.h) in scp's [user@]host[:PATH] form. Fails (a usage error, exit 2)
-// when an option lacks its value, a port is invalid, or the destination is missing or bad.
+// when an option lacks its value, a port is invalid, the destination is missing or bad, or the
+// ssh configuration cannot be read.
 Result<SshCliOptions> takeSshOptions(QStringList& args);
 // The same options, with the destination given (patch --root user@host:PATH).
 Result<SshCliOptions> takeSshOptions(QStringList& args, const QString& destination);

@@ -21,6 +21,11 @@ struct HostProfile
     QString knownHostsFile; // empty: ~/.ssh/known_hosts
     bool isLocal = false;   // this machine through LocalTransport, no SSH
     bool isDemo = false;    // the built-in demo server (core/demo)
+    // Non-empty: the Host alias this profile follows in the user's ssh configuration
+    // (imported from ~/.ssh/config). Connecting resolves it again (followSshConfig,
+    // core/ssh/sshconfig.h), so later edits of the file count; the fields above are what it
+    // resolved to when last shown or saved.
+    QString sshConfigAlias;
 
     QString destination() const; // "user@host:port" for messages
     bool operator==(const HostProfile&) const = default;

@@ -143,6 +143,8 @@ Result<HostProfilesFile> parseHostProfiles(const QByteArray& yaml, const QString
                     s = needScalar(&p.proxyJump);
                 } else if (key == QLatin1String("knownHostsFile")) {
                     s = needScalar(&p.knownHostsFile);
+                } else if (key == QLatin1String("sshConfig")) {
+                    s = needScalar(&p.sshConfigAlias);
                 } else if (key == QLatin1String("identityFiles")) {
                     s = needList(&p.identityFiles);
                 } else if (key == QLatin1String("tags")) {
@@ -199,6 +201,8 @@ QByteArray serializeHostProfiles(const QList<HostProfile>& profiles)
             continue;
         e << YAML::BeginMap;
         e << YAML::Key << "name" << YAML::Value << stdstr(p.name);
+        if (!p.sshConfigAlias.isEmpty())
+            e << YAML::Key << "sshConfig" << YAML::Value << stdstr(p.sshConfigAlias);
         if (!p.host.isEmpty())
             e << YAML::Key << "host" << YAML::Value << stdstr(p.host);
         e << YAML::Key << "port" << YAML::Value << int(p.port);

@@ -302,42 +302,36 @@ QList<KnownHostsFile> KnownHostsSetup::readAll() const
     return out;
 }
 
+SshConfigSources sshConfigSources(const KnownHostsSources& sources)
+{
+    SshConfigSources out;
+    out.homeDir = sources.homeDir;
+    out.userConfig = sources.userConfig;
+    out.systemConfig = sources.systemDir + QStringLiteral("/ssh_config");
+    return out;
+}
+
 KnownHostsSetup knownHostsSetup(
     const QString& alias, const QString& profileKnownHostsFile, const KnownHostsSources& sources)
 {
-    const QString home = sources.homeDir.isEmpty() ? QDir::homePath() : sources.homeDir;
+    const SshConfigSources configSources = sshConfigSources(sources);
+    const QString home = configSources.home();
     KnownHostsSetup setup;
-    bool userSet = false, globalSet = false, hashSet = false;
+    bool userSet = false, globalSet = false;
     SshLocalContext local = SshLocalContext::current();
     local.homeDir = home;
-    const QString userConfig
-        = sources.userConfig.isEmpty() ? home + QStringLiteral("/.ssh/config") : sources.userConfig;
-    // First obtained value wins: the user's config, then the system's.
-    for (const QString& path : QStringList { userConfig, sources.systemDir + QStringLiteral("/ssh_config") }) {
-        if (!QFileInfo::exists(path))
-            continue;
-        const auto config = loadSshConfig(path, home);
-        if (!config) {
-            setup.notes.append(config.error());
-            continue;
-        }
-        const auto host = resolveSshHost(config.value(), alias, local);
-        if (!host) {
-            setup.notes.append(QStringLiteral("%1: %2").arg(path, host.error()));
-            continue;
-        }
-        if (!userSet && host->knownHostsConfigured) {
-            userSet = true;
-            setup.userFiles = host->userKnownHostsFiles;
-        }
-        if (!globalSet && host->globalKnownHostsConfigured) {
-            globalSet = true;
-            setup.globalFiles = host->globalKnownHostsFiles;
-        }
-        if (!hashSet && host->hashKnownHosts) {
-            hashSet = true;
+    // One evaluation of the user's config then the system's: the first obtained value wins.
+    if (const auto files = loadSshConfigs(configSources); !files) {
+        setup.notes.append(files.error());
+    } else if (const auto host = resolveSshHost(files.value(), alias, local); !host) {
+        setup.notes.append(host.error());
+    } else {
+        userSet = host->knownHostsConfigured;
+        setup.userFiles = host->userKnownHostsFiles;
+        globalSet = host->globalKnownHostsConfigured;
+        setup.globalFiles = host->globalKnownHostsFiles;
+        if (host->hashKnownHosts)
             setup.hashNewEntries = *host->hashKnownHosts;
-        }
     }
     if (!profileKnownHostsFile.isEmpty()) {
         QString f = profileKnownHostsFile;

@@ -25,6 +25,8 @@
 // reported in `errors` and skipped; later lines still count.
 namespace kf {
 
+struct SshConfigSources;
+
 struct KnownHostEntry
 {
     enum class Marker { None, Revoked, CertAuthority };
@@ -115,6 +117,9 @@ struct KnownHostsSources
     QString userConfig;                             // empty: <home>/.ssh/config
     QString systemDir = QStringLiteral("/etc/ssh"); // ssh_config and the default global files
 };
+
+// The ssh configuration files these sources name (the user's, then <systemDir>/ssh_config).
+SshConfigSources sshConfigSources(const KnownHostsSources& sources);
 
 KnownHostsSetup knownHostsSetup(
     const QString& alias, const QString& profileKnownHostsFile, const KnownHostsSources& sources = {});

@@ -2,10 +2,13 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/ssh/sshconfig.h"
 
+#include "core/hosts/destination.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHostAddress>
 #include <QRegularExpression>
 #include <QSet>
 
@@ -13,6 +16,11 @@
 #include <unistd.h>
 
 namespace kf {
+
+QString SshConfigNote::place() const
+{
+    return line > 0 ? file + QLatin1Char(':') + QString::number(line) : file;
+}
 
 QString SshConfigNote::toString() const
 {
@@ -162,11 +170,6 @@ struct Parser
                 st.kind = SshConfigStatement::Kind::Host;
             } else if (keyword == QLatin1String("match")) {
                 st.kind = SshConfigStatement::Kind::Match;
-                if (!(st.args.size() == 1 && st.args.first().compare(QLatin1String("all"), Qt::CaseInsensitive) == 0))
-                    note(file, lineNo,
-                        QStringLiteral(
-                            "\"Match %1\" is not evaluated by KernelForge; the options of this block are ignored")
-                            .arg(st.args.join(QLatin1Char(' '))));
             } else if (keyword == QLatin1String("include")) {
                 st.kind = SshConfigStatement::Kind::Include;
                 include(&st, depth);
@@ -227,28 +230,152 @@ struct Parser
     }
 };
 
+// match_pattern_list() of OpenSSH's match.c: a comma-separated list of patterns, each
+// possibly negated with '!'. 1: a positive pattern matched and no negated one; -1: a negated
+// pattern matched; 0: nothing matched. With lower, the patterns are lower-cased first (the
+// string is the caller's to lower-case, as in match_hostname()).
+int matchPatternList(const QString& string, const QString& list, bool lower)
+{
+    bool positive = false;
+    for (QString pattern : list.split(QLatin1Char(','))) {
+        const bool negated = pattern.startsWith(QLatin1Char('!'));
+        if (negated)
+            pattern.remove(0, 1);
+        if (lower)
+            pattern = pattern.toLower();
+        if (sshPatternMatches(pattern, string)) {
+            if (negated)
+                return -1;
+            positive = true;
+        }
+    }
+    return positive ? 1 : 0;
+}
+
+bool isAddress(const QString& host)
+{
+    return !QHostAddress(host).isNull();
+}
+
+template <typename T> struct Setting
+{
+    T value;
+    SshConfigNote where;
+};
+
+// One evaluation of the configuration for a destination, as OpenSSH's readconf.c does it:
+// the files in order with one set of options where the first value obtained wins, then (when
+// a `Match final` or CanonicalizeHostname asks for it) a second pass in which Host lines are
+// matched against the final host name and `Match canonical`/`final` hold.
 struct Resolver
 {
-    QString alias;
-    SshHostConfig* out = nullptr;
-    std::optional<QString> hostName, user, proxyJump, proxyCommand;
-    std::optional<quint16> port;
-    std::optional<QStringList> knownHosts, globalKnownHosts;
-    std::optional<bool> hashKnownHosts;
-    QList<QPair<QString, SshConfigNote>> identityRaw; // value, where it came from
+    QString alias; // what the user typed (ssh's host_arg, %n, Match originalhost)
+    QString host;  // what Host lines match: the alias, and the final host name in the final pass
+    bool finalPass = false;
+    bool wantFinal = false;
+    const SshLocalContext* local = nullptr;
+    QList<SshConfigNote>* notes = nullptr;
+    std::optional<Setting<QString>> hostName, user, proxyJump, proxyCommand, canonicalize;
+    std::optional<Setting<quint16>> port;
+    std::optional<Setting<QStringList>> knownHosts, globalKnownHosts;
+    std::optional<Setting<bool>> hashKnownHosts;
+    QList<Setting<QString>> identityRaw; // as written, in order, without repeats
+
+    void note(const SshConfigStatement& st, const QString& message)
+    {
+        const SshConfigNote n { st.file, st.line, message };
+        if (!notes->contains(n))
+            notes->append(n);
+    }
 
     bool hostMatches(const QStringList& patterns) const
     {
         bool matched = false;
         for (const QString& pat : patterns) {
             if (pat.startsWith(QLatin1Char('!'))) {
-                if (sshPatternMatches(QStringView(pat).mid(1), alias))
+                if (sshPatternMatches(QStringView(pat).mid(1), host))
                     return false;
-            } else if (sshPatternMatches(pat, alias)) {
+            } else if (sshPatternMatches(pat, host)) {
                 matched = true;
             }
         }
         return matched;
+    }
+
+    // The host name as Match host sees it at this point: HostName with %h (the alias)
+    // expanded when one was set, else the alias; in the final pass the final host name.
+    QString matchHost() const
+    {
+        if (finalPass || !hostName)
+            return host;
+        QString h = hostName->value;
+        h.replace(QStringLiteral("%%"), QStringLiteral("\x01")).replace(QStringLiteral("%h"), alias);
+        return h.replace(QLatin1Char('\x01'), QLatin1Char('%'));
+    }
+
+    // match_cfg_line(): 1 when every criterion holds, 0 when one does not, -1 on a malformed
+    // line (which makes OpenSSH reject the whole configuration).
+    int evaluateMatch(const SshConfigStatement& st)
+    {
+        const QStringList& a = st.args;
+        int result = 1;
+        int attributes = 0;
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            QString attr = a[i].toLower();
+            const bool negate = attr.startsWith(QLatin1Char('!'));
+            if (negate)
+                attr.remove(0, 1);
+            if (attr == QLatin1String("all")) {
+                if (attributes > 1 || i + 1 < a.size()) {
+                    note(st, QStringLiteral("Match: 'all' cannot be combined with other Match attributes"));
+                    return -1;
+                }
+                return result ? (negate ? 0 : 1) : 0;
+            }
+            ++attributes;
+            if (attr == QLatin1String("canonical") || attr == QLatin1String("final")) {
+                if (attr == QLatin1String("final"))
+                    wantFinal = true;
+                if (finalPass == negate)
+                    result = 0;
+                continue;
+            }
+            if (i + 1 >= a.size()) {
+                note(st, QStringLiteral("Match: missing criteria for %1").arg(a[i]));
+                return -1;
+            }
+            const QString& arg = a[++i];
+            bool matched = false;
+            if (attr == QLatin1String("host")) {
+                matched = matchPatternList(matchHost().toLower(), arg, true) == 1;
+            } else if (attr == QLatin1String("originalhost")) {
+                matched = matchPatternList(alias.toLower(), arg, true) == 1;
+            } else if (attr == QLatin1String("user")) {
+                matched = matchPatternList(user ? user->value : local->user, arg, false) == 1;
+            } else if (attr == QLatin1String("localuser")) {
+                matched = matchPatternList(local->user, arg, false) == 1;
+            } else if (attr == QLatin1String("exec")) {
+                // ssh runs the command (unless an earlier criterion already failed); KernelForge
+                // never runs a command from a configuration file, so the block does not apply.
+                if (result == 1)
+                    note(st,
+                        QStringLiteral("\"Match exec\" is not run by KernelForge; this block is treated as not "
+                                       "matching (ssh would run: %1)")
+                            .arg(arg));
+                result = 0;
+                continue;
+            } else {
+                note(st, QStringLiteral("Match: unsupported attribute %1").arg(a[i - 1]));
+                return -1;
+            }
+            if (matched == negate)
+                result = 0;
+        }
+        if (attributes == 0) {
+            note(st, QStringLiteral("Match: one or more attributes are required"));
+            return -1;
+        }
+        return result;
     }
 
     void walk(const QList<SshConfigStatement>& statements, bool neverMatch)
@@ -258,17 +385,13 @@ struct Resolver
         for (const SshConfigStatement& st : statements) {
             switch (st.kind) {
             case SshConfigStatement::Kind::Host: active = !neverMatch && hostMatches(st.args); break;
-            case SshConfigStatement::Kind::Match:
-                active = false;
-                if (neverMatch)
-                    break;
-                if (st.args.size() == 1 && st.args.first().compare(QLatin1String("all"), Qt::CaseInsensitive) == 0)
-                    active = true;
-                else
-                    out->notes.append({ st.file, st.line,
-                        QStringLiteral("\"Match %1\" is not evaluated; its options were ignored")
-                            .arg(st.args.join(QLatin1Char(' '))) });
+            case SshConfigStatement::Kind::Match: {
+                // Evaluated even where it cannot apply, as ssh does: a `final` anywhere asks
+                // for the final pass.
+                const int v = evaluateMatch(st);
+                active = !neverMatch && v == 1;
                 break;
+            }
             case SshConfigStatement::Kind::Include:
                 walk(st.children, neverMatch || !active);
                 break; // `active` is what it was before the Include, as in ssh
@@ -280,37 +403,42 @@ struct Resolver
         }
     }
 
+    template <typename T> static void first(std::optional<Setting<T>>& slot, T value, const SshConfigStatement& st)
+    {
+        if (!slot)
+            slot = Setting<T> { std::move(value), SshConfigNote { st.file, st.line, {} } };
+    }
+
     void apply(const SshConfigStatement& st)
     {
         const QString& k = st.keyword;
         const QString& v = st.args.first();
         if (k == QLatin1String("hostname")) {
-            if (!hostName)
-                hostName = v;
+            first(hostName, v, st);
         } else if (k == QLatin1String("user")) {
-            if (!user)
-                user = v;
+            first(user, v, st);
         } else if (k == QLatin1String("port")) {
-            if (!port)
-                port = quint16(v.toUInt());
+            first(port, quint16(v.toUInt()), st);
         } else if (k == QLatin1String("identityfile")) {
-            identityRaw.append({ v, SshConfigNote { st.file, st.line, {} } });
+            const bool seen = std::any_of(
+                identityRaw.cbegin(), identityRaw.cend(), [&v](const Setting<QString>& s) { return s.value == v; });
+            if (!seen)
+                identityRaw.append({ v, SshConfigNote { st.file, st.line, {} } });
         } else if (k == QLatin1String("proxyjump")) {
             // ProxyJump and ProxyCommand exclude each other; the first one seen wins.
-            if (!proxyJump && !proxyCommand)
-                proxyJump = v;
+            if (!proxyCommand)
+                first(proxyJump, v, st);
         } else if (k == QLatin1String("proxycommand")) {
-            if (!proxyJump && !proxyCommand)
-                proxyCommand = v;
+            if (!proxyJump)
+                first(proxyCommand, v, st);
         } else if (k == QLatin1String("userknownhostsfile")) {
-            if (!knownHosts)
-                knownHosts = st.args;
+            first(knownHosts, st.args, st);
         } else if (k == QLatin1String("globalknownhostsfile")) {
-            if (!globalKnownHosts)
-                globalKnownHosts = st.args;
+            first(globalKnownHosts, st.args, st);
         } else if (k == QLatin1String("hashknownhosts")) {
-            if (!hashKnownHosts)
-                hashKnownHosts = v.compare(QLatin1String("yes"), Qt::CaseInsensitive) == 0;
+            first(hashKnownHosts, v.compare(QLatin1String("yes"), Qt::CaseInsensitive) == 0, st);
+        } else if (k == QLatin1String("canonicalizehostname")) {
+            first(canonicalize, v.toLower(), st);
         }
     }
 };
@@ -437,6 +565,7 @@ HostProfile SshHostConfig::toProfile() const
 {
     HostProfile p;
     p.name = alias;
+    p.sshConfigAlias = alias;
     p.host = hostName;
     p.port = port;
     p.user = user;
@@ -446,7 +575,8 @@ HostProfile SshHostConfig::toProfile() const
     return p;
 }
 
-Result<SshHostConfig> resolveSshHost(const SshConfig& config, const QString& alias, const SshLocalContext& local)
+Result<SshHostConfig> resolveSshHost(const QList<SshConfig>& files, const QString& alias, const SshLocalContext& local,
+    const SshCommandLine& commandLine)
 {
     if (alias.isEmpty())
         return Result<SshHostConfig>::failure(QStringLiteral("empty host name"));
@@ -454,27 +584,69 @@ Result<SshHostConfig> resolveSshHost(const SshConfig& config, const QString& ali
     out.alias = alias;
     Resolver r;
     r.alias = alias;
-    r.out = &out;
-    r.walk(config.statements, false);
+    r.host = alias;
+    r.local = &local;
+    r.notes = &out.notes;
+    // Values from the command line are obtained first, so they win (ssh.c sets them before
+    // reading any file).
+    const SshConfigNote cmd { QStringLiteral("command line"), 0, {} };
+    if (!commandLine.user.isEmpty())
+        r.user = Setting<QString> { commandLine.user, cmd };
+    if (commandLine.port)
+        r.port = Setting<quint16> { *commandLine.port, cmd };
+    if (!commandLine.proxyJump.isEmpty())
+        r.proxyJump = Setting<QString> { commandLine.proxyJump, cmd };
+    for (const QString& k : commandLine.identityFiles)
+        r.identityRaw.append({ k, cmd });
+    for (const SshConfig& f : files)
+        r.walk(f.statements, false);
 
-    // HostName knows only %h (the alias) and %%; ssh then lower-cases the result.
-    out.hostName = alias;
+    // HostName knows only %h (the alias) and %%; ssh then lower-cases a name (not an address).
+    QString hostName = alias;
     if (r.hostName) {
         QString bad;
-        const auto h = expandTokens(*r.hostName, { { QLatin1Char('h'), alias } }, &bad, local.homeDir);
+        const auto h = expandTokens(r.hostName->value, { { QLatin1Char('h'), alias } }, &bad, local.homeDir);
         if (!h)
-            return Result<SshHostConfig>::failure(
-                QStringLiteral("HostName %1: unknown token %2").arg(*r.hostName, bad));
-        out.hostName = *h;
+            return Result<SshHostConfig>::failure(SshConfigNote { r.hostName->where.file, r.hostName->where.line,
+                QStringLiteral("HostName %1: unknown token %2").arg(r.hostName->value, bad) }
+                                                      .toString());
+        hostName = *h;
+        out.origins.insert(QStringLiteral("hostname"), r.hostName->where);
     }
-    out.hostName = out.hostName.toLower();
-    out.user = r.user.value_or(QString());
-    out.port = r.port.value_or(22);
-    if (r.proxyJump && r.proxyJump->compare(QLatin1String("none"), Qt::CaseInsensitive) != 0)
-        out.proxyJump = *r.proxyJump;
-    if (r.proxyCommand && r.proxyCommand->compare(QLatin1String("none"), Qt::CaseInsensitive) != 0) {
-        out.proxyCommand = *r.proxyCommand;
-        out.notes.append({ {}, 0,
+    if (!isAddress(hostName))
+        hostName = hostName.toLower();
+    out.hostName = hostName;
+
+    const bool canonicalize = r.canonicalize && r.canonicalize->value != QLatin1String("no");
+    if (canonicalize)
+        out.notes.append({ r.canonicalize->where.file, r.canonicalize->where.line,
+            QStringLiteral("CanonicalizeHostname: KernelForge does not look names up in CanonicalDomains; the host "
+                           "name is used as it is") });
+    if (r.wantFinal || canonicalize) {
+        // ssh.c: options.hostname is set to the final name before the files are read again,
+        // so a HostName in the final pass changes nothing.
+        if (!r.hostName)
+            r.hostName = Setting<QString> { hostName, SshConfigNote { QStringLiteral("default"), 0, {} } };
+        r.host = hostName;
+        r.finalPass = true;
+        for (const SshConfig& f : files)
+            r.walk(f.statements, false);
+    }
+
+    if (r.user) {
+        out.user = r.user->value;
+        out.origins.insert(QStringLiteral("user"), r.user->where);
+    }
+    out.port = r.port ? r.port->value : 22;
+    if (r.port)
+        out.origins.insert(QStringLiteral("port"), r.port->where);
+    if (r.proxyJump && r.proxyJump->value.compare(QLatin1String("none"), Qt::CaseInsensitive) != 0) {
+        out.proxyJump = r.proxyJump->value;
+        out.origins.insert(QStringLiteral("proxyjump"), r.proxyJump->where);
+    }
+    if (r.proxyCommand && r.proxyCommand->value.compare(QLatin1String("none"), Qt::CaseInsensitive) != 0) {
+        out.proxyCommand = r.proxyCommand->value;
+        out.notes.append({ r.proxyCommand->where.file, r.proxyCommand->where.line,
             QStringLiteral("ProxyCommand is not supported by KernelForge (use ProxyJump): ") + out.proxyCommand });
     }
 
@@ -498,20 +670,26 @@ Result<SshHostConfig> resolveSshHost(const SshConfig& config, const QString& ali
         { QLatin1Char('r'), remoteUser },
         { QLatin1Char('u'), local.user },
     };
-    for (const auto& [raw, where] : std::as_const(r.identityRaw)) {
+    for (const Setting<QString>& raw : std::as_const(r.identityRaw)) {
+        out.identityFilesAsWritten.append(raw.value);
         QString bad;
-        const auto v = expandTokens(raw, tokens, &bad, local.homeDir);
+        const auto v = expandTokens(raw.value, tokens, &bad, local.homeDir);
         if (!v)
-            return Result<SshHostConfig>::failure(SshConfigNote {
-                where.file, where.line, QStringLiteral("IdentityFile %1: unknown token %2").arg(raw, bad) }
+            return Result<SshHostConfig>::failure(SshConfigNote { raw.where.file, raw.where.line,
+                QStringLiteral("IdentityFile %1: unknown token %2").arg(raw.value, bad) }
                                                       .toString());
-        if (v->compare(QLatin1String("none"), Qt::CaseInsensitive) != 0 && !out.identityFiles.contains(*v))
+        if (v->compare(QLatin1String("none"), Qt::CaseInsensitive) != 0 && !out.identityFiles.contains(*v)) {
             out.identityFiles.append(*v);
+            out.identityOrigins.append(raw.where);
+        }
     }
     // UserKnownHostsFile and GlobalKnownHostsFile: lists of files, "none" for no file.
-    auto fileList
-        = [&](const std::optional<QStringList>& raws, const char* keyword, QStringList* files) -> Result<void> {
-        for (const QString& raw : raws.value_or(QStringList())) {
+    auto fileList = [&](const std::optional<Setting<QStringList>>& raws, const char* keyword,
+                        QStringList* files) -> Result<void> {
+        if (!raws)
+            return {};
+        out.origins.insert(QString::fromLatin1(keyword).toLower(), raws->where);
+        for (const QString& raw : raws->value) {
             QString bad;
             const auto v = expandTokens(raw, tokens, &bad, local.homeDir);
             if (!v)
@@ -528,8 +706,119 @@ Result<SshHostConfig> resolveSshHost(const SshConfig& config, const QString& ali
         return s;
     out.knownHostsConfigured = r.knownHosts.has_value();
     out.globalKnownHostsConfigured = r.globalKnownHosts.has_value();
-    out.hashKnownHosts = r.hashKnownHosts;
+    if (r.hashKnownHosts)
+        out.hashKnownHosts = r.hashKnownHosts->value;
     return out;
+}
+
+Result<SshHostConfig> resolveSshHost(
+    const SshConfig& config, const QString& alias, const SshLocalContext& local, const SshCommandLine& commandLine)
+{
+    return resolveSshHost(QList<SshConfig> { config }, alias, local, commandLine);
+}
+
+QString SshConfigSources::home() const
+{
+    return homeDir.isEmpty() ? QDir::homePath() : homeDir;
+}
+
+Result<QList<SshConfig>> loadSshConfigs(const SshConfigSources& sources)
+{
+    QList<SshConfig> files;
+    const QString home = sources.home();
+    if (sources.explicitFile) {
+        if (sources.userConfig.compare(QLatin1String("none"), Qt::CaseInsensitive) == 0)
+            return files;
+        auto config = loadSshConfig(sources.userConfig, home);
+        if (!config)
+            return config.withoutValue();
+        files.append(config.value());
+        return files;
+    }
+    const QString user = sources.userConfig.isEmpty() ? home + QStringLiteral("/.ssh/config") : sources.userConfig;
+    for (const QString& path : { user, sources.systemConfig }) {
+        if (path.isEmpty() || !QFileInfo(path).isFile())
+            continue;
+        auto config = loadSshConfig(path, home);
+        if (!config)
+            return config.withoutValue();
+        files.append(config.value());
+    }
+    return files;
+}
+
+Result<QString> resolveJumpHops(const QString& proxyJump, const QList<SshConfig>& files, const SshLocalContext& local,
+    QStringList* identityFiles, QList<SshConfigNote>* notes)
+{
+    if (proxyJump.isEmpty() || proxyJump.compare(QLatin1String("none"), Qt::CaseInsensitive) == 0)
+        return QString();
+    QStringList hops;
+    for (const QString& spec : proxyJump.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        QString text = spec.trimmed();
+        if (text.startsWith(QLatin1String("ssh://")))
+            text = text.mid(6);
+        const auto d = parseDestination(text);
+        if (!d)
+            return Result<QString>::failure(QStringLiteral("ProxyJump %1: %2").arg(spec, d.error()));
+        SshCommandLine cmd;
+        cmd.user = d->user;
+        cmd.port = d->port;
+        const auto hop = resolveSshHost(files, d->host, local, cmd);
+        if (!hop)
+            return Result<QString>::failure(QStringLiteral("ProxyJump %1: %2").arg(spec, hop.error()));
+        if (!hop->proxyJump.isEmpty())
+            notes->append({ hop->origins.value(QStringLiteral("proxyjump")).file,
+                hop->origins.value(QStringLiteral("proxyjump")).line,
+                QStringLiteral("the jump host %1 has a ProxyJump of its own (%2); KernelForge goes to it directly")
+                    .arg(d->host, hop->proxyJump) });
+        for (const QString& k : hop->identityFiles)
+            if (!identityFiles->contains(k))
+                identityFiles->append(k);
+        Destination out;
+        out.user = hop->user;
+        out.host = hop->hostName;
+        out.port = hop->port;
+        hops.append(formatDestination(out));
+    }
+    return hops.join(QLatin1Char(','));
+}
+
+Result<FollowedProfile> followSshConfig(
+    const HostProfile& profile, const QList<SshConfig>& files, const SshLocalContext& local)
+{
+    FollowedProfile out;
+    out.profile = profile;
+    if (profile.sshConfigAlias.isEmpty() || profile.isLocal || profile.isDemo)
+        return out;
+    const auto resolved = resolveSshHost(files, profile.sshConfigAlias, local);
+    if (!resolved)
+        return Result<FollowedProfile>::failure(
+            QStringLiteral("%1 (from your ssh configuration): %2").arg(profile.sshConfigAlias, resolved.error()));
+    out.config = resolved.value();
+    out.notes = out.config.notes;
+    HostProfile& p = out.profile;
+    p.host = out.config.hostName;
+    p.user = out.config.user;
+    p.port = out.config.port;
+    p.identityFiles = out.config.identityFiles;
+    const auto hops = resolveJumpHops(out.config.proxyJump, files, local, &p.identityFiles, &out.notes);
+    if (!hops)
+        return hops.withoutValue();
+    p.proxyJump = hops.value();
+    p.knownHostsFile = out.config.userKnownHostsFiles.value(0);
+    return out;
+}
+
+Result<FollowedProfile> followSshConfig(const HostProfile& profile, const SshConfigSources& sources)
+{
+    if (profile.sshConfigAlias.isEmpty() || profile.isLocal || profile.isDemo)
+        return FollowedProfile { profile, {}, {} };
+    const auto files = loadSshConfigs(sources);
+    if (!files)
+        return files.withoutValue();
+    SshLocalContext local = SshLocalContext::current();
+    local.homeDir = sources.home();
+    return followSshConfig(profile, files.value(), local);
 }
 
 namespace {

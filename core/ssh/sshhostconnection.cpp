@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/ssh/sshhostconnection.h"
 
+#include "core/log/logging.h"
+#include "core/ssh/sshconfig.h"
 #include "core/ssh/sshsession.h"
 #include "core/ssh/sshtransport.h"
 #include "core/timeline/producers.h"
@@ -29,18 +31,34 @@ std::shared_ptr<Transport> SshHostConnection::transport() const
 void SshHostConnection::connectToHost()
 {
     Q_ASSERT(QThread::currentThread() == thread());
+    const bool idle = !m_session || m_session->state() == ConnectionState::Disconnected
+        || m_session->state() == ConnectionState::Failed;
+    if (!idle)
+        return;
+    // A host that follows the user's ssh configuration is resolved again at every connect,
+    // so an edit of ~/.ssh/config since the last one counts (a new session when it changed).
+    const auto followed = followSshConfig(profile());
+    if (!followed) {
+        setState(ConnectionState::Failed, followed.error());
+        return;
+    }
+    for (const SshConfigNote& n : followed->notes)
+        log::ssh()->warn("{}", n.toString().toStdString());
+    if (m_session && m_session->options().profile != followed->profile) {
+        m_session->disconnect(this);
+        m_session.reset();
+        m_transport.reset();
+    }
     if (!m_session) {
         SshSessionOptions options;
-        options.profile = profile();
+        options.profile = followed->profile;
         options.interaction = m_interaction;
         options.reconnect = true;
         m_session = SshSession::create(options);
         connect(
             m_session.get(), &SshSession::stateChanged, this, &SshHostConnection::onSessionState, Qt::QueuedConnection);
     }
-    const ConnectionState s = m_session->state();
-    if (s == ConnectionState::Disconnected || s == ConnectionState::Failed)
-        m_session->connectToHost();
+    m_session->connectToHost();
 }
 
 void SshHostConnection::disconnectFromHost()

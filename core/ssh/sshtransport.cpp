@@ -7,6 +7,7 @@
 #include "core/ssh/sftpop.h"
 #include "core/ssh/sftpreadop.h"
 #include "core/ssh/sftpwriteop.h"
+#include "core/ssh/sshconfig.h"
 #include "core/ssh/sshsession.h"
 #include "core/ssh/tunnelop.h"
 #include "core/util/loginshell.h"
@@ -227,8 +228,14 @@ QString formatByteSize(qint64 bytes)
 Result<std::shared_ptr<SshTransport>> SshTransport::connect(
     const HostProfile& profile, const SshConnectOptions& options)
 {
+    // A profile that follows the user's ssh configuration is resolved as the files say now.
+    const auto followed = followSshConfig(profile, sshConfigSources(options.knownHostsSources));
+    if (!followed)
+        return Result<std::shared_ptr<SshTransport>>::failure(followed.error());
+    for (const SshConfigNote& n : followed->notes)
+        log::ssh()->warn("{}", n.toString().toStdString());
     SshSessionOptions so;
-    so.profile = profile;
+    so.profile = followed->profile;
     so.interaction = options.interaction;
     so.secrets = options.secrets;
     so.acceptNewHostKey = options.acceptNewHostKey;

@@ -3,9 +3,11 @@
 #include "ui/hosts/connectdialog.h"
 
 #include "core/hosts/destination.h"
+#include "core/hosts/destinationresolver.h"
 #include "core/hosts/hostprofilestore.h"
 #include "core/hosts/keyinstall.h"
 #include "core/hosts/secretstore.h"
+#include "core/ssh/sshconfig.h"
 #include "core/ssh/sshsession.h"
 #include "core/ssh/sshtransport.h"
 #include "core/transport/transportpool.h"
@@ -32,6 +34,20 @@ namespace kf {
 namespace {
 constexpr int kProfileRole = Qt::UserRole + 1;
 constexpr int kImportedRole = Qt::UserRole + 2;
+
+// Whether the user's ssh configuration defines name (resolveDestination's first rule).
+bool definesHost(const QString& home, const QString& name)
+{
+    SshConfigSources sources;
+    sources.homeDir = home;
+    const auto files = loadSshConfigs(sources);
+    if (!files)
+        return false;
+    SshLocalContext local = SshLocalContext::current();
+    local.homeDir = home;
+    const auto r = resolveDestination({ name, {} }, {}, files.value(), local);
+    return r && r->source == ResolvedDestination::Source::SshConfig;
+}
 } // namespace
 
 ConnectDialog::ConnectDialog(HostProfileStore* store, QWidget* parent)
@@ -65,8 +81,13 @@ ConnectDialog::ConnectDialog(HostProfileStore* store, QWidget* parent)
     form->setContentsMargins(0, 0, 0, 0);
     m_destination = new QLineEdit(right);
     m_destination->setObjectName(QStringLiteral("destination"));
-    m_destination->setPlaceholderText(QStringLiteral("user@host:port"));
+    m_destination->setPlaceholderText(QStringLiteral("user@host:port, or a Host of ~/.ssh/config"));
     form->addRow(QStringLiteral("&Destination:"), m_destination);
+    m_follow = new QCheckBox(right);
+    m_follow->setObjectName(QStringLiteral("followSshConfig"));
+    m_follow->setToolTip(QStringLiteral("Read ~/.ssh/config again at every connect, so later edits of it count"));
+    m_follow->hide();
+    form->addRow(QString(), m_follow);
     m_name = new QLineEdit(right);
     m_name->setObjectName(QStringLiteral("name"));
     m_name->setPlaceholderText(QStringLiteral("shown in the sidebar (default: the host)"));
@@ -111,6 +132,13 @@ ConnectDialog::ConnectDialog(HostProfileStore* store, QWidget* parent)
     m_save->setObjectName(QStringLiteral("save"));
     m_save->setEnabled(m_store != nullptr);
     form->addRow(QString(), m_save);
+    m_origins = new QLabel(right);
+    m_origins->setObjectName(QStringLiteral("origins"));
+    m_origins->setTextFormat(Qt::PlainText);
+    m_origins->setWordWrap(true);
+    m_origins->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_origins->hide();
+    form->addRow(QString(), m_origins);
     splitter->addWidget(right);
     splitter->setStretchFactor(1, 2);
     m_list->setMinimumWidth(300);
@@ -149,6 +177,15 @@ ConnectDialog::ConnectDialog(HostProfileStore* store, QWidget* parent)
     connect(m_list, &QListWidget::itemDoubleClicked, this, &ConnectDialog::accept);
     connect(m_import, &QPushButton::clicked, this, [this] { importSshConfig(); });
     connect(m_destination, &QLineEdit::textEdited, this, &ConnectDialog::onDestinationEdited);
+    connect(m_follow, &QCheckBox::toggled, this, [this](bool on) {
+        if (m_syncing)
+            return;
+        if (on)
+            showSshConfig(m_alias);
+        setFollowing(on);
+        if (!on) // the destination is now the fields' own, not the alias
+            updateDestinationFromFields();
+    });
     for (QLineEdit* e : { m_user, m_host })
         connect(e, &QLineEdit::textEdited, this, &ConnectDialog::updateDestinationFromFields);
     connect(m_port, &QSpinBox::valueChanged, this, &ConnectDialog::updateDestinationFromFields);
@@ -366,6 +403,96 @@ void ConnectDialog::setProfile(const HostProfile& p)
     m_tags->setText(p.tags.join(QStringLiteral(", ")));
     m_syncing = false;
     updateDestinationFromFields();
+    // A host that follows the file shows what the file says now, not what was saved.
+    m_alias = p.sshConfigAlias;
+    if (!m_alias.isEmpty())
+        showSshConfig(m_alias);
+    setFollowing(!m_alias.isEmpty());
+}
+
+bool ConnectDialog::showSshConfig(const QString& alias)
+{
+    SshConfigSources sources;
+    sources.homeDir = m_sshHome;
+    const auto files = loadSshConfigs(sources);
+    if (!files) {
+        showMessage(files.error(), true);
+        return false;
+    }
+    HostProfile p;
+    p.sshConfigAlias = alias;
+    SshLocalContext local = SshLocalContext::current();
+    local.homeDir = m_sshHome;
+    const auto followed = followSshConfig(p, files.value(), local);
+    if (!followed) {
+        showMessage(followed.error(), true);
+        return false;
+    }
+    const HostProfile& f = followed->profile;
+    const SshHostConfig& c = followed->config;
+    m_syncing = true;
+    if (m_name->text().trimmed().isEmpty())
+        m_name->setText(alias);
+    m_host->setText(f.host);
+    m_port->setValue(f.port);
+    m_user->setText(f.user);
+    m_identities->setPlainText(f.identityFiles.join(QLatin1Char('\n')));
+    m_proxyJump->setText(f.proxyJump);
+    m_knownHosts->setText(f.knownHostsFile);
+    m_destination->setText(alias);
+    m_syncing = false;
+    // Where each value came from, as `kernelforge-cli hosts resolve --explain` says it.
+    const QString home = m_sshHome.endsWith(QLatin1Char('/')) ? m_sshHome : m_sshHome + QLatin1Char('/');
+    auto where = [&](const char* key) {
+        const auto it = c.origins.constFind(QString::fromLatin1(key));
+        if (it == c.origins.constEnd())
+            return QStringLiteral("default");
+        QString place = it->place();
+        if (place.startsWith(home))
+            place = QStringLiteral("~/") + place.mid(home.size());
+        return place;
+    };
+    QStringList lines { QStringLiteral("From your ssh configuration (Host %1):").arg(alias),
+        QStringLiteral("  HostName %1 — %2").arg(f.host, where("hostname")),
+        QStringLiteral("  User %1 — %2").arg(f.user.isEmpty() ? QStringLiteral("(yours)") : f.user, where("user")),
+        QStringLiteral("  Port %1 — %2").arg(f.port).arg(where("port")) };
+    for (qsizetype i = 0; i < c.identityFiles.size(); ++i) {
+        QString place = c.identityOrigins.value(i).place();
+        if (place.startsWith(home))
+            place = QStringLiteral("~/") + place.mid(home.size());
+        lines << QStringLiteral("  IdentityFile %1 — %2").arg(c.identityFiles[i], place);
+    }
+    if (!c.proxyJump.isEmpty())
+        lines << QStringLiteral("  ProxyJump %1 — %2 (connects via %3)")
+                     .arg(c.proxyJump, where("proxyjump"), f.proxyJump);
+    for (const SshConfigNote& n : followed->notes)
+        lines << QStringLiteral("  Note: ") + n.toString();
+    m_origins->setText(lines.join(QLatin1Char('\n')));
+    m_host->setToolTip(where("hostname"));
+    m_user->setToolTip(where("user"));
+    m_port->setToolTip(where("port"));
+    m_proxyJump->setToolTip(where("proxyjump"));
+    return true;
+}
+
+void ConnectDialog::setFollowing(bool follow)
+{
+    m_syncing = true;
+    m_follow->setVisible(!m_alias.isEmpty());
+    m_follow->setText(QStringLiteral("&Follow ~/.ssh/config (Host %1)").arg(m_alias));
+    m_follow->setChecked(follow && !m_alias.isEmpty());
+    m_syncing = false;
+    const bool on = m_follow->isChecked();
+    // What the file decides is shown, not edited here; untick to make the values this profile's own.
+    for (QLineEdit* e : { m_host, m_user, m_proxyJump, m_knownHosts })
+        e->setReadOnly(on);
+    m_port->setReadOnly(on);
+    m_identities->setReadOnly(on);
+    m_browseKey->setEnabled(!on);
+    m_origins->setVisible(on);
+    if (!on)
+        for (QWidget* w : std::initializer_list<QWidget*> { m_host, m_user, m_port, m_proxyJump })
+            w->setToolTip(QString());
 }
 
 void ConnectDialog::onDestinationEdited(const QString& text)
@@ -385,6 +512,18 @@ void ConnectDialog::onDestinationEdited(const QString& text)
         return;
     }
     m_message->hide();
+    // A bare name the ssh configuration defines is that Host, as ssh would read it.
+    if (d->user.isEmpty() && !d->port && definesHost(m_sshHome, d->host)) {
+        m_alias = d->host;
+        if (showSshConfig(m_alias)) {
+            setFollowing(true);
+            return;
+        }
+    }
+    if (!m_alias.isEmpty()) {
+        m_alias.clear();
+        setFollowing(false);
+    }
     m_syncing = true;
     m_user->setText(d->user);
     m_host->setText(d->host);
@@ -417,6 +556,8 @@ HostProfile ConnectDialog::profile() const
     }
     p.proxyJump = m_proxyJump->text().trimmed();
     p.knownHostsFile = m_knownHosts->text().trimmed();
+    if (m_follow->isChecked())
+        p.sshConfigAlias = m_alias;
     for (const QString& t : m_tags->text().split(QLatin1Char(','))) {
         if (!t.trimmed().isEmpty())
             p.tags << t.trimmed();

@@ -24,7 +24,11 @@ class UserInteraction;
 // "Connect to a server": pick a saved profile (hosts.yaml), import the hosts of
 // ~/.ssh/config, or type an ad-hoc user@host:port; set identity files, ProxyJump and the
 // known_hosts file; optionally save the profile. A typed destination goes through
-// kf::parseDestination (core/hosts/destination.h), as the CLI's do. "Set up key login" installs
+// kf::parseDestination (core/hosts/destination.h), as the CLI's do; a name the ssh configuration
+// defines (a Host alias) is resolved as ssh resolves it. A host imported from, or typed as an
+// alias of, ~/.ssh/config follows the file ("Follow ~/.ssh/config"): its fields show what the
+// file says now, read-only, each with the file:line it came from, and connecting reads the file
+// again (HostProfile::sshConfigAlias); unticked, the fields are the profile's own. "Set up key login" installs
 // KernelForge's own key on the server (core/hosts/keyinstall.h), logging in once with the password
 // or, for an RSA key libssh2 cannot use, through the system's ssh; the form then uses that key.
 // The dialog only edits profiles: the caller connects (HostManager::add(profile())->connectToHost()).
@@ -72,6 +76,8 @@ public:
     QPushButton* forgetButton() const { return m_forget; }
     QPushButton* installKeyButton() const { return m_installKey; }
     QLabel* messageLabel() const { return m_message; }
+    QCheckBox* followButton() const { return m_follow; }
+    QLabel* originsLabel() const { return m_origins; }
 
 Q_SIGNALS:
     void keyInstallFinished(bool ok, const QString& message);
@@ -88,6 +94,10 @@ private:
     void updateDestinationFromFields();
     void showMessage(const QString& text, bool error);
     void askHowToInstallKey();
+    // Fills the fields from the ssh configuration's reading of alias (follow mode) and says
+    // where each value came from; false when the configuration cannot be read.
+    bool showSshConfig(const QString& alias);
+    void setFollowing(bool follow);
 
     HostProfileStore* m_store;
     SecretStore* m_secrets = nullptr;
@@ -106,6 +116,9 @@ private:
     QLineEdit* m_knownHosts;
     QLineEdit* m_tags;
     QCheckBox* m_save;
+    QCheckBox* m_follow;
+    QLabel* m_origins;
+    QString m_alias; // the ssh configuration's Host the form shows, when any
     QLabel* m_message;
     QPushButton* m_connect;
     bool m_syncing = false; // guards the destination <-> fields round trip

@@ -251,17 +251,122 @@ private Q_SLOTS:
             qPrintable(notesText(r->notes)));
     }
 
-    void matchIsNotedWithItsLine()
+    // Match blocks are evaluated; `exec` is never run (its block does not apply), which the
+    // resolution notes with the line. Parsing notes nothing.
+    void matchExecIsNotedWithItsLine()
     {
         const SshConfig config = parseData(QStringLiteral("match.conf"));
         QVERIFY(config.ok());
-        QCOMPARE(config.notes.size(), 1); // "Match all" is understood, the other one is not
-        QCOMPARE(config.notes.first().file, QStringLiteral("match.conf"));
-        QCOMPARE(config.notes.first().line, 4);
-        QVERIFY(config.notes.first().message.contains(QLatin1String("Match host *.internal exec")));
+        QVERIFY(config.notes.isEmpty());
         const auto r = resolveSshHost(config, QStringLiteral("x.internal"), fixedLocal());
         QCOMPARE(r->notes.size(), 1);
         QCOMPARE(r->notes.first().line, 4);
+        QVERIFY(r->notes.first().message.contains(QLatin1String("\"Match exec\" is not run")));
+        // An earlier criterion that fails means ssh would not run the command either: no note.
+        QVERIFY(resolveSshHost(config, QStringLiteral("before"), fixedLocal())->notes.isEmpty());
+    }
+
+    void matchCriteria_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("alias");
+        QTest::addColumn<int>("port");
+        const QByteArray tail = "\nMatch all\n  Port 1\n";
+        const QByteArray finalTail = "\nMatch final all\n  Port 1\n"; // a fallback of the final pass only
+        QTest::newRow("host list, case-insensitive")
+            << "Match host A.example,b.example\n  Port 2" + tail << "a.EXAMPLE" << 2;
+        QTest::newRow("negated host in list")
+            << "Match host *.example,!bad.example\n  Port 2" + tail << "bad.example" << 1;
+        QTest::newRow("host sees HostName")
+            << "Host al\n  HostName real.example\nMatch host real.example\n  Port 2" + tail << "al" << 2;
+        QTest::newRow("originalhost sees the alias")
+            << "Host al\n  HostName real.example\nMatch originalhost al\n  Port 2" + tail << "al" << 2;
+        QTest::newRow("user defaults to the local user") << "Match user tester\n  Port 2" + tail << "h" << 2;
+        QTest::newRow("negated localuser") << "Match !localuser tester\n  Port 2" + tail << "h" << 1;
+        QTest::newRow("all criteria must hold") << "Match host h user nobody\n  Port 2" + tail << "h" << 1;
+        QTest::newRow("final pass: Host sees the final name")
+            << "Host al\n  HostName Final.Example\nMatch final\n\nHost final.example\n  Port 2" + finalTail << "al"
+            << 2;
+        QTest::newRow("canonical only in the final pass") << "Match canonical\n  Port 2" + tail << "h" << 1;
+        QTest::newRow("canonical with a final pass")
+            << "Match canonical\n  Port 2\nMatch final\n" + finalTail << "h" << 2;
+        // A `Match all` before the final pass sets the port in the first pass already.
+        QTest::newRow("the first pass sets values first")
+            << "Host al\n  HostName Final.Example\nMatch final\n\nHost final.example\n  Port 2" + tail << "al" << 1;
+        QTest::newRow("a malformed Match never applies") << "Match host\n  Port 2" + tail << "h" << 1;
+        QTest::newRow("all with another criterion is malformed") << "Match host h all x\n  Port 2" + tail << "h" << 1;
+    }
+    void matchCriteria()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, alias);
+        QFETCH(int, port);
+        const auto r = resolveSshHost(parseSshConfig(text, QStringLiteral("t.conf")), alias, fixedLocal());
+        QVERIFY2(r.ok(), qPrintable(r.error()));
+        QCOMPARE(int(r->port), port);
+    }
+
+    // What was typed wins over every file, and each value says where it came from.
+    void commandLineWinsAndOriginsNameTheLine()
+    {
+        const QByteArray text = "Host gpu\n  HostName 10.0.0.1\n  User cfg\n  Port 2222\n  IdentityFile ~/k\n"
+                                "  ProxyJump bastion\n";
+        const SshConfig config = parseSshConfig(text, QStringLiteral("c.conf"));
+        const auto plain = resolveSshHost(config, QStringLiteral("gpu"), fixedLocal());
+        QVERIFY(plain.ok());
+        QCOMPARE(plain->origins.value(QStringLiteral("hostname")).place(), QStringLiteral("c.conf:2"));
+        QCOMPARE(plain->origins.value(QStringLiteral("user")).place(), QStringLiteral("c.conf:3"));
+        QCOMPARE(plain->origins.value(QStringLiteral("port")).place(), QStringLiteral("c.conf:4"));
+        QCOMPARE(plain->identityOrigins.value(0).place(), QStringLiteral("c.conf:5"));
+        QCOMPARE(plain->identityFilesAsWritten, QStringList { QStringLiteral("~/k") });
+        QCOMPARE(plain->identityFiles, QStringList { QStringLiteral("/home/tester/k") });
+        SshCommandLine typed;
+        typed.user = QStringLiteral("me");
+        typed.port = 22;
+        typed.proxyJump = QStringLiteral("none");
+        typed.identityFiles = { QStringLiteral("/typed") };
+        const auto r = resolveSshHost(config, QStringLiteral("gpu"), fixedLocal(), typed);
+        QVERIFY(r.ok());
+        QCOMPARE(r->user, QStringLiteral("me"));
+        QCOMPARE(int(r->port), 22);
+        QVERIFY(r->proxyJump.isEmpty());
+        QCOMPARE(r->identityFiles, (QStringList { QStringLiteral("/typed"), QStringLiteral("/home/tester/k") }));
+        QCOMPARE(r->origins.value(QStringLiteral("user")).place(), QStringLiteral("command line"));
+    }
+
+    // Names are lower-cased as ssh does; addresses are not.
+    void addressesKeepTheirCase()
+    {
+        const SshConfig config = parseSshConfig("Host v6\n  HostName 2001:DB8::1\n", QStringLiteral("a.conf"));
+        QCOMPARE(resolveSshHost(config, QStringLiteral("v6"), fixedLocal())->hostName, QStringLiteral("2001:DB8::1"));
+        QCOMPARE(resolveSshHost(config, QStringLiteral("Name.Example"), fixedLocal())->hostName,
+            QStringLiteral("name.example"));
+    }
+
+    // An imported host follows the file: resolved again, an edit counts; its ProxyJump alias is
+    // resolved through the same file, and the jump host's key is tried too.
+    void followedProfilesReadTheFileAsItIsNow()
+    {
+        HostProfile imported;
+        imported.name = QStringLiteral("gpu");
+        imported.sshConfigAlias = QStringLiteral("gpu");
+        imported.host = QStringLiteral("stale.example");
+        const QByteArray before = "Host gpu\n  HostName 10.0.0.1\n  ProxyJump bastion\n  IdentityFile /k/gpu\n"
+                                  "Host bastion\n  HostName jump.example\n  User hop\n  Port 2200\n"
+                                  "  IdentityFile /k/jump\n";
+        auto f = followSshConfig(imported, { parseSshConfig(before, QStringLiteral("c")) }, fixedLocal());
+        QVERIFY2(f.ok(), qPrintable(f.error()));
+        QCOMPARE(f->profile.host, QStringLiteral("10.0.0.1"));
+        QCOMPARE(f->profile.proxyJump, QStringLiteral("hop@jump.example:2200"));
+        QCOMPARE(f->profile.identityFiles, (QStringList { QStringLiteral("/k/gpu"), QStringLiteral("/k/jump") }));
+        QByteArray after = before;
+        after.replace("10.0.0.1", "10.0.0.2");
+        f = followSshConfig(imported, { parseSshConfig(after, QStringLiteral("c")) }, fixedLocal());
+        QCOMPARE(f->profile.host, QStringLiteral("10.0.0.2"));
+        // A profile of KernelForge's own is left as it is.
+        HostProfile own = imported;
+        own.sshConfigAlias.clear();
+        QCOMPARE(followSshConfig(own, { parseSshConfig(after, QStringLiteral("c")) }, fixedLocal())->profile, own);
     }
 
     void errorsCarryFileAndLine()

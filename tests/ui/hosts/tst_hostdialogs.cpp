@@ -476,6 +476,68 @@ private Q_SLOTS:
         QCOMPARE(reloaded->profiles[1], adHoc);
     }
 
+    // A Host of ~/.ssh/config typed as the destination (or imported) follows the file: the fields
+    // show what it says now, read-only, with the file:line of each value; a saved host reads the
+    // file again when shown; unticking makes the values the profile's own.
+    void connectDialogFollowsSshConfig()
+    {
+        QTemporaryDir home;
+        const QString config = home.filePath(QStringLiteral(".ssh/config"));
+        QVERIFY(test::writeFile(config,
+            "Host gpu1\n  HostName 10.1.0.1\n  User ml\n  ProxyJump bastion\n"
+            "Host bastion\n  HostName b.example\n  User j\n"));
+        HostProfileStore store(home.filePath(QStringLiteral("hosts.yaml")));
+        {
+            ConnectDialog d(&store);
+            d.setSshHomeDir(home.path());
+            d.show();
+            QTest::keyClicks(d.destinationField(), QStringLiteral("gpu1"));
+            QVERIFY(d.followButton()->isVisible());
+            QVERIFY(d.followButton()->isChecked());
+            auto* host = d.findChild<QLineEdit*>(QStringLiteral("host"));
+            QCOMPARE(host->text(), QStringLiteral("10.1.0.1"));
+            QVERIFY(host->isReadOnly());
+            QVERIFY2(d.originsLabel()->text().contains(QStringLiteral("HostName 10.1.0.1 \u2014 ~/.ssh/config:2")),
+                qPrintable(d.originsLabel()->text()));
+            QVERIFY2(d.originsLabel()->text().contains(QStringLiteral("User ml \u2014 ~/.ssh/config:3")),
+                qPrintable(d.originsLabel()->text()));
+            QVERIFY2(d.originsLabel()->text().contains(QStringLiteral("Port 22 \u2014 default")),
+                qPrintable(d.originsLabel()->text()));
+            const HostProfile p = d.profile();
+            QCOMPARE(p.sshConfigAlias, QStringLiteral("gpu1"));
+            QCOMPARE(p.name, QStringLiteral("gpu1"));
+            QCOMPARE(p.proxyJump, QStringLiteral("j@b.example:22"));
+            saveGrab(&d, QStringLiteral("connect-dialog-ssh-config"));
+            d.setSaveRequested(true);
+            d.connectButton()->click();
+            QCOMPARE(d.result(), int(QDialog::Accepted));
+        }
+        const auto saved = store.load();
+        QVERIFY(saved.ok());
+        QCOMPARE(saved->profiles.size(), 1);
+        QCOMPARE(saved->profiles[0].sshConfigAlias, QStringLiteral("gpu1"));
+
+        // The file changes; the saved host shows (and will connect to) what it says now.
+        QVERIFY(test::writeFile(config, "Host gpu1\n  HostName 10.1.0.9\n  User ml\n"));
+        ConnectDialog d(&store);
+        d.setSshHomeDir(home.path());
+        d.show();
+        d.profileList()->setCurrentRow(0);
+        auto* host = d.findChild<QLineEdit*>(QStringLiteral("host"));
+        QCOMPARE(host->text(), QStringLiteral("10.1.0.9"));
+        QVERIFY(d.profile().proxyJump.isEmpty());
+        // Unticked: the fields are this profile's own, editable, and it no longer follows the file.
+        d.followButton()->click();
+        QVERIFY(!host->isReadOnly());
+        QVERIFY(!d.originsLabel()->isVisible());
+        QVERIFY(d.profile().sshConfigAlias.isEmpty());
+        QCOMPARE(d.destinationField()->text(), QStringLiteral("ml@10.1.0.9"));
+        d.connectButton()->click();
+        QCOMPARE(d.result(), int(QDialog::Accepted));
+        QCOMPARE(d.profile().host, QStringLiteral("10.1.0.9"));
+        QVERIFY(d.profile().sshConfigAlias.isEmpty());
+    }
+
     void connectDialogRefusesWithoutHost()
     {
         ConnectDialog d(nullptr);
