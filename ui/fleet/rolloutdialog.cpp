@@ -109,6 +109,7 @@ RolloutDialog::RolloutDialog(const QList<HostProfile>& hosts, QWidget* parent)
     outer->addWidget(split, 1);
     auto* bottom = new QHBoxLayout;
     m_summary = new QLabel(this);
+    m_summary->setTextFormat(Qt::PlainText); // hosts' and recipes' words
     m_start = new QPushButton(tr("Start"), this);
     m_start->setObjectName(QStringLiteral("rolloutStart"));
     m_start->setEnabled(!hosts.isEmpty());

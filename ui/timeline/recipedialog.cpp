@@ -43,6 +43,7 @@ RecipeDialog::RecipeDialog(
     auto* layout = new QVBoxLayout(this);
     auto* form = new QFormLayout();
     auto* file = new QLabel(recipePath, this);
+    file->setTextFormat(Qt::PlainText);
     file->setTextInteractionFlags(Qt::TextSelectableByMouse);
     form->addRow(tr("Recipe"), file);
     m_hosts->setObjectName(QStringLiteral("recipeHost"));
@@ -72,6 +73,7 @@ RecipeDialog::RecipeDialog(
                                  "verifies and launches, stopping at the first step that fails."));
     layout->addWidget(m_log, 1);
     m_status->setObjectName(QStringLiteral("recipeStatus"));
+    m_status->setTextFormat(Qt::PlainText); // the recipe's and the host's words
     m_status->setWordWrap(true);
     layout->addWidget(m_status);
     auto* buttons = new QDialogButtonBox(this);
