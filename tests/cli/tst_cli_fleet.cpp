@@ -376,14 +376,26 @@ void TestCliFleet::recipeRolloutOnPrometheusSelectedHosts()
     auto cmake
         = [](const DemoHost& d) { return test::readFile(d.homeDir() + QStringLiteral("/sgl-kernel/CMakeLists.txt")); };
     const QByteArray before2 = cmake(two), before3 = cmake(three), beforeDemo = cmake(*m_demo);
+    // The saved hosts are these demo sshds (127.0.0.1, their own ports), the Prometheus hosts
+    // the replayed ones: they meet by name only, which an exporter elsewhere could claim, so
+    // a rollout acts on them only with --yes-name-only.
     auto rollout = [&](const QStringList& extra) {
         return test::runCli(QStringList { QStringLiteral("fleet"), QStringLiteral("rollout"), QStringLiteral("recipe"),
                                 QStringLiteral("--recipe"), recipe, QStringLiteral("--prometheus"), m_prom->url(),
                                 QStringLiteral("--match"), QStringLiteral("name=gpu-node-00*"),
                                 QStringLiteral("--hosts-file"), hosts, QStringLiteral("--json") }
-                + extra,
+                + extra + QStringList { QStringLiteral("--yes-name-only") },
             300000, env());
     };
+    const auto unconfirmed = test::runCli(
+        { QStringLiteral("fleet"), QStringLiteral("rollout"), QStringLiteral("recipe"), QStringLiteral("--recipe"),
+            recipe, QStringLiteral("--prometheus"), m_prom->url(), QStringLiteral("--match"),
+            QStringLiteral("name=gpu-node-00*"), QStringLiteral("--hosts-file"), hosts },
+        120000, env());
+    QVERIFY2(unconfirmed.exitCode == 2, QByteArray(unconfirmed.out + unconfirmed.err).constData());
+    QVERIFY2(unconfirmed.err.contains("matches the saved host gpu-node-001 by name only")
+            && unconfirmed.err.contains("left out (--yes-name-only acts on such hosts)"),
+        unconfirmed.err.constData());
     auto states = [](const QByteArray& out) {
         QStringList s;
         for (const QJsonObject& o : jsonLines(out))
@@ -422,7 +434,8 @@ void TestCliFleet::recipeRolloutOnPrometheusSelectedHosts()
     const auto one1 = test::runCli(
         { QStringLiteral("fleet"), QStringLiteral("rollout"), QStringLiteral("recipe"), QStringLiteral("--recipe"),
             recipe, QStringLiteral("--dry-run"), QStringLiteral("--prometheus"), m_prom->url(),
-            QStringLiteral("--match"), QStringLiteral("name=gpu-node-003"), QStringLiteral("--hosts-file"), hosts },
+            QStringLiteral("--match"), QStringLiteral("name=gpu-node-003"), QStringLiteral("--hosts-file"), hosts,
+            QStringLiteral("--yes-name-only") },
         120000, env());
     QVERIFY2(one1.exitCode == 0, QByteArray(one1.out + one1.err).constData());
     QVERIFY2(one1.out.contains("1 of 1 host(s) succeeded") && one1.out.contains("gpu-node-003"), one1.out.constData());
