@@ -180,8 +180,9 @@ void ProcessPanel::sendSignal(const GpuProcess& p, const QString& signal)
     updateActions();
     showResult(tr("Sending %1 to PID %2…").arg(signal).arg(p.pid), false);
     const qint64 pid = p.pid;
-    m_requests.track(
-        QtConcurrent::run(transportPool(), [transport, pid, signal] { return signalProcess(*transport, pid, signal); }),
+    const qint64 start = p.startTicks;
+    m_requests.track(QtConcurrent::run(transportPool(),
+                         [transport, pid, signal, start] { return signalProcess(*transport, pid, signal, start); }),
         [this, p, signal](const SignalResult& r) {
             m_busy = false;
             const bool ok = r.outcome == SignalOutcome::Signalled || r.outcome == SignalOutcome::Gone;
@@ -199,8 +200,10 @@ void ProcessPanel::checkAfterGrace(const GpuProcess& p)
     if (!transport)
         return;
     const qint64 pid = p.pid;
-    m_requests.track(QtConcurrent::run(transportPool(),
-                         [transport, pid] { return signalProcess(*transport, pid, QStringLiteral("0")); }),
+    const qint64 start = p.startTicks;
+    m_requests.track(
+        QtConcurrent::run(transportPool(),
+            [transport, pid, start] { return signalProcess(*transport, pid, QStringLiteral("0"), start); }),
         [this, p](const SignalResult& r) {
             if (r.outcome == SignalOutcome::Gone) {
                 showResult(tr("PID %1 ended after TERM").arg(p.pid), false);
