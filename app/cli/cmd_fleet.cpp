@@ -719,9 +719,11 @@ int gpuExport(QStringList args)
     const QString me = QStringLiteral("gpu export");
     QString listen, hostname;
     int interval = 1000;
+    bool allowRemote = false;
     // Our own flags first, so that no value of theirs is taken for the destination.
     FlagTable flags;
     flags.add("--listen", &listen)
+        .add("--allow-remote", &allowRemote)
         .add("--hostname", &hostname)
         .add("--interval", &interval, 100, "milliseconds >= 100");
     if (const auto taken = flags.take(args); !taken)
@@ -736,6 +738,17 @@ int gpuExport(QStringList args)
         err() << "gpu export: --listen ADDRESS:PORT is required (e.g. 127.0.0.1:9400)\n";
         return cli::kExitUsage;
     }
+    // Anyone who reaches a non-loopback address reads the host's GPU metrics, and the page has
+    // no login: only when asked for by name.
+    QString listenHost = listen.left(listen.lastIndexOf(u':'));
+    if (listenHost.startsWith(u'[') && listenHost.endsWith(u']'))
+        listenHost = listenHost.mid(1, listenHost.size() - 2);
+    const QHostAddress listenAddress(listenHost);
+    if (!listenAddress.isNull() && !listenAddress.isLoopback() && !allowRemote)
+        return usageError(me,
+            QStringLiteral("%1 is not a loopback address: anyone who can reach it would read the GPU metrics "
+                           "(no login); add --allow-remote to serve them there anyway")
+                .arg(listenHost));
     const auto opened = openTarget(target);
     if (!opened)
         return connectionError(me, opened.error());
@@ -766,8 +779,10 @@ int gpuExport(QStringList args)
     }
     const QString shown = listen.left(listen.lastIndexOf(u':'));
     err() << "gpu export: serving http://" << shown << ':' << server.port() << "/metrics for " << opened->label
-          << " (dcgm-exporter names)\n"
-          << Qt::flush;
+          << " (dcgm-exporter names)\n";
+    if (!server.isLoopback())
+        err() << "gpu export: warning: " << shown << " is reachable from other machines, without a login\n";
+    err() << Qt::flush;
     monitor.start();
     const int rc = QCoreApplication::exec();
     monitor.stop();
