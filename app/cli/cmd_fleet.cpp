@@ -429,6 +429,7 @@ int rollout(QStringList args)
                 recipeOptions.env.insert(file.value());
                 return Result<void>();
             })
+        .add("--env-from-profile", &recipeOptions.envFromProfile)
         .add("--json", &json);
     if (const auto taken = takeSourceAndFlags(args, &src, flags); !taken)
         return cli::usageError(me, taken.error());
@@ -507,13 +508,11 @@ int rollout(QStringList args)
         else
             step = std::make_unique<BuildStartStep>(*bp);
     } else if (action == u"recipe") {
-        QFile file(recipeFile);
-        if (recipeFile.isEmpty() || !file.open(QIODevice::ReadOnly)) {
-            cli::err() << "fleet rollout: recipe needs --recipe FILE (see 'recipe export')"
-                       << (recipeFile.isEmpty() ? QString() : QStringLiteral(": ") + file.errorString()) << '\n';
+        if (recipeFile.isEmpty()) {
+            cli::err() << "fleet rollout: recipe needs --recipe FILE (see 'recipe export')\n";
             return cli::kExitUsage;
         }
-        const auto recipe = deploy::parseDeployRecipe(file.readAll(), recipeFile);
+        const auto recipe = deploy::readDeployRecipe(recipeFile);
         if (!recipe) {
             cli::err() << "fleet rollout: " << recipe.error() << '\n';
             return cli::kExitUsage;

@@ -11,7 +11,6 @@
 #include <QCheckBox>
 #include <QCloseEvent>
 #include <QComboBox>
-#include <QFile>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -281,12 +280,7 @@ void RolloutDialog::start()
         }
         step = ps;
     } else if (action == u"recipe") {
-        QFile file(m_recipe->text().trimmed());
-        if (!file.open(QIODevice::ReadOnly)) {
-            m_summary->setText(tr("cannot read the recipe %1: %2").arg(file.fileName(), file.errorString()));
-            return;
-        }
-        const auto recipe = deploy::parseDeployRecipe(file.readAll(), file.fileName());
+        const auto recipe = deploy::readDeployRecipe(m_recipe->text().trimmed());
         if (!recipe) {
             m_summary->setText(recipe.error());
             return;
