@@ -29,9 +29,15 @@ struct Command
 };
 QList<Command>& commands();
 
-// Output helpers: stdout/stderr as UTF-8 text streams.
+// Output helpers: stdout/stderr as UTF-8 text streams. Everything written to them passes the
+// terminal filter (app/cli/terminalfilter.h): control characters come out escaped, line breaks
+// and tabs stay, JSON keeps its values. Remote text needs nothing more, except a one-line field
+// (a name, a table cell), which takes kf::terminalSafe() (line breaks escaped too).
 QTextStream& out();
 QTextStream& err();
+// The CLI's own terminal control sequence (a progress line redrawn with "\r\033[K"), written
+// to stderr as it is, after what err() holds. Never remote text.
+void terminalControl(const char* sequence);
 
 // Usage errors: prints "<prefix>: <why>" on stderr, then the usage when one is given, and
 // returns kExitUsage. prefix names the command ("kernelforge-cli build", "gpu watch").

@@ -21,10 +21,12 @@
 #include "core/transport/localtransport.h"
 #include "core/util/envfile.h"
 #include "core/util/novalue.h"
+#include "core/util/terminaltext.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QFile>
+#include <QHostAddress>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -65,13 +67,17 @@ void usage(QTextStream& s)
       << "  --sort S                name, hottest, busiest, memory, stale\n"
       << "\n"
       << "ACTION: patch-plan|patch-apply --set SET --root PATH, preflight|build --profile NAME,\n"
-      << "        recipe --recipe FILE [--dry-run] [--env-file FILE]: a deployment recipe replayed on each host\n"
+      << "        recipe --recipe FILE [--dry-run] [--env-file FILE] [--env-from-profile NAME]: a deployment recipe\n"
+      << "        replayed on each host\n"
       << "        as `recipe apply` does (facts, plan, apply, build, verify, launch; stops at the first failing step)\n"
       << "SELECTION: --tag T (repeatable), --host NAME (repeatable), or --prometheus URL with --match/--filter\n"
       << "           (hosts mapped to profiles); profiles come from hosts.yaml (--hosts-file FILE).\n"
       << "patch-apply plans the first selected host (or --review-host NAME) as the reviewed plan and prints its\n"
       << "fingerprint; --expect-plan HASH refuses unless it is the one you reviewed. A host whose plan differs\n"
       << "from the reviewed one is refused (nothing written) unless --yes-different.\n"
+      << "Prometheus hosts map to profiles by address; one that matches a profile by name only (an exporter\n"
+      << "elsewhere can claim any name) is shown as such and left out of a rollout unless --yes-name-only.\n"
+      << "import adds only names and addresses that are host names (no control characters, no leading '-').\n"
       << "Exit status: 0 all hosts fine; 1 some host failed, was refused or skipped (status: some host stale);\n"
       << "2 bad usage or Prometheus unreachable.\n";
 }
@@ -223,6 +229,10 @@ QJsonObject hostJson(const FleetHost& h)
     o.insert(QStringLiteral("instances"), QJsonArray::fromStringList(h.instances));
     o.insert(
         QStringLiteral("profile"), h.profileName.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(h.profileName));
+    o.insert(QStringLiteral("profile_match"),
+        h.profileMatch == ProfileMatch::Address        ? QJsonValue(QStringLiteral("address"))
+            : h.profileMatch == ProfileMatch::NameOnly ? QJsonValue(QStringLiteral("name_only"))
+                                                       : QJsonValue(QJsonValue::Null));
     o.insert(QStringLiteral("stale"), h.stale);
     if (h.stale)
         o.insert(QStringLiteral("stale_reason"), h.staleReason);
@@ -308,13 +318,15 @@ int status(QStringList args)
         for (const GpuSample& g : h.gpus)
             if (hasValue(g.value(GpuField::MemUsed)) && hasValue(g.value(GpuField::MemTotal)))
                 used += g.value(GpuField::MemUsed), total += g.value(GpuField::MemTotal);
-        cli::out() << h.name.leftJustified(20) << ' ' << QString::number(h.gpus.size()).rightJustified(2)
+        cli::out() << terminalSafe(h.name).leftJustified(20) << ' ' << QString::number(h.gpus.size()).rightJustified(2)
                    << " GPU  util " << cell(h.meanUtil()).rightJustified(3) << "%  mem " << cell(used / 1024) << '/'
                    << cell(total / 1024) << " GiB  hottest " << cell(h.hottestC()) << " C";
         if (hasValue(h.serverTokensPerS))
             cli::out() << "  " << h.serverKind << ' ' << cell(h.serverTokensPerS, 1) << " tok/s";
         if (h.stale)
-            cli::out() << "  STALE (" << h.staleReason << ')';
+            cli::out() << "  STALE (" << terminalSafe(h.staleReason) << ')';
+        if (const QString claim = nameOnlyMatchText(h); !claim.isEmpty())
+            cli::out() << "  (" << terminalSafe(claim) << ')';
         for (const Alert& a : h.alerts)
             cli::out() << "\n    alert: " << a.message;
         cli::out() << '\n';
@@ -347,9 +359,18 @@ int import(QStringList args)
     }
     int added = 0;
     for (const FleetHost& h : hosts.value()) {
+        if (h.profileMatch == ProfileMatch::NameOnly)
+            cli::err() << "fleet import: not imported: " << terminalSafe(h.key) << ' '
+                       << terminalSafe(nameOnlyMatchText(h)) << '\n';
         if (!h.profileName.isEmpty())
             continue;
-        HostProfile p = profileFor(h);
+        auto made = profileFor(h);
+        if (!made) {
+            cli::err() << "fleet import: not imported: the host at " << terminalSafe(h.key) << ": " << made.error()
+                       << '\n';
+            continue;
+        }
+        HostProfile p = made.value();
         p.user = user;
         profiles.append(p);
         cli::out() << "added " << p.name << " (" << p.host << ")\n";
@@ -388,7 +409,7 @@ int rollout(QStringList args)
     QString hostsFile, setSpec, root, profileName, reviewHost, expectPlan, recipeFile;
     RolloutOptions options;
     deploy::RecipeRunner::Options recipeOptions;
-    bool yesDifferent = false, json = false;
+    bool yesDifferent = false, yesNameOnly = false, json = false;
     cli::FlagTable flags;
     flags.add("--tag", &tags)
         .add("--host", &names)
@@ -401,6 +422,7 @@ int rollout(QStringList args)
         .add("--batch", &options.batchSize, 1, "a number of hosts > 0")
         .add("--continue-on-error", &options.continueOnError)
         .add("--yes-different", &yesDifferent)
+        .add("--yes-name-only", &yesNameOnly)
         .addPath("--recipe", &recipeFile)
         .add("--dry-run", &recipeOptions.dryRun)
         .add("--env-file",
@@ -411,6 +433,7 @@ int rollout(QStringList args)
                 recipeOptions.env.insert(file.value());
                 return Result<void>();
             })
+        .add("--env-from-profile", &recipeOptions.envFromProfile)
         .add("--json", &json);
     if (const auto taken = takeSourceAndFlags(args, &src, flags); !taken)
         return cli::usageError(me, taken.error());
@@ -430,7 +453,14 @@ int rollout(QStringList args)
         }
         for (const FleetHost& h : fleet.value()) {
             if (h.profileName.isEmpty()) {
-                cli::err() << "fleet rollout: " << h.name << " has no profile (fleet import adds one); left out\n";
+                cli::err() << "fleet rollout: " << terminalSafe(h.name)
+                           << " has no profile (fleet import adds one); left out\n";
+                continue;
+            }
+            // An exporter elsewhere can claim a saved host's name: only its address selects it.
+            if (h.profileMatch == ProfileMatch::NameOnly && !yesNameOnly) {
+                cli::err() << "fleet rollout: the host at " << terminalSafe(h.key) << ' '
+                           << terminalSafe(nameOnlyMatchText(h)) << ": left out (--yes-name-only acts on such hosts)\n";
                 continue;
             }
             for (const HostProfile& p : profiles)
@@ -482,13 +512,11 @@ int rollout(QStringList args)
         else
             step = std::make_unique<BuildStartStep>(*bp);
     } else if (action == u"recipe") {
-        QFile file(recipeFile);
-        if (recipeFile.isEmpty() || !file.open(QIODevice::ReadOnly)) {
-            cli::err() << "fleet rollout: recipe needs --recipe FILE (see 'recipe export')"
-                       << (recipeFile.isEmpty() ? QString() : QStringLiteral(": ") + file.errorString()) << '\n';
+        if (recipeFile.isEmpty()) {
+            cli::err() << "fleet rollout: recipe needs --recipe FILE (see 'recipe export')\n";
             return cli::kExitUsage;
         }
-        const auto recipe = deploy::parseDeployRecipe(file.readAll(), recipeFile);
+        const auto recipe = deploy::readDeployRecipe(recipeFile);
         if (!recipe) {
             cli::err() << "fleet rollout: " << recipe.error() << '\n';
             return cli::kExitUsage;
@@ -650,7 +678,12 @@ int runHosts(const QStringList& argsIn)
             return std::none_of(tags.cbegin(), tags.cend(), [&](const QString& t) { return p.tags.contains(t); });
         });
     if (sub == u"export") {
-        const QByteArray text = ansibleInventory(profiles).toUtf8();
+        const auto inventory = ansibleInventory(profiles);
+        if (!inventory) {
+            cli::err() << "hosts export: " << inventory.error() << '\n';
+            return 1;
+        }
+        const QByteArray text = inventory->toUtf8();
         if (output.isEmpty()) {
             cli::out() << QString::fromUtf8(text);
             return 0;
@@ -692,9 +725,11 @@ int gpuExport(QStringList args)
     const QString me = QStringLiteral("gpu export");
     QString listen, hostname;
     int interval = 1000;
+    bool allowRemote = false;
     // Our own flags first, so that no value of theirs is taken for the destination.
     FlagTable flags;
     flags.add("--listen", &listen)
+        .add("--allow-remote", &allowRemote)
         .add("--hostname", &hostname)
         .add("--interval", &interval, 100, "milliseconds >= 100");
     if (const auto taken = flags.take(args); !taken)
@@ -709,6 +744,17 @@ int gpuExport(QStringList args)
         err() << "gpu export: --listen ADDRESS:PORT is required (e.g. 127.0.0.1:9400)\n";
         return cli::kExitUsage;
     }
+    // Anyone who reaches a non-loopback address reads the host's GPU metrics, and the page has
+    // no login: only when asked for by name.
+    QString listenHost = listen.left(listen.lastIndexOf(u':'));
+    if (listenHost.startsWith(u'[') && listenHost.endsWith(u']'))
+        listenHost = listenHost.mid(1, listenHost.size() - 2);
+    const QHostAddress listenAddress(listenHost);
+    if (!listenAddress.isNull() && !listenAddress.isLoopback() && !allowRemote)
+        return usageError(me,
+            QStringLiteral("%1 is not a loopback address: anyone who can reach it would read the GPU metrics "
+                           "(no login); add --allow-remote to serve them there anyway")
+                .arg(listenHost));
     const auto opened = openTarget(target);
     if (!opened)
         return connectionError(me, opened.error());
@@ -739,8 +785,10 @@ int gpuExport(QStringList args)
     }
     const QString shown = listen.left(listen.lastIndexOf(u':'));
     err() << "gpu export: serving http://" << shown << ':' << server.port() << "/metrics for " << opened->label
-          << " (dcgm-exporter names)\n"
-          << Qt::flush;
+          << " (dcgm-exporter names)\n";
+    if (!server.isLoopback())
+        err() << "gpu export: warning: " << shown << " is reachable from other machines, without a login\n";
+    err() << Qt::flush;
     monitor.start();
     const int rc = QCoreApplication::exec();
     monitor.stop();

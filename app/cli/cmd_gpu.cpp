@@ -93,7 +93,9 @@ void usage(QTextStream& s)
       << "  kernelforge-cli gpu watch --local [--json] [--count N] [--interval MS]\n"
       << "  kernelforge-cli gpu parse FILE [--json] [--fields F1,F2,...]\n"
       << "  kernelforge-cli gpu export [ssh options] user@host --listen 127.0.0.1:PORT [--interval MS]\n"
-      << "                             [--hostname NAME]   (the stream as Prometheus text, dcgm-exporter names)\n";
+      << "                             [--hostname NAME] [--allow-remote]\n"
+      << "                             (the stream as Prometheus text, dcgm-exporter names; a non-loopback\n"
+      << "                             --listen address needs --allow-remote: the page has no login)\n";
     cli::gpuProcessUsage(s);
     s << "\n"
       << "watch streams nvidia-smi (one long-lived --query-gpu ... -lms process) and prints one\n"

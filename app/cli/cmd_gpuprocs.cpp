@@ -194,7 +194,7 @@ int gpuKill(QStringList args, void (*usage)(QTextStream&))
         err() << me << ": cannot signal " << pid << ": " << why << '\n';
         return 1;
     }
-    const SignalResult r = signalProcess(*listed->target.transport, pid, sig);
+    const SignalResult r = signalProcess(*listed->target.transport, pid, sig, it->startTicks);
     if (r.outcome == SignalOutcome::Signalled) {
         out() << r.message << " (" << dash(it->user) << ": " << dash(it->commandLine) << ")\n";
         return 0;

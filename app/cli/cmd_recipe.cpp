@@ -30,8 +30,8 @@ void usage(QTextStream& s)
 {
     s << "Usage: kernelforge-cli recipe export ([ssh options] [user@]host | --local) [-o FILE] [--name NAME]\n"
       << "       kernelforge-cli recipe apply [--dry-run] RECIPE.yaml ([ssh options] user@host | --local)\n"
-      << "                                    [--env K=V]... [--env-file FILE] [--job-root DIR]\n"
-      << "                                    [--launch-timeout S] [--json]\n\n"
+      << "                                    [--env K=V]... [--env-file FILE] [--env-from-profile NAME]\n"
+      << "                                    [--job-root DIR] [--launch-timeout S] [--json]\n\n"
       << "  export  what worked on a host, from this machine's history (no connection): the tool versions\n"
       << "          last seen as expectations, the standing patch apply with its hunk choices, the last\n"
       << "          successful build (environment NAMES only, never values), the last passing verification\n"
@@ -40,9 +40,11 @@ void usage(QTextStream& s)
       << "  apply   replays it on another host, step by step: facts (differences first), plan, apply, build\n"
       << "          (detached: `build attach JOB` follows it from elsewhere), verify, launch; stops at the\n"
       << "          first step that fails, with the reason. Every step goes into that host's timeline.\n"
-      << "          --dry-run: facts and plan only, nothing changes.\n"
-      << "  --env K=V, --env-file FILE   values for the build's environment names (else those of the\n"
-      << "          local build profile of the recipe's name)\n"
+      << "          --dry-run: facts and plan only, nothing changes; it shows the build's command, CMAKE_ARGS,\n"
+      << "          build dir and every environment name with where its value would come from.\n"
+      << "  --env K=V, --env-file FILE   values for the build's environment names; only these are used\n"
+      << "  --env-from-profile NAME      also take values for the recipe's names from your build profile NAME;\n"
+      << "          without it no value of yours reaches the build (a recipe may come from someone else)\n"
       << "  --launch-timeout S           how long the server may take to answer /health (default 600)\n"
       << "  --json  one JSON object per line and event: step, message, build_started, finished\n"
       << "SSH: -p PORT -i KEY -J JUMP --known-hosts FILE --accept-new [--no-reconnect] [--timeout S]\n"
@@ -123,13 +125,15 @@ int runApply(QStringList args)
                 options.env.insert(v.left(eq), v.mid(eq + 1));
                 return Result<void>();
             })
-        .add("--env-file", [&](const QString& v) {
-            const auto file = readEnvFile(cli::cleanPath(v));
-            if (!file)
-                return file.withoutValue();
-            options.env.insert(file.value());
-            return Result<void>();
-        });
+        .add("--env-file",
+            [&](const QString& v) {
+                const auto file = readEnvFile(cli::cleanPath(v));
+                if (!file)
+                    return file.withoutValue();
+                options.env.insert(file.value());
+                return Result<void>();
+            })
+        .add("--env-from-profile", &options.envFromProfile);
     if (const auto taken = flags.take(args); !taken)
         return cli::usageError(kApplyMe, taken.error());
     // The recipe is the first word that names a file here (the destination is user@host).
@@ -141,12 +145,18 @@ int runApply(QStringList args)
         return cli::usageError(
             kApplyMe, QStringLiteral("which RECIPE.yaml? (no such file among %1)").arg(args.join(QLatin1Char(' '))));
     const QString path = args.takeAt(recipeAt);
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return cli::usageError(kApplyMe, QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
-    const auto recipe = deploy::parseDeployRecipe(file.readAll(), path);
+    const auto recipe = deploy::readDeployRecipe(path);
     if (!recipe)
         return cli::usageError(kApplyMe, recipe.error());
+    if (!options.envFromProfile.isEmpty()) {
+        const auto all = loadBuildProfiles();
+        if (!all)
+            return cli::usageError(kApplyMe, all.error());
+        if (!findBuildProfile(all.value(), options.envFromProfile))
+            return cli::usageError(kApplyMe,
+                QStringLiteral("--env-from-profile: no build profile named '%1' (see 'kernelforge-cli build profiles')")
+                    .arg(options.envFromProfile));
+    }
     std::shared_ptr<Transport> transport;
     if (local) {
         transport = std::make_shared<LocalTransport>();

@@ -6,6 +6,7 @@
 #include "app/cli/sshoptions.h"
 
 #include "core/ssh/sshtransport.h"
+#include "core/util/terminaltext.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -78,7 +79,7 @@ public:
         const int width = 30;
         const int filled = total > 0 ? int(width * done / total) : 0;
         const QString bar = QString(filled, QLatin1Char('#')) + QString(width - filled, QLatin1Char('.'));
-        fprintf(stderr, "\r%s [%s] %3d%% %8.1f MB %6.1f MB/s", qPrintable(m_label), qPrintable(bar), pct,
+        fprintf(stderr, "\r%s [%s] %3d%% %8.1f MB %6.1f MB/s", qPrintable(terminalSafe(m_label)), qPrintable(bar), pct,
             double(done) / 1e6, mbs);
         fflush(stderr);
         m_drawn = true;

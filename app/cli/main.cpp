@@ -3,6 +3,7 @@
 #include "app/cli/cli.h"
 #include "app/cli/flagtable.h"
 #include "app/cli/sshoptions.h"
+#include "app/cli/terminalfilter.h"
 
 #include "core/log/logging.h"
 #include "core/version.h"
@@ -27,14 +28,23 @@ QList<Command>& commands()
 
 QTextStream& out()
 {
-    static QTextStream s(stdout);
+    static TerminalFilter device(stdout);
+    static QTextStream s(&device);
     return s;
 }
 
 QTextStream& err()
 {
-    static QTextStream s(stderr);
+    static TerminalFilter device(stderr);
+    static QTextStream s(&device);
     return s;
+}
+
+void terminalControl(const char* sequence)
+{
+    err().flush();
+    std::fputs(sequence, stderr);
+    std::fflush(stderr);
 }
 
 int usageError(const QString& prefix, const QString& why, void (*usage)(QTextStream&))

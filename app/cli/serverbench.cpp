@@ -266,16 +266,22 @@ int runBench(QStringList args)
     bench.setStoreResults(store);
     const bool tty = ::isatty(STDERR_FILENO) != 0;
     QObject::connect(&bench, &ServeBench::stateChanged, &bench, [&](ServeBench::State, const QString& what) {
-        err() << (tty ? "\r\033[K" : "") << "server bench: " << what << '\n' << Qt::flush;
+        if (tty)
+            terminalControl("\r\033[K");
+        err() << "server bench: " << what << '\n' << Qt::flush;
     });
     QObject::connect(&bench, &ServeBench::progress, &bench, [&](int, int done, int total) {
-        if (tty)
-            err() << "\r\033[K  " << done << '/' << total << " requests done" << Qt::flush;
+        if (!tty)
+            return;
+        terminalControl("\r\033[K");
+        err() << "  " << done << '/' << total << " requests done" << Qt::flush;
     });
     QObject::connect(&bench, &ServeBench::levelFinished, &bench, [&](int, const LevelResult& l) {
-        err() << (tty ? "\r\033[K" : "") << "server bench: concurrency " << l.concurrency << ": " << l.stats.completed
-              << " ok, " << l.stats.failed << " failed, " << num(l.stats.outputThroughput) << " output tok/s in "
-              << num(l.stats.durationS, 1) << " s\n"
+        if (tty)
+            terminalControl("\r\033[K");
+        err() << "server bench: concurrency " << l.concurrency << ": " << l.stats.completed << " ok, " << l.stats.failed
+              << " failed, " << num(l.stats.outputThroughput) << " output tok/s in " << num(l.stats.durationS, 1)
+              << " s\n"
               << Qt::flush;
     });
     QObject::connect(&bench, &ServeBench::finished, &bench, [](const BenchRun&) { QCoreApplication::exit(0); });

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "app/cli/texttable.h"
 
+#include "core/util/terminaltext.h"
+
 #include <QTextStream>
 
 #include <algorithm>
@@ -15,8 +17,8 @@ TextTable::TextTable(QStringList header)
 void TextTable::addRow(QStringList cells)
 {
     cells.resize(m_header.size());
-    for (QString& c : cells)
-        c.replace(QLatin1Char('\n'), QLatin1Char(' '));
+    for (QString& c : cells) // a cell is one line whatever a server put in it
+        c = terminalSafe(c);
     m_rows.append(std::move(cells));
 }
 

@@ -11,7 +11,8 @@ namespace kf::cli {
 
 // A table for the terminal: a header row, then the rows, each column as wide as its widest cell
 // and two spaces apart; the last column is not padded (a command line may be long). Cells are
-// one line each (a newline would break the alignment: it is shown as a space).
+// one line each: line breaks, TABs and other control characters are shown escaped
+// (kf::terminalSafe), so no cell can forge a row or break the alignment.
 //
 //   TextTable t({ "JOB", "STATE", "COMMAND" });
 //   t.addRow({ id, state, command });

@@ -4,6 +4,9 @@
 
 #include "core/util/shellquote.h"
 #include "core/util/versioncompare.h"
+#include "core/util/yamlkeys.h"
+
+#include <QFile>
 
 #include <yaml-cpp/yaml.h>
 
@@ -230,6 +233,8 @@ Result<DeployRecipe> parseDeployRecipe(const QByteArray& yaml, const QString& so
     DeployRecipe r;
     try {
         const YAML::Node root = YAML::Load(yaml.toStdString());
+        if (const auto duplicate = findDuplicateYamlKey(root))
+            fail(QStringLiteral("line %1").arg(duplicate->line), duplicate->message());
         if (!root.IsMap() || !root["kernelforge_recipe"])
             fail(QStringLiteral("kernelforge_recipe"),
                 QStringLiteral("missing: not a KernelForge deployment recipe (a patch set goes to `patch --set`)"));
@@ -321,6 +326,9 @@ Result<DeployRecipe> parseDeployRecipe(const QByteArray& yaml, const QString& so
                         QStringLiteral("'%1' is not an environment variable name").arg(name));
             if (s.profile.command.trimmed().isEmpty())
                 fail(where, QStringLiteral("needs a command"));
+            // The checks of build-profiles.yaml: a recipe's build is a profile someone else wrote.
+            if (const auto problem = checkBuildProfile(s.profile))
+                fail(where + QLatin1Char('.') + problem->key, problem->message);
             r.build = s;
         }
         if (const auto vs = section(root, "verify")) {
@@ -370,6 +378,18 @@ Result<DeployRecipe> parseDeployRecipe(const QByteArray& yaml, const QString& so
             sourceName + QStringLiteral(": invalid YAML: ") + QString::fromStdString(e.what()));
     }
     return r;
+}
+
+Result<DeployRecipe> readDeployRecipe(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return Result<DeployRecipe>::failure(QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
+    const QByteArray yaml = file.read(kMaxRecipeBytes + 1);
+    if (yaml.size() > kMaxRecipeBytes)
+        return Result<DeployRecipe>::failure(
+            QStringLiteral("%1: not a recipe: larger than %2 bytes").arg(path).arg(kMaxRecipeBytes));
+    return parseDeployRecipe(yaml, path);
 }
 
 QByteArray serializeDeployRecipe(const DeployRecipe& r)

@@ -125,8 +125,12 @@ struct DeployRecipe
     std::optional<ServerLaunchProfile> server;
 };
 
-// Errors name the source and the key ("recipe.yaml: build.env: names only ...").
+// Errors name the source and the key ("recipe.yaml: build.env: names only ..."). A duplicate
+// key is refused (core/util/yamlkeys.h); the build section passes checkBuildProfile().
 Result<DeployRecipe> parseDeployRecipe(const QByteArray& yaml, const QString& sourceName);
+// A recipe file (someone else's, maybe): at most kMaxRecipeBytes, then parseDeployRecipe().
+inline constexpr qint64 kMaxRecipeBytes = 1 << 20;
+Result<DeployRecipe> readDeployRecipe(const QString& path);
 QByteArray serializeDeployRecipe(const DeployRecipe& recipe);
 
 } // namespace kf::deploy

@@ -31,27 +31,65 @@ struct PlanOutcome
     QString error;
 };
 
-// The build profile to run: the recipe's, with values for its environment names.
-Result<BuildProfile> buildProfileFor(const BuildSection& build, const QMap<QString, QString>& given)
+// Where each of the recipe's environment names takes its value from: the values given (--env,
+// --env-file, the dialog's file) or, only when the user named it, a local build profile. A
+// recipe never chooses a source itself: a shared recipe naming a local profile gets nothing
+// from it.
+struct EnvValue
 {
+    QString name;
+    QString source; // for a person: "given", "the local build profile 'x'"; empty: no value
+    QString value;
+};
+
+Result<QList<EnvValue>> recipeEnv(const BuildSection& build, const RecipeRunner::Options& options)
+{
+    std::optional<BuildProfile> local;
+    if (!options.envFromProfile.isEmpty()) {
+        const auto all = loadBuildProfiles();
+        if (!all)
+            return all.withoutValue();
+        local = findBuildProfile(all.value(), options.envFromProfile);
+        if (!local)
+            return Result<QList<EnvValue>>::failure(
+                QStringLiteral("no local build profile named '%1' to take environment values from")
+                    .arg(options.envFromProfile));
+    }
+    QList<EnvValue> out;
+    for (const QString& name : build.envNames) {
+        if (options.env.contains(name))
+            out.append({ name, QStringLiteral("given"), options.env.value(name) });
+        else if (local && local->env.contains(name))
+            out.append(
+                { name, QStringLiteral("the local build profile '%1'").arg(local->name), local->env.value(name) });
+        else
+            out.append({ name, QString(), QString() });
+    }
+    return out;
+}
+
+// The build profile to run: the recipe's, with values for its environment names.
+Result<BuildProfile> buildProfileFor(const BuildSection& build, const RecipeRunner::Options& options)
+{
+    const auto env = recipeEnv(build, options);
+    if (!env)
+        return env.withoutValue();
     BuildProfile p = build.profile;
     p.env.clear();
-    std::optional<BuildProfile> local;
-    if (const auto all = loadBuildProfiles(); all)
-        local = findBuildProfile(all.value(), p.name);
     QStringList missing;
-    for (const QString& name : build.envNames) {
-        if (given.contains(name))
-            p.env.insert(name, given.value(name));
-        else if (local && local->env.contains(name))
-            p.env.insert(name, local->env.value(name));
-        else
-            missing.append(name);
+    for (const EnvValue& v : env.value()) {
+        if (v.source.isEmpty()) {
+            missing.append(v.name);
+            continue;
+        }
+        SecretRegistry::add(v.value.toUtf8());
+        p.env.insert(v.name, v.value);
     }
     if (!missing.isEmpty())
         return Result<BuildProfile>::failure(
             QStringLiteral("no value for the environment variable%1 %2: give %3 with --env-file FILE (K=V lines) "
-                           "or --env NAME=VALUE (a recipe never holds values)")
+                           "or --env NAME=VALUE, or take %3 from a build profile of yours with --env-from-profile "
+                           "NAME (a recipe never holds values)")
                 .arg(missing.size() == 1 ? QString() : QStringLiteral("s"), missing.join(QStringLiteral(", ")),
                     missing.size() == 1 ? QStringLiteral("it") : QStringLiteral("them")));
     return p;
@@ -331,7 +369,7 @@ void RecipeRunner::runBuild()
     Q_EMIT stepStarted(Step::Build,
         QStringLiteral("building %1 in %2")
             .arg(m_recipe.build->profile.name, m_recipe.build->profile.workingDirectory));
-    const auto profile = buildProfileFor(*m_recipe.build, m_options.env);
+    const auto profile = buildProfileFor(*m_recipe.build, m_options);
     if (!profile) {
         finishStep(Step::Build, Status::Failed, profile.error());
         return;
@@ -483,10 +521,28 @@ void RecipeRunner::describeRest()
     if (m_recipe.patches)
         Q_EMIT message(
             QStringLiteral("would apply: %1 file(s) of %2").arg(m_review.changes().size()).arg(m_recipe.patches->set));
-    if (m_recipe.build)
-        Q_EMIT message(QStringLiteral("would build: %1 in %2 (%3)")
-                           .arg(m_recipe.build->profile.name, m_recipe.build->profile.workingDirectory,
-                               m_recipe.build->profile.command));
+    if (m_recipe.build) {
+        // Everything the build would run with, as the recipe says it: a shared recipe is read here.
+        const BuildProfile& p = m_recipe.build->profile;
+        Q_EMIT message(QStringLiteral("would build: %1").arg(p.name));
+        Q_EMIT message(QStringLiteral("  working dir: %1").arg(p.workingDirectory));
+        Q_EMIT message(QStringLiteral("  command: %1").arg(p.command));
+        Q_EMIT message(QStringLiteral("  CMAKE_ARGS: %1").arg(p.cmakeArgsValue()));
+        Q_EMIT message(QStringLiteral("  build dir: %1").arg(p.buildPath()));
+        if (p.maxJobs > 0)
+            Q_EMIT message(QStringLiteral("  MAX_JOBS: %1").arg(p.maxJobs));
+        if (p.nvccThreads > 0)
+            Q_EMIT message(QStringLiteral("  nvcc threads: %1").arg(p.nvccThreads));
+        const auto env = recipeEnv(*m_recipe.build, m_options);
+        if (!env)
+            Q_EMIT message(QStringLiteral("  environment: %1").arg(env.error()));
+        for (const EnvValue& v : env ? env.value() : QList<EnvValue>())
+            Q_EMIT message(v.source.isEmpty()
+                    ? QStringLiteral("  env %1: no value (give --env %1=VALUE or --env-file FILE): the build would "
+                                     "stop here")
+                          .arg(v.name)
+                    : QStringLiteral("  env %1: from %2").arg(v.name, v.source));
+    }
     if (m_recipe.verify || m_recipe.build)
         Q_EMIT message(QStringLiteral("would verify the build against the recipe's expectation"));
     if (m_recipe.server)

@@ -37,7 +37,9 @@ namespace deploy {
 //   verify  the verifier (verifier.h) against the recipe's expectation
 //   launch  the server started the one way (core/server/serverlifecycle) and followed until
 //           /health answers 200, its job ends, or launchTimeoutS passes
-// A dry run does facts and plan only, and says what the other steps would do. Each step's
+// A dry run does facts and plan only, and says what the other steps would do (the build's
+// command, CMAKE_ARGS, build dir and every environment name with where its value would come
+// from, the launch's command line). Each step's
 // outcome goes into the target's timeline (recipe.step), next to what the step itself
 // records there (facts, plan, apply, build, launch, health).
 // Lives in a thread with an event loop (the GUI thread, the CLI's main thread); blocking
@@ -56,9 +58,12 @@ public:
     struct Options
     {
         bool dryRun = false;
-        // Values for the build's environment names (--env-file, the dialog's field); a name
-        // without one here takes the value of the local build profile of the recipe's name.
+        // Values for the build's environment names (--env, --env-file, the dialog's file).
         QMap<QString, QString> env;
+        // A local build profile the user named (--env-from-profile, the dialog's checkbox) whose
+        // values fill the names not given above; empty: none, whatever the recipe's build is
+        // called. A dry run lists every name with its source.
+        QString envFromProfile;
         QString jobRoot; // empty: the default job folder
         int launchTimeoutS = 600;
     };

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/fleet/fleethost.h"
 
+#include "core/hosts/destination.h"
+
 #include <QDateTime>
 #include <QMap>
 #include <QRegularExpression>
@@ -91,6 +93,22 @@ void setGpuValue(GpuAcc& g, const QString& name, double v)
         s.setValue(GpuField::PowerLimit, v);
     else if (name == u"nvidia_smi_clocks_current_sm_clock_hz")
         s.setValue(GpuField::ClockSm, v / 1e6);
+}
+
+// A PromQL string literal of any text: "..." with \\ and \" and the control characters escaped
+// (PromQL reads Go's escapes; a raw line break would end the query's string).
+QString promqlString(const QString& text)
+{
+    QString out = QStringLiteral("\"");
+    for (const QChar c : text) {
+        if (c == u'\\' || c == u'"')
+            out += u'\\';
+        if (c.unicode() < 0x20 || c.unicode() == 0x7f)
+            out += QStringLiteral("\\x%1").arg(uint(c.unicode()), 2, 16, QLatin1Char('0'));
+        else
+            out += c;
+    }
+    return out + u'"';
 }
 
 QString ageText(double s)
@@ -272,7 +290,8 @@ FleetSnapshot assembleFleet(const QHash<QString, PromQueryResult>& answers, cons
     });
     each(QStringLiteral("last_sample"), [&](const PromSeries& s) {
         HostAcc& h = hostFor(s.metric);
-        h.host.lastSampleMs = qMax(h.host.lastSampleMs, qint64(std::llround(s.value * 1000)));
+        if (s.value > 0 && s.value < 1e11) // seconds since the epoch; NaN and nonsense are no time
+            h.host.lastSampleMs = qMax(h.host.lastSampleMs, qint64(std::llround(s.value * 1000)));
     });
 
     QHash<QString, const FleetHost*> previous;
@@ -401,35 +420,55 @@ FleetSnapshot assembleFleet(const QHash<QString, PromQueryResult>& answers, cons
 
 int mapProfiles(QList<FleetHost>& hosts, const QList<HostProfile>& profiles)
 {
-    QHash<QString, const HostProfile*> byKey;
+    QHash<QString, const HostProfile*> byAddress, byName;
     for (const HostProfile& p : profiles) {
-        byKey.insert(p.name.toLower(), &p);
-        if (!p.host.isEmpty())
-            byKey.insert(p.host.toLower(), &p);
+        if (!byName.contains(p.name.toLower()))
+            byName.insert(p.name.toLower(), &p);
+        if (!p.host.isEmpty() && !byAddress.contains(p.host.toLower()))
+            byAddress.insert(p.host.toLower(), &p);
     }
     int mapped = 0;
     for (FleetHost& h : hosts) {
-        const HostProfile* p = byKey.value(h.key.toLower());
-        if (!p)
-            p = byKey.value(h.name.toLower());
-        if (!p && h.name.contains(u'.')) // "gpu1.lab.example" against a profile "gpu1"
-            p = byKey.value(h.name.section(u'.', 0, 0).toLower());
-        if (p) {
-            h.profileName = p->name;
-            h.tags = p->tags;
-            ++mapped;
+        const HostProfile* p = byAddress.value(h.key.toLower());
+        for (qsizetype i = 0; !p && i < h.instances.size(); ++i)
+            p = byAddress.value(instanceAddress(h.instances.at(i)).toLower());
+        ProfileMatch how = ProfileMatch::Address;
+        if (!p) {
+            how = ProfileMatch::NameOnly;
+            p = byName.value(h.name.toLower());
+            if (!p && h.name.contains(u'.')) // "gpu1.lab.example" against a profile "gpu1"
+                p = byName.value(h.name.section(u'.', 0, 0).toLower());
         }
+        h.profileName = p ? p->name : QString();
+        h.profileMatch = p ? how : ProfileMatch::None;
+        h.profileHost = p ? p->host : QString();
+        h.tags = p ? p->tags : QStringList();
+        mapped += p ? 1 : 0;
     }
     return mapped;
 }
 
-HostProfile profileFor(const FleetHost& host)
+QString nameOnlyMatchText(const FleetHost& host)
 {
+    if (host.profileMatch != ProfileMatch::NameOnly)
+        return {};
+    return QStringLiteral("matches the saved host %1 by name only (saved address %2, this one %3)")
+        .arg(host.profileName, host.profileHost.isEmpty() ? QStringLiteral("none") : host.profileHost, host.key);
+}
+
+Result<HostProfile> profileFor(const FleetHost& host)
+{
+    if (const auto address = checkHostName(host.key); !address)
+        return Result<HostProfile>::failure(QStringLiteral("its address: %1").arg(address.error()));
+    if (const auto name = checkHostName(host.name); !name)
+        return Result<HostProfile>::failure(QStringLiteral("its name: %1").arg(name.error()));
     HostProfile p;
     p.name = host.name;
     p.host = host.key;
     p.tags << QStringLiteral("prometheus");
-    if (const QString job = host.labels.value(QStringLiteral("job")); !job.isEmpty())
+    // The job is Prometheus' own label, unless honor_labels let a target set it: a tag only
+    // when it is a plain word.
+    if (const QString job = host.labels.value(QStringLiteral("job")); !job.isEmpty() && checkHostName(job))
         p.tags << job;
     return p;
 }
@@ -565,10 +604,12 @@ QList<FleetGroup> arrangeFleet(const QList<FleetHost>& hosts, const QString& gro
 
 QList<ChartQuery> hostChartQueries(const FleetHost& host)
 {
-    QStringList escaped;
+    // The instances are an exporter's text: each a literal alternative of the regex, and the
+    // regex a PromQL string that nothing in them can end.
+    QStringList alternatives;
     for (const QString& i : host.instances)
-        escaped << QRegularExpression::escape(i).replace(u'\\', QStringLiteral("\\\\"));
-    const QString sel = QStringLiteral("instance=~\"%1\"").arg(escaped.join(u'|'));
+        alternatives << QRegularExpression::escape(i);
+    const QString sel = QStringLiteral("instance=~%1").arg(promqlString(alternatives.join(u'|')));
     // dcgm-exporter's series by gpu index, the nvidia-smi exporter's by uuid; suffixes convert units.
     auto per = [&](const char* dcgm, const char* dcgmSuffix, const char* smi, const char* smiSuffix) {
         return QStringLiteral("max by (gpu) (%1{%5}%2) or max by (uuid) (%3{%5}%4)")

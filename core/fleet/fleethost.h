@@ -36,6 +36,13 @@
 // whose names (Hostname / nodename) agree are merged too (an exporter in a pod).
 namespace kf::fleet {
 
+// How a Prometheus host was mapped to a saved profile (mapProfiles).
+enum class ProfileMatch : quint8 {
+    None,
+    Address,  // the profile's host is an address in `instances`: this is that machine
+    NameOnly, // only the name matches: an exporter elsewhere may claim it; never acted on unasked
+};
+
 struct FleetHost
 {
     QString key;           // the instance address ("10.0.0.11"), or the profile name (SSH source)
@@ -44,7 +51,9 @@ struct FleetHost
     Labels labels;         // target labels of the first target (job, and relabelled ones: rack, ...)
     QStringList tags;      // the matched profile's tags
     QString profileName;   // the KernelForge profile mapped to it; empty: only in Prometheus
-    bool viaSsh = false;   // fed by the session's SSH streams, not by Prometheus
+    ProfileMatch profileMatch = ProfileMatch::None;
+    QString profileHost; // that profile's host (shown when only the name matched)
+    bool viaSsh = false; // fed by the session's SSH streams, not by Prometheus
 
     QList<GpuSample> gpus; // sorted by index
     QString gpuNote;       // why there are no GPU samples, when it is known ("No NVIDIA driver found on this host")
@@ -118,11 +127,17 @@ FleetSnapshot assembleFleet(const QHash<QString, PromQueryResult>& answers, cons
 // "10.0.0.11:9400" -> "10.0.0.11"; "[fe80::1]:9100" -> "fe80::1"; "gpu1" -> "gpu1".
 QString instanceAddress(const QString& instance);
 
-// Profiles: a host maps to the profile whose host (address or DNS name) or name equals the
-// host's address or name. Sets profileName and tags; returns how many were mapped.
+// Profiles: a host maps to the profile whose host equals one of the host's addresses
+// (ProfileMatch::Address), else to the profile whose name equals the host's name or its first
+// DNS label (ProfileMatch::NameOnly: the name is an exporter's label, any exporter can claim
+// it). Sets profileName, profileMatch, profileHost and tags; returns how many were mapped.
 int mapProfiles(QList<FleetHost>& hosts, const QList<HostProfile>& profiles);
+// "matches the saved host NAME by name only (saved address A, this one B)"; empty unless NameOnly.
+QString nameOnlyMatchText(const FleetHost& host);
 // A profile for a host that is only in Prometheus (name and address; the user adds the login).
-HostProfile profileFor(const FleetHost& host);
+// Both come from an exporter's labels: refused unless they pass checkHostName() (no control
+// character, no leading '-', a host name's or address's characters).
+Result<HostProfile> profileFor(const FleetHost& host);
 
 // LABEL=VALUE (also "tag=T" for profile tags, "name=N", "profile=P"); VALUE may end in '*'.
 bool matchesSelector(const FleetHost& host, const QString& key, const QString& value);

@@ -4,6 +4,7 @@
 #include "core/fleet/promjson.h"
 
 #include "core/log/secretregistry.h"
+#include "core/util/novalue.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -98,15 +99,11 @@ void Labels::remove(const QString& key)
 
 double parseSampleValue(QStringView text)
 {
-    if (text == u"NaN")
-        return std::numeric_limits<double>::quiet_NaN();
-    if (text == u"+Inf" || text == u"Inf")
-        return std::numeric_limits<double>::infinity();
-    if (text == u"-Inf")
-        return -std::numeric_limits<double>::infinity();
+    // "NaN", "+Inf" and "-Inf" (and any spelling toDouble takes for them) are no value: an
+    // exporter's +Inf is no temperature, and no chart or alert can use it.
     bool ok = false;
     const double v = text.toDouble(&ok);
-    return ok ? v : std::numeric_limits<double>::quiet_NaN();
+    return ok && std::isfinite(v) ? v : noValue();
 }
 
 std::optional<double> parseDurationSeconds(QStringView text)

@@ -95,7 +95,7 @@ Result<QList<Labels>> parseSeriesResponse(QByteArrayView body);
 Result<QList<PromTarget>> parseTargetsResponse(QByteArrayView body);
 // A Prometheus duration ("15s", "1m30s", "500ms", "1h"); nullopt when malformed.
 std::optional<double> parseDurationSeconds(QStringView text);
-// A sample value as the API writes it ("1.5", "NaN", "+Inf").
+// A sample value as the API writes it ("1.5"); "NaN", "+Inf" and "-Inf" are noValue().
 double parseSampleValue(QStringView text);
 
 // Where the server is: http://host:port[/prefix] (a --web.route-prefix), plus an optional

@@ -2,8 +2,15 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/fleet/rollout.h"
 
+#include "core/hosts/destination.h"
+#include "core/hosts/hostprofilestore.h"
+#include "core/ssh/sshoptionarg.h"
 #include "core/ssh/sshtransport.h"
 #include "core/transport/localtransport.h"
+#include "core/util/shellquote.h"
+#include "core/util/terminaltext.h"
+
+#include <QRegularExpression>
 
 #include <QThreadPool>
 #include <QtConcurrent>
@@ -92,52 +99,105 @@ QList<HostRun> runRollout(const QList<HostProfile>& hosts, RolloutStep& step, co
     return runs;
 }
 
-QString ansibleInventory(const QList<HostProfile>& profiles)
+namespace {
+
+// A value Ansible's INI reader takes as it is. Its host lines are split like a shell's words
+// (shlex: quotes, and '#' starts a comment even inside a word), then each value is read as a
+// Python literal when it is one (ast.literal_eval: 8080 is a number, True a boolean). Plain:
+// dotted IPv4 addresses, and words of the characters below that start with a letter, '_', '/'
+// or '~' (never a number) and are not a Python keyword.
+bool plainIniValue(const QString& v)
 {
-    // INI inventory: host lines carry their variables; groups list host names only.
-    auto quote = [](const QString& v) {
-        if (!v.contains(u' ') && !v.contains(u'\'') && !v.contains(u'"') && !v.contains(u'#') && !v.isEmpty())
-            return v;
-        QString e = v;
-        e.replace(u'\\', QStringLiteral("\\\\")).replace(u'\'', QStringLiteral("\\'"));
-        return QString(u'\'' + e + u'\'');
-    };
+    static const QRegularExpression word(
+        QRegularExpression::anchoredPattern(QStringLiteral("[A-Za-z_/~][A-Za-z0-9_./~@%+,:-]*")));
+    static const QRegularExpression ipv4(
+        QRegularExpression::anchoredPattern(QStringLiteral("[0-9]{1,3}(\\.[0-9]{1,3}){3}")));
+    if (v == u"True" || v == u"False" || v == u"None")
+        return false;
+    return word.match(v).hasMatch() || ipv4.match(v).hasMatch();
+}
+
+// Anything else: a Python string literal (ast.literal_eval gives back exactly v) inside shell
+// single quotes (shlex keeps it whole); its own ' is \x27, so the single quotes hold.
+QString iniValue(const QString& v)
+{
+    if (plainIniValue(v))
+        return v;
+    QString e = v;
+    e.replace(u'\\', QStringLiteral("\\\\"))
+        .replace(u'"', QStringLiteral("\\\""))
+        .replace(u'\'', QStringLiteral("\\x27"));
+    return QStringLiteral("'\"%1\"'").arg(e);
+}
+
+// An inventory host name is read as a pattern (gpu[1:3] is three hosts, host:2222 a port): only
+// names that read back as themselves.
+Result<void> checkInventoryName(const HostProfile& p)
+{
+    static const QRegularExpression name(
+        QRegularExpression::anchoredPattern(QStringLiteral("[A-Za-z0-9_][A-Za-z0-9_.-]*")));
+    if (!name.match(p.name).hasMatch())
+        return Result<void>::failure(QStringLiteral("host '%1': an Ansible inventory name is letters, digits, '_', "
+                                                    "'.' and '-' (not first), and Ansible would read this one "
+                                                    "otherwise; rename the host to export it")
+                                         .arg(terminalSafe(p.name)));
+    return {};
+}
+
+} // namespace
+
+Result<QString> ansibleInventory(const QList<HostProfile>& profiles)
+{
     auto groupName = [](const QString& tag) {
         QString g;
         for (QChar c : tag)
-            g += (c.isLetterOrNumber() || c == u'_') ? c : u'_';
+            g += (c.unicode() < 0x80 && (c.isLetterOrNumber() || c == u'_')) ? c : u'_';
         if (g.isEmpty() || g.at(0).isDigit())
             g.prepend(u'_');
         return g;
     };
+    // INI inventory: host lines carry their variables; groups list host names only.
     QString out = QStringLiteral("# Written by kernelforge-cli hosts export --ansible (KernelForge host profiles)\n");
     out += QStringLiteral("[kernelforge]\n");
     QMap<QString, QStringList> groups;
     for (const HostProfile& p : profiles) {
         if (p.isDemo)
             continue;
-        QString line = quote(p.name);
+        for (const auto& check : { checkNoControlCharacters(p), checkInventoryName(p) })
+            if (!check)
+                return Result<QString>::failure(check.error());
+        QString line = p.name;
         if (p.isLocal) {
             line += QStringLiteral(" ansible_connection=local");
         } else {
-            line += QStringLiteral(" ansible_host=") + quote(p.host);
+            if (const auto host = checkHostName(p.host); !host)
+                return Result<QString>::failure(QStringLiteral("host '%1': %2").arg(p.name, host.error()));
+            line += QStringLiteral(" ansible_host=") + iniValue(p.host);
             if (p.port != 22)
                 line += QStringLiteral(" ansible_port=%1").arg(p.port);
             if (!p.user.isEmpty())
-                line += QStringLiteral(" ansible_user=") + quote(p.user);
+                line += QStringLiteral(" ansible_user=") + iniValue(p.user);
             if (!p.identityFiles.isEmpty())
-                line += QStringLiteral(" ansible_ssh_private_key_file=") + quote(p.identityFiles.first());
+                line += QStringLiteral(" ansible_ssh_private_key_file=") + iniValue(p.identityFiles.first());
+            // Ansible splits ansible_ssh_common_args like a shell before it hands them to ssh.
             QStringList common;
-            if (!p.proxyJump.isEmpty())
-                common << QStringLiteral("-J ") + p.proxyJump;
-            if (!p.knownHostsFile.isEmpty())
-                common << QStringLiteral("-o UserKnownHostsFile=") + p.knownHostsFile;
+            if (!p.proxyJump.isEmpty()) {
+                if (const auto jump = checkProxyJump(p.proxyJump); !jump)
+                    return Result<QString>::failure(QStringLiteral("host '%1': %2").arg(p.name, jump.error()));
+                common << QStringLiteral("-J") << p.proxyJump.trimmed();
+            }
+            if (!p.knownHostsFile.isEmpty()) {
+                const auto option = userKnownHostsOption(p.knownHostsFile);
+                if (!option)
+                    return Result<QString>::failure(QStringLiteral("host '%1': %2").arg(p.name, option.error()));
+                common << QStringLiteral("-o") << option.value();
+            }
             if (!common.isEmpty())
-                line += QStringLiteral(" ansible_ssh_common_args=") + quote(common.join(u' '));
+                line += QStringLiteral(" ansible_ssh_common_args=") + iniValue(shellJoin(common));
         }
         out += line + u'\n';
         for (const QString& t : p.tags)
-            groups[groupName(t)].append(quote(p.name));
+            groups[groupName(t)].append(p.name);
     }
     for (auto it = groups.cbegin(); it != groups.cend(); ++it) {
         out += QStringLiteral("\n[%1]\n").arg(it.key());

@@ -55,7 +55,10 @@ QList<HostRun> runRollout(const QList<HostProfile>& hosts, RolloutStep& step, co
 
 // An Ansible inventory (INI) of profiles: one group per tag, host vars for address, port,
 // user, key and jump host (ansible_host, ansible_port, ansible_user,
-// ansible_ssh_private_key_file, ansible_ssh_common_args='-J ...').
-QString ansibleInventory(const QList<HostProfile>& profiles);
+// ansible_ssh_private_key_file, ansible_ssh_common_args='-J ...'). Every value that is not plain
+// is quoted so that Ansible reads back exactly the profile's text (`ansible-inventory --list`);
+// refused, naming the host: a control character in any field, a name Ansible would read as a
+// pattern or a port, an address that is no host name, a ProxyJump checkProxyJump() refuses.
+Result<QString> ansibleInventory(const QList<HostProfile>& profiles);
 
 } // namespace kf::fleet

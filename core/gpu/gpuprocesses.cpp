@@ -6,11 +6,13 @@
 #include "core/util/bytelines.h"
 
 #include <QHash>
+#include <QRandomGenerator>
 #include <QVarLengthArray>
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 
 namespace kf {
 
@@ -215,32 +217,48 @@ PsResult parsePsLines(QByteArrayView data)
 
 QString gpuProcessScript()
 {
-    // One poll, one command: every tool's output in its own section (gpuprocesses.h). The
-    // pids for ps come from both tables; a line is cut to 4096 bytes and a section to 4096
-    // lines here, so a process with a huge argv cannot blow the poll's output cap.
+    // One poll, one command: every tool's output in its own section (gpuprocesses.h), its
+    // 0x1e bytes removed so that only the script's own markers carry one. The pids for ps come
+    // from both tables; a line is cut to 4096 bytes and a section to 4096 lines here, so a
+    // process with a huge argv cannot blow the poll's output cap.
     return QStringLiteral(R"sh(smi=$1
+mark=$KF_MARK; unset KF_MARK
 rs=$(printf '\036')
-printf '%sKF me %s\n' "$rs" "$(id -u 2>/dev/null)"
+section() { printf '%sKF%s %s %s\n' "$rs" "$mark" "$1" "$2"; }
+body() { printf '%s\n' "$1" | tr -d '\036' | head -n 4096 | cut -c1-4096; }
+section me "$(id -u 2>/dev/null)"
 out=$("$smi" --query-gpu=index,uuid --format=csv,noheader 2>&1); st=$?
-printf '%sKF gpus %s\n%s\n' "$rs" "$st" "$out" | head -n 4097
+section gpus "$st"; body "$out"
 apps=$("$smi" --query-compute-apps=pid,process_name,used_memory,gpu_uuid --format=csv,noheader,nounits 2>&1); st=$?
-printf '%sKF apps %s\n%s\n' "$rs" "$st" "$apps" | head -n 4097 | cut -c1-4096
+section apps "$st"; body "$apps"
 pmon=$("$smi" pmon -c 1 -s um 2>&1); st=$?
-printf '%sKF pmon %s\n%s\n' "$rs" "$st" "$pmon" | head -n 4097 | cut -c1-4096
+section pmon "$st"; body "$pmon"
 pids=$( { printf '%s\n' "$apps" | awk -F', *' '$1 ~ /^[0-9]+$/ { print $1 }'
-  [ "$st" = 0 ] && printf '%s\n' "$pmon" | awk '$1 !~ /^#/ && $2 ~ /^[0-9]+$/ { print $2 }'; } | sort -un | head -n 1024 | tr '\n' ',')
-pids=${pids%,}
+  [ "$st" = 0 ] && printf '%s\n' "$pmon" | awk '$1 !~ /^#/ && $2 ~ /^[0-9]+$/ { print $2 }'; } | sort -un | head -n 1024 | tr '\n' ' ')
 if [ -n "$pids" ]; then
-  out=$(ps -ww -o pid=,ruid=,user:32=,pcpu=,rss=,args= -p "$pids" 2>&1); st=$?
-  printf '%sKF ps %s\n%s\n' "$rs" "$st" "$out" | head -n 4097 | cut -c1-4096
+  out=$(ps -ww -o pid=,ruid=,user:32=,pcpu=,rss=,args= -p "$(printf '%s' "$pids" | tr ' ' ',' | sed 's/,$//')" 2>&1); st=$?
+  section ps "$st"; body "$out"
+  section start 0
+  for p in $pids; do
+    line=
+    { read -r line < "/proc/$p/stat"; } 2>/dev/null || continue
+    set -- ${line##*) }
+    [ $# -ge 20 ] && printf '%s %s\n' "$p" "${20}"
+  done
 fi
-printf '%sKF end 0\n' "$rs"
+section end 0
 )sh");
 }
 
-GpuProcessList parseGpuProcessOutput(QByteArrayView output, const QList<GpuSample>& gpus)
+QByteArray newSectionMark()
+{
+    return QByteArray::number(QRandomGenerator::system()->generate64(), 16).rightJustified(16, '0');
+}
+
+GpuProcessList parseGpuProcessOutput(QByteArrayView output, QByteArrayView mark, const QList<GpuSample>& gpus)
 {
     GpuProcessList list;
+    const QByteArray marker = "\x1eKF" + mark.toByteArray() + ' ';
     // Split into sections.
     struct Section
     {
@@ -248,7 +266,7 @@ GpuProcessList parseGpuProcessOutput(QByteArrayView output, const QList<GpuSampl
         int status = -1;
         bool present = false;
     };
-    Section me, gpuSection, apps, pmon, ps;
+    Section me, gpuSection, apps, pmon, ps, start;
     Section* current = nullptr;
     const char* bodyStart = nullptr;
     const auto close = [&](const char* end) {
@@ -260,10 +278,10 @@ GpuProcessList parseGpuProcessOutput(QByteArrayView output, const QList<GpuSampl
     Tokens t;
     ByteLines lines(output);
     for (QByteArrayView line; lines.next(line);) {
-        if (!line.startsWith("\x1eKF "))
+        if (mark.isEmpty() || !line.startsWith(marker))
             continue;
         close(line.data());
-        tokens(line.sliced(4), 2, t);
+        tokens(line.sliced(marker.size()), 2, t);
         const QByteArrayView name = t.value(0);
         const qint64 status = t.size() > 1 ? wholeNumber(t[1], kMaxPid) : -1;
         Section* s = name == "me" ? &me
@@ -271,13 +289,14 @@ GpuProcessList parseGpuProcessOutput(QByteArrayView output, const QList<GpuSampl
             : name == "apps"      ? &apps
             : name == "pmon"      ? &pmon
             : name == "ps"        ? &ps
+            : name == "start"     ? &start
                                   : nullptr;
         if (name == "end") {
             list.complete = true;
             continue;
         }
-        if (!s)
-            continue;
+        if (!s || s->present)
+            continue; // the first of each name counts
         s->present = true;
         s->status = int(qMin<qint64>(status, 1 << 20));
         if (s == &me) {
@@ -388,6 +407,21 @@ GpuProcessList parseGpuProcessOutput(QByteArrayView output, const QList<GpuSampl
             p.commandLine = r.commandLine;
         }
     }
+    if (start.present) {
+        QHash<qint64, qint64> ticksOf;
+        ByteLines startLines(start.body);
+        for (QByteArrayView line; startLines.next(line);) {
+            tokens(line, 3, t);
+            const qint64 pid = t.size() == 2 ? wholeNumber(t[0], kMaxPid) : -1;
+            const qint64 ticks = t.size() == 2 ? wholeNumber(t[1], std::numeric_limits<qint64>::max()) : -1;
+            if (pid >= 0 && ticks >= 0)
+                ticksOf.insert(pid, ticks);
+            else
+                ++list.badLines;
+        }
+        for (GpuProcess& p : rows)
+            p.startTicks = ticksOf.value(p.pid, -1);
+    }
     std::sort(rows.begin(), rows.end(), [](const GpuProcess& a, const GpuProcess& b) {
         return a.gpuIndex != b.gpuIndex ? a.gpuIndex < b.gpuIndex : a.pid < b.pid;
     });
@@ -397,15 +431,17 @@ GpuProcessList parseGpuProcessOutput(QByteArrayView output, const QList<GpuSampl
 Result<GpuProcessList> listGpuProcesses(
     Transport& transport, const QString& nvidiaSmi, const QMap<QString, QString>& env, const QList<GpuSample>& gpus)
 {
+    const QByteArray mark = newSectionMark();
     CommandSpec spec;
     spec.command = gpuProcessScript();
     spec.arguments = { nvidiaSmi };
     spec.env = env;
+    spec.env.insert(QStringLiteral("KF_MARK"), QString::fromLatin1(mark)); // stdin, not the command line
     spec.maxOutputBytes = 8LL << 20; // 1024 processes with 4 KiB command lines fit
     const ExecResult r = transport.exec(spec, 20000);
     if (!r.error.isEmpty())
         return Result<GpuProcessList>::failure(QStringLiteral("cannot list GPU processes: %1").arg(r.error));
-    GpuProcessList list = parseGpuProcessOutput(r.stdOut, gpus);
+    GpuProcessList list = parseGpuProcessOutput(r.stdOut, mark, gpus);
     if (!list.appsError.isEmpty() && list.processes.isEmpty())
         return Result<GpuProcessList>::failure(
             QStringLiteral("nvidia-smi cannot list processes: %1").arg(list.appsError));

@@ -16,9 +16,13 @@
 // (pure: bytes in, value out, errors inside).
 //
 // Wire format of the script's output: sections, each opened by a marker line
-//   "\x1eKF <name> [<exit status>]"
-// (0x1e never occurs in nvidia-smi's or ps' output: ps shows control characters as '?').
-// Lines before the first marker (login banners) are ignored. Sections, in this order:
+//   "\x1eKF<mark> <name> [<exit status>]"
+// where <mark> is a random nonce of this poll (16 hex digits, given to the script in its
+// environment, never on its command line) and every tool's output has its 0x1e bytes removed
+// (tr -d) before it is printed: a process name or command line (a co-tenant's, anything it
+// likes) cannot forge a marker, so it cannot claim, say, that the SSH user is root. Only the
+// first marker of each name counts. Lines before the first marker (login banners) are ignored.
+// Sections, in this order:
 //   me    no body; the status is the SSH user's uid (`id -u`)
 //   gpus  `nvidia-smi --query-gpu=index,uuid --format=csv,noheader`: "0, GPU-3b43..." (maps the
 //         compute-apps uuids to indices without a running stream)
@@ -28,6 +32,8 @@
 //         then the status is not 0 and SM % is unknown, never 0)
 //   ps    `ps -ww -o pid=,ruid=,user:32=,pcpu=,rss=,args= -p PIDS` for the pids of apps and pmon,
 //         each line cut to 4096 bytes on the server (parsePsLines); missing when no pid
+//   start "PID TICKS" per pid: field 22 of /proc/PID/stat, when it started (clock ticks since
+//         boot); Terminate… compares it before it signals (processsignal.h)
 //   end   the script ran to its end (a truncated output lacks it: `complete` is false)
 // Every section body is at most 4096 lines; the caller bounds the whole (maxOutputBytes).
 //
@@ -96,11 +102,14 @@ struct GpuProcessList
     int badLines = 0;            // skipped lines, all sections
 };
 
-// The script; its $1 is the nvidia-smi to run.
+// The script; its $1 is the nvidia-smi to run, $KF_MARK (environment) the markers' nonce.
 QString gpuProcessScript();
+// A new nonce for one poll: 16 hex digits.
+QByteArray newSectionMark();
 // Joins apps, pmon and ps rows: one row per (GPU, pid). A GPU index comes from pmon, or the
-// compute-apps uuid through the gpus section or `gpus` (the stream's latest samples).
-GpuProcessList parseGpuProcessOutput(QByteArrayView output, const QList<GpuSample>& gpus = {});
+// compute-apps uuid through the gpus section or `gpus` (the stream's latest samples). Only
+// markers with `mark` open a section.
+GpuProcessList parseGpuProcessOutput(QByteArrayView output, QByteArrayView mark, const QList<GpuSample>& gpus = {});
 
 class Transport;
 // One poll (the GUI's GpuMonitor and `kernelforge-cli gpu processes` alike): runs the script

@@ -42,7 +42,7 @@ double number(QByteArrayView v)
     if (*first == '+')
         ++first;
     const auto res = std::from_chars(first, v.data() + v.size(), out);
-    if (res.ec != std::errc())
+    if (res.ec != std::errc() || !std::isfinite(out)) // from_chars reads "inf" and "nan": no value
         return noValue();
     return out;
 }

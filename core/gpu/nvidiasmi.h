@@ -96,6 +96,9 @@ struct GpuProcess
     double cpuPercent = noValue(); // ps pcpu: CPU time over the process's lifetime
     double rssKiB = noValue();
     QString commandLine;
+    // When it started (/proc/PID/stat field 22, clock ticks since boot); -1 unknown. A signal
+    // is sent only to the pid that still has this start time (a pid can be reused).
+    qint64 startTicks = -1;
 };
 
 struct ComputeAppsResult

@@ -33,12 +33,21 @@ QString signalScript()
 {
     // dash's kill has no "--" and takes "-s NAME"; signal 0 is "-0". The answer is one word so
     // that no shell's or locale's wording of "No such process" has to be read.
-    return QStringLiteral(R"sh(pid=$1; sig=$2
+    // The start time is compared right before kill: what is left is the moment between the
+    // two, not the seconds between the list and a click.
+    return QStringLiteral(R"sh(pid=$1; sig=$2; start=${3:-}
 rs=$(printf '\036')
 case $pid in ''|*[!0-9]*) printf '%sKF signal failed\n' "$rs"; exit 0;; esac
 zombie() { [ -r "/proc/$pid/stat" ] && [ "$(sed -n 's/^.*) \(.\).*$/\1/p' "/proc/$pid/stat" 2>/dev/null)" = Z ]; }
 exists() { [ -e "/proc/$pid" ] || kill -0 "$pid" 2>/dev/null; }
 if zombie; then printf '%sKF signal gone\n' "$rs"; exit 0; fi
+if [ -n "$start" ]; then
+  line=; { read -r line < "/proc/$pid/stat"; } 2>/dev/null
+  if [ -n "$line" ]; then
+    set -- ${line##*) }
+    if [ "${20:-}" != "$start" ]; then printf '%sKF signal replaced\n' "$rs"; exit 0; fi
+  fi
+fi
 if [ "$sig" = 0 ]; then kill -0 "$pid" 2>/dev/null; else kill -s "$sig" "$pid" 2>/dev/null; fi
 if [ $? = 0 ]; then
   if [ "$sig" = 0 ]; then printf '%sKF signal alive\n' "$rs"; else printf '%sKF signal signalled\n' "$rs"; fi
@@ -66,6 +75,11 @@ SignalResult parseSignalOutput(const ExecResult& r, qint64 pid, const QString& s
     } else if (word == "gone") {
         out.outcome = SignalOutcome::Gone;
         out.message = QStringLiteral("no such process %1 (it has ended)").arg(pid);
+    } else if (word == "replaced") {
+        out.outcome = SignalOutcome::Gone;
+        out.message = QStringLiteral("process %1 has ended, and its pid now belongs to a process started since: "
+                                     "nothing sent")
+                          .arg(pid);
     } else if (word == "denied") {
         out.outcome = SignalOutcome::PermissionDenied;
         out.message = QStringLiteral("permission denied: the SSH user may not signal %1").arg(pid);
@@ -78,7 +92,7 @@ SignalResult parseSignalOutput(const ExecResult& r, qint64 pid, const QString& s
     return out;
 }
 
-SignalResult signalProcess(Transport& transport, qint64 pid, const QString& signal)
+SignalResult signalProcess(Transport& transport, qint64 pid, const QString& signal, qint64 startTicks)
 {
     if (pid <= 1 || pid > 4294967295LL)
         return { SignalOutcome::Failed, QStringLiteral("not a process that can be signalled (pid %1)").arg(pid) };
@@ -87,7 +101,7 @@ SignalResult signalProcess(Transport& transport, qint64 pid, const QString& sign
         return { SignalOutcome::Failed, QStringLiteral("unknown signal '%1' (TERM or KILL)").arg(signal) };
     CommandSpec spec;
     spec.command = signalScript();
-    spec.arguments = { QString::number(pid), sig };
+    spec.arguments = { QString::number(pid), sig, startTicks >= 0 ? QString::number(startTicks) : QString() };
     spec.maxOutputBytes = 64 * 1024;
     return parseSignalOutput(transport.exec(spec, 20000), pid, sig);
 }

@@ -13,11 +13,13 @@
 // mayUserSignal() says so (and why not) from the uids of the process list (gpuprocesses.h).
 // The server decides in the end: a refused signal comes back as PermissionDenied.
 //
-// Wire format: signalScript() ($1 pid, $2 TERM | KILL | 0) prints one line
-//   "\x1eKF signal <word>"   word: signalled | alive | gone | denied | failed
+// Wire format: signalScript() ($1 pid, $2 TERM | KILL | 0, $3 the start time the list saw or
+// empty) prints one line
+//   "\x1eKF signal <word>"   word: signalled | alive | gone | replaced | denied | failed
 // "alive" answers signal 0 (the process exists and may be signalled); a zombie (state Z in
-// /proc/PID/stat: exited, not yet reaped) is "gone". Anything else is a failure whose text
-// is the command's output.
+// /proc/PID/stat: exited, not yet reaped) is "gone"; "replaced": the pid now names a process
+// with another start time (field 22 of /proc/PID/stat: the listed one ended and its pid was
+// reused), and nothing was sent. Anything else is a failure whose text is the command's output.
 namespace kf {
 
 enum class SignalOutcome {
@@ -44,7 +46,9 @@ QString signalScript();
 SignalResult parseSignalOutput(const ExecResult& result, qint64 pid, const QString& signal);
 
 // Sends `signal` ("TERM", "KILL", or "0" to ask whether it is still there) to pid on the
-// transport's host. Blocking: call it on a worker (transportPool()), never the GUI thread.
-SignalResult signalProcess(Transport& transport, qint64 pid, const QString& signal);
+// transport's host, only while the pid still has startTicks (GpuProcess::startTicks; -1: not
+// known, not compared): a reused pid is Gone ("replaced"). Blocking: call it on a worker
+// (transportPool()), never the GUI thread.
+SignalResult signalProcess(Transport& transport, qint64 pid, const QString& signal, qint64 startTicks = -1);
 
 } // namespace kf

@@ -3,6 +3,9 @@
 #include "core/hosts/destination.h"
 
 #include "core/util/pathcheck.h"
+#include "core/util/terminaltext.h"
+
+#include <QList>
 
 namespace kf {
 
@@ -146,6 +149,67 @@ QString formatDestination(const Destination& d)
     if (d.port)
         s += QLatin1Char(':') + QString::number(*d.port);
     return s;
+}
+
+Result<void> checkHostName(QStringView text)
+{
+    auto refuse = [&](const QString& why) {
+        return Result<void>::failure(
+            QStringLiteral("'%1' is not a host name or address: %2").arg(terminalSafe(text.left(300)), why));
+    };
+    // ASCII letters and digits, and the given punctuation.
+    auto allowed = [](QChar c, QStringView punctuation) {
+        const char16_t u = c.unicode();
+        return (u >= u'a' && u <= u'z') || (u >= u'A' && u <= u'Z') || (u >= u'0' && u <= u'9')
+            || punctuation.contains(c);
+    };
+    if (text.isEmpty())
+        return refuse(QStringLiteral("it is empty"));
+    if (const QString c = firstControlCharacter(text.toString()); !c.isEmpty())
+        return refuse(QStringLiteral("it has the control character %1").arg(c));
+    if (text.size() > 253)
+        return refuse(QStringLiteral("it is longer than 253 characters"));
+    if (text.startsWith(u'-') || text.startsWith(u'.'))
+        return refuse(QStringLiteral("it starts with '%1'").arg(text.front()));
+    if (!text.contains(u':')) {
+        for (const QChar c : text)
+            if (!allowed(c, u"._-"))
+                return refuse(QStringLiteral("'%1' is not a letter, digit, '-', '_' or '.'").arg(c));
+        return {};
+    }
+    // IPv6, with an optional zone: fe80::1%eth0
+    const qsizetype zone = text.indexOf(u'%');
+    for (const QChar c : zone < 0 ? text : text.left(zone))
+        if (!(allowed(c, u":.") && (c.isDigit() || QStringView(u"abcdefABCDEF:.").contains(c))))
+            return refuse(QStringLiteral("'%1' in an IPv6 address").arg(c));
+    if (zone >= 0) {
+        if (zone + 1 == text.size())
+            return refuse(QStringLiteral("an empty zone after '%'"));
+        for (const QChar c : text.mid(zone + 1))
+            if (!allowed(c, u"._-"))
+                return refuse(QStringLiteral("'%1' in the IPv6 zone").arg(c));
+    }
+    return {};
+}
+
+Result<void> checkProxyJump(QStringView text)
+{
+    const QStringView jumps = text.trimmed();
+    if (jumps.compare(u"none", Qt::CaseInsensitive) == 0)
+        return {};
+    for (const QStringView hop : jumps.split(u',')) {
+        const auto d = parseDestination(hop);
+        if (!d)
+            return Result<void>::failure(QStringLiteral("ProxyJump: %1").arg(d.error()));
+        if (const auto host = checkHostName(d->host); !host)
+            return Result<void>::failure(QStringLiteral("ProxyJump: %1").arg(host.error()));
+        for (const QChar c : d->user)
+            if (c.unicode() >= 0x80 || !(c.isLetterOrNumber() || QStringView(u"._-@").contains(c)))
+                return Result<void>::failure(
+                    QStringLiteral("ProxyJump: the user name '%1' has '%2' (letters, digits, '.', '_', '-', '@')")
+                        .arg(terminalSafe(d->user), QString(c)));
+    }
+    return {};
 }
 
 } // namespace kf

@@ -46,6 +46,19 @@ std::optional<quint16> parsePort(QStringView text);
 // The Port form of d, which parseDestination() reads back: brackets around a host with a ':'.
 QString formatDestination(const Destination& d);
 
+// A host name or address that came from elsewhere (a Prometheus label, a ProxyJump hop) and
+// will reach hosts.yaml, an Ansible inventory or an ssh command line: a DNS name (letters,
+// digits, '-', '_', '.'), an IPv4 address or an IPv6 address (hex digits, ':', '.', a zone
+// after '%'), at most 253 characters, not starting with '-' or '.'. The error names the text
+// (control characters escaped) and the reason.
+Result<void> checkHostName(QStringView text);
+
+// A ProxyJump value as ssh's -J and ProxyJump take it ("[user@]host[:port][,...]", hops may be
+// ssh:// URIs): every hop parses (parseDestination), its host passes checkHostName and its user
+// is letters, digits, '.', '_', '-', '@'. OpenSSH turns -J into a ProxyCommand that a shell
+// runs, so this is checked here, whatever the local ssh's version would refuse.
+Result<void> checkProxyJump(QStringView text);
+
 // scp's test of whether an argument names a remote place: a ':' outside brackets comes before
 // any '/' and is not the first character ("host:x", "[::1]:x"; not "./a:b", not ":x").
 bool hasRemoteColon(QStringView text);

@@ -4,6 +4,9 @@
 
 #include "core/log/logging.h"
 #include "core/store/paths.h"
+#include "core/util/pathcheck.h"
+#include "core/util/terminaltext.h"
+#include "core/util/yamlkeys.h"
 
 #include <QDir>
 #include <QFile>
@@ -71,6 +74,19 @@ std::optional<QStringList> stringList(const YAML::Node& node)
 
 } // namespace
 
+Result<void> checkNoControlCharacters(const HostProfile& p)
+{
+    const std::pair<const char*, QStringList> fields[]
+        = { { "name", { p.name } }, { "host", { p.host } }, { "user", { p.user } }, { "proxyJump", { p.proxyJump } },
+              { "knownHostsFile", { p.knownHostsFile } }, { "identityFiles", p.identityFiles }, { "tags", p.tags } };
+    for (const auto& [key, values] : fields)
+        for (const QString& v : values)
+            if (const QString c = firstControlCharacter(v); !c.isEmpty())
+                return Result<void>::failure(QStringLiteral("host '%1': '%2' has the control character %3")
+                                                 .arg(terminalSafe(p.name), QLatin1String(key), c));
+    return {};
+}
+
 Result<HostProfilesFile> parseHostProfiles(const QByteArray& yaml, const QString& fileName)
 {
     using R = Result<HostProfilesFile>;
@@ -84,6 +100,9 @@ Result<HostProfilesFile> parseHostProfiles(const QByteArray& yaml, const QString
     }
     if (!root || root.IsNull())
         return out;
+    if (const auto duplicate = findDuplicateYamlKey(root))
+        return R::failure(fileName + QLatin1Char(':') + QString::number(duplicate->line) + QStringLiteral(": ")
+            + duplicate->message());
     try {
         if (!root.IsMap())
             return R::failure(at(fileName, root, QStringLiteral("expected a mapping with 'version' and 'hosts'")));
@@ -176,6 +195,8 @@ Result<HostProfilesFile> parseHostProfiles(const QByteArray& yaml, const QString
             }
             if (p.name.isEmpty())
                 return R::failure(at(fileName, item, QStringLiteral("a host needs a 'name'")));
+            if (const auto clean = checkNoControlCharacters(p); !clean)
+                return R::failure(at(fileName, item, clean.error()));
             if (p.host.isEmpty() && !p.isLocal)
                 return R::failure(at(fileName, item, QStringLiteral("host '%1' needs a 'host'").arg(p.name)));
             if (names.contains(p.name))
@@ -283,6 +304,8 @@ Result<void> HostProfileStore::save(const QList<HostProfile>& profiles) const
             continue;
         if (p.name.trimmed().isEmpty())
             return Result<void>::failure(QStringLiteral("a host profile needs a name"));
+        if (const auto clean = checkNoControlCharacters(p); !clean)
+            return clean;
         if (names.contains(p.name))
             return Result<void>::failure(QStringLiteral("duplicate host name '%1'").arg(p.name));
         names.insert(p.name);

@@ -40,6 +40,11 @@ struct HostProfilesFile
     QStringList warnings; // "hosts.yaml:12: unknown key 'colour' ignored"
 };
 
+// hosts.yaml never holds a control character: every field reaches a command line, an SSH
+// option or an Ansible inventory, where a line break or an escape sequence would mean more.
+// Checked when the file is read and written; the error names the host and the field.
+Result<void> checkNoControlCharacters(const HostProfile& profile);
+
 // Pure: bytes in, profiles out. A missing or empty document is an empty list.
 Result<HostProfilesFile> parseHostProfiles(const QByteArray& yaml, const QString& fileName);
 // Profiles with isDemo are skipped; the output parses back to the same list.

@@ -2,7 +2,9 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/hosts/keyinstall.h"
 
+#include "core/hosts/destination.h"
 #include "core/log/logging.h"
+#include "core/ssh/sshoptionarg.h"
 #include "core/transport/transport.h"
 #include "core/util/loginshell.h"
 
@@ -218,7 +220,7 @@ Result<InstallReport> installKey(Transport& transport, const QByteArray& publicK
     return verdict(r.stdOut, r.stdErr, r.exitCode, transport.describe(), QStringLiteral("libssh2"), problem);
 }
 
-QStringList systemSshArguments(const HostProfile& p, const SystemSshOptions& o)
+Result<QStringList> systemSshArguments(const HostProfile& p, const SystemSshOptions& o)
 {
     QStringList args { QStringLiteral("-T"), QStringLiteral("-p"), QString::number(p.port), QStringLiteral("-o"),
         QStringLiteral("ConnectTimeout=20") };
@@ -230,10 +232,17 @@ QStringList systemSshArguments(const HostProfile& p, const SystemSshOptions& o)
         args << QStringLiteral("-i") << id;
     if (!p.identityFiles.isEmpty())
         args << QStringLiteral("-o") << QStringLiteral("IdentitiesOnly=yes");
-    if (!p.proxyJump.isEmpty())
-        args << QStringLiteral("-J") << p.proxyJump;
-    if (!p.knownHostsFile.isEmpty())
-        args << QStringLiteral("-o") << QStringLiteral("UserKnownHostsFile=") + p.knownHostsFile;
+    if (!p.proxyJump.isEmpty()) {
+        if (const auto jump = checkProxyJump(p.proxyJump); !jump)
+            return Result<QStringList>::failure(jump.error());
+        args << QStringLiteral("-J") << p.proxyJump.trimmed();
+    }
+    if (!p.knownHostsFile.isEmpty()) {
+        const auto option = userKnownHostsOption(p.knownHostsFile);
+        if (!option)
+            return Result<QStringList>::failure(option.error());
+        args << QStringLiteral("-o") << option.value();
+    }
     if (!p.user.isEmpty())
         args << QStringLiteral("-l") << p.user;
     // "--" ends ssh's options: a host name cannot be read as one.
@@ -251,7 +260,10 @@ Result<InstallReport> installKeyWithSystemSsh(
     if (program.isEmpty())
         return Result<InstallReport>::failure(
             QStringLiteral("%1 not found; install the OpenSSH client").arg(options.program));
-    QStringList args = systemSshArguments(profile, options);
+    auto arguments = systemSshArguments(profile, options);
+    if (!arguments)
+        return Result<InstallReport>::failure(arguments.error());
+    QStringList args = arguments.value();
     args << QString::fromLatin1(loginshell::line(QString::fromLatin1(kScript), { line.value() }));
     QProcess p;
     p.setStandardInputFile(QProcess::nullDevice());

@@ -4,6 +4,7 @@
 
 #include "core/log/secretregistry.h"
 #include "core/store/paths.h"
+#include "core/util/terminaltext.h"
 
 #include <QDir>
 
@@ -16,7 +17,9 @@
 namespace kf::log {
 namespace {
 
-// Redacts the payload, then hands the message to the wrapped sinks.
+// Redacts the payload and shows its control characters escaped (a record is one line, and a
+// server's text in it can neither forge another record nor act on the terminal that shows the
+// log), then hands the message to the wrapped sinks.
 class RedactingSink final : public spdlog::sinks::base_sink<std::mutex>
 {
 public:
@@ -25,7 +28,9 @@ public:
 protected:
     void sink_it_(const spdlog::details::log_msg& msg) override
     {
-        const std::string clean = SecretRegistry::redact(std::string_view(msg.payload.data(), msg.payload.size()));
+        std::string clean = SecretRegistry::redact(std::string_view(msg.payload.data(), msg.payload.size()));
+        if (const QString text = QString::fromStdString(clean); needsTerminalEscape(text))
+            clean = terminalSafe(text).toStdString();
         spdlog::details::log_msg copy(msg.time, msg.source, msg.logger_name, msg.level, clean);
         for (auto& t : targets)
             if (t->should_log(copy.level))

@@ -5,6 +5,7 @@
 #include "core/remotebuild/progressparser.h"
 #include "core/store/paths.h"
 #include "core/util/shellquote.h"
+#include "core/util/yamlkeys.h"
 
 #include <QFile>
 #include <QRegularExpression>
@@ -45,6 +46,16 @@ QString str(const YAML::Node& n, const char* key)
     return scalarText(v);
 }
 
+constexpr int kMaxCount = 4096;
+
+QString countRule(const char* key, const QString& value)
+{
+    return QStringLiteral("%1 must be a whole number from 1 to %2 (or left out), not '%3'")
+        .arg(QLatin1String(key))
+        .arg(kMaxCount)
+        .arg(value);
+}
+
 // A count: absent is 0 (unset); otherwise a whole number from 1 to 4096.
 int count(const YAML::Node& n, const char* key)
 {
@@ -53,11 +64,14 @@ int count(const YAML::Node& n, const char* key)
         return 0;
     bool ok = false;
     const int i = v.IsScalar() ? scalarText(v).trimmed().toInt(&ok) : 0;
-    if (!ok || i < 1 || i > 4096)
-        throw FieldError { lineOf(v),
-            QStringLiteral("%1 must be a whole number from 1 to 4096 (or left out), not '%2'")
-                .arg(QLatin1String(key), v.IsScalar() ? scalarText(v) : QStringLiteral("a list or map")) };
+    if (!ok || i < 1 || i > kMaxCount)
+        throw FieldError { lineOf(v), countRule(key, v.IsScalar() ? scalarText(v) : QStringLiteral("a list or map")) };
     return i;
+}
+
+QString envNameRule(const QString& name)
+{
+    return QStringLiteral("env: '%1' is not a variable name").arg(name);
 }
 
 bool isIdentifier(const QString& s)
@@ -82,20 +96,12 @@ BuildProfile parseProfile(const YAML::Node& n, int index)
     }
     BuildProfile p;
     p.name = str(n, "name").trimmed();
-    if (p.name.isEmpty())
-        throw FieldError { lineOf(n), QStringLiteral("profile %1: 'name' is required").arg(index) };
     p.description = str(n, "description");
     p.workingDirectory = str(n, "working_dir");
     p.command = str(n, "command");
-    if (p.command.trimmed().isEmpty())
-        throw FieldError { n["command"] ? lineOf(n["command"]) : lineOf(n),
-            QStringLiteral("profile %1: 'command' is required").arg(index) };
     p.maxJobs = count(n, "max_jobs");
     p.nvccThreads = count(n, "nvcc_threads");
     p.nvccThreadsDefine = str(n, "nvcc_threads_define").trimmed();
-    if (!p.nvccThreadsDefine.isEmpty() && !isIdentifier(p.nvccThreadsDefine))
-        throw FieldError { lineOf(n["nvcc_threads_define"]),
-            QStringLiteral("nvcc_threads_define must be a CMake variable name, not '%1'").arg(p.nvccThreadsDefine) };
     p.buildDir = str(n, "build_dir");
     if (const YAML::Node d = n["demo"]; d && !d.IsNull()) {
         const QString v = d.IsScalar() ? scalarText(d) : QString();
@@ -108,8 +114,8 @@ BuildProfile parseProfile(const YAML::Node& n, int index)
             throw FieldError { lineOf(e), QStringLiteral("env must be a map of NAME: value") };
         for (const auto& kv : e) {
             const QString name = kv.first.IsScalar() ? scalarText(kv.first) : QString();
-            if (!isShellName(name))
-                throw FieldError { lineOf(kv.first), QStringLiteral("env: '%1' is not a variable name").arg(name) };
+            if (!isShellName(name)) // here, for its line
+                throw FieldError { lineOf(kv.first), envNameRule(name) };
             if (!kv.second.IsScalar())
                 throw FieldError { lineOf(kv.second), QStringLiteral("env: %1 must have a text value").arg(name) };
             p.env.insert(name, scalarText(kv.second));
@@ -124,6 +130,11 @@ BuildProfile parseProfile(const YAML::Node& n, int index)
             p.cmakeArgs << scalarText(v);
         }
     }
+    if (const auto problem = checkBuildProfile(p)) {
+        const YAML::Node at = n[problem->key.toStdString()];
+        throw FieldError { at ? lineOf(at) : lineOf(n),
+            QStringLiteral("profile %1: %2").arg(index).arg(problem->message) };
+    }
     return p;
 }
 
@@ -133,6 +144,24 @@ std::string u8(const QString& s)
 }
 
 } // namespace
+
+std::optional<BuildProfileProblem> checkBuildProfile(const BuildProfile& p)
+{
+    if (p.name.trimmed().isEmpty())
+        return BuildProfileProblem { QStringLiteral("name"), QStringLiteral("'name' is required") };
+    if (p.command.trimmed().isEmpty())
+        return BuildProfileProblem { QStringLiteral("command"), QStringLiteral("'command' is required") };
+    for (const auto& [key, value] : { std::pair("max_jobs", p.maxJobs), std::pair("nvcc_threads", p.nvccThreads) })
+        if (value < 0 || value > kMaxCount)
+            return BuildProfileProblem { QLatin1String(key), countRule(key, QString::number(value)) };
+    if (!p.nvccThreadsDefine.isEmpty() && !isIdentifier(p.nvccThreadsDefine))
+        return BuildProfileProblem { QStringLiteral("nvcc_threads_define"),
+            QStringLiteral("nvcc_threads_define must be a CMake variable name, not '%1'").arg(p.nvccThreadsDefine) };
+    for (auto it = p.env.cbegin(); it != p.env.cend(); ++it)
+        if (!isShellName(it.key()))
+            return BuildProfileProblem { QStringLiteral("env"), envNameRule(it.key()) };
+    return std::nullopt;
+}
 
 QString BuildProfile::buildPath() const
 {
@@ -210,6 +239,8 @@ BuildProfileList parseBuildProfiles(const QByteArray& yaml)
     BuildProfileList out;
     try {
         const YAML::Node root = YAML::Load(yaml.toStdString());
+        if (const auto duplicate = findDuplicateYamlKey(root))
+            throw FieldError { duplicate->line, duplicate->message() };
         const YAML::Node list = root["profiles"];
         if (!list)
             return out;
@@ -334,6 +365,9 @@ Result<void> saveUserBuildProfiles(const QList<BuildProfile>& profiles, const QS
     QSaveFile f(userPath.isEmpty() ? userBuildProfilesPath() : userPath);
     if (!f.open(QIODevice::WriteOnly))
         return Result<void>::failure(QStringLiteral("cannot write %1: %2").arg(f.fileName(), f.errorString()));
+    // Before the first byte: the temp file is what gets renamed over the original (QSaveFile
+    // would otherwise keep the old file's mode, or the umask's 0644 for a new one).
+    f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
     f.write(serializeBuildProfiles(user));
     if (!f.commit())
         return Result<void>::failure(QStringLiteral("cannot write %1: %2").arg(f.fileName(), f.errorString()));

@@ -12,6 +12,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 // Build profiles: how to build one project on a server.
 //
 // YAML format (config dir build-profiles.yaml; built-ins in :/profiles/builtin.yaml):
@@ -63,6 +65,17 @@ bool isCMakeOnlyVariable(const QString& name);
 // Moves env entries that are CMake-only into cmakeArgs (-DNAME=value); returns the moved names.
 QStringList moveCMakeOnlyEnv(BuildProfile& profile);
 
+// The checks a build profile passes wherever it was written (build-profiles.yaml, the editor,
+// a deployment recipe's build section): a name and a command, max_jobs and nvcc_threads unset
+// (0) or a whole number from 1 to 4096, nvcc_threads_define a CMake variable name, env names
+// variable names. The first problem found: the YAML key it is about and why.
+struct BuildProfileProblem
+{
+    QString key; // "max_jobs", "env", ...
+    QString message;
+};
+std::optional<BuildProfileProblem> checkBuildProfile(const BuildProfile& profile);
+
 struct BuildProfileList
 {
     QList<BuildProfile> profiles; // empty when there is an error: nothing half-read is used
@@ -78,6 +91,7 @@ QByteArray serializeBuildProfiles(const QList<BuildProfile>& profiles);
 QList<BuildProfile> builtInBuildProfiles();
 QString userBuildProfilesPath();
 Result<QList<BuildProfile>> loadBuildProfiles(const QString& userPath = {});
+// Mode 0600 whatever the umask and the folder (env values may be tokens).
 Result<void> saveUserBuildProfiles(const QList<BuildProfile>& profiles, const QString& userPath = {});
 std::optional<BuildProfile> findBuildProfile(const QList<BuildProfile>& profiles, const QString& name);
 

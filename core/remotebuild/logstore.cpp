@@ -38,6 +38,8 @@ Result<void> LogStore::open(const QString& path)
     m_file.setFileName(path);
     if (!m_file.open(QIODevice::ReadWrite | QIODevice::Append))
         return Result<void>::failure(QStringLiteral("cannot open %1: %2").arg(path, m_file.errorString()));
+    // A build can print its environment (tokens): the user's alone, whatever the folder's mode.
+    m_file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
     m_sparse.assign(1, 0);
     m_newlines = 0;
     m_lastStart = 0;

@@ -21,7 +21,7 @@ double aggregate(const PromText& text, QStringView name)
     QMap<QString, Pick> groups;
     bool any = false;
     for (const auto& s : text.samples) {
-        if (s.name != name || !hasValue(s.value))
+        if (s.name != name || !std::isfinite(s.value)) // NaN and ±Inf are no value: never shown or charted
             continue;
         any = true;
         QString key;

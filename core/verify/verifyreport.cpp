@@ -221,14 +221,18 @@ print(([p for p in (s.submodule_search_locations or [])] or [""])[0] if s else "
     echo "fa3_rc	$?"; tail -c 4096 "$t" | sed 's/^/fa3	/'
   fi
 fi
-libs() { find "$1" -maxdepth "$2" \( -name .git -o -name CMakeFiles \) -prune -o -type f \( -name '*.so' -o -name '*.so.*' \) -print 2>/dev/null; }
+# One file a line: a path with a line break in it (anyone who writes the folder picks names)
+# would be read as more lines of this protocol, so such a file is left out.
+nl='
+'
+libs() { find "$1" -maxdepth "$2" \( -name .git -o -name CMakeFiles \) -prune -o -type f \( -name '*.so' -o -name '*.so.*' \) ! -path "*$nl*" -print 2>/dev/null; }
 : >"$L"
 [ -n "$dir" ] && libs "$dir" 8 | head -n "$((max + 1))" | sed 's/^/lib	/' >>"$L"
 case "$pkg" in ''|"$dir"/*) ;; *) [ -d "$pkg" ] && libs "$pkg" 4 | head -n "$((max + 1))" | sed 's/^/pkglib	/' >>"$L";; esac
 [ "$(wc -l <"$L")" -gt "$max" ] && echo "lib_more	1"
 head -n "$max" "$L" | while IFS='	' read -r k f; do echo "$k	$(wc -c <"$f" 2>/dev/null || echo 0)	$f"; done
 d="$dir/dist"; [ -d "$d" ] || d="$(dirname "$dir")/dist"
-[ -n "$dir" ] && [ -d "$d" ] && find "$d" -maxdepth 1 -type f -name '*.whl' 2>/dev/null | head -n 20 |
+[ -n "$dir" ] && [ -d "$d" ] && find "$d" -maxdepth 1 -type f -name '*.whl' ! -path "*$nl*" 2>/dev/null | head -n 20 |
   while IFS= read -r f; do echo "wheel	$(wc -c <"$f")	$f"; done
 if [ -n "$c" ]; then
   head -n "$max" "$L" | while IFS='	' read -r k f; do

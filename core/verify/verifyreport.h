@@ -29,7 +29,8 @@
 //   fa3_rc \t N, then fa3 \t <line> ...         python -c 'from sgl_kernel import flash_ops'
 //                                               (only when the import worked)
 //   lib \t SIZE \t /abs/path.so        .so files under the folder (find -P: symlinks not
-//   pkglib \t SIZE \t /abs/path.so     followed, -type f: FIFOs skipped, depth 8, at most $2)
+//   pkglib \t SIZE \t /abs/path.so     followed, -type f: FIFOs skipped, depth 8, at most $2;
+//                                      a path with a line break is left out: it would forge lines)
 //                                      and in the installed package when it lies elsewhere
 //   lib_more \t 1                      more libraries than $2
 //   wheel \t SIZE \t /abs/dist/x.whl   (the folder's dist/, else the one beside it when the

@@ -20,6 +20,8 @@
 #include <QUuid>
 #include <QtTest>
 
+#include <sys/resource.h>
+
 using namespace kf;
 
 namespace {
@@ -43,6 +45,7 @@ private Q_SLOTS:
     void cleanupTestCase();
     void statusJsonOneObjectPerHost();
     void gpuExportRoundTripThroughPrometheus();
+    void gpuExportSurvivesIdleConnections();
     void matchFilterAndStale();
     void importAndAnsibleExport();
     void rolloutInBatches();
@@ -186,6 +189,69 @@ void TestCliFleet::vllmServerMetricsJoinTheirHost()
                                        m_prom->url(), QStringLiteral("--match"), QStringLiteral("name=gpu-node-001") },
         120000, env());
     QVERIFY2(text.out.contains("  vllm ") && text.out.contains(" tok/s"), text.out.constData());
+}
+
+// 1,100 connections that never send a request, against a bridge with the common 1024 file
+// descriptors: each is closed after a few seconds, at most a few are open at once, and
+// /metrics answers all along. A non-loopback --listen needs --allow-remote.
+void TestCliFleet::gpuExportSurvivesIdleConnections()
+{
+    const auto remote = test::runCli({ QStringLiteral("gpu"), QStringLiteral("export"), QStringLiteral("--local"),
+                                         QStringLiteral("--listen"), QStringLiteral("0.0.0.0:0") },
+        60000, env());
+    QCOMPARE(remote.exitCode, 2);
+    QVERIFY2(remote.err.contains("0.0.0.0 is not a loopback address") && remote.err.contains("--allow-remote"),
+        remote.err.constData());
+
+    rlimit mine {};
+    QCOMPARE(::getrlimit(RLIMIT_NOFILE, &mine), 0);
+    if (mine.rlim_cur < 4096) {
+        mine.rlim_cur = qMin<rlim_t>(mine.rlim_max, 4096);
+        QCOMPARE(::setrlimit(RLIMIT_NOFILE, &mine), 0);
+    }
+    QVERIFY2(mine.rlim_cur >= 2048, "this test needs 2048 file descriptors for its own sockets");
+    const quint16 port = test::freeLocalPort();
+    QProcess exporter;
+    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+    for (const QString& kv : env())
+        e.insert(kv.section(u'=', 0, 0), kv.section(u'=', 1));
+    exporter.setProcessEnvironment(e);
+    exporter.setChildProcessModifier([] {
+        const rlimit common { 1024, 1024 };
+        ::setrlimit(RLIMIT_NOFILE, &common);
+    });
+    exporter.start(QStringLiteral(KF_CLI_BINARY),
+        QStringList { QStringLiteral("gpu"), QStringLiteral("export") } + kf::test::cliSshOptions(*m_demo)
+            + QStringList { m_demo->user() + QStringLiteral("@127.0.0.1"), QStringLiteral("--listen"),
+                QStringLiteral("127.0.0.1:%1").arg(port) });
+    QVERIFY(exporter.waitForStarted(10000));
+    auto scrape = [&] {
+        LocalTransport local;
+        const auto page = httpGet(local, QStringLiteral("127.0.0.1"), port, QStringLiteral("/metrics"));
+        return page && page->status == 200 && page->body.contains("DCGM_FI_DEV_GPU_UTIL");
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(scrape(), 60000);
+
+    std::vector<std::unique_ptr<QTcpSocket>> idle;
+    for (int i = 0; i < 1100; ++i) {
+        idle.push_back(std::make_unique<QTcpSocket>());
+        idle.back()->connectToHost(QHostAddress::LocalHost, port);
+    }
+    auto count = [&](QAbstractSocket::SocketState state) {
+        return std::count_if(idle.cbegin(), idle.cend(), [&](const auto& s) { return s->state() == state; });
+    };
+    // Every one got in (none waits in the listen queue for a server that stopped accepting)...
+    QTRY_VERIFY2_WITH_TIMEOUT(count(QAbstractSocket::ConnectingState) == 0,
+        qPrintable(QStringLiteral("%1 still connecting").arg(count(QAbstractSocket::ConnectingState))), 90000);
+    // ... the page is served while they are there...
+    QVERIFY(scrape());
+    // ... and the bridge closed every one of them, for not sending a request.
+    QTRY_VERIFY2_WITH_TIMEOUT(count(QAbstractSocket::ConnectedState) == 0,
+        qPrintable(QStringLiteral("%1 still open").arg(count(QAbstractSocket::ConnectedState))), 90000);
+    QVERIFY(scrape());
+    QCOMPARE(exporter.state(), QProcess::Running);
+    exporter.terminate();
+    QVERIFY(exporter.waitForFinished(20000));
 }
 
 void TestCliFleet::gpuExportRoundTripThroughPrometheus()
@@ -376,14 +442,26 @@ void TestCliFleet::recipeRolloutOnPrometheusSelectedHosts()
     auto cmake
         = [](const DemoHost& d) { return test::readFile(d.homeDir() + QStringLiteral("/sgl-kernel/CMakeLists.txt")); };
     const QByteArray before2 = cmake(two), before3 = cmake(three), beforeDemo = cmake(*m_demo);
+    // The saved hosts are these demo sshds (127.0.0.1, their own ports), the Prometheus hosts
+    // the replayed ones: they meet by name only, which an exporter elsewhere could claim, so
+    // a rollout acts on them only with --yes-name-only.
     auto rollout = [&](const QStringList& extra) {
         return test::runCli(QStringList { QStringLiteral("fleet"), QStringLiteral("rollout"), QStringLiteral("recipe"),
                                 QStringLiteral("--recipe"), recipe, QStringLiteral("--prometheus"), m_prom->url(),
                                 QStringLiteral("--match"), QStringLiteral("name=gpu-node-00*"),
                                 QStringLiteral("--hosts-file"), hosts, QStringLiteral("--json") }
-                + extra,
+                + extra + QStringList { QStringLiteral("--yes-name-only") },
             300000, env());
     };
+    const auto unconfirmed = test::runCli(
+        { QStringLiteral("fleet"), QStringLiteral("rollout"), QStringLiteral("recipe"), QStringLiteral("--recipe"),
+            recipe, QStringLiteral("--prometheus"), m_prom->url(), QStringLiteral("--match"),
+            QStringLiteral("name=gpu-node-00*"), QStringLiteral("--hosts-file"), hosts },
+        120000, env());
+    QVERIFY2(unconfirmed.exitCode == 2, QByteArray(unconfirmed.out + unconfirmed.err).constData());
+    QVERIFY2(unconfirmed.err.contains("matches the saved host gpu-node-001 by name only")
+            && unconfirmed.err.contains("left out (--yes-name-only acts on such hosts)"),
+        unconfirmed.err.constData());
     auto states = [](const QByteArray& out) {
         QStringList s;
         for (const QJsonObject& o : jsonLines(out))
@@ -422,7 +500,8 @@ void TestCliFleet::recipeRolloutOnPrometheusSelectedHosts()
     const auto one1 = test::runCli(
         { QStringLiteral("fleet"), QStringLiteral("rollout"), QStringLiteral("recipe"), QStringLiteral("--recipe"),
             recipe, QStringLiteral("--dry-run"), QStringLiteral("--prometheus"), m_prom->url(),
-            QStringLiteral("--match"), QStringLiteral("name=gpu-node-003"), QStringLiteral("--hosts-file"), hosts },
+            QStringLiteral("--match"), QStringLiteral("name=gpu-node-003"), QStringLiteral("--hosts-file"), hosts,
+            QStringLiteral("--yes-name-only") },
         120000, env());
     QVERIFY2(one1.exitCode == 0, QByteArray(one1.out + one1.err).constData());
     QVERIFY2(one1.out.contains("1 of 1 host(s) succeeded") && one1.out.contains("gpu-node-003"), one1.out.constData());

@@ -5,7 +5,9 @@
 // RSA-only login through the system ssh, and usage errors (exit 2).
 #include "tests/support/testsupport.h"
 
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -200,6 +202,36 @@ private Q_SLOTS:
             = test::runCli(QStringList { QStringLiteral("exec"), QStringLiteral("-i"), key } + demoOptions(demo)
                 + QStringList { dest, QStringLiteral("--"), QStringLiteral("echo"), QStringLiteral("ed25519") });
         QVERIFY2(login.exitCode == 0 && login.out.trimmed() == "ed25519", login.err.constData());
+    }
+
+    // Through the system ssh: a known_hosts path with a space and a '%' reaches ssh as that one
+    // file (quoted as ssh's option parser reads it), and a -J that a shell would read as more
+    // than a host is refused here, before any ssh runs, whatever that ssh's version checks.
+    void systemSshTakesTheKnownHostsPathAsItIs()
+    {
+        KF_START_DEMO_HOST(demo);
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("known hosts %d"));
+        QVERIFY(QDir().mkpath(folder));
+        const QString knownHosts = folder + QStringLiteral("/kh");
+        QVERIFY(test::writeFile(knownHosts, test::readFile(demo.knownHostsPath())));
+        const QString key = dir.filePath(QStringLiteral("kernelforge_ed25519"));
+        const QStringList common { QStringLiteral("key"), QStringLiteral("install"), QStringLiteral("--via-system-ssh"),
+            QStringLiteral("-i"), demo.clientKeyPath(), QStringLiteral("-p"), QString::number(demo.port()),
+            QStringLiteral("--known-hosts"), knownHosts, QStringLiteral("--key"), key };
+        const auto installed = test::runCli(common + QStringList { demo.user() + QStringLiteral("@127.0.0.1") });
+        QVERIFY2(installed.exitCode == 0, QByteArray(installed.out + installed.err).constData());
+        QVERIFY2(installed.out.contains("through system ssh"), installed.out.constData());
+
+        // A user name that a shell runs ($(...) with no '/' or space: parseDestination takes it).
+        const QString pwned = QDir::current().filePath(QStringLiteral("kf-jump-pwned"));
+        const auto jumped = test::runCli(common
+            + QStringList { QStringLiteral("-J"), QStringLiteral("a$(touch${IFS}kf-jump-pwned)@127.0.0.1"),
+                demo.user() + QStringLiteral("@127.0.0.1") });
+        QCOMPARE(jumped.exitCode, 1);
+        QVERIFY2(jumped.err.contains("ProxyJump: the user name 'a$(touch${IFS}kf-jump-pwned)' has '$'"),
+            jumped.err.constData());
+        QVERIFY(!QFile::exists(pwned));
     }
 };
 

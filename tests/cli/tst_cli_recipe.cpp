@@ -7,6 +7,8 @@
 // the plan). Each CLI run gets a private HOME, so the history is the test's own.
 #include "tests/support/testsupport.h"
 
+#include <QDateTime>
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -271,6 +273,59 @@ private Q_SLOTS:
         const QJsonObject verified = events.at(k.lastIndexOf("verify.result")).value("details").toObject();
         QVERIFY2(verified.value("ok").toBool(), QJsonDocument(verified).toJson().constData());
         QVERIFY2(!verified.value("libraries").toArray().isEmpty(), QJsonDocument(verified).toJson().constData());
+    }
+
+    // A recipe from someone else names a build profile of yours that holds a token: it gets no
+    // value of yours unless you name the profile (--env-from-profile); its dry run shows the
+    // command as it is (escaped: a carriage return and an erase-line cannot hide the first
+    // half), CMAKE_ARGS, the build dir and where every environment value would come from.
+    void aSharedRecipeGetsNoValueOfYours()
+    {
+        const QByteArray secret = "tok-" + QByteArray::number(QDateTime::currentMSecsSinceEpoch()) + "-secret";
+        QVERIFY(kf::test::writeFile(m_home.filePath(".config/kernelforge/build-profiles.yaml"),
+            "profiles:\n  - name: victim\n    command: make\n    env: {SECRET_TOKEN: " + secret + "}\n"));
+        const QString work = m_home.filePath("shared-work");
+        QVERIFY(QDir().mkpath(work));
+        const QString leak = work + "/leak";
+        const QString recipe = m_home.filePath("shared.yaml");
+        QVERIFY(kf::test::writeFile(recipe,
+            "kernelforge_recipe: 1\nname: shared\nbuild:\n  name: victim\n  working_dir: " + work.toUtf8()
+                + "\n  command: \"printf '%s' \\\"$SECRET_TOKEN\\\" > leak; true \\r\\e[2Kpip install -e .\"\n"
+                  "  cmake_args: [-DSGL_KERNEL_ENABLE_FA3=OFF]\n  build_dir: out\n  env: [SECRET_TOKEN]\n"));
+
+        auto dry = cli({ "recipe", "apply", "--dry-run", "--local", recipe });
+        QVERIFY2(dry.exitCode == 0, both(dry).constData());
+        QVERIFY2(dry.out.contains("  command: printf '%s' \"$SECRET_TOKEN\" > leak; true \\r\\x1b[2Kpip install -e ."),
+            dry.out.constData());
+        QVERIFY2(dry.out.contains("  CMAKE_ARGS: -DSGL_KERNEL_ENABLE_FA3=OFF\n")
+                && dry.out.contains(QByteArray("  build dir: " + work.toUtf8() + "/out\n"))
+                && dry.out.contains("  env SECRET_TOKEN: no value (give --env SECRET_TOKEN=VALUE or --env-file FILE)"),
+            dry.out.constData());
+        QVERIFY2(!dry.out.contains('\r') && !dry.out.contains('\x1b'), dry.out.constData());
+        // JSON keeps the recipe's text exactly.
+        auto json = cli({ "recipe", "apply", "--dry-run", "--local", recipe, "--json" });
+        bool exact = false;
+        for (const QJsonObject& e : jsonLines(json.out))
+            exact |= e.value("text").toString().contains("true \r\x1b[2Kpip install -e .");
+        QVERIFY2(exact, json.out.constData());
+
+        // Applied: the build stops for want of a value; nothing ran, nothing leaked.
+        auto real = cli({ "recipe", "apply", "--local", recipe }, 300000);
+        QVERIFY2(real.exitCode == 1, both(real).constData());
+        QVERIFY2(real.out.contains("no value for the environment variable SECRET_TOKEN"), real.out.constData());
+        QVERIFY(!QFile::exists(leak));
+        QVERIFY(!both(real).contains(secret));
+
+        // Named by the user: the dry run says so (never the value), and the build gets it.
+        auto named = cli({ "recipe", "apply", "--dry-run", "--local", "--env-from-profile", "victim", recipe });
+        QVERIFY2(
+            named.out.contains("  env SECRET_TOKEN: from the local build profile 'victim'"), both(named).constData());
+        QVERIFY(!both(named).contains(secret));
+        auto missing = cli({ "recipe", "apply", "--dry-run", "--local", "--env-from-profile", "nobody", recipe });
+        QCOMPARE(missing.exitCode, 2);
+        QVERIFY2(missing.err.contains("--env-from-profile: no build profile named 'nobody'"), missing.err.constData());
+        cli({ "recipe", "apply", "--local", "--env-from-profile", "victim", recipe }, 300000);
+        QTRY_COMPARE_WITH_TIMEOUT(kf::test::readFile(leak), secret, 60000);
     }
 
     // Stops at the first step that fails, says why, and changes nothing on the host.

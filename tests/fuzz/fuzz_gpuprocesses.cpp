@@ -7,15 +7,17 @@ namespace {
 
 using kf::fuzz::FuzzInput;
 
+const QByteArray kMark = "0123456789abcdef";
+
 void parseAll(QByteArrayView bytes)
 {
     (void)kf::parsePmon(bytes);
     (void)kf::parsePsLines(bytes);
-    (void)kf::parseGpuProcessOutput(bytes);
+    (void)kf::parseGpuProcessOutput(bytes, kMark);
     kf::GpuSample gpu;
     gpu.index = 0;
     gpu.setText(kf::GpuField::Uuid, QStringLiteral("GPU-0b439167-c6d1"));
-    (void)kf::parseGpuProcessOutput(bytes, { gpu });
+    (void)kf::parseGpuProcessOutput(bytes, kMark, { gpu });
 }
 
 QByteArray value(FuzzInput& in)
@@ -71,8 +73,8 @@ QByteArray sections(FuzzInput& in)
     QByteArray out = in.chance(20) ? QByteArray("Welcome (a banner)\n") : QByteArray();
     const int n = in.below(8);
     for (int i = 0; i < n; ++i) {
-        const QByteArray name = in.pick({ "me", "gpus", "apps", "pmon", "ps", "end", "bogus" });
-        out += "\x1eKF " + name;
+        const QByteArray name = in.pick({ "me", "gpus", "apps", "pmon", "ps", "start", "end", "bogus" });
+        out += "\x1eKF" + (in.chance(90) ? kMark : in.raw(16)) + ' ' + name;
         if (in.chance(90))
             out += ' ' + in.pick({ "0", "1", "2", "127", "-1", "99999999999999999999", "x" });
         out += '\n';
@@ -85,6 +87,8 @@ QByteArray sections(FuzzInput& in)
             out += pmon(in);
         else if (name == "ps")
             out += psLines(in);
+        else if (name == "start")
+            out += QByteArray::number(in.below(70000)) + ' ' + in.number() + kf::fuzz::lineEnd(in);
     }
     return out;
 }

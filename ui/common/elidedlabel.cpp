@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/common/elidedlabel.h"
+#include "ui/common/plaintext.h"
 
 #include <QHelpEvent>
 #include <QPainter>
@@ -48,7 +49,7 @@ bool ElidedLabel::event(QEvent* event)
     if (event->type() == QEvent::ToolTip && toolTip().isEmpty()) {
         auto* help = static_cast<QHelpEvent*>(event);
         if (isElided())
-            QToolTip::showText(help->globalPos(), text(), this);
+            QToolTip::showText(help->globalPos(), plainToolTip(text()), this);
         else
             QToolTip::hideText();
         return true;

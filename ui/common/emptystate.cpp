@@ -22,6 +22,9 @@ EmptyState::EmptyState(QWidget* parent)
     f.setBold(true);
     m_title->setFont(f);
     m_title->setAlignment(Qt::AlignCenter);
+    // A GPU pane says what nvidia-smi said here: plain text.
+    m_title->setTextFormat(Qt::PlainText);
+    m_text->setTextFormat(Qt::PlainText);
     m_text->setAlignment(Qt::AlignCenter);
     m_text->setWordWrap(true);
     m_text->setFixedWidth(560); // fixed width lets the wrapped label compute its height

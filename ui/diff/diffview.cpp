@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/diff/diffview.h"
 
+#include "ui/common/plaintext.h"
 #include "ui/diff/difftextview.h"
 #include "ui/highlight/codehighlighter.h"
 
@@ -157,8 +158,8 @@ void DiffView::updateTitles()
                 .arg(file.isEmpty() ? QString() : QStringLiteral("%1 \u00b7 ").arg(file), m_oldSide.toHtmlEscaped(),
                     m_newSide.toHtmlEscaped()));
     }
-    m_leftTitle->setToolTip(m_fileName);
-    m_rightTitle->setToolTip(m_fileName);
+    m_leftTitle->setToolTip(plainToolTip(m_fileName));
+    m_rightTitle->setToolTip(plainToolTip(m_fileName));
     m_rightTitle->setVisible(split);
     m_panes->setStretch(1, split ? 1 : 0); // a hidden column keeps no room
 }

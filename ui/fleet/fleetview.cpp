@@ -10,6 +10,7 @@
 #include "core/hosts/hostmanager.h"
 #include "core/hosts/hostprofilestore.h"
 #include "ui/common/flowlayout.h"
+#include "ui/common/plaintext.h"
 #include "ui/fleet/fleettiles.h"
 #include "ui/fleet/hostdetaildialog.h"
 #include "ui/fleet/prometheusdialog.h"
@@ -81,7 +82,8 @@ FleetView::FleetView(const AppContext& context, QWidget* parent)
     outer->addLayout(bar);
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("fleetStatus"));
-    m_status->setWordWrap(true); // Prometheus' errors can be long
+    m_status->setTextFormat(Qt::PlainText); // Prometheus' errors and exporters' names
+    m_status->setWordWrap(true);            // Prometheus' errors can be long
     outer->addWidget(m_status);
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
@@ -319,21 +321,44 @@ void FleetView::onTileClicked(int index)
     dialog->show();
 }
 
+bool FleetView::confirmNameOnly(const QList<const FleetHost*>& hosts)
+{
+    QStringList lines;
+    for (const FleetHost* h : hosts)
+        if (h->profileMatch == ProfileMatch::NameOnly)
+            lines << tr("%1 %2").arg(h->name, nameOnlyMatchText(*h));
+    if (lines.isEmpty())
+        return true;
+    const QString title = tr("Saved hosts matched by name only");
+    const QString text = tr("Prometheus names these hosts like saved hosts, but at other addresses; any exporter "
+                            "can claim a name:\n\n%1\n\nAct on the saved hosts anyway?")
+                             .arg(lines.join(u'\n'));
+    return m_confirm ? m_confirm(title, text) : askPlain(this, title, text);
+}
+
 void FleetView::openLiveStream(const FleetHost& h)
 {
-    if (!m_context.hosts)
+    if (!m_context.hosts || !confirmNameOnly({ &h }))
         return;
     HostConnection* c = h.profileName.isEmpty() ? nullptr : m_context.hosts->find(h.profileName);
     if (!c) {
         // A saved profile, or one made from Prometheus' labels and saved (the user adds the
         // login in the connect dialog if the default user and keys do not do).
-        HostProfile profile = profileFor(h);
+        HostProfile profile;
         bool known = false;
         for (const HostProfile& p : knownProfiles())
             if (p.name == h.profileName) {
                 profile = p;
                 known = true;
             }
+        if (!known) {
+            auto made = profileFor(h); // from the exporter's labels: checked first
+            if (!made) {
+                m_status->setText(tr("cannot open a live stream to %1: %2").arg(h.key, made.error()));
+                return;
+            }
+            profile = made.value();
+        }
         if (!known && m_context.profiles)
             if (const auto saved = m_context.profiles->upsert(profile); !saved)
                 m_status->setText(tr("could not save a profile for %1: %2").arg(h.name, saved.error()));
@@ -364,8 +389,15 @@ void FleetView::openRollout()
     // The hosts shown now (after the filter), those with a profile.
     QList<HostProfile> selected;
     const QList<HostProfile> profiles = knownProfiles();
+    QList<const FleetHost*> nameOnly;
+    for (int i : m_tiles->displayOrder())
+        if (m_hosts.at(i).profileMatch == ProfileMatch::NameOnly)
+            nameOnly << &m_hosts.at(i);
+    const bool withNameOnly = confirmNameOnly(nameOnly);
     for (int i : m_tiles->displayOrder()) {
         const QString name = m_hosts.at(i).profileName;
+        if (m_hosts.at(i).profileMatch == ProfileMatch::NameOnly && !withNameOnly)
+            continue;
         for (const HostProfile& p : profiles)
             if (!name.isEmpty() && p.name == name) {
                 selected << p;

@@ -10,6 +10,7 @@
 #include <QTimer>
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 
 class QComboBox;
@@ -60,6 +61,10 @@ public:
     const QList<fleet::FleetHost>& fleetHosts() const;
     // Model updates so far (one per Prometheus refresh; SSH updates are coalesced).
     int updates() const { return m_updates; }
+    // Replaces the Yes/Cancel question (tests): a host that matches a saved profile by name
+    // only is acted on (rollout, live stream) only after a yes.
+    using Confirm = std::function<bool(const QString& title, const QString& text)>;
+    void setConfirm(Confirm confirm) { m_confirm = std::move(confirm); }
 
 Q_SIGNALS:
     void hostActivated(kf::HostConnection* host);
@@ -75,6 +80,7 @@ private:
     void openRollout();
     void openLiveStream(const fleet::FleetHost& host);
     QList<HostProfile> knownProfiles() const;
+    bool confirmNameOnly(const QList<const fleet::FleetHost*>& hosts);
 
     AppContext m_context;
     GpuMonitorHub* m_hub;
@@ -91,6 +97,7 @@ private:
     QLineEdit* m_search;
     QLabel* m_status;
     FleetTiles* m_tiles;
+    Confirm m_confirm;
 };
 
 } // namespace kf

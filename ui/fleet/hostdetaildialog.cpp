@@ -6,6 +6,7 @@
 #include "core/transport/transportpool.h"
 #include "ui/chart/chartwindowbar.h"
 #include "ui/chart/timechart.h"
+#include "ui/common/plaintext.h"
 #include "ui/fleet/fleettiles.h"
 
 #include <QDateTime>
@@ -37,7 +38,9 @@ HostDetailDialog::HostDetailDialog(
     setWindowTitle(tr("%1 — last 24 h from Prometheus").arg(host.name));
     resize(1100, 760);
     auto* outer = new QVBoxLayout(this);
-    auto* summary = new QLabel(FleetTiles::tileLines(host).join(QStringLiteral(" · ")).toHtmlEscaped(), this);
+    // The tile's lines are the exporters' labels: plain text.
+    auto* summary = new QLabel(FleetTiles::tileLines(host).join(QStringLiteral(" · ")), this);
+    summary->setTextFormat(Qt::PlainText);
     summary->setObjectName(QStringLiteral("hostDetailSummary"));
     summary->setWordWrap(true);
     m_bar = new ChartWindowBar(this);
@@ -45,6 +48,14 @@ HostDetailDialog::HostDetailDialog(
     top->addWidget(summary, 1);
     top->addWidget(m_bar, 0, Qt::AlignTop);
     outer->addLayout(top);
+    if (const QString claim = nameOnlyMatchText(host); !claim.isEmpty()) {
+        // Any exporter can call itself a saved host: said here, and asked before acting.
+        auto* note = new QLabel(tr("%1 %2.").arg(host.name, claim), this);
+        note->setObjectName(QStringLiteral("hostDetailNameOnly"));
+        note->setTextFormat(Qt::PlainText);
+        note->setWordWrap(true);
+        outer->addWidget(note);
+    }
     auto* chartBox = new QWidget(this);
     auto* grid = new QGridLayout(chartBox);
     grid->setContentsMargins(0, 0, 0, 0);
@@ -65,6 +76,7 @@ HostDetailDialog::HostDetailDialog(
         if (queries.at(i).unit == u"%")
             chart->setValueRange(0, 100);
         auto* error = new QLabel(chartBox);
+        error->setTextFormat(Qt::PlainText);
         error->setWordWrap(true);
         error->hide();
         box->addWidget(chart, 1);
@@ -123,9 +135,9 @@ HostDetailDialog::HostDetailDialog(
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     auto* live = buttons->addButton(tr("Live SSH stream"), QDialogButtonBox::ActionRole);
     live->setObjectName(QStringLiteral("hostDetailLive"));
-    live->setToolTip(host.profileName.isEmpty()
+    live->setToolTip(plainToolTip(host.profileName.isEmpty()
             ? tr("Adds a profile for %1 (%2) and connects; set its login in Hosts if needed").arg(host.name, host.key)
-            : tr("Connects %1 and shows its GPUs tab (one nvidia-smi stream)").arg(host.profileName));
+            : tr("Connects %1 and shows its GPUs tab (one nvidia-smi stream)").arg(host.profileName)));
     connect(live, &QPushButton::clicked, this, [this] {
         Q_EMIT liveStreamRequested();
         accept();

@@ -60,6 +60,7 @@ PrometheusDialog::PrometheusDialog(const AppContext& context, QWidget* parent)
     const int via = m_via->findData(settings.value(QStringLiteral("fleet/prometheus/via")).toString());
     m_via->setCurrentIndex(qMax(0, via));
     m_result = new QLabel(this);
+    m_result->setTextFormat(Qt::PlainText); // Prometheus' errors
     m_result->setObjectName(QStringLiteral("prometheusResult"));
     m_result->setWordWrap(true);
     form->addRow(tr("URL"), m_url);

@@ -11,7 +11,6 @@
 #include <QCheckBox>
 #include <QCloseEvent>
 #include <QComboBox>
-#include <QFile>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -109,6 +108,7 @@ RolloutDialog::RolloutDialog(const QList<HostProfile>& hosts, QWidget* parent)
     outer->addWidget(split, 1);
     auto* bottom = new QHBoxLayout;
     m_summary = new QLabel(this);
+    m_summary->setTextFormat(Qt::PlainText); // hosts' and recipes' words
     m_start = new QPushButton(tr("Start"), this);
     m_start->setObjectName(QStringLiteral("rolloutStart"));
     m_start->setEnabled(!hosts.isEmpty());
@@ -280,12 +280,7 @@ void RolloutDialog::start()
         }
         step = ps;
     } else if (action == u"recipe") {
-        QFile file(m_recipe->text().trimmed());
-        if (!file.open(QIODevice::ReadOnly)) {
-            m_summary->setText(tr("cannot read the recipe %1: %2").arg(file.fileName(), file.errorString()));
-            return;
-        }
-        const auto recipe = deploy::parseDeployRecipe(file.readAll(), file.fileName());
+        const auto recipe = deploy::readDeployRecipe(m_recipe->text().trimmed());
         if (!recipe) {
             m_summary->setText(recipe.error());
             return;

@@ -5,6 +5,7 @@
 #include "core/gpu/throttlereasons.h"
 #include "core/timeseries/seriesbuffer.h"
 #include "ui/chart/timechart.h"
+#include "ui/common/plaintext.h"
 #include "ui/common/preferences.h"
 #include "ui/gpu/usagebar.h"
 
@@ -81,6 +82,11 @@ GpuCard::GpuCard(int index, QWidget* parent)
     // Long lines wrap instead of widening the card: the grid's columns follow kMinimumWidth.
     for (QLabel* label : { m_title, m_details, m_reasons })
         label->setWordWrap(true);
+    // Every text field is nvidia-smi's (or an exporter's) text: the title is rich text with each
+    // field escaped, the other lines are plain text.
+    m_title->setTextFormat(Qt::RichText);
+    m_details->setTextFormat(Qt::PlainText);
+    m_reasons->setTextFormat(Qt::PlainText);
     m_reasons->setToolTip(tr("Why the clocks are held back (nvidia-smi clocks_event_reasons.active)"));
     m_spark->setCompact(true);
     m_spark->setValueRange(0, 100);
@@ -132,7 +138,8 @@ void GpuCard::setStale(bool stale, const QString& age, const QString& why)
     m_staleText = !stale ? QString()
         : age.isEmpty()  ? tr(" &nbsp;<i>stale</i>")
                          : tr(" &nbsp;<i>stale, %1</i>").arg(age.toHtmlEscaped());
-    setToolTip(stale ? tr("Last sample (%1): %2").arg(age.isEmpty() ? tr("age unknown") : age, why) : QString());
+    setToolTip(
+        stale ? plainToolTip(tr("Last sample (%1): %2").arg(age.isEmpty() ? tr("age unknown") : age, why)) : QString());
     m_title->setText(m_titleText + m_staleText);
 }
 
@@ -140,7 +147,7 @@ void GpuCard::setSample(const GpuSample& s, bool alerting)
 {
     m_titleText = QStringLiteral("<b>GPU %1</b> &nbsp;%2 &nbsp;<span style='color:gray'>%3</span>")
                       .arg(s.index)
-                      .arg(s.text(GpuField::Name).toHtmlEscaped(), s.text(GpuField::Pstate));
+                      .arg(s.text(GpuField::Name).toHtmlEscaped(), s.text(GpuField::Pstate).toHtmlEscaped());
     m_title->setText(m_titleText + m_staleText);
     const double util = s.value(GpuField::UtilGpu);
     if (hasValue(util)) {

@@ -65,6 +65,7 @@ GpuPane::GpuPane(const AppContext& context, HostConnection* host, QWidget* paren
     auto* pageLayout = new QVBoxLayout(page);
     auto* bar = new QHBoxLayout();
     m_status->setObjectName(QStringLiteral("gpuStatus"));
+    m_status->setTextFormat(Qt::RichText); // the host's name in bold; the connection's words escaped
     // A long host name or "the cards show the last samples" wraps instead of widening the window.
     m_status->setWordWrap(true);
     bar->addWidget(m_status, 1);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/gpu/processmodel.h"
+#include "ui/common/plaintext.h"
 
 #include <limits>
 
@@ -101,9 +102,9 @@ QVariant ProcessModel::data(const QModelIndex& index, int role) const
         case Pid: return tr("PID on the host (inside containers nvidia-smi shows host PIDs)");
         case Sm:
             return m_pmonAvailable ? tr("SM utilization of this process (nvidia-smi pmon)")
-                                   : tr("SM % is unknown: %1").arg(m_pmonError);
+                                   : plainToolTip(tr("SM % is unknown: %1").arg(m_pmonError));
         case Cpu: return tr("CPU time over the process's life (ps pcpu); 100 % is one core");
-        case Command: return p.commandLine.isEmpty() ? p.name : p.commandLine;
+        case Command: return plainToolTip(p.commandLine.isEmpty() ? p.name : p.commandLine);
         default: break;
         }
     }

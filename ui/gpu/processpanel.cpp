@@ -4,13 +4,13 @@
 
 #include "core/hosts/hostconnection.h"
 #include "core/transport/transportpool.h"
+#include "ui/common/plaintext.h"
 #include "ui/gpu/processmodel.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
-#include <QMessageBox>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSortFilterProxyModel>
@@ -31,16 +31,15 @@ ProcessPanel::ProcessPanel(HostConnection* host, QWidget* parent)
     , m_terminate(new QPushButton(tr("Terminate…"), this))
     , m_result(new QLabel(this))
 {
-    m_confirm = [this](const QString& title, const QString& text) {
-        return QMessageBox::question(this, title, text, QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel)
-            == QMessageBox::Yes;
-    };
+    // The text names the process' command line: the host's words, shown as plain text.
+    m_confirm = [this](const QString& title, const QString& text) { return askPlain(this, title, text); };
     setObjectName(QStringLiteral("gpuProcesses"));
     m_view->setObjectName(QStringLiteral("gpuProcessView"));
     m_filterLabel->setObjectName(QStringLiteral("gpuProcessFilter"));
     m_showAll->setObjectName(QStringLiteral("gpuProcessShowAll"));
     m_terminate->setObjectName(QStringLiteral("gpuProcessTerminate"));
     m_result->setObjectName(QStringLiteral("gpuProcessResult"));
+    m_result->setTextFormat(Qt::PlainText);
     m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_result->setWordWrap(true);
 
@@ -138,7 +137,8 @@ void ProcessPanel::updateActions()
     else
         why = mayUserSignal(*p, m_myUid);
     m_terminate->setEnabled(why.isEmpty());
-    m_terminate->setToolTip(why.isEmpty() ? tr("Send TERM to %1, then offer KILL if it stays").arg(describe(*p)) : why);
+    m_terminate->setToolTip(
+        plainToolTip(why.isEmpty() ? tr("Send TERM to %1, then offer KILL if it stays").arg(describe(*p)) : why));
     if (p && !m_busy && !why.isEmpty())
         showResult(tr("Cannot signal PID %1: %2").arg(p->pid).arg(why), false);
 }
@@ -180,8 +180,9 @@ void ProcessPanel::sendSignal(const GpuProcess& p, const QString& signal)
     updateActions();
     showResult(tr("Sending %1 to PID %2…").arg(signal).arg(p.pid), false);
     const qint64 pid = p.pid;
-    m_requests.track(
-        QtConcurrent::run(transportPool(), [transport, pid, signal] { return signalProcess(*transport, pid, signal); }),
+    const qint64 start = p.startTicks;
+    m_requests.track(QtConcurrent::run(transportPool(),
+                         [transport, pid, signal, start] { return signalProcess(*transport, pid, signal, start); }),
         [this, p, signal](const SignalResult& r) {
             m_busy = false;
             const bool ok = r.outcome == SignalOutcome::Signalled || r.outcome == SignalOutcome::Gone;
@@ -199,8 +200,10 @@ void ProcessPanel::checkAfterGrace(const GpuProcess& p)
     if (!transport)
         return;
     const qint64 pid = p.pid;
-    m_requests.track(QtConcurrent::run(transportPool(),
-                         [transport, pid] { return signalProcess(*transport, pid, QStringLiteral("0")); }),
+    const qint64 start = p.startTicks;
+    m_requests.track(
+        QtConcurrent::run(transportPool(),
+            [transport, pid, start] { return signalProcess(*transport, pid, QStringLiteral("0"), start); }),
         [this, p](const SignalResult& r) {
             if (r.outcome == SignalOutcome::Gone) {
                 showResult(tr("PID %1 ended after TERM").arg(p.pid), false);

@@ -149,6 +149,7 @@ ConnectDialog::ConnectDialog(HostProfileStore* store, QWidget* parent)
     m_message->setObjectName(QStringLiteral("message"));
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_message->setTextFormat(Qt::PlainText); // errors carry the server's words (a refused login, a banner)
     m_message->hide();
     layout->addWidget(m_message);
 

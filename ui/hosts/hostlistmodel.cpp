@@ -3,6 +3,7 @@
 #include "ui/hosts/hostlistmodel.h"
 
 #include "core/hosts/hostmanager.h"
+#include "ui/common/plaintext.h"
 
 #include <QApplication>
 #include <QIcon>
@@ -78,8 +79,8 @@ QVariant HostListModel::data(const QModelIndex& index, int role) const
         QString tip = h->profile().name + (h->profile().isDemo ? tr(" (demo)") : QString()) + QLatin1Char('\n')
             + h->profile().destination() + QLatin1Char('\n') + toString(h->state());
         if (!h->stateReason().isEmpty())
-            tip += QStringLiteral(": ") + h->stateReason();
-        return tip;
+            tip += QStringLiteral(": ") + h->stateReason(); // may quote the server
+        return plainToolTip(tip);
     }
     case Qt::DecorationRole: {
         QStyle* s = QApplication::style();

@@ -37,6 +37,7 @@ ServerFactsWidget::ServerFactsWidget(QWidget* parent)
     layout->addLayout(header);
 
     m_status = new QLabel(this);
+    m_status->setTextFormat(Qt::PlainText); // the facts script's error is the server's text
     m_status->setObjectName(QStringLiteral("status"));
     m_status->setWordWrap(true);
     layout->addWidget(m_status);

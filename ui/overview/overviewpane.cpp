@@ -76,6 +76,7 @@ OverviewPane::OverviewPane(const AppContext& context, HostConnection* host, QWid
     m_title->setFont(big);
     m_state->setWordWrap(true);
     m_state->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_state->setTextFormat(Qt::RichText); // every remote part escaped
     layout->addWidget(m_title);
     layout->addWidget(m_state);
 

@@ -176,6 +176,8 @@ PatchPane::PatchPane(const AppContext& context, HostConnection* host, QWidget* p
     m_why->setObjectName(QStringLiteral("patchWhy"));
     m_statusLabel->setObjectName(QStringLiteral("patchStatus"));
     m_statusLabel->setWordWrap(true); // a long host or path must not widen the window
+    m_statusLabel->setTextFormat(Qt::PlainText);
+    m_outcomeLabel->setTextFormat(Qt::PlainText);
     m_outcomeLabel->setObjectName(QStringLiteral("patchOutcome"));
     m_outcomeLabel->setWordWrap(true);
     m_outcomeLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);

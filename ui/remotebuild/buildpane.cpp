@@ -13,6 +13,7 @@
 #include "core/transport/transportpool.h"
 #include "core/util/shellquote.h"
 #include "ui/common/flowlayout.h"
+#include "ui/common/plaintext.h"
 #include "ui/common/preferences.h"
 #include "ui/logview/logview.h"
 #include "ui/remotebuild/buildchart.h"
@@ -148,9 +149,11 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
     m_bar->hide(); // until a build is followed: an empty bar says nothing
     m_summary->setObjectName(QStringLiteral("buildSummary"));
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_summary->setWordWrap(true); // a failure's first error can be long; the bar keeps its room
+    m_summary->setTextFormat(Qt::PlainText); // the build log's first error, the server's messages
+    m_summary->setWordWrap(true);            // a failure's first error can be long; the bar keeps its room
     m_bar->setMinimumWidth(220);
     m_compare->setObjectName(QStringLiteral("buildCompare"));
+    m_compare->setTextFormat(Qt::PlainText);
     m_compare->setWordWrap(true);
     m_tick.setInterval(1000);
     connect(&m_tick, &QTimer::timeout, this, [this] { showActivity(false); });
@@ -462,7 +465,7 @@ void BuildPane::refreshJobs()
                 if (j.state == JobInfo::State::Finished && j.exitStatus != 0 && !j.cancelled)
                     item->setForeground(1, QColor(0xd9, 0x3f, 0x3f));
                 item->setData(0, JobRole, j.id);
-                item->setToolTip(4, j.command);
+                item->setToolTip(4, plainToolTip(j.command));
             }
             for (int c = 0; c < 4; ++c)
                 m_jobs->resizeColumnToContents(c);
@@ -689,7 +692,7 @@ void BuildPane::onDiagnostic(const Diagnostic& d)
         { toString(d.severity) + (d.kind == Diagnostic::Kind::Oom ? tr(" (OOM)") : QString()), where, d.message,
             hintText(d.hint) });
     item->setData(0, DiagRole, QVariant::fromValue(d));
-    item->setToolTip(2, d.message);
+    item->setToolTip(2, plainToolTip(d.message));
     item->setToolTip(3, hintText(d.hint));
     if (d.severity == Diagnostic::Severity::Error)
         item->setForeground(0, QColor(0xd9, 0x3f, 0x3f));
@@ -732,7 +735,7 @@ void BuildPane::onFinished(const JobInfo& info)
     m_summary->setText(msg + done);
     m_summary->setStyleSheet(failed ? kFailedStyle : QString());
     m_summary->setProperty("failed", failed);
-    m_summary->setToolTip(m_summary->text());
+    m_summary->setToolTip(plainToolTip(m_summary->text()));
     if (failed) {
         m_bar->setStyleSheet(kFailedBarStyle);
         m_bar->setFormat(tr("failed — %v / %m"));
@@ -805,7 +808,8 @@ void BuildPane::notify(const QString& title, const QString& message)
             tray = new QSystemTrayIcon(QIcon(QStringLiteral(":/icons/kernelforge.svg")), qApp);
             tray->show();
         }
-        tray->showMessage(title, message);
+        // Desktop notifications read the body as markup (an <img> would load a file): escaped.
+        tray->showMessage(title, message.toHtmlEscaped());
         break;
     }
     case EndNotice::StatusBar:

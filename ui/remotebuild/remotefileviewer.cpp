@@ -24,6 +24,7 @@ RemoteFileViewer::RemoteFileViewer(
     m_text->setReadOnly(true);
     m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_text->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_title->setTextFormat(Qt::PlainText); // the server's path and error
     m_title->setText(tr("Loading %1…").arg(candidates.value(0)));
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* l = new QVBoxLayout(this);

@@ -4,6 +4,7 @@
 
 #include "core/deploy/verifier.h"
 #include "core/transport/transportpool.h"
+#include "ui/common/plaintext.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -144,8 +145,8 @@ void VerifyView::showReport(const VerifyReport& report)
         QFont bold = item->font(0);
         bold.setBold(true);
         item->setFont(0, bold);
-        item->setToolTip(2, c.message);
-        item->setToolTip(3, c.fix);
+        item->setToolTip(2, plainToolTip(c.message)); // file and wheel member names are the server's
+        item->setToolTip(3, plainToolTip(c.fix));
     }
     for (int c = 0; c < 2; ++c)
         m_checks->resizeColumnToContents(c);

@@ -7,6 +7,7 @@
 #include "core/servebench/servebench.h"
 #include "core/timeline/hostkey.h"
 #include "core/transport/transportpool.h"
+#include "ui/common/plaintext.h"
 #include "ui/common/verticalscrollarea.h"
 #include "ui/server/benchresultview.h"
 
@@ -132,6 +133,7 @@ BenchPanel::BenchPanel(HostConnection* host, QWidget* parent)
     form->addRow(buttons);
     m_hint->setObjectName(QStringLiteral("benchHint"));
     m_hint->setWordWrap(true);
+    m_hint->setTextFormat(Qt::PlainText);
     m_hint->hide();
     form->addRow(m_hint);
     leftLayout->addWidget(workload);
@@ -140,6 +142,7 @@ BenchPanel::BenchPanel(HostConnection* host, QWidget* parent)
     auto* progressLayout = new QVBoxLayout(progress);
     m_state->setObjectName(QStringLiteral("benchState"));
     m_state->setWordWrap(true);
+    m_state->setTextFormat(Qt::PlainText); // the server's errors
     m_state->setText(tr("Not started."));
     progressLayout->addWidget(m_state);
     m_levels->setObjectName(QStringLiteral("benchLevels"));
@@ -405,8 +408,9 @@ void BenchPanel::refreshRuns()
                         std::isfinite(best) ? QString::number(best, 'f', 0) : QStringLiteral("–") });
                 item->setData(0, Qt::UserRole, r.id);
                 item->setToolTip(0,
-                    tr("%1\n%2\nconcurrency %3")
-                        .arg(serverSummary(r.facts), workloadSummary(r), levels.join(QStringLiteral(", "))));
+                    plainToolTip(
+                        tr("%1\n%2\nconcurrency %3")
+                            .arg(serverSummary(r.facts), workloadSummary(r), levels.join(QStringLiteral(", ")))));
                 for (int c = 1; c < 5; ++c)
                     item->setToolTip(c, item->toolTip(0));
                 item->setTextAlignment(0, Qt::AlignRight | Qt::AlignVCenter);

@@ -5,6 +5,7 @@
 #include "core/servebench/benchcompare.h"
 #include "ui/chart/sweepchart.h"
 #include "ui/chart/timechart.h"
+#include "ui/common/plaintext.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -99,6 +100,7 @@ BenchResultView::BenchResultView(QWidget* parent)
     m_header->setObjectName(QStringLiteral("benchHeader"));
     m_header->setWordWrap(true);
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_header->setTextFormat(Qt::RichText); // escaped HTML, with or without a tag in it
     layout->addWidget(m_header);
     auto* axis = new QHBoxLayout();
     axis->addWidget(new QLabel(tr("Latency axis"), this));
@@ -127,6 +129,7 @@ BenchResultView::BenchResultView(QWidget* parent)
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignRight | Qt::AlignVCenter);
     for (QLabel* l : { m_notes, m_references }) {
+        l->setTextFormat(Qt::RichText); // the server's words in them are escaped
         l->setWordWrap(true);
         l->setTextInteractionFlags(Qt::TextBrowserInteraction);
         l->setOpenExternalLinks(true);
@@ -258,7 +261,7 @@ void BenchResultView::fillRunTable()
                 estimated ? tr("Estimated: the server reported no token counts") : QString());
             if (QByteArrayView(m.key) == "failed" && s.failed > 0) {
                 item->setForeground(kWorse);
-                item->setToolTip(reasonsText(s));
+                item->setToolTip(plainToolTip(reasonsText(s)));
             }
             m_table->setItem(1 + row, col, item);
         }

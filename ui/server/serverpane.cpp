@@ -13,6 +13,7 @@
 #include "core/util/shellquote.h"
 #include "ui/chart/chartwindowbar.h"
 #include "ui/chart/timechart.h"
+#include "ui/common/plaintext.h"
 #include "ui/server/benchpanel.h"
 
 #include <QCheckBox>
@@ -373,7 +374,7 @@ void ServerPane::scan()
         [this](const Result<ServerScan>& r) {
             if (!r) {
                 m_portState = ServerScan::Port::Unknown;
-                m_status->setToolTip(r.error());
+                m_status->setToolTip(plainToolTip(r.error()));
             } else {
                 onScan(*r);
             }
@@ -434,7 +435,7 @@ void ServerPane::showServers(const QList<JobInfo>& servers)
                 j.started.isValid() ? j.started.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")) : QString(),
                 j.command });
         item->setData(0, Qt::UserRole, QVariant::fromValue(j));
-        item->setToolTip(4, j.command);
+        item->setToolTip(4, plainToolTip(j.command));
     }
     for (int c = 0; c < 4; ++c)
         m_servers->resizeColumnToContents(c);
@@ -643,7 +644,7 @@ void ServerPane::showStatus(const ServerStatus& s)
                                   .arg(s.error.toHtmlEscaped()));
         else
             m_status->setText(tr("No server on port %1 (Launch one, or set the port).").arg(s.port));
-        m_status->setToolTip(s.error);
+        m_status->setToolTip(plainToolTip(s.error));
         m_summary->clear();
         return;
     }

@@ -8,9 +8,9 @@
 #include "core/remotebuild/buildsession.h"
 #include "core/util/envfile.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
-#include <QFile>
 #include <QFileDialog>
 #include <QFontDatabase>
 #include <QFormLayout>
@@ -32,6 +32,7 @@ RecipeDialog::RecipeDialog(
     , m_path(recipePath)
     , m_hosts(new QComboBox(this))
     , m_envFile(new QLineEdit(this))
+    , m_envFromProfile(new QCheckBox(this))
     , m_log(new QPlainTextEdit(this))
     , m_status(new QLabel(this))
     , m_dryRun(new QPushButton(tr("Dry run"), this))
@@ -43,6 +44,7 @@ RecipeDialog::RecipeDialog(
     auto* layout = new QVBoxLayout(this);
     auto* form = new QFormLayout();
     auto* file = new QLabel(recipePath, this);
+    file->setTextFormat(Qt::PlainText);
     file->setTextInteractionFlags(Qt::TextSelectableByMouse);
     form->addRow(tr("Recipe"), file);
     m_hosts->setObjectName(QStringLiteral("recipeHost"));
@@ -63,6 +65,16 @@ RecipeDialog::RecipeDialog(
     envRow->addWidget(m_envFile, 1);
     envRow->addWidget(browse);
     form->addRow(tr("Environment file"), envRow);
+    // Opt-in, by name: a recipe from someone else never takes a value of the user's unasked.
+    m_envFromProfile->setObjectName(QStringLiteral("recipeEnvFromProfile"));
+    if (const auto recipe = deploy::readDeployRecipe(recipePath);
+        recipe && recipe->build && !recipe->build->envNames.isEmpty()) {
+        m_buildName = recipe->build->profile.name;
+        m_envFromProfile->setText(tr("Take values for %1 from my build profile \u201c%2\u201d")
+                                      .arg(recipe->build->envNames.join(QStringLiteral(", ")), m_buildName));
+    }
+    m_envFromProfile->setVisible(!m_buildName.isEmpty());
+    form->addRow(QString(), m_envFromProfile);
     layout->addLayout(form);
     m_log->setObjectName(QStringLiteral("recipeLog"));
     m_log->setReadOnly(true);
@@ -72,6 +84,7 @@ RecipeDialog::RecipeDialog(
                                  "verifies and launches, stopping at the first step that fails."));
     layout->addWidget(m_log, 1);
     m_status->setObjectName(QStringLiteral("recipeStatus"));
+    m_status->setTextFormat(Qt::PlainText); // the recipe's and the host's words
     m_status->setWordWrap(true);
     layout->addWidget(m_status);
     auto* buttons = new QDialogButtonBox(this);
@@ -138,10 +151,7 @@ bool RecipeDialog::run(bool dryRun)
         m_status->setText(why);
         return false;
     };
-    QFile file(m_path);
-    if (!file.open(QIODevice::ReadOnly))
-        return refuse(tr("Cannot read %1: %2").arg(m_path, file.errorString()));
-    const auto recipe = deploy::parseDeployRecipe(file.readAll(), m_path);
+    const auto recipe = deploy::readDeployRecipe(m_path);
     if (!recipe)
         return refuse(recipe.error());
     RecipeRunner::Options options;
@@ -152,6 +162,8 @@ bool RecipeDialog::run(bool dryRun)
             return refuse(env.error());
         options.env = env.value();
     }
+    if (m_envFromProfile->isChecked())
+        options.envFromProfile = m_buildName;
     HostConnection* host = target();
     if (!host || host->state() != ConnectionState::Ready || !host->transport())
         return refuse(tr("Connect to the host first."));

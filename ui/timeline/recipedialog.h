@@ -8,6 +8,7 @@
 
 #include <memory>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -25,7 +26,9 @@ class RecipeRunner;
 // window, as `kernelforge-cli recipe apply` does it (RecipeRunner): a dry run first (facts,
 // differences first, and the plan), then Apply (facts, plan, apply, build, verify, launch),
 // every step's outcome in the log and in that host's timeline. Closing the dialog stops
-// following; a build or server already started keeps running on the host.
+// following; a build or server already started keeps running on the host. The build's
+// environment values come from the environment file, and from the user's build profile of the
+// recipe's build name only when its checkbox (unticked at first) is ticked.
 class RecipeDialog : public QDialog
 {
     Q_OBJECT
@@ -57,6 +60,8 @@ private:
     QString m_path;
     QComboBox* m_hosts;
     QLineEdit* m_envFile;
+    QCheckBox* m_envFromProfile;
+    QString m_buildName; // the recipe's build profile name, read when the dialog opens
     QPlainTextEdit* m_log;
     QLabel* m_status;
     QPushButton* m_dryRun;

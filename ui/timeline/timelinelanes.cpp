@@ -3,6 +3,7 @@
 #include "ui/timeline/timelinelanes.h"
 
 #include "ui/chart/timechart.h"
+#include "ui/common/plaintext.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -209,9 +210,9 @@ void TimelineLanes::mouseMoveEvent(QMouseEvent* event)
     setCursor(i >= 0 ? Qt::PointingHandCursor : Qt::ArrowCursor);
     if (i >= 0)
         QToolTip::showText(event->globalPosition().toPoint(),
-            QStringLiteral("%1  %2\n%3")
-                .arg(m_events[i].time.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")), m_events[i].kind,
-                    m_events[i].summary),
+            plainToolTip(QStringLiteral("%1  %2\n%3")
+                             .arg(m_events[i].time.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
+                                 m_events[i].kind, m_events[i].summary)),
             this);
     else
         QToolTip::hideText();

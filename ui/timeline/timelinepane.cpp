@@ -66,6 +66,7 @@ TimelinePane::TimelinePane(const AppContext& context, HostConnection* host, QWid
     m_message->setObjectName(QStringLiteral("timelineMessage"));
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_message->setTextFormat(Qt::PlainText);
     layout->addWidget(m_message);
     layout->addWidget(m_view, 1);
     m_view->setRecorder(context.timelineSeries);

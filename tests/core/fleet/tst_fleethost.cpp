@@ -5,6 +5,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <limits>
 
 using namespace kf;
 using namespace kf::fleet;
@@ -212,17 +213,99 @@ private Q_SLOTS:
         byShortName.host = "gpu2.internal";
         QCOMPARE(mapProfiles(hosts, { byAddress, byShortName }), 2);
         QCOMPARE(hosts.at(0).profileName, "first");
+        QCOMPARE(hosts.at(0).profileMatch, ProfileMatch::Address);
         QCOMPARE(hosts.at(0).tags, QStringList { "lab" });
+        QVERIFY(nameOnlyMatchText(hosts.at(0)).isEmpty());
+        // The name is an exporter's label: a match by it alone is marked, with both addresses.
         QCOMPARE(hosts.at(1).profileName, "gpu2");
-        const HostProfile p = profileFor(hosts.at(0));
-        QCOMPARE(p.host, "10.0.0.11");
-        QCOMPARE(p.name, "gpu1");
+        QCOMPARE(hosts.at(1).profileMatch, ProfileMatch::NameOnly);
+        QCOMPARE(nameOnlyMatchText(hosts.at(1)),
+            "matches the saved host gpu2 by name only (saved address gpu2.internal, this one 10.0.0.12)");
+        const auto p = profileFor(hosts.at(0));
+        QVERIFY2(p, qPrintable(p.error()));
+        QCOMPARE(p->host, "10.0.0.11");
+        QCOMPARE(p->name, "gpu1");
+        QCOMPARE(p->tags, QStringList({ "prometheus", "dcgm" }));
         QVERIFY(matchesSelector(hosts.at(0), "job", "dcgm"));
         QVERIFY(matchesSelector(hosts.at(0), "tag", "lab"));
         QVERIFY(matchesSelector(hosts.at(0), "name", "gpu*"));
         QVERIFY(!matchesSelector(hosts.at(0), "job", "node"));
         QVERIFY(!matchesSelector(hosts.at(0), "rack", "a"));
     }
+    // What a hostile exporter's labels would make of a profile: nothing.
+    void exporterLabelsAreCheckedBeforeImport_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("address");
+        QTest::addColumn<QString>("why");
+        QTest::newRow("ansible line") << "n1\nh2\tansible_ssh_common_args=-oProxyCommand=touch${IFS}pwned"
+                                      << "10.0.0.9"
+                                      << "control character \\n";
+        QTest::newRow("tab") << "gpu\tx"
+                             << "10.0.0.9"
+                             << "control character \\t";
+        QTest::newRow("equals") << "a=b"
+                                << "10.0.0.9"
+                                << "'=' is not a letter";
+        QTest::newRow("option") << "-oProxyCommand=x"
+                                << "10.0.0.9"
+                                << "starts with '-'";
+        QTest::newRow("escape") << "gpu\x1b[2K"
+                                << "10.0.0.9"
+                                << "control character \\x1b";
+        QTest::newRow("address option") << "gpu9"
+                                        << "-oProxyCommand=x"
+                                        << "starts with '-'";
+        QTest::newRow("address space") << "gpu9"
+                                       << "10.0.0.9 -J x"
+                                       << "' ' is not a letter";
+        QTest::newRow("bad ipv6") << "gpu9"
+                                  << "fe80::1;x"
+                                  << "in an IPv6 address";
+    }
+    void exporterLabelsAreCheckedBeforeImport()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, address);
+        QFETCH(QString, why);
+        FleetHost h;
+        h.name = name;
+        h.key = address;
+        const auto p = profileFor(h);
+        QVERIFY(!p);
+        QVERIFY2(p.error().contains(why), qPrintable(p.error()));
+        QVERIFY2(!p.error().contains(u'\n') && !p.error().contains(u'\x1b'), qPrintable(p.error()));
+        for (const char* fine : { "gpu-node-001", "gpu1.lab.example", "10.0.0.9", "fe80::1%eth0", "node_7" }) {
+            h.name = h.key = QString::fromLatin1(fine);
+            QVERIFY2(profileFor(h), fine);
+        }
+        // A job label that is no plain word is left out of the tags, the host is not.
+        h.labels.insert("job", "a\nb");
+        QCOMPARE(profileFor(h)->tags, QStringList { "prometheus" });
+    }
+
+    // +Inf, -Inf and NaN samples are no value: never a temperature, never an alert.
+    void nonFiniteSamplesAreNoValue()
+    {
+        for (const double v : { std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity() }) {
+            AssembleOptions o;
+            o.nowMs = 1700000000000;
+            auto a = answers("10.0.0.11", 1700000000, true, 60);
+            for (PromSeries& sample : a["gpu"].series)
+                if (sample.metric.value("__name__") == "DCGM_FI_DEV_GPU_TEMP")
+                    sample.value = parseSampleValue(v > 0 ? u"+Inf" : u"-Inf");
+            a["gpu"].series.removeIf(
+                [](const PromSeries& x) { return x.metric.value("__name__") == "DCGM_FI_DEV_XID_ERRORS"; });
+            const FleetSnapshot snap = assembleFleet(a, o);
+            const FleetHost& h = snap.hosts.first();
+            QVERIFY(!hasValue(h.hottestC()));
+            for (const GpuSample& g : h.gpus)
+                QVERIFY(!hasValue(g.value(GpuField::TempGpu)));
+            for (const Alert& alert : h.alerts)
+                QVERIFY2(alert.kind != AlertKind::GpuTemperature, qPrintable(alert.message));
+        }
+    }
+
     void arrangeSortsFiltersGroups()
     {
         QList<FleetHost> hosts;
@@ -278,6 +361,12 @@ private Q_SLOTS:
         const QString escaped
             = QStringLiteral("instance=~\"10\\\\.0\\\\.0\\\\.1"); // PromQL string of the regex 10\.0\.0\.1
         QVERIFY2(q0.contains(escaped), qPrintable(q0));
+        // An instance with a '"' stays inside the string: the regex's \" is PromQL's \\\", and a
+        // line break is \x0a (the real Prometheus reads it: tst_cli_fleettrust).
+        h.instances = { "x\"} or up{job=~\".+\nz" };
+        const QString q1 = hostChartQueries(h).first().promql;
+        QVERIFY2(q1.contains(QStringLiteral("instance=~\"x\\\\\\\"\\\\}\\\\ or\\\\ up")), qPrintable(q1));
+        QVERIFY2(!q1.contains(u'\n'), qPrintable(q1));
     }
 };
 

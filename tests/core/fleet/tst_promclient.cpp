@@ -34,9 +34,13 @@ private Q_SLOTS:
         const auto& p = r->series.at(0).points;
         QCOMPARE(p.size(), 4);
         QCOMPARE(p.at(0), QPointF(1700000000000.0, 1.5));
+        // NaN, +Inf and -Inf are no value (an exporter's +Inf is no temperature): gaps, never drawn.
         QVERIFY(std::isnan(p.at(1).y()));
-        QVERIFY(std::isinf(p.at(2).y()) && p.at(2).y() > 0);
-        QVERIFY(std::isinf(p.at(3).y()) && p.at(3).y() < 0);
+        QVERIFY(std::isnan(p.at(2).y()));
+        QVERIFY(std::isnan(p.at(3).y()));
+        for (const char* text : { "Inf", "inf", "+inf", "-inf", "nan", "1e999", "-1e999" })
+            QVERIFY2(std::isnan(parseSampleValue(QString::fromLatin1(text))), text);
+        QCOMPARE(parseSampleValue(u"-2.5e3"), -2500.0);
         QCOMPARE(r->warnings, QStringList { "something" });
     }
     void scalar()

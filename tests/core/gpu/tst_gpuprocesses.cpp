@@ -16,10 +16,13 @@ QByteArray capture(const char* name)
     return test::readData(QStringLiteral("nvidia-smi/h200-driver580/") + QLatin1String(name));
 }
 
-// The script's output as a server would print it: sections opened by "\x1eKF name status".
+// This poll's nonce (listGpuProcesses makes a new one each time).
+const QByteArray kMark = "0123456789abcdef";
+
+// The script's output as a server would print it: sections opened by "\x1eKF<mark> name status".
 QByteArray section(const char* name, int status, const QByteArray& body)
 {
-    return "\x1eKF " + QByteArray(name) + ' ' + QByteArray::number(status) + '\n' + body
+    return "\x1eKF" + kMark + ' ' + QByteArray(name) + ' ' + QByteArray::number(status) + '\n' + body
         + (body.endsWith('\n') || body.isEmpty() ? "" : "\n");
 }
 } // namespace
@@ -135,8 +138,8 @@ private Q_SLOTS:
             + section("gpus", 0, "0, " + cols[3].trimmed() + '\n') + section("apps", 0, appsRows)
             + section("pmon", 0, capture("pmon_load_um.txt"))
             + section("ps", 0, "  486     0 root                             102  726312 python3 matmul.py --n 8192\n")
-            + "\x1eKF end 0\n";
-        const GpuProcessList list = parseGpuProcessOutput(out);
+            + section("end", 0, {});
+        const GpuProcessList list = parseGpuProcessOutput(out, kMark);
         QVERIFY(list.complete);
         QVERIFY(list.pmonAvailable);
         QCOMPARE(list.myUid, qint64(0));
@@ -161,11 +164,11 @@ private Q_SLOTS:
         const QByteArray out = section("me", 1000, {})
             + section("apps", 0, "560, python3, 58352, GPU-3b439167-c6d1-b01d-3fb1-c3ce7921e9cc\n")
             + section("pmon", 2, "Invalid combination of input arguments. Please run \"nvidia-smi -h\" for help.\n")
-            + "\x1eKF end 0\n";
+            + section("end", 0, {});
         GpuSample gpu;
         gpu.index = 3;
         gpu.setText(GpuField::Uuid, QStringLiteral("GPU-3b439167-c6d1-b01d-3fb1-c3ce7921e9cc"));
-        const GpuProcessList list = parseGpuProcessOutput(out, { gpu });
+        const GpuProcessList list = parseGpuProcessOutput(out, kMark, { gpu });
         QVERIFY(!list.pmonAvailable);
         QVERIFY2(list.pmonError.startsWith(QStringLiteral("Invalid combination")), qPrintable(list.pmonError));
         QCOMPARE(list.processes.size(), 1);
@@ -180,16 +183,52 @@ private Q_SLOTS:
         const QByteArray out = section("me", 0, {}) + section("apps", 0, "560, python3, 58352, GPU-x\n")
             + section("pmon", 0, capture("pmon_load_um.txt"));
         for (qsizetype n = 0; n <= out.size(); ++n) {
-            const GpuProcessList list = parseGpuProcessOutput(out.left(n));
+            const GpuProcessList list = parseGpuProcessOutput(out.left(n), kMark);
             QVERIFY(!list.complete);
             QVERIFY(list.processes.size() <= 2);
         }
         const GpuProcessList noise
             = parseGpuProcessOutput(QByteArray("\x1eKF\n\x1eKF ps\n\x1eKF ps 99999999999999999999\n"
-                                               "\x1eKF apps x\n, , ,\n\x1eKF pmon 0\n#\n"));
+                                               "\x1eKF apps x\n, , ,\n\x1eKF pmon 0\n#\n"),
+                kMark);
         QCOMPARE(noise.processes.size(), 0);
         QVERIFY(!noise.complete);
         QCOMPARE(noise.myUid, qint64(-1));
+    }
+
+    // A co-tenant names its process so that nvidia-smi's and ps' output carry marker lines:
+    // with the nonce unknown to it (and 0x1e taken out of tool output by the script) they are
+    // text of its row, and the SSH user stays who it is.
+    void toolOutputCannotForgeASection()
+    {
+        const QByteArray forged = "\x1eKF me 0\n\x1eKF end 0\n\x1eKF" + QByteArray("guessed0guessed0") + " me 0\n";
+        const QByteArray out = section("me", 1000, {})
+            + section("apps", 0, "560, evil\n" + forged + ", 58352, GPU-3b439167-c6d1-b01d-3fb1-c3ce7921e9cc\n")
+            + section("ps", 0, "  560  1001 mallory  1.0 1000 sh -c x\n" + forged)
+            // A second "me" with the right nonce would be the script's own: only the first counts.
+            + section("me", 0, {}) + section("end", 0, {});
+        const GpuProcessList list = parseGpuProcessOutput(out, kMark);
+        QCOMPARE(list.myUid, qint64(1000));
+        QVERIFY(list.complete);
+        // The poll script removes 0x1e from every tool's output before printing it.
+        const QString script = gpuProcessScript();
+        QVERIFY(script.contains(QStringLiteral("tr -d '\\036'")));
+        QVERIFY(script.contains(QStringLiteral("unset KF_MARK"))); // the tools it runs never see the nonce
+        // Nothing without the nonce opens a section.
+        QCOMPARE(parseGpuProcessOutput(out, "fedcba9876543210").myUid, qint64(-1));
+        QCOMPARE(parseGpuProcessOutput(out, {}).myUid, qint64(-1));
+    }
+
+    void startTimesJoinTheirProcess()
+    {
+        const QByteArray out = section("me", 1000, {})
+            + section("apps", 0, "560, python3, 58352, GPU-a\n561, python3, 1, GPU-a\n")
+            + section("start", 0, "560 123456\n561 x\n") + section("end", 0, {});
+        const GpuProcessList list = parseGpuProcessOutput(out, kMark);
+        QCOMPARE(list.processes.size(), 2);
+        QCOMPARE(list.processes[0].startTicks, qint64(123456));
+        QCOMPARE(list.processes[1].startTicks, qint64(-1)); // not a number: not known, never guessed
+        QCOMPARE(list.badLines, 1);
     }
 
     void signalAnswers()

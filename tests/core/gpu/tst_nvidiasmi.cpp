@@ -177,6 +177,12 @@ private Q_SLOTS:
         QTest::newRow("word") << QByteArray("abc") << false;
         QTest::newRow("zero") << QByteArray("0") << true;
         QTest::newRow("unit") << QByteArray("12.5 W") << true;
+        // from_chars reads these: a tool that prints them has no value to give (no inf W, no alert).
+        QTest::newRow("inf") << QByteArray("inf") << false;
+        QTest::newRow("+infinity") << QByteArray("+infinity W") << false;
+        QTest::newRow("-inf") << QByteArray("-inf") << false;
+        QTest::newRow("nan") << QByteArray("nan") << false;
+        QTest::newRow("huge") << QByteArray("1e999") << false;
     }
     void sentinels()
     {

@@ -128,6 +128,17 @@ private Q_SLOTS:
         QTest::newRow("local not bool") << QByteArray("hosts:\n  - name: a\n    local: maybe\n")
                                         << "hosts.yaml:3: 'local' must be true or false";
         QTest::newRow("version text") << QByteArray("version: one\n") << "hosts.yaml:1: 'version' must be a number";
+        // yaml-cpp would take the first, every other YAML tool the last.
+        QTest::newRow("a key twice") << QByteArray("hosts:\n  - name: a\n    host: good\n    host: evil\n")
+                                     << "hosts.yaml:4: duplicate key 'host' (first at line 3)";
+        QTest::newRow("hosts twice") << QByteArray("hosts: []\nhosts:\n  - {name: a, host: h}\n")
+                                     << "hosts.yaml:2: duplicate key 'hosts' (first at line 1)";
+        // hosts.yaml never holds a control character (a line break would end an inventory line).
+        QTest::newRow("newline in a name")
+            << QByteArray("hosts:\n  - name: \"n1\\nh2 ansible_host=evil\"\n    host: h\n")
+            << "hosts.yaml:2: host 'n1\\nh2 ansible_host=evil': 'name' has the control character \\n";
+        QTest::newRow("escape in a tag") << QByteArray("hosts:\n  - {name: a, host: h, tags: [\"x\\e[2K\"]}\n")
+                                         << "hosts.yaml:2: host 'a': 'tags' has the control character \\x1b";
     }
     void errorsNameTheLine()
     {
@@ -200,6 +211,14 @@ private Q_SLOTS:
         const Result<void> dup = store.save({ minimal(QStringLiteral("x")), minimal(QStringLiteral("x")) });
         QVERIFY(!dup.ok());
         QCOMPARE(dup.error(), QStringLiteral("duplicate host name 'x'"));
+        QCOMPARE(test::readFile(path), before);
+
+        // Nor does a save write a control character.
+        HostProfile hostile = minimal(QStringLiteral("y"));
+        hostile.host = QStringLiteral("10.0.0.1\tansible_ssh_common_args=-oProxyCommand=x");
+        const Result<void> refused = store.save({ hostile });
+        QVERIFY(!refused.ok());
+        QCOMPARE(refused.error(), QStringLiteral("host 'y': 'host' has the control character \\t"));
         QCOMPARE(test::readFile(path), before);
 
         QVERIFY(store.remove(QStringLiteral("gpu1")).ok());

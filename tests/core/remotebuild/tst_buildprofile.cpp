@@ -12,6 +12,8 @@
 
 #include <algorithm>
 
+#include <sys/stat.h>
+
 class TestBuildProfile : public QObject
 {
     Q_OBJECT
@@ -137,6 +139,10 @@ private Q_SLOTS:
             << QByteArray("profiles:\n  - {name: a, command: b, cmake_args: -DA=1}\n");
         QTest::newRow("same name twice") << QByteArray(
             "profiles:\n  - {name: a, command: b}\n  - {name: A, command: c}\n");
+        // yaml-cpp would read the first, every other YAML tool the last: refused.
+        QTest::newRow("a key twice") << QByteArray(
+            "profiles:\n  - name: a\n    command: make\n    command: rm -rf ~\n");
+        QTest::newRow("the list twice") << QByteArray("profiles: []\nprofiles:\n  - {name: a, command: b}\n");
     }
     void invalidYaml()
     {
@@ -144,6 +150,55 @@ private Q_SLOTS:
         const auto parsed = kf::parseBuildProfiles(yaml);
         QVERIFY(!parsed);
         QVERIFY(parsed.profiles.isEmpty()); // nothing half-read
+    }
+
+    void duplicateKeyNamesItsLines()
+    {
+        const auto parsed
+            = kf::parseBuildProfiles("profiles:\n  - name: a\n    command: make\n    command: rm -rf ~\n");
+        QCOMPARE(parsed.error, QStringLiteral("line 4: duplicate key 'command' (first at line 3)"));
+        QCOMPARE(parsed.errorLine, 4);
+    }
+
+    // The file can hold tokens (env values): 0600, whatever the umask, an existing folder or
+    // an existing file's mode.
+    void savedFileIsPrivate()
+    {
+        const mode_t old = ::umask(022);
+        const QString folder = m_dir.filePath(QStringLiteral("existing-config"));
+        QVERIFY(QDir().mkpath(folder));
+        QVERIFY(QFile::setPermissions(folder,
+            QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadGroup | QFile::ExeGroup
+                | QFile::ReadOther | QFile::ExeOther));
+        kf::BuildProfile mine;
+        mine.name = QStringLiteral("with a token");
+        mine.command = QStringLiteral("make");
+        mine.env.insert(QStringLiteral("HF_TOKEN"), QStringLiteral("hf_secret"));
+        const QString path = folder + QStringLiteral("/build-profiles.yaml");
+        const auto owner = QFile::ReadOwner | QFile::WriteOwner | QFile::ReadUser | QFile::WriteUser;
+        QVERIFY(kf::saveUserBuildProfiles({ mine }, path));
+        QCOMPARE(QFile::permissions(path), owner);
+        QVERIFY(QFile::setPermissions(path, owner | QFile::ReadGroup | QFile::ReadOther));
+        QVERIFY(kf::saveUserBuildProfiles({ mine }, path));
+        QCOMPARE(QFile::permissions(path), owner);
+        ::umask(old);
+    }
+
+    // A deployment recipe's build is checked by the same function as build-profiles.yaml.
+    void checkNamesTheKey()
+    {
+        kf::BuildProfile p;
+        p.name = QStringLiteral("x");
+        p.command = QStringLiteral("make");
+        QVERIFY(!kf::checkBuildProfile(p));
+        p.maxJobs = 5000;
+        QCOMPARE(kf::checkBuildProfile(p)->key, QStringLiteral("max_jobs"));
+        p.maxJobs = 2;
+        p.nvccThreadsDefine = QStringLiteral("X -DEVIL=1");
+        QCOMPARE(kf::checkBuildProfile(p)->key, QStringLiteral("nvcc_threads_define"));
+        p.nvccThreadsDefine.clear();
+        p.env.insert(QStringLiteral("A B"), QStringLiteral("x"));
+        QCOMPARE(kf::checkBuildProfile(p)->key, QStringLiteral("env"));
     }
 
     void historyComparesWithPreviousRun()

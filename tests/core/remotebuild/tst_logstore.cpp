@@ -5,6 +5,7 @@
 // a file that is already there.
 #include "core/remotebuild/logstore.h"
 
+#include <QFile>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -81,6 +82,18 @@ private Q_SLOTS:
         QVERIFY(again.open(dir.filePath(QStringLiteral("build.log"))).ok());
         QCOMPARE(again.lineCount(), ref.size());
         QCOMPARE(again.lines(0, 1 << 20), ref);
+    }
+
+    // A build's output can hold what its environment held: the local copy is the user's alone.
+    void theLogIsPrivate()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("private.log"));
+        QVERIFY(QFile(path).open(QIODevice::WriteOnly)); // made by the umask, as by an older version
+        QVERIFY(QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadOther));
+        kf::LogStore store;
+        QVERIFY(store.open(path).ok());
+        QCOMPARE(QFile::permissions(path) & 0x0077, QFileDevice::Permissions());
     }
 
     void searchFindsLineNumbers()

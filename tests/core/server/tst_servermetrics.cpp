@@ -140,6 +140,17 @@ private Q_SLOTS:
             QStringLiteral("sglang-demo-server --model-path Qwen/Qwen3.5-397B-A17B-NVFP4 --tp 8")));
     }
 
+    // A server (or whatever answers on its port) that says +Inf or -Inf: no value, as for NaN.
+    void nonFiniteGaugesAreNoValue()
+    {
+        const ServerMetrics m = deriveServerMetrics(parsePrometheusText(
+            "sglang:num_running_reqs{tp_rank=\"0\"} +Inf\nsglang:num_queue_reqs{tp_rank=\"0\"} -Inf\n"
+            "sglang:gen_throughput{tp_rank=\"0\"} NaN\nsglang:token_usage{tp_rank=\"0\"} 0.5\n"));
+        QVERIFY(std::isnan(m.running));
+        QVERIFY(std::isnan(m.queued));
+        QVERIFY(std::isnan(m.genThroughput));
+    }
+
     void nothingKnown()
     {
         const ServerMetrics m = deriveServerMetrics(parsePrometheusText("process_cpu_seconds_total 3\n"));

@@ -214,6 +214,24 @@ private Q_SLOTS:
             qPrintable(messages(*report, "arch", Level::Warn).join(u'\n')));
     }
 
+    // The script lists one file a line: a name with a line break would add libraries that do not
+    // exist (or stand for other files); such a file is left out, the others are listed as named.
+    void aNameWithALineBreakIsLeftOut()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QFile::copy(test::dataPath("fatbin/sm100a.so"), dir.filePath("real.so")));
+        QVERIFY(test::writeFile(dir.filePath("evil.so\n/etc/passwd.so"), "x"));
+        QVERIFY(test::writeFile(dir.filePath(QString::fromUtf8("tab\there \x1b[2K.so")), "x"));
+        LocalTransport local;
+        const auto report = runVerify(local, { dir.path(), std::nullopt });
+        QVERIFY2(report, qPrintable(report.error()));
+        QStringList names;
+        for (const VerifyLibrary& l : report->libraries)
+            names << l.fileName();
+        names.sort();
+        QCOMPARE(names, QStringList({ "real.so", QString::fromUtf8("tab\there \x1b[2K.so") }));
+    }
+
     void missingFolder()
     {
         LocalTransport local;

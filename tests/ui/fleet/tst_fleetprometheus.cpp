@@ -284,6 +284,20 @@ void TestFleetPrometheus::liveSshStreamAndAProfileFromPrometheus()
         live->click();
         QTRY_VERIFY_WITH_TIMEOUT(view.findChild<HostDetailDialog*>() == nullptr, 10000); // closed, deleted
     };
+    // The saved gpu-node-005 is a demo sshd on 127.0.0.1, the Prometheus one another address:
+    // a match by name only (any exporter can claim a name), acted on only after a yes.
+    QStringList asked;
+    bool answer = false;
+    view.setConfirm([&](const QString&, const QString& text) {
+        asked << text;
+        return answer;
+    });
+    clickLive(QStringLiteral("gpu-node-005"));
+    QCOMPARE(activated.size(), 0);
+    QCOMPARE(asked.size(), 1);
+    QVERIFY2(asked.first().contains(QStringLiteral("gpu-node-005 matches the saved host gpu-node-005 by name only")),
+        qPrintable(asked.first()));
+    answer = true;
     clickLive(QStringLiteral("gpu-node-005"));
     QCOMPARE(activated.size(), 1);
     auto* c = activated.first().first().value<HostConnection*>();

@@ -1,20 +1,90 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // One GPU card: bars and the details line the field table puts on it.
+#include "tests/support/testsupport.h"
+#include "tests/support/windowdriver.h"
 #include "ui/gpu/gpucard.h"
 #include "ui/gpu/usagebar.h"
 
 #include <QImage>
 #include <QLabel>
 #include <QProgressBar>
+#include <QTemporaryDir>
+#include <QTextDocument>
 #include <QtTest>
 
 using namespace kf;
+
+namespace {
+
+// Markup that would draw a red banner and load a local image if it were rendered.
+const QString kMarkup = QStringLiteral("<b style='color:red'>BANNER</b><img src='/tmp/kf-card.png'>");
+
+// Every label and tool tip of the card shows `kMarkup` as the characters it is, where it shows it.
+void checkShownAsText(QWidget* card)
+{
+    int showing = 0;
+    for (const QLabel* l : card->findChildren<QLabel*>()) {
+        const QString shown = test::shownText(l);
+        if (!l->text().contains(QStringLiteral("BANNER")))
+            continue;
+        QVERIFY2(shown.contains(kMarkup), qPrintable(l->objectName() + u": " + shown));
+        ++showing;
+    }
+    QVERIFY(showing > 0);
+    QTextDocument tip;
+    tip.setHtml(card->toolTip());
+    QVERIFY2(!card->toolTip().contains(QStringLiteral("BANNER")) || tip.toPlainText().contains(kMarkup),
+        qPrintable(card->toolTip()));
+}
+
+} // namespace
 
 class TestGpuCard : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void initTestCase() { test::isolateAppState(QStringLiteral("kernelforge-gpucard"), m_db.path()); }
+
+    // nvidia-smi's text fields are the host's: the card shows them, never renders them.
+    void markupInEveryTextFieldStaysText()
+    {
+        GpuCard card(0);
+        GpuSample s;
+        s.index = 0;
+        for (const GpuField f : gpuFieldsWhere([](const GpuFieldInfo& i) { return i.kind == GpuFieldKind::Text; }))
+            s.setText(f, QLatin1String(gpuFieldInfo(f).json) + u' ' + kMarkup);
+        s.setValue(GpuField::UtilGpu, 50);
+        card.setSample(s, true);
+        card.setStale(true, QStringLiteral("12 s") + kMarkup, QStringLiteral("link lost: ") + kMarkup);
+        checkShownAsText(&card);
+    }
+
+    // The same through the window: a demo host whose nvidia-smi names its GPU, its pstate,
+    // compute mode and MIG mode with markup.
+    void theWindowsCardShowsMarkupAsText()
+    {
+        KF_START_DEMO_HOST(demo);
+        const QByteArray markup = kMarkup.toUtf8();
+        QVERIFY(test::patchDemoNvidiaSmi(demo, "NAME = \"NVIDIA H200\"", "NAME = \"NVIDIA H200 " + markup + "\""));
+        QVERIFY(test::patchDemoNvidiaSmi(demo, "return \"P0\"", "return \"P0 " + markup + "\""));
+        QVERIFY(test::patchDemoNvidiaSmi(demo, "return \"Default\"", "return \"Default " + markup + "\""));
+        QVERIFY(test::patchDemoNvidiaSmi(demo, "return \"Disabled\"", "return \"Disabled " + markup + "\""));
+        test::DemoWindow dw;
+        dw.open(demo);
+        if (QTest::currentTestFailed())
+            return;
+        QWidget* gpus = test::showTab(dw.window->tabs(), QStringLiteral("GPUs"));
+        QVERIFY(gpus);
+        GpuCard* card = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((card = gpus->findChild<GpuCard*>(QStringLiteral("gpuCard0"))) != nullptr
+                && card->isVisible()
+                && card->findChildren<QLabel*>().first()->text().contains(QStringLiteral("BANNER")),
+            60000);
+        checkShownAsText(card);
+        QVERIFY(dw.window->grab().save(test::screenshotPath(QStringLiteral("gpu-card-markup"))));
+    }
+
     void showsTheSample()
     {
         GpuCard card(0);
@@ -104,6 +174,9 @@ private Q_SLOTS:
         QCOMPARE(card.findChild<QProgressBar*>(QStringLiteral("util"))->text(), QStringLiteral("n/a (MIG)"));
         QCOMPARE(card.findChild<QProgressBar*>(QStringLiteral("memory"))->text(), QStringLiteral("n/a"));
     }
+
+private:
+    QTemporaryDir m_db;
 };
 
 QTEST_MAIN(TestGpuCard)
