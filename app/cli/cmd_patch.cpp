@@ -113,19 +113,12 @@ QString indentLines(const QStringList& lines, int firstLine)
 // --reject` names.
 QString hunkLine(const PatchHunk& h, int index)
 {
-    QString sample;
-    for (const QString& l : h.newLines)
-        if (sample.isEmpty() && !l.trimmed().isEmpty())
-            sample = QStringLiteral("+") + l.trimmed();
-    for (const QString& l : h.oldLines)
-        if (sample.isEmpty() && !l.trimmed().isEmpty())
-            sample = QStringLiteral("-") + l.trimmed();
     return QStringLiteral("hunk %1 [%2] line %3, %4%5: %6")
         .arg(index + 1)
         .arg(hunkId(h.oldLines, h.newLines))
         .arg(h.change.oldStart + 1)
         .arg(h.inPlace ? QStringLiteral("in the file") : QStringLiteral("to add"),
-            h.groupLabel.isEmpty() ? QString() : QStringLiteral(", edit: ") + h.groupLabel, sample.left(60));
+            h.groupLabel.isEmpty() ? QString() : QStringLiteral(", edit: ") + h.groupLabel, h.sample(60));
 }
 
 void printPlanText(const SetPlan& plan, bool withDiff)

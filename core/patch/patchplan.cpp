@@ -36,6 +36,18 @@ QString sha256Hex(const QByteArray& data)
     return QString::fromLatin1(QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex());
 }
 
+QString PatchHunk::sample(int maxChars) const
+{
+    QString out;
+    for (const QString& l : newLines)
+        if (out.isEmpty() && !l.trimmed().isEmpty())
+            out = QStringLiteral("+") + l.trimmed();
+    for (const QString& l : oldLines)
+        if (out.isEmpty() && !l.trimmed().isEmpty())
+            out = QStringLiteral("\u2212") + l.trimmed();
+    return out.size() > maxChars ? out.left(maxChars - 1) + QStringLiteral("\u2026") : out;
+}
+
 QString PatchPlan::partsText() const
 {
     const QString unit = partsAreEdits ? QStringLiteral("edit") : QStringLiteral("hunk");

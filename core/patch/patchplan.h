@@ -52,6 +52,9 @@ struct PatchHunk
     // of them: taking some of them without the others leaves that edit half made.
     int group = 0;
     QString groupLabel; // the edit's label ("soft-fail the flash_ops import"), or "diff hunk 2"
+    // What it looks like in one line: "+" and its first added line, else "\u2212" and its first
+    // removed one, trimmed, cut with "\u2026" past maxChars.
+    QString sample(int maxChars) const;
 };
 
 struct PatchPlan

@@ -428,7 +428,7 @@ void TestCliPatch::interruptedBetweenRenameAndJournal()
     cli.setProcessEnvironment(environment);
     cli.start(QStringLiteral(KF_CLI_BINARY), QStringList { QStringLiteral("patch"), QStringLiteral("apply") } + base);
     QVERIFY(cli.waitForStarted(30000));
-    QTRY_VERIFY2_WITH_TIMEOUT(QFile::exists(marker), qPrintable(QString::fromUtf8(cli.readAllStandardError())), 120000);
+    QTRY_VERIFY2_WITH_TIMEOUT(QFile::exists(marker), qPrintable(QString::fromUtf8(cli.readAllStandardError())), 90000);
     QCOMPARE(kf::test::readFile(marker).trimmed(), QByteArray("CMakeLists.txt"));
     QVERIFY(kf::test::readFile(cmake) != cmakeBefore); // renamed into place
     QVERIFY(::kill(pid_t(cli.processId()), signal) == 0);

@@ -103,16 +103,7 @@ QIcon stateIcon(ReviewState s)
 // first added (else removed) line.
 QString hunkLabel(const patch::ReviewHunk& h, int index)
 {
-    QString sample;
-    for (const QString& l : h.newLines)
-        if (sample.isEmpty() && !l.trimmed().isEmpty())
-            sample = QStringLiteral("+") + l.trimmed();
-    for (const QString& l : h.oldLines)
-        if (sample.isEmpty() && !l.trimmed().isEmpty())
-            sample = QStringLiteral("\u2212") + l.trimmed();
-    if (sample.size() > 48)
-        sample = sample.left(47) + QStringLiteral("\u2026");
-    return QStringLiteral("Hunk %1 \u00b7 line %2: %3").arg(index + 1).arg(h.change.oldStart + 1).arg(sample);
+    return QStringLiteral("Hunk %1 \u00b7 line %2: %3").arg(index + 1).arg(h.change.oldStart + 1).arg(h.sample(48));
 }
 
 constexpr int kPatchRole = Qt::UserRole + 1;

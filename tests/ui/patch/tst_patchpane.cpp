@@ -179,8 +179,9 @@ private Q_SLOTS:
     void nextAndPreviousMoveTreeDiffAndWhy();
     void rollBackAnOlderApply();
     void returnInTheApplyDialogApplies();
-    void partlyAppliedAndChoicesSurviveRollback_data();
-    void partlyAppliedAndChoicesSurviveRollback();
+    void partlyAppliedShowsTheMissingHunk();
+    void choicesSurviveRollback_data();
+    void choicesSurviveRollback();
     void aSplitPythonEditIsRefusedUnlessOverridden();
 
 private:
@@ -592,58 +593,29 @@ void TestPatchPane::returnInTheApplyDialogApplies()
     QCOMPARE(test::readFile(root + QLatin1Char('/') + kCmake), expected);
 }
 
-void TestPatchPane::partlyAppliedAndChoicesSurviveRollback_data()
-{
-    QTest::addColumn<bool>("spaceFirst");
-    QTest::newRow("Space in the diff, then the tree") << true;
-    QTest::newRow("the tree's boxes, other patch first") << false;
-}
-
 // Issue #30: "Let -DSGL_KERNEL_ENABLE_FA3..." with its second hunk rejected, applied. The
-// re-plan says "partly applied (1 of 2 hunks)": hunk 1 in the file, hunk 2 still there to
-// take (and still rejected). Rolling back keeps every choice, clicked in either order, so the
-// next Apply writes the same file.
-void TestPatchPane::partlyAppliedAndChoicesSurviveRollback()
+// re-plan says "partly applied (1 of 2 hunks)" (before: "rejected"): hunk 1 in the file,
+// hunk 2 still there to take, and still rejected; taking it completes the patch.
+void TestPatchPane::partlyAppliedShowsTheMissingHunk()
 {
-    QFETCH(bool, spaceFirst);
     KF_START_DEMO_HOST(demo);
     const QString cmake = demo.homeDir() + QStringLiteral("/sgl-kernel/") + kCmake;
-    const QByteArray cmakeBefore = test::readFile(cmake);
     DemoPane d;
     d.open(demo);
     if (QTest::currentTestFailed())
         return;
     QTreeWidget* tree = d.tree();
-    auto rejectHunk2 = [&] {
-        QTreeWidgetItem* fa3 = patchItem(tree, QStringLiteral("fa3-option-respected"));
-        if (spaceFirst) {
-            tree->setCurrentItem(fa3);
-            d.diffLeft()->setFocus();
-            QTest::keyClick(d.diffLeft(), Qt::Key_N);
-            QTest::keyClick(d.diffLeft(), Qt::Key_Space);
-        } else {
-            fa3->child(1)->setCheckState(0, Qt::Unchecked);
-        }
-    };
-    auto untickGuards
-        = [&] { patchItem(tree, QStringLiteral("cmake-policy-guards"))->setCheckState(0, Qt::Unchecked); };
-    if (spaceFirst) {
-        rejectHunk2();
-        untickGuards();
-    } else {
-        untickGuards();
-        rejectHunk2();
-    }
-    QCOMPARE(patchItem(tree, QStringLiteral("fa3-option-respected"))->text(1), QStringLiteral("partly (1 of 2 hunks)"));
+    QTreeWidgetItem* fa3 = patchItem(tree, QStringLiteral("fa3-option-respected"));
+    QCOMPARE(fa3->childCount(), 2);
+    fa3->child(1)->setCheckState(0, Qt::Unchecked);
+    QCOMPARE(fa3->text(1), QStringLiteral("partly (1 of 2 hunks)"));
     Dialog first;
     d.apply(&first, QStringLiteral("patchpane-apply-partly"));
     QVERIFY2(first.text.contains(QStringLiteral("fa3-option-respected): 1 of 2 hunks")), qPrintable(first.text));
-    const QByteArray written = test::readFile(cmake);
-    QVERIFY(written.contains("set(SGL_KERNEL_FA3_USER_SET ON)"));
-    QVERIFY(!written.contains("if(NOT SGL_KERNEL_FA3_USER_SET)"));
+    QVERIFY(test::readFile(cmake).contains("set(SGL_KERNEL_FA3_USER_SET ON)"));
+    QVERIFY(!test::readFile(cmake).contains("if(NOT SGL_KERNEL_FA3_USER_SET)"));
 
-    // The re-plan: partly applied, the missing hunk visible, selectable and still rejected.
-    QTreeWidgetItem* fa3 = patchItem(tree, QStringLiteral("fa3-option-respected"));
+    fa3 = patchItem(tree, QStringLiteral("fa3-option-respected"));
     QCOMPARE(fa3->text(1), QStringLiteral("partly applied (1 of 2 hunks)"));
     QCOMPARE(fa3->childCount(), 2);
     QCOMPARE(fa3->child(0)->text(1), QStringLiteral("in the file"));
@@ -651,26 +623,9 @@ void TestPatchPane::partlyAppliedAndChoicesSurviveRollback()
     QCOMPARE(fa3->child(1)->text(1), QStringLiteral("rejected"));
     QVERIFY(fa3->child(1)->flags() & Qt::ItemIsUserCheckable);
     QCOMPARE(fa3->child(1)->checkState(0), Qt::Unchecked);
-    QCOMPARE(patchItem(tree, QStringLiteral("cmake-policy-guards"))->text(1), QStringLiteral("rejected"));
     QVERIFY2(d.status().contains(QStringLiteral("1 partly applied")), qPrintable(d.status()));
     QVERIFY(d.pane->grab().save(test::screenshotPath(QStringLiteral("patchpane-partly-applied"))));
 
-    // Roll everything back: the choices are still the reviewer's.
-    Dialog undo;
-    d.rollBackAll(&undo);
-    QCOMPARE(test::readFile(cmake), cmakeBefore);
-    fa3 = patchItem(tree, QStringLiteral("fa3-option-respected"));
-    QCOMPARE(fa3->text(1), QStringLiteral("partly (1 of 2 hunks)"));
-    QCOMPARE(fa3->child(1)->checkState(0), Qt::Unchecked);
-    QCOMPARE(patchItem(tree, QStringLiteral("cmake-policy-guards"))->checkState(0), Qt::Unchecked);
-    QVERIFY(!d.pane->resultFor(kCmake).contains("if(NOT SGL_KERNEL_FA3_USER_SET)"));
-    // The next Apply writes what the first one wrote.
-    Dialog second;
-    d.apply(&second, QStringLiteral("patchpane-apply-after-rollback"));
-    QCOMPARE(test::readFile(cmake), written);
-
-    // Taking the missing hunk now completes the patch.
-    fa3 = patchItem(tree, QStringLiteral("fa3-option-respected"));
     fa3->child(1)->setCheckState(0, Qt::Checked);
     QCOMPARE(fa3->text(1), QStringLiteral("partly applied (1 of 2 hunks), will apply the rest"));
     Dialog rest;
@@ -679,6 +634,76 @@ void TestPatchPane::partlyAppliedAndChoicesSurviveRollback()
         qPrintable(rest.text));
     QCOMPARE(patchItem(tree, QStringLiteral("fa3-option-respected"))->text(1), QStringLiteral("already applied"));
     QVERIFY(test::readFile(cmake).contains("if(NOT SGL_KERNEL_FA3_USER_SET)"));
+}
+
+void TestPatchPane::choicesSurviveRollback_data()
+{
+    QTest::addColumn<bool>("pythonFirst");
+    QTest::newRow("python hunk with Space, then the CMake hunk's box") << true;
+    QTest::newRow("CMake hunk with Space, then the python hunk's box") << false;
+}
+
+// Issue #30: reject hunk 2 of the python patch and of "Let -DSGL_KERNEL_ENABLE_FA3...",
+// Apply (writing the split python, as the reviewer insists), roll everything back: both
+// hunks are still rejected (before: they came back accepted and the next Apply wrote them),
+// clicked in either order, and the next Apply writes the same files.
+void TestPatchPane::choicesSurviveRollback()
+{
+    QFETCH(bool, pythonFirst);
+    KF_START_DEMO_HOST(demo);
+    const QString cmake = demo.homeDir() + QStringLiteral("/sgl-kernel/") + kCmake;
+    const QString flash = demo.homeDir() + QStringLiteral("/sgl-kernel/") + kFlashAttn;
+    const QByteArray cmakeBefore = test::readFile(cmake);
+    const QByteArray flashBefore = test::readFile(flash);
+    DemoPane d;
+    d.open(demo);
+    if (QTest::currentTestFailed())
+        return;
+    QTreeWidget* tree = d.tree();
+    auto withSpace = [&](const QString& id) {
+        tree->setCurrentItem(patchItem(tree, id));
+        d.diffLeft()->setFocus();
+        QTest::keyClick(d.diffLeft(), Qt::Key_N);
+        QTest::keyClick(d.diffLeft(), Qt::Key_Space);
+    };
+    auto withBox = [&](const QString& id) { patchItem(tree, id)->child(1)->setCheckState(0, Qt::Unchecked); };
+    const QString py = QStringLiteral("fa3-import-soft-fail");
+    const QString fa3 = QStringLiteral("fa3-option-respected");
+    if (pythonFirst) {
+        withSpace(py);
+        withBox(fa3);
+    } else {
+        withSpace(fa3);
+        withBox(py);
+    }
+    auto expectRejected = [&](const QString& when) {
+        for (const QString& id : { py, fa3 }) {
+            QTreeWidgetItem* item = patchItem(tree, id);
+            QVERIFY2(item->childCount() >= 2, qPrintable(id));
+            QVERIFY2(item->child(1)->checkState(0) == Qt::Unchecked,
+                qPrintable(when + QStringLiteral(": ") + id + QStringLiteral(": hunk 2 accepted")));
+            QVERIFY2(item->text(1).startsWith(QStringLiteral("partly (")),
+                qPrintable(id + QStringLiteral(": ") + item->text(1)));
+        }
+    };
+    expectRejected(QStringLiteral("before the apply"));
+    Dialog first;
+    d.apply(&first, QStringLiteral("patchpane-apply-choices"), true);
+    const QByteArray cmakeWritten = test::readFile(cmake);
+    const QByteArray flashWritten = test::readFile(flash);
+    QVERIFY(cmakeWritten != cmakeBefore && flashWritten != flashBefore);
+
+    Dialog undo;
+    d.rollBackAll(&undo);
+    QCOMPARE(test::readFile(cmake), cmakeBefore);
+    QCOMPARE(test::readFile(flash), flashBefore);
+    expectRejected(QStringLiteral("after the rollback"));
+    if (QTest::currentTestFailed())
+        return;
+    Dialog second;
+    d.apply(&second, QStringLiteral("patchpane-apply-after-rollback"), true);
+    QCOMPARE(test::readFile(cmake), cmakeWritten);
+    QCOMPARE(test::readFile(flash), flashWritten);
 }
 
 // Issue #30's first path in the window: "Keep sgl_kernel importable without FA3" with only its
