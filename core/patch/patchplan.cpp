@@ -164,23 +164,23 @@ void groupHunks(PatchPlan& p, const QList<Unit>& units)
                     join(ofNew[at]);
         }
     }
+    // A group is named by its first hunk and the labels of the units that made it.
+    QMap<int, int> firstOf;
+    QMap<int, QStringList> namesOf;
     for (qsizetype h = 0; h < hunks.size(); ++h) {
-        hunks[h].group = find(int(h));
-        QStringList names;
-        for (qsizetype k = 0; k < hunks.size(); ++k)
-            if (find(int(k)) == hunks[h].group)
-                for (const QString& l : std::as_const(labels[k]))
-                    if (!names.contains(l))
-                        names.append(l);
-        hunks[h].groupLabel = names.join(QStringLiteral(" + "));
+        const int root = find(int(h));
+        if (!firstOf.contains(root))
+            firstOf.insert(root, int(h));
+        QStringList& names = namesOf[root];
+        for (const QString& l : std::as_const(labels[h]))
+            if (!names.contains(l))
+                names.append(l);
     }
-    // A group is named by its first hunk.
-    for (qsizetype h = 0; h < hunks.size(); ++h)
-        for (qsizetype k = 0; k <= h; ++k)
-            if (hunks[k].group == hunks[h].group) {
-                hunks[h].group = int(k);
-                break;
-            }
+    for (qsizetype h = 0; h < hunks.size(); ++h) {
+        const int root = find(int(h));
+        hunks[h].group = firstOf.value(root);
+        hunks[h].groupLabel = namesOf.value(root).join(QStringLiteral(" + "));
+    }
 }
 
 // Each edit runs on the text the earlier ones left. Its outcome decides the patch's state:
@@ -377,17 +377,21 @@ PatchPlan planDiffPatch(const Patch& patch, const std::optional<QString>& text, 
     out.crlf = lines.crlf;
     p.textAfter = textdiff::joinLines(out);
     p.patchHunks = hunksOf(p);
-    // A diff hunk's change blocks belong together: those inside the lines it covered.
+    // A diff hunk's change blocks belong together: those inside the lines it covered. Both
+    // lists run down the file, so one pass pairs them.
+    qsizetype h = 0;
     for (qsizetype i = 0; i < r.hunks.size(); ++i) {
         const HunkFate& f = r.hunks[i];
         if (f.kind != HunkFate::Applied)
             continue;
         const int from = f.line - 1, to = from + int(d.hunks[i].oldLines.size());
+        while (h < p.patchHunks.size() && p.patchHunks[h].change.oldStart + p.patchHunks[h].change.oldCount < from)
+            ++h;
         int first = -1;
-        for (qsizetype h = 0; h < p.patchHunks.size(); ++h) {
-            PatchHunk& ph = p.patchHunks[h];
+        for (qsizetype k = h; k < p.patchHunks.size() && p.patchHunks[k].change.oldStart <= to; ++k) {
+            PatchHunk& ph = p.patchHunks[k];
             const int start = ph.change.oldStart, end = start + ph.change.oldCount;
-            if (!(start < to && end > from) && !(ph.change.oldCount == 0 && start >= from && start <= to))
+            if (!(start < to && end > from) && !(ph.change.oldCount == 0 && start >= from))
                 continue;
             first = first < 0 ? ph.group : first;
             ph.group = first;
