@@ -4,6 +4,7 @@
 // host selection, and actions on many hosts in batches over SSH (core/fleet).
 #include "app/cli/cli.h"
 #include "app/cli/flagtable.h"
+#include "app/cli/interrupttrap.h"
 #include "app/cli/sshoptions.h"
 
 #include "core/fleet/buildstartstep.h"
@@ -596,7 +597,9 @@ int rollout(QStringList args)
         }
         patchStep->setReviewed(*reviewed);
     }
-    const QList<HostRun> runs = runRollout(hosts, *step, options, cb);
+    // Ctrl-C: each running host finishes the file in flight, no new host starts (stop).
+    const cli::InterruptTrap trap;
+    const QList<HostRun> runs = runRollout(hosts, *step, options, cb, trap.stopFlag());
     int bad = 0;
     for (const HostRun& r : runs) {
         bad += r.state != HostRunState::Succeeded;
@@ -606,6 +609,11 @@ int rollout(QStringList args)
     if (!json)
         cli::out() << runs.size() - bad << " of " << runs.size() << " host(s) succeeded\n";
     cli::out().flush();
+    if (trap.interrupted()) {
+        cli::err() << "fleet rollout: interrupted by " << trap.signalName()
+                   << ": the running hosts finished their file in flight, no other host was started\n";
+        return cli::kExitInterrupted;
+    }
     return bad ? 1 : 0;
 }
 

@@ -4,18 +4,23 @@
 // locally or (with the ssh transport) on a server.
 #include "app/cli/cli.h"
 #include "app/cli/flagtable.h"
+#include "app/cli/interrupttrap.h"
 #include "app/cli/sshoptions.h"
 
 #include "core/hosts/destination.h"
 #include "core/patch/applier.h"
+#include "core/patch/journal.h"
 #include "core/patch/patchplan.h"
 #include "core/patch/patchset.h"
+#include "core/patch/review.h"
 #include "core/store/historystore.h"
 #include "core/timeline/producers.h"
 
 #include <QDir>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 
 #include <memory>
 #include <optional>
@@ -32,10 +37,10 @@ constexpr int kExitError = 2;
 void usage(QTextStream& s)
 {
     s << "Usage: kernelforge-cli patch plan|apply|rollback|status --set SET --root PATH [options]\n\n"
-      << "  plan      show each patch's status (will apply, already applied, not applicable,\n"
-      << "            conflict) and the unified diff of what would change\n"
-      << "  apply     apply what applies (re-read + hash check, backup, atomic write, verify,\n"
-      << "            journal) and report the rest\n"
+      << "  plan      show each patch's status (will apply, partly applied, already applied, not\n"
+      << "            applicable, conflict), its hunks and the unified diff of what would change\n"
+      << "  apply     apply what applies (re-read + hash check, backup, syntax check, journal,\n"
+      << "            atomic write, verify) and report the rest\n"
       << "  rollback  restore every file this set changed under the root from its backup\n"
       << "            (--id N: one journal entry); later applies to the same files are\n"
       << "            undone first, newest first\n"
@@ -45,13 +50,19 @@ void usage(QTextStream& s)
       << "  --root PATH    the sgl-kernel (or sglang) checkout, local or user@host:PATH over SSH\n"
       << "  -p PORT -i KEY -J JUMP --known-hosts FILE --accept-new   SSH options (with user@host:PATH)\n"
       << "  --strip N      path components to strip from a diff (patch -pN; default: guessed)\n"
-      << "  --json         one JSON object per patch (id, file, status, reason, sha256_before, sha256_after)\n"
+      << "  --json         one JSON object per patch (id, file, status, reason, sha256_before,\n"
+      << "                 sha256_after; plan: its hunks with index, id, old and new lines)\n"
+      << "  --reject PATCH:HUNK   apply: leave out that hunk of that patch (HUNK: its index or id\n"
+      << "                 as plan lists them; PATCH alone: the whole patch); repeatable\n"
+      << "  --allow-broken-syntax apply: write a Python or CMake file even when the result no\n"
+      << "                 longer parses (checked as the server reads it; refused otherwise)\n"
       << "  --id N         rollback: only this journal entry\n\n"
       << "Roots are named by their real path (symlinks, ~, . and .. resolved), so ./sgl and\n"
-      << "/abs/path/sgl are one tree in the history.\n\n"
+      << "/abs/path/sgl are one tree in the history. Ctrl-C (or SIGTERM) during apply or rollback\n"
+      << "finishes the file in flight, starts no other, prints what was done and exits 130.\n\n"
       << "Exit status: 0 everything applied or already applied (rollback: rolled back), 1 some\n"
       << "patch did not apply (conflict, not applicable, refused; rollback: nothing to roll back\n"
-      << "or refused), 2 errors.\n"
+      << "or refused), 2 errors, 130 interrupted.\n"
       << "Built-in sets: " << builtinPatchSets().join(QStringLiteral(", ")) << '\n';
     s.flush();
 }
@@ -64,7 +75,26 @@ struct Options
     int strip = -1;
     bool json = false;
     qint64 id = 0;
+    QStringList rejects; // --reject PATCH[:HUNK]
+    bool allowBrokenSyntax = false;
 };
+
+// One --reject: the patch id, and the hunk (its 1-based index or its id; empty: the whole
+// patch). The hunk is what follows the last ':' when that is a number or a hunk id.
+struct Rejection
+{
+    QString patch;
+    QString hunk;
+};
+
+Rejection parseRejection(const QString& value)
+{
+    static const QRegularExpression hunkRe(QStringLiteral("^([1-9][0-9]{0,5}|[0-9a-f]{16})$"));
+    const qsizetype colon = value.lastIndexOf(QLatin1Char(':'));
+    if (colon > 0 && hunkRe.match(value.mid(colon + 1)).hasMatch())
+        return { value.left(colon), value.mid(colon + 1) };
+    return { value, {} };
+}
 
 void printJson(const QJsonObject& o)
 {
@@ -79,6 +109,18 @@ QString indentLines(const QStringList& lines, int firstLine)
     return s;
 }
 
+// "hunk 2 [3f2a...] line 40, in the file: +if(POLICY CMP0177)", the hunks `patch apply
+// --reject` names.
+QString hunkLine(const PatchHunk& h, int index)
+{
+    return QStringLiteral("hunk %1 [%2] line %3, %4%5: %6")
+        .arg(index + 1)
+        .arg(hunkId(h.oldLines, h.newLines))
+        .arg(h.change.oldStart + 1)
+        .arg(h.inPlace ? QStringLiteral("in the file") : QStringLiteral("to add"),
+            h.groupLabel.isEmpty() ? QString() : QStringLiteral(", edit: ") + h.groupLabel, h.sample(60));
+}
+
 void printPlanText(const SetPlan& plan, bool withDiff)
 {
     QTextStream& o = cli::out();
@@ -87,15 +129,18 @@ void printPlanText(const SetPlan& plan, bool withDiff)
         o << " (" << plan.set.title << ")";
     o << "\nRoot: " << plan.host << ":" << plan.root << "\n\n";
     for (const PatchPlan& p : plan.patches) {
-        o << "  [" << statusText(p.status) << "] " << p.id << "  " << p.file << "\n      " << p.reason << '\n';
+        o << "  [" << statusText(p.status);
+        if (p.status == PatchStatus::PartlyApplied)
+            o << " (" << p.partsText() << ")";
+        o << "] " << p.id << "  " << p.file << "\n      " << p.reason << '\n';
         for (const QString& n : p.notes)
             o << "      - " << n << '\n';
+        for (qsizetype h = 0; h < p.patchHunks.size(); ++h)
+            o << "      " << hunkLine(p.patchHunks[h], int(h)) << '\n';
         if (p.status == PatchStatus::Conflict && !p.nearestLines.isEmpty())
             o << "      nearest lines:\n" << indentLines(p.nearestLines, p.nearestLine);
     }
-    o << "\nSummary: " << plan.count(PatchStatus::WillApply) << " will apply, "
-      << plan.count(PatchStatus::AlreadyApplied) << " already applied, " << plan.count(PatchStatus::NotApplicable)
-      << " not applicable, " << plan.count(PatchStatus::Conflict) << " conflict(s)\n";
+    o << "\nSummary: " << plan.countsText() << '\n';
     if (withDiff) {
         const QString diff = planDiff(plan);
         if (!diff.isEmpty())
@@ -114,6 +159,21 @@ QJsonObject patchJson(const SetPlan& plan, const PatchPlan& p, const QString& st
     o[QStringLiteral("reason")] = reason;
     o[QStringLiteral("sha256_before")] = f ? f->sha256Before : QString();
     o[QStringLiteral("sha256_after")] = f ? (f->changes() ? f->sha256After : f->sha256Before) : QString();
+    if (p.status == PatchStatus::PartlyApplied)
+        o[QStringLiteral("parts")] = p.partsText();
+    QJsonArray hunks;
+    for (qsizetype h = 0; h < p.patchHunks.size(); ++h) {
+        const PatchHunk& ph = p.patchHunks[h];
+        hunks.append(QJsonObject { { QStringLiteral("index"), int(h) + 1 },
+            { QStringLiteral("id"), hunkId(ph.oldLines, ph.newLines) },
+            { QStringLiteral("old_start"), ph.change.oldStart + 1 },
+            { QStringLiteral("old"), QJsonArray::fromStringList(ph.oldLines) },
+            { QStringLiteral("new"), QJsonArray::fromStringList(ph.newLines) },
+            { QStringLiteral("in_place"), ph.inPlace }, { QStringLiteral("edit"), ph.group + 1 },
+            { QStringLiteral("edit_label"), ph.groupLabel } });
+    }
+    if (!hunks.isEmpty())
+        o[QStringLiteral("hunks")] = hunks;
     return o;
 }
 
@@ -134,9 +194,58 @@ int runPlan(const Options& opt, const SetPlan& plan, bool withDiff)
     return exitFor(plan);
 }
 
+// The review a terminal user makes with --reject (what the window's tree and diff make):
+// fails with a usage error naming what is not in the plan.
+Result<Review> reviewWithRejections(const SetPlan& plan, const QStringList& rejects)
+{
+    Review review(plan);
+    for (const QString& value : rejects) {
+        const Rejection r = parseRejection(value);
+        int patch = -1;
+        for (int i = 0; i < review.patchCount() && patch < 0; ++i)
+            if (plan.patches[i].id == r.patch)
+                patch = i;
+        if (patch < 0)
+            return Result<Review>::failure(
+                QStringLiteral("--reject %1: no patch '%2' in %3").arg(value, r.patch, plan.set.name));
+        if (!review.isReviewable(patch))
+            return Result<Review>::failure(QStringLiteral("--reject %1: %2 is %3, nothing of it to apply")
+                                               .arg(value, r.patch, statusText(plan.patches[patch].status)));
+        if (r.hunk.isEmpty()) {
+            review.setPatchAccepted(patch, false);
+            continue;
+        }
+        int hunk = -1;
+        for (int h = 0; h < review.hunkCount(patch) && hunk < 0; ++h)
+            if (QString::number(h + 1) == r.hunk
+                || hunkId(review.hunk(patch, h).oldLines, review.hunk(patch, h).newLines) == r.hunk)
+                hunk = h;
+        if (hunk < 0)
+            return Result<Review>::failure(QStringLiteral("--reject %1: %2 has no hunk %3 (it has %4; see patch plan)")
+                                               .arg(value, r.patch, r.hunk)
+                                               .arg(review.hunkCount(patch)));
+        if (review.isHunkInPlace(patch, hunk))
+            return Result<Review>::failure(
+                QStringLiteral("--reject %1: hunk %2 of %3 is already in the file (patch rollback undoes it)")
+                    .arg(value, r.hunk, r.patch));
+        review.setHunkAccepted(patch, hunk, false);
+    }
+    return review;
+}
+
 int runApply(const Options& opt, Transport& transport, const SetPlan& plan)
 {
-    const ApplyReport report = applyPlan(transport, plan);
+    const auto reviewed = reviewWithRejections(plan, opt.rejects);
+    if (!reviewed)
+        return cli::usageError(QStringLiteral("kernelforge-cli patch"), reviewed.error());
+    const Review& review = reviewed.value();
+    for (const QString& split : review.splitEdits())
+        cli::err() << "kernelforge-cli patch: warning: " << split << '\n';
+    ApplyOptions options = review.applyOptions();
+    options.allowBrokenSyntax = opt.allowBrokenSyntax;
+    const cli::InterruptTrap trap;
+    options.stop = trap.stopFlag();
+    const ApplyReport report = options.onlyFiles.isEmpty() ? ApplyReport() : applyPlan(transport, plan, options);
     bool failed = false, refused = false;
     QMap<QString, FileApply> byFile;
     for (const FileApply& f : report.files) {
@@ -147,37 +256,38 @@ int runApply(const Options& opt, Transport& transport, const SetPlan& plan)
     QTextStream& o = cli::out();
     if (!opt.json)
         o << "Patch set: " << plan.set.name << "\nRoot: " << plan.host << ":" << plan.root << "\n\n";
-    for (const PatchPlan& p : plan.patches) {
+    for (int i = 0; i < review.patchCount(); ++i) {
+        const PatchPlan& p = plan.patches[i];
         QString status = statusKey(p.status), reason = p.reason;
-        if (p.status == PatchStatus::WillApply) {
-            const FileApply f = byFile.value(p.file);
-            switch (f.outcome) {
+        const auto f = byFile.constFind(p.file);
+        const bool taken = review.isReviewable(i) && review.state(i) != ReviewState::Rejected
+            && review.state(i) != ReviewState::PartlyApplied && review.state(i) != ReviewState::Conflict;
+        if (review.isReviewable(i) && !taken) {
+            status = review.state(i) == ReviewState::Rejected ? QStringLiteral("rejected") : statusKey(p.status);
+            reason = review.stateReason(i);
+        } else if (taken && f != byFile.cend()) {
+            switch (f->outcome) {
             case FileApply::Written:
-                status = QStringLiteral("applied");
-                reason = f.message;
+                status = review.state(i) == ReviewState::WillApply ? QStringLiteral("applied")
+                                                                   : QStringLiteral("partly-applied");
                 break;
-            case FileApply::Unchanged:
-                status = QStringLiteral("already-applied");
-                reason = f.message;
-                break;
-            case FileApply::Refused:
-                status = QStringLiteral("refused");
-                reason = f.message;
-                break;
-            case FileApply::Failed:
-                status = QStringLiteral("failed");
-                reason = f.message;
-                break;
+            case FileApply::Unchanged: status = QStringLiteral("already-applied"); break;
+            case FileApply::Refused: status = QStringLiteral("refused"); break;
+            case FileApply::Failed: status = QStringLiteral("failed"); break;
+            case FileApply::Interrupted: status = QStringLiteral("interrupted"); break;
             }
+            reason = f->message;
+            if (status == QLatin1String("partly-applied"))
+                reason = review.stateReason(i) + QStringLiteral("; ") + reason;
         }
         if (opt.json) {
             QJsonObject j = patchJson(plan, p, status, reason);
-            const FileApply f = byFile.value(p.file);
-            if (f.outcome == FileApply::Written) {
-                j[QStringLiteral("sha256_after")] = f.sha256After;
-                j[QStringLiteral("backup")] = f.backupPath;
-                j[QStringLiteral("journal_id")] = f.journalId;
-            } else if (p.status == PatchStatus::WillApply) {
+            j.remove(QStringLiteral("hunks"));
+            if (f != byFile.cend() && f->outcome == FileApply::Written) {
+                j[QStringLiteral("sha256_after")] = f->sha256After;
+                j[QStringLiteral("backup")] = f->backupPath;
+                j[QStringLiteral("journal_id")] = f->journalId;
+            } else if (p.isReviewable()) {
                 j[QStringLiteral("sha256_after")]
                     = plan.fileFor(p.file) ? plan.fileFor(p.file)->sha256Before : QString();
             }
@@ -190,9 +300,21 @@ int runApply(const Options& opt, Transport& transport, const SetPlan& plan)
         }
     }
     if (!opt.json) {
-        if (refused)
+        if (report.changedSinceReview())
             o << "\nSome files changed since they were read; run 'patch plan' again and review.\n";
         o.flush();
+    }
+    if (trap.interrupted()) {
+        int written = 0, notStarted = 0;
+        for (const FileApply& f : report.files) {
+            written += f.outcome == FileApply::Written;
+            notStarted += f.outcome == FileApply::Interrupted;
+        }
+        cli::err() << "kernelforge-cli patch: interrupted by " << trap.signalName() << ": " << written
+                   << " file(s) written and journaled, " << notStarted
+                   << " not started; 'patch rollback' undoes what was written\n";
+        cli::err().flush();
+        return cli::kExitInterrupted;
     }
     if (failed)
         return kExitError;
@@ -203,9 +325,9 @@ int runApply(const Options& opt, Transport& transport, const SetPlan& plan)
 
 int runRollback(const Options& opt, Transport& transport, const SetPlan& plan)
 {
-    // Journals written before roots were canonical name them as typed; bring them in line.
-    if (const auto renamed = normalizeJournalRoots(transport); !renamed)
-        cli::err() << "kernelforge-cli patch: warning: " << renamed.error() << '\n';
+    // Journals written before roots were canonical name them as typed; bring them in line
+    // (and settle what an interrupted apply left pending).
+    tidyJournal(transport);
     QList<qint64> ids;
     if (opt.id > 0) {
         ids.append(opt.id);
@@ -237,7 +359,8 @@ int runRollback(const Options& opt, Transport& transport, const SetPlan& plan)
         o << "Later applies to the same files are undone first, newest first (a change can only be undone while "
              "its file holds what it wrote).\n";
     int rc = rollback->refused.isEmpty() ? kExitAllApplied : kExitSomeNotApplied;
-    for (const RollbackResult& r : runRollback(transport, rollback.value())) {
+    const cli::InterruptTrap trap;
+    for (const RollbackResult& r : runRollback(transport, rollback.value(), trap.stopFlag())) {
         const AppliedFile& e = r.step.entry;
         if (opt.json) {
             printJson(QJsonObject { { QStringLiteral("journal_id"), e.id }, { QStringLiteral("file"), e.file },
@@ -260,6 +383,11 @@ int runRollback(const Options& opt, Transport& transport, const SetPlan& plan)
             o << "  [refused] " << why << '\n';
     }
     o.flush();
+    if (trap.interrupted()) {
+        cli::err() << "kernelforge-cli patch: interrupted by " << trap.signalName()
+                   << ": the rollback in flight was finished, the rest not started\n";
+        return cli::kExitInterrupted;
+    }
     return rc;
 }
 
@@ -268,8 +396,7 @@ int runStatus(const Options& opt, Transport& transport, const SetPlan& plan)
     const int rc = runPlan(opt, plan, false);
     if (opt.json)
         return rc;
-    if (const auto renamed = normalizeJournalRoots(transport); !renamed)
-        cli::err() << "kernelforge-cli patch: warning: " << renamed.error() << '\n';
+    tidyJournal(transport);
     auto rows = HistoryStore().applies(transport.describe(), plan.root);
     QTextStream& o = cli::out();
     o << "\nHistory on " << transport.describe() << ":" << plan.root << ":\n";
@@ -281,7 +408,8 @@ int runStatus(const Options& opt, Transport& transport, const SetPlan& plan)
               << a.file << "  "
               << (a.rolledBack()
                          ? QStringLiteral("rolled back %1").arg(a.rolledBackAt.toLocalTime().toString(Qt::ISODate))
-                         : QStringLiteral("standing"))
+                         : a.stands() ? QStringLiteral("standing")
+                                      : journalStateKey(a.state))
               << "  backup " << (a.backupPath.isEmpty() ? QStringLiteral("-") : a.backupPath) << '\n';
     o.flush();
     return rc;
@@ -333,9 +461,13 @@ int runPatch(const QStringList& argsIn)
         .addPath("--root", &opt.root)
         .add("--strip", &opt.strip, 0, "a number of path components >= 0")
         .add("--id", &opt.id, 1, "a journal id (see patch status)")
+        .add("--reject", &opt.rejects)
+        .add("--allow-broken-syntax", &opt.allowBrokenSyntax)
         .add("--json", &opt.json);
     if (const auto taken = flags.takeAll(args); !taken)
         return cli::usageError(me, taken.error(), usage);
+    if ((!opt.rejects.isEmpty() || opt.allowBrokenSyntax) && opt.action != QLatin1String("apply"))
+        return cli::usageError(me, QStringLiteral("--reject and --allow-broken-syntax go with apply"), usage);
     if (opt.set.isEmpty() || opt.root.isEmpty()) {
         cli::err() << "kernelforge-cli patch: --set and --root are required\n";
         usage(cli::err());
@@ -345,6 +477,11 @@ int runPatch(const QStringList& argsIn)
     if (!set) {
         cli::err() << "kernelforge-cli patch: " << set.error() << '\n';
         return kExitError;
+    }
+    for (const QString& value : std::as_const(opt.rejects)) {
+        const QString id = parseRejection(value).patch;
+        if (std::none_of(set->patches.cbegin(), set->patches.cend(), [&](const Patch& p) { return p.id == id; }))
+            return cli::usageError(me, QStringLiteral("--reject %1: no patch '%2' in %3").arg(value, id, set->name));
     }
     const auto opened = cli::openTarget({ ssh.value_or(cli::SshCliOptions {}), !ssh });
     if (!opened)

@@ -4,6 +4,7 @@
 // replayed on another.
 #include "app/cli/cli.h"
 #include "app/cli/flagtable.h"
+#include "app/cli/interrupttrap.h"
 #include "app/cli/sshoptions.h"
 
 #include "core/deploy/recipeexport.h"
@@ -213,8 +214,11 @@ int runApply(QStringList args)
         lastProgress.start();
         cli::err() << "[kernelforge] " << p.done << '/' << p.total << " steps\n" << Qt::flush;
     });
+    // Ctrl-C: an apply in flight finishes its file, nothing more starts, the summary follows.
+    cli::InterruptTrap trap;
+    trap.watch(&runner, [&] { runner.interrupt(); });
     QObject::connect(&runner, &RecipeRunner::finished, &runner, [&](bool ok, const QString& reason) {
-        rc = ok ? 0 : 1;
+        rc = ok ? 0 : trap.interrupted() ? cli::kExitInterrupted : 1;
         if (json)
             printJson({ { QStringLiteral("event"), QStringLiteral("finished") }, { QStringLiteral("ok"), ok },
                 { QStringLiteral("reason"), reason } });

@@ -156,6 +156,19 @@ void RecipeRunner::cancel()
     m_running = false;
 }
 
+void RecipeRunner::interrupt()
+{
+    if (!m_running || m_stop->exchange(true))
+        return;
+    if (m_step == Step::Apply)
+        return; // the apply in flight ends the run with its result (runApply)
+    cancel();
+    Q_EMIT finished(false,
+        QStringLiteral("interrupted during %1: nothing more was started (what runs detached on "
+                       "the host runs on)")
+            .arg(stepName(m_step)));
+}
+
 void RecipeRunner::stopFollowing()
 {
     m_requests.cancelAll();
@@ -340,7 +353,11 @@ void RecipeRunner::runApply()
     auto transport = m_transport;
     const patch::SetPlan plan = m_review.plan();
     m_requests.track(QtConcurrent::run(transportPool(),
-                         [transport, plan, options] { return patch::applyPlan(*transport, plan, options); }),
+                         [transport, plan, options, stop = m_stop] {
+                             patch::ApplyOptions o = options;
+                             o.stop = stop.get();
+                             return patch::applyPlan(*transport, plan, o);
+                         }),
         [this](const patch::ApplyReport& report) {
             QStringList bad;
             for (const patch::FileApply& f : report.files) {
@@ -349,6 +366,8 @@ void RecipeRunner::runApply()
                 if (f.outcome == patch::FileApply::Refused || f.outcome == patch::FileApply::Failed)
                     bad.append(QStringLiteral("%1: %2").arg(f.file, f.message));
             }
+            if (m_stop->load())
+                bad.prepend(QStringLiteral("interrupted: the file in flight was finished, nothing more started"));
             if (!bad.isEmpty())
                 finishStep(Step::Apply, Status::Failed, bad.join(QStringLiteral("; ")));
             else

@@ -11,6 +11,7 @@
 #include <QObject>
 #include <QTimer>
 
+#include <atomic>
 #include <memory>
 
 namespace kf {
@@ -74,6 +75,10 @@ public:
     void start();
     // Stops following; what runs detached on the host (a build, the server) keeps running.
     void cancel();
+    // Stops at the next safe point (a signal, the fleet's stop): an apply in flight finishes
+    // the file it is writing and starts no other, then the run ends; any other step ends at
+    // once as cancel() ends it. finished(false, "interrupted ...") follows either way.
+    void interrupt();
     bool isRunning() const { return m_running; }
     QString buildJobId() const { return m_buildJob; }
     QString serverJobId() const { return m_serverJob; }
@@ -117,6 +122,8 @@ private:
     QString m_serverJob;
     Step m_step = Step::Facts;
     bool m_running = false;
+    // Read by the apply's worker (patch::ApplyOptions::stop), which may outlive the runner.
+    std::shared_ptr<std::atomic<bool>> m_stop = std::make_shared<std::atomic<bool>>(false);
     JobTracker m_requests { this };
 };
 

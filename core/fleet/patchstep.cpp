@@ -3,6 +3,7 @@
 #include "core/fleet/patchstep.h"
 
 #include "core/patch/applier.h"
+#include "core/patch/review.h"
 
 #include <QCryptographicHash>
 
@@ -87,11 +88,7 @@ StepResult PatchStep::run(Transport& transport, const StepContext& ctx)
         ctx.log(QStringLiteral("%1  %2  %3%4")
                     .arg(patch::statusText(p.status).leftJustified(16), p.id, p.file,
                         p.reason.isEmpty() ? QString() : QStringLiteral(" (") + p.reason + u')'));
-    const QString counts = QStringLiteral("%1 will apply, %2 already applied, %3 not applicable, %4 conflict(s)")
-                               .arg(plan.count(PatchStatus::WillApply))
-                               .arg(plan.count(PatchStatus::AlreadyApplied))
-                               .arg(plan.count(PatchStatus::NotApplicable))
-                               .arg(plan.count(PatchStatus::Conflict));
+    const QString counts = plan.countsText();
     ctx.log(QStringLiteral("plan %1 at %2: %3").arg(mine.hash(), plan.root, counts));
     const bool clean = plan.count(PatchStatus::Conflict) + plan.count(PatchStatus::NotApplicable) == 0;
     if (!m_apply)
@@ -117,7 +114,10 @@ StepResult PatchStep::run(Transport& transport, const StepContext& ctx)
             };
         ctx.log(QStringLiteral("applying the different plan: confirmed"));
     }
-    const patch::ApplyReport report = patch::applyPlan(transport, plan);
+    // Every hunk, the way the window and the CLI apply a review (syntax check, journal first).
+    patch::ApplyOptions options = patch::Review(plan).applyOptions();
+    options.stop = ctx.stop;
+    const patch::ApplyReport report = patch::applyPlan(transport, plan, options);
     int written = 0;
     for (const patch::FileApply& f : report.files) {
         ctx.log(QStringLiteral("%1  %2  %3").arg(patch::outcomeText(f.outcome).leftJustified(10), f.file, f.message));
@@ -126,7 +126,9 @@ StepResult PatchStep::run(Transport& transport, const StepContext& ctx)
     if (!report.ok())
         return { HostRunState::Failed,
             report.changedSinceReview() ? QStringLiteral("a file changed while applying: plan again")
-                                        : QStringLiteral("apply failed (see the log)") };
+                : report.interrupted()
+                ? QStringLiteral("stopped: the file in flight was finished, the rest not started")
+                : QStringLiteral("apply failed (see the log)") };
     return { HostRunState::Succeeded, QStringLiteral("plan %1: %2 file(s) written").arg(mine.hash()).arg(written) };
 }
 

@@ -51,10 +51,9 @@ StepResult RecipeStep::run(Transport& transport, const StepContext& ctx)
         QObject::connect(&stopPoll, &QTimer::timeout, &loop, [&] {
             if (!ctx.stop->load())
                 return;
-            runner.cancel();
+            stopPoll.stop();
             ctx.log(QStringLiteral("stopped: no longer following (what runs detached on the host runs on)"));
-            result = { HostRunState::Failed, QStringLiteral("stopped") };
-            loop.quit();
+            runner.interrupt(); // finished() follows, at once or when the apply in flight ends
         });
         stopPoll.start(200);
     }

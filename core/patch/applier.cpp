@@ -3,15 +3,18 @@
 #include "core/patch/applier.h"
 
 #include "core/log/logging.h"
+#include "core/patch/journal.h"
 #include "core/patch/rootpath.h"
 #include "core/timeline/producers.h"
 #include "core/transport/transport.h"
 #include "core/util/shellquote.h"
 
 #include <QDateTime>
-#include <QFileInfo>
+#include <QDeadlineTimer>
+#include <QFile>
 #include <QRandomGenerator>
 #include <QSet>
+#include <QThread>
 
 #include <algorithm>
 
@@ -24,6 +27,7 @@ QString outcomeText(FileApply::Outcome o)
     case FileApply::Unchanged: return QStringLiteral("unchanged");
     case FileApply::Refused: return QStringLiteral("refused");
     case FileApply::Failed: return QStringLiteral("failed");
+    case FileApply::Interrupted: return QStringLiteral("interrupted");
     }
     return {};
 }
@@ -31,7 +35,7 @@ QString outcomeText(FileApply::Outcome o)
 bool ApplyReport::ok() const
 {
     for (const FileApply& f : files)
-        if (f.outcome == FileApply::Refused || f.outcome == FileApply::Failed)
+        if (f.outcome != FileApply::Written && f.outcome != FileApply::Unchanged)
             return false;
     return true;
 }
@@ -39,7 +43,15 @@ bool ApplyReport::ok() const
 bool ApplyReport::changedSinceReview() const
 {
     for (const FileApply& f : files)
-        if (f.outcome == FileApply::Refused)
+        if (f.outcome == FileApply::Refused && !f.unparsable)
+            return true;
+    return false;
+}
+
+bool ApplyReport::interrupted() const
+{
+    for (const FileApply& f : files)
+        if (f.outcome == FileApply::Interrupted)
             return true;
     return false;
 }
@@ -106,11 +118,9 @@ Result<void> removeFile(Transport& t, const QString& path)
     return {};
 }
 
-// Writes `data` to `path` and reads it back.
-Result<void> writeVerified(Transport& t, const QString& path, const QByteArray& data, const WriteOptions& options)
+// Reads `path` back and compares it with what was written.
+Result<void> verifyWritten(Transport& t, const QString& path, const QByteArray& data)
 {
-    if (const Result<void> s = t.writeFileAtomic(path, data, options); !s)
-        return s;
     auto back = t.readFile(path);
     if (!back)
         return Result<void>::failure(QStringLiteral("wrote %1 but cannot read it back: %2").arg(path, back.error()));
@@ -120,158 +130,272 @@ Result<void> writeVerified(Transport& t, const QString& path, const QByteArray& 
     return {};
 }
 
+// Writes `data` to `path` and reads it back.
+Result<void> writeVerified(Transport& t, const QString& path, const QByteArray& data, const WriteOptions& options)
+{
+    if (const Result<void> s = t.writeFileAtomic(path, data, options); !s)
+        return s;
+    return verifyWritten(t, path, data);
+}
+
+// Tests only (applier.h): waits after a rename until `stop` is set, at most 120 s.
+void holdAfterRename(const QString& file, const std::atomic<bool>* stop)
+{
+    const QString marker = qEnvironmentVariable("KF_TEST_HOLD_AFTER_RENAME");
+    if (marker.isEmpty())
+        return;
+    QFile f(marker);
+    if (f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        f.write(file.toUtf8() + '\n');
+    f.close();
+    QDeadlineTimer deadline(120000);
+    while (!(stop && stop->load()) && !deadline.hasExpired())
+        QThread::msleep(20);
+}
+
+// What one apply shares between its files.
+struct ApplyRun
+{
+    Transport& transport;
+    const SetPlan& plan;
+    const ApplyOptions& options;
+    HistoryStore history;
+    QString stamp;
+    QString stampFolder; // canonical, made on first use
+
+    // The apply's backup folder, resolved ("~" and links), made 0700.
+    Result<QString> folder()
+    {
+        if (!stampFolder.isEmpty())
+            return stampFolder;
+        const QString dir = options.backupRoot + QLatin1Char('/') + stamp;
+        if (const Result<void> s = transport.mkpath(dir, 0700); !s)
+            return Result<QString>::failure(QStringLiteral("cannot create the backup folder: %1").arg(s.error()));
+        const auto real = transport.canonicalPath(dir);
+        if (!real)
+            return Result<QString>::failure(QStringLiteral("cannot resolve the backup folder: %1").arg(real.error()));
+        stampFolder = real.value();
+        return stampFolder;
+    }
+
+    // The file's state after a write that did not finish as planned, from its content.
+    QString settle(const AppliedFile& entry)
+    {
+        const auto state = settleApply(transport, entry);
+        if (!state)
+            return QStringLiteral(" (the journal entry #%1 stays pending: %2)").arg(entry.id).arg(state.error());
+        switch (state.value()) {
+        case AppliedFile::State::NotWritten: return QStringLiteral(" (the file is unchanged)");
+        case AppliedFile::State::Done:
+            return QStringLiteral(" (the file holds the new text: journal entry #%1 stands)").arg(entry.id);
+        case AppliedFile::State::Pending:
+            return QStringLiteral(" (the file holds neither text: journal entry #%1 stays pending)").arg(entry.id);
+        }
+        return {};
+    }
+
+    FileApply apply(const FilePlan& f);
+};
+
+QString syntaxNote(const FileApply& out, SourceLanguage language)
+{
+    const QString name = languageName(language);
+    switch (out.syntax.kind) {
+    case SyntaxVerdict::Parses: return QStringLiteral("; parses as %1").arg(name);
+    case SyntaxVerdict::Broken:
+        return QStringLiteral("; written although it no longer parses as %1 (%2), as you chose")
+            .arg(name, out.syntax.detail);
+    case SyntaxVerdict::BrokenBefore:
+        return QStringLiteral("; does not parse as %1, as before the apply (%2)").arg(name, out.syntax.detail);
+    case SyntaxVerdict::NotChecked:
+        return language == SourceLanguage::Other
+            ? QString()
+            : QStringLiteral("; not checked as %1: %2").arg(name, out.syntax.detail);
+    }
+    return {};
+}
+
+FileApply ApplyRun::apply(const FilePlan& f)
+{
+    FileApply out;
+    out.file = f.file;
+    out.path = f.path;
+    const auto choice = options.choices.constFind(f.file);
+    const bool overridden = choice != options.choices.constEnd();
+    if (overridden) {
+        out.patchIds = choice->patchIds;
+    } else {
+        for (int i : f.patches)
+            if (plan.patches[i].isReviewable())
+                out.patchIds.append(plan.patches[i].id);
+    }
+    const QByteArray target = overridden ? choice->content : f.proposed;
+    const bool remove = overridden ? choice->remove : f.remove;
+    if (!remove && f.exists && target == f.original) {
+        out.outcome = FileApply::Unchanged;
+        out.sha256Before = out.sha256After = f.sha256Before;
+        out.message
+            = out.patchIds.isEmpty() ? QStringLiteral("nothing to change") : QStringLiteral("no change selected");
+        return out;
+    }
+    if (!remove && !f.exists && out.patchIds.isEmpty()) {
+        out.outcome = FileApply::Unchanged;
+        out.message = QStringLiteral("nothing to change");
+        return out;
+    }
+    // 0. The path still leads where it did at review time, inside the root.
+    if (const auto where = resolveInRoot(transport, plan.root, f.file); !where || where->path != f.path) {
+        out.outcome = FileApply::Refused;
+        out.message = !where
+            ? where.error()
+            : QStringLiteral("%1 now resolves to %2, not %3 as reviewed; re-plan").arg(f.file, where->path, f.path);
+        return out;
+    }
+    if (remove && f.viaSymlink) {
+        out.outcome = FileApply::Refused;
+        out.message = QStringLiteral("%1 is a symlink to %2: deleting through a link is refused (delete the "
+                                     "link or its target by hand)")
+                          .arg(f.file, f.path);
+        return out;
+    }
+    // 1. Re-read and compare with what was reviewed.
+    const auto cur = readCurrent(transport, f.path);
+    if (!cur) {
+        out.message = cur.error();
+        return out;
+    }
+    if (cur->exists != f.exists || cur->sha != f.sha256Before) {
+        out.outcome = FileApply::Refused;
+        out.message = !cur->exists ? QStringLiteral("%1 was removed since the review; re-plan").arg(f.file)
+            : !f.exists
+            ? QStringLiteral("%1 appeared since the review; re-plan").arg(f.file)
+            : QStringLiteral("%1 changed since the review (SHA-256 %2 then, %3 now); re-plan and review again")
+                  .arg(f.file, f.sha256Before.left(12), cur->sha.left(12));
+        return out;
+    }
+    out.sha256Before = f.sha256Before;
+    // 2. Backup in folders only the user can enter, with the original's mode, owner and
+    // group (never more readable than the original), verified.
+    int links = 1;
+    if (f.exists) {
+        links = hardLinkCount(transport, f.path);
+        const auto dir = folder();
+        if (!dir) {
+            out.message = dir.error();
+            return out;
+        }
+        out.backupPath = dir.value() + QLatin1Char('/') + f.file;
+        if (const Result<void> s = transport.mkpath(parentOf(out.backupPath), 0700); !s) {
+            out.message = QStringLiteral("cannot create the backup folder: %1").arg(s.error());
+            return out;
+        }
+        WriteOptions wo;
+        wo.mode = int(cur->mode & 07777);
+        wo.uid = cur->uid;
+        wo.gid = cur->gid;
+        if (const Result<void> s = writeVerified(transport, out.backupPath, cur->data, wo); !s) {
+            out.message = QStringLiteral("backup failed, nothing changed: %1").arg(s.error());
+            return out;
+        }
+    }
+    // 3. The result as the server reads it.
+    const SourceLanguage language = languageOf(f.file);
+    if (!remove && language != SourceLanguage::Other) {
+        const auto dir = folder();
+        out.syntax = dir
+            ? checkSyntax(transport, SyntaxCheck { f.file, target, f.exists, cur->data, out.backupPath, dir.value() })
+            : SyntaxVerdict { SyntaxVerdict::NotChecked, dir.error() };
+        if (out.syntax.kind == SyntaxVerdict::Broken && !options.allowBrokenSyntax) {
+            out.outcome = FileApply::Refused;
+            out.unparsable = true;
+            out.message = QStringLiteral("refused, nothing written: the result no longer parses as %1 (%2). Take the "
+                                         "hunks of one edit together, or write it anyway (the Apply dialog's "
+                                         "\"Write files that no longer parse\", --allow-broken-syntax)")
+                              .arg(languageName(language), out.syntax.detail);
+            return out;
+        }
+    }
+    // 4. Journal first: from here on the apply is never lost.
+    const QString sha256After = remove ? QString() : sha256Hex(target);
+    AppliedFile entry;
+    entry.host = plan.host;
+    entry.root = plan.root;
+    entry.file = f.file;
+    entry.path = f.path;
+    entry.setName = plan.set.name;
+    entry.patchIds = out.patchIds;
+    entry.backupPath = out.backupPath;
+    entry.sha256Before = out.sha256Before;
+    entry.sha256After = sha256After;
+    entry.appliedAt = QDateTime::currentDateTimeUtc();
+    entry.state = AppliedFile::State::Pending;
+    const auto id = history.recordApply(entry);
+    if (!id) {
+        out.message = QStringLiteral("cannot journal the apply, nothing written: %1").arg(id.error());
+        return out;
+    }
+    entry.id = id.value();
+    out.journalId = entry.id;
+    // 5+6. Swap in the new text atomically, verify, and end the journal entry.
+    if (const Result<void> s = remove ? removeFile(transport, f.path) : transport.writeFileAtomic(f.path, target, {});
+        !s) {
+        out.message = s.error() + settle(entry);
+        return out;
+    }
+    holdAfterRename(f.file, options.stop);
+    if (!remove) {
+        if (const Result<void> s = verifyWritten(transport, f.path, target); !s) {
+            out.message = s.error() + settle(entry);
+            return out;
+        }
+    }
+    out.sha256After = sha256After;
+    out.outcome = FileApply::Written;
+    out.message = remove
+        ? QStringLiteral("deleted (backup %1)").arg(out.backupPath)
+        : QStringLiteral("written and verified%1")
+              .arg(out.backupPath.isEmpty() ? QString() : QStringLiteral(" (backup %1)").arg(out.backupPath));
+    if (const Result<void> done = history.setState(entry.id, AppliedFile::State::Done); !done)
+        out.message += QStringLiteral("; the journal entry #%1 stays pending (%2): it is settled by the file's content "
+                                      "next time")
+                           .arg(entry.id)
+                           .arg(done.error());
+    out.message += syntaxNote(out, language);
+    if (f.viaSymlink)
+        out.message += QStringLiteral("; written through the symlink %1 to %2 (the link stays)").arg(f.file, f.path);
+    if (links > 1)
+        out.message += QStringLiteral("; %1 had %2 hard links: this name now has the new text, the other "
+                                      "%3 keep the old one")
+                           .arg(f.file)
+                           .arg(links)
+                           .arg(links - 1);
+    log::patch()->info("applied {} to {} on {}: {}", plan.set.name.toStdString(), f.path.toStdString(),
+        plan.host.toStdString(), out.message.toStdString());
+    return out;
+}
+
 } // namespace
 
 ApplyReport applyPlan(Transport& transport, const SetPlan& plan, const ApplyOptions& options)
 {
     ApplyReport report;
-    HistoryStore history;
-    const QString stamp = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"))
-        + QStringLiteral("-%1").arg(QRandomGenerator::global()->generate() & 0xffff, 4, 16, QLatin1Char('0'));
+    ApplyRun run { transport, plan, options, HistoryStore(),
+        QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"))
+            + QStringLiteral("-%1").arg(QRandomGenerator::global()->generate() & 0xffff, 4, 16, QLatin1Char('0')),
+        QString() };
     for (const FilePlan& f : plan.files) {
         if (!options.onlyFiles.isEmpty() && !options.onlyFiles.contains(f.file))
             continue;
-        FileApply out;
-        out.file = f.file;
-        out.path = f.path;
-        const auto choice = options.choices.constFind(f.file);
-        const bool overridden = choice != options.choices.constEnd();
-        if (overridden) {
-            out.patchIds = choice->patchIds;
-        } else {
-            for (int i : f.patches)
-                if (plan.patches[i].status == PatchStatus::WillApply)
-                    out.patchIds.append(plan.patches[i].id);
-        }
-        const QByteArray target = overridden ? choice->content : f.proposed;
-        const bool remove = overridden ? choice->remove : f.remove;
-        if (!remove && f.exists && target == f.original) {
-            out.outcome = FileApply::Unchanged;
-            out.sha256Before = out.sha256After = f.sha256Before;
-            out.message
-                = out.patchIds.isEmpty() ? QStringLiteral("nothing to change") : QStringLiteral("no change selected");
-            report.files.append(out);
+        if (options.stop && options.stop->load()) {
+            FileApply skipped;
+            skipped.file = f.file;
+            skipped.path = f.path;
+            skipped.outcome = FileApply::Interrupted;
+            skipped.message = QStringLiteral("not started: interrupted");
+            report.files.append(skipped);
             continue;
         }
-        if (!remove && !f.exists && out.patchIds.isEmpty()) {
-            out.outcome = FileApply::Unchanged;
-            out.message = QStringLiteral("nothing to change");
-            report.files.append(out);
-            continue;
-        }
-        // 0. The path still leads where it did at review time, inside the root.
-        if (const auto where = resolveInRoot(transport, plan.root, f.file); !where || where->path != f.path) {
-            out.outcome = FileApply::Refused;
-            out.message = !where
-                ? where.error()
-                : QStringLiteral("%1 now resolves to %2, not %3 as reviewed; re-plan").arg(f.file, where->path, f.path);
-            report.files.append(out);
-            continue;
-        }
-        if (remove && f.viaSymlink) {
-            out.outcome = FileApply::Refused;
-            out.message = QStringLiteral("%1 is a symlink to %2: deleting through a link is refused (delete the "
-                                         "link or its target by hand)")
-                              .arg(f.file, f.path);
-            report.files.append(out);
-            continue;
-        }
-        // 1. Re-read and compare with what was reviewed.
-        const auto cur = readCurrent(transport, f.path);
-        if (!cur) {
-            out.message = cur.error();
-            report.files.append(out);
-            continue;
-        }
-        if (cur->exists != f.exists || cur->sha != f.sha256Before) {
-            out.outcome = FileApply::Refused;
-            out.message = !cur->exists ? QStringLiteral("%1 was removed since the review; re-plan").arg(f.file)
-                : !f.exists
-                ? QStringLiteral("%1 appeared since the review; re-plan").arg(f.file)
-                : QStringLiteral("%1 changed since the review (SHA-256 %2 then, %3 now); re-plan and review again")
-                      .arg(f.file, f.sha256Before.left(12), cur->sha.left(12));
-            report.files.append(out);
-            continue;
-        }
-        out.sha256Before = f.sha256Before;
-        // 2. Backup in folders only the user can enter, with the original's mode, owner and
-        // group (never more readable than the original), verified.
-        int links = 1;
-        if (f.exists) {
-            links = hardLinkCount(transport, f.path);
-            const QString backup = options.backupRoot + QLatin1Char('/') + stamp + QLatin1Char('/') + f.file;
-            if (const Result<void> s = transport.mkpath(parentOf(backup), 0700); !s) {
-                out.message = QStringLiteral("cannot create the backup folder: %1").arg(s.error());
-                report.files.append(out);
-                continue;
-            }
-            // Journal and messages show where the backup really is ("~" resolved).
-            const auto folder = transport.canonicalPath(parentOf(backup));
-            if (!folder) {
-                out.message = QStringLiteral("cannot resolve the backup folder: %1").arg(folder.error());
-                report.files.append(out);
-                continue;
-            }
-            out.backupPath = folder.value() + backup.mid(parentOf(backup).size());
-            WriteOptions wo;
-            wo.mode = int(cur->mode & 07777);
-            wo.uid = cur->uid;
-            wo.gid = cur->gid;
-            if (const Result<void> s = writeVerified(transport, out.backupPath, cur->data, wo); !s) {
-                out.message = QStringLiteral("backup failed, nothing changed: %1").arg(s.error());
-                report.files.append(out);
-                continue;
-            }
-        }
-        // 3+4. Swap in the new text atomically and verify.
-        if (remove) {
-            if (const Result<void> s = removeFile(transport, f.path); !s) {
-                out.message = s.error();
-                report.files.append(out);
-                continue;
-            }
-        } else if (const Result<void> s = writeVerified(transport, f.path, target, {}); !s) {
-            out.message = s.error();
-            report.files.append(out);
-            continue;
-        }
-        out.sha256After = remove ? QString() : sha256Hex(target);
-        // 5. Journal.
-        AppliedFile entry;
-        entry.host = plan.host;
-        entry.root = plan.root;
-        entry.file = f.file;
-        entry.path = f.path;
-        entry.setName = plan.set.name;
-        entry.patchIds = out.patchIds;
-        entry.backupPath = out.backupPath;
-        entry.sha256Before = out.sha256Before;
-        entry.sha256After = out.sha256After;
-        entry.appliedAt = QDateTime::currentDateTimeUtc();
-        const auto id = history.recordApply(entry);
-        out.outcome = FileApply::Written;
-        if (id) {
-            out.journalId = id.value();
-            out.message = remove
-                ? QStringLiteral("deleted (backup %1)").arg(out.backupPath)
-                : QStringLiteral("written and verified%1")
-                      .arg(out.backupPath.isEmpty() ? QString() : QStringLiteral(" (backup %1)").arg(out.backupPath));
-            if (f.viaSymlink)
-                out.message
-                    += QStringLiteral("; written through the symlink %1 to %2 (the link stays)").arg(f.file, f.path);
-            if (links > 1)
-                out.message += QStringLiteral("; %1 had %2 hard links: this name now has the new text, the other "
-                                              "%3 keep the old one")
-                                   .arg(f.file)
-                                   .arg(links)
-                                   .arg(links - 1);
-        } else {
-            out.message = QStringLiteral("written and verified, but not journaled: %1 (backup %2)")
-                              .arg(id.error(), out.backupPath);
-        }
-        log::patch()->info("applied {} to {} on {}: {}", plan.set.name.toStdString(), f.path.toStdString(),
-            plan.host.toStdString(), out.message.toStdString());
-        report.files.append(out);
+        report.files.append(run.apply(f));
     }
     timeline::recordPatchApplied(plan, options, report);
     return report;
@@ -283,7 +407,7 @@ Result<RollbackOutcome> rollbackApply(Transport& transport, qint64 journalId)
     const auto entry = history.entry(journalId);
     if (!entry)
         return entry.withoutValue();
-    const AppliedFile& e = entry.value();
+    AppliedFile e = entry.value();
     if (e.host != transport.describe())
         return Result<RollbackOutcome>::failure(QStringLiteral("apply %1 of %2 was made on %3, not on %4")
                                                     .arg(journalId)
@@ -292,6 +416,17 @@ Result<RollbackOutcome> rollbackApply(Transport& transport, qint64 journalId)
         return Result<RollbackOutcome>::failure(QStringLiteral("apply %1 of %2 was already rolled back at %3")
                                                     .arg(journalId)
                                                     .arg(e.file, e.rolledBackAt.toString(Qt::ISODate)));
+    if (e.state == AppliedFile::State::Pending) {
+        const auto settled = settleApply(transport, e);
+        if (!settled)
+            return settled.withoutValue();
+        e.state = settled.value();
+    }
+    if (e.state == AppliedFile::State::NotWritten)
+        return Result<RollbackOutcome>::failure(QStringLiteral(
+            "apply %1 never reached %2 (it was cut off before the file was replaced): nothing to roll back")
+                                                    .arg(journalId)
+                                                    .arg(e.file));
     // The journal names the file by its real path: it must still be where the file resolves
     // inside the root (a symlink planted since then would redirect the restore).
     const auto where = resolveInRoot(transport, e.root, e.file);
@@ -319,6 +454,20 @@ Result<RollbackOutcome> rollbackApply(Transport& transport, qint64 journalId)
     const auto cur = readCurrent(transport, where->path);
     if (!cur)
         return cur.withoutValue();
+    RollbackOutcome out;
+    out.journalId = journalId;
+    out.file = e.file;
+    // A rollback cut off after it restored the file and before its journal entry.
+    if (e.state == AppliedFile::State::Done && (e.sha256Before.isEmpty() ? !cur->exists : cur->sha == e.sha256Before)
+        && e.sha256Before != e.sha256After) {
+        if (const Result<void> s = history.markRolledBack(journalId, QDateTime::currentDateTimeUtc()); !s)
+            return s;
+        out.message = QStringLiteral("%1 already holds what it held before apply %2 (an earlier rollback ended "
+                                     "before its journal entry): marked rolled back")
+                          .arg(e.file)
+                          .arg(journalId);
+        return out;
+    }
     const bool expectAbsent = e.sha256After.isEmpty();
     if (expectAbsent ? cur->exists : (!cur->exists || cur->sha != e.sha256After))
         return Result<RollbackOutcome>::failure(QStringLiteral(
@@ -327,9 +476,6 @@ Result<RollbackOutcome> rollbackApply(Transport& transport, qint64 journalId)
                                                         expectAbsent ? QStringLiteral("(absent)")
                                                                      : e.sha256After.left(12),
                                                         cur->exists ? cur->sha.left(12) : QStringLiteral("(absent)")));
-    RollbackOutcome out;
-    out.journalId = journalId;
-    out.file = e.file;
     if (e.sha256Before.isEmpty()) {
         if (const Result<void> s = removeFile(transport, where->path); !s)
             return s;
@@ -429,6 +575,9 @@ Result<RollbackPlan> planRollback(const QString& host, const QList<qint64>& idsI
             plan.refused.append(
                 QStringLiteral("%1: already rolled back at %2")
                     .arg(entryText(*e), e->rolledBackAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))));
+        else if (e->state == AppliedFile::State::NotWritten)
+            plan.refused.append(QStringLiteral("%1: it never reached the file (cut off before the file was replaced)")
+                                    .arg(entryText(*e)));
         else
             requested.append(e.value());
     }
@@ -481,7 +630,7 @@ Result<RollbackPlan> planRollback(const QString& host, const QList<qint64>& idsI
     return plan;
 }
 
-QList<RollbackResult> runRollback(Transport& transport, const RollbackPlan& plan)
+QList<RollbackResult> runRollback(Transport& transport, const RollbackPlan& plan, const std::atomic<bool>* stop)
 {
     QList<RollbackResult> out;
     QList<AppliedFile> failed; // files whose rollback stopped
@@ -489,7 +638,9 @@ QList<RollbackResult> runRollback(Transport& transport, const RollbackPlan& plan
         RollbackResult r { step, false, QString() };
         const auto blocker = std::find_if(
             failed.cbegin(), failed.cend(), [&](const AppliedFile& f) { return sameFile(f, step.entry); });
-        if (blocker != failed.cend()) {
+        if (stop && stop->load()) {
+            r.message = QStringLiteral("not started: interrupted");
+        } else if (blocker != failed.cend()) {
             r.message = QStringLiteral("not attempted: undoing the later apply #%1 of %2 failed")
                             .arg(blocker->id)
                             .arg(step.entry.file);
@@ -504,31 +655,6 @@ QList<RollbackResult> runRollback(Transport& transport, const RollbackPlan& plan
     }
     timeline::recordPatchRolledBack(plan, out);
     return out;
-}
-
-Result<int> normalizeJournalRoots(Transport& transport)
-{
-    HistoryStore history;
-    const QString host = transport.describe();
-    const auto roots = history.roots(host);
-    if (!roots)
-        return roots.withoutValue();
-    const auto canonical = canonicalRoots(transport, roots.value());
-    if (!canonical)
-        return canonical.withoutValue();
-    int changed = 0;
-    for (qsizetype i = 0; i < roots->size(); ++i) {
-        const std::optional<QString>& c = canonical->at(i);
-        if (!c || *c == roots->at(i))
-            continue;
-        const auto n = history.renameRoot(host, roots->at(i), *c);
-        if (!n)
-            return n.withoutValue();
-        changed += n.value();
-    }
-    if (changed > 0)
-        log::patch()->info("journal on {}: {} rows now name their root canonically", host.toStdString(), changed);
-    return changed;
 }
 
 } // namespace kf::patch

@@ -4,27 +4,39 @@
 
 #include "core/patch/patchplan.h"
 #include "core/patch/reviewdecision.h"
+#include "core/patch/syntaxcheck.h"
 #include "core/store/historystore.h"
 
 #include <QMap>
+
+#include <atomic>
 
 namespace kf {
 class Transport;
 }
 
-// Safe apply and rollback (docs: ARCHITECTURE.md "Safe apply"). Per file:
+// Safe apply and rollback (docs/DESIGN.md, "Safe writes"). Per file:
 //   1. re-read and compare the SHA-256 with the plan: refuse when the file changed since review;
 //   2. back up the original under ~/.cache/kernelforge/patch-backups/<stamp>/ on the same host,
 //      with the original's mode (never more readable than the original), and verify the copy;
-//   3. Transport::writeFileAtomic (temp file in the same folder, fsync, rename): an interrupted
+//   3. check the result as the server will read it (syntaxcheck.h): a result that no longer
+//      parses is refused, unless ApplyOptions::allowBrokenSyntax;
+//   4. journal it as pending in the HistoryStore (journal first: from here on nothing is lost);
+//   5. Transport::writeFileAtomic (temp file in the same folder, fsync, rename): an interrupted
 //      apply leaves the old file or the new one, never a mix;
-//   4. re-read and verify the hash; 5. journal it in the HistoryStore.
+//   6. re-read and verify the hash, and mark the journal entry done. An entry left pending (a
+//      signal, a lost link, a crash) is settled by the file's content later (journal.h).
+// ApplyOptions::stop ends the apply after the file in flight; the files after it are reported
+// Interrupted. Tests only: with KF_TEST_HOLD_AFTER_RENAME=FILE in the environment the applier
+// writes the file's name to the local FILE after each rename and waits there (at most 120 s)
+// until `stop` is set, so a test can interrupt it between the rename and the journal's end.
 // Blocking; call from a worker thread.
 namespace kf::patch {
 
 struct FileApply
 {
-    enum Outcome { Written, Unchanged, Refused, Failed };
+    // Interrupted: not started, ApplyOptions::stop was set before its turn.
+    enum Outcome { Written, Unchanged, Refused, Failed, Interrupted };
     QString file;
     QString path;
     Outcome outcome = Failed;
@@ -34,14 +46,17 @@ struct FileApply
     QString backupPath;
     qint64 journalId = 0;
     QStringList patchIds;
+    SyntaxVerdict syntax;    // the result checked as the server reads it
+    bool unparsable = false; // Refused because the result no longer parses
 };
 QString outcomeText(FileApply::Outcome o);
 
 struct ApplyReport
 {
     QList<FileApply> files;
-    bool ok() const;                 // nothing refused or failed
+    bool ok() const;                 // nothing refused, failed or interrupted
     bool changedSinceReview() const; // some file was refused because it changed: re-plan
+    bool interrupted() const;        // ApplyOptions::stop ended it early
 };
 
 // What the reviewer chose for one file (patch::Review::applyOptions): instead of the plan's
@@ -64,6 +79,11 @@ struct ApplyOptions
     // The review's decisions (Review::applyOptions), kept with the apply in the host's
     // timeline; empty: every patch as planned.
     QList<DecisionRecord> decisions;
+    // Write a result that no longer parses (the reviewer's override: the Apply dialog's box,
+    // `patch apply --allow-broken-syntax`); otherwise such a file is refused, nothing written.
+    bool allowBrokenSyntax = false;
+    // Set from elsewhere (a signal): the file in flight is finished, the others not started.
+    const std::atomic<bool>* stop = nullptr;
 };
 
 ApplyReport applyPlan(Transport& transport, const SetPlan& plan, const ApplyOptions& options = {});
@@ -75,8 +95,10 @@ struct RollbackOutcome
     QString message;
 };
 // Restores one journaled apply from its backup the same safe way (or removes a file the
-// apply created). Refuses when the file changed after the apply, and an apply journaled
-// for another host than the transport's.
+// apply created). Refuses when the file changed after the apply, an apply journaled for
+// another host than the transport's, and one that never reached its file (not written, or
+// pending: settled by content first, journal.h). A file found already restored (a rollback
+// cut off before its journal entry) is marked rolled back.
 Result<RollbackOutcome> rollbackApply(Transport& transport, qint64 journalId);
 
 // Rolling back what was selected, whatever it is. An apply can only be undone while its file
@@ -112,13 +134,9 @@ struct RollbackResult
     QString message;
 };
 // Runs the steps in order (rollbackApply). After a step fails, the older steps of the same
-// file are not attempted: their backups belong under a file that is not there.
-QList<RollbackResult> runRollback(Transport& transport, const RollbackPlan& plan);
-
-// Rows journaled before roots were canonical hold the root as it was typed ("~/sgl-kernel",
-// "/home/u/./sgl/"). This renames every journaled root of the transport's host that still
-// resolves to its canonical form (canonicalRoots, one command), so lookups by the canonical
-// root find them. Returns the rows changed.
-Result<int> normalizeJournalRoots(Transport& transport);
+// file are not attempted: their backups belong under a file that is not there. Once `stop`
+// is set the step in flight ends and the rest are reported as not started.
+QList<RollbackResult> runRollback(
+    Transport& transport, const RollbackPlan& plan, const std::atomic<bool>* stop = nullptr);
 
 } // namespace kf::patch

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/patch/review.h"
 
+#include "core/patch/hunkplacement.h"
+
 #include <algorithm>
 
 namespace kf::patch {
@@ -12,6 +14,7 @@ QString reviewStateText(ReviewState state)
     case ReviewState::WillApply: return QStringLiteral("will apply");
     case ReviewState::Partly: return QStringLiteral("partly");
     case ReviewState::Rejected: return QStringLiteral("rejected");
+    case ReviewState::PartlyApplied: return QStringLiteral("partly applied");
     case ReviewState::AlreadyApplied: return QStringLiteral("already applied");
     case ReviewState::NotApplicable: return QStringLiteral("not applicable");
     case ReviewState::Conflict: return QStringLiteral("conflict");
@@ -21,62 +24,26 @@ QString reviewStateText(ReviewState state)
 
 namespace {
 
-QList<ReviewHunk> hunksOf(const PatchPlan& p)
+QString memoryKey(const PatchPlan& p)
 {
-    const textdiff::TextLines before = textdiff::splitLines(p.textBefore);
-    const textdiff::TextLines after = textdiff::splitLines(p.textAfter);
-    QList<ReviewHunk> out;
-    for (const textdiff::Change& c : textdiff::changes(textdiff::diffLines(before.lines, after.lines)))
-        out.append(
-            ReviewHunk { c, before.lines.mid(c.oldStart, c.oldCount), after.lines.mid(c.newStart, c.newCount), true });
-    return out;
+    return p.id + QLatin1Char('\n') + p.file;
 }
 
-bool sameText(const ReviewHunk& a, const ReviewHunk& b)
+QString idOf(const ReviewHunk& h)
 {
-    return a.oldLines == b.oldLines && a.newLines == b.newLines;
+    return hunkId(h.oldLines, h.newLines);
 }
 
-// Where each line of `from` is in `to` (-1: not there), for texts that differ only by
-// changes elsewhere.
-QList<int> lineUp(const QStringList& from, const QStringList& to)
+// "1 and 2", "1, 2 and 4"
+QString numbers(const QList<int>& list)
 {
-    QList<int> map(from.size(), -1);
-    if (from == to) {
-        for (qsizetype i = 0; i < from.size(); ++i)
-            map[i] = int(i);
-        return map;
-    }
-    for (const textdiff::Run& r : textdiff::diffLines(from, to))
-        if (r.kind == textdiff::Run::Equal)
-            for (int k = 0; k < r.length; ++k)
-                map[r.oldStart + k] = r.newStart + k;
-    return map;
-}
-
-struct Placement
-{
-    int start = -1; // in the current text; -1: cannot be placed
-    int count = 0;
-};
-
-// Where change `c` (in the patch's before text) lands in the current text, by the line map.
-Placement place(const textdiff::Change& c, const QList<int>& map, int currentSize)
-{
-    if (c.oldCount > 0) {
-        const int start = map[c.oldStart];
-        for (int k = 0; k < c.oldCount; ++k)
-            if (start < 0 || map[c.oldStart + k] != start + k)
-                return {};
-        return { start, c.oldCount };
-    }
-    // An insertion: the lines on both sides of the gap must still be neighbours.
-    const int g = c.oldStart;
-    const int left = g == 0 ? 0 : (map[g - 1] < 0 ? -1 : map[g - 1] + 1);
-    const int right = g == map.size() ? currentSize : map[g];
-    if (left < 0 || right < 0 || left != right)
-        return {};
-    return { left, 0 };
+    QStringList words;
+    for (int n : list)
+        words.append(QString::number(n));
+    if (words.size() < 2)
+        return words.join(QString());
+    const QString last = words.takeLast();
+    return words.join(QStringLiteral(", ")) + QStringLiteral(" and ") + last;
 }
 
 } // namespace
@@ -89,35 +56,37 @@ Review::Review(const SetPlan& plan)
 }
 
 Review::Review(const SetPlan& plan, const Review& previous)
+    : m_memory(previous.m_memory)
 {
+    for (int j = 0; j < previous.patchCount(); ++j) {
+        if (!previous.isReviewable(j))
+            continue;
+        const PatchDecision& d = previous.m_patches[j];
+        Remembered r;
+        r.accepted = d.accepted;
+        for (const ReviewHunk& h : d.hunks) {
+            r.hunkIds.insert(idOf(h));
+            if (!h.accepted && !h.inPlace)
+                r.rejected.insert(idOf(h));
+        }
+        m_memory.insert(memoryKey(previous.m_plan.patches[j]), r);
+    }
     init(plan);
     for (int i = 0; i < patchCount(); ++i) {
         if (!isReviewable(i))
             continue;
-        const PatchPlan& p = m_plan.patches[i];
-        int before = -1;
-        for (int j = 0; j < previous.patchCount() && before < 0; ++j)
-            if (previous.isReviewable(j) && previous.m_plan.patches[j].id == p.id
-                && previous.m_plan.patches[j].file == p.file)
-                before = j;
-        if (before < 0)
+        const auto r = m_memory.constFind(memoryKey(m_plan.patches[i]));
+        if (r == m_memory.cend())
             continue;
         PatchDecision& d = m_patches[i];
-        const PatchDecision& old = previous.m_patches[before];
-        QList<bool> used(old.hunks.size(), false);
-        bool allSame = d.hunks.size() == old.hunks.size();
-        for (qsizetype h = 0; h < d.hunks.size(); ++h) {
-            allSame = allSame && sameText(d.hunks[h], old.hunks[h]);
-            for (qsizetype k = 0; k < old.hunks.size(); ++k) {
-                if (!used[k] && sameText(d.hunks[h], old.hunks[k])) {
-                    used[k] = true;
-                    d.hunks[h].accepted = old.hunks[k].accepted;
-                    break;
-                }
-            }
+        QSet<QString> ids;
+        for (ReviewHunk& h : d.hunks) {
+            ids.insert(idOf(h));
+            if (!h.inPlace && r->rejected.contains(idOf(h)))
+                h.accepted = false;
         }
-        if (allSame)
-            d.accepted = old.accepted;
+        if (ids == r->hunkIds)
+            d.accepted = r->accepted;
     }
     for (const FilePlan& f : m_plan.files)
         recompute(f.file);
@@ -130,8 +99,12 @@ void Review::init(const SetPlan& plan)
     m_results.clear();
     for (const PatchPlan& p : m_plan.patches) {
         PatchDecision d;
-        if (p.status == PatchStatus::WillApply)
-            d.hunks = hunksOf(p);
+        if (p.isReviewable())
+            for (const PatchHunk& h : p.patchHunks) {
+                ReviewHunk r;
+                static_cast<PatchHunk&>(r) = h;
+                d.hunks.append(r);
+            }
         d.blocked = QList<bool>(d.hunks.size(), false);
         m_patches.append(d);
     }
@@ -139,7 +112,7 @@ void Review::init(const SetPlan& plan)
 
 bool Review::isReviewable(int patch) const
 {
-    return patch >= 0 && patch < m_plan.patches.size() && m_plan.patches[patch].status == PatchStatus::WillApply;
+    return patch >= 0 && patch < m_plan.patches.size() && m_plan.patches[patch].isReviewable();
 }
 
 bool Review::isPatchAccepted(int patch) const
@@ -169,14 +142,21 @@ const ReviewHunk& Review::hunk(int patch, int index) const
     return m_patches[patch].hunks[index];
 }
 
+bool Review::isHunkInPlace(int patch, int index) const
+{
+    return index >= 0 && index < hunkCount(patch) && m_patches[patch].hunks[index].inPlace;
+}
+
 bool Review::isHunkAccepted(int patch, int index) const
 {
+    if (isHunkInPlace(patch, index))
+        return true;
     return isPatchAccepted(patch) && index >= 0 && index < hunkCount(patch) && m_patches[patch].hunks[index].accepted;
 }
 
 void Review::setHunkAccepted(int patch, int index, bool accepted)
 {
-    if (index < 0 || index >= hunkCount(patch))
+    if (index < 0 || index >= hunkCount(patch) || isHunkInPlace(patch, index))
         return;
     PatchDecision& d = m_patches[patch];
     if (!d.accepted) {
@@ -200,13 +180,20 @@ int Review::acceptedCount(int patch) const
     if (!isPatchAccepted(patch))
         return 0;
     const QList<ReviewHunk>& hunks = m_patches[patch].hunks;
-    return int(std::count_if(hunks.cbegin(), hunks.cend(), [](const ReviewHunk& h) { return h.accepted; }));
+    return int(
+        std::count_if(hunks.cbegin(), hunks.cend(), [](const ReviewHunk& h) { return h.accepted && !h.inPlace; }));
 }
 
 int Review::placedCount(int patch) const
 {
     const QList<bool>& blocked = m_patches[patch].blocked;
     return acceptedCount(patch) - int(std::count(blocked.cbegin(), blocked.cend(), true));
+}
+
+int Review::inPlaceCount(int patch) const
+{
+    const QList<ReviewHunk>& hunks = m_patches[patch].hunks;
+    return int(std::count_if(hunks.cbegin(), hunks.cend(), [](const ReviewHunk& h) { return h.inPlace; }));
 }
 
 ReviewState Review::state(int patch) const
@@ -217,24 +204,39 @@ ReviewState Review::state(int patch) const
     case PatchStatus::AlreadyApplied: return ReviewState::AlreadyApplied;
     case PatchStatus::NotApplicable: return ReviewState::NotApplicable;
     case PatchStatus::Conflict: return ReviewState::Conflict;
-    case PatchStatus::WillApply: break;
+    case PatchStatus::WillApply:
+    case PatchStatus::PartlyApplied: break;
     }
-    const int n = hunkCount(patch);
-    if (n == 0)
+    const bool partly = m_plan.patches[patch].status == PatchStatus::PartlyApplied;
+    const int missing = hunkCount(patch) - inPlaceCount(patch);
+    if (missing == 0)
         return isPatchAccepted(patch) ? ReviewState::WillApply : ReviewState::Rejected;
     const int placed = placedCount(patch);
-    if (placed == n)
+    if (placed == missing)
         return ReviewState::WillApply;
     if (acceptedCount(patch) == 0)
-        return ReviewState::Rejected;
+        return partly ? ReviewState::PartlyApplied : ReviewState::Rejected;
     return placed == 0 ? ReviewState::Conflict : ReviewState::Partly;
 }
 
 QString Review::stateText(int patch) const
 {
     const ReviewState s = state(patch);
-    if (s == ReviewState::Partly)
-        return QStringLiteral("partly (%1 of %2 hunks)").arg(placedCount(patch)).arg(hunkCount(patch));
+    const bool partly
+        = patch >= 0 && patch < patchCount() && m_plan.patches[patch].status == PatchStatus::PartlyApplied;
+    const QString applied
+        = partly ? QStringLiteral("partly applied (%1)").arg(m_plan.patches[patch].partsText()) : QString();
+    switch (s) {
+    case ReviewState::WillApply: return partly ? applied + QStringLiteral(", will apply the rest") : reviewStateText(s);
+    case ReviewState::Partly:
+        return partly ? applied + QStringLiteral(", will apply %1 more").arg(placedCount(patch))
+                      : QStringLiteral("partly (%1 of %2 hunks)").arg(placedCount(patch)).arg(hunkCount(patch));
+    case ReviewState::PartlyApplied: return applied;
+    case ReviewState::Rejected:
+    case ReviewState::AlreadyApplied:
+    case ReviewState::NotApplicable:
+    case ReviewState::Conflict: break;
+    }
     return reviewStateText(s);
 }
 
@@ -245,27 +247,76 @@ QString Review::stateReason(int patch) const
     const PatchPlan& p = m_plan.patches[patch];
     if (!isReviewable(patch))
         return p.reason;
-    if (!isPatchAccepted(patch))
-        return QStringLiteral("you rejected this patch");
-    QStringList rejected, blocked;
-    for (int h = 0; h < hunkCount(patch); ++h) {
-        if (!m_patches[patch].hunks[h].accepted)
-            rejected.append(QString::number(h + 1));
-        else if (m_patches[patch].blocked.value(h))
-            blocked.append(QString::number(h + 1));
-    }
     QStringList parts;
-    if (!rejected.isEmpty())
-        parts.append(rejected.size() == hunkCount(patch)
-                ? QStringLiteral("you rejected every hunk")
-                : QStringLiteral("you rejected hunk%1 %2")
-                      .arg(
-                          rejected.size() == 1 ? QString() : QStringLiteral("s"), rejected.join(QStringLiteral(", "))));
-    if (!blocked.isEmpty())
-        parts.append(QStringLiteral("hunk%1 %2 cannot be placed: a rejected earlier hunk changes the lines %3")
-                         .arg(blocked.size() == 1 ? QString() : QStringLiteral("s"), blocked.join(QStringLiteral(", ")),
-                             blocked.size() == 1 ? QStringLiteral("it needs") : QStringLiteral("they need")));
+    if (!isPatchAccepted(patch)) {
+        parts.append(QStringLiteral("you rejected this patch"));
+    } else {
+        QStringList rejected, blocked;
+        int missing = 0;
+        for (int h = 0; h < hunkCount(patch); ++h) {
+            const ReviewHunk& hunk = m_patches[patch].hunks[h];
+            missing += !hunk.inPlace;
+            if (hunk.inPlace)
+                continue;
+            if (!hunk.accepted)
+                rejected.append(QString::number(h + 1));
+            else if (m_patches[patch].blocked.value(h))
+                blocked.append(QString::number(h + 1));
+        }
+        if (!rejected.isEmpty())
+            parts.append(rejected.size() == missing && missing == hunkCount(patch)
+                    ? QStringLiteral("you rejected every hunk")
+                    : QStringLiteral("you rejected hunk%1 %2")
+                          .arg(rejected.size() == 1 ? QString() : QStringLiteral("s"),
+                              rejected.join(QStringLiteral(", "))));
+        if (!blocked.isEmpty())
+            parts.append(
+                QStringLiteral("hunk%1 %2 cannot be placed: a rejected earlier hunk changes the lines %3")
+                    .arg(blocked.size() == 1 ? QString() : QStringLiteral("s"), blocked.join(QStringLiteral(", ")),
+                        blocked.size() == 1 ? QStringLiteral("it needs") : QStringLiteral("they need")));
+    }
+    if (const QString split = splitEdit(patch); !split.isEmpty())
+        parts.append(split);
+    if (p.status == PatchStatus::PartlyApplied)
+        parts.prepend(p.reason);
     return parts.isEmpty() ? p.reason : parts.join(QStringLiteral("; "));
+}
+
+// The edits of `patch` that the file would have only in part after Apply.
+QString Review::splitEdit(int patch) const
+{
+    if (!isReviewable(patch))
+        return {};
+    const PatchDecision& d = m_patches[patch];
+    QMap<int, QPair<QList<int>, QList<int>>> groups; // group -> (in the file after Apply, not)
+    for (qsizetype h = 0; h < d.hunks.size(); ++h) {
+        const bool there = d.hunks[h].inPlace || (d.accepted && d.hunks[h].accepted && !d.blocked.value(h));
+        (there ? groups[d.hunks[h].group].first : groups[d.hunks[h].group].second).append(int(h) + 1);
+    }
+    QStringList out;
+    for (auto it = groups.cbegin(); it != groups.cend(); ++it) {
+        if (it->first.isEmpty() || it->second.isEmpty())
+            continue;
+        const QList<int> all = [&] {
+            QList<int> a = it->first + it->second;
+            std::sort(a.begin(), a.end());
+            return a;
+        }();
+        out.append(
+            QStringLiteral("hunks %1 are one edit (%2): the file would have hunk%3 %4 without %5, half of it")
+                .arg(numbers(all), d.hunks[it.key()].groupLabel,
+                    it->first.size() == 1 ? QString() : QStringLiteral("s"), numbers(it->first), numbers(it->second)));
+    }
+    return out.join(QStringLiteral("; "));
+}
+
+QStringList Review::splitEdits() const
+{
+    QStringList out;
+    for (int i = 0; i < patchCount(); ++i)
+        if (const QString s = splitEdit(i); !s.isEmpty())
+            out.append(QStringLiteral("%1 (%2): %3").arg(m_plan.patches[i].title, m_plan.patches[i].id, s));
+    return out;
 }
 
 void Review::recompute(const QString& file)
@@ -273,76 +324,30 @@ void Review::recompute(const QString& file)
     const FilePlan* f = m_plan.fileFor(file);
     if (!f)
         return;
-    bool exists = f->exists;
-    bool planExists = f->exists; // before the next patch, in the plan
+    FileText text { f->exists, f->exists ? QString::fromUtf8(f->original) : QString() };
+    bool planExists = f->base ? f->base->exists : f->exists; // before the next patch, in the plan
     bool touched = false;
-    QString text = exists ? QString::fromUtf8(f->original) : QString();
     for (int idx : f->patches) {
         const PatchPlan& p = m_plan.patches[idx];
-        if (p.status != PatchStatus::WillApply)
+        if (!p.isReviewable()) {
+            if (f->base && !p.patchHunks.isEmpty()) // judged by content, but whole in the plan
+                planExists = !p.removesFile;
             continue;
+        }
         const bool existedInPlan = planExists;
         planExists = !p.removesFile;
         PatchDecision& d = m_patches[idx];
         d.blocked = QList<bool>(d.hunks.size(), false);
         if (!d.accepted)
             continue;
-        const bool all = std::all_of(d.hunks.cbegin(), d.hunks.cend(), [](const ReviewHunk& h) { return h.accepted; });
-        // The plan's own step, byte for byte, while everything before it was taken.
-        if (all && exists == existedInPlan && text == p.textBefore) {
-            text = p.textAfter;
-            exists = !p.removesFile;
-            touched = true;
-            continue;
-        }
-        const textdiff::TextLines before = textdiff::splitLines(p.textBefore);
-        const textdiff::TextLines after = textdiff::splitLines(p.textAfter);
-        textdiff::TextLines current = textdiff::splitLines(text);
-        if (!exists || text.isEmpty())
-            current.crlf = after.crlf;
-        const QList<int> map = lineUp(before.lines, current.lines);
-        QStringList lines;
-        int pos = 0, placed = 0;
-        for (qsizetype h = 0; h < d.hunks.size(); ++h) {
-            const ReviewHunk& hunk = d.hunks[h];
-            if (!hunk.accepted)
-                continue;
-            const Placement at = place(hunk.change, map, int(current.lines.size()));
-            // Deleting the file takes the whole planned text, nothing less.
-            if (at.start < 0 || (p.removesFile && before.lines != current.lines)) {
-                d.blocked[h] = true;
-                continue;
-            }
-            lines += current.lines.mid(pos, at.start - pos);
-            lines += hunk.newLines;
-            pos = at.start + at.count;
-            ++placed;
-        }
-        lines += current.lines.mid(pos);
-        if (placed == 0 && !d.hunks.isEmpty())
-            continue;
-        touched = true;
-        if (p.removesFile) {
-            exists = false;
-            text.clear();
-            continue;
-        }
-        // A change of the final line break belongs to the hunk at the end (or to the patch).
-        textdiff::TextLines out = current;
-        out.lines = lines;
-        if (before.finalNewline != after.finalNewline) {
-            qsizetype atEnd = -1;
-            for (qsizetype h = 0; h < d.hunks.size(); ++h)
-                if (d.hunks[h].change.oldStart + d.hunks[h].change.oldCount == before.lines.size())
-                    atEnd = h;
-            const bool endLinedUp = before.lines.isEmpty() || map.last() == current.lines.size() - 1;
-            if (endLinedUp && (atEnd < 0 || (d.hunks[atEnd].accepted && !d.blocked[atEnd])))
-                out.finalNewline = after.finalNewline;
-        }
-        text = textdiff::joinLines(out);
-        exists = true;
+        QList<bool> take;
+        for (const ReviewHunk& h : std::as_const(d.hunks))
+            take.append(h.accepted);
+        const PlacedHunks placed = placeHunks(p, take, existedInPlan, &text);
+        d.blocked = placed.blocked;
+        touched = touched || placed.touched;
     }
-    m_results.insert(file, FileResult { exists, touched ? text.toUtf8() : f->original });
+    m_results.insert(file, FileResult { text.exists, touched ? text.text.toUtf8() : f->original });
 }
 
 QByteArray Review::resultFor(const QString& file) const
@@ -366,7 +371,8 @@ QList<FileChoiceSummary> Review::changes() const
             if (!isPatchAccepted(idx) || (hunkCount(idx) > 0 && placedCount(idx) == 0))
                 continue;
             const PatchPlan& p = m_plan.patches[idx];
-            c.patches.append(PatchChoice { idx, p.id, p.title, placedCount(idx), hunkCount(idx) });
+            c.patches.append(PatchChoice {
+                idx, p.id, p.title, placedCount(idx), hunkCount(idx) - inPlaceCount(idx), inPlaceCount(idx) });
         }
         out.append(c);
     }
@@ -385,14 +391,25 @@ QString Review::summary() const
                      f.create       ? QStringLiteral(" (created)")
                          : f.remove ? QStringLiteral(" (deleted)")
                                     : QString());
-        for (const PatchChoice& p : f.patches)
-            s += QStringLiteral("    %1 (%2)%3\n")
-                     .arg(p.title, p.id,
-                         p.hunksTaken == p.hunks ? QString()
-                                                 : QStringLiteral(": %1 of %2 hunks").arg(p.hunksTaken).arg(p.hunks));
+        for (const PatchChoice& p : f.patches) {
+            QString part;
+            if (p.hunksInPlace > 0)
+                part = QStringLiteral(": adds %1 of the %2 missing hunks (%3 already in the file)")
+                           .arg(p.hunksTaken)
+                           .arg(p.hunks)
+                           .arg(p.hunksInPlace);
+            else if (p.hunksTaken != p.hunks)
+                part = QStringLiteral(": %1 of %2 hunks").arg(p.hunksTaken).arg(p.hunks);
+            s += QStringLiteral("    %1 (%2)%3\n").arg(p.title, p.id, part);
+        }
     }
-    s += QStringLiteral("\nEach file is re-read and compared with what you reviewed, backed up, replaced atomically "
-                        "and verified.");
+    if (const QStringList split = splitEdits(); !split.isEmpty()) {
+        s += QStringLiteral("\nThese hunks belong together, and you split them:\n");
+        for (const QString& line : split)
+            s += QStringLiteral("  \u26a0 %1\n").arg(line);
+    }
+    s += QStringLiteral("\nEach file is re-read and compared with what you reviewed, backed up, checked as the server "
+                        "reads it, replaced atomically and verified.");
     return s;
 }
 
@@ -421,7 +438,7 @@ QList<DecisionRecord> Review::decisions() const
         DecisionRecord d { m_plan.patches[i].id, m_plan.patches[i].file, m_patches[i].accepted, {} };
         const QList<ReviewHunk>& hunks = m_patches[i].hunks;
         for (qsizetype h = 0; h < hunks.size(); ++h)
-            if (!hunks[h].accepted)
+            if (!hunks[h].accepted && !hunks[h].inPlace)
                 d.rejectedHunks.append({ int(h) + 1, hunkId(hunks[h].oldLines, hunks[h].newLines) });
         out.append(d);
     }

@@ -7,44 +7,46 @@
 
 #include <QList>
 #include <QMap>
+#include <QSet>
 #include <QString>
 #include <QStringList>
 
-// The reviewer's decisions on one plan, GUI-free. Every patch that will apply has an accepted
-// flag, and each of its hunks one too. A patch's hunks are its own change blocks: from the
-// text it sees in the plan (PatchPlan::textBefore: the file after the earlier patches) to the
-// text it leaves (textAfter), as textdiff::changes() finds them. Everything a review shows is
-// derived from here: each patch's state, what Apply writes to each file, and the list of
-// changes the Apply dialog shows; nobody else keeps a copy of the decisions.
+// The reviewer's decisions on one plan, GUI-free. Every patch that will (partly) apply has an
+// accepted flag, and each of its hunks one too. A patch's hunks are the plan's
+// (PatchPlan::patchHunks): its own change blocks from the text it sees in the plan
+// (textBefore: the file after the earlier patches, or the file's base) to the text it leaves
+// (textAfter). Hunks already in the file (a partly applied patch) are shown but not chosen:
+// they stay. Everything a review shows is derived from here: each patch's state, what Apply
+// writes to each file (placeHunks, core/patch/hunkplacement.h), the list of changes and the
+// warnings the Apply dialog shows; nobody else keeps a copy of the decisions.
 //
 // What a file gets: its patches in plan order, each accepted patch contributing its accepted
-// hunks. A hunk is placed on the text reached so far by lining up the patch's planned
-// "before" text with it (textdiff::diffLines); while every earlier hunk is taken that is the
-// plan's text exactly. When a rejected earlier hunk changed the lines a hunk replaces (or the
-// place it inserts at), the hunk cannot be placed: its patch reads "conflict", and it says so.
+// hunks that are not in place yet. When a rejected earlier hunk changed the lines a hunk
+// replaces (or the place it inserts at), the hunk cannot be placed: its patch reads
+// "conflict", and it says so. Taking some hunks of one edit (PatchHunk::group) without the
+// others leaves that edit half made: splitEdits() says so before Apply.
 //
 // A new plan of the same tree (after an apply, a rollback, Plan again) keeps each decision
 // whose hunk is unchanged: the same patch id, file, old lines and new lines (a patch's own
-// flag: when all its hunks are unchanged). Other decisions are dropped, so those hunks are
-// accepted again.
+// flag: when its hunks are the same). Decisions live on while their patch is not reviewable
+// in between (applied, then rolled back): a rejected hunk stays rejected. Other hunks are
+// accepted.
 namespace kf::patch {
 
 enum class ReviewState {
-    WillApply,      // accepted, every hunk with it
+    WillApply,      // accepted, every missing hunk with it
     Partly,         // some hunks rejected (or not placeable)
     Rejected,       // unticked, or every hunk rejected
+    PartlyApplied,  // some hunks are in the file, Apply adds none of the others
     AlreadyApplied, // the plan's statuses, for patches that are not reviewed
     NotApplicable,
     Conflict, // the plan's conflict, or accepted hunks that cannot be placed (see above)
 };
 QString reviewStateText(ReviewState state); // "will apply", "partly", "rejected", ...
 
-struct ReviewHunk
+struct ReviewHunk : PatchHunk
 {
-    textdiff::Change change; // in the patch's textBefore -> textAfter
-    QStringList oldLines;    // the lines it replaces
-    QStringList newLines;    // the lines it puts there
-    bool accepted = true;    // the reviewer's flag
+    bool accepted = true; // the reviewer's flag (hunks in place are never taken again)
 };
 
 // A patch's part of one file change (the Apply dialog's line).
@@ -53,8 +55,9 @@ struct PatchChoice
     int patch = -1; // index into SetPlan::patches
     QString id;
     QString title;
-    int hunksTaken = 0; // accepted and placed
-    int hunks = 0;
+    int hunksTaken = 0;   // accepted and placed
+    int hunks = 0;        // not in the file yet
+    int hunksInPlace = 0; // already in the file
 };
 
 // One file Apply would change.
@@ -86,7 +89,9 @@ public:
     void setPatchAccepted(int patch, bool accepted);
     int hunkCount(int patch) const;
     const ReviewHunk& hunk(int patch, int index) const;
-    // What the reviewer sees: the hunk's flag and its patch's.
+    // Already in the file: shown accepted, never taken again, not changeable here.
+    bool isHunkInPlace(int patch, int index) const;
+    // What the reviewer sees: the hunk's flag and its patch's (true for a hunk in place).
     bool isHunkAccepted(int patch, int index) const;
     // Accepting a hunk of a rejected patch accepts the patch with that hunk alone (every hunk
     // looked rejected until then).
@@ -95,16 +100,21 @@ public:
     bool isHunkBlocked(int patch, int index) const;
 
     ReviewState state(int patch) const;
-    // "will apply", "partly (1 of 2 hunks)", "rejected", "conflict", ...
+    // "will apply", "partly (1 of 2 hunks)", "partly applied (1 of 2 hunks)", "rejected", ...
     QString stateText(int patch) const;
-    // One line: the plan's reason, or why the review changed it.
+    // One line: the plan's reason, or why the review changed it (split edits included).
     QString stateReason(int patch) const;
+    // One line per edit whose hunks the review splits: after Apply the file would have some of
+    // them and not the others ("Keep sgl_kernel importable without FA3: hunks 1 and 2 are one
+    // edit (...); the file would get only hunk 1, half of it"). Empty: nothing split.
+    QStringList splitEdits() const;
 
     // What Apply writes to `file` (the original when nothing is taken).
     QByteArray resultFor(const QString& file) const;
     // The files Apply would change, in plan order.
     QList<FileChoiceSummary> changes() const;
-    // The Apply dialog's text, or "Nothing selected to apply." when changes() is empty.
+    // The Apply dialog's text (the changes, then splitEdits() as warnings), or "Nothing
+    // selected to apply." when changes() is empty.
     QString summary() const;
     // For applyPlan: only the changed files, each with its content (or removal) and patches,
     // and decisions().
@@ -126,6 +136,14 @@ private:
         QList<ReviewHunk> hunks;
         QList<bool> blocked; // derived, per hunk
     };
+    // A patch's decisions as last made, by patch id and file: what a later review of the
+    // same tree takes over where the hunks are the same.
+    struct Remembered
+    {
+        bool accepted = true;
+        QSet<QString> hunkIds;  // every hunk the patch had (hunkId)
+        QSet<QString> rejected; // those rejected
+    };
     struct FileResult
     {
         bool exists = false;
@@ -135,10 +153,13 @@ private:
     void recompute(const QString& file);
     int placedCount(int patch) const;
     int acceptedCount(int patch) const;
+    int inPlaceCount(int patch) const;
+    QString splitEdit(int patch) const;
 
     SetPlan m_plan;
     QList<PatchDecision> m_patches;
     QMap<QString, FileResult> m_results;
+    QMap<QString, Remembered> m_memory; // patch id + "\n" + file
 };
 
 } // namespace kf::patch

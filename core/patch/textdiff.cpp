@@ -326,6 +326,39 @@ QStringList mergeAccepted(
     return out;
 }
 
+QList<int> lineMap(const QStringList& from, const QStringList& to)
+{
+    QList<int> map(from.size(), -1);
+    if (from == to) {
+        for (qsizetype i = 0; i < from.size(); ++i)
+            map[i] = int(i);
+        return map;
+    }
+    for (const Run& r : diffLines(from, to))
+        if (r.kind == Run::Equal)
+            for (int k = 0; k < r.length; ++k)
+                map[r.oldStart + k] = r.newStart + k;
+    return map;
+}
+
+Placement placeChange(const Change& c, const QList<int>& map, int targetSize)
+{
+    if (c.oldCount > 0) {
+        const int start = map.value(c.oldStart, -1);
+        for (int k = 0; k < c.oldCount; ++k)
+            if (start < 0 || map.value(c.oldStart + k, -1) != start + k)
+                return {};
+        return { start, c.oldCount };
+    }
+    // An insertion: the lines on both sides of the gap must still be neighbours.
+    const int g = c.oldStart;
+    const int left = g == 0 ? 0 : (map.value(g - 1, -1) < 0 ? -1 : map.value(g - 1, -1) + 1);
+    const int right = g >= map.size() ? targetSize : map.value(g, -1);
+    if (left < 0 || right < 0 || left != right)
+        return {};
+    return { left, 0 };
+}
+
 QString unifiedDiff(
     const QString& oldText, const QString& newText, const QString& oldName, const QString& newName, int context)
 {

@@ -61,6 +61,20 @@ QList<Change> changes(const QList<Run>& runs);
 QStringList mergeAccepted(const QStringList& oldLines, const QStringList& newLines, const QList<Change>& changes,
     const QList<bool>& accepted);
 
+// Where each line of `from` is in `to` (-1: not there), by the equal runs of diffLines(from,
+// to): for texts that differ only by changes elsewhere, every other line keeps its place.
+QList<int> lineMap(const QStringList& from, const QStringList& to);
+
+// Where change `c` (in the old text of `map`) lands in the text `map` leads to (of
+// `targetSize` lines): its old lines there side by side, or for an insertion the gap between
+// its neighbours while they are still neighbours. start -1: it has no such place there.
+struct Placement
+{
+    int start = -1;
+    int count = 0;
+};
+Placement placeChange(const Change& c, const QList<int>& map, int targetSize);
+
 // GNU-style unified diff; empty when the texts are equal.
 QString unifiedDiff(
     const QString& oldText, const QString& newText, const QString& oldName, const QString& newName, int context = 3);

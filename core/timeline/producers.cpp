@@ -44,13 +44,7 @@ void recordPatchPlanned(const patch::SetPlan& plan)
     Event e;
     e.host = plan.host;
     e.kind = kind::PatchPlanned;
-    e.summary = QStringLiteral("Planned %1 on %2: %3 will apply, %4 already applied, %5 not applicable, %6 conflict%7")
-                    .arg(plan.set.name, plan.root)
-                    .arg(plan.count(patch::PatchStatus::WillApply))
-                    .arg(plan.count(patch::PatchStatus::AlreadyApplied))
-                    .arg(plan.count(patch::PatchStatus::NotApplicable))
-                    .arg(plan.count(patch::PatchStatus::Conflict))
-                    .arg(plan.count(patch::PatchStatus::Conflict) == 1 ? QString() : QStringLiteral("s"));
+    e.summary = QStringLiteral("Planned %1 on %2: %3").arg(plan.set.name, plan.root, plan.countsText());
     e.details = { { QStringLiteral("set"), plan.set.source }, { QStringLiteral("set_name"), plan.set.name },
         { QStringLiteral("root"), plan.root }, { QStringLiteral("patches"), patches } };
     recordOrWarn(e);
@@ -62,7 +56,7 @@ void recordPatchApplied(
     if (report.files.isEmpty())
         return;
     QJsonArray ids, outcomes;
-    int written = 0, unchanged = 0, refused = 0, failed = 0;
+    int written = 0, unchanged = 0, refused = 0, unparsable = 0, failed = 0, interrupted = 0;
     for (const patch::FileApply& f : report.files) {
         if (f.journalId > 0)
             ids.append(f.journalId);
@@ -71,8 +65,10 @@ void recordPatchApplied(
             { QStringLiteral("patches"), QJsonArray::fromStringList(f.patchIds) } });
         written += f.outcome == patch::FileApply::Written;
         unchanged += f.outcome == patch::FileApply::Unchanged;
-        refused += f.outcome == patch::FileApply::Refused;
+        refused += f.outcome == patch::FileApply::Refused && !f.unparsable;
+        unparsable += f.unparsable;
         failed += f.outcome == patch::FileApply::Failed;
+        interrupted += f.outcome == patch::FileApply::Interrupted;
     }
     Event e;
     e.host = plan.host;
@@ -83,8 +79,12 @@ void recordPatchApplied(
         e.summary += QStringLiteral(", %1 unchanged").arg(unchanged);
     if (refused)
         e.summary += QStringLiteral(", %1 refused (changed since review)").arg(refused);
+    if (unparsable)
+        e.summary += QStringLiteral(", %1 refused (would no longer parse)").arg(unparsable);
     if (failed)
         e.summary += QStringLiteral(", %1 failed").arg(failed);
+    if (interrupted)
+        e.summary += QStringLiteral(", %1 not started (interrupted)").arg(interrupted);
     e.details = { { QStringLiteral("set"), plan.set.source }, { QStringLiteral("set_name"), plan.set.name },
         { QStringLiteral("root"), plan.root }, { QStringLiteral("journal_ids"), ids },
         { QStringLiteral("outcomes"), outcomes }, { QStringLiteral("ok"), report.ok() },

@@ -20,6 +20,7 @@
 #include <QUuid>
 #include <QtTest>
 
+#include <csignal>
 #include <sys/resource.h>
 
 using namespace kf;
@@ -49,6 +50,7 @@ private Q_SLOTS:
     void matchFilterAndStale();
     void importAndAnsibleExport();
     void rolloutInBatches();
+    void rolloutInterruptedFinishesTheFileInFlight();
     void recipeRolloutOnPrometheusSelectedHosts();
     void vllmServerMetricsJoinTheirHost();
     void bearerTokenFileAndTunnel();
@@ -411,6 +413,63 @@ void TestCliFleet::rolloutInBatches()
         QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), QStringLiteral("--root"), QStringLiteral("sgl-kernel") });
     QVERIFY2(plan.exitCode == 0, QByteArray(plan.out + plan.err).constData());
     QVERIFY(plan.out.contains("[batch 2] lab-b"));
+}
+
+// Issue #30: Ctrl-C during `fleet rollout patch-apply`, while the first host's first file is
+// renamed into place but not yet journaled as done (the applier's test hook holds it): that
+// file is finished and journaled, nothing more starts (its other file, the second host), the
+// rollout prints its summary and exits 130; `patch rollback` then restores the file.
+void TestCliFleet::rolloutInterruptedFinishesTheFileInFlight()
+{
+    KF_START_DEMO_HOST(first);
+    KF_START_DEMO_HOST(second);
+    const QString hosts = m_dir.filePath(QStringLiteral("halt-hosts.yaml"));
+    HostProfile a = first.profile(QStringLiteral("halt-a"));
+    HostProfile b = second.profile(QStringLiteral("halt-b"));
+    a.tags = b.tags = QStringList { QStringLiteral("halt") };
+    a.isDemo = b.isDemo = false;
+    QVERIFY(HostProfileStore(hosts).save({ a, b }));
+    const QString cmakeA = first.homeDir() + QStringLiteral("/sgl-kernel/CMakeLists.txt");
+    const QString pyA = first.homeDir() + QStringLiteral("/sgl-kernel/python/sgl_kernel/flash_attn.py");
+    const QString cmakeB = second.homeDir() + QStringLiteral("/sgl-kernel/CMakeLists.txt");
+    const QByteArray cmakeBefore = test::readFile(cmakeA);
+    const QByteArray pyBefore = test::readFile(pyA);
+    const QByteArray cmakeBBefore = test::readFile(cmakeB);
+    const QString marker = m_dir.filePath(QStringLiteral("fleet-held"));
+    QFile::remove(marker);
+    QProcess cli;
+    QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+    for (const QString& kv : env())
+        e.insert(kv.section(u'=', 0, 0), kv.section(u'=', 1));
+    e.insert(QStringLiteral("KF_TEST_HOLD_AFTER_RENAME"), marker);
+    cli.setProcessEnvironment(e);
+    cli.start(QStringLiteral(KF_CLI_BINARY),
+        { QStringLiteral("fleet"), QStringLiteral("rollout"), QStringLiteral("patch-apply"), QStringLiteral("--set"),
+            QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), QStringLiteral("--root"), QStringLiteral("sgl-kernel"),
+            QStringLiteral("--tag"), QStringLiteral("halt"), QStringLiteral("--hosts-file"), hosts,
+            QStringLiteral("--batch"), QStringLiteral("1") });
+    QVERIFY(cli.waitForStarted(30000));
+    QTRY_VERIFY2_WITH_TIMEOUT(QFile::exists(marker), qPrintable(QString::fromUtf8(cli.readAllStandardError())), 90000);
+    QVERIFY(test::readFile(cmakeA) != cmakeBefore);
+    QVERIFY(::kill(pid_t(cli.processId()), SIGINT) == 0);
+    QVERIFY(cli.waitForFinished(120000));
+    const QByteArray out = cli.readAllStandardOutput();
+    const QByteArray err = cli.readAllStandardError();
+    QCOMPARE(cli.exitStatus(), QProcess::NormalExit);
+    QVERIFY2(cli.exitCode() == 130, QByteArray(out + err).constData());
+    QVERIFY2(out.contains("0 of 2 host(s) succeeded"), out.constData());
+    QVERIFY2(err.contains("interrupted by SIGINT"), err.constData());
+    QVERIFY2(err.contains("halt-a| interrupted"), err.constData());
+    QCOMPARE(test::readFile(pyA), pyBefore);        // not started
+    QCOMPARE(test::readFile(cmakeB), cmakeBBefore); // not started
+    const auto rollback
+        = test::runCli(QStringList { QStringLiteral("patch"), QStringLiteral("rollback"), QStringLiteral("--set"),
+                           QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), QStringLiteral("--root"),
+                           first.user() + QStringLiteral("@127.0.0.1:sgl-kernel") }
+                + test::cliSshOptions(first),
+            120000, env());
+    QVERIFY2(rollback.exitCode == 0, QByteArray(rollback.out + rollback.err).constData());
+    QCOMPARE(test::readFile(cmakeA), cmakeBefore);
 }
 
 // `fleet rollout recipe` on the hosts a Prometheus filter selects: the replayed hosts

@@ -15,6 +15,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <csignal>
+
 class TestCliRecipe : public QObject
 {
     Q_OBJECT
@@ -329,6 +331,42 @@ private Q_SLOTS:
     }
 
     // Stops at the first step that fails, says why, and changes nothing on the host.
+    // Issue #30: Ctrl-C while the recipe's apply step has its first file renamed into place but
+    // not yet journaled as done (the applier's test hook holds it): that file is finished and
+    // journaled, nothing more starts, the run says so and exits 130; `patch rollback` restores.
+    void interruptedDuringApply()
+    {
+        KF_START_DEMO_HOST(source);
+        KF_START_DEMO_HOST(second);
+        const QString error = makeRecipe(source);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QByteArray before = cmakeLists(second);
+        const QString marker = m_home.filePath("recipe-held");
+        QProcess run;
+        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+        for (const QString& kv : env())
+            e.insert(kv.section(u'=', 0, 0), kv.section(u'=', 1));
+        e.insert(QStringLiteral("KF_TEST_HOLD_AFTER_RENAME"), marker);
+        run.setProcessEnvironment(e);
+        run.start(QStringLiteral(KF_CLI_BINARY),
+            QStringList { "recipe", "apply", m_home.filePath("recipe.yaml") } + target(second));
+        QVERIFY(run.waitForStarted(30000));
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            QFile::exists(marker), qPrintable(QString::fromUtf8(run.readAllStandardError())), 90000);
+        QVERIFY(cmakeLists(second) != before);
+        QVERIFY(::kill(pid_t(run.processId()), SIGINT) == 0);
+        QVERIFY(run.waitForFinished(120000));
+        const QByteArray out = run.readAllStandardOutput() + "\n--- stderr:\n" + run.readAllStandardError();
+        QCOMPARE(run.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(run.exitCode() == 130, out.constData());
+        QVERIFY2(out.contains("Stopped: apply: interrupted: the file in flight was finished"), out.constData());
+        QVERIFY2(!out.contains("== build") && !out.contains("== launch"), out.constData());
+        auto rollback = cli(QStringList { "patch", "rollback" } + m_set
+            + QStringList { "--root", dest(second) + ":sgl-kernel" } + kf::test::cliSshOptions(second));
+        QVERIFY2(rollback.exitCode == 0, both(rollback).constData());
+        QCOMPARE(cmakeLists(second), before);
+    }
+
     void stopsWhereTheHostDiffers_data()
     {
         QTest::addColumn<QString>("change");

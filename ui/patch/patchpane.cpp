@@ -4,6 +4,7 @@
 
 #include "core/hosts/hostconnection.h"
 #include "core/log/logging.h"
+#include "core/patch/journal.h"
 #include "core/patch/patchset.h"
 #include "core/store/historystore.h"
 #include "core/timeline/producers.h"
@@ -11,6 +12,7 @@
 #include "core/transport/transportpool.h"
 #include "ui/diff/diffview.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -64,6 +66,10 @@ QIcon stateIcon(ReviewState s)
         color = QColor(0x8c, 0x95, 0x9f);
         glyph = QStringLiteral("\u00d7");
         break;
+    case ReviewState::PartlyApplied:
+        color = QColor(0x1a, 0x7f, 0x37);
+        glyph = QStringLiteral("\u00bd");
+        break;
     case ReviewState::AlreadyApplied:
         color = QColor(0x1a, 0x7f, 0x37);
         glyph = QStringLiteral("\u2713");
@@ -97,16 +103,7 @@ QIcon stateIcon(ReviewState s)
 // first added (else removed) line.
 QString hunkLabel(const patch::ReviewHunk& h, int index)
 {
-    QString sample;
-    for (const QString& l : h.newLines)
-        if (sample.isEmpty() && !l.trimmed().isEmpty())
-            sample = QStringLiteral("+") + l.trimmed();
-    for (const QString& l : h.oldLines)
-        if (sample.isEmpty() && !l.trimmed().isEmpty())
-            sample = QStringLiteral("\u2212") + l.trimmed();
-    if (sample.size() > 48)
-        sample = sample.left(47) + QStringLiteral("\u2026");
-    return QStringLiteral("Hunk %1 \u00b7 line %2: %3").arg(index + 1).arg(h.change.oldStart + 1).arg(sample);
+    return QStringLiteral("Hunk %1 \u00b7 line %2: %3").arg(index + 1).arg(h.change.oldStart + 1).arg(h.sample(48));
 }
 
 constexpr int kPatchRole = Qt::UserRole + 1;
@@ -120,6 +117,19 @@ struct HistoryRows
     QList<AppliedFile> rows;
     QString error;
 };
+
+// The History table's State column.
+QString journalStateText(const AppliedFile& a)
+{
+    if (a.rolledBack())
+        return PatchPane::tr("rolled back");
+    switch (a.state) {
+    case AppliedFile::State::Done: return PatchPane::tr("standing");
+    case AppliedFile::State::Pending: return PatchPane::tr("pending: the file holds neither text");
+    case AppliedFile::State::NotWritten: return PatchPane::tr("never written (cut off)");
+    }
+    return {};
+}
 
 struct RollbackRun
 {
@@ -319,7 +329,7 @@ QList<ShortcutInfo> PatchPane::keyboardShortcuts()
     return { next, previous };
 }
 
-bool PatchPane::confirm(const QString& title, const QString& text, const QString& action)
+bool PatchPane::confirm(const QString& title, const QString& text, const QString& action, bool* writeBroken)
 {
     if (m_confirm)
         return m_confirm(text);
@@ -327,10 +337,20 @@ bool PatchPane::confirm(const QString& title, const QString& text, const QString
     box.setObjectName(QStringLiteral("patchConfirm"));
     QPushButton* go = box.addButton(action, QMessageBox::AcceptRole);
     go->setObjectName(QStringLiteral("confirmAction"));
+    if (writeBroken) {
+        // The reviewer's override of the syntax check (patch::ApplyOptions::allowBrokenSyntax).
+        auto* check = new QCheckBox(tr("Write files that no longer parse (Python, CMake)"), &box);
+        check->setObjectName(QStringLiteral("allowBrokenSyntax"));
+        check->setToolTip(tr("Each changed Python and CMake file is checked as the server reads it before it is "
+                             "written; a file that no longer parses is refused unless this is ticked."));
+        box.setCheckBox(check);
+    }
     // Return goes ahead: the user asked for this by clicking Apply / Roll back; Escape cancels.
     box.setDefaultButton(go);
     box.setEscapeButton(QMessageBox::Cancel);
     box.exec();
+    if (writeBroken)
+        *writeBroken = box.checkBox() && box.checkBox()->isChecked();
     return box.clickedButton() == go;
 }
 
@@ -374,13 +394,7 @@ void PatchPane::showPlan(const patch::SetPlan& plan)
     rebuildTree();
     if (!plan.files.isEmpty())
         selectFile(plan.files.first().file);
-    setBusy(false,
-        tr("%1 on %2:%3 \u2014 %4 will apply, %5 already applied, %6 not applicable, %7 conflict(s)")
-            .arg(plan.set.name, plan.host, plan.root)
-            .arg(plan.count(PatchStatus::WillApply))
-            .arg(plan.count(PatchStatus::AlreadyApplied))
-            .arg(plan.count(PatchStatus::NotApplicable))
-            .arg(plan.count(PatchStatus::Conflict)));
+    setBusy(false, tr("%1 on %2:%3 \u2014 %4").arg(plan.set.name, plan.host, plan.root, plan.countsText()));
     Q_EMIT planShown(int(plan.patches.size()));
 }
 
@@ -410,7 +424,8 @@ void PatchPane::rebuildTree()
                     hunkItem->setData(0, kPatchRole, idx);
                     hunkItem->setData(0, kFileRole, f.file);
                     hunkItem->setData(0, kHunkRole, h);
-                    hunkItem->setFlags(hunkItem->flags() | Qt::ItemIsUserCheckable);
+                    hunkItem->setFlags(m_review.isHunkInPlace(idx, h) ? hunkItem->flags() & ~Qt::ItemIsUserCheckable
+                                                                      : hunkItem->flags() | Qt::ItemIsUserCheckable);
                 }
                 item->setExpanded(true);
             }
@@ -432,11 +447,19 @@ void PatchPane::updateTree()
         if (const QVariant hunk = item->data(0, kHunkRole); hunk.isValid()) {
             const int h = hunk.toInt();
             const bool on = m_review.isHunkAccepted(patch, h);
+            const bool inPlace = m_review.isHunkInPlace(patch, h);
             const bool blocked = on && m_review.isHunkBlocked(patch, h);
             item->setCheckState(0, on ? Qt::Checked : Qt::Unchecked);
-            item->setText(1, blocked ? tr("cannot be placed") : on ? tr("accepted") : tr("rejected"));
+            item->setText(1,
+                inPlace       ? tr("in the file")
+                    : blocked ? tr("cannot be placed")
+                    : on      ? tr("accepted")
+                              : tr("rejected"));
             item->setForeground(1, on && !blocked ? palette().text() : QBrush(QColor(0x8c, 0x95, 0x9f)));
-            item->setToolTip(1, blocked ? m_review.stateReason(patch) : QString());
+            item->setToolTip(1,
+                inPlace       ? tr("Already in the file on the server (an earlier apply); History rolls it back")
+                    : blocked ? m_review.stateReason(patch)
+                              : QString());
             continue;
         }
         const ReviewState state = m_review.state(patch);
@@ -483,8 +506,10 @@ void PatchPane::showPatch(int patchIndex)
     // A later patch of a file sees it after the earlier ones, not as it is on the server.
     const patch::FilePlan* f = m_review.plan().fileFor(p.file);
     const bool first = !f || p.textBefore == QString::fromUtf8(f->original);
-    m_diff->setSideTitles(
-        first ? tr("On server now") : tr("Before this patch (after the ones above it)"), tr("After this patch"));
+    m_diff->setSideTitles(f && f->base ? tr("Before this patch (the file before apply #%1)").arg(f->base->journalId)
+            : first                    ? tr("On server now")
+                                       : tr("Before this patch (after the ones above it)"),
+        tr("After this patch"));
     m_diff->setTexts(p.file, p.textBefore, p.textAfter);
     m_diff->setReviewable(m_review.isReviewable(patchIndex));
     Q_ASSERT(m_diff->hunkCount() == m_review.hunkCount(patchIndex) || !m_review.isReviewable(patchIndex));
@@ -656,13 +681,14 @@ void PatchPane::applySelected()
         setBusy(false, summary);
         return;
     }
-    if (!confirm(tr("Apply selected changes"), summary, tr("Apply")))
+    patch::ApplyOptions chosen = options;
+    if (!confirm(tr("Apply selected changes"), summary, tr("Apply"), &chosen.allowBrokenSyntax))
         return;
     m_requests.cancelAll(); // the newest request wins
     setBusy(true, tr("Applying on %1\u2026").arg(transport->describe()));
     const patch::SetPlan snapshot = m_review.plan();
     m_requests.track(QtConcurrent::run(transportPool(),
-                         [transport, snapshot, options]() { return patch::applyPlan(*transport, snapshot, options); }),
+                         [transport, snapshot, chosen]() { return patch::applyPlan(*transport, snapshot, chosen); }),
         [this](const patch::ApplyReport& report) {
             QStringList lines;
             for (const patch::FileApply& f : report.files)
@@ -687,11 +713,10 @@ void PatchPane::refreshHistory()
     m_historyRequests.track(QtConcurrent::run(transportPool(),
                                 [transport]() {
                                     HistoryRows r;
-                                    // Rows from before roots were canonical get their real root
-                                    // (when the host answers; the rows show either way).
-                                    if (const auto renamed = patch::normalizeJournalRoots(*transport); !renamed)
-                                        log::patch()->warn("history roots on {} not normalized: {}",
-                                            transport->describe().toStdString(), renamed.error().toStdString());
+                                    // Rows from before roots were canonical get their real root,
+                                    // pending ones are settled by content (when the host answers;
+                                    // the rows show either way).
+                                    patch::tidyJournal(*transport);
                                     auto rows = HistoryStore().applies(transport->describe());
                                     if (rows)
                                         r.rows = rows.value();
@@ -710,8 +735,7 @@ void PatchPane::refreshHistory()
             for (int i = 0; i < r.rows.size(); ++i) {
                 const AppliedFile& a = r.rows[i];
                 const QStringList cells { a.appliedAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
-                    a.setName, a.root + QLatin1Char('/') + a.file, a.rolledBack() ? tr("rolled back") : tr("standing"),
-                    a.backupPath };
+                    a.setName, a.root + QLatin1Char('/') + a.file, journalStateText(a), a.backupPath };
                 const QString tip = tr("Journal entry #%1: %2").arg(a.id).arg(a.patchIds.join(QStringLiteral(", ")));
                 for (int c = 0; c < cells.size(); ++c) {
                     auto* item = new QTableWidgetItem(cells[c]);

@@ -84,7 +84,8 @@ private:
     void showWhy(int patchIndex);
     void setBusy(bool busy, const QString& message);
     void setOutcome(const QString& message);
-    bool confirm(const QString& title, const QString& text, const QString& action);
+    // writeBroken: also offer the override of the syntax check, and say whether it was ticked.
+    bool confirm(const QString& title, const QString& text, const QString& action, bool* writeBroken = nullptr);
     void rollBackSelected();
     QList<qint64> selectedHistoryIds() const;
 

@@ -2,8 +2,10 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // Safe apply and rollback on LocalTransport: hash check, backup mode, verify, journal.
 #include "core/patch/applier.h"
+#include "core/patch/journal.h"
 #include "core/patch/patchplan.h"
 #include "core/patch/patchset.h"
+#include "core/patch/review.h"
 #include "core/patch/rootpath.h"
 #include "core/store/database.h"
 #include "core/store/historystore.h"
@@ -14,6 +16,7 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QtConcurrent>
 
 #include <sys/stat.h>
 
@@ -36,6 +39,11 @@ private Q_SLOTS:
     void oldJournalRootsAreRenamed();
     void journalsWithTheRootAsTypedRollBack();
     void diffCreatesAndDeletesFiles();
+    void theApplyIsJournaledBeforeTheRename();
+    void aResultThatNoLongerParsesIsRefused();
+    void aBrokenCMakeResultIsRefused();
+    void aCutOffApplyIsRolledForwardAndBack();
+    void aCutOffRollbackIsFinishedByContent();
 
 private:
     void copyVariant(const QString& variant);
@@ -369,6 +377,155 @@ void TestApplier::diffCreatesAndDeletesFiles()
     }
     QVERIFY(!QFile::exists(m_root + QStringLiteral("/NOTES.md")));
     QVERIFY(QFile::exists(m_root + QStringLiteral("/python/sgl_kernel/flash_attn.py")));
+}
+
+// Journal first (issue #30): while the new file is in place but not yet verified, its entry
+// is already in the journal as pending; a stop there finishes that file, starts no other and
+// leaves the entry done, so a rollback restores the file.
+void TestApplier::theApplyIsJournaledBeforeTheRename()
+{
+    const QByteArray original = readAll(m_root + QStringLiteral("/CMakeLists.txt"));
+    const QString marker = m_dir->filePath(QStringLiteral("held"));
+    qputenv("KF_TEST_HOLD_AFTER_RENAME", QFile::encodeName(marker));
+    const SetPlan p = plan();
+    std::atomic<bool> stop { false };
+    ApplyOptions options;
+    options.stop = &stop;
+    LocalTransport* transport = m_transport.get();
+    QFuture<ApplyReport> running
+        = QtConcurrent::run([transport, p, options] { return applyPlan(*transport, p, options); });
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(marker), 60000);
+    qunsetenv("KF_TEST_HOLD_AFTER_RENAME");
+    QCOMPARE(readAll(marker).trimmed(), QByteArray("CMakeLists.txt"));
+    const auto pending = HistoryStore().pending(m_transport->describe());
+    QVERIFY2(pending, qPrintable(pending.error()));
+    QCOMPARE(pending->size(), 1);
+    QCOMPARE(pending->first().file, QStringLiteral("CMakeLists.txt"));
+    QCOMPARE(pending->first().sha256After, sha256Hex(readAll(m_root + QStringLiteral("/CMakeLists.txt"))));
+    stop = true;
+    running.waitForFinished();
+    const ApplyReport report = running.result();
+    QVERIFY(report.interrupted());
+    QVERIFY(!report.ok());
+    QCOMPARE(report.files.size(), 2);
+    QCOMPARE(report.files[0].outcome, FileApply::Written);
+    QCOMPARE(report.files[1].outcome, FileApply::Interrupted);
+    QCOMPARE(report.files[1].message, QStringLiteral("not started: interrupted"));
+    QVERIFY(HistoryStore().pending(m_transport->describe())->isEmpty());
+    const auto r = rollbackApply(*m_transport, report.files[0].journalId);
+    QVERIFY2(r, qPrintable(r.error()));
+    QCOMPARE(readAll(m_root + QStringLiteral("/CMakeLists.txt")), original);
+}
+
+// The issue's first path: the python patch with only some hunks of its try/except edit is no
+// longer Python; the apply refuses it with the reason and writes nothing, unless overridden.
+void TestApplier::aResultThatNoLongerParsesIsRefused()
+{
+    const QString py = QStringLiteral("python/sgl_kernel/flash_attn.py");
+    const QByteArray original = readAll(m_root + QLatin1Char('/') + py);
+    const SetPlan p = plan();
+    Review review(p);
+    int patch = -1;
+    for (int i = 0; i < review.patchCount(); ++i)
+        if (p.patches[i].id == QLatin1String("fa3-import-soft-fail"))
+            patch = i;
+    QVERIFY(patch >= 0);
+    // Some split of the try/except edit does not compile: find it.
+    QByteArray broken;
+    for (int h = 0; h < review.hunkCount(patch) && broken.isEmpty(); ++h) {
+        Review attempt(p);
+        attempt.setHunkAccepted(patch, h, false);
+        const QString file = m_dir->filePath(QStringLiteral("attempt.py"));
+        QVERIFY(test::writeFile(file, attempt.resultFor(py)));
+        if (test::runProgram(QStringLiteral("python3"), { QStringLiteral("-m"), QStringLiteral("py_compile"), file })
+                .exitCode
+            != 0) {
+            review = attempt;
+            broken = attempt.resultFor(py);
+        }
+    }
+    QVERIFY2(!broken.isEmpty(), "every single rejected hunk still compiles: nothing to refuse");
+    ApplyOptions options = review.applyOptions();
+    options.onlyFiles = { py };
+    const ApplyReport refused = applyPlan(*m_transport, p, options);
+    QCOMPARE(refused.files.size(), 1);
+    const FileApply& f = refused.files.first();
+    QCOMPARE(f.outcome, FileApply::Refused);
+    QVERIFY(f.unparsable);
+    QVERIFY(!refused.changedSinceReview());
+    QCOMPARE(f.syntax.kind, SyntaxVerdict::Broken);
+    QVERIFY2(f.message.contains(QStringLiteral("no longer parses as Python (line ")), qPrintable(f.message));
+    QVERIFY2(f.message.contains(QStringLiteral("--allow-broken-syntax")), qPrintable(f.message));
+    QVERIFY2(!f.message.contains(m_dir->path()), qPrintable(f.message)); // the scratch copy is not named
+    QCOMPARE(readAll(m_root + QLatin1Char('/') + py), original);
+    QVERIFY(HistoryStore().applies(m_transport->describe())->isEmpty());
+    // The reviewer's override writes it, and says so.
+    options.allowBrokenSyntax = true;
+    const ApplyReport written = applyPlan(*m_transport, p, options);
+    QCOMPARE(written.files.first().outcome, FileApply::Written);
+    QVERIFY2(written.files.first().message.contains(QStringLiteral("written although it no longer parses as Python")),
+        qPrintable(written.files.first().message));
+    QCOMPARE(readAll(m_root + QLatin1Char('/') + py), broken);
+    // A whole apply parses, and says so.
+    QVERIFY(rollbackApply(*m_transport, written.files.first().journalId));
+    const ApplyReport whole = applyPlan(*m_transport, plan());
+    for (const FileApply& w : whole.files) {
+        QCOMPARE(w.syntax.kind, SyntaxVerdict::Parses);
+        QVERIFY2(w.message.contains(QStringLiteral("parses as ")), qPrintable(w.message));
+    }
+}
+
+void TestApplier::aBrokenCMakeResultIsRefused()
+{
+    const SetPlan p = plan();
+    const FilePlan* f = p.fileFor(QStringLiteral("CMakeLists.txt"));
+    ApplyOptions options;
+    options.onlyFiles = { f->file };
+    options.choices.insert(
+        f->file, FileChoice { f->proposed + "if(NOT WIN32)\n  set(x y)\n", false, { QStringLiteral("x") } });
+    const ApplyReport report = applyPlan(*m_transport, p, options);
+    QCOMPARE(report.files.first().outcome, FileApply::Refused);
+    QVERIFY2(report.files.first().message.contains(QStringLiteral("no longer parses as CMake (line ")),
+        qPrintable(report.files.first().message));
+    QVERIFY2(report.files.first().message.contains(QStringLiteral("has no endif()")),
+        qPrintable(report.files.first().message));
+    QCOMPARE(readAll(f->path), f->original);
+}
+
+// An apply cut off after the rename (its entry pending): the next plan settles it by the
+// file's content (the new text: done), the patches read as applied, and a rollback restores.
+void TestApplier::aCutOffApplyIsRolledForwardAndBack()
+{
+    const QByteArray original = readAll(m_root + QStringLiteral("/CMakeLists.txt"));
+    const SetPlan p = plan();
+    const ApplyReport report = applyPlan(*m_transport, p);
+    QVERIFY(report.ok());
+    // As if the process died before it marked the entries done.
+    for (const FileApply& f : report.files)
+        QVERIFY(HistoryStore().setState(f.journalId, AppliedFile::State::Pending));
+    QVERIFY(HistoryStore().standing(m_transport->describe(), p.root)->isEmpty());
+    const SetPlan again = plan();
+    QCOMPARE(again.count(PatchStatus::AlreadyApplied), 4);
+    QCOMPARE(HistoryStore().standing(m_transport->describe(), p.root)->size(), 2);
+    for (const FileApply& f : report.files)
+        QVERIFY(rollbackApply(*m_transport, f.journalId));
+    QCOMPARE(readAll(m_root + QStringLiteral("/CMakeLists.txt")), original);
+}
+
+// A rollback cut off after it restored the file and before its journal entry: the next
+// rollback finds the original there and finishes the entry instead of refusing.
+void TestApplier::aCutOffRollbackIsFinishedByContent()
+{
+    const QByteArray original = readAll(m_root + QStringLiteral("/CMakeLists.txt"));
+    const ApplyReport report = applyPlan(*m_transport, plan());
+    QVERIFY(report.ok());
+    const FileApply& cmake = report.files.first();
+    QCOMPARE(cmake.file, QStringLiteral("CMakeLists.txt"));
+    QVERIFY(test::writeFile(cmake.path, original));
+    const auto r = rollbackApply(*m_transport, cmake.journalId);
+    QVERIFY2(r, qPrintable(r.error()));
+    QVERIFY2(r->message.contains(QStringLiteral("marked rolled back")), qPrintable(r->message));
+    QVERIFY(HistoryStore().entry(cmake.journalId)->rolledBack());
 }
 
 QTEST_GUILESS_MAIN(TestApplier)

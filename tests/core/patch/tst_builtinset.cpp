@@ -36,6 +36,7 @@ QString statusLetters(const SetPlan& plan)
     for (const PatchPlan& p : plan.patches) {
         switch (p.status) {
         case PatchStatus::WillApply: out << QStringLiteral("W"); break;
+        case PatchStatus::PartlyApplied: out << QStringLiteral("P"); break;
         case PatchStatus::AlreadyApplied: out << QStringLiteral("A"); break;
         case PatchStatus::NotApplicable: out << QStringLiteral("N"); break;
         case PatchStatus::Conflict: out << QStringLiteral("C"); break;

@@ -79,6 +79,9 @@ private Q_SLOTS:
     void builtinSetAllTakenIsByteExact_data();
     void builtinSetAllTakenIsByteExact();
     void decisionsCarryToAnotherTree();
+    void aRejectedHunkOutlivesAPlanWhereItsPatchIsApplied();
+    void hunksInPlaceAreShownNotTaken();
+    void splitEditsAreNamedBeforeApply();
 };
 
 void TestReview::hunksArePerPatchAndAllTakenIsThePlan()
@@ -193,13 +196,16 @@ void TestReview::replanKeepsUnchangedDecisions()
     first.setHunkAccepted(0, 1, false); // beta -> BETA
     const QByteArray written = first.resultFor(kFile);
     const SetPlan again = planOn(written);
-    QCOMPARE(again.patches[0].status, PatchStatus::WillApply); // beta still to do
+    // alpha is in the file, beta still to do: partly applied, not "rejected" (issue #30).
+    QCOMPARE(again.patches[0].status, PatchStatus::PartlyApplied);
+    QCOMPARE(again.patches[0].partsText(), QStringLiteral("1 of 2 edits"));
     QCOMPARE(again.patches[1].status, PatchStatus::WillApply);
     QCOMPARE(again.patches[2].status, PatchStatus::AlreadyApplied);
     const Review second(again, first);
     QCOMPARE(second.hunkCount(0), 1);
     QVERIFY(!second.isHunkAccepted(0, 0));
-    QCOMPARE(second.state(0), ReviewState::Rejected);
+    QCOMPARE(second.state(0), ReviewState::PartlyApplied);
+    QCOMPARE(second.stateText(0), QStringLiteral("partly applied (1 of 2 edits)"));
     QVERIFY(!second.isPatchAccepted(1));
     QCOMPARE(second.state(1), ReviewState::Rejected);
     QCOMPARE(second.state(2), ReviewState::AlreadyApplied);
@@ -314,6 +320,92 @@ void TestReview::decisionsCarryToAnotherTree()
         problems.first().contains(QStringLiteral("two-words")) && problems.first().contains(QStringLiteral("hunk 2")),
         qPrintable(problems.first()));
     QVERIFY(!elsewhere.isPatchAccepted(1)); // the rest still carried over
+}
+
+// Rolling back brings the file back to before the apply; the plan in between may not offer
+// the patch at all (applied, or applied by hand): its hunk decisions are not lost there.
+void TestReview::aRejectedHunkOutlivesAPlanWhereItsPatchIsApplied()
+{
+    Review first(planOn(kText));
+    first.setHunkAccepted(0, 1, false); // beta -> BETA rejected
+    first.setPatchAccepted(1, false);   // gamma-fix unticked
+    // Someone applied everything meanwhile: nothing to review.
+    QByteArray all = kText;
+    all.replace("alpha", "ALPHA2").replace("beta", "BETA").replace("gamma", "GAMMA");
+    const SetPlan applied = planOn(all);
+    QCOMPARE(applied.count(PatchStatus::AlreadyApplied), 3);
+    const Review second(applied, first);
+    // Rolled back: the decisions come back with their hunks.
+    const Review third(planOn(kText), second);
+    QVERIFY(third.isHunkAccepted(0, 0));
+    QVERIFY(!third.isHunkAccepted(0, 1));
+    QCOMPARE(third.state(0), ReviewState::Partly);
+    QVERIFY(!third.isPatchAccepted(1));
+    QCOMPARE(third.resultFor(kFile), first.resultFor(kFile));
+}
+
+// A file planned from its base: the hunks already there are accepted and fixed, the others
+// are chosen; rejecting all of those leaves the patch partly applied, taking them completes it.
+void TestReview::hunksInPlaceAreShownNotTaken()
+{
+    Review first(planOn(kText));
+    first.setHunkAccepted(0, 1, false);
+    const QByteArray written = first.resultFor(kFile);
+    SetPlan again = planSetOnFiles(testSet(), { { kFile, written } }, { { kFile, FileBase { true, kText, 1 } } });
+    again.host = QStringLiteral("local");
+    again.root = QStringLiteral("/tree");
+    QCOMPARE(again.patches[0].status, PatchStatus::PartlyApplied);
+    Review second(again, first);
+    QCOMPARE(second.hunkCount(0), 2);
+    QVERIFY(second.isHunkInPlace(0, 0));
+    QVERIFY(second.isHunkAccepted(0, 0));
+    QVERIFY(!second.isHunkAccepted(0, 1)); // the choice made before the apply
+    QCOMPARE(second.state(0), ReviewState::PartlyApplied);
+    QCOMPARE(second.stateText(0), QStringLiteral("partly applied (1 of 2 hunks)"));
+    second.setHunkAccepted(0, 0, false); // in place: not the review's to take back
+    QVERIFY(second.isHunkAccepted(0, 0));
+    second.setHunkAccepted(0, 1, true);
+    QCOMPARE(second.state(0), ReviewState::WillApply);
+    QCOMPARE(second.stateText(0), QStringLiteral("partly applied (1 of 2 hunks), will apply the rest"));
+    QCOMPARE(second.resultFor(kFile), Review(planOn(kText)).resultFor(kFile));
+    QVERIFY2(second.summary().contains(QStringLiteral("adds 1 of the 1 missing hunks (1 already in the file)")),
+        qPrintable(second.summary()));
+}
+
+void TestReview::splitEditsAreNamedBeforeApply()
+{
+    const auto set = loadPatchSet(QStringLiteral("builtin:sgl-kernel-sm120-cuda13"));
+    QVERIFY(set);
+    const QString py = QStringLiteral("python/sgl_kernel/flash_attn.py");
+    const QByteArray text
+        = test::readData(QStringLiteral("sgl-kernel-variants/2025-04-fa3-option/python/sgl_kernel/flash_attn.py"));
+    const SetPlan plan = planSetOnFiles(set.value(), { { py, text } });
+    int patch = -1;
+    for (int i = 0; i < plan.patches.size(); ++i)
+        if (plan.patches[i].id == QLatin1String("fa3-import-soft-fail"))
+            patch = i;
+    QVERIFY(patch >= 0);
+    Review review(plan);
+    QVERIFY(review.splitEdits().isEmpty());
+    // The hunks of the try/except replacement: take the first, reject the second.
+    const int group = review.hunk(patch, 0).group;
+    QVERIFY(review.hunkCount(patch) >= 2 && review.hunk(patch, 1).group == group);
+    review.setHunkAccepted(patch, 1, false);
+    const QStringList split = review.splitEdits();
+    QCOMPARE(split.size(), 1);
+    QVERIFY2(
+        split.first().contains(QStringLiteral("Keep sgl_kernel importable without FA3")), qPrintable(split.first()));
+    QVERIFY2(split.first().contains(QStringLiteral("are one edit (soft-fail the flash_ops import")),
+        qPrintable(split.first()));
+    QVERIFY2(split.first().contains(QStringLiteral("without 2")), qPrintable(split.first()));
+    QVERIFY2(review.summary().contains(QStringLiteral("These hunks belong together, and you split them")),
+        qPrintable(review.summary()));
+    QVERIFY2(review.stateReason(patch).contains(QStringLiteral("half of it")), qPrintable(review.stateReason(patch)));
+    // The whole edit rejected: nothing split.
+    for (int h = 0; h < review.hunkCount(patch); ++h)
+        if (review.hunk(patch, h).group == group)
+            review.setHunkAccepted(patch, h, false);
+    QVERIFY(review.splitEdits().isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestReview)

@@ -7,6 +7,7 @@
 #include "core/patch/applier.h"
 #include "core/patch/patchplan.h"
 #include "core/patch/patchset.h"
+#include "core/patch/review.h"
 #include "core/patch/rootpath.h"
 #include "core/ssh/sshtransport.h"
 #include "core/store/database.h"
@@ -120,6 +121,7 @@ private Q_SLOTS:
     void backupsKeepOwnerGroupMode_data();
     void backupsKeepOwnerGroupMode();
     void canonicalRootsOverSsh();
+    void everySubsetOfThePythonHunks();
 
 private:
     QTemporaryDir m_state;
@@ -625,6 +627,94 @@ void TestPatchSsh::canonicalRootsOverSsh()
                  QStringLiteral("sk link/"))
                  .root,
         home + QStringLiteral("/sgl-kernel"));
+}
+
+// Issue #30's first path, for every choice a reviewer can make: each subset of the built-in
+// python patch's hunks is applied to the demo server's flash_attn.py. Either the result
+// compiles with python3 -m py_compile, or the apply refuses it (the server's python said
+// so) and the file is untouched. The plan afterwards reads "already applied" only when every
+// hunk was taken; otherwise "partly applied (k of n hunks)" with exactly the missing hunks
+// offered, and taking them completes the patch. Each round is rolled back.
+void TestPatchSsh::everySubsetOfThePythonHunks()
+{
+    KF_START_DEMO_HOST(demo);
+    auto connected = SshTransport::connect(demo.profile());
+    QVERIFY2(connected, qPrintable(connected.error()));
+    const std::shared_ptr<Transport> t = connected.value();
+    const auto set = loadPatchSet(QStringLiteral("builtin:sgl-kernel-sm120-cuda13"));
+    QVERIFY(set);
+    const QString file = QStringLiteral("python/sgl_kernel/flash_attn.py");
+    const QString local = demo.homeDir() + QStringLiteral("/sgl-kernel/") + file;
+    const QByteArray original = test::readFile(local);
+    const SetPlan first = planSet(*t, set.value(), QStringLiteral("sgl-kernel"));
+    QVERIFY2(first, qPrintable(first.error));
+    int py = -1;
+    for (int i = 0; i < first.patches.size(); ++i)
+        if (first.patches[i].id == QLatin1String("fa3-import-soft-fail"))
+            py = i;
+    QVERIFY(py >= 0);
+    const int n = int(first.patches[py].patchHunks.size());
+    QVERIFY2(n >= 2 && n <= 6, qPrintable(QString::number(n)));
+    const QByteArray full = first.fileFor(file)->proposed;
+    auto compiles = [&](const QByteArray& text) {
+        const QString copy = m_state.filePath(QStringLiteral("check.py"));
+        writeFile(copy, text);
+        return test::runProgram(QStringLiteral("python3"), { QStringLiteral("-m"), QStringLiteral("py_compile"), copy })
+                   .exitCode
+            == 0;
+    };
+    int refusedCount = 0, partly = 0;
+    for (int subset = 1; subset < (1 << n); ++subset) {
+        const QString round = QStringLiteral("subset %1 of %2 hunks").arg(subset).arg(n);
+        QCOMPARE(test::readFile(local), original);
+        const SetPlan plan = planSet(*t, set.value(), QStringLiteral("sgl-kernel"));
+        QVERIFY2(plan.patches[py].status == PatchStatus::WillApply, qPrintable(round));
+        Review review(plan);
+        QList<bool> taken;
+        for (int h = 0; h < n; ++h) {
+            taken.append(subset & (1 << h));
+            review.setHunkAccepted(py, h, taken.last());
+        }
+        ApplyOptions options = review.applyOptions();
+        options.onlyFiles = { file };
+        const ApplyReport report = applyPlan(*t, plan, options);
+        QCOMPARE(report.files.size(), 1);
+        const FileApply& f = report.files.first();
+        if (f.outcome == FileApply::Refused) {
+            QVERIFY2(f.unparsable, qPrintable(round + QStringLiteral(": ") + f.message));
+            QVERIFY2(f.message.contains(QStringLiteral("no longer parses as Python")), qPrintable(f.message));
+            QVERIFY2(
+                !compiles(review.resultFor(file)), qPrintable(round + QStringLiteral(": refused, yet it compiles")));
+            QCOMPARE(test::readFile(local), original);
+            const SetPlan after = planSet(*t, set.value(), QStringLiteral("sgl-kernel"));
+            QVERIFY2(after.patches[py].status == PatchStatus::WillApply, qPrintable(round));
+            ++refusedCount;
+            continue;
+        }
+        QVERIFY2(f.outcome == FileApply::Written, qPrintable(round + QStringLiteral(": ") + f.message));
+        QVERIFY2(compiles(test::readFile(local)), qPrintable(round + QStringLiteral(": written and broken")));
+        const SetPlan after = planSet(*t, set.value(), QStringLiteral("sgl-kernel"));
+        const PatchPlan& p = after.patches[py];
+        const QString what = round + QStringLiteral(": ") + statusText(p.status) + QStringLiteral(" — ") + p.reason;
+        if (subset == (1 << n) - 1) {
+            QVERIFY2(p.status == PatchStatus::AlreadyApplied, qPrintable(what));
+        } else {
+            ++partly;
+            QVERIFY2(p.status == PatchStatus::PartlyApplied, qPrintable(what));
+            QCOMPARE(p.partsText(), QStringLiteral("%1 of %2 hunks").arg(taken.count(true)).arg(n));
+            QCOMPARE(p.patchHunks.size(), n);
+            for (int h = 0; h < n; ++h)
+                QCOMPARE(p.patchHunks[h].inPlace, bool(taken[h]));
+            // The missing hunks stay applicable: taking them gives the whole patch.
+            const Review rest(after);
+            QCOMPARE(rest.resultFor(file), full);
+        }
+        for (const RollbackResult& r : runRollback(*t, planRollback(t->describe(), { f.journalId }).value()))
+            QVERIFY2(r.ok, qPrintable(round + QStringLiteral(": ") + r.message));
+    }
+    qInfo("%d subsets refused as broken Python, %d written partly, 1 whole", refusedCount, partly);
+    QVERIFY(refusedCount >= 1); // the issue's split (hunk 2 rejected) is among them
+    QCOMPARE(test::readFile(local), original);
 }
 
 QTEST_GUILESS_MAIN(TestPatchSsh)

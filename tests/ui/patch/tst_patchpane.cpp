@@ -15,6 +15,7 @@
 
 #include <QAbstractButton>
 #include <QApplication>
+#include <QCheckBox>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
@@ -78,18 +79,25 @@ struct Dialog
     QString text;
     bool seen = false;
 };
-void answerNextDialog(Dialog* out, const QString& screenshot, int triesLeft = 1200)
+void answerNextDialog(Dialog* out, const QString& screenshot, bool writeBroken = false, int triesLeft = 1200)
 {
     QTimer::singleShot(50, qApp, [=] {
         auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
         if (!box) {
             if (triesLeft > 0)
-                answerNextDialog(out, screenshot, triesLeft - 1);
+                answerNextDialog(out, screenshot, writeBroken, triesLeft - 1);
             return;
         }
         out->title = box->windowTitle();
         out->text = box->text();
         out->seen = true;
+        if (writeBroken) {
+            auto* check = box->findChild<QCheckBox*>(QStringLiteral("allowBrokenSyntax"));
+            if (check)
+                check->setChecked(true);
+            else
+                out->text += QStringLiteral("\n(no allowBrokenSyntax box)");
+        }
         box->grab().save(test::screenshotPath(screenshot));
         for (QAbstractButton* b : box->buttons()) {
             const QMessageBox::ButtonRole role = box->buttonRole(b);
@@ -127,16 +135,28 @@ struct DemoPane
         QVERIFY(QTest::qWaitForWindowActive(pane.get()));
     }
     QTreeWidget* tree() const { return pane->findChild<QTreeWidget*>(QStringLiteral("patchTree")); }
+    QString outcome() const { return pane->findChild<QLabel*>(QStringLiteral("patchOutcome"))->text(); }
+    QString status() const { return pane->findChild<QLabel*>(QStringLiteral("patchStatus"))->text(); }
+    // Selects every history row and rolls them back through the real dialog; waits for the re-plan.
+    void rollBackAll(Dialog* dialog)
+    {
+        QTableWidget* table = history();
+        table->selectAll();
+        QSignalSpy planned(pane.get(), &PatchPane::planShown);
+        answerNextDialog(dialog, QStringLiteral("patchpane-rollback-all"));
+        QTest::mouseClick(pane->findChild<QPushButton*>(QStringLiteral("rollBack")), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(dialog->seen && planned.size() >= 1 && !pane->isBusy(), 60000);
+    }
     QTableWidget* history() const { return pane->findChild<QTableWidget*>(QStringLiteral("patchHistory")); }
     QWidget* diffLeft() const { return pane->findChild<QWidget*>(QStringLiteral("diffLeft")); }
     QTextBrowser* why() const { return pane->findChild<QTextBrowser*>(); }
     // Clicks Apply and waits for the apply, the history and the new plan.
-    void apply(Dialog* dialog, const QString& screenshot)
+    void apply(Dialog* dialog, const QString& screenshot, bool writeBroken = false)
     {
         QSignalSpy applied(pane.get(), &PatchPane::applyFinished);
         QSignalSpy planned(pane.get(), &PatchPane::planShown);
         QSignalSpy loaded(pane.get(), &PatchPane::historyLoaded);
-        answerNextDialog(dialog, screenshot);
+        answerNextDialog(dialog, screenshot, writeBroken);
         QTest::mouseClick(pane->findChild<QPushButton*>(QStringLiteral("applyPatches")), Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(applied.size(), 1, 60000);
         QTRY_VERIFY_WITH_TIMEOUT(planned.size() == 1 && loaded.size() >= 1 && !pane->isBusy(), 60000);
@@ -159,6 +179,10 @@ private Q_SLOTS:
     void nextAndPreviousMoveTreeDiffAndWhy();
     void rollBackAnOlderApply();
     void returnInTheApplyDialogApplies();
+    void partlyAppliedShowsTheMissingHunk();
+    void choicesSurviveRollback_data();
+    void choicesSurviveRollback();
+    void aSplitPythonEditIsRefusedUnlessOverridden();
 
 private:
     QTemporaryDir m_dir;
@@ -567,6 +591,160 @@ void TestPatchPane::returnInTheApplyDialogApplies()
     QVERIFY(sawDialog);
     QTRY_COMPARE_WITH_TIMEOUT(applied.size(), 1, 30000);
     QCOMPARE(test::readFile(root + QLatin1Char('/') + kCmake), expected);
+}
+
+// Issue #30: "Let -DSGL_KERNEL_ENABLE_FA3..." with its second hunk rejected, applied. The
+// re-plan says "partly applied (1 of 2 hunks)" (before: "rejected"): hunk 1 in the file,
+// hunk 2 still there to take, and still rejected; taking it completes the patch.
+void TestPatchPane::partlyAppliedShowsTheMissingHunk()
+{
+    KF_START_DEMO_HOST(demo);
+    const QString cmake = demo.homeDir() + QStringLiteral("/sgl-kernel/") + kCmake;
+    DemoPane d;
+    d.open(demo);
+    if (QTest::currentTestFailed())
+        return;
+    QTreeWidget* tree = d.tree();
+    QTreeWidgetItem* fa3 = patchItem(tree, QStringLiteral("fa3-option-respected"));
+    QCOMPARE(fa3->childCount(), 2);
+    fa3->child(1)->setCheckState(0, Qt::Unchecked);
+    QCOMPARE(fa3->text(1), QStringLiteral("partly (1 of 2 hunks)"));
+    Dialog first;
+    d.apply(&first, QStringLiteral("patchpane-apply-partly"));
+    QVERIFY2(first.text.contains(QStringLiteral("fa3-option-respected): 1 of 2 hunks")), qPrintable(first.text));
+    QVERIFY(test::readFile(cmake).contains("set(SGL_KERNEL_FA3_USER_SET ON)"));
+    QVERIFY(!test::readFile(cmake).contains("if(NOT SGL_KERNEL_FA3_USER_SET)"));
+
+    fa3 = patchItem(tree, QStringLiteral("fa3-option-respected"));
+    QCOMPARE(fa3->text(1), QStringLiteral("partly applied (1 of 2 hunks)"));
+    QCOMPARE(fa3->childCount(), 2);
+    QCOMPARE(fa3->child(0)->text(1), QStringLiteral("in the file"));
+    QVERIFY(!(fa3->child(0)->flags() & Qt::ItemIsUserCheckable));
+    QCOMPARE(fa3->child(1)->text(1), QStringLiteral("rejected"));
+    QVERIFY(fa3->child(1)->flags() & Qt::ItemIsUserCheckable);
+    QCOMPARE(fa3->child(1)->checkState(0), Qt::Unchecked);
+    QVERIFY2(d.status().contains(QStringLiteral("1 partly applied")), qPrintable(d.status()));
+    QVERIFY(d.pane->grab().save(test::screenshotPath(QStringLiteral("patchpane-partly-applied"))));
+
+    fa3->child(1)->setCheckState(0, Qt::Checked);
+    QCOMPARE(fa3->text(1), QStringLiteral("partly applied (1 of 2 hunks), will apply the rest"));
+    Dialog rest;
+    d.apply(&rest, QStringLiteral("patchpane-apply-the-rest"));
+    QVERIFY2(rest.text.contains(QStringLiteral("adds 1 of the 1 missing hunks (1 already in the file)")),
+        qPrintable(rest.text));
+    QCOMPARE(patchItem(tree, QStringLiteral("fa3-option-respected"))->text(1), QStringLiteral("already applied"));
+    QVERIFY(test::readFile(cmake).contains("if(NOT SGL_KERNEL_FA3_USER_SET)"));
+}
+
+void TestPatchPane::choicesSurviveRollback_data()
+{
+    QTest::addColumn<bool>("pythonFirst");
+    QTest::newRow("python hunk with Space, then the CMake hunk's box") << true;
+    QTest::newRow("CMake hunk with Space, then the python hunk's box") << false;
+}
+
+// Issue #30: reject hunk 2 of the python patch and of "Let -DSGL_KERNEL_ENABLE_FA3...",
+// Apply (writing the split python, as the reviewer insists), roll everything back: both
+// hunks are still rejected (before: they came back accepted and the next Apply wrote them),
+// clicked in either order, and the next Apply writes the same files.
+void TestPatchPane::choicesSurviveRollback()
+{
+    QFETCH(bool, pythonFirst);
+    KF_START_DEMO_HOST(demo);
+    const QString cmake = demo.homeDir() + QStringLiteral("/sgl-kernel/") + kCmake;
+    const QString flash = demo.homeDir() + QStringLiteral("/sgl-kernel/") + kFlashAttn;
+    const QByteArray cmakeBefore = test::readFile(cmake);
+    const QByteArray flashBefore = test::readFile(flash);
+    DemoPane d;
+    d.open(demo);
+    if (QTest::currentTestFailed())
+        return;
+    QTreeWidget* tree = d.tree();
+    auto withSpace = [&](const QString& id) {
+        tree->setCurrentItem(patchItem(tree, id));
+        d.diffLeft()->setFocus();
+        QTest::keyClick(d.diffLeft(), Qt::Key_N);
+        QTest::keyClick(d.diffLeft(), Qt::Key_Space);
+    };
+    auto withBox = [&](const QString& id) { patchItem(tree, id)->child(1)->setCheckState(0, Qt::Unchecked); };
+    const QString py = QStringLiteral("fa3-import-soft-fail");
+    const QString fa3 = QStringLiteral("fa3-option-respected");
+    if (pythonFirst) {
+        withSpace(py);
+        withBox(fa3);
+    } else {
+        withSpace(fa3);
+        withBox(py);
+    }
+    auto expectRejected = [&](const QString& when) {
+        for (const QString& id : { py, fa3 }) {
+            QTreeWidgetItem* item = patchItem(tree, id);
+            QVERIFY2(item->childCount() >= 2, qPrintable(id));
+            QVERIFY2(item->child(1)->checkState(0) == Qt::Unchecked,
+                qPrintable(when + QStringLiteral(": ") + id + QStringLiteral(": hunk 2 accepted")));
+            QVERIFY2(item->text(1).startsWith(QStringLiteral("partly (")),
+                qPrintable(id + QStringLiteral(": ") + item->text(1)));
+        }
+    };
+    expectRejected(QStringLiteral("before the apply"));
+    Dialog first;
+    d.apply(&first, QStringLiteral("patchpane-apply-choices"), true);
+    const QByteArray cmakeWritten = test::readFile(cmake);
+    const QByteArray flashWritten = test::readFile(flash);
+    QVERIFY(cmakeWritten != cmakeBefore && flashWritten != flashBefore);
+
+    Dialog undo;
+    d.rollBackAll(&undo);
+    QCOMPARE(test::readFile(cmake), cmakeBefore);
+    QCOMPARE(test::readFile(flash), flashBefore);
+    expectRejected(QStringLiteral("after the rollback"));
+    if (QTest::currentTestFailed())
+        return;
+    Dialog second;
+    d.apply(&second, QStringLiteral("patchpane-apply-after-rollback"), true);
+    QCOMPARE(test::readFile(cmake), cmakeWritten);
+    QCOMPARE(test::readFile(flash), flashWritten);
+}
+
+// Issue #30's first path in the window: "Keep sgl_kernel importable without FA3" with only its
+// second hunk rejected. The Apply dialog says the hunks belong together; Apply refuses the
+// result (it is no longer Python: the server's python says where) and writes nothing; the
+// patch is never called "already applied". Ticking the dialog's override writes it, and the
+// plan then says "partly applied" with the missing hunk still offered.
+void TestPatchPane::aSplitPythonEditIsRefusedUnlessOverridden()
+{
+    KF_START_DEMO_HOST(demo);
+    const QString flash = demo.homeDir() + QStringLiteral("/sgl-kernel/") + kFlashAttn;
+    const QByteArray flashBefore = test::readFile(flash);
+    DemoPane d;
+    d.open(demo);
+    if (QTest::currentTestFailed())
+        return;
+    QTreeWidgetItem* py = patchItem(d.tree(), QStringLiteral("fa3-import-soft-fail"));
+    QVERIFY(py->childCount() >= 2);
+    py->child(1)->setCheckState(0, Qt::Unchecked);
+    d.tree()->setCurrentItem(py);
+    QVERIFY2(d.why()->toPlainText().contains(QStringLiteral("half of it")), qPrintable(d.why()->toPlainText()));
+    Dialog refused;
+    d.apply(&refused, QStringLiteral("patchpane-apply-split"));
+    QVERIFY2(refused.text.contains(QStringLiteral("These hunks belong together, and you split them")),
+        qPrintable(refused.text));
+    QVERIFY2(d.outcome().contains(QStringLiteral("no longer parses as Python (line ")), qPrintable(d.outcome()));
+    QCOMPARE(test::readFile(flash), flashBefore);
+    py = patchItem(d.tree(), QStringLiteral("fa3-import-soft-fail"));
+    QVERIFY2(py->text(1).startsWith(QStringLiteral("partly (")), qPrintable(py->text(1)));
+    QVERIFY(d.pane->grab().save(test::screenshotPath(QStringLiteral("patchpane-split-refused"))));
+
+    Dialog forced;
+    d.apply(&forced, QStringLiteral("patchpane-apply-split-forced"), true);
+    QVERIFY2(!forced.text.contains(QStringLiteral("no allowBrokenSyntax box")), qPrintable(forced.text));
+    QVERIFY(test::readFile(flash) != flashBefore);
+    QVERIFY2(d.outcome().contains(QStringLiteral("written although it no longer parses as Python")),
+        qPrintable(d.outcome()));
+    py = patchItem(d.tree(), QStringLiteral("fa3-import-soft-fail"));
+    QVERIFY2(py->text(1).startsWith(QStringLiteral("partly applied (")), qPrintable(py->text(1)));
+    QCOMPARE(py->child(1)->text(1), QStringLiteral("rejected"));
+    QVERIFY2(!d.status().contains(QStringLiteral("4 already applied")), qPrintable(d.status()));
 }
 
 QTEST_MAIN(TestPatchPane)
