@@ -51,19 +51,16 @@ namespace {
 
 PatchPlan planRecipe(const Patch& patch, const QString& text, PatchPlan p)
 {
-    for (const Condition& c : patch.requirements) {
-        if (!c.matches(text)) {
-            p.status = PatchStatus::NotApplicable;
-            p.reason = patch.requiresNote.isEmpty()
-                ? QStringLiteral("this version of %1 has no %2").arg(patch.file, c.describe())
-                : patch.requiresNote;
-            return p;
-        }
+    if (const auto na = unmetRequirement(patch, text)) {
+        p.status = PatchStatus::NotApplicable;
+        p.notApplicable = na->kind;
+        p.reason = na->reason;
+        return p;
     }
     for (const Condition& c : patch.appliedIf) {
-        if (c.matches(text)) {
+        if (const int line = c.firstLine(text)) {
             p.status = PatchStatus::AlreadyApplied;
-            p.reason = QStringLiteral("recognised as applied: the file has %1").arg(c.describe());
+            p.reason = QStringLiteral("recognised as applied: the file has %1 at line %2").arg(c.describe()).arg(line);
             return p;
         }
     }
@@ -108,10 +105,13 @@ PatchPlan planRecipe(const Patch& patch, const QString& text, PatchPlan p)
         p.status = PatchStatus::AlreadyApplied;
         p.reason = QStringLiteral("every edit is already in place");
     } else {
+        QStringList sought;
+        for (const RecipeEdit& e : patch.edits)
+            sought.append(e.match.describe());
         p.status = PatchStatus::NotApplicable;
-        p.reason = QStringLiteral("none of its places exist in this version (%1 optional edit%2 found nothing)")
-                       .arg(optionalMissing)
-                       .arg(optionalMissing == 1 ? QString() : QStringLiteral("s"));
+        p.notApplicable = NotApplicableKind::OlderThanProblem;
+        p.reason = QStringLiteral("none of its places exist in this version: looked for %1, found none")
+                       .arg(sought.join(QStringLiteral(" and ")));
     }
     return p;
 }
@@ -143,8 +143,10 @@ PatchPlan planDiffPatch(const Patch& patch, const std::optional<QString>& text, 
             p.status = PatchStatus::AlreadyApplied;
             p.reason = QStringLiteral("the file is already gone");
         } else {
+            const Inapplicability na = fileNotThere(patch.file);
             p.status = PatchStatus::NotApplicable;
-            p.reason = QStringLiteral("%1 does not exist in this tree").arg(patch.file);
+            p.notApplicable = na.kind;
+            p.reason = na.reason;
         }
         return p;
     }
@@ -214,8 +216,10 @@ PatchPlan planPatch(const Patch& patch, const std::optional<QString>& text)
     if (patch.fromDiff)
         return planDiffPatch(patch, text, p);
     if (!text) {
+        const Inapplicability na = fileNotThere(patch.file);
         p.status = PatchStatus::NotApplicable;
-        p.reason = QStringLiteral("%1 does not exist in this tree").arg(patch.file);
+        p.notApplicable = na.kind;
+        p.reason = na.reason;
         return p;
     }
     return planRecipe(patch, *text, p);
@@ -270,34 +274,11 @@ SetPlan planSetOnFiles(const PatchSet& set, const QMap<QString, QByteArray>& fil
     return plan;
 }
 
-QString resolveRoot(Transport& transport, const PatchSet& set, const QString& root)
-{
-    if (set.markers.isEmpty())
-        return root;
-    auto hasAll = [&](const QString& dir) {
-        for (const QString& m : set.markers) {
-            const auto st = transport.stat(dir + QLatin1Char('/') + m);
-            if (!st || !st->exists)
-                return false;
-        }
-        return true;
-    };
-    if (hasAll(root))
-        return root;
-    for (const QString& sub : set.subdirs) {
-        const QString candidate = root + QLatin1Char('/') + sub;
-        if (hasAll(candidate))
-            return candidate;
-    }
-    return root;
-}
-
 SetPlan planSet(Transport& transport, const PatchSet& set, const QString& rootIn, const std::atomic<bool>* stop)
 {
     QString root = rootIn;
     while (root.size() > 1 && root.endsWith(QLatin1Char('/')))
         root.chop(1);
-    root = resolveRoot(transport, set, root);
     auto failed = [&](const QString& error) {
         SetPlan plan;
         plan.set = set;
@@ -306,6 +287,10 @@ SetPlan planSet(Transport& transport, const PatchSet& set, const QString& rootIn
         plan.error = error;
         return plan;
     };
+    const auto target = locateTarget(transport, set, root);
+    if (!target)
+        return failed(target.error());
+    root = target->dir;
     // Plans, the journal and messages name the root one way (rootpath.h, canonicalRoot).
     const auto canonical = canonicalRoot(transport, root);
     if (!canonical)
@@ -342,12 +327,21 @@ SetPlan planSet(Transport& transport, const PatchSet& set, const QString& rootIn
     }
     SetPlan plan = planSetOnFiles(set, files);
     plan.root = root;
+    plan.rootNote = target->note;
     plan.host = transport.describe();
     for (FilePlan& f : plan.files) {
         const RootPath w = where.value(f.file);
         f.path = w.path.isEmpty() ? root + QLatin1Char('/') + f.file : w.path;
         f.viaSymlink = w.isSymlink;
         f.mode = modes.value(f.file, 0);
+    }
+    // A missing file's reason names the path looked at, and where the target was sought.
+    for (PatchPlan& p : plan.patches) {
+        if (p.notApplicable != NotApplicableKind::NoFile)
+            continue;
+        p.reason = fileNotThere(p.file, root + QLatin1Char('/') + p.file).reason;
+        if (!target->found)
+            p.reason += QStringLiteral("; ") + target->note;
     }
     log::patch()->info("planned {} on {}:{}: {} will apply, {} already applied, {} not applicable, {} conflicts",
         set.name.toStdString(), plan.host.toStdString(), root.toStdString(), plan.count(PatchStatus::WillApply),
