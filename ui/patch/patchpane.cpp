@@ -372,13 +372,15 @@ void PatchPane::showPlan(const patch::SetPlan& plan)
     rebuildTree();
     if (!plan.files.isEmpty())
         selectFile(plan.files.first().file);
-    setBusy(false,
-        tr("%1 on %2:%3 \u2014 %4 will apply, %5 already applied, %6 not applicable, %7 conflict(s)")
-            .arg(plan.set.name, plan.host, plan.root)
-            .arg(plan.count(PatchStatus::WillApply))
-            .arg(plan.count(PatchStatus::AlreadyApplied))
-            .arg(plan.count(PatchStatus::NotApplicable))
-            .arg(plan.count(PatchStatus::Conflict)));
+    QString summary = tr("%1 on %2:%3 \u2014 %4 will apply, %5 already applied, %6 not applicable, %7 conflict(s)")
+                          .arg(plan.set.name, plan.host, plan.root)
+                          .arg(plan.count(PatchStatus::WillApply))
+                          .arg(plan.count(PatchStatus::AlreadyApplied))
+                          .arg(plan.count(PatchStatus::NotApplicable))
+                          .arg(plan.count(PatchStatus::Conflict));
+    if (!plan.rootNote.isEmpty())
+        summary += QStringLiteral("\n") + plan.rootNote; // which layout and folder, or where it looked
+    setBusy(false, summary);
     Q_EMIT planShown(int(plan.patches.size()));
 }
 
