@@ -50,13 +50,8 @@ public:
         int depth = 0;
         while (m_pos < m_text.size() && m_out.error.isEmpty()) {
             const QChar c = m_text[m_pos];
-            if (c == QLatin1Char('\n')) {
-                ++m_line;
-                ++m_pos;
-            } else if (isSpace(c)) {
-                ++m_pos;
-            } else if (c == QLatin1Char('#')) {
-                comment();
+            if (separation()) {
+                continue;
             } else if (isIdentifierStart(c)) {
                 CMakeCommand cmd;
                 if (!command(cmd))
@@ -112,6 +107,23 @@ private:
         return true;
     }
 
+    // Past one separation at m_pos (a space, a line break or a comment): whether there was one.
+    bool separation()
+    {
+        const QChar c = m_text[m_pos];
+        if (c == QLatin1Char('\n')) {
+            ++m_line;
+            ++m_pos;
+        } else if (isSpace(c)) {
+            ++m_pos;
+        } else if (c == QLatin1Char('#')) {
+            comment();
+        } else {
+            return false;
+        }
+        return true;
+    }
+
     void comment()
     {
         CMakeComment c;
@@ -151,13 +163,8 @@ private:
                 return false;
             }
             const QChar c = m_text[m_pos];
-            if (c == QLatin1Char('\n')) {
-                ++m_line;
-                ++m_pos;
-            } else if (isSpace(c)) {
-                ++m_pos;
-            } else if (c == QLatin1Char('#')) {
-                comment();
+            if (separation()) {
+                continue;
             } else if (c == QLatin1Char('(') || c == QLatin1Char(')')) {
                 if (c == QLatin1Char(')') && nesting == 0) {
                     ++m_pos;

@@ -65,7 +65,7 @@ PatchPlan planRecipe(const Patch& patch, const QString& text, PatchPlan p)
         }
     }
     QString work = text;
-    int changed = 0, there = 0, optionalMissing = 0;
+    int changed = 0, there = 0;
     for (qsizetype i = 0; i < patch.edits.size(); ++i) {
         const RecipeEdit& e = patch.edits[i];
         const EditOutcome o = applyEdit(e, &work);
@@ -81,7 +81,6 @@ PatchPlan planRecipe(const Patch& patch, const QString& text, PatchPlan p)
             break;
         case EditOutcome::Missing:
             if (e.optional) {
-                ++optionalMissing;
                 p.notes.append(QStringLiteral("%1: not in this version (%2)").arg(head, o.message));
                 break;
             }

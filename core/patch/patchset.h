@@ -18,9 +18,9 @@
 //   title: sgl-kernel for Blackwell (SM120) on CUDA 13
 //   description: |  ...
 //   target:
-//     name: sgl-kernel
-//     markers: [CMakeLists.txt, python/sgl_kernel]   # must exist below the root
-//     subdirs: [sgl-kernel]                          # tried when the root is a parent checkout
+//     name: sgl-kernel           # this name: the tree is found as core/sglkernel/kerneltree.h finds it
+//     markers: [CMakeLists.txt, python/sgl_kernel]   # other targets: must exist below the root
+//     subdirs: [sub/dir]                             # other targets: tried when the root is a parent
 //   patches:
 //     - id: cmake-policy-guards
 //       title: Guard cmake_policy(SET ...) for older CMake

@@ -8,22 +8,6 @@
 
 namespace kf::patch {
 
-namespace {
-
-Result<bool> hasAll(Transport& transport, const QStringList& markers, const QString& dir)
-{
-    for (const QString& m : markers) {
-        const auto st = transport.stat(dir + QLatin1Char('/') + m);
-        if (!st && st.kind() != ErrorKind::NotFound)
-            return Result<bool>::failure(st.error(), st.kind());
-        if (!st || !st->exists)
-            return false;
-    }
-    return true;
-}
-
-} // namespace
-
 Result<TargetRoot> locateTarget(Transport& transport, const PatchSet& set, const QString& rootIn)
 {
     QString root = rootIn;
@@ -49,7 +33,7 @@ Result<TargetRoot> locateTarget(Transport& transport, const PatchSet& set, const
     if (set.markers.isEmpty())
         return t;
     QStringList looked { root };
-    const auto here = hasAll(transport, set.markers, root);
+    const auto here = sglkernel::holdsAll(transport, root, set.markers);
     if (!here)
         return Result<TargetRoot>::failure(here.error(), here.kind());
     if (*here)
@@ -57,7 +41,7 @@ Result<TargetRoot> locateTarget(Transport& transport, const PatchSet& set, const
     for (const QString& sub : set.subdirs) {
         const QString candidate = root + QLatin1Char('/') + sub;
         looked.append(candidate);
-        const auto found = hasAll(transport, set.markers, candidate);
+        const auto found = sglkernel::holdsAll(transport, candidate, set.markers);
         if (!found)
             return Result<TargetRoot>::failure(found.error(), found.kind());
         if (*found) {

@@ -15,19 +15,25 @@ QString joined(const QStringList& items)
     return items.mid(0, items.size() - 1).join(QStringLiteral(", ")) + QStringLiteral(" and ") + items.last();
 }
 
-QString markersText()
+QStringList markers()
 {
     QStringList m;
     for (const char* marker : kKernelTreeMarkers)
         m.append(QLatin1String(marker));
-    return joined(m);
+    return m;
 }
 
-// Whether every marker exists below dir.
-Result<bool> holdsTree(Transport& transport, const QString& dir)
+QString markersText()
 {
-    for (const char* marker : kKernelTreeMarkers) {
-        const auto st = transport.stat(dir + QLatin1Char('/') + QLatin1String(marker));
+    return joined(markers());
+}
+
+} // namespace
+
+Result<bool> holdsAll(Transport& transport, const QString& dir, const QStringList& markers)
+{
+    for (const QString& marker : markers) {
+        const auto st = transport.stat(dir + QLatin1Char('/') + marker);
         if (!st && st.kind() != ErrorKind::NotFound)
             return Result<bool>::failure(st.error(), st.kind());
         if (!st || !st->exists)
@@ -35,8 +41,6 @@ Result<bool> holdsTree(Transport& transport, const QString& dir)
     }
     return true;
 }
-
-} // namespace
 
 const LayoutRule& layoutRule(KernelLayout layout)
 {
@@ -85,7 +89,7 @@ Result<KernelTreeSearch> findKernelTree(Transport& transport, const QString& roo
         root.chop(1);
     KernelTreeSearch search;
     search.looked.append(root);
-    const auto here = holdsTree(transport, root);
+    const auto here = holdsAll(transport, root, markers());
     if (!here)
         return Result<KernelTreeSearch>::failure(here.error(), here.kind());
     if (*here) {
@@ -104,7 +108,7 @@ Result<KernelTreeSearch> findKernelTree(Transport& transport, const QString& roo
     for (const LayoutRule& rule : kKernelLayouts) {
         const QString dir = root + QLatin1Char('/') + QLatin1String(rule.subdir);
         search.looked.append(dir);
-        const auto found = holdsTree(transport, dir);
+        const auto found = holdsAll(transport, dir, markers());
         if (!found)
             return Result<KernelTreeSearch>::failure(found.error(), found.kind());
         if (!*found)

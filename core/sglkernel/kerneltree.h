@@ -67,6 +67,10 @@ struct KernelTreeSearch
 // does (the connection); a root that holds no tree is a search without `tree`.
 Result<KernelTreeSearch> findKernelTree(Transport& transport, const QString& root);
 
+// Whether every one of `markers` exists below dir (a missing one is no error); also the check of
+// patch sets' own markers (core/patch/targetroot.h).
+Result<bool> holdsAll(Transport& transport, const QString& dir, const QStringList& markers);
+
 // The layout of a folder that is itself a kernel tree, from its (real) path.
 KernelLayout layoutOfTreePath(const QString& path);
 

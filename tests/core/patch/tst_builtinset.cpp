@@ -42,6 +42,16 @@ QMap<QString, QByteArray> readTree(const QString& dir)
     return files;
 }
 
+// The files as the plan leaves them.
+QMap<QString, QByteArray> patchedFiles(const QMap<QString, QByteArray>& files, const SetPlan& plan)
+{
+    QMap<QString, QByteArray> patched = files;
+    for (const FilePlan& f : plan.files)
+        if (f.exists)
+            patched[f.file] = f.proposed;
+    return patched;
+}
+
 QString statusLetters(const SetPlan& plan)
 {
     QStringList out;
@@ -178,6 +188,16 @@ test::ProcessOutput importWithoutFlashOps(const QByteArray& flashAttn, const QSt
 // ---- The corpus ---------------------------------------------------------------------------
 
 // SOURCE: "key: value" lines; "expect:" may repeat ("<patch id> <status key> [<not-applicable kind>]").
+// importWithoutFlashOps once per distinct file (many versions' flash_attn.py models are the same).
+test::ProcessOutput importOnce(const QByteArray& flashAttn, const QString& dir, bool softFail)
+{
+    static QHash<QPair<QByteArray, bool>, test::ProcessOutput> done;
+    const auto key = qMakePair(flashAttn, softFail);
+    if (const auto it = done.constFind(key); it != done.constEnd())
+        return *it;
+    return done[key] = importWithoutFlashOps(flashAttn, dir, softFail);
+}
+
 QMultiMap<QString, QString> readSource(const QString& folder)
 {
     QMultiMap<QString, QString> out;
@@ -414,10 +434,7 @@ void TestBuiltinSet::variants()
 
     QTemporaryDir tmp;
     QVERIFY(tmp.isValid());
-    QMap<QString, QByteArray> patched = files;
-    for (const FilePlan& f : plan.files)
-        if (f.exists)
-            patched[f.file] = f.proposed;
+    const QMap<QString, QByteArray> patched = patchedFiles(files, plan);
 
     // The patched CMake still has a sound control structure, checked by us and by cmake -P.
     const QString cmake = QString::fromUtf8(patched.value(QStringLiteral("CMakeLists.txt")));
@@ -538,10 +555,7 @@ void TestBuiltinSet::corpus()
 
     QTemporaryDir tmp;
     QVERIFY(tmp.isValid());
-    QMap<QString, QByteArray> patched = files;
-    for (const FilePlan& f : plan.files)
-        if (f.exists)
-            patched[f.file] = f.proposed;
+    const QMap<QString, QByteArray> patched = patchedFiles(files, plan);
     const QString before = QString::fromUtf8(files.value(QStringLiteral("CMakeLists.txt")));
     const QString after = QString::fromUtf8(patched.value(QStringLiteral("CMakeLists.txt")));
 
@@ -573,13 +587,11 @@ void TestBuiltinSet::corpus()
     const QString flash = QStringLiteral("python/sgl_kernel/flash_attn.py");
     if (patched.contains(flash)) {
         const bool soft = plan.patches[3].status != PatchStatus::NotApplicable;
-        const auto imported
-            = importWithoutFlashOps(patched.value(flash), tmp.path() + QStringLiteral("/sandbox"), soft);
+        const auto imported = importOnce(patched.value(flash), tmp.path() + QStringLiteral("/sandbox"), soft);
         QVERIFY2(imported.exitCode == 0 && imported.out.contains(soft ? "soft-fail ok" : "import ok"),
             qPrintable(QString::fromUtf8(imported.out + imported.err) + details));
         if (plan.patches[3].status == PatchStatus::WillApply) {
-            const auto original
-                = importWithoutFlashOps(files.value(flash), tmp.path() + QStringLiteral("/original"), false);
+            const auto original = importOnce(files.value(flash), tmp.path() + QStringLiteral("/original"), false);
             QVERIFY2(original.exitCode != 0 && original.err.contains("ImportError"),
                 qPrintable(QStringLiteral("the original imports without flash_ops?") + details));
         }

@@ -8,9 +8,8 @@
 #include "core/patch/patchplan.h"
 #include "core/patch/patchset.h"
 #include "core/sglkernel/kerneltree.h"
-#include "core/ssh/sshtransport.h"
-#include "core/transport/localtransport.h"
 #include "tests/support/testsupport.h"
+#include "tests/support/transporttarget.h"
 
 #include <QDir>
 #include <QFile>
@@ -22,52 +21,17 @@ using namespace kf::sglkernel;
 
 namespace {
 
-void writeFile(const QString& path, const QByteArray& data)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    f.write(data);
-}
-
 // A minimal kernel tree: the two markers and the files the built-in set changes.
 void makeTree(const QString& dir)
 {
-    writeFile(dir + QStringLiteral("/CMakeLists.txt"),
-        "cmake_minimum_required(VERSION 3.26)\ncmake_policy(SET CMP0169 OLD)\n"
-        "include_directories(\n  ${PROJECT_SOURCE_DIR}/include # (headers)\n)\n");
-    writeFile(dir + QStringLiteral("/python/sgl_kernel/__init__.py"), "");
+    QVERIFY(test::writeFile(dir + QStringLiteral("/CMakeLists.txt"),
+        "cmake_minimum_required(VERSION 3.26)\ncmake_policy(SET CMP0169 OLD)\nfind_package(CUDAToolkit)\n"
+        "include_directories(\n  ${PROJECT_SOURCE_DIR}/include # (headers)\n)\n"));
+    QVERIFY(test::writeFile(dir + QStringLiteral("/python/sgl_kernel/__init__.py"), ""));
 }
 
-struct Target
-{
-    std::unique_ptr<DemoHost> demo;
-    std::unique_ptr<QTemporaryDir> dir;
-    std::shared_ptr<Transport> transport; // declared last: goes before the sshd does
-    QString home;
-};
-
-Result<void> startTarget(const QString& kind, Target& t)
-{
-    if (kind == QLatin1String("local")) {
-        t.dir = std::make_unique<QTemporaryDir>();
-        if (!t.dir->isValid())
-            return Result<void>::failure(QStringLiteral("no temporary folder"));
-        t.home = t.dir->filePath(QStringLiteral("home"));
-        QDir().mkpath(t.home);
-        t.transport = std::make_shared<LocalTransport>(t.home);
-        return {};
-    }
-    t.demo = std::make_unique<DemoHost>();
-    if (const Result<void> s = t.demo->start(); !s)
-        return s;
-    t.home = t.demo->homeDir();
-    auto connected = SshTransport::connect(t.demo->profile());
-    if (!connected)
-        return connected.withoutValue();
-    t.transport = connected.value();
-    return {};
-}
+using Target = test::TransportTarget;
+using test::startTarget;
 
 } // namespace
 
@@ -137,7 +101,7 @@ void TestKernelTree::everyKindOfRoot()
     makeTree(t.home + QStringLiteral("/both/python/sglang/kernels/aot"));
     makeTree(t.home + QStringLiteral("/both/sgl-kernel"));
     QVERIFY(QDir().mkpath(t.home + QStringLiteral("/empty/python")));
-    writeFile(t.home + QStringLiteral("/half/sgl-kernel/CMakeLists.txt"), "project(x)\n");
+    QVERIFY(test::writeFile(t.home + QStringLiteral("/half/sgl-kernel/CMakeLists.txt"), "project(x)\n"));
     QVERIFY(
         QFile::link(t.home + QStringLiteral("/new/python/sglang/kernels/aot"), t.home + QStringLiteral("/kernels")));
 
