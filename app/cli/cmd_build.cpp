@@ -10,6 +10,7 @@
 #include "core/log/secretregistry.h"
 #include "core/remotebuild/buildprofile.h"
 #include "core/remotebuild/buildsession.h"
+#include "core/remotebuild/buildtree.h"
 #include "core/remotebuild/preflight.h"
 #include "core/timeline/eventstore.h"
 #include "core/util/envfile.h"
@@ -220,6 +221,15 @@ int startBuild(const Call& c)
     for (const QString& moved : moveCMakeOnlyEnv(p))
         cli::err() << "kernelforge-cli build: " << moved
                    << " only works as a CMake definition; passing it in CMAKE_ARGS\n";
+    // A kernel_tree profile builds in the sgl-kernel tree below its folder (either layout).
+    const auto tree = resolveBuildTree(*c.target.transport, p);
+    if (!tree) {
+        cli::err() << "kernelforge-cli build: " << tree.error() << '\n' << Qt::flush;
+        return 1;
+    }
+    if (!tree->note.isEmpty())
+        cli::err() << "kernelforge-cli build: " << tree->note << '\n';
+    p = tree->profile;
     JobSpec spec = p.toJobSpec();
     spec.root = a.root;
     const auto started = RemoteJob::start(*c.target.transport, spec);

@@ -47,7 +47,8 @@ void usage(QTextStream& s)
       << "  status    statuses without the diff, plus the apply history for this root\n\n"
       << "Options:\n"
       << "  --set SET      builtin:NAME, FILE.yaml, or a unified diff FILE.patch/.diff\n"
-      << "  --root PATH    the sgl-kernel (or sglang) checkout, local or user@host:PATH over SSH\n"
+      << "  --root PATH    an sglang checkout (sgl-kernel/ or python/sglang/kernels/aot/ inside), an\n"
+      << "                 sgl-kernel or aot folder; local or user@host:PATH over SSH\n"
       << "  -p PORT -i KEY -J JUMP --known-hosts FILE --accept-new   SSH options (with user@host:PATH)\n"
       << "  --strip N      path components to strip from a diff (patch -pN; default: guessed)\n"
       << "  --json         one JSON object per patch (id, file, status, reason, sha256_before,\n"
@@ -127,7 +128,10 @@ void printPlanText(const SetPlan& plan, bool withDiff)
     o << "Patch set: " << plan.set.name;
     if (!plan.set.title.isEmpty())
         o << " (" << plan.set.title << ")";
-    o << "\nRoot: " << plan.host << ":" << plan.root << "\n\n";
+    o << "\nRoot: " << plan.host << ":" << plan.root << "\n";
+    if (!plan.rootNote.isEmpty())
+        o << plan.rootNote << '\n';
+    o << '\n';
     for (const PatchPlan& p : plan.patches) {
         o << "  [" << statusText(p.status);
         if (p.status == PatchStatus::PartlyApplied)
@@ -157,6 +161,10 @@ QJsonObject patchJson(const SetPlan& plan, const PatchPlan& p, const QString& st
     o[QStringLiteral("file")] = p.file;
     o[QStringLiteral("status")] = status;
     o[QStringLiteral("reason")] = reason;
+    if (p.status == PatchStatus::NotApplicable)
+        o[QStringLiteral("not_applicable")] = notApplicableKey(p.notApplicable);
+    if (!plan.rootNote.isEmpty())
+        o[QStringLiteral("tree")] = plan.rootNote;
     o[QStringLiteral("sha256_before")] = f ? f->sha256Before : QString();
     o[QStringLiteral("sha256_after")] = f ? (f->changes() ? f->sha256After : f->sha256Before) : QString();
     if (p.status == PatchStatus::PartlyApplied)
@@ -255,7 +263,8 @@ int runApply(const Options& opt, Transport& transport, const SetPlan& plan)
     }
     QTextStream& o = cli::out();
     if (!opt.json)
-        o << "Patch set: " << plan.set.name << "\nRoot: " << plan.host << ":" << plan.root << "\n\n";
+        o << "Patch set: " << plan.set.name << "\nRoot: " << plan.host << ":" << plan.root << "\n"
+          << (plan.rootNote.isEmpty() ? QString() : plan.rootNote + QLatin1Char('\n')) << '\n';
     for (int i = 0; i < review.patchCount(); ++i) {
         const PatchPlan& p = plan.patches[i];
         QString status = statusKey(p.status), reason = p.reason;

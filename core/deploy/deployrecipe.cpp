@@ -319,6 +319,8 @@ Result<DeployRecipe> parseDeployRecipe(const QByteArray& yaml, const QString& so
             s.profile.nvccThreads = integer(b, "nvcc_threads", where, 0);
             s.profile.nvccThreadsDefine = scalar(b, "nvcc_threads_define", where);
             s.profile.buildDir = scalar(b, "build_dir", where);
+            s.profile.kernelTree = boolean(b, "kernel_tree", where, false);
+            s.profile.ccache = boolean(b, "ccache", where, false);
             s.envNames = list(b, "env", where);
             for (const QString& name : std::as_const(s.envNames))
                 if (!isShellName(name))
@@ -445,6 +447,10 @@ QByteArray serializeDeployRecipe(const DeployRecipe& r)
         e << YAML::Key << "nvcc_threads" << YAML::Value << p.nvccThreads;
         e << YAML::Key << "nvcc_threads_define" << YAML::Value << u8(p.nvccThreadsDefine);
         e << YAML::Key << "build_dir" << YAML::Value << u8(p.buildDir);
+        if (p.kernelTree)
+            e << YAML::Key << "kernel_tree" << YAML::Value << true;
+        if (p.ccache)
+            e << YAML::Key << "ccache" << YAML::Value << true;
         emitList(e, "env", r.build->envNames);
         e << YAML::EndMap;
     }

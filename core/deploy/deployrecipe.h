@@ -42,6 +42,8 @@
 //     nvcc_threads: 1
 //     nvcc_threads_define: SGL_KERNEL_COMPILE_THREADS
 //     build_dir: build
+//     kernel_tree: true                     # optional: build in the sgl-kernel tree below working_dir
+//     ccache: true                          # optional: compilers through ccache (BuildProfile::ccache)
 //     env: [HF_TOKEN]                       # ... with environment NAMES only: a value is refused
 //   verify:                                 # what the verification found (timeline/verification.h)
 //     import: ok | fails

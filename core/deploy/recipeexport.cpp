@@ -57,6 +57,8 @@ BuildProfile profileFromSpec(const QJsonObject& spec)
     p.nvccThreads = spec.value(QStringLiteral("nvcc_threads")).toInt();
     p.nvccThreadsDefine = spec.value(QStringLiteral("nvcc_threads_define")).toString();
     p.buildDir = spec.value(QStringLiteral("build_dir")).toString();
+    p.kernelTree = spec.value(QStringLiteral("kernel_tree")).toBool();
+    p.ccache = spec.value(QStringLiteral("ccache")).toBool();
     return p;
 }
 

@@ -9,6 +9,7 @@
 #include "core/patch/patchset.h"
 #include "core/remotebuild/buildhistory.h"
 #include "core/remotebuild/buildsession.h"
+#include "core/remotebuild/buildtree.h"
 #include "core/server/serverclient.h"
 #include "core/server/serverlifecycle.h"
 #include "core/timeline/eventstore.h"
@@ -394,11 +395,19 @@ void RecipeRunner::runBuild()
         return;
     }
     m_buildProfile = profile.value();
-    JobSpec spec = m_buildProfile.toJobSpec();
-    spec.root = m_options.jobRoot;
+    const BuildProfile buildProfile = m_buildProfile;
+    const QString jobRoot = m_options.jobRoot;
     auto transport = m_transport;
-    m_requests.track(
-        QtConcurrent::run(transportPool(), [transport, spec] { return RemoteJob::start(*transport, spec); }),
+    m_requests.track(QtConcurrent::run(transportPool(),
+                         [transport, buildProfile, jobRoot]() -> Result<JobInfo> {
+                             // The sgl-kernel tree below working_dir, found as everywhere else.
+                             const auto tree = resolveBuildTree(*transport, buildProfile);
+                             if (!tree)
+                                 return Result<JobInfo>::failure(tree.error(), tree.kind());
+                             JobSpec spec = tree->profile.toJobSpec();
+                             spec.root = jobRoot;
+                             return RemoteJob::start(*transport, spec);
+                         }),
         [this](const Result<JobInfo>& started) {
             if (!started) {
                 finishStep(Step::Build, Status::Failed, started.error());

@@ -3,6 +3,7 @@
 #include "core/fleet/buildstartstep.h"
 
 #include "core/jobs/remotejob.h"
+#include "core/remotebuild/buildtree.h"
 
 namespace kf::fleet {
 
@@ -12,7 +13,14 @@ BuildStartStep::BuildStartStep(BuildProfile profile)
 
 StepResult BuildStartStep::run(Transport& transport, const StepContext& ctx)
 {
-    const auto job = RemoteJob::start(transport, m_profile.toJobSpec());
+    const auto tree = resolveBuildTree(transport, m_profile); // the sgl-kernel tree, as everywhere
+    if (!tree) {
+        ctx.log(QStringLiteral("build start failed: ") + tree.error());
+        return { HostRunState::Failed, tree.error() };
+    }
+    if (!tree->note.isEmpty())
+        ctx.log(tree->note);
+    const auto job = RemoteJob::start(transport, tree->profile.toJobSpec());
     if (!job) {
         ctx.log(QStringLiteral("build start failed: ") + job.error());
         return { HostRunState::Failed, job.error() };

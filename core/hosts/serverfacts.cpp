@@ -67,6 +67,7 @@ if kf_has nvcc; then
 fi
 kf_has cmake && kf_f cmake "$(cmake --version 2>/dev/null | kf_first)"
 kf_has ninja && kf_f ninja "$(ninja --version 2>/dev/null | kf_first)"
+kf_has ccache && kf_f ccache "$(ccache --version 2>/dev/null | kf_first)"
 kf_has gcc && kf_f gcc "$(gcc --version 2>/dev/null | kf_first)"
 py=$(command -v python3 || command -v python)
 if [ -n "$py" ]; then
@@ -79,7 +80,7 @@ try:
 except Exception:
     metadata = None
 found = set()
-for name in ("torch", "sglang", "sgl-kernel"):
+for name in ("torch", "sglang", "sglang-kernel", "sgl-kernel"):
     try:
         print("pkg_%s=%s" % (name, metadata.version(name)))
         found.add(name)
@@ -100,8 +101,12 @@ fi
 
 // Runs in the project's working directory (kf_wd, cd'ed to at the start) with its environment.
 constexpr char kProjectPart[] = R"SH(if [ -f CMakeLists.txt ]; then
-  grep -iE 'cmake_policy|POLICY|cccl|cmake_minimum_required' CMakeLists.txt | tr -d '\r' | kf_each cmakelists
+  head -c 262144 CMakeLists.txt | tr -d '\r' | kf_each cmakelists
 fi
+kf_tree() { grep -iE "$2" "$1" 2>/dev/null | grep -E "$3" | head -n 20 | tr -d '\r' | while IFS= read -r l; do kf_f tree_line "$4	$l"; done; }
+for f in README.md pyproject.toml; do [ -f "$f" ] && kf_tree "$f" 'torch|cmake' '==|>=|≥' "$f"; done
+[ -n "$kf_sp" ] && [ -f "$kf_sp" ] && kf_tree "$kf_sp" '"torch *==' '==' python/pyproject.toml
+kf_f cplus_include_path "${CPLUS_INCLUDE_PATH:-}"
 env | grep -E '^(SGL_KERNEL_[A-Z0-9_]+|ENABLE_BELOW_SM90|CMAKE_BUILD_TYPE|CMAKE_CUDA_ARCHITECTURES)=' | kf_each dflag_env
 d="$kf_bd"; while [ ! -d "$d" ] && [ "$d" != "/" ] && [ -n "$d" ]; do d=$(dirname "$d"); done
 kf_has df && kf_f disk_build "$(kf_df "$d")"
@@ -148,6 +153,8 @@ QByteArray serverFactsScript(const std::optional<ProjectProbe>& project)
     } else {
         auto orHome = [](const QString& p) { return shellPath(p.isEmpty() ? QStringLiteral("~") : p).toUtf8(); };
         s += "kf_wd=" + orHome(project->workingDirectory) + "\nkf_bd=" + orHome(project->buildPath) + "\n";
+        s += "kf_sp="
+            + (project->sglangPyproject.isEmpty() ? QByteArray() : shellPath(project->sglangPyproject).toUtf8()) + "\n";
         s += "if [ -d \"$kf_wd\" ]; then kf_f workdir ok; cd \"$kf_wd\"; else kf_f workdir missing; fi\n";
     }
     s += kScriptBody;
@@ -273,6 +280,8 @@ Result<ServerFacts> parseServerFacts(const QByteArray& output)
             f.cmake = versionFromToolOutput(key, value);
         } else if (key == QLatin1String("ninja")) {
             f.ninja = versionFromToolOutput(key, value);
+        } else if (key == QLatin1String("ccache")) {
+            f.ccache = versionFromToolOutput(key, value);
         } else if (key == QLatin1String("gcc")) {
             f.gcc = versionFromToolOutput(key, value);
         } else if (key == QLatin1String("python3")) {
@@ -283,6 +292,8 @@ Result<ServerFacts> parseServerFacts(const QByteArray& output)
             f.sglang = value.trimmed();
         } else if (key == QLatin1String("pkg_sgl-kernel")) {
             f.sglKernel = value.trimmed();
+        } else if (key == QLatin1String("pkg_sglang-kernel")) {
+            f.sglangKernel = value.trimmed();
         } else if (key == QLatin1String("torch_error")) {
             f.torchError = value.trimmed();
         } else if (key == QLatin1String("torch_cuda")) {
@@ -292,6 +303,12 @@ Result<ServerFacts> parseServerFacts(const QByteArray& output)
             f.project.workDirExists = value.trimmed() == QLatin1String("ok");
         } else if (key == QLatin1String("cmakelists")) {
             f.project.cmakeLists.append(value);
+        } else if (key == QLatin1String("tree_line")) {
+            const qsizetype tab = value.indexOf(QLatin1Char('\t'));
+            if (tab > 0)
+                f.project.treeLines.append({ value.left(tab), value.mid(tab + 1) });
+        } else if (key == QLatin1String("cplus_include_path")) {
+            f.project.cplusIncludePath = value.trimmed();
         } else if (key == QLatin1String("dflag_env")) {
             f.project.exportedCMakeVariables.append(value);
         } else if (key == QLatin1String("disk_build")) {
@@ -404,6 +421,7 @@ QList<QPair<QString, QString>> ServerFacts::rows() const
     r.append({ QStringLiteral("nvcc"), orMissing(nvcc) });
     r.append({ QStringLiteral("CMake"), orMissing(cmake) });
     r.append({ QStringLiteral("Ninja"), orMissing(ninja) });
+    r.append({ QStringLiteral("ccache"), orMissing(ccache) });
     r.append({ QStringLiteral("GCC"), orMissing(gcc) });
     r.append({ QStringLiteral("Python"), orMissing(python) });
     QString torchText = torch;
@@ -413,7 +431,13 @@ QList<QPair<QString, QString>> ServerFacts::rows() const
             : (torchError.isEmpty() ? notFound : QStringLiteral("not importable: ") + torchError);
     r.append({ QStringLiteral("PyTorch"), torchText });
     r.append({ QStringLiteral("SGLang"), orMissing(sglang) });
-    r.append({ QStringLiteral("sgl-kernel"), orMissing(sglKernel) });
+    // The wheel's name changed in 2026-03; say which one is installed when it is the new one.
+    QStringList kernel;
+    if (!sglangKernel.isEmpty())
+        kernel << sglangKernel + QStringLiteral(" (sglang-kernel)");
+    if (!sglKernel.isEmpty())
+        kernel << (sglangKernel.isEmpty() ? sglKernel : sglKernel + QStringLiteral(" (sgl-kernel)"));
+    r.append({ QStringLiteral("sgl-kernel"), kernel.isEmpty() ? notFound : kernel.join(QStringLiteral(", ")) });
     return r;
 }
 
@@ -447,12 +471,14 @@ QJsonObject ServerFacts::toJson() const
         { QStringLiteral("nvcc"), str(nvcc) },
         { QStringLiteral("cmake"), str(cmake) },
         { QStringLiteral("ninja"), str(ninja) },
+        { QStringLiteral("ccache"), str(ccache) },
         { QStringLiteral("gcc"), str(gcc) },
         { QStringLiteral("python3"), str(python) },
         { QStringLiteral("torch"), str(torch) },
         { QStringLiteral("torchError"), str(torchError) },
         { QStringLiteral("sglang"), str(sglang) },
         { QStringLiteral("sglKernel"), str(sglKernel) },
+        { QStringLiteral("sglangKernel"), str(sglangKernel) },
         { QStringLiteral("extra"), extras },
         { QStringLiteral("complete"), complete },
     };

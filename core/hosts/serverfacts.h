@@ -37,16 +37,20 @@
 //   nvcc=<"release" line of nvcc --version>   e.g. "Cuda compilation tools, release 12.4, V12.4.131"
 //   nvcc_path=<the nvcc found: PATH, then $CUDA_HOME/bin, then /usr/local/cuda/bin>
 //   cccl_dir=<nvcc's ../include/cccl, when it exists (CUDA 13)>
-//   cmake=<first line of cmake --version>     ninja=<ninja --version>
+//   cmake=<first line of cmake --version>     ninja=<ninja --version>     ccache=<ccache --version>
 //   gcc=<first line of gcc --version>         python3=<python3 --version> (python when no python3)
-//   pkg_torch= / pkg_sglang= / pkg_sgl-kernel=  installed versions (importlib.metadata;
-//                                               torch falls back to `import torch`)
+//   pkg_torch= / pkg_sglang= / pkg_sglang-kernel= / pkg_sgl-kernel=  installed versions
+//                                (importlib.metadata; torch falls back to `import torch`; the
+//                                kernel wheel is sglang-kernel since 2026-03, sgl-kernel before)
 //   torch_error=<why torch could not be imported>  (python exists, torch does not load)
 //   With a ProjectProbe (the script cd's to its working directory first):
 //   workdir=ok|missing               the working directory exists
 //   torch_cuda=<torch.version.cuda>  (imports torch: the build compiles against it)
-//   cmakelists=<line>                repeated, in file order: the CMakeLists.txt lines naming
-//                                    cmake_policy, POLICY, cccl or cmake_minimum_required
+//   cmakelists=<line>                repeated, in file order: CMakeLists.txt (its first 256 KiB)
+//   tree_line=<file>\t<line>         repeated: README.md / pyproject.toml lines naming torch or cmake
+//                                    with a version (==, >=, ≥), and "python/pyproject.toml" for
+//                                    sglang's own pyproject's "torch==" pins (ProjectProbe::sglangPyproject)
+//   cplus_include_path=<$CPLUS_INCLUDE_PATH of the build's environment>
 //   dflag_env=NAME=value             repeated: a CMake-only variable exported in the environment
 //   disk_build=<1024-blocks> <available>  df -Pk of the build folder (or its nearest existing parent)
 //   kf_facts_end=1                  last line: the script ran to the end
@@ -75,13 +79,17 @@ struct ProjectFacts
 {
     bool probed = false; // the script looked (workdir= arrived)
     bool workDirExists = false;
-    QStringList cmakeLists;             // matching CMakeLists.txt lines, in file order
-    QStringList exportedCMakeVariables; // "SGL_KERNEL_ENABLE_FA3=OFF": exported, where the build ignores them
-    double diskTotalKiB = noValue();    // the build folder's file system
+    QStringList cmakeLists;                   // CMakeLists.txt's lines, in file order
+    QList<QPair<QString, QString>> treeLines; // (file, line): what the tree asks for (sglkernel::torchRequirement)
+    QString cplusIncludePath;                 // the build environment's CPLUS_INCLUDE_PATH
+    QString tree;                             // which sgl-kernel tree and layout (sglkernel::KernelTree::describe)
+    QStringList exportedCMakeVariables;       // "SGL_KERNEL_ENABLE_FA3=OFF": exported, where the build ignores them
+    double diskTotalKiB = noValue();          // the build folder's file system
     double diskAvailableKiB = noValue();
     bool operator==(const ProjectFacts& o) const
     {
         return probed == o.probed && workDirExists == o.workDirExists && cmakeLists == o.cmakeLists
+            && treeLines == o.treeLines && cplusIncludePath == o.cplusIncludePath && tree == o.tree
             && exportedCMakeVariables == o.exportedCMakeVariables && sameValue(diskTotalKiB, o.diskTotalKiB)
             && sameValue(diskAvailableKiB, o.diskAvailableKiB);
     }
@@ -110,13 +118,15 @@ struct ServerFacts
     QString ccclDir; // "/usr/local/cuda/include/cccl"; empty when there is none
     QString cmake;
     QString ninja;
+    QString ccache;
     QString gcc;
     QString python;
     QString torch;     // "2.9.0+cu130"
     QString torchCuda; // "13.0": the CUDA torch was built for (project probes only)
     QString torchError;
     QString sglang;
-    QString sglKernel;
+    QString sglKernel;                    // the sgl-kernel distribution (until 2026-03)
+    QString sglangKernel;                 // the sglang-kernel distribution (since 2026-03; same import name sgl_kernel)
     ProjectFacts project;                 // probed only with a ProjectProbe
     QList<QPair<QString, QString>> extra; // keys this version does not know
     bool complete = false;                // the end marker arrived (the script was not cut short)
@@ -134,6 +144,7 @@ struct ProjectProbe
     QString workingDirectory;   // empty: home
     QString buildPath;          // empty: home
     QMap<QString, QString> env; // exported before the script runs; sent on stdin, never on a command line
+    QString sglangPyproject; // sglang's python/pyproject.toml for this tree (KernelTree::sglangPyproject); may be empty
 };
 
 // The script, run by /bin/sh on the remote side (it wraps everything in a function called

@@ -191,29 +191,33 @@ void groupHunks(PatchPlan& p, const QList<Unit>& units)
 // its own text: a hand-made fix matches those too.)
 PatchPlan planRecipe(const Patch& patch, const QString& text, PatchPlan p)
 {
-    for (const Condition& c : patch.requirements) {
-        if (!c.matches(text)) {
-            p.status = PatchStatus::NotApplicable;
-            p.reason = patch.requiresNote.isEmpty()
-                ? QStringLiteral("this version of %1 has no %2").arg(patch.file, c.describe())
-                : patch.requiresNote;
-            return p;
-        }
+    if (const auto na = unmetRequirement(patch, text)) {
+        p.status = PatchStatus::NotApplicable;
+        p.notApplicable = na->kind;
+        p.reason = na->reason;
+        return p;
     }
     const Condition* recognised = nullptr;
-    for (const Condition& c : patch.appliedIf)
-        if (!recognised && c.matches(text))
+    int recognisedLine = 0;
+    for (const Condition& c : patch.appliedIf) {
+        if (const int line = c.firstLine(text)) {
             recognised = &c;
+            recognisedLine = line;
+            break;
+        }
+    }
     auto fixedByHand = [&] {
         p.status = PatchStatus::AlreadyApplied;
-        p.reason = QStringLiteral("recognised as applied: the file has %1").arg(recognised->describe());
+        p.reason = QStringLiteral("recognised as applied: the file has %1 at line %2")
+                       .arg(recognised->describe())
+                       .arg(recognisedLine);
         p.textAfter = text;
         p.notes.clear();
         return p;
     };
     QString work = text;
     QList<Unit> units;
-    int changed = 0, there = 0, own = 0, optionalMissing = 0;
+    int changed = 0, there = 0, own = 0;
     for (qsizetype i = 0; i < patch.edits.size(); ++i) {
         const RecipeEdit& e = patch.edits[i];
         const QString before = work;
@@ -235,7 +239,6 @@ PatchPlan planRecipe(const Patch& patch, const QString& text, PatchPlan p)
             break;
         case EditOutcome::Missing:
             if (e.optional) {
-                ++optionalMissing;
                 p.notes.append(QStringLiteral("%1: not in this version (%2)").arg(head, o.message));
                 break;
             }
@@ -279,10 +282,13 @@ PatchPlan planRecipe(const Patch& patch, const QString& text, PatchPlan p)
     } else if (recognised) {
         return fixedByHand();
     } else {
+        QStringList sought;
+        for (const RecipeEdit& e : patch.edits)
+            sought.append(e.match.describe());
         p.status = PatchStatus::NotApplicable;
-        p.reason = QStringLiteral("none of its places exist in this version (%1 optional edit%2 found nothing)")
-                       .arg(optionalMissing)
-                       .arg(optionalMissing == 1 ? QString() : QStringLiteral("s"));
+        p.notApplicable = NotApplicableKind::OlderThanProblem;
+        p.reason = QStringLiteral("none of its places exist in this version: looked for %1, found none")
+                       .arg(sought.join(QStringLiteral(" and ")));
     }
     if (p.isReviewable()) {
         p.patchHunks = hunksOf(p);
@@ -318,8 +324,10 @@ PatchPlan planDiffPatch(const Patch& patch, const std::optional<QString>& text, 
             p.status = PatchStatus::AlreadyApplied;
             p.reason = QStringLiteral("the file is already gone");
         } else {
+            const Inapplicability na = fileNotThere(patch.file);
             p.status = PatchStatus::NotApplicable;
-            p.reason = QStringLiteral("%1 does not exist in this tree").arg(patch.file);
+            p.notApplicable = na.kind;
+            p.reason = na.reason;
         }
         return p;
     }
@@ -415,8 +423,10 @@ PatchPlan planPatch(const Patch& patch, const std::optional<QString>& text)
     if (patch.fromDiff) {
         p = planDiffPatch(patch, text, p);
     } else if (!text) {
+        const Inapplicability na = fileNotThere(patch.file);
         p.status = PatchStatus::NotApplicable;
-        p.reason = QStringLiteral("%1 does not exist in this tree").arg(patch.file);
+        p.notApplicable = na.kind;
+        p.reason = na.reason;
     } else {
         p = planRecipe(patch, *text, p);
     }
@@ -561,34 +571,11 @@ SetPlan planSetOnFiles(
     return plan;
 }
 
-QString resolveRoot(Transport& transport, const PatchSet& set, const QString& root)
-{
-    if (set.markers.isEmpty())
-        return root;
-    auto hasAll = [&](const QString& dir) {
-        for (const QString& m : set.markers) {
-            const auto st = transport.stat(dir + QLatin1Char('/') + m);
-            if (!st || !st->exists)
-                return false;
-        }
-        return true;
-    };
-    if (hasAll(root))
-        return root;
-    for (const QString& sub : set.subdirs) {
-        const QString candidate = root + QLatin1Char('/') + sub;
-        if (hasAll(candidate))
-            return candidate;
-    }
-    return root;
-}
-
 SetPlan planSet(Transport& transport, const PatchSet& set, const QString& rootIn, const std::atomic<bool>* stop)
 {
     QString root = rootIn;
     while (root.size() > 1 && root.endsWith(QLatin1Char('/')))
         root.chop(1);
-    root = resolveRoot(transport, set, root);
     auto failed = [&](const QString& error) {
         SetPlan plan;
         plan.set = set;
@@ -597,6 +584,10 @@ SetPlan planSet(Transport& transport, const PatchSet& set, const QString& rootIn
         plan.error = error;
         return plan;
     };
+    const auto target = locateTarget(transport, set, root);
+    if (!target)
+        return failed(target.error());
+    root = target->dir;
     // Plans, the journal and messages name the root one way (rootpath.h, canonicalRoot).
     const auto canonical = canonicalRoot(transport, root);
     if (!canonical)
@@ -641,12 +632,21 @@ SetPlan planSet(Transport& transport, const PatchSet& set, const QString& rootIn
         shas.insert(file, files.contains(file) ? sha256Hex(files.value(file)) : QString());
     SetPlan plan = planSetOnFiles(set, files, journalBases(transport, root, set.name, shas));
     plan.root = root;
+    plan.rootNote = target->note;
     plan.host = transport.describe();
     for (FilePlan& f : plan.files) {
         const RootPath w = where.value(f.file);
         f.path = w.path.isEmpty() ? root + QLatin1Char('/') + f.file : w.path;
         f.viaSymlink = w.isSymlink;
         f.mode = modes.value(f.file, 0);
+    }
+    // A missing file's reason names the path looked at, and where the target was sought.
+    for (PatchPlan& p : plan.patches) {
+        if (p.notApplicable != NotApplicableKind::NoFile)
+            continue;
+        p.reason = fileNotThere(p.file, root + QLatin1Char('/') + p.file).reason;
+        if (!target->found)
+            p.reason += QStringLiteral("; ") + target->note;
     }
     log::patch()->info("planned {} on {}:{}: {}", set.name.toStdString(), plan.host.toStdString(), root.toStdString(),
         plan.countsText().toStdString());

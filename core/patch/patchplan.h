@@ -2,7 +2,9 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
+#include "core/patch/applicability.h"
 #include "core/patch/patchset.h"
+#include "core/patch/targetroot.h"
 
 #include <QByteArray>
 #include <QList>
@@ -65,9 +67,10 @@ struct PatchPlan
     QString why;
     QString file;
     PatchStatus status = PatchStatus::Conflict;
-    QString reason;      // one line: why this status
-    QStringList notes;   // per edit / per hunk details
-    int nearestLine = 0; // Conflict: where the closest text is (1-based)
+    QString reason;                                            // one line: why this status
+    NotApplicableKind notApplicable = NotApplicableKind::None; // NotApplicable: which kind
+    QStringList notes;                                         // per edit / per hunk details
+    int nearestLine = 0;                                       // Conflict: where the closest text is (1-based)
     QStringList nearestLines;
     QList<HunkFate> hunks;    // diff patches
     QString textBefore;       // the file as this patch sees it (after earlier patches of the file)
@@ -125,8 +128,9 @@ struct FilePlan
 struct SetPlan
 {
     PatchSet set;
-    QString root; // the resolved root (may be root/sgl-kernel), canonical (canonicalRoot)
-    QString host; // Transport::describe()
+    QString root;     // the resolved root (may be root/sgl-kernel), canonical (canonicalRoot)
+    QString rootNote; // which target folder and layout was used, or where it was looked for (TargetRoot::note)
+    QString host;     // Transport::describe()
     QList<PatchPlan> patches;
     QList<FilePlan> files;
     QString error; // reading failed etc.; patches may be empty
@@ -144,11 +148,8 @@ QString sha256Hex(const QByteArray& data);
 SetPlan planSetOnFiles(
     const PatchSet& set, const QMap<QString, QByteArray>& files, const QMap<QString, FileBase>& bases = {});
 
-// Finds the target's root below `root` (root itself or one of set.subdirs that holds all
-// markers); returns root unchanged when nothing matches (planning then reports files absent).
-QString resolveRoot(Transport& transport, const PatchSet& set, const QString& root);
-
-// Blocking: reads every target file through the transport and plans the set. A path that
+// Blocking: finds the target below `root` (locateTarget, core/patch/targetroot.h), reads every
+// target file through the transport and plans the set. A path that
 // leaves the root (resolveInRoot) or a file that is not a regular file or too large
 // (Transport::readFile) fails the whole plan with that message in SetPlan::error. Pending
 // journal entries of these files are settled first, and a file that holds what the set's

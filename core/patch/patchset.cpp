@@ -66,6 +66,92 @@ void checkRegex(const QString& re, int line)
                 .arg(r.patternErrorOffset()));
 }
 
+ArgumentPattern argumentPattern(const YAML::Node& n)
+{
+    ArgumentPattern a;
+    if (n.IsScalar()) {
+        a.literal = QString::fromStdString(n.as<std::string>());
+    } else if (n.IsMap() && n.size() == 1 && n["regex"]) {
+        a.regex = str(n, "regex");
+        checkRegex(a.regex, lineOf(n));
+    } else {
+        throw YamlError(lineOf(n), QStringLiteral("an argument is a string or {regex: RE}"));
+    }
+    return a;
+}
+
+// command: NAME | {name: NAME, args: [ARG | {regex: RE}, ...], exact: bool, top_level: bool}
+CommandPattern commandPattern(const YAML::Node& n)
+{
+    CommandPattern p;
+    if (n.IsScalar()) {
+        p.name = QString::fromStdString(n.as<std::string>());
+    } else if (n.IsMap()) {
+        for (const auto& kv : n) {
+            const QString key = QString::fromStdString(kv.first.as<std::string>());
+            if (key != QLatin1String("name") && key != QLatin1String("args") && key != QLatin1String("exact")
+                && key != QLatin1String("top_level"))
+                throw YamlError(lineOf(kv.first),
+                    QStringLiteral("unknown key \"%1\" in command (name, args, exact, top_level)").arg(key));
+        }
+        p.name = str(n, "name");
+        p.exact = boolean(n, "exact");
+        p.topLevel = boolean(n, "top_level");
+        if (const YAML::Node args = n["args"]) {
+            if (!args.IsSequence())
+                throw YamlError(lineOf(args), QStringLiteral("\"args\" must be a list"));
+            for (const auto& a : args)
+                p.arguments.append(argumentPattern(a));
+        }
+    } else {
+        throw YamlError(lineOf(n), QStringLiteral("\"command\" is a name or a map (name, args, exact, top_level)"));
+    }
+    static const QRegularExpression identifier(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+    if (!p.name.isEmpty() && !identifier.match(p.name).hasMatch())
+        throw YamlError(lineOf(n), QStringLiteral("\"%1\" is not a CMake command name").arg(p.name));
+    if (p.name.isEmpty() && p.arguments.isEmpty())
+        throw YamlError(lineOf(n), QStringLiteral("a command anchor needs a name or arguments"));
+    return p;
+}
+
+// python: LINE-RE | [LINE-RE, ...]
+QStringList pythonPattern(const YAML::Node& n)
+{
+    QStringList lines;
+    if (n.IsScalar()) {
+        lines.append(QString::fromStdString(n.as<std::string>()));
+    } else if (n.IsSequence() && n.size() > 0) {
+        for (const auto& l : n) {
+            if (!l.IsScalar())
+                throw YamlError(lineOf(l), QStringLiteral("each Python line is a regular expression (a string)"));
+            lines.append(QString::fromStdString(l.as<std::string>()));
+        }
+    } else {
+        throw YamlError(lineOf(n), QStringLiteral("\"python\" is a line's regular expression or a list of them"));
+    }
+    for (const QString& l : lines) {
+        if (l.isEmpty())
+            throw YamlError(lineOf(n), QStringLiteral("an empty Python line matches nothing"));
+        checkRegex(l, lineOf(n));
+    }
+    return lines;
+}
+
+// Reads the structured anchors of a map (command, python) into c; how many were there.
+int structuredPlace(const YAML::Node& body, Condition& c)
+{
+    int n = 0;
+    if (const YAML::Node v = body["command"]) {
+        c.command = commandPattern(v);
+        ++n;
+    }
+    if (const YAML::Node v = body["python"]) {
+        c.python = pythonPattern(v);
+        ++n;
+    }
+    return n;
+}
+
 Condition condition(const YAML::Node& n)
 {
     Condition c;
@@ -75,10 +161,13 @@ Condition condition(const YAML::Node& n)
     } else if (n.IsMap()) {
         c.literal = str(n, "contains");
         c.regex = str(n, "regex");
-        if (c.literal.isEmpty() == c.regex.isEmpty())
-            throw YamlError(c.yamlLine, QStringLiteral("a condition needs exactly one of \"contains\" or \"regex\""));
+        const int kinds = int(!c.literal.isEmpty()) + int(!c.regex.isEmpty()) + structuredPlace(n, c);
+        if (kinds != 1)
+            throw YamlError(c.yamlLine,
+                QStringLiteral("a condition needs exactly one of \"contains\", \"regex\", \"command\" or \"python\""));
     } else {
-        throw YamlError(c.yamlLine, QStringLiteral("a condition is a string or a map with \"contains\" or \"regex\""));
+        throw YamlError(c.yamlLine,
+            QStringLiteral("a condition is a string or a map with \"contains\", \"regex\", \"command\" or \"python\""));
     }
     if (c.isRegex())
         checkRegex(c.regex, c.yamlLine);
@@ -100,18 +189,23 @@ QList<Condition> conditions(const YAML::Node& n, const char* key)
     return out;
 }
 
-// {find|anchor|lines: TEXT} or {regex: RE}
-Condition place(const YAML::Node& body, const char* literalKey, int line, bool required = true)
+// {find|anchor|lines: TEXT}, {regex: RE}, {command: ...} or {python: ...}
+Condition place(const YAML::Node& body, const char* literalKey, int line, bool pythonAllowed = true)
 {
     Condition c;
     c.yamlLine = line;
     c.literal = str(body, literalKey);
     c.regex = str(body, "regex");
-    if (!c.literal.isEmpty() && !c.regex.isEmpty())
-        throw YamlError(
-            line, QStringLiteral("use either \"%1\" or \"regex\", not both").arg(QString::fromUtf8(literalKey)));
-    if (required && c.isEmpty())
-        throw YamlError(line, QStringLiteral("missing \"%1\" or \"regex\"").arg(QString::fromUtf8(literalKey)));
+    const int kinds = int(!c.literal.isEmpty()) + int(!c.regex.isEmpty()) + structuredPlace(body, c);
+    const QString choices
+        = QStringLiteral("\"%1\", \"regex\", \"command\"%2")
+              .arg(QString::fromUtf8(literalKey), pythonAllowed ? QStringLiteral(" or \"python\"") : QString());
+    if (kinds > 1)
+        throw YamlError(line, QStringLiteral("use one of %1, not several").arg(choices));
+    if (kinds == 0)
+        throw YamlError(line, QStringLiteral("missing %1").arg(choices));
+    if (!pythonAllowed && !c.python.isEmpty())
+        throw YamlError(line, QStringLiteral("a Python anchor cannot be wrapped line by line; use %1").arg(choices));
     if (c.isRegex())
         checkRegex(c.regex, line);
     return c;
@@ -130,7 +224,8 @@ RecipeEdit edit(const YAML::Node& n)
     static const QStringList known = { QStringLiteral("find"), QStringLiteral("regex"), QStringLiteral("with"),
         QStringLiteral("first"), QStringLiteral("anchor"), QStringLiteral("text"), QStringLiteral("lines"),
         QStringLiteral("before"), QStringLiteral("after"), QStringLiteral("after_regex"), QStringLiteral("indent"),
-        QStringLiteral("optional"), QStringLiteral("label"), QStringLiteral("done_if") };
+        QStringLiteral("optional"), QStringLiteral("label"), QStringLiteral("done_if"), QStringLiteral("command"),
+        QStringLiteral("python") };
     for (const auto& kv : body) {
         const QString key = QString::fromStdString(kv.first.as<std::string>());
         if (!known.contains(key))
@@ -156,13 +251,15 @@ RecipeEdit edit(const YAML::Node& n)
         e.text = str(body, "text", true, n);
     } else if (kind == "wrap") {
         e.kind = RecipeEdit::Wrap;
-        e.match = place(body, "lines", line);
+        e.match = place(body, "lines", line, false);
         e.before = str(body, "before", true, n);
         e.after = str(body, "after", true, n);
         if (body["indent"])
             e.indent = str(body, "indent");
     } else if (kind == "ensure") {
         e.kind = RecipeEdit::Ensure;
+        if (body["command"] || body["python"])
+            throw YamlError(line, QStringLiteral("ensure takes \"after\" or \"after_regex\""));
         e.text = str(body, "text", true, n);
         e.match.yamlLine = line;
         e.match.literal = str(body, "after");
@@ -238,6 +335,8 @@ Result<PatchSet> parsePatchSetYaml(const QByteArray& yaml, const QString& source
             p.file = file.value();
             p.requirements = conditions(pn, "requires");
             p.requiresNote = str(pn, "requires_note").trimmed();
+            p.fixedUpstreamIf = conditions(pn, "fixed_upstream_if");
+            p.fixedUpstreamNote = str(pn, "fixed_upstream_note").trimmed();
             p.appliedIf = conditions(pn, "applied_if");
             const YAML::Node edits = pn["edits"];
             if (!edits || !edits.IsSequence() || edits.size() == 0)

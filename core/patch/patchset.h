@@ -18,27 +18,41 @@
 //   title: sgl-kernel for Blackwell (SM120) on CUDA 13
 //   description: |  ...
 //   target:
-//     name: sgl-kernel
-//     markers: [CMakeLists.txt, python/sgl_kernel]   # must exist below the root
-//     subdirs: [sgl-kernel]                          # tried when the root is a parent checkout
+//     name: sgl-kernel           # this name: the tree is found as core/sglkernel/kerneltree.h finds it
+//     markers: [CMakeLists.txt, python/sgl_kernel]   # other targets: must exist below the root
+//     subdirs: [sub/dir]                             # other targets: tried when the root is a parent
 //   patches:
 //     - id: cmake-policy-guards
 //       title: Guard cmake_policy(SET ...) for older CMake
 //       file: CMakeLists.txt                         # relative to the root
 //       why: |  a paragraph for the reviewer
-//       requires:   [CONDITION, ...]  # all must match, else "not applicable" (target absent in this version)
-//       requires_note: text shown with "not applicable"
+//       requires:   [CONDITION, ...]  # all must match, else "not applicable": the problem is not in this version
+//       requires_note: text shown with it ("the option appeared in April 2025")
+//       fixed_upstream_if: [CONDITION, ...]  # a requirement failed and one of these matches: "not
+//                                     # applicable: already fixed upstream" instead of "older than the problem"
+//       fixed_upstream_note: since when, in words ("June 2026: the option's default is a variable")
 //       applied_if: [CONDITION, ...]  # any matches: "already applied" (e.g. a hand-made fix); edits not run
 //       edits:
-//         - replace:       {find: TEXT | regex: RE, with: TEXT, first: bool}
-//         - insert_before: {anchor: TEXT | regex: RE, text: BLOCK}
-//         - insert_after:  {anchor: TEXT | regex: RE, text: BLOCK}
-//         - wrap:          {lines: TEXT | regex: RE, before: BLOCK, after: BLOCK, indent: "  ", first: bool}
+//         - replace:       {PLACE(find), with: TEXT, first: bool}
+//         - insert_before: {PLACE(anchor), text: BLOCK}
+//         - insert_after:  {PLACE(anchor), text: BLOCK}
+//         - wrap:          {PLACE(lines) but no python, before: BLOCK, after: BLOCK, indent: "  ", first: bool}
 //         - ensure:        {text: BLOCK, after: TEXT | after_regex: RE}   # at the end without an anchor
 //       each edit may add: optional: bool, label: TEXT, done_if: CONDITION
-//   CONDITION: a string (literal substring) or {contains: TEXT} or {regex: RE}
-//   Regexes are PCRE (QRegularExpression), multi-line (^/$ at line breaks); \1.. in
-//   with/before/after refer to captures.
+//   PLACE(key): exactly one of
+//     key: TEXT                       a literal substring (find / anchor), or lines containing it (lines)
+//     regex: RE                       PCRE (QRegularExpression), multi-line (^/$ at line breaks)
+//     command: NAME | {name: NAME, args: [ARG | {regex: RE}, ...], exact: bool, top_level: bool}
+//                                     a CMake call read as CMake (core/patch/cmakescript.h): named NAME
+//                                     (any case), holding each ARG among its arguments in any order
+//                                     (exact: and nothing else; top_level: outside if/foreach/...);
+//                                     comments, bracket comments and line breaks inside the call do not
+//                                     matter. \1..\9 in with/before/after are its arguments.
+//     python: LINE-RE | [LINE-RE, ...]  consecutive Python logical lines (core/patch/pythonlines.h),
+//                                     each matching a whole normalized line; comments, blank lines,
+//                                     brackets over several lines and trailing commas do not matter
+//   CONDITION: a string (literal substring) or {contains: TEXT}, {regex: RE}, {command: ...} or
+//   {python: ...}. Regex \1.. in with/before/after refer to captures.
 namespace kf::patch {
 
 struct Patch
@@ -49,6 +63,8 @@ struct Patch
     QString file;                  // relative to the patch set's root
     QList<Condition> requirements; // YAML "requires"
     QString requiresNote;
+    QList<Condition> fixedUpstreamIf; // YAML "fixed_upstream_if"
+    QString fixedUpstreamNote;
     QList<Condition> appliedIf;
     QList<RecipeEdit> edits;
     bool fromDiff = false;

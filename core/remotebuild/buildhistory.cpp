@@ -21,6 +21,7 @@ QJsonObject buildSpec(const BuildProfile& p)
         { QStringLiteral("cmake_args"), QJsonArray::fromStringList(p.cmakeArgs) },
         { QStringLiteral("max_jobs"), p.maxJobs }, { QStringLiteral("nvcc_threads"), p.nvccThreads },
         { QStringLiteral("nvcc_threads_define"), p.nvccThreadsDefine }, { QStringLiteral("build_dir"), p.buildDir },
+        { QStringLiteral("kernel_tree"), p.kernelTree }, { QStringLiteral("ccache"), p.ccache },
         { QStringLiteral("env_names"), QJsonArray::fromStringList(p.env.keys()) } };
 }
 

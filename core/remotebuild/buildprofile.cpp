@@ -3,6 +3,7 @@
 #include "core/remotebuild/buildprofile.h"
 
 #include "core/remotebuild/progressparser.h"
+#include "core/sglkernel/rules.h"
 #include "core/store/paths.h"
 #include "core/util/shellquote.h"
 #include "core/util/yamlkeys.h"
@@ -80,6 +81,17 @@ bool isIdentifier(const QString& s)
     return re.match(s).hasMatch();
 }
 
+bool flag(const YAML::Node& n, const char* key)
+{
+    const YAML::Node d = n[key];
+    if (!d || d.IsNull())
+        return false;
+    const QString v = d.IsScalar() ? scalarText(d) : QString();
+    if (v != QLatin1String("true") && v != QLatin1String("false"))
+        throw FieldError { lineOf(d), QStringLiteral("%1 must be true or false").arg(QLatin1String(key)) };
+    return v == QLatin1String("true");
+}
+
 BuildProfile parseProfile(const YAML::Node& n, int index)
 {
     if (!n.IsMap())
@@ -87,7 +99,7 @@ BuildProfile parseProfile(const YAML::Node& n, int index)
     static const QStringList known { QStringLiteral("name"), QStringLiteral("description"),
         QStringLiteral("working_dir"), QStringLiteral("command"), QStringLiteral("env"), QStringLiteral("cmake_args"),
         QStringLiteral("max_jobs"), QStringLiteral("nvcc_threads"), QStringLiteral("nvcc_threads_define"),
-        QStringLiteral("build_dir"), QStringLiteral("demo") };
+        QStringLiteral("build_dir"), QStringLiteral("kernel_tree"), QStringLiteral("ccache"), QStringLiteral("demo") };
     for (const auto& kv : n) {
         const QString key = kv.first.IsScalar() ? scalarText(kv.first) : QString();
         if (!known.contains(key))
@@ -103,12 +115,9 @@ BuildProfile parseProfile(const YAML::Node& n, int index)
     p.nvccThreads = count(n, "nvcc_threads");
     p.nvccThreadsDefine = str(n, "nvcc_threads_define").trimmed();
     p.buildDir = str(n, "build_dir");
-    if (const YAML::Node d = n["demo"]; d && !d.IsNull()) {
-        const QString v = d.IsScalar() ? scalarText(d) : QString();
-        if (v != QLatin1String("true") && v != QLatin1String("false"))
-            throw FieldError { lineOf(d), QStringLiteral("demo must be true or false") };
-        p.demo = v == QLatin1String("true");
-    }
+    p.kernelTree = flag(n, "kernel_tree");
+    p.ccache = flag(n, "ccache");
+    p.demo = flag(n, "demo");
     if (const YAML::Node e = n["env"]; e && !e.IsNull()) {
         if (!e.IsMap())
             throw FieldError { lineOf(e), QStringLiteral("env must be a map of NAME: value") };
@@ -199,6 +208,15 @@ JobSpec BuildProfile::toJobSpec() const
     }
     if (nvccThreads > 0 && nvccThreadsDefine.isEmpty())
         spec.env.insert(QStringLiteral("NVCC_APPEND_FLAGS"), QStringLiteral("--threads %1").arg(nvccThreads));
+    if (nvccThreads > 0 && !nvccThreadsDefine.isEmpty() && !env.contains(QLatin1String(sglkernel::kNvccThreadsEnv)))
+        spec.env.insert(QLatin1String(sglkernel::kNvccThreadsEnv), QString::number(nvccThreads));
+    if (ccache) {
+        for (const auto& [name, value] : sglkernel::kCcacheEnv)
+            if (!env.contains(QLatin1String(name)))
+                spec.env.insert(QLatin1String(name), QLatin1String(value));
+        if (!env.contains(QStringLiteral("CCACHE_BASEDIR")) && workingDirectory.startsWith(QLatin1Char('/')))
+            spec.env.insert(QStringLiteral("CCACHE_BASEDIR"), workingDirectory);
+    }
     spec.env.insert(QStringLiteral("NINJA_STATUS"), QString::fromLatin1(kNinjaStatusFormat));
     if (!buildDir.isEmpty())
         spec.env.insert(QStringLiteral("KF_BUILD_DIR"), buildDir);
@@ -300,6 +318,10 @@ QByteArray serializeBuildProfiles(const QList<BuildProfile>& profiles)
             e << YAML::Key << "nvcc_threads_define" << YAML::Value << u8(p.nvccThreadsDefine);
         if (!p.buildDir.isEmpty())
             e << YAML::Key << "build_dir" << YAML::Value << u8(p.buildDir);
+        if (p.kernelTree)
+            e << YAML::Key << "kernel_tree" << YAML::Value << true;
+        if (p.ccache)
+            e << YAML::Key << "ccache" << YAML::Value << true;
         if (p.demo)
             e << YAML::Key << "demo" << YAML::Value << true;
         e << YAML::EndMap;

@@ -28,6 +28,10 @@
 //       nvcc_threads: 1                      # per nvcc process
 //       nvcc_threads_define: SGL_KERNEL_COMPILE_THREADS  # -D<that>=N; empty: NVCC_APPEND_FLAGS=--threads N
 //       build_dir: build                     # relative to working_dir; holds .ninja_log
+//       kernel_tree: true                    # working_dir is where to look for the sgl-kernel tree (an
+//                                            # sglang checkout of either layout, sgl-kernel/ or the aot
+//                                            # folder): the build runs in the tree found (resolveBuildTree)
+//       ccache: true                         # compilers through ccache, configured as upstream's Dockerfile does
 //       demo: true                           # preselected in the Build pane when the host is the demo server
 // Every field is checked: an unknown key, a missing name or command, a count that is not a
 // whole number from 1 to 4096, a bad env name or a wrong type is an error naming its YAML line.
@@ -45,6 +49,8 @@ struct BuildProfile
     int nvccThreads = 0; // 0: leave unset
     QString nvccThreadsDefine;
     QString buildDir;
+    bool kernelTree = false;
+    bool ccache = false;
     bool demo = false;
     bool builtIn = false;
     bool operator==(const BuildProfile&) const = default;
@@ -54,7 +60,9 @@ struct BuildProfile
     QString ninjaLogPath() const { return buildPath() + QStringLiteral("/.ninja_log"); }
     // The CMAKE_ARGS value, with the nvcc threads define added when configured.
     QString cmakeArgsValue() const;
-    // The job to start: env + CMAKE_ARGS + MAX_JOBS + NINJA_STATUS (our parseable format) + KF_BUILD_DIR.
+    // The job to start: env + CMAKE_ARGS + MAX_JOBS + NINJA_STATUS (our parseable format) + KF_BUILD_DIR,
+    // NVCC_THREADS with the threads define (as upstream's build scripts name it), and ccache's
+    // environment (sglkernel::kCcacheEnv) when asked for; the profile's own env wins.
     JobSpec toJobSpec() const;
 };
 

@@ -3,6 +3,7 @@
 #include "core/remotebuild/buildsession.h"
 
 #include "core/log/logging.h"
+#include "core/remotebuild/buildtree.h"
 #include "core/remotebuild/ninjalog.h"
 #include "core/timeline/eventstore.h"
 #include "core/transport/transportpool.h"
@@ -94,10 +95,12 @@ void BuildSession::attach(qint64 offset)
     // Seed the ETA from the previous run's .ninja_log and find the previous history row; both off the GUI thread.
     auto transport = m_transport;
     if (m_profile) {
-        const QString path = m_profile->ninjaLogPath();
+        const BuildProfile profile = *m_profile;
         m_requests.track(QtConcurrent::run(transportPool(),
-                             [transport, path] {
-                                 const auto data = transport->readFile(path);
+                             [transport, profile] {
+                                 // A kernel_tree profile's .ninja_log is in the tree it builds in.
+                                 const auto tree = resolveBuildTree(*transport, profile);
+                                 const auto data = transport->readFile((tree ? tree->profile : profile).ninjaLogPath());
                                  return data ? parseNinjaLog(*data) : NinjaLog { 0, {}, 0, 0, data.error() };
                              }),
             [this](const NinjaLog& log) {

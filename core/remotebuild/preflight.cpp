@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/remotebuild/preflight.h"
 
+#include "core/remotebuild/buildtree.h"
 #include "core/sglkernel/rules.h"
 #include "core/util/versioncompare.h"
 
@@ -36,20 +37,46 @@ QList<PreflightCheck> evaluatePreflight(const ServerFacts& facts, const BuildPro
         add(L::Fail, QStringLiteral("workdir"),
             QStringLiteral("working directory %1 does not exist").arg(profile.workingDirectory),
             QStringLiteral("clone the project there or fix working_dir in the profile"));
+    if (!project.tree.isEmpty())
+        add(L::Pass, QStringLiteral("tree"), project.tree);
 
-    // CMake version vs the policies the CMakeLists sets unguarded.
+    // CMake version vs the policies the CMakeLists sets unguarded, and what the tree's README asks.
     const QString& cmake = facts.cmake;
     const rules::PolicyNeeds needs = rules::unguardedPolicies(project.cmakeLists);
+    const auto asked = rules::cmakeRequirement(project.treeLines);
+    const QString askedText
+        = asked ? QStringLiteral("; %1 asks for CMake >= %2").arg(asked->file, asked->version) : QString();
+    const QString minimum = rules::cmakeMinimumRequired(project.cmakeLists);
+    const QString want = asked ? asked->version : rules::cmakeForSglKernel();
     if (cmake.isEmpty()) {
         add(L::Fail, QStringLiteral("cmake"), QStringLiteral("cmake not found"),
-            QStringLiteral("install CMake >= %1 (pip install 'cmake>=%1')").arg(rules::cmakeForSglKernel()));
+            QStringLiteral("install CMake >= %1 (pip install 'cmake>=%1')").arg(want));
+    } else if (!minimum.isEmpty() && compareVersions(cmake, minimum) < 0) {
+        add(L::Fail, QStringLiteral("cmake"),
+            QStringLiteral("CMake %1 is older than the %2 CMakeLists.txt asks for (cmake_minimum_required): "
+                           "configure stops there, before any policy guard can help%3")
+                .arg(cmake, minimum, askedText),
+            QStringLiteral("install CMake >= %1 (pip install 'cmake>=%1')").arg(want));
     } else if (!needs.cmake.isEmpty() && compareVersions(cmake, needs.cmake) < 0) {
         add(L::Fail, QStringLiteral("cmake-policy"),
-            QStringLiteral("CMake %1 does not know %2 (set unguarded in CMakeLists.txt; needs %3)")
-                .arg(cmake, needs.unguarded.join(QStringLiteral(", ")), needs.cmake),
+            QStringLiteral("CMake %1 does not know %2 (set unguarded in CMakeLists.txt; needs %3%4)")
+                .arg(cmake, needs.unguarded.join(QStringLiteral(", ")), needs.cmake, askedText),
             QStringLiteral("apply the cmake-policy patch, or install CMake >= %1").arg(needs.cmake));
+    } else if (asked && !asked->satisfiedBy(cmake)) {
+        // Upstream asks for 3.31 because of CMP0169/CMP0177; guarded, an older CMake configures.
+        add(L::Pass, QStringLiteral("cmake"),
+            QStringLiteral("CMake %1: older than the %2 %3 asks for, but every cmake_policy it needs is guarded")
+                .arg(cmake, asked->version, asked->file));
     } else {
         add(L::Pass, QStringLiteral("cmake"), QStringLiteral("CMake %1").arg(cmake));
+    }
+    if (profile.ccache) {
+        if (facts.ccache.isEmpty())
+            add(L::Fail, QStringLiteral("ccache"),
+                QStringLiteral("ccache not found, and the profile launches every compiler through it"),
+                QStringLiteral("install ccache (apt install ccache), or set ccache: false in the profile"));
+        else
+            add(L::Pass, QStringLiteral("ccache"), QStringLiteral("ccache %1").arg(facts.ccache));
     }
 
     const QString& ninja = facts.ninja;
@@ -78,13 +105,20 @@ QList<PreflightCheck> evaluatePreflight(const ServerFacts& facts, const BuildPro
     }
 
     if (rules::cudaMovedCccl(nvcc)) {
+        const QString ccclDir = facts.ccclDir.isEmpty() ? QStringLiteral("<cuda>/include/cccl") : facts.ccclDir;
+        const QString onPath = rules::ccclOnIncludePath(project.cplusIncludePath);
         if (rules::addsCcclInclude(project.cmakeLists))
             add(L::Pass, QStringLiteral("cccl"), QStringLiteral("CMakeLists.txt adds the CCCL include directory"));
+        else if (!onPath.isEmpty())
+            add(L::Pass, QStringLiteral("cccl"),
+                QStringLiteral("CPLUS_INCLUDE_PATH holds %1 (as upstream's Dockerfile sets it)").arg(onPath));
         else if (!project.cmakeLists.isEmpty())
             add(L::Fail, QStringLiteral("cccl"),
                 QStringLiteral("CUDA %1 keeps CUB/Thrust/libcu++ in %2, which host-compiled files will not find")
-                    .arg(nvcc, facts.ccclDir.isEmpty() ? QStringLiteral("<cuda>/include/cccl") : facts.ccclDir),
-                QStringLiteral("apply the CCCL include patch"));
+                    .arg(nvcc, ccclDir),
+                QStringLiteral("apply the CCCL include patch, or set CPLUS_INCLUDE_PATH=%1 in the profile's env as "
+                               "upstream's Dockerfile does")
+                    .arg(ccclDir));
         else
             add(L::Warn, QStringLiteral("cccl"),
                 QStringLiteral("CUDA %1 moved CCCL headers to include/cccl; no CMakeLists.txt found to check")
@@ -112,10 +146,17 @@ QList<PreflightCheck> evaluatePreflight(const ServerFacts& facts, const BuildPro
                 QStringLiteral("torch %1 is built for CUDA %2 but nvcc is %3").arg(torch, torchCuda, nvcc),
                 QStringLiteral("use a torch build for CUDA %1 or the matching toolkit")
                     .arg(nvcc.section(QLatin1Char('.'), 0, 0)));
+        else if (const auto wanted = rules::torchRequirement(project.treeLines); wanted && !wanted->satisfiedBy(torch))
+            add(L::Warn, QStringLiteral("torch"),
+                QStringLiteral("torch %1 is installed; this tree asks for %2: the build compiles against the "
+                               "installed torch, and sgl_kernel then needs it at run time")
+                    .arg(torch, wanted->text()),
+                QStringLiteral("install torch %1 %2 first").arg(wanted->op, wanted->version));
         else
             add(L::Pass, QStringLiteral("torch"),
-                QStringLiteral("torch %1 (CUDA %2)")
-                    .arg(torch, torchCuda.isEmpty() ? QStringLiteral("none") : torchCuda));
+                QStringLiteral("torch %1 (CUDA %2)%3")
+                    .arg(torch, torchCuda.isEmpty() ? QStringLiteral("none") : torchCuda,
+                        wanted ? QStringLiteral(", as the tree asks (%1)").arg(wanted->text()) : QString()));
     }
 
     for (const QString& d : project.exportedCMakeVariables)
@@ -168,10 +209,27 @@ QList<PreflightCheck> evaluatePreflight(const ServerFacts& facts, const BuildPro
 
 Result<QList<PreflightCheck>> runPreflight(Transport& transport, const BuildProfile& profile)
 {
-    const auto facts = collectServerFacts(transport, 120000, preflightProbe(profile));
-    if (!facts)
-        return Result<QList<PreflightCheck>>::failure(facts.error(), facts.kind());
-    return evaluatePreflight(*facts, profile);
+    // A kernel_tree profile is judged in the tree found below its working_dir; when there is
+    // none, that is the first failure and the rest is judged where it points.
+    const auto tree = resolveBuildTree(transport, profile);
+    if (!tree && tree.kind() != ErrorKind::NotFound)
+        return Result<QList<PreflightCheck>>::failure(tree.error(), tree.kind());
+    const BuildProfile& judged = tree ? tree->profile : profile;
+    ProjectProbe probe = preflightProbe(judged);
+    if (tree)
+        probe.sglangPyproject = tree->sglangPyproject;
+    const auto collected = collectServerFacts(transport, 120000, probe);
+    if (!collected)
+        return Result<QList<PreflightCheck>>::failure(collected.error(), collected.kind());
+    ServerFacts facts = collected.value();
+    if (tree)
+        facts.project.tree = tree->note;
+    QList<PreflightCheck> checks = evaluatePreflight(facts, judged);
+    if (!tree)
+        checks.prepend({ PreflightCheck::Level::Fail, QStringLiteral("tree"), tree.error(),
+            QStringLiteral("clone sglang there, or set working_dir to a checkout, its sgl-kernel folder or "
+                           "python/sglang/kernels/aot") });
+    return checks;
 }
 
 } // namespace kf

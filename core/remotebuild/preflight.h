@@ -20,7 +20,7 @@ struct PreflightCheck
 {
     enum class Level { Pass, Warn, Fail };
     Level level = Level::Pass;
-    QString id;      // "cmake", "nvcc", "cuda-arch", "cmake-policy", "cccl", "ram", "disk", ...
+    QString id; // "tree", "cmake", "nvcc", "cuda-arch", "cmake-policy", "cccl", "ccache", "torch", "ram", "disk", ...
     QString message; // what was found
     QString fix;     // what to do (empty for Pass)
 };
@@ -30,7 +30,8 @@ QString toString(PreflightCheck::Level l); // "pass", "warn", "fail"
 // What the probe needs to look at for this profile.
 ProjectProbe preflightProbe(const BuildProfile& profile);
 QList<PreflightCheck> evaluatePreflight(const ServerFacts& facts, const BuildProfile& profile);
-// Runs the probe (blocking; worker thread) and judges it.
+// Finds the profile's sgl-kernel tree (resolveBuildTree), runs the probe there (blocking;
+// worker thread) and judges it.
 Result<QList<PreflightCheck>> runPreflight(Transport& transport, const BuildProfile& profile);
 
 } // namespace kf

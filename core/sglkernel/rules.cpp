@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/sglkernel/rules.h"
 
+#include "core/patch/cmakescript.h"
 #include "core/util/versioncompare.h"
 
 #include <QRegularExpression>
@@ -13,9 +14,16 @@ namespace kf::sglkernel {
 
 namespace {
 
-bool isComment(const QString& line)
+patch::CMakeScript readCMake(const QStringList& lines)
 {
-    return line.trimmed().startsWith(QLatin1Char('#'));
+    return patch::parseCMakeScript(lines.join(QLatin1Char('\n')));
+}
+
+// "2.13.0" from "2.13.0+cu130" or "2.13.0a0": what a requirement compares.
+QString releaseOf(const QString& version)
+{
+    static const QRegularExpression re(QStringLiteral("^\\d+(\\.\\d+)*"));
+    return re.match(version.trimmed()).captured(0);
 }
 
 } // namespace
@@ -55,8 +63,24 @@ bool cudaMovedCccl(const QString& nvccVersion)
 
 bool addsCcclInclude(const QStringList& cmakeListsLines)
 {
-    return std::any_of(cmakeListsLines.begin(), cmakeListsLines.end(),
-        [](const QString& l) { return l.contains(QLatin1String("cccl"), Qt::CaseInsensitive) && !isComment(l); });
+    static const QRegularExpression cccl(QStringLiteral("/cccl\\b"));
+    for (const patch::CMakeCommand& c : readCMake(cmakeListsLines).commands)
+        for (const patch::CMakeArgument& a : c.arguments)
+            if (cccl.match(a.value).hasMatch())
+                return true;
+    return false;
+}
+
+QString ccclOnIncludePath(const QString& cplusIncludePath)
+{
+    for (const QString& entry : cplusIncludePath.split(QLatin1Char(':'), Qt::SkipEmptyParts)) {
+        QString e = entry.trimmed();
+        while (e.size() > 1 && e.endsWith(QLatin1Char('/')))
+            e.chop(1);
+        if (e.endsWith(QLatin1String("/cccl")))
+            return e;
+    }
+    return {};
 }
 
 QString cmakeVersionForPolicy(const QString& policy)
@@ -74,21 +98,26 @@ QString cmakeForSglKernel()
 
 PolicyNeeds unguardedPolicies(const QStringList& cmakeListsLines)
 {
-    static const QRegularExpression setPolicy(
-        QStringLiteral(R"(cmake_policy\s*\(\s*SET\s+(CMP\d{4}))"), QRegularExpression::CaseInsensitiveOption);
-    static const QRegularExpression ifPolicy(
-        QStringLiteral(R"(if\s*\(\s*POLICY\s+(CMP\d{4}))"), QRegularExpression::CaseInsensitiveOption);
     PolicyNeeds needs;
-    QSet<QString> guarded;
-    for (const QString& l : cmakeListsLines) {
-        if (isComment(l))
-            continue;
-        if (const auto m = ifPolicy.match(l); m.hasMatch())
-            guarded.insert(m.captured(1));
-        if (const auto m = setPolicy.match(l); m.hasMatch()) {
-            const QString p = m.captured(1);
+    QStringList guards; // per open block: the policy its if(POLICY X) guards, or ""
+    for (const patch::CMakeCommand& c : readCMake(cmakeListsLines).commands) {
+        const QStringList args = c.values();
+        if (c.is(QLatin1String("if"))) {
+            guards.append(args.size() == 2 && args[0] == QLatin1String("POLICY") ? args[1] : QString());
+        } else if (c.is(QLatin1String("elseif")) || c.is(QLatin1String("else"))) {
+            if (!guards.isEmpty())
+                guards.last().clear();
+        } else if (c.is(QLatin1String("foreach")) || c.is(QLatin1String("while")) || c.is(QLatin1String("function"))
+            || c.is(QLatin1String("macro")) || c.is(QLatin1String("block"))) {
+            guards.append(QString());
+        } else if (c.name.startsWith(QLatin1String("end"), Qt::CaseInsensitive)) {
+            if (!guards.isEmpty())
+                guards.removeLast();
+        } else if (c.is(QLatin1String("cmake_policy")) && args.size() >= 2
+            && args[0].compare(QLatin1String("SET"), Qt::CaseInsensitive) == 0) {
+            const QString& p = args[1];
             const QString v = cmakeVersionForPolicy(p);
-            if (!v.isEmpty() && !guarded.contains(p)) {
+            if (!v.isEmpty() && !guards.contains(p)) {
                 needs.unguarded << p;
                 if (needs.cmake.isEmpty() || compareVersions(v, needs.cmake) > 0)
                     needs.cmake = v;
@@ -96,6 +125,81 @@ PolicyNeeds unguardedPolicies(const QStringList& cmakeListsLines)
         }
     }
     return needs;
+}
+
+QString cmakeMinimumRequired(const QStringList& cmakeListsLines)
+{
+    for (const patch::CMakeCommand& c : readCMake(cmakeListsLines).commands) {
+        const QStringList args = c.values();
+        if (c.is(QLatin1String("cmake_minimum_required")) && args.size() >= 2 && args[0] == QLatin1String("VERSION"))
+            return args[1].section(QStringLiteral("..."), 0, 0);
+    }
+    return {};
+}
+
+QString TreeRequirement::text() const
+{
+    return QStringLiteral("%1 %2 %3 (%4)").arg(tool, op, version, file);
+}
+
+bool TreeRequirement::satisfiedBy(const QString& installed) const
+{
+    const QString have = releaseOf(installed);
+    if (have.isEmpty())
+        return false;
+    const int cmp = compareVersions(have, version);
+    return op == QLatin1String("==") ? cmp == 0 : cmp >= 0;
+}
+
+std::optional<TreeRequirement> torchRequirement(const QList<QPair<QString, QString>>& treeLines)
+{
+    // Highest first: sglang's pin, the README's "Requires torch == X", the build requirement.
+    static const QRegularExpression pin(QStringLiteral("[\"']torch\\s*==\\s*([0-9][0-9.]*)"));
+    static const QRegularExpression readme(
+        QStringLiteral("requires\\s+torch\\s*==\\s*([0-9][0-9.]*)"), QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression atLeast(QStringLiteral("[\"']torch\\s*>=\\s*([0-9][0-9.]*)"));
+    std::optional<TreeRequirement> best;
+    int bestRank = 0;
+    for (const auto& [file, line] : treeLines) {
+        const bool sglang = file == QLatin1String(kSglangPyproject);
+        struct Try
+        {
+            const QRegularExpression& re;
+            int rank;
+            const char* op;
+        };
+        for (const Try& t : { Try { pin, sglang ? 3 : 2, "==" }, Try { readme, 2, "==" }, Try { atLeast, 1, ">=" } }) {
+            const auto m = t.re.match(line);
+            if (!m.hasMatch() || t.rank <= bestRank)
+                continue;
+            best
+                = TreeRequirement { QStringLiteral("torch"), QLatin1String(t.op), m.captured(1), file, line.trimmed() };
+            bestRank = t.rank;
+        }
+    }
+    return best;
+}
+
+std::optional<TreeRequirement> cmakeRequirement(const QList<QPair<QString, QString>>& treeLines)
+{
+    static const QRegularExpression re(
+        QStringLiteral("cmake\\s*(?:>=|\u2265)\\s*([0-9][0-9.]*)"), QRegularExpression::CaseInsensitiveOption);
+    for (const auto& [file, line] : treeLines)
+        if (const auto m = re.match(line); m.hasMatch())
+            return TreeRequirement { QStringLiteral("cmake"), QStringLiteral(">="), m.captured(1), file,
+                line.trimmed() };
+    return std::nullopt;
+}
+
+QString kernelWheelPackage(const QString& fileName)
+{
+    if (!fileName.endsWith(QLatin1String(".whl")))
+        return {};
+    for (const char* name : kKernelPackages)
+        if (fileName.startsWith(
+                QString::fromLatin1(name).replace(QLatin1Char('-'), QLatin1Char('_')) + QLatin1Char('-')))
+            return QLatin1String(name);
+    return {};
 }
 
 bool fa3ShouldBeOff(const QString& computeCapability)

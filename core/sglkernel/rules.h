@@ -2,8 +2,13 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
+#include <QList>
+#include <QPair>
 #include <QString>
 #include <QStringList>
+
+#include <optional>
+#include <utility>
 
 // What it takes to build sgl-kernel (SGLang's CUDA kernels) on a server: the domain facts
 // KernelForge checks and advises on, in one place, each with where it comes from. Preflight
@@ -52,8 +57,12 @@ QString cudaRelease(const QString& nvccVersion);
 // 13.0 release notes; the cccl-include-dir patch of sgl-kernel-sm120-cuda13.yaml adds the folder.
 inline constexpr char kCcclMovedInCuda[] = "13.0";
 bool cudaMovedCccl(const QString& nvccVersion);
-// Whether CMakeLists.txt lines (outside comments) add the cccl folder.
+// Whether CMakeLists.txt (its lines, read as CMake: comments do not count) names a .../cccl folder.
 bool addsCcclInclude(const QStringList& cmakeListsLines);
+// Upstream's Dockerfile (python/sglang/kernels/aot/Dockerfile, 2026) sets the folder for every
+// compiler instead: ENV CPLUS_INCLUDE_PATH=/usr/local/cuda/include/cccl (and C_INCLUDE_PATH).
+// The entry of a colon-separated CPLUS_INCLUDE_PATH that is a .../cccl folder, or empty.
+QString ccclOnIncludePath(const QString& cplusIncludePath);
 
 // ---- CMake policies -------------------------------------------------------------------------
 
@@ -82,8 +91,45 @@ struct PolicyNeeds
     QStringList unguarded; // policies set without an if(POLICY ...) guard, in file order
     QString cmake;         // the CMake they need; empty when none of the table's is set unguarded
 };
-// Reads the cmake_policy / if(POLICY) lines of a CMakeLists.txt, in file order; comments skipped.
+// The version a CMakeLists.txt's cmake_minimum_required(VERSION x[...y]) asks for ("3.26"), empty
+// without one. sgl-kernel asks for 3.26 (2025-2026): an older CMake (Debian 12's 3.25) stops there,
+// before any cmake_policy, so the policy guards help CMake 3.26 to 3.30 only.
+QString cmakeMinimumRequired(const QStringList& cmakeListsLines);
+
+// Reads a CMakeLists.txt (its lines) as CMake: each cmake_policy(SET ...) of the table that no
+// enclosing if(POLICY <it>) guards, in file order; comments and bracket comments skipped.
 PolicyNeeds unguardedPolicies(const QStringList& cmakeListsLines);
+
+// ---- What the tree asks for ---------------------------------------------------------------
+
+// A version the tree names for a tool, read from the tree, never assumed: torch from sglang's
+// python/pyproject.toml ("torch==2.13.0", what sglang runs with), else the kernel README
+// ("Requires torch == 2.13.0"), else the kernel pyproject's build requirement ("torch>=2.8.0");
+// CMake from the kernel README ("CMake ≥3.31"). Sources: sglang's pyproject.toml and
+// python/sglang/kernels/aot/README.md (sgl-kernel/README.md before 2026-07-29).
+struct TreeRequirement
+{
+    QString tool;         // "torch", "cmake"
+    QString op;           // "==" or ">="
+    QString version;      // "2.13.0"
+    QString file;         // where it was read ("README.md", "pyproject.toml", "python/pyproject.toml")
+    QString line;         // the line, trimmed
+    QString text() const; // "torch == 2.13.0 (README.md)"
+    bool satisfiedBy(const QString& installed) const; // local versions ("+cu130") ignored
+};
+// Lines as (file, line): what the facts probe read from the tree (ProjectFacts::treeLines); the
+// file is "README.md" or "pyproject.toml" of the kernel tree, or kSglangPyproject.
+inline constexpr char kSglangPyproject[] = "python/pyproject.toml";
+std::optional<TreeRequirement> torchRequirement(const QList<QPair<QString, QString>>& treeLines);
+std::optional<TreeRequirement> cmakeRequirement(const QList<QPair<QString, QString>>& treeLines);
+
+// ---- Package and wheel names ------------------------------------------------------------
+
+// The distribution's name by era (import name sgl_kernel in both). Source: sgl-kernel's
+// pyproject.toml, "Release sglang kernel 0.4.0" (#20440, 2026-03-16) renamed it.
+inline constexpr const char* kKernelPackages[] = { "sglang-kernel", "sgl-kernel" };
+// Which of them a wheel file is ("sglang_kernel-0.4.6-....whl": "sglang-kernel"), or empty.
+QString kernelWheelPackage(const QString& fileName);
 
 // ---- FlashAttention 3 -----------------------------------------------------------------------
 
@@ -101,6 +147,28 @@ inline constexpr int kGiBPerNvccThread = 4;
 inline constexpr qint64 kBytesPerNvccThread = qint64(kGiBPerNvccThread) << 30;
 // SGL_KERNEL_COMPILE_THREADS when the profile leaves it unset (sgl-kernel's CMakeLists.txt default).
 inline constexpr int kDefaultCompileThreads = 32;
+// The -D a profile sets for nvcc's --threads, and the environment name upstream's Docker build
+// and build.sh read for it (they pass -DSGL_KERNEL_COMPILE_THREADS=${NVCC_THREADS}).
+inline constexpr char kCompileThreadsDefine[] = "SGL_KERNEL_COMPILE_THREADS";
+inline constexpr char kNvccThreadsEnv[] = "NVCC_THREADS";
+
+// ---- ccache -----------------------------------------------------------------------------------
+
+// ccache as upstream's Dockerfile configures it for the wheel build (python/sglang/kernels/aot/
+// Dockerfile, 2026): compilers launched through ccache by CMake, content-checked compilers,
+// compressed, 10 GB, sloppiness for __FILE__/__TIME__ and header times. CCACHE_DIR is left to
+// ccache (~/.cache/ccache) unless the profile sets it; CCACHE_BASEDIR is the tree when its path is
+// absolute. (sgl-kernel's own RULE_LAUNCH_COMPILE block needs CCACHE_DIR in the environment; the
+// launchers work without it.)
+inline constexpr std::pair<const char*, const char*> kCcacheEnv[] = {
+    { "CMAKE_C_COMPILER_LAUNCHER", "ccache" },
+    { "CMAKE_CXX_COMPILER_LAUNCHER", "ccache" },
+    { "CMAKE_CUDA_COMPILER_LAUNCHER", "ccache" },
+    { "CCACHE_MAXSIZE", "10G" },
+    { "CCACHE_COMPILERCHECK", "content" },
+    { "CCACHE_COMPRESS", "true" },
+    { "CCACHE_SLOPPINESS", "file_macro,time_macros,include_file_mtime,include_file_ctime" },
+};
 // Preflight warns when the build's budget passes this share of the available memory.
 inline constexpr double kRamHeadroom = 0.8;
 

@@ -17,12 +17,32 @@ QStringList serverHints(const ServerFacts& f)
         hints << QStringLiteral(
             "The NVIDIA driver and its library differ (a driver upgrade without a reboot): reboot the "
             "server or reload the nvidia kernel modules before building or serving.");
-    if (!f.cmake.isEmpty() && compareVersions(f.cmake, cmakeForSglKernel()) < 0)
+    // With a project probe the hints speak of the tree found and what it asks for.
+    const ProjectFacts& tree = f.project;
+    if (!tree.tree.isEmpty())
+        hints << tree.tree + QLatin1Char('.');
+    const QString minimum = cmakeMinimumRequired(tree.cmakeLists);
+    const auto askedCmake = cmakeRequirement(tree.treeLines);
+    const QString wantCmake = askedCmake ? askedCmake->version : cmakeForSglKernel();
+    if (!f.cmake.isEmpty() && !minimum.isEmpty() && compareVersions(f.cmake, minimum) < 0)
+        hints << QStringLiteral("CMake %1 is older than the %2 this CMakeLists.txt asks for (cmake_minimum_required): "
+                                "configure stops there, so install CMake >= %3.")
+                     .arg(f.cmake, minimum, wantCmake);
+    else if (!f.cmake.isEmpty() && compareVersions(f.cmake, wantCmake) < 0)
         hints << QStringLiteral(
             "CMake %1 is older than %2: sgl-kernel's CMakeLists.txt sets policy CMP0177 "
             "unconditionally and stops with \"Policy CMP0177 is not known\" unless the cmake_policy "
-            "guards are patched in (or a newer CMake is used).")
-                     .arg(f.cmake, cmakeForSglKernel());
+            "guards are patched in (or a newer CMake is used); sgl-kernel itself asks for CMake >= 3.26.")
+                     .arg(f.cmake, wantCmake);
+    if (const auto torch = torchRequirement(tree.treeLines);
+        torch && !f.torch.isEmpty() && !torch->satisfiedBy(f.torch))
+        hints << QStringLiteral("torch %1 is installed; this tree asks for %2: sgl_kernel is built against the "
+                                "installed torch and needs that same torch at run time.")
+                     .arg(f.torch, torch->text());
+    if (!f.sglKernel.isEmpty() && !f.sglangKernel.isEmpty())
+        hints << QStringLiteral("Both sgl-kernel %1 and sglang-kernel %2 are installed (the wheel was renamed in "
+                                "2026-03); both provide sgl_kernel: uninstall the old one.")
+                     .arg(f.sglKernel, f.sglangKernel);
     // The GPU whose target needs the newest CUDA decides; FA3 is off as soon as one GPU is SM120.
     const ArchRule* hardest = nullptr;
     bool fa3Off = false;
@@ -38,11 +58,13 @@ QStringList serverHints(const ServerFacts& f)
                                 "'compute_%3'\"): CUDA %4 or newer is needed.")
                      .arg(f.nvcc, sm, QString::fromLatin1(hardest->arch).mid(3), QLatin1String(hardest->minimumCuda));
     }
-    if (cudaMovedCccl(f.nvcc))
+    if (cudaMovedCccl(f.nvcc) && !addsCcclInclude(tree.cmakeLists)
+        && ccclOnIncludePath(tree.cplusIncludePath).isEmpty())
         hints << QStringLiteral(
             "CUDA %1 keeps CUB/Thrust/libcu++ under include/cccl: sources compiled by the host compiler "
-            "need the CCCL include-directory patch (\"cuda/atomic: No such file or directory\").")
-                     .arg(f.nvcc);
+            "need the CCCL include-directory patch, or CPLUS_INCLUDE_PATH=%2 as upstream's Dockerfile sets it "
+            "(\"cuda/atomic: No such file or directory\").")
+                     .arg(f.nvcc, f.ccclDir.isEmpty() ? QStringLiteral("<cuda>/include/cccl") : f.ccclDir);
     if (fa3Off)
         hints << QStringLiteral("FA3 is built for sm_90a only: on these GPUs build with -DSGL_KERNEL_ENABLE_FA3=OFF "
                                 "(through CMAKE_ARGS) plus the FA3 guard and import-fallback patches.");

@@ -202,6 +202,7 @@ QJsonObject factsVersions(const ServerFacts& f)
     put("torch", f.torch);
     put("sglang", f.sglang);
     put("sgl-kernel", f.sglKernel);
+    put("sglang-kernel", f.sglangKernel);
     if (!f.gpus.isEmpty()) {
         put("gpu", f.gpus.first().name);
         v.insert(QStringLiteral("gpu_count"), QString::number(f.gpus.size()));

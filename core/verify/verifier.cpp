@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/verify/verifier.h"
 
+#include "core/sglkernel/kerneltree.h"
 #include "core/verify/zipdirectory.h"
 
 #include <QFileInfo>
@@ -79,6 +80,20 @@ Result<VerifyReport> runVerify(Transport& transport, const VerifyRequest& reques
     if (dir.isEmpty())
         return Result<VerifyReport>::failure(
             QStringLiteral("no folder to verify: give one, or a profile with working_dir"));
+    // An sglang checkout or sgl-kernel tree is verified where its build writes: the tree found
+    // as everywhere else (sglkernel::findKernelTree). A build folder is verified as given.
+    QString treeNote;
+    const auto search = sglkernel::findKernelTree(transport, dir);
+    if (!search)
+        return Result<VerifyReport>::failure(
+            QStringLiteral("verify on %1: %2").arg(transport.describe(), search.error()));
+    if (search->tree) {
+        dir = search->tree->dir;
+        treeNote = QStringLiteral("sgl-kernel tree: ") + search->tree->describe();
+    } else if (request.dir.isEmpty() && request.profile && request.profile->kernelTree) {
+        return Result<VerifyReport>::failure(
+            QStringLiteral("verify on %1: %2").arg(transport.describe(), search->notFound()));
+    }
     if (dir == QLatin1String("~"))
         dir = QStringLiteral(".");
     else if (dir.startsWith(QLatin1String("~/")))
@@ -98,6 +113,7 @@ Result<VerifyReport> runVerify(Transport& transport, const VerifyRequest& reques
                                                  .arg(r.exitCode)
                                                  .arg(QString::fromUtf8(r.stdErr.right(400)).trimmed()));
     VerifyReport report = parseVerifyOutput(r.stdOut);
+    report.tree = treeNote;
     const QDeadlineTimer deadline(qMax(0, request.headerReadBudgetMs));
     for (VerifyLibrary& l : report.libraries) {
         if (!l.source.isEmpty())

@@ -3,6 +3,7 @@
 #include "core/verify/verifyreport.h"
 
 #include "core/gpu/nvidiasmi.h"
+#include "core/sglkernel/rules.h"
 #include "core/verify/fatbinreader.h"
 
 #include <QFileInfo>
@@ -384,6 +385,8 @@ void evaluateVerify(VerifyReport& r, const std::optional<BuildProfile>& profile)
         out.append({ level, QString::fromLatin1(id), message, fix });
     };
 
+    if (!r.tree.isEmpty())
+        add(Level::Pass, "tree", r.tree);
     if (r.dirMissing)
         add(Level::Fail, "dir", QStringLiteral("no folder %1 on the server").arg(r.dir),
             QStringLiteral("give the build's folder with --dir, or fix working_dir in the profile"));
@@ -515,7 +518,9 @@ void evaluateVerify(VerifyReport& r, const std::optional<BuildProfile>& profile)
     }
 
     for (const VerifyWheel& w : r.wheels) {
-        const QString name = shown(r, w.path);
+        // The kernel wheel is sglang-kernel since 2026-03, sgl-kernel before: say which this is.
+        const QString package = sglkernel::kernelWheelPackage(QFileInfo(w.path).fileName());
+        const QString name = shown(r, w.path) + (package.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(package));
         if (!w.error.isEmpty())
             add(Level::Warn, "wheel", QStringLiteral("%1: %2").arg(name, w.error));
         else

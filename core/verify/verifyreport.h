@@ -75,6 +75,7 @@ struct VerifyWheel
 struct VerifyReport
 {
     QString dir;
+    QString tree; // which sgl-kernel tree and layout dir is (sglkernel::KernelTree::describe); empty: not a tree
     bool dirMissing = false;
     QString cuobjdump;
     bool nvidiaSmiMissing = false;
@@ -117,8 +118,8 @@ void applyCuobjdump(VerifyLibrary& library);
 // ignores but people write): whether the build was asked for FA3; empty when it does not say.
 std::optional<bool> fa3Requested(const BuildProfile& profile);
 
-// The checks, in order: dir, libraries, gpus, arch (one per library and compute capability
-// that fails or JITs, one pass line otherwise), import, fa3, wheel.
+// The checks, in order: tree (when dir is an sgl-kernel tree), dir, libraries, gpus, arch (one per library and compute
+// capability that fails or JITs, one pass line otherwise), import, fa3, wheel.
 void evaluateVerify(VerifyReport& report, const std::optional<BuildProfile>& profile);
 
 } // namespace kf

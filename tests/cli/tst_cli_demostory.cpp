@@ -2,7 +2,9 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // The whole demo story through the real kernelforge-cli against the demo host (a real sshd):
 // patch plan -> apply -> build (cmake + ninja, nvcc when present) -> verify -> gpu watch -> server
-// status -> rollback. Every step is what a person (or a CI job) would type.
+// status -> rollback. Every step is what a person (or a CI job) would type. The story runs for
+// both layouts: ~/sgl-kernel (an sgl-kernel folder) and ~/sglang (a checkout of late 2026, the
+// kernels in python/sglang/kernels/aot).
 #include "tests/support/testsupport.h"
 
 #include <QFileInfo>
@@ -28,17 +30,19 @@ class TestCliDemoStory : public QObject
         return objects;
     }
 
+    static QStringList builtinSet(const QString& root)
+    {
+        return { "--set", "builtin:sgl-kernel-sm120-cuda13", "--root", root };
+    }
+
 private Q_SLOTS:
     void wholeStory()
     {
         KF_START_DEMO_HOST(demo);
-        const QString root = dest(demo) + ":sgl-kernel";
-        const QStringList set { "--set", "builtin:sgl-kernel-sm120-cuda13", "--root", root };
+        const QStringList set = builtinSet(dest(demo) + ":sgl-kernel");
         const QString cmakeFile = demo.homeDir() + "/sgl-kernel/CMakeLists.txt";
-        QFile original(cmakeFile);
-        QVERIFY(original.open(QIODevice::ReadOnly));
-        const QByteArray before = original.readAll();
-        original.close();
+        const QByteArray before = kf::test::readFile(cmakeFile);
+        QVERIFY(!before.isEmpty());
 
         // 1. Plan: all four patches will apply, nothing changes yet.
         auto plan = kf::test::runCli(
@@ -146,9 +150,86 @@ private Q_SLOTS:
         // 6. Roll back: the file is byte-identical to what was there before.
         auto rollback = kf::test::runCli(QStringList { "patch", "rollback" } + set + kf::test::cliSshOptions(demo));
         QVERIFY2(rollback.exitCode == 0, QByteArray(rollback.out + rollback.err).constData());
-        QFile after(cmakeFile);
-        QVERIFY(after.open(QIODevice::ReadOnly));
-        QCOMPARE(after.readAll(), before);
+        QCOMPARE(kf::test::readFile(cmakeFile), before);
+    }
+
+    // The same story from the demo's sglang checkout (~/sglang), whose kernels live in
+    // python/sglang/kernels/aot as sglang keeps them since July 2026: the plan finds the tree
+    // from the checkout root and says so; fa3-option-respected is truthfully not applicable
+    // (upstream passes the FA3 default to option() since June 2026); facts --root reads what the
+    // tree asks for; the aot demo profile builds in the tree; verify names it.
+    void aotLayoutStory()
+    {
+        KF_START_DEMO_HOST(demo);
+        const QStringList set = builtinSet(dest(demo) + ":sglang");
+        const QString cmakeFile = demo.homeDir() + "/sglang/python/sglang/kernels/aot/CMakeLists.txt";
+        const QByteArray before = kf::test::readFile(cmakeFile);
+        QVERIFY(!before.isEmpty());
+
+        auto plan = kf::test::runCli(
+            QStringList { "patch", "plan" } + set + kf::test::cliSshOptions(demo) + QStringList { "--json" });
+        QCOMPARE(plan.exitCode, 1); // a patch is not applicable
+        const auto planned = jsonLines(plan.out);
+        QCOMPARE(planned.size(), 4);
+        const QStringList expected { "will-apply", "will-apply", "not-applicable", "will-apply" };
+        for (int i = 0; i < 4; ++i) {
+            QCOMPARE(planned[i].value("status").toString(), expected[i]);
+            QVERIFY2(planned[i].value("tree").toString().startsWith("sgl-kernel tree: python/sglang/kernels/aot below"),
+                qPrintable(planned[i].value("tree").toString()));
+        }
+        QCOMPARE(planned[2].value("not_applicable").toString(), QStringLiteral("fixed-upstream"));
+        QVERIFY2(planned[2].value("reason").toString().startsWith("already fixed upstream since June 2026"),
+            qPrintable(planned[2].value("reason").toString()));
+
+        auto apply = kf::test::runCli(QStringList { "patch", "apply" } + set + kf::test::cliSshOptions(demo));
+        QCOMPARE(apply.exitCode, 1);
+        QVERIFY2(apply.out.contains("sgl-kernel tree: python/sglang/kernels/aot below"), apply.out.constData());
+        auto again = kf::test::runCli(
+            QStringList { "patch", "plan" } + set + kf::test::cliSshOptions(demo) + QStringList { "--json" });
+        const auto replanned = jsonLines(again.out);
+        QCOMPARE(replanned.size(), 4);
+        for (int i = 0; i < 4; ++i)
+            QCOMPARE(replanned[i].value("status").toString(),
+                i == 2 ? QStringLiteral("not-applicable") : QStringLiteral("already-applied"));
+
+        // What the tree asks for, read from it over SSH.
+        auto facts = kf::test::runCli(QStringList { "facts", "--root", "sglang" } + kf::test::cliSshTarget(demo));
+        QVERIFY2(facts.exitCode == 0, facts.err.constData());
+        QVERIFY2(
+            facts.out.contains("hint: sgl-kernel tree: python/sglang/kernels/aot below sglang"), facts.out.constData());
+
+        const QString profile = QStringLiteral("Demo sglang checkout, aot layout (CMake + Ninja)");
+        auto start = kf::test::runCli(QStringList { "build", "start", "--profile", profile }
+            + kf::test::cliSshOptions(demo) + QStringList { dest(demo) });
+        QVERIFY2(start.exitCode == 0, start.err.constData());
+        QVERIFY2(
+            start.err.contains("sgl-kernel tree: python/sglang/kernels/aot below ~/sglang"), start.err.constData());
+        const QString job = QString::fromUtf8(start.out.trimmed().split('\n').last()).trimmed();
+        auto attach = kf::test::runCli(QStringList { "build", "attach", job, "--json" } + kf::test::cliSshOptions(demo)
+                + QStringList { dest(demo) },
+            540000);
+        QVERIFY2(attach.exitCode == 0, QByteArray(attach.out.right(3000) + attach.err).constData());
+        QVERIFY(QFileInfo::exists(demo.homeDir() + "/sglang/python/sglang/kernels/aot/build/.ninja_log"));
+
+        auto verify = kf::test::runCli(QStringList { "verify", "--profile", profile, "--json" }
+                + kf::test::cliSshOptions(demo) + QStringList { dest(demo) },
+            300000);
+        QVERIFY2(verify.exitCode == 0, QByteArray(verify.out + verify.err).constData());
+        bool sawTree = false, sawCommonOps = false;
+        for (const auto& o : jsonLines(verify.out)) {
+            if (o.value("type").toString() == "check" && o.value("id").toString() == "tree")
+                sawTree = o.value("message").toString().contains("python/sglang/kernels/aot below ~/sglang");
+            if (o.value("type").toString() == "library") {
+                QVERIFY2(!o.value("path").toString().contains("flash_ops"), qPrintable(o.value("path").toString()));
+                sawCommonOps = sawCommonOps || o.value("path").toString().endsWith("/aot/build/common_ops.so");
+            }
+        }
+        QVERIFY(sawTree);
+        QVERIFY(sawCommonOps);
+
+        auto rollback = kf::test::runCli(QStringList { "patch", "rollback" } + set + kf::test::cliSshOptions(demo));
+        QVERIFY2(rollback.exitCode == 0, QByteArray(rollback.out + rollback.err).constData());
+        QCOMPARE(kf::test::readFile(cmakeFile), before);
     }
 };
 

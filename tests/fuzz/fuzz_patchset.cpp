@@ -9,7 +9,10 @@ using kf::fuzz::FuzzInput;
 
 QByteArray scalar(FuzzInput& in)
 {
-    switch (in.below(8)) {
+    switch (in.below(9)) {
+    case 8:
+        return in.pick({ "{name: set, args: [A, {regex: '('}]}", "{name: 'a b'}", "{args: []}", "[try:, 'x']",
+            "{name: include_directories, args: ['${X}'], exact: true, top_level: yes}", "{argz: 1}" });
     case 0:
         return in.pick({ "'^[ \\t]*cmake_policy\\s*\\(\\s*SET'", "'('", "'(a*)*b'", "'\\1'", "'[^#\\n]*/cccl\\b'", "''",
             "'^include_directories\\s*\\([^()]*\\)[ \\t]*$'" });
@@ -32,7 +35,7 @@ QByteArray edit(FuzzInput& in, const QByteArray& indent)
     for (int k = 0; k < keys; ++k) {
         out += indent + "    "
             + in.pick({ "label", "regex", "before", "after", "optional", "text", "with", "find", "anchor", "first",
-                "indent", "lines", "contains", "after_regex" });
+                "indent", "lines", "contains", "after_regex", "command", "python" });
         out += ": " + scalar(in) + "\n";
     }
     return out;
@@ -60,12 +63,12 @@ QByteArray patchSet(FuzzInput& in)
         out += "    file: " + scalar(in) + "\n";
         if (in.chance(40))
             out += "    why: " + scalar(in) + "\n";
-        for (const char* cond : { "requires", "applied_if", "done_if" }) {
+        for (const char* cond : { "requires", "applied_if", "done_if", "fixed_upstream_if" }) {
             if (in.chance(40)) {
                 out += "    " + QByteArray(cond) + ":\n";
                 const int n = 1 + in.below(2);
                 for (int c = 0; c < n; ++c) {
-                    out += "      - " + in.pick({ "regex", "contains", "file" });
+                    out += "      - " + in.pick({ "regex", "contains", "file", "command", "python" });
                     out += ": " + scalar(in) + "\n";
                 }
             }

@@ -394,7 +394,10 @@ void PatchPane::showPlan(const patch::SetPlan& plan)
     rebuildTree();
     if (!plan.files.isEmpty())
         selectFile(plan.files.first().file);
-    setBusy(false, tr("%1 on %2:%3 \u2014 %4").arg(plan.set.name, plan.host, plan.root, plan.countsText()));
+    QString summary = tr("%1 on %2:%3 \u2014 %4").arg(plan.set.name, plan.host, plan.root, plan.countsText());
+    if (!plan.rootNote.isEmpty())
+        summary += QStringLiteral("\n") + plan.rootNote; // which layout and folder, or where it looked
+    setBusy(false, summary);
     Q_EMIT planShown(int(plan.patches.size()));
 }
 

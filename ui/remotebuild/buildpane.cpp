@@ -6,6 +6,7 @@
 #include "core/hosts/hostconnection.h"
 #include "core/jobs/remotejob.h"
 #include "core/log/secretregistry.h"
+#include "core/remotebuild/buildtree.h"
 #include "core/remotebuild/ninjalog.h"
 #include "core/remotebuild/preflight.h"
 #include "core/server/serverlifecycle.h"
@@ -517,8 +518,7 @@ void BuildPane::startBuild()
     BuildProfile p = currentProfile();
     if (!m_failedChecks.isEmpty() && m_preflightProfile == p.name && !confirmOverFailedPreflight())
         return;
-    JobSpec spec = p.toJobSpec();
-    spec.root = m_jobRoot;
+    QMap<QString, QString> secret;
     if (!m_secretValue->text().isEmpty()) {
         const QString name = m_secretName->text().trimmed().isEmpty() ? m_secretName->placeholderText()
                                                                       : m_secretName->text().trimmed();
@@ -527,10 +527,21 @@ void BuildPane::startBuild()
             return;
         }
         SecretRegistry::add(m_secretValue->text().toUtf8());
-        spec.env.insert(name, m_secretValue->text());
+        secret.insert(name, m_secretValue->text());
     }
     m_start->setEnabled(false);
-    m_requests.track(onPool(m_host->transport(), [spec](Transport& t) { return RemoteJob::start(t, spec); }),
+    const QString jobRoot = m_jobRoot;
+    m_requests.track(onPool(m_host->transport(),
+                         [p, secret, jobRoot](Transport& t) -> Result<JobInfo> {
+                             // A kernel_tree profile builds in the sgl-kernel tree below its folder.
+                             const auto tree = resolveBuildTree(t, p);
+                             if (!tree)
+                                 return Result<JobInfo>::failure(tree.error(), tree.kind());
+                             JobSpec spec = tree->profile.toJobSpec();
+                             spec.root = jobRoot;
+                             spec.env.insert(secret);
+                             return RemoteJob::start(t, spec);
+                         }),
         [this](const Result<JobInfo>& r) {
             updateButtons();
             if (!r) {
@@ -751,11 +762,11 @@ void BuildPane::onFinished(const JobInfo& info)
     Q_EMIT buildFinished(info, msg);
     // The slowest translation units, from .ninja_log.
     if (m_session && m_host && m_host->transport()) {
-        BuildProfile p = currentProfile();
-        const QString path = p.ninjaLogPath();
+        const BuildProfile p = currentProfile();
         m_requests.track(onPool(m_host->transport(),
-                             [path](Transport& t) {
-                                 const auto data = t.readFile(path);
+                             [p](Transport& t) {
+                                 const auto tree = resolveBuildTree(t, p);
+                                 const auto data = t.readFile((tree ? tree->profile : p).ninjaLogPath());
                                  return data ? parseNinjaLog(*data) : NinjaLog { 0, {}, 0, 0, data.error() };
                              }),
             [this](const NinjaLog& log) {

@@ -366,6 +366,13 @@ private Q_SLOTS:
         probe.workingDirectory = dir.path();
         probe.buildPath = dir.filePath(QStringLiteral("build/not/there/yet"));
         probe.env.insert(QStringLiteral("SGL_KERNEL_COMPILE_THREADS"), QStringLiteral("8"));
+        probe.env.insert(QStringLiteral("CPLUS_INCLUDE_PATH"), QStringLiteral("/usr/local/cuda/include/cccl"));
+        QVERIFY(kf::test::writeFile(dir.filePath(QStringLiteral("README.md")),
+            "# x\nRequires torch == 2.14.0\n- CMake \xe2\x89\xa5"
+            "3.31,\nTORCH_CHECK(a >= b)\n"));
+        QVERIFY(kf::test::writeFile(dir.filePath(QStringLiteral("sglang.toml")),
+            "[project]\ndependencies = [\n  \"torch==2.13.0\",\n  \"torchvision\",\n]\n"));
+        probe.sglangPyproject = dir.filePath(QStringLiteral("sglang.toml"));
         LocalTransport local;
         const auto r = collectServerFacts(local, 120000, probe);
         QVERIFY2(r.ok(), qPrintable(r.error()));
@@ -373,9 +380,17 @@ private Q_SLOTS:
         QVERIFY2(r->extra.isEmpty(), qPrintable(r->extra.value(0).first));
         QVERIFY(r->project.probed);
         QVERIFY(r->project.workDirExists);
+        // The whole file now (CRs dropped), so the rules read it as CMake.
         QCOMPARE(r->project.cmakeLists,
-            (QStringList { "cmake_minimum_required(VERSION 3.20)", "cmake_policy(SET CMP0177 NEW)" }));
+            (QStringList { "cmake_minimum_required(VERSION 3.20)", "cmake_policy(SET CMP0177 NEW)", "project(x)" }));
         QCOMPARE(r->project.exportedCMakeVariables, QStringList { "SGL_KERNEL_COMPILE_THREADS=8" });
+        // What the tree asks for: its README and pyproject lines naming torch or CMake with a version
+        // (the rules pick the requirement: TORCH_CHECK is none), and sglang's pyproject when named.
+        QCOMPARE(r->project.treeLines,
+            (QList<QPair<QString, QString>> { { "README.md", "Requires torch == 2.14.0" },
+                { "README.md", "- CMake \u22653.31," }, { "README.md", "TORCH_CHECK(a >= b)" },
+                { "python/pyproject.toml", "  \"torch==2.13.0\"," } }));
+        QCOMPARE(r->project.cplusIncludePath, QStringLiteral("/usr/local/cuda/include/cccl"));
         QVERIFY(r->project.diskAvailableKiB > 0); // of the nearest existing parent
         QCOMPARE(r->homeDir, QDir::homePath());   // the card's facts are all there too
         QVERIFY(r->memAvailableKiB > 0);

@@ -31,6 +31,14 @@ private Q_SLOTS:
     void yamlErrors();
     void planStatuses_data();
     void planStatuses();
+    void commandAnchors_data();
+    void commandAnchors();
+    void pythonAnchors_data();
+    void pythonAnchors();
+    void structuredYamlErrors_data();
+    void structuredYamlErrors();
+    void notApplicableReasons_data();
+    void notApplicableReasons();
 };
 
 void TestRecipe::edits_data()
@@ -209,6 +217,248 @@ patches:
         const PatchPlan again = planPatch(set->patches.first(), p.textAfter);
         QCOMPARE(int(again.status), int(PatchStatus::AlreadyApplied));
     }
+}
+
+namespace {
+
+// A one-patch set on CMakeLists.txt (or flash_attn.py) with the given YAML for its edits.
+PatchPlan planOne(const QString& file, const QString& patchYaml, const std::optional<QString>& text)
+{
+    const QString yaml = QStringLiteral("name: t\npatches:\n  - id: p\n    file: %1\n").arg(file) + patchYaml;
+    const auto set = parsePatchSetYaml(yaml.toUtf8(), QStringLiteral("t.yaml"));
+    if (!set) {
+        PatchPlan failed;
+        failed.reason = set.error();
+        return failed;
+    }
+    return planPatch(set->patches.first(), text);
+}
+
+const char* kCcclEdit = R"(    edits:
+      - insert_after:
+          command: {name: include_directories, args: ['${PROJECT_SOURCE_DIR}/include'], top_level: true}
+          text: |
+            include_directories(${CUDA}/cccl)
+)";
+
+const char* kPolicyEdit = R"(    edits:
+      - wrap:
+          command: {name: cmake_policy, args: [SET, CMP0177]}
+          before: if(POLICY \2)
+          after: endif()
+)";
+
+const char* kFa3Edit = R"(    edits:
+      - replace:
+          command: {name: set, args: [SGL_KERNEL_ENABLE_FA3, 'ON'], exact: true}
+          with: |-
+            if(NOT USER_SET)
+              set(SGL_KERNEL_ENABLE_FA3 ON CACHE BOOL "" FORCE)
+            endif()
+          done_if: {command: {name: if, args: [NOT, USER_SET]}}
+)";
+
+} // namespace
+
+void TestRecipe::commandAnchors_data()
+{
+    QTest::addColumn<QString>("edit");
+    QTest::addColumn<QString>("input");
+    QTest::addColumn<QString>("output"); // empty: a conflict
+    const QString cccl = QString::fromUtf8(kCcclEdit);
+    QTest::newRow("include block holding a comment with parentheses")
+        << cccl
+        << QStringLiteral(
+               "include_directories(\n    ${PROJECT_SOURCE_DIR}/include\n    # the SM90 mixed-input "
+               "collective (see ../jit) lives there\n    ${PROJECT_SOURCE_DIR}/../jit/include\n)\nset(A 1)\n")
+        << QStringLiteral("include_directories(\n    ${PROJECT_SOURCE_DIR}/include\n    # the SM90 mixed-input "
+                          "collective (see ../jit) lives there\n    ${PROJECT_SOURCE_DIR}/../jit/include\n)\n"
+                          "include_directories(${CUDA}/cccl)\nset(A 1)\n");
+    QTest::newRow("bracket comment inside, arguments reordered, trailing comment")
+        << cccl
+        << QStringLiteral(
+               "INCLUDE_DIRECTORIES( ${PROJECT_SOURCE_DIR}/csrc #[[ (x)\n ]] \"${PROJECT_SOURCE_DIR}/include\" "
+               ") # (done)\n")
+        << QStringLiteral(
+               "INCLUDE_DIRECTORIES( ${PROJECT_SOURCE_DIR}/csrc #[[ (x)\n ]] \"${PROJECT_SOURCE_DIR}/include\" "
+               ") # (done)\ninclude_directories(${CUDA}/cccl)\n");
+    QTest::newRow("a commented-out call is no anchor")
+        << cccl << QStringLiteral("# include_directories(${PROJECT_SOURCE_DIR}/include)\nset(A 1)\n") << QString();
+    QTest::newRow("a nested call is not top level")
+        << cccl << QStringLiteral("if(X)\n  include_directories(${PROJECT_SOURCE_DIR}/include)\nendif()\n")
+        << QString();
+    const QString policy = QString::fromUtf8(kPolicyEdit);
+    QTest::newRow("policy call over two lines with a comment")
+        << policy << QStringLiteral("cmake_policy(SET # (install paths)\n  CMP0177 NEW)\nset(A 1)\n")
+        << QStringLiteral("if(POLICY CMP0177)\n  cmake_policy(SET # (install paths)\n    CMP0177 NEW)\nendif()\n"
+                          "set(A 1)\n");
+    QTest::newRow("policy already guarded, a comment between")
+        << policy
+        << QStringLiteral("if(POLICY CMP0177) # (3.31)\n  # guarded\n  cmake_policy(SET CMP0177 NEW)\nendif()\n")
+        << QStringLiteral("if(POLICY CMP0177) # (3.31)\n  # guarded\n  cmake_policy(SET CMP0177 NEW)\nendif()\n");
+    const QString fa3 = QString::fromUtf8(kFa3Edit);
+    QTest::newRow("forced set, indented, trailing comment")
+        << fa3 << QStringLiteral("if(CUDA)\n    set(SGL_KERNEL_ENABLE_FA3 ON) # (default)\nendif()\n")
+        << QStringLiteral("if(CUDA)\n    if(NOT USER_SET)\n      set(SGL_KERNEL_ENABLE_FA3 ON CACHE BOOL \"\" FORCE)\n"
+                          "    endif() # (default)\nendif()\n");
+    QTest::newRow("a set with more arguments is another call")
+        << fa3 << QStringLiteral("set(SGL_KERNEL_ENABLE_FA3 ON CACHE BOOL \"x\")\n") << QString();
+}
+
+void TestRecipe::commandAnchors()
+{
+    QFETCH(QString, edit);
+    QFETCH(QString, input);
+    QFETCH(QString, output);
+    const PatchPlan p = planOne(QStringLiteral("CMakeLists.txt"), edit, input);
+    if (output.isEmpty()) {
+        QCOMPARE(int(p.status), int(PatchStatus::Conflict));
+        QVERIFY2(p.reason.contains(QStringLiteral("call")), qPrintable(p.reason));
+        return;
+    }
+    QVERIFY2(p.status == PatchStatus::WillApply || (p.status == PatchStatus::AlreadyApplied && output == input),
+        qPrintable(statusText(p.status) + QStringLiteral(": ") + p.reason));
+    QCOMPARE(p.textAfter, output);
+    const PatchPlan again = planOne(QStringLiteral("CMakeLists.txt"), edit, p.textAfter);
+    QCOMPARE(int(again.status), int(PatchStatus::AlreadyApplied));
+}
+
+void TestRecipe::pythonAnchors_data()
+{
+    QTest::addColumn<QString>("input");
+    QTest::addColumn<bool>("applies");
+    const QString tail = QStringLiteral("\n\ndef f():\n    return 1\n");
+    QTest::newRow("upstream 2026") << QStringLiteral("try:\n    from sgl_kernel import flash_ops\nexcept:\n    raise "
+                                                     "ImportError(\n        \"Can not import FA3.\"\n    )\n")
+            + tail << true;
+    QTest::newRow("comments, blank lines, parenthesized import, trailing comma")
+        << QStringLiteral(
+               "try:  # (FA3)\n\n    # the kernels\n    from sgl_kernel import (\n        flash_ops,  # noqa\n"
+               "    )\n\nexcept ImportError as e:  # (missing)\n    raise ImportError(\n        \"x (y)\",\n"
+               "    ) from e\n")
+            + tail
+        << true;
+    QTest::newRow("indented inside a block")
+        << QStringLiteral("if True:\n    try:\n        from sgl_kernel import flash_ops\n    except Exception:\n"
+                          "        raise RuntimeError(\"no\")\n")
+            + tail
+        << true;
+    QTest::newRow("logs before raising: not this shape")
+        << QStringLiteral("try:\n    from sgl_kernel import flash_ops\nexcept:\n    log(\"x\")\n    raise "
+                          "ImportError(\"x\")\n")
+            + tail
+        << false;
+}
+
+void TestRecipe::pythonAnchors()
+{
+    QFETCH(QString, input);
+    QFETCH(bool, applies);
+    const QString edit = QStringLiteral(R"(    edits:
+      - replace:
+          python: ['try:', 'from sgl_kernel import flash_ops', 'except( .+)?:', 'raise \w*Error\(.*\)( from \w+)?']
+          with: |-
+            try:
+                from sgl_kernel import flash_ops
+            except Exception:
+                flash_ops = None
+          done_if: {python: 'flash_ops = None'}
+)");
+    const PatchPlan p = planOne(QStringLiteral("flash_attn.py"), edit, input);
+    if (!applies) {
+        QCOMPARE(int(p.status), int(PatchStatus::Conflict));
+        return;
+    }
+    QVERIFY2(p.status == PatchStatus::WillApply, qPrintable(p.reason));
+    QVERIFY2(p.textAfter.contains(QStringLiteral("except Exception:\n")), qPrintable(p.textAfter));
+    QVERIFY2(!p.textAfter.contains(QStringLiteral("raise")), qPrintable(p.textAfter));
+    QVERIFY(p.textAfter.endsWith(QStringLiteral("\n\ndef f():\n    return 1\n")));
+    // The replacement keeps the block's indentation on every line, and it still compiles.
+    const int at = int(p.textAfter.indexOf(QStringLiteral("try:")));
+    const QString indent
+        = p.textAfter.mid(p.textAfter.lastIndexOf(QLatin1Char('\n'), at) + 1).section(QStringLiteral("try:"), 0, 0);
+    QVERIFY2(p.textAfter.contains(indent + QStringLiteral("    flash_ops = None")), qPrintable(p.textAfter));
+    QCOMPARE(int(planOne(QStringLiteral("flash_attn.py"), edit, p.textAfter).status), int(PatchStatus::AlreadyApplied));
+}
+
+void TestRecipe::structuredYamlErrors_data()
+{
+    QTest::addColumn<QString>("edits");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("two places") << QStringLiteral("      - replace: {find: a, command: set, with: b}\n")
+                                << QStringLiteral(
+                                       "t.yaml:6: use one of \"find\", \"regex\", \"command\" or \"python\"");
+    QTest::newRow("bad command name") << QStringLiteral("      - replace: {command: 'set x', with: b}\n")
+                                      << QStringLiteral("t.yaml:6: \"set x\" is not a CMake command name");
+    QTest::newRow("unknown command key") << QStringLiteral(
+        "      - replace: {command: {name: set, argz: [A]}, with: b}\n")
+                                         << QStringLiteral("t.yaml:6: unknown key \"argz\" in command");
+    QTest::newRow("bad argument regex") << QStringLiteral(
+        "      - replace: {command: {name: set, args: [{regex: '('}]}, with: b}\n")
+                                        << QStringLiteral("t.yaml:6: invalid regular expression");
+    QTest::newRow("python wrap") << QStringLiteral("      - wrap: {python: 'x', before: a, after: b}\n")
+                                 << QStringLiteral("t.yaml:6: a Python anchor cannot be wrapped line by line");
+    QTest::newRow("empty python line") << QStringLiteral("      - replace: {python: [''], with: b}\n")
+                                       << QStringLiteral("t.yaml:6: an empty Python line matches nothing");
+}
+
+void TestRecipe::structuredYamlErrors()
+{
+    QFETCH(QString, edits);
+    QFETCH(QString, expected);
+    const QString yaml = QStringLiteral("name: x\npatches:\n  - id: a\n    file: f\n    edits:\n") + edits;
+    const auto set = parsePatchSetYaml(yaml.toUtf8(), QStringLiteral("t.yaml"));
+    QVERIFY(!set);
+    QVERIFY2(set.error().startsWith(expected), qPrintable(set.error()));
+}
+
+void TestRecipe::notApplicableReasons_data()
+{
+    QTest::addColumn<QString>("text"); // "<absent>": no file
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<QStringList>("reasonHas");
+    QTest::newRow("older than the problem")
+        << QStringLiteral("set(OTHER ON)\n") << int(NotApplicableKind::OlderThanProblem)
+        << QStringList { "older than the problem (the option appeared in April 2025)",
+               "looked for a call option(FA3 ...) in CMakeLists.txt, found none" };
+    QTest::newRow("fixed upstream") << QStringLiteral("set(DEFAULT_FA3 ON)\n\n option(FA3 \"x\" ${DEFAULT_FA3})\n")
+                                    << int(NotApplicableKind::FixedUpstream)
+                                    << QStringList {
+                                           "already fixed upstream since June 2026 (the default is a variable)",
+                                           "looked for a call set(FA3 ON ...) in CMakeLists.txt, found none",
+                                           "found a call option(FA3 ${DEFAULT_FA3} ...) at line 3"
+                                       };
+    QTest::newRow("no file") << QStringLiteral("<absent>") << int(NotApplicableKind::NoFile)
+                             << QStringList { "CMakeLists.txt is not there (looked for CMakeLists.txt, no such file)" };
+}
+
+void TestRecipe::notApplicableReasons()
+{
+    QFETCH(QString, text);
+    QFETCH(int, kind);
+    QFETCH(QStringList, reasonHas);
+    const QString patch = QStringLiteral(R"(    requires:
+      - command: {name: option, args: [FA3]}
+      - command: {name: set, args: [FA3, 'ON']}
+    requires_note: the option appeared in April 2025
+    fixed_upstream_if:
+      - command: {name: option, args: [FA3, '${DEFAULT_FA3}']}
+    fixed_upstream_note: June 2026 (the default is a variable)
+    edits:
+      - replace: {command: {name: set, args: [FA3, 'ON']}, with: 'set(FA3 OFF)'}
+)");
+    const std::optional<QString> input
+        = text == QLatin1String("<absent>") ? std::nullopt : std::optional<QString>(text);
+    const PatchPlan p = planOne(QStringLiteral("CMakeLists.txt"), patch, input);
+    QCOMPARE(int(p.status), int(PatchStatus::NotApplicable));
+    QCOMPARE(int(p.notApplicable), kind);
+    for (const QString& part : reasonHas)
+        QVERIFY2(p.reason.contains(part), qPrintable(p.reason));
+    // The problem present: it applies.
+    const PatchPlan present
+        = planOne(QStringLiteral("CMakeLists.txt"), patch, QStringLiteral("option(FA3 \"x\" OFF)\nset(FA3 ON)\n"));
+    QCOMPARE(int(present.status), int(PatchStatus::WillApply));
+    QCOMPARE(int(present.notApplicable), int(NotApplicableKind::None));
 }
 
 QTEST_GUILESS_MAIN(TestRecipe)

@@ -35,12 +35,18 @@ private Q_SLOTS:
         QCOMPARE(names,
             QStringList({ QStringLiteral("sgl-kernel (pip)"), QStringLiteral("sgl-kernel (make build)"),
                 QStringLiteral("sgl-kernel (uv build)"), QStringLiteral("CMake + Ninja"),
-                QStringLiteral("Demo sgl-kernel (CMake + Ninja)") }));
+                QStringLiteral("Demo sgl-kernel (CMake + Ninja)"),
+                QStringLiteral("Demo sglang checkout, aot layout (CMake + Ninja)") }));
         const auto pip = *kf::findBuildProfile(b, QStringLiteral("sgl-kernel (PIP)"));
         QVERIFY(pip.builtIn);
         QVERIFY(pip.command.contains(QStringLiteral("--no-build-isolation -v")));
         QVERIFY(pip.command.contains(QStringLiteral("-Cbuild-dir=build")));
-        QCOMPARE(pip.ninjaLogPath(), QStringLiteral("~/sglang/sgl-kernel/build/.ninja_log"));
+        // The sgl-kernel profiles name the checkout and build in the tree found there (either layout).
+        for (const char* name : { "sgl-kernel (pip)", "sgl-kernel (make build)", "sgl-kernel (uv build)" }) {
+            const auto p = *kf::findBuildProfile(b, QLatin1String(name));
+            QVERIFY2(p.kernelTree && p.workingDirectory == QLatin1String("~/sglang"), name);
+        }
+        QVERIFY(kf::findBuildProfile(b, QStringLiteral("sgl-kernel (uv build)"))->ccache);
         // Exactly one built-in is the demo server's, and the flag survives a save/load round trip.
         QCOMPARE(std::count_if(b.begin(), b.end(), [](const kf::BuildProfile& p) { return p.demo; }), 1);
         const auto demo = *kf::findBuildProfile(b, QStringLiteral("Demo sgl-kernel (CMake + Ninja)"));
@@ -52,6 +58,51 @@ private Q_SLOTS:
         for (const auto& p : b)
             for (auto it = p.env.cbegin(); it != p.env.cend(); ++it)
                 QVERIFY2(!kf::isCMakeOnlyVariable(it.key()), qPrintable(p.name));
+    }
+
+    void kernelTreeAndCcacheRoundTrip()
+    {
+        kf::BuildProfile p;
+        p.name = QStringLiteral("t");
+        p.command = QStringLiteral("make build");
+        p.workingDirectory = QStringLiteral("~/sglang");
+        p.kernelTree = true;
+        p.ccache = true;
+        const auto again = kf::parseBuildProfiles(kf::serializeBuildProfiles({ p }));
+        QVERIFY2(again, qPrintable(again.error));
+        QVERIFY(again.profiles.first().kernelTree);
+        QVERIFY(again.profiles.first().ccache);
+        const auto bad = kf::parseBuildProfiles("profiles:\n  - name: x\n    command: y\n    kernel_tree: maybe\n");
+        QVERIFY(!bad);
+        QCOMPARE(bad.errorLine, 4);
+        QVERIFY2(bad.error.contains(QStringLiteral("kernel_tree must be true or false")), qPrintable(bad.error));
+    }
+
+    // ccache as upstream's Dockerfile sets it, NVCC_THREADS beside the threads define; the
+    // profile's own environment wins.
+    void jobSpecCcacheAndNvccThreads()
+    {
+        kf::BuildProfile p;
+        p.name = QStringLiteral("x");
+        p.command = QStringLiteral("uv build --wheel");
+        p.workingDirectory = QStringLiteral("/home/u/sglang/python/sglang/kernels/aot");
+        p.nvccThreads = 4;
+        p.nvccThreadsDefine = QStringLiteral("SGL_KERNEL_COMPILE_THREADS");
+        QVERIFY(!p.toJobSpec().env.contains(QStringLiteral("CMAKE_CXX_COMPILER_LAUNCHER")));
+        p.ccache = true;
+        p.env.insert(QStringLiteral("CCACHE_MAXSIZE"), QStringLiteral("50G"));
+        const kf::JobSpec spec = p.toJobSpec();
+        QCOMPARE(spec.env.value(QStringLiteral("NVCC_THREADS")), QStringLiteral("4"));
+        QVERIFY(
+            spec.env.value(QStringLiteral("CMAKE_ARGS")).contains(QStringLiteral("-DSGL_KERNEL_COMPILE_THREADS=4")));
+        for (const char* launcher :
+            { "CMAKE_C_COMPILER_LAUNCHER", "CMAKE_CXX_COMPILER_LAUNCHER", "CMAKE_CUDA_COMPILER_LAUNCHER" })
+            QCOMPARE(spec.env.value(QLatin1String(launcher)), QStringLiteral("ccache"));
+        QCOMPARE(spec.env.value(QStringLiteral("CCACHE_COMPILERCHECK")), QStringLiteral("content"));
+        QCOMPARE(spec.env.value(QStringLiteral("CCACHE_MAXSIZE")), QStringLiteral("50G")); // the profile's
+        QCOMPARE(spec.env.value(QStringLiteral("CCACHE_BASEDIR")), p.workingDirectory);
+        p.workingDirectory = QStringLiteral("~/sglang");
+        QVERIFY(!p.toJobSpec().env.contains(QStringLiteral("CCACHE_BASEDIR"))); // not absolute: ccache needs one
     }
 
     void jobSpecCarriesCMakeArgsAndNinjaStatus()

@@ -6,6 +6,7 @@
 #include "tests/support/factsfixture.h"
 #include "tests/support/testsupport.h"
 
+#include <QDir>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -154,6 +155,122 @@ private Q_SLOTS:
         const auto missing = kf::runPreflight(t, p);
         QVERIFY2(missing, qPrintable(missing.error()));
         QCOMPARE(int(byId(*missing)[QStringLiteral("workdir")].level), int(L::Fail));
+    }
+
+    // Debian 12's CMake 3.25 is older than sgl-kernel's cmake_minimum_required(3.26): the policy
+    // guards cannot help there, and preflight says so (the corpus test found it).
+    void cmakeBelowTheMinimum()
+    {
+        kf::ServerFacts facts = fixture();
+        facts.cmake = QStringLiteral("3.25.1");
+        facts.project.treeLines = { { QStringLiteral("README.md"), QStringLiteral("- CMake \u22653.31,") } };
+        const auto checks = byId(kf::evaluatePreflight(facts, sglProfile(2, 4)));
+        const kf::PreflightCheck& c = checks[QStringLiteral("cmake")];
+        QCOMPARE(int(c.level), int(L::Fail));
+        QVERIFY2(
+            c.message.contains(QStringLiteral("older than the 3.26 CMakeLists.txt asks for")), qPrintable(c.message));
+        QVERIFY2(c.message.contains(QStringLiteral("README.md asks for CMake >= 3.31")), qPrintable(c.message));
+        QCOMPARE(c.fix, QStringLiteral("install CMake >= 3.31 (pip install 'cmake>=3.31')"));
+        QVERIFY(!checks.contains(QStringLiteral("cmake-policy")));
+    }
+
+    // CMake 3.28 with the guards in place: older than the README's 3.31, and that is fine.
+    void guardedPoliciesOnCMake328()
+    {
+        kf::ServerFacts facts = fixture();
+        facts.project.cmakeLists = { QStringLiteral("cmake_minimum_required(VERSION 3.26 FATAL_ERROR)"),
+            QStringLiteral("if(POLICY CMP0169) # (3.30)"), QStringLiteral("  cmake_policy(SET"),
+            QStringLiteral("    CMP0169 OLD)"), QStringLiteral("endif()") };
+        facts.project.treeLines = { { QStringLiteral("README.md"), QStringLiteral("- CMake \u22653.31,") } };
+        const auto checks = byId(kf::evaluatePreflight(facts, sglProfile(2, 4)));
+        QCOMPARE(int(checks[QStringLiteral("cmake")].level), int(L::Pass));
+        QVERIFY2(
+            checks[QStringLiteral("cmake")].message.contains(QStringLiteral("older than the 3.31 README.md asks for")),
+            qPrintable(checks[QStringLiteral("cmake")].message));
+    }
+
+    // The CCCL folder reaches the host compiler either way: the patched CMakeLists or
+    // CPLUS_INCLUDE_PATH as upstream's Dockerfile sets it.
+    void ccclThroughTheEnvironment()
+    {
+        kf::ServerFacts facts = fixture();
+        facts.project.cplusIncludePath = QStringLiteral("/opt/x/include:/usr/local/cuda/include/cccl/");
+        const auto checks = byId(kf::evaluatePreflight(facts, sglProfile(2, 4)));
+        QCOMPARE(int(checks[QStringLiteral("cccl")].level), int(L::Pass));
+        QVERIFY2(checks[QStringLiteral("cccl")].message.contains(QStringLiteral("CPLUS_INCLUDE_PATH holds "
+                                                                                "/usr/local/cuda/include/cccl")),
+            qPrintable(checks[QStringLiteral("cccl")].message));
+        facts.project.cplusIncludePath.clear();
+        const auto without = byId(kf::evaluatePreflight(facts, sglProfile(2, 4)));
+        QCOMPARE(int(without[QStringLiteral("cccl")].level), int(L::Fail));
+        QVERIFY(without[QStringLiteral("cccl")].fix.contains(QStringLiteral("CPLUS_INCLUDE_PATH=")));
+    }
+
+    // The torch the tree asks for, read from the tree: sglang's pin first.
+    void torchTheTreeAsksFor()
+    {
+        kf::ServerFacts facts = fixture(); // torch 2.10.0.dev20251120+cu130
+        facts.project.treeLines = { { QStringLiteral("README.md"), QStringLiteral("Requires torch == 2.14.0") },
+            { QStringLiteral("pyproject.toml"), QStringLiteral("  \"torch>=2.8.0\",") } };
+        auto checks = byId(kf::evaluatePreflight(facts, sglProfile(2, 4)));
+        QCOMPARE(int(checks[QStringLiteral("torch")].level), int(L::Warn));
+        QVERIFY2(
+            checks[QStringLiteral("torch")].message.contains(QStringLiteral("asks for torch == 2.14.0 (README.md)")),
+            qPrintable(checks[QStringLiteral("torch")].message));
+        QCOMPARE(checks[QStringLiteral("torch")].fix, QStringLiteral("install torch == 2.14.0 first"));
+        facts.project.treeLines.append(
+            { QStringLiteral("python/pyproject.toml"), QStringLiteral("  \"torch==2.10.0\",") });
+        checks = byId(kf::evaluatePreflight(facts, sglProfile(2, 4)));
+        QCOMPARE(int(checks[QStringLiteral("torch")].level), int(L::Pass));
+        QVERIFY(checks[QStringLiteral("torch")].message.contains(QStringLiteral("python/pyproject.toml")));
+    }
+
+    void ccacheAskedFor()
+    {
+        kf::BuildProfile p = sglProfile(2, 4);
+        p.ccache = true;
+        kf::ServerFacts facts = fixture();
+        QCOMPARE(int(byId(kf::evaluatePreflight(facts, p))[QStringLiteral("ccache")].level), int(L::Fail));
+        facts.ccache = QStringLiteral("4.8");
+        QCOMPARE(int(byId(kf::evaluatePreflight(facts, p))[QStringLiteral("ccache")].level), int(L::Pass));
+        QVERIFY(!byId(kf::evaluatePreflight(facts, sglProfile(2, 4))).contains(QStringLiteral("ccache")));
+    }
+
+    // A kernel_tree profile on this machine: preflight finds the tree (either layout) below the
+    // checkout and judges it there; without one, that is the first failure and says where it looked.
+    void kernelTreeOnThisMachine()
+    {
+        QTemporaryDir dir;
+        const QString tree = dir.filePath(QStringLiteral("sglang/python/sglang/kernels/aot"));
+        QVERIFY(kf::test::writeFile(tree + QStringLiteral("/CMakeLists.txt"),
+            "cmake_minimum_required(VERSION 3.22)\ninclude_directories(\n  # (x)\n  ${PROJECT_SOURCE_DIR}/include)\n"));
+        QVERIFY(kf::test::writeFile(tree + QStringLiteral("/python/sgl_kernel/__init__.py"), ""));
+        QVERIFY(kf::test::writeFile(tree + QStringLiteral("/README.md"),
+            "Requires torch == 2.14.0\n- CMake \xe2\x89\xa5"
+            "3.31,\n"));
+        QVERIFY(kf::test::writeFile(dir.filePath(QStringLiteral("sglang/python/pyproject.toml")),
+            "[project]\nname = \"sglang\"\ndependencies = [\n  \"torch==2.13.0\",\n]\n"));
+        kf::BuildProfile p = sglProfile(1, 1);
+        p.workingDirectory = dir.filePath(QStringLiteral("sglang"));
+        p.kernelTree = true;
+        kf::LocalTransport local;
+        const auto checks = kf::runPreflight(local, p);
+        QVERIFY2(checks, qPrintable(checks.error()));
+        const auto m = byId(*checks);
+        QCOMPARE(int(m[QStringLiteral("tree")].level), int(L::Pass));
+        QVERIFY2(m[QStringLiteral("tree")].message.startsWith(
+                     QStringLiteral("sgl-kernel tree: python/sglang/kernels/aot below")),
+            qPrintable(m[QStringLiteral("tree")].message));
+        QVERIFY(!m.contains(QStringLiteral("workdir")));
+
+        p.workingDirectory = dir.filePath(QStringLiteral("elsewhere"));
+        QVERIFY(QDir().mkpath(p.workingDirectory));
+        const auto none = kf::runPreflight(local, p);
+        QVERIFY2(none, qPrintable(none.error()));
+        QCOMPARE(none->first().id, QStringLiteral("tree"));
+        QCOMPARE(int(none->first().level), int(L::Fail));
+        QVERIFY2(none->first().message.contains(QStringLiteral("looked for CMakeLists.txt and python/sgl_kernel in")),
+            qPrintable(none->first().message));
     }
 };
 

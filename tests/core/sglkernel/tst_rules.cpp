@@ -195,6 +195,92 @@ private Q_SLOTS:
         QCOMPARE(rules::nvccThreadsThatFit(1490000000LL * 1024), 355);
         QCOMPARE(rules::nvccThreadsThatFit(0), 1);
     }
+
+    // The policies read as CMake: a call over lines, comments holding parentheses, a bracket
+    // comment, an else branch (not guarded).
+    void unguardedPoliciesAsCMake()
+    {
+        const QStringList lines { "if(POLICY CMP0169) # (guard)", "  cmake_policy(SET # (why)", "    CMP0169 OLD)",
+            "else()", "  cmake_policy(SET CMP0177 NEW)", "endif()", "#[[ cmake_policy(SET CMP0156 NEW) ]]" };
+        const rules::PolicyNeeds needs = rules::unguardedPolicies(lines);
+        QCOMPARE(needs.unguarded, QStringList { "CMP0177" });
+        QCOMPARE(needs.cmake, QStringLiteral("3.31"));
+    }
+
+    void cmakeMinimum()
+    {
+        QCOMPARE(rules::cmakeMinimumRequired({ "# x", "cmake_minimum_required(VERSION 3.26 FATAL_ERROR)" }),
+            QStringLiteral("3.26"));
+        QCOMPARE(
+            rules::cmakeMinimumRequired({ "cmake_minimum_required(VERSION 3.22...3.31)" }), QStringLiteral("3.22"));
+        QCOMPARE(rules::cmakeMinimumRequired({ "project(x)" }), QString());
+    }
+
+    void ccclOnIncludePath()
+    {
+        QCOMPARE(rules::ccclOnIncludePath(QStringLiteral("/usr/local/cuda/include/cccl")),
+            QStringLiteral("/usr/local/cuda/include/cccl"));
+        QCOMPARE(rules::ccclOnIncludePath(QStringLiteral("/a:/usr/local/cuda-13.0/include/cccl/:")),
+            QStringLiteral("/usr/local/cuda-13.0/include/cccl"));
+        QCOMPARE(rules::ccclOnIncludePath(QStringLiteral("/usr/local/cuda/include")), QString());
+        QVERIFY(rules::addsCcclInclude({ "include_directories(", "  # the CCCL (headers)", "  \"${X}/cccl\")" }));
+        QVERIFY(!rules::addsCcclInclude({ "message(\"no cccl here\")" }));
+    }
+
+    // What the tree asks for, read from its files; sglang's own pin wins over the README.
+    void treeRequirements_data()
+    {
+        QTest::addColumn<QStringList>("lines"); // "file|line"
+        QTest::addColumn<QString>("torch");     // text(); empty: none
+        QTest::addColumn<QString>("cmake");
+        QTest::newRow("aot 2026") << QStringList { "README.md|Requires torch == 2.14.0",
+            "README.md|- CMake \u22653.31,", "pyproject.toml|  \"torch>=2.8.0\"," }
+                                  << "torch == 2.14.0 (README.md)"
+                                  << "cmake >= 3.31 (README.md)";
+        QTest::newRow("sglang's pin") << QStringList { "README.md|Requires torch == 2.14.0",
+            "python/pyproject.toml|  \"torch==2.13.0\"," }
+                                      << "torch == 2.13.0 (python/pyproject.toml)"
+                                      << "";
+        QTest::newRow("build requirement only")
+            << QStringList { "pyproject.toml|  \"torch>=2.8.0\",", "README.md|TORCH_CHECK(arg >= 1)" }
+            << "torch >= 2.8.0 (pyproject.toml)"
+            << "";
+        QTest::newRow("2025: nothing") << QStringList { "README.md|pip install sgl-kernel" } << ""
+                                       << "";
+    }
+    void treeRequirements()
+    {
+        QFETCH(QStringList, lines);
+        QFETCH(QString, torch);
+        QFETCH(QString, cmake);
+        QList<QPair<QString, QString>> tree;
+        for (const QString& l : lines)
+            tree.append({ l.section(QLatin1Char('|'), 0, 0), l.section(QLatin1Char('|'), 1) });
+        QCOMPARE(rules::torchRequirement(tree) ? rules::torchRequirement(tree)->text() : QString(), torch);
+        QCOMPARE(rules::cmakeRequirement(tree) ? rules::cmakeRequirement(tree)->text() : QString(), cmake);
+    }
+
+    void requirementSatisfied()
+    {
+        const rules::TreeRequirement pin { "torch", "==", "2.13.0", "README.md", "" };
+        QVERIFY(pin.satisfiedBy(QStringLiteral("2.13.0+cu130")));
+        QVERIFY(!pin.satisfiedBy(QStringLiteral("2.14.0")));
+        QVERIFY(!pin.satisfiedBy(QString()));
+        const rules::TreeRequirement atLeast { "cmake", ">=", "3.31", "README.md", "" };
+        QVERIFY(atLeast.satisfiedBy(QStringLiteral("3.31.1")));
+        QVERIFY(!atLeast.satisfiedBy(QStringLiteral("3.28.3")));
+    }
+
+    void wheelNamesOfBothEras()
+    {
+        QCOMPARE(
+            rules::kernelWheelPackage(QStringLiteral("sglang_kernel-0.4.6.post1-cp310-abi3-manylinux2014_x86_64.whl")),
+            QStringLiteral("sglang-kernel"));
+        QCOMPARE(rules::kernelWheelPackage(QStringLiteral("sgl_kernel-0.3.16-cp310-abi3-linux_x86_64.whl")),
+            QStringLiteral("sgl-kernel"));
+        QCOMPARE(rules::kernelWheelPackage(QStringLiteral("torch-2.9.0-cp310-linux_x86_64.whl")), QString());
+        QCOMPARE(rules::kernelWheelPackage(QStringLiteral("sgl_kernel-0.3.16.tar.gz")), QString());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRules)

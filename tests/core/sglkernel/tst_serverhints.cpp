@@ -107,6 +107,31 @@ private Q_SLOTS:
         QVERIFY(!has(hints, "include/cccl"));
         QVERIFY(has(hints, "Ninja is not installed"));
     }
+
+    // With a project probe the hints speak of the tree found and what it asks for.
+    void treeAware()
+    {
+        ServerFacts f = test::factsFixture(QStringLiteral("project-cuda13-old-cmake.txt"));
+        f.cmake = QStringLiteral("3.25.1");
+        f.torch = QStringLiteral("2.9.1+cu130");
+        f.sglKernel = QStringLiteral("0.3.20");
+        f.sglangKernel = QStringLiteral("0.4.6");
+        f.project.tree = QStringLiteral("sgl-kernel tree: python/sglang/kernels/aot below ~/sglang (aot layout)");
+        f.project.treeLines = { { QStringLiteral("README.md"), QStringLiteral("Requires torch == 2.14.0") },
+            { QStringLiteral("README.md"), QStringLiteral("- CMake \u22653.31,") } };
+        QStringList hints = sglkernel::serverHints(f);
+        QVERIFY(has(hints, "sgl-kernel tree: python/sglang/kernels/aot below ~/sglang"));
+        QVERIFY2(has(hints, "CMake 3.25.1 is older than the 3.26 this CMakeLists.txt asks for"),
+            qPrintable(hints.join(u'\n')));
+        QVERIFY(has(hints, "install CMake >= 3.31"));
+        QVERIFY(has(hints, "this tree asks for torch == 2.14.0 (README.md)"));
+        QVERIFY(has(hints, "Both sgl-kernel 0.3.20 and sglang-kernel 0.4.6 are installed"));
+        QVERIFY(has(hints, "include/cccl"));
+        // The Dockerfile's way: CPLUS_INCLUDE_PATH already holds the folder, no CCCL hint.
+        f.project.cplusIncludePath = QStringLiteral("/usr/local/cuda/include/cccl");
+        hints = sglkernel::serverHints(f);
+        QVERIFY(!has(hints, "include/cccl"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestServerHints)

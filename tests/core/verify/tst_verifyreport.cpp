@@ -150,6 +150,31 @@ private Q_SLOTS:
         QVERIFY(find(missing, "gpus", Level::Warn));
     }
 
+    // The tree verified (the checkout's aot folder) comes first; wheels say which era's name they carry.
+    void treeAndWheelNames()
+    {
+        VerifyReport r = h200s(1);
+        r.tree = QStringLiteral("sgl-kernel tree: python/sglang/kernels/aot below ~/sglang (aot layout)");
+        r.libraries << lib(
+            QStringLiteral("/home/u/sglang/python/sglang/kernels/aot/build/common_ops.so"), { "sm_90a" });
+        r.wheels << VerifyWheel { QStringLiteral("/home/u/sglang/python/sglang/kernels/aot/dist/"
+                                                 "sglang_kernel-0.4.6-cp310-abi3-linux_x86_64.whl"),
+            100, { QStringLiteral("sgl_kernel/common_ops.so") }, {} };
+        r.wheels << VerifyWheel { QStringLiteral("/home/u/old/dist/sgl_kernel-0.3.16-cp310-abi3-linux_x86_64.whl"), 100,
+            { QStringLiteral("sgl_kernel/common_ops.so") }, {} };
+        evaluateVerify(r, std::nullopt);
+        QCOMPARE(r.checks.first().id, QStringLiteral("tree"));
+        QCOMPARE(r.checks.first().message, r.tree);
+        QStringList wheels;
+        for (const PreflightCheck& c : r.checks)
+            if (c.id == QLatin1String("wheel"))
+                wheels << c.message;
+        QCOMPARE(wheels.size(), 2);
+        QVERIFY2(wheels[0].contains(QStringLiteral(".whl (sglang-kernel): sgl_kernel/common_ops.so")),
+            qPrintable(wheels[0]));
+        QVERIFY2(wheels[1].contains(QStringLiteral(".whl (sgl-kernel)")), qPrintable(wheels[1]));
+    }
+
     // The script's real output on the H200 machine (scripts/field/verify.sh): nvidia-smi's
     // compute_cap, cuobjdump 13.0's listings, torch 2.11 and an extension needing a c10 symbol.
     void realH200Output()

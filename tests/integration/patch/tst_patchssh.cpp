@@ -14,6 +14,7 @@
 #include "core/store/historystore.h"
 #include "core/transport/localtransport.h"
 #include "tests/support/testsupport.h"
+#include "tests/support/transporttarget.h"
 
 #include <QDir>
 #include <QFile>
@@ -56,38 +57,8 @@ bool fifoHasReader(const QString& path)
     return true;
 }
 
-// Where a test with a "transport" column runs: "ssh" is the real sshd (DemoHost) through
-// SshTransport, "local" is LocalTransport with a temporary home folder. home is that home as
-// this process sees it (the demo's home is a local folder too), where the test arranges files.
-struct Target
-{
-    std::unique_ptr<DemoHost> demo;
-    std::unique_ptr<QTemporaryDir> dir;
-    std::shared_ptr<Transport> transport; // declared last: goes before the sshd does
-    QString home;
-};
-
-Result<void> startTarget(const QString& kind, Target& t)
-{
-    if (kind == QLatin1String("local")) {
-        t.dir = std::make_unique<QTemporaryDir>();
-        if (!t.dir->isValid())
-            return Result<void>::failure(QStringLiteral("no temporary folder"));
-        t.home = t.dir->filePath(QStringLiteral("home"));
-        QDir().mkpath(t.home);
-        t.transport = std::make_shared<LocalTransport>(t.home);
-        return {};
-    }
-    t.demo = std::make_unique<DemoHost>();
-    if (const Result<void> s = t.demo->start(); !s)
-        return s;
-    t.home = t.demo->homeDir();
-    auto connected = SshTransport::connect(t.demo->profile());
-    if (!connected)
-        return connected.withoutValue();
-    t.transport = connected.value();
-    return {};
-}
+using Target = test::TransportTarget;
+using test::startTarget;
 
 const QStringList kTransports { QStringLiteral("ssh"), QStringLiteral("local") };
 

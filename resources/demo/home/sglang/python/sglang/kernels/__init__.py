@@ -1,0 +1,1 @@
+# sglang.kernels (demo): the ahead-of-time kernels live in aot/, built as the sglang-kernel wheel.
