@@ -98,6 +98,7 @@ Result<VerifyReport> runVerify(Transport& transport, const VerifyRequest& reques
                                                  .arg(r.exitCode)
                                                  .arg(QString::fromUtf8(r.stdErr.right(400)).trimmed()));
     VerifyReport report = parseVerifyOutput(r.stdOut);
+    report.builds = request.builds;
     const QDeadlineTimer deadline(qMax(0, request.headerReadBudgetMs));
     for (VerifyLibrary& l : report.libraries) {
         if (!l.source.isEmpty())
