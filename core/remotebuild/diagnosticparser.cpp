@@ -44,6 +44,15 @@ bool mayBeDiagnostic(QByteArrayView s)
         || s.contains("multiple definition of") || s.contains("out of memory");
 }
 
+// An error of `kind` that names no place.
+Diagnostic errorOf(Kind kind, const QString& message)
+{
+    Diagnostic d;
+    d.kind = kind;
+    d.message = message;
+    return d;
+}
+
 // Is lit at pos of s (pos may be out of range)?
 bool at(QByteArrayView s, qsizetype pos, QByteArrayView lit)
 {
@@ -256,31 +265,19 @@ std::optional<Diagnostic> parseText(QByteArrayView bytes, bool shortcuts)
     }
     if (contains("undefined reference to") || text.startsWith(QLatin1String("collect2: error:"))
         || contains("cannot find -l") || contains("unable to find library -l") || contains("multiple definition of")) {
-        Diagnostic d;
-        d.kind = Kind::Linker;
-        d.message = text;
-        return d;
+        return errorOf(Kind::Linker, text);
     }
     // Summaries of a compile that failed above them (torch's extension builder, flashinfer's JIT).
     if (text.startsWith(QLatin1String("RuntimeError: Error compiling objects for extension"))
         || text.startsWith(QLatin1String("RuntimeError: Ninja build failed"))) {
-        Diagnostic d;
-        d.kind = Kind::BuildFailed;
-        d.message = text;
-        return d;
+        return errorOf(Kind::BuildFailed, text);
     }
     if (text.startsWith(QLatin1String("RuntimeError: Ninja is required"))) {
-        Diagnostic d;
-        d.kind = Kind::Python;
-        d.message = text;
-        return d;
+        return errorOf(Kind::Python, text);
     }
     if (contains("undefined symbol:") || contains("no kernel image is available") || contains("CUDA out of memory")
         || text.startsWith(QLatin1String("ImportError")) || text.startsWith(QLatin1String("RuntimeError"))) {
-        Diagnostic d;
-        d.kind = Kind::Runtime;
-        d.message = text;
-        return d;
+        return errorOf(Kind::Runtime, text);
     }
     if (text.startsWith(QLatin1String("ninja: build stopped"))
         || text.startsWith(QLatin1String("*** CMake build failed"))
@@ -289,38 +286,23 @@ std::optional<Diagnostic> parseText(QByteArrayView bytes, bool shortcuts)
         || text.startsWith(QLatin1String("error: metadata-generation-failed"))
         || text.startsWith(QLatin1String("ERROR: Could not build wheels"))
         || (text.startsWith(QLatin1String("error: command '")) && text.contains(QLatin1String(" failed with exit")))) {
-        Diagnostic d;
-        d.kind = Kind::BuildFailed;
-        d.message = text;
-        return d;
+        return errorOf(Kind::BuildFailed, text);
     }
     // setuptools reports a missing compiler as "error: [Errno 2] No such file or directory: '.../nvcc'".
     if (text.startsWith(QLatin1String("error: [Errno "))) {
-        Diagnostic d;
-        d.kind = Kind::Python;
-        d.message = text.mid(7);
-        return d;
+        return errorOf(Kind::Python, text.mid(7));
     }
     // A ninja (or cmake) that a Python build or a server's JIT ran failed: what failed is above it. Anywhere in
     // the line: Ray and the servers prefix theirs ("(SGLangEngine pid=23902) ...").
     if (contains("CalledProcessError: ")) {
-        Diagnostic d;
-        d.kind = Kind::BuildFailed;
-        d.message = text;
-        return d;
+        return errorOf(Kind::BuildFailed, text);
     }
     if (const auto m = has("Error: ") || has("Exception: ") ? rePython().match(text) : QRegularExpressionMatch();
         m.hasMatch()) {
-        Diagnostic d;
-        d.kind = Kind::Python;
-        d.message = text;
-        return d;
+        return errorOf(Kind::Python, text);
     }
     if (text.startsWith(QLatin1String("Catastrophic error: "))) {
-        Diagnostic d;
-        d.kind = Kind::Nvcc;
-        d.message = text.mid(20);
-        return d;
+        return errorOf(Kind::Nvcc, text.mid(20));
     }
     // reGcc needs "<severity>: " after the line number, reNvccFront "): ".
     if (const auto m

@@ -72,13 +72,19 @@ RootCause findRootCause(const QList<Diagnostic>& diagnostics)
     return out;
 }
 
-QString diagnosticText(const Diagnostic& d)
+QString diagnosticLocation(const Diagnostic& d)
 {
     QString where = d.file;
     if (!where.isEmpty() && d.line > 0)
         where += QStringLiteral(":%1").arg(d.line);
     if (!where.isEmpty() && d.line > 0 && d.column > 0)
         where += QStringLiteral(":%1").arg(d.column);
+    return where;
+}
+
+QString diagnosticText(const Diagnostic& d)
+{
+    const QString where = diagnosticLocation(d);
     // A ninja step names its output as the file: the message says it already.
     if (where.isEmpty() || d.message.contains(d.file))
         return d.message;

@@ -34,6 +34,8 @@ struct RootCause
 
 RootCause findRootCause(const QList<Diagnostic>& diagnostics);
 
+// "csrc/x.cpp:12:5", "csrc/x.cu:42", a ninja step's output; empty when the tool named no place.
+QString diagnosticLocation(const Diagnostic& d);
 // "csrc/x.cpp:12:5: message", or the message alone when the tool named no place.
 QString diagnosticText(const Diagnostic& d);
 
