@@ -45,6 +45,9 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <memory>
+
 namespace kf {
 namespace {
 
@@ -141,8 +144,13 @@ MainWindow::MainWindow(const AppContext& context, QWidget* parent)
         tr("Select a host to plan, apply and roll back patch sets on it."));
     addHostTab(
         Tab::Build, tr("Build"),
-        [this](HostConnection* host, QWidget* parent) { return new BuildPane(m_context, host, parent); }, tr("Build"),
-        tr("Select a host to preflight, build and follow its jobs."));
+        [this](HostConnection* host, QWidget* parent) {
+            auto* build = new BuildPane(m_context, host, parent);
+            connect(build, &BuildPane::patchFixRequested, this,
+                [this, host, build](const BuildFix& fix, const QString& root) { reviewFix(host, build, fix, root); });
+            return build;
+        },
+        tr("Build"), tr("Select a host to preflight, build and follow its jobs."));
     addHostTab(
         Tab::Gpus, tr("GPUs"),
         [this](HostConnection* host, QWidget* parent) { return new GpuPane(m_context, host, parent); }, tr("GPUs"),
@@ -554,6 +562,29 @@ QStringList MainWindow::tabNames()
 QWidget* MainWindow::tab(Tab tab) const
 {
     return m_tabPages.value(tab);
+}
+
+void MainWindow::reviewFix(HostConnection* host, BuildPane* build, const BuildFix& fix, const QString& root)
+{
+    auto* patches = qobject_cast<PatchPane*>(pane(Tab::Patches, host));
+    if (!patches)
+        return;
+    showTab(Tab::Patches);
+    patches->reviewPatch(fix.patchSet, root, fix.id);
+    // The next apply on that pane answers the offer: once the fix is written, the build goes on.
+    auto once = std::make_shared<QMetaObject::Connection>();
+    *once = connect(
+        patches, &PatchPane::applyFinished, build, [this, build, once, id = fix.id](const patch::ApplyReport& report) {
+            disconnect(*once);
+            const bool written
+                = std::any_of(report.files.cbegin(), report.files.cend(), [&](const patch::FileApply& f) {
+                      return f.outcome == patch::FileApply::Written && f.patchIds.contains(id);
+                  });
+            if (!report.ok() || !written)
+                return;
+            showTab(Tab::Build);
+            build->buildAgainAfterFix();
+        });
 }
 
 void MainWindow::showTab(Tab tab)

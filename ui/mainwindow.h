@@ -22,6 +22,8 @@ class QTabWidget;
 
 namespace kf {
 
+class BuildPane;
+struct BuildFix;
 class HostConnection;
 class HostListModel;
 class HostPane;
@@ -74,6 +76,9 @@ protected:
 
 private:
     void createMenus();
+    // A build's diagnosis offered a patch: its review opens in the host's Patches tab, and once
+    // that patch is applied the build goes on (BuildPane::buildAgainAfterFix).
+    void reviewFix(HostConnection* host, BuildPane* build, const BuildFix& fix, const QString& root);
     void onCurrentHostChanged();
     void updateStatus();
     void showAbout();

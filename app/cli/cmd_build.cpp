@@ -8,11 +8,12 @@
 
 #include "core/jobs/remotejob.h"
 #include "core/log/secretregistry.h"
+#include "core/remotebuild/buildfix.h"
 #include "core/remotebuild/buildprofile.h"
 #include "core/remotebuild/buildsession.h"
-#include "core/remotebuild/buildtree.h"
+#include "core/remotebuild/buildstart.h"
 #include "core/remotebuild/preflight.h"
-#include "core/timeline/eventstore.h"
+#include "core/remotebuild/rootcause.h"
 #include "core/util/envfile.h"
 #include "core/util/shellquote.h"
 
@@ -82,6 +83,15 @@ QString formatSeconds(double s)
     return QStringLiteral("%1s").arg(t);
 }
 
+// A diagnostic as attach --json prints it.
+QJsonObject diagnosticJson(const Diagnostic& d)
+{
+    return { { QStringLiteral("severity"), toString(d.severity) }, { QStringLiteral("kind"), toString(d.kind) },
+        { QStringLiteral("file"), d.file }, { QStringLiteral("line"), d.line }, { QStringLiteral("column"), d.column },
+        { QStringLiteral("message"), d.message }, { QStringLiteral("hint"), toString(d.hint) },
+        { QStringLiteral("hint_text"), hintText(d.hint) }, { QStringLiteral("log_line"), d.logLine } };
+}
+
 int attach(const cli::Target& target, const QString& id, qint64 from, bool json, const QString& root,
     const std::optional<BuildProfile>& profile)
 {
@@ -111,7 +121,7 @@ int attach(const cli::Target& target, const QString& id, qint64 from, bool json,
                 { QStringLiteral("rate"), p.rate >= 0 ? QJsonValue(p.rate) : QJsonValue() },
                 { QStringLiteral("eta_s"), p.etaS >= 0 ? QJsonValue(p.etaS) : QJsonValue() },
                 { QStringLiteral("elapsed_s"), p.elapsedS } });
-        } else if (!lastProgress.isValid() || lastProgress.elapsed() > 2000 || p.done == p.total) {
+        } else if (p.total > 0 && (!lastProgress.isValid() || lastProgress.elapsed() > 2000 || p.done == p.total)) {
             lastProgress.start();
             cli::err() << "[kernelforge] " << p.done << '/' << p.total << " steps";
             if (p.rate >= 0)
@@ -120,14 +130,14 @@ int attach(const cli::Target& target, const QString& id, qint64 from, bool json,
             cli::err().flush();
         }
     });
+    const BuildProfile built = profile.value_or(BuildProfile());
     QObject::connect(&session, &BuildSession::diagnosticFound, &loop, [&](const Diagnostic& d) {
         if (json) {
-            printJson({ { QStringLiteral("event"), QStringLiteral("diagnostic") },
-                { QStringLiteral("severity"), toString(d.severity) }, { QStringLiteral("kind"), toString(d.kind) },
-                { QStringLiteral("file"), d.file }, { QStringLiteral("line"), d.line },
-                { QStringLiteral("column"), d.column }, { QStringLiteral("message"), d.message },
-                { QStringLiteral("hint"), toString(d.hint) }, { QStringLiteral("hint_text"), hintText(d.hint) },
-                { QStringLiteral("log_line"), d.logLine } });
+            QJsonObject o = diagnosticJson(d);
+            o.insert(QStringLiteral("event"), QStringLiteral("diagnostic"));
+            if (const auto fix = fixFor(d, built))
+                o.insert(QStringLiteral("fix"), toJson(*fix));
+            printJson(o);
         } else if (d.hint != Diagnostic::Hint::None) {
             cli::err() << "[kernelforge] hint: " << hintText(d.hint) << '\n';
             cli::err().flush();
@@ -150,16 +160,38 @@ int attach(const cli::Target& target, const QString& id, qint64 from, bool json,
     });
     QObject::connect(&session, &BuildSession::finished, &loop, [&](const JobInfo& info) {
         exitStatus = info.exitStatus;
+        const bool failed = info.exitStatus != 0 && !info.cancelled;
+        const RootCause cause = session.rootCause();
+        const std::optional<BuildFix> fix
+            = failed && cause.retained ? fixFor(*cause.diagnostic, built) : std::optional<BuildFix>();
         if (json) {
-            printJson({ { QStringLiteral("event"), QStringLiteral("finished") },
+            QJsonObject o { { QStringLiteral("event"), QStringLiteral("finished") },
                 { QStringLiteral("exit_status"), info.exitStatus }, { QStringLiteral("cancelled"), info.cancelled },
                 { QStringLiteral("errors"),
                     int(std::count_if(session.diagnostics().begin(), session.diagnostics().end(),
-                        [](const Diagnostic& d) { return d.severity == Diagnostic::Severity::Error; })) } });
+                        [](const Diagnostic& d) { return d.severity == Diagnostic::Severity::Error; })) },
+                { QStringLiteral("elapsed_s"), session.progress().elapsedS } };
+            if (failed) {
+                // The diagnostic that explains it (the Build tab's first row), its fix when one is known.
+                o.insert(QStringLiteral("root_cause"),
+                    cause.retained ? QJsonValue(diagnosticJson(*cause.diagnostic)) : QJsonValue());
+                if (!cause.retained)
+                    o.insert(QStringLiteral("no_root_cause"), cause.missing);
+                if (fix)
+                    o.insert(QStringLiteral("fix"), toJson(*fix));
+            }
+            printJson(o);
         } else {
             cli::err() << "[kernelforge] build " << id << (info.cancelled ? " cancelled" : " finished")
-                       << ": exit status " << info.exitStatus << '\n'
-                       << Qt::flush;
+                       << ": exit status " << info.exitStatus << '\n';
+            if (failed && cause.retained)
+                cli::err() << "[kernelforge] root cause: " << diagnosticText(*cause.diagnostic) << '\n';
+            else if (failed)
+                cli::err() << "[kernelforge] " << cause.missing << '\n';
+            if (fix)
+                cli::err() << "[kernelforge] fix: " << fix->title << " (" << toString(fix->kind) << ' ' << fix->id
+                           << ")\n";
+            cli::err().flush();
         }
         loop.quit();
     });
@@ -221,38 +253,25 @@ int startBuild(const Call& c)
     for (const QString& moved : moveCMakeOnlyEnv(p))
         cli::err() << "kernelforge-cli build: " << moved
                    << " only works as a CMake definition; passing it in CMAKE_ARGS\n";
-    // A kernel_tree profile builds in the sgl-kernel tree below its folder (either layout).
-    const auto tree = resolveBuildTree(*c.target.transport, p);
-    if (!tree) {
-        cli::err() << "kernelforge-cli build: " << tree.error() << '\n' << Qt::flush;
-        return 1;
-    }
-    if (!tree->note.isEmpty())
-        cli::err() << "kernelforge-cli build: " << tree->note << '\n';
-    p = tree->profile;
-    JobSpec spec = p.toJobSpec();
-    spec.root = a.root;
-    const auto started = RemoteJob::start(*c.target.transport, spec);
+    BuildStartOptions options;
+    options.host = c.target.hostKey;
+    options.jobRoot = a.root;
+    const auto started = startRecordedBuild(*c.target.transport, p, options);
     if (!started) {
         cli::err() << "kernelforge-cli build: " << started.error() << '\n' << Qt::flush;
         return 1;
     }
-    BuildRecord rec;
-    rec.jobId = started->id;
-    rec.profile = p.name;
-    rec.host = c.target.hostKey;
-    rec.started = started->started.isValid() ? started->started : QDateTime::currentDateTimeUtc();
-    rec.spec = buildSpec(p);
-    rec.actor = timeline::defaultActor();
-    if (const auto saved = buildhistory::save(rec); !saved)
+    if (!started->treeNote.isEmpty())
+        cli::err() << "kernelforge-cli build: " << started->treeNote << '\n';
+    if (!started->historyError.isEmpty())
         cli::err() << "kernelforge-cli build start: warning: the build is not in this machine's history: "
-                   << saved.error() << '\n';
+                   << started->historyError << '\n';
     if (a.json) {
-        QJsonObject o = jobJson(*started);
+        QJsonObject o = jobJson(started->job);
         o[QStringLiteral("event")] = QStringLiteral("started");
         printJson(o);
     } else {
-        cli::out() << started->id << '\n';
+        cli::out() << started->job.id << '\n';
     }
     return 0;
 }

@@ -28,7 +28,9 @@ void usage(QTextStream& s)
       << "  - python -c 'import sgl_kernel' with the profile's python, with the torch ABI mismatch,\n"
       << "    missing CUDA libraries, an old driver and the FA3 import failure explained;\n"
       << "  - whether FA3 (flash_ops) is there as the profile's -DSGL_KERNEL_ENABLE_FA3 asks;\n"
-      << "  - the libraries inside wheels in DIR/dist.\n"
+      << "  - the libraries inside wheels in DIR/dist;\n"
+      << "  - which build (this machine's history) made each library: one the folder's newest build\n"
+      << "    failed to replace is stale, and fails.\n"
       << "\n"
       << "  --dir DIR        the project or build folder on the server (default: the profile's working_dir)\n"
       << "  --profile NAME   a build profile (kernelforge-cli build profiles): its environment picks the\n"
@@ -56,6 +58,8 @@ void printText(const VerifyReport& r)
         o << "  " << l.path << "  [" << l.origin << "]  " << targets;
         if (!l.error.isEmpty())
             o << "  (" << l.error << ')';
+        if (!l.madeBy.isEmpty())
+            o << "  made by build " << l.madeBy;
         o << '\n';
     }
     if (r.libraries.isEmpty())

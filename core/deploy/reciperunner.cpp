@@ -7,9 +7,9 @@
 #include "core/log/secretregistry.h"
 #include "core/patch/applier.h"
 #include "core/patch/patchset.h"
-#include "core/remotebuild/buildhistory.h"
 #include "core/remotebuild/buildsession.h"
-#include "core/remotebuild/buildtree.h"
+#include "core/remotebuild/buildstart.h"
+#include "core/remotebuild/rootcause.h"
 #include "core/server/serverclient.h"
 #include "core/server/serverlifecycle.h"
 #include "core/timeline/eventstore.h"
@@ -395,35 +395,25 @@ void RecipeRunner::runBuild()
         return;
     }
     m_buildProfile = profile.value();
-    const BuildProfile buildProfile = m_buildProfile;
-    const QString jobRoot = m_options.jobRoot;
+    BuildStartOptions options;
+    options.host = m_host;
+    options.jobRoot = m_options.jobRoot;
     auto transport = m_transport;
-    m_requests.track(QtConcurrent::run(transportPool(),
-                         [transport, buildProfile, jobRoot]() -> Result<JobInfo> {
-                             // The sgl-kernel tree below working_dir, found as everywhere else.
-                             const auto tree = resolveBuildTree(*transport, buildProfile);
-                             if (!tree)
-                                 return Result<JobInfo>::failure(tree.error(), tree.kind());
-                             JobSpec spec = tree->profile.toJobSpec();
-                             spec.root = jobRoot;
-                             return RemoteJob::start(*transport, spec);
-                         }),
-        [this](const Result<JobInfo>& started) {
+    const BuildProfile buildProfile = m_buildProfile;
+    m_requests.track(
+        QtConcurrent::run(transportPool(),
+            [transport, buildProfile, options] { return startRecordedBuild(*transport, buildProfile, options); }),
+        [this](const Result<StartedBuild>& started) {
             if (!started) {
                 finishStep(Step::Build, Status::Failed, started.error());
                 return;
             }
-            m_buildJob = started->id;
-            BuildRecord rec;
-            rec.jobId = m_buildJob;
-            rec.profile = m_buildProfile.name;
-            rec.host = m_host;
-            rec.started = started->started.isValid() ? started->started : QDateTime::currentDateTimeUtc();
-            rec.spec = buildSpec(m_buildProfile);
-            rec.actor = timeline::defaultActor();
-            if (const auto saved = buildhistory::save(rec); !saved)
+            m_buildJob = started->job.id;
+            if (!started->treeNote.isEmpty())
+                Q_EMIT message(QStringLiteral("  ") + started->treeNote);
+            if (!started->historyError.isEmpty())
                 Q_EMIT message(
-                    QStringLiteral("  warning: the build is not in this machine's history: ") + saved.error());
+                    QStringLiteral("  warning: the build is not in this machine's history: ") + started->historyError);
             Q_EMIT buildStarted(m_buildJob);
             Q_EMIT message(QStringLiteral("  job %1 runs detached on %2; follow it elsewhere with `kernelforge-cli "
                                           "build attach %1 %2`")
@@ -435,10 +425,8 @@ void RecipeRunner::runBuild()
             connect(m_build.get(), &BuildSession::failed, this,
                 [this](const QString& why) { finishStep(Step::Build, Status::Failed, why); });
             connect(m_build.get(), &BuildSession::finished, this, [this](const JobInfo& info) {
-                QString firstError;
-                for (const Diagnostic& d : m_build->diagnostics())
-                    if (d.severity == Diagnostic::Severity::Error && firstError.isEmpty())
-                        firstError = d.message;
+                const RootCause cause = findRootCause(m_build->diagnostics());
+                const QString firstError = cause.diagnostic ? diagnosticText(*cause.diagnostic) : QString();
                 const QJsonObject details { { QStringLiteral("job"), m_buildJob },
                     { QStringLiteral("exit_status"), info.exitStatus } };
                 if (info.exitStatus == 0 && !info.cancelled)

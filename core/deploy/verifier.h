@@ -26,16 +26,22 @@ Result<timeline::VerificationResult> verifyBuild(Transport& transport, const Bui
 // puts a verification into the host's timeline.
 timeline::VerificationResult toVerificationResult(const VerifyReport& report);
 
-// kernelforge-cli verify and the Build pane: runVerify(), then the result as a verify.result
-// event in the timeline of transport.describe() (the host key). Nothing is recorded when the
-// verification could not run.
+// The host's builds from this machine's history, newest first, for provenance; a row still
+// "running" that nobody followed to its end is settled from its job folder on the server first.
+QList<BuildRecord> knownBuilds(Transport& transport);
+
+// kernelforge-cli verify and the Build pane: runVerify() with the host's known builds (the
+// request's are replaced), then the result as a verify.result event in the timeline of
+// transport.describe() (the host key). Nothing is recorded when the verification could not run.
 Result<VerifyReport> verifyAndRecord(Transport& transport, const VerifyRequest& request);
 
 // Why a server launch on host cannot work, from the host's last verification (its newest
 // verify.result event): the launch blockers it reported (sgl_kernel does not import, a library
-// has no kernel image for a GPU) in one line that names the folder, the time and the way out
-// ("verify again after fixing the build"). Empty when the last verification found none, when
-// there was none, or when the history cannot be read (logged: the history never stops work).
+// has no kernel image for a GPU, a library a failed build did not replace) in one line that names
+// the folder, the time and the way out ("verify again after fixing the build"); or, when it found
+// none, the newest build of its folder since then if that build failed (provenance: what it
+// passed is not what the sources build now). Empty when nothing stops a launch, when there was
+// no verification, or when the history cannot be read (logged: the history never stops work).
 // The Server pane's Launch and `kernelforge-cli server launch` (unless --force) refuse on it.
 QString launchBlockedBecause(const QString& host);
 

@@ -2,8 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/fleet/buildstartstep.h"
 
-#include "core/jobs/remotejob.h"
-#include "core/remotebuild/buildtree.h"
+#include "core/remotebuild/buildstart.h"
+#include "core/transport/transport.h"
 
 namespace kf::fleet {
 
@@ -13,20 +13,20 @@ BuildStartStep::BuildStartStep(BuildProfile profile)
 
 StepResult BuildStartStep::run(Transport& transport, const StepContext& ctx)
 {
-    const auto tree = resolveBuildTree(transport, m_profile); // the sgl-kernel tree, as everywhere
-    if (!tree) {
-        ctx.log(QStringLiteral("build start failed: ") + tree.error());
-        return { HostRunState::Failed, tree.error() };
+    BuildStartOptions options;
+    options.host = transport.describe();
+    const auto started = startRecordedBuild(transport, m_profile, options);
+    if (!started) {
+        ctx.log(QStringLiteral("build start failed: ") + started.error());
+        return { HostRunState::Failed, started.error() };
     }
-    if (!tree->note.isEmpty())
-        ctx.log(tree->note);
-    const auto job = RemoteJob::start(transport, tree->profile.toJobSpec());
-    if (!job) {
-        ctx.log(QStringLiteral("build start failed: ") + job.error());
-        return { HostRunState::Failed, job.error() };
-    }
-    ctx.log(QStringLiteral("started job %1 (%2)").arg(job->id, m_profile.name));
-    return { HostRunState::Succeeded, QStringLiteral("job %1").arg(job->id) };
+    const JobInfo& job = started->job;
+    if (!started->treeNote.isEmpty())
+        ctx.log(started->treeNote);
+    ctx.log(QStringLiteral("started job %1 (%2)").arg(job.id, m_profile.name));
+    if (!started->historyError.isEmpty())
+        ctx.log(QStringLiteral("warning: the build is not in this machine's history: ") + started->historyError);
+    return { HostRunState::Succeeded, QStringLiteral("job %1").arg(job.id) };
 }
 
 } // namespace kf::fleet

@@ -51,6 +51,8 @@ QString rootOf(const QString& root)
 // TERM/INT/HUP are trapped (not ignored, so the command gets default handlers) so the
 // runner outlives a cancel long enough to write rc.
 const char* kRunner = R"RUN(d="$1"
+# Seconds since the epoch with milliseconds where date has %N (GNU); whole seconds elsewhere.
+now() { t=$(date +%s.%N 2>/dev/null); case "$t" in [0-9]*.[0-9][0-9][0-9]*) printf '%s\n' "${t%??????}" ;; *) date +%s ;; esac; }
 # The environment may hold secrets: into this shell's memory, and off the disk at once.
 kfenv=$(cat "$d/env" 2>/dev/null); rm -f "$d/env"
 trap 'touch "$d/cancelled"' TERM INT HUP
@@ -59,7 +61,7 @@ echo "${pg:-$$}" > "$d/pgid"
 # ninja starts every command in a process group of its own, so cancel also needs the session.
 sid=$(ps -o sid= -p $$ 2>/dev/null | tr -d ' ')
 [ "$sid" = "$$" ] && echo "$sid" > "$d/sid"
-date +%s > "$d/started"
+now > "$d/started"
 # pid last: its presence tells the starter that pgid and started are there too.
 echo $$ > "$d/pid.tmp" && mv -f "$d/pid.tmp" "$d/pid"
 wd=$(cat "$d/workdir")
@@ -67,7 +69,7 @@ case "$wd" in "~") wd="$HOME" ;; "~/"*) wd="$HOME/${wd#??}" ;; "") wd="$HOME" ;;
 # Foreground: a trapped TERM is handled after the command ends, so rc is always recorded.
 ( eval "$kfenv" && cd "$wd" && exec /bin/sh "$d/cmd" ) < /dev/null
 rc=$?
-date +%s > "$d/ended"
+now > "$d/ended"
 echo "$rc" > "$d/rc.tmp" && mv -f "$d/rc.tmp" "$d/rc"
 )RUN";
 
@@ -121,6 +123,8 @@ QString listScript(const QString& root, const QString& id)
   printf 'cmd\t%s\n' "$(head -c 200 "$d/cmd" | tr '\t\n' '  ')"
   printf 'dir\t%s\n' "$(tr '\t\n' '  ' < "$d/workdir" 2>/dev/null)"
 done
+t=$(date +%s.%N 2>/dev/null); case "$t" in [0-9]*.[0-9][0-9][0-9]*) t=${t%??????} ;; *) t=$(date +%s) ;; esac
+printf 'now\t%s\n' "$t"
 )SH");
     return s;
 }
@@ -163,6 +167,20 @@ exec tail -c +$o -s 0.3 --pid="$pid" -F "$d/log" 2>/dev/null
     return s;
 }
 
+namespace {
+
+// "1764400000" or "1764400000.123" (the runner's milliseconds, where date has %N); invalid otherwise.
+QDateTime epochTime(const QString& field)
+{
+    bool ok = false;
+    const double s = field.trimmed().toDouble(&ok);
+    if (!ok || s < 0 || s > 1e11)
+        return {};
+    return QDateTime::fromMSecsSinceEpoch(qint64(s * 1000.0 + 0.5), Qt::UTC);
+}
+
+} // namespace
+
 JobList parseJobList(QByteArrayView text)
 {
     JobList out;
@@ -185,10 +203,8 @@ JobList parseJobList(QByteArrayView text)
             j.exitStatus = ok ? rc : -1;
             j.pid = f[4].trimmed().isEmpty() ? -1 : f[4].trimmed().toLongLong();
             j.pgid = f[5].trimmed().isEmpty() ? -1 : f[5].trimmed().toLongLong();
-            if (!f[6].trimmed().isEmpty())
-                j.started = QDateTime::fromSecsSinceEpoch(f[6].trimmed().toLongLong(), Qt::UTC);
-            if (!f[7].trimmed().isEmpty())
-                j.ended = QDateTime::fromSecsSinceEpoch(f[7].trimmed().toLongLong(), Qt::UTC);
+            j.started = epochTime(f[6]);
+            j.ended = epochTime(f[7]);
             j.logSize = f[8].trimmed().toLongLong();
             j.cancelled = f[9].trimmed() == QLatin1String("1");
             j.name = f.mid(10).join(QLatin1Char(' '));
@@ -197,10 +213,14 @@ JobList parseJobList(QByteArrayView text)
             out.jobs.last().command = f.mid(1).join(QLatin1Char(' ')).trimmed();
         } else if (f[0] == QLatin1String("dir") && f.size() >= 2 && !out.jobs.isEmpty()) {
             out.jobs.last().workingDirectory = f.mid(1).join(QLatin1Char(' '));
+        } else if (f[0] == QLatin1String("now") && f.size() == 2 && epochTime(f[1]).isValid()) {
+            out.serverNow = epochTime(f[1]);
         } else {
             ++out.malformedLines;
         }
     }
+    for (JobInfo& j : out.jobs)
+        j.listedAt = out.serverNow;
     return out;
 }
 

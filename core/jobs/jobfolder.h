@@ -26,8 +26,8 @@
 //   sid       the session (== pid when setsid worked). ninja starts each command in a process
 //             group of its own, so cancel then signals every process of the session too
 //   log       stdout and stderr of the command, appended only
-//   started   `date +%s` when the command began
-//   ended     `date +%s` when it ended
+//   started   when the command began: seconds since the epoch, with milliseconds ("1764400000.123")
+//   ended     when it ended                              where `date` has %N (GNU), else whole seconds
 //   rc        exit status (128+N for signal N); written last, atomically (rc.tmp + mv)
 //   cancelled present when the job was cancelled
 //
@@ -35,6 +35,7 @@
 //   job \t id \t state \t rc \t pid \t pgid \t started \t ended \t logsize \t cancelled \t name
 //   cmd \t first 200 bytes of cmd, tabs and newlines as spaces
 //   dir \t workdir
+// and last `now \t <seconds.millis>`, the server's clock when it listed (a job's time is counted on it).
 // state: running | finished | lost (no rc and the runner is gone) | starting (no pid yet).
 namespace kf {
 
@@ -65,6 +66,7 @@ struct JobInfo
     bool cancelled = false;
     QString command; // first 200 bytes
     QString workingDirectory;
+    QDateTime listedAt; // the server's clock when this was read: started/ended are on that clock
     bool operator==(const JobInfo&) const = default;
 };
 
@@ -87,6 +89,7 @@ QString tailScript(const QString& root, const QString& id, qint64 offset);
 struct JobList
 {
     QList<JobInfo> jobs;
+    QDateTime serverNow; // the listing's `now` line (also each job's listedAt)
     int malformedLines = 0;
 };
 JobList parseJobList(QByteArrayView text);

@@ -25,6 +25,11 @@ QJsonObject buildSpec(const BuildProfile& p)
         { QStringLiteral("env_names"), QJsonArray::fromStringList(p.env.keys()) } };
 }
 
+QString BuildRecord::folder() const
+{
+    return spec.value(QStringLiteral("working_dir")).toString();
+}
+
 QString buildResultFor(int exitStatus, bool cancelled)
 {
     if (cancelled)
@@ -37,6 +42,8 @@ namespace {
 QString duration(qint64 ms)
 {
     const qint64 s = ms / 1000;
+    if (s == 0)
+        return QStringLiteral("under 1 s"); // the job folder counts whole seconds
     if (s >= 3600)
         return QStringLiteral("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60);
     if (s >= 60)
@@ -51,13 +58,17 @@ QString compareBuilds(const BuildRecord& cur, const BuildRecord& prev)
     QStringList parts;
     parts << QStringLiteral("previous run %1 (%2)")
                  .arg(prev.result, prev.started.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")));
-    if (cur.durationMs() >= 0 && prev.durationMs() > 0) {
+    const QString succeeded = QStringLiteral("succeeded");
+    if (cur.durationMs() >= 0 && prev.durationMs() > 0 && cur.result == succeeded && prev.result == succeeded) {
         const qint64 d = cur.durationMs() - prev.durationMs();
         parts << QStringLiteral("%1 vs %2 (%3%4%)")
                      .arg(duration(cur.durationMs()), duration(prev.durationMs()),
                          d >= 0 ? QStringLiteral("+") : QString())
                      .arg(double(d) * 100.0 / double(prev.durationMs()), 0, 'f', 0);
-    } else if (prev.durationMs() > 0) {
+    } else if (cur.durationMs() >= 0 && prev.durationMs() >= 0) {
+        parts << QStringLiteral("this run %1 after %2; that one took %3")
+                     .arg(cur.result, duration(cur.durationMs()), duration(prev.durationMs()));
+    } else if (prev.durationMs() >= 0) {
         parts << QStringLiteral("took %1").arg(duration(prev.durationMs()));
     }
     // "now" only for what this run has measured yet (not "0/0 now" before its first step).

@@ -43,7 +43,10 @@ struct BuildRecord
     bool oom = false;
     QString firstError;
     QString actor;
+    // From its start on the server to its end there (the job folder's started/ended), whatever it did.
     qint64 durationMs() const { return started.isValid() && ended.isValid() ? started.msecsTo(ended) : -1; }
+    // The folder it built in, as the profile named it ("~/sgl-kernel"); empty when not recorded.
+    QString folder() const;
 };
 
 // What a build ran, for its history row and deployment recipes: name, working_dir, command,
@@ -54,7 +57,9 @@ QJsonObject buildSpec(const BuildProfile& profile);
 // "succeeded" / "failed" / "cancelled" from an exit status.
 QString buildResultFor(int exitStatus, bool cancelled);
 
-// A comparison with the previous run of the same profile on the same host, for people.
+// A comparison with the previous run of the same profile on the same host, for people. Durations
+// are both job clocks (start to end on the server); a percentage only compares two successful runs
+// (a failed one stopped early: "this run failed after 3 s; that one succeeded in 9 s").
 QString compareBuilds(const BuildRecord& current, const BuildRecord& previous);
 
 namespace buildhistory {

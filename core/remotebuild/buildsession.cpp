@@ -41,7 +41,7 @@ BuildSession::BuildSession(std::shared_ptr<Transport> transport, QString hostNam
     m_historyTimer.setInterval(10000);
     connect(&m_historyTimer, &QTimer::timeout, this, [this] {
         if (m_historyDirty)
-            saveHistory(false);
+            saveHistory();
     });
 }
 
@@ -64,6 +64,13 @@ void BuildSession::attach(qint64 offset)
     m_progress = BuildProgress();
     m_diagnostics.clear();
     m_clock.start();
+    m_jobStartMs = m_jobEndMs = -1;
+    m_skewMs = 0;
+    m_ninjaBaseS = m_lastNinjaS = -1;
+    m_lastSampleMs = 0;
+    m_running = true;
+    m_seededFromHistory = false;
+    m_maxAvailableKb = -1;
     m_record = BuildRecord();
     m_previous.reset();
     m_record.jobId = m_jobId;
@@ -75,26 +82,45 @@ void BuildSession::attach(qint64 offset)
     connect(m_job.get(), &RemoteJob::logReceived, this, &BuildSession::onLog);
     connect(m_job.get(), &RemoteJob::streamInterrupted, this, &BuildSession::streamInterrupted);
     connect(m_job.get(), &RemoteJob::streamResumed, this, &BuildSession::streamResumed);
-    connect(m_job.get(), &RemoteJob::failed, this, &BuildSession::failed);
+    connect(m_job.get(), &RemoteJob::failed, this, [this](const QString& error) {
+        m_running = false;
+        Q_EMIT failed(error);
+    });
     connect(m_job.get(), &RemoteJob::finished, this, [this](const JobInfo& info) {
         apply(m_analyzer.finish());
         m_memTimer.stop();
         m_historyTimer.stop();
+        m_running = false;
+        setClock(info);
+        // Ended: nothing runs and nothing is projected any more (a failed build has no ETA); the
+        // elapsed time is the job's whole duration on the server, as its history row says.
         if (m_progress.total > 0) {
-            // Ended: nothing runs and nothing is projected any more (a failed build has no ETA).
             m_progress.etaS = info.exitStatus == 0 && !info.cancelled ? 0 : -1;
             m_progress.running = 0;
-            Q_EMIT progressChanged(m_progress);
         }
-        saveHistory(true, &info);
+        m_progress.elapsedS = jobElapsedS();
+        Q_EMIT progressChanged(m_progress);
+        saveHistory(&info);
         if (m_previous)
             Q_EMIT previousRunKnown(*m_previous, compareBuilds(m_record, *m_previous)); // with the final numbers
         Q_EMIT finished(info);
     });
 
-    // Seed the ETA from the previous run's .ninja_log and find the previous history row; both off the GUI thread.
     auto transport = m_transport;
     if (m_profile) {
+        // The ETA starts from the previous successful run of this profile, on the same clock (its
+        // job's start to end); without one from the previous .ninja_log (compile steps only).
+        if (m_recordHistory) {
+            if (const auto prev = buildhistory::previous(m_host, m_profile->name, m_jobId); prev && prev->has_value()) {
+                m_previous = **prev;
+                if (m_previous->result == QLatin1String("succeeded") && m_previous->stepsDone > 0
+                    && m_previous->durationMs() > 0) {
+                    m_eta.seed(m_previous->stepsDone, m_previous->durationMs());
+                    m_seededFromHistory = true;
+                }
+                Q_EMIT previousRunKnown(**prev, compareBuilds(m_record, **prev));
+            }
+        }
         const BuildProfile profile = *m_profile;
         m_requests.track(QtConcurrent::run(transportPool(),
                              [transport, profile] {
@@ -104,15 +130,9 @@ void BuildSession::attach(qint64 offset)
                                  return data ? parseNinjaLog(*data) : NinjaLog { 0, {}, 0, 0, data.error() };
                              }),
             [this](const NinjaLog& log) {
-                if (log && !log.lastRun.isEmpty())
+                if (log && !log.lastRun.isEmpty() && !m_seededFromHistory)
                     m_eta.seed(log);
             });
-        if (m_recordHistory) {
-            if (const auto prev = buildhistory::previous(m_host, m_profile->name, m_jobId); prev && prev->has_value()) {
-                m_previous = **prev;
-                Q_EMIT previousRunKnown(**prev, compareBuilds(m_record, **prev));
-            }
-        }
     }
     if (m_memInterval > 0) {
         m_memTimer.start(m_memInterval);
@@ -120,7 +140,22 @@ void BuildSession::attach(qint64 offset)
     }
     if (m_recordHistory)
         m_historyTimer.start();
-    m_job->attach(offset);
+    // The clock first, then the log: every progress update is on the job's clock.
+    const QString id = m_jobId;
+    const QString root = m_root;
+    m_requests.track(
+        QtConcurrent::run(transportPool(), [transport, id, root] { return RemoteJob::info(*transport, id, root); }),
+        [this, offset](const Result<JobInfo>& info) {
+            if (info) {
+                setClock(*info);
+                m_progress.elapsedS = jobElapsedS();
+                m_progress.startedMs = m_jobStartMs < 0 ? -1 : m_jobStartMs - m_skewMs;
+                Q_EMIT progressChanged(m_progress);
+            }
+            // A job that cannot be read is RemoteJob's to report (no such job, or a retry).
+            if (m_job)
+                m_job->attach(offset);
+        });
 }
 
 void BuildSession::detach()
@@ -128,10 +163,31 @@ void BuildSession::detach()
     m_requests.cancelAll();
     m_memTimer.stop();
     m_historyTimer.stop();
+    m_running = false;
     if (m_job) {
         m_job->detach();
         m_job.reset();
     }
+}
+
+void BuildSession::setClock(const JobInfo& info)
+{
+    if (info.listedAt.isValid())
+        m_skewMs = info.listedAt.toMSecsSinceEpoch() - QDateTime::currentMSecsSinceEpoch();
+    if (info.started.isValid()) {
+        m_jobStartMs = info.started.toMSecsSinceEpoch();
+        m_record.started = info.started;
+    }
+    if (info.state == JobInfo::State::Finished && info.ended.isValid())
+        m_jobEndMs = info.ended.toMSecsSinceEpoch();
+}
+
+double BuildSession::jobElapsedS() const
+{
+    if (m_jobStartMs < 0)
+        return double(m_clock.elapsed()) / 1000.0;
+    const qint64 now = m_jobEndMs >= 0 ? m_jobEndMs : QDateTime::currentMSecsSinceEpoch() + m_skewMs;
+    return double(std::max<qint64>(0, now - m_jobStartMs)) / 1000.0;
 }
 
 void BuildSession::onLog(qint64 offset, const QByteArray& data)
@@ -144,33 +200,60 @@ void BuildSession::apply(const BuildLogEvents& ev)
 {
     for (const Diagnostic& d : ev.diagnostics) {
         m_diagnostics.append(d);
-        if (d.severity == Diagnostic::Severity::Error) {
+        if (d.severity == Diagnostic::Severity::Error)
             ++m_record.errors;
-            if (m_record.firstError.isEmpty())
-                m_record.firstError = d.message.left(500);
-        }
-        m_record.oom = m_record.oom || d.kind == Diagnostic::Kind::Oom;
+        // The root cause is the first cause in the log; it never changes once seen.
+        if (m_record.firstError.isEmpty() && rankOf(d) == DiagnosticRank::Cause)
+            m_record.firstError = diagnosticText(d).left(500);
+        m_record.oom = m_record.oom || isOutOfMemory(d);
         Q_EMIT diagnosticFound(d);
     }
     if (ev.progress.isEmpty())
         return;
+    const double now = jobElapsedS();
+    // Per ninja run in this chunk, the %e of its last status line: the one printed nearest to now
+    // (a replayed log comes in large chunks; read backwards, %e jumps up where a run begins).
+    QList<double> runLast(ev.progress.size(), -1);
+    double last = -1;
+    double seen = -1;
+    for (qsizetype i = ev.progress.size() - 1; i >= 0; --i) {
+        const double e = ev.progress[i].elapsedS;
+        if (e < 0)
+            continue;
+        if (last < 0 || e > seen + 0.5)
+            last = e;
+        seen = e;
+        runLast[i] = last;
+    }
     // One progress signal per chunk: the last status line is what matters.
-    for (const ProgressUpdate& u : ev.progress) {
+    for (qsizetype i = 0; i < ev.progress.size(); ++i) {
+        const ProgressUpdate& u = ev.progress[i];
+        double t = now;
+        if (u.elapsedS >= 0) {
+            if (m_lastNinjaS >= 0 && u.elapsedS + 0.5 < m_lastNinjaS)
+                m_ninjaBaseS = -1; // a new ninja run (CMake re-ran, a second target): its %e restarts
+            m_lastNinjaS = u.elapsedS;
+            // A status line is read after it was printed: this run of ninja began at most now - %e.
+            const double bound = std::max(0.0, now - runLast[i]);
+            if (m_ninjaBaseS < 0 || bound < m_ninjaBaseS)
+                m_ninjaBaseS = bound;
+            t = std::min(now, m_ninjaBaseS + u.elapsedS);
+        }
+        const qint64 tMs = std::max(m_lastSampleMs, qint64(t * 1000));
+        m_lastSampleMs = tMs;
         if (u.source == ProgressUpdate::Source::CMakePercent) {
             m_progress.percent = u.percent;
-            m_progress.elapsedS = double(m_clock.elapsed()) / 1000.0;
         } else {
-            // Our NINJA_STATUS carries ninja's clock, so a replayed log (reattach) keeps real times.
-            const qint64 t = u.elapsedS >= 0 ? qint64(u.elapsedS * 1000) : m_clock.elapsed();
-            m_eta.addSample(t, u.done, u.total);
+            m_eta.addSample(tMs, u.done, u.total);
             m_progress.done = u.done;
             m_progress.total = u.total;
             m_progress.running = u.running;
             m_progress.percent = u.percent;
-            m_progress.elapsedS = double(t) / 1000.0;
         }
+        m_progress.elapsedS = double(tMs) / 1000.0;
         m_progress.description = u.description;
     }
+    m_progress.startedMs = m_jobStartMs < 0 ? -1 : m_jobStartMs - m_skewMs;
     m_progress.rate = m_eta.rate().value_or(-1);
     m_progress.etaS = m_eta.etaSeconds().value_or(-1);
     m_record.stepsDone = std::max(0, m_progress.done);
@@ -203,12 +286,13 @@ void BuildSession::pollMemory()
                 return;
             s.timeMs = QDateTime::currentMSecsSinceEpoch();
             m_peakUsedKb = std::max(m_peakUsedKb, s.totalKb - s.availableKb);
+            m_maxAvailableKb = std::max(m_maxAvailableKb, s.availableKb);
             m_record.peakMemKb = m_peakUsedKb;
             Q_EMIT memorySampled(s);
         });
 }
 
-void BuildSession::saveHistory(bool final, const JobInfo* info)
+void BuildSession::saveHistory(const JobInfo* info)
 {
     if (!m_recordHistory)
         return;
@@ -218,10 +302,13 @@ void BuildSession::saveHistory(bool final, const JobInfo* info)
         m_record.ended = info->ended;
         m_record.exitStatus = info->exitStatus;
         m_record.result = buildResultFor(info->exitStatus, info->cancelled);
+        // Without a cause in the log the summary is the best there is.
+        if (m_record.firstError.isEmpty())
+            if (const RootCause cause = rootCause(); cause.diagnostic)
+                m_record.firstError = diagnosticText(*cause.diagnostic).left(500);
     } else if (!m_record.started.isValid()) {
-        m_record.started = QDateTime::currentDateTimeUtc().addMSecs(-qint64(m_progress.elapsedS * 1000));
+        m_record.started = QDateTime::currentDateTimeUtc().addMSecs(-qint64(jobElapsedS() * 1000));
     }
-    Q_UNUSED(final);
     if (const auto r = buildhistory::save(m_record); !r)
         log::build()->warn("cannot record build {}: {}", m_jobId, r.error());
 }

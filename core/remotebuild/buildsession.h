@@ -7,6 +7,7 @@
 #include "core/remotebuild/buildloganalyzer.h"
 #include "core/remotebuild/buildprofile.h"
 #include "core/remotebuild/etaestimator.h"
+#include "core/remotebuild/rootcause.h"
 #include "core/util/jobtracker.h"
 
 #include <QElapsedTimer>
@@ -23,10 +24,13 @@ struct BuildProgress
     int done = -1; // steps (ninja edges); -1 unknown
     int total = -1;
     int running = -1;
-    int percent = -1;    // 0..100
-    double rate = -1;    // steps/s; -1 unknown
-    double etaS = -1;    // seconds left; -1 unknown
-    double elapsedS = 0; // since the build started (ninja's clock when available)
+    int percent = -1; // 0..100
+    double rate = -1; // steps/s; -1 unknown
+    double etaS = -1; // seconds left; -1 unknown
+    // The job's one clock: seconds from its start on the server to this update, whatever it was
+    // doing (configure, compile, the end); at the end its whole duration. See BuildSession.
+    double elapsedS = 0;
+    qint64 startedMs = -1; // the job's start on the server, on this machine's clock (ms since epoch); -1 unknown
     QString description;
 };
 
@@ -43,6 +47,12 @@ MemorySample parseMemInfo(QByteArrayView text);
 // One build followed end to end: the job's log (RemoteJob), progress and ETA, diagnostics,
 // the server's memory every few seconds, and the history row. Used by the Build pane and
 // `kernelforge-cli build attach`. Lives in a thread with an event loop.
+//
+// One clock per job: attach() first reads the job on the server (its start, and the server's clock
+// then: the offset to this machine's), then follows its log. Elapsed time, the ETA's samples and
+// the history row all count from the job's start on the server to its end there; ninja's own
+// clock (our NINJA_STATUS) only places replayed status lines, anchored to the job's clock per ninja
+// run, so a configure step or a second ninja run never sets the time back.
 class BuildSession : public QObject
 {
     Q_OBJECT
@@ -63,6 +73,12 @@ public:
     const QString& jobId() const { return m_jobId; }
     const BuildProgress& progress() const { return m_progress; }
     const QList<Diagnostic>& diagnostics() const { return m_diagnostics; }
+    // The diagnostic that explains a failure (core/remotebuild/rootcause.h).
+    RootCause rootCause() const { return findRootCause(m_diagnostics); }
+    // True from attach() until the job ended (or could not be followed).
+    bool isRunning() const { return m_running; }
+    // The most memory the server had available while followed (bytes; -1: never sampled).
+    qint64 maxAvailableBytes() const { return m_maxAvailableKb < 0 ? -1 : m_maxAvailableKb * 1024; }
     qint64 peakUsedKb() const { return m_peakUsedKb; }
     RemoteJob* job() const { return m_job.get(); }
 
@@ -83,7 +99,11 @@ private:
     void onLog(qint64 offset, const QByteArray& data);
     void apply(const BuildLogEvents& ev);
     void pollMemory();
-    void saveHistory(bool final, const JobInfo* info = nullptr);
+    void saveHistory(const JobInfo* info = nullptr);
+    // The job's start and the server's clock, from a listing of it.
+    void setClock(const JobInfo& info);
+    // Seconds since the job started on the server, now (its whole duration once it ended).
+    double jobElapsedS() const;
 
     std::shared_ptr<Transport> m_transport;
     QString m_host;
@@ -95,7 +115,16 @@ private:
     EtaEstimator m_eta;
     BuildProgress m_progress;
     QList<Diagnostic> m_diagnostics;
-    QElapsedTimer m_clock;
+    QElapsedTimer m_clock;     // since attach(): the fallback while the job's start is unknown
+    qint64 m_jobStartMs = -1;  // the job's start, server clock (ms since epoch)
+    qint64 m_jobEndMs = -1;    // its end, server clock; -1 while running
+    qint64 m_skewMs = 0;       // server clock minus this machine's
+    double m_ninjaBaseS = -1;  // the job's clock when the current ninja run started (its %e = 0); -1 unknown
+    double m_lastNinjaS = -1;  // the last %e seen, to tell a new ninja run
+    qint64 m_lastSampleMs = 0; // the ETA's samples never go back
+    bool m_running = false;
+    bool m_seededFromHistory = false;
+    qint64 m_maxAvailableKb = -1;
     QTimer m_memTimer;
     QTimer m_historyTimer;
     BuildRecord m_record;

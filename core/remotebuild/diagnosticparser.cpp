@@ -39,7 +39,18 @@ bool mayBeDiagnostic(QByteArrayView s)
         || s.contains("Killed") || s.contains("signal 9") || s.contains("status 9") || s.contains("status -9")
         || s.contains("undefined reference") || s.contains("undefined symbol") || s.contains("no kernel image")
         || s.contains("*** ") || s.startsWith("ERROR") || s.contains("Error:") || s.contains("Error 1")
-        || s.contains("] Error ") || s.endsWith(": not found") || s.endsWith(": command not found");
+        || s.contains("] Error ") || s.endsWith(": not found") || s.endsWith(": command not found")
+        || s.contains("Exception:") || s.contains("cannot find -l") || s.contains("find library -l")
+        || s.contains("multiple definition of") || s.contains("out of memory");
+}
+
+// An error of `kind` that names no place.
+Diagnostic errorOf(Kind kind, const QString& message)
+{
+    Diagnostic d;
+    d.kind = kind;
+    d.message = message;
+    return d;
 }
 
 // Is lit at pos of s (pos may be out of range)?
@@ -113,6 +124,14 @@ const QRegularExpression& reNotFound()
     return re;
 }
 
+// The last line of a Python traceback: "ModuleNotFoundError: No module named 'torch'",
+// "subprocess.CalledProcessError: Command ...", "OSError: CUDA_HOME ...".
+const QRegularExpression& rePython()
+{
+    static const QRegularExpression re(QStringLiteral(R"(^([A-Za-z_][\w.]*(?:Error|Exception)): (.+)$)"));
+    return re;
+}
+
 const QRegularExpression& reShKilled()
 {
     static const QRegularExpression re(QStringLiteral(R"(\d+ Killed\s)"));
@@ -174,10 +193,19 @@ std::optional<Diagnostic> parseText(QByteArrayView bytes, bool shortcuts)
         Diagnostic d;
         d.kind = Kind::Ninja;
         QString out = text.mid(8).trimmed();
-        if (out.startsWith(QLatin1String("[code=")))
+        bool killed = false;
+        if (out.startsWith(QLatin1String("[code="))) {
+            // ninja 1.12+ names the exit code; 137 is 128 + SIGKILL, what the OOM killer sends.
+            killed = out.startsWith(QLatin1String("[code=137]"));
             out = out.mid(out.indexOf(QLatin1Char(']')) + 1).trimmed();
+        }
         d.file = out;
-        d.message = QStringLiteral("build step failed: ") + out;
+        d.message = killed ? QStringLiteral("build step killed (exit code 137, SIGKILL: out of memory?): ") + out
+                           : QStringLiteral("build step failed: ") + out;
+        if (killed) {
+            d.kind = Kind::Oom;
+            d.hint = Diagnostic::Hint::Oom;
+        }
         return d;
     }
     if (text.startsWith(QLatin1String("CMake "))) {
@@ -235,27 +263,46 @@ std::optional<Diagnostic> parseText(QByteArrayView bytes, bool shortcuts)
         }
         return d;
     }
-    if (contains("undefined reference to") || text.startsWith(QLatin1String("collect2: error:"))) {
-        Diagnostic d;
-        d.kind = Kind::Linker;
-        d.message = text;
-        return d;
+    if (contains("undefined reference to") || text.startsWith(QLatin1String("collect2: error:"))
+        || contains("cannot find -l") || contains("unable to find library -l") || contains("multiple definition of")) {
+        return errorOf(Kind::Linker, text);
     }
-    if (contains("undefined symbol:") || contains("no kernel image is available")
+    // Summaries of a compile that failed above them (torch's extension builder, flashinfer's JIT).
+    if (text.startsWith(QLatin1String("RuntimeError: Error compiling objects for extension"))
+        || text.startsWith(QLatin1String("RuntimeError: Ninja build failed"))) {
+        return errorOf(Kind::BuildFailed, text);
+    }
+    if (text.startsWith(QLatin1String("RuntimeError: Ninja is required"))) {
+        return errorOf(Kind::Python, text);
+    }
+    if (contains("undefined symbol:") || contains("no kernel image is available") || contains("CUDA out of memory")
         || text.startsWith(QLatin1String("ImportError")) || text.startsWith(QLatin1String("RuntimeError"))) {
-        Diagnostic d;
-        d.kind = Kind::Runtime;
-        d.message = text;
-        return d;
+        return errorOf(Kind::Runtime, text);
     }
     if (text.startsWith(QLatin1String("ninja: build stopped"))
         || text.startsWith(QLatin1String("*** CMake build failed"))
         || text.startsWith(QLatin1String("ERROR: Failed building")) || text.startsWith(QLatin1String("ninja: error:"))
-        || text.startsWith(QLatin1String("error: subprocess-exited-with-error"))) {
-        Diagnostic d;
-        d.kind = Kind::BuildFailed;
-        d.message = text;
-        return d;
+        || text.startsWith(QLatin1String("error: subprocess-exited-with-error"))
+        || text.startsWith(QLatin1String("error: metadata-generation-failed"))
+        || text.startsWith(QLatin1String("ERROR: Could not build wheels"))
+        || (text.startsWith(QLatin1String("error: command '")) && text.contains(QLatin1String(" failed with exit")))) {
+        return errorOf(Kind::BuildFailed, text);
+    }
+    // setuptools reports a missing compiler as "error: [Errno 2] No such file or directory: '.../nvcc'".
+    if (text.startsWith(QLatin1String("error: [Errno "))) {
+        return errorOf(Kind::Python, text.mid(7));
+    }
+    // A ninja (or cmake) that a Python build or a server's JIT ran failed: what failed is above it. Anywhere in
+    // the line: Ray and the servers prefix theirs ("(SGLangEngine pid=23902) ...").
+    if (contains("CalledProcessError: ")) {
+        return errorOf(Kind::BuildFailed, text);
+    }
+    if (const auto m = has("Error: ") || has("Exception: ") ? rePython().match(text) : QRegularExpressionMatch();
+        m.hasMatch()) {
+        return errorOf(Kind::Python, text);
+    }
+    if (text.startsWith(QLatin1String("Catastrophic error: "))) {
+        return errorOf(Kind::Nvcc, text.mid(20));
     }
     // reGcc needs "<severity>: " after the line number, reNvccFront "): ".
     if (const auto m
@@ -315,6 +362,7 @@ QString toString(Diagnostic::Kind k)
     case Kind::Runtime: return QStringLiteral("runtime");
     case Kind::BuildFailed: return QStringLiteral("build");
     case Kind::Shell: return QStringLiteral("shell");
+    case Kind::Python: return QStringLiteral("python");
     }
     return {};
 }
@@ -332,6 +380,16 @@ QString toString(Diagnostic::Hint h)
     case H::MissingSm: return QStringLiteral("missing-sm");
     case H::Fa3Import: return QStringLiteral("fa3-import");
     case H::NotOnPath: return QStringLiteral("not-on-path");
+    case H::LinkerMissingLib: return QStringLiteral("linker-missing-lib");
+    case H::LinkerUndefined: return QStringLiteral("linker-undefined");
+    case H::LinkerDuplicate: return QStringLiteral("linker-duplicate");
+    case H::BuildIsolation: return QStringLiteral("build-isolation");
+    case H::CudaHome: return QStringLiteral("cuda-home");
+    case H::NvccMissing: return QStringLiteral("nvcc-missing");
+    case H::NinjaMissing: return QStringLiteral("ninja-missing");
+    case H::CudaOom: return QStringLiteral("cuda-oom");
+    case H::JitFailed: return QStringLiteral("jit-failed");
+    case H::Fa3Build: return QStringLiteral("fa3-build");
     }
     return {};
 }
@@ -361,7 +419,8 @@ QString hintText(Diagnostic::Hint h)
             "rebuild with --no-build-isolation against the installed torch.");
     case H::Oom:
         return QStringLiteral("A compiler was killed for lack of memory: lower MAX_JOBS and SGL_KERNEL_COMPILE_THREADS "
-                              "(each nvcc thread peaks at 3-5 GB).");
+                              "(each nvcc thread peaks at 3-5 GB). A server's JIT compile (flashinfer, Triton) takes "
+                              "MAX_JOBS from the server's environment.");
     case H::MissingSm:
         return QStringLiteral("The build has no code for this GPU: build with CUDA >= %1 so %2 is among the targets.")
             .arg(QLatin1String(sglkernel::preflightArch().minimumCuda), QLatin1String(sglkernel::preflightArch().arch));
@@ -374,16 +433,69 @@ QString hintText(Diagnostic::Hint h)
             "sshd's default PATH (no ~/.bashrc, conda or virtualenv): put the tool's folder first in the profile's "
             "PATH (--env PATH=/opt/venv/bin:/usr/local/cuda/bin:/usr/local/bin:/usr/bin:/bin), or install it "
             "system-wide.");
+    case H::LinkerMissingLib:
+        return QStringLiteral(
+            "The linker cannot find a library the link asks for. -lcuda is the NVIDIA driver's libcuda.so, which a "
+            "machine or container without the driver lacks: link against the toolkit's stub (LIBRARY_PATH="
+            "<cuda>/lib64/stubs, or the JIT's extra ldflags). Otherwise install the library or add its folder to "
+            "LIBRARY_PATH.");
+    case H::LinkerUndefined:
+        return QStringLiteral(
+            "A symbol is used but nothing linked defines it: a source or library is missing from the link, or was "
+            "built by another compiler or torch (C++ ABI). For a torch extension build with --no-build-isolation "
+            "against the installed torch; otherwise clean the build folder so everything is rebuilt alike.");
+    case H::LinkerDuplicate:
+        return QStringLiteral(
+            "The same symbol is linked twice: two copies of a library (e.g. libcudart_static.a from two CUDA "
+            "installations) or a definition in a header without inline. Make sure one CUDA toolkit is on the "
+            "include and link paths (CUDA_HOME, PATH, LIBRARY_PATH).");
+    case H::BuildIsolation:
+        return QStringLiteral(
+            "pip builds in an isolated environment that does not see your torch: install torch first and build with "
+            "--no-build-isolation (the built-in sgl-kernel profiles do).");
+    case H::CudaHome:
+        return QStringLiteral(
+            "torch's extension builder does not know where the CUDA toolkit is: set CUDA_HOME in the profile's env "
+            "(e.g. CUDA_HOME=/usr/local/cuda) and put $CUDA_HOME/bin first in its PATH.");
+    case H::NvccMissing:
+        return QStringLiteral(
+            "There is no nvcc where the build looks: install the CUDA toolkit's compiler (a pip or conda CUDA runtime "
+            "has none), or point CUDA_HOME and PATH at a toolkit that has bin/nvcc.");
+    case H::NinjaMissing:
+        return QStringLiteral(
+            "ninja is not on the build's PATH: pip install ninja into the python the build uses, or put its folder "
+            "first in the profile's PATH.");
+    case H::CudaOom:
+        return QStringLiteral(
+            "The GPU ran out of memory: another process (or another server of ours) holds memory on it, or the model "
+            "does not fit. Stop what holds the GPU (GPUs tab), use more GPUs (--tp), or lower --mem-fraction-static.");
+    case H::JitFailed:
+        return QStringLiteral(
+            "A kernel compiled at run time (flashinfer, Triton or DeepGEMM JIT) failed to build. The compiler's "
+            "error is in the JIT's ninja output, above this line: run the ninja command it names to see it. Check "
+            "the server's CUDA toolkit (nvcc, headers, libcuda) and its memory (an OOM kill looks the same).");
+    case H::Fa3Build:
+        return QStringLiteral(
+            "FA3 (FlashAttention-3) is written for sm_90a only and fails or is dead weight elsewhere; this "
+            "CMakeLists builds it although the profile sets -DSGL_KERNEL_ENABLE_FA3=OFF: apply the patch that lets "
+            "the option win (fa3-option-respected), and keep -DSGL_KERNEL_ENABLE_FA3=OFF in the profile.");
     }
     return {};
+}
+
+bool isOutOfMemory(const Diagnostic& d)
+{
+    return d.kind == Kind::Oom || d.hint == Diagnostic::Hint::Oom;
 }
 
 Diagnostic::Hint hintFor(const Diagnostic& d)
 {
     using H = Diagnostic::Hint;
     const QString& m = d.message;
-    if (d.kind == Kind::Oom)
+    if (d.kind == Kind::Oom || m.contains(QLatin1String("Cannot allocate memory")))
         return H::Oom;
+    if (m.contains(QLatin1String("CUDA out of memory")) || m.contains(QLatin1String("OutOfMemoryError")))
+        return H::CudaOom;
     if (m.contains(QLatin1String("is not known to this version of CMake")) && m.contains(QLatin1String("CMP")))
         return H::CMakePolicy;
     if (m.contains(QLatin1String("No such file or directory"))
@@ -402,6 +514,36 @@ Diagnostic::Hint hintFor(const Diagnostic& d)
         return H::MissingSm;
     if (m.contains(QLatin1String("Can not import FA3")))
         return H::Fa3Import;
+    if (m.contains(QLatin1String("cannot find -l")) || m.contains(QLatin1String("unable to find library -l")))
+        return H::LinkerMissingLib;
+    if (m.contains(QLatin1String("multiple definition of")))
+        return H::LinkerDuplicate;
+    if (m.contains(QLatin1String("undefined reference to")))
+        return H::LinkerUndefined;
+    if (m.contains(QLatin1String("No module named 'torch'")))
+        return H::BuildIsolation;
+    if (m.contains(QLatin1String("CUDA_HOME environment variable is not set")))
+        return H::CudaHome;
+    if (m.contains(QLatin1String("No such file or directory: '"))) {
+        if (m.contains(QLatin1String("nvcc'")))
+            return H::NvccMissing;
+        if (m.contains(QLatin1String("'ninja'")))
+            return H::NinjaMissing;
+    }
+    if (m.contains(QLatin1String("Ninja is required"))
+        || m.contains(QLatin1String("build program corresponding to \"Ninja\"")))
+        return H::NinjaMissing;
+    // flashinfer keeps its JIT builds in .../cached_ops, torch's in torch_extensions, Triton in .triton.
+    if (d.kind == Kind::BuildFailed
+        && (m.contains(QLatin1String("CalledProcessError")) || m.contains(QLatin1String("Ninja build failed")))
+        && (m.contains(QLatin1String("cached_ops")) || m.contains(QLatin1String("flashinfer"))
+            || m.contains(QLatin1String("torch_extensions")) || m.contains(QLatin1String(".triton"))))
+        return H::JitFailed;
+    // FA3's sources: sgl-kernel's csrc/flash, the flash-attention checkout's hopper/, the flash_ops target.
+    if (d.severity == Diagnostic::Severity::Error
+        && (d.file.contains(QLatin1String("flash_ops")) || d.file.contains(QLatin1String("csrc/flash/"))
+            || d.file.contains(QLatin1String("flash-attention-src/hopper/"))))
+        return H::Fa3Build;
     return H::None;
 }
 
@@ -439,10 +581,19 @@ bool mayBeDiagnosticLine(QByteArrayView s)
         break;
     default: break;
     }
-    // "error:", "Error:", "warning:", "note:"
+    // "error:", "Error:", "warning:", "note:", "Exception:"
     if (anyAt(s, ':', [&](qsizetype i) {
-            return at(s, i - 5, "error") || at(s, i - 5, "Error") || at(s, i - 7, "warning") || at(s, i - 4, "note");
+            return at(s, i - 5, "error") || at(s, i - 5, "Error") || at(s, i - 7, "warning") || at(s, i - 4, "note")
+                || at(s, i - 9, "Exception");
         }))
+        return true;
+    // "cannot find -l", "find library -l" (the linker's missing library)
+    if (anyAt(s, '-', [&](qsizetype i) {
+            return at(s, i, "-l") && (at(s, i - 12, "cannot find ") || at(s, i - 13, "find library "));
+        }))
+        return true;
+    // "out of memory"
+    if (anyAt(s, 'y', [&](qsizetype i) { return at(s, i - 12, "out of memory"); }))
         return true;
     // "): warning", "): error"
     if (anyAt(s, ')', [&](qsizetype i) { return at(s, i + 1, ": warning") || at(s, i + 1, ": error"); }))
@@ -460,9 +611,10 @@ bool mayBeDiagnosticLine(QByteArrayView s)
     // "Error 1", "] Error "
     if (anyAt(s, 'E', [&](qsizetype i) { return at(s, i, "Error 1") || (at(s, i - 2, "] ") && at(s, i, "Error ")); }))
         return true;
-    // "undefined reference", "undefined symbol"
+    // "undefined reference", "undefined symbol", "multiple definition of"
     if (anyAt(s, 'f', [&](qsizetype i) {
-            return at(s, i - 4, "undefined ") && (at(s, i + 6, "reference") || at(s, i + 6, "symbol"));
+            return (at(s, i - 4, "undefined ") && (at(s, i + 6, "reference") || at(s, i + 6, "symbol")))
+                || at(s, i - 11, "multiple definition of");
         }))
         return true;
     // ": not found", ": command not found" (the shell's, at the end of the line)

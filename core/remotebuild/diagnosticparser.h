@@ -27,11 +27,24 @@
 //   ninja           "FAILED: CMakeFiles/common_ops.dir/csrc/gemm.cu.o" (1.12+: "FAILED: [code=1] out")
 //   make            "make[2]: *** [CMakeFiles/x.dir/build.make:76: x.o] Error 1"
 //   linker          "/usr/bin/ld: a.o: in function `f': a.cpp:(.text+0x1): undefined reference to `g'"
-//                   "collect2: error: ld returned 1 exit status"
+//                   "/usr/bin/ld: cannot find -lcuda: No such file or directory", "ld.lld: error: unable to find
+//                   library -lx", "(.text+0x8720): multiple definition of `f'; b.o:(.text+0x0): first defined here"
+//                   "collect2: error: ld returned 1 exit status" (a summary of the lines before it)
 //   OOM kills       "Killed", "/bin/sh: line 1: 1234 Killed  nvcc ...", "'cicc' died due to signal 9",
-//                   "returned non-zero exit status 9", "g++: fatal error: Killed signal terminated program cc1plus"
+//                   "returned non-zero exit status 9", "g++: fatal error: Killed signal terminated program cc1plus",
+//                   ninja's "FAILED: [code=137] out" (SIGKILL), make's "Error 137"
+//   Python          the last line of a traceback, "ModuleNotFoundError: No module named 'torch'" (pip's build
+//                   isolation), "OSError: CUDA_HOME environment variable is not set. ...", "FileNotFoundError:
+//                   [Errno 2] No such file or directory: 'ninja': 'ninja'", setuptools' "error: [Errno 2] No such
+//                   file or directory: '/usr/local/cuda/bin/nvcc'", "RuntimeError: Ninja is required to load C++
+//                   extensions"; summaries: "RuntimeError: Error compiling objects for extension",
+//                   "subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit status 1."
+//                   (flashinfer's JIT: the same with its cached_ops folder), "error: command 'nvcc' failed with exit
+//                   code 1", pip's "error: metadata-generation-failed", "ERROR: Could not build wheels for x"
 //   run time        "ImportError: .../common_ops.so: undefined symbol: _ZNK3c106SymInt6sym_neERKS0_"
-//                   "... no kernel image is available for execution on the device"
+//                   "... no kernel image is available for execution on the device" (anywhere in the line: server
+//                   logs prefix theirs), "... CUDA out of memory. Tried to allocate 896.00 MiB ..."
+//   nvcc            "Catastrophic error: cannot open source file \"/tmp/tmpxft_...ii\""
 //   shell           "/root/.cache/kernelforge/jobs/<id>/cmd: 1: cmake: not found" (dash), "sh: 1: x: not found",
 //                   "bash: line 1: cmake: command not found", "bash: cmake: command not found" (exit status 127)
 //   end of build    "ninja: build stopped: subcommand failed.", "*** CMake build failed",
@@ -44,8 +57,28 @@ namespace kf {
 struct Diagnostic
 {
     enum class Severity { Error, Warning, Note };
-    enum class Kind { Compiler, Nvcc, Ptxas, CMake, Ninja, Make, Linker, Oom, Runtime, BuildFailed, Shell };
-    enum class Hint { None, CMakePolicy, Cccl, CudaTooOld, TorchAbi, Oom, MissingSm, Fa3Import, NotOnPath };
+    enum class Kind { Compiler, Nvcc, Ptxas, CMake, Ninja, Make, Linker, Oom, Runtime, BuildFailed, Shell, Python };
+    enum class Hint {
+        None,
+        CMakePolicy,
+        Cccl,
+        CudaTooOld,
+        TorchAbi,
+        Oom,
+        MissingSm,
+        Fa3Import,
+        NotOnPath,
+        LinkerMissingLib,
+        LinkerUndefined,
+        LinkerDuplicate,
+        BuildIsolation,
+        CudaHome,
+        NvccMissing,
+        NinjaMissing,
+        CudaOom,
+        JitFailed,
+        Fa3Build,
+    };
 
     Severity severity = Severity::Error;
     Kind kind = Kind::Compiler;
@@ -60,9 +93,11 @@ struct Diagnostic
 
 QString toString(Diagnostic::Severity s); // "error", "warning", "note"
 QString toString(Diagnostic::Kind k);     // "compiler", "nvcc", "ptxas", "cmake", "ninja", "make", "linker", "oom",
-                                          // "runtime", "build", "shell"
+                                          // "runtime", "build", "shell", "python"
 QString toString(Diagnostic::Hint h);     // "cmake-policy", "cccl", "cuda-too-old", "torch-abi", "oom", "missing-sm",
-                                          // "fa3-import", "not-on-path", ""
+                                          // "fa3-import", "not-on-path", "linker-missing-lib", "linker-undefined",
+                                          // "linker-duplicate", "build-isolation", "cuda-home", "nvcc-missing",
+                                          // "ninja-missing", "cuda-oom", "jit-failed", "fa3-build", ""
 // A sentence naming the fix.
 QString hintText(Diagnostic::Hint h);
 
@@ -81,6 +116,9 @@ bool mayBeDiagnosticLine(QByteArrayView normalizedLine);
 std::optional<Diagnostic> parseDiagnosticLineReference(QByteArrayView normalizedLine);
 // The hint for a complete diagnostic (also applied by parseDiagnosticLine and the collector).
 Diagnostic::Hint hintFor(const Diagnostic& d);
+// A process killed for lack of host memory (the kernel's OOM killer, a cgroup limit): by its kind,
+// or a compiler error that says it could not allocate memory. A GPU's "CUDA out of memory" is not.
+bool isOutOfMemory(const Diagnostic& d);
 
 } // namespace kf
 

@@ -36,7 +36,8 @@ QJsonObject VerificationResult::toJson() const
     return { { QStringLiteral("ok"), ok }, { QStringLiteral("summary"), summary }, { QStringLiteral("dir"), dir },
         { QStringLiteral("import_ok"), optionalBool(importOk) }, { QStringLiteral("fa3"), optionalBool(fa3) },
         { QStringLiteral("gpus"), QJsonArray::fromStringList(gpuCapabilities) }, { QStringLiteral("libraries"), libs },
-        { QStringLiteral("launch_blockers"), QJsonArray::fromStringList(launchBlockers) } };
+        { QStringLiteral("launch_blockers"), QJsonArray::fromStringList(launchBlockers) },
+        { QStringLiteral("home"), home }, { QStringLiteral("made_by"), QJsonArray::fromStringList(madeBy) } };
 }
 
 VerificationResult VerificationResult::fromJson(const QJsonObject& o)
@@ -49,6 +50,8 @@ VerificationResult VerificationResult::fromJson(const QJsonObject& o)
     r.fa3 = optionalBool(o.value(QStringLiteral("fa3")));
     r.gpuCapabilities = strings(o.value(QStringLiteral("gpus")));
     r.launchBlockers = strings(o.value(QStringLiteral("launch_blockers")));
+    r.home = o.value(QStringLiteral("home")).toString();
+    r.madeBy = strings(o.value(QStringLiteral("made_by")));
     for (const QJsonValue& v : o.value(QStringLiteral("libraries")).toArray()) {
         const QJsonObject l = v.toObject();
         r.libraries.append({ l.value(QStringLiteral("name")).toString(), l.value(QStringLiteral("origin")).toString(),

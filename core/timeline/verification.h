@@ -21,7 +21,9 @@
 //    "launch_blockers": ["sm100a.so cannot run on GPUs 0-7: ...", ...] (what makes a server
 //                       launch fail: VerifyReport::launchBlockers(); absent in older events: none known),
 //    "libraries": [{"name": "common_ops.abi3.so", "origin": "build"|"package",
-//                   "targets": ["sm_90a", "compute_90a", ...]}]}
+//                   "targets": ["sm_90a", "compute_90a", ...]}],
+//    "home": "/home/u" (the server's $HOME: a build profile's "~/x" is home/x),
+//    "made_by": ["20261204-101500-ab12", ...] (the builds that made the libraries; absent: none known)}
 namespace kf::timeline {
 
 struct VerifiedLibrary
@@ -42,6 +44,8 @@ struct VerificationResult
     QStringList gpuCapabilities;
     QList<VerifiedLibrary> libraries;
     QStringList launchBlockers; // the failed checks a server launch cannot get past, one line each
+    QString home;
+    QStringList madeBy; // job ids (core/verify/provenance.h)
 
     QJsonObject toJson() const;
     static VerificationResult fromJson(const QJsonObject& object);

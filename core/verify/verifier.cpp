@@ -114,6 +114,7 @@ Result<VerifyReport> runVerify(Transport& transport, const VerifyRequest& reques
                                                  .arg(QString::fromUtf8(r.stdErr.right(400)).trimmed()));
     VerifyReport report = parseVerifyOutput(r.stdOut);
     report.tree = treeNote;
+    report.builds = request.builds;
     const QDeadlineTimer deadline(qMax(0, request.headerReadBudgetMs));
     for (VerifyLibrary& l : report.libraries) {
         if (!l.source.isEmpty())

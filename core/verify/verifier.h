@@ -27,6 +27,9 @@ struct VerifyRequest
     // Reading headers over SFTP costs about one ranged read (five round trips) per
     // device-code entry; past this budget the libraries left say so instead of being read.
     int headerReadBudgetMs = 180000;
+    // The host's builds this machine knows (newest first): which one made each library
+    // (core/verify/provenance.h). Empty: no provenance is judged.
+    QList<BuildRecord> builds;
 };
 
 Result<VerifyReport> runVerify(Transport& transport, const VerifyRequest& request);

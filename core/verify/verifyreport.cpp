@@ -5,6 +5,7 @@
 #include "core/gpu/nvidiasmi.h"
 #include "core/sglkernel/rules.h"
 #include "core/verify/fatbinreader.h"
+#include "core/verify/provenance.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
@@ -112,9 +113,28 @@ QList<PreflightCheck> VerifyReport::launchBlockers() const
 {
     QList<PreflightCheck> out;
     for (const PreflightCheck& c : checks)
-        if (c.level == Level::Fail && (c.id == QLatin1String("import") || c.id == QLatin1String("arch")))
+        if (c.level == Level::Fail
+            && (c.id == QLatin1String("import") || c.id == QLatin1String("arch")
+                || c.id == QLatin1String("provenance")))
             out << c;
     return out;
+}
+
+QStringList VerifyReport::makers() const
+{
+    QStringList out;
+    for (const VerifyLibrary& l : libraries)
+        if (!l.madeBy.isEmpty() && !out.contains(l.madeBy))
+            out << l.madeBy;
+    return out;
+}
+
+const BuildRecord* VerifyReport::build(const QString& jobId) const
+{
+    for (const BuildRecord& b : builds)
+        if (!jobId.isEmpty() && b.jobId == jobId)
+            return &b;
+    return nullptr;
 }
 
 QString VerifyReport::summary() const
@@ -164,7 +184,10 @@ QList<QJsonObject> VerifyReport::toJsonLines() const
             { QStringLiteral("origin"), l.origin }, { QStringLiteral("size"), l.size },
             { QStringLiteral("source"), l.source }, { QStringLiteral("targets"), names(l.targets) },
             { QStringLiteral("entries"), l.entries }, { QStringLiteral("cuda"), !l.noDeviceCode },
-            { QStringLiteral("error"), l.error }, { QStringLiteral("gpus"), runs } };
+            { QStringLiteral("error"), l.error }, { QStringLiteral("gpus"), runs },
+            { QStringLiteral("modified"),
+                l.modified.isValid() ? QJsonValue(l.modified.toString(Qt::ISODate)) : QJsonValue() },
+            { QStringLiteral("made_by"), l.madeBy.isEmpty() ? QJsonValue() : QJsonValue(l.madeBy) } };
     }
     for (const VerifyWheel& w : wheels)
         out << QJsonObject { { QStringLiteral("type"), QStringLiteral("wheel") }, { QStringLiteral("path"), w.path },
@@ -186,7 +209,8 @@ QList<QJsonObject> VerifyReport::toJsonLines() const
         { QStringLiteral("cuobjdump"), cuobjdump }, { QStringLiteral("python"), python },
         { QStringLiteral("torch"), torchVersion }, { QStringLiteral("package"), package },
         { QStringLiteral("import"), importRan ? QJsonValue(toString(d.kind)) : QJsonValue() },
-        { QStringLiteral("launch_blocked"), !launchBlockers().isEmpty() }, { QStringLiteral("summary"), summary() } };
+        { QStringLiteral("launch_blocked"), !launchBlockers().isEmpty() }, { QStringLiteral("summary"), summary() },
+        { QStringLiteral("made_by"), QJsonArray::fromStringList(makers()) } };
     return out;
 }
 
@@ -196,6 +220,7 @@ QString verifyScript()
 t=$(mktemp) || exit 1; L=$(mktemp) || exit 1; trap 'rm -f "$t" "$L"' EXIT
 to=; command -v timeout >/dev/null 2>&1 && to="timeout 120"
 if [ -d "$dir" ]; then dir=$(cd "$dir" && pwd -P); echo "dir	$dir"; else echo "dir_missing	$dir"; dir=; fi
+echo "home	$HOME"
 c=$(command -v cuobjdump 2>/dev/null)
 for d in "${CUDA_HOME:-}" "${CUDA_PATH:-}" /usr/local/cuda; do
   [ -z "$c" ] && [ -n "$d" ] && [ -x "$d/bin/cuobjdump" ] && c="$d/bin/cuobjdump"
@@ -231,7 +256,8 @@ libs() { find "$1" -maxdepth "$2" \( -name .git -o -name CMakeFiles \) -prune -o
 [ -n "$dir" ] && libs "$dir" 8 | head -n "$((max + 1))" | sed 's/^/lib	/' >>"$L"
 case "$pkg" in ''|"$dir"/*) ;; *) [ -d "$pkg" ] && libs "$pkg" 4 | head -n "$((max + 1))" | sed 's/^/pkglib	/' >>"$L";; esac
 [ "$(wc -l <"$L")" -gt "$max" ] && echo "lib_more	1"
-head -n "$max" "$L" | while IFS='	' read -r k f; do echo "$k	$(wc -c <"$f" 2>/dev/null || echo 0)	$f"; done
+mt() { stat -c %Y "$1" 2>/dev/null || stat -f %m "$1" 2>/dev/null || echo -; }
+head -n "$max" "$L" | while IFS='	' read -r k f; do echo "$k	$(wc -c <"$f" 2>/dev/null || echo 0)	$(mt "$f")	$f"; done
 d="$dir/dist"; [ -d "$d" ] || d="$(dirname "$dir")/dist"
 [ -n "$dir" ] && [ -d "$d" ] && find "$d" -maxdepth 1 -type f -name '*.whl' ! -path "*$nl*" 2>/dev/null | head -n 20 |
   while IFS= read -r f; do echo "wheel	$(wc -c <"$f")	$f"; done
@@ -288,13 +314,24 @@ VerifyReport parseVerifyOutput(QByteArrayView output)
             r.fa3ImportExit = text.toInt();
         } else if (key == "fa3") {
             r.fa3ImportOutput += value + '\n';
+        } else if (key == "home") {
+            r.home = text;
         } else if (key == "lib" || key == "pkglib") {
             const qsizetype tab2 = value.indexOf('\t');
             if (tab2 <= 0)
                 continue;
             VerifyLibrary l;
             l.size = value.left(tab2).trimmed().toLongLong();
-            l.path = QString::fromUtf8(value.mid(tab2 + 1));
+            QByteArray rest = value.mid(tab2 + 1);
+            // SIZE \t MTIME \t PATH; the MTIME field is missing in captures older than provenance.
+            if (const qsizetype tab3 = rest.indexOf('\t'); tab3 > 0 && !rest.startsWith('/')) {
+                bool known = false;
+                const qint64 mtime = rest.left(tab3).trimmed().toLongLong(&known);
+                if (known)
+                    l.modified = QDateTime::fromSecsSinceEpoch(mtime, Qt::UTC);
+                rest = rest.mid(tab3 + 1);
+            }
+            l.path = QString::fromUtf8(rest);
             l.origin = key == "pkglib" || (!r.package.isEmpty() && l.path.startsWith(r.package + QLatin1Char('/')))
                 ? QStringLiteral("package")
                 : QStringLiteral("build");
@@ -528,6 +565,7 @@ void evaluateVerify(VerifyReport& r, const std::optional<BuildProfile>& profile)
                 QStringLiteral("%1: %2").arg(name,
                     w.libraries.isEmpty() ? QStringLiteral("no libraries") : w.libraries.join(QStringLiteral(", "))));
     }
+    evaluateProvenance(r);
 }
 
 } // namespace kf

@@ -2,12 +2,14 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
+#include "core/remotebuild/buildhistory.h"
 #include "core/remotebuild/buildprofile.h"
 #include "core/remotebuild/preflight.h"
 #include "core/verify/cudatarget.h"
 #include "core/verify/importdiagnosis.h"
 
 #include <QByteArrayView>
+#include <QDateTime>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -28,10 +30,12 @@
 //   import_rc \t N, then import \t <line> ...   python -c 'import sgl_kernel' (the last 16 KiB)
 //   fa3_rc \t N, then fa3 \t <line> ...         python -c 'from sgl_kernel import flash_ops'
 //                                               (only when the import worked)
-//   lib \t SIZE \t /abs/path.so        .so files under the folder (find -P: symlinks not
-//   pkglib \t SIZE \t /abs/path.so     followed, -type f: FIFOs skipped, depth 8, at most $2;
-//                                      a path with a line break is left out: it would forge lines)
-//                                      and in the installed package when it lies elsewhere
+//   home \t /home/user                 $HOME (a build profile's "~/x" is the folder home/x)
+//   lib \t SIZE \t MTIME \t /abs/path.so   .so files under the folder (find -P: symlinks not
+//   pkglib \t SIZE \t MTIME \t /abs/path.so  followed, -type f: FIFOs skipped, depth 8, at most $2)
+//                                      and in the installed package when it lies elsewhere;
+//                                      MTIME: seconds since the epoch, server clock ("-": unknown);
+//                                      a path with a line break is left out: it would forge lines
 //   lib_more \t 1                      more libraries than $2
 //   wheel \t SIZE \t /abs/dist/x.whl   (the folder's dist/, else the one beside it when the
 //                                      folder is a project's build folder; at most 20)
@@ -39,7 +43,8 @@
 //                                      --list-ptx PATH per library, when cuobjdump exists
 // Lines without a known key (login banners) are ignored. Libraries without a cuobjdump
 // listing are read by their ELF and fat binary headers over the Transport (core/verify/
-// verifier.h). evaluateVerify() turns the facts into checks shaped like preflight's.
+// verifier.h). evaluateVerify() turns the facts into checks shaped like preflight's, and the
+// provenance of the libraries (core/verify/provenance.h) into one more.
 namespace kf {
 
 struct VerifyGpu
@@ -61,6 +66,8 @@ struct VerifyLibrary
     QString error; // why the targets are unknown or incomplete
     QByteArray cuobjdumpOutput;
     int cuobjdumpExit = -1;
+    QDateTime modified; // last written, the server's clock; invalid: unknown
+    QString madeBy;     // the job id of the build whose run wrote it (provenance); empty: none known
     QString fileName() const;
 };
 
@@ -77,6 +84,10 @@ struct VerifyReport
     QString dir;
     QString tree; // which sgl-kernel tree and layout dir is (sglkernel::KernelTree::describe); empty: not a tree
     bool dirMissing = false;
+    QString home;
+    // The builds this machine knows on the host (build history), newest first: the provenance of
+    // the libraries is judged against those of the verified folder.
+    QList<BuildRecord> builds;
     QString cuobjdump;
     bool nvidiaSmiMissing = false;
     QList<VerifyGpu> gpus;
@@ -98,8 +109,13 @@ struct VerifyReport
 
     bool failed() const;
     // The failures that make a server launch fail: import (sgl_kernel or a library it
-    // loads) and missing kernel images for a GPU. A launch check refuses to start on these.
+    // loads), missing kernel images for a GPU, and libraries a later build of their folder
+    // failed to replace (provenance). A launch check refuses to start on these.
     QList<PreflightCheck> launchBlockers() const;
+    // The build a library was made by (its madeBy), or null.
+    const BuildRecord* build(const QString& jobId) const;
+    // The job ids of the builds that made the libraries (provenance), in library order, once each.
+    QStringList makers() const;
     // One line for a timeline: "verify: 2 libraries (2 with CUDA code: sm_90a sm_120a), GPUs 8 x 9.0,
     // import sgl_kernel: ok; 0 fail, 1 warn".
     QString summary() const;

@@ -35,6 +35,7 @@
 #include <QtConcurrent>
 
 #include <algorithm>
+#include <utility>
 
 namespace kf {
 namespace {
@@ -356,6 +357,7 @@ bool PatchPane::confirm(const QString& title, const QString& text, const QString
 
 void PatchPane::plan(const QString& setSpec, const QString& root)
 {
+    m_focusPatch.clear();
     const std::shared_ptr<Transport> transport = m_host ? m_host->transport() : nullptr;
     if (!transport) {
         setBusy(false, tr("Connect to a host first."));
@@ -377,11 +379,19 @@ void PatchPane::plan(const QString& setSpec, const QString& root)
     });
     m_requests.track(future, [this](const patch::SetPlan& result) {
         if (!result) {
+            m_focusPatch.clear();
             setBusy(false, tr("Planning failed: %1").arg(result.error));
             return;
         }
         showPlan(result);
     });
+}
+
+void PatchPane::reviewPatch(const QString& setSpec, const QString& root, const QString& patchId)
+{
+    plan(setSpec, root);
+    if (m_busy) // the plan is under way (plan() forgets an earlier focus): it opens on the patch
+        m_focusPatch = patchId;
 }
 
 void PatchPane::showPlan(const patch::SetPlan& plan)
@@ -394,6 +404,14 @@ void PatchPane::showPlan(const patch::SetPlan& plan)
     rebuildTree();
     if (!plan.files.isEmpty())
         selectFile(plan.files.first().file);
+    if (const QString focus = std::exchange(m_focusPatch, QString()); !focus.isEmpty()) {
+        for (int i = 0; i < plan.patches.size(); ++i)
+            m_review.setPatchAccepted(i, plan.patches[i].id == focus);
+        reviewChanged();
+        for (int i = 0; i < plan.patches.size(); ++i)
+            if (plan.patches[i].id == focus)
+                selectPatch(i);
+    }
     QString summary = tr("%1 on %2:%3 \u2014 %4").arg(plan.set.name, plan.host, plan.root, plan.countsText());
     if (!plan.rootNote.isEmpty())
         summary += QStringLiteral("\n") + plan.rootNote; // which layout and folder, or where it looked

@@ -43,6 +43,9 @@ public:
 
     // Plans `setSpec` (builtin:NAME, a .yaml or a diff) on `root` of the current host.
     void plan(const QString& setSpec, const QString& root);
+    // Plans it and opens the review on one patch: only its hunks accepted, it selected (a build's
+    // diagnosis offered it as the fix).
+    void reviewPatch(const QString& setSpec, const QString& root, const QString& patchId);
     // Shows a finished plan (also what plan() ends with). A new plan of the same set, root
     // and host keeps the decisions whose hunks are unchanged (patch::Review).
     void showPlan(const patch::SetPlan& plan);
@@ -98,6 +101,7 @@ private:
 
     patch::Review m_review;
     QString m_setSpec;
+    QString m_focusPatch;  // reviewPatch(): the patch the next plan opens on
     int m_shownPatch = -1; // what the diff shows: a patch, or (-1) the whole of m_shownFile
     QString m_shownFile;
     bool m_syncing = false; // the views are being updated from m_review

@@ -79,10 +79,11 @@ void BuildChart::addProgress(const BuildProgress& p)
 {
     if (p.done < 0 || p.total <= 0)
         return;
-    // Progress carries time since the build started (ninja's clock when it has one): anchor
-    // that to the client clock once, so memory samples (client clock) line up with it.
+    // Progress carries the job's clock (seconds since its start on the server) and that start on
+    // this machine's clock, so memory samples (this machine's clock) line up with it.
     if (m_stepsOriginMs < 0) {
-        m_stepsOriginMs = QDateTime::currentMSecsSinceEpoch() - qint64(p.elapsedS * 1000);
+        m_stepsOriginMs
+            = p.startedMs >= 0 ? p.startedMs : QDateTime::currentMSecsSinceEpoch() - qint64(p.elapsedS * 1000);
         m_startMs = m_startMs < 0 ? m_stepsOriginMs : std::min(m_startMs, m_stepsOriginMs);
     }
     const qint64 t = m_stepsOriginMs + qint64(p.elapsedS * 1000);

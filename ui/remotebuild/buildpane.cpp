@@ -7,8 +7,10 @@
 #include "core/jobs/remotejob.h"
 #include "core/log/secretregistry.h"
 #include "core/remotebuild/buildtree.h"
+#include "core/remotebuild/buildstart.h"
 #include "core/remotebuild/ninjalog.h"
 #include "core/remotebuild/preflight.h"
+#include "core/remotebuild/rootcause.h"
 #include "core/server/serverlifecycle.h"
 #include "core/store/paths.h"
 #include "core/transport/transportpool.h"
@@ -16,8 +18,11 @@
 #include "ui/common/flowlayout.h"
 #include "ui/common/plaintext.h"
 #include "ui/common/preferences.h"
+#include "ui/common/treedetail.h"
 #include "ui/logview/logview.h"
 #include "ui/remotebuild/buildchart.h"
+#include "ui/remotebuild/buildfixer.h"
+#include "ui/remotebuild/diagnosticsview.h"
 #include "ui/remotebuild/remotefileviewer.h"
 #include "ui/remotebuild/verifyview.h"
 
@@ -41,7 +46,6 @@
 #include <QSystemTrayIcon>
 #include <QTabWidget>
 #include <QTextBlock>
-#include <QTextBrowser>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent>
@@ -51,7 +55,7 @@
 namespace kf {
 namespace {
 
-enum Role { DiagRole = Qt::UserRole + 1, JobRole };
+enum Role { JobRole = Qt::UserRole + 1 };
 
 QTreeWidget* makeTree(QWidget* parent, const QStringList& headers)
 {
@@ -62,31 +66,6 @@ QTreeWidget* makeTree(QWidget* parent, const QStringList& headers)
     t->setAlternatingRowColors(true);
     t->header()->setStretchLastSection(true);
     return t;
-}
-
-// The tree over a pane that shows its current row in full, wrapped (long messages, hints and
-// fixes do not fit a column).
-QWidget* withDetail(QTreeWidget* tree, const QString& detailName)
-{
-    auto* split = new QSplitter(Qt::Vertical, tree->parentWidget());
-    auto* detail = new QTextBrowser(split);
-    detail->setObjectName(detailName);
-    detail->setOpenLinks(false);
-    detail->setPlaceholderText(QObject::tr("Select a row to read it in full."));
-    split->addWidget(tree);
-    split->addWidget(detail);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 1);
-    split->setChildrenCollapsible(false);
-    QObject::connect(tree, &QTreeWidget::currentItemChanged, detail, [tree, detail](QTreeWidgetItem* item) {
-        QString html;
-        for (int c = 0; item && c < tree->columnCount(); ++c)
-            if (!item->text(c).isEmpty())
-                html += QStringLiteral("<p><b>%1:</b> %2</p>")
-                            .arg(tree->headerItem()->text(c).toHtmlEscaped(), item->text(c).toHtmlEscaped());
-        detail->setHtml(html);
-    });
-    return split;
 }
 
 // A job's state as a person reads it: a finished build that exited non-zero "failed".
@@ -126,7 +105,8 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
     , m_summary(new QLabel(this))
     , m_compare(new QLabel(this))
     , m_chart(new BuildChart(this))
-    , m_diags(makeTree(this, { tr("Severity"), tr("Location"), tr("Message"), tr("Hint") }))
+    , m_diags(new DiagnosticsView(this))
+    , m_fixer(new BuildFixer(this))
     , m_jobs(makeTree(this, { tr("Job"), tr("State"), tr("Exit"), tr("Profile"), tr("Command") }))
     , m_slowest(makeTree(this, { tr("Seconds"), tr("Output") }))
     , m_checks(makeTree(this, { tr("Result"), tr("Check"), tr("Found"), tr("Fix") }))
@@ -142,7 +122,6 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
     m_start->setObjectName(QStringLiteral("startBuild"));
     m_preflight->setObjectName(QStringLiteral("preflight"));
     m_cancel->setObjectName(QStringLiteral("cancelBuild"));
-    m_diags->setObjectName(QStringLiteral("diagnostics"));
     m_checks->setObjectName(QStringLiteral("preflightChecks"));
     m_jobs->setObjectName(QStringLiteral("jobs"));
     m_bar->setFormat(QStringLiteral("%v / %m"));
@@ -192,7 +171,7 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
     status->addWidget(m_bar, 1);
     status->addWidget(m_summary, 2);
 
-    m_side->addTab(withDetail(m_diags, QStringLiteral("diagnosticDetail")), tr("Diagnostics"));
+    m_side->addTab(m_diags, tr("Diagnostics"));
     auto* jobsBox = new QWidget(this);
     auto* jl = new QVBoxLayout(jobsBox);
     jl->setContentsMargins(0, 0, 0, 0);
@@ -200,7 +179,7 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
     jl->addWidget(m_refresh);
     m_side->addTab(jobsBox, tr("Jobs"));
     m_side->addTab(m_slowest, tr("Slowest units"));
-    m_side->addTab(withDetail(m_checks, QStringLiteral("preflightDetail")), tr("Preflight"));
+    m_side->addTab(treeWithDetail(m_checks, QStringLiteral("preflightDetail")), tr("Preflight"));
     m_side->addTab(m_verify, tr("Verification"));
     m_side->setObjectName(QStringLiteral("buildTabs"));
 
@@ -230,7 +209,12 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
     connect(m_refresh, &QPushButton::clicked, this, &BuildPane::refreshJobs);
     connect(m_verify, &VerifyView::verifyRequested, this, &BuildPane::verify);
     connect(m_verify, &VerifyView::verified, this, &BuildPane::updateButtons);
-    connect(m_diags, &QTreeWidget::itemActivated, this, &BuildPane::openDiagnostic);
+    connect(m_diags, &DiagnosticsView::diagnosticActivated, this, &BuildPane::openDiagnostic);
+    connect(m_diags, &DiagnosticsView::fixRequested, this, &BuildPane::offerFix);
+    connect(m_fixer, &BuildFixer::busyChanged, m_diags, &DiagnosticsView::setFixBusy);
+    connect(m_fixer, &BuildFixer::failed, m_summary, &QLabel::setText);
+    connect(m_fixer, &BuildFixer::patchReviewRequested, this, &BuildPane::patchFixRequested);
+    connect(m_fixer, &BuildFixer::profileAccepted, this, &BuildPane::applyProfileFix);
     connect(m_jobs, &QTreeWidget::itemActivated, this,
         [this](QTreeWidgetItem* item) { attachJob(item->data(0, JobRole).toString()); });
     connect(m_side, &QTabWidget::currentChanged, this, [this](int i) {
@@ -420,11 +404,11 @@ void BuildPane::updateButtons()
         m_summary->setText(hint);
     else if (m_summary->text() == hint)
         m_summary->clear();
-    const bool following = m_session != nullptr;
-    m_preflight->setEnabled(ready);
-    m_start->setEnabled(ready);
+    const bool running = m_session && m_session->isRunning();
+    m_preflight->setEnabled(ready && !m_startPending);
+    m_start->setEnabled(ready && !m_startPending);
     m_refresh->setEnabled(ready);
-    m_cancel->setEnabled(ready && following);
+    m_cancel->setEnabled(ready && running);
     m_verify->verifyButton()->setEnabled(ready && !m_verify->isRunning());
 }
 
@@ -476,22 +460,33 @@ void BuildPane::refreshJobs()
 
 void BuildPane::runPreflight()
 {
+    preflightThen(false);
+}
+
+void BuildPane::preflightThen(bool start)
+{
     if (!m_host || !m_host->transport())
         return;
     const BuildProfile p = currentProfile();
     m_checks->clear();
     m_failedChecks.clear();
     m_preflightProfile.clear();
-    m_preflight->setEnabled(false);
+    m_startPending = start;
+    if (start)
+        m_summary->setText(tr("Checking %1 for %2 before the build (preflight: the files on the server may have "
+                              "changed)\u2026")
+                               .arg(m_host->profile().name, p.name));
+    updateButtons();
     m_requests.track(onPool(m_host->transport(), [p](Transport& t) { return kf::runPreflight(t, p); }),
-        [this, name = p.name](const Result<QList<PreflightCheck>>& r) {
-            m_preflight->setEnabled(true);
+        [this, p, start](const Result<QList<PreflightCheck>>& r) {
+            m_startPending = false;
+            updateButtons();
             int failures = 0;
             if (!r) {
                 new QTreeWidgetItem(m_checks, { tr("error"), tr("preflight"), r.error() });
                 failures = 1;
             } else {
-                m_preflightProfile = name;
+                m_preflightProfile = p.name;
                 for (const PreflightCheck& c : *r) {
                     if (c.level == PreflightCheck::Level::Fail)
                         m_failedChecks << c;
@@ -506,19 +501,36 @@ void BuildPane::runPreflight()
             }
             for (int c = 0; c < 3; ++c)
                 m_checks->resizeColumnToContents(c);
-            m_side->setCurrentWidget(m_checks->parentWidget());
             Q_EMIT preflightDone(failures);
+            if (!start) {
+                m_side->setCurrentWidget(m_checks->parentWidget());
+                return;
+            }
+            if (!r) {
+                m_summary->setText(tr("Cannot start: preflight could not run: %1").arg(r.error()));
+                return;
+            }
+            if (m_failedChecks.isEmpty())
+                startChecked(p);
+            else
+                confirmOverFailedPreflight(p);
         });
 }
 
 void BuildPane::startBuild()
 {
+    // The checks run again on every start: a patch rolled back or a tool removed since the last
+    // preflight shows here, before hours of compiling.
+    preflightThen(true);
+}
+
+void BuildPane::startChecked(const BuildProfile& p)
+{
     if (!m_host || !m_host->transport())
         return;
-    BuildProfile p = currentProfile();
-    if (!m_failedChecks.isEmpty() && m_preflightProfile == p.name && !confirmOverFailedPreflight())
-        return;
-    QMap<QString, QString> secret;
+    BuildStartOptions options;
+    options.host = m_host->transport()->describe();
+    options.jobRoot = m_jobRoot;
     if (!m_secretValue->text().isEmpty()) {
         const QString name = m_secretName->text().trimmed().isEmpty() ? m_secretName->placeholderText()
                                                                       : m_secretName->text().trimmed();
@@ -527,58 +539,57 @@ void BuildPane::startBuild()
             return;
         }
         SecretRegistry::add(m_secretValue->text().toUtf8());
-        secret.insert(name, m_secretValue->text());
+        options.secretEnv.insert(name, m_secretValue->text());
     }
-    m_start->setEnabled(false);
-    const QString jobRoot = m_jobRoot;
-    m_requests.track(onPool(m_host->transport(),
-                         [p, secret, jobRoot](Transport& t) -> Result<JobInfo> {
-                             // A kernel_tree profile builds in the sgl-kernel tree below its folder.
-                             const auto tree = resolveBuildTree(t, p);
-                             if (!tree)
-                                 return Result<JobInfo>::failure(tree.error(), tree.kind());
-                             JobSpec spec = tree->profile.toJobSpec();
-                             spec.root = jobRoot;
-                             spec.env.insert(secret);
-                             return RemoteJob::start(t, spec);
-                         }),
-        [this](const Result<JobInfo>& r) {
+    m_startPending = true;
+    updateButtons();
+    m_requests.track(
+        onPool(m_host->transport(), [p, options](Transport& t) { return startRecordedBuild(t, p, options); }),
+        [this, name = p.name](const Result<StartedBuild>& r) {
+            m_startPending = false;
             updateButtons();
             if (!r) {
                 m_summary->setText(tr("Cannot start: %1").arg(r.error()));
                 return;
             }
-            attachJob(r->id);
+            attachJob(r->job.id, name);
             refreshJobs();
         });
 }
 
-bool BuildPane::confirmOverFailedPreflight()
+void BuildPane::confirmOverFailedPreflight(const BuildProfile& p)
 {
     QString list;
     for (const PreflightCheck& c : std::as_const(m_failedChecks))
         list += QStringLiteral("<li><b>%1</b>: %2<br>Fix: %3</li>")
                     .arg(c.id.toHtmlEscaped(), c.message.toHtmlEscaped(), c.fix.toHtmlEscaped());
-    QMessageBox box(QMessageBox::Warning, tr("Start build"),
+    // Window-modal and answered through its signal: a question must never hold the event loop.
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Start build"),
         tr("Preflight found %n failing check(s) for %1 on %2:", nullptr, int(m_failedChecks.size()))
                 .arg(m_preflightProfile.toHtmlEscaped(), m_host->profile().name.toHtmlEscaped())
             + QStringLiteral("<ul>%1</ul>").arg(list) + tr("The build will most likely fail. Start it anyway?"),
         QMessageBox::Yes | QMessageBox::No, this);
-    box.setTextFormat(Qt::RichText);
-    box.button(QMessageBox::Yes)->setText(tr("Start anyway"));
-    box.button(QMessageBox::No)->setText(tr("Fix first"));
-    box.setDefaultButton(QMessageBox::No);
-    if (box.exec() == QMessageBox::Yes)
-        return true;
-    // Show the first failing check, its fix in full.
-    m_side->setCurrentWidget(m_checks->parentWidget());
-    for (int i = 0; i < m_checks->topLevelItemCount(); ++i) {
-        if (m_checks->topLevelItem(i)->text(1) == m_failedChecks.first().id) {
-            m_checks->setCurrentItem(m_checks->topLevelItem(i));
-            break;
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setTextFormat(Qt::RichText);
+    box->button(QMessageBox::Yes)->setText(tr("Start anyway"));
+    box->button(QMessageBox::No)->setText(tr("Fix first"));
+    box->setDefaultButton(QMessageBox::No);
+    connect(box, &QMessageBox::finished, this, [this, box, p](int) {
+        if (box->clickedButton() == box->button(QMessageBox::Yes)) {
+            startChecked(p);
+            return;
         }
-    }
-    return false;
+        // Show the first failing check, its fix in full.
+        m_summary->setText(tr("Not started: preflight found what would fail the build (the Preflight tab)."));
+        m_side->setCurrentWidget(m_checks->parentWidget());
+        for (int i = 0; i < m_checks->topLevelItemCount() && !m_failedChecks.isEmpty(); ++i) {
+            if (m_checks->topLevelItem(i)->text(1) == m_failedChecks.first().id) {
+                m_checks->setCurrentItem(m_checks->topLevelItem(i));
+                break;
+            }
+        }
+    });
+    box->open();
 }
 
 void BuildPane::cancelBuild()
@@ -600,27 +611,22 @@ void BuildPane::cancelBuild()
         });
 }
 
-void BuildPane::attachJob(const QString& jobId)
+void BuildPane::attachJob(const QString& jobId, const QString& profileName)
 {
     if (!m_host || !m_host->transport() || jobId.isEmpty())
         return;
     m_session = std::make_unique<BuildSession>(m_host->transport(), m_host->transport()->describe(), jobId);
     m_session->setJobRoot(m_jobRoot);
-    // The job list tells which profile started it (its name): the ETA seed and the history row use it.
-    bool named = false;
-    for (int i = 0; i < m_jobs->topLevelItemCount() && !named; ++i) {
-        QTreeWidgetItem* item = m_jobs->topLevelItem(i);
-        if (item->data(0, JobRole).toString() != jobId)
-            continue;
-        if (auto p = findBuildProfile(m_profileList, item->text(3))) {
-            m_session->setProfile(*p);
-            named = true;
-        }
-    }
-    if (!named)
-        m_session->setProfile(currentProfile());
+    // Which profile started it (the job list has its name): the ETA seed and the history row use it.
+    QString name = profileName;
+    for (int i = 0; i < m_jobs->topLevelItemCount() && name.isEmpty(); ++i)
+        if (m_jobs->topLevelItem(i)->data(0, JobRole).toString() == jobId)
+            name = m_jobs->topLevelItem(i)->text(3);
+    m_session->setProfile(findBuildProfile(m_profileList, name).value_or(currentProfile()));
     m_diags->clear();
     m_chart->clear();
+    if (m_session->profile())
+        m_verify->setLaterBuild(jobId, m_session->profile()->name, tr("is running"));
     m_slowest->clear();
     m_compare->clear();
     m_bar->setRange(0, 1);
@@ -653,7 +659,11 @@ void BuildPane::attachJob(const QString& jobId)
     connect(m_session.get(), &BuildSession::streamInterrupted, this, [this](const QString& why) {
         m_summary->setText(tr("Connection lost (%1); the build keeps running, reconnecting…").arg(why));
     });
-    connect(m_session.get(), &BuildSession::failed, this, [this](const QString& e) { m_summary->setText(e); });
+    connect(m_session.get(), &BuildSession::failed, this, [this](const QString& e) {
+        m_summary->setText(e);
+        m_tick.stop();
+        updateButtons(); // nothing left to cancel
+    });
     m_summary->setText(tr("Following %1…").arg(jobId));
     m_clock.start();
     m_activity = BuildActivity();
@@ -694,29 +704,7 @@ void BuildPane::showActivity(bool force)
 
 void BuildPane::onDiagnostic(const Diagnostic& d)
 {
-    QString where = d.file;
-    if (d.line > 0)
-        where += QStringLiteral(":%1").arg(d.line);
-    if (d.column > 0)
-        where += QStringLiteral(":%1").arg(d.column);
-    auto* item = new QTreeWidgetItem(m_diags,
-        { toString(d.severity) + (d.kind == Diagnostic::Kind::Oom ? tr(" (OOM)") : QString()), where, d.message,
-            hintText(d.hint) });
-    item->setData(0, DiagRole, QVariant::fromValue(d));
-    item->setToolTip(2, plainToolTip(d.message));
-    item->setToolTip(3, hintText(d.hint));
-    if (d.severity == Diagnostic::Severity::Error)
-        item->setForeground(0, QColor(0xd9, 0x3f, 0x3f));
-    else if (d.severity == Diagnostic::Severity::Warning)
-        item->setForeground(0, QColor(0xc7, 0x8a, 0x00));
-    if (d.kind == Diagnostic::Kind::Oom && m_session) {
-        // Advice from what the server actually has.
-        const BuildProfile p = currentProfile();
-        Q_UNUSED(p);
-    }
-    if (m_diags->topLevelItemCount() <= 20)
-        for (int c = 0; c < 2; ++c)
-            m_diags->resizeColumnToContents(c);
+    m_diags->add(d);
 }
 
 void BuildPane::onFinished(const JobInfo& info)
@@ -725,39 +713,48 @@ void BuildPane::onFinished(const JobInfo& info)
         m_context.activity->clearBuild(m_host->profile().name);
     const bool ok = info.exitStatus == 0;
     const bool failed = !ok && !info.cancelled;
-    QTreeWidgetItem* firstError = nullptr;
-    for (int i = 0; i < m_diags->topLevelItemCount() && !firstError; ++i) {
-        QTreeWidgetItem* item = m_diags->topLevelItem(i);
-        if (item->data(0, DiagRole).value<Diagnostic>().severity == Diagnostic::Severity::Error)
-            firstError = item;
+    const RootCause cause = m_session ? m_session->rootCause() : RootCause();
+    const BuildProfile built = m_session && m_session->profile() ? *m_session->profile() : currentProfile();
+    std::optional<BuildFix> fix;
+    if (failed && cause.retained)
+        fix = fixFor(*cause.diagnostic, built);
+    m_diags->showEnd(cause, fix, failed);
+    const QString head = info.cancelled ? tr("Build %1 cancelled").arg(info.id)
+        : ok                            ? tr("Build %1 succeeded").arg(info.id)
+                                        : tr("Build %1 failed (exit status %2)").arg(info.id).arg(info.exitStatus);
+    // The root cause, with its hint: what the Diagnostics tab shows first.
+    QString detail;
+    if (failed && cause.retained) {
+        detail = tr(". Root cause: %1").arg(diagnosticText(*cause.diagnostic));
+        if (cause.diagnostic->hint != Diagnostic::Hint::None)
+            detail += (detail.endsWith(QLatin1Char('.')) ? QStringLiteral(" ") : QStringLiteral(". "))
+                + tr("Hint: %1").arg(hintText(cause.diagnostic->hint));
+    } else if (failed) {
+        detail = QStringLiteral(". ") + cause.missing;
     }
-    QString msg = info.cancelled ? tr("Build %1 cancelled").arg(info.id)
-        : ok                     ? tr("Build %1 succeeded").arg(info.id)
-                                 : tr("Build %1 failed (exit status %2)").arg(info.id).arg(info.exitStatus);
-    if (failed && firstError)
-        msg += tr(". First error: %1 %2").arg(firstError->text(1), firstError->text(2));
+    const QString msg = head + detail;
+    if (!ok)
+        m_verify->setLaterBuild(info.id, built.name, info.cancelled ? tr("was cancelled") : tr("failed"));
     m_tick.stop();
     m_activity.finished = true;
     // What it did, without the running count and ETA of a build that is over.
     const BuildProgress p = m_session ? m_session->progress() : BuildProgress();
-    QString done;
-    if (p.total > 0)
-        done = tr(" (%1/%2 steps").arg(p.done).arg(p.total) + tr(", %1)").arg(durationText(p.elapsedS));
-    m_summary->setText(msg + done);
+    // The job's whole duration on the server, as its history row and the comparison count it.
+    const QString done = p.total > 0 ? tr(" (%1/%2 steps, %3)").arg(p.done).arg(p.total).arg(durationText(p.elapsedS))
+                                     : tr(" (%1)").arg(durationText(p.elapsedS));
+    m_summary->setText(head + done + detail);
     m_summary->setStyleSheet(failed ? kFailedStyle : QString());
     m_summary->setProperty("failed", failed);
     m_summary->setToolTip(plainToolTip(m_summary->text()));
     if (failed) {
         m_bar->setStyleSheet(kFailedBarStyle);
         m_bar->setFormat(tr("failed — %v / %m"));
-        m_side->setCurrentWidget(m_diags->parentWidget());
-        if (firstError)
-            m_diags->setCurrentItem(firstError);
+        m_side->setCurrentWidget(m_diags);
     }
-    m_cancel->setEnabled(false);
+    updateButtons(); // Cancel means nothing once the build is over
     refreshJobs();
     if (ok && !info.cancelled) // what the build produced, against this host's GPUs
-        verifyProfile(m_session && m_session->profile() ? *m_session->profile() : currentProfile());
+        verifyProfile(built);
     notify(tr("KernelForge build"), msg);
     Q_EMIT buildFinished(info, msg);
     // The slowest translation units, from .ninja_log.
@@ -781,9 +778,44 @@ void BuildPane::onFinished(const JobInfo& info)
     }
 }
 
-void BuildPane::openDiagnostic(QTreeWidgetItem* item)
+QTreeWidget* BuildPane::diagnosticsList() const
 {
-    const auto d = item->data(0, DiagRole).value<Diagnostic>();
+    return m_diags->list();
+}
+
+void BuildPane::offerFix(const BuildFix& fix)
+{
+    const BuildProfile built = m_session && m_session->profile() ? *m_session->profile() : currentProfile();
+    m_fixProfile = built.name;
+    m_fixer->offer(m_host ? m_host->transport() : nullptr, fix, built);
+}
+
+void BuildPane::applyProfileFix(const BuildProfile& changed)
+{
+    QList<BuildProfile> next = m_profileList;
+    auto it = std::find_if(next.begin(), next.end(), [&](const BuildProfile& b) { return b.name == changed.name; });
+    if (it != next.end())
+        *it = changed;
+    else
+        next << changed;
+    if (const Result<void> saved = saveProfiles(next, changed.name); !saved) {
+        m_summary->setText(tr("Not saved: %1").arg(saved.error()));
+        return;
+    }
+    buildAgainAfterFix();
+}
+
+void BuildPane::buildAgainAfterFix()
+{
+    const int i = m_profiles->findData(m_fixProfile);
+    if (i < 0)
+        return;
+    m_profiles->setCurrentIndex(i);
+    startBuild();
+}
+
+void BuildPane::openDiagnostic(const Diagnostic& d)
+{
     if (d.logLine >= 0)
         m_log->showLine(d.logLine);
     if (d.file.isEmpty() || d.line <= 0 || !m_host || !m_host->transport())

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/remotebuild/buildactivity.h"
+#include "core/remotebuild/buildfix.h"
 #include "core/remotebuild/buildprofile.h"
 #include "core/remotebuild/buildsession.h"
 #include "core/remotebuild/preflight.h"
@@ -27,6 +28,8 @@ class QTreeWidgetItem;
 namespace kf {
 
 class BuildChart;
+class BuildFixer;
+class DiagnosticsView;
 class LogView;
 class VerifyView;
 
@@ -41,15 +44,18 @@ public:
     BuildPane(const AppContext& context, HostConnection* host, QWidget* parent = nullptr);
     ~BuildPane() override;
 
-    // For tests and the CLI-like flows: follow an existing job.
-    void attachJob(const QString& jobId);
+    // For tests and the CLI-like flows: follow an existing job (started by profileName: empty, the
+    // job list's name for it, else the selected profile).
+    void attachJob(const QString& jobId, const QString& profileName = {});
     void setJobRoot(const QString& root) { m_jobRoot = root; }
     // Offscreen tests answer the cancel confirmation themselves.
     void setConfirmCancel(bool on) { m_confirmCancel = on; }
     BuildSession* session() const { return m_session.get(); }
     LogView* logView() const { return m_log; }
     BuildChart* chart() const { return m_chart; }
-    QTreeWidget* diagnosticsList() const { return m_diags; }
+    QTreeWidget* diagnosticsList() const;
+    DiagnosticsView* diagnosticsView() const { return m_diags; }
+    BuildFixer* fixer() const { return m_fixer; }
     QTreeWidget* jobList() const { return m_jobs; }
     VerifyView* verifyView() const { return m_verify; }
     QComboBox* profilePicker() const { return m_profiles; }
@@ -68,10 +74,16 @@ public Q_SLOTS:
     void runPreflight();
     // Verifies the selected profile's folder (a build that succeeds verifies its own profile's).
     void verify();
+    // Runs preflight again (the server may have changed since the last one), asks when a check
+    // fails, then starts the selected profile's build.
     void startBuild();
     void cancelBuild();
+    // After a fix the build was offered for was applied: the same profile again, same build folder.
+    void buildAgainAfterFix();
 
 Q_SIGNALS:
+    // A diagnosed error has a patch that fixes it: the window opens its review (root: the patch root).
+    void patchFixRequested(const kf::BuildFix& fix, const QString& root);
     // A followed build ended (also shown as a desktop notification or in the status bar).
     void buildFinished(const kf::JobInfo& info, const QString& message);
     void jobsRefreshed(int count);
@@ -88,12 +100,18 @@ private:
     void showActivity(bool force);
     void onDiagnostic(const Diagnostic& d);
     void onFinished(const JobInfo& info);
-    void openDiagnostic(QTreeWidgetItem* item);
+    void openDiagnostic(const Diagnostic& d);
     void updateButtons();
     void verifyProfile(const BuildProfile& profile);
-    // Asks before a build over failed preflight checks, listing them with their fixes; on "Fix
-    // first" shows the Preflight tab. True: start.
-    bool confirmOverFailedPreflight();
+    // Preflight for the selected profile; start: then start it (asking over failures).
+    void preflightThen(bool start);
+    void startChecked(const BuildProfile& profile);
+    // Asks (window-modal, answered through its signal) before a build over failed preflight checks,
+    // listing them with their fixes; "Fix first" shows the Preflight tab.
+    void confirmOverFailedPreflight(const BuildProfile& profile);
+    void offerFix(const BuildFix& fix);
+    // Saves a fix's profile change and builds again.
+    void applyProfileFix(const BuildProfile& changed);
     void notify(const QString& title, const QString& message);
 
     AppContext m_context;
@@ -102,6 +120,8 @@ private:
     QString m_jobRoot;
     QList<PreflightCheck> m_failedChecks; // the last preflight's failures...
     QString m_preflightProfile;           // ...for this profile
+    QString m_fixProfile;                 // the profile whose build a fix was offered for
+    bool m_startPending = false;          // a start's preflight or job start is under way
     bool m_confirmCancel = true;
     JobTracker m_requests { this };
     std::unique_ptr<BuildSession> m_session;
@@ -123,7 +143,8 @@ private:
     QLabel* m_summary;
     QLabel* m_compare;
     BuildChart* m_chart;
-    QTreeWidget* m_diags;
+    DiagnosticsView* m_diags;
+    BuildFixer* m_fixer;
     QTreeWidget* m_jobs;
     QTreeWidget* m_slowest;
     QTreeWidget* m_checks;

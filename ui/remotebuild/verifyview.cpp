@@ -4,8 +4,10 @@
 
 #include "core/deploy/verifier.h"
 #include "core/transport/transportpool.h"
+#include "core/verify/provenance.h"
 #include "ui/common/plaintext.h"
 
+#include <QDateTime>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -49,6 +51,8 @@ QString checkName(const QString& id)
         return QObject::tr("FA3");
     if (id == QLatin1String("wheel"))
         return QObject::tr("wheel");
+    if (id == QLatin1String("provenance"))
+        return QObject::tr("made by build");
     return id;
 }
 
@@ -67,6 +71,7 @@ VerifyView::VerifyView(QWidget* parent)
     : QWidget(parent)
     , m_button(new QPushButton(tr("Verify"), this))
     , m_headline(new QLabel(this))
+    , m_provenance(new QLabel(this))
     , m_checks(new QTreeWidget(this))
     , m_detail(new QTextBrowser(this))
 {
@@ -78,6 +83,10 @@ VerifyView::VerifyView(QWidget* parent)
     m_headline->setWordWrap(true);
     m_headline->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_headline->setText(tr("Not verified yet: a build that succeeds is verified here, or press Verify."));
+    m_provenance->setObjectName(QStringLiteral("verifyProvenance"));
+    m_provenance->setWordWrap(true);
+    m_provenance->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_provenance->hide();
     m_checks->setObjectName(QStringLiteral("verifyChecks"));
     m_checks->setHeaderLabels({ tr("Result"), tr("Check"), tr("Found"), tr("Fix") });
     m_checks->setRootIsDecorated(false);
@@ -96,6 +105,7 @@ VerifyView::VerifyView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_headline);
+    layout->addWidget(m_provenance);
     layout->addWidget(split, 1);
 
     connect(m_button, &QPushButton::clicked, this, &VerifyView::verifyRequested);
@@ -114,6 +124,7 @@ void VerifyView::verify(std::shared_ptr<Transport> transport, const BuildProfile
     m_headline->setTextFormat(Qt::PlainText);
     m_headline->setStyleSheet(QString());
     m_headline->setText(tr("Verifying %1 (%2)…").arg(profile.workingDirectory, profile.name));
+    m_provenance->hide();
     VerifyRequest request;
     request.profile = profile;
     m_requests.track(QtConcurrent::run(transportPool(),
@@ -170,11 +181,36 @@ void VerifyView::showReport(const VerifyReport& report)
     m_headline->setTextFormat(Qt::RichText);
     m_headline->setText(QStringLiteral("<b style=\"color:%1\">%2</b><br>%3")
                             .arg(levelColor(level).name(), head.toHtmlEscaped(), report.summary().toHtmlEscaped()));
+    // Which build this result belongs to.
+    QStringList makers;
+    for (const QString& id : report.makers())
+        if (const BuildRecord* b = report.build(id))
+            makers << describeBuild(*b);
+    m_provenance->setStyleSheet(QString());
+    m_provenance->setText(makers.isEmpty()
+            ? tr("Verified %1: no build in this machine's history made these libraries.")
+                  .arg(QDateTime::currentDateTime().toString(QStringLiteral("HH:mm")))
+            : tr("Verified %1: the libraries of %2.")
+                  .arg(QDateTime::currentDateTime().toString(QStringLiteral("HH:mm")), makers.join(tr(" and "))));
+    m_provenance->setProperty("outdated", false);
+    m_provenance->show();
     // The first failure, else the first warning, is selected so its fix is in view.
     for (Level want : { Level::Fail, Level::Warn })
         for (int i = 0; i < m_checks->topLevelItemCount() && !m_checks->currentItem(); ++i)
             if (report.checks.value(i).level == want)
                 m_checks->setCurrentItem(m_checks->topLevelItem(i));
+}
+
+void VerifyView::setLaterBuild(const QString& jobId, const QString& profile, const QString& state)
+{
+    if (!m_report)
+        return; // nothing shown to mark
+    m_provenance->setStyleSheet(QStringLiteral("color: #c78a00;"));
+    m_provenance->setText(tr("Not current: build %1 (%2) %3 after this verification; the result below is of the "
+                             "libraries before it. Press Verify to check what is there now.")
+                              .arg(jobId, profile, state));
+    m_provenance->setProperty("outdated", true);
+    m_provenance->show();
 }
 
 void VerifyView::showDetail()

@@ -26,8 +26,9 @@ class Transport;
 // torch ABI / CUDA / FA3 failures explained, FA3 present as the profile's flags say, wheels),
 // PASS / WARN / FAIL in colour, and the selected row in full with its fix. A headline says
 // whether a server launch would fail (VerifyReport::launchBlockers(), which the Server pane
-// refuses Launch on). Each run is recorded in the host's timeline (deploy::verifyAndRecord,
-// as `kernelforge-cli verify` does).
+// refuses Launch on), and a line says which builds made the libraries (provenance) and, once a
+// later build runs or fails, that the result is of the libraries before it. Each run is recorded
+// in the host's timeline (deploy::verifyAndRecord, as `kernelforge-cli verify` does).
 class VerifyView : public QWidget
 {
     Q_OBJECT
@@ -44,6 +45,11 @@ public:
     const std::optional<VerifyReport>& report() const { return m_report; }
     QTreeWidget* checkList() const { return m_checks; }
     QLabel* headline() const { return m_headline; }
+    // A build began (or ended without success) since the result shown: the result stays in view but
+    // is marked as the libraries before that build, not as the current state.
+    void setLaterBuild(const QString& jobId, const QString& profile, const QString& state);
+    // The line under the headline that names what the result belongs to.
+    QLabel* provenanceLine() const { return m_provenance; }
 
 Q_SIGNALS:
     void verifyRequested();
@@ -56,6 +62,7 @@ private:
 
     QPushButton* m_button;
     QLabel* m_headline;
+    QLabel* m_provenance;
     QTreeWidget* m_checks;
     QTextBrowser* m_detail;
     std::optional<VerifyReport> m_report;

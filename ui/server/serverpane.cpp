@@ -15,6 +15,7 @@
 #include "ui/chart/timechart.h"
 #include "ui/common/plaintext.h"
 #include "ui/server/benchpanel.h"
+#include "ui/server/serverdiagnosis.h"
 
 #include <QCheckBox>
 #include <QDateTime>
@@ -209,7 +210,14 @@ ServerPane::ServerPane(const AppContext& context, HostConnection* host, QWidget*
     m_servers->setUniformRowHeights(true);
     m_servers->setToolTip(tr("Double-click a server to follow it (its port becomes the pane's)."));
     auto* lower = new QTabWidget(split);
-    lower->addTab(m_log, tr("Server log"));
+    // The log with, above it, what in it explains a failure (a JIT that failed, no kernel image, ...).
+    auto* logPage = new QWidget(lower);
+    auto* logLayout = new QVBoxLayout(logPage);
+    logLayout->setContentsMargins(0, 0, 0, 0);
+    m_diagnosis = new ServerDiagnosis(logPage);
+    logLayout->addWidget(m_diagnosis);
+    logLayout->addWidget(m_log, 1);
+    lower->addTab(logPage, tr("Server log"));
     lower->addTab(m_servers, tr("Servers on this host"));
     split->addWidget(lower);
     split->setSizes({ 420, 200 });
@@ -485,8 +493,10 @@ void ServerPane::followJob(const JobInfo& job)
     m_jobId = job.id;
     m_jobRunning = isRunning(job);
     m_log->clear();
+    m_diagnosis->reset();
     m_job = std::make_unique<RemoteJob>(m_host->transport(), job.id, m_jobRoot);
     connect(m_job.get(), &RemoteJob::logReceived, this, [this](qint64, const QByteArray& data) {
+        m_diagnosis->feed(data);
         QString text = QString::fromUtf8(data);
         if (text.endsWith(u'\n'))
             text.chop(1);

@@ -27,6 +27,7 @@ namespace kf {
 
 class BenchPanel;
 class ChartWindowBar;
+class ServerDiagnosis;
 class RemoteJob;
 class TimeChart;
 
@@ -116,6 +117,7 @@ private:
     QList<TimeChart*> m_charts;
     ChartWindowBar* m_chartBar = nullptr;
     QPlainTextEdit* m_log;
+    ServerDiagnosis* m_diagnosis = nullptr;
     QTreeWidget* m_servers;
     BenchPanel* m_bench; // the Benchmark tab
     std::unique_ptr<ServerClient> m_client;

@@ -4,6 +4,7 @@
 // event) whether sgl_kernel can load and run there (deploy::launchBlockedBecause), the rule the
 // Server pane and `kernelforge-cli server launch` share.
 #include "core/deploy/verifier.h"
+#include "core/remotebuild/buildhistory.h"
 #include "core/store/database.h"
 #include "core/timeline/eventstore.h"
 #include "core/timeline/producers.h"
@@ -120,6 +121,35 @@ private Q_SLOTS:
         e.details = { { QStringLiteral("ok"), false }, { QStringLiteral("dir"), QStringLiteral("/x") } };
         QVERIFY(timeline::record(e));
         QVERIFY(deploy::launchBlockedBecause(kHost).isEmpty());
+    }
+
+    // Issue #30 item 3: the gate follows provenance. A passing verification, then a build of its
+    // folder that failed: what it passed is not what the sources build now. A later build that
+    // succeeds lifts it; a job in the home folder (a server) is no build of the folder.
+    void aBuildThatFailedAfterTheVerificationBlocks()
+    {
+        record(kHost, "home\t/home/alice\n" + scriptOutput({ QStringLiteral("sm_90a") }));
+        QVERIFY(deploy::launchBlockedBecause(kHost).isEmpty());
+        auto build = [](const QString& job, const QString& folder, const QString& result, int afterS) {
+            BuildRecord b;
+            b.jobId = job;
+            b.profile = QStringLiteral("sgl-kernel");
+            b.host = kHost;
+            b.started = QDateTime::currentDateTimeUtc().addSecs(afterS);
+            b.ended = b.started.addSecs(5);
+            b.result = result;
+            b.spec = { { QStringLiteral("working_dir"), folder } };
+            return buildhistory::save(b).ok();
+        };
+        QVERIFY(build(QStringLiteral("server"), QString(), QStringLiteral("cancelled"), 1));
+        QVERIFY(deploy::launchBlockedBecause(kHost).isEmpty());
+        QVERIFY(build(QStringLiteral("broken"), QStringLiteral("~/sgl-kernel"), QStringLiteral("failed"), 2));
+        const QString why = deploy::launchBlockedBecause(kHost);
+        QVERIFY2(why.startsWith(QStringLiteral("build broken (sgl-kernel, "))
+                && why.contains(QStringLiteral("of /home/alice/sgl-kernel failed after the last verification")),
+            qPrintable(why));
+        QVERIFY(build(QStringLiteral("fixed"), QStringLiteral("~/sgl-kernel"), QStringLiteral("succeeded"), 3));
+        QVERIFY2(deploy::launchBlockedBecause(kHost).isEmpty(), qPrintable(deploy::launchBlockedBecause(kHost)));
     }
 
     void blockersSurviveTheTimeline()

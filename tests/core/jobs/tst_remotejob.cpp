@@ -55,6 +55,24 @@ private Q_SLOTS:
         QCOMPARE(l.jobs[1].ended.toSecsSinceEpoch(), 1764400100);
     }
 
+    // The listing ends with the server's clock: a job's time is counted on it (one clock per job).
+    void listingSaysTheServersClock()
+    {
+        const auto l = kf::jobs::parseJobList("job\tb\trunning\t\t7\t7\t1764400000\t\t5\t0\tx\n"
+                                              "now\t1764400042\n");
+        QCOMPARE(l.malformedLines, 0);
+        QCOMPARE(l.serverNow.toSecsSinceEpoch(), 1764400042);
+        QCOMPARE(l.jobs.first().listedAt, l.serverNow);
+        QCOMPARE(l.jobs.first().started.secsTo(l.jobs.first().listedAt), 42);
+        // The real script on this machine says it too.
+        kf::LocalTransport local;
+        kf::CommandSpec c;
+        c.command = kf::jobs::listScript(root());
+        QVERIFY(QDir().mkpath(root()));
+        const auto listed = kf::jobs::parseJobList(local.exec(c, 30000).stdOut);
+        QVERIFY(listed.serverNow.isValid());
+    }
+
     void idsAreValidated()
     {
         QVERIFY(kf::jobs::isValidJobId(kf::jobs::newJobId()));

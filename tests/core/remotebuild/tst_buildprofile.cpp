@@ -286,9 +286,18 @@ private Q_SLOTS:
         QCOMPARE((*prev)->jobId, QStringLiteral("j1"));
         QCOMPARE((*prev)->durationMs(), 3 * 3600 * 1000LL);
         b.ended = b.started.addSecs(2 * 3600);
+        b.result = QStringLiteral("succeeded");
         const QString cmp = kf::compareBuilds(b, **prev);
         QVERIFY2(cmp.contains(QStringLiteral("2 h 0 min vs 3 h 0 min (-33%)")), qPrintable(cmp));
         QVERIFY2(cmp.contains(QStringLiteral("430/430 steps then, 200/430 now")), qPrintable(cmp));
+        // Issue #30 item 6: a failed run stopped early; a percentage of it is no comparison ("0 s vs
+        // 9 s (-100%)"), and a run that failed within its first second took "under 1 s", not 0 s.
+        b.result = QStringLiteral("failed");
+        b.ended = b.started;
+        const QString failed = kf::compareBuilds(b, **prev);
+        QVERIFY2(failed.contains(QStringLiteral("this run failed after under 1 s; that one took 3 h 0 min")),
+            qPrintable(failed));
+        QVERIFY2(!failed.contains(QLatin1Char('%')), qPrintable(failed));
         // A run that has not measured anything yet claims nothing "now".
         const QString fresh = kf::compareBuilds(kf::BuildRecord(), **prev);
         QVERIFY2(fresh.contains(QStringLiteral("430/430 steps then")) && !fresh.contains(QStringLiteral("now")),

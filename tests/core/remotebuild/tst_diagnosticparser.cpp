@@ -106,7 +106,8 @@ private Q_SLOTS:
             QStringLiteral("build step failed: obj/a.o"));
         row("linker", "/usr/bin/ld: a.o: in function `f()': a.cpp:(.text+0x5): undefined reference to `g()'", S::Error,
             K::Linker, QString(), -1, -1,
-            QStringLiteral("/usr/bin/ld: a.o: in function `f()': a.cpp:(.text+0x5): undefined reference to `g()'"));
+            QStringLiteral("/usr/bin/ld: a.o: in function `f()': a.cpp:(.text+0x5): undefined reference to `g()'"),
+            H::LinkerUndefined);
         row("torch abi",
             "ImportError: /venv/lib/python3.12/site-packages/sgl_kernel/common_ops.abi3.so: undefined symbol: "
             "_ZNK3c106SymInt6sym_neERKS0_",
@@ -139,6 +140,65 @@ private Q_SLOTS:
             -1, QStringLiteral("nvcc: command not found"), H::NotOnPath);
         row("bash interactive not found", "bash: cmake: command not found", S::Error, K::Shell, QStringLiteral("bash"),
             -1, -1, QStringLiteral("cmake: command not found"), H::NotOnPath);
+        // Issue #33 item 3: linker, Python build-time, missing tools, ninja's SIGKILL, GPU OOM.
+        row("ld missing lib", "/usr/bin/ld: cannot find -lcuda: No such file or directory", S::Error, K::Linker,
+            QString(), -1, -1, QStringLiteral("/usr/bin/ld: cannot find -lcuda: No such file or directory"),
+            H::LinkerMissingLib);
+        row("lld missing lib", "ld.lld: error: unable to find library -lcudart", S::Error, K::Linker, QString(), -1, -1,
+            QStringLiteral("ld.lld: error: unable to find library -lcudart"), H::LinkerMissingLib);
+        row("multiple definition", "(.text+0x8720): multiple definition of `f'; b.o:(.text+0x0): first defined here",
+            S::Error, K::Linker, QString(), -1, -1,
+            QStringLiteral("(.text+0x8720): multiple definition of `f'; b.o:(.text+0x0): first defined here"),
+            H::LinkerDuplicate);
+        row("undefined reference hint", "x.so: undefined reference to `g'", S::Error, K::Linker, QString(), -1, -1,
+            QStringLiteral("x.so: undefined reference to `g'"), H::LinkerUndefined);
+        row("ninja code 137", "FAILED: [code=137] obj/a.o", S::Error, K::Oom, QStringLiteral("obj/a.o"), -1, -1,
+            QStringLiteral("build step killed (exit code 137, SIGKILL: out of memory?): obj/a.o"), H::Oom);
+        row("no torch in isolation", "      ModuleNotFoundError: No module named 'torch'", S::Error, K::Python,
+            QString(), -1, -1, QStringLiteral("ModuleNotFoundError: No module named 'torch'"), H::BuildIsolation);
+        row("python other", "ValueError: bad value", S::Error, K::Python, QString(), -1, -1,
+            QStringLiteral("ValueError: bad value"));
+        row("cuda home", "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.",
+            S::Error, K::Python, QString(), -1, -1,
+            QStringLiteral("OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install "
+                           "root."),
+            H::CudaHome);
+        row("setuptools no nvcc", "error: [Errno 2] No such file or directory: '/usr/local/cuda/bin/nvcc'", S::Error,
+            K::Python, QString(), -1, -1,
+            QStringLiteral("[Errno 2] No such file or directory: '/usr/local/cuda/bin/nvcc'"), H::NvccMissing);
+        row("no ninja", "FileNotFoundError: [Errno 2] No such file or directory: 'ninja': 'ninja'", S::Error, K::Python,
+            QString(), -1, -1,
+            QStringLiteral("FileNotFoundError: [Errno 2] No such file or directory: 'ninja': 'ninja'"),
+            H::NinjaMissing);
+        row("ninja required", "RuntimeError: Ninja is required to load C++ extensions", S::Error, K::Python, QString(),
+            -1, -1, QStringLiteral("RuntimeError: Ninja is required to load C++ extensions"), H::NinjaMissing);
+        row("torch summary", "RuntimeError: Error compiling objects for extension", S::Error, K::BuildFailed, QString(),
+            -1, -1, QStringLiteral("RuntimeError: Error compiling objects for extension"));
+        row("jit ninja failed",
+            "(Worker pid=7) subprocess.CalledProcessError: Command '['ninja', '-v', '-C', "
+            "'/root/.cache/flashinfer/80/cached_ops']' returned non-zero exit status 1.",
+            S::Error, K::BuildFailed, QString(), -1, -1,
+            QStringLiteral("(Worker pid=7) subprocess.CalledProcessError: Command '['ninja', '-v', '-C', "
+                           "'/root/.cache/flashinfer/80/cached_ops']' returned non-zero exit status 1."),
+            H::JitFailed);
+        row("setuptools nvcc failed", "error: command '/usr/local/cuda/bin/nvcc' failed with exit code 1", S::Error,
+            K::BuildFailed, QString(), -1, -1,
+            QStringLiteral("error: command '/usr/local/cuda/bin/nvcc' failed with exit code 1"));
+        row("gpu oom at load",
+            "(EngineCore pid=1) ERROR [linear.py:210] Failed to create weights: CUDA out of memory. Tried to allocate "
+            "896.00 MiB.",
+            S::Error, K::Runtime, QString(), -1, -1,
+            QStringLiteral("(EngineCore pid=1) ERROR [linear.py:210] Failed to create weights: CUDA out of memory. "
+                           "Tried to allocate 896.00 MiB."),
+            H::CudaOom);
+        row("catastrophic", "Catastrophic error: cannot open source file \"/tmp/x.ii\"", S::Error, K::Nvcc, QString(),
+            -1, -1, QStringLiteral("cannot open source file \"/tmp/x.ii\""));
+        row("compiler out of memory", "a.cuh:45:33: error: b.cuh: Cannot allocate memory", S::Error, K::Compiler,
+            QStringLiteral("a.cuh"), 45, 33, QStringLiteral("b.cuh: Cannot allocate memory"), H::Oom);
+        row("fa3 source", "csrc/flash/flash_fwd_hdim64_bf16_sm90.cu(12): error: x", S::Error, K::Nvcc,
+            QStringLiteral("csrc/flash/flash_fwd_hdim64_bf16_sm90.cu"), 12, -1, QStringLiteral("x"), H::Fa3Build);
+        none("python warning", "/x/cpp_extension.py:476: UserWarning: could not find ninja.");
+        none("raise line", "raise RuntimeError(\"Ninja is required to load C++ extensions\")");
         none("cmake package not found", "-- Could NOT find CUDNN (missing: CUDNN_LIBRARY) not found");
         none("prose not found", "the file you asked for was not found");
         none("compile command",
@@ -251,7 +311,14 @@ private Q_SLOTS:
                  "collect2: error: ld returned 1 exit status", "*** CMake build failed", "ERROR: Failed building wheel",
                  "error: subprocess-exited-with-error", "x/cmd: 1: cmake: not found",
                  "bash: line 1: x: command not found", "bash: x: command not found",
-                 "/usr/bin/ld: a.o: in function `f': a.cpp:(.text+0x1): undefined reference to `g'" }) {
+                 "/usr/bin/ld: a.o: in function `f': a.cpp:(.text+0x1): undefined reference to `g'",
+                 "ld: cannot find -lx", "ld.lld: error: unable to find library -lx", "a.o: multiple definition of `f'",
+                 "ModuleNotFoundError: No module named 'x'", "ValueError: x", "CustomException: x",
+                 "error: [Errno 2] x", "error: command 'x' failed with exit code 1",
+                 "error: metadata-generation-failed", "ERROR: Could not build wheels for x",
+                 "torch.OutOfMemoryError: CUDA out of memory", "x CUDA out of memory", "Catastrophic error: x",
+                 "FAILED: [code=137] a.o", "RuntimeError: Ninja is required", "RuntimeError: Ninja build failed",
+                 "(pid=1) subprocess.CalledProcessError: Command x", "a.h:1:2: error: Cannot allocate memory" }) {
             QTest::newRow(l) << QByteArray(l);
             QTest::addRow("indented %s", l) << QByteArray("  \xe2\x94\x82 ") + l + "  ";
         }
@@ -321,7 +388,10 @@ private Q_SLOTS:
             "ninja:", " build stopped", "collect2:", "undefined reference", "undefined symbol", "undefined",
             " reference", " symbol", "no kernel image", "no kernel", " image", "ERROR", "ImportError", "RuntimeError",
             "In file included", "://", "\t", "x", "9", "-", "E", "K", "f", "k", "u", "n", "\xe2\x94\x82 ", "\x1b[1m",
-            "\xc3\xa9" };
+            "\xc3\xa9", "Exception", "Exception: ", "OSError: ", "out of memory", "CUDA out of memory", "memory",
+            "cannot find -l", "find library -l", "-l", "multiple definition of", "definition",
+            "CalledProcessError: ", "[Errno 2] ", "error: [Errno ", "Catastrophic error", "[code=137] ",
+            "No module named 'torch'", "Cannot allocate memory", "y" };
         QRandomGenerator rng(20261129);
         int found = 0;
         for (int i = 0; i < 200000; ++i) {

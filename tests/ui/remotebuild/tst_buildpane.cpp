@@ -108,6 +108,8 @@ private Q_SLOTS:
                 && !text.contains(QLatin1String("running")),
             qPrintable(text));
         QCOMPARE(window.statusBar()->currentMessage(), finished.first().at(1).toString());
+        // Issue #30 item 8: the build is over (and its verification started): nothing to cancel.
+        QVERIFY(!pane->findChild<QPushButton*>(QStringLiteral("cancelBuild"))->isEnabled());
         // The tick stopped with the build: the line stays as the end left it.
         QTest::qWait(1500);
         QCOMPARE(summary->text(), text);
