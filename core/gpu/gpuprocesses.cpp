@@ -295,6 +295,7 @@ GpuProcessList parseGpuProcessOutput(QByteArrayView output, const QList<GpuSampl
         if (!g.text(GpuField::Uuid).isEmpty())
             indexOf.insert(g.text(GpuField::Uuid), g.index);
     if (gpuSection.present && gpuSection.status == 0) {
+        list.gpuCount = 0;
         ByteLines lines(gpuSection.body);
         for (QByteArrayView line; lines.next(line);) {
             const qsizetype comma = line.indexOf(',');
@@ -302,8 +303,10 @@ GpuProcessList parseGpuProcessOutput(QByteArrayView output, const QList<GpuSampl
                 continue;
             const qint64 index = wholeNumber(line.first(comma).trimmed(), 4096);
             const QByteArrayView uuid = line.sliced(comma + 1).trimmed();
-            if (index >= 0 && uuid.startsWith("GPU-"))
+            if (index >= 0 && uuid.startsWith("GPU-")) {
                 indexOf.insert(QString::fromLatin1(uuid), int(index));
+                ++list.gpuCount;
+            }
         }
     }
 
