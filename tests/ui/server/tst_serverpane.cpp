@@ -83,6 +83,7 @@ struct Pane
         ctx.timelineSeries = &recorder;
         pane = std::make_unique<ServerPane>(ctx, &host);
         pane->setJobRoot(jobs.path());
+        pane->setConfirmHandler([](const QString&) { return true; }); // Stop, launch anyway: yes
         pane->resize(1300, 900);
         pane->show();
         QVERIFY(QTest::qWaitForWindowExposed(pane.get()));
@@ -139,7 +140,6 @@ private Q_SLOTS:
         if (QTest::currentTestFailed())
             return;
         ServerPane& pane = *p.pane;
-        pane.setConfirmHandler([](const QString&) { return true; });
         QCOMPARE(pane.chartCount(), 6);
         const quint16 port = test::freeLocalPort();
         const QString job = p.launch(demo(port, 8, 0, QStringLiteral("demo/Model")));
@@ -242,7 +242,6 @@ private Q_SLOTS:
         if (QTest::currentTestFailed())
             return;
         ServerPane& pane = *p.pane;
-        pane.setConfirmHandler([](const QString&) { return true; });
         const quint16 a = test::freeLocalPort();
         const quint16 b = test::freeLocalPort();
         pane.setProfile(demo(a, 4, 0, QStringLiteral("demo/Alpha")));
@@ -313,7 +312,6 @@ private Q_SLOTS:
         if (QTest::currentTestFailed())
             return;
         ServerPane& pane = *p.pane;
-        pane.setConfirmHandler([](const QString&) { return true; });
         const quint16 port = test::freeLocalPort();
         pane.setProfile(demo(port, 8, 0, QStringLiteral("demo/Model")));
         QTRY_VERIFY_WITH_TIMEOUT(button(pane, "launchServer")->isEnabled(), 30000);
