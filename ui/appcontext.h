@@ -4,8 +4,8 @@
 
 namespace kf {
 
-class HostActivity;
 class HostManager;
+class HostSessions;
 class DemoHost;
 class GpuMonitorHub;
 class HostProfileStore;
@@ -28,8 +28,8 @@ struct AppContext
                                           // null: each view keeps its own
     timeline::SeriesRecorder* timelineSeries = nullptr; // what the timeline draws under its markers; null: none
     UserInteraction* interaction = nullptr; // asks passwords and host keys (key install's login); null: none asked
-    HostActivity* activity = nullptr; // each host's last server poll and followed build, for the fleet tiles; null:
-                                      // the tiles say "—"
+    HostSessions* sessions = nullptr;       // each host's ServerSession and running build: the Server pane, the fleet
+                                            // tiles and the timeline read them; null: each Server pane keeps its own
 };
 
 } // namespace kf

@@ -6,8 +6,10 @@
 #include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostmanager.h"
 #include "core/hosts/hostprofilestore.h"
+#include "core/hosts/hostsessions.h"
 #include "core/log/logging.h"
 #include "core/ssh/sshsession.h"
+#include "core/timeline/seriesrecorder.h"
 #include "core/version.h"
 #include "ui/common/elidedlabel.h"
 #include "ui/common/emptystate.h"
@@ -89,6 +91,12 @@ MainWindow::MainWindow(const AppContext& context, QWidget* parent)
 {
     setWindowTitle(QStringLiteral("KernelForge"));
     setObjectName(QStringLiteral("MainWindow"));
+    if (!m_context.sessions) {
+        // Handed none (tests): one for every view of this window, as the app has one for all.
+        m_context.sessions = new HostSessions(this);
+        if (m_context.timelineSeries)
+            m_context.timelineSeries->watch(m_context.sessions);
+    }
 
     auto* sidebar = new QWidget(this);
     auto* sideLayout = new QVBoxLayout(sidebar);

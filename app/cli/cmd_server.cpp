@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-// kernelforge-cli server status|metrics|bench|launch
+// kernelforge-cli server status|metrics|bench|launch|stop
 #include "app/cli/cli.h"
 #include "app/cli/flagtable.h"
 #include "app/cli/serverbench.h"
@@ -75,7 +75,8 @@ void usage(QTextStream& s)
       << "  kernelforge-cli server status --local [--port 30000] [--json]\n"
       << "  kernelforge-cli server metrics --from-file FILE [--json]\n"
       << "  kernelforge-cli server bench ...  (serving benchmark: 'server bench --help')\n"
-      << "  kernelforge-cli server launch ... (start a server detached: 'server launch --help')\n\n"
+      << "  kernelforge-cli server launch ... (start a server detached: 'server launch --help')\n"
+      << "  kernelforge-cli server stop ...   (stop a server KernelForge started: 'server stop --help')\n\n"
       << "status asks an SGLang (or vLLM) server on the host's loopback for /health, /server_info\n"
       << "(or /get_server_info), /model_info and /metrics; exit status 0 healthy, 3 starting or\n"
       << "unhealthy, 1 unreachable. metrics derives throughput, queue, KV-cache use, hit rate and\n"
@@ -199,12 +200,14 @@ int runServer(const QStringList& argsIn)
         return cli::runServerBench(args);
     if (sub == QLatin1String("launch"))
         return cli::runServerLaunch(args);
+    if (sub == QLatin1String("stop"))
+        return cli::runServerStop(args);
     cli::err() << "server: unknown subcommand " << sub << '\n';
     usage(cli::err());
     return 2;
 }
 
-const kf::cli::Registration reg { "server", "Check an SGLang server's health and metrics; benchmark it; launch it",
-    &runServer };
+const kf::cli::Registration reg { "server",
+    "Check an SGLang server's health and metrics; benchmark it; launch and stop it", &runServer };
 
 } // namespace

@@ -94,13 +94,12 @@ int runTimeline(const QStringList& argsIn)
             : in.events.isEmpty()         ? in.toMs - 3600 * 1000
                                           : in.events.first().time.toMSecsSinceEpoch() - 60000;
         const auto minutes = timeline::loadMinutes(query.host, in.fromMs, in.toMs);
-        if (!minutes) {
-            cli::err() << "kernelforge-cli timeline: " << minutes.error() << '\n';
+        const auto servers = timeline::loadServerMinutes(query.host, in.fromMs, in.toMs);
+        if (!minutes || !servers) {
+            cli::err() << "kernelforge-cli timeline: " << (minutes ? servers.error() : minutes.error()) << '\n';
             return 1;
         }
-        for (int s = 0; s < timeline::kSeriesCount; ++s)
-            in.series.append({ timeline::Series(s),
-                timeline::mergedSeries(nullptr, minutes.value(), timeline::Series(s), in.fromMs, in.toMs, 1000) });
+        in.series = timeline::reportSeries(nullptr, query.host, *minutes, *servers, in.fromMs, in.toMs);
         QSaveFile f(html);
         if (!f.open(QIODevice::WriteOnly) || f.write(timeline::htmlReport(in)) < 0 || !f.commit()) {
             cli::err() << "kernelforge-cli timeline: cannot write " << html << ": " << f.errorString() << '\n';

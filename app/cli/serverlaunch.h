@@ -8,5 +8,7 @@ namespace kf::cli {
 
 // `kernelforge-cli server launch ...` (the arguments after "launch"); the exit status.
 int runServerLaunch(const QStringList& args);
+// `kernelforge-cli server stop ...` (the arguments after "stop"); the exit status.
+int runServerStop(const QStringList& args);
 
 } // namespace kf::cli

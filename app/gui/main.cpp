@@ -3,10 +3,10 @@
 // Composition root of the GUI: builds the services, hands them to the window.
 #include "core/demo/demohost.h"
 #include "core/demo/demostart.h"
-#include "core/fleet/hostactivity.h"
 #include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostmanager.h"
 #include "core/hosts/hostprofilestore.h"
+#include "core/hosts/hostsessions.h"
 #include "core/log/logging.h"
 #include "core/ssh/sshhostconnection.h"
 #include "core/timeline/seriesrecorder.h"
@@ -144,8 +144,9 @@ int main(int argc, char** argv)
     context.profiles = &profileStore;
     context.gpuMonitors = &gpuMonitors;
     context.timelineSeries = &timelineSeries;
-    kf::HostActivity activity; // what the Server and Build panes learn, for the fleet tiles
-    context.activity = &activity;
+    kf::HostSessions sessions; // each host's servers and running build, read by every view of the host
+    timelineSeries.watch(&sessions);
+    context.sessions = &sessions;
     context.secrets = interaction.secretStore().get();
     context.interaction = &interaction;
     context.demo = &demoHost;

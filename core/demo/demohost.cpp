@@ -330,8 +330,11 @@ Result<void> DemoHost::writeConfig()
         QStringLiteral("MaxStartups 128"),
         QStringLiteral("AllowTcpForwarding yes"),
         QStringLiteral("LogLevel VERBOSE"),
-        // KF_DEMO_WORKERS: the demo nvidia-smi's GPU processes are real processes of the user.
-        QStringLiteral("SetEnv HOME=%1 PATH=%2 KF_DEMO_WORKERS=1").arg(homeDir(), path),
+        // KF_DEMO_WORKERS: the demo nvidia-smi's GPU processes are real processes of the user
+        // (the demo servers' ranks, and standing workers when asked for).
+        QStringLiteral("SetEnv HOME=%1 PATH=%2 KF_DEMO_WORKERS=1%3")
+            .arg(homeDir(), path,
+                m_options.standingGpuWorkers ? QStringLiteral(" KF_DEMO_STANDING_WORKERS=1") : QString()),
         QStringLiteral("Subsystem sftp internal-sftp -d %1").arg(homeDir()),
     };
     f.write(lines.join(QLatin1Char('\n')).toUtf8() + '\n');

@@ -45,6 +45,10 @@ public:
         // sshd's MaxSessions: sessions (commands, the SFTP subsystem) on one connection.
         // OpenSSH's default is 10; the demo allows many, a test may allow few.
         int maxSessions = 128;
+        // Each GPU runs a worker process of its own besides the demo servers' ranks (the GPU
+        // process list has rows to signal without a server; GPU 7's ignores TERM). Off: a GPU
+        // has processes only while a demo server uses it.
+        bool standingGpuWorkers = false;
     };
 
     DemoHost();

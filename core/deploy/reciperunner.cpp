@@ -10,8 +10,7 @@
 #include "core/remotebuild/buildsession.h"
 #include "core/remotebuild/buildstart.h"
 #include "core/remotebuild/rootcause.h"
-#include "core/server/serverclient.h"
-#include "core/server/serverlifecycle.h"
+#include "core/server/serversession.h"
 #include "core/timeline/eventstore.h"
 #include "core/timeline/producers.h"
 #include "core/transport/transportpool.h"
@@ -183,7 +182,6 @@ void RecipeRunner::stopFollowing()
     };
     drop(m_build);
     drop(m_server);
-    drop(m_serverLog);
 }
 
 void RecipeRunner::run(Step step)
@@ -485,51 +483,57 @@ void RecipeRunner::runLaunch()
     const ServerLaunchProfile profile = *m_recipe.server;
     Q_EMIT stepStarted(
         Step::Launch, QStringLiteral("launching %1 on port %2").arg(profile.modelPath).arg(profile.port));
-    auto transport = m_transport;
-    const QString root = m_options.jobRoot;
-    m_requests.track(QtConcurrent::run(transportPool(),
-                         [transport, profile, root] { return launchServer(*transport, profile, root); }),
-        [this, profile](const Result<JobInfo>& started) {
-            if (!started) {
-                finishStep(Step::Launch, Status::Failed, started.error());
+    // The one launch policy (core/server/launchpolicy.h), as the Server pane and `server launch`:
+    // a recipe carries no --force, so what the policy refuses fails the step with its reason.
+    m_server = std::make_unique<ServerSession>(m_transport, m_host);
+    m_server->setJobRoot(m_options.jobRoot);
+    m_server->setPollInterval(1000);
+    connect(m_server.get(), &ServerSession::launchFinished, this,
+        [this, profile](quint16, const LaunchAttempt& attempt, const QString& error) {
+            for (const QString& note : attempt.notes)
+                Q_EMIT message(QStringLiteral("  note: %1").arg(note));
+            if (!error.isEmpty() || !attempt.job) {
+                finishStep(Step::Launch, Status::Failed,
+                    error.isEmpty() ? QStringLiteral("refused: %1").arg(attempt.refusals.join(QStringLiteral("; ")))
+                                    : error);
                 return;
             }
-            m_serverJob = started->id;
+            m_serverJob = attempt.job->id;
             Q_EMIT message(QStringLiteral("  job %1 runs detached; waiting for /health on port %2")
                                .arg(m_serverJob)
                                .arg(profile.port));
-            // Its log tells why, should it end before it is healthy.
-            m_serverLog = std::make_unique<RemoteJob>(m_transport, m_serverJob, m_options.jobRoot);
-            connect(m_serverLog.get(), &RemoteJob::logReceived, this, [this](qint64, const QByteArray& data) {
-                m_serverTail += QString::fromUtf8(data).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-                if (m_serverTail.size() > 12)
-                    m_serverTail = m_serverTail.mid(m_serverTail.size() - 12);
-            });
-            connect(m_serverLog.get(), &RemoteJob::finished, this, [this](const JobInfo& info) {
-                timeline::recordServerStopped(m_host, info.id, info.exitStatus, info.cancelled);
-                finishStep(Step::Launch, Status::Failed,
-                    QStringLiteral("the server exited with status %1 before it was healthy: %2")
-                        .arg(info.exitStatus)
-                        .arg(m_serverTail.isEmpty() ? QStringLiteral("(no output)") : m_serverTail.last()),
-                    { { QStringLiteral("job"), m_serverJob },
-                        { QStringLiteral("log_tail"), QJsonArray::fromStringList(m_serverTail) } });
-            });
-            m_serverLog->attach(0);
-            m_server = std::make_unique<ServerClient>(m_transport, profile.port);
-            connect(m_server.get(), &ServerClient::statusUpdated, this, &RecipeRunner::onServerStatus);
-            m_server->start(1000);
+            m_server->setPolling(this, true); // its health, and its log should it end first
             m_launchDeadline.start(m_options.launchTimeoutS * 1000);
         });
-}
-
-void RecipeRunner::onServerStatus(const ServerStatus& status)
-{
-    if (!status.healthy())
-        return;
-    m_launchDeadline.stop();
-    finishStep(Step::Launch, Status::Ok,
-        QStringLiteral("healthy on port %1 (job %2)").arg(status.port).arg(m_serverJob),
-        { { QStringLiteral("job"), m_serverJob } });
+    connect(m_server.get(), &ServerSession::statusUpdated, this,
+        [this, port = profile.port](quint16 at, const ServerStatus& s) {
+            if (at != port || m_serverJob.isEmpty() || !s.healthy())
+                return;
+            m_launchDeadline.stop();
+            finishStep(Step::Launch, Status::Ok, QStringLiteral("healthy on port %1 (job %2)").arg(at).arg(m_serverJob),
+                { { QStringLiteral("job"), m_serverJob } });
+        });
+    connect(m_server.get(), &ServerSession::serverEnded, this, [this, port = profile.port](const JobInfo& info) {
+        if (info.id != m_serverJob)
+            return;
+        // Its log tells why it ended before it was healthy.
+        const ServerState* state = m_server->server(port);
+        QStringList tail
+            = state ? QString::fromUtf8(state->log).split(QLatin1Char('\n'), Qt::SkipEmptyParts) : QStringList();
+        tail.removeIf([](const QString& line) { return line.startsWith(QLatin1String("[KernelForge]")); });
+        if (tail.size() > 12)
+            tail = tail.mid(tail.size() - 12);
+        finishStep(Step::Launch, Status::Failed,
+            QStringLiteral("the server exited with status %1 before it was healthy: %2")
+                .arg(info.exitStatus)
+                .arg(tail.isEmpty() ? QStringLiteral("(no output)") : tail.last()),
+            { { QStringLiteral("job"), m_serverJob },
+                { QStringLiteral("log_tail"), QJsonArray::fromStringList(tail) } });
+    });
+    LaunchRequest request;
+    request.profile = profile;
+    request.root = m_options.jobRoot;
+    m_server->launch(request);
 }
 
 void RecipeRunner::describeRest()

@@ -17,12 +17,9 @@
 namespace kf {
 
 class BuildSession;
-class RemoteJob;
-class ServerClient;
+class ServerSession;
 class Transport;
 struct BuildProgress;
-struct JobInfo;
-struct ServerStatus;
 
 namespace deploy {
 
@@ -36,8 +33,9 @@ namespace deploy {
 //   build   the build started detached (core/jobs: it runs on if this stops; buildStarted()
 //           names the job for `kernelforge-cli build attach`) and followed to its end
 //   verify  the verifier (verifier.h) against the recipe's expectation
-//   launch  the server started the one way (core/server/serverlifecycle) and followed until
-//           /health answers 200, its job ends, or launchTimeoutS passes
+//   launch  the server started through a ServerSession, the one launch policy of the Server pane
+//           and `server launch` (core/server/launchpolicy.h; a recipe never forces it), and
+//           followed until /health answers 200, its job ends, or launchTimeoutS passes
 // A dry run does facts and plan only, and says what the other steps would do (the build's
 // command, CMAKE_ARGS, build dir and every environment name with where its value would come
 // from, the launch's command line). Each step's
@@ -103,7 +101,6 @@ private:
     void runBuild();
     void runVerify();
     void runLaunch();
-    void onServerStatus(const ServerStatus& status);
     void describeRest();
     void stopFollowing();
 
@@ -114,9 +111,7 @@ private:
     patch::Review m_review;
     BuildProfile m_buildProfile;
     std::unique_ptr<BuildSession> m_build;
-    std::unique_ptr<ServerClient> m_server;
-    std::unique_ptr<RemoteJob> m_serverLog;
-    QStringList m_serverTail;
+    std::unique_ptr<ServerSession> m_server;
     QTimer m_launchDeadline;
     QString m_buildJob;
     QString m_serverJob;

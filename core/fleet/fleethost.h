@@ -43,6 +43,18 @@ enum class ProfileMatch : quint8 {
     NameOnly, // only the name matches: an exporter elsewhere may claim it; never acted on unasked
 };
 
+// One server of a host as its ServerSession knows it (the SSH source).
+struct FleetServer
+{
+    quint16 port = 0;
+    qint64 polledMs = 0;    // the last poll; 0: not polled yet
+    bool reachable = false; // something answered HTTP on the port
+    int healthStatus = 0;   // /health's HTTP status (200: healthy)
+    double tokensPerS = noValue();
+    double running = noValue();
+    bool jobRunning = false; // a server job of ours runs on the port
+};
+
 struct FleetHost
 {
     QString key;           // the instance address ("10.0.0.11"), or the profile name (SSH source)
@@ -71,14 +83,12 @@ struct FleetHost
     double serverTokensPerS = noValue();
     double serverRunning = noValue();
     double serverQueued = noValue();
-    // The SSH source's view of the server (the Server pane's last poll, HostActivity):
-    // serverPolledMs 0 = not known. Prometheus sees a server only through its metrics (serverKind).
-    qint64 serverPolledMs = 0;
-    quint16 serverPort = 0;
-    bool serverReachable = false;
-    int serverHealthStatus = 0; // /health's HTTP status (200: healthy)
+    // The SSH source's view of the host's servers (its ServerSession): every server of ours
+    // running there and the port the Server pane watches, each by its port. Prometheus sees a
+    // server only through its metrics (serverKind).
+    QList<FleetServer> servers;
 
-    // A build followed on the host (the Build pane): buildJob empty = none known to run.
+    // The build the host's Build pane follows while it runs (its BuildSession): buildJob empty = none known to run.
     QString buildJob;
     int buildDone = -1; // -1: not known yet
     int buildTotal = -1;

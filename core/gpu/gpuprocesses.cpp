@@ -314,6 +314,7 @@ GpuProcessList parseGpuProcessOutput(QByteArrayView output, QByteArrayView mark,
         if (!g.text(GpuField::Uuid).isEmpty())
             indexOf.insert(g.text(GpuField::Uuid), g.index);
     if (gpuSection.present && gpuSection.status == 0) {
+        list.gpuCount = 0;
         ByteLines lines(gpuSection.body);
         for (QByteArrayView line; lines.next(line);) {
             const qsizetype comma = line.indexOf(',');
@@ -321,8 +322,10 @@ GpuProcessList parseGpuProcessOutput(QByteArrayView output, QByteArrayView mark,
                 continue;
             const qint64 index = wholeNumber(line.first(comma).trimmed(), 4096);
             const QByteArrayView uuid = line.sliced(comma + 1).trimmed();
-            if (index >= 0 && uuid.startsWith("GPU-"))
+            if (index >= 0 && uuid.startsWith("GPU-")) {
                 indexOf.insert(QString::fromLatin1(uuid), int(index));
+                ++list.gpuCount;
+            }
         }
     }
 

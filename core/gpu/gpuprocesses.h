@@ -100,6 +100,7 @@ struct GpuProcessList
     QString appsError;           // nvidia-smi's words when the compute-apps query failed
     QString pmonError;           // why there is no SM % ("pmon is not supported ...")
     int badLines = 0;            // skipped lines, all sections
+    int gpuCount = -1;           // GPUs the gpus section listed; -1 when it did not answer
 };
 
 // The script; its $1 is the nvidia-smi to run, $KF_MARK (environment) the markers' nonce.

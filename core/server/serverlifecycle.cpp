@@ -4,7 +4,6 @@
 
 #include "core/jobs/remotejob.h"
 #include "core/log/logging.h"
-#include "core/timeline/producers.h"
 
 #include <algorithm>
 
@@ -101,50 +100,6 @@ Result<ServerScan> scanServers(Transport& transport, quint16 port, const QString
     // Job ids begin with their UTC start time, so the newest sorts last.
     std::sort(scan.servers.begin(), scan.servers.end(), [](const JobInfo& a, const JobInfo& b) { return a.id > b.id; });
     return scan;
-}
-
-Result<void> checkTensorParallel(int tp, int gpuCount)
-{
-    if (tp < 1)
-        return Result<void>::failure(QStringLiteral("TP must be at least 1"));
-    if (gpuCount == 0)
-        return Result<void>::failure(
-            QStringLiteral("TP %1 needs %1 GPU(s); nvidia-smi reports none on this host").arg(tp));
-    if (gpuCount > 0 && tp > gpuCount)
-        return Result<void>::failure(QStringLiteral("TP %1 needs %1 GPUs; this host has %2").arg(tp).arg(gpuCount));
-    return {};
-}
-
-Result<JobInfo> launchServer(
-    Transport& transport, const ServerLaunchProfile& profile, const QString& root, int gpuCount)
-{
-    if (const Result<void> tp = checkTensorParallel(profile.tp, gpuCount); !tp)
-        return Result<JobInfo>(tp);
-    const auto scan = scanServers(transport, profile.port, root);
-    if (!scan)
-        return Result<JobInfo>(scan.withoutValue());
-    if (const auto ours = scan->running())
-        return Result<JobInfo>::failure(
-            QStringLiteral("a server KernelForge started already runs on port %1 of %2 (job %3): stop it first, or "
-                           "choose another port")
-                .arg(profile.port)
-                .arg(transport.describe(), ours->id));
-    if (scan->portState == ServerScan::Port::Listening)
-        return Result<JobInfo>::failure(
-            QStringLiteral("port %1 of %2 is already in use by a program KernelForge did not start: choose another "
-                           "port")
-                .arg(profile.port)
-                .arg(transport.describe()));
-    JobSpec spec;
-    spec.name = serverJobName(profile.port);
-    spec.command = profile.command();
-    spec.root = root;
-    auto started = RemoteJob::start(transport, spec);
-    if (started) {
-        log::monitor()->info("launched server job {} on {} port {}", started->id, transport.describe(), profile.port);
-        timeline::recordServerLaunched(transport.describe(), profile, started->id);
-    }
-    return started;
 }
 
 Result<void> stopServer(Transport& transport, const QString& id, const QString& root)

@@ -3,7 +3,6 @@
 #pragma once
 
 #include "core/jobs/jobfolder.h"
-#include "core/server/serverlaunchprofile.h"
 #include "core/transport/transport.h"
 #include "core/util/result.h"
 
@@ -11,14 +10,14 @@
 
 #include <optional>
 
-// Launching, finding and stopping the inference servers KernelForge starts on a host.
+// Finding and stopping the inference servers KernelForge starts on a host (launching them is
+// launchpolicy.h, the one policy every launch goes through).
 // A server is a detached RemoteJob named "sglang-server-<port>" (jobfolder.h), so it survives
 // a dropped connection or a closed app, and any later session (the window after a restart,
 // the CLI) finds it again by that name: servers are told apart from builds by the name alone.
-// Before a launch the port is checked on the host itself: a listening socket in
-// /proc/net/tcp or /proc/net/tcp6 (any address) means the port is taken, by our server or by
-// anything else, and the launch is refused with why instead of a server dying with
-// "Address already in use".
+// A port is checked on the host itself: a listening socket in /proc/net/tcp or /proc/net/tcp6
+// (any address) means the port is taken, by our server or by anything else, so a launch is
+// refused with why instead of a server dying with "Address already in use".
 // Every call blocks (remote commands, output bounded): call from a worker thread.
 namespace kf {
 
@@ -51,19 +50,6 @@ struct ServerScan
 
 // The host's server jobs and whether `port` is taken. root: the job folder (empty: default).
 Result<ServerScan> scanServers(Transport& transport, quint16 port, const QString& root = {});
-
-// TP must be at least 1 and at most the GPUs of the host; gpuCount < 0: not known (no check).
-// The message names both: "TP 9 needs 9 GPUs; this host has 8".
-Result<void> checkTensorParallel(int tp, int gpuCount);
-
-// The one way to start an inference server (the Server pane, `server launch`, `recipe apply`).
-// Refuses (with why) when TP does not fit the GPUs, when a server of ours already runs on the
-// port, or when anything else listens there (a server started there would fail to bind, often
-// only after loading its model for minutes); otherwise starts profile.command() as a detached
-// job named "sglang-server-<port>" (it outlives the connection, its log is the job log) and
-// records server.launched in the host's timeline. Blocking; worker thread.
-Result<JobInfo> launchServer(
-    Transport& transport, const ServerLaunchProfile& profile, const QString& root = {}, int gpuCount = -1);
 
 // Stops a server job KernelForge started (TERM to its process group, KILL after a grace period).
 // Refuses a job that is not a server, so a build is never stopped from here.

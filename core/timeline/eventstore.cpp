@@ -166,14 +166,21 @@ Result<void> ensureSchema()
 {
     return store::migrate(QStringLiteral("timeline"),
         { {
-            QStringLiteral(
-                "CREATE TABLE timeline_events(id INTEGER PRIMARY KEY, t INTEGER NOT NULL, host TEXT NOT NULL, "
-                "kind TEXT NOT NULL, actor TEXT NOT NULL, summary TEXT NOT NULL, details TEXT NOT NULL, "
-                "key TEXT UNIQUE)"),
-            QStringLiteral("CREATE INDEX timeline_events_host ON timeline_events(host, t)"),
-            QStringLiteral("CREATE TABLE timeline_minutes(host TEXT NOT NULL, t INTEGER NOT NULL, power_w REAL, "
-                           "temp_c REAL, mem_pct REAL, tok_s REAL, PRIMARY KEY(host, t)) WITHOUT ROWID"),
-        } });
+              QStringLiteral(
+                  "CREATE TABLE timeline_events(id INTEGER PRIMARY KEY, t INTEGER NOT NULL, host TEXT NOT NULL, "
+                  "kind TEXT NOT NULL, actor TEXT NOT NULL, summary TEXT NOT NULL, details TEXT NOT NULL, "
+                  "key TEXT UNIQUE)"),
+              QStringLiteral("CREATE INDEX timeline_events_host ON timeline_events(host, t)"),
+              QStringLiteral("CREATE TABLE timeline_minutes(host TEXT NOT NULL, t INTEGER NOT NULL, power_w REAL, "
+                             "temp_c REAL, mem_pct REAL, tok_s REAL, PRIMARY KEY(host, t)) WITHOUT ROWID"),
+          },
+            // Each server's tok/s apart, named by port and model (timeline_minutes' tok_s held one
+            // unlabelled line per host, joining servers; it is read, no longer written).
+            {
+                QStringLiteral("CREATE TABLE timeline_server_minutes(host TEXT NOT NULL, port INTEGER NOT NULL, "
+                               "model TEXT NOT NULL, t INTEGER NOT NULL, tok_s REAL NOT NULL, "
+                               "PRIMARY KEY(host, port, model, t)) WITHOUT ROWID"),
+            } });
 }
 
 QString defaultActor()

@@ -126,7 +126,8 @@ void recordPatchRolledBack(const patch::RollbackPlan& plan, const QList<patch::R
     recordOrWarn(e);
 }
 
-void recordServerLaunched(const QString& host, const ServerLaunchProfile& p, const QString& jobId)
+void recordServerLaunched(
+    const QString& host, const ServerLaunchProfile& p, const QString& jobId, const QStringList& forcedPast)
 {
     Event e;
     e.host = host;
@@ -142,6 +143,10 @@ void recordServerLaunched(const QString& host, const ServerLaunchProfile& p, con
         { QStringLiteral("enable_metrics"), p.enableMetrics },
         { QStringLiteral("extra_args"), QJsonArray::fromStringList(p.extraArgs) }, { QStringLiteral("demo"), p.demo },
         { QStringLiteral("command"), p.command() } };
+    if (!forcedPast.isEmpty()) {
+        e.summary += QStringLiteral(", forced");
+        e.details.insert(QStringLiteral("forced_past"), QJsonArray::fromStringList(forcedPast));
+    }
     recordOrWarn(e);
 }
 

@@ -40,7 +40,9 @@ void recordPatchApplied(
 void recordPatchRolledBack(const patch::RollbackPlan& plan, const QList<patch::RollbackResult>& results);
 
 // The inference server (core/server): launched as a detached job, its job ended.
-void recordServerLaunched(const QString& host, const ServerLaunchProfile& profile, const QString& jobId);
+// forcedPast: the refusals a forced launch went past (launchpolicy.h); empty for a plain launch.
+void recordServerLaunched(
+    const QString& host, const ServerLaunchProfile& profile, const QString& jobId, const QStringList& forcedPast = {});
 void recordServerStopped(const QString& host, const QString& jobId, int exitStatus, bool cancelled);
 // A poll's answer after the previous one (null: the first): server.healthy when /health turned
 // 200, server.unhealthy when it stopped being 200. Anything else records nothing.

@@ -37,6 +37,27 @@ QString timeLabel(qint64 ms, qint64 spanMs)
 
 } // namespace
 
+QList<ReportSeries> reportSeries(const SeriesRecorder* recorder, const QString& host, const QList<MinuteRow>& minutes,
+    const QList<ServerMinuteRow>& serverMinutes, qint64 fromMs, qint64 toMs, int columns)
+{
+    QList<ReportSeries> out;
+    for (int s = 0; s < kSeriesCount; ++s) {
+        const Series series = Series(s);
+        if (series != Series::Tokens) {
+            const SeriesBuffer* live = recorder ? recorder->live(host, series) : nullptr;
+            out.append({ series, mergedSeries(live, minutes, series, fromMs, toMs, columns), {} });
+            continue;
+        }
+        const QList<LabelledSeries> servers
+            = serverTokenSeries(recorder, host, serverMinutes, minutes, fromMs, toMs, columns);
+        for (const LabelledSeries& server : servers)
+            out.append({ series, server.points, server.label });
+        if (servers.isEmpty())
+            out.append({ series, {}, {} }); // "not measured in this period"
+    }
+    return out;
+}
+
 QString timelineSvg(const ReportInput& in, int width)
 {
     QStringList lanes = categories();
@@ -110,6 +131,11 @@ QString timelineSvg(const ReportInput& in, int width)
                    .arg(kLeft - 8)
                    .arg(y + 14)
                    .arg(esc(seriesTitle(s.series)));
+        if (!s.label.isEmpty()) // which server: inside the plot, where a long name has room
+            svg += QStringLiteral("<text x=\"%1\" y=\"%2\" fill=\"#333\">%3</text>\n")
+                       .arg(kLeft + 6)
+                       .arg(y + 14)
+                       .arg(esc(s.label));
         if (!std::isfinite(lo)) {
             svg += QStringLiteral("<text x=\"%1\" y=\"%2\" text-anchor=\"middle\" fill=\"#999\">not measured in this "
                                   "period</text>\n")

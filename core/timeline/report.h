@@ -23,7 +23,12 @@ struct ReportSeries
 {
     Series series = Series::Power;
     QList<QPointF> points; // x = ms since the epoch, NaN y: a gap
+    QString label;         // which one of the series' kind ("port 30000 · Qwen/Qwen3-8B": a server's tok/s)
 };
+
+// The report's series for a host: the GPU ones, then a tok/s chart per server (serverTokenSeries).
+QList<ReportSeries> reportSeries(const SeriesRecorder* recorder, const QString& host, const QList<MinuteRow>& minutes,
+    const QList<ServerMinuteRow>& serverMinutes, qint64 fromMs, qint64 toMs, int columns = 1000);
 
 struct ReportInput
 {

@@ -4,8 +4,9 @@
 
 #include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostconnection.h"
+#include "core/hosts/hostsessions.h"
 #include "core/log/logging.h"
-#include "core/server/serverclient.h"
+#include "core/server/serversession.h"
 #include "core/store/database.h"
 #include "core/timeline/eventstore.h"
 #include "core/timeline/hostkey.h"
@@ -16,6 +17,7 @@
 #include <QSqlQuery>
 #include <QVariant>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -139,13 +141,50 @@ Result<QList<MinuteRow>> loadMinutes(const QString& host, qint64 fromMs, qint64 
         });
 }
 
+Result<void> saveServerMinutes(const QString& host, const QList<ServerMinuteRow>& rows)
+{
+    for (const ServerMinuteRow& r : rows) {
+        const auto q = store::exec(&ensureSchema,
+            QStringLiteral(
+                "INSERT OR REPLACE INTO timeline_server_minutes(host, port, model, t, tok_s) VALUES(?, ?, ?, "
+                "?, ?)"),
+            // A model never said is stored as '' (a null QString would bind NULL).
+            { host, int(r.server.port), r.server.model.isNull() ? QStringLiteral("") : r.server.model, r.t,
+                r.tokensPerS },
+            QStringLiteral("cannot store series"));
+        if (!q)
+            return q.withoutValue();
+    }
+    return {};
+}
+
+Result<QList<ServerMinuteRow>> loadServerMinutes(const QString& host, qint64 fromMs, qint64 toMs)
+{
+    return store::readRows(&ensureSchema,
+        QStringLiteral("SELECT t, port, model, tok_s FROM timeline_server_minutes WHERE host = ? AND t BETWEEN ? AND ? "
+                       "ORDER BY port, model, t"),
+        { host, fromMs, toMs }, QStringLiteral("cannot read series"), [](const QSqlQuery& q) {
+            ServerMinuteRow r;
+            r.t = q.value(0).toLongLong();
+            r.server.port = quint16(q.value(1).toUInt());
+            r.server.model = q.value(2).toString();
+            r.tokensPerS = q.value(3).toDouble();
+            return r;
+        });
+}
+
 Result<int> pruneMinutes(qint64 nowMs)
 {
-    const auto q = store::exec(&ensureSchema, QStringLiteral("DELETE FROM timeline_minutes WHERE t < ?"),
-        { nowMs - qint64(kRetentionDays) * 24 * 3600 * 1000 }, QStringLiteral("cannot prune series"));
-    if (!q)
-        return q.withoutValue();
-    return q->numRowsAffected();
+    const qint64 before = nowMs - qint64(kRetentionDays) * 24 * 3600 * 1000;
+    int pruned = 0;
+    for (const QString& table : { QStringLiteral("timeline_minutes"), QStringLiteral("timeline_server_minutes") }) {
+        const auto q = store::exec(&ensureSchema, QStringLiteral("DELETE FROM %1 WHERE t < ?").arg(table), { before },
+            QStringLiteral("cannot prune series"));
+        if (!q)
+            return q.withoutValue();
+        pruned += q->numRowsAffected();
+    }
+    return pruned;
 }
 
 struct SeriesRecorder::HostSeries
@@ -163,11 +202,26 @@ struct SeriesRecorder::HostSeries
     QMap<qint64, Minute> open;
     QList<MinuteRow> finished; // not yet written
     qint64 closedBefore = std::numeric_limits<qint64>::min();
+    // Each server's tok/s: live, and its open minutes (sum, count).
+    struct Server
+    {
+        SeriesBuffer live;
+        qint64 lastT = 0;
+        QMap<qint64, std::pair<double, int>> open;
+    };
+    QMap<ServerKey, Server> servers;
+    QHash<quint16, QString> modelOf;       // the model each port last served
+    QList<ServerMinuteRow> serverFinished; // not yet written
 
     // Moves the open minutes that start before `before` to finished.
     void close(qint64 before)
     {
         closedBefore = std::max(closedBefore, before);
+        for (auto server = servers.begin(); server != servers.end(); ++server) {
+            auto& open = server->open;
+            for (auto it = open.begin(); it != open.end() && it.key() < before; it = open.erase(it))
+                serverFinished.append({ it.key(), server.key(), it->first / it->second });
+        }
         for (auto it = open.begin(); it != open.end() && it.key() < before;) {
             MinuteRow row;
             row.t = it.key();
@@ -273,11 +327,60 @@ void SeriesRecorder::addGap(const QString& host, qint64 fromMs)
     Q_EMIT updated(host);
 }
 
+void SeriesRecorder::watch(HostSessions* sessions)
+{
+    auto follow = [this](HostConnection*, ServerSession* session) {
+        if (!session)
+            return;
+        const QString host = session->hostKey();
+        connect(session, &ServerSession::statusUpdated, this,
+            [this, host](quint16, const ServerStatus& s) { addServerStatus(host, s); });
+    };
+    for (ServerSession* s : sessions->serverSessions())
+        follow(nullptr, s);
+    connect(sessions, &HostSessions::serverSessionAdded, this, follow);
+}
+
 void SeriesRecorder::addServerStatus(const QString& host, const ServerStatus& status)
 {
-    const double tokens = status.hasMetrics ? status.metrics.genThroughput : noValue();
-    add(host, Series::Tokens, status.timeMs > 0 ? status.timeMs : QDateTime::currentMSecsSinceEpoch(), tokens);
+    HostSeries& h = hostSeries(host);
+    const double tokens = status.reachable && status.hasMetrics ? status.metrics.genThroughput : noValue();
+    ServerKey key { status.port, status.reachable ? status.modelPath : QString() };
+    if (key.model.isEmpty())
+        key.model = h.modelOf.value(status.port); // a gap in the line of the port's last server
+    else
+        h.modelOf.insert(status.port, key.model);
+    if (!h.servers.contains(key) && !std::isfinite(tokens))
+        return; // nothing measured for a server never recorded
+    HostSeries::Server& server = h.servers[key];
+    const qint64 t = status.timeMs > 0 ? status.timeMs : QDateTime::currentMSecsSinceEpoch();
+    if (server.lastT > 0 && t - server.lastT > kMaxSampleGapMs)
+        server.live.append(server.lastT + 1, noValue()); // what was not measured stays a gap
+    server.live.append(t, tokens);
+    server.lastT = std::max(server.lastT, t);
+    const qint64 minute = t - t % kMinuteMs;
+    if (std::isfinite(tokens) && minute >= h.closedBefore) {
+        auto& m = server.open[minute];
+        m.first += tokens;
+        ++m.second;
+        h.close(minute - kOpenMinutes * kMinuteMs);
+    }
     Q_EMIT updated(host);
+}
+
+QList<ServerKey> SeriesRecorder::liveServers(const QString& host) const
+{
+    const auto it = m_hosts.constFind(host);
+    return it == m_hosts.cend() ? QList<ServerKey>() : (*it)->servers.keys();
+}
+
+const SeriesBuffer* SeriesRecorder::liveServer(const QString& host, const ServerKey& server) const
+{
+    const auto it = m_hosts.constFind(host);
+    if (it == m_hosts.cend())
+        return nullptr;
+    const auto s = (*it)->servers.constFind(server);
+    return s == (*it)->servers.cend() ? nullptr : &s->live;
 }
 
 const SeriesBuffer* SeriesRecorder::live(const QString& host, Series series) const
@@ -297,11 +400,16 @@ void SeriesRecorder::writeFinished(bool all)
     for (auto it = m_hosts.begin(); it != m_hosts.end(); ++it) {
         HostSeries& h = **it;
         h.close(all ? std::numeric_limits<qint64>::max() : now - kOpenMinutes * kMinuteMs); // a quiet host's too
-        if (h.finished.isEmpty())
-            continue;
-        if (const Result<void> s = saveMinutes(it.key(), h.finished); !s)
-            log::monitor()->warn("timeline series of {}: {}", it.key(), s.error());
-        h.finished.clear();
+        if (!h.finished.isEmpty()) {
+            if (const Result<void> s = saveMinutes(it.key(), h.finished); !s)
+                log::monitor()->warn("timeline series of {}: {}", it.key(), s.error());
+            h.finished.clear();
+        }
+        if (!h.serverFinished.isEmpty()) {
+            if (const Result<void> s = saveServerMinutes(it.key(), h.serverFinished); !s)
+                log::monitor()->warn("timeline server series of {}: {}", it.key(), s.error());
+            h.serverFinished.clear();
+        }
     }
     if (now - m_lastPrune > 3600 * 1000) {
         m_lastPrune = now;
@@ -310,19 +418,22 @@ void SeriesRecorder::writeFinished(bool all)
     }
 }
 
-QList<QPointF> mergedSeries(
-    const SeriesBuffer* live, const QList<MinuteRow>& stored, Series series, qint64 fromMs, qint64 toMs, int columns)
+namespace {
+
+// Stored minutes (start, value) before what the live buffer covers, then the live buffer.
+QList<QPointF> mergeMinutes(
+    const SeriesBuffer* live, const QList<std::pair<qint64, double>>& stored, qint64 fromMs, qint64 toMs, int columns)
 {
     const qint64 liveFrom = live && !live->isEmpty() ? live->firstTime() : std::numeric_limits<qint64>::max();
     QList<QPointF> points;
     qint64 last = std::numeric_limits<qint64>::min();
-    for (const MinuteRow& r : stored) {
-        if (r.t < fromMs - kMinuteMs || r.t > toMs || r.t >= liveFrom)
+    for (const auto& [t, value] : stored) {
+        if (t < fromMs - kMinuteMs || t > toMs || t >= liveFrom)
             continue;
-        if (last != std::numeric_limits<qint64>::min() && r.t - last > kMinuteMs) // missing minutes
+        if (last != std::numeric_limits<qint64>::min() && t - last > kMinuteMs) // missing minutes
             points.append(QPointF(double(last + kMinuteMs), noValue()));
-        points.append(QPointF(double(r.t + kMinuteMs / 2), r.values[size_t(series)]));
-        last = r.t;
+        points.append(QPointF(double(t + kMinuteMs / 2), value));
+        last = t;
     }
     QList<QPointF> out;
     decimateInto(points, fromMs, toMs, columns, out);
@@ -332,6 +443,40 @@ QList<QPointF> mergedSeries(
             out.append(QPointF(out.last().x(), noValue()));
         out += live->decimated(std::max(fromMs, liveFrom), toMs, columns);
     }
+    return out;
+}
+
+} // namespace
+
+QList<QPointF> mergedSeries(
+    const SeriesBuffer* live, const QList<MinuteRow>& stored, Series series, qint64 fromMs, qint64 toMs, int columns)
+{
+    QList<std::pair<qint64, double>> minutes;
+    minutes.reserve(stored.size());
+    for (const MinuteRow& r : stored)
+        minutes.append({ r.t, r.values[size_t(series)] });
+    return mergeMinutes(live, minutes, fromMs, toMs, columns);
+}
+
+QList<LabelledSeries> serverTokenSeries(const SeriesRecorder* recorder, const QString& host,
+    const QList<ServerMinuteRow>& stored, const QList<MinuteRow>& legacy, qint64 fromMs, qint64 toMs, int columns)
+{
+    QMap<ServerKey, QList<std::pair<qint64, double>>> minutes;
+    for (const ServerMinuteRow& r : stored)
+        minutes[r.server].append({ r.t, r.tokensPerS });
+    if (recorder)
+        for (const ServerKey& key : recorder->liveServers(host))
+            minutes[key]; // a server recorded live only
+    QList<LabelledSeries> out;
+    for (auto it = minutes.cbegin(); it != minutes.cend(); ++it) {
+        const SeriesBuffer* live = recorder ? recorder->liveServer(host, it.key()) : nullptr;
+        out.append({ serverLabel(it.key().port, it.key().model), mergeMinutes(live, *it, fromMs, toMs, columns) });
+    }
+    const bool anyLegacy = std::any_of(legacy.cbegin(), legacy.cend(),
+        [](const MinuteRow& r) { return std::isfinite(r.values[size_t(Series::Tokens)]); });
+    if (anyLegacy)
+        out.append({ QStringLiteral("recorded before servers were told apart"),
+            mergedSeries(nullptr, legacy, Series::Tokens, fromMs, toMs, columns) });
     return out;
 }
 

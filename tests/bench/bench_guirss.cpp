@@ -2,16 +2,16 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // GUI memory over time: the real MainWindow (offscreen, in this process) composed as app/gui's
 // main.cpp composes it (HostManager with SSH connections, one GpuMonitorHub at the default 1 s
-// refresh, the Timeline's SeriesRecorder watching it, HostActivity), 16 hosts connected to the
+// refresh, the Timeline's SeriesRecorder watching it and the HostSessions), 16 hosts connected to the
 // demo's real sshd (tests/support/demofleet.h, as bench_monitor's pipeline), each streaming 8
 // replayed GPUs at 1 Hz; the window shows the first host's GPUs tab. RSS (/proc/self/statm) once
 // every host streams, every --interval seconds and at the end of --seconds. Rows: RSS growth and
 // the end RSS. No external anchor ("none").
 // Usage: bench_guirss [--seconds S (default 600)] [--interval S (default 60)] [--hosts N (16)]
 #include "core/demo/demohost.h"
-#include "core/fleet/hostactivity.h"
 #include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostmanager.h"
+#include "core/hosts/hostsessions.h"
 #include "core/ssh/sshhostconnection.h"
 #include "core/timeline/seriesrecorder.h"
 #include "tests/support/benchreport.h"
@@ -68,14 +68,15 @@ int main(int argc, char** argv)
     GpuMonitorHub monitors;
     timeline::SeriesRecorder series;
     series.watch(&monitors);
-    HostActivity activity;
     HostManager hosts;
+    HostSessions sessions;
+    series.watch(&sessions);
     hosts.setFactory(SshHostConnection::factory(nullptr));
     AppContext ctx;
     ctx.hosts = &hosts;
     ctx.gpuMonitors = &monitors;
     ctx.timelineSeries = &series;
-    ctx.activity = &activity;
+    ctx.sessions = &sessions;
     ctx.demo = &demo;
     const double rssBeforeWindow = rssMiB();
     auto window = std::make_unique<MainWindow>(ctx);

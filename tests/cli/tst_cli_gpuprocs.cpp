@@ -36,7 +36,9 @@ private Q_SLOTS:
 
     void listAndKillOverTheDemoSshd()
     {
-        KF_START_DEMO_HOST(demo);
+        kf::DemoHost::Options withWorkers; // a worker on every GPU, no server needed
+        withWorkers.standingGpuWorkers = true;
+        KF_START_DEMO_HOST(demo, withWorkers);
         auto r = kf::test::runCli(
             QStringList { QStringLiteral("gpu"), QStringLiteral("processes") } + kf::test::cliSshTarget(demo));
         QVERIFY2(r.exitCode == 0, r.err.constData());

@@ -424,6 +424,33 @@ private Q_SLOTS:
         QCOMPARE(events.last().value("details").toObject().value("step").toString(), step);
         QCOMPARE(events.last().value("details").toObject().value("status").toString(), QStringLiteral("failed"));
     }
+
+    // Issue #30: a recipe's launch goes through the one launch policy (the Server pane's, `server
+    // launch`'s): GPUs a server of ours already uses refuse it with the reason; a recipe never forces.
+    void launchThroughTheOnePolicy()
+    {
+        KF_START_DEMO_HOST(host);
+        const QString first = QString::number(kf::test::freeLocalPort());
+        auto launched = cli(QStringList { "server", "launch", "--demo", "--tp", "8", "--port", first } + target(host));
+        QVERIFY2(launched.exitCode == 0, both(launched).constData());
+        const QString job = QString::fromUtf8(launched.out.trimmed());
+        const QString second = QString::number(kf::test::freeLocalPort());
+        const QString path = m_home.filePath("launch-only.yaml");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write("kernelforge_recipe: 1\nname: a second server\n"
+                "server: {name: sglang, model_path: demo/Model, tp: 8, port: "
+            + second.toUtf8() + ", demo: true}\n");
+        f.close();
+        auto run = cli(QStringList { "recipe", "apply", path } + target(host) + QStringList { "--json" });
+        QVERIFY2(run.exitCode == 1, both(run).constData());
+        const QJsonObject last = jsonLines(run.out).last();
+        QCOMPARE(last.value("event").toString(), QStringLiteral("finished"));
+        const QString reason = last.value("reason").toString();
+        QVERIFY2(reason.startsWith("launch: refused: GPUs 0-7 already run the server KernelForge started on port "
+                     + first + " (job " + job + ")"),
+            qPrintable(reason));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliRecipe)

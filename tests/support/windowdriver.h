@@ -9,6 +9,7 @@
 #include "core/demo/demohost.h"
 #include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostmanager.h"
+#include "core/hosts/hostsessions.h"
 #include "core/ssh/sshhostconnection.h"
 #include "ui/common/elidedlabel.h"
 #include "ui/common/hostpane.h"
@@ -41,6 +42,7 @@ struct DemoWindow
 {
     HostManager hosts;
     GpuMonitorHub monitors;
+    HostSessions sessions; // each host's servers and running build, as the app has them
     AppContext ctx;
     HostConnection* host = nullptr;
     std::unique_ptr<MainWindow> window;
@@ -52,6 +54,7 @@ struct DemoWindow
         ctx.hosts = &hosts;
         ctx.demo = &demo;
         ctx.gpuMonitors = &monitors;
+        ctx.sessions = &sessions;
         host = hosts.add(demo.profile(name));
         QVERIFY(host);
         host->connectToHost();

@@ -3,6 +3,7 @@
 #include "core/demo/demohost.h"
 #include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostmanager.h"
+#include "core/server/serversession.h"
 #include "tests/support/testsupport.h"
 #include "ui/common/hostpane.h"
 #include "ui/common/hostpanestack.h"
@@ -171,8 +172,9 @@ private Q_SLOTS:
         const qint64 before = rssKiB();
         for (const QString& name : names) {
             w.selectHost(name);
-            QTRY_VERIFY_WITH_TIMEOUT(
-                qobject_cast<kf::ServerPane*>(w.pane(kf::MainWindow::Tab::Server))->client(), 10000);
+            QTRY_VERIFY_WITH_TIMEOUT(qobject_cast<kf::ServerPane*>(w.pane(kf::MainWindow::Tab::Server))->session()
+                    && qobject_cast<kf::ServerPane*>(w.pane(kf::MainWindow::Tab::Server))->session()->isPolling(),
+                10000);
         }
         // The panes' share (the GPU histories grow on their own while the streams run).
         qInfo(
@@ -182,8 +184,9 @@ private Q_SLOTS:
             qobject_cast<kf::GpuPane*>(w.pane(kf::MainWindow::Tab::Gpus))->cardCount() == 8, 30000);
         const auto servers = w.findChildren<kf::ServerPane*>();
         QCOMPARE(servers.size(), 16);
-        QCOMPARE(
-            std::count_if(servers.cbegin(), servers.cend(), [](const kf::ServerPane* p) { return p->client(); }), 1);
+        QCOMPARE(std::count_if(servers.cbegin(), servers.cend(),
+                     [](const kf::ServerPane* p) { return p->session() && p->session()->isPolling(); }),
+            1);
         QCOMPARE(monitors.monitors().size(), 16); // one nvidia-smi stream a host, shared with the fleet view
         for (auto* stack : w.findChildren<kf::HostPaneStack*>())
             QCOMPARE(stack->paneCount(), 16);

@@ -10,6 +10,7 @@
 #include "core/gpu/gpumonitor.h"
 #include "core/hosts/hostmanager.h"
 #include "core/server/serverclient.h"
+#include "core/server/serversession.h"
 #include "core/ssh/sshhostconnection.h"
 #include "tests/support/scriptedinteraction.h"
 #include "tests/support/testsupport.h"
@@ -137,7 +138,7 @@ private Q_SLOTS:
         auto* server = qobject_cast<ServerPane*>(w.pane(MainWindow::Tab::Server));
         QVERIFY(gpus && server);
         w.showTab(MainWindow::Tab::Server);
-        QTRY_VERIFY_WITH_TIMEOUT(server->client() != nullptr, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(server->session() && server->session()->isPolling(), 10000);
         w.showTab(MainWindow::Tab::Gpus);
         QTRY_VERIFY_WITH_TIMEOUT(gpus->monitor() && gpus->cardCount() > 0, 30000);
         QTRY_VERIFY_WITH_TIMEOUT(gpus->monitor()->latestTimeMs() > 0, 30000);
@@ -145,7 +146,7 @@ private Q_SLOTS:
         // Server polls that fail while the connection is down, and how they failed.
         int failedWhileDown = 0;
         QString lastServerError;
-        connect(server->client(), &ServerClient::statusUpdated, this, [&](const ServerStatus& s) {
+        connect(server->session(), &ServerSession::statusUpdated, this, [&](quint16, const ServerStatus& s) {
             if (host->state() != ConnectionState::Ready && !s.reachable) {
                 ++failedWhileDown;
                 lastServerError = s.error;

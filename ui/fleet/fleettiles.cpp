@@ -72,22 +72,45 @@ QList<int> FleetTiles::displayOrder() const
 
 QString FleetTiles::serverLine(const FleetHost& h, qint64 nowMs)
 {
-    // Prometheus: a server is its metrics; the SSH source: the Server pane's last poll.
-    if (h.serverPolledMs == 0) {
+    // Prometheus: a server is its metrics.
+    if (!h.viaSsh) {
         if (!h.serverKind.isEmpty())
             return tr("%1 · %2 tok/s · %3 running").arg(h.serverKind, num(h.serverTokensPerS), num(h.serverRunning));
-        // Prometheus scrapes no server of this host; over SSH nothing polled it yet.
-        return h.viaSsh ? tr("server –") : tr("no server metrics");
+        return tr("no server metrics");
+    }
+    // SSH: the host's servers as its ServerSession knows them, each by its port; a port where
+    // nothing answers is said only when no server of the host does.
+    QStringList serving, silent;
+    qint64 servingOldest = 0, silentOldest = 0;
+    const auto older = [](qint64& oldest, qint64 t) {
+        if (t > 0 && (oldest == 0 || t < oldest))
+            oldest = t;
+    };
+    for (const fleet::FleetServer& s : h.servers) {
+        if (s.polledMs > 0 && s.reachable) {
+            serving << (s.healthStatus == 200
+                    ? tr(":%1 healthy · %2 tok/s · %3 running").arg(s.port).arg(num(s.tokensPerS), num(s.running))
+                    : tr(":%1 starting (HTTP %2)").arg(s.port).arg(s.healthStatus));
+            older(servingOldest, s.polledMs);
+        } else if (s.jobRunning) {
+            serving << tr(":%1 starting (no answer yet)").arg(s.port);
+            older(servingOldest, s.polledMs);
+        } else if (s.polledMs > 0) {
+            silent << QString::number(s.port);
+            older(silentOldest, s.polledMs);
+        }
     }
     QString line;
-    if (!h.serverReachable)
-        line = tr("no server on port %1").arg(h.serverPort);
-    else if (h.serverHealthStatus == 200)
-        line = tr("server healthy · %1 tok/s · %2 running").arg(num(h.serverTokensPerS), num(h.serverRunning));
+    if (!serving.isEmpty())
+        line = (serving.size() == 1 ? tr("server ") : tr("%1 servers ").arg(serving.size()))
+            + serving.join(QStringLiteral(" | "));
+    else if (!silent.isEmpty())
+        line = tr("no server on port %1").arg(silent.join(QStringLiteral(", ")));
     else
-        line = tr("server starting (HTTP %1)").arg(h.serverHealthStatus);
-    // Only the selected host's server is polled: an old answer says how old it is.
-    const qint64 ageS = (nowMs - h.serverPolledMs) / 1000;
+        return tr("server –"); // nothing polled yet
+    const qint64 oldest = serving.isEmpty() ? silentOldest : servingOldest;
+    // Only the selected host's servers are polled: an old answer says how old it is.
+    const qint64 ageS = oldest > 0 ? (nowMs - oldest) / 1000 : 0;
     if (ageS >= 60)
         line += ageS < 3600 ? tr(" (%1 min ago)").arg(ageS / 60) : tr(" (%1 h ago)").arg(ageS / 3600);
     return line;

@@ -3,12 +3,14 @@
 #include "ui/fleet/fleetview.h"
 
 #include "core/fleet/fleetsource.h"
-#include "core/fleet/hostactivity.h"
 #include "core/gpu/gpumonitor.h"
 #include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostconnection.h"
 #include "core/hosts/hostmanager.h"
 #include "core/hosts/hostprofilestore.h"
+#include "core/hosts/hostsessions.h"
+#include "core/remotebuild/buildsession.h"
+#include "core/server/serversession.h"
 #include "ui/common/flowlayout.h"
 #include "ui/common/plaintext.h"
 #include "ui/fleet/fleettiles.h"
@@ -27,6 +29,33 @@
 namespace kf {
 
 using namespace fleet;
+
+namespace {
+
+// The servers a tile names: every one of ours that runs, and any port polled (the Server pane's).
+QList<FleetServer> fleetServers(const ServerSession& session)
+{
+    QList<FleetServer> out;
+    for (quint16 port : session.ports()) {
+        const ServerState* s = session.server(port);
+        if (!s->running() && !s->watched)
+            continue;
+        FleetServer f;
+        f.port = port;
+        f.polledMs = s->last.timeMs;
+        f.reachable = s->last.reachable;
+        f.healthStatus = s->last.healthStatus;
+        if (s->last.reachable && s->last.hasMetrics) {
+            f.tokensPerS = s->last.metrics.genThroughput;
+            f.running = s->last.metrics.running;
+        }
+        f.jobRunning = s->running();
+        out.append(f);
+    }
+    return out;
+}
+
+} // namespace
 
 FleetView::~FleetView()
 {
@@ -118,8 +147,8 @@ FleetView::FleetView(const AppContext& context, QWidget* parent)
         connect(context.hosts, &HostManager::hostAdded, this, &FleetView::followHost);
         connect(context.hosts, &HostManager::hostRemoved, this, &FleetView::scheduleSshUpdate);
     }
-    if (context.activity)
-        connect(context.activity, &HostActivity::changed, this, &FleetView::scheduleSshUpdate);
+    if (context.sessions)
+        connect(context.sessions, &HostSessions::changed, this, &FleetView::scheduleSshUpdate);
     updateFromSsh();
 }
 
@@ -169,20 +198,17 @@ void FleetView::updateFromSsh()
             h.tags = c->profile().tags;
             h.instances = { c->profile().destination() };
             h.viaSsh = true;
-            if (m_context.activity) {
-                if (const auto server = m_context.activity->server(h.name)) {
-                    h.serverPolledMs = server->timeMs;
-                    h.serverPort = server->port;
-                    h.serverReachable = server->reachable;
-                    h.serverHealthStatus = server->healthStatus;
-                    h.serverTokensPerS = server->tokensPerS;
-                    h.serverRunning = server->running;
-                }
-                if (const auto build = m_context.activity->build(h.name)) {
-                    h.buildJob = build->job;
-                    h.buildDone = build->done;
-                    h.buildTotal = build->total;
-                    h.buildEtaS = build->etaS;
+            if (m_context.sessions) {
+                if (ServerSession* session = m_context.sessions->serverSession(c))
+                    h.servers = fleetServers(*session);
+                if (BuildSession* build = m_context.sessions->runningBuild(c)) {
+                    const BuildProgress& p = build->progress();
+                    h.buildJob = build->jobId();
+                    if (p.done >= 0 && p.total > 0) {
+                        h.buildDone = p.done;
+                        h.buildTotal = p.total;
+                    }
+                    h.buildEtaS = p.etaS >= 0 && p.done < p.total ? p.etaS : noValue();
                 }
             }
             if (GpuMonitor* m = m_hub->monitorFor(c)) {

@@ -2,8 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/remotebuild/buildpane.h"
 
-#include "core/fleet/hostactivity.h"
 #include "core/hosts/hostconnection.h"
+#include "core/hosts/hostsessions.h"
 #include "core/jobs/remotejob.h"
 #include "core/log/secretregistry.h"
 #include "core/remotebuild/buildtree.h"
@@ -239,11 +239,7 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
         refreshJobs();
 }
 
-BuildPane::~BuildPane()
-{
-    if (m_session && m_context.activity && m_host)
-        m_context.activity->clearBuild(m_host->profile().name); // no longer followed
-}
+BuildPane::~BuildPane() = default;
 
 void BuildPane::loadProfiles()
 {
@@ -671,18 +667,14 @@ void BuildPane::attachJob(const QString& jobId, const QString& profileName)
     m_activityText = m_summary->text();
     m_tick.start();
     m_session->attach(0);
-    if (m_context.activity) // running, steps not yet known (the fleet tiles say so)
-        m_context.activity->setBuild(
-            m_host->profile().name, jobId, BuildProgress(), QDateTime::currentMSecsSinceEpoch());
+    if (m_context.sessions) // the host's running build, for the fleet tiles
+        m_context.sessions->setRunningBuild(m_host, m_session.get());
     updateButtons();
 }
 
 void BuildPane::onProgress(const BuildProgress& p)
 {
     m_chart->addProgress(p);
-    if (m_context.activity && m_session && m_host)
-        m_context.activity->setBuild(
-            m_host->profile().name, m_session->jobId(), p, QDateTime::currentMSecsSinceEpoch());
     if (p.total > 0) {
         m_bar->setRange(0, p.total);
         m_bar->setValue(p.done);
@@ -709,8 +701,6 @@ void BuildPane::onDiagnostic(const Diagnostic& d)
 
 void BuildPane::onFinished(const JobInfo& info)
 {
-    if (m_context.activity && m_host)
-        m_context.activity->clearBuild(m_host->profile().name);
     const bool ok = info.exitStatus == 0;
     const bool failed = !ok && !info.cancelled;
     const RootCause cause = m_session ? m_session->rootCause() : RootCause();

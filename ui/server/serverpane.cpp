@@ -3,12 +3,11 @@
 #include "ui/server/serverpane.h"
 
 #include "core/deploy/verifier.h"
-#include "core/fleet/hostactivity.h"
 #include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostconnection.h"
-#include "core/jobs/remotejob.h"
-#include "core/timeline/producers.h"
-#include "core/timeline/seriesrecorder.h"
+#include "core/hosts/hostsessions.h"
+#include "core/server/servergpus.h"
+#include "core/server/serversession.h"
 #include "core/transport/transportpool.h"
 #include "core/util/shellquote.h"
 #include "ui/chart/chartwindowbar.h"
@@ -35,26 +34,16 @@
 #include <QStatusBar>
 #include <QSyntaxHighlighter>
 #include <QTabWidget>
+#include <QTextCursor>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
-#include <cmath>
-#include <limits>
+#include <algorithm>
 
 namespace kf {
 
 namespace {
-
-constexpr int kPollMs = 2000;
-// Metrics further apart than this had a pause between them (host not selected, no connection):
-// the charts show a gap there instead of a line across it.
-constexpr qint64 kGapMs = 3 * kPollMs + 2000;
-
-bool isRunning(const JobInfo& j)
-{
-    return j.state == JobInfo::State::Running || j.state == JobInfo::State::Starting;
-}
 
 // Marks the lines a person looks for in a server log: errors, tracebacks, OOM.
 class LogHighlighter : public QSyntaxHighlighter
@@ -80,11 +69,32 @@ protected:
     }
 };
 
+QString jobState(const JobInfo& j)
+{
+    if (j.state == JobInfo::State::Running || j.state == JobInfo::State::Starting)
+        return ServerPane::tr("running");
+    if (j.cancelled)
+        return ServerPane::tr("stopped");
+    if (j.state == JobInfo::State::Finished)
+        return ServerPane::tr("exited (%1)").arg(j.exitStatus);
+    return toString(j.state);
+}
+
+// "healthy", "starting (HTTP 503)", "no answer yet": a server's state in one phrase.
+QString health(const ServerState& s)
+{
+    if (s.last.reachable)
+        return s.last.healthy() ? ServerPane::tr("healthy")
+                                : ServerPane::tr("starting (HTTP %1)").arg(s.last.healthStatus);
+    return s.running() ? ServerPane::tr("starting, no answer yet") : ServerPane::tr("not answering");
+}
+
 } // namespace
 
 ServerPane::ServerPane(const AppContext& context, HostConnection* host, QWidget* parent)
     : HostPane(host, parent)
     , m_context(context)
+    , m_sessions(context.sessions ? context.sessions : new HostSessions(this))
     , m_demo(new QCheckBox(tr("Demo server"), this))
     , m_model(new QLineEdit(this))
     , m_tp(new QSpinBox(this))
@@ -100,7 +110,7 @@ ServerPane::ServerPane(const AppContext& context, HostConnection* host, QWidget*
 {
     m_confirm = [this](const QString& question) {
         return QMessageBox::question(
-                   this, tr("Stop server"), question, QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel)
+                   this, tr("Server"), question, QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel)
             == QMessageBox::Yes;
     };
     auto* page = this;
@@ -160,31 +170,32 @@ ServerPane::ServerPane(const AppContext& context, HostConnection* host, QWidget*
         QList<std::pair<QString, int>> series;
     };
     const QList<Def> defs = {
-        { tr("Generation throughput"), tr("tok/s"), { { tr("tokens/s"), Throughput } } },
-        { tr("Requests"), QString(), { { tr("running"), Running }, { tr("queued"), Queued } } },
-        { tr("KV cache used"), QStringLiteral("%"), { { tr("KV cache"), KvUsage } } },
-        { tr("Prefix cache hit rate"), QStringLiteral("%"), { { tr("hit rate"), HitRate } } },
+        { tr("Generation throughput"), tr("tok/s"), { { tr("tokens/s"), int(ServerSeries::Throughput) } } },
+        { tr("Requests"), QString(),
+            { { tr("running"), int(ServerSeries::Running) }, { tr("queued"), int(ServerSeries::Queued) } } },
+        { tr("KV cache used"), QStringLiteral("%"), { { tr("KV cache"), int(ServerSeries::KvUsage) } } },
+        { tr("Prefix cache hit rate"), QStringLiteral("%"), { { tr("hit rate"), int(ServerSeries::HitRate) } } },
         { tr("Time to first token"), tr("ms"),
-            { { QStringLiteral("p50"), TtftP50 }, { QStringLiteral("p95"), TtftP95 } } },
+            { { QStringLiteral("p50"), int(ServerSeries::TtftP50) },
+                { QStringLiteral("p95"), int(ServerSeries::TtftP95) } } },
         { tr("Inter-token latency"), tr("ms"),
-            { { QStringLiteral("p50"), ItlP50 }, { QStringLiteral("p95"), ItlP95 } } },
+            { { QStringLiteral("p50"), int(ServerSeries::ItlP50) },
+                { QStringLiteral("p95"), int(ServerSeries::ItlP95) } } },
     };
     for (int i = 0; i < defs.size(); ++i) {
         auto* chart = new TimeChart(chartBox);
         chart->setTitle(defs[i].title);
         chart->setUnit(defs[i].unit);
-        for (int s = 0; s < defs[i].series.size(); ++s)
-            chart->addSeries(defs[i].series[s].first, TimeChart::paletteColor(s == 0 ? 0 : 3));
-        QList<int> ids;
-        for (const auto& p : defs[i].series)
-            ids.append(p.second);
-        chart->setProperty("kfSeries", QVariant::fromValue(ids));
-        // Export writes everything the pane holds of the chart's series, not the window drawn.
-        chart->setHistorySource([this, chart, ids] {
+        chart->setEmptyText(tr("No server of this host has sent metrics yet"));
+        // Export writes everything the session holds of the chart's series, not the window drawn.
+        chart->setHistorySource([this, chart, i] {
             QList<CsvSeries> out;
-            for (int k = 0; k < ids.size(); ++k)
+            const QList<ChartSeries>& drawn = m_chartSeries.value(i);
+            for (int k = 0; k < drawn.size(); ++k) {
+                const ServerState* s = m_session ? m_session->server(drawn[k].port) : nullptr;
                 out.append({ chart->title(), chart->seriesName(k), chart->unit(),
-                    m_series.empty() ? QList<QPointF>() : m_series[size_t(ids[k])].history() });
+                    s && !s->series.empty() ? s->series[size_t(drawn[k].kind)].history() : QList<QPointF>() });
+            }
             return out;
         });
         if (defs[i].unit == QStringLiteral("%"))
@@ -192,6 +203,8 @@ ServerPane::ServerPane(const AppContext& context, HostConnection* host, QWidget*
         chart->setMinimumHeight(120); // two rows and the log fit a 640 px window
         grid->addWidget(chart, i / 3, i % 3);
         m_charts.append(chart);
+        m_chartKinds.append(defs[i].series);
+        m_chartSeries.append(QList<ChartSeries>());
     }
     m_chartBar->setCharts(m_charts, chartBox, QStringLiteral("server"));
     connect(m_chartBar, &ChartWindowBar::windowChanged, this, &ServerPane::refreshCharts);
@@ -201,14 +214,14 @@ ServerPane::ServerPane(const AppContext& context, HostConnection* host, QWidget*
     m_log->setMaximumBlockCount(10000);
     m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_log->setPlaceholderText(tr("The server log appears here once KernelForge launched the server."));
+    m_log->setPlaceholderText(tr("The log of the server KernelForge started on this port appears here."));
     new LogHighlighter(m_log->document());
     // The servers KernelForge started on this host (builds are the Build tab's).
     m_servers->setObjectName(QStringLiteral("serverJobs"));
     m_servers->setHeaderLabels({ tr("Job"), tr("Port"), tr("State"), tr("Started"), tr("Command") });
     m_servers->setRootIsDecorated(false);
     m_servers->setUniformRowHeights(true);
-    m_servers->setToolTip(tr("Double-click a server to follow it (its port becomes the pane's)."));
+    m_servers->setToolTip(tr("Double-click a server to show it (its port becomes the pane's)."));
     auto* lower = new QTabWidget(split);
     // The log with, above it, what in it explains a failure (a JIT that failed, no kernel image, ...).
     auto* logPage = new QWidget(lower);
@@ -233,38 +246,28 @@ ServerPane::ServerPane(const AppContext& context, HostConnection* host, QWidget*
     views->setCornerWidget(m_chartBar, Qt::TopRightCorner);
     connect(views, &QTabWidget::currentChanged, m_chartBar,
         [this, views, split](int) { m_chartBar->setVisible(views->currentWidget() == split); });
-    m_bench->setServerPort(quint16(m_port->value()));
-    connect(m_port, &QSpinBox::valueChanged, m_bench, [this](int port) { m_bench->setServerPort(quint16(port)); });
+    m_bench->setServerPort(port());
     pageLayout->addWidget(views, 1);
 
     m_launch->setObjectName(QStringLiteral("launchServer"));
     m_stop->setObjectName(QStringLiteral("stopServer"));
     connect(m_launch, &QPushButton::clicked, this, &ServerPane::launch);
     connect(m_stop, &QPushButton::clicked, this, &ServerPane::stop);
-    connect(m_port, &QSpinBox::valueChanged, this, [this] {
-        // Another port is another server: the followed job (of the old port) is let go, and
-        // the charts break here.
-        dropJob();
-        m_portState = ServerScan::Port::Unknown;
-        m_portScanned = false;
-        m_portAnswers = false;
-        appendGap(QDateTime::currentMSecsSinceEpoch());
-        restartClient();
-        scan();
-        updateActions();
-    });
+    connect(m_port, &QSpinBox::valueChanged, this, &ServerPane::onPortChanged);
     connect(m_tp, &QSpinBox::valueChanged, this, &ServerPane::updateActions);
+    connect(m_extra, &QLineEdit::textChanged, this, &ServerPane::updateActions);
     connect(m_demo, &QCheckBox::toggled, this, [this](bool on) {
         if (on && m_model->text().isEmpty())
             setProfile(ServerLaunchProfile::demoProfile());
     });
     connect(m_servers, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
         const auto job = item->data(0, Qt::UserRole).value<JobInfo>();
-        const quint16 port = serverJobPort(job).value_or(quint16(m_port->value()));
-        if (port != m_port->value())
-            m_port->setValue(port); // the scan that follows adopts its running server
-        else if (job.id != m_jobId)
-            followJob(job);
+        if (const auto p = serverJobPort(job))
+            m_port->setValue(*p);
+    });
+    connect(m_sessions, &HostSessions::serverSessionAdded, this, [this](HostConnection* h) {
+        if (h == m_host)
+            bind();
     });
     connect(host, &HostConnection::stateChanged, this, &ServerPane::onHostState);
     // The demo server runs the demo SGLang; any other host starts with the plain profile.
@@ -281,7 +284,7 @@ ServerLaunchProfile ServerPane::profile() const
     p.demo = m_demo->isChecked();
     p.modelPath = m_model->text().trimmed().isEmpty() ? m_model->placeholderText() : m_model->text().trimmed();
     p.tp = m_tp->value();
-    p.port = quint16(m_port->value());
+    p.port = port();
     p.extraArgs = shellSplit(m_extra->text());
     return p;
 }
@@ -295,11 +298,16 @@ void ServerPane::setProfile(const ServerLaunchProfile& p)
     m_extra->setText(shellJoin(p.extraArgs));
 }
 
+quint16 ServerPane::port() const
+{
+    return quint16(m_port->value());
+}
+
 void ServerPane::setJobRoot(const QString& root)
 {
     m_jobRoot = root;
-    dropJob();
-    scan();
+    if (m_session && m_session->jobRoot() != root)
+        m_session->setJobRoot(root);
 }
 
 void ServerPane::setActive(bool active)
@@ -307,18 +315,12 @@ void ServerPane::setActive(bool active)
     if (active == isActive())
         return;
     HostPane::setActive(active);
-    // Only the selected host's server is polled (as many polls as one pane made before);
-    // the charts show the unselected time as a gap. The log tail resumes where it stopped.
-    if (active) {
-        restartClient();
+    // Only the selected host's servers are polled (the charts show the unselected time as a gap);
+    // the session's log tails resume where they stopped.
+    if (m_session)
+        m_session->setPolling(this, active);
+    if (active)
         checkVerification(); // a build verified since may have changed it
-        if (m_job && m_jobRunning && !m_job->isAttached())
-            m_job->attach(m_job->offset());
-    } else {
-        m_client.reset();
-        if (m_job)
-            m_job->detach();
-    }
 }
 
 bool ServerPane::isReady() const
@@ -338,56 +340,99 @@ int ServerPane::gpuCount() const
     return monitor->latest().isEmpty() ? -1 : int(monitor->latest().size());
 }
 
+ServerSession* ServerPane::session() const
+{
+    return m_session;
+}
+
+QString ServerPane::jobId() const
+{
+    const ServerState* s = m_session ? m_session->server(port()) : nullptr;
+    return s && s->job ? s->job->id : QString();
+}
+
+bool ServerPane::isServerRunning() const
+{
+    const ServerState* s = m_session ? m_session->server(port()) : nullptr;
+    return s && s->running();
+}
+
+ServerStatus ServerPane::lastStatus() const
+{
+    const ServerState* s = m_session ? m_session->server(port()) : nullptr;
+    return s ? s->last : ServerStatus();
+}
+
+void ServerPane::bind()
+{
+    if (m_session || !m_host)
+        return;
+    ServerSession* s = m_sessions->serverSession(m_host);
+    if (!s || m_session)
+        return; // none yet, or bound meanwhile (serverSessionAdded, emitted as it was made)
+    m_session = s;
+    connect(s, &ServerSession::serversChanged, this, [this] {
+        showServers();
+        refreshCharts();
+        showStatus();
+        updateActions();
+    });
+    connect(s, &ServerSession::scanned, this, &ServerPane::onScanned);
+    connect(s, &ServerSession::statusUpdated, this, [this](quint16, const ServerStatus& status) {
+        m_lastTime = std::max(m_lastTime, status.timeMs);
+        refreshCharts();
+        showStatus();
+        updateActions();
+    });
+    connect(s, &ServerSession::logReceived, this, [this](quint16 at, const QByteArray& data) {
+        if (at != port())
+            return;
+        m_diagnosis->feed(data);
+        QString text = QString::fromUtf8(data);
+        if (text.endsWith(u'\n'))
+            text.chop(1);
+        m_log->appendPlainText(text);
+    });
+    connect(s, &ServerSession::launchFinished, this, &ServerPane::onLaunchFinished);
+    connect(s, &ServerSession::stopFailed, this, [this](quint16 at, const QString& error) {
+        m_launchNote = tr("Stop on port %1 failed: %2").arg(at).arg(error);
+        showStatus();
+        updateActions();
+    });
+    connect(s, &ServerSession::serverEnded, this, &ServerPane::onServerEnded);
+    if (!m_jobRoot.isEmpty() && s->jobRoot() != m_jobRoot)
+        s->setJobRoot(m_jobRoot);
+    s->setWatchedPort(port());
+    if (isActive())
+        s->setPolling(this, true);
+    showLog();
+    showServers();
+    refreshCharts();
+    showStatus();
+    updateActions();
+    if (s->scannedOnce())
+        onScanned(); // scanned before this pane was made (the fleet view asked first)
+}
+
 void ServerPane::onHostState(ConnectionState state)
 {
     if (state == ConnectionState::Ready) {
-        if (!m_client)
-            restartClient();
-        scan();
-    } else if (!m_client) {
-        // Polls go on while reconnecting (they fail at once); without any, say why here.
-        m_status->setText(
-            tr("Not connected to %1: whether a server runs is not known.").arg(m_host->profile().name.toHtmlEscaped()));
-        m_summary->clear();
+        bind();
+        checkVerification();
     }
+    showStatus();
     updateActions();
 }
 
-void ServerPane::restartClient()
+void ServerPane::onPortChanged()
 {
-    m_client.reset();
-    if (!isActive() || !isReady())
-        return;
-    m_status->setText(tr("Looking for a server on port %1…").arg(m_port->value()));
-    m_client = std::make_unique<ServerClient>(m_host->transport(), quint16(m_port->value()));
-    connect(m_client.get(), &ServerClient::statusUpdated, this, &ServerPane::onStatus);
-    if (timeline::SeriesRecorder* recorder = m_context.timelineSeries) // tok/s under the Timeline's markers
-        connect(m_client.get(), &ServerClient::statusUpdated, recorder,
-            [recorder, host = m_host->transport()->describe()](
-                const ServerStatus& s) { recorder->addServerStatus(host, s); });
-    m_client->start(kPollMs);
-}
-
-void ServerPane::scan()
-{
-    if (!isReady())
-        return;
-    const auto transport = m_host->transport();
-    const auto port = quint16(m_port->value());
-    const QString root = m_jobRoot;
-    checkVerification();
-    m_scans.cancelAll();
-    m_scans.track(
-        QtConcurrent::run(transportPool(), [transport, port, root] { return scanServers(*transport, port, root); }),
-        [this](const Result<ServerScan>& r) {
-            if (!r) {
-                m_portState = ServerScan::Port::Unknown;
-                m_status->setToolTip(plainToolTip(r.error()));
-            } else {
-                onScan(*r);
-            }
-            Q_EMIT scanned();
-        });
+    m_bench->setServerPort(port());
+    m_launchNote.clear();
+    if (m_session)
+        m_session->setWatchedPort(port());
+    showLog();
+    showStatus();
+    updateActions();
 }
 
 void ServerPane::showEvent(QShowEvent* event)
@@ -408,38 +453,30 @@ void ServerPane::checkVerification()
         });
 }
 
-void ServerPane::onScan(const ServerScan& scan)
+void ServerPane::onScanned()
 {
-    if (scan.port != m_port->value())
-        return;
-    m_portState = scan.portState;
-    m_portScanned = true;
-    showServers(scan.servers);
-    const std::optional<JobInfo> running = scan.running();
-    if (running && running->id != m_jobId)
-        followJob(*running); // adopted: launched before a reconnect, a restart, or by another window
-    if (!m_adopted) {
+    if (!m_adopted && m_session && m_session->scannedOnce()) {
         m_adopted = true;
-        const QList<JobInfo> elsewhere = scan.runningServers();
-        if (!running && !m_jobRunning && !elsewhere.isEmpty())
-            m_port->setValue(serverJobPort(elsewhere.first()).value_or(scan.port));
+        // Nothing of ours on the pane's port but a server elsewhere: show that one.
+        const QList<quint16> running = m_session->runningPorts();
+        if (!running.isEmpty() && !running.contains(port()))
+            m_port->setValue(running.first());
     }
+    showServers();
+    showStatus();
     updateActions();
-    if (m_client && m_client->port() == m_port->value())
-        showStatus(m_client->last());
+    Q_EMIT scanned();
 }
 
-void ServerPane::showServers(const QList<JobInfo>& servers)
+void ServerPane::showServers()
 {
     m_servers->clear();
-    for (const JobInfo& j : servers) {
-        const QString state = isRunning(j)        ? tr("running")
-            : j.cancelled                         ? tr("stopped")
-            : j.state == JobInfo::State::Finished ? tr("exited (%1)").arg(j.exitStatus)
-                                                  : toString(j.state);
-        const quint16 port = serverJobPort(j).value_or(0);
+    if (!m_session)
+        return;
+    for (const JobInfo& j : m_session->jobs()) {
+        const quint16 at = serverJobPort(j).value_or(0);
         auto* item = new QTreeWidgetItem(m_servers,
-            { j.id, QString::number(port), state,
+            { j.id, QString::number(at), jobState(j),
                 j.started.isValid() ? j.started.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")) : QString(),
                 j.command });
         item->setData(0, Qt::UserRole, QVariant::fromValue(j));
@@ -451,227 +488,229 @@ void ServerPane::showServers(const QList<JobInfo>& servers)
 
 void ServerPane::launch()
 {
-    if (!isReady() || m_launching)
+    startLaunch(false);
+}
+
+void ServerPane::startLaunch(bool force)
+{
+    if (!isReady() || !m_session || m_session->isLaunching())
         return;
     const ServerLaunchProfile p = profile();
-    const int gpus = gpuCount();
-    if (const Result<void> tp = checkTensorParallel(p.tp, gpus); !tp) {
+    QString refused;
+    if (const Result<void> fits = checkServerFits(p, gpuCount()); !fits)
+        refused = fits.error();
+    else if (!m_verifyBlock.isEmpty())
+        refused = m_verifyBlock; // the window does not go past a failed verification (the CLI's --force does)
+    if (!refused.isEmpty()) {
+        m_launchNote = tr("Not launched: %1").arg(refused);
+        showStatus();
         updateActions();
-        Q_EMIT launchFailed(tp.error());
+        Q_EMIT launchFailed(refused);
         return;
     }
-    m_launching = true;
+    m_launchNote.clear();
+    LaunchRequest request;
+    request.profile = p;
+    request.force = force;
+    m_session->launch(request);
+    showStatus();
     updateActions();
-    m_status->setText(tr("Starting: %1").arg(p.command().toHtmlEscaped()));
-    const auto transport = m_host->transport();
-    const QString root = m_jobRoot;
-    m_requests.track(QtConcurrent::run(transportPool(),
-                         [transport, p, root, gpus] {
-                             if (const QString why = deploy::launchBlockedBecause(transport->describe());
-                                 !why.isEmpty())
-                                 return Result<JobInfo>::failure(why);
-                             return launchServer(*transport, p, root, gpus);
-                         }),
-        [this](const Result<JobInfo>& r) {
-            m_launching = false;
-            if (!r) {
-                m_status->setText(tr("Not launched: %1").arg(r.error().toHtmlEscaped()));
-                updateActions();
-                scan();
-                Q_EMIT launchFailed(r.error());
-                return;
-            }
-            followJob(*r);
-            scan();
-            Q_EMIT launched(r->id);
-        });
 }
 
-void ServerPane::followJob(const JobInfo& job)
+void ServerPane::onLaunchFinished(quint16 at, const LaunchAttempt& attempt, const QString& error)
 {
-    dropJob();
-    m_jobId = job.id;
-    m_jobRunning = isRunning(job);
-    m_log->clear();
-    m_diagnosis->reset();
-    m_job = std::make_unique<RemoteJob>(m_host->transport(), job.id, m_jobRoot);
-    connect(m_job.get(), &RemoteJob::logReceived, this, [this](qint64, const QByteArray& data) {
-        m_diagnosis->feed(data);
-        QString text = QString::fromUtf8(data);
-        if (text.endsWith(u'\n'))
-            text.chop(1);
-        m_log->appendPlainText(text);
-    });
-    connect(m_job.get(), &RemoteJob::finished, this, &ServerPane::onJobFinished);
-    connect(m_job.get(), &RemoteJob::failed, this, [this](const QString& error) {
-        m_jobRunning = false;
-        m_log->appendPlainText(tr("[KernelForge] cannot follow the server: %1").arg(error));
+    if (!error.isEmpty()) {
+        m_launchNote = tr("Not launched: %1").arg(error);
+        showStatus();
         updateActions();
-    });
-    if (isActive())
-        m_job->attach(0);
+        Q_EMIT launchFailed(error);
+        return;
+    }
+    if (!attempt.job) {
+        // Refused for what a person may decide to go past: GPUs in use (or a verification since).
+        const QString reasons = attempt.refusals.join(QStringLiteral("; "));
+        if (at == port()
+            && m_confirm(tr("Launch the server on port %1 anyway?\n\n%2\n\nA second server on the same "
+                            "GPUs usually fails once it loads its model (out of memory).")
+                             .arg(at)
+                             .arg(attempt.refusals.join(QStringLiteral("\n")))))
+            return startLaunch(true);
+        m_launchNote = tr("Not launched: %1").arg(reasons);
+        showStatus();
+        updateActions();
+        Q_EMIT launchFailed(reasons);
+        return;
+    }
+    QStringList said;
+    if (!attempt.refusals.isEmpty())
+        said << tr("launched although %1").arg(attempt.refusals.join(QStringLiteral("; ")));
+    said << attempt.notes;
+    m_launchNote = said.join(QStringLiteral("; "));
+    if (at == port())
+        showLog();
+    showStatus();
     updateActions();
-    if (m_client)
-        showStatus(m_client->last());
+    Q_EMIT launched(attempt.job->id);
 }
 
-void ServerPane::dropJob()
+void ServerPane::onServerEnded(const JobInfo& info)
 {
-    m_job.reset();
-    m_jobId.clear();
-    m_jobRunning = false;
-    m_stopping = false;
-}
-
-void ServerPane::onJobFinished(const JobInfo& info)
-{
-    if (const auto transport = m_host ? m_host->transport() : nullptr)
-        timeline::recordServerStopped(transport->describe(), info.id, info.exitStatus, info.cancelled);
-    const bool wasRunning = m_jobRunning;
-    m_jobRunning = false;
-    m_stopping = false;
-    const int port = serverJobPort(info).value_or(quint16(m_port->value()));
+    const int at = serverJobPort(info).value_or(0);
+    const QString name = m_host ? m_host->profile().name : QString();
     const QString message = info.cancelled
-        ? tr("Server on port %1 of %2 (job %3) stopped").arg(port).arg(m_host->profile().name, info.id)
-        : tr("Server on port %1 of %2 (job %3) exited with status %4")
-              .arg(port)
-              .arg(m_host->profile().name, info.id)
-              .arg(info.exitStatus);
-    m_log->appendPlainText(QStringLiteral("[KernelForge] ") + message);
-    if (wasRunning) {
+        ? tr("Server on port %1 of %2 (job %3) stopped").arg(at).arg(name, info.id)
+        : tr("Server on port %1 of %2 (job %3) exited with status %4").arg(at).arg(name, info.id).arg(info.exitStatus);
+    if (at == port())
+        m_launchNote.clear(); // "Stopping…" is over
+    showStatus();
+    if (isActive())
         if (auto* window = qobject_cast<QMainWindow*>(this->window()))
             window->statusBar()->showMessage(message, 30000);
-        Q_EMIT serverEnded(info, message);
-    }
-    scan();
-    updateActions();
+    Q_EMIT serverEnded(info, message);
 }
 
 void ServerPane::stop()
 {
-    if (!isReady() || !m_jobRunning || m_stopping)
+    const ServerState* s = m_session ? m_session->server(port()) : nullptr;
+    if (!isReady() || !s || !s->running() || s->stopping)
         return;
-    const QString id = m_jobId;
+    const QString id = s->job->id;
+    const quint16 at = port();
     if (!m_confirm(tr("Stop the server on port %1 of %2 (job %3)? Requests in flight are dropped.")
-                       .arg(m_port->value())
+                       .arg(at)
                        .arg(m_host->profile().name, id)))
         return;
-    m_stopping = true;
+    m_session->stop(at);
+    m_launchNote = tr("Stopping the server on port %1 (job %2)…").arg(at).arg(id);
+    showStatus();
     updateActions();
-    m_status->setText(tr("Stopping the server (job %1)…").arg(id));
-    const auto transport = m_host->transport();
-    const QString root = m_jobRoot;
-    m_requests.track(
-        QtConcurrent::run(transportPool(), [transport, id, root] { return stopServer(*transport, id, root); }),
-        [this](const Result<void>& s) {
-            if (s)
-                return; // the job's end comes through its log stream (onJobFinished)
-            m_stopping = false;
-            m_status->setText(tr("Stop failed: %1").arg(s.error().toHtmlEscaped()));
-            updateActions();
-        });
 }
 
 void ServerPane::updateActions()
 {
-    const bool ready = isReady();
-    const Result<void> tp = checkTensorParallel(m_tp->value(), gpuCount());
-    const bool taken = !m_jobRunning && (m_portState == ServerScan::Port::Listening || m_portAnswers);
-    const int port = m_port->value();
+    const bool ready = isReady() && m_session;
+    const quint16 at = port();
+    const ServerState* s = m_session ? m_session->server(at) : nullptr;
+    const bool running = s && s->running();
+    const bool launching = m_session && m_session->isLaunching();
+    const Result<void> fits = checkServerFits(profile(), gpuCount());
+    const bool taken = !running
+        && ((m_session && m_session->watchedPort() == at
+                && m_session->watchedPortState() == ServerScan::Port::Listening)
+            || (s && s->last.reachable));
     QString hint;
-    if (!ready)
+    bool problem = false;
+    if (!ready) {
         hint = tr("Connect to %1 to launch a server.").arg(m_host ? m_host->profile().name : QString());
-    else if (!tp)
-        hint = tp.error();
-    else if (!m_verifyBlock.isEmpty() && !m_jobRunning)
+    } else if (!fits) {
+        hint = fits.error();
+        problem = true;
+    } else if (running) {
+        // The status line says the server runs; nothing here to fix.
+    } else if (!m_verifyBlock.isEmpty()) {
         hint = tr("Launch is refused: %1 (Build tab, Verify).").arg(m_verifyBlock);
-    else if (m_jobRunning)
-        hint = tr(
-            "The server KernelForge started on port %1 (job %2) is running: Stop it first, or choose another port.")
-                   .arg(port)
-                   .arg(m_jobId);
-    else if (taken)
-        hint = tr("Port %1 is in use on this host by a program KernelForge did not start: choose another port.")
-                   .arg(port);
-    const bool verified = m_verifyBlock.isEmpty();
-    m_launch->setEnabled(ready && !m_launching && tp && !m_jobRunning && !taken && verified);
-    m_stop->setEnabled(ready && m_jobRunning && !m_stopping);
-    m_stop->setToolTip(m_jobRunning ? tr("Stop job %1").arg(m_jobId) : tr("No server of ours runs on this port"));
-    // Red for what must change before a launch (TP, the port); plain for "it is running".
-    const bool problem = ready && (!tp || (!m_jobRunning && (taken || !verified)));
+        problem = true;
+    } else if (taken) {
+        hint
+            = tr("Port %1 is in use on this host by a program KernelForge did not start: choose another port.").arg(at);
+        problem = true;
+    } else if (const auto wanted = serverGpus(profile()); wanted && m_session) {
+        // What Launch will ask about: GPUs another server of ours already uses (its command as listed).
+        QStringList busy;
+        for (quint16 other : m_session->runningPorts()) {
+            const ServerState* o = m_session->server(other);
+            const auto used = serverGpus(shellSplit(o->job->command));
+            QList<int> both;
+            for (int g : *wanted)
+                if (used && used->contains(g))
+                    both << g;
+            if (!both.isEmpty())
+                busy << tr("GPUs %1 run the server on port %2 (job %3)")
+                            .arg(gpuRangeText(both))
+                            .arg(other)
+                            .arg(o->job->id);
+        }
+        if (!busy.isEmpty())
+            hint = busy.join(QStringLiteral("; ")) + tr(": Launch will ask before starting another server on them.");
+    }
+    m_launch->setEnabled(ready && !launching && fits && !running && !taken && m_verifyBlock.isEmpty());
+    m_launch->setToolTip(running ? tr("The server KernelForge started on port %1 (job %2) runs; choose another port "
+                                      "to launch a second server.")
+                                       .arg(at)
+                                       .arg(s->job->id)
+                                 : QString());
+    // Stop means something only for a running server of ours on the port.
+    m_stop->setEnabled(ready && running && !s->stopping);
+    m_stop->setToolTip(
+        running ? tr("Stop job %1").arg(s->job->id) : tr("No server KernelForge started runs on port %1").arg(at));
     m_launchHint->setStyleSheet(problem ? QStringLiteral("color: #c0392b;") : QString());
     m_launchHint->setText(hint);
     m_launchHint->setVisible(!hint.isEmpty());
-    m_tp->setStyleSheet(tp ? QString() : QStringLiteral("QSpinBox { border: 1px solid #c0392b; }"));
-    m_tp->setToolTip(tp ? QString() : tp.error());
+    m_tp->setStyleSheet(fits ? QString() : QStringLiteral("QSpinBox { border: 1px solid #c0392b; }"));
+    m_tp->setToolTip(fits ? QString() : fits.error());
 }
 
-void ServerPane::onStatus(const ServerStatus& s)
+void ServerPane::showStatus()
 {
-    m_lastTime = s.timeMs;
-    if (m_context.activity && m_host) // the fleet tile's server line
-        m_context.activity->setServer(m_host->profile().name, s);
-    if (m_portAnswers && !s.reachable)
-        scan(); // the server went away: ours ended, or the port is free again
-    m_portAnswers = s.reachable;
-    if (!s.reachable || !s.hasMetrics) {
-        appendGap(s.timeMs);
-    } else {
-        if (m_lastPointTime > 0 && s.timeMs - m_lastPointTime > kGapMs)
-            appendGap(m_lastPointTime + 1);
-        m_lastPointTime = s.timeMs;
-        const ServerMetrics& m = s.metrics;
-        const double values[SeriesCount]
-            = { m.genThroughput, m.running, m.queued, m.kvUsage * 100, m.cacheHitRate * 100,
-                  // A quantile above the last finite bucket has no value to plot (a gap, not the bound).
-                  m.ttftP50.estimate() * 1000, m.ttftP95.estimate() * 1000, m.itlP50.estimate() * 1000,
-                  m.itlP95.estimate() * 1000 };
-        if (m_series.empty())
-            m_series.resize(SeriesCount);
-        for (int i = 0; i < SeriesCount; ++i)
-            m_series[size_t(i)].append(s.timeMs, values[i]);
-    }
-    showStatus(s);
-    updateActions();
-    refreshCharts();
-}
-
-void ServerPane::showStatus(const ServerStatus& s)
-{
-    if (s.timeMs == 0) // no poll yet
-        return;
-    if (!s.reachable) {
-        const QString name = m_host ? m_host->profile().name.toHtmlEscaped() : QString();
-        if (!isReady())
-            m_status->setText(tr("Not connected to %1: whether a server runs is not known.").arg(name));
-        else if (m_jobRunning)
-            m_status->setText(
-                tr("Starting: job %1 runs, nothing answers on port %2 yet.").arg(m_jobId.toHtmlEscaped()).arg(s.port));
-        else if (m_portState == ServerScan::Port::Listening)
-            m_status->setText(tr("Port %1 is in use on this host, but no HTTP server answers there through the SSH "
-                                 "tunnel (%2).")
-                                  .arg(s.port)
-                                  .arg(s.error.toHtmlEscaped()));
+    const QString name = m_host ? m_host->profile().name.toHtmlEscaped() : QString();
+    const quint16 at = port();
+    const ServerState* s = m_session ? m_session->server(at) : nullptr;
+    QString head;
+    if (!isReady()) {
+        head = tr("Not connected to %1: whether a server runs is not known.").arg(name);
+    } else if (m_session && m_session->isLaunching()) {
+        head = tr("Launching on port %1…").arg(at);
+    } else if (!s || s->last.timeMs == 0) {
+        head = s && s->running()
+            ? tr("Launched: job %1 runs; asking port %2 for its status…").arg(s->job->id.toHtmlEscaped()).arg(at)
+            : tr("Looking for a server on port %1…").arg(at);
+    } else if (!s->last.reachable) {
+        if (s->running())
+            head = tr("Starting: job %1 runs, nothing answers on port %2 yet.").arg(s->job->id.toHtmlEscaped()).arg(at);
+        else if (m_session->watchedPort() == at && m_session->watchedPortState() == ServerScan::Port::Listening)
+            head = tr("Port %1 is in use on this host, but no HTTP server answers there through the SSH tunnel (%2).")
+                       .arg(at)
+                       .arg(s->last.error.toHtmlEscaped());
         else
-            m_status->setText(tr("No server on port %1 (Launch one, or set the port).").arg(s.port));
-        m_status->setToolTip(plainToolTip(s.error));
+            head = tr("No server on port %1 (Launch one, or set the port).").arg(at);
+    } else {
+        head = s->last.healthy() ? tr("<b style='color:#2ca02c'>healthy</b>")
+                                 : tr("<b style='color:#c07000'>starting (HTTP %1)</b>").arg(s->last.healthStatus);
+        if (!s->last.modelPath.isEmpty())
+            head += QStringLiteral(" · %1").arg(s->last.modelPath.toHtmlEscaped());
+        if (s->last.tpSize)
+            head += tr(" · TP %1").arg(s->last.tpSize);
+        head += tr(" · port %1").arg(at);
+        if (s->running())
+            head += tr(" · started by KernelForge (job %1)").arg(s->job->id.toHtmlEscaped());
+        else if (m_session->scannedOnce())
+            head += tr(" · not started by KernelForge");
+    }
+    QStringList lines { head };
+    if (!m_launchNote.isEmpty())
+        lines << QStringLiteral("<i>%1</i>").arg(m_launchNote.toHtmlEscaped());
+    // The host's other servers: the pane's port is one of them, never the host's whole state.
+    if (m_session && isReady()) {
+        QStringList others;
+        for (quint16 other : m_session->ports()) {
+            const ServerState* o = m_session->server(other);
+            if (other == at || !(o->running() || (o->watched && o->last.reachable)))
+                continue;
+            others << tr("%1: %2%3")
+                          .arg(o->label().toHtmlEscaped(), health(*o),
+                              o->running() ? tr(" (job %1)").arg(o->job->id.toHtmlEscaped()) : QString());
+        }
+        if (!others.isEmpty())
+            lines << tr("Also on this host: %1").arg(others.join(QStringLiteral("; ")));
+    }
+    m_status->setText(lines.join(QStringLiteral("<br>")));
+    m_status->setToolTip(plainToolTip(
+        s && !s->last.reachable ? s->last.error : m_session ? m_session->lastScanError() : QString()));
+    if (!s || !s->last.reachable) {
         m_summary->clear();
         return;
     }
-    m_status->setToolTip(QString());
-    QString head = s.healthy() ? tr("<b style='color:#2ca02c'>healthy</b>")
-                               : tr("<b style='color:#c07000'>starting (HTTP %1)</b>").arg(s.healthStatus);
-    if (!s.modelPath.isEmpty())
-        head += QStringLiteral(" · %1").arg(s.modelPath.toHtmlEscaped());
-    if (s.tpSize)
-        head += tr(" · TP %1").arg(s.tpSize);
-    head += tr(" · port %1").arg(s.port);
-    if (m_jobRunning)
-        head += tr(" · started by KernelForge (job %1)").arg(m_jobId.toHtmlEscaped());
-    else if (m_portScanned)
-        head += tr(" · not started by KernelForge");
-    m_status->setText(head);
-    const ServerMetrics& m = s.metrics;
+    const ServerMetrics& m = s->last.metrics;
     auto f = [](double v, double scale, int prec, const QString& unit) {
         return hasValue(v) ? QString::number(v * scale, 'f', prec) + unit : QStringLiteral("–");
     };
@@ -686,37 +725,83 @@ void ServerPane::showStatus(const ServerStatus& s)
     m_summary->setText(summary);
 }
 
-void ServerPane::appendGap(qint64 timeMs)
+void ServerPane::showLog()
 {
-    // One NaN after the last value is enough to break the line; none before any data.
-    if (m_series.empty())
-        return;
-    const SeriesBuffer& first = m_series[Throughput];
-    if (first.isEmpty() || std::isnan(first.lastValue()) || timeMs <= first.lastTime())
-        return;
-    for (auto& s : m_series)
-        s.append(timeMs, std::numeric_limits<double>::quiet_NaN());
+    const ServerState* s = m_session ? m_session->server(port()) : nullptr;
+    m_diagnosis->reset();
+    if (s)
+        m_diagnosis->feed(s->log);
+    QString text = s ? QString::fromUtf8(s->log) : QString();
+    if (text.endsWith(u'\n'))
+        text.chop(1);
+    m_log->setPlainText(text);
+    m_log->moveCursor(QTextCursor::End);
+}
+
+void ServerPane::rebuildSeries(const QList<quint16>& ports)
+{
+    m_chartedPorts = ports;
+    for (int i = 0; i < m_charts.size(); ++i) {
+        TimeChart* chart = m_charts[i];
+        const auto& kinds = m_chartKinds[i];
+        chart->clearSeries();
+        m_chartSeries[i].clear();
+        for (int p = 0; p < ports.size(); ++p) {
+            const QString label = m_session->server(ports[p])->label();
+            for (int k = 0; k < kinds.size(); ++k) {
+                // Each server its own colours; a chart of two metrics names the metric first.
+                chart->addSeries(kinds.size() == 1 ? label : kinds[k].first + QStringLiteral(" · ") + label,
+                    TimeChart::paletteColor(p * int(kinds.size()) + k));
+                m_chartSeries[i].append({ ports[p], kinds[k].second });
+            }
+        }
+    }
 }
 
 void ServerPane::refreshCharts()
 {
-    if (m_lastTime <= 0 || m_series.empty())
+    if (!m_session)
         return;
-    const auto [from, to] = m_chartBar->range(m_series[Throughput].firstTime(), m_lastTime);
-    for (TimeChart* chart : std::as_const(m_charts)) {
+    QList<quint16> ports;
+    QStringList labels;
+    qint64 first = 0;
+    for (quint16 p : m_session->ports()) {
+        const ServerState* s = m_session->server(p);
+        if (s->series.empty() || s->series.front().isEmpty())
+            continue;
+        ports << p;
+        labels << s->label();
+        const qint64 t = s->series.front().firstTime();
+        first = first == 0 ? t : std::min(first, t);
+    }
+    // A label changes when a server first says its model: the legend follows.
+    QStringList drawn;
+    for (quint16 p : std::as_const(m_chartedPorts))
+        drawn << (m_session->server(p) ? m_session->server(p)->label() : QString());
+    if (ports != m_chartedPorts || labels != drawn || m_charts.first()->seriesCount() == 0)
+        rebuildSeries(ports);
+    if (ports.isEmpty() || m_lastTime <= 0)
+        return;
+    const auto [from, to] = m_chartBar->range(first, m_lastTime);
+    for (int i = 0; i < m_charts.size(); ++i) {
+        TimeChart* chart = m_charts[i];
         chart->setTimeWindow(from, to);
-        const QList<int> ids = chart->property("kfSeries").value<QList<int>>();
-        for (int i = 0; i < ids.size(); ++i)
-            chart->setSeriesData(i, m_series[size_t(ids[i])].decimated(from, to, chart->columns()));
+        const QList<ChartSeries>& drawnSeries = m_chartSeries[i];
+        for (int k = 0; k < drawnSeries.size(); ++k) {
+            const ServerState* s = m_session->server(drawnSeries[k].port);
+            chart->setSeriesData(k, s->series[size_t(drawnSeries[k].kind)].decimated(from, to, chart->columns()));
+        }
     }
 }
 
 QList<QPointF> ServerPane::throughputPoints() const
 {
-    if (m_lastTime <= 0 || m_series.empty())
+    const ServerState* s = m_session ? m_session->server(port()) : nullptr;
+    if (!s || s->series.empty() || m_lastTime <= 0)
         return {};
-    const auto [from, to] = m_chartBar->range(m_series[Throughput].firstTime(), m_lastTime);
-    return m_series[Throughput].decimated(from, to, m_charts.first()->columns());
+    const SeriesBuffer& b = s->series[size_t(ServerSeries::Throughput)];
+    const auto [from, to] = m_chartBar->range(b.firstTime(), m_lastTime);
+    return b.decimated(from, to, m_charts.first()->columns());
 }
 
 } // namespace kf

@@ -124,8 +124,7 @@ Result<void> TimelinePane::exportReport(const QString& path)
         if (t >= in.fromMs && t <= in.toMs)
             in.events.append(e);
     }
-    for (int s = 0; s < timeline::kSeriesCount; ++s)
-        in.series.append({ timeline::Series(s), m_view->seriesPoints(timeline::Series(s), 1000) });
+    in.series = m_view->reportSeries(1000);
     return writeFile(path, timeline::htmlReport(in));
 }
 

@@ -33,6 +33,7 @@ struct Loaded
 {
     QList<timeline::Event> events;
     QList<timeline::MinuteRow> minutes;
+    QList<timeline::ServerMinuteRow> serverMinutes;
     QString error;
 };
 
@@ -135,7 +136,9 @@ TimelineView::TimelineView(QWidget* parent)
         chart->setObjectName(QStringLiteral("timelineChart%1").arg(s));
         chart->setTitle(timeline::seriesTitle(timeline::Series(s)));
         chart->setUnit(timeline::seriesUnit(timeline::Series(s)));
-        chart->addSeries(QString(), TimeChart::paletteColor(s)); // the title names it
+        if (timeline::Series(s) != timeline::Series::Tokens)
+            chart->addSeries(QString(), TimeChart::paletteColor(s)); // the title names it
+        // tok/s: a series per server, each named (refreshCharts).
         chart->setPlotLeft(kPlotLeft);
         chart->setEmptyText(tr("Not measured in this period"));
         chart->setMinimumHeight(90);
@@ -317,6 +320,9 @@ void TimelineView::reload()
                                       const auto minutes = timeline::loadMinutes(host, from, to);
                                       if (minutes)
                                           out.minutes = minutes.value();
+                                      const auto servers = timeline::loadServerMinutes(host, from, to);
+                                      if (servers)
+                                          out.serverMinutes = servers.value();
                                       return out;
                                   }),
         [this](const Loaded& loaded) {
@@ -324,6 +330,7 @@ void TimelineView::reload()
             const timeline::Event selected = m_selected >= 0 ? m_events.value(m_selected) : timeline::Event();
             m_events = loaded.events;
             m_minutes = loaded.minutes;
+            m_serverMinutes = loaded.serverMinutes;
             m_lanes->setEvents(m_events);
             m_selected = selected.kind.isEmpty() ? -1 : int(m_events.indexOf(selected));
             m_lanes->setSelected(m_selected);
@@ -340,12 +347,37 @@ QList<QPointF> TimelineView::seriesPoints(timeline::Series series, int columns) 
     return timeline::mergedSeries(live, m_minutes, series, m_from, m_to, columns);
 }
 
+QList<timeline::LabelledSeries> TimelineView::serverSeries(int columns) const
+{
+    return timeline::serverTokenSeries(m_recorder, m_host, m_serverMinutes, m_minutes, m_from, m_to, columns);
+}
+
+QList<timeline::ReportSeries> TimelineView::reportSeries(int columns) const
+{
+    return timeline::reportSeries(m_recorder, m_host, m_minutes, m_serverMinutes, m_from, m_to, columns);
+}
+
 void TimelineView::refreshCharts()
 {
     for (int s = 0; s < m_charts.size(); ++s) {
         TimeChart* chart = m_charts[s];
         chart->setTimeWindow(m_from, m_to);
-        chart->setSeriesData(0, seriesPoints(timeline::Series(s), chart->columns()));
+        if (timeline::Series(s) != timeline::Series::Tokens) {
+            chart->setSeriesData(0, seriesPoints(timeline::Series(s), chart->columns()));
+            continue;
+        }
+        // One line per server, named by port and model: two servers are never one line.
+        const QList<timeline::LabelledSeries> servers = serverSeries(chart->columns());
+        bool same = chart->seriesCount() == servers.size();
+        for (int i = 0; same && i < servers.size(); ++i)
+            same = chart->seriesName(i) == servers[i].label;
+        if (!same) {
+            chart->clearSeries();
+            for (int i = 0; i < servers.size(); ++i)
+                chart->addSeries(servers[i].label, TimeChart::paletteColor(int(timeline::Series::Tokens) + i));
+        }
+        for (int i = 0; i < servers.size(); ++i)
+            chart->setSeriesData(i, servers[i].points);
     }
     m_lanes->update();
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/timeline/event.h"
+#include "core/timeline/report.h"
 #include "core/timeline/seriesrecorder.h"
 #include "core/util/jobtracker.h"
 
@@ -22,10 +23,10 @@ class TimelineLanes;
 
 // A host's deployment timeline: its events as markers in lanes on one time axis (TimelineLanes)
 // above stacked charts of what was measured meanwhile (GPU power, temperature, memory in use,
-// the server's tok/s: the recorder's live series and the stored minutes; blank where nothing
-// was measured). Zoom from 5 minutes to 8 weeks (buttons, the wheel), drag to pan; "Now"
-// follows the present. Clicking a marker shows the event's details and a button that opens
-// the pane it came from (openPane()).
+// each server's tok/s as its own line named by port and model: the recorder's live series and
+// the stored minutes; blank where nothing was measured). Zoom from 5 minutes to 8 weeks (buttons, the wheel), drag to
+// pan; "Now" follows the present. Clicking a marker shows the event's details and a button that opens the pane it came
+// from (openPane()).
 class TimelineView : public QWidget
 {
     Q_OBJECT
@@ -61,8 +62,13 @@ public:
     void selectEvent(int index);
     int selectedEvent() const { return m_selected; }
     QString detailsText() const;
-    // The measured points drawn for one series now (for the report and tests).
+    // The measured points drawn for one series now (for the report and tests); Series::Tokens
+    // is drawn per server (serverSeries).
     QList<QPointF> seriesPoints(timeline::Series series, int columns) const;
+    // The tok/s lines drawn now, one per server, labelled by port and model.
+    QList<timeline::LabelledSeries> serverSeries(int columns) const;
+    // Every series drawn now, as the HTML report takes them (a tok/s chart per server).
+    QList<timeline::ReportSeries> reportSeries(int columns) const;
 
     TimelineLanes* lanes() const { return m_lanes; }
     const QList<TimeChart*>& charts() const { return m_charts; }
@@ -88,6 +94,7 @@ private:
     bool m_following = true;
     QList<timeline::Event> m_events;
     QList<timeline::MinuteRow> m_minutes;
+    QList<timeline::ServerMinuteRow> m_serverMinutes;
     int m_selected = -1;
     TimelineLanes* m_lanes;
     QList<TimeChart*> m_charts;

@@ -56,6 +56,9 @@ private Q_SLOTS:
             for (int s = 0; s < 120; s += 2) // two minutes at 0.5 Hz
                 r.addGpuBlock(QStringLiteral("h"), m_t0 + s * 1000, gpus(s < 60 ? 100 : 300, 50, 250));
             ServerStatus st;
+            st.reachable = true;
+            st.port = 30000;
+            st.modelPath = QStringLiteral("m/A");
             st.hasMetrics = true;
             st.metrics.genThroughput = 1500;
             st.timeMs = m_t0 + 5000;
@@ -72,8 +75,72 @@ private Q_SLOTS:
         QCOMPARE(rows->at(1).values[size_t(Series::Power)], 600.0);
         QCOMPARE(rows->at(0).values[size_t(Series::Temperature)], 51.0); // the hottest
         QCOMPARE(rows->at(0).values[size_t(Series::Memory)], 25.0);
-        QCOMPARE(rows->at(0).values[size_t(Series::Tokens)], 1500.0);
-        QVERIFY(std::isnan(rows->at(1).values[size_t(Series::Tokens)])); // no poll in that minute
+        // tok/s is a server's, stored apart (the host's column is what came before servers were told apart).
+        QVERIFY(std::isnan(rows->at(0).values[size_t(Series::Tokens)]));
+        const auto servers = loadServerMinutes(QStringLiteral("h"), m_t0 - 60000, m_t0 + 3600000);
+        QVERIFY2(servers, qPrintable(servers.error()));
+        QCOMPARE(servers->size(), 1); // no poll in the second minute: no row
+        QCOMPARE(servers->at(0).t, m_t0);
+        QCOMPARE(servers->at(0).server, (ServerKey { 30000, QStringLiteral("m/A") }));
+        QCOMPARE(servers->at(0).tokensPerS, 1500.0);
+    }
+
+    // Issue #30, item 4: two servers of a host are two lines, each named by port and model, never
+    // one line going from one into the other; stored, then read back, they stay apart.
+    void serversApart()
+    {
+        const QString host = QStringLiteral("h");
+        {
+            SeriesRecorder r;
+            auto poll = [&](quint16 port, const QString& model, qint64 t, double tokens) {
+                ServerStatus st;
+                st.reachable = true;
+                st.port = port;
+                st.modelPath = model;
+                st.hasMetrics = true;
+                st.metrics.genThroughput = tokens;
+                st.timeMs = t;
+                r.addServerStatus(host, st);
+            };
+            for (int s = 0; s < 90; s += 2) { // interleaved, as the polls of two servers come
+                poll(30000, QStringLiteral("m/A"), m_t0 + s * 1000, 100);
+                poll(30001, QStringLiteral("m/B"), m_t0 + s * 1000 + 500, 900);
+            }
+            // 30000 stops answering: a gap in its own line, not a point in another's.
+            ServerStatus down;
+            down.port = 30000;
+            down.timeMs = m_t0 + 91000;
+            r.addServerStatus(host, down);
+            // Another model on 30000 later: another server, another line.
+            poll(30000, QStringLiteral("m/C"), m_t0 + 95000, 50);
+            QCOMPARE(r.liveServers(host),
+                (QList<ServerKey> { { 30000, QStringLiteral("m/A") }, { 30000, QStringLiteral("m/C") },
+                    { 30001, QStringLiteral("m/B") } }));
+            const SeriesBuffer* a = r.liveServer(host, { 30000, QStringLiteral("m/A") });
+            QVERIFY(a && std::isnan(a->lastValue()));
+            const QList<LabelledSeries> live = serverTokenSeries(&r, host, {}, {}, m_t0, m_t0 + 120000, 400);
+            QCOMPARE(live.size(), 3);
+            QCOMPARE(live[0].label, QStringLiteral("port 30000 · m/A"));
+            QCOMPARE(live[2].label, QStringLiteral("port 30001 · m/B"));
+            for (const QPointF& p : live[0].points)
+                QVERIFY(std::isnan(p.y()) || p.y() == 100);
+            for (const QPointF& p : live[2].points)
+                QVERIFY(std::isnan(p.y()) || p.y() == 900);
+        }
+        const auto stored = loadServerMinutes(host, m_t0 - 60000, m_t0 + 3600000);
+        QVERIFY2(stored, qPrintable(stored.error()));
+        // What came before servers were told apart is a line of its own, labelled so.
+        QList<MinuteRow> legacy { { m_t0 - 120000, { NAN, NAN, NAN, 700 } } };
+        const QList<LabelledSeries> read
+            = serverTokenSeries(nullptr, host, *stored, legacy, m_t0 - 180000, m_t0 + 180000, 400);
+        QStringList labels;
+        for (const LabelledSeries& s : read)
+            labels << s.label;
+        QCOMPARE(labels,
+            QStringList({ "port 30000 · m/A", "port 30000 · m/C", "port 30001 · m/B",
+                "recorded before servers were told apart" }));
+        for (const QPointF& p : read[2].points)
+            QVERIFY(std::isnan(p.y()) || p.y() == 900);
     }
 
     void gapsStayGaps()
@@ -129,8 +196,11 @@ private Q_SLOTS:
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
         const qint64 old = now - qint64(kRetentionDays + 1) * 24 * 3600 * 1000;
         QVERIFY(saveMinutes(QStringLiteral("h"), { { old, { 1, 1, 1, 1 } }, { now - 60000, { 2, 2, 2, 2 } } }));
-        QCOMPARE(pruneMinutes(now).value(), 1);
+        QVERIFY(
+            saveServerMinutes(QStringLiteral("h"), { { old, { 30000, {} }, 1 }, { now - 60000, { 30000, {} }, 2 } }));
+        QCOMPARE(pruneMinutes(now).value(), 2);
         QCOMPARE(loadMinutes(QStringLiteral("h"), 0, now)->size(), 1);
+        QCOMPARE(loadServerMinutes(QStringLiteral("h"), 0, now)->size(), 1);
     }
 };
 

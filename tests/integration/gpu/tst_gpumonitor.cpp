@@ -138,15 +138,16 @@ private Q_SLOTS:
         QCOMPARE(monitor.state(), GpuMonitor::State::Stopped);
     }
 
-    // The replay runs a process on every GPU that has memory in use; processes join GPUs by
-    // uuid. All eight GPUs idle for 42 s of every 150 s cycle, so the load pattern runs 50x
-    // faster here: a poll finds processes within a second or two whenever the test starts.
+    // The replay runs a made-up process on every GPU that has memory in use (asked for with
+    // KF_DEMO_MADE_UP_PROCESSES); processes join GPUs by uuid. All eight GPUs idle for 42 s of every 150 s cycle, so
+    // the load pattern runs 50x faster here: a poll finds processes within a second or two whenever the test starts.
     void processesJoinGpusByUuid()
     {
         auto transport = std::make_shared<LocalTransport>();
         GpuMonitor::Options options;
         options.processIntervalMs = 500;
         options.env.insert(QStringLiteral("KF_DEMO_TIME_SCALE"), QStringLiteral("50"));
+        options.env.insert(QStringLiteral("KF_DEMO_MADE_UP_PROCESSES"), QStringLiteral("1"));
         GpuMonitor monitor(transport, QStringLiteral("local"), options);
         monitor.start();
         QTRY_COMPARE_WITH_TIMEOUT(monitor.latest().size(), 8, 60000);

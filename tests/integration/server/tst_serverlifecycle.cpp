@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-// core/server/serverlifecycle over the real sshd (DemoHost): launching the demo server as a
-// job, finding it again, refusing a second launch on its port, a port another program holds
-// and TP beyond the GPUs, and stopping servers (never builds).
+// core/server/serverlifecycle (and the launch policy's port and TP checks) over the real sshd
+// (DemoHost): launching the demo server as a job, finding it again, refusing a second launch on
+// its port, a port another program holds and TP beyond the GPUs, and stopping servers (never builds).
 #include "core/jobs/remotejob.h"
+#include "core/server/launchpolicy.h"
 #include "core/server/serverclient.h"
 #include "core/server/serverlifecycle.h"
 #include "core/ssh/sshtransport.h"
@@ -32,11 +33,22 @@ private Q_SLOTS:
             job.name = QString::fromLatin1(other);
             QVERIFY2(!isServerJob(job), other);
         }
-        QVERIFY(checkTensorParallel(8, 8));
-        QVERIFY(checkTensorParallel(9, -1)); // GPU count not known: not refused here
-        QCOMPARE(checkTensorParallel(9, 8).error(), QStringLiteral("TP 9 needs 9 GPUs; this host has 8"));
-        QVERIFY(!checkTensorParallel(0, 8));
-        QVERIFY(checkTensorParallel(1, 0).error().contains(QStringLiteral("reports none")));
+        ServerLaunchProfile p;
+        p.modelPath = QStringLiteral("m");
+        p.tp = 8;
+        QVERIFY(checkServerFits(p, 8));
+        p.tp = 9;
+        QVERIFY(checkServerFits(p, -1)); // GPU count not known: not refused here
+        QCOMPARE(checkServerFits(p, 8).error(), QStringLiteral("TP 9 needs 9 GPUs; this host has 8"));
+        p.tp = 0;
+        QVERIFY(!checkServerFits(p, 8));
+        p.tp = 1;
+        QVERIFY(checkServerFits(p, 0).error().contains(QStringLiteral("reports none")));
+        // Where the GPUs start counts too: TP 4 from GPU 6 needs GPUs 6-9.
+        p.tp = 4;
+        p.extraArgs = { QStringLiteral("--base-gpu-id"), QStringLiteral("6") };
+        QCOMPARE(
+            checkServerFits(p, 8).error(), QStringLiteral("the server would use GPUs 6-9; this host has 8 (GPUs 0-7)"));
     }
 
     void launchFindRefuseStop()
@@ -58,33 +70,36 @@ private Q_SLOTS:
         ServerLaunchProfile p = ServerLaunchProfile::demoProfile();
         p.port = port;
         p.tp = 9;
-        const auto tooWide = launchServer(t, p, {}, 8);
+        // The GPU count is the host's own (the demo nvidia-smi's 8).
+        const auto tooWide = launchServer(t, { p });
         QVERIFY(!tooWide);
         QCOMPARE(tooWide.error(), QStringLiteral("TP 9 needs 9 GPUs; this host has 8"));
         p.tp = 8;
-        const auto launched = launchServer(t, p, {}, 8);
-        QVERIFY2(launched, qPrintable(launched.error()));
-        QCOMPARE(launched->name, serverJobName(port));
+        const auto attempt = launchServer(t, { p });
+        QVERIFY2(attempt && attempt->job, qPrintable(attempt ? attempt->refusals.join(u';') : attempt.error()));
+        QCOMPARE(attempt->gpus, QList<int>({ 0, 1, 2, 3, 4, 5, 6, 7 }));
+        const auto launched = *attempt->job;
+        QCOMPARE(launched.name, serverJobName(port));
         // Every launch (the Server pane's, the CLI's, a recipe's) is on the host's timeline.
         const auto recorded = timeline::latest(t.describe(), timeline::kind::ServerLaunched);
         QVERIFY2(recorded && recorded->has_value(), "no server.launched event");
-        QCOMPARE((*recorded)->details.value(QStringLiteral("job")).toString(), launched->id);
+        QCOMPARE((*recorded)->details.value(QStringLiteral("job")).toString(), launched.id);
         QTRY_VERIFY_WITH_TIMEOUT(pollServer(t, port, nullptr, false).healthy(), 60000);
 
         scan = scanServers(t, port);
         QVERIFY2(scan, qPrintable(scan.error()));
         QVERIFY(scan->portState == ServerScan::Port::Listening);
         QVERIFY(scan->running());
-        QCOMPARE(scan->running()->id, launched->id);
+        QCOMPARE(scan->running()->id, launched.id);
         QCOMPARE(scan->runningServers().size(), 1);
         // From another port's point of view the server still shows up among the host's servers.
         const auto elsewhere = scanServers(t, quint16(port + 1));
         QVERIFY(elsewhere && !elsewhere->running() && elsewhere->runningServers().size() == 1);
 
-        const auto again = launchServer(t, p);
+        const auto again = launchServer(t, { p });
         QVERIFY(!again);
         QVERIFY2(again.error().contains(QStringLiteral("already runs on port %1").arg(port))
-                && again.error().contains(launched->id),
+                && again.error().contains(launched.id),
             qPrintable(again.error()));
 
         // A build is not a server: stopServer leaves it alone.
@@ -99,7 +114,7 @@ private Q_SLOTS:
         QVERIFY(RemoteJob::info(t, buildJob->id)->state == JobInfo::State::Running);
         QVERIFY(RemoteJob::cancel(t, buildJob->id, {}, 2));
 
-        const auto stopped = stopServer(t, launched->id);
+        const auto stopped = stopServer(t, launched.id);
         QVERIFY2(stopped, qPrintable(stopped.error()));
         QTRY_VERIFY_WITH_TIMEOUT((scan = scanServers(t, port)) && scan->portState == ServerScan::Port::Free, 30000);
         QVERIFY(!scan->running());
@@ -110,7 +125,7 @@ private Q_SLOTS:
         QTcpServer squatter;
         QVERIFY(squatter.listen(QHostAddress::LocalHost, 0));
         p.port = squatter.serverPort();
-        const auto taken = launchServer(t, p);
+        const auto taken = launchServer(t, { p });
         QVERIFY(!taken);
         QVERIFY2(taken.error().contains(QStringLiteral("already in use by a program KernelForge did not start")),
             qPrintable(taken.error()));

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-// Issue #20: a fleet tile says what the app knows of the host's server and build. The demo
-// host (a real sshd) with the demo SGLang server running: the tile says "server –" until the
-// Server pane polled it, then "server healthy · N tok/s"; with nothing on the port, "no server
-// on port N". A build followed in the Build pane shows its steps and ETA on the tile until it ends.
-#include "core/fleet/hostactivity.h"
+// Issue #20: a fleet tile says what the app knows of the host's server and build, read from the
+// host's sessions (HostSessions: its ServerSession and running BuildSession). The demo host (a
+// real sshd) with a demo SGLang server running that KernelForge did not start: the tile says
+// "server –" until the Server pane's port polled it, then "server :PORT healthy · N tok/s"; with
+// nothing on the port, "no server on port N". A build followed in the Build pane shows its steps
+// and ETA on the tile until it ends. Issue #30, item 5: a server of ours on another port than the
+// pane's field is the host's server all the same: the tile names it, never "no server on port N".
 #include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostmanager.h"
+#include "core/hosts/hostsessions.h"
 #include "core/remotebuild/buildprofile.h"
 #include "core/server/serverclient.h"
 #include "core/ssh/sshhostconnection.h"
@@ -85,11 +88,11 @@ private Q_SLOTS:
         host->connectToHost();
         QTRY_VERIFY2_WITH_TIMEOUT(host->state() == ConnectionState::Ready, qPrintable(host->stateReason()), 30000);
         GpuMonitorHub hub;
-        HostActivity activity;
+        HostSessions sessions;
         AppContext ctx;
         ctx.hosts = &hosts;
         ctx.gpuMonitors = &hub;
-        ctx.activity = &activity;
+        ctx.sessions = &sessions;
         FleetView fleet(ctx);
         fleet.resize(1000, 400);
         fleet.show();
@@ -108,7 +111,8 @@ private Q_SLOTS:
         profile.port = server.port;
         serverPane.setProfile(profile);
         serverPane.setActive(true);
-        static const QRegularExpression healthy(QStringLiteral("server healthy · \\d+ tok/s · \\d+ running"));
+        static const QRegularExpression healthy(
+            QStringLiteral("server :%1 healthy · \\d+ tok/s · \\d+ running").arg(server.port));
         QTRY_VERIFY2_WITH_TIMEOUT(healthy.match(tile()).hasMatch(), qPrintable(tile()), 60000);
 
         // A build followed in the Build pane: steps and ETA on the tile, gone when it ends.
@@ -139,6 +143,32 @@ private Q_SLOTS:
         serverPane.setProfile(profile);
         QTRY_VERIFY2_WITH_TIMEOUT(
             tile().contains(QStringLiteral("no server on port %1").arg(nothing)), qPrintable(tile()), 60000);
+
+        // A server of ours launched on one port, then the pane's field set to another (issue #30,
+        // item 5): the tile names the host's server, not the field's empty port.
+        const quint16 ours = test::freeLocalPort();
+        profile = ServerLaunchProfile::demoProfile();
+        profile.port = ours;
+        serverPane.setProfile(profile);
+        QSignalSpy launched(&serverPane, &ServerPane::launched);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            serverPane.findChild<QPushButton*>(QStringLiteral("launchServer"))->isEnabled(), 30000);
+        serverPane.launch();
+        QTRY_COMPARE_WITH_TIMEOUT(launched.size(), 1, 60000);
+        const QRegularExpression oursHealthy(QStringLiteral("server :%1 healthy · \\d+ tok/s").arg(ours));
+        QTRY_VERIFY2_WITH_TIMEOUT(oursHealthy.match(tile()).hasMatch(), qPrintable(tile()), 60000);
+        const quint16 elsewhere = test::freeLocalPort();
+        profile.port = elsewhere;
+        serverPane.setProfile(profile);
+        QTRY_VERIFY_WITH_TIMEOUT(serverPane.lastStatus().timeMs > 0, 30000); // the field's port was polled
+        QTRY_VERIFY2_WITH_TIMEOUT(oursHealthy.match(tile()).hasMatch(), qPrintable(tile()), 30000);
+        QVERIFY2(!tile().contains(QStringLiteral("no server on port")), qPrintable(tile()));
+        QVERIFY(fleet.grab().save(test::screenshotPath(QStringLiteral("fleet-server-other-port"))));
+        serverPane.setConfirmHandler([](const QString&) { return true; });
+        profile.port = ours;
+        serverPane.setProfile(profile);
+        serverPane.stop();
+        QTRY_VERIFY2_WITH_TIMEOUT(!tile().contains(QStringLiteral("healthy")), qPrintable(tile()), 60000);
     }
 
 private:

@@ -24,23 +24,46 @@ private Q_SLOTS:
         prom.serverTokensPerS = 812.4;
         QCOMPARE(FleetTiles::serverLine(prom, now), QStringLiteral("vllm · 812 tok/s · – running"));
 
-        ssh.serverPolledMs = now - 2000;
-        ssh.serverPort = 30000;
-        QCOMPARE(FleetTiles::serverLine(ssh, now), QStringLiteral("no server on port 30000"));
-        ssh.serverReachable = true;
-        ssh.serverHealthStatus = 503;
-        QCOMPARE(FleetTiles::serverLine(ssh, now), QStringLiteral("server starting (HTTP 503)"));
-        ssh.serverHealthStatus = 200;
-        QCOMPARE(FleetTiles::serverLine(ssh, now), QStringLiteral("server healthy · – tok/s · – running"));
-        ssh.serverTokensPerS = 1240;
-        ssh.serverRunning = 0; // a measured 0 is a value
-        QCOMPARE(FleetTiles::serverLine(ssh, now), QStringLiteral("server healthy · 1240 tok/s · 0 running"));
+        fleet::FleetServer field; // the port the Server pane watches
+        field.port = 30001;
+        field.polledMs = now - 2000;
+        ssh.servers = { field };
+        QCOMPARE(FleetTiles::serverLine(ssh, now), QStringLiteral("no server on port 30001"));
+        ssh.servers[0].reachable = true;
+        ssh.servers[0].healthStatus = 503;
+        QCOMPARE(FleetTiles::serverLine(ssh, now), QStringLiteral("server :30001 starting (HTTP 503)"));
+        ssh.servers[0].healthStatus = 200;
+        QCOMPARE(FleetTiles::serverLine(ssh, now), QStringLiteral("server :30001 healthy · – tok/s · – running"));
+
+        // Issue #30, item 5: a server of ours on 30000 while the field says 30001, where nothing
+        // answers: the host serves, on 30000.
+        fleet::FleetServer ours;
+        ours.port = 30000;
+        ours.polledMs = now - 1000;
+        ours.reachable = true;
+        ours.healthStatus = 200;
+        ours.tokensPerS = 1240;
+        ours.running = 0; // a measured 0 is a value
+        ours.jobRunning = true;
+        ssh.servers = { ours, field };
+        ssh.servers[1].reachable = false;
+        QCOMPARE(FleetTiles::serverLine(ssh, now), QStringLiteral("server :30000 healthy · 1240 tok/s · 0 running"));
+        // Both serve: both said, apart.
+        ssh.servers[1].reachable = true;
+        ssh.servers[1].healthStatus = 200;
+        QCOMPARE(FleetTiles::serverLine(ssh, now),
+            QStringLiteral("2 servers :30000 healthy · 1240 tok/s · 0 running | :30001 healthy · – tok/s · – running"));
+        // Launched, not answering yet.
+        ssh.servers = { ours };
+        ssh.servers[0].polledMs = 0;
+        QCOMPARE(FleetTiles::serverLine(ssh, now), QStringLiteral("server :30000 starting (no answer yet)"));
         // Only the selected host is polled: an old answer says its age.
-        ssh.serverPolledMs = now - 5 * 60 * 1000;
-        QCOMPARE(
-            FleetTiles::serverLine(ssh, now), QStringLiteral("server healthy · 1240 tok/s · 0 running (5 min ago)"));
-        ssh.serverPolledMs = QDateTime::currentMSecsSinceEpoch();
-        QVERIFY(FleetTiles::tileLines(ssh).contains(QStringLiteral("server healthy · 1240 tok/s · 0 running")));
+        ssh.servers = { ours };
+        ssh.servers[0].polledMs = now - 5 * 60 * 1000;
+        QCOMPARE(FleetTiles::serverLine(ssh, now),
+            QStringLiteral("server :30000 healthy · 1240 tok/s · 0 running (5 min ago)"));
+        ssh.servers[0].polledMs = QDateTime::currentMSecsSinceEpoch();
+        QVERIFY(FleetTiles::tileLines(ssh).contains(QStringLiteral("server :30000 healthy · 1240 tok/s · 0 running")));
     }
 
     void buildLine()

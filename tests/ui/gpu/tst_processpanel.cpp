@@ -40,7 +40,9 @@ private Q_SLOTS:
 
     void demoHostProcessesFilterSortAndTerminate()
     {
-        KF_START_DEMO_HOST(demo);
+        kf::DemoHost::Options withWorkers; // a worker on every GPU, no server needed
+        withWorkers.standingGpuWorkers = true;
+        KF_START_DEMO_HOST(demo, withWorkers);
         SshHostConnection host(demo.profile(), nullptr);
         host.connectToHost();
         QTRY_VERIFY_WITH_TIMEOUT(host.state() == ConnectionState::Ready, 60000);

@@ -99,6 +99,14 @@ private Q_SLOTS:
         }
         const auto saved = kf::timeline::saveMinutes(key, rows);
         QVERIFY2(saved.ok(), qPrintable(saved.error()));
+        // Two servers' tok/s over the same minutes (issue #30, item 4): two lines, each named.
+        QList<kf::timeline::ServerMinuteRow> servers;
+        for (int m = 0; m < 120; ++m) {
+            servers.append({ firstMinute + m * 60000LL, { 30000, QStringLiteral("demo/Alpha") }, 1000.0 });
+            servers.append({ firstMinute + m * 60000LL, { 30001, QStringLiteral("demo/Beta") }, 3000.0 });
+        }
+        const auto savedServers = kf::timeline::saveServerMinutes(key, servers);
+        QVERIFY2(savedServers.ok(), qPrintable(savedServers.error()));
 
         kf::HostConnection* host = hosts.add(demo.profile(QStringLiteral("demo-gpu-server")));
         QVERIFY(host);
@@ -125,6 +133,16 @@ private Q_SLOTS:
         for (kf::TimeChart* chart : charts)
             QTRY_VERIFY2_WITH_TIMEOUT(
                 pointsIn(chart, view->from(), view->to()) >= 20, qPrintable(chart->title()), 30000);
+        // tok/s: a line per server named by port and model, never one line joining them, and
+        // what was recorded before servers were told apart as a line of its own.
+        kf::TimeChart* tokens = charts.at(int(kf::timeline::Series::Tokens));
+        QTRY_COMPARE_WITH_TIMEOUT(tokens->seriesCount(), 3, 30000);
+        QCOMPARE(QStringList({ tokens->seriesName(0), tokens->seriesName(1), tokens->seriesName(2) }),
+            QStringList(
+                { "port 30000 · demo/Alpha", "port 30001 · demo/Beta", "recorded before servers were told apart" }));
+        for (int i = 0; i < 2; ++i)
+            for (const QPointF& p : tokens->seriesData(i))
+                QVERIFY(std::isnan(p.y()) || p.y() == (i == 0 ? 1000.0 : 3000.0));
         // The GPU stream's live samples join them at the right edge (the last 5 minutes).
         QTRY_VERIFY_WITH_TIMEOUT(recorder.live(key, kf::timeline::Series::Power), 60000);
         view->reload();
