@@ -22,6 +22,18 @@
 
 using namespace kf;
 
+namespace {
+// Connects this machine, shows its pane with these options and waits for its cards.
+void showLocal(test::ShownGpuPane& shown, LocalHostConnection& host, const GpuMonitor::Options& options, int cards)
+{
+    host.connectToHost();
+    shown.show(&host, options, QSize(1100, 800));
+    if (QTest::currentTestFailed())
+        return;
+    QTRY_COMPARE_WITH_TIMEOUT(shown.pane->cardCount(), cards, 30000);
+}
+} // namespace
+
 class TestGpuPane : public QObject
 {
     Q_OBJECT
@@ -91,16 +103,14 @@ private Q_SLOTS:
     void gpmOnCardsChartAndExport()
     {
         LocalHostConnection host(test::localProfile());
-        host.connectToHost();
         GpuMonitor::Options options;
         options.processIntervalMs = 0;
         options.env.insert(QStringLiteral("KF_DEMO_GPUS"), QStringLiteral("2"));
         test::ShownGpuPane shown;
-        shown.show(&host, options, QSize(1100, 800));
+        showLocal(shown, host, options, 2);
         if (QTest::currentTestFailed())
             return;
         GpuPane& pane = *shown.pane;
-        QTRY_COMPARE_WITH_TIMEOUT(pane.cardCount(), 2, 30000);
         auto* card = pane.findChild<GpuCard*>(QStringLiteral("gpuCard0"));
         QVERIFY(card);
         QTRY_VERIFY_WITH_TIMEOUT(card->gpmText().startsWith(QStringLiteral("GPM: SM ")), 60000);
@@ -137,7 +147,6 @@ private Q_SLOTS:
     void gpmUnavailableSaysWhyAndHealthIsShown()
     {
         LocalHostConnection host(test::localProfile());
-        host.connectToHost();
         GpuMonitor::Options options;
         options.processIntervalMs = 0;
         options.env.insert(QStringLiteral("KF_DEMO_GPUS"), QStringLiteral("2"));
@@ -145,11 +154,10 @@ private Q_SLOTS:
         options.env.insert(QStringLiteral("KF_DEMO_HOT_GPU"), QStringLiteral("1"));
         options.healthIntervalMs = 10 * 60 * 1000; // as the app's hub has it
         test::ShownGpuPane shown;
-        shown.show(&host, options, QSize(1100, 800));
+        showLocal(shown, host, options, 2);
         if (QTest::currentTestFailed())
             return;
         GpuPane& pane = *shown.pane;
-        QTRY_COMPARE_WITH_TIMEOUT(pane.cardCount(), 2, 30000);
         QTRY_VERIFY_WITH_TIMEOUT(pane.monitor()->gpm().phase == GpuMonitor::GpmStatus::Phase::Unavailable, 60000);
         QCOMPARE(pane.gpmStatusText(),
             QStringLiteral("GPM not available: GPUs 0, 1: NVIDIA A100-SXM4-80GB, compute capability 8.0, predates "
