@@ -49,13 +49,16 @@ void usage(QTextStream& s)
     s << "Usage: kernelforge-cli fleet status --prometheus URL [SOURCE OPTIONS] [--match LABEL=VALUE]...\n"
       << "                                    [--filter F] [--sort S] [--json]\n"
       << "       kernelforge-cli fleet import --prometheus URL [SOURCE OPTIONS] [--match LABEL=VALUE]... [--user U]\n"
-      << "       kernelforge-cli fleet rollout ACTION SELECTION [--batch N] [--continue-on-error] [--json]\n"
+      << "       kernelforge-cli fleet rollout ACTION SELECTION [--batch N] [--continue-on-error] [--skip-unhealthy]\n"
+      << "                                      [--json]\n"
       << "\n"
       << "status   every host Prometheus knows: GPUs (util, memory, temperature, power), stale flag, server\n"
       << "         tokens/s. A fixed number of PromQL queries per refresh, whatever the fleet's size.\n"
       << "import   add a host profile for every selected host that has none (name and address; add the login).\n"
       << "rollout  run ACTION on the selected hosts in batches of N (each host over its own SSH connection);\n"
       << "         after a batch with a failure the rest is skipped unless --continue-on-error.\n"
+      << "         --skip-unhealthy checks each host's GPUs first (as `gpu health`) and skips a host where\n"
+      << "         one fails (Xid, pending remaps, uncorrected ECC...); a skipped host stops nothing.\n"
       << "\n"
       << "SOURCE OPTIONS\n"
       << "  --prometheus URL        http://host:9090[/prefix] (https: use --tunnel to its plain port)\n"
@@ -64,7 +67,7 @@ void usage(QTextStream& s)
       << "  --tunnel [USER@]HOST    reach URL from that SSH host (with -p, -i, -J, --known-hosts, --accept-new)\n"
       << "  --match LABEL=VALUE     only hosts whose target label (job, instance, ...), tag, name or profile\n"
       << "                          matches; VALUE may end in '*'; repeatable (all must match)\n"
-      << "  --filter F              all, alerts, throttling, xid, memory-full, stale\n"
+      << "  --filter F              all, alerts, throttling, xid, memory-full, stale, unhealthy\n"
       << "  --sort S                name, hottest, busiest, memory, stale\n"
       << "\n"
       << "ACTION: patch-plan|patch-apply --set SET --root PATH, preflight|build --profile NAME,\n"
@@ -123,7 +126,8 @@ Result<void> takeSourceAndFlags(QStringList& args, SourceOptions* o, const cli::
                 o->matches.append({ v.section(u'=', 0, 0), v.section(u'=', 1) });
                 return Result<void>();
             })
-        .add("--filter", &o->filter, &fleetFilterFromName, "all, alerts, throttling, xid, memory-full, stale")
+        .add(
+            "--filter", &o->filter, &fleetFilterFromName, "all, alerts, throttling, xid, memory-full, stale, unhealthy")
         .add("--sort", &o->sort, &fleetSortFromName, "name, hottest, busiest, memory, stale")
         .add("-p", sshOption("-p"))
         .add("-i", sshOption("-i"))
@@ -256,9 +260,17 @@ QJsonObject hostJson(const FleetHost& h)
         j.insert(QStringLiteral("xid"), jsonValue(h.xid.value(i, noValue())));
         j.insert(QStringLiteral("reasons"),
             g.hasReasons ? QJsonArray::fromStringList(reasonWords(g.reasons)) : QJsonArray());
+        // GPM (DCGM's profiling fields), under gpu watch's keys.
+        for (const GpuField f : gpmGpuFields())
+            j.insert(QLatin1String(gpuFieldInfo(f).json), jsonValue(g.value(f)));
+        if (i < h.health.size())
+            j.insert(QStringLiteral("health"),
+                QJsonObject { { QStringLiteral("verdict"), healthLevelName(h.health.at(i).verdict) },
+                    { QStringLiteral("summary"), h.health.at(i).summary() } });
         gpus.append(j);
     }
     o.insert(QStringLiteral("gpus"), gpus);
+    o.insert(QStringLiteral("unhealthy"), h.unhealthy());
     if (!h.serverKind.isEmpty()) {
         QJsonObject s;
         s.insert(QStringLiteral("kind"), h.serverKind);
@@ -422,6 +434,7 @@ int rollout(QStringList args)
         .add("--expect-plan", &expectPlan)
         .add("--batch", &options.batchSize, 1, "a number of hosts > 0")
         .add("--continue-on-error", &options.continueOnError)
+        .add("--skip-unhealthy", &options.skipUnhealthy)
         .add("--yes-different", &yesDifferent)
         .add("--yes-name-only", &yesNameOnly)
         .addPath("--recipe", &recipeFile)

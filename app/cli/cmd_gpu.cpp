@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-// kernelforge-cli gpu watch|parse (processes|kill: cmd_gpuprocs.cpp, export: cmd_fleet.cpp)
+// kernelforge-cli gpu watch|parse (processes|kill: cmd_gpuprocs.cpp, health: cmd_gpuhealth.cpp,
+// export: cmd_fleet.cpp)
 #include "app/cli/cli.h"
 #include "app/cli/flagtable.h"
 #include "app/cli/sshoptions.h"
+#include "app/cli/texttable.h"
 
 #include "core/gpu/gpumonitor.h"
 #include "core/gpu/nvidiasmi.h"
@@ -16,12 +18,17 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
+
 namespace kf::cli {
 int gpuExport(QStringList args); // cmd_fleet.cpp: the bridge for hosts without an exporter
 // cmd_gpuprocs.cpp: the process table and signalling a process
 void gpuProcessUsage(QTextStream& s);
 int gpuProcesses(QStringList args, void (*usage)(QTextStream&));
 int gpuKill(QStringList args, void (*usage)(QTextStream&));
+// cmd_gpuhealth.cpp: the health check
+void gpuHealthUsage(QTextStream& s);
+int gpuHealth(QStringList args, void (*usage)(QTextStream&));
 } // namespace kf::cli
 
 namespace {
@@ -64,6 +71,35 @@ void printTable(QTextStream& s, const QList<GpuSample>& gpus)
     }
 }
 
+// The GPM metrics (the Dmon rows), a column each, when some GPU has one.
+void printGpmTable(QTextStream& s, const QList<GpuSample>& gpus)
+{
+    static const QList<GpuField> metrics = gpmGpuFields();
+    const bool any = std::any_of(gpus.cbegin(), gpus.cend(), [](const GpuSample& g) {
+        return std::any_of(metrics.cbegin(), metrics.cend(), [&](GpuField f) { return hasValue(g.value(f)); });
+    });
+    if (!any)
+        return;
+    QStringList header { QStringLiteral("GPM") };
+    for (const GpuField f : metrics)
+        header << QStringLiteral("%1 (%2)").arg(gpuFieldLabel(f).toUpper(), gpuFieldUnit(f));
+    cli::TextTable table(header);
+    for (const auto& g : gpus) {
+        QStringList row { QString::number(g.index) };
+        for (const GpuField f : metrics)
+            row << cell(g.value(f));
+        table.addRow(row);
+    }
+    table.print(s);
+}
+
+QJsonObject gpmJson(const GpuMonitor::GpmStatus& gpm)
+{
+    static const char* const kStates[] = { "off", "probing", "streaming", "unavailable", "restarting" };
+    return { { QStringLiteral("state"), QLatin1String(kStates[int(gpm.phase)]) },
+        { QStringLiteral("text"), gpm.text() } };
+}
+
 // The keys of a GPU's JSON object, wrapped for the usage text.
 QString jsonKeys()
 {
@@ -97,10 +133,15 @@ void usage(QTextStream& s)
       << "                             (the stream as Prometheus text, dcgm-exporter names; a non-loopback\n"
       << "                             --listen address needs --allow-remote: the page has no login)\n";
     cli::gpuProcessUsage(s);
+    cli::gpuHealthUsage(s);
     s << "\n"
       << "watch streams nvidia-smi (one long-lived --query-gpu ... -lms process) and prints one\n"
       << "sample per interval: a table, or with --json one JSON object per line:\n"
-      << "  {host, time, gpus:[{" << jsonKeys() << "}]}\n"
+      << "  {host, time, gpus:[{" << jsonKeys() << "}],\n"
+      << "   gpm:{state, text}}\n"
+      << "On Hopper and newer GPUs a second stream, nvidia-smi dmon --gpm-metrics, adds GPM: SM active,\n"
+      << "SM occupancy, tensor and DRAM activity (%), PCIe and NVLink TX/RX (MiB/s); the table gets a GPM\n"
+      << "part. Where the GPUs or driver have no GPM, gpm.text says why (--no-gpm: do not ask).\n"
       << "parse reads a saved `nvidia-smi --query-gpu=... --format=csv[,noheader][,nounits]` file;\n"
       << "a header line (any fields, any number, in any order; repeated headers and CRLF are fine)\n"
       << "defines the columns; fields KernelForge does not show are ignored and bracketed values\n"
@@ -127,10 +168,12 @@ int watch(QStringList args)
     }
     const QString me = QStringLiteral("gpu watch");
     bool json = false;
+    bool noGpm = false;
     int count = -1;
     int interval = 1000;
     cli::FlagTable flags;
     flags.add("--json", &json)
+        .add("--no-gpm", &noGpm)
         .add("--count", &count, 1, "a positive number")
         .add("--interval", &interval, 100, "milliseconds >= 100");
     if (const auto taken = flags.take(args); !taken)
@@ -150,6 +193,7 @@ int watch(QStringList args)
     GpuMonitor::Options options;
     options.intervalMs = interval;
     options.processIntervalMs = 0;
+    options.gpm = !noGpm;
     GpuMonitor monitor(transport, host, options);
     int printed = 0;
     int rc = 0;
@@ -163,11 +207,13 @@ int watch(QStringList args)
             for (const auto& g : gpus)
                 arr.append(toJson(g));
             o.insert(QStringLiteral("gpus"), arr);
+            o.insert(QStringLiteral("gpm"), gpmJson(monitor.gpm()));
             cli::out() << QJsonDocument(o).toJson(QJsonDocument::Compact) << '\n';
         } else {
             cli::out() << QDateTime::fromMSecsSinceEpoch(monitor.latestTimeMs()).toString(Qt::ISODate) << "  " << host
                        << '\n';
             printTable(cli::out(), gpus);
+            printGpmTable(cli::out(), gpus);
         }
         cli::out().flush();
         ++printed;
@@ -307,12 +353,16 @@ int runGpu(const QStringList& argsIn)
         return cli::gpuProcesses(args, usage);
     if (sub == QLatin1String("kill"))
         return cli::gpuKill(args, usage);
+    if (sub == QLatin1String("health"))
+        return cli::gpuHealth(args, usage);
     cli::err() << "gpu: unknown subcommand " << sub << '\n';
     usage(cli::err());
     return 2;
 }
 
 const kf::cli::Registration reg { "gpu",
-    "Watch GPUs through nvidia-smi, list or signal their processes, or parse a saved nvidia-smi CSV", &runGpu };
+    "Watch GPUs through nvidia-smi (GPM too), check their health, list or signal their processes, or parse a saved "
+    "nvidia-smi CSV",
+    &runGpu };
 
 } // namespace

@@ -26,7 +26,71 @@ struct GpuAcc
 {
     GpuSample s;
     double xid = noValue();
+    double pcieReplays = noValue();
+    double nvlinkErrors = noValue(); // the sum of the NVLink error totals exported
 };
+
+// dcgm-exporter's GPM (DCGM_FI_PROF_*) and health fields into the field table's rows; false
+// when `name` is not one of them.
+bool setProfOrHealthValue(GpuAcc& g, const QString& name, double v)
+{
+    static const struct
+    {
+        const char* name;
+        GpuField field;
+        double scale; // DCGM's unit into the row's
+    } kNumbers[] = {
+        { "DCGM_FI_PROF_SM_ACTIVE", GpuField::SmActive, 100 },
+        { "DCGM_FI_PROF_SM_OCCUPANCY", GpuField::SmOccupancy, 100 },
+        { "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", GpuField::TensorActive, 100 },
+        { "DCGM_FI_PROF_DRAM_ACTIVE", GpuField::DramActive, 100 },
+        { "DCGM_FI_PROF_PCIE_TX_BYTES", GpuField::PcieTx, 1.0 / kMiB },
+        { "DCGM_FI_PROF_PCIE_RX_BYTES", GpuField::PcieRx, 1.0 / kMiB },
+        { "DCGM_FI_PROF_NVLINK_TX_BYTES", GpuField::NvlinkTx, 1.0 / kMiB },
+        { "DCGM_FI_PROF_NVLINK_RX_BYTES", GpuField::NvlinkRx, 1.0 / kMiB },
+        { "DCGM_FI_DEV_ECC_DBE_AGG_TOTAL", GpuField::EccUncorrectedAll, 1 },
+        { "DCGM_FI_DEV_ECC_SBE_AGG_TOTAL", GpuField::EccCorrectedAll, 1 },
+        { "DCGM_FI_DEV_RETIRED_SBE", GpuField::RetiredSbe, 1 },
+        { "DCGM_FI_DEV_RETIRED_DBE", GpuField::RetiredDbe, 1 },
+        { "DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS", GpuField::RemapCorrectable, 1 },
+        { "DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS", GpuField::RemapUncorrectable, 1 },
+        { "DCGM_FI_DEV_PCIE_LINK_GEN", GpuField::PcieGen, 1 },
+        { "DCGM_FI_DEV_PCIE_MAX_LINK_GEN", GpuField::PcieGenMax, 1 },
+        { "DCGM_FI_DEV_PCIE_LINK_WIDTH", GpuField::PcieWidth, 1 },
+        { "DCGM_FI_DEV_PCIE_MAX_LINK_WIDTH", GpuField::PcieWidthMax, 1 },
+    };
+    for (const auto& n : kNumbers)
+        if (name == QLatin1String(n.name)) {
+            // DCGM's blank sentinels (9223372036854775794 and friends) are not values.
+            g.s.setValue(n.field, hasValue(v) && v >= 0 && v < 1e15 ? v * n.scale : noValue());
+            return true;
+        }
+    static const struct
+    {
+        const char* name;
+        GpuField field;
+    } kFlags[] = {
+        { "DCGM_FI_DEV_RETIRED_PENDING", GpuField::RetiredPending },
+        { "DCGM_FI_DEV_ROW_REMAP_PENDING", GpuField::RemapPending },
+        { "DCGM_FI_DEV_ROW_REMAP_FAILURE", GpuField::RemapFailure },
+    };
+    for (const auto& f : kFlags)
+        if (name == QLatin1String(f.name)) {
+            if (hasValue(v) && (v == 0 || v == 1))
+                g.s.setText(f.field, v == 1 ? QStringLiteral("Yes") : QStringLiteral("No"));
+            return true;
+        }
+    if (name == u"DCGM_FI_DEV_PCIE_REPLAY_COUNTER") {
+        g.pcieReplays = hasValue(v) && v >= 0 && v < 1e15 ? v : noValue();
+        return true;
+    }
+    if (name.startsWith(u"DCGM_FI_DEV_NVLINK_") && name.endsWith(u"_ERROR_COUNT_TOTAL")) {
+        if (hasValue(v) && v >= 0 && v < 1e15)
+            g.nvlinkErrors = (hasValue(g.nvlinkErrors) ? g.nvlinkErrors : 0) + v;
+        return true;
+    }
+    return false;
+}
 
 struct HostAcc
 {
@@ -68,6 +132,8 @@ void setGpuValue(GpuAcc& g, const QString& name, double v)
         s.setValue(GpuField::ClockSm, v);
     else if (name == u"DCGM_FI_DEV_XID_ERRORS")
         g.xid = v;
+    else if (setProfOrHealthValue(g, name, v))
+        return;
     else if (name == u"DCGM_FI_DEV_ECC_DBE_VOL_TOTAL")
         s.setValue(GpuField::EccUncorrected, v);
     else if (name == u"DCGM_FI_DEV_ECC_SBE_VOL_TOTAL")
@@ -161,11 +227,22 @@ bool FleetHost::hasXid() const
     return std::any_of(xid.cbegin(), xid.cend(), [](double x) { return hasValue(x) && x > 0; });
 }
 
+bool FleetHost::unhealthy() const
+{
+    return worstHealth(health) == HealthLevel::Fail;
+}
+
 QList<FleetQuery> fleetQueries()
 {
     const QString gpuNames = QStringLiteral(
         "DCGM_FI_DEV_(GPU_UTIL|FB_USED|FB_FREE|GPU_TEMP|MEMORY_TEMP|POWER_USAGE|SM_CLOCK|XID_ERRORS|"
-        "ECC_SBE_VOL_TOTAL|ECC_DBE_VOL_TOTAL|CLOCK_THROTTLE_REASONS|CLOCKS_EVENT_REASONS)|"
+        "ECC_SBE_VOL_TOTAL|ECC_DBE_VOL_TOTAL|CLOCK_THROTTLE_REASONS|CLOCKS_EVENT_REASONS|"
+        "ECC_SBE_AGG_TOTAL|ECC_DBE_AGG_TOTAL|RETIRED_SBE|RETIRED_DBE|RETIRED_PENDING|ROW_REMAP_PENDING|"
+        "ROW_REMAP_FAILURE|CORRECTABLE_REMAPPED_ROWS|UNCORRECTABLE_REMAPPED_ROWS|PCIE_REPLAY_COUNTER|"
+        "PCIE_LINK_GEN|PCIE_LINK_WIDTH|PCIE_MAX_LINK_GEN|PCIE_MAX_LINK_WIDTH|"
+        "NVLINK_(CRC_FLIT|CRC_DATA|REPLAY|RECOVERY)_ERROR_COUNT_TOTAL)|"
+        "DCGM_FI_PROF_(SM_ACTIVE|SM_OCCUPANCY|PIPE_TENSOR_ACTIVE|DRAM_ACTIVE|PCIE_TX_BYTES|PCIE_RX_BYTES|"
+        "NVLINK_TX_BYTES|NVLINK_RX_BYTES)|"
         "nvidia_smi_(utilization_gpu_ratio|memory_used_bytes|memory_total_bytes|memory_free_bytes|temperature_gpu|"
         "power_draw_watts|power_limit_watts|clocks_current_sm_clock_hz)");
     return {
@@ -364,6 +441,14 @@ FleetSnapshot assembleFleet(const QHash<QString, PromQueryResult>& answers, cons
         for (auto g = h.gpus.cbegin(); g != h.gpus.cend(); ++g) {
             host.gpus.append(g->s);
             host.xid.append(g->xid);
+            GpuHealthInput in;
+            in.sample = g->s;
+            in.pcieReplays = g->pcieReplays;
+            in.nvlinkErrors = g->nvlinkErrors;
+            in.xidKnown = hasValue(g->xid);
+            if (in.xidKnown && g->xid > 0)
+                in.xids.append({ int(g->xid), QString(), QStringLiteral("the last Xid dcgm-exporter reports") });
+            host.health.append(judgeGpuHealth(in));
         }
         // Staleness: a down target, or GPU samples older than 3 scrape intervals.
         if (h.down) {
@@ -390,6 +475,7 @@ FleetSnapshot assembleFleet(const QHash<QString, PromQueryResult>& answers, cons
                 host.staleReason = QStringLiteral("its GPU series are gone from Prometheus");
             host.gpus = before->gpus;
             host.xid = before->xid;
+            host.health = before->health;
             host.lastSampleMs = before->lastSampleMs;
         }
         if (!host.stale) {
@@ -508,8 +594,15 @@ QString fleetFilterName(FleetFilter f)
     case FleetFilter::Xid: return QStringLiteral("xid");
     case FleetFilter::MemoryFull: return QStringLiteral("memory-full");
     case FleetFilter::Stale: return QStringLiteral("stale");
+    case FleetFilter::Unhealthy: return QStringLiteral("unhealthy");
     }
     return {};
+}
+
+QList<FleetFilter> fleetFilters()
+{
+    return { FleetFilter::All, FleetFilter::Alerts, FleetFilter::Throttling, FleetFilter::Xid, FleetFilter::MemoryFull,
+        FleetFilter::Stale, FleetFilter::Unhealthy };
 }
 
 std::optional<FleetSort> fleetSortFromName(const QString& name)
@@ -523,8 +616,7 @@ std::optional<FleetSort> fleetSortFromName(const QString& name)
 
 std::optional<FleetFilter> fleetFilterFromName(const QString& name)
 {
-    for (FleetFilter f : { FleetFilter::All, FleetFilter::Alerts, FleetFilter::Throttling, FleetFilter::Xid,
-             FleetFilter::MemoryFull, FleetFilter::Stale })
+    for (FleetFilter f : fleetFilters())
         if (fleetFilterName(f) == name)
             return f;
     return std::nullopt;
@@ -542,6 +634,7 @@ bool passesFilter(const FleetHost& h, FleetFilter filter, const AlertRules& rule
         return hasValue(f) && f >= rules.memoryFullFraction;
     }
     case FleetFilter::Stale: return h.stale;
+    case FleetFilter::Unhealthy: return h.unhealthy();
     }
     return true;
 }

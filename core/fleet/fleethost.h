@@ -4,6 +4,7 @@
 
 #include "core/fleet/promclient.h"
 #include "core/gpu/alerts.h"
+#include "core/gpu/gpuhealth.h"
 #include "core/gpu/nvidiasmi.h"
 #include "core/hosts/hostprofile.h"
 
@@ -21,7 +22,14 @@
 //     DCGM_FI_DEV_POWER_USAGE (W), DCGM_FI_DEV_SM_CLOCK (MHz), DCGM_FI_DEV_XID_ERRORS (last
 //     Xid), DCGM_FI_DEV_ECC_DBE_VOL_TOTAL / ECC_SBE_VOL_TOTAL (uncorrected / corrected),
 //     DCGM_FI_DEV_CLOCK_THROTTLE_REASONS or its newer name DCGM_FI_DEV_CLOCKS_EVENT_REASONS
-//     (the same bitmask as nvidia-smi's clocks_event_reasons.active).
+//     (the same bitmask as nvidia-smi's clocks_event_reasons.active); GPM as DCGM's profiling
+//     fields DCGM_FI_PROF_SM_ACTIVE / SM_OCCUPANCY / PIPE_TENSOR_ACTIVE / DRAM_ACTIVE (ratios) and
+//     PCIE_TX_BYTES / PCIE_RX_BYTES / NVLINK_TX_BYTES / NVLINK_RX_BYTES (bytes/s), read into
+//     the field table's GPM rows (% and MiB/s); health where exported: ECC_DBE_AGG_TOTAL,
+//     RETIRED_SBE / RETIRED_DBE / RETIRED_PENDING, ROW_REMAP_PENDING / ROW_REMAP_FAILURE,
+//     UNCORRECTABLE_REMAPPED_ROWS / CORRECTABLE_REMAPPED_ROWS, PCIE_REPLAY_COUNTER,
+//     PCIE_LINK_GEN / PCIE_LINK_WIDTH / PCIE_MAX_LINK_GEN / PCIE_MAX_LINK_WIDTH, NVLINK_{CRC_FLIT,
+//     CRC_DATA,REPLAY,RECOVERY}_ERROR_COUNT_TOTAL, judged by core/gpu/gpuhealth.h with XID_ERRORS.
 //   GPU (nvidia_gpu_exporter, label uuid; nvidia_smi_gpu_info has name): nvidia_smi_
 //     utilization_gpu_ratio (0..1), memory_used_bytes / memory_total_bytes, temperature_gpu,
 //     power_draw_watts, power_limit_watts, clocks_current_sm_clock_hz.
@@ -67,9 +75,11 @@ struct FleetHost
     QString profileHost; // that profile's host (shown when only the name matched)
     bool viaSsh = false; // fed by the session's SSH streams, not by Prometheus
 
-    QList<GpuSample> gpus; // sorted by index
-    QString gpuNote;       // why there are no GPU samples, when it is known ("No NVIDIA driver found on this host")
-    QList<double> xid;     // parallel to gpus: the last Xid (0: none; NaN: not exported)
+    QList<GpuSample> gpus;   // sorted by index
+    QString gpuNote;         // why there are no GPU samples, when it is known ("No NVIDIA driver found on this host")
+    QList<double> xid;       // parallel to gpus: the last Xid (0: none; NaN: not exported)
+    QList<GpuHealth> health; // parallel to gpus when known (Prometheus: from the exported fields;
+                             // SSH: the monitor's last health check)
 
     bool stale = false;
     QString staleReason; // "target 10.0.0.11:9400 is down: <error>", "no sample for 47 s"
@@ -101,6 +111,7 @@ struct FleetHost
     double maxMemFraction() const;
     bool throttling() const; // HW slowdown, power brake, thermal or SW power cap on some GPU
     bool hasXid() const;
+    bool unhealthy() const; // some GPU's health verdict is Fail
 };
 
 // The PromQL of one fleet refresh: a fixed number of queries whatever the fleet's size.
@@ -153,9 +164,11 @@ Result<HostProfile> profileFor(const FleetHost& host);
 bool matchesSelector(const FleetHost& host, const QString& key, const QString& value);
 
 enum class FleetSort : quint8 { Name, Hottest, Busiest, MemoryUsed, Stale };
-enum class FleetFilter : quint8 { All, Alerts, Throttling, Xid, MemoryFull, Stale };
+enum class FleetFilter : quint8 { All, Alerts, Throttling, Xid, MemoryFull, Stale, Unhealthy };
 QString fleetSortName(FleetSort s);     // "name", "hottest", ...
-QString fleetFilterName(FleetFilter f); // "all", "alerts", "throttling", "xid", "memory-full", "stale"
+QString fleetFilterName(FleetFilter f); // "all", "alerts", "throttling", "xid", "memory-full", "stale", "unhealthy"
+// Every filter, in menu order.
+QList<FleetFilter> fleetFilters();
 std::optional<FleetSort> fleetSortFromName(const QString& name);
 std::optional<FleetFilter> fleetFilterFromName(const QString& name);
 bool passesFilter(const FleetHost& host, FleetFilter filter, const AlertRules& rules);

@@ -22,9 +22,21 @@ QByteArray escapeLabel(const QString& v)
     return out;
 }
 
+// 15 significant digits: NVLink's bytes per second pass 10^10, and 10 digits would round them.
 QByteArray number(double v)
 {
-    return QByteArray::number(v, 'g', 10);
+    return QByteArray::number(v, 'g', 15);
+}
+
+// GPM's percentages as DCGM's ratios, its MiB/s as DCGM's bytes per second.
+double ratio(double percent)
+{
+    return hasValue(percent) ? percent / 100.0 : noValue();
+}
+
+double bytesPerSecond(double mibPerS)
+{
+    return hasValue(mibPerS) ? mibPerS * 1024.0 * 1024.0 : noValue();
 }
 
 } // namespace
@@ -67,6 +79,23 @@ QByteArray dcgmExposition(const QList<GpuSample>& gpus, const QString& hostname)
             [](const GpuSample& g) { return g.value(GpuField::EccCorrected); } },
         { "DCGM_FI_DEV_CLOCKS_EVENT_REASONS", "Current clock event (throttle) reasons (bitmask).",
             [](const GpuSample& g) { return g.hasReasons ? double(g.reasons) : noValue(); } },
+        // GPM through nvidia-smi dmon, as DCGM's profiling fields: ratios 0..1 and bytes per second.
+        { "DCGM_FI_PROF_SM_ACTIVE", "Ratio of cycles an SM has at least one warp assigned.",
+            [](const GpuSample& g) { return ratio(g.value(GpuField::SmActive)); } },
+        { "DCGM_FI_PROF_SM_OCCUPANCY", "Ratio of warps resident on an SM to its maximum.",
+            [](const GpuSample& g) { return ratio(g.value(GpuField::SmOccupancy)); } },
+        { "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", "Ratio of cycles the tensor (HMMA/IMMA) pipe is active.",
+            [](const GpuSample& g) { return ratio(g.value(GpuField::TensorActive)); } },
+        { "DCGM_FI_PROF_DRAM_ACTIVE", "Ratio of cycles the device memory interface is active.",
+            [](const GpuSample& g) { return ratio(g.value(GpuField::DramActive)); } },
+        { "DCGM_FI_PROF_PCIE_TX_BYTES", "PCIe bytes transmitted per second.",
+            [](const GpuSample& g) { return bytesPerSecond(g.value(GpuField::PcieTx)); } },
+        { "DCGM_FI_PROF_PCIE_RX_BYTES", "PCIe bytes received per second.",
+            [](const GpuSample& g) { return bytesPerSecond(g.value(GpuField::PcieRx)); } },
+        { "DCGM_FI_PROF_NVLINK_TX_BYTES", "NVLink bytes transmitted per second.",
+            [](const GpuSample& g) { return bytesPerSecond(g.value(GpuField::NvlinkTx)); } },
+        { "DCGM_FI_PROF_NVLINK_RX_BYTES", "NVLink bytes received per second.",
+            [](const GpuSample& g) { return bytesPerSecond(g.value(GpuField::NvlinkRx)); } },
     };
     QList<QByteArray> labels;
     labels.reserve(gpus.size());

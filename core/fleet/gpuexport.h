@@ -17,8 +17,12 @@
 //     Hostname="gpu1",pci_bus_id="00000000:18:00.0",exporter="kernelforge"} 97
 // Families: GPU_UTIL, FB_USED, FB_FREE (MiB), GPU_TEMP, MEMORY_TEMP, POWER_USAGE, SM_CLOCK,
 // MEM_CLOCK, ECC_DBE_VOL_TOTAL / ECC_SBE_VOL_TOTAL (nvidia-smi's volatile uncorrected /
-// corrected totals), CLOCKS_EVENT_REASONS (the bitmask). A value nvidia-smi did not give is
-// left out (never written as 0). Label values are escaped as the format says.
+// corrected totals), CLOCKS_EVENT_REASONS (the bitmask), and where the host streams GPM
+// (core/gpu/gpmdmon.h) DCGM's profiling names: DCGM_FI_PROF_SM_ACTIVE, SM_OCCUPANCY,
+// PIPE_TENSOR_ACTIVE, DRAM_ACTIVE (ratios 0..1, as DCGM gives them: GPM's % / 100),
+// PCIE_TX_BYTES / PCIE_RX_BYTES and NVLINK_TX_BYTES / NVLINK_RX_BYTES (bytes per second: GPM's
+// MiB/s x 2^20). A value nvidia-smi did not give is left out (never written as 0). Label values
+// are escaped as the format says.
 namespace kf::fleet {
 
 QByteArray dcgmExposition(const QList<GpuSample>& gpus, const QString& hostname);

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/fleet/rollout.h"
 
+#include "core/gpu/gpuhealthprobe.h"
 #include "core/hosts/destination.h"
 #include "core/hosts/hostprofilestore.h"
 #include "core/ssh/sshoptionarg.h"
@@ -16,6 +17,7 @@
 #include <QtConcurrent>
 
 #include <mutex>
+#include <vector>
 
 namespace kf::fleet {
 
@@ -55,6 +57,8 @@ QList<HostRun> runRollout(const QList<HostProfile>& hosts, RolloutStep& step, co
     QThreadPool pool;
     pool.setMaxThreadCount(batchSize);
     bool failedBefore = false;
+    // Skipped by skipUnhealthy: not a failure. Written by the batch's threads, an element each.
+    std::vector<char> unhealthy(size_t(runs.size()), 0);
     for (int start = 0; start < runs.size(); start += batchSize) {
         const int end = qMin(int(runs.size()), start + batchSize);
         if ((failedBefore && !options.continueOnError) || (stop && stop->load())) {
@@ -79,6 +83,21 @@ QList<HostRun> runRollout(const QList<HostProfile>& hosts, RolloutStep& step, co
                     update(i, HostRunState::Failed, transport.error());
                     return;
                 }
+                if (options.skipUnhealthy) {
+                    update(i, HostRunState::Running, QStringLiteral("checking GPU health"));
+                    const auto health = checkGpuHealth(*transport.value());
+                    if (!health) {
+                        log(health.error());
+                        update(i, HostRunState::Failed, health.error());
+                        return;
+                    }
+                    log(QStringLiteral("GPU health: %1").arg(health->summary()));
+                    if (health->verdict() == HealthLevel::Fail) {
+                        unhealthy[size_t(i)] = 1;
+                        update(i, HostRunState::Skipped, QStringLiteral("skipped, unhealthy: ") + health->summary());
+                        return;
+                    }
+                }
                 update(i, HostRunState::Running, step.name());
                 StepContext ctx;
                 ctx.hostName = profile.name;
@@ -94,7 +113,7 @@ QList<HostRun> runRollout(const QList<HostProfile>& hosts, RolloutStep& step, co
         for (QFuture<void>& f : running)
             f.waitForFinished();
         for (int i = start; i < end; ++i)
-            failedBefore |= runs.at(i).state != HostRunState::Succeeded;
+            failedBefore |= runs.at(i).state != HostRunState::Succeeded && !unhealthy[size_t(i)];
     }
     return runs;
 }

@@ -38,6 +38,10 @@ struct RolloutOptions
 {
     int batchSize = 1; // Ansible's serial
     bool continueOnError = false;
+    // Before its step each host's GPUs are checked (core/gpu/gpuhealthprobe.h, over the host's
+    // connection); a host with a failing GPU is Skipped with why, and does not count as a failed
+    // batch. A host without NVIDIA driver is not judged (its step runs).
+    bool skipUnhealthy = false;
     Connector connect; // empty: LocalTransport for local profiles, else SshTransport::connect (no prompts)
 };
 

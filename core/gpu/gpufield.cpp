@@ -42,7 +42,19 @@ QList<GpuField> gpuFieldsWhere(bool (*pick)(const GpuFieldInfo&))
 
 QList<GpuField> defaultGpuFields()
 {
-    return gpuFieldsWhere([](const GpuFieldInfo& f) { return f.stream; });
+    return gpuFieldsWhere([](const GpuFieldInfo& f) { return f.stream && f.source == GpuFieldSource::Query; });
+}
+
+QList<GpuField> gpmGpuFields()
+{
+    return gpuFieldsWhere([](const GpuFieldInfo& f) { return f.stream && f.source == GpuFieldSource::Dmon; });
+}
+
+int gpmMetricId(GpuField field)
+{
+    if (field == GpuField::Unknown || gpuFieldInfo(field).source != GpuFieldSource::Dmon)
+        return 0;
+    return QByteArray(gpuFieldInfo(field).names).split(' ').value(0).toInt();
 }
 
 QList<GpuField> gpuChartFields()

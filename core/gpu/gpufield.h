@@ -15,57 +15,91 @@
 #include <iterator>
 
 // The GPU fields KernelForge reads from nvidia-smi, one row each. A field is its row: the
-// CSV parser, the --help-query-gpu probe, `gpu watch/parse --json`, the history behind the
-// charts and the GPU card all read the rows, so adding a field is adding a row (and a test).
+// CSV parser, the --help-query-gpu probe, the dmon GPM parser, `gpu watch/parse --json`, the
+// history behind the charts, the GPU card and the health check all read the rows, so adding a
+// field is adding a row (and a test).
 //
 //   id      GpuField::<id>
 //   kind    Number: a measured double, noValue() when nvidia-smi has none ([N/A] and friends);
 //           Text: a string, empty when none; Index, Time, Mask: GpuSample::index, timeMs and
 //           reasons (one row each); Derived: computed from other fields by GpuSample::value()
 //   names   the nvidia-smi spellings, blank-separated: the first is what we ask for, then the
-//           aliases --help-query-gpu lists and the renamed forms headers print
+//           aliases --help-query-gpu lists and the renamed forms headers print. For a Dmon row
+//           the first is the GPM metric id (`dmon --gpm-metrics 2,...`), then dmon's column name
 //   unit    of a Number or Derived value (charts, the card, the history's CSV export)
 //   json    its key in `gpu watch --json` and `gpu parse --json` ("": not exported)
 //   chart   its place in the GPUs tab's metric menu and in the history's CSV export (0: not
 //           charted); `label` names the chart
 //   card    its piece of the card's details line ("": not shown): %1 is the value with its
-//           unit, "–" without one; pieces are joined by " · ", one starting with '/' by " "
-//   stream  GpuMonitor asks for it (after `timestamp`, which dates each block)
+//           unit, "–" without one; pieces are joined by " · ", one starting with '/' by " ".
+//           Dmon rows' pieces make the card's GPM line
+//   stream  GpuMonitor asks for it (after `timestamp`, which dates each block); false: read
+//           on demand (the health check, core/gpu/gpuhealthprobe.h, asks for the health rows)
+//   src     Query: a `nvidia-smi --query-gpu` field; Dmon: a GPM metric of `nvidia-smi dmon
+//           --gpm-metrics` (Hopper and newer, core/gpu/gpmdmon.h), streamed beside the query
 // clang-format off
 #define KF_GPU_FIELDS(X) \
-/*  id              kind     names                                                         unit   json             chart label               card     stream */ \
-  X(Timestamp,      Time,    "timestamp",                                                  "",    "",              0,    "",                 "",      false)    \
-  X(Index,          Index,   "index",                                                      "",    "index",         0,    "",                 "",      true)     \
-  X(Uuid,           Text,    "uuid gpu_uuid",                                              "",    "uuid",          0,    "",                 "",      true)     \
-  X(Name,           Text,    "name gpu_name",                                              "",    "name",          0,    "",                 "",      true)     \
-  X(BusId,          Text,    "pci.bus_id gpu_bus_id",                                      "",    "",              0,    "",                 "",      false)    \
-  X(DriverVersion,  Text,    "driver_version",                                             "",    "",              0,    "",                 "",      false)    \
-  X(Pstate,         Text,    "pstate",                                                     "",    "pstate",        0,    "",                 "",      true)     \
-  X(TempGpu,        Number,  "temperature.gpu",                                            "°C",  "temp_c",        3,    "Temperature",      "%1",    true)     \
-  X(TempMemory,     Number,  "temperature.memory",                                         "°C",  "",              0,    "",                 "",      true)     \
-  X(UtilGpu,        Number,  "utilization.gpu",                                            "%",   "util",          1,    "Utilization",      "",      true)     \
-  X(UtilMemory,     Number,  "utilization.memory",                                         "%",   "",              6,    "Memory bandwidth", "",      true)     \
-  X(MemTotal,       Number,  "memory.total",                                               "MiB", "mem_total_mib", 0,    "",                 "",      true)     \
-  X(MemUsed,        Number,  "memory.used",                                                "MiB", "mem_used_mib",  0,    "",                 "",      true)     \
-  X(MemFree,        Number,  "memory.free",                                                "MiB", "",              0,    "",                 "",      false)    \
-  X(PowerDraw,      Number,  "power.draw",                                                 "W",   "power_w",       4,    "Power",            "%1",    true)     \
-  X(PowerLimit,     Number,  "power.limit",                                                "W",   "power_limit_w", 0,    "",                 "/ %1",  true)     \
-  X(ClockSm,        Number,  "clocks.sm clocks.current.sm",                                "MHz", "sm_clock_mhz",  5,    "SM clock",         "SM %1", true)     \
-  X(ClockMem,       Number,  "clocks.mem clocks.current.memory",                           "MHz", "",              0,    "",                 "",      true)     \
-  X(ClockMaxSm,     Number,  "clocks.max.sm",                                              "MHz", "",              0,    "",                 "",      false)    \
-  X(FanSpeed,       Number,  "fan.speed",                                                  "%",   "",              0,    "",                 "",      true)     \
-  X(EccUncorrected, Number,  "ecc.errors.uncorrected.volatile.total",                      "",    "",              0,    "",                 "",      true)     \
-  X(EccCorrected,   Number,  "ecc.errors.corrected.volatile.total",                        "",    "",              0,    "",                 "",      false)    \
-  X(EventReasons,   Mask,    "clocks_throttle_reasons.active clocks_event_reasons.active", "",    "reasons",       0,    "",                 "",      true)     \
-  X(ComputeMode,    Text,    "compute_mode",                                               "",    "",              0,    "",                 "",      false)    \
-  X(MigMode,        Text,    "mig.mode.current",                                           "",    "",              0,    "",                 "",      true)     \
-  X(ComputeCap,     Text,    "compute_cap",                                                "",    "",              0,    "",                 "",      false)    \
-  X(MemUsedPercent, Derived, "",                                                           "%",   "",              2,    "Memory used",      "",      false)
+/*  id                   kind     names                                                         unit     json              chart label               card           stream src */ \
+  X(Timestamp,           Time,    "timestamp",                                                  "",      "",               0,    "",                 "",            false, Query) \
+  X(Index,               Index,   "index",                                                      "",      "index",          0,    "",                 "",            true,  Query) \
+  X(Uuid,                Text,    "uuid gpu_uuid",                                              "",      "uuid",           0,    "",                 "",            true,  Query) \
+  X(Name,                Text,    "name gpu_name",                                              "",      "name",           0,    "",                 "",            true,  Query) \
+  X(BusId,               Text,    "pci.bus_id gpu_bus_id",                                      "",      "",               0,    "",                 "",            false, Query) \
+  X(DriverVersion,       Text,    "driver_version",                                             "",      "",               0,    "",                 "",            false, Query) \
+  X(Pstate,              Text,    "pstate",                                                     "",      "pstate",         0,    "",                 "",            true,  Query) \
+  X(TempGpu,             Number,  "temperature.gpu",                                            "°C",    "temp_c",         3,    "Temperature",      "%1",          true,  Query) \
+  X(TempMemory,          Number,  "temperature.memory",                                         "°C",    "",               0,    "",                 "",            true,  Query) \
+  X(UtilGpu,             Number,  "utilization.gpu",                                            "%",     "util",           1,    "Utilization",      "",            true,  Query) \
+  X(UtilMemory,          Number,  "utilization.memory",                                         "%",     "",               6,    "Memory bandwidth", "",            true,  Query) \
+  X(MemTotal,            Number,  "memory.total",                                               "MiB",   "mem_total_mib",  0,    "",                 "",            true,  Query) \
+  X(MemUsed,             Number,  "memory.used",                                                "MiB",   "mem_used_mib",   0,    "",                 "",            true,  Query) \
+  X(MemFree,             Number,  "memory.free",                                                "MiB",   "",               0,    "",                 "",            false, Query) \
+  X(PowerDraw,           Number,  "power.draw",                                                 "W",     "power_w",        4,    "Power",            "%1",          true,  Query) \
+  X(PowerLimit,          Number,  "power.limit",                                                "W",     "power_limit_w",  0,    "",                 "/ %1",        true,  Query) \
+  X(ClockSm,             Number,  "clocks.sm clocks.current.sm",                                "MHz",   "sm_clock_mhz",   5,    "SM clock",         "SM %1",       true,  Query) \
+  X(ClockMem,            Number,  "clocks.mem clocks.current.memory",                           "MHz",   "",               0,    "",                 "",            true,  Query) \
+  X(ClockMaxSm,          Number,  "clocks.max.sm",                                              "MHz",   "",               0,    "",                 "",            false, Query) \
+  X(FanSpeed,            Number,  "fan.speed",                                                  "%",     "",               0,    "",                 "",            true,  Query) \
+  X(EccUncorrected,      Number,  "ecc.errors.uncorrected.volatile.total",                      "",      "",               0,    "",                 "",            true,  Query) \
+  X(EccCorrected,        Number,  "ecc.errors.corrected.volatile.total",                        "",      "",               0,    "",                 "",            false, Query) \
+  X(EventReasons,        Mask,    "clocks_throttle_reasons.active clocks_event_reasons.active", "",      "reasons",        0,    "",                 "",            true,  Query) \
+  X(ComputeMode,         Text,    "compute_mode",                                               "",      "",               0,    "",                 "",            false, Query) \
+  X(MigMode,             Text,    "mig.mode.current",                                           "",      "",               0,    "",                 "",            true,  Query) \
+  X(ComputeCap,          Text,    "compute_cap",                                                "",      "",               0,    "",                 "",            false, Query) \
+  X(SmActive,            Number,  "2 smutil",                                                   "%",     "sm_active",      7,    "SM active",        "SM %1",       true,  Dmon)  \
+  X(SmOccupancy,         Number,  "3 smocc",                                                    "%",     "sm_occupancy",   8,    "SM occupancy",     "occupancy %1", true, Dmon)  \
+  X(TensorActive,        Number,  "5 mmaact",                                                   "%",     "tensor_active",  9,    "Tensor active",    "tensor %1",   true,  Dmon)  \
+  X(DramActive,          Number,  "10 dram",                                                    "%",     "dram_active",    10,   "DRAM active",      "DRAM %1",     true,  Dmon)  \
+  X(PcieTx,              Number,  "20 pcitx",                                                   "MiB/s", "pcie_tx_mib_s",  11,   "PCIe TX",          "PCIe TX %1",  true,  Dmon)  \
+  X(PcieRx,              Number,  "21 pcirx",                                                   "MiB/s", "pcie_rx_mib_s",  12,   "PCIe RX",          "RX %1",       true,  Dmon)  \
+  X(NvlinkTx,            Number,  "61 nvltx",                                                   "MiB/s", "nvlink_tx_mib_s", 13,  "NVLink TX",        "NVLink TX %1", true, Dmon)  \
+  X(NvlinkRx,            Number,  "60 nvlrx",                                                   "MiB/s", "nvlink_rx_mib_s", 14,  "NVLink RX",        "RX %1",       true,  Dmon)  \
+  X(EccMode,             Text,    "ecc.mode.current",                                           "",      "",               0,    "",                 "",            false, Query) \
+  X(EccUncorrectedAll,   Number,  "ecc.errors.uncorrected.aggregate.total",                     "",      "",               0,    "",                 "",            false, Query) \
+  X(EccCorrectedAll,     Number,  "ecc.errors.corrected.aggregate.total",                       "",      "",               0,    "",                 "",            false, Query) \
+  X(RetiredSbe,          Number,  "retired_pages.single_bit_ecc.count retired_pages.sbe",       "",      "",               0,    "",                 "",            false, Query) \
+  X(RetiredDbe,          Number,  "retired_pages.double_bit.count retired_pages.dbe",           "",      "",               0,    "",                 "",            false, Query) \
+  X(RetiredPending,      Text,    "retired_pages.pending",                                      "",      "",               0,    "",                 "",            false, Query) \
+  X(RemapCorrectable,    Number,  "remapped_rows.correctable remapped_rows.sbe",                "",      "",               0,    "",                 "",            false, Query) \
+  X(RemapUncorrectable,  Number,  "remapped_rows.uncorrectable remapped_rows.dbe",              "",      "",               0,    "",                 "",            false, Query) \
+  X(RemapPending,        Text,    "remapped_rows.pending",                                      "",      "",               0,    "",                 "",            false, Query) \
+  X(RemapFailure,        Text,    "remapped_rows.failure",                                      "",      "",               0,    "",                 "",            false, Query) \
+  X(PcieGen,             Number,  "pcie.link.gen.gpucurrent pcie.link.gen.current",             "",      "",               0,    "",                 "",            false, Query) \
+  X(PcieGenMax,          Number,  "pcie.link.gen.max",                                          "",      "",               0,    "",                 "",            false, Query) \
+  X(PcieWidth,           Number,  "pcie.link.width.current",                                    "",      "",               0,    "",                 "",            false, Query) \
+  X(PcieWidthMax,        Number,  "pcie.link.width.max",                                        "",      "",               0,    "",                 "",            false, Query) \
+  X(EventSwPowerUs,      Number,  "clocks_event_reasons_counters.sw_power_cap",                 "us",    "",               0,    "",                 "",            false, Query) \
+  X(EventSwThermalUs,    Number,  "clocks_event_reasons_counters.sw_thermal_slowdown",          "us",    "",               0,    "",                 "",            false, Query) \
+  X(EventHwThermalUs,    Number,  "clocks_event_reasons_counters.hw_thermal_slowdown",          "us",    "",               0,    "",                 "",            false, Query) \
+  X(EventHwPowerBrakeUs, Number,  "clocks_event_reasons_counters.hw_power_brake_slowdown",      "us",    "",               0,    "",                 "",            false, Query) \
+  X(EventSyncBoostUs,    Number,  "clocks_event_reasons_counters.sync_boost",                   "us",    "",               0,    "",                 "",            false, Query) \
+  X(MemUsedPercent,      Derived, "",                                                           "%",     "",               2,    "Memory used",      "",            false, Query)
 // clang-format on
 
 namespace kf {
 
 enum class GpuFieldKind : quint8 { Number, Text, Index, Time, Mask, Derived };
+enum class GpuFieldSource : quint8 { Query, Dmon };
 
 enum class GpuField : quint8 {
 #define KF_GPU_FIELD_ID(id, ...) id,
@@ -84,11 +118,12 @@ struct GpuFieldInfo
     const char* label;
     const char* card;
     bool stream;
+    GpuFieldSource source;
 };
 
 inline constexpr GpuFieldInfo kGpuFields[] = {
-#define KF_GPU_FIELD_INFO(id, kind, names, unit, json, chart, label, card, stream)                                     \
-    { GpuFieldKind::kind, names, unit, json, chart, label, card, stream },
+#define KF_GPU_FIELD_INFO(id, kind, names, unit, json, chart, label, card, stream, src)                                \
+    { GpuFieldKind::kind, names, unit, json, chart, label, card, stream, GpuFieldSource::src },
     KF_GPU_FIELDS(KF_GPU_FIELD_INFO)
 #undef KF_GPU_FIELD_INFO
 };
@@ -146,8 +181,13 @@ static_assert(detail::gpuChartPlacesAreDense(kGpuChartCount), "chart places must
 
 // The fields whose row `pick` accepts, in table order.
 QList<GpuField> gpuFieldsWhere(bool (*pick)(const GpuFieldInfo&));
-// The fields GpuMonitor streams (stream rows, in table order; without the timestamp).
+// The fields GpuMonitor streams through --query-gpu (stream Query rows, in table order; without
+// the timestamp).
 QList<GpuField> defaultGpuFields();
+// The GPM metrics GpuMonitor streams through dmon (stream Dmon rows, in table order).
+QList<GpuField> gpmGpuFields();
+// The GPM metric id of a Dmon row (its first spelling), 0 for other rows.
+int gpmMetricId(GpuField field);
 // The charted fields, in chart order.
 QList<GpuField> gpuChartFields();
 QString gpuFieldLabel(GpuField field); // "Utilization"

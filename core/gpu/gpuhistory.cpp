@@ -4,6 +4,8 @@
 
 #include <QDateTime>
 
+#include <algorithm>
+
 namespace kf {
 
 namespace {
@@ -11,6 +13,11 @@ namespace {
 size_t chartSlot(GpuField field)
 {
     return size_t(gpuFieldInfo(field).chart - 1);
+}
+
+bool isGpm(GpuField field)
+{
+    return gpuFieldInfo(field).source == GpuFieldSource::Dmon;
 }
 } // namespace
 
@@ -23,11 +30,19 @@ void GpuHistory::append(qint64 tMs, const QList<GpuSample>& gpus)
         auto& row = m_series[g.index];
         if (!row) {
             row = std::make_shared<Row>();
-            for (auto& s : *row)
-                s = std::make_unique<SeriesBuffer>();
+            for (const GpuField field : charted)
+                if (!isGpm(field))
+                    (*row)[chartSlot(field)] = std::make_unique<SeriesBuffer>();
         }
-        for (const GpuField field : charted)
-            (*row)[chartSlot(field)]->append(tMs, g.value(field));
+        const bool gpmValue = std::any_of(
+            charted.cbegin(), charted.cend(), [&](GpuField f) { return isGpm(f) && hasValue(g.value(f)); });
+        for (const GpuField field : charted) {
+            auto& series = (*row)[chartSlot(field)];
+            if (!series && gpmValue)
+                series = std::make_unique<SeriesBuffer>();
+            if (series)
+                series->append(tMs, g.value(field));
+        }
     }
 }
 
@@ -37,6 +52,21 @@ const SeriesBuffer* GpuHistory::series(int gpu, GpuField field) const
     if (it == m_series.cend() || !*it || field == GpuField::Unknown || gpuFieldInfo(field).chart <= 0)
         return nullptr;
     return (**it)[chartSlot(field)].get();
+}
+
+double GpuHistory::mean(int gpu, GpuField field, qint64 fromMs, qint64 toMs) const
+{
+    const SeriesBuffer* s = series(gpu, field);
+    if (!s)
+        return noValue();
+    double sum = 0;
+    int n = 0;
+    for (const SeriesBuffer::Point& p : s->points(0, fromMs, toMs))
+        if (hasValue(p.min)) {
+            sum += p.min;
+            ++n;
+        }
+    return n ? sum / n : noValue();
 }
 
 QByteArray GpuHistory::toCsv(qint64 fromMs, qint64 toMs) const
@@ -50,20 +80,26 @@ QByteArray GpuHistory::toCsv(qint64 fromMs, qint64 toMs) const
             unit = QStringLiteral("c");
         else if (unit == QStringLiteral("%"))
             unit = QStringLiteral("pct");
-        out += '_' + unit.toLower().toUtf8();
+        out += '_' + unit.toLower().replace(u'/', u'_').toUtf8();
     }
     out += '\n';
     for (auto it = m_series.cbegin(); it != m_series.cend(); ++it) {
         std::array<std::vector<SeriesBuffer::Point>, kGpuChartCount> cols;
         for (int m = 0; m < kGpuChartCount; ++m)
-            cols[size_t(m)] = (**it)[size_t(m)]->points(0, fromMs, toMs);
-        for (size_t i = 0; i < cols[0].size(); ++i) {
+            if (const auto& series = (**it)[size_t(m)])
+                cols[size_t(m)] = series->points(0, fromMs, toMs);
+        // Slot 0 (utilization) is never a GPM series: it has every sample. A series made later
+        // holds the tail of them: column m's point i - offset[m] belongs to row i.
+        const size_t rows = cols[0].size();
+        for (size_t i = 0; i < rows; ++i) {
             out += QDateTime::fromMSecsSinceEpoch(cols[0][i].t, Qt::UTC).toString(Qt::ISODateWithMs).toUtf8();
             out += ',' + QByteArray::number(it.key());
             for (int m = 0; m < kGpuChartCount; ++m) {
                 out += ',';
-                if (i < cols[size_t(m)].size() && hasValue(cols[size_t(m)][i].min))
-                    out += QByteArray::number(double(cols[size_t(m)][i].min), 'g', 6);
+                const auto& col = cols[size_t(m)];
+                const size_t offset = rows - qMin(rows, col.size());
+                if (i >= offset && hasValue(col[i - offset].min))
+                    out += QByteArray::number(double(col[i - offset].min), 'g', 6);
             }
             out += '\n';
         }
@@ -76,7 +112,7 @@ size_t GpuHistory::memoryBytes() const
     size_t bytes = 0;
     for (const auto& row : m_series) {
         for (const auto& s : *row)
-            bytes += s->memoryBytes();
+            bytes += s ? s->memoryBytes() : 0;
     }
     return bytes;
 }

@@ -19,7 +19,29 @@ constexpr int kMaxBackoffMs = 30000;
 // A block is complete when the next one starts (index repeats) or when no more lines
 // arrive shortly after the last: nvidia-smi writes a block in one go.
 constexpr int kBlockSettleMs = 150;
+// Lines of the GPM stream kept while waiting for their end; past this it is not line-oriented.
+constexpr qsizetype kMaxLineBuffer = 1 << 20;
 } // namespace
+
+QString GpuMonitor::GpmStatus::text() const
+{
+    switch (phase) {
+    case Phase::Off: return QStringLiteral("GPM not asked for");
+    case Phase::Probing: return QStringLiteral("asking nvidia-smi whether the GPUs have GPM…");
+    case Phase::Streaming: {
+        QStringList names;
+        for (const GpuField f : support.metrics)
+            names << gpuFieldLabel(f);
+        return QStringLiteral("GPM through nvidia-smi dmon every %1 s (%2)%3")
+            .arg(intervalS)
+            .arg(names.join(QStringLiteral(", ")),
+                support.notes.isEmpty() ? QString() : QStringLiteral("; ") + support.notes.join(QStringLiteral("; ")));
+    }
+    case Phase::Unavailable: return QStringLiteral("GPM not available: ") + why;
+    case Phase::Restarting: return QStringLiteral("GPM stream stopped (%1); retrying").arg(why);
+    }
+    return {};
+}
 
 GpuMonitor::GpuMonitor(std::shared_ptr<Transport> transport, QString hostName, QObject* parent)
     : GpuMonitor(std::move(transport), std::move(hostName), Options {}, parent)
@@ -39,6 +61,10 @@ GpuMonitor::GpuMonitor(std::shared_ptr<Transport> transport, QString hostName, O
     connect(&m_blockTimer, &QTimer::timeout, this, &GpuMonitor::flushBlock);
     m_processTimer.setInterval(qMax(500, m_options.processIntervalMs));
     connect(&m_processTimer, &QTimer::timeout, this, &GpuMonitor::pollProcesses);
+    m_gpmRestartTimer.setSingleShot(true);
+    connect(&m_gpmRestartTimer, &QTimer::timeout, this, &GpuMonitor::startGpmStream);
+    m_healthTimer.setInterval(qMax(60000, m_options.healthIntervalMs));
+    connect(&m_healthTimer, &QTimer::timeout, this, &GpuMonitor::checkHealth);
     m_restartTimer.setSingleShot(true);
     connect(&m_restartTimer, &QTimer::timeout, this, [this] {
         if (m_probe.fields.isEmpty())
@@ -82,9 +108,14 @@ void GpuMonitor::start()
 void GpuMonitor::stop()
 {
     m_requests.cancelAll();
+    m_sideRequests.cancelAll();
     m_processTimer.stop();
     m_restartTimer.stop();
     m_blockTimer.stop();
+    m_healthTimer.stop();
+    stopGpmStream();
+    if (m_gpm.phase == GpmStatus::Phase::Probing)
+        setGpm(GpmStatus::Phase::Off); // asked again on the next start
     if (m_stream) {
         // Disconnect first: finished() from cancel() must not schedule a restart.
         m_stream->disconnect(this);
@@ -112,6 +143,10 @@ void GpuMonitor::setIntervalMs(int ms)
     startStream();
     m_gapPending = gapPending;
     log::monitor()->info("{}: GPU stream restarted with a {} ms interval", m_hostName, ms);
+    if (m_gpmStream && dmonIntervalSeconds(ms) != m_gpm.intervalS) {
+        stopGpmStream();
+        startGpmStream();
+    }
 }
 
 void GpuMonitor::probe()
@@ -144,6 +179,10 @@ void GpuMonitor::probe()
                 "{}: driver does not know {}; not asking for them", m_hostName, probe.missing.join(u','));
         m_probe = probe;
         startStream();
+        if (m_options.gpm && m_gpm.phase == GpmStatus::Phase::Off)
+            probeGpm();
+        else if (m_gpm.support.available && !m_gpmStream)
+            startGpmStream();
     });
 }
 
@@ -259,6 +298,7 @@ void GpuMonitor::flushBlock()
         Q_EMIT gapRecorded(previous, now);
     }
     m_gapPending = false;
+    mergeGpm(m_block);
     m_latest = std::move(m_block);
     m_block.clear();
     m_latestTime = qMax(now, previous);
@@ -268,6 +308,10 @@ void GpuMonitor::flushBlock()
     // Output flows again: a previous nvidia-smi failure is over.
     updateAlerts({}, true);
     updateAlerts(evaluateAlerts(m_latest, m_rules, m_latestTime), false);
+    if (m_options.healthIntervalMs > 0 && !m_healthTimer.isActive()) {
+        m_healthTimer.start();
+        checkHealth();
+    }
     Q_EMIT samplesUpdated(m_latest);
 }
 
@@ -362,6 +406,148 @@ void GpuMonitor::updateAlerts(const QList<Alert>& now, bool smiScope)
         log::monitor()->warn("{}: alert: {}", m_hostName, a.message);
         Q_EMIT alertRaised(a);
     }
+}
+
+void GpuMonitor::setGpm(GpmStatus::Phase phase, const QString& why)
+{
+    m_gpm.phase = phase;
+    m_gpm.why = why;
+    Q_EMIT gpmChanged();
+}
+
+void GpuMonitor::probeGpm()
+{
+    setGpm(GpmStatus::Phase::Probing);
+    CommandSpec spec;
+    spec.command = gpmProbeScript();
+    spec.arguments = { m_options.nvidiaSmi, gpmMetricIds(gpmGpuFields()) };
+    spec.env = m_options.env;
+    spec.maxOutputBytes = 1 << 20;
+    auto transport = m_transport;
+    m_sideRequests.track(QtConcurrent::run(transportPool(), [transport, spec] { return transport->exec(spec, 60000); }),
+        [this](const ExecResult& r) {
+            if (!r.error.isEmpty()) {
+                // Asked again on the next start (a lost connection is not an answer).
+                log::monitor()->info("{}: GPM probe failed: {}", m_hostName, r.error);
+                setGpm(GpmStatus::Phase::Off);
+                return;
+            }
+            m_gpm.support = parseGpmProbe(r.stdOut);
+            if (!m_gpm.support.available) {
+                log::monitor()->info("{}: no GPM: {}", m_hostName, m_gpm.support.why);
+                setGpm(GpmStatus::Phase::Unavailable, m_gpm.support.why);
+                return;
+            }
+            startGpmStream();
+        });
+}
+
+void GpuMonitor::startGpmStream()
+{
+    Q_ASSERT(QThread::currentThread() == thread());
+    if (m_gpmStream || m_state == State::Stopped)
+        return;
+    CommandSpec spec;
+    m_gpm.intervalS = dmonIntervalSeconds(m_options.intervalMs);
+    spec.command = gpmStreamCommand(m_options.nvidiaSmi, gpmGpuFields(), m_gpm.intervalS);
+    spec.env = m_options.env;
+    spec.resumable = true;
+    m_gpmBuffer.clear();
+    m_gpmStream = m_transport->start(spec);
+    if (!m_gpmStream) {
+        setGpm(GpmStatus::Phase::Restarting, QStringLiteral("could not start nvidia-smi dmon"));
+        m_gpmRestartTimer.start(m_gpmBackoffMs);
+        return;
+    }
+    connect(m_gpmStream.get(), &ProcessHandle::stdoutReceived, this, &GpuMonitor::onGpmStdout);
+    connect(m_gpmStream.get(), &ProcessHandle::resumed, this, [this] { m_gpmBuffer.clear(); });
+    connect(m_gpmStream.get(), &ProcessHandle::finished, this, &GpuMonitor::onGpmFinished);
+    log::monitor()->debug("{}: GPM stream {}", m_hostName, spec.command);
+    setGpm(GpmStatus::Phase::Streaming);
+}
+
+void GpuMonitor::stopGpmStream()
+{
+    m_gpmRestartTimer.stop();
+    if (!m_gpmStream)
+        return;
+    m_gpmStream->disconnect(this); // its finished() must not schedule a restart
+    m_gpmStream->cancel();
+    m_gpmStream.reset();
+    m_gpmLatest.clear();
+}
+
+void GpuMonitor::onGpmStdout(const QByteArray& chunk)
+{
+    m_gpmBuffer += chunk;
+    const qsizetype lastNl = m_gpmBuffer.lastIndexOf('\n');
+    if (lastNl < 0) {
+        if (m_gpmBuffer.size() > kMaxLineBuffer)
+            m_gpmBuffer.clear();
+        return;
+    }
+    const DmonResult parsed = parseDmon(QByteArrayView(m_gpmBuffer).first(lastNl + 1), m_gpmLayout);
+    m_gpmBuffer.remove(0, lastNl + 1);
+    m_gpmLayout = parsed.layout;
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    for (const GpuSample& s : parsed.samples)
+        m_gpmLatest.insert(s.index, { s, now });
+    if (!parsed.samples.isEmpty())
+        m_gpmBackoffMs = 2000;
+    for (const QString& m : parsed.messages)
+        log::monitor()->info("{}: nvidia-smi dmon: {}", m_hostName, m);
+}
+
+void GpuMonitor::onGpmFinished(const ProcessExit& exit)
+{
+    m_gpmStream.release()->deleteLater(); // we are inside its signal
+    m_gpmLatest.clear();
+    const QString why = !exit.error.isEmpty() ? exit.error
+        : exit.signal.isEmpty() ? QStringLiteral("nvidia-smi dmon exited with status %1").arg(exit.exitCode)
+                                : QStringLiteral("nvidia-smi dmon was killed (%1)").arg(exit.signal);
+    log::monitor()->warn("{}: {}; retrying in {} s", m_hostName, why, m_gpmBackoffMs / 1000);
+    setGpm(GpmStatus::Phase::Restarting, why);
+    m_gpmRestartTimer.start(m_gpmBackoffMs);
+    m_gpmBackoffMs = qMin(kMaxBackoffMs, m_gpmBackoffMs * 2);
+}
+
+void GpuMonitor::mergeGpm(QList<GpuSample>& block) const
+{
+    if (m_gpmLatest.isEmpty())
+        return;
+    static const QList<GpuField> metrics = gpmGpuFields();
+    const qint64 freshMs = 3LL * m_gpm.intervalS * 1000 + 2000;
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    for (GpuSample& g : block) {
+        const auto it = m_gpmLatest.constFind(g.index);
+        if (it == m_gpmLatest.cend() || now - it->arrivalMs > freshMs)
+            continue;
+        for (const GpuField f : metrics)
+            g.setValue(f, it->values.value(f));
+    }
+}
+
+void GpuMonitor::checkHealth()
+{
+    if (m_healthCheck.isPending())
+        return;
+    auto transport = m_transport;
+    const QString smi = m_options.nvidiaSmi;
+    const auto env = m_options.env;
+    m_healthCheck = m_sideRequests.track(
+        QtConcurrent::run(transportPool(), [transport, smi, env] { return checkGpuHealth(*transport, smi, env); }),
+        [this](const Result<GpuHealthReport>& r) {
+            if (r) {
+                m_health = *r;
+                m_healthTimeMs = QDateTime::currentMSecsSinceEpoch();
+                m_healthError.clear();
+                log::monitor()->info("{}: GPU health: {}", m_hostName, m_health.summary());
+            } else {
+                m_healthError = r.error();
+                log::monitor()->info("{}: {}", m_hostName, r.error());
+            }
+            Q_EMIT healthUpdated();
+        });
 }
 
 } // namespace kf

@@ -3,6 +3,9 @@
 #pragma once
 
 #include "core/gpu/alerts.h"
+#include "core/gpu/gpmdmon.h"
+#include "core/gpu/gpmprobe.h"
+#include "core/gpu/gpuhealthprobe.h"
 #include "core/gpu/gpuhistory.h"
 #include "core/gpu/gpuprocesses.h"
 #include "core/gpu/nvidiasmi.h"
@@ -26,7 +29,16 @@ namespace kf {
 //  3. lists GPU processes every processIntervalMs: one command (gpuProcessScript(): compute
 //     apps, pmon's SM %, ps' user, CPU %, RSS and command line), parsed by parseGpuProcessOutput;
 //  4. records every block into GpuHistory and turns AlertRules into raise/clear events,
-//     logged on the "monitor" logger.
+//     logged on the "monitor" logger;
+//  5. GPM (SM, tensor and DRAM activity, PCIe and NVLink traffic: the Dmon rows of the field
+//     table): once per host (the monitor lives as long as its host) the GPM probe
+//     (core/gpu/gpmprobe.h) says whether the GPUs and driver have it, and why not; when they
+//     do, a second long-lived, resumable `nvidia-smi dmon --gpm-metrics ...` runs beside the
+//     query (restarted with the same backoff), and each block carries every GPU's latest GPM
+//     values (none when they are older than 3 dmon intervals + 2 s: stale, never zero);
+//  6. the health check (core/gpu/gpuhealthprobe.h) after the first block and then every
+//     healthIntervalMs (when set), and on checkHealth(): Xid events, ECC, retired pages, remapped rows, PCIe link and
+//     replays, NVLink errors, clock-event time, judged per GPU (core/gpu/gpuhealth.h).
 // Sample times: when the driver knows the `timestamp` field (every driver since 2012), it is
 // queried first and becomes the sample time, so a block is dated when nvidia-smi took it,
 // not when it crossed the network. The column is the server's local wall clock; it is mapped
@@ -53,7 +65,22 @@ public:
         int intervalMs = 1000;
         int processIntervalMs = 5000; // 0: never list processes
         QString nvidiaSmi = QStringLiteral("nvidia-smi");
-        QMap<QString, QString> env; // for the remote command (tests, demo knobs)
+        QMap<QString, QString> env;    // for the remote command (tests, demo knobs)
+        bool gpm = true;               // probe GPM once and stream it when the GPUs have it
+        int healthIntervalMs = 600000; // 0: never check health
+    };
+
+    // Where GPM stands on this host.
+    struct GpmStatus
+    {
+        enum class Phase : quint8 { Off, Probing, Streaming, Unavailable, Restarting };
+        Phase phase = Phase::Off;
+        QString why;        // Unavailable: the probe's reason; Restarting: why dmon stopped
+        GpmSupport support; // the probe's answer
+        int intervalS = 0;  // dmon's interval while streaming
+        // One sentence for people: "GPM through nvidia-smi dmon every 1 s (SM active, ...)",
+        // "GPM not available: GPU 0: NVIDIA A100 ..., compute capability 8.0, predates Hopper...".
+        QString text() const;
     };
 
     GpuMonitor(std::shared_ptr<Transport> transport, QString hostName, QObject* parent = nullptr);
@@ -83,6 +110,14 @@ public:
     QList<Alert> activeAlerts() const { return m_active.values(); }
     const GpuHistory& history() const { return m_history; }
     const GpuFieldProbe& fields() const { return m_probe; }
+    const GpmStatus& gpm() const { return m_gpm; }
+    // The health check's last report; hasHealth() false until one answered.
+    bool hasHealth() const { return m_healthTimeMs > 0; }
+    const GpuHealthReport& health() const { return m_health; }
+    qint64 healthTimeMs() const { return m_healthTimeMs; }
+    QString healthError() const { return m_healthError; }
+    // Runs the health check now (unless one runs); healthUpdated() when it answers.
+    void checkHealth();
     // The exact stream command (for logs and the UI's "what runs on the server").
     QString streamCommand() const;
     int restarts() const { return m_restarts; }
@@ -107,6 +142,9 @@ Q_SIGNALS:
     void alertCleared(const kf::Alert& alert);
     // No samples between fromMs and toMs (a reconnect, a restart, a stalled stream).
     void gapRecorded(qint64 fromMs, qint64 toMs);
+    void gpmChanged();
+    // The health check answered (or failed: healthError()).
+    void healthUpdated();
 
 private:
     void probe();
@@ -119,6 +157,13 @@ private:
     void updateAlerts(const QList<Alert>& now, bool smiScope);
     void scheduleRestart(const QString& why);
     qint64 sampleTime(qint64 sourceMs);
+    void probeGpm();
+    void startGpmStream();
+    void stopGpmStream();
+    void onGpmStdout(const QByteArray& chunk);
+    void onGpmFinished(const ProcessExit& exit);
+    void setGpm(GpmStatus::Phase phase, const QString& why = {});
+    void mergeGpm(QList<GpuSample>& block) const;
 
     std::shared_ptr<Transport> m_transport;
     QString m_hostName;
@@ -153,6 +198,26 @@ private:
     bool m_clockOffsetValid = false;
     bool m_gapPending = false;
     QList<Gap> m_gaps;
+    // GPM: probed once, then its own stream beside the query.
+    JobTracker m_sideRequests { this }; // the GPM probe and the health check; cancelled by stop()
+    GpmStatus m_gpm;
+    std::unique_ptr<ProcessHandle> m_gpmStream;
+    QByteArray m_gpmBuffer;
+    DmonLayout m_gpmLayout;
+    struct GpmLatest
+    {
+        GpuSample values;
+        qint64 arrivalMs = 0; // this machine's clock
+    };
+    QHash<int, GpmLatest> m_gpmLatest;
+    QTimer m_gpmRestartTimer;
+    int m_gpmBackoffMs = 2000;
+    // Health.
+    GpuHealthReport m_health;
+    qint64 m_healthTimeMs = 0;
+    QString m_healthError;
+    RequestHandle m_healthCheck;
+    QTimer m_healthTimer;
 };
 
 } // namespace kf

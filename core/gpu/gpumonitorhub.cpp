@@ -8,7 +8,9 @@ namespace kf {
 
 GpuMonitorHub::GpuMonitorHub(QObject* parent)
     : QObject(parent)
-{ }
+{
+    m_options.healthIntervalMs = 10 * 60 * 1000;
+}
 
 GpuMonitor* GpuMonitorHub::monitorFor(HostConnection* host)
 {

@@ -15,7 +15,8 @@ class HostConnection;
 // One GpuMonitor per host, shared by every view (the GPU pane, the fleet tiles, the
 // status bar), so a host never runs two nvidia-smi streams. A monitor is created when
 // its host first becomes Ready and lives as long as the host; its stream is resumable, so a
-// reconnect resumes it. Lives in the GUI thread.
+// reconnect resumes it. Its monitors check GPU health every 10 minutes (Options::healthIntervalMs).
+// Lives in the GUI thread.
 class GpuMonitorHub : public QObject
 {
     Q_OBJECT

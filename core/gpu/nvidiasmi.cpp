@@ -336,8 +336,10 @@ QString gpuFieldQueryName(GpuField field)
 
 GpuField gpuFieldFromName(QByteArrayView name)
 {
+    // Dmon rows are dmon's columns (gpmFieldFromColumn), never --query-gpu's.
     return fieldNamed(
-        name, kGpuFields, [](const GpuFieldInfo& f) { return f.names; }, GpuField::Unknown);
+        name, kGpuFields, [](const GpuFieldInfo& f) { return f.source == GpuFieldSource::Query ? f.names : ""; },
+        GpuField::Unknown);
 }
 
 GpuFieldProbe probeGpuFields(QByteArrayView help, const QList<GpuField>& wanted)

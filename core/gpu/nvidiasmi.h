@@ -45,10 +45,10 @@
 namespace kf {
 
 // Canonical query name (what we ask for), e.g. "clocks_throttle_reasons.active"; empty for a
-// Derived field.
+// Derived field; a Dmon row's GPM metric id ("2").
 QString gpuFieldQueryName(GpuField field);
 // Every spelling the driver accepts or prints (aliases, renamed headers, " [unit]" suffix), in
-// any case; Unknown for anything else.
+// any case, of a Query row; Unknown for anything else.
 GpuField gpuFieldFromName(QByteArrayView name);
 // The subset of wanted fields that `nvidia-smi --help-query-gpu` lists (older drivers lack
 // some, and asking for an unknown field makes nvidia-smi fail the whole query).

@@ -6,6 +6,7 @@
 #include "core/sglkernel/rules.h"
 #include "core/verify/fatbinreader.h"
 #include "core/verify/provenance.h"
+#include "core/verify/sglkernelloader.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
@@ -458,7 +459,11 @@ void evaluateVerify(VerifyReport& r, const std::optional<BuildProfile>& profile)
     }
 
     QStringList fine;
+    // sgl-kernel's sm90/ and sm100/ common_ops: judged as its loader picks them, per GPU.
+    const QSet<QString> byLoader = loaderChosenLibraries(r);
     for (const VerifyLibrary& l : r.libraries) {
+        if (byLoader.contains(l.path))
+            continue;
         const QString name = shown(r, l.path);
         if (!l.error.isEmpty() && l.targets.isEmpty()) {
             add(Level::Warn, "arch", QStringLiteral("targets of %1 unknown: %2").arg(name, l.error));
@@ -500,6 +505,7 @@ void evaluateVerify(VerifyReport& r, const std::optional<BuildProfile>& profile)
     }
     if (!fine.isEmpty())
         add(Level::Pass, "arch", fine.join(QStringLiteral("; ")));
+    out += loaderCoverageChecks(r);
 
     if (r.python.isEmpty()) {
         add(Level::Warn, "import", QStringLiteral("no python3 in the profile's PATH: import sgl_kernel not tried"),

@@ -62,6 +62,86 @@ private Q_SLOTS:
         QCOMPARE(o.value(QStringLiteral("gpus")).toArray().size(), 8);
     }
 
+    void watchStreamsGpmAndSaysWhyNot()
+    {
+        // The demo's dmon has GPM: a few seconds in, the GPUs carry it and gpm says what streams.
+        auto r = kf::test::runCli(
+            { QStringLiteral("gpu"), QStringLiteral("watch"), QStringLiteral("--local"), QStringLiteral("--json"),
+                QStringLiteral("--count"), QStringLiteral("60"), QStringLiteral("--interval"), QStringLiteral("500") },
+            120000, demoPath({ QStringLiteral("KF_DEMO_GPUS=2") }));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QList<QByteArray> lines = r.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 60);
+        const QJsonObject last = QJsonDocument::fromJson(lines.last()).object();
+        QCOMPARE(last.value(QStringLiteral("gpm")).toObject().value(QStringLiteral("state")).toString(),
+            QStringLiteral("streaming"));
+        const QJsonObject g = last.value(QStringLiteral("gpus")).toArray().at(1).toObject();
+        for (const char* key : { "sm_active", "sm_occupancy", "tensor_active", "dram_active", "pcie_tx_mib_s",
+                 "pcie_rx_mib_s", "nvlink_tx_mib_s", "nvlink_rx_mib_s" })
+            QVERIFY2(g.value(QLatin1String(key)).isDouble(), key);
+        QVERIFY(g.value(QStringLiteral("sm_active")).toDouble() <= 100);
+
+        // An A100 host: no GPM, and why; the keys are there, null.
+        r = kf::test::runCli(
+            { QStringLiteral("gpu"), QStringLiteral("watch"), QStringLiteral("--local"), QStringLiteral("--json"),
+                QStringLiteral("--count"), QStringLiteral("40"), QStringLiteral("--interval"), QStringLiteral("500") },
+            120000,
+            demoPath(
+                { QStringLiteral("KF_DEMO_GPUS=1"), QStringLiteral("KF_DEMO_GPU_MODELS=NVIDIA A100-SXM4-80GB=8.0") }));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        lines = r.out.trimmed().split('\n');
+        const QJsonObject none = QJsonDocument::fromJson(lines.last()).object();
+        const QJsonObject gpm = none.value(QStringLiteral("gpm")).toObject();
+        QCOMPARE(gpm.value(QStringLiteral("state")).toString(), QStringLiteral("unavailable"));
+        QVERIFY2(gpm.value(QStringLiteral("text"))
+                     .toString()
+                     .contains(QStringLiteral("compute capability 8.0, predates Hopper")),
+            qPrintable(gpm.value(QStringLiteral("text")).toString()));
+        QVERIFY(
+            none.value(QStringLiteral("gpus")).toArray().at(0).toObject().value(QStringLiteral("sm_active")).isNull());
+
+        // The table gets a GPM part once values come.
+        r = kf::test::runCli(
+            { QStringLiteral("gpu"), QStringLiteral("watch"), QStringLiteral("--local"), QStringLiteral("--count"),
+                QStringLiteral("40"), QStringLiteral("--interval"), QStringLiteral("500") },
+            120000, demoPath({ QStringLiteral("KF_DEMO_GPUS=1") }));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("GPM  SM ACTIVE (%)  SM OCCUPANCY (%)  TENSOR ACTIVE (%)  DRAM ACTIVE (%)"),
+            r.out.right(2000).constData());
+    }
+
+    void healthVerdictsAndExitStatus()
+    {
+        auto r = kf::test::runCli(
+            { QStringLiteral("gpu"), QStringLiteral("health"), QStringLiteral("--local"), QStringLiteral("--json") },
+            120000, demoPath({ QStringLiteral("KF_DEMO_GPUS=2"), QStringLiteral("KF_DEMO_HOT_GPU=1") }));
+        QCOMPARE(r.exitCode, 1); // a GPU fails
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o.value(QStringLiteral("verdict")).toString(), QStringLiteral("fail"));
+        QCOMPARE(o.value(QStringLiteral("host")).toString(), QStringLiteral("local"));
+        QCOMPARE(o.value(QStringLiteral("xid_source")).toString(), QStringLiteral("dmesg"));
+        const QJsonArray gpus = o.value(QStringLiteral("gpus")).toArray();
+        QCOMPARE(gpus.size(), 2);
+        QCOMPARE(gpus.at(0).toObject().value(QStringLiteral("verdict")).toString(), QStringLiteral("pass"));
+        const QJsonObject hot = gpus.at(1).toObject();
+        QCOMPARE(hot.value(QStringLiteral("verdict")).toString(), QStringLiteral("fail"));
+        QStringList checks;
+        for (const auto& f : hot.value(QStringLiteral("findings")).toArray())
+            if (f.toObject().value(QStringLiteral("level")).toString() == QLatin1String("fail"))
+                checks << f.toObject().value(QStringLiteral("check")).toString();
+        QCOMPARE(checks, (QStringList { "xid", "ecc", "remapped_rows" }));
+
+        r = kf::test::runCli({ QStringLiteral("gpu"), QStringLiteral("health"), QStringLiteral("--local") }, 120000,
+            demoPath({ QStringLiteral("KF_DEMO_GPUS=2") }));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.startsWith("GPU  NAME         VERDICT  FINDINGS\n0    NVIDIA H200  pass"), r.out.constData());
+        QVERIFY(r.out.contains("local: 2 GPU(s): 2 healthy\n"));
+        // Usage errors exit 2 before anything runs.
+        QCOMPARE(
+            kf::test::runCli({ QStringLiteral("gpu"), QStringLiteral("health"), QStringLiteral("--bogus") }).exitCode,
+            2);
+    }
+
     void watchFailsOnNvmlMismatch()
     {
         const auto r = kf::test::runCli({ QStringLiteral("gpu"), QStringLiteral("watch"), QStringLiteral("--local"),

@@ -123,6 +123,38 @@ private Q_SLOTS:
         QVERIFY(r.out.contains("PASS"));
     }
 
+    // sgl-kernel's two common_ops builds, judged per GPU as its loader picks them: on an H200 +
+    // RTX PRO 6000 host both GPUs have their code (sm90/ and sm100/); an H200 + RTX 4090 host
+    // sends the 4090 (8.9) to sm100/, which has Blackwell code only: it is named, and verify fails.
+    void loaderChoicePerGpu()
+    {
+        requireLibraries();
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath("sgl_kernel/sm90") && QDir(dir.path()).mkpath("sgl_kernel/sm100"));
+        QVERIFY(QFile::copy(m_build + "/sm90a.so", dir.filePath("sgl_kernel/sm90/common_ops.abi3.so")));
+        QVERIFY(QFile::copy(m_build + "/sm120a.so", dir.filePath("sgl_kernel/sm100/common_ops.abi3.so")));
+        auto r = test::runCli({ "verify", "--local", "--dir", dir.path() }, 300000,
+            demoPath()
+                + QStringList { "KF_DEMO_GPUS=2", "KF_DEMO_GPU_MODELS=NVIDIA H200=9.0,NVIDIA RTX PRO 6000=12.0" });
+        QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
+        QVERIFY2(r.out.contains("sgl-kernel's loader: GPU 0 (9.0) -> sgl_kernel/sm90/common_ops.abi3.so (sm_90a SASS); "
+                                "GPU 1 (12.0) -> sgl_kernel/sm100/common_ops.abi3.so (sm_120a SASS)"),
+            r.out.constData());
+        r = test::runCli({ "verify", "--local", "--dir", dir.path(), "--json" }, 300000,
+            demoPath()
+                + QStringList { "KF_DEMO_GPUS=2", "KF_DEMO_GPU_MODELS=NVIDIA H200=9.0,NVIDIA GeForce RTX 4090=8.9" });
+        QCOMPARE(r.exitCode, 1);
+        QStringList fails;
+        for (const QJsonObject& o : jsonLines(r.out))
+            if (o.value("type").toString() == "check" && o.value("level").toString() == "fail")
+                fails << o.value("message").toString();
+        QCOMPARE(fails.size(), 1);
+        QVERIFY2(fails.first().startsWith("GPU 1 (NVIDIA GeForce RTX 4090, compute capability 8.9) would fail: "
+                                          "sgl-kernel's loader picks sgl_kernel/sm100/common_ops.abi3.so for it"),
+            qPrintable(fails.first()));
+        QCOMPARE(jsonLines(r.out).last().value("launch_blocked").toBool(), true);
+    }
+
     // A verification is part of the host's story: `timeline` lists it afterwards (private HOME,
     // so the history is this test's own).
     void verificationIsOnTheTimeline()

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // The main window on the demo host (a real sshd, reached through our own SSH layer), offscreen.
 // everyTab: every tab is visited, shows its content and no label showing HTML markup as text,
-// and is grabbed as PNG.
+// and is grabbed as PNG; the GPUs tab shows the GPM the demo's dmon replays.
 // clickThroughTheStory: the demo story clicked through in the real main window (offscreen), against the demo host
 // the Patches tab plans the built-in set by itself -> Apply -> Build tab
 // (the demo profile is preselected) Preflight -> Start, the build runs to the end ->
@@ -13,6 +13,9 @@
 #include "core/store/database.h"
 #include "tests/support/testsupport.h"
 #include "tests/support/windowdriver.h"
+#include "ui/chart/timechart.h"
+#include "ui/gpu/gpucard.h"
+#include "ui/gpu/gpupane.h"
 #include "ui/patch/patchpane.h"
 #include "ui/remotebuild/buildchart.h"
 #include "ui/remotebuild/buildpane.h"
@@ -99,6 +102,20 @@ private Q_SLOTS:
         // The GPU stream is live: the pane's status names the 8 GPUs.
         auto* gpuStatus = w.pane(Tab::Gpus)->findChild<QLabel*>(QStringLiteral("gpuStatus"));
         QVERIFY(gpuStatus && gpuStatus->text().contains(QStringLiteral("8 GPU")));
+        // GPM streams beside it over the same SSH connection (the demo's dmon replays it): the
+        // cards show SM, tensor and DRAM activity, and the detail chart draws tensor activity.
+        w.showTab(Tab::Gpus);
+        auto* gpus = qobject_cast<kf::GpuPane*>(w.pane(Tab::Gpus));
+        QVERIFY(gpus);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            gpus->findChild<kf::GpuCard*>(QStringLiteral("gpuCard0"))->gpmText().startsWith(QStringLiteral("GPM: SM ")),
+            90000);
+        QVERIFY2(gpus->gpmStatusText().startsWith(QStringLiteral("GPM through nvidia-smi dmon every 1 s")),
+            qPrintable(gpus->gpmStatusText()));
+        gpus->setMetric(kf::GpuField::TensorActive);
+        gpus->refreshChart();
+        QVERIFY(gpus->detailChart()->pointCount() > 0);
+        QVERIFY(w.grab().save(kf::test::screenshotPath(QStringLiteral("demo-gpus-gpm"))));
     }
 
     void clickThroughTheStory()

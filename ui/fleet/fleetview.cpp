@@ -91,8 +91,7 @@ FleetView::FleetView(const AppContext& context, QWidget* parent)
         m_sortBox->addItem(tr("sort: %1").arg(fleetSortName(s)), int(s));
     m_filterBox = new QComboBox(this);
     m_filterBox->setObjectName(QStringLiteral("fleetFilter"));
-    for (FleetFilter f : { FleetFilter::All, FleetFilter::Alerts, FleetFilter::Throttling, FleetFilter::Xid,
-             FleetFilter::MemoryFull, FleetFilter::Stale })
+    for (FleetFilter f : fleetFilters())
         m_filterBox->addItem(tr("show: %1").arg(fleetFilterName(f)), int(f));
     m_search = new QLineEdit(this);
     m_search->setObjectName(QStringLiteral("fleetSearch"));
@@ -214,6 +213,8 @@ void FleetView::updateFromSsh()
             if (GpuMonitor* m = m_hub->monitorFor(c)) {
                 h.gpus = m->latest();
                 h.lastSampleMs = m->latestTimeMs();
+                if (m->hasHealth())
+                    h.health = m->health().gpus;
                 if (m->driverMissing()) // said as the tile's GPU line, not as an alert
                     h.gpuNote = tr("No NVIDIA driver found on this host");
                 else

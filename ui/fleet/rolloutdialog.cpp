@@ -85,6 +85,11 @@ RolloutDialog::RolloutDialog(const QList<HostProfile>& hosts, QWidget* parent)
     m_continue = new QCheckBox(tr("continue after a failed batch"), this);
     batchRow->addWidget(m_batch);
     batchRow->addWidget(m_continue);
+    m_skipUnhealthy = new QCheckBox(tr("skip hosts with an unhealthy GPU"), this);
+    m_skipUnhealthy->setObjectName(QStringLiteral("rolloutSkipUnhealthy"));
+    m_skipUnhealthy->setToolTip(tr("Check each host's GPUs first (Xid events, ECC, pending row remaps, PCIe, "
+                                   "NVLink) and skip a host where one fails"));
+    batchRow->addWidget(m_skipUnhealthy);
     batchRow->addStretch();
     form->addRow(tr("Action"), m_action);
     form->addRow(tr("Patch set"), m_set);
@@ -312,6 +317,7 @@ void RolloutDialog::run(std::shared_ptr<RolloutStep> step)
     RolloutOptions o;
     o.batchSize = m_batch->value();
     o.continueOnError = m_continue->isChecked();
+    o.skipUnhealthy = m_skipUnhealthy->isChecked();
     o.connect = m_connector;
     // The worker reaches the dialog only through queued calls on a guarded pointer.
     QPointer<RolloutDialog> self(this);

@@ -71,6 +71,7 @@ private:
     QLineEdit* m_recipe;
     QSpinBox* m_batch;
     QCheckBox* m_continue;
+    QCheckBox* m_skipUnhealthy;
     QPushButton* m_start;
     QTableWidget* m_table;
     QPlainTextEdit* m_log;

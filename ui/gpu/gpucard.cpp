@@ -15,14 +15,21 @@
 #include <QMouseEvent>
 #include <QProgressBar>
 
+#include <algorithm>
+
 namespace kf {
 
 namespace {
 
-// The details line: the fields whose row has a card piece, in table order (docs in gpufield.h).
-QString details(const GpuSample& s)
+// The details line: the fields whose row has a card piece, in table order (docs in gpufield.h);
+// `source` picks the query's pieces (the details line) or dmon's (the GPM line).
+QString details(const GpuSample& s, GpuFieldSource source = GpuFieldSource::Query)
 {
-    static const QList<GpuField> onCard = gpuFieldsWhere([](const GpuFieldInfo& f) { return *f.card != 0; });
+    static const QList<GpuField> queried
+        = gpuFieldsWhere([](const GpuFieldInfo& f) { return *f.card != 0 && f.source == GpuFieldSource::Query; });
+    static const QList<GpuField> gpm
+        = gpuFieldsWhere([](const GpuFieldInfo& f) { return *f.card != 0 && f.source == GpuFieldSource::Dmon; });
+    const QList<GpuField>& onCard = source == GpuFieldSource::Query ? queried : gpm;
     const Preferences prefs = Preferences::load(); // units as Edit > Preferences says now
     QString line;
     for (const GpuField field : onCard) {
@@ -53,6 +60,8 @@ GpuCard::GpuCard(int index, QWidget* parent)
     , m_mem(new UsageBar(this))
     , m_details(new QLabel(this))
     , m_reasons(new QLabel(this))
+    , m_gpm(new QLabel(this))
+    , m_health(new QLabel(this))
     , m_spark(new TimeChart(this))
 {
     setObjectName(QStringLiteral("gpuCard%1").arg(index));
@@ -70,8 +79,10 @@ GpuCard::GpuCard(int index, QWidget* parent)
     grid->addWidget(new QLabel(tr("Mem"), this), 2, 0);
     grid->addWidget(m_mem, 2, 1);
     grid->addWidget(m_details, 3, 0, 1, 2);
-    grid->addWidget(m_reasons, 4, 0, 1, 2);
-    grid->addWidget(m_spark, 5, 0, 1, 2);
+    grid->addWidget(m_gpm, 4, 0, 1, 2);
+    grid->addWidget(m_reasons, 5, 0, 1, 2);
+    grid->addWidget(m_health, 6, 0, 1, 2);
+    grid->addWidget(m_spark, 7, 0, 1, 2);
     m_util->setRange(0, 100);
     m_mem->setRange(0, 1000);
     for (auto* bar : { m_util, m_mem }) {
@@ -79,6 +90,15 @@ GpuCard::GpuCard(int index, QWidget* parent)
         bar->setMaximumHeight(16);
     }
     m_reasons->setObjectName(QStringLiteral("reasons"));
+    m_gpm->setObjectName(QStringLiteral("gpm"));
+    m_health->setObjectName(QStringLiteral("health"));
+    // Plain text: a reason or finding quotes nvidia-smi or the kernel log.
+    for (QLabel* label : { m_gpm, m_health }) {
+        label->setTextFormat(Qt::PlainText);
+        label->setWordWrap(true);
+    }
+    m_gpm->hide();    // until GPM values or the reason there are none
+    m_health->hide(); // until a health check answered
     // Long lines wrap instead of widening the card: the grid's columns follow kMinimumWidth.
     for (QLabel* label : { m_title, m_details, m_reasons })
         label->setWordWrap(true);
@@ -181,6 +201,46 @@ void GpuCard::setSparkline(const SeriesBuffer* util, qint64 fromMs, qint64 toMs)
 {
     m_spark->setTimeWindow(fromMs, toMs);
     m_spark->setSeriesData(0, util ? util->decimated(fromMs, toMs, m_spark->columns()) : QList<QPointF>());
+}
+
+void GpuCard::setGpm(const GpuSample& sample, const QString& why)
+{
+    static const QList<GpuField> metrics = gpmGpuFields();
+    const bool any
+        = std::any_of(metrics.cbegin(), metrics.cend(), [&](GpuField f) { return hasValue(sample.value(f)); });
+    m_gpm->setText(any      ? tr("GPM: %1").arg(details(sample, GpuFieldSource::Dmon))
+            : why.isEmpty() ? QString()
+                            : tr("GPM: n/a"));
+    m_gpm->setToolTip(any ? tr("GPU Performance Monitoring (nvidia-smi dmon --gpm-metrics): how busy the SMs, "
+                               "tensor cores and DRAM really are, and PCIe / NVLink traffic")
+                          : why);
+    m_gpm->setVisible(any || !why.isEmpty());
+}
+
+QString GpuCard::gpmText() const
+{
+    return m_gpm->text();
+}
+
+void GpuCard::setHealth(const GpuHealth* health)
+{
+    m_health->setVisible(health != nullptr);
+    if (!health)
+        return;
+    m_health->setText(tr("Health: %1").arg(health->summary()));
+    QStringList lines;
+    for (const HealthFinding& f : health->findings)
+        lines << QStringLiteral("%1  %2").arg(healthLevelName(f.level), f.message);
+    m_health->setToolTip(lines.isEmpty() ? tr("Nothing found: Xid events, ECC, retired pages, remapped rows, PCIe "
+                                              "link and replays, NVLink errors, clock-event time")
+                                         : lines.join(u'\n'));
+    static const char* const kColor[] = { "#2ca02c", "#c07000", "#d62728" };
+    m_health->setStyleSheet(QStringLiteral("color: %1;").arg(QLatin1String(kColor[int(health->verdict)])));
+}
+
+QString GpuCard::healthText() const
+{
+    return m_health->isHidden() ? QString() : m_health->text();
 }
 
 void GpuCard::mousePressEvent(QMouseEvent* event)

@@ -60,6 +60,8 @@ GpuPane::GpuPane(const AppContext& context, HostConnection* host, QWidget* paren
     , m_chart(new TimeChart(this))
     , m_processPanel(new ProcessPanel(host, this))
     , m_alerts(new QListWidget(this))
+    , m_gpmStatus(new QLabel(this))
+    , m_health(new QListWidget(this))
 {
     auto* page = this;
     auto* pageLayout = new QVBoxLayout(page);
@@ -75,6 +77,11 @@ GpuPane::GpuPane(const AppContext& context, HostConnection* host, QWidget* paren
     bar->addWidget(m_metric);
     bar->addWidget(m_chartBar);
     pageLayout->addLayout(bar);
+    m_gpmStatus->setObjectName(QStringLiteral("gpmStatus"));
+    m_gpmStatus->setTextFormat(Qt::PlainText); // the probe quotes nvidia-smi
+    m_gpmStatus->setWordWrap(true);
+    m_gpmStatus->hide();
+    pageLayout->addWidget(m_gpmStatus);
 
     auto* split = new QSplitter(Qt::Vertical, page);
     auto* scroll = new QScrollArea(m_cardStack);
@@ -95,6 +102,21 @@ GpuPane::GpuPane(const AppContext& context, HostConnection* host, QWidget* paren
     connect(m_processPanel, &ProcessPanel::showAllRequested, this, [this] { selectGpu(-1); });
     m_alerts->setObjectName(QStringLiteral("gpuAlerts"));
     tabs->addTab(m_alerts, tr("Alerts"));
+    m_health->setObjectName(QStringLiteral("gpuHealth"));
+    auto* healthPage = new QWidget(tabs);
+    auto* healthLayout = new QVBoxLayout(healthPage);
+    healthLayout->setContentsMargins(0, 0, 0, 0);
+    healthLayout->addWidget(m_health, 1);
+    auto* checkNow = new QPushButton(tr("Check health now"), healthPage);
+    checkNow->setObjectName(QStringLiteral("gpuCheckHealth"));
+    checkNow->setToolTip(tr("Xid events, ECC, retired pages, remapped rows, PCIe link and replays, NVLink errors and "
+                            "clock-event time, from nvidia-smi and the kernel log (also every 10 minutes)"));
+    connect(checkNow, &QPushButton::clicked, this, [this] {
+        if (m_monitor)
+            m_monitor->checkHealth();
+    });
+    healthLayout->addWidget(checkNow, 0, Qt::AlignLeft);
+    tabs->addTab(healthPage, tr("Health"));
     split->addWidget(tabs);
     // Two rows of cards visible without scrolling; the chart gets the rest; lists stay short.
     scroll->setMinimumHeight(200);
@@ -182,10 +204,60 @@ void GpuPane::attach(GpuMonitor* monitor)
     connect(monitor, &GpuMonitor::alertRaised, this,
         [this](const Alert& a) { addAlertLine(a.message, a.critical, false); });
     connect(monitor, &GpuMonitor::alertCleared, this, [this](const Alert& a) { addAlertLine(a.message, false, true); });
+    connect(monitor, &GpuMonitor::gpmChanged, this, &GpuPane::onGpm);
+    connect(monitor, &GpuMonitor::healthUpdated, this, &GpuPane::onHealth);
     for (const Alert& a : monitor->activeAlerts())
         addAlertLine(a.message, a.critical, false);
     onSamples();
     onProcesses();
+    onGpm();
+    onHealth();
+}
+
+QString GpuPane::gpmStatusText() const
+{
+    return m_gpmStatus->text();
+}
+
+void GpuPane::onGpm()
+{
+    if (!m_monitor)
+        return;
+    const GpuMonitor::GpmStatus& gpm = m_monitor->gpm();
+    m_gpmStatus->setText(gpm.text());
+    m_gpmStatus->setVisible(gpm.phase != GpuMonitor::GpmStatus::Phase::Off);
+}
+
+void GpuPane::onHealth()
+{
+    if (!m_monitor)
+        return;
+    m_health->clear();
+    if (!m_monitor->hasHealth()) {
+        m_health->addItem(m_monitor->healthError().isEmpty()
+                ? tr("No health check yet")
+                : tr("Health check failed: %1").arg(m_monitor->healthError()));
+        return;
+    }
+    const GpuHealthReport& report = m_monitor->health();
+    static const QColor kColor[] = { QColor(0x2c, 0xa0, 0x2c), QColor(0xc0, 0x70, 0x00), QColor(0xd6, 0x27, 0x28) };
+    auto* head = new QListWidgetItem(
+        tr("%1  %2").arg(QDateTime::fromMSecsSinceEpoch(m_monitor->healthTimeMs()).toString(QStringLiteral("HH:mm:ss")),
+            report.summary()));
+    head->setForeground(kColor[int(report.verdict())]);
+    m_health->addItem(head);
+    for (const GpuHealth& g : report.gpus)
+        for (const HealthFinding& f : g.findings) {
+            auto* item
+                = new QListWidgetItem(tr("GPU %1  %2  %3").arg(g.index).arg(healthLevelName(f.level), f.message));
+            item->setForeground(kColor[int(f.level)]);
+            m_health->addItem(item);
+        }
+    if (report.xidSource.isEmpty() && !report.gpus.isEmpty())
+        m_health->addItem(tr("Xid events not read: the kernel log needs root or the adm/systemd-journal group"));
+    for (const GpuHealth& g : report.gpus)
+        if (GpuCard* card = m_cards.value(g.index))
+            card->setHealth(&g);
 }
 
 void GpuPane::showEvent(QShowEvent* event)
@@ -296,9 +368,15 @@ void GpuPane::onSamples()
             connect(card, &GpuCard::clicked, this, [this](int index) { selectGpu(m_highlight == index ? -1 : index); });
             card->setSelected(g.index == m_highlight);
             m_cards.insert(g.index, card);
+            if (m_monitor->hasHealth())
+                for (const GpuHealth& h : m_monitor->health().gpus)
+                    if (h.index == g.index)
+                        card->setHealth(&h);
             m_cardBox->setCards(m_cards.values());
         }
         card->setSample(g, alerting.contains(g.index));
+        card->setGpm(
+            g, m_monitor->gpm().phase == GpuMonitor::GpmStatus::Phase::Unavailable ? m_monitor->gpm().why : QString());
         const qint64 now = m_monitor->latestTimeMs();
         card->setSparkline(m_monitor->history().series(g.index, GpuField::UtilGpu), now - kSparklineMs, now);
     }

@@ -27,9 +27,11 @@ class ProcessPanel;
 class TimeChart;
 
 // The GPUs of one host: a card per GPU, a detail chart (metric and window selectable through
-// the ChartWindowBar: 5 min to all) fed from the monitor's SeriesBuffers decimated to the chart's
-// width, the compute process table, the alert list, and export (the chart's CSV and PNG, and
-// every charted field as CSV). Cards whose last sample is old (disconnected,
+// the ChartWindowBar: 5 min to all; GPM's SM, tensor and DRAM activity and PCIe / NVLink
+// traffic among them where the host streams GPM) fed from the monitor's SeriesBuffers
+// decimated to the chart's width, the GPM line (what streams, or why not), the compute process
+// table, the alert list, the health check's findings per GPU, and export (the chart's CSV and
+// PNG, and every charted field as CSV). Cards whose last sample is old (disconnected,
 // nvidia-smi stopped) are greyed and say how old; with no cards the area says why (not
 // connected, no NVIDIA driver, nvidia-smi failing).
 class GpuPane : public HostPane
@@ -57,11 +59,16 @@ public:
     QString exportCsv(const QString& path) const;
     // Redraws the detail chart now (normally once a second while visible).
     void refreshChart();
+    // The GPM line: what streams, or why GPM is not available.
+    QString gpmStatusText() const;
+    QListWidget* healthList() const { return m_health; }
 
 private:
     void attach(GpuMonitor* monitor);
     void onSamples();
     void onProcesses();
+    void onGpm();
+    void onHealth();
     void addAlertLine(const QString& text, bool critical, bool cleared);
     void updateStatus();
     void markStale();
@@ -90,6 +97,8 @@ private:
     TimeChart* m_chart;
     ProcessPanel* m_processPanel;
     QListWidget* m_alerts;
+    QLabel* m_gpmStatus;
+    QListWidget* m_health;
     QTimer m_chartTimer;
     int m_highlight = -1;
 };

@@ -85,6 +85,57 @@ private Q_SLOTS:
         QVERIFY(h.hasXid());
         QCOMPARE(h.meanUtil(), 50.0);
     }
+    void gpmAndHealthFromDcgmExporter()
+    {
+        // dcgm-exporter's profiling and health fields: ratios and bytes/s into the GPM rows,
+        // the health fields judged by the same rules as the SSH health check.
+        QHash<QString, PromQueryResult> a;
+        auto gpu = [&](const char* name, const char* idx, double v) {
+            return s({ { "__name__", name }, { "instance", "10.0.0.12:9400" }, { "gpu", idx } }, v);
+        };
+        a["gpu"].series = { gpu("DCGM_FI_DEV_GPU_UTIL", "0", 97), gpu("DCGM_FI_DEV_GPU_UTIL", "1", 0),
+            gpu("DCGM_FI_DEV_GPU_UTIL", "2", 50), gpu("DCGM_FI_PROF_SM_ACTIVE", "0", 0.93),
+            gpu("DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", "0", 0.71), gpu("DCGM_FI_PROF_DRAM_ACTIVE", "0", 0.42),
+            gpu("DCGM_FI_PROF_NVLINK_RX_BYTES", "0", 2097152), gpu("DCGM_FI_DEV_XID_ERRORS", "0", 0),
+            gpu("DCGM_FI_DEV_ROW_REMAP_PENDING", "1", 1), gpu("DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS", "1", 2),
+            gpu("DCGM_FI_DEV_PCIE_REPLAY_COUNTER", "2", 9),
+            gpu("DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL", "2", 3),
+            gpu("DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL", "2", 1), gpu("DCGM_FI_DEV_PCIE_LINK_WIDTH", "2", 8),
+            gpu("DCGM_FI_DEV_PCIE_MAX_LINK_WIDTH", "2", 16),
+            gpu("DCGM_FI_DEV_RETIRED_PENDING", "2", 9223372036854775794.0) };
+        AssembleOptions o;
+        o.nowMs = 1700000000000;
+        const FleetHost h = assembleFleet(a, o).hosts.first();
+        QCOMPARE(h.gpus.size(), 3);
+        QCOMPARE(h.gpus[0].value(GpuField::SmActive), 93.0);
+        QCOMPARE(h.gpus[0].value(GpuField::TensorActive), 71.0);
+        QCOMPARE(h.gpus[0].value(GpuField::DramActive), 42.0);
+        QCOMPARE(h.gpus[0].value(GpuField::NvlinkRx), 2.0);
+        QVERIFY(!hasValue(h.gpus[1].value(GpuField::SmActive)));
+        QCOMPARE(h.health.size(), 3);
+        QCOMPARE(h.health[0].verdict, HealthLevel::Pass);
+        QCOMPARE(h.health[1].verdict, HealthLevel::Fail);              // rows pending remapping
+        QCOMPARE(h.health[2].verdict, HealthLevel::Warn);              // replays, NVLink errors, x8 of x16
+        QCOMPARE(h.gpus[2].text(GpuField::RetiredPending), QString()); // DCGM's blank sentinel is no answer
+        QVERIFY(h.health[2].summary().contains(QStringLiteral("4 NVLink error(s)")));
+        QVERIFY(h.unhealthy());
+        // The fleet filter and the CLI's name for it.
+        QList<FleetHost> hosts { h };
+        FleetHost fine = h;
+        fine.name = QStringLiteral("fine");
+        fine.health = { h.health[0] };
+        hosts << fine;
+        const auto shown = arrangeFleet(hosts, {}, FleetSort::Name, FleetFilter::Unhealthy, o.rules);
+        QCOMPARE(shown.size(), 1);
+        QCOMPARE(shown.first().hosts, QList<int> { 0 });
+        QCOMPARE(fleetFilterFromName(QStringLiteral("unhealthy")), FleetFilter::Unhealthy);
+        QCOMPARE(fleetFilters().size(), 7);
+        // An Xid from dcgm-exporter fails the GPU too (the answers above: Xid 79 on GPU 1).
+        const FleetHost x = assembleFleet(answers("10.0.0.11", 1700000000), o).hosts.first();
+        QCOMPARE(x.health[1].verdict, HealthLevel::Fail);
+        QVERIFY(x.health[1].summary().contains(QStringLiteral("Xid 79")));
+    }
+
     void alertsAreTheSshStreamRules()
     {
         AssembleOptions o;

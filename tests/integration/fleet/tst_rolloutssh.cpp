@@ -2,8 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // Fleet rollouts in batches over several real sshd instances (one DemoHost each, each host over
 // its own SSH connection): stop on the first failed batch, continue on error, a host whose plan
-// differs from the reviewed one is refused unless confirmed, preflight and build start, and a
-// deployment recipe replayed host by host.
+// differs from the reviewed one is refused unless confirmed, preflight and build start, a
+// deployment recipe replayed host by host, and a host with an unhealthy GPU skipped.
 #include "core/deploy/deployrecipe.h"
 #include "core/fleet/buildstartstep.h"
 #include "core/fleet/patchstep.h"
@@ -47,6 +47,7 @@ private Q_SLOTS:
     void continuesOnErrorAndRefusesADifferentPlan();
     void preflightAndBuildStartOnEveryHost();
     void recipeInBatchesStopsOrContinues();
+    void skipsAHostWithAnUnhealthyGpu();
 
 private:
     PlanFingerprint reviewedOn(const DemoHost& host);
@@ -269,6 +270,40 @@ void TestRolloutSsh::recipeInBatchesStopsOrContinues()
     QVERIFY2(runs.at(2).state == HostRunState::Succeeded, qPrintable(runs.at(2).summary));
     QVERIFY(test::readFile(cmakeOf(*m_hosts.at(2))).contains("if(POLICY CMP0169)"));
     QCOMPARE(test::readFile(cmakeOf(*m_hosts.at(1))), before2);
+}
+
+void TestRolloutSsh::skipsAHostWithAnUnhealthyGpu()
+{
+    // gpu2's GPU 1 runs hot: an uncorrected ECC error, rows pending remapping and an Xid 48 in
+    // its kernel log, as its nvidia-smi and dmesg report them.
+    QVERIFY(test::patchDemoNvidiaSmi(
+        *m_hosts.at(1), "os.environ.get(\"KF_DEMO_HOT_GPU\")", "os.environ.get(\"KF_DEMO_HOT_GPU\", \"1\")"));
+    QVERIFY(test::patchDemoNvidiaSmi(
+        *m_hosts.at(1), "os.environ.get(\"KF_DEMO_HOT_GPU\", \"\")", "os.environ.get(\"KF_DEMO_HOT_GPU\", \"1\")"));
+    PatchStep plan(patch::loadPatchSet(kSet).value(), QStringLiteral("sgl-kernel"), false);
+    RolloutOptions o;
+    o.batchSize = 1;
+    o.skipUnhealthy = true;
+    QMap<int, QStringList> logs;
+    std::mutex m;
+    RolloutCallbacks cb;
+    cb.log = [&](int i, const QString& line) {
+        std::lock_guard lock(m);
+        logs[i] << line;
+    };
+    const QList<HostRun> runs = runRollout(profiles(), plan, o, cb);
+    QVERIFY2(runs.at(0).state == HostRunState::Succeeded, qPrintable(runs.at(0).summary));
+    QCOMPARE(runs.at(1).state, HostRunState::Skipped);
+    QVERIFY2(runs.at(1).summary.startsWith(
+                 QStringLiteral("skipped, unhealthy: 8 GPU(s): 7 healthy, 1 unhealthy (GPU 1: unhealthy: Xid 48")),
+        qPrintable(runs.at(1).summary));
+    // A skipped host is not a failed batch: gpu3 still ran.
+    QVERIFY2(runs.at(2).state == HostRunState::Succeeded, qPrintable(runs.at(2).summary));
+    QVERIFY(logs.value(0).first().startsWith(QStringLiteral("GPU health: 8 GPU(s): 8 healthy")));
+    // Without the option nothing is checked, and gpu2's plan runs like the others.
+    o.skipUnhealthy = false;
+    const QList<HostRun> again = runRollout(profiles(), plan, o, {});
+    QCOMPARE(again.at(1).state, HostRunState::Succeeded);
 }
 
 QTEST_GUILESS_MAIN(TestRolloutSsh)

@@ -340,6 +340,126 @@ private Q_SLOTS:
         monitor.stop();
     }
 
+    // GPM: probed once, then a dmon stream beside the query; its values ride on the query's
+    // blocks (none in dmon's first interval) and reach the history.
+    void gpmStreamsBesideTheQuery()
+    {
+        auto transport = std::make_shared<LocalTransport>();
+        GpuMonitor::Options options;
+        options.processIntervalMs = 0;
+        options.env.insert(QStringLiteral("KF_DEMO_GPUS"), QStringLiteral("2"));
+        GpuMonitor monitor(transport, QStringLiteral("local"), options);
+        QSignalSpy gpm(&monitor, &GpuMonitor::gpmChanged);
+        monitor.start();
+        QTRY_VERIFY_WITH_TIMEOUT(monitor.gpm().phase == GpuMonitor::GpmStatus::Phase::Streaming, 60000);
+        QCOMPARE(monitor.gpm().intervalS, 1);
+        QCOMPARE(monitor.gpm().support.gpus, (QList<int> { 0, 1 }));
+        auto hasGpm = [&] {
+            const auto& latest = monitor.latest();
+            return latest.size() == 2 && hasValue(latest[0].value(GpuField::SmActive))
+                && hasValue(latest[1].value(GpuField::TensorActive)) && hasValue(latest[0].value(GpuField::NvlinkRx));
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(hasGpm(), 60000);
+        QVERIFY(monitor.history().series(1, GpuField::DramActive));
+        QVERIFY(monitor.history().series(0, GpuField::SmActive)->levelSize(0) >= 1);
+        // The query's own values are untouched by the merge.
+        QVERIFY(hasValue(monitor.latest()[0].value(GpuField::UtilGpu)));
+        QVERIFY(gpm.size() >= 2); // probing, then streaming
+        // A new interval restarts dmon with it.
+        monitor.setIntervalMs(2000);
+        QTRY_COMPARE_WITH_TIMEOUT(monitor.gpm().intervalS, 2, 10000);
+        QCOMPARE(monitor.gpm().phase, GpuMonitor::GpmStatus::Phase::Streaming);
+        monitor.stop();
+    }
+
+    // A replay folder with a dmon capture (KF_DEMO_REPLAY's dmon_gpm.txt) replays its GPM rows
+    // beside the query's: here the real H200 stream with the documented-format dmon fixture.
+    void gpmReplaysACapture()
+    {
+        QTemporaryDir dir;
+        for (const char* f : { "stream_fields.txt", "stream.csv" })
+            QVERIFY(QFile::copy(
+                test::dataPath(QStringLiteral("field-h200/") + QLatin1String(f)), dir.filePath(QLatin1String(f))));
+        QVERIFY(QFile::copy(test::dataPath(QStringLiteral("nvidia-smi/gpm/dmon_gpm_2gpus.txt")),
+            dir.filePath(QStringLiteral("dmon_gpm.txt"))));
+        auto transport = std::make_shared<LocalTransport>();
+        GpuMonitor::Options options;
+        options.processIntervalMs = 0;
+        options.env.insert(QStringLiteral("KF_DEMO_REPLAY"), dir.path());
+        GpuMonitor monitor(transport, QStringLiteral("local"), options);
+        monitor.start();
+        // GPU 0's rows of the capture: "-", then 93 and 94 % SM active.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !monitor.latest().isEmpty() && hasValue(monitor.latest()[0].value(GpuField::SmActive)), 60000);
+        const double sm = monitor.latest()[0].value(GpuField::SmActive);
+        QVERIFY2(sm == 93 || sm == 94, qPrintable(QString::number(sm)));
+        QCOMPARE(monitor.latest().size(), 1); // the capture's one GPU; dmon's rows of GPU 1 are not its
+        monitor.stop();
+    }
+
+    void gpmUnavailableSaysWhy_data()
+    {
+        QTest::addColumn<QString>("knob");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("why");
+        QTest::newRow("an older GPU") << "KF_DEMO_GPU_MODELS"
+                                      << "NVIDIA A100-SXM4-80GB=8.0"
+                                      << "predates Hopper: GPM needs compute capability 9.0 or newer";
+        QTest::newRow("a driver without GPM") << "KF_DEMO_GPM"
+                                              << "unsupported-driver"
+                                              << "has no `dmon --gpm-metrics` (GPM came with driver 525)";
+        QTest::newRow("counters held elsewhere") << "KF_DEMO_GPM"
+                                                 << "busy"
+                                                 << "in use by another client";
+    }
+    void gpmUnavailableSaysWhy()
+    {
+        QFETCH(QString, knob);
+        QFETCH(QString, value);
+        QFETCH(QString, why);
+        auto transport = std::make_shared<LocalTransport>();
+        GpuMonitor::Options options;
+        options.processIntervalMs = 0;
+        options.env.insert(QStringLiteral("KF_DEMO_GPUS"), QStringLiteral("2"));
+        options.env.insert(knob, value);
+        GpuMonitor monitor(transport, QStringLiteral("local"), options);
+        monitor.start();
+        QTRY_VERIFY_WITH_TIMEOUT(monitor.gpm().phase == GpuMonitor::GpmStatus::Phase::Unavailable, 60000);
+        QVERIFY2(monitor.gpm().why.contains(why), qPrintable(monitor.gpm().why));
+        QVERIFY(monitor.gpm().text().startsWith(QStringLiteral("GPM not available: ")));
+        QTRY_VERIFY_WITH_TIMEOUT(monitor.blocks() >= 3, 30000);
+        for (const GpuSample& g : monitor.latest())
+            QVERIFY(!hasValue(g.value(GpuField::SmActive)));
+        QVERIFY(!monitor.history().series(0, GpuField::SmActive));
+        monitor.stop();
+    }
+
+    void healthCheckAfterTheFirstBlock()
+    {
+        auto transport = std::make_shared<LocalTransport>();
+        GpuMonitor::Options options;
+        options.processIntervalMs = 0;
+        options.gpm = false;
+        options.healthIntervalMs = 10 * 60 * 1000;
+        options.env.insert(QStringLiteral("KF_DEMO_HOT_GPU"), QStringLiteral("1"));
+        options.env.insert(QStringLiteral("KF_DEMO_GPUS"), QStringLiteral("2"));
+        GpuMonitor monitor(transport, QStringLiteral("local"), options);
+        QSignalSpy health(&monitor, &GpuMonitor::healthUpdated);
+        monitor.start();
+        QTRY_VERIFY_WITH_TIMEOUT(monitor.hasHealth(), 60000);
+        QCOMPARE(health.size(), 1);
+        QCOMPARE(monitor.gpm().phase, GpuMonitor::GpmStatus::Phase::Off); // not asked for
+        const GpuHealthReport& r = monitor.health();
+        QCOMPARE(r.gpus.size(), 2);
+        QCOMPARE(r.gpus[0].verdict, HealthLevel::Pass);
+        QCOMPARE(r.gpus[1].verdict, HealthLevel::Fail);
+        QCOMPARE(r.verdict(), HealthLevel::Fail);
+        // On demand, once more.
+        monitor.checkHealth();
+        QTRY_COMPARE_WITH_TIMEOUT(health.size(), 2, 60000);
+        monitor.stop();
+    }
+
     void hotGpuRaisesAndRulesChange()
     {
         auto transport = std::make_shared<LocalTransport>();

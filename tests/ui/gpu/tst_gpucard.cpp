@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-// One GPU card: bars and the details line the field table puts on it.
+// One GPU card: bars and the details line the field table puts on it, the GPM line (its Dmon
+// rows) or why there is none, and the health verdict.
 #include "tests/support/testsupport.h"
 #include "tests/support/windowdriver.h"
 #include "ui/gpu/gpucard.h"
@@ -173,6 +174,53 @@ private Q_SLOTS:
         QCOMPARE(card.findChild<QLabel*>(QStringLiteral("details"))->text(), QStringLiteral("– · – / – · SM –"));
         QCOMPARE(card.findChild<QProgressBar*>(QStringLiteral("util"))->text(), QStringLiteral("n/a (MIG)"));
         QCOMPARE(card.findChild<QProgressBar*>(QStringLiteral("memory"))->text(), QStringLiteral("n/a"));
+    }
+
+    void gpmLineOrWhyNot()
+    {
+        GpuCard card(0);
+        auto* gpm = card.findChild<QLabel*>(QStringLiteral("gpm"));
+        QVERIFY(gpm);
+        GpuSample s;
+        s.index = 0;
+        card.setGpm(s, {}); // not known yet: nothing shown
+        QVERIFY(gpm->isHidden());
+        const std::pair<GpuField, double> values[] = { { GpuField::SmActive, 93 }, { GpuField::SmOccupancy, 31 },
+            { GpuField::TensorActive, 71 }, { GpuField::DramActive, 42 }, { GpuField::PcieTx, 44 },
+            { GpuField::PcieRx, 187 }, { GpuField::NvlinkTx, 21034 }, { GpuField::NvlinkRx, 20511 } };
+        for (const auto& [field, v] : values)
+            s.setValue(field, v);
+        card.setGpm(s, {});
+        QVERIFY(!gpm->isHidden());
+        QCOMPARE(card.gpmText(),
+            QStringLiteral(
+                "GPM: SM 93 % · occupancy 31 % · tensor 71 % · DRAM 42 % · PCIe TX 44 MiB/s · RX 187 MiB/s · "
+                "NVLink TX 21034 MiB/s · RX 20511 MiB/s"));
+        GpuSample none;
+        none.index = 0;
+        card.setGpm(none, QStringLiteral("GPU 0: NVIDIA A100, compute capability 8.0, predates Hopper"));
+        QCOMPARE(card.gpmText(), QStringLiteral("GPM: n/a"));
+        QCOMPARE(gpm->toolTip(), QStringLiteral("GPU 0: NVIDIA A100, compute capability 8.0, predates Hopper"));
+        QCOMPARE(gpm->textFormat(), Qt::PlainText); // the reason quotes nvidia-smi
+    }
+
+    void healthVerdict()
+    {
+        GpuCard card(1);
+        QCOMPARE(card.healthText(), QString()); // no check yet
+        GpuHealthInput in;
+        in.sample.index = 1;
+        in.xidKnown = true;
+        in.xids = { { 79, QStringLiteral("[ 4410.1]"), QString() } };
+        in.pcieReplays = 12;
+        const GpuHealth h = judgeGpuHealth(in);
+        card.setHealth(&h);
+        QCOMPARE(card.healthText(),
+            QStringLiteral("Health: unhealthy: Xid 79 (GPU has fallen off the bus) at [ 4410.1] since boot"));
+        auto* label = card.findChild<QLabel*>(QStringLiteral("health"));
+        QVERIFY(label->toolTip().contains(QStringLiteral("warn  12 PCIe replay(s) since reset")));
+        card.setHealth(nullptr);
+        QCOMPARE(card.healthText(), QString());
     }
 
 private:
