@@ -139,6 +139,8 @@ BenchResultView::BenchResultView(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     m_header->setObjectName(QStringLiteral("benchHeader"));
     m_header->setWordWrap(true);
+    // Never squeezed below its lines: the chart and table give way.
+    m_header->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_header);
     auto* axis = new QHBoxLayout();
@@ -274,14 +276,18 @@ void BenchResultView::refresh()
         m_chart->setCurves(
             { curve(m_a, tr("A: %1").arg(runName(m_a)), 0), curve(m_b, tr("B: %1").arg(runName(m_b)), 1) });
         const RunComparison c = compareRuns(m_a, m_b);
-        auto line = [](const QString& tag, const BenchRun& r) {
-            return QStringLiteral("<b>%1</b>: %2 · %3 · %4 · %5")
+        // The server once when both ran on the same one: the lines stay short.
+        const bool sameServer = serverSummary(m_a.facts) == serverSummary(m_b.facts);
+        auto line = [sameServer](const QString& tag, const BenchRun& r) {
+            return QStringLiteral("<b>%1</b>: %2 · %3 · %4%5")
                 .arg(tag, runName(r).toHtmlEscaped(),
                     r.started.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")), r.status.toHtmlEscaped(),
-                    serverSummary(r.facts).toHtmlEscaped());
+                    sameServer ? QString() : QStringLiteral(" · ") + serverSummary(r.facts).toHtmlEscaped());
         };
         QString head = line(QStringLiteral("A"), m_a) + QStringLiteral("<br>") + line(QStringLiteral("B"), m_b)
             + QStringLiteral("<br>");
+        if (sameServer)
+            head += tr("Server: %1").arg(serverSummary(m_a.facts).toHtmlEscaped()) + QStringLiteral("<br>");
         head += c.differences.isEmpty()
             ? tr("Same workload: %1").arg(workloadSummary(m_a).toHtmlEscaped())
             : red(tr("Not the same workload, so the figures do not compare as they stand: %1")

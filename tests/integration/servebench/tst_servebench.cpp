@@ -297,9 +297,9 @@ private Q_SLOTS:
     }
 
     // The demo server's timing model: TTFT = 4 ms per prompt token, nothing else at
-    // concurrency 1. Prompts of 5 to 95 tokens (vLLM's range ratio 0.9 around 50), SLO TTFT
+    // concurrency 1. Prompts of 4 to 95 tokens (vLLM's range ratio 0.9 around 50), SLO TTFT
     // 200 ms: a request of fewer than 50 tokens meets it, one of more misses it. Requests within
-    // 12 tokens of the line may go either way on a busy machine; every other one is judged as
+    // 15 tokens of the line may go either way on a busy machine; every other one is judged as
     // the model says.
     void goodputMatchesTheTimingModel()
     {
@@ -327,7 +327,7 @@ private Q_SLOTS:
             QVERIFY(r.ok && r.promptTokensReported);
             lengths.insert(r.promptTokens);
             const double modelMs = 4.0 * r.promptTokens;
-            if (std::abs(modelMs - 200) < 48) {
+            if (std::abs(modelMs - 200) < 60) {
                 ++unsure;
                 continue;
             }
