@@ -8,6 +8,7 @@
 #include "app/cli/flagtable.h"
 #include "app/cli/sshoptions.h"
 
+#include "core/gpu/throttlereasons.h"
 #include "core/servebench/benchcompare.h"
 #include "core/servebench/benchstore.h"
 #include "core/servebench/referenceresults.h"
@@ -36,24 +37,42 @@ void usage(QTextStream& s)
     s << "Usage:\n"
       << "  kernelforge-cli server bench ([ssh options] user@host | --local) [--port 30000]\n"
       << "        [--api openai|openai-chat|sglang] [--concurrency 1,4,16,64] [--requests N]\n"
-      << "        [--input-len 1024] [--output-len 128] [--request-rate R] [--model NAME]\n"
-      << "        [--precision P] [--seed N] [--request-timeout SECONDS] [--no-warmup] [--no-store] [--json]\n"
+      << "        [--input-len 1024] [--output-len 128] [--request-rate R] [--burstiness B]\n"
+      << "        [--rates R1,R2,... [--max-concurrency N]]\n"
+      << "        [--ramp-up linear|exponential --ramp-up-start-rps A --ramp-up-end-rps E]\n"
+      << "        [--dataset random|sharegpt|shared-prefix] [--dataset-path FILE]\n"
+      << "        [--random-range-ratio R --range-ratio-meaning sglang|vllm] [--unique-prefix]\n"
+      << "        [--prefix-groups G] [--prompts-per-group P] [--prefix-len L] [--question-len L]\n"
+      << "        [--goodput 'ttft:MS tpot:MS e2el:MS'] [--goodput-target PERCENT]\n"
+      << "        [--search concurrency|rate [--search-max N]] [--stop-on-saturation]\n"
+      << "        [--model NAME] [--precision P] [--seed N] [--request-timeout SECONDS] [--no-warmup]\n"
+      << "        [--no-store] [--json]\n"
+      << "  kernelforge-cli server bench --replay RUN ([ssh options] user@host | --local) [--port P]\n"
+      << "        [--no-store] [--json]\n"
       << "  kernelforge-cli server bench list [--host HOST] [--limit N] [--json]\n"
       << "  kernelforge-cli server bench show RUN [--json]\n"
       << "  kernelforge-cli server bench compare RUN1 RUN2 [--json]\n"
       << "  kernelforge-cli server bench reference [--edit] [--json]\n\n"
-      << "Sends streaming requests (random prompts of --input-len tokens, --output-len tokens each,\n"
-      << "ignore_eos) to the inference server on the host's loopback through the SSH connection, one\n"
-      << "level per concurrency, and measures on this machine, as SGLang's bench_serving and vLLM's\n"
-      << "benchmark_serving do: TTFT, TPOT, inter-token latency and end-to-end latency (mean, p50,\n"
-      << "p90, p99), request, output and total token throughput, failures with their reasons. GPU\n"
-      << "utilisation and power (nvidia-smi) and the server's /metrics are sampled meanwhile; the\n"
-      << "run is stored in the history database (list, show, compare). Token counts are the\n"
-      << "server's own (usage / meta_info) or, when it reports none, estimated and said so.\n"
-      << "--requests: per level (default max(16, 4 x concurrency)); --request-rate: Poisson arrivals\n"
-      << "per second (default: all at once, up to the concurrency). Ctrl-C cancels: every request\n"
-      << "is closed (the server aborts it) and the levels done so far are stored.\n"
-      << "reference: published results shown next to yours when the workload matches; --edit\n"
+      << "Sends streaming requests (--input-len tokens in, --output-len tokens out, ignore_eos) to\n"
+      << "the inference server on the host's loopback through the SSH connection, one level per\n"
+      << "concurrency (or per --rates request rate), and measures on this machine, as SGLang's\n"
+      << "bench_serving and vLLM's bench serve do: TTFT, TPOT, inter-token latency and end-to-end\n"
+      << "latency (mean, p50, p90, p99), request, output and total token throughput, failures with\n"
+      << "their reasons; with --goodput the requests meeting every SLO (vLLM's definition). Each level\n"
+      << "also gets a steady-state window (no ramp, no drain), saturation checks (achieved vs offered\n"
+      << "rate, the server's queue, TTFT rising), the server's own generation_tokens_total against\n"
+      << "what was streamed, GPU energy per output token, throughput per GPU and per user. GPU power,\n"
+      << "clocks and throttle reasons and the server's /metrics are sampled meanwhile; the run is\n"
+      << "stored with its context (server arguments, build, verification, driver, KernelForge).\n"
+      << "--request-rate / --rates: arrivals per second, gamma-distributed gaps of --burstiness\n"
+      << "(1: Poisson; vLLM's meaning); default all at once (closed loop up to the concurrency).\n"
+      << "--random-range-ratio needs --range-ratio-meaning: sglang draws from [L x R, L], vllm from\n"
+      << "[L x (1 - R), L x (1 + R)]. --unique-prefix: no prompt shares a prefix with another (a 0 %\n"
+      << "cache-hit baseline); shared-prefix: groups of prompts sharing a system prompt (cache hits).\n"
+      << "--search: the highest concurrency or rate whose level keeps --goodput-target % (default 90)\n"
+      << "of its requests within the SLOs. --replay RUN: RUN's workload against this target.\n"
+      << "Ctrl-C cancels: every request is closed (the server aborts it) and the levels done so far are\n"
+      << "stored. reference: published results shown next to yours when the workload matches; --edit\n"
       << "makes your own editable copy.\n"
       << "Exit status: 0 done, 3 done with failed requests, 1 the run failed, 130 cancelled,\n"
       << "255 connection failures, 2 usage.\n";
@@ -70,6 +89,53 @@ QString num(double v, int precision = 1)
     return std::isfinite(v) ? QString::number(v, 'f', precision) : QStringLiteral("-");
 }
 
+// The lines KernelForge adds below the bench_serving table, one block per level.
+void printAnalysis(QTextStream& s, const BenchRun& run, const LevelResult& l)
+{
+    const LevelAnalysis& a = l.analysis;
+    const LevelStats& st = l.stats;
+    const int gpus = run.facts.gpuCount;
+    s << levelLabel(l.plan()) << ":\n";
+    if (run.params.slo.any())
+        s << "  goodput      " << num(a.goodput.requestGoodput, 2) << " req/s, " << num(a.goodput.outputGoodput)
+          << " output tok/s, " << num(a.goodput.totalGoodput) << " total tok/s: " << a.goodput.good << " of "
+          << a.goodput.requests << " requests (" << num(a.goodput.fraction * 100, 1) << " %) met "
+          << sloText(run.params.slo) << '\n';
+    s << "  per GPU      " << num(perGpu(st.outputThroughput, gpus)) << " output, "
+      << num(perGpu(st.totalThroughput, gpus)) << " total tok/s ("
+      << (gpus > 0 ? QString::number(gpus) : QStringLiteral("?")) << " GPUs); per user " << num(perUserOutput(st))
+      << " output tok/s (1 / TPOT p50)\n";
+    if (a.steady.valid())
+        s << "  steady       " << num(a.steady.startS, 1) << "-" << num(a.steady.endS, 1) << " s, " << a.steady.requests
+          << " requests sent: " << num(a.steady.outputThroughput) << " output tok/s, "
+          << num(a.steady.requestThroughput, 2) << " req/s, TTFT p50/p99 " << ms(a.steady.ttft.p50) << '/'
+          << ms(a.steady.ttft.p99) << " ms\n";
+    else
+        s << "  steady       " << a.steady.note << '\n';
+    s << "  saturation   "
+      << (a.saturation.saturated() ? QStringLiteral("SATURATED: ") + a.saturation.summary() : QStringLiteral("no"))
+      << '\n';
+    for (const SaturationCheck& c : a.saturation.checks)
+        if (!c.fired)
+            s << "               " << c.key << ": " << c.detail << '\n';
+    s << "  server       " << a.agreement.detail << '\n';
+    if (a.otherRunning > 0 || a.otherQueued > 0)
+        s << "  OTHER LOAD   " << num(a.otherRunning, 0) << " requests running and " << num(a.otherQueued, 0)
+          << " waiting on the server just before this level\n";
+    if (hasValue(a.cacheHitRate))
+        s << "  prefix cache " << num(a.cacheHitRate * 100, 1) << " % of prompt tokens hit (/metrics)\n";
+    if (hasValue(a.energy.joules))
+        s << "  energy       " << num(a.energy.joules, 0) << " J, " << num(a.energy.joulesPerOutputToken, 3)
+          << " J per output token (mean " << num(a.energy.meanPowerW, 0) << " W over " << a.energy.gpus << " GPUs, "
+          << a.energy.samples << " samples)\n";
+    if (hasValue(a.gpu.smClockMeanMhz) || a.gpu.hasReasons)
+        s << "  GPU clocks   SM " << num(a.gpu.smClockMeanMhz, 0) << " MHz (min " << num(a.gpu.smClockMinMhz, 0)
+          << "), memory " << num(a.gpu.memClockMeanMhz, 0) << " MHz; throttle reasons: "
+          << (a.gpu.hasReasons && a.gpu.reasons ? reasonPhrases(a.gpu.reasons).join(QStringLiteral(", "))
+                                                : QStringLiteral("none"))
+          << '\n';
+}
+
 void printRun(QTextStream& s, const BenchRun& run, const ReferenceTable* refs)
 {
     s << "serving benchmark" << (run.id ? QStringLiteral(" run %1").arg(run.id) : QString()) << " on " << run.host
@@ -77,18 +143,24 @@ void printRun(QTextStream& s, const BenchRun& run, const ReferenceTable* refs)
       << (run.error.isEmpty() ? QString() : QStringLiteral(": ") + run.error) << '\n'
       << "server    " << serverSummary(run.facts) << '\n'
       << "workload  " << workloadSummary(run) << '\n';
+    if (run.params.replayOf)
+        s << "replay    of run " << run.params.replayOf << '\n';
+    for (const QString& line : contextLines(run.context))
+        s << "context   " << line << '\n';
+    if (!run.note.isEmpty())
+        s << "note      " << run.note << '\n';
     if (run.levels.isEmpty())
         return;
     bool inEstimated = false;
     bool outEstimated = false;
-    s << "  conc  reqs    ok  fail   req/s  out tok/s  tot tok/s   TTFT ms p50/p90/p99   TPOT ms p50/p99"
+    s << "  level           reqs    ok  fail   req/s  out tok/s  tot tok/s   TTFT ms p50/p90/p99   TPOT ms p50/p99"
          "   ITL ms p50/p99   E2E s p50/p99  GPU util  power W\n";
     for (const LevelResult& l : run.levels) {
         const LevelStats& st = l.stats;
         const LevelSideData side = levelSideData(run, l);
         inEstimated = inEstimated || st.inputTokensEstimated;
         outEstimated = outEstimated || st.outputTokensEstimated;
-        s << QString::number(l.concurrency).rightJustified(6) << QString::number(st.requests).rightJustified(6)
+        s << "  " << levelLabel(l.plan()).leftJustified(14) << QString::number(st.requests).rightJustified(6)
           << QString::number(st.completed).rightJustified(6) << QString::number(st.failed).rightJustified(6)
           << num(st.requestThroughput, 2).rightJustified(8) << num(st.outputThroughput).rightJustified(11)
           << num(st.totalThroughput).rightJustified(11)
@@ -106,7 +178,7 @@ void printRun(QTextStream& s, const BenchRun& run, const ReferenceTable* refs)
         QStringList reasons;
         for (auto it = l.stats.failureReasons.cbegin(); it != l.stats.failureReasons.cend(); ++it)
             reasons << QStringLiteral("%1 (%2)").arg(it.key()).arg(it.value());
-        s << "failed at concurrency " << l.concurrency << ": " << reasons.join(QStringLiteral("; ")) << '\n';
+        s << "failed at " << levelLabel(l.plan()) << ": " << reasons.join(QStringLiteral("; ")) << '\n';
     }
     s << "tokens    "
       << (inEstimated || outEstimated
@@ -122,6 +194,8 @@ void printRun(QTextStream& s, const BenchRun& run, const ReferenceTable* refs)
     if (run.gpu.isEmpty())
         s << "GPUs      no samples" << (run.gpuNote.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(run.gpuNote))
           << '\n';
+    for (const LevelResult& l : run.levels)
+        printAnalysis(s, run, l);
     if (refs) {
         for (const LevelResult& l : run.levels) {
             for (const ReferenceMatch& m : matchReferences(*refs, run, l.stats)) {
@@ -142,6 +216,9 @@ QJsonObject runJson(const BenchRun& run, const ReferenceTable* refs, bool withRe
     for (const LevelResult& l : run.levels) {
         QJsonObject o = toJson(l.stats);
         const LevelSideData side = levelSideData(run, l);
+        o.insert(QStringLiteral("label"), levelLabel(l.plan()));
+        o.insert(QStringLiteral("max_concurrency"), l.concurrency);
+        o.insert(QStringLiteral("offered_rate"), l.requestRate);
         o.insert(QStringLiteral("started"),
             QDateTime::fromMSecsSinceEpoch(l.startedMs, Qt::UTC).toString(Qt::ISODateWithMs));
         o.insert(QStringLiteral("cancelled"), l.cancelled);
@@ -149,6 +226,14 @@ QJsonObject runJson(const BenchRun& run, const ReferenceTable* refs, bool withRe
         o.insert(QStringLiteral("gpu_util_percent"), jsonValue(side.gpuUtilPercent));
         o.insert(QStringLiteral("gpu_power_w"), jsonValue(side.gpuPowerW));
         o.insert(QStringLiteral("server_running_mean"), jsonValue(side.serverRunning));
+        o.insert(QStringLiteral("output_throughput_per_gpu"),
+            jsonValue(perGpu(l.stats.outputThroughput, run.facts.gpuCount)));
+        o.insert(
+            QStringLiteral("total_throughput_per_gpu"), jsonValue(perGpu(l.stats.totalThroughput, run.facts.gpuCount)));
+        o.insert(QStringLiteral("output_throughput_per_user"), jsonValue(perUserOutput(l.stats)));
+        o.insert(QStringLiteral("analysis"), toJson(l.analysis));
+        o.insert(QStringLiteral("metrics_before"), toJson(l.before));
+        o.insert(QStringLiteral("metrics_after"), toJson(l.after));
         if (refs) {
             QJsonArray matches;
             for (const ReferenceMatch& m : matchReferences(*refs, run, l.stats))
@@ -168,13 +253,15 @@ QJsonObject runJson(const BenchRun& run, const ReferenceTable* refs, bool withRe
             QJsonArray reqs;
             for (const RequestSample& r : l.samples)
                 reqs.append(QJsonObject { { QStringLiteral("ok"), r.ok }, { QStringLiteral("error"), r.error },
-                    { QStringLiteral("start_s"), r.start },
+                    { QStringLiteral("start_s"), r.start }, { QStringLiteral("scheduled_s"), r.scheduled },
                     { QStringLiteral("ttft_s"), jsonValue(r.ok ? r.ttft : NAN) },
                     { QStringLiteral("e2e_s"), jsonValue(r.latency) },
                     { QStringLiteral("tpot_s"), jsonValue(r.ok && r.tpot() >= 0 ? r.tpot() : NAN) },
                     { QStringLiteral("prompt_tokens"), r.promptTokens },
                     { QStringLiteral("output_tokens"), r.outputTokens },
                     { QStringLiteral("tokens_reported"), r.outputTokensReported && r.promptTokensReported },
+                    { QStringLiteral("meets_slo"),
+                        run.params.slo.any() ? QJsonValue(meetsSlo(r, run.params.slo)) : QJsonValue() },
                     { QStringLiteral("itl_count"), int(r.itl.size()) } });
             o.insert(QStringLiteral("requests_detail"), reqs);
         }
@@ -182,10 +269,10 @@ QJsonObject runJson(const BenchRun& run, const ReferenceTable* refs, bool withRe
     }
     return QJsonObject { { QStringLiteral("id"), run.id }, { QStringLiteral("host"), run.host },
         { QStringLiteral("status"), run.status }, { QStringLiteral("error"), run.error },
-        { QStringLiteral("started"), run.started.toString(Qt::ISODateWithMs) },
+        { QStringLiteral("note"), run.note }, { QStringLiteral("started"), run.started.toString(Qt::ISODateWithMs) },
         { QStringLiteral("ended"), run.ended.toString(Qt::ISODateWithMs) },
         { QStringLiteral("params"), toJson(run.params) }, { QStringLiteral("server"), toJson(run.facts) },
-        { QStringLiteral("prompt_words"), run.promptWords },
+        { QStringLiteral("context"), toJson(run.context) }, { QStringLiteral("prompt_words"), run.promptWords },
         { QStringLiteral("prompt_calibrated"), run.promptCalibrated }, { QStringLiteral("levels"), levels },
         { QStringLiteral("gpu_samples"), int(run.gpu.size()) }, { QStringLiteral("gpu_note"), run.gpuNote },
         { QStringLiteral("metrics_samples"), int(run.metrics.size()) },
@@ -201,6 +288,19 @@ void onSignal(int)
 
 const QString kMe = QStringLiteral("server bench");
 
+// A number from the command line: finite, >= minimum.
+std::function<Result<void>(const QString&)> realFlag(const char* name, double* value, double minimum, const char* what)
+{
+    return [flag = QString::fromLatin1(name), value, minimum, what](const QString& v) {
+        bool ok = false;
+        const double d = v.toDouble(&ok);
+        if (!ok || !std::isfinite(d) || d < minimum)
+            return Result<void>::failure(QStringLiteral("%1 needs %2: %3").arg(flag, QString::fromLatin1(what), v));
+        *value = d;
+        return Result<void>();
+    };
+}
+
 int runBench(QStringList args)
 {
     if (args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h"))) {
@@ -211,14 +311,20 @@ int runBench(QStringList args)
     bool json = false;
     bool noStore = false;
     bool noWarmup = false;
-    int port = p.serverPort;
+    int port = 0;
     int seed = -1;
+    qint64 replay = 0;
+    QString rangeMeaning;
+    double goodputTarget = noValue();
+    bool outputGiven = false;
+    FlagTable common;
+    common.add("--json", &json)
+        .add("--no-store", &noStore)
+        .add("--port", &port, 1, 65535, "a port from 1 to 65535")
+        .add("--replay", &replay, 1, "a run id (see 'server bench list')");
     // Our own options first, so their values are never taken for the destination.
     FlagTable flags;
-    flags.add("--json", &json)
-        .add("--no-store", &noStore)
-        .add("--no-warmup", &noWarmup)
-        .add("--port", &port, 1, 65535, "a port from 1 to 65535")
+    flags.add("--no-warmup", &noWarmup)
         .add("--api", &p.api, &serveApiFromName, "openai, openai-chat, sglang")
         .add("--concurrency",
             [&](const QString& v) -> Result<void> {
@@ -228,34 +334,125 @@ int runBench(QStringList args)
                 p.concurrencies = levels.value();
                 return {};
             })
+        .add("--rates",
+            [&](const QString& v) -> Result<void> {
+                const auto rates = parseRates(v);
+                if (!rates)
+                    return Result<void>::failure(QStringLiteral("--rates: ") + rates.error());
+                p.rates = rates.value();
+                return {};
+            })
+        .add("--max-concurrency", &p.maxConcurrency, 1, 100000, "a whole number from 1 to 100000")
         .add("--requests", &p.requests, 1, 10000000, "a whole number from 1 to 10000000")
         .add("--input-len", &p.inputTokens, 1, 10000000, "a whole number from 1 to 10000000")
-        .add("--output-len", &p.outputTokens, 1, 10000000, "a whole number from 1 to 10000000")
-        .add("--seed", &seed, 0, "a whole number >= 0")
-        .add("--request-timeout", &p.requestTimeoutS, 1, 86400, "seconds from 1 to 86400")
-        .add("--request-rate",
+        .add("--output-len",
             [&](const QString& v) {
                 bool ok = false;
-                p.requestRate = v.toDouble(&ok);
-                if (!ok || !std::isfinite(p.requestRate) || p.requestRate < 0)
+                p.outputTokens = v.toInt(&ok);
+                outputGiven = true;
+                if (!ok || p.outputTokens < 1 || p.outputTokens > 10000000)
                     return Result<void>::failure(
-                        QStringLiteral("--request-rate needs requests per second (0: all at once)"));
+                        QStringLiteral("--output-len needs a whole number from 1 to 10000000: %1").arg(v));
                 return Result<void>();
             })
+        .add("--seed", &seed, 0, "a whole number >= 0")
+        .add("--request-timeout", &p.requestTimeoutS, 1, 86400, "seconds from 1 to 86400")
+        .add("--request-rate", realFlag("--request-rate", &p.requestRate, 0, "requests per second (0: all at once)"))
+        .add("--burstiness",
+            [&](const QString& v) {
+                if (v == QLatin1String("inf")) {
+                    p.burstiness = std::numeric_limits<double>::infinity();
+                    return Result<void>();
+                }
+                bool ok = false;
+                p.burstiness = v.toDouble(&ok);
+                if (!ok || !(p.burstiness > 0) || !std::isfinite(p.burstiness))
+                    return Result<void>::failure(
+                        QStringLiteral("--burstiness needs a number > 0 (1: Poisson) or inf: %1").arg(v));
+                return Result<void>();
+            })
+        .add("--ramp-up", &p.rampUp, &rampUpFromName, "linear, exponential")
+        .add("--ramp-up-start-rps", realFlag("--ramp-up-start-rps", &p.rampStartRps, 0, "requests per second"))
+        .add("--ramp-up-end-rps", realFlag("--ramp-up-end-rps", &p.rampEndRps, 0, "requests per second"))
+        .add("--dataset", &p.dataset, &datasetFromName, "random, sharegpt, shared-prefix")
+        .addPath("--dataset-path", &p.datasetPath)
+        .add("--random-range-ratio", realFlag("--random-range-ratio", &p.rangeRatio, 0, "a ratio >= 0"))
+        .add("--range-ratio-meaning", &rangeMeaning)
+        .add("--prefix-groups", &p.prefixGroups, 1, 100000, "a whole number from 1 to 100000")
+        .add("--prompts-per-group", &p.prefixPerGroup, 1, 100000, "a whole number from 1 to 100000")
+        .add("--prefix-len", &p.prefixTokens, 1, 10000000, "a whole number from 1 to 10000000")
+        .add("--question-len", &p.questionTokens, 1, 10000000, "a whole number from 1 to 10000000")
+        .add("--unique-prefix", &p.uniquePrefix)
+        .add("--goodput",
+            [&](const QString& v) -> Result<void> {
+                const auto slo = parseSlo(v);
+                if (!slo)
+                    return Result<void>::failure(QStringLiteral("--goodput: ") + slo.error());
+                p.slo = slo.value();
+                return {};
+            })
+        .add("--goodput-target", realFlag("--goodput-target", &goodputTarget, 0, "a percentage above 0, at most 100"))
+        .add("--search", &p.search, &searchKindFromName, "concurrency, rate")
+        .add("--search-max", &p.searchMax, 1, 100000, "a whole number from 1 to 100000")
+        .add("--stop-on-saturation", &p.stopOnSaturation)
         .add("--model", &p.model)
         .add("--precision", &p.precision);
-    if (const auto taken = flags.take(args); !taken)
+    if (const auto taken = common.take(args); !taken)
         return usageError(kMe, taken.error());
+    if (replay == 0) {
+        if (const auto taken = flags.take(args); !taken)
+            return usageError(kMe, taken.error());
+    }
     const auto targetOptions = takeTargetOptions(args);
     if (!targetOptions)
         return usageError(kMe, targetOptions.error(), usage);
     if (!args.isEmpty())
-        return usageError(kMe, QStringLiteral("unknown option ") + args.first(), usage);
+        return usageError(kMe,
+            QStringLiteral("unknown option %1%2")
+                .arg(args.first(),
+                    replay ? QStringLiteral(" (a replay takes its workload from run %1; give only the target, --port, "
+                                            "--json, --no-store)")
+                                 .arg(replay)
+                           : QString()),
+            usage);
     const TargetOptions target = *targetOptions;
-    p.serverPort = quint16(port);
-    if (seed >= 0)
-        p.seed = quint32(seed);
-    p.warmup = !noWarmup;
+    if (replay) {
+        auto stored = benchstore::load(replay, false);
+        if (!stored) {
+            err() << "server bench: " << stored.error() << '\n';
+            return 1;
+        }
+        p = stored->params;
+        p.replayOf = replay;
+    } else {
+        if (seed >= 0)
+            p.seed = quint32(seed);
+        p.warmup = !noWarmup;
+        if (p.rangeRatio >= 0) {
+            const auto meaning = rangeMeaningFromName(rangeMeaning);
+            if (!meaning)
+                return usageError(kMe,
+                    QStringLiteral("--random-range-ratio needs --range-ratio-meaning sglang or vllm: the tools read "
+                                   "the same ratio differently (sglang [L x R, L], vllm [L x (1 - R), L x (1 + R)])"));
+            p.rangeMeaning = *meaning;
+        } else if (!rangeMeaning.isEmpty()) {
+            return usageError(kMe, QStringLiteral("--range-ratio-meaning goes with --random-range-ratio"));
+        }
+        if (hasValue(goodputTarget)) {
+            if (!(goodputTarget > 0 && goodputTarget <= 100))
+                return usageError(kMe, QStringLiteral("--goodput-target needs a percentage above 0, at most 100"));
+            p.goodputTarget = goodputTarget / 100.0;
+        }
+        if (p.dataset == Dataset::ShareGpt && !outputGiven)
+            p.outputTokens = 0; // each conversation's reply length
+        if (p.dataset == Dataset::SharedPrefix && p.requests > 0)
+            return usageError(
+                kMe, QStringLiteral("shared-prefix sends groups x prompts per group: --requests does not apply"));
+        if (const QString e = p.error(); !e.isEmpty())
+            return usageError(kMe, e);
+    }
+    if (port > 0)
+        p.serverPort = quint16(port);
     const bool store = !noStore;
     auto opened = openTarget(target);
     if (!opened) {
@@ -279,9 +476,12 @@ int runBench(QStringList args)
     QObject::connect(&bench, &ServeBench::levelFinished, &bench, [&](int, const LevelResult& l) {
         if (tty)
             terminalControl("\r\033[K");
-        err() << "server bench: concurrency " << l.concurrency << ": " << l.stats.completed << " ok, " << l.stats.failed
-              << " failed, " << num(l.stats.outputThroughput) << " output tok/s in " << num(l.stats.durationS, 1)
-              << " s\n"
+        err() << "server bench: " << levelLabel(l.plan()) << ": " << l.stats.completed << " ok, " << l.stats.failed
+              << " failed, " << num(l.stats.outputThroughput) << " output tok/s in " << num(l.stats.durationS, 1) << " s"
+              << (l.analysis.saturation.saturated() ? QStringLiteral(", SATURATED") : QString())
+              << (l.analysis.agreement.checked && !l.analysis.agreement.agrees ? QStringLiteral(", server MISMATCH")
+                                                                               : QString())
+              << '\n'
               << Qt::flush;
     });
     QObject::connect(&bench, &ServeBench::finished, &bench, [](const BenchRun&) { QCoreApplication::exit(0); });
@@ -377,7 +577,8 @@ int list(QStringList args)
         QStringList conc;
         double best = noValue();
         for (const LevelResult& l : r.levels) {
-            conc << QString::number(l.concurrency);
+            conc << (l.requestRate > 0 ? QString::number(l.requestRate, 'g', 4) + QStringLiteral("/s")
+                                       : QString::number(l.concurrency));
             if (std::isfinite(l.stats.outputThroughput) && !(best >= l.stats.outputThroughput))
                 best = l.stats.outputThroughput;
         }
@@ -447,32 +648,44 @@ int compare(QStringList args)
         runs.append(run.value());
     }
     const RunComparison c = compareRuns(runs.at(0), runs.at(1));
+    const BenchRun& a = runs.at(0);
+    const BenchRun& b = runs.at(1);
+    auto inputs = [&](const LevelComparison& l, std::optional<MetricInput>& ia, std::optional<MetricInput>& ib) {
+        if (l.a)
+            ia.emplace(MetricInput { *l.a, a.facts.gpuCount });
+        if (l.b)
+            ib.emplace(MetricInput { *l.b, b.facts.gpuCount });
+    };
     if (json) {
         QJsonArray levels;
         for (const LevelComparison& l : c.levels) {
+            std::optional<MetricInput> ia;
+            std::optional<MetricInput> ib;
+            inputs(l, ia, ib);
             QJsonObject metrics;
             for (const BenchMetric& m : benchMetrics()) {
-                const double a = l.a ? m.value(*l.a) : noValue();
-                const double b = l.b ? m.value(*l.b) : noValue();
+                const MetricComparison mc = compareMetric(m, ia ? &*ia : nullptr, ib ? &*ib : nullptr);
                 metrics.insert(QLatin1String(m.key),
-                    QJsonObject { { QStringLiteral("a"), jsonValue(a) }, { QStringLiteral("b"), jsonValue(b) },
-                        { QStringLiteral("change"), jsonValue(relativeChange(a, b)) },
+                    QJsonObject { { QStringLiteral("a"), jsonValue(mc.a) }, { QStringLiteral("b"), jsonValue(mc.b) },
+                        { QStringLiteral("change"), jsonValue(mc.change) },
+                        { QStringLiteral("same_within"), jsonValue(mc.band) },
+                        { QStringLiteral("verdict"), verdictName(mc.verdict) },
                         { QStringLiteral("higher_is_better"), m.higherIsBetter } });
             }
-            levels.append(QJsonObject { { QStringLiteral("concurrency"), l.concurrency },
+            levels.append(QJsonObject { { QStringLiteral("level"), levelLabel(l.plan) },
+                { QStringLiteral("concurrency"), l.plan.concurrency }, { QStringLiteral("rate"), l.plan.rate },
                 { QStringLiteral("in_a"), l.a.has_value() }, { QStringLiteral("in_b"), l.b.has_value() },
                 { QStringLiteral("metrics"), metrics } });
         }
         out() << QJsonDocument(
-            QJsonObject { { QStringLiteral("a"), runs.at(0).id }, { QStringLiteral("b"), runs.at(1).id },
+            QJsonObject { { QStringLiteral("a"), a.id }, { QStringLiteral("b"), b.id },
                 { QStringLiteral("differences"), QJsonArray::fromStringList(c.differences) },
+                { QStringLiteral("context_differences"), QJsonArray::fromStringList(c.contextDifferences) },
                 { QStringLiteral("levels"), levels } })
                      .toJson(QJsonDocument::Compact)
               << '\n';
         return 0;
     }
-    const BenchRun& a = runs.at(0);
-    const BenchRun& b = runs.at(1);
     out() << "A: run " << a.id << ", " << a.started.toString(QStringLiteral("yyyy-MM-dd HH:mm")) << " UTC, " << a.host
           << ", " << serverSummary(a.facts) << '\n'
           << "B: run " << b.id << ", " << b.started.toString(QStringLiteral("yyyy-MM-dd HH:mm")) << " UTC, " << b.host
@@ -480,27 +693,37 @@ int compare(QStringList args)
     if (c.differences.isEmpty())
         out() << "same workload: " << workloadSummary(a) << '\n';
     else
-        out() << "NOT the same workload or server: " << c.differences.join(QStringLiteral("; ")) << '\n';
+        out() << "NOT the same workload: " << c.differences.join(QStringLiteral("; ")) << '\n';
+    out() << (c.contextDifferences.isEmpty()
+            ? QStringLiteral("same context (host, build, driver, server arguments)")
+            : QStringLiteral("ran differently: ") + c.contextDifferences.join(QStringLiteral("; ")))
+          << '\n';
     for (const LevelComparison& l : c.levels) {
-        out() << "\nconcurrency " << l.concurrency << (l.a ? "" : " (only in B)") << (l.b ? "" : " (only in A)")
-              << '\n';
-        out() << "  " << QStringLiteral("metric").leftJustified(18) << QStringLiteral("A").rightJustified(12)
+        out() << '\n' << levelLabel(l.plan) << (l.a ? "" : " (only in B)") << (l.b ? "" : " (only in A)") << '\n';
+        out() << "  " << QStringLiteral("metric").leftJustified(36) << QStringLiteral("A").rightJustified(12)
               << QStringLiteral("B").rightJustified(12) << "   change\n";
+        std::optional<MetricInput> ia;
+        std::optional<MetricInput> ib;
+        inputs(l, ia, ib);
         for (const BenchMetric& m : benchMetrics()) {
-            const double va = l.a ? m.value(*l.a) : noValue();
-            const double vb = l.b ? m.value(*l.b) : noValue();
-            const double ch = relativeChange(va, vb);
+            const MetricComparison mc = compareMetric(m, ia ? &*ia : nullptr, ib ? &*ib : nullptr);
+            if (!std::isfinite(mc.a) && !std::isfinite(mc.b))
+                continue;
             QString verdict;
-            if (std::isfinite(ch) && std::abs(ch) >= 0.005)
-                verdict = ((ch > 0) == m.higherIsBetter) ? QStringLiteral(" (B better)") : QStringLiteral(" (B worse)");
+            if (mc.verdict == Verdict::Same)
+                verdict = QStringLiteral(" (same: within the runs' spread)");
+            else if (mc.verdict == Verdict::Better)
+                verdict = QStringLiteral(" (B better)");
+            else if (mc.verdict == Verdict::Worse)
+                verdict = QStringLiteral(" (B worse)");
             const QString label = QString::fromLatin1(m.label)
                 + (QByteArrayView(m.unit).isEmpty() ? QString() : QStringLiteral(" ") + QString::fromLatin1(m.unit));
-            out() << "  " << label.leftJustified(18) << num(va, 2).rightJustified(12) << num(vb, 2).rightJustified(12)
-                  << "   "
-                  << (std::isfinite(ch) ? QStringLiteral("%1%2%")
-                                              .arg(ch >= 0 ? QStringLiteral("+") : QString())
-                                              .arg(ch * 100, 0, 'f', 1)
-                                        : QStringLiteral("-"))
+            out() << "  " << label.leftJustified(36) << num(mc.a, 2).rightJustified(12)
+                  << num(mc.b, 2).rightJustified(12) << "   "
+                  << (std::isfinite(mc.change) ? QStringLiteral("%1%2%")
+                                                     .arg(mc.change >= 0 ? QStringLiteral("+") : QString())
+                                                     .arg(mc.change * 100, 0, 'f', 1)
+                                               : QStringLiteral("-"))
                   << verdict << '\n';
         }
     }

@@ -90,14 +90,10 @@ LevelStats computeLevelStats(const QList<RequestSample>& samples, double duratio
     return s;
 }
 
-namespace {
-
-double fromNum(const QJsonValue& v)
+double numberFromJson(const QJsonValue& v)
 {
     return v.isDouble() ? v.toDouble() : noValue();
 }
-
-} // namespace
 
 QJsonObject toJson(const Distribution& d)
 {
@@ -111,13 +107,13 @@ Distribution distributionFromJson(const QJsonObject& o)
 {
     Distribution d;
     d.count = o.value(QLatin1String("count")).toInt();
-    d.mean = fromNum(o.value(QLatin1String("mean")));
-    d.stddev = fromNum(o.value(QLatin1String("std")));
-    d.p50 = fromNum(o.value(QLatin1String("p50")));
-    d.p90 = fromNum(o.value(QLatin1String("p90")));
-    d.p95 = fromNum(o.value(QLatin1String("p95")));
-    d.p99 = fromNum(o.value(QLatin1String("p99")));
-    d.max = fromNum(o.value(QLatin1String("max")));
+    d.mean = numberFromJson(o.value(QLatin1String("mean")));
+    d.stddev = numberFromJson(o.value(QLatin1String("std")));
+    d.p50 = numberFromJson(o.value(QLatin1String("p50")));
+    d.p90 = numberFromJson(o.value(QLatin1String("p90")));
+    d.p95 = numberFromJson(o.value(QLatin1String("p95")));
+    d.p99 = numberFromJson(o.value(QLatin1String("p99")));
+    d.max = numberFromJson(o.value(QLatin1String("max")));
     return d;
 }
 
@@ -168,13 +164,13 @@ LevelStats levelStatsFromJson(const QJsonObject& o)
     s.outputTokens = qint64(o.value(QLatin1String("output_tokens")).toDouble());
     s.inputTokensEstimated = o.value(QLatin1String("input_tokens_estimated")).toBool();
     s.outputTokensEstimated = o.value(QLatin1String("output_tokens_estimated")).toBool();
-    s.meanInputTokens = fromNum(o.value(QLatin1String("mean_input_tokens")));
-    s.meanOutputTokens = fromNum(o.value(QLatin1String("mean_output_tokens")));
-    s.requestThroughput = fromNum(o.value(QLatin1String("request_throughput")));
-    s.inputThroughput = fromNum(o.value(QLatin1String("input_throughput")));
-    s.outputThroughput = fromNum(o.value(QLatin1String("output_throughput")));
-    s.totalThroughput = fromNum(o.value(QLatin1String("total_throughput")));
-    s.achievedConcurrency = fromNum(o.value(QLatin1String("achieved_concurrency")));
+    s.meanInputTokens = numberFromJson(o.value(QLatin1String("mean_input_tokens")));
+    s.meanOutputTokens = numberFromJson(o.value(QLatin1String("mean_output_tokens")));
+    s.requestThroughput = numberFromJson(o.value(QLatin1String("request_throughput")));
+    s.inputThroughput = numberFromJson(o.value(QLatin1String("input_throughput")));
+    s.outputThroughput = numberFromJson(o.value(QLatin1String("output_throughput")));
+    s.totalThroughput = numberFromJson(o.value(QLatin1String("total_throughput")));
+    s.achievedConcurrency = numberFromJson(o.value(QLatin1String("achieved_concurrency")));
     s.ttft = distributionFromJson(o.value(QLatin1String("ttft_s")).toObject());
     s.tpot = distributionFromJson(o.value(QLatin1String("tpot_s")).toObject());
     s.itl = distributionFromJson(o.value(QLatin1String("itl_s")).toObject());

@@ -71,6 +71,9 @@ struct LevelStats
 LevelStats computeLevelStats(
     const QList<RequestSample>& samples, double durationS, int concurrency, double requestRate);
 
+// A JSON number as a value, anything else (null, missing) as noValue(): jsonValue()'s inverse.
+double numberFromJson(const QJsonValue& v);
+
 QJsonObject toJson(const Distribution& d); // seconds
 Distribution distributionFromJson(const QJsonObject& o);
 QJsonObject toJson(const LevelStats& s);

@@ -16,7 +16,8 @@
 namespace kf::benchstore {
 namespace {
 
-constexpr quint32 kSamplesMagic = 0x4b465331; // "KFS1"
+constexpr quint32 kSamplesMagicV1 = 0x4b465331; // "KFS1"
+constexpr quint32 kSamplesMagic = 0x4b465332;   // "KFS2": with the scheduled time
 constexpr quint32 kMaxSamples = 10'000'000;
 constexpr quint32 kMaxItl = 100'000'000;
 
@@ -52,24 +53,36 @@ Result<void> ensureSchema()
 {
     return store::migrate(QStringLiteral("servebench"),
         { {
-            QStringLiteral("CREATE TABLE bench_runs(id INTEGER PRIMARY KEY, host TEXT NOT NULL, started INTEGER NOT "
-                           "NULL, ended INTEGER, status TEXT NOT NULL, error TEXT, api TEXT, input_len INTEGER, "
-                           "output_len INTEGER, model TEXT, params TEXT NOT NULL, facts TEXT NOT NULL, prompt_words "
-                           "INTEGER, prompt_calibrated INTEGER, gpu_note TEXT)"),
-            QStringLiteral("CREATE INDEX bench_runs_host ON bench_runs(host, started)"),
-            QStringLiteral("CREATE TABLE bench_levels(run_id INTEGER NOT NULL REFERENCES bench_runs(id) ON DELETE "
-                           "CASCADE, idx INTEGER NOT NULL, concurrency INTEGER NOT NULL, started INTEGER, ended "
-                           "INTEGER, cancelled INTEGER, not_sent INTEGER, stats TEXT NOT NULL, samples BLOB, "
-                           "PRIMARY KEY(run_id, idx))"),
-            QStringLiteral("CREATE TABLE bench_gpu_samples(run_id INTEGER NOT NULL REFERENCES bench_runs(id) ON "
-                           "DELETE CASCADE, t INTEGER NOT NULL, gpu INTEGER NOT NULL, util REAL, power REAL, "
-                           "mem_used REAL)"),
-            QStringLiteral("CREATE INDEX bench_gpu_samples_run ON bench_gpu_samples(run_id)"),
-            QStringLiteral("CREATE TABLE bench_metrics(run_id INTEGER NOT NULL REFERENCES bench_runs(id) ON DELETE "
-                           "CASCADE, t INTEGER NOT NULL, running REAL, queued REAL, gen_throughput REAL, kv_usage "
-                           "REAL, cache_hit_rate REAL, prompt_tokens_total REAL, generation_tokens_total REAL)"),
-            QStringLiteral("CREATE INDEX bench_metrics_run ON bench_metrics(run_id)"),
-        } });
+              QStringLiteral("CREATE TABLE bench_runs(id INTEGER PRIMARY KEY, host TEXT NOT NULL, started INTEGER NOT "
+                             "NULL, ended INTEGER, status TEXT NOT NULL, error TEXT, api TEXT, input_len INTEGER, "
+                             "output_len INTEGER, model TEXT, params TEXT NOT NULL, facts TEXT NOT NULL, prompt_words "
+                             "INTEGER, prompt_calibrated INTEGER, gpu_note TEXT)"),
+              QStringLiteral("CREATE INDEX bench_runs_host ON bench_runs(host, started)"),
+              QStringLiteral("CREATE TABLE bench_levels(run_id INTEGER NOT NULL REFERENCES bench_runs(id) ON DELETE "
+                             "CASCADE, idx INTEGER NOT NULL, concurrency INTEGER NOT NULL, started INTEGER, ended "
+                             "INTEGER, cancelled INTEGER, not_sent INTEGER, stats TEXT NOT NULL, samples BLOB, "
+                             "PRIMARY KEY(run_id, idx))"),
+              QStringLiteral("CREATE TABLE bench_gpu_samples(run_id INTEGER NOT NULL REFERENCES bench_runs(id) ON "
+                             "DELETE CASCADE, t INTEGER NOT NULL, gpu INTEGER NOT NULL, util REAL, power REAL, "
+                             "mem_used REAL)"),
+              QStringLiteral("CREATE INDEX bench_gpu_samples_run ON bench_gpu_samples(run_id)"),
+              QStringLiteral("CREATE TABLE bench_metrics(run_id INTEGER NOT NULL REFERENCES bench_runs(id) ON DELETE "
+                             "CASCADE, t INTEGER NOT NULL, running REAL, queued REAL, gen_throughput REAL, kv_usage "
+                             "REAL, cache_hit_rate REAL, prompt_tokens_total REAL, generation_tokens_total REAL)"),
+              QStringLiteral("CREATE INDEX bench_metrics_run ON bench_metrics(run_id)"),
+          },
+            {
+                QStringLiteral("ALTER TABLE bench_runs ADD COLUMN context TEXT"),
+                QStringLiteral("ALTER TABLE bench_runs ADD COLUMN note TEXT"),
+                QStringLiteral("ALTER TABLE bench_levels ADD COLUMN request_rate REAL"),
+                QStringLiteral("ALTER TABLE bench_levels ADD COLUMN before_poll TEXT"),
+                QStringLiteral("ALTER TABLE bench_levels ADD COLUMN after_poll TEXT"),
+                QStringLiteral("ALTER TABLE bench_levels ADD COLUMN analysis TEXT"),
+                QStringLiteral("ALTER TABLE bench_gpu_samples ADD COLUMN sm_clock REAL"),
+                QStringLiteral("ALTER TABLE bench_gpu_samples ADD COLUMN mem_clock REAL"),
+                QStringLiteral("ALTER TABLE bench_gpu_samples ADD COLUMN reasons INTEGER"),
+                QStringLiteral("ALTER TABLE bench_metrics ADD COLUMN cached_tokens_total REAL"),
+            } });
 }
 
 QByteArray encodeSamples(const QList<RequestSample>& samples)
@@ -79,8 +92,9 @@ QByteArray encodeSamples(const QList<RequestSample>& samples)
     s.setVersion(QDataStream::Qt_6_4);
     s << kSamplesMagic << quint32(samples.size());
     for (const RequestSample& r : samples) {
-        s << r.ok << r.error << r.start << r.ttft << r.latency << qint32(r.promptTokens) << r.promptTokensReported
-          << qint32(r.outputTokens) << r.outputTokensReported << qint32(r.textEvents) << quint32(r.itl.size());
+        s << r.ok << r.error << r.start << r.scheduled << r.ttft << r.latency << qint32(r.promptTokens)
+          << r.promptTokensReported << qint32(r.outputTokens) << r.outputTokensReported << qint32(r.textEvents)
+          << quint32(r.itl.size());
         for (double v : r.itl)
             s << float(v);
     }
@@ -100,7 +114,8 @@ Result<QList<RequestSample>> decodeSamples(const QByteArray& blob)
     quint32 magic = 0;
     quint32 count = 0;
     s >> magic >> count;
-    if (magic != kSamplesMagic || count > kMaxSamples)
+    const bool v1 = magic == kSamplesMagicV1;
+    if ((magic != kSamplesMagic && !v1) || count > kMaxSamples)
         return R::failure(QStringLiteral("stored request samples are damaged (bad header)"));
     QList<RequestSample> out;
     out.reserve(qsizetype(qMin<quint32>(count, 100000)));
@@ -110,8 +125,13 @@ Result<QList<RequestSample>> decodeSamples(const QByteArray& blob)
         qint32 output = 0;
         qint32 events = 0;
         quint32 itl = 0;
-        s >> r.ok >> r.error >> r.start >> r.ttft >> r.latency >> prompt >> r.promptTokensReported >> output
-            >> r.outputTokensReported >> events >> itl;
+        s >> r.ok >> r.error >> r.start;
+        if (v1)
+            r.scheduled = r.start;
+        else
+            s >> r.scheduled;
+        s >> r.ttft >> r.latency >> prompt >> r.promptTokensReported >> output >> r.outputTokensReported >> events
+            >> itl;
         if (s.status() != QDataStream::Ok || itl > kMaxItl || qint64(itl) * 4 > raw.size())
             return R::failure(QStringLiteral("stored request samples are damaged (request %1)").arg(i));
         r.promptTokens = prompt;
@@ -146,8 +166,8 @@ Result<qint64> save(const BenchRun& run)
     };
     QSqlQuery q(d);
     q.prepare(QStringLiteral("INSERT INTO bench_runs(host, started, ended, status, error, api, input_len, output_len, "
-                             "model, params, facts, prompt_words, prompt_calibrated, gpu_note) "
-                             "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+                             "model, params, facts, prompt_words, prompt_calibrated, gpu_note, context, note) "
+                             "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
     q.addBindValue(run.host);
     q.addBindValue(run.started.toMSecsSinceEpoch());
     q.addBindValue(run.ended.isValid() ? QVariant(run.ended.toMSecsSinceEpoch()) : QVariant());
@@ -162,6 +182,8 @@ Result<qint64> save(const BenchRun& run)
     q.addBindValue(run.promptWords);
     q.addBindValue(run.promptCalibrated ? 1 : 0);
     q.addBindValue(run.gpuNote);
+    q.addBindValue(json(toJson(run.context)));
+    q.addBindValue(run.note);
     if (!q.exec())
         return fail(q, "saving a benchmark run");
     const qint64 id = q.lastInsertId().toLongLong();
@@ -169,7 +191,8 @@ Result<qint64> save(const BenchRun& run)
         const LevelResult& l = run.levels.at(i);
         QSqlQuery lq(d);
         lq.prepare(QStringLiteral("INSERT INTO bench_levels(run_id, idx, concurrency, started, ended, cancelled, "
-                                  "not_sent, stats, samples) VALUES(?,?,?,?,?,?,?,?,?)"));
+                                  "not_sent, stats, samples, request_rate, before_poll, after_poll, analysis) "
+                                  "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)"));
         lq.addBindValue(id);
         lq.addBindValue(int(i));
         lq.addBindValue(l.concurrency);
@@ -179,12 +202,17 @@ Result<qint64> save(const BenchRun& run)
         lq.addBindValue(l.notSent);
         lq.addBindValue(json(toJson(l.stats)));
         lq.addBindValue(encodeSamples(l.samples));
+        lq.addBindValue(l.requestRate);
+        lq.addBindValue(json(toJson(l.before)));
+        lq.addBindValue(json(toJson(l.after)));
+        lq.addBindValue(json(toJson(l.analysis)));
         if (!lq.exec())
             return fail(lq, "saving a benchmark level");
     }
     QSqlQuery gq(d);
     gq.prepare(
-        QStringLiteral("INSERT INTO bench_gpu_samples(run_id, t, gpu, util, power, mem_used) VALUES(?,?,?,?,?,?)"));
+        QStringLiteral("INSERT INTO bench_gpu_samples(run_id, t, gpu, util, power, mem_used, sm_clock, mem_clock, "
+                       "reasons) VALUES(?,?,?,?,?,?,?,?,?)"));
     for (const GpuPoint& g : run.gpu) {
         gq.addBindValue(id);
         gq.addBindValue(g.timeMs);
@@ -192,13 +220,16 @@ Result<qint64> save(const BenchRun& run)
         gq.addBindValue(real(g.utilPercent));
         gq.addBindValue(real(g.powerW));
         gq.addBindValue(real(g.memUsedMiB));
+        gq.addBindValue(real(g.smClockMhz));
+        gq.addBindValue(real(g.memClockMhz));
+        gq.addBindValue(g.hasReasons ? QVariant(qint64(g.reasons)) : QVariant(QMetaType::fromType<qint64>()));
         if (!gq.exec())
             return fail(gq, "saving GPU samples");
     }
     QSqlQuery mq(d);
-    mq.prepare(
-        QStringLiteral("INSERT INTO bench_metrics(run_id, t, running, queued, gen_throughput, kv_usage, "
-                       "cache_hit_rate, prompt_tokens_total, generation_tokens_total) VALUES(?,?,?,?,?,?,?,?,?)"));
+    mq.prepare(QStringLiteral("INSERT INTO bench_metrics(run_id, t, running, queued, gen_throughput, kv_usage, "
+                              "cache_hit_rate, prompt_tokens_total, generation_tokens_total, cached_tokens_total) "
+                              "VALUES(?,?,?,?,?,?,?,?,?,?)"));
     for (const MetricsPoint& m : run.metrics) {
         mq.addBindValue(id);
         mq.addBindValue(m.timeMs);
@@ -209,6 +240,7 @@ Result<qint64> save(const BenchRun& run)
         mq.addBindValue(real(m.cacheHitRate));
         mq.addBindValue(real(m.promptTokensTotal));
         mq.addBindValue(real(m.generationTokensTotal));
+        mq.addBindValue(real(m.cachedTokensTotal));
         if (!mq.exec())
             return fail(mq, "saving /metrics snapshots");
     }
@@ -220,7 +252,7 @@ Result<qint64> save(const BenchRun& run)
 namespace {
 
 const QString kRunColumns = QStringLiteral(
-    "id, host, started, ended, status, error, params, facts, prompt_words, prompt_calibrated, gpu_note");
+    "id, host, started, ended, status, error, params, facts, prompt_words, prompt_calibrated, gpu_note, context, note");
 
 BenchRun runFromQuery(const QSqlQuery& q)
 {
@@ -237,16 +269,17 @@ BenchRun runFromQuery(const QSqlQuery& q)
     r.promptWords = q.value(8).toInt();
     r.promptCalibrated = q.value(9).toInt() != 0;
     r.gpuNote = q.value(10).toString();
+    r.context = benchContextFromJson(object(q.value(11)));
+    r.note = q.value(12).toString();
     return r;
 }
 
 Result<void> loadLevels(BenchRun& run, bool withSamples)
 {
     auto q = store::exec(&ensureSchema,
-        withSamples ? QStringLiteral("SELECT concurrency, started, ended, cancelled, not_sent, stats, samples "
-                                     "FROM bench_levels WHERE run_id = ? ORDER BY idx")
-                    : QStringLiteral("SELECT concurrency, started, ended, cancelled, not_sent, stats "
-                                     "FROM bench_levels WHERE run_id = ? ORDER BY idx"),
+        QStringLiteral("SELECT concurrency, started, ended, cancelled, not_sent, stats, request_rate, before_poll, "
+                       "after_poll, analysis%1 FROM bench_levels WHERE run_id = ? ORDER BY idx")
+            .arg(withSamples ? QStringLiteral(", samples") : QString()),
         { run.id }, QStringLiteral("reading benchmark levels"));
     if (!q)
         return q.withoutValue();
@@ -258,8 +291,12 @@ Result<void> loadLevels(BenchRun& run, bool withSamples)
         level.cancelled = l.value(3).toInt() != 0;
         level.notSent = l.value(4).toInt();
         level.stats = levelStatsFromJson(object(l.value(5)));
+        level.requestRate = l.value(6).toDouble();
+        level.before = metricsPointFromJson(object(l.value(7)));
+        level.after = metricsPointFromJson(object(l.value(8)));
+        level.analysis = levelAnalysisFromJson(object(l.value(9)));
         if (withSamples) {
-            auto samples = decodeSamples(l.value(6).toByteArray());
+            auto samples = decodeSamples(l.value(10).toByteArray());
             if (!samples)
                 return Result<void>::failure(QStringLiteral("run %1: %2").arg(run.id).arg(samples.error()));
             level.samples = samples.value();
@@ -306,22 +343,24 @@ Result<BenchRun> load(qint64 id, bool withSeries)
     if (!withSeries)
         return run;
     const auto gpu = store::readRows(&ensureSchema,
-        QStringLiteral("SELECT t, gpu, util, power, mem_used FROM bench_gpu_samples WHERE run_id = ? ORDER BY rowid"),
+        QStringLiteral("SELECT t, gpu, util, power, mem_used, sm_clock, mem_clock, reasons FROM bench_gpu_samples "
+                       "WHERE run_id = ? ORDER BY rowid"),
         { id }, QStringLiteral("reading GPU samples"), [](const QSqlQuery& g) {
             return GpuPoint { g.value(0).toLongLong(), g.value(1).toInt(), fromReal(g.value(2)), fromReal(g.value(3)),
-                fromReal(g.value(4)) };
+                fromReal(g.value(4)), fromReal(g.value(5)), fromReal(g.value(6)), quint64(g.value(7).toLongLong()),
+                !g.value(7).isNull() };
         });
     if (!gpu)
         return gpu.withoutValue();
     run.gpu = gpu.value();
     const auto metrics = store::readRows(&ensureSchema,
         QStringLiteral("SELECT t, running, queued, gen_throughput, kv_usage, cache_hit_rate, "
-                       "prompt_tokens_total, generation_tokens_total FROM bench_metrics WHERE run_id = ? "
-                       "ORDER BY rowid"),
+                       "prompt_tokens_total, generation_tokens_total, cached_tokens_total FROM bench_metrics "
+                       "WHERE run_id = ? ORDER BY rowid"),
         { id }, QStringLiteral("reading /metrics snapshots"), [](const QSqlQuery& m) {
             return MetricsPoint { m.value(0).toLongLong(), fromReal(m.value(1)), fromReal(m.value(2)),
                 fromReal(m.value(3)), fromReal(m.value(4)), fromReal(m.value(5)), fromReal(m.value(6)),
-                fromReal(m.value(7)) };
+                fromReal(m.value(7)), fromReal(m.value(8)) };
         });
     if (!metrics)
         return metrics.withoutValue();

@@ -10,8 +10,6 @@
 #include <QTcpSocket>
 #include <QThread>
 
-#include <random>
-
 #include <sys/resource.h>
 
 namespace kf {
@@ -93,7 +91,8 @@ void LoadGenerator::start(const LoadSpec& spec)
     m_running = true;
     m_startedMs = QDateTime::currentMSecsSinceEpoch();
     m_clock.start();
-    if (const QString e = ensureDescriptors(spec.concurrency); !e.isEmpty() || spec.prompts.isEmpty()) {
+    m_cap = spec.concurrency > 0 ? spec.concurrency : int(spec.prompts.size());
+    if (const QString e = ensureDescriptors(m_cap); !e.isEmpty() || spec.prompts.isEmpty()) {
         LoadResult r;
         r.error = e.isEmpty() ? QStringLiteral("no requests to send") : e;
         r.startedMs = r.endedMs = m_startedMs;
@@ -101,15 +100,12 @@ void LoadGenerator::start(const LoadSpec& spec)
         Q_EMIT finished(r);
         return;
     }
-    std::mt19937 rng(spec.seed);
-    std::exponential_distribution<double> gap(spec.requestRate > 0 ? spec.requestRate : 1.0);
-    double t = 0;
-    for (const QByteArray& prompt : spec.prompts) {
-        m_bodies.append(serveRequestBody(spec.api, spec.model, prompt, spec.outputTokens));
-        m_arrivals.append(t);
-        if (spec.requestRate > 0)
-            t += gap(rng);
-        m_requests.push_back(std::make_unique<Request>(spec.api, spec.promptTokensEstimate, spec.maxBodyBytes));
+    for (qsizetype i = 0; i < spec.prompts.size(); ++i) {
+        m_bodies.append(
+            serveRequestBody(spec.api, spec.model, spec.prompts.at(i), spec.outputs.value(i, spec.outputTokens)));
+        m_arrivals.append(spec.arrivals.value(i, 0.0));
+        m_requests.push_back(std::make_unique<Request>(
+            spec.api, spec.promptTokens.value(i, spec.promptTokensEstimate), spec.maxBodyBytes));
     }
     m_timeoutTimer.start(200);
     dispatch();
@@ -120,9 +116,9 @@ void LoadGenerator::dispatch()
     if (!m_running || m_cancelled)
         return;
     const int total = int(m_requests.size());
-    while (m_next < total && m_inFlight < m_spec.concurrency && m_arrivals.at(m_next) <= now())
+    while (m_next < total && m_inFlight < m_cap && m_arrivals.at(m_next) <= now())
         launch(m_next++);
-    if (m_next < total && m_inFlight < m_spec.concurrency && !m_arrivalTimer.isActive())
+    if (m_next < total && m_inFlight < m_cap && !m_arrivalTimer.isActive())
         m_arrivalTimer.start(int(std::max(0.0, (m_arrivals.at(m_next) - now()) * 1000.0)));
 }
 
@@ -243,6 +239,7 @@ void LoadGenerator::complete(int index, const QString& error)
     r.done = true;
     const double t = now();
     r.sample = r.recorder.finish(t, error);
+    r.sample.scheduled = m_arrivals.at(index);
     m_lastEnd = t;
     if (r.socket) {
         r.socket->disconnect(this);

@@ -22,9 +22,10 @@
 // host:port on this machine: the server's own port (--local) or a LocalPortForward, whose
 // every accepted socket travels over the host's one SSH session (core/ssh/localportforward.h).
 //
-// Requests arrive as a Poisson process of requestRate per second (seeded; 0: all at once) and
-// at most `concurrency` are in flight; a request's clock (st) starts when it is sent, as in
-// bench_serving, whose semaphore wraps the timed request function. Reads are bounded: response
+// Request i is due arrivals[i] seconds after start() (arrivals.h; none: all at once) and at most
+// `concurrency` are in flight (0: no cap); a request due while the cap is full waits for a free
+// slot. Its clock (st) starts when it is sent, as in bench_serving, whose semaphore wraps the
+// timed request function; RequestSample::scheduled keeps when it was due. Reads are bounded: response
 // headers 64 KiB, one event 4 MiB, the body maxBodyBytes, and each request requestTimeoutMs.
 // cancel() aborts every socket at once: the server sees each client go away (SGLang aborts a
 // request whose client disconnected), and requests not yet sent are never sent.
@@ -37,13 +38,14 @@ struct LoadSpec
     QByteArray hostHeader; // the server as it sees itself, "127.0.0.1:30000"
     ServeApi api = ServeApi::Completions;
     QString model;
-    int concurrency = 1;
-    double requestRate = 0;
+    int concurrency = 1; // 0: no cap
     int outputTokens = 128;
-    quint32 seed = 1;
     int requestTimeoutMs = 600000;
     qint64 maxBodyBytes = qint64(256) << 20;
     QList<QByteArray> prompts; // one request each
+    QList<int> outputs;        // per request; empty: outputTokens each
+    QList<int> promptTokens;   // per request's estimate; empty: promptTokensEstimate each
+    QList<double> arrivals;    // per request, seconds, ascending; empty: all at once
     int promptTokensEstimate = 0;
 };
 
@@ -90,6 +92,7 @@ private:
     LoadSpec m_spec;
     QList<QByteArray> m_bodies;
     QList<double> m_arrivals; // seconds after start
+    int m_cap = 0;            // the concurrency cap in force
     std::vector<std::unique_ptr<Request>> m_requests;
     QList<int> m_order; // indices in the order they were sent
     QElapsedTimer m_clock;

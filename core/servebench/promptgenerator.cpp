@@ -22,23 +22,27 @@ constexpr const char* kWords[] = { "the", "of", "and", "to", "in", "is", "was", 
 
 } // namespace
 
-QList<QByteArray> makePrompts(int count, int words, quint32 seed)
+QByteArray randomWords(std::mt19937& rng, int words)
 {
     constexpr int vocabulary = int(sizeof(kWords) / sizeof(kWords[0]));
-    std::mt19937 rng(seed);
     std::uniform_int_distribution<int> pick(0, vocabulary - 1);
+    QByteArray p;
+    p.reserve(qsizetype(words) * 7);
+    for (int w = 0; w < words; ++w) {
+        if (w > 0)
+            p.append(' ');
+        p.append(kWords[pick(rng)]);
+    }
+    return p;
+}
+
+QList<QByteArray> makePrompts(int count, int words, quint32 seed)
+{
+    std::mt19937 rng(seed);
     QList<QByteArray> prompts;
     prompts.reserve(count);
-    for (int i = 0; i < count; ++i) {
-        QByteArray p;
-        p.reserve(words * 7);
-        for (int w = 0; w < words; ++w) {
-            if (w > 0)
-                p.append(' ');
-            p.append(kWords[pick(rng)]);
-        }
-        prompts.append(p);
-    }
+    for (int i = 0; i < count; ++i)
+        prompts.append(randomWords(rng, words));
     return prompts;
 }
 

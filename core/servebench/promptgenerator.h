@@ -5,6 +5,8 @@
 #include <QByteArray>
 #include <QList>
 
+#include <random>
+
 // Random prompts of a given length without a tokenizer: words drawn (seeded, so a run can be
 // repeated) from a list of common short English words, each of which is one token for the
 // BPE tokenizers of current models when preceded by a space. A prompt of W words is W tokens
@@ -14,5 +16,7 @@
 namespace kf {
 
 QList<QByteArray> makePrompts(int count, int words, quint32 seed);
+// `words` words drawn from the same list with rng (workload.h builds prompts of varying length).
+QByteArray randomWords(std::mt19937& rng, int words);
 
 } // namespace kf

@@ -29,6 +29,7 @@ struct RequestSample
     bool ok = false;
     QString error;        // why not ok
     double start = 0;     // st
+    double scheduled = 0; // when it was due (arrivals.h); start is later when the concurrency cap held it
     double ttft = -1;     // -1: no text arrived
     double latency = -1;  // E2E
     QList<double> itl;    // inter-token latencies

@@ -11,8 +11,11 @@
 #include "core/ssh/sshtransport.h"
 #include "core/transport/transportpool.h"
 
+#include <QCryptographicHash>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRandomGenerator>
 #include <QtConcurrent>
 
 #include <cmath>
@@ -26,6 +29,7 @@ ServeBench::ServeBench(std::shared_ptr<Transport> transport, QString host, QObje
     , m_generator(new LoadGenerator)
 {
     qRegisterMetaType<kf::LoadResult>();
+    qRegisterMetaType<kf::LevelPlan>();
     qRegisterMetaType<kf::LevelResult>();
     qRegisterMetaType<kf::BenchRun>();
     m_thread.setObjectName(QStringLiteral("kf-loadgen"));
@@ -60,6 +64,37 @@ void ServeBench::setState(State state, const QString& description)
     Q_EMIT stateChanged(state, description);
 }
 
+namespace {
+
+// ShareGPT files are hundreds of MB (ShareGPT_V3_unfiltered_cleaned_split.json: 642 MiB).
+constexpr qint64 kMaxDatasetBytes = qint64(1) << 30;
+
+// Reads and parses the dataset file on this machine (worker thread).
+void readDataset(const QString& path, QList<SharePair>& pairs, QString& sha256, QString& error)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        error = QStringLiteral("cannot read the dataset %1: %2").arg(path, f.errorString());
+        return;
+    }
+    if (f.size() > kMaxDatasetBytes) {
+        error = QStringLiteral("the dataset %1 is too large (%2 bytes, limit %3)")
+                    .arg(path)
+                    .arg(f.size())
+                    .arg(kMaxDatasetBytes);
+        return;
+    }
+    const QByteArray data = f.read(kMaxDatasetBytes + 1);
+    sha256 = QString::fromLatin1(QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex());
+    auto parsed = parseShareGpt(data);
+    if (!parsed)
+        error = QStringLiteral("the dataset %1: %2").arg(path, parsed.error());
+    else
+        pairs = std::move(parsed.value());
+}
+
+} // namespace
+
 void ServeBench::start(const BenchParams& params)
 {
     Q_ASSERT(QThread::currentThread() == thread());
@@ -69,22 +104,35 @@ void ServeBench::start(const BenchParams& params)
     m_run.host = m_host;
     m_run.params = params;
     m_run.started = QDateTime::currentDateTimeUtc();
+    m_run.context.kernelforgeVersion = QStringLiteral(KF_VERSION_STRING);
     m_cancelling = false;
+    m_betweenLevels = false;
     m_level = -1;
     m_lastStatus = ServerStatus {};
-    if (params.concurrencies.isEmpty() || params.inputTokens <= 0 || params.outputTokens <= 0) {
+    m_lastPoll = MetricsPoint {};
+    m_shareGpt.clear();
+    m_search.reset();
+    if (params.search == SearchKind::Concurrency)
+        m_search.emplace(1, params.searchMax);
+    else if (params.search == SearchKind::RequestRate)
+        m_search.emplace(1, params.searchMax);
+    const quint64 salt = QRandomGenerator::system()->generate64();
+    m_salt = QByteArray::number(salt, 16);
+    if (const QString e = params.error(); !e.isEmpty()) {
         m_state = State::Preparing;
-        finish(QStringLiteral("failed"),
-            QStringLiteral("nothing to run: give concurrency levels and input/output lengths"));
+        finish(QStringLiteral("failed"), e);
         return;
     }
     setState(State::Preparing,
         QStringLiteral("asking the server on %1 port %2 who it is").arg(m_host).arg(params.serverPort));
     const std::shared_ptr<Transport> transport = m_transport;
     const quint16 port = params.serverPort;
+    const QString host = m_host;
+    const qint64 startedMs = m_run.started.toMSecsSinceEpoch();
+    const QString datasetPath = params.dataset == Dataset::ShareGpt ? params.datasetPath : QString();
     m_requests.track(
         QtConcurrent::run(transportPool(),
-            [transport, port] {
+            [transport, port, host, startedMs, datasetPath] {
                 Facts f;
                 f.status = pollServer(*transport, port);
                 if (f.status.reachable) {
@@ -97,6 +145,10 @@ void ServeBench::start(const BenchParams& params)
                             f.modelId = data.first().toObject().value(QLatin1String("id")).toString();
                     }
                 }
+                f.context.driver = queryDriverVersion(*transport);
+                readBuildContext(f.context, host, startedMs);
+                if (!datasetPath.isEmpty())
+                    readDataset(datasetPath, f.shareGpt, f.datasetSha256, f.datasetError);
                 return f;
             }),
         [this](const Facts& f) { onFacts(f); });
@@ -149,11 +201,34 @@ void ServeBench::onFacts(const Facts& f)
         facts.precision = normalizePrecision(facts.modelPath + QLatin1Char(' ') + facts.model);
     if (facts.precision.isEmpty())
         facts.precision = normalizePrecision(info.value(QLatin1String("dtype")).toString());
+    // The context: the worker's reads, the server's arguments, and what ran on it before us.
+    const QString version = m_run.context.kernelforgeVersion;
+    m_run.context = f.context;
+    m_run.context.kernelforgeVersion = version;
+    m_run.context.serverArgs = keptServerArgs(info);
+    if (s.hasMetrics) {
+        m_run.context.otherRunning = hasValue(s.metrics.running) ? s.metrics.running : -1;
+        m_run.context.otherQueued = hasValue(s.metrics.queued) ? s.metrics.queued : -1;
+    }
+    if (m_run.params.dataset == Dataset::ShareGpt) {
+        if (!f.datasetError.isEmpty()) {
+            finish(QStringLiteral("failed"), f.datasetError);
+            return;
+        }
+        if (!m_run.params.datasetSha256.isEmpty() && m_run.params.datasetSha256 != f.datasetSha256) {
+            finish(QStringLiteral("failed"),
+                QStringLiteral("the dataset %1 is not the file the replayed run used (SHA-256 %2, now %3)")
+                    .arg(m_run.params.datasetPath, m_run.params.datasetSha256.left(12), f.datasetSha256.left(12)));
+            return;
+        }
+        m_run.params.datasetSha256 = f.datasetSha256;
+        m_shareGpt = f.shareGpt;
+    }
     if (const Result<void> e = openEndpoint(); !e) {
         finish(QStringLiteral("failed"), e.error());
         return;
     }
-    m_run.promptWords = m_run.params.inputTokens;
+    m_run.promptWords = m_run.params.calibrationTokens();
     // The load starts once the GPU monitor and /metrics have each answered once (or failed, or
     // 20 s passed), so the samples cover the whole run.
     m_waitingGpu = m_waitingMetrics = true;
@@ -171,7 +246,10 @@ void ServeBench::sideDataReady(bool gpu)
     if ((m_waitingGpu || m_waitingMetrics) && m_startGate.isActive())
         return; // the other one has not answered yet, and the gate has not timed out
     m_startGate.stop();
-    startLoad(m_run.params.warmup ? -1 : 0);
+    if (m_run.params.warmup)
+        startWarmup();
+    else
+        sampleMetrics([this](const MetricsPoint&) { nextLevel(); });
 }
 
 Result<void> ServeBench::openEndpoint()
@@ -201,8 +279,7 @@ void ServeBench::startGpuMonitor()
     connect(m_gpu.get(), &GpuMonitor::samplesUpdated, this, [this](const QList<GpuSample>& gpus) {
         const qint64 t = m_gpu->latestTimeMs();
         for (const GpuSample& g : gpus)
-            m_run.gpu.append(
-                { t, g.index, g.value(GpuField::UtilGpu), g.value(GpuField::PowerDraw), g.value(GpuField::MemUsed) });
+            m_run.gpu.append(gpuPoint(g, t));
         if (m_run.facts.gpuName.isEmpty() && !gpus.isEmpty())
             m_run.facts.gpuName = gpus.first().text(GpuField::Name);
         if (m_run.facts.gpuCount == 0)
@@ -236,15 +313,50 @@ void ServeBench::pollMetrics()
             if (!s.hasMetrics)
                 return;
             m_lastStatus = s;
-            const ServerMetrics& m = s.metrics;
-            m_run.metrics.append({ s.timeMs, m.running, m.queued, m.genThroughput, m.kvUsage, m.cacheHitRate,
-                m.promptTokensTotal, m.generationTokensTotal });
+            m_run.metrics.append(metricsPoint(s));
         });
 }
 
-void ServeBench::startLoad(int level)
+void ServeBench::sampleMetrics(std::function<void(const MetricsPoint&)> then)
 {
-    m_level = level;
+    m_betweenLevels = true;
+    setState(State::Running, QStringLiteral("reading the server's /metrics between levels"));
+    const std::shared_ptr<Transport> transport = m_transport;
+    const quint16 port = m_run.params.serverPort;
+    m_requests.track(QtConcurrent::run(transportPool(),
+                         [transport, port] { return pollServer(*transport, port, nullptr, /*withInfo=*/false); }),
+        [this, then = std::move(then)](const ServerStatus& s) {
+            m_betweenLevels = false;
+            MetricsPoint point = metricsPoint(s);
+            if (s.hasMetrics)
+                m_run.metrics.append(point);
+            m_lastPoll = point;
+            then(point);
+        });
+}
+
+WorkloadSpec ServeBench::workloadSpec(int level) const
+{
+    const BenchParams& p = m_run.params;
+    WorkloadSpec w;
+    w.dataset = p.dataset;
+    w.inputTokens = p.inputTokens;
+    w.outputTokens = p.outputTokens;
+    w.rangeRatio = p.rangeRatio;
+    w.rangeMeaning = p.rangeMeaning;
+    w.wordsPerToken = double(m_run.promptWords) / double(qMax(1, p.calibrationTokens()));
+    w.shareGpt = m_shareGpt;
+    w.prefixGroups = p.prefixGroups;
+    w.prefixPerGroup = p.prefixPerGroup;
+    w.prefixTokens = p.prefixTokens;
+    w.questionTokens = p.questionTokens;
+    w.uniquePrefix = p.uniquePrefix;
+    w.salt = m_salt + '/' + QByteArray::number(level);
+    return w;
+}
+
+LoadSpec ServeBench::loadSpec() const
+{
     const BenchParams& p = m_run.params;
     LoadSpec spec;
     spec.host = m_endpointHost;
@@ -254,28 +366,83 @@ void ServeBench::startLoad(int level)
     spec.model = m_run.facts.model;
     spec.outputTokens = p.outputTokens;
     spec.requestTimeoutMs = p.requestTimeoutS * 1000;
-    spec.promptTokensEstimate = p.inputTokens;
-    spec.requestRate = level < 0 ? 0 : p.requestRate;
-    if (level < 0) {
-        spec.concurrency = 1;
-        spec.outputTokens = qMin(p.outputTokens, 16);
-        spec.prompts = makePrompts(1, m_run.promptWords, p.seed);
-        spec.seed = p.seed;
-        setState(State::WarmingUp, QStringLiteral("warm-up request"));
-    } else {
-        const int concurrency = p.concurrencies.at(level);
-        const int requests = p.requestsFor(concurrency);
-        spec.concurrency = concurrency;
-        spec.seed = p.seed + quint32(level) + 1;
-        spec.prompts = makePrompts(requests, m_run.promptWords, spec.seed);
-        setState(State::Running,
-            QStringLiteral("level %1 of %2: concurrency %3, %4 requests")
-                .arg(level + 1)
-                .arg(p.concurrencies.size())
-                .arg(concurrency)
-                .arg(requests));
-        Q_EMIT levelStarted(level, concurrency, requests);
+    spec.promptTokensEstimate = p.calibrationTokens();
+    return spec;
+}
+
+void ServeBench::startWarmup()
+{
+    m_level = -1;
+    const BenchParams& p = m_run.params;
+    LoadSpec spec = loadSpec();
+    spec.concurrency = 1;
+    spec.outputTokens = qMin(p.outputTokens > 0 ? p.outputTokens : 16, 16);
+    spec.prompts = makePrompts(1, m_run.promptWords, p.seed);
+    setState(State::WarmingUp, QStringLiteral("warm-up request"));
+    QMetaObject::invokeMethod(
+        m_generator, [gen = m_generator, spec] { gen->start(spec); }, Qt::QueuedConnection);
+}
+
+void ServeBench::nextLevel()
+{
+    if (m_cancelling) {
+        finish(QStringLiteral("cancelled"));
+        return;
     }
+    const BenchParams& p = m_run.params;
+    const int index = int(m_run.levels.size());
+    if (m_search) {
+        const std::optional<int> value = m_search->next();
+        const QString what = p.search == SearchKind::Concurrency ? QStringLiteral("concurrency")
+                                                                 : QStringLiteral("request rate (requests/s)");
+        if (!value) {
+            m_run.note = QStringLiteral("goodput search (good fraction >= %1 %): %2")
+                             .arg(p.goodputTarget * 100, 0, 'g', 4)
+                             .arg(m_search->summary(what));
+            finish(QStringLiteral("completed"));
+            return;
+        }
+        startLevel(p.search == SearchKind::Concurrency ? LevelPlan { *value, p.requestRate }
+                                                       : LevelPlan { p.maxConcurrency, double(*value) });
+        return;
+    }
+    const QList<LevelPlan> plan = p.plannedLevels();
+    if (index >= plan.size()) {
+        finish(QStringLiteral("completed"));
+        return;
+    }
+    startLevel(plan.at(index));
+}
+
+void ServeBench::startLevel(const LevelPlan& level)
+{
+    // m_lastPoll, the poll that ended the warm-up or the previous level, is this level's "before".
+    m_level = int(m_run.levels.size());
+    m_current = level;
+    const BenchParams& p = m_run.params;
+    const int requests = p.requestsFor(level);
+    const quint32 seed = p.seed + quint32(m_level) + 1;
+    auto workload = makeWorkload(workloadSpec(m_level), requests, seed);
+    if (!workload) {
+        finish(QStringLiteral("failed"), workload.error());
+        return;
+    }
+    LoadSpec spec = loadSpec();
+    spec.concurrency = level.concurrency;
+    for (const WorkloadRequest& r : workload.value()) {
+        spec.prompts.append(r.prompt);
+        spec.outputs.append(r.outputTokens);
+        spec.promptTokens.append(r.promptTokens);
+    }
+    spec.arrivals = arrivalTimes(p.arrivalShape(level), int(spec.prompts.size()), seed);
+    setState(State::Running,
+        QStringLiteral("level %1%2: %3, %4 requests")
+            .arg(m_level + 1)
+            .arg(
+                m_search ? QStringLiteral(" (goodput search)") : QStringLiteral(" of %1").arg(p.plannedLevels().size()))
+            .arg(levelLabel(level))
+            .arg(spec.prompts.size()));
+    Q_EMIT levelStarted(m_level, level, int(spec.prompts.size()));
     QMetaObject::invokeMethod(
         m_generator, [gen = m_generator, spec] { gen->start(spec); }, Qt::QueuedConnection);
 }
@@ -299,40 +466,61 @@ void ServeBench::onLoadFinished(const LoadResult& result)
             finish(QStringLiteral("failed"), QStringLiteral("the warm-up request failed: %1").arg(s.error));
             return;
         }
+        const int tokens = p.calibrationTokens();
         if (s.promptTokensReported && s.promptTokens > 0) {
-            const double words = double(p.inputTokens) * double(m_run.promptWords) / double(s.promptTokens);
-            m_run.promptWords = qBound(1, int(std::lround(words)), 4 * p.inputTokens);
+            const double words = double(tokens) * double(m_run.promptWords) / double(s.promptTokens);
+            m_run.promptWords = qBound(1, int(std::lround(words)), 4 * tokens);
             m_run.promptCalibrated = true;
         }
-        startLoad(0);
+        sampleMetrics([this](const MetricsPoint&) { nextLevel(); });
         return;
     }
     LevelResult level;
-    level.concurrency = p.concurrencies.at(m_level);
+    level.concurrency = m_current.concurrency;
+    level.requestRate = m_current.rate;
     level.startedMs = result.startedMs;
     level.endedMs = result.endedMs;
     level.cancelled = result.cancelled;
     level.notSent = result.notSent;
     level.samples = result.samples;
-    level.stats = computeLevelStats(result.samples, result.durationS, level.concurrency, p.requestRate);
-    m_run.levels.append(level);
-    Q_EMIT levelFinished(m_level, level);
+    level.before = m_lastPoll;
+    level.stats = computeLevelStats(result.samples, result.durationS, level.concurrency, level.requestRate);
     if (result.cancelled || m_cancelling) {
+        level.analysis = analyzeLevel(m_run, level);
+        m_run.levels.append(level);
+        Q_EMIT levelFinished(m_level, level);
         finish(QStringLiteral("cancelled"));
         return;
     }
-    if (level.stats.completed == 0) {
-        const QString why = level.stats.failureReasons.isEmpty() ? QString() : level.stats.failureReasons.firstKey();
-        finish(QStringLiteral("failed"),
-            QStringLiteral("every request at concurrency %1 failed (%2); the sweep stops")
-                .arg(level.concurrency)
-                .arg(why));
-        return;
-    }
-    if (m_level + 1 < p.concurrencies.size())
-        startLoad(m_level + 1);
-    else
-        finish(QStringLiteral("completed"));
+    sampleMetrics([this, level](const MetricsPoint& after) mutable {
+        level.after = after;
+        level.analysis = analyzeLevel(m_run, level);
+        m_run.levels.append(level);
+        Q_EMIT levelFinished(m_level, level);
+        if (m_cancelling) {
+            finish(QStringLiteral("cancelled"));
+            return;
+        }
+        const BenchParams& p = m_run.params;
+        if (level.stats.completed == 0 && !m_search) {
+            const QString why
+                = level.stats.failureReasons.isEmpty() ? QString() : level.stats.failureReasons.firstKey();
+            finish(QStringLiteral("failed"),
+                QStringLiteral("every request at %1 failed (%2); the sweep stops").arg(levelLabel(level.plan()), why));
+            return;
+        }
+        if (m_search) {
+            const int value = p.search == SearchKind::Concurrency ? level.concurrency : int(level.requestRate);
+            const double fraction = level.analysis.goodput.fraction;
+            m_search->record(value, fraction >= p.goodputTarget);
+        } else if (p.stopOnSaturation && level.analysis.saturation.saturated()) {
+            m_run.note = QStringLiteral("stopped after %1: saturated (%2)")
+                             .arg(levelLabel(level.plan()), level.analysis.saturation.summary());
+            finish(QStringLiteral("completed"));
+            return;
+        }
+        nextLevel();
+    });
 }
 
 void ServeBench::cancel()
@@ -341,7 +529,7 @@ void ServeBench::cancel()
     if (m_state == State::Idle || m_state == State::Finished || m_cancelling)
         return;
     m_cancelling = true;
-    if (m_state == State::Preparing) {
+    if (m_state == State::Preparing || m_betweenLevels) {
         m_requests.cancelAll();
         finish(QStringLiteral("cancelled"));
         return;
@@ -355,6 +543,7 @@ void ServeBench::finish(const QString& status, const QString& error)
     m_metricsTimer.stop();
     m_startGate.stop();
     m_requests.cancelAll();
+    m_betweenLevels = false;
     if (m_gpu) {
         m_gpu->stop();
         m_gpu.reset();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/servebench/benchrun.h"
+#include "core/servebench/goodputsearch.h"
 #include "core/servebench/loadgenerator.h"
 #include "core/server/serverclient.h"
 #include "core/transport/transport.h"
@@ -12,7 +13,9 @@
 #include <QThread>
 #include <QTimer>
 
+#include <functional>
 #include <memory>
+#include <optional>
 
 namespace kf {
 
@@ -27,10 +30,14 @@ class LocalPortForward;
 //      machine's 127.0.0.1 (every request one direct-tcpip channel of the host's session),
 //      with a LocalTransport the server's port itself;
 //   3. sends one warm-up request (not counted) whose reported prompt_tokens calibrate the
-//      prompt length, then one level per concurrency, each on the LoadGenerator's own thread;
-//   4. meanwhile samples the GPUs (GpuMonitor: utilisation, power, memory) and the server's
-//      /metrics (running and queued requests, throughput, KV cache);
-//   5. stores the run in the history database (core/servebench/benchstore.h) and emits finished().
+//      prompt length, then its levels (BenchParams::plannedLevels(), or the ones a goodput
+//      search picks), each on the LoadGenerator's own thread, with a /metrics poll just
+//      before and just after each level (the server-agreement window, other load);
+//   4. meanwhile samples the GPUs (GpuMonitor: utilisation, power, clocks, throttle reasons)
+//      and the server's /metrics (running and queued requests, throughput, token counters);
+//   5. analyses each level (analyzeLevel: goodput, steady window, saturation, agreement,
+//      energy), stops after a saturated level when asked, keeps the context (benchcontext.h),
+//      stores the run in the history database (core/servebench/benchstore.h), emits finished().
 // cancel() aborts every request at once (each socket closed: the server aborts requests whose
 // client went away) and ends the run as "cancelled", stored with the levels done so far.
 // Lives in (and must be used from) a thread with an event loop, normally the GUI thread.
@@ -57,7 +64,7 @@ public:
 
 Q_SIGNALS:
     void stateChanged(kf::ServeBench::State state, const QString& description);
-    void levelStarted(int index, int concurrency, int requests);
+    void levelStarted(int index, const kf::LevelPlan& level, int requests);
     // Throttled to ~10 per second per level.
     void progress(int index, int done, int total);
     void levelFinished(int index, const kf::LevelResult& level);
@@ -69,15 +76,25 @@ private:
     {
         ServerStatus status;
         QString modelId; // /v1/models data[0].id
+        BenchContext context;
+        QList<SharePair> shareGpt;
+        QString datasetSha256;
+        QString datasetError;
     };
     void setState(State state, const QString& description);
     void onFacts(const Facts& facts);
     Result<void> openEndpoint();
-    void startLoad(int level);
+    void startWarmup();
+    void nextLevel();
+    void startLevel(const LevelPlan& level);
     void onLoadFinished(const LoadResult& result);
+    // One /metrics poll between levels, then `then` with it (also kept in run().metrics).
+    void sampleMetrics(std::function<void(const MetricsPoint&)> then);
     void pollMetrics();
     void startGpuMonitor();
     void sideDataReady(bool gpu);
+    WorkloadSpec workloadSpec(int level) const;
+    LoadSpec loadSpec() const; // what every request of the run shares
     void finish(const QString& status, const QString& error = {});
 
     std::shared_ptr<Transport> m_transport;
@@ -86,7 +103,13 @@ private:
     State m_state = State::Idle;
     bool m_store = true;
     bool m_cancelling = false;
-    int m_level = -1; // -1: the warm-up
+    int m_level = -1; // the level running (index into run().levels to be); -1: the warm-up
+    LevelPlan m_current;
+    MetricsPoint m_lastPoll; // the newest between-level poll: the next level's "before"
+    bool m_betweenLevels = false;
+    std::optional<GoodputSearch> m_search;
+    QList<SharePair> m_shareGpt;
+    QByteArray m_salt;
     JobTracker m_requests { this };
     RequestHandle m_metricsPoll;
     QTimer m_metricsTimer;

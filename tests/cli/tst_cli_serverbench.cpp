@@ -95,7 +95,7 @@ private Q_SLOTS:
             60000, env());
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains("same workload"), r.out.constData());
-        QVERIFY(r.out.contains("concurrency 4"));
+        QVERIFY(r.out.contains("\nc=4\n"));
         QVERIFY(r.out.contains("output tok/s"));
         r = test::runCli({ QStringLiteral("server"), QStringLiteral("bench"), QStringLiteral("compare"),
                              QString::number(first), QString::number(second), QStringLiteral("--json") },
@@ -108,6 +108,127 @@ private Q_SLOTS:
             env());
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.err.contains("no benchmark run 999"));
+    }
+
+    // Issue #35: goodput, the analysis and the context in the JSON; a stored run replayed from
+    // its context against the same server, and the two compared.
+    void goodputReplayCompare()
+    {
+        test::DemoSglangServer server;
+        QVERIFY(server.start(
+            QStringList { QStringLiteral("--tp"), QStringLiteral("1") } + test::DemoSglangServer::kQuietArgs));
+        QVERIFY(server.waitHealthy());
+        auto r = test::runCli(
+            { QStringLiteral("server"), QStringLiteral("bench"), QStringLiteral("--local"), QStringLiteral("--port"),
+                QString::number(server.port()), QStringLiteral("--concurrency"), QStringLiteral("1,2"),
+                QStringLiteral("--requests"), QStringLiteral("4"), QStringLiteral("--input-len"), QStringLiteral("16"),
+                QStringLiteral("--output-len"), QStringLiteral("6"), QStringLiteral("--goodput"),
+                QStringLiteral("ttft:60000 e2el:60000"), QStringLiteral("--random-range-ratio"), QStringLiteral("0.5"),
+                QStringLiteral("--range-ratio-meaning"), QStringLiteral("sglang"), QStringLiteral("--json") },
+            180000, env());
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject first = json(r);
+        const qint64 id = first.value(QStringLiteral("id")).toInteger();
+        const QJsonArray levels = first.value(QStringLiteral("levels")).toArray();
+        QCOMPARE(levels.size(), 2);
+        for (const QJsonValue& v : levels) {
+            const QJsonObject a = v.toObject().value(QStringLiteral("analysis")).toObject();
+            QCOMPARE(a.value(QStringLiteral("goodput")).toObject().value(QStringLiteral("good")).toInt(), 4);
+            QCOMPARE(a.value(QStringLiteral("saturated")).toBool(), false);
+            QVERIFY(a.value(QStringLiteral("server_agreement")).toObject().value(QStringLiteral("agrees")).toBool());
+            QVERIFY(v.toObject().value(QStringLiteral("output_throughput_per_gpu")).toDouble() > 0);
+        }
+        const QJsonObject context = first.value(QStringLiteral("context")).toObject();
+        QVERIFY(!context.value(QStringLiteral("kernelforge_version")).toString().isEmpty());
+        QCOMPARE(context.value(QStringLiteral("server_args")).toObject().value(QStringLiteral("tp_size")).toInt(), 1);
+        QCOMPARE(context.value(QStringLiteral("other_running_before")).toDouble(), 0.0);
+        QCOMPARE(
+            first.value(QStringLiteral("params")).toObject().value(QStringLiteral("range_ratio_meaning")).toString(),
+            QStringLiteral("sglang"));
+
+        // The replay takes everything from run `id`: only the target and the port are given.
+        r = test::runCli({ QStringLiteral("server"), QStringLiteral("bench"), QStringLiteral("--replay"),
+                             QString::number(id), QStringLiteral("--local"), QStringLiteral("--port"),
+                             QString::number(server.port()), QStringLiteral("--json") },
+            180000, env());
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject replay = json(r);
+        const qint64 replayId = replay.value(QStringLiteral("id")).toInteger();
+        const QJsonObject params = replay.value(QStringLiteral("params")).toObject();
+        QCOMPARE(params.value(QStringLiteral("replay_of")).toInteger(), id);
+        QCOMPARE(params.value(QStringLiteral("slo")),
+            first.value(QStringLiteral("params")).toObject().value(QStringLiteral("slo")));
+        QCOMPARE(params.value(QStringLiteral("range_ratio")).toDouble(), 0.5);
+        QCOMPARE(replay.value(QStringLiteral("levels")).toArray().size(), 2);
+
+        r = test::runCli({ QStringLiteral("server"), QStringLiteral("bench"), QStringLiteral("compare"),
+                             QString::number(id), QString::number(replayId) },
+            60000, env());
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("same workload"), r.out.constData());
+        QVERIFY(r.out.contains("same context (host, build, driver, server arguments)"));
+        QVERIFY(r.out.contains("requests meeting the SLOs %"));
+        r = test::runCli({ QStringLiteral("server"), QStringLiteral("bench"), QStringLiteral("compare"),
+                             QString::number(id), QString::number(replayId), QStringLiteral("--json") },
+            60000, env());
+        const QJsonObject good = json(r)
+                                     .value(QStringLiteral("levels"))
+                                     .toArray()
+                                     .at(0)
+                                     .toObject()
+                                     .value(QStringLiteral("metrics"))
+                                     .toObject()
+                                     .value(QStringLiteral("good_pct"))
+                                     .toObject();
+        QCOMPARE(good.value(QStringLiteral("verdict")).toString(), QStringLiteral("same")); // 100 % both
+        // The human show has the analysis and the context.
+        r = test::runCli(
+            { QStringLiteral("server"), QStringLiteral("bench"), QStringLiteral("show"), QString::number(replayId) },
+            60000, env());
+        QVERIFY2(r.out.contains(QByteArray("replay    of run " + QByteArray::number(id))), r.out.constData());
+        QVERIFY(r.out.contains("goodput"));
+        QVERIFY(r.out.contains("context   KernelForge "));
+        QVERIFY(r.out.contains("saturation   no"));
+    }
+
+    // A ShareGPT-format file: its prompts, each with its reply's length; a replay refuses a file
+    // that changed since.
+    void shareGptDataset()
+    {
+        test::DemoSglangServer server;
+        QVERIFY(server.start(
+            QStringList { QStringLiteral("--tp"), QStringLiteral("1") } + test::DemoSglangServer::kQuietArgs));
+        QVERIFY(server.waitHealthy());
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("sharegpt.json"));
+        QVERIFY(QFile::copy(QStringLiteral(KF_TEST_DATA_DIR "/servebench/sharegpt_sample.json"), file));
+        auto r = test::runCli(
+            { QStringLiteral("server"), QStringLiteral("bench"), QStringLiteral("--local"), QStringLiteral("--port"),
+                QString::number(server.port()), QStringLiteral("--concurrency"), QStringLiteral("1"),
+                QStringLiteral("--requests"), QStringLiteral("3"), QStringLiteral("--dataset"),
+                QStringLiteral("sharegpt"), QStringLiteral("--dataset-path"), file, QStringLiteral("--json") },
+            180000, env());
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject o = json(r);
+        const QJsonObject level = o.value(QStringLiteral("levels")).toArray().at(0).toObject();
+        QCOMPARE(level.value(QStringLiteral("completed")).toInt(), 3);
+        // The three usable conversations' replies, in words (the demo server counts words as
+        // tokens): 40 + 17 + 17. The one-turn conversation and the one-word prompt are left out.
+        QCOMPARE(level.value(QStringLiteral("output_tokens")).toInt(), 40 + 17 + 17);
+        const QString sha
+            = o.value(QStringLiteral("params")).toObject().value(QStringLiteral("dataset_sha256")).toString();
+        QCOMPARE(sha.size(), 64);
+        const qint64 id = o.value(QStringLiteral("id")).toInteger();
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::Append));
+        f.write("\n");
+        f.close();
+        r = test::runCli(
+            { QStringLiteral("server"), QStringLiteral("bench"), QStringLiteral("--replay"), QString::number(id),
+                QStringLiteral("--local"), QStringLiteral("--port"), QString::number(server.port()) },
+            180000, env());
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains("is not the file the replayed run used"), r.out.constData());
     }
 
     void overTheRealSshd()
@@ -195,6 +316,15 @@ private Q_SLOTS:
             { { "show", "1", "2" }, "unknown option 2" },
             { { "compare", "1" }, "give two run ids" },
             { { "reference", "--frobnicate" }, "unknown option --frobnicate" },
+            { { "--local", "--random-range-ratio", "0.5" }, "needs --range-ratio-meaning sglang or vllm" },
+            { { "--local", "--random-range-ratio", "1", "--range-ratio-meaning", "vllm" },
+                "vLLM's range ratio lies in [0, 1)" },
+            { { "--local", "--goodput", "ttft:5 foo:3" }, "'foo:3': the SLO keys are ttft, tpot and e2el" },
+            { { "--local", "--search", "concurrency" }, "a goodput search needs SLOs" },
+            { { "--local", "--burstiness", "0" }, "--burstiness needs a number > 0" },
+            { { "--local", "--ramp-up", "linear" }, "a ramp-up needs a start and an end rate" },
+            { { "--local", "--dataset", "sharegpt" }, "needs a ShareGPT-format JSON file" },
+            { { "--replay", "5", "--local", "--concurrency", "4" }, "a replay takes its workload from run 5" },
         };
         for (const auto& [args, says] : usage) {
             r = test::runCli(QStringList { QStringLiteral("server"), QStringLiteral("bench") } + args, 60000, env());

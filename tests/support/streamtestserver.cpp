@@ -57,6 +57,11 @@ public:
         QMutexLocker lock(&m_mutex);
         return m_peak;
     }
+    int peakQueued() const
+    {
+        QMutexLocker lock(&m_mutex);
+        return m_peakQueued;
+    }
 
 private:
     struct Conn
@@ -72,6 +77,8 @@ private:
         int promptTokens = 0;
         QByteArray text; // generate: cumulative
         QTimer* timer = nullptr;
+        qint64 scheduleFrom = 0; // when its place came (ns)
+        bool generating = false;
     };
 
     void accept(QTcpSocket* s)
@@ -105,6 +112,78 @@ private:
         }
         c->socket->deleteLater();
         c->socket = nullptr;
+        release(c);
+    }
+
+    // A generating request ended (finished or its client went away): the next waiting one starts.
+    void release(const std::shared_ptr<Conn>& c)
+    {
+        if (!c->generating)
+            return;
+        c->generating = false;
+        --m_running;
+        while (!m_waiting.isEmpty()) {
+            std::shared_ptr<Conn> next = m_waiting.takeFirst();
+            if (next->socket) {
+                begin(next);
+                break;
+            }
+        }
+    }
+
+    void begin(const std::shared_ptr<Conn>& c)
+    {
+        c->generating = true;
+        ++m_running;
+        c->scheduleFrom = steadyNs();
+        c->timer = new QTimer(c->socket);
+        c->timer->setSingleShot(true);
+        c->timer->setTimerType(Qt::PreciseTimer);
+        connect(c->timer, &QTimer::timeout, this, [this, c] {
+            if (!c->socket)
+                return;
+            sendToken(c);
+            if (c->socket && c->sent < c->total)
+                schedule(c, c->scheduleFrom);
+        });
+        schedule(c, c->scheduleFrom);
+    }
+
+    void answer(QTcpSocket* s, const QByteArray& path)
+    {
+        QByteArray body;
+        QByteArray type = "application/json";
+        int status = 200;
+        if (path == "/health") {
+        } else if (path == "/server_info" || path == "/get_server_info") {
+            body = R"({"model_path":"test/stream-model","tp_size":1,"dp_size":1,"version":"stream-test"})";
+        } else if (path == "/v1/models") {
+            body = R"({"object":"list","data":[{"id":"test/stream-model","object":"model"}]})";
+        } else if (path == "/metrics") {
+            type = "text/plain; version=0.0.4";
+            qint64 generated = 0;
+            qint64 prompt = 0;
+            {
+                QMutexLocker lock(&m_mutex);
+                generated = m_generated;
+                prompt = m_prompt;
+            }
+            body = "# TYPE sglang:num_running_reqs gauge\nsglang:num_running_reqs{tp_rank=\"0\"} "
+                + QByteArray::number(m_running)
+                + "\n# TYPE sglang:num_queue_reqs gauge\nsglang:num_queue_reqs{tp_rank=\"0\"} "
+                + QByteArray::number(m_waiting.size())
+                + "\n# TYPE sglang:prompt_tokens_total counter\nsglang:prompt_tokens_total "
+                + QByteArray::number(prompt)
+                + "\n# TYPE sglang:generation_tokens_total counter\nsglang:generation_tokens_total "
+                + QByteArray::number(qint64(double(generated) * m_options.metricsTokenScale)) + "\n";
+        } else {
+            status = 404;
+            body = R"({"detail":"Not Found"})";
+        }
+        s->write("HTTP/1.1 " + QByteArray::number(status) + (status == 200 ? " OK" : " Not Found")
+            + "\r\nContent-Type: " + type + "\r\nContent-Length: " + QByteArray::number(body.size())
+            + "\r\nConnection: close\r\n\r\n" + body);
+        s->disconnectFromHost();
     }
 
     void onRead(const std::shared_ptr<Conn>& c)
@@ -123,6 +202,11 @@ private:
         if (c->in.size() < end + 4 + length)
             return;
         const QByteArray path = head.split(' ').value(1);
+        if (head.startsWith("GET ")) {
+            c->streaming = true; // nothing more is read from it
+            answer(c->socket, path);
+            return;
+        }
         const QJsonObject req = QJsonDocument::fromJson(c->in.mid(end + 4, length)).object();
         c->kind = path == "/v1/chat/completions" ? 1 : path == "/generate" ? 2 : 0;
         c->total = c->kind == 2
@@ -159,17 +243,17 @@ private:
             }
             return;
         }
-        c->timer = new QTimer(c->socket);
-        c->timer->setSingleShot(true);
-        c->timer->setTimerType(Qt::PreciseTimer);
-        connect(c->timer, &QTimer::timeout, this, [this, c, arrived] {
-            if (!c->socket)
-                return;
-            sendToken(c);
-            if (c->sent < c->total)
-                schedule(c, arrived);
-        });
-        schedule(c, arrived);
+        {
+            QMutexLocker lock(&m_mutex);
+            m_prompt += c->promptTokens;
+        }
+        if (m_options.capacity > 0 && m_running >= m_options.capacity) {
+            m_waiting.append(c);
+            QMutexLocker lock(&m_mutex);
+            m_peakQueued = std::max(m_peakQueued, int(m_waiting.size()));
+            return;
+        }
+        begin(c);
     }
 
     void schedule(const std::shared_ptr<Conn>& c, qint64 arrived)
@@ -215,6 +299,7 @@ private:
         {
             QMutexLocker lock(&m_mutex);
             m_traces[c->traceIndex].tokenNs.append(t);
+            ++m_generated;
         }
         if (c->sent == c->total)
             finish(c);
@@ -234,6 +319,7 @@ private:
             QMutexLocker lock(&m_mutex);
             m_traces[c->traceIndex].finished = true;
         }
+        release(c);
         c->socket->disconnectFromHost();
     }
 
@@ -249,7 +335,12 @@ private:
     QList<StreamTestServer::Trace> m_traces; // guarded by m_mutex
     int m_open = 0;                          // guarded by m_mutex
     int m_peak = 0;                          // guarded by m_mutex
+    int m_peakQueued = 0;                    // guarded by m_mutex
+    qint64 m_generated = 0;                  // guarded by m_mutex
+    qint64 m_prompt = 0;                     // guarded by m_mutex
     QList<std::shared_ptr<Conn>> m_held;
+    QList<std::shared_ptr<Conn>> m_waiting; // capacity: in arrival order
+    int m_running = 0;
 };
 
 StreamTestServer::StreamTestServer(Options options)
@@ -289,6 +380,11 @@ int StreamTestServer::openConnections() const
 int StreamTestServer::peakOpenConnections() const
 {
     return m_worker->peak();
+}
+
+int StreamTestServer::peakQueued() const
+{
+    return m_worker->peakQueued();
 }
 
 } // namespace kf::test

@@ -24,6 +24,13 @@ class StreamServerWorker;
 //     from one precise timer per connection; the times it was really written are recorded
 //     (steady clock, ns) so a test compares what the client measured with what happened;
 //   flood mode: every token as fast as the socket takes them (benchmarks).
+// With a capacity (schedule mode), at most that many requests generate at once; the others
+// wait in arrival order, and a request's schedule starts when it gets its place (so its TTFT
+// includes the wait), as a batching server with a full batch queues them.
+// GET /health, /server_info, /v1/models and /metrics answer like SGLang's (/metrics:
+// num_running_reqs, num_queue_reqs, prompt_tokens_total, generation_tokens_total), so
+// ServeBench runs against it; metricsTokenScale scales the generation counter it reports (a
+// server whose /metrics counts fewer tokens than it streams).
 class StreamTestServer
 {
 public:
@@ -35,6 +42,8 @@ public:
         // Flood mode: hold every response until this many requests have arrived, so that many
         // streams are open at once (0: start each at once).
         int holdUntil = 0;
+        int capacity = 0; // schedule mode: requests generating at once; 0: no limit
+        double metricsTokenScale = 1.0;
     };
     struct Trace
     {
@@ -52,6 +61,8 @@ public:
     QList<Trace> traces() const;
     int openConnections() const;
     int peakOpenConnections() const;
+    // The most requests that waited for a place at once (capacity).
+    int peakQueued() const;
 
 private:
     QThread m_thread;

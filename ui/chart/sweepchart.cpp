@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/chart/sweepchart.h"
 
+#include "core/servebench/pareto.h"
 #include "ui/chart/axisticks.h"
 
 #include <QMouseEvent>
@@ -21,7 +22,7 @@ constexpr int kHoverReach = 12; // px around a point that show its values
 
 bool finite(const SweepChart::Point& p)
 {
-    return std::isfinite(p.latencyMs) && std::isfinite(p.throughput);
+    return std::isfinite(p.x) && std::isfinite(p.y);
 }
 
 // Upper end of a value axis from 0: the data's maximum plus a little room, in whole steps.
@@ -42,10 +43,11 @@ SweepChart::SweepChart(QWidget* parent)
     setMinimumHeight(180);
 }
 
-void SweepChart::setAxes(const QString& latencyLabel, const QString& throughputLabel)
+void SweepChart::setAxes(const QString& xLabel, const QString& yLabel, bool xHigherIsBetter)
 {
-    m_xLabel = latencyLabel;
-    m_yLabel = throughputLabel;
+    m_xLabel = xLabel;
+    m_yLabel = yLabel;
+    m_xHigherIsBetter = xHigherIsBetter;
     update();
 }
 
@@ -64,6 +66,25 @@ int SweepChart::pointCount() const
     return n;
 }
 
+QList<int> SweepChart::frontier(int curve) const
+{
+    if (curve < 0 || curve >= m_curves.size())
+        return {};
+    const QList<Point>& points = m_curves.at(curve).points;
+    QList<std::pair<double, double>> xy;
+    QList<int> index;
+    for (int i = 0; i < points.size(); ++i) {
+        if (!points[i].meetsTarget || !finite(points[i]))
+            continue;
+        xy.append({ points[i].x, points[i].y });
+        index.append(i);
+    }
+    QList<int> out;
+    for (int k : paretoFrontier(xy, m_xHigherIsBetter))
+        out.append(index.at(k));
+    return out;
+}
+
 void SweepChart::setEmptyText(const QString& text)
 {
     m_emptyText = text;
@@ -76,8 +97,8 @@ SweepChart::Ranges SweepChart::ranges(int plotW, int plotH) const
     for (const Curve& c : m_curves)
         for (const Point& p : c.points)
             if (finite(p)) {
-                xMax = std::max(xMax, p.latencyMs);
-                yMax = std::max(yMax, p.throughput);
+                xMax = std::max(xMax, p.x);
+                yMax = std::max(yMax, p.y);
             }
     const int lineH = fontMetrics().height();
     Ranges r;
@@ -92,9 +113,8 @@ QRect SweepChart::plotRect(const Ranges& r) const
     const int lineH = fm.height();
     const int decimals = chart::decimalsFor(r.yStep);
     const int labelW = fm.horizontalAdvance(chart::valueLabel(r.yHi, decimals));
-    const int left = kPad + lineH + 4 + labelW + 6; // the rotated axis title, then the tick labels
-    const bool legend = m_curves.size() > 1;
-    const int top = kPad + (legend ? lineH + kPad : 0);
+    const int left = kPad + lineH + 4 + labelW + 6;     // the rotated axis title, then the tick labels
+    const int top = kPad + lineH + kPad;                // the legend: the runs' names and the frontier's key
     const int bottom = height() - kPad - 2 * lineH - 4; // tick labels and the axis title
     const int right = width() - kPad - fm.horizontalAdvance(QStringLiteral("0000")) / 2;
     return QRect(QPoint(left, top), QPoint(qMax(left + 10, right), qMax(top + 10, bottom)));
@@ -149,7 +169,9 @@ void SweepChart::paintEvent(QPaintEvent*)
     p.save();
     p.translate(kPad, plot.center().y());
     p.rotate(-90);
-    p.drawText(QRect(-plot.height() / 2, 0, plot.height(), fm.height()), Qt::AlignHCenter, m_yLabel);
+    // Rotated along the plot's height, and cut to it (whole in the hover box).
+    p.drawText(QRect(-plot.height() / 2, 0, plot.height(), fm.height()), Qt::AlignHCenter,
+        fm.elidedText(m_yLabel, Qt::ElideRight, plot.height()));
     p.restore();
 
     if (pointCount() == 0) {
@@ -157,7 +179,7 @@ void SweepChart::paintEvent(QPaintEvent*)
         p.drawText(plot, Qt::AlignCenter, m_emptyText.isEmpty() ? tr("No levels measured yet") : m_emptyText);
     }
 
-    // Curves: a line through the levels in concurrency order, a dot per level, its concurrency beside it.
+    // Curves: a line through the levels in level order, a dot per level; the frontier dashed.
     p.setRenderHint(QPainter::Antialiasing, true);
     struct Hit
     {
@@ -167,66 +189,117 @@ void SweepChart::paintEvent(QPaintEvent*)
     };
     std::optional<Hit> hover;
     double hoverDistance = kHoverReach;
-    for (const Curve& c : std::as_const(m_curves)) {
-        QList<const Point*> points;
-        for (const Point& pt : c.points)
-            if (finite(pt))
-                points.append(&pt);
-        std::sort(points.begin(), points.end(),
-            [](const Point* a, const Point* b) { return a->concurrency < b->concurrency; });
+    QList<QRectF> occupied; // every dot, then every label placed
+    QList<std::pair<const Point*, QPointF>> dots;
+    for (int ci = 0; ci < m_curves.size(); ++ci) {
+        const Curve& c = m_curves.at(ci);
         QPolygonF line;
-        for (const Point* pt : std::as_const(points))
-            line << QPointF(toX(pt->latencyMs), toY(pt->throughput));
-        p.setPen(QPen(c.color, 1.8, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+        for (const Point& pt : c.points) {
+            if (!finite(pt))
+                continue;
+            const QPointF at(toX(pt.x), toY(pt.y));
+            line << at;
+            dots.append({ &pt, at });
+            occupied.append(QRectF(at.x() - kDot - 1, at.y() - kDot - 1, 2 * kDot + 2, 2 * kDot + 2));
+        }
+        p.setPen(QPen(c.color, 1.4, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
         p.setBrush(Qt::NoBrush);
         if (line.size() > 1)
             p.drawPolyline(line);
-        for (int i = 0; i < points.size(); ++i) {
-            const QPointF at = line.at(i);
+        QPolygonF front;
+        for (int i : frontier(ci))
+            front << QPointF(toX(c.points[i].x), toY(c.points[i].y));
+        if (front.size() > 1) {
+            p.setPen(QPen(c.color.darker(130), 2.6, Qt::DashLine, Qt::RoundCap, Qt::RoundJoin));
+            p.drawPolyline(front);
+        }
+        for (const Point& pt : c.points) {
+            if (!finite(pt))
+                continue;
+            const QPointF at(toX(pt.x), toY(pt.y));
+            if (pt.saturated) {
+                p.setPen(QPen(QColor(0xd6, 0x27, 0x28), 1.6));
+                p.setBrush(Qt::NoBrush);
+                p.drawEllipse(at, kDot + 3, kDot + 3);
+            }
             p.setPen(QPen(c.color, 1.8));
-            p.setBrush(points[i]->estimated ? pal.color(QPalette::Base) : c.color);
+            p.setBrush(pt.estimated ? pal.color(QPalette::Base) : pt.meetsTarget ? c.color : faint);
             p.drawEllipse(at, kDot, kDot);
-            p.setPen(faint);
-            const QString label = QStringLiteral("c=%1").arg(points[i]->concurrency);
-            const int w = fm.horizontalAdvance(label);
-            // Beside the dot, inside the plot.
-            const qreal lx = at.x() + kDot + 3 + w > plot.right() ? at.x() - kDot - 3 - w : at.x() + kDot + 3;
-            const qreal ly = at.y() - kDot - 2 < plot.top() + fm.ascent() ? at.y() + fm.ascent() + kDot : at.y() - kDot;
-            p.drawText(QPointF(lx, ly), label);
             const double d = std::hypot(at.x() - m_hover.x(), at.y() - m_hover.y());
             if (d < hoverDistance) {
                 hoverDistance = d;
-                hover = Hit { &c, points[i], at };
+                hover = Hit { &c, &pt, at };
             }
         }
     }
+    // Labels where they collide with nothing: right, left, above, below, then the corners.
+    m_labelRects.clear();
+    m_hiddenLabels = 0;
+    p.setPen(faint);
+    for (const auto& [pt, at] : std::as_const(dots)) {
+        const QSizeF size(fm.horizontalAdvance(pt->label) + 2, fm.height());
+        const qreal gap = kDot + 3;
+        const QPointF tries[] = {
+            { at.x() + gap, at.y() - size.height() / 2 },
+            { at.x() - gap - size.width(), at.y() - size.height() / 2 },
+            { at.x() - size.width() / 2, at.y() - gap - size.height() },
+            { at.x() - size.width() / 2, at.y() + gap },
+            { at.x() + gap, at.y() - gap - size.height() },
+            { at.x() + gap, at.y() + gap },
+            { at.x() - gap - size.width(), at.y() - gap - size.height() },
+            { at.x() - gap - size.width(), at.y() + gap },
+        };
+        bool placed = false;
+        for (const QPointF& topLeft : tries) {
+            const QRectF r(topLeft, size);
+            if (!QRectF(plot).contains(r)
+                || std::any_of(occupied.cbegin(), occupied.cend(), [&r](const QRectF& o) { return o.intersects(r); }))
+                continue;
+            p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, pt->label);
+            occupied.append(r);
+            m_labelRects.append(r);
+            placed = true;
+            break;
+        }
+        m_hiddenLabels += placed ? 0 : 1;
+    }
     p.setRenderHint(QPainter::Antialiasing, false);
 
-    // Legend above the plot when there is more than one run.
-    if (m_curves.size() > 1) {
-        int x = plot.left();
-        for (const Curve& c : std::as_const(m_curves)) {
-            if (c.name.isEmpty())
-                continue;
-            const int cy = kPad + fm.height() / 2;
-            p.setPen(QPen(c.color, 3));
-            p.drawLine(x, cy, x + 14, cy);
-            p.setPen(text);
-            const int w = fm.horizontalAdvance(c.name);
-            p.drawText(QRect(x + 18, kPad, w + 2, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, c.name);
-            x += 18 + w + 16;
-        }
+    // Legend above the plot: the runs (when more than one) and the frontier's key.
+    int legendX = plot.left();
+    const int legendY = kPad + fm.height() / 2;
+    for (const Curve& c : std::as_const(m_curves)) {
+        if (c.name.isEmpty() || m_curves.size() < 2)
+            continue;
+        p.setPen(QPen(c.color, 3));
+        p.drawLine(legendX, legendY, legendX + 14, legendY);
+        p.setPen(text);
+        const int w = fm.horizontalAdvance(c.name);
+        p.drawText(QRect(legendX + 18, kPad, w + 2, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, c.name);
+        legendX += 18 + w + 16;
+    }
+    if (pointCount() > 0) {
+        const QString key = tr("goodput frontier");
+        p.setPen(QPen(faint, 2.6, Qt::DashLine));
+        p.drawLine(legendX, legendY, legendX + 20, legendY);
+        p.setPen(faint);
+        p.drawText(QRect(legendX + 24, kPad, fm.horizontalAdvance(key) + 2, fm.height()),
+            Qt::AlignLeft | Qt::AlignVCenter, key);
     }
 
     // Hover: the level's numbers in a box next to it.
     if (hover) {
-        const QStringList lines {
+        QStringList lines {
             (hover->curve->name.isEmpty() ? QString() : hover->curve->name + QStringLiteral(" · "))
-                + tr("concurrency %1").arg(hover->point->concurrency),
-            QStringLiteral("%1: %2").arg(m_yLabel, QString::number(hover->point->throughput, 'f', 1))
+                + hover->point->label,
+            QStringLiteral("%1: %2").arg(m_yLabel, QString::number(hover->point->y, 'f', 1))
                 + (hover->point->estimated ? tr(" (estimated tokens)") : QString()),
-            QStringLiteral("%1: %2").arg(m_xLabel, QString::number(hover->point->latencyMs, 'f', 1)),
+            QStringLiteral("%1: %2").arg(m_xLabel, QString::number(hover->point->x, 'f', 1)),
         };
+        if (!hover->point->meetsTarget)
+            lines << tr("missed the goodput target");
+        if (hover->point->saturated)
+            lines << tr("saturated");
         int boxW = 0;
         for (const QString& l : lines)
             boxW = qMax(boxW, fm.horizontalAdvance(l));

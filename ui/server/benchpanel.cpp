@@ -9,20 +9,16 @@
 #include "core/transport/transportpool.h"
 #include "ui/common/plaintext.h"
 #include "ui/common/verticalscrollarea.h"
+#include "ui/server/benchform.h"
 #include "ui/server/benchresultview.h"
 
-#include <QComboBox>
-#include <QDoubleSpinBox>
-#include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QLineEdit>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSpinBox>
 #include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -66,12 +62,7 @@ enum LevelColumn { LevelConcurrency, LevelProgress, LevelResultText };
 BenchPanel::BenchPanel(HostConnection* host, QWidget* parent)
     : QWidget(parent)
     , m_host(host)
-    , m_api(new QComboBox(this))
-    , m_concurrency(new QLineEdit(QStringLiteral("1,4,16,64"), this))
-    , m_requests(new QSpinBox(this))
-    , m_inputLen(new QSpinBox(this))
-    , m_outputLen(new QSpinBox(this))
-    , m_rate(new QDoubleSpinBox(this))
+    , m_form(new BenchForm(this))
     , m_start(new QPushButton(tr("Start benchmark"), this))
     , m_cancel(new QPushButton(tr("Cancel"), this))
     , m_hint(new QLabel(this))
@@ -79,6 +70,7 @@ BenchPanel::BenchPanel(HostConnection* host, QWidget* parent)
     , m_levels(new QTreeWidget(this))
     , m_runs(new QTreeWidget(this))
     , m_compare(new QPushButton(tr("Compare"), this))
+    , m_replay(new QPushButton(tr("Replay"), this))
     , m_remove(new QPushButton(tr("Remove…"), this))
     , m_result(new BenchResultView(this))
 {
@@ -93,50 +85,19 @@ BenchPanel::BenchPanel(HostConnection* host, QWidget* parent)
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
 
-    auto* workload = new QGroupBox(tr("Workload"), left);
-    auto* form = new QFormLayout(workload);
-    m_api->setObjectName(QStringLiteral("benchApi"));
-    m_api->addItem(tr("OpenAI completions (/v1/completions)"), int(ServeApi::Completions));
-    m_api->addItem(tr("OpenAI chat (/v1/chat/completions)"), int(ServeApi::ChatCompletions));
-    m_api->addItem(tr("SGLang native (/generate)"), int(ServeApi::Generate));
-    form->addRow(tr("API"), m_api);
-    m_concurrency->setObjectName(QStringLiteral("benchConcurrency"));
-    m_concurrency->setToolTip(tr("One level per concurrency: the requests in flight at once"));
-    form->addRow(tr("Concurrency"), m_concurrency);
-    m_requests->setObjectName(QStringLiteral("benchRequests"));
-    m_requests->setRange(0, 1000000);
-    m_requests->setSpecialValueText(tr("auto: max(16, 4 × concurrency)"));
-    form->addRow(tr("Requests per level"), m_requests);
-    m_inputLen->setObjectName(QStringLiteral("benchInputLen"));
-    m_inputLen->setRange(1, 1000000);
-    m_inputLen->setValue(1024);
-    m_inputLen->setSuffix(tr(" tokens"));
-    form->addRow(tr("Input length"), m_inputLen);
-    m_outputLen->setObjectName(QStringLiteral("benchOutputLen"));
-    m_outputLen->setRange(1, 1000000);
-    m_outputLen->setValue(128);
-    m_outputLen->setSuffix(tr(" tokens"));
-    form->addRow(tr("Output length"), m_outputLen);
-    m_rate->setObjectName(QStringLiteral("benchRate"));
-    m_rate->setRange(0, 100000);
-    m_rate->setDecimals(1);
-    m_rate->setSpecialValueText(tr("all at once"));
-    m_rate->setSuffix(tr(" req/s"));
-    m_rate->setToolTip(tr("Poisson arrivals, capped at the level's concurrency; 0: every request at once"));
-    form->addRow(tr("Request rate"), m_rate);
+    leftLayout->addWidget(m_form);
     auto* buttons = new QHBoxLayout();
     m_start->setObjectName(QStringLiteral("startBench"));
     m_cancel->setObjectName(QStringLiteral("cancelBench"));
     m_start->setDefault(true);
     buttons->addWidget(m_start, 1);
     buttons->addWidget(m_cancel);
-    form->addRow(buttons);
+    leftLayout->addLayout(buttons);
     m_hint->setObjectName(QStringLiteral("benchHint"));
     m_hint->setWordWrap(true);
     m_hint->setTextFormat(Qt::PlainText);
     m_hint->hide();
-    form->addRow(m_hint);
-    leftLayout->addWidget(workload);
+    leftLayout->addWidget(m_hint);
 
     auto* progress = new QGroupBox(tr("Progress"), left);
     auto* progressLayout = new QVBoxLayout(progress);
@@ -146,42 +107,48 @@ BenchPanel::BenchPanel(HostConnection* host, QWidget* parent)
     m_state->setText(tr("Not started."));
     progressLayout->addWidget(m_state);
     m_levels->setObjectName(QStringLiteral("benchLevels"));
-    m_levels->setHeaderLabels({ tr("Concurrency"), tr("Requests"), tr("Result") });
+    m_levels->setHeaderLabels({ tr("Level"), tr("Requests"), tr("Result") });
     m_levels->setRootIsDecorated(false);
     m_levels->setUniformRowHeights(true);
-    m_levels->setMinimumHeight(90);
-    m_levels->setMaximumHeight(m_levels->fontMetrics().height() * 9);
+    m_levels->setMinimumHeight(70);
+    m_levels->setMaximumHeight(m_levels->fontMetrics().height() * 7);
     progressLayout->addWidget(m_levels);
     leftLayout->addWidget(progress);
 
     auto* stored = new QGroupBox(tr("Stored runs on this host"), left);
     auto* storedLayout = new QVBoxLayout(stored);
+    // The buttons above the list: in view whatever the window's height.
+    auto* runButtons = new QHBoxLayout();
+    m_compare->setObjectName(QStringLiteral("compareBenchRuns"));
+    m_replay->setObjectName(QStringLiteral("replayBenchRun"));
+    m_remove->setObjectName(QStringLiteral("removeBenchRuns"));
+    m_replay->setToolTip(tr("Run the selected run's workload again against this server (another build, after a "
+                            "change): the two compare level by level"));
+    runButtons->addWidget(m_compare);
+    runButtons->addWidget(m_replay);
+    runButtons->addWidget(m_remove);
+    runButtons->addStretch(1);
+    storedLayout->addLayout(runButtons);
     m_runs->setObjectName(QStringLiteral("benchRuns"));
     m_runs->setHeaderLabels({ tr("Run"), tr("Started"), tr("Status"), tr("In/out"), tr("Best tok/s") });
     m_runs->setRootIsDecorated(false);
     m_runs->setUniformRowHeights(true);
+    m_runs->setMinimumHeight(m_runs->fontMetrics().height() * 5);
     m_runs->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_runs->setToolTip(tr("Pick a run to see it; pick two (Ctrl-click) and Compare them."));
     storedLayout->addWidget(m_runs, 1);
-    auto* runButtons = new QHBoxLayout();
-    m_compare->setObjectName(QStringLiteral("compareBenchRuns"));
-    m_remove->setObjectName(QStringLiteral("removeBenchRuns"));
-    runButtons->addWidget(m_compare);
-    runButtons->addWidget(m_remove);
-    runButtons->addStretch(1);
-    storedLayout->addLayout(runButtons);
     leftLayout->addWidget(stored, 1);
     split->addWidget(new VerticalScrollArea(left, split));
     split->addWidget(m_result);
     split->setStretchFactor(1, 1);
-    split->setSizes({ 380, 900 });
+    split->setSizes({ 400, 900 });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
 
     connect(m_start, &QPushButton::clicked, this, &BenchPanel::start);
     connect(m_cancel, &QPushButton::clicked, this, &BenchPanel::cancel);
-    connect(m_concurrency, &QLineEdit::textChanged, this, &BenchPanel::updateActions);
+    connect(m_form, &BenchForm::changed, this, &BenchPanel::updateActions);
     connect(m_runs, &QTreeWidget::itemSelectionChanged, this, [this] {
         updateActions();
         const QList<qint64> ids = selectedRuns();
@@ -192,6 +159,11 @@ BenchPanel::BenchPanel(HostConnection* host, QWidget* parent)
         const QList<qint64> ids = selectedRuns();
         if (ids.size() == 2)
             compareRuns(qMin(ids[0], ids[1]), qMax(ids[0], ids[1]));
+    });
+    connect(m_replay, &QPushButton::clicked, this, [this] {
+        const QList<qint64> ids = selectedRuns();
+        if (ids.size() == 1)
+            replayRun(ids.first());
     });
     connect(m_remove, &QPushButton::clicked, this, [this] { removeRuns(selectedRuns()); });
     if (m_host)
@@ -215,31 +187,12 @@ void BenchPanel::setServerPort(quint16 port)
 
 Result<BenchParams> BenchPanel::params() const
 {
-    BenchParams p;
-    p.api = ServeApi(m_api->currentData().toInt());
-    p.serverPort = m_port;
-    const auto levels = parseConcurrencies(m_concurrency->text());
-    if (!levels)
-        return Result<BenchParams>::failure(tr("Concurrency: %1").arg(levels.error()));
-    p.concurrencies = levels.value();
-    p.requests = m_requests->value();
-    p.inputTokens = m_inputLen->value();
-    p.outputTokens = m_outputLen->value();
-    p.requestRate = m_rate->value();
-    return p;
+    return m_form->params(m_port);
 }
 
 void BenchPanel::setParams(const BenchParams& p)
 {
-    m_api->setCurrentIndex(qMax(0, m_api->findData(int(p.api))));
-    QStringList levels;
-    for (int c : p.concurrencies)
-        levels << QString::number(c);
-    m_concurrency->setText(levels.join(u','));
-    m_requests->setValue(p.requests);
-    m_inputLen->setValue(p.inputTokens);
-    m_outputLen->setValue(p.outputTokens);
-    m_rate->setValue(p.requestRate);
+    m_form->setParams(p);
 }
 
 bool BenchPanel::isRunning() const
@@ -259,43 +212,49 @@ void BenchPanel::updateActions()
         hint = p.error();
     m_start->setEnabled(ready && !running && p.ok());
     m_cancel->setEnabled(running);
-    for (QWidget* w :
-        std::initializer_list<QWidget*> { m_api, m_concurrency, m_requests, m_inputLen, m_outputLen, m_rate })
-        w->setEnabled(!running);
-    m_concurrency->setStyleSheet(p || !ready ? QString() : QStringLiteral("QLineEdit { border: 1px solid #c0392b; }"));
+    m_form->setRunning(running);
     m_hint->setStyleSheet(ready ? QStringLiteral("color: #c0392b;") : QString());
     m_hint->setText(hint);
     m_hint->setVisible(!hint.isEmpty());
     const qsizetype selected = m_runs->selectedItems().size();
     m_compare->setEnabled(selected == 2);
     m_compare->setToolTip(tr("Select two runs (Ctrl-click) to compare them side by side"));
+    m_replay->setEnabled(selected == 1 && ready && !running);
     m_remove->setEnabled(selected >= 1 && !running);
 }
 
 void BenchPanel::start()
 {
-    if (isRunning() || !m_host || m_host->state() != ConnectionState::Ready || !m_host->transport())
-        return;
     const Result<BenchParams> p = params();
     if (!p) {
         updateActions();
         return;
     }
+    startWith(p.value());
+}
+
+void BenchPanel::startWith(const BenchParams& params)
+{
+    if (isRunning() || !m_host || m_host->state() != ConnectionState::Ready || !m_host->transport())
+        return;
     const auto transport = m_host->transport();
     // A new object per run: it holds the transport of the connection as it is now. The history
     // names the host as the CLI does (Transport::describe()).
     m_bench = std::make_unique<ServeBench>(transport, transport->describe());
     ServeBench* bench = m_bench.get();
     m_levels->clear();
-    for (int c : p->concurrencies) {
-        auto* item = new QTreeWidgetItem(m_levels, { QString::number(c), QString(), tr("waiting") });
-        item->setTextAlignment(LevelConcurrency, Qt::AlignRight | Qt::AlignVCenter);
+    // Planned levels get their rows now; a search's rows come as it picks them.
+    auto addRow = [this](const LevelPlan& level, int requests) {
+        auto* item = new QTreeWidgetItem(m_levels, { levelLabel(level), QString(), tr("waiting") });
         auto* bar = new QProgressBar(m_levels);
-        bar->setRange(0, p->requestsFor(c));
+        bar->setRange(0, requests);
         bar->setValue(0);
         bar->setFormat(QStringLiteral("%v / %m"));
         m_levels->setItemWidget(item, LevelProgress, bar);
-    }
+        return item;
+    };
+    for (const LevelPlan& level : params.plannedLevels())
+        addRow(level, params.requestsFor(level));
     m_levels->resizeColumnToContents(LevelConcurrency);
     m_levels->setColumnWidth(LevelProgress, 130);
     auto bar = [this](int index) {
@@ -306,12 +265,17 @@ void BenchPanel::start()
         m_state->setText(what.left(1).toUpper() + what.mid(1));
         updateActions();
     });
-    connect(bench, &ServeBench::levelStarted, this, [this, bar](int index, int, int requests) {
-        if (QProgressBar* b = bar(index))
-            b->setRange(0, requests);
-        if (QTreeWidgetItem* item = m_levels->topLevelItem(index))
-            item->setText(LevelResultText, tr("running"));
-    });
+    connect(
+        bench, &ServeBench::levelStarted, this, [this, bar, addRow](int index, const LevelPlan& level, int requests) {
+            if (index >= m_levels->topLevelItemCount()) {
+                addRow(level, requests);
+                m_levels->resizeColumnToContents(LevelConcurrency);
+            }
+            if (QProgressBar* b = bar(index))
+                b->setRange(0, requests);
+            if (QTreeWidgetItem* item = m_levels->topLevelItem(index))
+                item->setText(LevelResultText, tr("running"));
+        });
     connect(bench, &ServeBench::progress, this, [bar](int index, int done, int total) {
         if (QProgressBar* b = bar(index)) {
             b->setMaximum(total);
@@ -322,16 +286,21 @@ void BenchPanel::start()
         if (QProgressBar* b = bar(index))
             b->setValue(l.stats.requests);
         if (QTreeWidgetItem* item = m_levels->topLevelItem(index)) {
-            item->setText(LevelResultText,
-                (l.cancelled ? tr("cancelled: ") : QString())
-                    + tr("%1 ok · %2 failed · %3 tok/s")
-                          .arg(l.stats.completed)
-                          .arg(l.stats.failed)
-                          .arg(std::isfinite(l.stats.outputThroughput)
-                                  ? QString::number(l.stats.outputThroughput, 'f', 0)
-                                  : QStringLiteral("–")));
-            item->setForeground(
-                LevelResultText, l.stats.failed > 0 ? QColor(0xc0, 0x39, 0x2b) : palette().color(QPalette::Text));
+            QString text = (l.cancelled ? tr("cancelled: ") : QString())
+                + tr("%1 ok · %2 failed · %3 tok/s")
+                      .arg(l.stats.completed)
+                      .arg(l.stats.failed)
+                      .arg(std::isfinite(l.stats.outputThroughput) ? QString::number(l.stats.outputThroughput, 'f', 0)
+                                                                   : QStringLiteral("–"));
+            if (l.analysis.saturation.saturated())
+                text += tr(" · saturated");
+            if (l.analysis.agreement.checked && !l.analysis.agreement.agrees)
+                text += tr(" · server disagrees");
+            item->setText(LevelResultText, text);
+            item->setToolTip(LevelResultText, l.analysis.saturation.summary());
+            const bool bad = l.stats.failed > 0 || l.analysis.saturation.saturated()
+                || (l.analysis.agreement.checked && !l.analysis.agreement.agrees);
+            item->setForeground(LevelResultText, bad ? QColor(0xc0, 0x39, 0x2b) : palette().color(QPalette::Text));
         }
         m_result->showRun(bench->run(), m_refs);
     });
@@ -339,12 +308,32 @@ void BenchPanel::start()
     m_shownId = 0;
     m_loads.cancelAll();
     m_runs->clearSelection();
-    m_result->showMessage(tr("Asking the server on port %1 who it is…").arg(p->serverPort));
+    m_result->showMessage(tr("Asking the server on port %1 who it is…").arg(params.serverPort));
     // The reference table is read once per run, off the GUI thread (the user's copy may have changed).
     m_loads.track(QtConcurrent::run(transportPool(), [] { return readReferences(); }),
         [this](const std::optional<ReferenceTable>& refs) { m_refs = refs; });
-    bench->start(p.value());
+    bench->start(params);
     updateActions();
+}
+
+void BenchPanel::replayRun(qint64 id)
+{
+    if (isRunning())
+        return;
+    const quint16 port = m_port;
+    m_loads.cancelAll();
+    m_loads.track(QtConcurrent::run(transportPool(), [id] { return benchstore::load(id, /*withSeries=*/false); }),
+        [this, id, port](const Result<BenchRun>& run) {
+            if (!run) {
+                m_state->setText(tr("Cannot replay run %1: %2").arg(id).arg(run.error()));
+                return;
+            }
+            BenchParams p = run->params;
+            m_form->setParams(p);
+            p.replayOf = id;
+            p.serverPort = port;
+            startWith(p);
+        });
 }
 
 void BenchPanel::cancel()
@@ -400,7 +389,7 @@ void BenchPanel::refreshRuns()
             for (const BenchRun& r : runs ? runs.value() : QList<BenchRun>()) {
                 QStringList levels;
                 for (const LevelResult& l : r.levels)
-                    levels << QString::number(l.concurrency);
+                    levels << levelLabel(l.plan());
                 const double best = bestOutput(r);
                 auto* item = new QTreeWidgetItem(m_runs,
                     { QString::number(r.id), r.started.toLocalTime().toString(QStringLiteral("MM-dd HH:mm")), r.status,
@@ -409,7 +398,7 @@ void BenchPanel::refreshRuns()
                 item->setData(0, Qt::UserRole, r.id);
                 item->setToolTip(0,
                     plainToolTip(
-                        tr("%1\n%2\nconcurrency %3")
+                        tr("%1\n%2\nlevels %3")
                             .arg(serverSummary(r.facts), workloadSummary(r), levels.join(QStringLiteral(", ")))));
                 for (int c = 1; c < 5; ++c)
                     item->setToolTip(c, item->toolTip(0));

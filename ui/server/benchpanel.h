@@ -13,26 +13,25 @@
 #include <memory>
 #include <optional>
 
-class QComboBox;
-class QDoubleSpinBox;
 class QLabel;
-class QLineEdit;
 class QPushButton;
-class QSpinBox;
 class QTreeWidget;
 
 namespace kf {
 
+class BenchForm;
 class BenchResultView;
 class HostConnection;
 class ServeBench;
 
 // The Server pane's Benchmark page: a serving-benchmark sweep against the server on the
 // pane's port of its host (core/servebench's ServeBench, the object `kernelforge-cli server
-// bench` drives), its parameters, Start and Cancel (every request closed: the server aborts
-// them), live progress per concurrency level, the result (BenchResultView), and the runs
-// stored for this host: pick one to see it, two to compare them, remove runs. A finished run
-// is stored by ServeBench itself (benchstore), which is what the host's timeline shows.
+// bench` drives), its parameters (BenchForm), Start and Cancel (every request closed: the
+// server aborts them), live progress per level, the result (BenchResultView), and the runs
+// stored for this host: pick one to see it, two to compare them, replay one (its workload
+// against this host's server as it is now), remove runs. Their buttons sit above the list, so
+// they are in view in a small window. A finished run is stored by ServeBench itself
+// (benchstore), which is what the host's timeline shows.
 // Stored runs and the reference table are read on the transport pool through JobTracker.
 class BenchPanel : public QWidget
 {
@@ -58,6 +57,8 @@ public:
     void compareRuns(qint64 a, qint64 b);
     // Asks (the confirm handler), then removes them; runsListed() follows.
     void removeRuns(const QList<qint64>& ids);
+    // Loads the stored run and runs its workload again on this host and port (runFinished()).
+    void replayRun(qint64 id);
     // Replaces the Remove confirmation dialog (tests); return true to go ahead.
     void setConfirmHandler(std::function<bool(const QString& question)> handler) { m_confirm = std::move(handler); }
     QList<qint64> listedRuns() const;
@@ -71,18 +72,14 @@ Q_SIGNALS:
 
 private:
     void updateActions();
+    void startWith(const BenchParams& params);
     void onFinished(const BenchRun& run);
     QList<qint64> selectedRuns() const;
     QString hostKey() const;
 
     QPointer<HostConnection> m_host;
     quint16 m_port = 30000;
-    QComboBox* m_api;
-    QLineEdit* m_concurrency;
-    QSpinBox* m_requests;
-    QSpinBox* m_inputLen;
-    QSpinBox* m_outputLen;
-    QDoubleSpinBox* m_rate;
+    BenchForm* m_form;
     QPushButton* m_start;
     QPushButton* m_cancel;
     QLabel* m_hint;  // why Start is not offered
@@ -90,6 +87,7 @@ private:
     QTreeWidget* m_levels;
     QTreeWidget* m_runs;
     QPushButton* m_compare;
+    QPushButton* m_replay;
     QPushButton* m_remove;
     BenchResultView* m_result;
     std::unique_ptr<ServeBench> m_bench;

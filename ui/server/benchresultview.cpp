@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/server/benchresultview.h"
 
+#include "core/gpu/throttlereasons.h"
 #include "core/servebench/benchcompare.h"
 #include "ui/chart/sweepchart.h"
 #include "ui/chart/timechart.h"
@@ -41,10 +42,12 @@ QString metricText(double v)
 
 QString metricLabel(const BenchMetric& m)
 {
-    // "output tok/s" and "requests/s" say their unit already.
+    // "output tok/s per GPU" and "goodput (req/s)" say their unit already.
     const QString label = QString::fromLatin1(m.label);
     const QString unit = QString::fromLatin1(m.unit);
-    return unit.isEmpty() || label.endsWith(QLatin1String("/s")) ? label : QStringLiteral("%1 (%2)").arg(label, unit);
+    return unit.isEmpty() || label.contains(unit) || label.endsWith(QLatin1String("/s"))
+        ? label
+        : QStringLiteral("%1 (%2)").arg(label, unit);
 }
 
 bool isThroughput(const BenchMetric& m)
@@ -84,12 +87,50 @@ QString runName(const BenchRun& r)
     return r.id ? QObject::tr("run %1").arg(r.id) : QObject::tr("this run");
 }
 
+const BenchMetric& metricOf(const QComboBox* box)
+{
+    const BenchMetric* m = benchMetric(box->currentData().toByteArray().constData());
+    return m ? *m : benchMetrics().first();
+}
+
+QString red(const QString& html)
+{
+    return QStringLiteral("<span style='color:#c0392b'>%1</span>").arg(html);
+}
+
+// What KernelForge adds to a level, in one line for the notes.
+QString analysisNote(const BenchRun& run, const LevelResult& l)
+{
+    const LevelAnalysis& a = l.analysis;
+    QStringList parts;
+    if (a.saturation.saturated())
+        parts << red(QObject::tr("saturated: %1").arg(a.saturation.summary().toHtmlEscaped()));
+    if (a.agreement.checked && !a.agreement.agrees)
+        parts << red(a.agreement.detail.toHtmlEscaped());
+    if (a.otherRunning > 0 || a.otherQueued > 0)
+        parts << red(QObject::tr("other load: %1 running, %2 waiting on the server just before it")
+                         .arg(number(a.otherRunning, 0), number(a.otherQueued, 0)));
+    if (run.params.slo.any())
+        parts << QObject::tr("%1 of %2 requests met %3")
+                     .arg(a.goodput.good)
+                     .arg(a.goodput.requests)
+                     .arg(sloText(run.params.slo));
+    parts << (a.steady.valid()
+            ? QObject::tr("steady %1–%2 s: %3 output tok/s")
+                  .arg(number(a.steady.startS, 1), number(a.steady.endS, 1), number(a.steady.outputThroughput, 0))
+            : a.steady.note.toHtmlEscaped());
+    if (hasValue(a.cacheHitRate))
+        parts << QObject::tr("prefix cache hits %1 %").arg(number(a.cacheHitRate * 100, 1));
+    if (a.gpu.hasReasons && a.gpu.reasons)
+        parts << QObject::tr("GPU clocks limited: %1").arg(reasonPhrases(a.gpu.reasons).join(QStringLiteral(", ")));
+    return QStringLiteral("<b>%1</b>: %2").arg(levelLabel(l.plan()).toHtmlEscaped(), parts.join(QStringLiteral(" · ")));
+}
+
 } // namespace
 
 BenchResultView::BenchResultView(QWidget* parent)
     : QWidget(parent)
     , m_header(new QLabel(this))
-    , m_latency(new QComboBox(this))
     , m_chart(new SweepChart(this))
     , m_table(new QTableWidget(this))
     , m_notes(new QLabel(this))
@@ -99,20 +140,31 @@ BenchResultView::BenchResultView(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     m_header->setObjectName(QStringLiteral("benchHeader"));
     m_header->setWordWrap(true);
+    // Never squeezed below its lines: the chart and table give way.
+    m_header->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_header->setTextFormat(Qt::RichText); // escaped HTML, with or without a tag in it
     layout->addWidget(m_header);
     auto* axis = new QHBoxLayout();
-    axis->addWidget(new QLabel(tr("Latency axis"), this));
-    m_latency->setObjectName(QStringLiteral("benchLatencyMetric"));
-    const QList<BenchMetric>& metrics = benchMetrics();
-    for (int i = 0; i < metrics.size(); ++i)
-        if (QByteArrayView(metrics[i].unit) == "ms")
-            m_latency->addItem(QString::fromLatin1(metrics[i].label), i);
-    m_latency->setCurrentIndex(qMax(0, m_latency->findText(QStringLiteral("TPOT p50"))));
-    m_latency->setToolTip(tr("TTFT: time to the first token; TPOT: time per output token after the first; ITL: "
-                             "each gap between tokens; E2E: the whole request (bench_serving's definitions)"));
-    axis->addWidget(m_latency);
+    m_y = new QComboBox(this);
+    m_y->setObjectName(QStringLiteral("benchYMetric"));
+    for (const char* key :
+        { "output_tok_s_per_gpu", "total_tok_s_per_gpu", "output_tok_s", "total_tok_s", "output_goodput" })
+        m_y->addItem(QString::fromLatin1(benchMetric(key)->label), QByteArray(key));
+    m_y->setToolTip(tr("Throughput, output or total (input + output) tokens; per GPU = the server's figure divided "
+                       "by its GPUs"));
+    m_x = new QComboBox(this);
+    m_x->setObjectName(QStringLiteral("benchXMetric"));
+    m_x->addItem(QString::fromLatin1(benchMetric("output_tok_s_per_user")->label), QByteArray("output_tok_s_per_user"));
+    for (const BenchMetric& m : benchMetrics())
+        if (QByteArrayView(m.unit) == "ms")
+            m_x->addItem(QString::fromLatin1(m.label), QByteArray(m.key));
+    m_x->setToolTip(tr("Per user: 1 / TPOT p50, the tokens per second one user sees while decoding. TTFT: time to the "
+                       "first token; TPOT: time per output token after the first; ITL: each gap between tokens; E2E: "
+                       "the whole request (bench_serving's definitions)"));
+    axis->addWidget(m_y);
+    axis->addWidget(new QLabel(tr("against"), this));
+    axis->addWidget(m_x);
     axis->addStretch(1);
     layout->addLayout(axis);
     // Chart over table, the split the user's to move.
@@ -137,7 +189,8 @@ BenchResultView::BenchResultView(QWidget* parent)
     }
     m_notes->setObjectName(QStringLiteral("benchNotes"));
     m_references->setObjectName(QStringLiteral("benchReferences"));
-    connect(m_latency, &QComboBox::currentIndexChanged, this, &BenchResultView::refresh);
+    connect(m_x, &QComboBox::currentIndexChanged, this, &BenchResultView::refresh);
+    connect(m_y, &QComboBox::currentIndexChanged, this, &BenchResultView::refresh);
     showMessage(tr("Run a benchmark, or pick a stored run."));
 }
 
@@ -176,14 +229,27 @@ void BenchResultView::refresh()
 {
     if (m_mode == Mode::Empty)
         return;
-    const BenchMetric& latency = benchMetrics().at(m_latency->currentData().toInt());
-    const QString latencyLabel = QStringLiteral("%1 (ms)").arg(QString::fromLatin1(latency.label));
-    m_chart->setAxes(latencyLabel, tr("output tok/s"));
+    const BenchMetric& xm = metricOf(m_x);
+    const BenchMetric& ym = metricOf(m_y);
+    const bool xLatency = QByteArrayView(xm.unit) == "ms";
+    m_chart->setAxes(
+        xLatency ? QStringLiteral("%1 (ms)").arg(QString::fromLatin1(xm.label)) : QString::fromLatin1(xm.label),
+        QString::fromLatin1(ym.label), xm.higherIsBetter);
     auto curve = [&](const BenchRun& r, const QString& name, int color) {
         SweepChart::Curve c { name, TimeChart::paletteColor(color), {} };
+        QList<const LevelResult*> levels;
         for (const LevelResult& l : r.levels)
-            c.points.append(
-                { l.concurrency, latency.value(l.stats), l.stats.outputThroughput, l.stats.outputTokensEstimated });
+            levels.append(&l);
+        // Along the load: concurrency, then rate (a search runs them out of order).
+        std::stable_sort(levels.begin(), levels.end(), [](const LevelResult* a, const LevelResult* b) {
+            return std::pair(a->concurrency, a->requestRate) < std::pair(b->concurrency, b->requestRate);
+        });
+        for (const LevelResult* l : std::as_const(levels)) {
+            const MetricInput in { *l, r.facts.gpuCount };
+            const bool meets = !r.params.slo.any() || !(l->analysis.goodput.fraction < r.params.goodputTarget);
+            c.points.append({ levelLabel(l->plan()), xm.value(in), ym.value(in), l->stats.outputTokensEstimated, meets,
+                l->analysis.saturation.saturated() });
+        }
         return c;
     };
     if (m_mode == Mode::Run) {
@@ -202,6 +268,10 @@ void BenchResultView::refresh()
         head += QStringLiteral("<br>%1: %2<br>%3: %4")
                     .arg(tr("Server"), serverSummary(m_a.facts).toHtmlEscaped(), tr("Workload"),
                         workloadSummary(m_a).toHtmlEscaped());
+        if (m_a.params.replayOf)
+            head += QStringLiteral("<br>") + tr("Replay of run %1").arg(m_a.params.replayOf);
+        if (!m_a.note.isEmpty())
+            head += QStringLiteral("<br><b>%1</b>").arg(m_a.note.toHtmlEscaped());
         m_header->setText(head);
         fillRunTable();
         showReferences();
@@ -209,19 +279,26 @@ void BenchResultView::refresh()
         m_chart->setCurves(
             { curve(m_a, tr("A: %1").arg(runName(m_a)), 0), curve(m_b, tr("B: %1").arg(runName(m_b)), 1) });
         const RunComparison c = compareRuns(m_a, m_b);
-        auto line = [](const QString& tag, const BenchRun& r) {
-            return QStringLiteral("<b>%1</b>: %2 · %3 · %4 · %5")
+        // The server once when both ran on the same one: the lines stay short.
+        const bool sameServer = serverSummary(m_a.facts) == serverSummary(m_b.facts);
+        auto line = [sameServer](const QString& tag, const BenchRun& r) {
+            return QStringLiteral("<b>%1</b>: %2 · %3 · %4%5")
                 .arg(tag, runName(r).toHtmlEscaped(),
                     r.started.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")), r.status.toHtmlEscaped(),
-                    serverSummary(r.facts).toHtmlEscaped());
+                    sameServer ? QString() : QStringLiteral(" · ") + serverSummary(r.facts).toHtmlEscaped());
         };
         QString head = line(QStringLiteral("A"), m_a) + QStringLiteral("<br>") + line(QStringLiteral("B"), m_b)
             + QStringLiteral("<br>");
+        if (sameServer)
+            head += tr("Server: %1").arg(serverSummary(m_a.facts).toHtmlEscaped()) + QStringLiteral("<br>");
         head += c.differences.isEmpty()
-            ? tr("Same workload and server: %1").arg(workloadSummary(m_a).toHtmlEscaped())
-            : QStringLiteral("<span style='color:#c0392b'>%1</span>")
-                  .arg(tr("Not the same workload or server, so the figures do not compare as they stand: %1")
-                           .arg(c.differences.join(QStringLiteral("; ")).toHtmlEscaped()));
+            ? tr("Same workload: %1").arg(workloadSummary(m_a).toHtmlEscaped())
+            : red(tr("Not the same workload, so the figures do not compare as they stand: %1")
+                      .arg(c.differences.join(QStringLiteral("; ")).toHtmlEscaped()));
+        head += QStringLiteral("<br>")
+            + (c.contextDifferences.isEmpty()
+                    ? tr("Same host, build, driver and server arguments.")
+                    : tr("Ran differently: %1").arg(c.contextDifferences.join(QStringLiteral("; ")).toHtmlEscaped()));
         m_header->setText(head);
         fillComparisonTable();
         m_references->clear();
@@ -246,16 +323,17 @@ void BenchResultView::fillRunTable()
     for (int col = 0; col < m_a.levels.size(); ++col) {
         const LevelResult& l = m_a.levels[col];
         const LevelStats& s = l.stats;
-        columns << tr("c=%1").arg(l.concurrency) + (l.cancelled ? tr(" (cancelled)") : QString());
+        const MetricInput in { l, m_a.facts.gpuCount };
+        columns << levelLabel(l.plan()) + (l.cancelled ? tr(" (cancelled)") : QString());
         inEstimated = inEstimated || s.inputTokensEstimated;
         outEstimated = outEstimated || s.outputTokensEstimated;
         m_table->setItem(0, col, cell(QStringLiteral("%1 / %2").arg(s.completed).arg(s.requests)));
         for (int row = 0; row < metrics.size(); ++row) {
             const BenchMetric& m = metrics[row];
-            const double v = m.value(s);
+            const double v = m.value(in);
             // Output counts feed every tok/s; total tok/s also the prompt's.
             const bool estimated = isThroughput(m)
-                && (s.outputTokensEstimated || (QByteArrayView(m.key) == "total_tok_s" && s.inputTokensEstimated));
+                && (s.outputTokensEstimated || (QByteArrayView(m.key).startsWith("total") && s.inputTokensEstimated));
             const QString text = QByteArrayView(m.unit).isEmpty() ? number(v, 0) : metricText(v); // a count
             QTableWidgetItem* item = cell((estimated && std::isfinite(v) ? kEstimated : QString()) + text,
                 estimated ? tr("Estimated: the server reported no token counts") : QString());
@@ -269,16 +347,17 @@ void BenchResultView::fillRunTable()
         m_table->setItem(1 + int(metrics.size()), col, cell(number(side.gpuUtilPercent, 0)));
         m_table->setItem(2 + int(metrics.size()), col, cell(number(side.gpuPowerW, 0)));
         if (s.failed > 0)
-            notes << tr("<span style='color:#c0392b'>%1 of %2 requests failed at concurrency %3: %4</span>")
-                         .arg(s.failed)
-                         .arg(s.requests)
-                         .arg(l.concurrency)
-                         .arg(reasonsText(s).toHtmlEscaped());
+            notes << red(tr("%1 of %2 requests failed at %3: %4")
+                             .arg(s.failed)
+                             .arg(s.requests)
+                             .arg(levelLabel(l.plan()))
+                             .arg(reasonsText(s).toHtmlEscaped()));
         if (l.cancelled)
-            notes << tr("Concurrency %1 was cancelled after %2 of its requests (%3 never sent).")
-                         .arg(l.concurrency)
+            notes << tr("%1 was cancelled after %2 of its requests (%3 never sent).")
+                         .arg(levelLabel(l.plan()))
                          .arg(s.requests)
                          .arg(l.notSent);
+        notes << analysisNote(m_a, l);
     }
     m_table->setHorizontalHeaderLabels(columns);
     fitColumns(m_table);
@@ -296,9 +375,13 @@ void BenchResultView::fillRunTable()
     if (m_a.gpu.isEmpty() && m_a.status != QLatin1String("running") && !m_a.levels.isEmpty())
         notes << tr("No GPU samples%1.")
                      .arg(m_a.gpuNote.isEmpty() ? QString() : QStringLiteral(": ") + m_a.gpuNote.toHtmlEscaped());
+    QStringList context;
+    for (const QString& line : contextLines(m_a.context))
+        context << (line.startsWith(QLatin1String("OTHER LOAD")) ? red(line.toHtmlEscaped()) : line.toHtmlEscaped());
+    if (!context.isEmpty())
+        notes << tr("<b>Context</b>: %1").arg(context.join(QStringLiteral(" · ")));
     if (!m_a.saveError.isEmpty())
-        notes << QStringLiteral("<span style='color:#c0392b'>%1</span>")
-                     .arg(tr("Not stored: %1").arg(m_a.saveError.toHtmlEscaped()));
+        notes << red(tr("Not stored: %1").arg(m_a.saveError.toHtmlEscaped()));
     m_notes->setText(notes.join(QStringLiteral("<br>")));
 }
 
@@ -316,29 +399,42 @@ void BenchResultView::fillComparisonTable()
     QStringList columns;
     for (int i = 0; i < c.levels.size(); ++i) {
         const LevelComparison& l = c.levels[i];
-        columns << tr("c=%1 A").arg(l.concurrency) << tr("c=%1 B").arg(l.concurrency) << tr("change");
+        const QString label = levelLabel(l.plan);
+        columns << tr("%1 A").arg(label) << tr("%1 B").arg(label) << tr("change");
+        std::optional<MetricInput> ia;
+        std::optional<MetricInput> ib;
+        if (l.a)
+            ia.emplace(MetricInput { *l.a, m_a.facts.gpuCount });
+        if (l.b)
+            ib.emplace(MetricInput { *l.b, m_b.facts.gpuCount });
         for (int row = 0; row < metrics.size(); ++row) {
             const BenchMetric& m = metrics[row];
-            const double a = l.a ? m.value(*l.a) : noValue();
-            const double b = l.b ? m.value(*l.b) : noValue();
-            const double ch = relativeChange(a, b);
+            const MetricComparison mc = compareMetric(m, ia ? &*ia : nullptr, ib ? &*ib : nullptr);
             auto text = [&m](double v) { return QByteArrayView(m.unit).isEmpty() ? number(v, 0) : metricText(v); };
-            m_table->setItem(row, 3 * i, cell(l.a ? text(a) : tr("not run")));
-            m_table->setItem(row, 3 * i + 1, cell(l.b ? text(b) : tr("not run")));
-            auto* change = cell(std::isfinite(ch)
-                    ? QStringLiteral("%1%2%").arg(ch >= 0 ? QStringLiteral("+") : QString()).arg(ch * 100, 0, 'f', 1)
-                    : QStringLiteral("–"));
-            if (std::isfinite(ch) && std::abs(ch) >= 0.005) {
-                const bool better = (ch > 0) == m.higherIsBetter;
+            m_table->setItem(row, 3 * i, cell(l.a ? text(mc.a) : tr("not run")));
+            m_table->setItem(row, 3 * i + 1, cell(l.b ? text(mc.b) : tr("not run")));
+            auto* change = cell(std::isfinite(mc.change) ? QStringLiteral("%1%2%")
+                                                               .arg(mc.change >= 0 ? QStringLiteral("+") : QString())
+                                                               .arg(mc.change * 100, 0, 'f', 1)
+                                                         : QStringLiteral("–"));
+            if (mc.verdict == Verdict::Better || mc.verdict == Verdict::Worse) {
+                const bool better = mc.verdict == Verdict::Better;
                 change->setForeground(better ? kBetter : kWorse);
-                change->setToolTip(better ? tr("B is better") : tr("B is worse"));
+                change->setToolTip((better ? tr("B is better, beyond the runs' spread (±%1)")
+                                           : tr("B is worse, beyond the runs' spread (±%1)"))
+                                       .arg(metricText(mc.band)));
+            } else if (mc.verdict == Verdict::Same) {
+                change->setToolTip(tr("Within the runs' spread (±%1): the same").arg(metricText(mc.band)));
             }
+            change->setData(Qt::UserRole, verdictName(mc.verdict));
             m_table->setItem(row, 3 * i + 2, change);
         }
     }
     m_table->setHorizontalHeaderLabels(columns);
     fitColumns(m_table);
-    m_notes->setText(tr("Levels are matched by concurrency; change = (B − A) / A, green where B is better."));
+    m_notes->setText(tr("Levels are matched by concurrency and rate; change = (B − A) / A, green or red only where "
+                        "|B − A| exceeds twice the runs' combined standard error (from their requests' spread) and "
+                        "1 % of A; other changes are the same within the noise."));
 }
 
 void BenchResultView::showReferences()

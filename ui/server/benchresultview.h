@@ -18,12 +18,14 @@ namespace kf {
 class SweepChart;
 
 // What a serving-benchmark run measured, or two runs side by side: a header (server,
-// workload, status; for two runs what differs between them), the sweep chart (output tok/s
-// against the latency chosen above it), a table with a column per concurrency level and a row
-// per metric of benchMetrics() (for two runs: A, B and the change, coloured by better/worse),
-// the notes a reader needs (estimated token counts, failures with their reasons, cancelled
-// levels, missing GPU samples) and the published results that match the workload, with how
-// their figures are normalised. Shows what it is given; loads nothing.
+// workload, status, the context it ran in; for two runs what differs between them), the
+// Pareto chart (the y throughput chosen above it, per GPU by default, against per-user tok/s
+// or a latency, with the goodput frontier), a table with a column per level and a row per
+// metric of benchMetrics() (for two runs: A, B and the change, coloured only where it lies
+// outside the runs' spread: compareMetric()), the notes a reader needs (estimated token counts,
+// failures with their reasons, saturation, the server's own token count disagreeing, other
+// load, cancelled levels, missing GPU samples) and the published results that match the
+// workload, with how their figures are normalised. Shows what it is given; loads nothing.
 class BenchResultView : public QWidget
 {
     Q_OBJECT
@@ -37,6 +39,8 @@ public:
     void showMessage(const QString& message);
 
     SweepChart* chart() const { return m_chart; }
+    QComboBox* xAxis() const { return m_x; }
+    QComboBox* yAxis() const { return m_y; }
     QTableWidget* table() const { return m_table; }
     QLabel* references() const { return m_references; }
     QLabel* header() const { return m_header; }
@@ -50,7 +54,8 @@ private:
     void showReferences();
 
     QLabel* m_header;
-    QComboBox* m_latency; // an index into benchMetrics() (the ms metrics)
+    QComboBox* m_x; // a key of benchMetrics(): per-user tok/s or a latency
+    QComboBox* m_y; // a key of benchMetrics(): a throughput
     SweepChart* m_chart;
     QTableWidget* m_table;
     QLabel* m_notes;

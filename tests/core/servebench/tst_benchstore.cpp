@@ -4,6 +4,7 @@
 #include "core/servebench/benchstore.h"
 #include "core/store/database.h"
 
+#include <QDataStream>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -94,6 +95,81 @@ private Q_SLOTS:
         QVERIFY(!benchstore::decodeSamples("not compressed"));
     }
 
+    // Issue #35: the scheduled time travels (KFS2); blobs written before it (KFS1) still read.
+    void samplesOfVersion1StillRead()
+    {
+        BenchRun run = sampleRun(QStringLiteral("h"), 1.0);
+        run.levels[0].samples[1].scheduled = 0.004;
+        const auto back = benchstore::decodeSamples(benchstore::encodeSamples(run.levels[0].samples));
+        QVERIFY(back);
+        QCOMPARE(back->at(1).scheduled, 0.004);
+        QByteArray raw;
+        QDataStream out(&raw, QIODevice::WriteOnly);
+        out.setVersion(QDataStream::Qt_6_4);
+        out << quint32(0x4b465331) << quint32(1) << true << QStringLiteral("") << 0.25 << 0.05 << 0.5 << qint32(7)
+            << true << qint32(3) << true << qint32(3) << quint32(2) << float(0.1) << float(0.2);
+        const auto old = benchstore::decodeSamples(qCompress(raw));
+        QVERIFY2(old, qPrintable(old.error()));
+        QCOMPARE(old->size(), 1);
+        QCOMPARE(old->at(0).start, 0.25);
+        QCOMPARE(old->at(0).scheduled, 0.25); // none was kept: as sent
+        QCOMPARE(old->at(0).latency, 0.5);
+        QCOMPARE(old->at(0).itl.size(), 2);
+    }
+
+    // Issue #35: the context, the analysis and the new series columns are stored and read back.
+    void version2Fields()
+    {
+        BenchRun run = sampleRun(QStringLiteral("gpu9"), 1.0);
+        run.note = QStringLiteral("stopped after c=4: saturated");
+        run.context.kernelforgeVersion = QStringLiteral("9.9.9");
+        run.context.driver = QStringLiteral("580.95.05");
+        run.context.build = { { QStringLiteral("id"), 12 } };
+        run.context.otherRunning = 3;
+        run.params.slo.ttftMs = 250;
+        run.params.rates = { 2.5 };
+        run.params.burstiness = 0.5;
+        LevelResult& l = run.levels[1];
+        l.samples[2].ok = true; // every request streamed: the agreement is checked
+        l.requestRate = 2.5;
+        l.before.timeMs = 10;
+        l.before.generationTokensTotal = 100;
+        l.after.timeMs = 20;
+        l.after.generationTokensTotal = 228;
+        l.after.cachedTokensTotal = 40;
+        l.analysis = analyzeLevel(run, l);
+        run.gpu[0].smClockMhz = 1980;
+        run.gpu[0].reasons = 0x4;
+        run.gpu[0].hasReasons = true;
+        run.metrics[0].cachedTokensTotal = 77;
+        auto id = benchstore::save(run);
+        QVERIFY2(id, qPrintable(id.error()));
+        auto back = benchstore::load(id.value());
+        QVERIFY2(back, qPrintable(back.error()));
+        QCOMPARE(back->note, run.note);
+        QCOMPARE(back->context.driver, QStringLiteral("580.95.05"));
+        QCOMPARE(back->context.build.value(QStringLiteral("id")).toInt(), 12);
+        QCOMPARE(back->context.otherRunning, 3.0);
+        QCOMPARE(back->params.slo.ttftMs, 250.0);
+        QCOMPARE(back->params.rates, QList<double> { 2.5 });
+        QCOMPARE(back->params.burstiness, 0.5);
+        QCOMPARE(back->levels[1].requestRate, 2.5);
+        QCOMPARE(back->levels[1].after.generationTokensTotal, 228.0);
+        QCOMPARE(back->levels[1].after.cachedTokensTotal, 40.0);
+        QCOMPARE(back->levels[1].analysis.goodput.good, l.analysis.goodput.good);
+        QCOMPARE(back->levels[1].analysis.agreement.serverTokens, 128.0);
+        QVERIFY(!back->levels[1].analysis.agreement.agrees); // 192 streamed
+        QCOMPARE(back->gpu[0].smClockMhz, 1980.0);
+        QVERIFY(back->gpu[0].hasReasons);
+        QCOMPARE(back->gpu[0].reasons, quint64(0x4));
+        QVERIFY(!back->gpu[1].hasReasons);
+        QCOMPARE(back->metrics[0].cachedTokensTotal, 77.0);
+        // The aggregates-only listing keeps the analysis (the runs list shows goodput from it).
+        auto listed = benchstore::list(QStringLiteral("gpu9"));
+        QVERIFY(listed);
+        QCOMPARE(listed->first().levels[1].analysis.goodput.good, l.analysis.goodput.good);
+    }
+
     void saveListLoadRemove()
     {
         auto a = benchstore::save(sampleRun(QStringLiteral("gpu1"), 1.0));
@@ -137,13 +213,15 @@ private Q_SLOTS:
         auto other = benchstore::load(b.value(), false);
         QVERIFY(other);
         const RunComparison c = compareRuns(r, other.value());
-        QVERIFY(c.differences.contains(QStringLiteral("host gpu1 vs gpu2")));
+        QVERIFY(c.differences.isEmpty());                                            // the same workload,
+        QVERIFY(c.contextDifferences.contains(QStringLiteral("host gpu1 vs gpu2"))); // elsewhere
         QCOMPARE(c.levels.size(), 2);
         QVERIFY(c.levels[0].a && c.levels[0].b);
         const auto ttft = std::find_if(benchMetrics().cbegin(), benchMetrics().cend(),
             [](const BenchMetric& m) { return QByteArrayView(m.key) == "ttft_mean_ms"; });
         QVERIFY(ttft != benchMetrics().cend());
-        QVERIFY(std::abs(relativeChange(ttft->value(*c.levels[0].a), ttft->value(*c.levels[0].b)) - 1.0) < 1e-9);
+        QVERIFY(std::abs(relativeChange(ttft->value({ *c.levels[0].a, 2 }), ttft->value({ *c.levels[0].b, 2 })) - 1.0)
+            < 1e-9);
 
         QVERIFY(benchstore::remove(a.value()));
         auto gone = benchstore::load(a.value());
@@ -166,7 +244,7 @@ private Q_SLOTS:
         QSqlQuery q(store::database().value());
         QVERIFY(q.exec(QStringLiteral("SELECT version FROM schema_versions WHERE component = 'servebench'")));
         QVERIFY(q.next());
-        QCOMPARE(q.value(0).toInt(), 1);
+        QCOMPARE(q.value(0).toInt(), 2);
         // Applying again changes nothing.
         QVERIFY(benchstore::ensureSchema());
         // A database from a newer KernelForge is refused, not misread.

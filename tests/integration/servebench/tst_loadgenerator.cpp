@@ -3,6 +3,7 @@
 // The load generator against real sockets: the accuracy test (what it measures against what a
 // server with an exact token schedule really did, at concurrency 1 and 64), the three APIs'
 // token counts, cancel, timeouts and the failures a server can cause.
+#include "core/servebench/arrivals.h"
 #include "core/servebench/benchstats.h"
 #include "core/servebench/loadgenerator.h"
 #include "core/servebench/promptgenerator.h"
@@ -156,14 +157,17 @@ private Q_SLOTS:
         StreamTestServer server({ 0.0, 0.0, true });
         QVERIFY(server.start());
         LoadSpec s = spec(server.port(), ServeApi::Completions, 100, 20, 2);
-        s.requestRate = 40; // about 0.5 s for 20 arrivals
+        s.arrivals = arrivalTimes({ 40, 1 }, 20, 1); // Poisson: 20 arrivals in 0.5 s
         const LoadResult r = run(s);
         QCOMPARE(r.samples.size(), 20);
-        // Poisson arrivals: requests start at different times, in order, not all at 0.
+        // Requests start at their due times, in order, not all at 0, none before it is due.
         double last = -1;
         int distinct = 0;
-        for (const RequestSample& x : r.samples) {
+        for (int i = 0; i < r.samples.size(); ++i) {
+            const RequestSample& x = r.samples[i];
             QVERIFY(x.start >= last);
+            QCOMPARE(x.scheduled, s.arrivals[i]);
+            QVERIFY(x.start >= x.scheduled);
             distinct += x.start > last + 1e-4 ? 1 : 0;
             last = x.start;
         }

@@ -18,10 +18,12 @@
 #include "ui/server/benchresultview.h"
 #include "ui/server/serverpane.h"
 
+#include <QAbstractScrollArea>
 #include <QApplication>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -36,6 +38,24 @@ using test::shown;
 using test::showTab;
 
 namespace {
+
+// Shown without scrolling: inside the viewport of its scroll area as that stands, unscrolled,
+// and inside the window.
+bool inViewWithoutScrolling(QWidget* w)
+{
+    if (!w->isVisible())
+        return false;
+    QAbstractScrollArea* area = nullptr;
+    for (QWidget* p = w->parentWidget(); p && !area; p = p->parentWidget())
+        area = qobject_cast<QAbstractScrollArea*>(p);
+    const QRect inWindow(w->mapTo(w->window(), QPoint(0, 0)), w->size());
+    if (!w->window()->rect().contains(inWindow))
+        return false;
+    if (!area)
+        return true;
+    const QRect inView(w->mapTo(area->viewport(), QPoint(0, 0)), w->size());
+    return area->verticalScrollBar()->value() == 0 && area->viewport()->rect().contains(inView);
+}
 
 void setField(BenchPanel* panel, const char* name, int value)
 {
@@ -149,6 +169,16 @@ private Q_SLOTS:
                                                    "levels, up to ")
                                         .arg(first.id)),
             qPrintable(summary));
+        // Issue #38 (item 7): at 1440x900 the stored runs' buttons are in view, no scrolling.
+        QCOMPARE(dw.window->size(), QSize(1440, 900));
+        for (const char* name : { "compareBenchRuns", "replayBenchRun", "removeBenchRuns" })
+            QVERIFY2(inViewWithoutScrolling(shown<QPushButton>(tab, QString::fromLatin1(name))), name);
+        // Issue #35: the analysis and the context are said; the chart is per GPU against per user.
+        QVERIFY2(view->notes()->text().contains(QStringLiteral("<b>Context</b>: KernelForge")),
+            qPrintable(view->notes()->text()));
+        QVERIFY(view->notes()->text().contains(QStringLiteral("steady")));
+        QCOMPARE(view->yAxis()->currentData().toByteArray(), QByteArray("output_tok_s_per_gpu"));
+        QCOMPARE(view->xAxis()->currentData().toByteArray(), QByteArray("output_tok_s_per_user"));
         QVERIFY(dw.window->grab().save(test::screenshotPath(QStringLiteral("server-benchmark"))));
         // The README's picture of the tab (docs/images/server-benchmark.png is this one).
         QVERIFY(panel->grab().save(test::screenshotPath(QStringLiteral("benchpanel"))));
@@ -172,6 +202,23 @@ private Q_SLOTS:
         QVERIFY2(view->header()->text().contains(QStringLiteral("Same workload")), qPrintable(view->header()->text()));
         QVERIFY(dw.window->grab().save(test::screenshotPath(QStringLiteral("server-benchmark-compare"))));
 
+        // Replay the first run: its workload again, on this host's server, stored as a replay.
+        runs->clearSelection();
+        runs->topLevelItem(1)->setSelected(true);
+        QSignalSpy replayed(panel, &BenchPanel::runFinished);
+        QSignalSpy relisted(panel, &BenchPanel::runsListed);
+        auto* replay = shown<QPushButton>(tab, QStringLiteral("replayBenchRun"));
+        QVERIFY(replay->isEnabled());
+        QTest::mouseClick(replay, Qt::LeftButton);
+        QVERIFY(replayed.wait(240000));
+        const BenchRun again = replayed.first().first().value<BenchRun>();
+        QVERIFY2(again.status == QLatin1String("completed"), qPrintable(again.error));
+        QCOMPARE(again.params.replayOf, first.id);
+        QCOMPARE(again.params.concurrencies, first.params.concurrencies);
+        QCOMPARE(again.params.requests, 6);
+        QVERIFY(relisted.wait(30000));
+        QCOMPARE(panel->listedRuns().size(), 3);
+
         // Cancel while every request is in flight: none is left running on the server.
         panel->findChild<QLineEdit*>(QStringLiteral("benchConcurrency"))->setText(QStringLiteral("6"));
         setField(panel, "benchRequests", 30);
@@ -190,7 +237,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(server.aborted() >= abortedBefore + 6, 30000);
         QVERIFY(shown<QLabel>(tab, QStringLiteral("benchState"))->text().startsWith(QStringLiteral("Cancelled")));
         QVERIFY(!cancel->isEnabled());
-        QTRY_COMPARE_WITH_TIMEOUT(panel->listedRuns().size(), 3, 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(panel->listedRuns().size(), 4, 30000);
 
         // Remove the cancelled run: gone from the list and the history.
         QString question;
@@ -204,7 +251,7 @@ private Q_SLOTS:
         QTest::mouseClick(shown<QPushButton>(tab, QStringLiteral("removeBenchRuns")), Qt::LeftButton);
         QVERIFY(question.contains(QString::number(cancelled.id)));
         QVERIFY(listed.wait(30000));
-        QCOMPARE(panel->listedRuns(), (QList<qint64> { second.id, first.id }));
+        QCOMPARE(panel->listedRuns(), (QList<qint64> { again.id, second.id, first.id }));
         QVERIFY(!benchstore::load(cancelled.id, false));
     }
 

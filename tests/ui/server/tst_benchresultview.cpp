@@ -2,7 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // What the Benchmark tab's result view says about a run the server counted no tokens for and
 // whose requests partly failed: estimated figures are marked, failures carry their reasons,
-// and a published result of another workload is not shown next to it.
+// and a published result of another workload is not shown next to it. Issue #38 (item 7): two
+// runs compared colour a change only beyond the runs' spread, not +0.3 % of noise.
 #include "core/servebench/benchstats.h"
 #include "ui/chart/sweepchart.h"
 #include "ui/server/benchresultview.h"
@@ -68,6 +69,35 @@ class TestBenchResultView : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void comparisonColoursOnlyBeyondTheSpread()
+    {
+        BenchResultView view;
+        view.resize(1200, 700);
+        view.show();
+        BenchRun a = run();
+        a.id = 1;
+        BenchRun b = run();
+        b.id = 2;
+        for (LevelResult& l : b.levels)
+            l.stats.outputThroughput *= 1.003; // +0.3 %: noise
+        b.levels[1].stats.ttft.mean *= 3;      // TTFT mean three times as long: worse
+        view.showComparison(a, b);
+        QTableWidget* t = view.table();
+        const int out = rowOf(t, QStringLiteral("output tok/s"));
+        const int ttft = rowOf(t, QStringLiteral("TTFT mean (ms)"));
+        QVERIFY(out >= 0 && ttft >= 0);
+        QCOMPARE(t->horizontalHeaderItem(2)->text(), QStringLiteral("change"));
+        QTableWidgetItem* noise = t->item(out, 2);
+        QCOMPARE(noise->text(), QStringLiteral("+0.3%"));
+        QCOMPARE(noise->data(Qt::UserRole).toString(), QStringLiteral("same"));
+        QCOMPARE(noise->foreground().color(), t->item(out, 0)->foreground().color()); // not green
+        QVERIFY(noise->toolTip().startsWith(QStringLiteral("Within the runs' spread")));
+        QTableWidgetItem* worse = t->item(ttft, 5); // c=2's change
+        QCOMPARE(worse->data(Qt::UserRole).toString(), QStringLiteral("worse"));
+        QCOMPARE(worse->foreground().color(), QColor(0xd6, 0x27, 0x28));
+        QVERIFY(view.header()->text().contains(QStringLiteral("Same workload")));
+    }
+
     void estimatedAndFailedAreSaid()
     {
         BenchResultView view;
@@ -100,7 +130,7 @@ private Q_SLOTS:
         QVERIFY(failed >= 0);
         QCOMPARE(t->item(failed, 1)->text(), QStringLiteral("1"));
         QCOMPARE(t->item(failed, 1)->toolTip(), QStringLiteral("1 × HTTP 500"));
-        QVERIFY(view.notes()->text().contains(QStringLiteral("1 of 3 requests failed at concurrency 2: 1 × HTTP 500")));
+        QVERIFY(view.notes()->text().contains(QStringLiteral("1 of 3 requests failed at c=2: 1 × HTTP 500")));
         QCOMPARE(t->item(0, 1)->text(), QStringLiteral("2 / 3"));
         // Estimated levels are still drawn (hollow), one point each.
         QCOMPARE(view.chart()->pointCount(), 2);
