@@ -60,8 +60,8 @@ private Q_SLOTS:
         QCOMPARE(f.os, QStringLiteral("Ubuntu 24.04.3 LTS"));
         QCOMPARE(f.kernel, QStringLiteral("6.18.44-fc-v657-gpu"));
         QCOMPARE(f.cpuCount, 16);
-        QCOMPARE(f.memTotalKiB, 131981020.0);
-        QCOMPARE(f.memAvailableKiB, 131506544.0);
+        QCOMPARE(f.memory.memTotalKiB, 131981020.0);
+        QCOMPARE(f.memory.memAvailableKiB, 131506544.0);
         QCOMPARE(f.diskHomeTotalKiB, 264212084.0);
         QCOMPARE(f.diskHomeAvailableKiB, 67091236.0);
         QCOMPARE(f.gpus.size(), 1);
@@ -272,8 +272,8 @@ private Q_SLOTS:
         QVERIFY(f.complete);
         QCOMPARE(f.kernel, QSysInfo::kernelVersion());
         QCOMPARE(f.cpuCount, int(::sysconf(_SC_NPROCESSORS_ONLN)));
-        QCOMPARE(f.memTotalKiB, double(meminfoKiB("MemTotal:")));
-        QVERIFY(f.memAvailableKiB > 0);
+        QCOMPARE(f.memory.memTotalKiB, double(meminfoKiB("MemTotal:")));
+        QVERIFY(f.memory.memAvailableKiB > 0);
         QVERIFY(f.diskHomeTotalKiB > 0);
         QVERIFY(f.diskHomeAvailableKiB >= 0);
         QVERIFY(!f.os.isEmpty());
@@ -378,7 +378,7 @@ private Q_SLOTS:
         QCOMPARE(r->project.exportedCMakeVariables, QStringList { "SGL_KERNEL_COMPILE_THREADS=8" });
         QVERIFY(r->project.diskAvailableKiB > 0); // of the nearest existing parent
         QCOMPARE(r->homeDir, QDir::homePath());   // the card's facts are all there too
-        QVERIFY(r->memAvailableKiB > 0);
+        QVERIFY(r->memory.memAvailableKiB > 0);
 
         probe.workingDirectory = dir.filePath(QStringLiteral("missing"));
         const auto missing = collectServerFacts(local, 120000, probe);
