@@ -314,6 +314,11 @@ Result<DeployRecipe> parseDeployRecipe(const QByteArray& yaml, const QString& so
             s.profile.nvccThreads = integer(b, "nvcc_threads", where, 0);
             s.profile.nvccThreadsDefine = scalar(b, "nvcc_threads_define", where);
             s.profile.buildDir = scalar(b, "build_dir", where);
+            if (const QString gate = scalar(b, "memory_gate", where); !gate.isEmpty()) {
+                if (gate != QLatin1String("true") && gate != QLatin1String("false"))
+                    fail(QStringLiteral("build.memory_gate"), QStringLiteral("true or false, not '%1'").arg(gate));
+                s.profile.memoryGate = gate == QLatin1String("true");
+            }
             s.envNames = list(b, "env", where);
             for (const QString& name : std::as_const(s.envNames))
                 if (!isShellName(name))
@@ -425,6 +430,8 @@ QByteArray serializeDeployRecipe(const DeployRecipe& r)
         e << YAML::Key << "nvcc_threads" << YAML::Value << p.nvccThreads;
         e << YAML::Key << "nvcc_threads_define" << YAML::Value << u8(p.nvccThreadsDefine);
         e << YAML::Key << "build_dir" << YAML::Value << u8(p.buildDir);
+        if (!p.memoryGate)
+            e << YAML::Key << "memory_gate" << YAML::Value << false;
         emitList(e, "env", r.build->envNames);
         e << YAML::EndMap;
     }

@@ -42,6 +42,7 @@
 //     nvcc_threads: 1
 //     nvcc_threads_define: SGL_KERNEL_COMPILE_THREADS
 //     build_dir: build
+//     memory_gate: false                    # only when the build went without the memory gate
 //     env: [HF_TOKEN]                       # ... with environment NAMES only: a value is refused
 //   verify:                                 # what the verification found (timeline/verification.h)
 //     import: ok | fails

@@ -57,6 +57,7 @@ BuildProfile profileFromSpec(const QJsonObject& spec)
     p.nvccThreads = spec.value(QStringLiteral("nvcc_threads")).toInt();
     p.nvccThreadsDefine = spec.value(QStringLiteral("nvcc_threads_define")).toString();
     p.buildDir = spec.value(QStringLiteral("build_dir")).toString();
+    p.memoryGate = spec.value(QStringLiteral("memory_gate")).toBool(true);
     return p;
 }
 

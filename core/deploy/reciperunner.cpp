@@ -337,7 +337,7 @@ void RecipeRunner::runBuild()
         return;
     }
     m_buildProfile = profile.value();
-    JobSpec spec = m_buildProfile.toJobSpec();
+    JobSpec spec = buildhistory::seededJobSpec(m_buildProfile, m_host);
     spec.root = m_options.jobRoot;
     auto transport = m_transport;
     m_requests.track(

@@ -3,6 +3,7 @@
 #include "core/fleet/buildstartstep.h"
 
 #include "core/jobs/remotejob.h"
+#include "core/remotebuild/buildhistory.h"
 
 namespace kf::fleet {
 
@@ -12,7 +13,7 @@ BuildStartStep::BuildStartStep(BuildProfile profile)
 
 StepResult BuildStartStep::run(Transport& transport, const StepContext& ctx)
 {
-    const auto job = RemoteJob::start(transport, m_profile.toJobSpec());
+    const auto job = RemoteJob::start(transport, buildhistory::seededJobSpec(m_profile, transport.describe()));
     if (!job) {
         ctx.log(QStringLiteral("build start failed: ") + job.error());
         return { HostRunState::Failed, job.error() };

@@ -49,7 +49,7 @@ bool isValidJobFileName(const QString& name)
         QStringLiteral("name"), QStringLiteral("run"), QStringLiteral("pid"), QStringLiteral("pid.tmp"),
         QStringLiteral("pgid"), QStringLiteral("sid"), QStringLiteral("log"), QStringLiteral("started"),
         QStringLiteral("ended"), QStringLiteral("rc"), QStringLiteral("rc.tmp"), QStringLiteral("cancelled"),
-        QStringLiteral("cgroup"), QStringLiteral("memview.start") };
+        QStringLiteral("cgroup"), QStringLiteral("memview.start"), QStringLiteral("memview.end") };
     return re.match(name).hasMatch() && !own.contains(name);
 }
 
@@ -69,7 +69,10 @@ kfenv=$(cat "$d/env" 2>/dev/null); rm -f "$d/env"
 trap 'touch "$d/cancelled"' TERM INT HUP
 pg=$(ps -o pgid= -p $$ 2>/dev/null | tr -d ' ')
 echo "${pg:-$$}" > "$d/pgid"
+# The job's memory cgroup and its memory at the start and the end (kf_memview, core/hosts/memoryview.h):
+# the OOM kills in between are the job's.
 cat /proc/self/cgroup > "$d/cgroup" 2>/dev/null
+kf_memview "" "$d/cgroup" > "$d/memview.start" 2>/dev/null
 # ninja starts every command in a process group of its own, so cancel also needs the session.
 sid=$(ps -o sid= -p $$ 2>/dev/null | tr -d ' ')
 [ "$sid" = "$$" ] && echo "$sid" > "$d/sid"
@@ -82,6 +85,7 @@ case "$wd" in "~") wd="$HOME" ;; "~/"*) wd="$HOME/${wd#??}" ;; "") wd="$HOME" ;;
 KF_JOB_DIR=$d; export KF_JOB_DIR
 ( eval "$kfenv" && cd "$wd" && { [ ! -f "$d/prelude" ] || . "$d/prelude"; } && exec /bin/sh "$d/cmd" ) < /dev/null
 rc=$?
+kf_memview "" "$d/cgroup" > "$d/memview.end" 2>/dev/null
 date +%s > "$d/ended"
 echo "$rc" > "$d/rc.tmp" && mv -f "$d/rc.tmp" "$d/rc"
 )RUN";
@@ -110,7 +114,8 @@ CommandSpec startCommand(const JobSpec& spec, const QString& id)
         if (!f.data.isEmpty() && !f.data.endsWith('\n'))
             c.stdinData += '\n';
     }
-    c.arguments = { spec.command, spec.workingDirectory, spec.name, QString::fromLatin1(kRunner) };
+    c.arguments = { spec.command, spec.workingDirectory, spec.name,
+        QString::fromUtf8(memoryViewFunction()) + QString::fromLatin1(kRunner) };
     QString& s = c.command;
     s += QStringLiteral("set -e\numask 077\nd=") + rootOf(spec.root) + QStringLiteral("/") + shellQuote(id)
         + QLatin1Char('\n');
@@ -126,9 +131,6 @@ CommandSpec startCommand(const JobSpec& spec, const QString& id)
                 s += QStringLiteral("chmod 700 \"$d\"/") + shellQuote(f.name) + QLatin1Char('\n');
     }
     s += QStringLiteral("umask 022\n");
-    // The memory the job starts with: its cgroup's OOM kills are counted from here (buildmemory.h).
-    s += QString::fromUtf8(memoryViewFunction())
-        + QStringLiteral("kf_memview \"\" /proc/self/cgroup > \"$d/memview.start\" 2>/dev/null || true\n");
     s += QStringLiteral("printf '%s\\n' \"$1\" > \"$d/cmd\"\n");
     s += QStringLiteral("printf '%s' \"$2\" > \"$d/workdir\"\n");
     s += QStringLiteral("printf '%s' \"$3\" > \"$d/name\"\n");

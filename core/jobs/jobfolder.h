@@ -31,8 +31,8 @@
 //   rc        exit status (128+N for signal N); written last, atomically (rc.tmp + mv)
 //   cancelled present when the job was cancelled
 //   cgroup    the runner's /proc/self/cgroup: the job's memory cgroup (core/hosts/memoryview.h)
-//   memview.start  the memory view when the job started (core/hosts/memoryview.h: its cgroup's
-//             oom_kill count then)
+//   memview.start, memview.end  the memory view of that cgroup when the command started and
+//             ended (core/hosts/memoryview.h): the OOM kills in between are the job's
 //   prelude   optional (JobSpec::files): sh the runner sources in the working directory, after the
 //             environment and before the command (the memory gate sets its variables there)
 //   <other>   JobSpec::files: files the job brings (the memory gate's launcher and seed)

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/remotebuild/buildprofile.h"
 
+#include "core/remotebuild/memorygate.h"
 #include "core/remotebuild/progressparser.h"
 #include "core/store/paths.h"
 #include "core/util/shellquote.h"
@@ -60,6 +61,18 @@ int count(const YAML::Node& n, const char* key)
     return i;
 }
 
+// true or false; absent is the default.
+bool flag(const YAML::Node& n, const char* key, bool absent)
+{
+    const YAML::Node d = n[key];
+    if (!d || d.IsNull())
+        return absent;
+    const QString v = d.IsScalar() ? scalarText(d) : QString();
+    if (v != QLatin1String("true") && v != QLatin1String("false"))
+        throw FieldError { lineOf(d), QStringLiteral("%1 must be true or false").arg(QLatin1String(key)) };
+    return v == QLatin1String("true");
+}
+
 bool isIdentifier(const QString& s)
 {
     static const QRegularExpression re(QRegularExpression::anchoredPattern(QStringLiteral("[A-Za-z_][A-Za-z0-9_]*")));
@@ -73,7 +86,7 @@ BuildProfile parseProfile(const YAML::Node& n, int index)
     static const QStringList known { QStringLiteral("name"), QStringLiteral("description"),
         QStringLiteral("working_dir"), QStringLiteral("command"), QStringLiteral("env"), QStringLiteral("cmake_args"),
         QStringLiteral("max_jobs"), QStringLiteral("nvcc_threads"), QStringLiteral("nvcc_threads_define"),
-        QStringLiteral("build_dir"), QStringLiteral("demo") };
+        QStringLiteral("build_dir"), QStringLiteral("memory_gate"), QStringLiteral("demo") };
     for (const auto& kv : n) {
         const QString key = kv.first.IsScalar() ? scalarText(kv.first) : QString();
         if (!known.contains(key))
@@ -97,12 +110,8 @@ BuildProfile parseProfile(const YAML::Node& n, int index)
         throw FieldError { lineOf(n["nvcc_threads_define"]),
             QStringLiteral("nvcc_threads_define must be a CMake variable name, not '%1'").arg(p.nvccThreadsDefine) };
     p.buildDir = str(n, "build_dir");
-    if (const YAML::Node d = n["demo"]; d && !d.IsNull()) {
-        const QString v = d.IsScalar() ? scalarText(d) : QString();
-        if (v != QLatin1String("true") && v != QLatin1String("false"))
-            throw FieldError { lineOf(d), QStringLiteral("demo must be true or false") };
-        p.demo = v == QLatin1String("true");
-    }
+    p.memoryGate = flag(n, "memory_gate", true);
+    p.demo = flag(n, "demo", false);
     if (const YAML::Node e = n["env"]; e && !e.IsNull()) {
         if (!e.IsMap())
             throw FieldError { lineOf(e), QStringLiteral("env must be a map of NAME: value") };
@@ -154,7 +163,7 @@ QString BuildProfile::cmakeArgsValue() const
     return args.join(QLatin1Char(' '));
 }
 
-JobSpec BuildProfile::toJobSpec() const
+JobSpec BuildProfile::toJobSpec(const QList<UnitPeak>& learnedPeaks) const
 {
     JobSpec spec;
     spec.name = name;
@@ -173,6 +182,8 @@ JobSpec BuildProfile::toJobSpec() const
     spec.env.insert(QStringLiteral("NINJA_STATUS"), QString::fromLatin1(kNinjaStatusFormat));
     if (!buildDir.isEmpty())
         spec.env.insert(QStringLiteral("KF_BUILD_DIR"), buildDir);
+    if (memoryGate)
+        memorygate::install(spec, learnedPeaks);
     return spec;
 }
 
@@ -269,6 +280,8 @@ QByteArray serializeBuildProfiles(const QList<BuildProfile>& profiles)
             e << YAML::Key << "nvcc_threads_define" << YAML::Value << u8(p.nvccThreadsDefine);
         if (!p.buildDir.isEmpty())
             e << YAML::Key << "build_dir" << YAML::Value << u8(p.buildDir);
+        if (!p.memoryGate)
+            e << YAML::Key << "memory_gate" << YAML::Value << false;
         if (p.demo)
             e << YAML::Key << "demo" << YAML::Value << true;
         e << YAML::EndMap;

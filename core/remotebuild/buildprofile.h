@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/jobs/jobfolder.h"
+#include "core/remotebuild/unitpeak.h"
 #include "core/util/result.h"
 
 #include <QByteArray>
@@ -26,6 +27,8 @@
 //       nvcc_threads: 1                      # per nvcc process
 //       nvcc_threads_define: SGL_KERNEL_COMPILE_THREADS  # -D<that>=N; empty: NVCC_APPEND_FLAGS=--threads N
 //       build_dir: build                     # relative to working_dir; holds .ninja_log
+//       memory_gate: false                   # default true: each compile waits until its memory fits
+//                                            # (core/remotebuild/memorygate.h); false turns the gate off
 //       demo: true                           # preselected in the Build pane when the host is the demo server
 // Every field is checked: an unknown key, a missing name or command, a count that is not a
 // whole number from 1 to 4096, a bad env name or a wrong type is an error naming its YAML line.
@@ -43,6 +46,7 @@ struct BuildProfile
     int nvccThreads = 0; // 0: leave unset
     QString nvccThreadsDefine;
     QString buildDir;
+    bool memoryGate = true; // compiles go through the memory gate (memorygate.h)
     bool demo = false;
     bool builtIn = false;
     bool operator==(const BuildProfile&) const = default;
@@ -52,8 +56,10 @@ struct BuildProfile
     QString ninjaLogPath() const { return buildPath() + QStringLiteral("/.ninja_log"); }
     // The CMAKE_ARGS value, with the nvcc threads define added when configured.
     QString cmakeArgsValue() const;
-    // The job to start: env + CMAKE_ARGS + MAX_JOBS + NINJA_STATUS (our parseable format) + KF_BUILD_DIR.
-    JobSpec toJobSpec() const;
+    // The job to start: env + CMAKE_ARGS + MAX_JOBS + NINJA_STATUS (our parseable format) + KF_BUILD_DIR,
+    // and with memoryGate the gate (memorygate::install) seeded with the peaks learned from
+    // earlier runs of this profile (buildhistory::learnedPeaks).
+    JobSpec toJobSpec(const QList<UnitPeak>& learnedPeaks = {}) const;
 };
 
 // Names that sgl-kernel / CMake only read as -D definitions. Exported as environment

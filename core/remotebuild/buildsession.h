@@ -5,6 +5,7 @@
 #include "core/jobs/remotejob.h"
 #include "core/remotebuild/buildhistory.h"
 #include "core/remotebuild/buildloganalyzer.h"
+#include "core/remotebuild/buildmemory.h"
 #include "core/remotebuild/buildprofile.h"
 #include "core/remotebuild/etaestimator.h"
 #include "core/util/jobtracker.h"
@@ -30,19 +31,10 @@ struct BuildProgress
     QString description;
 };
 
-struct MemorySample
-{
-    qint64 timeMs = 0; // ms since epoch (client clock)
-    qint64 availableKb = 0;
-    qint64 totalKb = 0;
-};
-
-// "MemTotal: N kB" / "MemAvailable: N kB" lines of /proc/meminfo.
-MemorySample parseMemInfo(QByteArrayView text);
-
 // One build followed end to end: the job's log (RemoteJob), progress and ETA, diagnostics,
-// the server's memory every few seconds, and the history row. Used by the Build pane and
-// `kernelforge-cli build attach`. Lives in a thread with an event loop.
+// the memory the build may use and its memory gate every few seconds (buildmemory.h), and the
+// history row with, at the end, the peaks the gate learned (buildhistory::saveLearnedPeaks).
+// Used by the Build pane and `kernelforge-cli build attach`. Lives in a thread with an event loop.
 class BuildSession : public QObject
 {
     Q_OBJECT
@@ -63,6 +55,7 @@ public:
     const QString& jobId() const { return m_jobId; }
     const BuildProgress& progress() const { return m_progress; }
     const QList<Diagnostic>& diagnostics() const { return m_diagnostics; }
+    const GateStatus& gateStatus() const { return m_gate; }
     qint64 peakUsedKb() const { return m_peakUsedKb; }
     RemoteJob* job() const { return m_job.get(); }
 
@@ -71,6 +64,8 @@ Q_SIGNALS:
     void progressChanged(const kf::BuildProgress& progress);
     void diagnosticFound(const kf::Diagnostic& diagnostic);
     void memorySampled(const kf::MemorySample& sample);
+    // What the memory gate is doing (each look that found its ledger changed).
+    void gateStatusChanged(const kf::GateStatus& status);
     void streamInterrupted(const QString& reason);
     void streamResumed(qint64 offset);
     void finished(const kf::JobInfo& info);
@@ -83,6 +78,9 @@ private:
     void onLog(qint64 offset, const QByteArray& data);
     void apply(const BuildLogEvents& ev);
     void pollMemory();
+    void applyMemory(const BuildMemoryPoll& poll);
+    // The last look at memory and the gate's measurements (learned peaks saved), then finished().
+    void finish(const JobInfo& info);
     void saveHistory(bool final, const JobInfo* info = nullptr);
 
     std::shared_ptr<Transport> m_transport;
@@ -101,6 +99,8 @@ private:
     BuildRecord m_record;
     std::optional<BuildRecord> m_previous; // this profile's run before this one on this host
     qint64 m_peakUsedKb = 0;
+    qint64 m_oomKillsSeen = 0; // the job cgroup's OOM kills already reported
+    GateStatus m_gate;
     int m_memInterval = 3000;
     bool m_recordHistory = true;
     bool m_historyDirty = false;
@@ -111,4 +111,3 @@ private:
 } // namespace kf
 
 Q_DECLARE_METATYPE(kf::BuildProgress)
-Q_DECLARE_METATYPE(kf::MemorySample)

@@ -4,6 +4,7 @@
 
 #include "core/jobs/remotejob.h"
 #include "core/log/logging.h"
+#include "core/remotebuild/memorygate.h"
 #include "core/timeline/producers.h"
 
 #include <algorithm>
@@ -139,6 +140,8 @@ Result<JobInfo> launchServer(
     spec.name = serverJobName(profile.port);
     spec.command = profile.command();
     spec.root = root;
+    if (profile.memoryGate)
+        memorygate::install(spec, {});
     auto started = RemoteJob::start(transport, spec);
     if (started) {
         log::monitor()->info("launched server job {} on {} port {}", started->id, transport.describe(), profile.port);

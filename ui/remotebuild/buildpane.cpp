@@ -16,6 +16,7 @@
 #include "ui/common/preferences.h"
 #include "ui/logview/logview.h"
 #include "ui/remotebuild/buildchart.h"
+#include "ui/remotebuild/memorygateview.h"
 #include "ui/remotebuild/remotefileviewer.h"
 #include "ui/remotebuild/verifyview.h"
 
@@ -130,6 +131,7 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
     , m_checks(makeTree(this, { tr("Result"), tr("Check"), tr("Found"), tr("Fix") }))
     , m_side(new QTabWidget(this))
     , m_verify(new VerifyView(this))
+    , m_gate(new MemoryGateView(this))
     , m_log(new LogView(this))
 {
     m_profiles->setObjectName(QStringLiteral("profilePicker"));
@@ -198,6 +200,7 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
     m_side->addTab(m_slowest, tr("Slowest units"));
     m_side->addTab(withDetail(m_checks, QStringLiteral("preflightDetail")), tr("Preflight"));
     m_side->addTab(m_verify, tr("Verification"));
+    m_side->addTab(m_gate, tr("Memory gate"));
     m_side->setObjectName(QStringLiteral("buildTabs"));
 
     auto* upper = new QSplitter(Qt::Horizontal, this);
@@ -514,7 +517,7 @@ void BuildPane::startBuild()
     BuildProfile p = currentProfile();
     if (!m_failedChecks.isEmpty() && m_preflightProfile == p.name && !confirmOverFailedPreflight())
         return;
-    JobSpec spec = p.toJobSpec();
+    JobSpec spec = buildhistory::seededJobSpec(p, m_host->transport()->describe());
     spec.root = m_jobRoot;
     if (!m_secretValue->text().isEmpty()) {
         const QString name = m_secretName->text().trimmed().isEmpty() ? m_secretName->placeholderText()
@@ -607,6 +610,7 @@ void BuildPane::attachJob(const QString& jobId)
         m_session->setProfile(currentProfile());
     m_diags->clear();
     m_chart->clear();
+    m_gate->clear();
     m_slowest->clear();
     m_compare->clear();
     m_bar->setRange(0, 1);
@@ -632,6 +636,7 @@ void BuildPane::attachJob(const QString& jobId)
     connect(m_session.get(), &BuildSession::progressChanged, this, &BuildPane::onProgress);
     connect(m_session.get(), &BuildSession::diagnosticFound, this, &BuildPane::onDiagnostic);
     connect(m_session.get(), &BuildSession::memorySampled, m_chart, &BuildChart::addMemory);
+    connect(m_session.get(), &BuildSession::gateStatusChanged, m_gate, &MemoryGateView::setStatus);
     connect(m_session.get(), &BuildSession::finished, this, &BuildPane::onFinished);
     connect(m_session.get(), &BuildSession::previousRunKnown, this, [this](const BuildRecord&, const QString& text) {
         m_compare->setText(tr("Compared with the previous run: %1").arg(text));

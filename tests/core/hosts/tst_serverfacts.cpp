@@ -80,6 +80,19 @@ private Q_SLOTS:
         QVERIFY(f.extra.isEmpty());
         QCOMPARE(row(f, QStringLiteral("GPUs")), QStringLiteral("0: NVIDIA H200 (sm 9.0, 143771 MiB)"));
         QCOMPARE(row(f, QStringLiteral("RAM")), QStringLiteral("125.9 GiB total, 125.4 GiB available"));
+        // Inside a memory cgroup (a real capture): what is usable and where the limit is.
+        const ServerFacts g = test::factsFixture(QStringLiteral("debian12-cgroup-v1.txt"));
+        QCOMPARE(g.memory.cgroupVersion, 1);
+        QCOMPARE(g.memory.limitKiB(), 2.0 * 1024 * 1024);
+        QCOMPARE(g.memory.availableKiB(), 2.0 * 1024 * 1024 - (655360 - 4096) / 1024.0);
+        QCOMPARE(g.memory.kernelOomKills, 1.0);
+        QVERIFY(g.extra.isEmpty());
+        QCOMPARE(row(g, QStringLiteral("RAM")),
+            QStringLiteral("23.5 GiB total, 19.2 GiB available; 2.0 GiB usable under cgroup v1 /kf-facts-capture "
+                           "(limit 2.0 GiB)"));
+        const QJsonObject j = g.toJson();
+        QCOMPARE(j.value(QStringLiteral("memoryLimitKiB")).toDouble(), 2.0 * 1024 * 1024);
+        QCOMPARE(j.value(QStringLiteral("cgroup")).toString(), QStringLiteral("/kf-facts-capture"));
         QCOMPARE(row(f, QStringLiteral("SGLang")), QStringLiteral("not found"));
     }
 
