@@ -20,6 +20,7 @@
 #include <QCoreApplication>
 #include <QEventLoop>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -33,10 +34,12 @@ void usage(QTextStream& s)
 {
     s << "Usage: kernelforge-cli build SUBCOMMAND [OPTIONS] (--local | [ssh options] user@host)\n\n"
       << "  start (--profile NAME | --command CMD) [--dir DIR] [--env K=V]... [--env-file FILE] [--name LABEL]\n"
-      << "        [--cmake-arg -DX=Y]... [--max-jobs N]\n"
+      << "        [--cmake-arg -DX=Y]... [--max-jobs N] [--no-memory-gate]\n"
       << "                                   start a detached build; prints the job id. Environment values never\n"
       << "                                   reach the server's command line; --env shows them in this machine's\n"
-      << "                                   ps, --env-file (K=V lines, # comments) does not: use it for tokens\n"
+      << "                                   ps, --env-file (K=V lines, # comments) does not: use it for tokens.\n"
+      << "                                   Compiles wait until their memory fits (the memory gate, seeded with\n"
+      << "                                   the peaks earlier runs learned); --no-memory-gate turns it off\n"
       << "  attach JOB [--from OFFSET] [--profile NAME]\n"
       << "                                   stream progress and log; exits with the build's exit status\n"
       << "  status JOB                       state, exit status, log size\n"
@@ -69,6 +72,28 @@ QJsonObject jobJson(const JobInfo& j)
         { QStringLiteral("ended"), j.ended.isValid() ? j.ended.toString(Qt::ISODate) : QString() },
         { QStringLiteral("log_bytes"), j.logSize }, { QStringLiteral("cancelled"), j.cancelled },
         { QStringLiteral("command"), j.command }, { QStringLiteral("dir"), j.workingDirectory } };
+}
+
+QJsonArray unitsJson(const QList<GateUnit>& units)
+{
+    QJsonArray a;
+    for (const GateUnit& u : units)
+        a.append(QJsonObject { { QStringLiteral("unit"), u.unit }, { QStringLiteral("kind"), u.kind },
+            { QStringLiteral("expected_kb"), u.expectedKb }, { QStringLiteral("rss_kb"), u.rssKb },
+            { QStringLiteral("peak_kb"), u.peakKb }, { QStringLiteral("alone"), u.exclusive },
+            { QStringLiteral("wall_ms"), u.wallMs }, { QStringLiteral("status"), u.status } });
+    return a;
+}
+
+// The memory gate's ledger as one event: counts, the memory it works within, its units.
+QJsonObject gateJson(const GateStatus& g)
+{
+    return { { QStringLiteral("event"), QStringLiteral("gate") }, { QStringLiteral("done"), g.done },
+        { QStringLiteral("retried"), g.retried }, { QStringLiteral("failed"), g.failed },
+        { QStringLiteral("limit_kb"), g.limitKb }, { QStringLiteral("available_kb"), g.availableKb },
+        { QStringLiteral("reserve_kb"), g.reserveKb }, { QStringLiteral("limit"), g.source },
+        { QStringLiteral("running"), unitsJson(g.running) }, { QStringLiteral("waiting"), unitsJson(g.waiting) },
+        { QStringLiteral("recent"), unitsJson(g.recent) } };
 }
 
 QString formatSeconds(double s)
@@ -146,7 +171,13 @@ int attach(const cli::Target& target, const QString& id, qint64 from, bool json,
     QObject::connect(&session, &BuildSession::memorySampled, &loop, [&](const MemorySample& m) {
         if (json)
             printJson({ { QStringLiteral("event"), QStringLiteral("memory") },
-                { QStringLiteral("available_kb"), m.availableKb }, { QStringLiteral("total_kb"), m.totalKb } });
+                { QStringLiteral("available_kb"), m.availableKb }, { QStringLiteral("total_kb"), m.totalKb },
+                { QStringLiteral("limit"), m.source }, { QStringLiteral("cgroup"), m.cgroup },
+                { QStringLiteral("oom_kills"), m.oomKills >= 0 ? QJsonValue(m.oomKills) : QJsonValue() } });
+    });
+    QObject::connect(&session, &BuildSession::gateStatusChanged, &loop, [&](const GateStatus& g) {
+        if (json)
+            printJson(gateJson(g));
     });
     QObject::connect(&session, &BuildSession::streamInterrupted, &loop, [&](const QString& why) {
         if (json)
@@ -217,6 +248,7 @@ struct BuildArgs
     QString dir;
     QString name;
     int maxJobs = -1; // -1: not given (0 unsets the profile's)
+    bool noMemoryGate = false;
     qint64 from = 0;
     QMap<QString, QString> env;
     QStringList cmakeArgs;
@@ -247,6 +279,8 @@ int startBuild(const Call& c)
         p.name = a.name;
     if (a.maxJobs >= 0)
         p.maxJobs = a.maxJobs;
+    if (a.noMemoryGate)
+        p.memoryGate = false;
     for (auto it = a.env.cbegin(); it != a.env.cend(); ++it)
         p.env.insert(it.key(), it.value());
     p.cmakeArgs << a.cmakeArgs;
@@ -399,6 +433,7 @@ void startFlags(cli::FlagTable& t, BuildArgs& a)
         .addPath("--dir", &a.dir)
         .add("--name", &a.name)
         .add("--max-jobs", &a.maxJobs, 0, "a number of jobs")
+        .add("--no-memory-gate", &a.noMemoryGate)
         .add("--cmake-arg", &a.cmakeArgs)
         .add("--env",
             [&a](const QString& v) -> Result<void> {

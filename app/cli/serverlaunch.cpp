@@ -21,7 +21,8 @@ void usage(QTextStream& s)
 {
     s << "Usage: kernelforge-cli server launch [-p PORT] [-i KEY] [-J JUMP] [--known-hosts FILE] [--accept-new]\n"
       << "                                     [USER@]HOST (--model PATH | --demo) [--tp N] [--port 30000]\n"
-      << "                                     [--python python] [--no-metrics] [--force] [-- EXTRA ARGS...]\n"
+      << "                                     [--python python] [--no-metrics] [--memory-gate] [--force]\n"
+      << "                                     [-- EXTRA ARGS...]\n"
       << "       kernelforge-cli server launch --local ...\n"
       << "\n"
       << "Starts python -m sglang.launch_server (--demo: the demo host's sglang-demo-server) as a detached\n"
@@ -32,6 +33,8 @@ void usage(QTextStream& s)
       << "does not import or a library has no kernel image for a GPU, or when a GPU the server would use\n"
       << "(--tp, --dp, --base-gpu-id, --gpu-id-step) already runs another server KernelForge started or holds\n"
       << "memory of any process: such a server fails only after loading its model. --force launches anyway.\n"
+      << "--memory-gate puts the memory gate in front of the server's JIT compiles (flashinfer, DeepGEMM,\n"
+      << "torch extensions): each waits until its memory fits, as a build's compiles do.\n"
       << "Exit status: 0 launched; 1 refused or failed; 2 on bad usage; 255 when the connection failed.\n";
     s.flush();
 }
@@ -136,6 +139,7 @@ int runServerLaunch(const QStringList& argv)
         .add("--tp", &profile.tp, 1, "a TP size of 1 or more")
         .add("--python", &profile.python)
         .add("--no-metrics", &noMetrics)
+        .add("--memory-gate", &profile.memoryGate)
         .add("--force", &force)
         .add("--port", [&profile](const QString& v) -> Result<void> {
             const auto p = parsePort(v);

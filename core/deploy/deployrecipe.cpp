@@ -321,6 +321,7 @@ Result<DeployRecipe> parseDeployRecipe(const QByteArray& yaml, const QString& so
             s.profile.buildDir = scalar(b, "build_dir", where);
             s.profile.kernelTree = boolean(b, "kernel_tree", where, false);
             s.profile.ccache = boolean(b, "ccache", where, false);
+            s.profile.memoryGate = boolean(b, "memory_gate", where, true);
             s.envNames = list(b, "env", where);
             for (const QString& name : std::as_const(s.envNames))
                 if (!isShellName(name))
@@ -451,6 +452,8 @@ QByteArray serializeDeployRecipe(const DeployRecipe& r)
             e << YAML::Key << "kernel_tree" << YAML::Value << true;
         if (p.ccache)
             e << YAML::Key << "ccache" << YAML::Value << true;
+        if (!p.memoryGate)
+            e << YAML::Key << "memory_gate" << YAML::Value << false;
         emitList(e, "env", r.build->envNames);
         e << YAML::EndMap;
     }

@@ -44,6 +44,7 @@
 //     build_dir: build
 //     kernel_tree: true                     # optional: build in the sgl-kernel tree below working_dir
 //     ccache: true                          # optional: compilers through ccache (BuildProfile::ccache)
+//     memory_gate: false                    # only when the build went without the memory gate
 //     env: [HF_TOKEN]                       # ... with environment NAMES only: a value is refused
 //   verify:                                 # what the verification found (timeline/verification.h)
 //     import: ok | fails

@@ -59,6 +59,7 @@ BuildProfile profileFromSpec(const QJsonObject& spec)
     p.buildDir = spec.value(QStringLiteral("build_dir")).toString();
     p.kernelTree = spec.value(QStringLiteral("kernel_tree")).toBool();
     p.ccache = spec.value(QStringLiteral("ccache")).toBool();
+    p.memoryGate = spec.value(QStringLiteral("memory_gate")).toBool(true);
     return p;
 }
 

@@ -41,10 +41,7 @@ n=$(getconf _NPROCESSORS_ONLN 2>/dev/null) || n=
 [ -n "$n" ] || n=$(grep -c '^processor' /proc/cpuinfo 2>/dev/null) || n=
 kf_f cpus "$n"
 [ -r /proc/cpuinfo ] && kf_f cpu_model "$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo | kf_first)"
-if [ -r /proc/meminfo ]; then
-  kf_f mem_total_kb "$(sed -n 's/^MemTotal:[[:space:]]*\([0-9]*\).*/\1/p' /proc/meminfo | kf_first)"
-  kf_f mem_available_kb "$(sed -n 's/^MemAvailable:[[:space:]]*\([0-9]*\).*/\1/p' /proc/meminfo | kf_first)"
-fi
+kf_memview "" /proc/self/cgroup
 kf_f home "$HOME"
 kf_has df && kf_f disk_home "$(kf_df "$HOME")"
 if kf_has nvidia-smi; then
@@ -147,7 +144,7 @@ QString unquote(QString s)
 
 QByteArray serverFactsScript(const std::optional<ProjectProbe>& project)
 {
-    QByteArray s = kScriptHead;
+    QByteArray s = kScriptHead + memoryViewFunction();
     if (!project) {
         s += "kf_wd=\n"; // no project: python is told so by an empty kf_wd
     } else {
@@ -211,6 +208,7 @@ Result<ServerFacts> parseServerFacts(const QByteArray& output)
     bool started = false;
     static const QRegularExpression gpuLine(QStringLiteral("^GPU (\\d+): (.*?)(?: \\(UUID: ([^)]*)\\))?\\s*$"));
     QList<QStringList> gpuInfo;
+    QByteArray memoryLines; // the memory view's keys, read by its own parser
     for (QByteArray raw : output.split('\n')) {
         if (raw.endsWith('\r'))
             raw.chop(1);
@@ -229,6 +227,11 @@ Result<ServerFacts> parseServerFacts(const QByteArray& output)
             f.complete = true;
             break;
         }
+        if (key.startsWith(QLatin1String("mem_")) || key.startsWith(QLatin1String("cg_"))
+            || key.startsWith(QLatin1String("vm_"))) {
+            memoryLines += raw + '\n';
+            continue;
+        }
         if (key == QLatin1String("os")) {
             f.os = unquote(value);
         } else if (key == QLatin1String("kernel")) {
@@ -241,10 +244,6 @@ Result<ServerFacts> parseServerFacts(const QByteArray& output)
             f.cpuCount = value.trimmed().toInt();
         } else if (key == QLatin1String("cpu_model")) {
             f.cpuModel = value.simplified();
-        } else if (key == QLatin1String("mem_total_kb")) {
-            f.memTotalKiB = size(value);
-        } else if (key == QLatin1String("mem_available_kb")) {
-            f.memAvailableKiB = size(value);
         } else if (key == QLatin1String("home")) {
             f.homeDir = value;
         } else if (key == QLatin1String("disk_home")) {
@@ -320,6 +319,7 @@ Result<ServerFacts> parseServerFacts(const QByteArray& output)
     if (!started)
         return Result<ServerFacts>::failure(
             QStringLiteral("the server facts script produced no output (is /bin/sh missing?)"));
+    f.memory = parseMemoryView(memoryLines);
     // Join "index, compute_cap, memory.total" to the GPUs by index; brackets mean no value.
     for (const QStringList& cols : std::as_const(gpuInfo)) {
         if (cols.size() < 3)
@@ -378,10 +378,13 @@ QList<QPair<QString, QString>> ServerFacts::rows() const
     if (!cpuModel.isEmpty())
         cpu += QStringLiteral(" \u00d7 ") + cpuModel;
     r.append({ QStringLiteral("CPUs"), cpu });
-    r.append({ QStringLiteral("RAM"),
-        !hasValue(memTotalKiB) ? QStringLiteral("unknown")
-                               : formatKiB(memTotalKiB) + QStringLiteral(" total, ") + formatKiB(memAvailableKiB)
-                + QStringLiteral(" available") });
+    QString ram = !hasValue(memory.memTotalKiB) ? QStringLiteral("unknown")
+                                                : formatKiB(memory.memTotalKiB) + QStringLiteral(" total, ")
+            + formatKiB(memory.memAvailableKiB) + QStringLiteral(" available");
+    // A cgroup limit is what a build can use (a container, a Slurm job, a systemd slice).
+    if (memory.hasCgroupLimit())
+        ram += QStringLiteral("; %1 usable under %2").arg(formatKiB(memory.availableKiB()), memory.limitSource());
+    r.append({ QStringLiteral("RAM"), ram });
     r.append({ QStringLiteral("Disk (home)"),
         !hasValue(diskHomeAvailableKiB) ? QStringLiteral("unknown")
                                         : formatKiB(diskHomeAvailableKiB) + QStringLiteral(" free of ")
@@ -459,8 +462,12 @@ QJsonObject ServerFacts::toJson() const
         { QStringLiteral("hostname"), str(hostName) },
         { QStringLiteral("cpus"), cpuCount },
         { QStringLiteral("cpuModel"), str(cpuModel) },
-        { QStringLiteral("memTotalKiB"), jsonValue(memTotalKiB) },
-        { QStringLiteral("memAvailableKiB"), jsonValue(memAvailableKiB) },
+        { QStringLiteral("memTotalKiB"), jsonValue(memory.memTotalKiB) },
+        { QStringLiteral("memAvailableKiB"), jsonValue(memory.memAvailableKiB) },
+        { QStringLiteral("memoryLimitKiB"), jsonValue(memory.limitKiB()) },
+        { QStringLiteral("memoryUsableKiB"), jsonValue(memory.availableKiB()) },
+        { QStringLiteral("memoryLimitSource"), memory.limitSource() },
+        { QStringLiteral("cgroup"), str(memory.cgroupPath) },
         { QStringLiteral("home"), str(homeDir) },
         { QStringLiteral("diskHomeTotalKiB"), jsonValue(diskHomeTotalKiB) },
         { QStringLiteral("diskHomeAvailableKiB"), jsonValue(diskHomeAvailableKiB) },

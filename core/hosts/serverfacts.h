@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
+#include "core/hosts/memoryview.h"
 #include "core/util/novalue.h"
 #include "core/util/result.h"
 #include "core/util/versioncompare.h"
@@ -28,7 +29,7 @@
 //   os=PRETTY_NAME from /etc/os-release (may still carry its "quotes")
 //   kernel=uname -r          arch=uname -m          hostname=uname -n
 //   cpus=online CPU count    cpu_model=first "model name" of /proc/cpuinfo
-//   mem_total_kb= / mem_available_kb=      /proc/meminfo (kB)
+//   mem_total_kb= / mem_available_kb= / vm_oom_kill= / cg_*=   the memory view (core/hosts/memoryview.h)
 //   home=$HOME               disk_home=<1024-blocks> <available>   (df -Pk "$HOME")
 //   gpu=<one line of nvidia-smi -L>        repeated: "GPU 0: NVIDIA H200 (UUID: GPU-...)"
 //   gpu_info=<index>, <compute_cap>, <memory.total MiB>   repeated (csv,noheader,nounits)
@@ -104,8 +105,7 @@ struct ServerFacts
     int cpuCount = 0;
     QString cpuModel;
     // Sizes are measured values: noValue() when the script could not read them.
-    double memTotalKiB = noValue();
-    double memAvailableKiB = noValue();
+    MemoryView memory; // /proc/meminfo and the memory cgroup of the probe's login session
     QString homeDir;
     double diskHomeTotalKiB = noValue();
     double diskHomeAvailableKiB = noValue();

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/jobs/jobfolder.h"
 
+#include "core/hosts/memoryview.h"
 #include "core/util/bytelines.h"
 #include "core/util/shellquote.h"
 
@@ -40,6 +41,18 @@ bool isValidJobId(const QString& id)
     return re.match(id).hasMatch() && id != QLatin1String(".") && id != QLatin1String("..");
 }
 
+bool isValidJobFileName(const QString& name)
+{
+    static const QRegularExpression re(
+        QRegularExpression::anchoredPattern(QStringLiteral("[A-Za-z0-9][A-Za-z0-9._-]{0,63}")));
+    static const QStringList own { QStringLiteral("cmd"), QStringLiteral("env"), QStringLiteral("workdir"),
+        QStringLiteral("name"), QStringLiteral("run"), QStringLiteral("pid"), QStringLiteral("pid.tmp"),
+        QStringLiteral("pgid"), QStringLiteral("sid"), QStringLiteral("log"), QStringLiteral("started"),
+        QStringLiteral("ended"), QStringLiteral("rc"), QStringLiteral("rc.tmp"), QStringLiteral("cancelled"),
+        QStringLiteral("cgroup"), QStringLiteral("memview.start"), QStringLiteral("memview.end") };
+    return re.match(name).hasMatch() && !own.contains(name);
+}
+
 namespace {
 
 QString rootOf(const QString& root)
@@ -58,6 +71,10 @@ kfenv=$(cat "$d/env" 2>/dev/null); rm -f "$d/env"
 trap 'touch "$d/cancelled"' TERM INT HUP
 pg=$(ps -o pgid= -p $$ 2>/dev/null | tr -d ' ')
 echo "${pg:-$$}" > "$d/pgid"
+# The job's memory cgroup and its memory at the start and the end (kf_memview, core/hosts/memoryview.h):
+# the OOM kills in between are the job's.
+cat /proc/self/cgroup > "$d/cgroup" 2>/dev/null
+kf_memview "" "$d/cgroup" > "$d/memview.start" 2>/dev/null
 # ninja starts every command in a process group of its own, so cancel also needs the session.
 sid=$(ps -o sid= -p $$ 2>/dev/null | tr -d ' ')
 [ "$sid" = "$$" ] && echo "$sid" > "$d/sid"
@@ -67,8 +84,10 @@ echo $$ > "$d/pid.tmp" && mv -f "$d/pid.tmp" "$d/pid"
 wd=$(cat "$d/workdir")
 case "$wd" in "~") wd="$HOME" ;; "~/"*) wd="$HOME/${wd#??}" ;; "") wd="$HOME" ;; esac
 # Foreground: a trapped TERM is handled after the command ends, so rc is always recorded.
-( eval "$kfenv" && cd "$wd" && exec /bin/sh "$d/cmd" ) < /dev/null
+KF_JOB_DIR=$d; export KF_JOB_DIR
+( eval "$kfenv" && cd "$wd" && { [ ! -f "$d/prelude" ] || . "$d/prelude"; } && exec /bin/sh "$d/cmd" ) < /dev/null
 rc=$?
+kf_memview "" "$d/cgroup" > "$d/memview.end" 2>/dev/null
 now > "$d/ended"
 echo "$rc" > "$d/rc.tmp" && mv -f "$d/rc.tmp" "$d/rc"
 )RUN";
@@ -87,12 +106,33 @@ CommandSpec startCommand(const JobSpec& spec, const QString& id)
             += (QStringLiteral("export ") + it.key() + QLatin1Char('=') + shellQuote(it.value()) + QLatin1Char('\n'))
                    .toUtf8();
     }
-    c.arguments = { spec.command, spec.workingDirectory, spec.name, QString::fromLatin1(kRunner) };
+    // Files follow the environment on stdin, each after a line "<marker> <name>"; the marker has a
+    // random part, so no line of a value or a file can be taken for one.
+    const QString marker = QStringLiteral("KFFILE-%1-%2")
+                               .arg(QRandomGenerator::global()->generate64(), 0, 16)
+                               .arg(QRandomGenerator::global()->generate64(), 0, 16);
+    for (const JobFile& f : spec.files) {
+        c.stdinData += (marker + QLatin1Char(' ') + f.name + QLatin1Char('\n')).toUtf8() + f.data;
+        if (!f.data.isEmpty() && !f.data.endsWith('\n'))
+            c.stdinData += '\n';
+    }
+    c.arguments = { spec.command, spec.workingDirectory, spec.name,
+        QString::fromUtf8(memoryViewFunction()) + QString::fromLatin1(kRunner) };
     QString& s = c.command;
     s += QStringLiteral("set -e\numask 077\nd=") + rootOf(spec.root) + QStringLiteral("/") + shellQuote(id)
         + QLatin1Char('\n');
     s += QStringLiteral("[ ! -e \"$d\" ] || { echo \"job $d exists\" >&2; exit 3; }\nmkdir -p \"$d\"\n");
-    s += QStringLiteral("cat > \"$d/env\"\numask 022\n");
+    if (spec.files.isEmpty()) {
+        s += QStringLiteral("cat > \"$d/env\"\n");
+    } else {
+        s += QStringLiteral("LC_ALL=C awk -v d=\"$d\" -v m=") + marker
+            + QStringLiteral(" 'BEGIN { o = d \"/env\" } index($0, m \" \") == 1 { close(o); o = d \"/\" "
+                             "substr($0, length(m) + 2); printf \"\" > o; next } { print > o }'\n");
+        for (const JobFile& f : spec.files)
+            if (f.executable)
+                s += QStringLiteral("chmod 700 \"$d\"/") + shellQuote(f.name) + QLatin1Char('\n');
+    }
+    s += QStringLiteral("umask 022\n");
     s += QStringLiteral("printf '%s\\n' \"$1\" > \"$d/cmd\"\n");
     s += QStringLiteral("printf '%s' \"$2\" > \"$d/workdir\"\n");
     s += QStringLiteral("printf '%s' \"$3\" > \"$d/name\"\n");

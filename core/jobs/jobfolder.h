@@ -30,6 +30,13 @@
 //   ended     when it ended                              where `date` has %N (GNU), else whole seconds
 //   rc        exit status (128+N for signal N); written last, atomically (rc.tmp + mv)
 //   cancelled present when the job was cancelled
+//   cgroup    the runner's /proc/self/cgroup: the job's memory cgroup (core/hosts/memoryview.h)
+//   memview.start, memview.end  the memory view of that cgroup when the command started and
+//             ended (core/hosts/memoryview.h): the OOM kills in between are the job's
+//   prelude   optional (JobSpec::files): sh the runner sources in the working directory, after the
+//             environment and before the command (the memory gate sets its variables there)
+//   <other>   JobSpec::files: files the job brings (the memory gate's launcher and seed)
+// The runner exports KF_JOB_DIR, the job folder's absolute path, to the prelude and the command.
 //
 // The listing (listScript()) prints per job, tab-separated, one record a line:
 //   job \t id \t state \t rc \t pid \t pgid \t started \t ended \t logsize \t cancelled \t name
@@ -39,6 +46,14 @@
 // state: running | finished | lost (no rc and the runner is gone) | starting (no pid yet).
 namespace kf {
 
+// A file a job brings into its folder, written before the command starts (0600; 0700 executable).
+struct JobFile
+{
+    QString name; // [A-Za-z0-9][A-Za-z0-9._-]{0,63}, none of the folder's own names (jobs::isValidJobFileName)
+    QByteArray data;
+    bool executable = false;
+};
+
 struct JobSpec
 {
     QString id; // empty: generated (yyyyMMdd-HHmmss-xxxx)
@@ -47,6 +62,7 @@ struct JobSpec
     QMap<QString, QString> env;
     QString workingDirectory;
     QString root; // empty: kDefaultJobRoot
+    QList<JobFile> files;
 };
 
 inline const QString kDefaultJobRoot = QStringLiteral("~/.cache/kernelforge/jobs");
@@ -77,6 +93,8 @@ namespace jobs {
 QString newJobId();
 // Valid ids are [A-Za-z0-9._-]{1,64} (they become folder names in shell scripts).
 bool isValidJobId(const QString& id);
+// A JobFile name: [A-Za-z0-9][A-Za-z0-9._-]{0,63} and none of the names the folder layout uses.
+bool isValidJobFileName(const QString& name);
 
 // Scripts for /bin/sh (CommandSpec::command). startCommand prints the runner's pid on
 // success; the environment goes on its stdin, never on the command line.

@@ -42,6 +42,9 @@ Result<JobInfo> RemoteJob::start(Transport& transport, const JobSpec& spec)
     for (auto it = spec.env.cbegin(); it != spec.env.cend(); ++it)
         if (!isShellName(it.key()))
             return Result<JobInfo>::failure(QStringLiteral("invalid environment variable name '%1'").arg(it.key()));
+    for (const JobFile& f : spec.files)
+        if (!jobs::isValidJobFileName(f.name))
+            return Result<JobInfo>::failure(QStringLiteral("invalid job file name '%1'").arg(f.name));
     const ExecResult r = transport.exec(jobs::startCommand(spec, id), 60000);
     if (!r.ok())
         return Result<JobInfo>::failure(

@@ -22,6 +22,7 @@ QJsonObject buildSpec(const BuildProfile& p)
         { QStringLiteral("max_jobs"), p.maxJobs }, { QStringLiteral("nvcc_threads"), p.nvccThreads },
         { QStringLiteral("nvcc_threads_define"), p.nvccThreadsDefine }, { QStringLiteral("build_dir"), p.buildDir },
         { QStringLiteral("kernel_tree"), p.kernelTree }, { QStringLiteral("ccache"), p.ccache },
+        { QStringLiteral("memory_gate"), p.memoryGate },
         { QStringLiteral("env_names"), QJsonArray::fromStringList(p.env.keys()) } };
 }
 
@@ -127,7 +128,10 @@ Result<void> ensureSchema()
                 QStringLiteral("ALTER TABLE builds ADD COLUMN oom INTEGER"),
                 QStringLiteral("ALTER TABLE builds ADD COLUMN first_error TEXT"),
                 QStringLiteral("ALTER TABLE builds ADD COLUMN actor TEXT"),
-                QStringLiteral("CREATE INDEX IF NOT EXISTS builds_host_started ON builds(host, started)") } });
+                QStringLiteral("CREATE INDEX IF NOT EXISTS builds_host_started ON builds(host, started)") },
+            { QStringLiteral("CREATE TABLE build_unit_peaks (host TEXT NOT NULL, profile TEXT NOT NULL, unit TEXT NOT "
+                             "NULL, kind TEXT, peak_kb INTEGER, job_id TEXT, updated INTEGER, PRIMARY KEY(host, "
+                             "profile, unit))") } });
 }
 
 Result<qint64> save(const BuildRecord& r)
@@ -198,6 +202,65 @@ Result<std::optional<BuildRecord>> previous(const QString& host, const QString& 
                        "ORDER BY started DESC, id DESC LIMIT 1")
             .arg(QLatin1String(kColumns)),
         { host, profile, excludeJobId }, QStringLiteral("reading a build"), fromQuery);
+}
+
+Result<QList<UnitPeak>> learnedPeaks(const QString& host, const QString& profile)
+{
+    return store::readRows(&ensureSchema,
+        QStringLiteral("SELECT unit, kind, peak_kb FROM build_unit_peaks WHERE host=? AND profile=? ORDER BY unit"),
+        { host, profile }, QStringLiteral("reading learned peaks"), [](const QSqlQuery& q) {
+            return UnitPeak { q.value(0).toString(), q.value(1).toString(), q.value(2).toLongLong() };
+        });
+}
+
+Result<void> saveLearnedPeaks(
+    const QString& host, const QString& profile, const QString& jobId, const QList<UnitPeak>& peaks)
+{
+    const QString what = QStringLiteral("saving learned peaks");
+    // The schema is ensured once, before BEGIN: its migration takes a transaction of its own.
+    if (const Result<void> s = ensureSchema(); !s)
+        return s;
+    auto exec = [&](const QString& sql, const QVariantList& binds) {
+        return store::exec([] { return Result<void>(); }, sql, binds, what).withoutValue();
+    };
+    // One transaction: a profile's peaks are replaced whole or not at all. Rows go 100 to a
+    // statement (700 binds, under SQLite's 999).
+    auto replace = [&]() -> Result<void> {
+        if (Result<void> r
+            = exec(QStringLiteral("DELETE FROM build_unit_peaks WHERE host=? AND profile=?"), { host, profile });
+            !r)
+            return r;
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        for (qsizetype i = 0; i < peaks.size(); i += 100) {
+            QStringList rows;
+            QVariantList binds;
+            for (const UnitPeak& p : peaks.mid(i, 100)) {
+                rows << QStringLiteral("(?,?,?,?,?,?,?)");
+                binds << host << profile << p.unit << p.kind << p.peakKb << jobId << now;
+            }
+            if (Result<void> r = exec(QStringLiteral("INSERT INTO build_unit_peaks(host, profile, unit, kind, peak_kb, "
+                                                     "job_id, updated) VALUES ")
+                        + rows.join(QLatin1Char(',')),
+                    binds);
+                !r)
+                return r;
+        }
+        return exec(QStringLiteral("COMMIT"), {});
+    };
+    if (Result<void> r = exec(QStringLiteral("BEGIN"), {}); !r)
+        return r;
+    const Result<void> r = replace();
+    if (!r)
+        (void)exec(QStringLiteral("ROLLBACK"), {});
+    return r;
+}
+
+JobSpec seededJobSpec(const BuildProfile& profile, const QString& host)
+{
+    if (!profile.memoryGate)
+        return profile.toJobSpec();
+    const auto learned = learnedPeaks(host, profile.name);
+    return profile.toJobSpec(learned ? *learned : QList<UnitPeak>());
 }
 
 } // namespace buildhistory

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
+#include "core/jobs/jobfolder.h"
+#include "core/remotebuild/unitpeak.h"
 #include "core/util/result.h"
 
 #include <QDateTime>
@@ -20,6 +22,9 @@
 //   UNIQUE(host, job_id)
 //   version 2: spec TEXT (buildSpec() JSON: what was built, environment NAMES only), oom INTEGER
 //   (an out-of-memory kill was seen), first_error TEXT, actor TEXT (who started or first followed it)
+//   version 3: table `build_unit_peaks` (host, profile, unit TEXT, kind TEXT, peak_kb INTEGER, job_id TEXT,
+//   updated INTEGER ms; PRIMARY KEY(host, profile, unit)): per translation unit the peak memory the memory
+//   gate learned (core/remotebuild/memorygate.h), the seed of the profile's next run on the host
 // The deployment timeline reads its build events from here (core/timeline/eventstore.h).
 namespace kf {
 
@@ -50,8 +55,8 @@ struct BuildRecord
 };
 
 // What a build ran, for its history row and deployment recipes: name, working_dir, command,
-// cmake_args, max_jobs, nvcc_threads, nvcc_threads_define, build_dir and env_names (the names
-// of its environment variables: values never, they may be secrets).
+// cmake_args, max_jobs, nvcc_threads, nvcc_threads_define, build_dir, memory_gate and env_names (the
+// names of its environment variables: values never, they may be secrets).
 QJsonObject buildSpec(const BuildProfile& profile);
 
 // "succeeded" / "failed" / "cancelled" from an exit status.
@@ -73,6 +78,14 @@ Result<std::optional<BuildRecord>> find(const QString& host, const QString& jobI
 // The last finished build of profile on host before `before` (another job).
 Result<std::optional<BuildRecord>> previous(
     const QString& host, const QString& profile, const QString& excludeJobId = {});
+// The peaks the memory gate learned for the profile's units on host, by unit.
+Result<QList<UnitPeak>> learnedPeaks(const QString& host, const QString& profile);
+// Replaces them with `peaks` (memorygate::learn() of the old ones and a run's), from job jobId.
+Result<void> saveLearnedPeaks(
+    const QString& host, const QString& profile, const QString& jobId, const QList<UnitPeak>& peaks);
+// The profile's job (BuildProfile::toJobSpec) with its memory gate seeded from the peaks learned
+// on host; a history that cannot be read seeds nothing (the gate starts from its first guesses).
+JobSpec seededJobSpec(const BuildProfile& profile, const QString& host);
 } // namespace buildhistory
 
 } // namespace kf

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/remotebuild/buildprofile.h"
 
+#include "core/remotebuild/memorygate.h"
 #include "core/remotebuild/progressparser.h"
 #include "core/sglkernel/rules.h"
 #include "core/store/paths.h"
@@ -81,11 +82,12 @@ bool isIdentifier(const QString& s)
     return re.match(s).hasMatch();
 }
 
-bool flag(const YAML::Node& n, const char* key)
+// true or false; absent is the default.
+bool flag(const YAML::Node& n, const char* key, bool absent = false)
 {
     const YAML::Node d = n[key];
     if (!d || d.IsNull())
-        return false;
+        return absent;
     const QString v = d.IsScalar() ? scalarText(d) : QString();
     if (v != QLatin1String("true") && v != QLatin1String("false"))
         throw FieldError { lineOf(d), QStringLiteral("%1 must be true or false").arg(QLatin1String(key)) };
@@ -99,7 +101,8 @@ BuildProfile parseProfile(const YAML::Node& n, int index)
     static const QStringList known { QStringLiteral("name"), QStringLiteral("description"),
         QStringLiteral("working_dir"), QStringLiteral("command"), QStringLiteral("env"), QStringLiteral("cmake_args"),
         QStringLiteral("max_jobs"), QStringLiteral("nvcc_threads"), QStringLiteral("nvcc_threads_define"),
-        QStringLiteral("build_dir"), QStringLiteral("kernel_tree"), QStringLiteral("ccache"), QStringLiteral("demo") };
+        QStringLiteral("build_dir"), QStringLiteral("kernel_tree"), QStringLiteral("ccache"), QStringLiteral("memory_gate"),
+        QStringLiteral("demo") };
     for (const auto& kv : n) {
         const QString key = kv.first.IsScalar() ? scalarText(kv.first) : QString();
         if (!known.contains(key))
@@ -117,6 +120,7 @@ BuildProfile parseProfile(const YAML::Node& n, int index)
     p.buildDir = str(n, "build_dir");
     p.kernelTree = flag(n, "kernel_tree");
     p.ccache = flag(n, "ccache");
+    p.memoryGate = flag(n, "memory_gate", true);
     p.demo = flag(n, "demo");
     if (const YAML::Node e = n["env"]; e && !e.IsNull()) {
         if (!e.IsMap())
@@ -192,7 +196,7 @@ QString BuildProfile::cmakeArgsValue() const
     return args.join(QLatin1Char(' '));
 }
 
-JobSpec BuildProfile::toJobSpec() const
+JobSpec BuildProfile::toJobSpec(const QList<UnitPeak>& learnedPeaks) const
 {
     JobSpec spec;
     spec.name = name;
@@ -220,6 +224,8 @@ JobSpec BuildProfile::toJobSpec() const
     spec.env.insert(QStringLiteral("NINJA_STATUS"), QString::fromLatin1(kNinjaStatusFormat));
     if (!buildDir.isEmpty())
         spec.env.insert(QStringLiteral("KF_BUILD_DIR"), buildDir);
+    if (memoryGate)
+        memorygate::install(spec, learnedPeaks);
     return spec;
 }
 
@@ -322,6 +328,8 @@ QByteArray serializeBuildProfiles(const QList<BuildProfile>& profiles)
             e << YAML::Key << "kernel_tree" << YAML::Value << true;
         if (p.ccache)
             e << YAML::Key << "ccache" << YAML::Value << true;
+        if (!p.memoryGate)
+            e << YAML::Key << "memory_gate" << YAML::Value << false;
         if (p.demo)
             e << YAML::Key << "demo" << YAML::Value << true;
         e << YAML::EndMap;

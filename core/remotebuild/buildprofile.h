@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/jobs/jobfolder.h"
+#include "core/remotebuild/unitpeak.h"
 #include "core/util/result.h"
 
 #include <QByteArray>
@@ -32,6 +33,8 @@
 //                                            # sglang checkout of either layout, sgl-kernel/ or the aot
 //                                            # folder): the build runs in the tree found (resolveBuildTree)
 //       ccache: true                         # compilers through ccache, configured as upstream's Dockerfile does
+//       memory_gate: false                   # default true: each compile waits until its memory fits
+//                                            # (core/remotebuild/memorygate.h); false turns the gate off
 //       demo: true                           # preselected in the Build pane when the host is the demo server
 // Every field is checked: an unknown key, a missing name or command, a count that is not a
 // whole number from 1 to 4096, a bad env name or a wrong type is an error naming its YAML line.
@@ -51,6 +54,7 @@ struct BuildProfile
     QString buildDir;
     bool kernelTree = false;
     bool ccache = false;
+    bool memoryGate = true; // compiles go through the memory gate (memorygate.h)
     bool demo = false;
     bool builtIn = false;
     bool operator==(const BuildProfile&) const = default;
@@ -62,8 +66,10 @@ struct BuildProfile
     QString cmakeArgsValue() const;
     // The job to start: env + CMAKE_ARGS + MAX_JOBS + NINJA_STATUS (our parseable format) + KF_BUILD_DIR,
     // NVCC_THREADS with the threads define (as upstream's build scripts name it), and ccache's
-    // environment (sglkernel::kCcacheEnv) when asked for; the profile's own env wins.
-    JobSpec toJobSpec() const;
+    // environment (sglkernel::kCcacheEnv) when asked for; the profile's own env wins. With
+    // memoryGate the gate (memorygate::install), seeded with the peaks learned from earlier runs
+    // of this profile (buildhistory::learnedPeaks), goes in front of every compiler launcher.
+    JobSpec toJobSpec(const QList<UnitPeak>& learnedPeaks = {}) const;
 };
 
 // Names that sgl-kernel / CMake only read as -D definitions. Exported as environment

@@ -5,6 +5,7 @@
 #include "core/log/logging.h"
 #include "core/remotebuild/buildtree.h"
 #include "core/remotebuild/ninjalog.h"
+#include "core/sglkernel/rules.h"
 #include "core/timeline/eventstore.h"
 #include "core/transport/transportpool.h"
 
@@ -14,22 +15,48 @@
 
 namespace kf {
 
-MemorySample parseMemInfo(QByteArrayView text)
+namespace {
+
+// What the session learns when the job has ended, from files the job left (SFTP, no command:
+// a server that hangs a command does not hold the end up): the memory at its start and end and
+// the gate's ledger, and from a gated build the peaks its units measured (memgate.peaks), merged
+// into what was learned before and saved.
+struct FinalLook
 {
-    MemorySample s;
-    for (const QByteArray& line : QByteArray(text.data(), text.size()).split('\n')) {
-        auto value = [&](const char* key) -> qint64 {
-            if (!line.startsWith(key))
-                return -1;
-            return line.mid(qstrlen(key)).trimmed().split(' ').value(0).toLongLong();
-        };
-        if (const qint64 v = value("MemTotal:"); v >= 0)
-            s.totalKb = v;
-        else if (const qint64 a = value("MemAvailable:"); a >= 0)
-            s.availableKb = a;
+    BuildMemoryPoll memory;
+    int learnedUnits = -1; // -1: no gate measurements (or they could not be read)
+    QString error;         // why they were not saved
+};
+
+FinalLook finalLook(Transport& transport, const QString& root, const QString& id, const QString& host,
+    const QString& profile, bool recordHistory)
+{
+    const QString dir = (root.isEmpty() ? kDefaultJobRoot : root) + QLatin1Char('/') + id + QLatin1Char('/');
+    auto file = [&](const char* name, qint64 limit) {
+        const auto r = transport.readFile(dir + QLatin1String(name), limit);
+        return r ? *r : QByteArray();
+    };
+    FinalLook out;
+    out.memory = endedBuildMemory(file("memview.start", 1 << 20), file("memview.end", 1 << 20),
+        file("memgate.state", 4 << 20), QDateTime::currentMSecsSinceEpoch());
+    const auto peaks = transport.readFile(dir + QStringLiteral("memgate.peaks"), 16 << 20);
+    if (!peaks || !recordHistory || profile.isEmpty())
+        return out;
+    const QList<UnitPeak> measured = memorygate::parsePeaks(*peaks);
+    const auto before = buildhistory::learnedPeaks(host, profile);
+    if (!before) {
+        out.error = before.error();
+        return out;
     }
-    return s;
+    const QList<UnitPeak> learned = memorygate::learn(*before, measured);
+    if (const auto saved = buildhistory::saveLearnedPeaks(host, profile, id, learned); !saved)
+        out.error = saved.error();
+    else
+        out.learnedUnits = int(learned.size());
+    return out;
 }
+
+} // namespace
 
 BuildSession::BuildSession(std::shared_ptr<Transport> transport, QString hostName, QString jobId, QObject* parent)
     : QObject(parent)
@@ -73,6 +100,8 @@ void BuildSession::attach(qint64 offset)
     m_maxAvailableKb = -1;
     m_record = BuildRecord();
     m_previous.reset();
+    m_oomKillsSeen = 0;
+    m_gate = GateStatus();
     m_record.jobId = m_jobId;
     m_record.host = m_host;
     m_record.profile = m_profile ? m_profile->name : QString();
@@ -86,25 +115,7 @@ void BuildSession::attach(qint64 offset)
         m_running = false;
         Q_EMIT failed(error);
     });
-    connect(m_job.get(), &RemoteJob::finished, this, [this](const JobInfo& info) {
-        apply(m_analyzer.finish());
-        m_memTimer.stop();
-        m_historyTimer.stop();
-        m_running = false;
-        setClock(info);
-        // Ended: nothing runs and nothing is projected any more (a failed build has no ETA); the
-        // elapsed time is the job's whole duration on the server, as its history row says.
-        if (m_progress.total > 0) {
-            m_progress.etaS = info.exitStatus == 0 && !info.cancelled ? 0 : -1;
-            m_progress.running = 0;
-        }
-        m_progress.elapsedS = jobElapsedS();
-        Q_EMIT progressChanged(m_progress);
-        saveHistory(&info);
-        if (m_previous)
-            Q_EMIT previousRunKnown(*m_previous, compareBuilds(m_record, *m_previous)); // with the final numbers
-        Q_EMIT finished(info);
-    });
+    connect(m_job.get(), &RemoteJob::finished, this, &BuildSession::finish);
 
     auto transport = m_transport;
     if (m_profile) {
@@ -262,16 +273,52 @@ void BuildSession::apply(const BuildLogEvents& ev)
     Q_EMIT progressChanged(m_progress);
 }
 
+void BuildSession::finish(const JobInfo& info)
+{
+    apply(m_analyzer.finish());
+    m_memTimer.stop();
+    m_historyTimer.stop();
+    m_memPoll.cancel(); // a look still on its way would land after finished()
+    m_running = false;
+    setClock(info);
+    // Ended: nothing runs and nothing is projected any more (a failed build has no ETA); the
+    // elapsed time is the job's whole duration on the server, as its history row says.
+    if (m_progress.total > 0) {
+        m_progress.etaS = info.exitStatus == 0 && !info.cancelled ? 0 : -1;
+        m_progress.running = 0;
+    }
+    m_progress.elapsedS = jobElapsedS();
+    Q_EMIT progressChanged(m_progress);
+    auto transport = m_transport;
+    const QString profile = m_profile ? m_profile->name : info.name;
+    m_requests.track(QtConcurrent::run(transportPool(),
+                         [transport, root = m_root, id = m_jobId, host = m_host, profile, record = m_recordHistory] {
+                             return finalLook(*transport, root, id, host, profile, record);
+                         }),
+        [this, info](const FinalLook& look) {
+            applyMemory(look.memory);
+            if (!look.error.isEmpty())
+                log::build()->warn("cannot keep the peaks job {} learned: {}", m_jobId, look.error);
+            else if (look.learnedUnits >= 0)
+                log::build()->info("job {}: learned peaks of {} units", m_jobId, look.learnedUnits);
+            saveHistory(&info);
+            if (m_previous) // with the final numbers
+                Q_EMIT previousRunKnown(*m_previous, compareBuilds(m_record, *m_previous));
+            Q_EMIT finished(info);
+        });
+}
+
 void BuildSession::pollMemory()
 {
     if (m_memPoll.isPending())
         return;
     auto transport = m_transport;
-    // /proc files report size 0, so read them with cat rather than SFTP.
+    // /proc and cgroup files report size 0, so they are read by a script rather than SFTP.
     m_memPoll = m_requests.track(QtConcurrent::run(transportPool(),
-                                     [transport]() -> Result<QByteArray> {
+                                     [transport, script = buildMemoryScript(m_root, m_jobId)]() -> Result<QByteArray> {
                                          CommandSpec c;
-                                         c.command = QStringLiteral("cat /proc/meminfo");
+                                         c.command = script;
+                                         c.maxOutputBytes = 4 << 20;
                                          const ExecResult r = transport->exec(c, 15000);
                                          if (!r.ok())
                                              return Result<QByteArray>::failure(
@@ -279,17 +326,47 @@ void BuildSession::pollMemory()
                                          return r.stdOut;
                                      }),
         [this](const Result<QByteArray>& r) {
-            if (!r)
-                return;
-            MemorySample s = parseMemInfo(*r);
-            if (s.totalKb <= 0)
-                return;
-            s.timeMs = QDateTime::currentMSecsSinceEpoch();
-            m_peakUsedKb = std::max(m_peakUsedKb, s.totalKb - s.availableKb);
-            m_maxAvailableKb = std::max(m_maxAvailableKb, s.availableKb);
-            m_record.peakMemKb = m_peakUsedKb;
-            Q_EMIT memorySampled(s);
+            if (r)
+                applyMemory(parseBuildMemory(*r, QDateTime::currentMSecsSinceEpoch()));
         });
+}
+
+void BuildSession::applyMemory(const BuildMemoryPoll& poll)
+{
+    if (poll.gate.present && poll.gate.updatedMs != m_gate.updatedMs) {
+        m_gate = poll.gate;
+        Q_EMIT gateStatusChanged(m_gate);
+    }
+    const MemorySample& s = poll.sample;
+    if (s.totalKb <= 0)
+        return;
+    m_peakUsedKb = std::max(m_peakUsedKb, s.totalKb - s.availableKb);
+    m_maxAvailableKb = std::max(m_maxAvailableKb, s.availableKb);
+    m_record.peakMemKb = m_peakUsedKb;
+    if (s.oomKills > m_oomKillsSeen) {
+        // The kernel's own count: evidence even when the log says nothing ("[code=137]" alone, a
+        // pip that swallowed the compiler's output). A gated build runs such a compile again alone.
+        Diagnostic d;
+        d.kind = Diagnostic::Kind::Oom;
+        d.hint = Diagnostic::Hint::Oom;
+        d.severity = m_gate.present ? Diagnostic::Severity::Warning : Diagnostic::Severity::Error;
+        d.message = QStringLiteral("the OOM killer killed %1 process(es) in the build's cgroup %2 (its oom_kill "
+                                   "count)%3")
+                        .arg(s.oomKills - m_oomKillsSeen)
+                        .arg(s.cgroup,
+                            m_gate.present ? QStringLiteral("; the memory gate runs a killed compile again alone")
+                                           : QString());
+        // Without the gate: the budget that fits what the build may use (its cgroup's limit).
+        if (!m_gate.present && m_profile && m_profile->maxJobs > 0) {
+            const int threads = m_profile->nvccThreads > 0 ? m_profile->nvccThreads
+                : m_profile->nvccThreadsDefine.isEmpty()   ? 1
+                                                           : sglkernel::kDefaultCompileThreads;
+            d.message += QStringLiteral(". ") + sglkernel::oomAdvice(s.totalKb * 1024, m_profile->maxJobs, threads);
+        }
+        m_oomKillsSeen = s.oomKills;
+        apply({ {}, { d }, 0 });
+    }
+    Q_EMIT memorySampled(s);
 }
 
 void BuildSession::saveHistory(const JobInfo* info)

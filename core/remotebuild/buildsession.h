@@ -5,6 +5,7 @@
 #include "core/jobs/remotejob.h"
 #include "core/remotebuild/buildhistory.h"
 #include "core/remotebuild/buildloganalyzer.h"
+#include "core/remotebuild/buildmemory.h"
 #include "core/remotebuild/buildprofile.h"
 #include "core/remotebuild/etaestimator.h"
 #include "core/remotebuild/rootcause.h"
@@ -34,19 +35,10 @@ struct BuildProgress
     QString description;
 };
 
-struct MemorySample
-{
-    qint64 timeMs = 0; // ms since epoch (client clock)
-    qint64 availableKb = 0;
-    qint64 totalKb = 0;
-};
-
-// "MemTotal: N kB" / "MemAvailable: N kB" lines of /proc/meminfo.
-MemorySample parseMemInfo(QByteArrayView text);
-
 // One build followed end to end: the job's log (RemoteJob), progress and ETA, diagnostics,
-// the server's memory every few seconds, and the history row. Used by the Build pane and
-// `kernelforge-cli build attach`. Lives in a thread with an event loop.
+// the memory the build may use and its memory gate every few seconds (buildmemory.h), and the
+// history row with, at the end, the peaks the gate learned (buildhistory::saveLearnedPeaks).
+// Used by the Build pane and `kernelforge-cli build attach`. Lives in a thread with an event loop.
 //
 // One clock per job: attach() first reads the job on the server (its start, and the server's clock
 // then: the offset to this machine's), then follows its log. Elapsed time, the ETA's samples and
@@ -79,6 +71,7 @@ public:
     bool isRunning() const { return m_running; }
     // The most memory the server had available while followed (bytes; -1: never sampled).
     qint64 maxAvailableBytes() const { return m_maxAvailableKb < 0 ? -1 : m_maxAvailableKb * 1024; }
+    const GateStatus& gateStatus() const { return m_gate; }
     qint64 peakUsedKb() const { return m_peakUsedKb; }
     RemoteJob* job() const { return m_job.get(); }
 
@@ -87,6 +80,8 @@ Q_SIGNALS:
     void progressChanged(const kf::BuildProgress& progress);
     void diagnosticFound(const kf::Diagnostic& diagnostic);
     void memorySampled(const kf::MemorySample& sample);
+    // What the memory gate is doing (each look that found its ledger changed).
+    void gateStatusChanged(const kf::GateStatus& status);
     void streamInterrupted(const QString& reason);
     void streamResumed(qint64 offset);
     void finished(const kf::JobInfo& info);
@@ -104,6 +99,9 @@ private:
     void setClock(const JobInfo& info);
     // Seconds since the job started on the server, now (its whole duration once it ended).
     double jobElapsedS() const;
+    void applyMemory(const BuildMemoryPoll& poll);
+    // The last look at memory and the gate's measurements (learned peaks saved), then finished().
+    void finish(const JobInfo& info);
 
     std::shared_ptr<Transport> m_transport;
     QString m_host;
@@ -130,6 +128,8 @@ private:
     BuildRecord m_record;
     std::optional<BuildRecord> m_previous; // this profile's run before this one on this host
     qint64 m_peakUsedKb = 0;
+    qint64 m_oomKillsSeen = 0; // the job cgroup's OOM kills already reported
+    GateStatus m_gate;
     int m_memInterval = 3000;
     bool m_recordHistory = true;
     bool m_historyDirty = false;
@@ -140,4 +140,3 @@ private:
 } // namespace kf
 
 Q_DECLARE_METATYPE(kf::BuildProgress)
-Q_DECLARE_METATYPE(kf::MemorySample)

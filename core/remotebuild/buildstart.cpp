@@ -16,7 +16,8 @@ Result<StartedBuild> startRecordedBuild(
     const auto tree = resolveBuildTree(transport, profile);
     if (!tree)
         return Result<StartedBuild>::failure(tree.error(), tree.kind());
-    JobSpec spec = tree->profile.toJobSpec();
+    // The memory gate comes with it, seeded with the peaks earlier runs of the profile learned.
+    JobSpec spec = buildhistory::seededJobSpec(tree->profile, options.host);
     spec.root = options.jobRoot;
     for (auto it = options.secretEnv.cbegin(); it != options.secretEnv.cend(); ++it)
         spec.env.insert(it.key(), it.value());

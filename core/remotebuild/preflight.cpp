@@ -171,21 +171,31 @@ QList<PreflightCheck> evaluatePreflight(const ServerFacts& facts, const BuildPro
                     .arg(it.key()),
                 QStringLiteral("move it to cmake_args as -D%1=%2").arg(it.key(), it.value()));
 
-    if (hasValue(facts.memAvailableKiB) && facts.memAvailableKiB > 0) {
-        const qint64 availKb = qint64(facts.memAvailableKiB);
+    // What the build may use: MemAvailable, or less under the session's cgroup limit.
+    if (const double availKiB = facts.memory.availableKiB(); hasValue(availKiB) && availKiB > 0) {
+        const qint64 availKb = qint64(availKiB);
         const int jobs = std::max(1, profile.maxJobs > 0 ? profile.maxJobs : facts.cpuCount);
         const int threads = profile.nvccThreads > 0
             ? profile.nvccThreads
             : (profile.nvccThreadsDefine.isEmpty() ? 1 : rules::kDefaultCompileThreads);
         const qint64 needGb = rules::bytesNeeded(jobs, threads) >> 30;
         const double availGb = double(availKb) / (1024.0 * 1024.0);
-        const QString msg = QStringLiteral("MAX_JOBS %1 x %2 nvcc threads x ~%3 GB = %4 GB; %5 GB available")
-                                .arg(jobs)
-                                .arg(threads)
-                                .arg(rules::kGiBPerNvccThread)
-                                .arg(needGb)
-                                .arg(availGb, 0, 'f', 1);
-        if (double(needGb) > availGb)
+        QString msg = QStringLiteral("MAX_JOBS %1 x %2 nvcc threads x ~%3 GB = %4 GB; %5 GB available")
+                          .arg(jobs)
+                          .arg(threads)
+                          .arg(rules::kGiBPerNvccThread)
+                          .arg(needGb)
+                          .arg(availGb, 0, 'f', 1);
+        if (facts.memory.hasCgroupLimit())
+            msg += QStringLiteral(" (%1)").arg(facts.memory.limitSource());
+        const rules::JobBudget fits = rules::fittingBudget(availKb * 1024, jobs, threads);
+        if (double(needGb) > availGb && profile.memoryGate && fits.threads == threads)
+            add(L::Warn, QStringLiteral("ram"),
+                msg + QStringLiteral(": the memory gate runs about %1 compiles at once").arg(fits.maxJobs),
+                QStringLiteral("fine as it is (slower, not killed); for all %1 at once: %2")
+                    .arg(jobs)
+                    .arg(rules::oomAdvice(availKb * 1024, jobs, threads)));
+        else if (double(needGb) > availGb)
             add(L::Fail, QStringLiteral("ram"), msg, rules::oomAdvice(availKb * 1024, jobs, threads));
         else if (double(needGb) > availGb * rules::kRamHeadroom)
             add(L::Warn, QStringLiteral("ram"), msg, QStringLiteral("leave headroom: lower MAX_JOBS or nvcc threads"));

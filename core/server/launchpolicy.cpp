@@ -6,6 +6,7 @@
 #include "core/gpu/gpuprocesses.h"
 #include "core/jobs/remotejob.h"
 #include "core/log/logging.h"
+#include "core/remotebuild/memorygate.h"
 #include "core/server/servergpus.h"
 #include "core/server/serverlifecycle.h"
 #include "core/timeline/producers.h"
@@ -174,6 +175,8 @@ Result<LaunchAttempt> launchServer(Transport& transport, const LaunchRequest& re
     spec.name = serverJobName(profile.port);
     spec.command = profile.command();
     spec.root = request.root;
+    if (profile.memoryGate) // the server's JIT compiles wait until their memory fits
+        memorygate::install(spec, {});
     auto started = RemoteJob::start(transport, spec);
     if (!started)
         return Result<LaunchAttempt>(started.withoutValue());

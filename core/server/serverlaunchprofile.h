@@ -23,6 +23,9 @@ struct ServerLaunchProfile
     bool enableMetrics = true;
     QStringList extraArgs;
     bool demo = false; // use sglang-demo-server (demo host)
+    // The memory gate in front of the server's JIT compiles (flashinfer, DeepGEMM, torch
+    // extensions): its job brings core/remotebuild/memorygate.h's launcher and prelude.
+    bool memoryGate = false;
 
     // One shell command line (every word quoted as needed).
     QString command() const;

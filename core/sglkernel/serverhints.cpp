@@ -68,12 +68,15 @@ QStringList serverHints(const ServerFacts& f)
     if (fa3Off)
         hints << QStringLiteral("FA3 is built for sm_90a only: on these GPUs build with -DSGL_KERNEL_ENABLE_FA3=OFF "
                                 "(through CMAKE_ARGS) plus the FA3 guard and import-fallback patches.");
-    if (f.memAvailableKiB > 0)
+    // What a build may use: a cgroup limit (container, Slurm job, systemd slice) wins over MemAvailable.
+    if (const double avail = f.memory.availableKiB(); avail > 0)
         hints << QStringLiteral(
-            "%1 of RAM available: keep MAX_JOBS \u00d7 SGL_KERNEL_COMPILE_THREADS at or below about %2 "
+            "%1 of RAM available%2: keep MAX_JOBS \u00d7 SGL_KERNEL_COMPILE_THREADS at or below about %3 "
             "(nvcc threads peak at 3-5 GB each; out of memory shows as \"Killed\" or signal 9).")
-                     .arg(formatKiB(f.memAvailableKiB))
-                     .arg(nvccThreadsThatFit(qint64(f.memAvailableKiB) * 1024));
+                     .arg(formatKiB(avail),
+                         f.memory.hasCgroupLimit() ? QStringLiteral(" under %1").arg(f.memory.limitSource())
+                                                   : QString())
+                     .arg(nvccThreadsThatFit(qint64(avail) * 1024));
     if (f.ninja.isEmpty() && !f.cmake.isEmpty())
         hints << QStringLiteral("Ninja is not installed: CMake falls back to Make (slower, and no .ninja_log for "
                                 "progress and ETA).");

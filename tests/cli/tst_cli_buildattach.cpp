@@ -28,23 +28,26 @@ class TestCliBuildAttach : public QObject
 
 private Q_SLOTS:
     // `--json` attach polls the server's memory on a worker thread from its first moment. The
-    // demo's `cat` answers that poll only once the client has gone, so every JSON attach gets
-    // `finished` while the poll is still in flight: attach must still exit with the job's
-    // status, and end its SSH connection itself (sshd reads our disconnect message) rather
-    // than leave the session thread running when the application object goes away.
+    // demo's `sed` answers that poll (its read of the job's memview.start, buildmemory.h) only once
+    // the client has gone, so every JSON attach gets `finished` while the poll is still in flight:
+    // attach must still exit with the job's status, and end its SSH connection itself (sshd reads
+    // our disconnect message) rather than leave the session thread running when the application
+    // object goes away.
     void attachExitsAfterJobsThatEndAtOnce()
     {
         KF_START_DEMO_HOST(demo);
         {
-            QFile cat(demo.binDir() + QStringLiteral("/cat"));
-            QVERIFY(cat.open(QIODevice::WriteOnly | QIODevice::Truncate));
-            cat.write("#!/bin/sh\n"
-                      "if [ \"$1\" = /proc/meminfo ]; then\n"
-                      "  i=0; while [ $i -lt 600 ] && kill -0 \"$PPID\" 2>/dev/null; do sleep 0.1; i=$((i+1)); done\n"
-                      "fi\n"
-                      "exec /bin/cat \"$@\"\n");
-            cat.close();
-            QVERIFY(cat.setPermissions(cat.permissions() | QFileDevice::ExeOwner | QFileDevice::ExeGroup));
+            QFile sed(demo.binDir() + QStringLiteral("/sed"));
+            QVERIFY(sed.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            sed.write(
+                "#!/bin/sh\n"
+                "for a; do last=$a; done\n"
+                "case \"$last\" in */memview.start)\n"
+                "  i=0; while [ $i -lt 600 ] && kill -0 \"$PPID\" 2>/dev/null; do sleep 0.1; i=$((i+1)); done ;;\n"
+                "esac\n"
+                "exec /bin/sed \"$@\"\n");
+            sed.close();
+            QVERIFY(sed.setPermissions(sed.permissions() | QFileDevice::ExeOwner | QFileDevice::ExeGroup));
         }
         static const QRegularExpression accepted(QStringLiteral("Accepted publickey for \\S+ from \\S+ port (\\d+)"));
         for (int i = 0; i < 50; ++i) {

@@ -34,9 +34,9 @@ BuildChart::BuildChart(QWidget* parent)
     // The projection in a lighter shade of the same colour: it continues the line.
     m_stepsChart->addSeries(tr("ETA projection"), TimeChart::paletteColor(0).lighter(160));
     m_memChart->setObjectName(QStringLiteral("buildMemoryChart"));
-    m_memChart->setTitle(tr("Server memory available"));
+    m_memChart->setTitle(tr("Memory the build may use"));
     m_memChart->setUnit(tr("GB"));
-    m_memChart->addSeries(tr("MemAvailable"), TimeChart::paletteColor(2));
+    m_memChart->addSeries(tr("available"), TimeChart::paletteColor(2));
     // The projection is drawn, not measured: the CSV has the steps done only.
     m_stepsChart->setHistorySource([this] {
         return QList<CsvSeries> { { m_stepsChart->title(), m_stepsChart->seriesName(Steps), m_stepsChart->unit(),
@@ -67,6 +67,7 @@ void BuildChart::clear()
     m_projectedEndMs = -1;
     m_total = 0;
     m_memTotalGb = 0;
+    m_memChart->setTitle(tr("Memory the build may use"));
     refresh();
 }
 
@@ -107,9 +108,11 @@ void BuildChart::addMemory(const MemorySample& m)
     if (m_startMs < 0)
         m_startMs = m.timeMs;
     m_memory.append(QPointF(double(m.timeMs), double(m.availableKb) / kKbPerGb));
-    m_memTotalGb = std::max(m_memTotalGb, double(m.totalKb) / kKbPerGb);
+    // The limit the build meets: the axis ends there, not at the server's RAM.
+    m_memTotalGb = double(m.totalKb) / kKbPerGb;
     if (m_dangerKb < 0)
         m_dangerKb = m.totalKb / 10;
+    m_memChart->setTitle(tr("Memory the build may use: %1").arg(m.source));
     m_endMs = std::max(m_endMs, m.timeMs);
     refresh();
 }

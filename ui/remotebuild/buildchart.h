@@ -14,9 +14,10 @@ class ChartWindowBar;
 class TimeChart;
 
 // Two charts on one clock: compile steps over time with the ETA projection (to the total),
-// and the server's MemAvailable with a danger line (an nvcc fan-out that eats the RAM shows
-// up here minutes before the OOM killer). Both are TimeCharts sharing one time window, the
-// last part of the build chosen in a ChartWindowBar (all of it, or its last 5 min to 24 h).
+// and the memory the build may still use with a danger line (an nvcc fan-out that eats the RAM
+// shows up here minutes before the OOM killer): MemAvailable, or the room left under the job's
+// cgroup limit when that is less (a container, a Slurm job), drawn against that limit. Both are TimeCharts sharing one
+// time window, the last part of the build chosen in a ChartWindowBar (all of it, or its last 5 min to 24 h).
 class BuildChart : public QWidget
 {
     Q_OBJECT
@@ -25,7 +26,7 @@ public:
     void clear();
     void addProgress(const BuildProgress& p);
     void addMemory(const MemorySample& m);
-    // MemAvailable below this is drawn as danger (default: 10% of MemTotal).
+    // Available memory below this is drawn as danger (default: 10% of the limit).
     void setDangerKb(qint64 kb);
     int progressPoints() const;
     TimeChart* stepsChart() const { return m_stepsChart; }

@@ -23,6 +23,7 @@
 #include "ui/remotebuild/buildchart.h"
 #include "ui/remotebuild/buildfixer.h"
 #include "ui/remotebuild/diagnosticsview.h"
+#include "ui/remotebuild/memorygateview.h"
 #include "ui/remotebuild/remotefileviewer.h"
 #include "ui/remotebuild/verifyview.h"
 
@@ -112,6 +113,7 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
     , m_checks(makeTree(this, { tr("Result"), tr("Check"), tr("Found"), tr("Fix") }))
     , m_side(new QTabWidget(this))
     , m_verify(new VerifyView(this))
+    , m_gate(new MemoryGateView(this))
     , m_log(new LogView(this))
 {
     m_profiles->setObjectName(QStringLiteral("profilePicker"));
@@ -181,6 +183,7 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
     m_side->addTab(m_slowest, tr("Slowest units"));
     m_side->addTab(treeWithDetail(m_checks, QStringLiteral("preflightDetail")), tr("Preflight"));
     m_side->addTab(m_verify, tr("Verification"));
+    m_side->addTab(m_gate, tr("Memory gate"));
     m_side->setObjectName(QStringLiteral("buildTabs"));
 
     auto* upper = new QSplitter(Qt::Horizontal, this);
@@ -623,6 +626,7 @@ void BuildPane::attachJob(const QString& jobId, const QString& profileName)
     m_chart->clear();
     if (m_session->profile())
         m_verify->setLaterBuild(jobId, m_session->profile()->name, tr("is running"));
+    m_gate->clear();
     m_slowest->clear();
     m_compare->clear();
     m_bar->setRange(0, 1);
@@ -648,6 +652,7 @@ void BuildPane::attachJob(const QString& jobId, const QString& profileName)
     connect(m_session.get(), &BuildSession::progressChanged, this, &BuildPane::onProgress);
     connect(m_session.get(), &BuildSession::diagnosticFound, this, &BuildPane::onDiagnostic);
     connect(m_session.get(), &BuildSession::memorySampled, m_chart, &BuildChart::addMemory);
+    connect(m_session.get(), &BuildSession::gateStatusChanged, m_gate, &MemoryGateView::setStatus);
     connect(m_session.get(), &BuildSession::finished, this, &BuildPane::onFinished);
     connect(m_session.get(), &BuildSession::previousRunKnown, this, [this](const BuildRecord&, const QString& text) {
         m_compare->setText(tr("Compared with the previous run: %1").arg(text));

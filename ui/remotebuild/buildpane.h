@@ -31,10 +31,12 @@ class BuildChart;
 class BuildFixer;
 class DiagnosticsView;
 class LogView;
+class MemoryGateView;
 class VerifyView;
 
 // The Build tab of one host: pick or edit a profile, preflight, start/cancel a detached build,
-// follow it (progress chart with ETA and server memory, diagnostics, the log), list the host's
+// follow it (progress chart with ETA and the memory it may use, diagnostics, its memory gate,
+// the log), list the host's
 // build jobs (servers are the Server tab's) and reattach, compare with the previous run,
 // notify when it ends, verify what a successful build produced (VerifyView; also on demand).
 class BuildPane : public HostPane
@@ -58,6 +60,7 @@ public:
     BuildFixer* fixer() const { return m_fixer; }
     QTreeWidget* jobList() const { return m_jobs; }
     VerifyView* verifyView() const { return m_verify; }
+    MemoryGateView* gateView() const { return m_gate; }
     QComboBox* profilePicker() const { return m_profiles; }
     // How long a running build may print nothing before the summary says so (tests shorten it).
     void setQuietAfterMs(qint64 ms) { m_quietAfterMs = ms; }
@@ -150,6 +153,7 @@ private:
     QTreeWidget* m_checks;
     QTabWidget* m_side;
     VerifyView* m_verify;
+    MemoryGateView* m_gate;
     LogView* m_log;
 };
 

@@ -81,6 +81,13 @@ private Q_SLOTS:
         QCOMPARE(back->server->port, quint16(30001));
         // The same text again: nothing is lost or added.
         QCOMPARE(serializeDeployRecipe(back.value()), yaml);
+        // A build without the memory gate stays without it when replayed.
+        QVERIFY(!yaml.contains("memory_gate"));
+        DeployRecipe ungated = r;
+        ungated.build->profile.memoryGate = false;
+        const QByteArray off = serializeDeployRecipe(ungated);
+        QVERIFY(off.contains("memory_gate: false"));
+        QVERIFY(!parseDeployRecipe(off, QStringLiteral("r.yaml"))->build->profile.memoryGate);
     }
 
     void sectionsAreOptional()
@@ -110,6 +117,9 @@ private Q_SLOTS:
         QTest::newRow("bad rule") << QByteArray(
             "kernelforge_recipe: 1\nfacts:\n  - {name: nvcc, version: 13.0, rule: '>'}\n")
                                   << QStringLiteral("facts[0].rule: '>' is not one of");
+        QTest::newRow("bad memory_gate") << QByteArray(
+            "kernelforge_recipe: 1\nbuild:\n  command: make\n  memory_gate: sometimes\n")
+                                         << QStringLiteral("build.memory_gate: true or false, not 'sometimes'");
         QTest::newRow("no command") << QByteArray("kernelforge_recipe: 1\nbuild:\n  name: x\n")
                                     << QStringLiteral("build: needs a command");
         QTest::newRow("bad port") << QByteArray("kernelforge_recipe: 1\nserver:\n  model_path: m\n  port: 70000\n")

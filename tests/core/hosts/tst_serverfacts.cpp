@@ -60,8 +60,8 @@ private Q_SLOTS:
         QCOMPARE(f.os, QStringLiteral("Ubuntu 24.04.3 LTS"));
         QCOMPARE(f.kernel, QStringLiteral("6.18.44-fc-v657-gpu"));
         QCOMPARE(f.cpuCount, 16);
-        QCOMPARE(f.memTotalKiB, 131981020.0);
-        QCOMPARE(f.memAvailableKiB, 131506544.0);
+        QCOMPARE(f.memory.memTotalKiB, 131981020.0);
+        QCOMPARE(f.memory.memAvailableKiB, 131506544.0);
         QCOMPARE(f.diskHomeTotalKiB, 264212084.0);
         QCOMPARE(f.diskHomeAvailableKiB, 67091236.0);
         QCOMPARE(f.gpus.size(), 1);
@@ -80,6 +80,19 @@ private Q_SLOTS:
         QVERIFY(f.extra.isEmpty());
         QCOMPARE(row(f, QStringLiteral("GPUs")), QStringLiteral("0: NVIDIA H200 (sm 9.0, 143771 MiB)"));
         QCOMPARE(row(f, QStringLiteral("RAM")), QStringLiteral("125.9 GiB total, 125.4 GiB available"));
+        // Inside a memory cgroup (a real capture): what is usable and where the limit is.
+        const ServerFacts g = test::factsFixture(QStringLiteral("debian12-cgroup-v1.txt"));
+        QCOMPARE(g.memory.cgroupVersion, 1);
+        QCOMPARE(g.memory.limitKiB(), 2.0 * 1024 * 1024);
+        QCOMPARE(g.memory.availableKiB(), 2.0 * 1024 * 1024 - (655360 - 4096) / 1024.0);
+        QCOMPARE(g.memory.kernelOomKills, 1.0);
+        QVERIFY(g.extra.isEmpty());
+        QCOMPARE(row(g, QStringLiteral("RAM")),
+            QStringLiteral("23.5 GiB total, 19.2 GiB available; 2.0 GiB usable under cgroup v1 /kf-facts-capture "
+                           "(limit 2.0 GiB)"));
+        const QJsonObject j = g.toJson();
+        QCOMPARE(j.value(QStringLiteral("memoryLimitKiB")).toDouble(), 2.0 * 1024 * 1024);
+        QCOMPARE(j.value(QStringLiteral("cgroup")).toString(), QStringLiteral("/kf-facts-capture"));
         QCOMPARE(row(f, QStringLiteral("SGLang")), QStringLiteral("not found"));
     }
 
@@ -272,8 +285,8 @@ private Q_SLOTS:
         QVERIFY(f.complete);
         QCOMPARE(f.kernel, QSysInfo::kernelVersion());
         QCOMPARE(f.cpuCount, int(::sysconf(_SC_NPROCESSORS_ONLN)));
-        QCOMPARE(f.memTotalKiB, double(meminfoKiB("MemTotal:")));
-        QVERIFY(f.memAvailableKiB > 0);
+        QCOMPARE(f.memory.memTotalKiB, double(meminfoKiB("MemTotal:")));
+        QVERIFY(f.memory.memAvailableKiB > 0);
         QVERIFY(f.diskHomeTotalKiB > 0);
         QVERIFY(f.diskHomeAvailableKiB >= 0);
         QVERIFY(!f.os.isEmpty());
@@ -393,7 +406,7 @@ private Q_SLOTS:
         QCOMPARE(r->project.cplusIncludePath, QStringLiteral("/usr/local/cuda/include/cccl"));
         QVERIFY(r->project.diskAvailableKiB > 0); // of the nearest existing parent
         QCOMPARE(r->homeDir, QDir::homePath());   // the card's facts are all there too
-        QVERIFY(r->memAvailableKiB > 0);
+        QVERIFY(r->memory.memAvailableKiB > 0);
 
         probe.workingDirectory = dir.filePath(QStringLiteral("missing"));
         const auto missing = collectServerFacts(local, 120000, probe);

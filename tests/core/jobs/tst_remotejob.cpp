@@ -121,6 +121,47 @@ private Q_SLOTS:
         QVERIFY(got.contains("to-stderr\n"));
     }
 
+    // Files a job brings land in its folder before the command (an executable one runnable, one
+    // without a final newline and an empty one as they are); a prelude is sourced first and sees
+    // the environment and KF_JOB_DIR; the runner keeps its cgroup and the memory at the start.
+    void filesPreludeAndJobDir()
+    {
+        kf::JobSpec spec;
+        spec.root = root();
+        spec.workingDirectory = m_dir.path();
+        spec.env.insert(QStringLiteral("FROM_ENV"), QStringLiteral("e"));
+        const QByteArray tricky = "line one\nKFFILE-0-0 looks like a marker\n\tlast without newline";
+        spec.files = { { QStringLiteral("tool"), "#!/bin/sh\necho \"tool ran with $1\"\n", true },
+            { QStringLiteral("data.txt"), tricky, false }, { QStringLiteral("empty"), {}, false },
+            { QStringLiteral("prelude"), "FROM_PRELUDE=\"p-$FROM_ENV\"; export FROM_PRELUDE\n:\n", false } };
+        spec.command = QStringLiteral(
+            "echo \"prelude=$FROM_PRELUDE dir=$KF_JOB_DIR\"\n\"$KF_JOB_DIR/tool\" x\ncat \"$KF_JOB_DIR/data.txt\"");
+        const auto started = kf::RemoteJob::start(*m_transport, spec);
+        QVERIFY2(started, qPrintable(started.error()));
+        kf::RemoteJob job(m_transport, started->id, root());
+        QSignalSpy done(&job, &kf::RemoteJob::finished);
+        job.attach(0);
+        QTRY_COMPARE_WITH_TIMEOUT(done.size(), 1, 20000);
+        QCOMPARE(done.first().first().value<kf::JobInfo>().exitStatus, 0);
+        const QString dir = root() + QLatin1Char('/') + started->id;
+        const QByteArray log = serverLog(started->id);
+        QVERIFY2(log.contains(QByteArray("prelude=p-e dir=" + dir.toUtf8() + '\n')), log.constData());
+        QVERIFY2(log.contains("tool ran with x\n"), log.constData());
+        QCOMPARE(kf::test::readFile(dir + QStringLiteral("/data.txt")), tricky + '\n');
+        QVERIFY(QFileInfo::exists(dir + QStringLiteral("/empty")));
+        QCOMPARE(QFileInfo(dir + QStringLiteral("/empty")).size(), 0);
+        QVERIFY(!QFileInfo::exists(dir + QStringLiteral("/env"))); // read and deleted, as without files
+        QCOMPARE(kf::test::readFile(dir + QStringLiteral("/cgroup")),
+            kf::test::readFile(QStringLiteral("/proc/self/cgroup")));
+        QVERIFY(kf::test::readFile(dir + QStringLiteral("/memview.start")).contains("mem_total_kb="));
+        // Names that are not files of their own are refused before anything starts.
+        for (const QString& bad : { QStringLiteral("log"), QStringLiteral("../x"), QStringLiteral(".hidden"),
+                 QStringLiteral("a/b"), QString() }) {
+            spec.files = { { bad, "x", false } };
+            QVERIFY2(!kf::RemoteJob::start(*m_transport, spec), qPrintable(bad));
+        }
+    }
+
     void resumesFromOffsetWithoutGapsOrRepeats()
     {
         kf::JobSpec spec;

@@ -112,6 +112,33 @@ private Q_SLOTS:
             QVERIFY(checks[QStringLiteral("ram")].fix.contains(QStringLiteral("MAX_JOBS=")));
     }
 
+    // 64 GB available on the host, but the login session's cgroup allows 10 GiB with 2 used: the
+    // budget is judged against 8 GiB. With the memory gate the build is slower, not killed (warn);
+    // without it, it fails with MAX_JOBS advice that fits the cgroup.
+    void ramUnderACgroupLimit()
+    {
+        kf::ServerFacts facts = fixture();
+        facts.memory.cgroupVersion = 2;
+        facts.memory.cgroupPath = QStringLiteral("/user.slice/user-1000.slice/session-2.scope");
+        facts.memory.levels = { { facts.memory.cgroupPath }, { QStringLiteral("/user.slice/user-1000.slice") } };
+        facts.memory.levels[1].maxBytes = 10.0 * (1 << 30);
+        facts.memory.levels[1].currentBytes = 2.0 * (1 << 30);
+        kf::BuildProfile p = sglProfile(4, 1); // 16 GB
+        auto checks = byId(kf::evaluatePreflight(facts, p));
+        const kf::PreflightCheck& ram = checks[QStringLiteral("ram")];
+        QCOMPARE(int(ram.level), int(L::Warn));
+        QVERIFY2(ram.message.startsWith(QStringLiteral("MAX_JOBS 4 x 1 nvcc threads x ~4 GB = 16 GB; 8.0 GB available "
+                                                       "(cgroup v2 /user.slice/user-1000.slice (limit 10.0 GiB))")),
+            qPrintable(ram.message));
+        QVERIFY2(ram.message.endsWith(QStringLiteral("the memory gate runs about 2 compiles at once")),
+            qPrintable(ram.message));
+        p.memoryGate = false;
+        checks = byId(kf::evaluatePreflight(facts, p));
+        QCOMPARE(int(checks[QStringLiteral("ram")].level), int(L::Fail));
+        QVERIFY2(checks[QStringLiteral("ram")].fix.contains(QStringLiteral("use MAX_JOBS=2 ")),
+            qPrintable(checks[QStringLiteral("ram")].fix));
+    }
+
     void oldCudaAndMissingTools()
     {
         kf::ServerFacts facts;

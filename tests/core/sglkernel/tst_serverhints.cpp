@@ -43,6 +43,10 @@ private Q_SLOTS:
         QVERIFY(!has(nvml, "Ninja"));
 
         QVERIFY(has(sglkernel::serverHints(test::factsFixture(QStringLiteral("truncated.txt"))), "did not finish"));
+        // A cgroup of 2 GiB on a 24 GB machine: the advice follows the cgroup.
+        const QStringList cgroup = sglkernel::serverHints(test::factsFixture(QStringLiteral("debian12-cgroup-v1.txt")));
+        QVERIFY(has(cgroup, "2.0 GiB of RAM available under cgroup v1 /kf-facts-capture (limit 2.0 GiB): keep "));
+        QVERIFY(has(cgroup, "SGL_KERNEL_COMPILE_THREADS at or below about 1 "));
         const QStringList debian = sglkernel::serverHints(test::factsFixture(QStringLiteral("debian12-nogpu.txt")));
         QVERIFY(has(debian, "PyTorch is not installed"));
         QVERIFY(has(debian, "older than 3.31"));

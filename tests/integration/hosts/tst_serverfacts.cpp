@@ -72,7 +72,7 @@ private Q_SLOTS:
         QCOMPARE(facts->homeDir, demo.homeDir());
         QCOMPARE(facts->kernel, QSysInfo::kernelVersion());
         QCOMPARE(facts->cpuCount, int(::sysconf(_SC_NPROCESSORS_ONLN)));
-        QVERIFY(facts->memTotalKiB > 0);
+        QVERIFY(facts->memory.memTotalKiB > 0);
         QVERIFY(facts->diskHomeAvailableKiB >= 0);
         QVERIFY(!facts->os.isEmpty());
     }

@@ -90,10 +90,21 @@ private Q_SLOTS:
         connect(&s, &kf::BuildSession::progressChanged, this, [&](const BuildProgress& p) { progress << p; });
         connect(&s, &kf::BuildSession::logReceived, this, [&](qint64, const QByteArray& d) { log += d; });
         QSignalSpy mem(&s, &kf::BuildSession::memorySampled);
+        QSignalSpy gate(&s, &kf::BuildSession::gateStatusChanged);
         QSignalSpy done(&s, &kf::BuildSession::finished);
         s.attach(0);
         QTRY_COMPARE_WITH_TIMEOUT(done.size(), 1, 120000);
         QCOMPARE(done.first().first().value<JobInfo>().exitStatus, 0);
+        // Every compile went through the memory gate; its last word came before finished(), and
+        // the peaks it measured are this machine's history for the profile (the job's name).
+        QVERIFY(gate.size() >= 1);
+        QCOMPARE(s.gateStatus().done, 12);
+        QCOMPARE(s.gateStatus().failed, 0);
+        const auto learned = kf::buildhistory::learnedPeaks(QStringLiteral("local"), QStringLiteral("demo"));
+        QVERIFY2(learned, qPrintable(learned.error()));
+        QCOMPARE(learned->size(), 12);
+        for (const kf::UnitPeak& u : *learned)
+            QVERIFY2(u.peakKb > 0 && u.unit.startsWith(QLatin1String("CMakeFiles/demo.dir/unit")), qPrintable(u.unit));
         QVERIFY(!progress.isEmpty());
         QCOMPARE(progress.last().done, progress.last().total);
         QVERIFY(progress.last().total >= 13);

@@ -12,6 +12,8 @@
 #include "core/timeline/eventstore.h"
 #include "tests/support/testsupport.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -129,6 +131,43 @@ private Q_SLOTS:
         QVERIFY(!taken);
         QVERIFY2(taken.error().contains(QStringLiteral("already in use by a program KernelForge did not start")),
             qPrintable(taken.error()));
+    }
+
+    // With memoryGate the server's job brings the gate and the server runs with the variables
+    // that put it in front of flashinfer's, DeepGEMM's and torch's JIT compiles.
+    void memoryGateInFrontOfTheJit()
+    {
+        QTemporaryDir db;
+        store::setDatabasePath(db.filePath(QStringLiteral("history.sqlite")));
+        KF_START_DEMO_HOST(demo);
+        auto connected = SshTransport::connect(demo.profile());
+        QVERIFY2(connected, qPrintable(connected.error()));
+        Transport& t = **connected;
+        ServerLaunchProfile p = ServerLaunchProfile::demoProfile();
+        p.port = test::freeLocalPort();
+        p.memoryGate = true;
+        const auto launched = launchServer(t, p, {}, 8);
+        QVERIFY2(launched, qPrintable(launched.error()));
+        QTRY_VERIFY_WITH_TIMEOUT(pollServer(t, p.port, nullptr, false).healthy(), 60000);
+        const QString dir = demo.homeDir() + QStringLiteral("/.cache/kernelforge/jobs/") + launched->id;
+        QVERIFY(QFileInfo(dir + QStringLiteral("/memgate")).isExecutable());
+        QVERIFY(QFileInfo(dir + QStringLiteral("/bin/nvcc")).isSymLink()); // the prelude ran
+        // A process of the server's job (its process group) has the gate's variables.
+        const QByteArray pgid = test::readFile(dir + QStringLiteral("/pgid")).trimmed();
+        bool gated = false;
+        for (const QString& pid : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+            const QByteArray stat = test::readFile(QStringLiteral("/proc/%1/stat").arg(pid));
+            const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
+            if (fields.size() < 3 || fields[2] != pgid)
+                continue;
+            const QList<QByteArray> env = test::readFile(QStringLiteral("/proc/%1/environ").arg(pid)).split('\0');
+            gated = gated
+                || (env.contains("FLASHINFER_NVCC_LAUNCHER=" + dir.toUtf8() + "/memgate")
+                    && env.contains("DG_JIT_NVCC_COMPILER=" + dir.toUtf8() + "/bin/nvcc")
+                    && env.contains("KF_MEMGATE_DIR=" + dir.toUtf8()));
+        }
+        QVERIFY2(gated, pgid.constData());
+        QVERIFY(stopServer(t, launched->id));
     }
 };
 

@@ -4,10 +4,12 @@
 #include "core/hosts/hostconnection.h"
 #include "core/remotebuild/buildprofile.h"
 #include "core/store/database.h"
+#include "ui/chart/timechart.h"
 #include "ui/common/preferences.h"
 #include "ui/logview/logview.h"
 #include "ui/remotebuild/buildchart.h"
 #include "ui/remotebuild/buildpane.h"
+#include "ui/remotebuild/memorygateview.h"
 
 #include "tests/support/testsupport.h"
 
@@ -172,6 +174,18 @@ private Q_SLOTS:
                 + QString::fromUtf8(pane.logView()->store().lines(0, 60).join("\n"))));
         QVERIFY(pane.logView()->store().lineCount() > 10);
         QTRY_VERIFY_WITH_TIMEOUT(pane.logView()->liveView()->blockCount() > 10, 5000);
+        // Every compile went through the memory gate (on by default); its tab lists them with the
+        // peaks it measured, and the memory chart says what it judged memory by.
+        int done = 0;
+        for (int i = 0; i < pane.gateView()->units()->topLevelItemCount(); ++i)
+            done += pane.gateView()->units()->topLevelItem(i)->text(1) == QLatin1String("done");
+        QVERIFY2(done >= 12, qPrintable(pane.gateView()->summary()->text()));
+        QVERIFY2(pane.gateView()->summary()->text().startsWith(QStringLiteral("Memory gate: 0 compiling, 0 waiting for "
+                                                                              "memory, %1 done")
+                                                                   .arg(done)),
+            qPrintable(pane.gateView()->summary()->text()));
+        QVERIFY2(pane.chart()->memoryChart()->title().startsWith(QStringLiteral("Memory the build may use: ")),
+            qPrintable(pane.chart()->memoryChart()->title()));
         if (cuda) {
             QVERIFY(pane.diagnosticsList()->topLevelItemCount() >= 2);
             QTreeWidgetItem* first = nullptr;
