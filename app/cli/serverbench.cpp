@@ -477,8 +477,8 @@ int runBench(QStringList args)
         if (tty)
             terminalControl("\r\033[K");
         err() << "server bench: " << levelLabel(l.plan()) << ": " << l.stats.completed << " ok, " << l.stats.failed
-              << " failed, " << num(l.stats.outputThroughput) << " output tok/s in " << num(l.stats.durationS, 1) << " s"
-              << (l.analysis.saturation.saturated() ? QStringLiteral(", SATURATED") : QString())
+              << " failed, " << num(l.stats.outputThroughput) << " output tok/s in " << num(l.stats.durationS, 1)
+              << " s" << (l.analysis.saturation.saturated() ? QStringLiteral(", SATURATED") : QString())
               << (l.analysis.agreement.checked && !l.analysis.agreement.agrees ? QStringLiteral(", server MISMATCH")
                                                                                : QString())
               << '\n'

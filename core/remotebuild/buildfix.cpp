@@ -176,10 +176,12 @@ Result<BuildProfile> fixedProfile(Transport& transport, const BuildFix& fix, con
         const auto facts = collectServerFacts(transport, 120000, preflightProbe(profile));
         if (!facts)
             return Result<BuildProfile>::failure(facts.error(), facts.kind());
-        if (!hasValue(facts->memAvailableKiB) || facts->memAvailableKiB <= 0)
+        // What the build may use: MemAvailable, or less under a cgroup's limit (memoryview.h).
+        const double availKiB = facts->memory.availableKiB();
+        if (!hasValue(availKiB) || availKiB <= 0)
             return Result<BuildProfile>::failure(
                 QStringLiteral("%1 did not say how much memory is available").arg(transport.describe()));
-        return withMemoryFit(profile, qint64(facts->memAvailableKiB) * 1024, facts->cpuCount);
+        return withMemoryFit(profile, qint64(availKiB) * 1024, facts->cpuCount);
     }
     if (fix.id == QLatin1String("path")) {
         const auto found = locateTool(transport, fix.tool, profile);

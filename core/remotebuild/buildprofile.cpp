@@ -101,8 +101,8 @@ BuildProfile parseProfile(const YAML::Node& n, int index)
     static const QStringList known { QStringLiteral("name"), QStringLiteral("description"),
         QStringLiteral("working_dir"), QStringLiteral("command"), QStringLiteral("env"), QStringLiteral("cmake_args"),
         QStringLiteral("max_jobs"), QStringLiteral("nvcc_threads"), QStringLiteral("nvcc_threads_define"),
-        QStringLiteral("build_dir"), QStringLiteral("kernel_tree"), QStringLiteral("ccache"), QStringLiteral("memory_gate"),
-        QStringLiteral("demo") };
+        QStringLiteral("build_dir"), QStringLiteral("kernel_tree"), QStringLiteral("ccache"),
+        QStringLiteral("memory_gate"), QStringLiteral("demo") };
     for (const auto& kv : n) {
         const QString key = kv.first.IsScalar() ? scalarText(kv.first) : QString();
         if (!known.contains(key))

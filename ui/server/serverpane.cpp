@@ -704,8 +704,9 @@ void ServerPane::showStatus()
             lines << tr("Also on this host: %1").arg(others.join(QStringLiteral("; ")));
     }
     m_status->setText(lines.join(QStringLiteral("<br>")));
-    m_status->setToolTip(plainToolTip(
-        s && !s->last.reachable ? s->last.error : m_session ? m_session->lastScanError() : QString()));
+    m_status->setToolTip(plainToolTip(s && !s->last.reachable ? s->last.error
+            : m_session                                       ? m_session->lastScanError()
+                                                              : QString()));
     if (!s || !s->last.reachable) {
         m_summary->clear();
         return;
