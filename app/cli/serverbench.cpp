@@ -154,7 +154,7 @@ void printRun(QTextStream& s, const BenchRun& run, const ReferenceTable* refs)
     bool inEstimated = false;
     bool outEstimated = false;
     s << "  level           reqs    ok  fail   req/s  out tok/s  tot tok/s   TTFT ms p50/p90/p99   TPOT ms p50/p99"
-         "   ITL ms p50/p99   E2E s p50/p99  GPU util  power W\n";
+         "   ITL ms p50/p99   E2E s p50/p99  GPU util  power W  SM/tensor/DRAM\n";
     for (const LevelResult& l : run.levels) {
         const LevelStats& st = l.stats;
         const LevelSideData side = levelSideData(run, l);
@@ -170,7 +170,14 @@ void printRun(QTextStream& s, const BenchRun& run, const ReferenceTable* refs)
           << QStringLiteral("%1/%2").arg(num(st.e2e.p50, 2), num(st.e2e.p99, 2)).rightJustified(16)
           << (std::isfinite(side.gpuUtilPercent) ? num(side.gpuUtilPercent, 0) + QLatin1Char('%') : QStringLiteral("-"))
                  .rightJustified(10)
-          << num(side.gpuPowerW, 0).rightJustified(9) << (l.cancelled ? "  (cancelled)" : "") << '\n';
+          << num(side.gpuPowerW, 0).rightJustified(9)
+          << (std::isfinite(side.smActivePercent)
+                     ? QStringLiteral("%1/%2/%3%")
+                           .arg(num(side.smActivePercent, 0), num(side.tensorActivePercent, 0),
+                               num(side.dramActivePercent, 0))
+                     : QStringLiteral("-"))
+                 .rightJustified(16)
+          << (l.cancelled ? "  (cancelled)" : "") << '\n';
     }
     for (const LevelResult& l : run.levels) {
         if (l.stats.failureReasons.isEmpty())
@@ -194,6 +201,8 @@ void printRun(QTextStream& s, const BenchRun& run, const ReferenceTable* refs)
     if (run.gpu.isEmpty())
         s << "GPUs      no samples" << (run.gpuNote.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(run.gpuNote))
           << '\n';
+    else if (!run.gpmNote.isEmpty())
+        s << "GPM       none in the samples: " << run.gpmNote << '\n';
     for (const LevelResult& l : run.levels)
         printAnalysis(s, run, l);
     if (refs) {
@@ -225,6 +234,9 @@ QJsonObject runJson(const BenchRun& run, const ReferenceTable* refs, bool withRe
         o.insert(QStringLiteral("not_sent"), l.notSent);
         o.insert(QStringLiteral("gpu_util_percent"), jsonValue(side.gpuUtilPercent));
         o.insert(QStringLiteral("gpu_power_w"), jsonValue(side.gpuPowerW));
+        o.insert(QStringLiteral("gpm_sm_active_percent"), jsonValue(side.smActivePercent));
+        o.insert(QStringLiteral("gpm_tensor_active_percent"), jsonValue(side.tensorActivePercent));
+        o.insert(QStringLiteral("gpm_dram_active_percent"), jsonValue(side.dramActivePercent));
         o.insert(QStringLiteral("server_running_mean"), jsonValue(side.serverRunning));
         o.insert(QStringLiteral("output_throughput_per_gpu"),
             jsonValue(perGpu(l.stats.outputThroughput, run.facts.gpuCount)));
@@ -275,7 +287,7 @@ QJsonObject runJson(const BenchRun& run, const ReferenceTable* refs, bool withRe
         { QStringLiteral("context"), toJson(run.context) }, { QStringLiteral("prompt_words"), run.promptWords },
         { QStringLiteral("prompt_calibrated"), run.promptCalibrated }, { QStringLiteral("levels"), levels },
         { QStringLiteral("gpu_samples"), int(run.gpu.size()) }, { QStringLiteral("gpu_note"), run.gpuNote },
-        { QStringLiteral("metrics_samples"), int(run.metrics.size()) },
+        { QStringLiteral("gpm_note"), run.gpmNote }, { QStringLiteral("metrics_samples"), int(run.metrics.size()) },
         { QStringLiteral("save_error"), run.saveError } };
 }
 

@@ -296,10 +296,21 @@ LevelSideData levelSideData(const BenchRun& run, const LevelResult& level)
 {
     LevelSideData d;
     Mean util;
-    for (const GpuPoint& g : run.gpu)
-        if (g.timeMs >= level.startedMs && g.timeMs <= level.endedMs)
-            util.add(g.utilPercent);
+    Mean sm;
+    Mean tensor;
+    Mean dram;
+    for (const GpuPoint& g : run.gpu) {
+        if (g.timeMs < level.startedMs || g.timeMs > level.endedMs)
+            continue;
+        util.add(g.utilPercent);
+        sm.add(g.smActivePercent);
+        tensor.add(g.tensorActivePercent);
+        dram.add(g.dramActivePercent);
+    }
     d.gpuUtilPercent = util.value();
+    d.smActivePercent = sm.value();
+    d.tensorActivePercent = tensor.value();
+    d.dramActivePercent = dram.value();
     d.gpuPowerW = levelEnergy(run.gpu, level.startedMs, level.endedMs, 0).meanPowerW;
     Mean running;
     Mean gen;

@@ -153,6 +153,7 @@ struct BenchRun
     QList<GpuPoint> gpu;
     QList<MetricsPoint> metrics;
     QString gpuNote; // why there are no GPU samples, if there are none
+    QString gpmNote; // why the samples have no GPM (an older GPU, a driver without it, ...), if they have none
     BenchContext context;
     QString note; // how the sweep ended when not by running every level: a search's result, a stop
     QString saveError;
@@ -161,12 +162,16 @@ struct BenchRun
 // A level's analysis from the run's samples and series (what ServeBench stores with it).
 LevelAnalysis analyzeLevel(const BenchRun& run, const LevelResult& level);
 
-// Means over the level's time span: GPU utilisation averaged over GPUs and samples, power of
+// Means over the level's time span: GPU utilisation and GPM activity averaged over GPUs and samples, power of
 // all GPUs together (levelEnergy()'s mean), the server's running requests; NaN without samples.
 struct LevelSideData
 {
     double gpuUtilPercent = noValue();
     double gpuPowerW = noValue(); // all GPUs together
+    // GPM means over GPUs and samples (percent); no value without GPM.
+    double smActivePercent = noValue();
+    double tensorActivePercent = noValue();
+    double dramActivePercent = noValue();
     double serverRunning = noValue();
     double serverGenThroughput = noValue();
 };

@@ -20,6 +20,9 @@ GpuPoint gpuPoint(const GpuSample& g, qint64 timeMs)
     p.memClockMhz = g.value(GpuField::ClockMem);
     p.reasons = g.reasons;
     p.hasReasons = g.hasReasons;
+    p.smActivePercent = g.value(GpuField::SmActive);
+    p.tensorActivePercent = g.value(GpuField::TensorActive);
+    p.dramActivePercent = g.value(GpuField::DramActive);
     return p;
 }
 

@@ -25,6 +25,10 @@ struct GpuPoint
     double memClockMhz = noValue();
     quint64 reasons = 0; // clock event (throttle) reasons, throttlereasons.h
     bool hasReasons = false;
+    // GPM (Hopper and newer, core/gpu/gpmdmon.h): what "utilization" hides; no value without GPM.
+    double smActivePercent = noValue();
+    double tensorActivePercent = noValue();
+    double dramActivePercent = noValue();
 };
 // The point of one GPU of a sample block dated timeMs.
 GpuPoint gpuPoint(const GpuSample& sample, qint64 timeMs);

@@ -82,6 +82,10 @@ Result<void> ensureSchema()
                 QStringLiteral("ALTER TABLE bench_gpu_samples ADD COLUMN mem_clock REAL"),
                 QStringLiteral("ALTER TABLE bench_gpu_samples ADD COLUMN reasons INTEGER"),
                 QStringLiteral("ALTER TABLE bench_metrics ADD COLUMN cached_tokens_total REAL"),
+                QStringLiteral("ALTER TABLE bench_gpu_samples ADD COLUMN sm_active REAL"),
+                QStringLiteral("ALTER TABLE bench_gpu_samples ADD COLUMN tensor_active REAL"),
+                QStringLiteral("ALTER TABLE bench_gpu_samples ADD COLUMN dram_active REAL"),
+                QStringLiteral("ALTER TABLE bench_runs ADD COLUMN gpm_note TEXT"),
             } });
 }
 
@@ -165,9 +169,10 @@ Result<qint64> save(const BenchRun& run)
         return R(sqlError(q, what));
     };
     QSqlQuery q(d);
-    q.prepare(QStringLiteral("INSERT INTO bench_runs(host, started, ended, status, error, api, input_len, output_len, "
-                             "model, params, facts, prompt_words, prompt_calibrated, gpu_note, context, note) "
-                             "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+    q.prepare(
+        QStringLiteral("INSERT INTO bench_runs(host, started, ended, status, error, api, input_len, output_len, "
+                       "model, params, facts, prompt_words, prompt_calibrated, gpu_note, context, note, gpm_note) "
+                       "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
     q.addBindValue(run.host);
     q.addBindValue(run.started.toMSecsSinceEpoch());
     q.addBindValue(run.ended.isValid() ? QVariant(run.ended.toMSecsSinceEpoch()) : QVariant());
@@ -184,6 +189,7 @@ Result<qint64> save(const BenchRun& run)
     q.addBindValue(run.gpuNote);
     q.addBindValue(json(toJson(run.context)));
     q.addBindValue(run.note);
+    q.addBindValue(run.gpmNote);
     if (!q.exec())
         return fail(q, "saving a benchmark run");
     const qint64 id = q.lastInsertId().toLongLong();
@@ -212,7 +218,7 @@ Result<qint64> save(const BenchRun& run)
     QSqlQuery gq(d);
     gq.prepare(
         QStringLiteral("INSERT INTO bench_gpu_samples(run_id, t, gpu, util, power, mem_used, sm_clock, mem_clock, "
-                       "reasons) VALUES(?,?,?,?,?,?,?,?,?)"));
+                       "reasons, sm_active, tensor_active, dram_active) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)"));
     for (const GpuPoint& g : run.gpu) {
         gq.addBindValue(id);
         gq.addBindValue(g.timeMs);
@@ -223,6 +229,9 @@ Result<qint64> save(const BenchRun& run)
         gq.addBindValue(real(g.smClockMhz));
         gq.addBindValue(real(g.memClockMhz));
         gq.addBindValue(g.hasReasons ? QVariant(qint64(g.reasons)) : QVariant(QMetaType::fromType<qint64>()));
+        gq.addBindValue(real(g.smActivePercent));
+        gq.addBindValue(real(g.tensorActivePercent));
+        gq.addBindValue(real(g.dramActivePercent));
         if (!gq.exec())
             return fail(gq, "saving GPU samples");
     }
@@ -252,7 +261,8 @@ Result<qint64> save(const BenchRun& run)
 namespace {
 
 const QString kRunColumns = QStringLiteral(
-    "id, host, started, ended, status, error, params, facts, prompt_words, prompt_calibrated, gpu_note, context, note");
+    "id, host, started, ended, status, error, params, facts, prompt_words, prompt_calibrated, gpu_note, context, note, "
+    "gpm_note");
 
 BenchRun runFromQuery(const QSqlQuery& q)
 {
@@ -271,6 +281,7 @@ BenchRun runFromQuery(const QSqlQuery& q)
     r.gpuNote = q.value(10).toString();
     r.context = benchContextFromJson(object(q.value(11)));
     r.note = q.value(12).toString();
+    r.gpmNote = q.value(13).toString();
     return r;
 }
 
@@ -343,12 +354,13 @@ Result<BenchRun> load(qint64 id, bool withSeries)
     if (!withSeries)
         return run;
     const auto gpu = store::readRows(&ensureSchema,
-        QStringLiteral("SELECT t, gpu, util, power, mem_used, sm_clock, mem_clock, reasons FROM bench_gpu_samples "
+        QStringLiteral("SELECT t, gpu, util, power, mem_used, sm_clock, mem_clock, reasons, sm_active, tensor_active, "
+                       "dram_active FROM bench_gpu_samples "
                        "WHERE run_id = ? ORDER BY rowid"),
         { id }, QStringLiteral("reading GPU samples"), [](const QSqlQuery& g) {
             return GpuPoint { g.value(0).toLongLong(), g.value(1).toInt(), fromReal(g.value(2)), fromReal(g.value(3)),
                 fromReal(g.value(4)), fromReal(g.value(5)), fromReal(g.value(6)), quint64(g.value(7).toLongLong()),
-                !g.value(7).isNull() };
+                !g.value(7).isNull(), fromReal(g.value(8)), fromReal(g.value(9)), fromReal(g.value(10)) };
         });
     if (!gpu)
         return gpu.withoutValue();

@@ -18,6 +18,7 @@
 #include <QRandomGenerator>
 #include <QtConcurrent>
 
+#include <algorithm>
 #include <cmath>
 
 namespace kf {
@@ -545,6 +546,15 @@ void ServeBench::finish(const QString& status, const QString& error)
     m_requests.cancelAll();
     m_betweenLevels = false;
     if (m_gpu) {
+        // Samples without GPM: the monitor's probe says why (an older GPU, a driver without it, ...).
+        const bool gpm = std::any_of(
+            m_run.gpu.cbegin(), m_run.gpu.cend(), [](const GpuPoint& g) { return std::isfinite(g.smActivePercent); });
+        if (!gpm && !m_run.gpu.isEmpty()) {
+            const GpuMonitor::GpmStatus& status = m_gpu->gpm();
+            m_run.gpmNote = status.phase == GpuMonitor::GpmStatus::Phase::Streaming
+                ? QStringLiteral("its stream sent no sample during the run (%1)").arg(status.text())
+                : status.text();
+        }
         m_gpu->stop();
         m_gpu.reset();
     }

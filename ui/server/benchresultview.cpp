@@ -310,11 +310,12 @@ void BenchResultView::fillRunTable()
     const QList<BenchMetric>& metrics = benchMetrics();
     m_table->clear();
     m_table->setColumnCount(int(m_a.levels.size()));
-    m_table->setRowCount(1 + int(metrics.size()) + 2);
+    m_table->setRowCount(1 + int(metrics.size()) + 5);
     QStringList rows { tr("requests ok / sent") };
     for (const BenchMetric& m : metrics)
         rows << metricLabel(m);
-    rows << tr("GPU utilisation (%)") << tr("GPU power, all GPUs (W)");
+    rows << tr("GPU utilisation (%)") << tr("GPU power, all GPUs (W)") << tr("GPM SM active (%)")
+         << tr("GPM tensor active (%)") << tr("GPM DRAM active (%)");
     m_table->setVerticalHeaderLabels(rows);
     QStringList columns;
     QStringList notes;
@@ -346,6 +347,9 @@ void BenchResultView::fillRunTable()
         const LevelSideData side = levelSideData(m_a, l);
         m_table->setItem(1 + int(metrics.size()), col, cell(number(side.gpuUtilPercent, 0)));
         m_table->setItem(2 + int(metrics.size()), col, cell(number(side.gpuPowerW, 0)));
+        m_table->setItem(3 + int(metrics.size()), col, cell(number(side.smActivePercent, 0)));
+        m_table->setItem(4 + int(metrics.size()), col, cell(number(side.tensorActivePercent, 0)));
+        m_table->setItem(5 + int(metrics.size()), col, cell(number(side.dramActivePercent, 0)));
         if (s.failed > 0)
             notes << red(tr("%1 of %2 requests failed at %3: %4")
                              .arg(s.failed)
@@ -375,6 +379,8 @@ void BenchResultView::fillRunTable()
     if (m_a.gpu.isEmpty() && m_a.status != QLatin1String("running") && !m_a.levels.isEmpty())
         notes << tr("No GPU samples%1.")
                      .arg(m_a.gpuNote.isEmpty() ? QString() : QStringLiteral(": ") + m_a.gpuNote.toHtmlEscaped());
+    else if (!m_a.gpmNote.isEmpty())
+        notes << tr("No GPM in the GPU samples: %1").arg(m_a.gpmNote.toHtmlEscaped());
     QStringList context;
     for (const QString& line : contextLines(m_a.context))
         context << (line.startsWith(QLatin1String("OTHER LOAD")) ? red(line.toHtmlEscaped()) : line.toHtmlEscaped());

@@ -141,6 +141,10 @@ private Q_SLOTS:
         run.gpu[0].smClockMhz = 1980;
         run.gpu[0].reasons = 0x4;
         run.gpu[0].hasReasons = true;
+        run.gpu[0].smActivePercent = 93;
+        run.gpu[0].tensorActivePercent = 71;
+        run.gpu[0].dramActivePercent = 42;
+        run.gpmNote = QStringLiteral("GPM not available: GPU 1: compute capability 8.0, predates Hopper");
         run.metrics[0].cachedTokensTotal = 77;
         auto id = benchstore::save(run);
         QVERIFY2(id, qPrintable(id.error()));
@@ -163,6 +167,12 @@ private Q_SLOTS:
         QVERIFY(back->gpu[0].hasReasons);
         QCOMPARE(back->gpu[0].reasons, quint64(0x4));
         QVERIFY(!back->gpu[1].hasReasons);
+        // GPM per sample, and why not: stored as measured, no value stays no value (issue #37).
+        QCOMPARE(back->gpu[0].smActivePercent, 93.0);
+        QCOMPARE(back->gpu[0].tensorActivePercent, 71.0);
+        QCOMPARE(back->gpu[0].dramActivePercent, 42.0);
+        QVERIFY(std::isnan(back->gpu[1].smActivePercent));
+        QCOMPARE(back->gpmNote, run.gpmNote);
         QCOMPARE(back->metrics[0].cachedTokensTotal, 77.0);
         // The aggregates-only listing keeps the analysis (the runs list shows goodput from it).
         auto listed = benchstore::list(QStringLiteral("gpu9"));

@@ -5,6 +5,7 @@
 // count against the client's, and J per output token from a replayed power stream (the H200
 // capture of tests/data/field-h200, its power-cap throttle reason included).
 #include "core/gpu/nvidiasmi.h"
+#include "core/servebench/benchrun.h"
 #include "core/servebench/levelanalysis.h"
 #include "tests/support/testsupport.h"
 
@@ -234,6 +235,42 @@ private Q_SLOTS:
         QVERIFY(near(longer.meanPowerW, 500));
         QVERIFY(near(longer.joules, 500 * 4.0));
         QVERIFY(!hasValue(levelEnergy({}, 0, 1000, 10).joules));
+    }
+
+    // GPM in a benchmark (issue #37): each sample's SM, tensor and DRAM activity, the level's
+    // means over its GPUs and samples; samples without GPM leave the means without a value.
+    void gpmMeansOverTheLevel()
+    {
+        GpuSample g;
+        g.index = 1;
+        g.setValue(GpuField::SmActive, 90);
+        g.setValue(GpuField::TensorActive, 60);
+        g.setValue(GpuField::DramActive, 30);
+        const GpuPoint a = gpuPoint(g, 1000);
+        QCOMPARE(a.gpu, 1);
+        QCOMPARE(a.smActivePercent, 90.0);
+        QCOMPARE(a.tensorActivePercent, 60.0);
+        QCOMPARE(a.dramActivePercent, 30.0);
+        GpuPoint b = a;
+        b.gpu = 0;
+        b.smActivePercent = 70;
+        b.tensorActivePercent = 20;
+        b.dramActivePercent = 50;
+        GpuPoint later = a;
+        later.timeMs = 9000; // after the level: not counted
+        later.smActivePercent = 0;
+        BenchRun run;
+        run.gpu = { a, b, later };
+        LevelResult level;
+        level.startedMs = 500;
+        level.endedMs = 2000;
+        const LevelSideData d = levelSideData(run, level);
+        QCOMPARE(d.smActivePercent, 80.0);
+        QCOMPARE(d.tensorActivePercent, 40.0);
+        QCOMPARE(d.dramActivePercent, 40.0);
+        run.gpu = { GpuPoint { 1000, 0, 50.0 } };
+        QVERIFY(!hasValue(levelSideData(run, level).smActivePercent));
+        QCOMPARE(levelSideData(run, level).gpuUtilPercent, 50.0);
     }
 
     void roundTrip()

@@ -23,6 +23,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
+#include <cmath>
+
 using namespace kf;
 
 namespace {
@@ -126,6 +129,11 @@ private Q_SLOTS:
         // The demo host's nvidia-smi (replaying an H200 capture) and /metrics were sampled.
         QVERIFY2(!run.gpu.isEmpty(), qPrintable(run.gpuNote));
         QVERIFY(run.facts.gpuName.contains(QStringLiteral("H200")));
+        // GPM (the H200 has it): in the samples, or why not when the run ended before its stream's
+        // first line (issue #37).
+        const bool gpm = std::any_of(
+            run.gpu.cbegin(), run.gpu.cend(), [](const GpuPoint& g) { return std::isfinite(g.smActivePercent); });
+        QVERIFY2(gpm != !run.gpmNote.isEmpty(), qPrintable(run.gpmNote));
         QVERIFY(!run.metrics.isEmpty());
 
         // Stored with everything, and listed.
