@@ -146,8 +146,10 @@ private Q_SLOTS:
         ServerLaunchProfile p = ServerLaunchProfile::demoProfile();
         p.port = test::freeLocalPort();
         p.memoryGate = true;
-        const auto launched = launchServer(t, p, {}, 8);
-        QVERIFY2(launched, qPrintable(launched.error()));
+        const auto attempt = launchServer(t, { p });
+        QVERIFY2(attempt, qPrintable(attempt.error()));
+        QVERIFY2(attempt->job, qPrintable(attempt->refusals.join(u"; ")));
+        const JobInfo* launched = &*attempt->job;
         QTRY_VERIFY_WITH_TIMEOUT(pollServer(t, p.port, nullptr, false).healthy(), 60000);
         const QString dir = demo.homeDir() + QStringLiteral("/.cache/kernelforge/jobs/") + launched->id;
         QVERIFY(QFileInfo(dir + QStringLiteral("/memgate")).isExecutable());
