@@ -178,13 +178,24 @@ GateStatus parseState(QByteArrayView json)
     return s;
 }
 
+bool isConfigureCheck(const QString& unit)
+{
+    // CMake's compiler checks and try_compile()s build in a scratch project named anew each time
+    // (CMakeFiles/cmTC_5e8d3.dir/..., CMakeScratch/TryCompile-x/...): nothing to learn for later.
+    static const QRegularExpression re(QStringLiteral("(^|/)(cmTC_[0-9a-f]+\\.dir|CMakeScratch)/"));
+    return re.match(unit).hasMatch();
+}
+
 QList<UnitPeak> learn(const QList<UnitPeak>& previous, const QList<UnitPeak>& measured)
 {
     QHash<QString, UnitPeak> byUnit;
     for (const UnitPeak& p : previous)
-        byUnit.insert(p.unit, UnitPeak { p.unit, p.kind, p.peakKb });
+        if (!isConfigureCheck(p.unit))
+            byUnit.insert(p.unit, UnitPeak { p.unit, p.kind, p.peakKb });
     QHash<QString, UnitPeak> now;
     for (const UnitPeak& p : measured) {
+        if (isConfigureCheck(p.unit))
+            continue;
         auto it = now.find(p.unit);
         if (it == now.end())
             now.insert(p.unit, UnitPeak { p.unit, p.kind, p.peakKb });

@@ -98,8 +98,12 @@ GateStatus parseState(QByteArrayView json);
 // The peaks to seed the profile's next run with: per unit the largest of this run's attempts
 // (one the OOM killer stopped counts: at least that much), but never below half of what was
 // learned before (a cache hit or a lighter run lowers it slowly); units not compiled this run
-// keep what was learned. Sorted by unit.
+// keep what was learned. CMake's configure checks (isConfigureCheck) are never learned. Sorted
+// by unit.
 QList<UnitPeak> learn(const QList<UnitPeak>& previous, const QList<UnitPeak>& measured);
+
+// A compile of CMake's own checks (a try_compile's scratch project, named anew each configure).
+bool isConfigureCheck(const QString& unit);
 
 } // namespace memorygate
 } // namespace kf

@@ -47,6 +47,14 @@ QDoubleSpinBox* real(
     return s;
 }
 
+// A choice that gives way in a narrow window (its text elided) instead of widening the form.
+QComboBox* narrowable(QComboBox* c)
+{
+    c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    c->setMinimumContentsLength(14);
+    return c;
+}
+
 QFormLayout* page(QTabWidget* tabs, const QString& title)
 {
     auto* w = new QWidget(tabs);
@@ -65,12 +73,12 @@ BenchForm::BenchForm(QWidget* parent)
     setDocumentMode(true);
 
     QFormLayout* w = page(this, tr("Workload"));
-    m_api = named(new QComboBox(this), "benchApi");
+    m_api = narrowable(named(new QComboBox(this), "benchApi"));
     m_api->addItem(tr("OpenAI completions (/v1/completions)"), int(ServeApi::Completions));
     m_api->addItem(tr("OpenAI chat (/v1/chat/completions)"), int(ServeApi::ChatCompletions));
     m_api->addItem(tr("SGLang native (/generate)"), int(ServeApi::Generate));
     w->addRow(tr("API"), m_api);
-    m_dataset = named(new QComboBox(this), "benchDataset");
+    m_dataset = narrowable(named(new QComboBox(this), "benchDataset"));
     m_dataset->addItem(tr("Random words"), int(Dataset::Random));
     m_dataset->addItem(tr("ShareGPT file"), int(Dataset::ShareGpt));
     m_dataset->addItem(tr("Shared-prefix groups (cache hits)"), int(Dataset::SharedPrefix));
@@ -84,7 +92,7 @@ BenchForm::BenchForm(QWidget* parent)
     m_rangeRatio = real(this, "benchRangeRatio", -0.05, 1, -0.05, 2);
     m_rangeRatio->setSingleStep(0.05);
     m_rangeRatio->setSpecialValueText(tr("fixed lengths"));
-    m_rangeMeaning = named(new QComboBox(this), "benchRangeMeaning");
+    m_rangeMeaning = narrowable(named(new QComboBox(this), "benchRangeMeaning"));
     m_rangeMeaning->addItem(tr("as vLLM: L·(1−r) … L·(1+r)"), int(RangeMeaning::Vllm));
     m_rangeMeaning->addItem(tr("as SGLang: L·r … L"), int(RangeMeaning::Sglang));
     m_rangeMeaning->setToolTip(tr("The tools read --random-range-ratio differently (sglang#7253); name the one you "
@@ -111,12 +119,12 @@ BenchForm::BenchForm(QWidget* parent)
     lenRow->addWidget(m_prefixLen);
     lenRow->addWidget(m_questionLen);
     w->addRow(tr("Tokens"), lenRow);
-    m_uniquePrefix
-        = named(new QCheckBox(tr("Unique prefixes (a 0 % prefix-cache baseline)"), this), "benchUniquePrefix");
+    m_uniquePrefix = named(new QCheckBox(tr("Unique prefixes (0 % cache hits)"), this), "benchUniquePrefix");
+    m_uniquePrefix->setToolTip(tr("Every conversation its own prefix: a 0 % prefix-cache baseline"));
     w->addRow(m_uniquePrefix);
 
     QFormLayout* l = page(this, tr("Load"));
-    m_levelKind = named(new QComboBox(this), "benchLevelKind");
+    m_levelKind = narrowable(named(new QComboBox(this), "benchLevelKind"));
     m_levelKind->addItem(tr("Concurrency levels"), int(ConcurrencyLevels));
     m_levelKind->addItem(tr("Request rates"), int(RateLevels));
     m_levelKind->addItem(tr("Goodput search: concurrency"), int(SearchConcurrency));

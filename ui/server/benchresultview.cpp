@@ -155,6 +155,11 @@ BenchResultView::BenchResultView(QWidget* parent)
                        "by its GPUs"));
     m_x = new QComboBox(this);
     m_x->setObjectName(QStringLiteral("benchXMetric"));
+    // Both choices give way (elided) in a narrow window rather than widening the pane.
+    for (QComboBox* c : { m_y, m_x }) {
+        c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        c->setMinimumContentsLength(12);
+    }
     m_x->addItem(QString::fromLatin1(benchMetric("output_tok_s_per_user")->label), QByteArray("output_tok_s_per_user"));
     for (const BenchMetric& m : benchMetrics())
         if (QByteArrayView(m.unit) == "ms")

@@ -119,7 +119,7 @@ private Q_SLOTS:
                                   << QStringLiteral("facts[0].rule: '>' is not one of");
         QTest::newRow("bad memory_gate") << QByteArray(
             "kernelforge_recipe: 1\nbuild:\n  command: make\n  memory_gate: sometimes\n")
-                                         << QStringLiteral("build.memory_gate: true or false, not 'sometimes'");
+                                         << QStringLiteral("build.memory_gate: must be true or false, not 'sometimes'");
         QTest::newRow("no command") << QByteArray("kernelforge_recipe: 1\nbuild:\n  name: x\n")
                                     << QStringLiteral("build: needs a command");
         QTest::newRow("bad port") << QByteArray("kernelforge_recipe: 1\nserver:\n  model_path: m\n  port: 70000\n")

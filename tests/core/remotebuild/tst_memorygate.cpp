@@ -212,6 +212,22 @@ private Q_SLOTS:
         QCOMPARE(l[3].wallMs, -1); // learned, not an attempt
     }
 
+    // CMake's compiler checks go through the gate at every configure, each in a scratch project
+    // of a new name: learning them would grow the history by one unit per configure.
+    void configureChecksAreNotLearned()
+    {
+        const QList<UnitPeak> measured { { QStringLiteral("CMakeFiles/cmTC_5e8d3.dir/CMakeCXXCompilerABI.cpp.o"),
+                                             QStringLiteral("cxx"), 9000 },
+            { QStringLiteral("CMakeFiles/CMakeScratch/TryCompile-ab12/x.o"), QStringLiteral("cc"), 9000 },
+            { QStringLiteral("CMakeFiles/demo.dir/unit1.cpp.o"), QStringLiteral("cxx"), 100 } };
+        const QList<UnitPeak> stale { { QStringLiteral("CMakeFiles/cmTC_0a1b2.dir/x.c.o"), QStringLiteral("cc"), 5 } };
+        const QList<UnitPeak> l = memorygate::learn(stale, measured);
+        QCOMPARE(l.size(), 1);
+        QCOMPARE(l[0].unit, QStringLiteral("CMakeFiles/demo.dir/unit1.cpp.o"));
+        QVERIFY(memorygate::isConfigureCheck(QStringLiteral("build/CMakeFiles/cmTC_ff.dir/a.cu.o")));
+        QVERIFY(!memorygate::isConfigureCheck(QStringLiteral("CMakeFiles/common_ops.dir/cmTC.cu.o")));
+    }
+
     // The history keeps a profile's learned peaks per host (replaced whole) and seeds its next job.
     void historyKeepsPeaksAndSeedsTheNextJob()
     {

@@ -167,7 +167,9 @@ private Q_SLOTS:
 
     void overSshdSurvivesDroppedConnections()
     {
-        KF_START_DEMO_HOST(demo);
+        kf::DemoHost::Options withWorkers; // a worker on every GPU, no server needed
+        withWorkers.standingGpuWorkers = true;
+        KF_START_DEMO_HOST(demo, withWorkers);
         auto connected = SshTransport::connect(demo.profile());
         QVERIFY2(connected, qPrintable(connected.error()));
         std::shared_ptr<Transport> transport = connected.value();
@@ -177,7 +179,7 @@ private Q_SLOTS:
         monitor.start();
         QTRY_VERIFY_WITH_TIMEOUT(monitor.blocks() >= 3, 60000);
         QCOMPARE(monitor.latest().size(), 8);
-        QTRY_VERIFY_WITH_TIMEOUT(!monitor.processes().isEmpty(), 90000); // all idle up to 42 s
+        QTRY_VERIFY_WITH_TIMEOUT(!monitor.processes().isEmpty(), 90000); // the standing workers
         // Kill every sshd session: the transport reconnects and the stream resumes (or, if the
         // process ended, the monitor restarts it); samples keep coming either way.
         for (int round = 0; round < 2; ++round) {

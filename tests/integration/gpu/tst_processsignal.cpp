@@ -30,7 +30,9 @@ class TestProcessSignal : public QObject
 private Q_SLOTS:
     void signalsOnlyTheListedProcess()
     {
-        KF_START_DEMO_HOST(demo);
+        kf::DemoHost::Options withWorkers; // a worker on every GPU, no server needed
+        withWorkers.standingGpuWorkers = true;
+        KF_START_DEMO_HOST(demo, withWorkers);
         auto connected = SshTransport::connect(demo.profile());
         QVERIFY2(connected, qPrintable(connected.error()));
         Transport& t = *connected.value();

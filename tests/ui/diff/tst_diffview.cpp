@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // The diff view says what each side is, with the file name; the unified view marks removed and
 // added lines in its gutter; its text views show no caret (read-only: nothing to type).
+#include "ui/common/plaintext.h"
 #include "ui/diff/difftextview.h"
 #include "ui/diff/diffview.h"
 
@@ -30,7 +31,7 @@ private Q_SLOTS:
         QVERIFY(left->text().contains(QLatin1String("flash_attn.py")));
         QVERIFY2(right->text().contains(QLatin1String("After this patch")), qPrintable(right->text()));
         QVERIFY(right->text().contains(QLatin1String("flash_attn.py")));
-        QCOMPARE(left->toolTip(), QStringLiteral("python/sgl_kernel/flash_attn.py"));
+        QCOMPARE(left->toolTip(), plainToolTip(QStringLiteral("python/sgl_kernel/flash_attn.py"))); // never markup
 
         view.setSideTitles(QStringLiteral("Before this patch"), QStringLiteral("After this patch"));
         QVERIFY(left->text().contains(QLatin1String("Before this patch")));

@@ -51,6 +51,8 @@ private Q_SLOTS:
         GpuMonitor::Options options;
         options.processIntervalMs = 1000;
         options.env.insert(QStringLiteral("KF_DEMO_HOT_GPU"), QStringLiteral("5"));
+        // The replay's made-up processes (no demo server runs here to own the GPUs).
+        options.env.insert(QStringLiteral("KF_DEMO_MADE_UP_PROCESSES"), QStringLiteral("1"));
         // The replay's GPUs run a process only in the loaded part of their 150 s cycle, which
         // can be a minute away: three times faster, one comes within the test's timeouts.
         options.env.insert(QStringLiteral("KF_DEMO_TIME_SCALE"), QStringLiteral("3"));

@@ -6,6 +6,7 @@
 // runs compared colour a change only beyond the runs' spread, not +0.3 % of noise.
 #include "core/servebench/benchstats.h"
 #include "ui/chart/sweepchart.h"
+#include "ui/common/plaintext.h"
 #include "ui/server/benchresultview.h"
 
 #include <QLabel>
@@ -129,7 +130,7 @@ private Q_SLOTS:
         const int failed = rowOf(t, QStringLiteral("failed requests"));
         QVERIFY(failed >= 0);
         QCOMPARE(t->item(failed, 1)->text(), QStringLiteral("1"));
-        QCOMPARE(t->item(failed, 1)->toolTip(), QStringLiteral("1 × HTTP 500"));
+        QCOMPARE(t->item(failed, 1)->toolTip(), plainToolTip(QStringLiteral("1 × HTTP 500"))); // never markup
         QVERIFY(view.notes()->text().contains(QStringLiteral("1 of 3 requests failed at c=2: 1 × HTTP 500")));
         QCOMPARE(t->item(0, 1)->text(), QStringLiteral("2 / 3"));
         // Estimated levels are still drawn (hollow), one point each.
