@@ -100,6 +100,7 @@ ServerPane::ServerPane(const AppContext& context, HostConnection* host, QWidget*
     , m_tp(new QSpinBox(this))
     , m_port(new QSpinBox(this))
     , m_extra(new QLineEdit(this))
+    , m_memoryGate(new QCheckBox(tr("Memory gate for JIT"), this))
     , m_launch(new QPushButton(tr("Launch"), this))
     , m_stop(new QPushButton(tr("Stop…"), this))
     , m_launchHint(new QLabel(this))
@@ -132,7 +133,13 @@ ServerPane::ServerPane(const AppContext& context, HostConnection* host, QWidget*
     row->addWidget(m_port);
     row->addWidget(m_demo);
     fields->addRow(tr("Model path"), row);
-    fields->addRow(tr("Extra arguments"), m_extra);
+    m_memoryGate->setObjectName(QStringLiteral("serverMemoryGate"));
+    m_memoryGate->setToolTip(tr("Put the memory gate in front of the server's JIT compiles (flashinfer, DeepGEMM, "
+                                "torch extensions): each waits until its memory fits, as a build's compiles do"));
+    auto* extraRow = new QHBoxLayout();
+    extraRow->addWidget(m_extra, 1);
+    extraRow->addWidget(m_memoryGate);
+    fields->addRow(tr("Extra arguments"), extraRow);
     m_launchHint->setObjectName(QStringLiteral("launchHint"));
     m_launchHint->setWordWrap(true);
     m_launchHint->hide();
@@ -286,6 +293,7 @@ ServerLaunchProfile ServerPane::profile() const
     p.tp = m_tp->value();
     p.port = port();
     p.extraArgs = shellSplit(m_extra->text());
+    p.memoryGate = m_memoryGate->isChecked();
     return p;
 }
 
@@ -296,6 +304,7 @@ void ServerPane::setProfile(const ServerLaunchProfile& p)
     m_tp->setValue(p.tp);
     m_port->setValue(p.port);
     m_extra->setText(shellJoin(p.extraArgs));
+    m_memoryGate->setChecked(p.memoryGate);
 }
 
 quint16 ServerPane::port() const

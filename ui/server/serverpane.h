@@ -119,6 +119,7 @@ private:
     QSpinBox* m_tp;
     QSpinBox* m_port;
     QLineEdit* m_extra;
+    QCheckBox* m_memoryGate; // the server's JIT compiles through the memory gate
     QPushButton* m_launch;
     QPushButton* m_stop;
     QLabel* m_launchHint; // why Launch is not offered (TP, port taken, not connected), or what it will ask

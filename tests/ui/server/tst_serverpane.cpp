@@ -19,7 +19,9 @@
 #include "ui/chart/timechart.h"
 #include "ui/server/serverpane.h"
 
+#include <QCheckBox>
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QProcess>
@@ -331,6 +333,31 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!pane.isServerRunning(), 60000);
         QVERIFY(!button(pane, "stopServer")->isEnabled());
         endJob(launched->job->id, p.jobs.path());
+    }
+
+    // Issue #33: the Server pane puts the memory gate in front of a server's JIT, as
+    // `server launch --memory-gate` does: the job brings the launcher and its prelude.
+    void memoryGateForTheJit()
+    {
+        Pane p;
+        p.open();
+        if (QTest::currentTestFailed())
+            return;
+        ServerPane& pane = *p.pane;
+        auto* gate = pane.findChild<QCheckBox*>(QStringLiteral("serverMemoryGate"));
+        QVERIFY(gate);
+        ServerLaunchProfile profile = demo(test::freeLocalPort(), 8, 0, QStringLiteral("demo/Model"));
+        QVERIFY(!profile.memoryGate);
+        pane.setProfile(profile);
+        QVERIFY(!gate->isChecked());
+        QTest::mouseClick(gate, Qt::LeftButton);
+        QVERIFY(pane.profile().memoryGate);
+        profile.memoryGate = true;
+        const QString job = p.launch(profile);
+        QVERIFY(!job.isEmpty());
+        QVERIFY(QFileInfo(p.jobs.filePath(job + QStringLiteral("/memgate"))).isExecutable());
+        QVERIFY(QFileInfo::exists(p.jobs.filePath(job + QStringLiteral("/prelude"))));
+        endJob(job, p.jobs.path());
     }
 
     void quantileAboveLastBucketIsALowerBound()
