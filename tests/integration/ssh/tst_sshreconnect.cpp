@@ -17,6 +17,7 @@
 #include <condition_variable>
 #include <future>
 #include <mutex>
+#include <vector>
 
 using namespace kf;
 using kf::test::ScriptedInteraction;
@@ -152,8 +153,18 @@ private Q_SLOTS:
         auto t = SshTransport::connect(p, o);
         QVERIFY2(t.ok(), qPrintable(t.error()));
         GateOpener opener { gate };
-        SshSession& session = *t.value()->session();
+        std::shared_ptr<SshTransport> transport = t.value();
+        SshSession& session = *transport->session();
+        // A dropped link is found when the session reads from it: at once when the server's end
+        // closed, else by keepalive while busy. A command after each drop keeps it busy, as a
+        // user's next action does, so the test does not hang on how fast the kernel tells.
+        std::vector<std::future<void>> commands;
+        auto busy = [&] {
+            commands.push_back(std::async(
+                std::launch::async, [transport] { (void)transport->exec({ QStringLiteral("true") }, 20000); }));
+        };
         QVERIFY(demo.dropConnections() >= 1);
+        busy();
         QVERIFY2(QTest::qWaitFor([&] { return gate.reconnectQuestions.load() == 1; }, 30000),
             qPrintable(toString(session.state()) + QStringLiteral(": ") + session.stateReason()));
         QVERIFY2(
@@ -161,9 +172,13 @@ private Q_SLOTS:
         gate.open();
         QVERIFY(waitForState(session, ConnectionState::Ready, 30000));
         QVERIFY(demo.dropConnections() >= 1);
-        QVERIFY(QTest::qWaitFor([&] { return session.state() != ConnectionState::Ready; }, 30000));
+        busy();
+        QVERIFY2(QTest::qWaitFor([&] { return session.state() != ConnectionState::Ready; }, 30000),
+            qPrintable(toString(session.state())));
         QVERIFY(waitForState(session, ConnectionState::Ready, 30000));
         QCOMPARE(gate.reconnectQuestions.load(), 1);
+        for (auto& c : commands)
+            c.wait();
     }
 
     void keyboardInteractiveGetsThreeTries()
