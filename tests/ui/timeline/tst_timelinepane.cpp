@@ -52,9 +52,11 @@ class TestTimelinePane : public QObject
     // The measured points a chart draws inside [from, to] (NaN points are gaps, not points).
     static int pointsIn(const kf::TimeChart* chart, qint64 from, qint64 to)
     {
+        // Every series: their order is not the point (a chart of two servers has a line each).
         int n = 0;
-        for (const QPointF& p : chart->seriesData(0))
-            n += !std::isnan(p.y()) && p.x() >= double(from) && p.x() <= double(to) ? 1 : 0;
+        for (int s = 0; s < chart->seriesCount(); ++s)
+            for (const QPointF& p : chart->seriesData(s))
+                n += !std::isnan(p.y()) && p.x() >= double(from) && p.x() <= double(to) ? 1 : 0;
         return n;
     }
     // A wheel turn over the middle of `over`, delivered to `to` (a sent wheel event does not
