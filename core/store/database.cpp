@@ -97,6 +97,14 @@ Result<void> migrate(const QString& component, const QList<QStringList>& steps)
         return db.withoutValue();
     QSqlDatabase d = db.value();
     QSqlQuery q(d);
+    // The usual case, a schema already at this version, is a plain read: every read of a
+    // feature's tables runs this first, and a read must never wait for the write lock (in WAL
+    // mode readers do not wait for writers; BEGIN IMMEDIATE does, up to busy_timeout).
+    q.prepare(QStringLiteral("SELECT version FROM schema_versions WHERE component = ?"));
+    q.addBindValue(component);
+    if (q.exec() && q.next() && q.value(0).toInt() == steps.size())
+        return {};
+    q.finish();
     if (!q.exec(QStringLiteral(
             "CREATE TABLE IF NOT EXISTS schema_versions(component TEXT PRIMARY KEY, version INTEGER NOT NULL)")))
         return Result<void>::failure(QStringLiteral("history database schema: %1").arg(q.lastError().text()));
