@@ -34,6 +34,9 @@ struct Loaded
     QList<timeline::Event> events;
     QList<timeline::MinuteRow> minutes;
     QList<timeline::ServerMinuteRow> serverMinutes;
+    // What could not be read (the parts read are applied; a part not read keeps what the view
+    // had: real points at their times, never a window blanked by a busy database).
+    bool eventsRead = false, minutesRead = false, serversRead = false;
     QString error;
 };
 
@@ -305,32 +308,35 @@ void TimelineView::reload()
     const qint64 margin = (m_to - m_from) / 50;
     const qint64 from = m_from - margin, to = m_to + margin;
     m_load.cancel(); // the newest window wins
-    m_load = m_requests.track(QtConcurrent::run(transportPool(),
-                                  [host, from, to] {
-                                      Loaded out;
-                                      timeline::Query q;
-                                      q.host = host;
-                                      q.since = QDateTime::fromMSecsSinceEpoch(from, Qt::UTC);
-                                      q.until = QDateTime::fromMSecsSinceEpoch(to, Qt::UTC);
-                                      const auto events = timeline::events(q);
-                                      if (events)
-                                          out.events = events.value();
-                                      else
-                                          out.error = events.error();
-                                      const auto minutes = timeline::loadMinutes(host, from, to);
-                                      if (minutes)
-                                          out.minutes = minutes.value();
-                                      const auto servers = timeline::loadServerMinutes(host, from, to);
-                                      if (servers)
-                                          out.serverMinutes = servers.value();
-                                      return out;
-                                  }),
+    m_load = m_requests.track(
+        QtConcurrent::run(transportPool(),
+            [host, from, to] {
+                Loaded out;
+                timeline::Query q;
+                q.host = host;
+                q.since = QDateTime::fromMSecsSinceEpoch(from, Qt::UTC);
+                q.until = QDateTime::fromMSecsSinceEpoch(to, Qt::UTC);
+                auto read = [&out](auto result, auto& into, bool& ok) {
+                    ok = result.ok();
+                    if (ok)
+                        into = result.value();
+                    else if (out.error.isEmpty())
+                        out.error = result.error();
+                };
+                read(timeline::events(q), out.events, out.eventsRead);
+                read(timeline::loadMinutes(host, from, to), out.minutes, out.minutesRead);
+                read(timeline::loadServerMinutes(host, from, to), out.serverMinutes, out.serversRead);
+                return out;
+            }),
         [this](const Loaded& loaded) {
             // Keep the selection on the same event when it is still there.
             const timeline::Event selected = m_selected >= 0 ? m_events.value(m_selected) : timeline::Event();
-            m_events = loaded.events;
-            m_minutes = loaded.minutes;
-            m_serverMinutes = loaded.serverMinutes;
+            if (loaded.eventsRead)
+                m_events = loaded.events;
+            if (loaded.minutesRead)
+                m_minutes = loaded.minutes;
+            if (loaded.serversRead)
+                m_serverMinutes = loaded.serverMinutes;
             m_lanes->setEvents(m_events);
             m_selected = selected.kind.isEmpty() ? -1 : int(m_events.indexOf(selected));
             m_lanes->setSelected(m_selected);

@@ -59,6 +59,18 @@ class TestTimelinePane : public QObject
                 n += !std::isnan(p.y()) && p.x() >= double(from) && p.x() <= double(to) ? 1 : 0;
         return n;
     }
+    // What a failed chart check prints: the chart, its lines and points, and what the view said.
+    static QString why(const kf::TimelineView* view, const kf::TimeChart* chart)
+    {
+        QStringList lines;
+        for (int s = 0; s < chart->seriesCount(); ++s)
+            lines << QStringLiteral("%1: %2 points").arg(chart->seriesName(s)).arg(chart->seriesData(s).size());
+        return QStringLiteral("%1 [%2] in %3..%4; details: %5")
+            .arg(chart->title(), lines.join(QStringLiteral("; ")))
+            .arg(view->from())
+            .arg(view->to())
+            .arg(view->detailsText());
+    }
     // A wheel turn over the middle of `over`, delivered to `to` (a sent wheel event does not
     // travel to the parents as a real one does: the view gets the turns over its charts).
     static void wheel(QWidget* over, QWidget* to, int steps)
@@ -134,7 +146,7 @@ private Q_SLOTS:
         QCOMPARE(view->to() - view->from(), 6 * 3600 * 1000LL);
         for (kf::TimeChart* chart : charts)
             QTRY_VERIFY2_WITH_TIMEOUT(
-                pointsIn(chart, view->from(), view->to()) >= 20, qPrintable(chart->title()), 30000);
+                pointsIn(chart, view->from(), view->to()) >= 20, qPrintable(why(view, chart)), 30000);
         // tok/s: a line per server named by port and model, never one line joining them, and
         // what was recorded before servers were told apart as a line of its own.
         kf::TimeChart* tokens = charts.at(int(kf::timeline::Series::Tokens));
@@ -162,7 +174,7 @@ private Q_SLOTS:
         QVERIFY(view->following());
         for (kf::TimeChart* chart : charts) // 3 h still holds the stored minutes
             QTRY_VERIFY2_WITH_TIMEOUT(
-                pointsIn(chart, view->from(), view->to()) >= 20, qPrintable(chart->title()), 30000);
+                pointsIn(chart, view->from(), view->to()) >= 20, qPrintable(why(view, chart)), 30000);
         before = span();
         QTest::mouseClick(zoomOut, Qt::LeftButton);
         QCOMPARE(span(), before * 2);
@@ -191,7 +203,7 @@ private Q_SLOTS:
         view->setWindow(firstMinute, firstMinute + 3600 * 1000LL);
         for (kf::TimeChart* chart : charts)
             QTRY_VERIFY2_WITH_TIMEOUT(
-                pointsIn(chart, view->from(), view->to()) >= 20, qPrintable(chart->title()), 30000);
+                pointsIn(chart, view->from(), view->to()) >= 20, qPrintable(why(view, chart)), 30000);
     }
 
     void storyOnTheTimeline()

@@ -3,8 +3,12 @@
 // TimelineLanes draws each event as a marker in its category's lane at its time and rings the
 // selected one, also at the edges of the window (an event that just happened sits on the
 // right edge). Checked on the pixels of an offscreen render; the grab is saved for eyes.
-// TimelineView's zoom bar keeps its width whatever the window shown.
+// TimelineView's zoom bar keeps its width whatever the window shown, and a history that cannot
+// be read leaves what was drawn in place, saying why.
+#include "core/store/database.h"
+#include "core/timeline/seriesrecorder.h"
 #include "tests/support/testsupport.h"
+#include "ui/chart/timechart.h"
 #include "ui/timeline/timelinelanes.h"
 #include "ui/timeline/timelineview.h"
 
@@ -12,7 +16,10 @@
 #include <QImage>
 #include <QPalette>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QtTest>
+
+#include <cmath>
 
 using namespace kf;
 
@@ -108,6 +115,52 @@ private Q_SLOTS:
         view.setWindow(kT0 - 28LL * 24 * 60 * kMinute, kT0);
         QCoreApplication::processEvents();
         QCOMPARE(view.minimumSizeHint().width(), narrow);
+    }
+
+    // A load that fails (the database busy or gone) says so and keeps the minutes drawn: they
+    // were measured at their times. It used to replace them with nothing, so a busy database
+    // for one reload blanked the tok/s chart until the next one.
+    void aFailedLoadKeepsWhatWasDrawn()
+    {
+        QTemporaryDir dir;
+        store::setDatabasePath(dir.filePath(QStringLiteral("history.sqlite")));
+        const QString host = QStringLiteral("alice@gpu1:22");
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        const qint64 first = (now / kMinute - 50) * kMinute;
+        QList<timeline::MinuteRow> rows;
+        QList<timeline::ServerMinuteRow> servers;
+        for (int m = 0; m < 40; ++m) {
+            timeline::MinuteRow row;
+            row.t = first + m * kMinute;
+            row.values = { 300.0, 60.0, 40.0, std::nan("") };
+            rows.append(row);
+            servers.append({ first + m * kMinute, { 30000, QStringLiteral("demo/Alpha") }, 1000.0 });
+        }
+        QVERIFY(timeline::saveMinutes(host, rows).ok());
+        QVERIFY(timeline::saveServerMinutes(host, servers).ok());
+        TimelineView view;
+        view.resize(1000, 700);
+        view.show();
+        view.setHost(host);
+        const auto points = [&view](int chart) {
+            int n = 0;
+            const TimeChart* c = view.charts().at(chart);
+            for (int s = 0; s < c->seriesCount(); ++s)
+                for (const QPointF& p : c->seriesData(s))
+                    n += std::isnan(p.y()) ? 0 : 1;
+            return n;
+        };
+        const int tokens = int(timeline::Series::Tokens), power = int(timeline::Series::Power);
+        QTRY_VERIFY_WITH_TIMEOUT(points(tokens) >= 20 && points(power) >= 20, 30000);
+
+        store::setDatabasePath(dir.filePath(QStringLiteral("no-such-folder/history.sqlite")));
+        QSignalSpy loaded(&view, &TimelineView::eventsLoaded);
+        view.reload();
+        QTRY_VERIFY_WITH_TIMEOUT(loaded.size() >= 1, 30000);
+        QVERIFY2(view.detailsText().contains(QStringLiteral("cannot be read")), qPrintable(view.detailsText()));
+        QVERIFY(points(tokens) >= 20);
+        QVERIFY(points(power) >= 20);
+        store::setDatabasePath(dir.filePath(QStringLiteral("history.sqlite")));
     }
 };
 
