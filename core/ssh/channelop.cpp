@@ -87,27 +87,7 @@ void ChannelOp::resetForResume()
     m_waitForRemoteClose = false;
     m_eofSent = false;
     m_linkLost = false;
-    m_waitingForSession = false; // the new connection's sessions are all free
-}
-
-bool ChannelOp::waitForSession(OpContext& ctx, qint64 now, bool freed)
-{
-    // The server's limit of sessions per connection (sshd's MaxSessions): wait while one of
-    // ours is open, it frees one when it closes. With none open, the server may still be
-    // freeing the one that just closed: try again for a few seconds.
-    if (!m_waitingForSession) {
-        log::ssh()->info(
-            "{}: the server refused another session ({}); waiting for one to close", ctx.describe(), ctx.lastError());
-    }
-    if (!m_waitingForSession || freed)
-        m_refusedSince = now;
-    const bool othersOpen = ctx.sessionRefused();
-    if (!othersOpen && now - m_refusedSince >= kSessionRetryMs)
-        return false;
-    m_waitingForSession = true;
-    m_freedAtRefusal = ctx.sessionsFreed();
-    m_retryAt = othersOpen ? std::numeric_limits<qint64>::max() : now + 500;
-    return true;
+    m_sessionWait.reset(); // the new connection's sessions are all free
 }
 
 ChannelOp::Step ChannelOp::step(OpContext& ctx)
@@ -115,24 +95,23 @@ ChannelOp::Step ChannelOp::step(OpContext& ctx)
     switch (m_state) {
     case State::Open: {
         if (m_cancel || !m_error.isEmpty()) {
-            if (m_error.isEmpty() && m_waitingForSession)
+            if (m_error.isEmpty() && m_sessionWait.waiting())
                 m_error = QStringLiteral("cancelled while waiting for a free session on this connection (the server's "
                                          "MaxSessions limit?)");
             finish(m_error.isEmpty() ? QStringLiteral("cancelled") : m_error);
             return Step::Done;
         }
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        const bool freed = ctx.sessionsFreed() != m_freedAtRefusal;
-        if (m_waitingForSession && !freed && now < m_retryAt)
+        if (!m_sessionWait.mayTry(ctx, now))
             return Step::Blocked; // stepped again when an op finishes, and every second
         int rc = 0;
         m_channel = ctx.openLocked<LIBSSH2_CHANNEL>(
             this, [this](LIBSSH2_SESSION* s) { return openChannel(s); }, &rc);
         if (!m_channel && rc == LIBSSH2_ERROR_EAGAIN)
             return Step::Blocked; // the open (or a retry after a refusal) is on its way
-        if (!m_channel && rc == LIBSSH2_ERROR_CHANNEL_FAILURE && isSession() && waitForSession(ctx, now, freed))
+        if (!m_channel && rc == LIBSSH2_ERROR_CHANNEL_FAILURE && isSession() && m_sessionWait.refused(ctx, now))
             return Step::Blocked;
-        m_waitingForSession = false;
+        m_sessionWait.reset();
         if (!m_channel)
             return fail(ctx, rc, openFailure(ctx));
         if (isSession())

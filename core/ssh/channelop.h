@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/ssh/op.h"
+#include "core/ssh/sessionwait.h"
 
 #include <QByteArray>
 #include <QString>
@@ -85,13 +86,7 @@ private:
     bool m_waitForRemoteClose = false;
     bool m_eofSent = false;
     bool m_linkLost = false;
-    // A refused session: retried when one of ours is freed, or at m_retryAt.
-    static constexpr qint64 kSessionRetryMs = 5000;
-    bool waitForSession(OpContext& ctx, qint64 now, bool freed);
-    bool m_waitingForSession = false;
-    quint64 m_freedAtRefusal = 0;
-    qint64 m_refusedSince = 0;
-    qint64 m_retryAt = 0;
+    SessionWait m_sessionWait; // a refused session: retried when one of ours is freed
     QString m_error;
 };
 

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/ssh/sftpop.h"
 
+#include <QDateTime>
+
 #include <algorithm>
 
 namespace kf::ssh {
@@ -76,11 +78,19 @@ SftpOp::Step SftpOp::step(OpContext& ctx)
             return Step::Blocked;
         m_haveToken = true;
     }
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    if (!m_sessionWait.mayTry(ctx, now))
+        return Step::Blocked;
     int rc = 0;
     LIBSSH2_SFTP* sftp = ctx.sftp(this, &rc);
     if (!sftp) {
         if (rc == LIBSSH2_ERROR_EAGAIN || ctx.fatal(rc))
             return Step::Blocked;
+        // The SFTP subsystem is a session channel too: refused right after a command's closed,
+        // it waits as a command's open does.
+        if (rc == LIBSSH2_ERROR_CHANNEL_FAILURE && m_sessionWait.refused(ctx, now))
+            return Step::Blocked;
+        m_sessionWait.reset();
         m_outcome
             = Result<void>::failure(QStringLiteral("cannot start SFTP on %1: %2").arg(ctx.describe(), ctx.lastError()));
         finish(ctx);

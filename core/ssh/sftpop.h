@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/ssh/op.h"
+#include "core/ssh/sessionwait.h"
 #include "core/transport/transport.h"
 #include "core/util/result.h"
 
@@ -53,6 +54,7 @@ protected:
 private:
     void finish(OpContext& ctx);
     bool m_haveToken = false;
+    SessionWait m_sessionWait; // the SFTP channel refused (sshd's MaxSessions)
 };
 
 // An SFTP operation on one path.

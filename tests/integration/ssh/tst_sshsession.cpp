@@ -251,6 +251,30 @@ private Q_SLOTS:
             qPrintable(refused.error));
     }
 
+    // The SFTP subsystem is a session channel like a command's: refused while the only one
+    // the server allows is ours, it waits for ours to close, as a command does (it failed at
+    // once with "cannot start SFTP", and under load right after a command had closed).
+    void sftpWaitsForOurSessionToClose()
+    {
+        DemoHost::Options options;
+        options.maxSessions = 1;
+        KF_START_DEMO_HOST(demo, options);
+        auto c = SshTransport::connect(demo.profile());
+        QVERIFY2(c.ok(), qPrintable(c.error()));
+        auto t = c.value();
+        QCOMPARE(t->exec({ QStringLiteral("echo one > one.txt") }, 30000).exitCode, 0);
+        CommandSpec spec;
+        spec.command = QStringLiteral("echo started; sleep 2; echo done");
+        auto running = t->start(spec);
+        QByteArray out;
+        connect(running.get(), &ProcessHandle::stdoutReceived, this, [&](const QByteArray& d) { out += d; });
+        QTRY_VERIFY_WITH_TIMEOUT(out == "started\n", 30000); // its channel is the one session
+        const Result<QByteArray> read = t->readFile(QStringLiteral("one.txt"));
+        QVERIFY2(read.ok(), qPrintable(read.error()));
+        QCOMPARE(read.value(), QByteArray("one\n"));
+        QTRY_COMPARE_WITH_TIMEOUT(out, QByteArray("started\ndone\n"), 30000);
+    }
+
     void sftpLargeRoundTrip()
     {
         KF_START_DEMO_HOST(demo);
