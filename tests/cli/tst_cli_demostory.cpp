@@ -76,7 +76,9 @@ private Q_SLOTS:
         bool sawFinish = false;
         int lastDone = -1, lastTotal = -1;
         for (const auto& e : jsonLines(attach.out)) {
-            if (e.value("event").toString() == "progress" || e.contains("done")) {
+            // Progress events only: the memory gate's events carry "done" too (units it let
+            // through), and one after the last progress read as a total of 0.
+            if (e.value("event").toString() == "progress") {
                 lastDone = e.value("done").toInt();
                 lastTotal = e.value("total").toInt();
             }
