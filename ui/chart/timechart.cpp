@@ -524,6 +524,16 @@ QColor withAlpha(QColor c, int alpha)
     return c;
 }
 
+// `over` at `alpha` on `base`, as one opaque colour. The grid is drawn on the plain background, so
+// this is what a translucent pen would give there; but a translucent line makes Qt's raster
+// engine blend it through its thread pool, and waking the pool's threads cost a third of a
+// repaint and most of its slow tail on a busy machine (docs/PERFORMANCE.md, the chart repaint).
+QColor opaqueOver(const QColor& base, const QColor& over, int alpha)
+{
+    auto mix = [alpha](int b, int o) { return (b * (255 - alpha) + o * alpha + 127) / 255; };
+    return QColor(mix(base.red(), over.red()), mix(base.green(), over.green()), mix(base.blue(), over.blue()));
+}
+
 } // namespace
 
 // Background, title (bold) and unit, the grid with value and time labels, the empty text.
@@ -531,7 +541,7 @@ void TimeChart::Private::paintFrame(QPainter& p, const TimeChart& chart, const C
 {
     const QPalette pal = chart.palette();
     const QColor text = pal.color(QPalette::Text);
-    const QColor grid = withAlpha(text, 38);
+    const QColor grid = opaqueOver(pal.color(QPalette::Base), text, 38);
     const QColor faint = withAlpha(text, 170);
     const QFontMetrics fm = chart.fontMetrics();
     const QRect plot = g.plot();
