@@ -117,7 +117,7 @@ double csvRowsPerSecond()
 
 struct ChartRun
 {
-    double median = 0, p99 = 0, cpuMedian = 0;
+    double median = 0, p99 = 0, cpuMedian = 0, cpuP99 = 0;
 };
 
 // 200 repaints of the chart, decimation included: wall time (median, p99) and the process's CPU
@@ -176,7 +176,7 @@ ChartRun chartRepaints(const std::vector<SeriesBuffer>& series, qint64 end)
     if (!qEnvironmentVariableIsEmpty("KF_BENCH_CHART_PNG"))
         target.save(qEnvironmentVariable("KF_BENCH_CHART_PNG"));
     std::fflush(stdout);
-    return { quantile(both, 0.5), quantile(both, 0.99), quantile(cpu, 0.5) };
+    return { quantile(both, 0.5), quantile(both, 0.99), quantile(cpu, 0.5), quantile(cpu, 0.99) };
 }
 
 // KF-RESULT lines for scripts/bench (docs/PERFORMANCE.md): each measurement repeated
@@ -200,13 +200,14 @@ void printResults()
 
     qint64 end = 0;
     const auto series = dayOfEightGpus(&end);
-    bench::Interleaved median, p99, cpu;
+    bench::Interleaved median, p99, cpu, cpuP99;
     for (int i = 0; i < n; ++i) {
         const ChartRun r = chartRepaints(series, end);
         median.ours.push_back(r.median);
         p99.ours.push_back(r.p99);
         cpu.ours.push_back(r.cpuMedian);
-        for (auto* rows : { &median, &p99, &cpu })
+        cpuP99.ours.push_back(r.cpuP99);
+        for (auto* rows : { &median, &p99, &cpu, &cpuP99 })
             rows->anchor.push_back(10);
     }
     bench::report("monitor", "chart repaint 8 GPUs x 24 h, 1600x400 (decimate + render, median of 200)", median, "goal",
@@ -216,6 +217,9 @@ void printResults()
     bench::report("monitor",
         "chart repaint 8 GPUs x 24 h, 1600x400 (decimate + render, CPU time of all threads, median)", cpu, "goal", "ms",
         false);
+    // The wall-time p99 of a busy machine is mostly other processes' turns; this one is ours.
+    bench::report("monitor", "chart repaint 8 GPUs x 24 h, 1600x400 (decimate + render, CPU time of all threads, p99)",
+        cpuP99, "goal", "ms", false);
 }
 
 // CPU seconds (user + system) of a process from /proc/<pid>/stat, and its parent.

@@ -24,12 +24,27 @@ inline double niceStep(double raw)
     return 10 * p;
 }
 
-// Decimals a tick label needs at that step.
+// Decimals a tick label needs at that step: every multiple of it printed exactly (0.25 steps
+// need two, 2.5 steps one), never rounded to a neighbour's label ("0.3" for 0.25).
 inline int decimalsFor(double step)
 {
-    if (step >= 1)
+    if (!(step > 0) || !std::isfinite(step))
         return 0;
-    return std::max(0, std::min(6, int(std::ceil(-std::log10(step) - 1e-9))));
+    for (int d = 0; d < 6; ++d) {
+        const double scaled = step * std::pow(10.0, d);
+        if (std::abs(scaled - std::round(scaled)) < 1e-6 * std::max(1.0, scaled))
+            return d;
+    }
+    return 6;
+}
+
+// Decimals of a value read out (the hover box) on an axis showing `span` (hi - lo): a thousandth
+// of the span, so a chart (one unit, one scale) reads every series to the same precision.
+inline int readoutDecimals(double span)
+{
+    if (!(span > 0) || !std::isfinite(span))
+        return 2;
+    return std::clamp(int(std::ceil(-std::log10(span / 1000) - 1e-9)), 0, 6);
 }
 
 inline QString valueLabel(double v, int decimals)

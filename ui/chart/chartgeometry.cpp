@@ -45,7 +45,9 @@ ValueAxis valueAxis(const ChartGeometry::Input& in, int plotHeight, int lineHeig
         const auto [lo, hi] = *in.fixedRange;
         return { lo, hi, niceStep((hi - lo) / ticks) };
     }
-    auto [lo0, hi0] = in.dataExtent.value_or(std::make_pair(0.0, 1.0));
+    if (!in.dataExtent)
+        return { 0, 1, 0.5 }; // nothing to show yet: 0, 0.5, 1, not a padded range's odd steps
+    auto [lo0, hi0] = *in.dataExtent;
     if (hi0 - lo0 < 1e-9) {
         // A flat line sits in the middle of a unit-sized range, not on the edge.
         const double half = std::max(0.5, std::abs(hi0) * 0.05);
@@ -137,6 +139,14 @@ ChartGeometry ChartGeometry::compute(const Input& in, const QFontMetrics& fm)
 int ChartGeometry::valueDecimals() const
 {
     return decimalsFor(m_step);
+}
+
+QString ChartGeometry::readoutLabel(double v) const
+{
+    const int decimals = chart::readoutDecimals(m_hi - m_lo);
+    if (std::abs(v) < 0.5 * std::pow(10.0, -decimals))
+        v = 0; // no "-0.0"
+    return QString::number(v, 'f', decimals);
 }
 
 QString ChartGeometry::valueLabel(double v) const

@@ -67,6 +67,8 @@ public:
     double valueStep() const { return m_step; }
     int valueDecimals() const;
     QString valueLabel(double v) const;
+    // A value as the hover box reads it: one precision for the whole chart (its shown range).
+    QString readoutLabel(double v) const;
 
     // Widget coordinates. y grows downwards: lo() sits on the plot's bottom edge, hi() on its top.
     double timeToX(double t) const;

@@ -129,8 +129,10 @@ struct TimeChart::Private
     {
         QString name;
         QColor color;
-        bool visible = true;
+        bool visible = true;       // the pane's choice (setSeriesVisible)
+        bool legendHidden = false; // the reader's, from the legend
         QList<QPointF> points;
+        bool shown() const { return visible && !legendHidden; }
     };
     struct Threshold
     {
@@ -161,6 +163,17 @@ struct TimeChart::Private
     QImage layer;
 
     std::optional<std::pair<double, double>> dataExtent() const;
+    // A legend click on `series`: isolate it, or show all when it is isolated already; with
+    // `toggle`, show or hide it alone.
+    void legendClicked(int series, bool toggle);
+    // One hover line per drawn series at time t, and the point it reads (none: no data there).
+    struct ReadoutRow
+    {
+        QColor color;
+        QString text;
+        std::optional<QPointF> point;
+    };
+    QList<ReadoutRow> readoutRows(const ChartGeometry& g, double t) const;
     // Where everything goes for the chart's size and font now.
     ChartGeometry geometry(const TimeChart& chart) const;
 
@@ -231,7 +244,7 @@ void TimeChart::setAutoRange()
 
 int TimeChart::addSeries(const QString& name, const QColor& color)
 {
-    d->series.append({ name, color.isValid() ? color : paletteColor(int(d->series.size())), true, {} });
+    d->series.append({ name, color.isValid() ? color : paletteColor(int(d->series.size())), true, false, {} });
     d->extentDirty = true;
     update();
     return int(d->series.size() - 1);
@@ -256,6 +269,25 @@ void TimeChart::setSeriesVisible(int series, bool visible)
     d->series[series].visible = visible;
     d->extentDirty = true;
     update();
+}
+
+bool TimeChart::isSeriesShown(int series) const
+{
+    return series >= 0 && series < d->series.size() && d->series[series].shown();
+}
+
+void TimeChart::Private::legendClicked(int index, bool toggle)
+{
+    if (toggle) {
+        series[index].legendHidden = !series[index].legendHidden;
+    } else {
+        bool isolated = !series[index].legendHidden;
+        for (int i = 0; isolated && i < series.size(); ++i)
+            isolated = i == index || series[i].legendHidden;
+        for (int i = 0; i < series.size(); ++i)
+            series[i].legendHidden = !isolated && i != index;
+    }
+    extentDirty = true;
 }
 
 void TimeChart::setSeriesData(int series, const QList<QPointF>& points)
@@ -304,7 +336,7 @@ std::optional<std::pair<double, double>> TimeChart::Private::dataExtent() const
     double lo = std::numeric_limits<double>::max();
     double hi = std::numeric_limits<double>::lowest();
     for (const auto& s : series) {
-        if (!s.visible)
+        if (!s.shown())
             continue;
         for (const QPointF& p : s.points) {
             const double y = p.y();
@@ -445,6 +477,23 @@ void TimeChart::mouseMoveEvent(QMouseEvent* event)
     QWidget::mouseMoveEvent(event);
 }
 
+void TimeChart::mousePressEvent(QMouseEvent* event)
+{
+    if (!d->compact && event->button() == Qt::LeftButton) {
+        const QPoint at = event->position().toPoint();
+        const ChartGeometry g = geometry();
+        for (const ChartGeometry::LegendItem& item : g.legend()) {
+            if (item.bounds.contains(at)) {
+                d->legendClicked(item.series, event->modifiers().testFlag(Qt::ControlModifier));
+                update();
+                event->accept();
+                return;
+            }
+        }
+    }
+    QWidget::mousePressEvent(event);
+}
+
 void TimeChart::leaveEvent(QEvent* event)
 {
     d->hoverX = -1;
@@ -475,6 +524,16 @@ QColor withAlpha(QColor c, int alpha)
     return c;
 }
 
+// `over` at `alpha` on `base`, as one opaque colour. The grid is drawn on the plain background, so
+// this is what a translucent pen would give there; but a translucent line makes Qt's raster
+// engine blend it through its thread pool, and waking the pool's threads cost a third of a
+// repaint and most of its slow tail on a busy machine (docs/PERFORMANCE.md, the chart repaint).
+QColor opaqueOver(const QColor& base, const QColor& over, int alpha)
+{
+    auto mix = [alpha](int b, int o) { return (b * (255 - alpha) + o * alpha + 127) / 255; };
+    return QColor(mix(base.red(), over.red()), mix(base.green(), over.green()), mix(base.blue(), over.blue()));
+}
+
 } // namespace
 
 // Background, title (bold) and unit, the grid with value and time labels, the empty text.
@@ -482,7 +541,7 @@ void TimeChart::Private::paintFrame(QPainter& p, const TimeChart& chart, const C
 {
     const QPalette pal = chart.palette();
     const QColor text = pal.color(QPalette::Text);
-    const QColor grid = withAlpha(text, 38);
+    const QColor grid = opaqueOver(pal.color(QPalette::Base), text, 38);
     const QColor faint = withAlpha(text, 170);
     const QFontMetrics fm = chart.fontMetrics();
     const QRect plot = g.plot();
@@ -534,7 +593,7 @@ void TimeChart::Private::paintSeries(QPainter& p, const ChartGeometry& g)
 {
     const QRect plot = g.plot();
     const double lineWidth = compact ? 1.2 : 1.5;
-    auto dense = [&](const Series& s) { return s.visible && s.points.size() >= plot.width(); };
+    auto dense = [&](const Series& s) { return s.shown() && s.points.size() >= plot.width(); };
     if (std::any_of(series.cbegin(), series.cend(), dense)) {
         if (layer.size() != plot.size())
             layer = QImage(plot.size(), QImage::Format_ARGB32_Premultiplied);
@@ -551,7 +610,7 @@ void TimeChart::Private::paintSeries(QPainter& p, const ChartGeometry& g)
     p.setClipRect(plot.adjusted(-1, -1, 2, 2));
     p.setRenderHint(QPainter::Antialiasing, true);
     for (const auto& s : std::as_const(series)) {
-        if (!s.visible || s.points.isEmpty() || dense(s))
+        if (!s.shown() || s.points.isEmpty() || dense(s))
             continue;
         QPen pen(s.color, lineWidth);
         pen.setJoinStyle(Qt::RoundJoin);
@@ -608,15 +667,64 @@ void TimeChart::Private::paintLegend(QPainter& p, const TimeChart& chart, const 
         const auto& s = series[item.series];
         const QRect& b = item.bounds;
         const int cy = b.top() + b.height() / 2;
-        p.setPen(QPen(s.visible ? s.color : withAlpha(s.color, 60), 3));
+        p.setPen(QPen(s.shown() ? s.color : withAlpha(s.color, 60), 3));
         p.drawLine(b.left(), cy, b.left() + kSwatch, cy);
-        p.setPen(s.visible ? text : withAlpha(text, 90));
+        p.setPen(s.shown() ? text : withAlpha(text, 90));
         p.drawText(QRect(b.left() + kSwatch + 4, b.top(), b.width() - kSwatch - 2, b.height()),
             Qt::AlignLeft | Qt::AlignVCenter, s.name);
     }
 }
 
-// A crosshair at time t and every visible series' value there.
+QList<TimeChart::Private::ReadoutRow> TimeChart::Private::readoutRows(const ChartGeometry& g, double t) const
+{
+    QList<ReadoutRow> rows;
+    const double maxDistance = 3 / g.pixelsPerMs(); // three columns: farther is "no data here"
+    for (const auto& s : std::as_const(series)) {
+        if (!s.shown())
+            continue;
+        const auto it = std::lower_bound(
+            s.points.cbegin(), s.points.cend(), t, [](const QPointF& a, double v) { return a.x() < v; });
+        const QPointF* best = nullptr;
+        if (it != s.points.cend())
+            best = &*it;
+        if (it != s.points.cbegin() && (!best || t - std::prev(it)->x() < best->x() - t))
+            best = &*std::prev(it);
+        ReadoutRow row { s.color, QStringLiteral("–"), std::nullopt };
+        if (best && !std::isnan(best->y()) && std::abs(best->x() - t) <= maxDistance) {
+            row.text = g.readoutLabel(best->y());
+            if (!unit.isEmpty())
+                row.text += u' ' + unit;
+            row.point = *best;
+        }
+        if (!s.name.isEmpty())
+            row.text = s.name + QStringLiteral(": ") + row.text;
+        rows.append(row);
+    }
+    return rows;
+}
+
+namespace {
+
+QString readoutTime(double t)
+{
+    return QDateTime::fromMSecsSinceEpoch(qint64(t)).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+}
+
+} // namespace
+
+QStringList TimeChart::readout(int x) const
+{
+    const ChartGeometry g = geometry();
+    const auto t = d->compact ? std::nullopt : g.timeAt(x);
+    if (!t)
+        return {};
+    QStringList lines { readoutTime(*t) };
+    for (const auto& row : d->readoutRows(g, *t))
+        lines.append(row.text);
+    return lines;
+}
+
+// A crosshair at time t and every drawn series' value there.
 void TimeChart::Private::paintHover(QPainter& p, const TimeChart& chart, const ChartGeometry& g, double t) const
 {
     const QPalette pal = chart.palette();
@@ -627,37 +735,17 @@ void TimeChart::Private::paintHover(QPainter& p, const TimeChart& chart, const C
     constexpr int kSwatch = ChartGeometry::kSwatch;
     p.setPen(QPen(withAlpha(text, 170), 1, Qt::DotLine));
     p.drawLine(hoverX, plot.top(), hoverX, plot.bottom());
-    struct Row
-    {
-        QColor color;
-        QString text;
-    };
-    QList<Row> rows;
-    const double maxDistance = 3 / g.pixelsPerMs(); // three columns: farther is "no data here"
+    const QList<ReadoutRow> rows = readoutRows(g, t);
     p.setRenderHint(QPainter::Antialiasing, true);
-    for (const auto& s : std::as_const(series)) {
-        if (!s.visible)
-            continue;
-        const auto it = std::lower_bound(
-            s.points.cbegin(), s.points.cend(), t, [](const QPointF& a, double v) { return a.x() < v; });
-        const QPointF* best = nullptr;
-        if (it != s.points.cend())
-            best = &*it;
-        if (it != s.points.cbegin() && (!best || t - std::prev(it)->x() < best->x() - t))
-            best = &*std::prev(it);
-        QString value = QStringLiteral("–");
-        if (best && !std::isnan(best->y()) && std::abs(best->x() - t) <= maxDistance) {
-            value = QString::number(best->y(), 'f', std::abs(best->y()) < 10 ? 2 : 1);
-            if (!unit.isEmpty())
-                value += u' ' + unit;
-            p.setPen(Qt::NoPen);
-            p.setBrush(s.color);
-            p.drawEllipse(QPointF(g.timeToX(best->x()), g.valueToY(best->y())), 3, 3);
+    p.setPen(Qt::NoPen);
+    for (const auto& r : rows) {
+        if (r.point) {
+            p.setBrush(r.color);
+            p.drawEllipse(QPointF(g.timeToX(r.point->x()), g.valueToY(r.point->y())), 3, 3);
         }
-        rows.append({ s.color, s.name.isEmpty() ? value : s.name + QStringLiteral(": ") + value });
     }
     p.setRenderHint(QPainter::Antialiasing, false);
-    const QString when = QDateTime::fromMSecsSinceEpoch(qint64(t)).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+    const QString when = readoutTime(t);
     int boxW = fm.horizontalAdvance(when);
     for (const auto& r : std::as_const(rows))
         boxW = qMax(boxW, kSwatch / 2 + 6 + fm.horizontalAdvance(r.text));

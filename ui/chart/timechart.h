@@ -23,7 +23,11 @@ namespace kf {
 // per pixel column, x = ms since the epoch); columns() says how many columns to ask for.
 // A point with a NaN y is a gap: the line stops before it and starts again after it.
 // Colours come from the widget's palette (light and dark themes), series colours from
-// paletteColor(). Hovering shows a crosshair with every visible series' value at that time.
+// paletteColor(). Hovering shows a crosshair with every visible series' value at that time,
+// all read to one precision (ChartGeometry::readoutLabel).
+// The legend picks what is drawn, as in Grafana: a click shows only that series (click it again:
+// all of them), Ctrl+click (Cmd+click on macOS) shows or hides just that one. That choice is the
+// reader's, kept apart from the pane's setSeriesVisible(): a series is drawn when both allow it.
 // Compact mode is a sparkline: no axes, legend, title, hover or margins.
 // Its context menu exports the chart (ui/chart/chartexport.h): the CSV of its series' whole
 // history (history()) and a PNG of it as drawn.
@@ -46,6 +50,8 @@ public:
     int seriesCount() const;
     void clearSeries();
     void setSeriesVisible(int series, bool visible);
+    // Drawn now: visible for the pane and not hidden from the legend.
+    bool isSeriesShown(int series) const;
     void setSeriesData(int series, const QList<QPointF>& points);
     void setTimeWindow(qint64 fromMs, qint64 toMs);
     // A horizontal line across the plot (a limit, a danger level), labelled at its right end.
@@ -80,6 +86,9 @@ public:
     QString seriesName(int series) const;
     // The points a series was last given (what is drawn), for tests.
     QList<QPointF> seriesData(int series) const;
+    // What the hover box says with the mouse at widget column x: the time, then one line per
+    // drawn series; empty off the plot (what paintEvent draws, for tests).
+    QStringList readout(int x) const;
 
     static QColor paletteColor(int i);
 
@@ -87,6 +96,7 @@ protected:
     void contextMenuEvent(QContextMenuEvent* event) override;
     void paintEvent(QPaintEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
     void changeEvent(QEvent* event) override;
 

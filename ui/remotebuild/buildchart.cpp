@@ -7,6 +7,7 @@
 
 #include <QDateTime>
 #include <QHBoxLayout>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -24,6 +25,7 @@ enum StepSeries { Steps, Projection };
 BuildChart::BuildChart(QWidget* parent)
     : QWidget(parent)
     , m_bar(new ChartWindowBar(this))
+    , m_emptyTick(new QTimer(this))
     , m_stepsChart(new TimeChart(this))
     , m_memChart(new TimeChart(this))
 {
@@ -44,6 +46,9 @@ BuildChart::BuildChart(QWidget* parent)
     });
     m_bar->setCharts({ m_stepsChart, m_memChart }, this, QStringLiteral("build"));
     connect(m_bar, &ChartWindowBar::windowChanged, this, &BuildChart::refresh);
+    m_emptyTick->setObjectName(QStringLiteral("buildChartEmptyTick"));
+    m_emptyTick->setInterval(1000);
+    connect(m_emptyTick, &QTimer::timeout, this, &BuildChart::refresh);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
@@ -83,8 +88,7 @@ void BuildChart::addProgress(const BuildProgress& p)
     // Progress carries the job's clock (seconds since its start on the server) and that start on
     // this machine's clock, so memory samples (this machine's clock) line up with it.
     if (m_stepsOriginMs < 0) {
-        m_stepsOriginMs
-            = p.startedMs >= 0 ? p.startedMs : QDateTime::currentMSecsSinceEpoch() - qint64(p.elapsedS * 1000);
+        m_stepsOriginMs = p.startedMs >= 0 ? p.startedMs : now() - qint64(p.elapsedS * 1000);
         m_startMs = m_startMs < 0 ? m_stepsOriginMs : std::min(m_startMs, m_stepsOriginMs);
     }
     const qint64 t = m_stepsOriginMs + qint64(p.elapsedS * 1000);
@@ -123,6 +127,17 @@ void BuildChart::setDangerKb(qint64 kb)
     refresh();
 }
 
+void BuildChart::setClock(std::function<qint64()> clock)
+{
+    m_clock = std::move(clock);
+    refresh();
+}
+
+qint64 BuildChart::now() const
+{
+    return m_clock ? m_clock() : QDateTime::currentMSecsSinceEpoch();
+}
+
 void BuildChart::refresh()
 {
     m_stepsChart->setSeriesData(Steps, m_steps);
@@ -139,7 +154,10 @@ void BuildChart::refresh()
     // One time window for both, from the start (or the chosen length back from the last
     // sample; nothing comes before the start) to the later of now and the projected end, with
     // a little room on the right; at least 10 s so a fresh build is not one pixel wide.
-    const qint64 start = m_startMs >= 0 ? m_startMs : QDateTime::currentMSecsSinceEpoch();
+    const bool empty = m_startMs < 0;
+    if (empty != m_emptyTick->isActive())
+        empty ? m_emptyTick->start() : m_emptyTick->stop();
+    const qint64 start = empty ? now() : m_startMs;
     const qint64 from = m_bar->windowMs() > 0 && m_endMs > 0 ? std::max(start, m_endMs - m_bar->windowMs()) : start;
     const qint64 to = std::max({ m_endMs, qint64(m_projectedEndMs), from + 10000 });
     const qint64 window = to + (to - from) / 20;

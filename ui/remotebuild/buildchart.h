@@ -8,6 +8,10 @@
 #include <QPointF>
 #include <QWidget>
 
+#include <functional>
+
+class QTimer;
+
 namespace kf {
 
 class ChartWindowBar;
@@ -18,6 +22,8 @@ class TimeChart;
 // shows up here minutes before the OOM killer): MemAvailable, or the room left under the job's
 // cgroup limit when that is less (a container, a Slurm job), drawn against that limit. Both are TimeCharts sharing one
 // time window, the last part of the build chosen in a ChartWindowBar (all of it, or its last 5 min to 24 h).
+// Before the first sample the window starts now and moves with the clock (a timer ticks while the
+// charts are empty), so the axis is where the build will start, never the time the window opened.
 class BuildChart : public QWidget
 {
     Q_OBJECT
@@ -28,6 +34,8 @@ public:
     void addMemory(const MemorySample& m);
     // Available memory below this is drawn as danger (default: 10% of the limit).
     void setDangerKb(qint64 kb);
+    // The clock the empty charts follow (ms since the epoch); tests set one they can move.
+    void setClock(std::function<qint64()> clock);
     int progressPoints() const;
     TimeChart* stepsChart() const { return m_stepsChart; }
     TimeChart* memoryChart() const { return m_memChart; }
@@ -37,8 +45,11 @@ public:
 
 private:
     void refresh();
+    qint64 now() const;
 
     ChartWindowBar* m_bar;
+    QTimer* m_emptyTick; // moves the empty charts' window with the clock
+    std::function<qint64()> m_clock;
     TimeChart* m_stepsChart;
     TimeChart* m_memChart;
     QList<QPointF> m_steps;      // x: ms since the epoch, y: steps done

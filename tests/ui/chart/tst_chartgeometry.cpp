@@ -119,6 +119,41 @@ private Q_SLOTS:
         QVERIFY(none.hi() >= 1.0);
     }
 
+    // A tick label reads its own value at every height and extent: 0.25 steps print "0.25",
+    // never "0.3" (#38). An empty chart shows 0, 0.5 and 1.
+    void tickLabelsReadTheirValue()
+    {
+        const QFontMetrics fm(QApplication::font());
+        const QList<std::pair<double, double>> extents { { 0.0, 1.0 }, { 0.0, 0.9 }, { 0.1, 0.35 }, { 0.0, 9.0 },
+            { 0.0, 24.0 }, { -2.0, 7.5 }, { 3.0, 3.0 }, { 0.0, 0.004 } };
+        for (const auto& extent : extents) {
+            for (int height = 80; height <= 900; height += 20) {
+                ChartGeometry::Input in = input(QSize(640, height));
+                in.dataExtent = extent;
+                const ChartGeometry g = ChartGeometry::compute(in, fm);
+                for (const double v : g.valueTicks()) {
+                    const QString label = g.valueLabel(v);
+                    QVERIFY2(qAbs(label.toDouble() - v) < 1e-9 * qMax(1.0, qAbs(v)),
+                        qPrintable(QStringLiteral("%1 .. %2 at %3 px: tick %4 labelled %5")
+                                       .arg(extent.first)
+                                       .arg(extent.second)
+                                       .arg(height)
+                                       .arg(v)
+                                       .arg(label)));
+                }
+            }
+        }
+        for (int height = 80; height <= 900; height += 20) {
+            ChartGeometry::Input in = input(QSize(640, height));
+            in.dataExtent.reset();
+            const ChartGeometry g = ChartGeometry::compute(in, fm);
+            QStringList labels;
+            for (const double v : g.valueTicks())
+                labels.append(g.valueLabel(v));
+            QCOMPARE(labels, QStringList({ QStringLiteral("0.0"), QStringLiteral("0.5"), QStringLiteral("1.0") }));
+        }
+    }
+
     void timeTicksStayInTheWindow()
     {
         const QFontMetrics fm(QApplication::font());

@@ -203,6 +203,160 @@ private Q_SLOTS:
         }
     }
 
+    // The legend picks what is drawn, as in Grafana (#38): a click shows only that series, a
+    // click on it again shows all, Ctrl+click shows or hides one. Clicked where the legend is
+    // drawn; 8 overlapping GPUs saved before and after for eyes.
+    void legendClickIsolatesAndCtrlClickToggles()
+    {
+        TimeChart chart;
+        chart.resize(1024, 640);
+        chart.setTitle(QStringLiteral("Utilization"));
+        chart.setUnit(QStringLiteral("%"));
+        chart.setValueRange(0, 100);
+        const qint64 end = kT0 + 3600 * 1000LL;
+        std::vector<SeriesBuffer> buffers(8);
+        for (int g = 0; g < 8; ++g) {
+            chart.addSeries(QStringLiteral("GPU %1").arg(g), TimeChart::paletteColor(g));
+            for (int i = 0; i <= 3600; ++i)
+                buffers[size_t(g)].append(
+                    kT0 + i * 1000LL, 50 + 40 * std::sin(i / (90.0 + 17 * g) + g) + (i * 7 + g) % 9);
+        }
+        chart.setTimeWindow(kT0, end);
+        for (int g = 0; g < 8; ++g)
+            chart.setSeriesData(g, buffers[size_t(g)].decimated(kT0, end, chart.columns()));
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        auto shown = [&] {
+            QList<int> out;
+            for (int g = 0; g < chart.seriesCount(); ++g) {
+                if (chart.isSeriesShown(g))
+                    out.append(g);
+            }
+            return out;
+        };
+        auto entry = [&](int series) {
+            const ChartGeometry g = chart.geometry();
+            for (const ChartGeometry::LegendItem& item : g.legend()) {
+                if (item.series == series)
+                    return item.bounds.center();
+            }
+            return QPoint(-1, -1);
+        };
+        // Plot columns holding a pixel of a series' very colour (not a blend of others): drawn or not.
+        auto columnsOf = [&](const QImage& img, int series) {
+            const QRect plot = chart.plotRect();
+            const QColor c = TimeChart::paletteColor(series);
+            int n = 0;
+            for (int x = plot.left() + 2; x < plot.right() - 2; x += 4) {
+                bool found = false;
+                for (int y = plot.top(); !found && y <= plot.bottom(); ++y) {
+                    const QColor p = img.pixelColor(x, y);
+                    found = qAbs(p.red() - c.red()) + qAbs(p.green() - c.green()) + qAbs(p.blue() - c.blue()) < 30;
+                }
+                n += found;
+            }
+            return n;
+        };
+        const QList<int> all { 0, 1, 2, 3, 4, 5, 6, 7 };
+        QCOMPARE(shown(), all);
+        const QImage before = render(chart);
+        QVERIFY(before.save(test::screenshotPath(QStringLiteral("timechart-8gpus-all"))));
+
+        QTest::mouseClick(&chart, Qt::LeftButton, Qt::NoModifier, entry(3));
+        QCOMPARE(shown(), QList<int>({ 3 }));
+        QEvent leave(QEvent::Leave); // no hover crosshair in the pictures
+        QApplication::sendEvent(&chart, &leave);
+        const QImage isolated = render(chart);
+        QVERIFY(isolated.save(test::screenshotPath(QStringLiteral("timechart-8gpus-isolated"))));
+        QVERIFY(columnsOf(isolated, 3) > 50);
+        QCOMPARE(columnsOf(isolated, 6), 0); // a colour no other line nor the frame is near
+        QVERIFY(columnsOf(before, 6) > 50);
+        // The hover reads only what is drawn.
+        QCOMPARE(chart.readout(chart.plotRect().center().x()).size(), 2);
+
+        // Another entry: isolate that one instead.
+        QTest::mouseClick(&chart, Qt::LeftButton, Qt::NoModifier, entry(5));
+        QCOMPARE(shown(), QList<int>({ 5 }));
+        // Ctrl+click adds one, and takes it away again.
+        QTest::mouseClick(&chart, Qt::LeftButton, Qt::ControlModifier, entry(1));
+        QCOMPARE(shown(), QList<int>({ 1, 5 }));
+        QTest::mouseClick(&chart, Qt::LeftButton, Qt::ControlModifier, entry(1));
+        QCOMPARE(shown(), QList<int>({ 5 }));
+        // A click on the isolated series shows all again.
+        QTest::mouseClick(&chart, Qt::LeftButton, Qt::NoModifier, entry(5));
+        QCOMPARE(shown(), all);
+        QApplication::sendEvent(&chart, &leave);
+        QCOMPARE(render(chart), before);
+        // Ctrl+click from all hides just that one; a click elsewhere changes nothing.
+        QTest::mouseClick(&chart, Qt::LeftButton, Qt::ControlModifier, entry(2));
+        QCOMPARE(shown(), QList<int>({ 0, 1, 3, 4, 5, 6, 7 }));
+        QTest::mouseClick(&chart, Qt::LeftButton, Qt::NoModifier, chart.plotRect().center());
+        QCOMPARE(shown(), QList<int>({ 0, 1, 3, 4, 5, 6, 7 }));
+        // The pane's own choice is kept apart: hiding a series there does not undo the legend's.
+        chart.setSeriesVisible(4, false);
+        QCOMPARE(shown(), QList<int>({ 0, 1, 3, 5, 6, 7 }));
+        chart.setSeriesVisible(4, true);
+        QCOMPARE(shown(), QList<int>({ 0, 1, 3, 4, 5, 6, 7 }));
+    }
+
+    // Every value in one hover box is read to the same precision (#38: "100.0 %" next to
+    // "0.00 %"): the chart's, a thousandth of its range.
+    void readoutHasOnePrecision()
+    {
+        TimeChart chart;
+        chart.resize(800, 300);
+        chart.setUnit(QStringLiteral("%"));
+        chart.setValueRange(0, 100);
+        const QList<double> values { 100.0, 0.0, 37.46, 5.0, -0.01 };
+        auto flat = [](double v) {
+            QList<QPointF> points;
+            for (int i = 0; i <= 60; ++i)
+                points.append(QPointF(double(kT0 + i * 1000LL), v));
+            return points;
+        };
+        for (int g = 0; g < values.size(); ++g) {
+            chart.addSeries(QStringLiteral("GPU %1").arg(g));
+            chart.setSeriesData(g, flat(values[g]));
+        }
+        chart.setTimeWindow(kT0, kT0 + 60000);
+        const QStringList lines = chart.readout(chart.plotRect().center().x());
+        QCOMPARE(lines.size(), 1 + int(values.size()));
+        QCOMPARE(lines.mid(1),
+            QStringList({ QStringLiteral("GPU 0: 100.0 %"), QStringLiteral("GPU 1: 0.0 %"),
+                QStringLiteral("GPU 2: 37.5 %"), QStringLiteral("GPU 3: 5.0 %"), QStringLiteral("GPU 4: 0.0 %") }));
+        // A range of a few units reads to thousandths, the same in every row.
+        TimeChart small;
+        small.resize(800, 300);
+        small.setUnit(QStringLiteral("GB"));
+        small.setValueRange(0, 2);
+        small.addSeries(QStringLiteral("a"));
+        small.addSeries(QStringLiteral("b"));
+        small.setSeriesData(0, flat(1.5));
+        small.setSeriesData(1, flat(0.25));
+        small.setTimeWindow(kT0, kT0 + 60000);
+        QCOMPARE(small.readout(small.plotRect().center().x()).mid(1),
+            QStringList({ QStringLiteral("a: 1.500 GB"), QStringLiteral("b: 0.250 GB") }));
+        // Off the plot there is no readout.
+        QVERIFY(chart.readout(1).isEmpty());
+    }
+
+    // An empty chart shows 0 .. 1 in halves, whatever its height (#38: "0.3, 0.5, 0.8").
+    void emptyChartLabelsZeroToOne()
+    {
+        for (const int height : { 160, 260, 400, 640 }) {
+            TimeChart chart;
+            chart.resize(600, height);
+            chart.addSeries(QStringLiteral("GPU 0"));
+            chart.setTimeWindow(kT0, kT0 + 60000);
+            QCOMPARE(chart.valueRange(), std::make_pair(0.0, 1.0));
+            const ChartGeometry g = chart.geometry();
+            QStringList labels;
+            for (const double v : g.valueTicks())
+                labels.append(g.valueLabel(v));
+            QCOMPARE(labels, QStringList({ QStringLiteral("0.0"), QStringLiteral("0.5"), QStringLiteral("1.0") }));
+        }
+    }
+
     void compactSparkline()
     {
         TimeChart chart;
