@@ -10,6 +10,7 @@
 #include "core/timeline/producers.h"
 #include "core/transport/transport.h"
 #include "core/transport/transportpool.h"
+#include "ui/common/plaintext.h"
 #include "ui/diff/diffview.h"
 
 #include <QCheckBox>
@@ -453,7 +454,7 @@ void PatchPane::rebuildTree()
         for (const patch::FilePlan& f : plan.files) {
             auto* fileItem = new QTreeWidgetItem(m_tree, { f.file, f.exists ? QString() : tr("absent") });
             fileItem->setData(0, kFileRole, f.file);
-            fileItem->setToolTip(0, f.file);
+            fileItem->setToolTip(0, plainToolTip(f.file));
             QFont bold = fileItem->font(0);
             bold.setBold(true);
             fileItem->setFont(0, bold);
@@ -471,7 +472,7 @@ void PatchPane::rebuildTree()
                     hunkItem->setData(0, kPatchRole, idx);
                     hunkItem->setData(0, kFileRole, f.file);
                     hunkItem->setData(0, kHunkRole, h);
-                    hunkItem->setToolTip(0, hunkItem->text(0));
+                    hunkItem->setToolTip(0, plainToolTip(hunkItem->text(0)));
                     hunkItem->setFlags(m_review.isHunkInPlace(idx, h) ? hunkItem->flags() & ~Qt::ItemIsUserCheckable
                                                                       : hunkItem->flags() | Qt::ItemIsUserCheckable);
                 }
@@ -506,7 +507,7 @@ void PatchPane::updateTree()
             item->setForeground(1, on && !blocked ? palette().text() : QBrush(QColor(0x8c, 0x95, 0x9f)));
             item->setToolTip(1,
                 inPlace       ? tr("Already in the file on the server (an earlier apply); History rolls it back")
-                    : blocked ? m_review.stateReason(patch)
+                    : blocked ? plainToolTip(m_review.stateReason(patch))
                               : item->text(1));
             continue;
         }
@@ -515,8 +516,10 @@ void PatchPane::updateTree()
         item->setText(1, m_review.stateText(patch));
         const QString title = m_review.plan().patches[patch].title;
         const QString reason = m_review.stateReason(patch);
-        item->setToolTip(0, reason.isEmpty() ? title : title + QStringLiteral("\n\n") + reason);
-        item->setToolTip(1, reason.isEmpty() ? item->text(1) : item->text(1) + QStringLiteral("\n\n") + reason);
+        // The set's and the server's words: shown as they are, never as markup.
+        item->setToolTip(0, plainToolTip(reason.isEmpty() ? title : title + QStringLiteral("\n\n") + reason));
+        item->setToolTip(
+            1, plainToolTip(reason.isEmpty() ? item->text(1) : item->text(1) + QStringLiteral("\n\n") + reason));
         if (m_review.isReviewable(patch))
             item->setCheckState(0,
                 state == ReviewState::WillApply      ? Qt::Checked
