@@ -60,7 +60,8 @@ QString libssh2ErrorMeaning(int rc)
     case LIBSSH2_ERROR_AUTHENTICATION_FAILED: return QStringLiteral("the server did not accept the login");
     case LIBSSH2_ERROR_PUBLICKEY_UNVERIFIED: return QStringLiteral("the server did not accept the key");
     case LIBSSH2_ERROR_KEYFILE_AUTH_FAILED:
-        return QStringLiteral("the key file could not be used (a wrong passphrase, or a format libssh2 cannot read)");
+        // No "passphrase" here: the Authenticator asks again only when libssh2's own words say so.
+        return QStringLiteral("the key could not be unlocked or read");
     case LIBSSH2_ERROR_CHANNEL_FAILURE:
     case LIBSSH2_ERROR_CHANNEL_REQUEST_DENIED:
     case LIBSSH2_ERROR_REQUEST_DENIED: return QStringLiteral("the server refused the request");

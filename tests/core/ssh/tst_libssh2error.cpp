@@ -41,6 +41,15 @@ private Q_SLOTS:
             QStringLiteral("the server refused the request (libssh2 error -22)"));
     }
 
+    void aKeyIsWrongOnlyInLibssh2sWords()
+    {
+        // The Authenticator asks for a passphrase again when the error says "passphrase": that
+        // is libssh2's call, never the meaning's.
+        for (const int rc : { LIBSSH2_ERROR_FILE, LIBSSH2_ERROR_KEYFILE_AUTH_FAILED })
+            QVERIFY(!libssh2ErrorText(rc, QStringLiteral("Invalid key data"))
+                         .contains(QLatin1String("passphrase"), Qt::CaseInsensitive));
+    }
+
     void unknownCodesKeepLibssh2sWords()
     {
         QCOMPARE(libssh2ErrorText(-1, QStringLiteral("Unable to send FXP_OPEN")),
