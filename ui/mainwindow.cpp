@@ -39,6 +39,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -195,17 +196,20 @@ MainWindow::MainWindow(const AppContext& context, QWidget* parent)
     });
     m_tabs->setDocumentMode(true);
 
-    auto* split = new QSplitter(this);
-    split->addWidget(sidebar);
-    split->addWidget(m_tabs);
-    // The sidebar keeps a width where host names are readable (elided, whole in the tooltip);
-    // a smaller window takes its room from the tabs.
+    m_split = new QSplitter(this);
+    m_split->setObjectName(QStringLiteral("sidebarSplitter"));
+    m_split->addWidget(sidebar);
+    m_split->addWidget(m_tabs);
+    // The sidebar keeps a width where host names are readable (elided, whole in the tooltip),
+    // or is collapsed (View > Host Sidebar, Ctrl+B, or dragged away) to give a diff the room.
+    sidebar->setObjectName(QStringLiteral("sidebar"));
     sidebar->setMinimumWidth(170);
-    split->setCollapsible(0, false);
-    split->setStretchFactor(0, 0);
-    split->setStretchFactor(1, 1);
-    split->setSizes({ 260, 1100 });
-    setCentralWidget(split);
+    m_split->setCollapsible(0, true);
+    m_split->setCollapsible(1, false);
+    m_split->setStretchFactor(0, 0);
+    m_split->setStretchFactor(1, 1);
+    m_split->setSizes({ 260, 1100 });
+    setCentralWidget(m_split);
     statusBar()->addWidget(m_statusHost, 1);
 
     connect(
@@ -260,6 +264,19 @@ void MainWindow::createMenus()
     previous->setObjectName(QStringLiteral("previousTab"));
     previous->setShortcuts(
         { QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Tab), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Backtab) });
+    view->addSeparator();
+    // As VS Code's Ctrl+B: the tabs get the whole width (a diff in a small window).
+    m_sidebarAction = view->addAction(tr("Host &Sidebar"));
+    m_sidebarAction->setObjectName(QStringLiteral("toggleSidebar"));
+    m_sidebarAction->setCheckable(true);
+    m_sidebarAction->setChecked(true);
+    m_sidebarAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+    connect(m_sidebarAction, &QAction::toggled, this, &MainWindow::setSidebarShown);
+    // Dragged shut or open, the action follows.
+    connect(m_split, &QSplitter::splitterMoved, this, [this] {
+        const QSignalBlocker quiet(m_sidebarAction);
+        m_sidebarAction->setChecked(isSidebarShown());
+    });
 
     QMenu* hosts = menuBar()->addMenu(tr("&Hosts"));
     hosts->addAction(tr("&Connect"), this, [this] {
@@ -318,6 +335,26 @@ void MainWindow::createMenus()
     keys->setObjectName(QStringLiteral("keyboardShortcuts"));
     help->addAction(tr("&About KernelForge"), this, &MainWindow::showAbout);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+bool MainWindow::isSidebarShown() const
+{
+    return m_split->sizes().value(0) > 0;
+}
+
+void MainWindow::setSidebarShown(bool shown)
+{
+    if (shown != isSidebarShown()) {
+        QList<int> sizes = m_split->sizes();
+        const int total = sizes.value(0) + sizes.value(1);
+        // Opened again at the width it had (at least its minimum).
+        const int width = shown ? std::max(m_sidebarWidth, m_split->widget(0)->minimumWidth()) : 0;
+        if (!shown)
+            m_sidebarWidth = sizes.value(0);
+        m_split->setSizes({ width, std::max(0, total - width) });
+    }
+    const QSignalBlocker quiet(m_sidebarAction);
+    m_sidebarAction->setChecked(isSidebarShown());
 }
 
 void MainWindow::nextTab(int step)
@@ -427,12 +464,22 @@ void MainWindow::openHostDialog(const HostProfile& initial, const QString& repla
     }
     if (!replacing.isEmpty())
         dialog.setWindowTitle(tr("Edit %1").arg(replacing));
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    HostProfile p = dialog.profile();
+    // The form stays open while the host connects and says why it failed (Retry); a retry
+    // replaces the host the last try made.
+    QString replaced = replacing;
+    dialog.setConnector([this, &replaced, initial](const HostProfile& profile, bool saved) {
+        HostConnection* h = connectFromDialog(profile, saved, initial, replaced);
+        replaced = profile.name;
+        return h;
+    });
+    dialog.exec();
+}
+
+HostConnection* MainWindow::connectFromDialog(
+    HostProfile p, bool saved, const HostProfile& initial, const QString& replacing)
+{
     // Edited, the demo server stays the demo server while it points at the same sshd.
     p.isDemo = initial.isDemo && p.host == initial.host && p.port == initial.port;
-    const bool saved = dialog.saveRequested();
     m_lastUnsaved = HostProfile();
     if (!replacing.isEmpty() && replacing != p.name) {
         if (saved && isSaved(replacing)) {
@@ -445,7 +492,7 @@ void MainWindow::openHostDialog(const HostProfile& initial, const QString& repla
         m_context.hosts->remove(p.name);
     HostConnection* h = m_context.hosts->add(p);
     if (!h)
-        return;
+        return nullptr;
     selectHost(p.name);
     if (!saved && h->state() != ConnectionState::Ready) {
         // Not saved: it stays in the sidebar as the live session it becomes, and only then.
@@ -466,6 +513,7 @@ void MainWindow::openHostDialog(const HostProfile& initial, const QString& repla
         });
     }
     h->connectToHost();
+    return h;
 }
 
 bool MainWindow::isSaved(const QString& name) const
@@ -656,7 +704,17 @@ void MainWindow::setReconnectOnStart(bool on)
 void MainWindow::restoreSettings()
 {
     QSettings s;
-    restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
+    // Size and place as the last window left them (restoreGeometry keeps it on a screen);
+    // the first window opens at 1440x900, or the screen's size when that is smaller.
+    if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray())) {
+        const QSize room = screen() ? screen()->availableSize() : QSize(1440, 900);
+        resize(QSize(1440, 900).boundedTo(room));
+    }
+    if (const QByteArray split = s.value(QStringLiteral("window/sidebarSplitter")).toByteArray(); !split.isEmpty())
+        m_split->restoreState(split);
+    m_sidebarWidth = std::max(m_sidebarWidth, m_split->sizes().value(0));
+    if (m_sidebarAction)
+        setSidebarShown(isSidebarShown());
     if (reconnectOnStart()) {
         for (const QString& name : s.value(kConnectedKey).toStringList()) {
             HostConnection* h = m_context.hosts->find(name);
@@ -680,7 +738,9 @@ void MainWindow::restoreSettings()
     // The list would select its first row when it gets the focus; the way forward takes it.
     if (!m_current)
         m_addServer->setFocus();
-    if (const auto tab = tabFromName(s.value(QStringLiteral("window/lastTab")).toString()))
+    // A host's tab without its host would show only "Select a host": the first screen instead.
+    if (const auto tab = tabFromName(s.value(QStringLiteral("window/lastTab")).toString());
+        tab && (m_current || *tab == Tab::Fleet))
         showTab(*tab);
 }
 
@@ -688,8 +748,11 @@ void MainWindow::closeEvent(QCloseEvent* event)
 {
     QSettings s;
     s.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    s.setValue(QStringLiteral("window/sidebarSplitter"), m_split->saveState());
     if (m_current)
         s.setValue(QStringLiteral("window/lastHost"), m_current->profile().name);
+    else
+        s.remove(QStringLiteral("window/lastHost"));
     s.setValue(QStringLiteral("window/lastTab"), tabName(m_tabPages.key(m_tabs->currentWidget(), Tab::Overview)));
     // The demo server is not kept: its sshd and port last as long as the app.
     QStringList connected;

@@ -18,6 +18,7 @@ class QAction;
 class QLabel;
 class QListView;
 class QPushButton;
+class QSplitter;
 class QTabWidget;
 
 namespace kf {
@@ -58,6 +59,10 @@ public:
     // (QSettings; on by default). The last host and tab are selected again either way.
     static bool reconnectOnStart();
     static void setReconnectOnStart(bool on);
+    // The host sidebar (View > Host Sidebar, Ctrl+B); collapsed, the tabs get the whole width.
+    // Kept with the window's geometry (QSettings window/sidebarSplitter).
+    bool isSidebarShown() const;
+    void setSidebarShown(bool shown);
     // Every shortcut the app defines: the menus' actions (read from the actions themselves) and
     // the views' own keys (from the tables they handle keys with). Help > Keyboard Shortcuts.
     QList<ShortcutInfo> shortcuts() const;
@@ -89,6 +94,8 @@ private:
     // The connect dialog filled with `initial`; on Connect, the host it describes replaces
     // `replacing` (Edit; empty: a new host) and connects.
     void openHostDialog(const HostProfile& initial, const QString& replacing);
+    // The dialog's Connect: the host `p` describes replaces `replacing` and connects.
+    HostConnection* connectFromDialog(HostProfile p, bool saved, const HostProfile& initial, const QString& replacing);
     bool isSaved(const QString& name) const;
     void editHost();
     void duplicateHost();
@@ -104,6 +111,9 @@ private:
     QLabel* m_statusHost;
     QPushButton* m_addServer; // the first screen's "Add a server"
     QAction* m_reconnectAction = nullptr;
+    QAction* m_sidebarAction = nullptr;
+    QSplitter* m_split = nullptr;
+    int m_sidebarWidth = 260; // the sidebar's width before it was collapsed
     QPointer<HostConnection> m_current;
     HostProfile m_lastUnsaved; // an unsaved host that failed to connect: the next dialog starts from it
 };

@@ -180,7 +180,7 @@ int main(int argc, char** argv)
     });
     if (parser.isSet(o.demo))
         window.selectHost(kf::kDemoHostName);
-    window.resize(1440, 900);
+    // The window's size and place are its own (MainWindow: the last ones, else 1440x900).
     if (parser.isSet(o.tab))
         window.showTab(*kf::MainWindow::tabFromName(parser.value(o.tab))); // checked above
     // KF_STARTUP_TRACE=1: first paint and the filled host list on stdout (tests/bench/bench_start).

@@ -243,4 +243,16 @@ Result<int> forgetStoredSecrets(SecretStore& store, const HostProfile& profile)
     return removed;
 }
 
+Result<bool> hasStoredSecrets(SecretStore& store, const HostProfile& profile)
+{
+    for (const QString& key : storedSecretKeys(profile)) {
+        const auto stored = store.read(key);
+        if (!stored)
+            return Result<bool>::failure(stored.error());
+        if (stored.value())
+            return true;
+    }
+    return false;
+}
+
 } // namespace kf

@@ -139,6 +139,8 @@ private:
 QStringList storedSecretKeys(const HostProfile& profile);
 // Removes all of them from `store` (blocking); returns how many were stored.
 Result<int> forgetStoredSecrets(SecretStore& store, const HostProfile& profile);
+// Whether any of them is stored (blocking): "Forget stored password" is offered only then.
+Result<bool> hasStoredSecrets(SecretStore& store, const HostProfile& profile);
 
 // libssh2_init, once per process, before any session thread starts.
 void initLibssh2();

@@ -23,10 +23,13 @@
 #include <QPushButton>
 #include <QSaveFile>
 #include <QScrollArea>
+#include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace kf {
 
@@ -45,6 +48,23 @@ QString ageText(qint64 ms)
         return GpuPane::tr("%1 min old").arg(s / 60);
     return GpuPane::tr("%1 h old").arg(s / 3600);
 }
+const QString kSplitterKey = QStringLiteral("gpus/splitterSizes");
+
+// The heights kept from the last drag (else `initial`), each raised to its part's minimum: a
+// chart once crushed to a strip comes back readable.
+QList<int> keptSplitterSizes(const QSplitter* split, const QList<int>& initial)
+{
+    const QVariantList kept = QSettings().value(kSplitterKey).toList();
+    QList<int> sizes;
+    for (int i = 0; i < split->count(); ++i) {
+        const QWidget* part = split->widget(i);
+        const int least = std::max(part->minimumHeight(), part->minimumSizeHint().height());
+        const int size = kept.size() == split->count() ? kept[i].toInt() : initial.value(i);
+        sizes << std::max(size, least);
+    }
+    return sizes;
+}
+
 } // namespace
 
 GpuPane::GpuPane(const AppContext& context, HostConnection* host, QWidget* parent)
@@ -118,12 +138,26 @@ GpuPane::GpuPane(const AppContext& context, HostConnection* host, QWidget* paren
     healthLayout->addWidget(checkNow, 0, Qt::AlignLeft);
     tabs->addTab(healthPage, tr("Health"));
     split->addWidget(tabs);
-    // Two rows of cards visible without scrolling; the chart gets the rest; lists stay short.
-    scroll->setMinimumHeight(200);
+    // Every part keeps a height where it reads: two rows of cards without scrolling, a chart
+    // whose axis labels and legend fit, a process list of several rows (nvitop shows many).
+    // None can be dragged shut; the heights a person chose are kept, each at least that.
+    split->setObjectName(QStringLiteral("gpuSplitter"));
+    tabs->setObjectName(QStringLiteral("gpuLists"));
+    scroll->setMinimumHeight(180);
+    m_chart->setMinimumHeight(fontMetrics().height() * 8);
+    tabs->setMinimumHeight(fontMetrics().height() * 11);
+    for (int i = 0; i < split->count(); ++i)
+        split->setCollapsible(i, false);
     split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
-    split->setStretchFactor(2, 1);
-    split->setSizes({ 390, 360, 150 });
+    split->setStretchFactor(1, 2);
+    split->setStretchFactor(2, 3);
+    split->setSizes(keptSplitterSizes(split, { 250, 210, 400 }));
+    connect(split, &QSplitter::splitterMoved, this, [split] {
+        QVariantList sizes;
+        for (const int size : split->sizes())
+            sizes << size;
+        QSettings().setValue(kSplitterKey, sizes);
+    });
     pageLayout->addWidget(split, 1);
 
     connect(m_metric, &QComboBox::currentIndexChanged, this, [this] { refreshChart(); });

@@ -26,6 +26,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
@@ -55,6 +56,7 @@ ConnectDialog::ConnectDialog(HostProfileStore* store, QWidget* parent)
     , m_store(store)
     , m_sshHome(QDir::homePath())
     , m_keyPath(keyinstall::defaultKeyPath())
+    , m_storedCheckDelay(new QTimer(this))
 {
     setObjectName(QStringLiteral("ConnectDialog"));
     setWindowTitle(QStringLiteral("Connect to a server"));
@@ -197,6 +199,13 @@ ConnectDialog::ConnectDialog(HostProfileStore* store, QWidget* parent)
             m_identities->appendPlainText(file);
     });
 
+    m_storedCheckDelay->setSingleShot(true);
+    m_storedCheckDelay->setInterval(300);
+    connect(m_storedCheckDelay, &QTimer::timeout, this, &ConnectDialog::checkStoredSecrets);
+    // The keys "Forget stored password" removes follow the destination and the identity files.
+    connect(m_destination, &QLineEdit::textChanged, m_storedCheckDelay, qOverload<>(&QTimer::start));
+    connect(m_identities, &QPlainTextEdit::textChanged, m_storedCheckDelay, qOverload<>(&QTimer::start));
+
     reloadSaved();
     resize(760, 440);
     m_destination->setFocus();
@@ -205,7 +214,29 @@ ConnectDialog::ConnectDialog(HostProfileStore* store, QWidget* parent)
 void ConnectDialog::setSecretStore(SecretStore* store)
 {
     m_secrets = store;
-    m_forget->setVisible(m_secrets != nullptr);
+    checkStoredSecrets();
+}
+
+bool ConnectDialog::isCheckingStoredSecrets() const
+{
+    return m_storedCheck.isPending() || m_storedCheckDelay->isActive();
+}
+
+void ConnectDialog::checkStoredSecrets()
+{
+    m_storedCheckDelay->stop();
+    m_storedCheck.cancel();
+    const HostProfile p = profile();
+    if (!m_secrets || p.host.isEmpty()) {
+        m_forget->hide();
+        return;
+    }
+    // A keychain read may wait for the desktop's unlock prompt: never on the GUI thread.
+    auto work = [store = m_secrets, p] { return hasStoredSecrets(*store, p); };
+    m_storedCheck = m_jobs.track(QtConcurrent::run(transportPool(), work), [this](const Result<bool>& stored) {
+        // A keychain that cannot be read keeps the button: forgetting then says why.
+        m_forget->setVisible(!stored || stored.value());
+    });
 }
 
 int ConnectDialog::forgetStoredSecrets()
@@ -223,6 +254,7 @@ int ConnectDialog::forgetStoredSecrets()
                         .arg(removed.value())
                         .arg(p.destination()),
             false);
+    checkStoredSecrets();
     return removed.ok() ? removed.value() : 0;
 }
 
@@ -586,6 +618,9 @@ void ConnectDialog::showMessage(const QString& text, bool error)
 
 void ConnectDialog::accept()
 {
+    if (m_connecting)
+        return; // a double click while the last Connect still waits
+
     // The destination field is what the person reads: it must parse, and the fields follow it.
     // (While it is being typed, the fields keep the last valid prefix, e.g. "root@bad".)
     const QString typed = m_destination->text().trimmed();
@@ -615,7 +650,58 @@ void ConnectDialog::accept()
             return;
         }
     }
-    QDialog::accept();
+    if (!m_connector) {
+        QDialog::accept();
+        return;
+    }
+    waitForConnection(m_connector(p, saveRequested()));
+}
+
+void ConnectDialog::waitForConnection(HostConnection* host)
+{
+    disconnect(m_connectingWatch);
+    m_connecting = host;
+    if (!host || host->state() == ConnectionState::Ready) {
+        QDialog::accept();
+        return;
+    }
+    m_connectingWatch = connect(host, &HostConnection::stateChanged, this, &ConnectDialog::onConnectionState);
+    // Still Disconnected: the session thread has not said anything yet (its states arrive queued).
+    onConnectionState(host->state() == ConnectionState::Disconnected ? ConnectionState::Connecting : host->state(),
+        host->stateReason());
+}
+
+void ConnectDialog::onConnectionState(ConnectionState state, const QString& reason)
+{
+    if (!m_connecting)
+        return;
+    const QString destination = m_connecting->profile().destination();
+    switch (state) {
+    case ConnectionState::Ready:
+        disconnect(m_connectingWatch);
+        QDialog::accept();
+        return;
+    case ConnectionState::Failed:
+    case ConnectionState::Disconnected:
+        disconnect(m_connectingWatch);
+        m_connecting = nullptr;
+        m_connect->setEnabled(true);
+        m_connect->setText(tr("&Retry"));
+        m_connect->setToolTip(tr("Connect again with what the form says now"));
+        showMessage(tr("Could not connect to %1: %2.\nCheck the destination and the port, then Retry; the form "
+                       "keeps what you typed.")
+                        .arg(destination, reason.isEmpty() ? tr("the connection was closed") : reason),
+            true);
+        Q_EMIT connectFailed(reason);
+        return;
+    case ConnectionState::Connecting:
+    case ConnectionState::HostKeyPrompt:
+    case ConnectionState::Authenticating:
+    case ConnectionState::Reconnecting:
+        m_connect->setEnabled(false);
+        showMessage(tr("Connecting to %1\u2026").arg(destination), false);
+        return;
+    }
 }
 
 } // namespace kf

@@ -2,10 +2,14 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
+#include "core/hosts/hostconnection.h"
 #include "core/hosts/hostprofile.h"
 #include "core/util/jobtracker.h"
 
 #include <QDialog>
+#include <QPointer>
+
+#include <functional>
 
 class QCheckBox;
 class QLabel;
@@ -14,6 +18,7 @@ class QListWidget;
 class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
+class QTimer;
 
 namespace kf {
 
@@ -31,7 +36,9 @@ class UserInteraction;
 // again (HostProfile::sshConfigAlias); unticked, the fields are the profile's own. "Set up key login" installs
 // KernelForge's own key on the server (core/hosts/keyinstall.h), logging in once with the password
 // or, for an RSA key libssh2 cannot use, through the system's ssh; the form then uses that key.
-// The dialog only edits profiles: the caller connects (HostManager::add(profile())->connectToHost()).
+// The dialog only edits profiles; the caller connects (HostManager::add(profile())->connectToHost()),
+// through a connector when it has one: then Connect keeps the form open until the host is ready,
+// and a failure is shown in the form, plainly, with Retry (as VS Code's Remote-SSH keeps the host).
 class ConnectDialog : public QDialog
 {
     Q_OBJECT
@@ -48,15 +55,28 @@ public:
     bool saveRequested() const;
     void setSaveRequested(bool save);
 
+    // Connects the host the form describes (saved: "Save" was ticked and it is saved); returns
+    // its connection, or null when there is nothing to wait for.
+    using Connector = std::function<HostConnection*(const HostProfile& profile, bool saved)>;
+    // With a connector, Connect waits in the form: it closes once the host is ready; a failed
+    // connection says why here and Connect becomes Retry. Cancel closes it at any time (a
+    // connection under way goes on).
+    void setConnector(Connector connector) { m_connector = std::move(connector); }
+    // The connection Connect waits for; null when none.
+    HostConnection* connecting() const { return m_connecting; }
+
     // Runs the import now (the button's action); returns how many new entries were listed.
     int importSshConfig();
 
-    // The keychain behind "Forget stored password" (hidden while null, e.g. without qtkeychain);
-    // it must outlive the dialog.
+    // The keychain behind "Forget stored password", which shows only while the keychain holds a
+    // secret of the form's host (hidden while null, e.g. without qtkeychain); it must outlive the
+    // dialog and every read the dialog starts on a worker.
     void setSecretStore(SecretStore* store);
     // The button's action: removes the stored password of the form's user@host:port and the
     // stored passphrases of its identity files; says what it did. Returns how many were removed.
     int forgetStoredSecrets();
+    // Whether the keychain is still being asked whether to show the button.
+    bool isCheckingStoredSecrets() const;
 
     // Who is asked for the password and an unknown host key while installing a key (the GUI's
     // interaction); null: nobody, so only keys and the system ssh can log in.
@@ -81,6 +101,8 @@ public:
 
 Q_SIGNALS:
     void keyInstallFinished(bool ok, const QString& message);
+    // A connection started by Connect failed; the form shows `reason` and offers Retry.
+    void connectFailed(const QString& reason);
 
 public Q_SLOTS:
     // Validates, saves when asked (an error keeps the dialog open), then accepts.
@@ -98,6 +120,11 @@ private:
     // where each value came from; false when the configuration cannot be read.
     bool showSshConfig(const QString& alias);
     void setFollowing(bool follow);
+    // Whether the keychain holds a secret of the form's host, read on a worker: the Forget
+    // button follows.
+    void checkStoredSecrets();
+    void waitForConnection(HostConnection* host);
+    void onConnectionState(ConnectionState state, const QString& reason);
 
     HostProfileStore* m_store;
     SecretStore* m_secrets = nullptr;
@@ -126,6 +153,11 @@ private:
     QString m_keyPath;
     QPushButton* m_installKey;
     RequestHandle m_install;
+    RequestHandle m_storedCheck;
+    QTimer* m_storedCheckDelay; // one keychain read once the typing pauses, not one a key
+    Connector m_connector;
+    QPointer<HostConnection> m_connecting;
+    QMetaObject::Connection m_connectingWatch;
     JobTracker m_jobs { this };
 };
 

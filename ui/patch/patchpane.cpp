@@ -10,6 +10,7 @@
 #include "core/timeline/producers.h"
 #include "core/transport/transport.h"
 #include "core/transport/transportpool.h"
+#include "ui/common/plaintext.h"
 #include "ui/diff/diffview.h"
 
 #include <QCheckBox>
@@ -26,6 +27,7 @@
 #include <QScopedValueRollback>
 #include <QShortcut>
 #include <QSplitter>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTextBrowser>
@@ -179,9 +181,15 @@ PatchPane::PatchPane(const AppContext& context, HostConnection* host, QWidget* p
 
     m_tree->setHeaderLabels({ tr("File / patch"), tr("Status") });
     m_tree->setObjectName(QStringLiteral("patchTree"));
+    // Names get the room: the status column is as wide as its usual words whatever it shows
+    // (a decision never makes the columns jump), a longer status and a long name are cut in
+    // the middle ("Guard cmake_…older CMake") and whole in the tooltip.
     m_tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
-    m_tree->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_tree->header()->setSectionResizeMode(1, QHeaderView::Interactive);
     m_tree->header()->setStretchLastSection(false);
+    m_tree->header()->resizeSection(1, statusColumnWidth());
+    m_tree->setTextElideMode(Qt::ElideMiddle);
+    m_tree->setMinimumWidth(statusColumnWidth() + fontMetrics().averageCharWidth() * 24);
 
     m_why->setOpenExternalLinks(false);
     m_why->setObjectName(QStringLiteral("patchWhy"));
@@ -223,9 +231,10 @@ PatchPane::PatchPane(const AppContext& context, HostConnection* host, QWidget* p
     auto* main = new QSplitter(Qt::Horizontal, this);
     main->addWidget(m_tree);
     main->addWidget(right);
-    main->setStretchFactor(0, 1);
+    main->setStretchFactor(0, 2);
     main->setStretchFactor(1, 3);
-    main->setSizes({ 380, 1100 });
+    main->setChildrenCollapsible(false);
+    main->setSizes({ 460, 640 });
     right->setSizes({ 620, 220 });
 
     auto* layout = new QVBoxLayout(this);
@@ -419,6 +428,23 @@ void PatchPane::showPlan(const patch::SetPlan& plan)
     Q_EMIT planShown(int(plan.patches.size()));
 }
 
+int PatchPane::statusColumnWidth() const
+{
+    // The words the column shows most (a hunk's, a patch's, "partly (N of M hunks)"); longer
+    // ones ("partly applied (…), will apply the rest") are cut in the middle.
+    QStringList words { m_tree->headerItem()->text(1), tr("absent"), tr("in the file"), tr("cannot be placed"),
+        tr("accepted"), tr("rejected"), QStringLiteral("partly (99 of 99 hunks)") };
+    for (const ReviewState s :
+        { ReviewState::WillApply, ReviewState::Partly, ReviewState::Rejected, ReviewState::PartlyApplied,
+            ReviewState::AlreadyApplied, ReviewState::NotApplicable, ReviewState::Conflict })
+        words << patch::reviewStateText(s);
+    int widest = 0;
+    for (const QString& w : std::as_const(words))
+        widest = std::max(widest, m_tree->fontMetrics().horizontalAdvance(w));
+    // The item's margins on both sides, and the header's sort indicator room.
+    return widest + 4 * style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_tree) + 16;
+}
+
 void PatchPane::rebuildTree()
 {
     const patch::SetPlan& plan = m_review.plan();
@@ -428,6 +454,7 @@ void PatchPane::rebuildTree()
         for (const patch::FilePlan& f : plan.files) {
             auto* fileItem = new QTreeWidgetItem(m_tree, { f.file, f.exists ? QString() : tr("absent") });
             fileItem->setData(0, kFileRole, f.file);
+            fileItem->setToolTip(0, plainToolTip(f.file));
             QFont bold = fileItem->font(0);
             bold.setBold(true);
             fileItem->setFont(0, bold);
@@ -445,6 +472,7 @@ void PatchPane::rebuildTree()
                     hunkItem->setData(0, kPatchRole, idx);
                     hunkItem->setData(0, kFileRole, f.file);
                     hunkItem->setData(0, kHunkRole, h);
+                    hunkItem->setToolTip(0, plainToolTip(hunkItem->text(0)));
                     hunkItem->setFlags(m_review.isHunkInPlace(idx, h) ? hunkItem->flags() & ~Qt::ItemIsUserCheckable
                                                                       : hunkItem->flags() | Qt::ItemIsUserCheckable);
                 }
@@ -479,15 +507,19 @@ void PatchPane::updateTree()
             item->setForeground(1, on && !blocked ? palette().text() : QBrush(QColor(0x8c, 0x95, 0x9f)));
             item->setToolTip(1,
                 inPlace       ? tr("Already in the file on the server (an earlier apply); History rolls it back")
-                    : blocked ? m_review.stateReason(patch)
-                              : QString());
+                    : blocked ? plainToolTip(m_review.stateReason(patch))
+                              : item->text(1));
             continue;
         }
         const ReviewState state = m_review.state(patch);
         item->setIcon(0, stateIcon(state));
         item->setText(1, m_review.stateText(patch));
-        item->setToolTip(0, m_review.stateReason(patch));
-        item->setToolTip(1, m_review.stateReason(patch));
+        const QString title = m_review.plan().patches[patch].title;
+        const QString reason = m_review.stateReason(patch);
+        // The set's and the server's words: shown as they are, never as markup.
+        item->setToolTip(0, plainToolTip(reason.isEmpty() ? title : title + QStringLiteral("\n\n") + reason));
+        item->setToolTip(
+            1, plainToolTip(reason.isEmpty() ? item->text(1) : item->text(1) + QStringLiteral("\n\n") + reason));
         if (m_review.isReviewable(patch))
             item->setCheckState(0,
                 state == ReviewState::WillApply      ? Qt::Checked

@@ -77,6 +77,8 @@ Q_SIGNALS:
 
 private:
     void rebuildTree();
+    // The Status column's width: its usual words fit, whatever the review says now.
+    int statusColumnWidth() const;
     void updateTree();
     void reviewChanged();
     void showPatch(int patchIndex);

@@ -569,11 +569,23 @@ private Q_SLOTS:
         keychain.entries.insert(QStringLiteral("alice@gpu1.lab:2222"), "pw");
         keychain.entries.insert(QStringLiteral("/keys/id_ed25519"), "phrase");
         keychain.entries.insert(QStringLiteral("bob@gpu1.lab:2222"), "other account");
+        // Issue #38, item 9: nothing stored for the form's host, nothing to forget next to
+        // "(no password is ever saved)".
+        HostProfile other = p;
+        other.user = QStringLiteral("carol");
+        other.identityFiles = { QStringLiteral("/keys/none") };
+        ConnectDialog empty(nullptr);
+        empty.setSecretStore(&keychain);
+        empty.setProfile(other);
+        empty.show();
+        QTRY_VERIFY_WITH_TIMEOUT(!empty.isCheckingStoredSecrets(), 30000);
+        QVERIFY(!empty.forgetButton()->isVisibleTo(&empty));
+
         ConnectDialog d(nullptr);
         d.setSecretStore(&keychain);
         d.setProfile(p);
         d.show();
-        QVERIFY(d.forgetButton()->isVisibleTo(&d));
+        QTRY_VERIFY_WITH_TIMEOUT(d.forgetButton()->isVisibleTo(&d), 30000);
         d.forgetButton()->click();
         QCOMPARE(keychain.entries.keys(), QStringList { QStringLiteral("bob@gpu1.lab:2222") });
         QVERIFY2(d.messageLabel()->text().contains(QLatin1String("Removed 2 stored secret(s) for alice@gpu1.lab:2222")),

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // Issue #14, item 5: the connect dialog in the real window (real sshd). Invalid input is refused
-// before anything connects; an unsaved host that fails is not left in the sidebar; hosts are
+// before anything connects; an unsaved host that fails is not left in the sidebar, and the form
+// stays open with the reason and Retry (issue #38, item 2); hosts are
 // edited, duplicated and removed (menu, context menu, Delete key) with confirmation.
 #include "core/hosts/hostprofilestore.h"
 #include "tests/support/testsupport.h"
@@ -112,15 +113,41 @@ private Q_SLOTS:
         QVERIFY2(message.contains(QStringLiteral("root@bad host:99999")), qPrintable(message));
         QCOMPARE(hostNames(dw.hosts), QStringList { QStringLiteral("demo-gpu-server") });
 
-        // A valid destination nobody answers, not saved: tried, then not kept.
+        // A valid destination nobody answers, not saved (issue #38, item 2): the form stays open
+        // with what was typed and says why, plainly, with Retry; the host is not kept.
         const quint16 closed = test::freeLocalPort();
         const QString destination = QStringLiteral("nobody@127.0.0.1:%1").arg(closed);
+        QStringList failures;
+        QString typedAfter;
+        QString retryText;
+        bool openAfterFailure = false;
         whenDialogShows([&](ConnectDialog* d) {
             d->findChild<QCheckBox*>(QStringLiteral("save"))->setChecked(false);
             QTest::keyClicks(d->destinationField(), destination);
+            connect(d, &ConnectDialog::connectFailed, d, [&, d](const QString& reason) {
+                failures << d->messageLabel()->text();
+                openAfterFailure = d->isVisible();
+                typedAfter = d->destinationField()->text();
+                retryText = d->connectButton()->text();
+                if (failures.size() == 1) {
+                    QVERIFY(d->grab().save(test::screenshotPath(QStringLiteral("connect-dialog-refused"))));
+                    d->connectButton()->click(); // Retry: the same answer, the form still open
+                } else {
+                    Q_UNUSED(reason);
+                    d->reject();
+                }
+            });
             d->connectButton()->click();
         });
-        connectAction->trigger();
+        connectAction->trigger(); // returns once the dialog is closed (Cancel after the retry)
+        QCOMPARE(failures.size(), 2);
+        QVERIFY(openAfterFailure);
+        QCOMPARE(typedAfter, destination);
+        QCOMPARE(retryText.remove(QLatin1Char('&')), QStringLiteral("Retry"));
+        for (const QString& text : std::as_const(failures)) {
+            QVERIFY2(text.contains(QStringLiteral("Could not connect to ") + destination), qPrintable(text));
+            QVERIFY2(text.contains(QStringLiteral("refused")), qPrintable(text));
+        }
         QTRY_COMPARE_WITH_TIMEOUT(hostNames(dw.hosts), QStringList { QStringLiteral("demo-gpu-server") }, 30000);
         QVERIFY(savedNames(store).isEmpty());
         QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("Could not connect")),
