@@ -376,7 +376,9 @@ void GpuMonitor::pollProcesses()
                     log::monitor()->debug("{}: {}", m_hostName, r.error());
                     return;
                 }
+                const HostLoad before = m_processList.host;
                 m_processList = *r;
+                m_processList.host.cpuPercent = cpuPercentBetween(before, m_processList.host);
                 m_processes = m_processList.processes;
                 Q_EMIT processesUpdated(m_processes);
             });

@@ -215,6 +215,55 @@ PsResult parsePsLines(QByteArrayView data)
     return result;
 }
 
+HostLoad parseHostLoad(QByteArrayView body)
+{
+    HostLoad h;
+    Tokens t;
+    ByteLines lines(body);
+    constexpr qint64 kMaxTicks = qint64(1) << 62;
+    for (QByteArrayView line; lines.next(line);) {
+        tokens(line, 12, t);
+        if (t.size() >= 5 && t[0] == "cpu") {
+            // user nice system idle [iowait irq softirq steal]; guest and guest_nice are in user.
+            double total = 0, idle = 0;
+            bool ok = true;
+            for (qsizetype i = 1; i < qMin<qsizetype>(t.size(), 9) && ok; ++i) {
+                const qint64 v = wholeNumber(t[i], kMaxTicks);
+                ok = v >= 0;
+                total += double(v);
+                if (i == 4 || i == 5)
+                    idle += double(v);
+            }
+            if (ok) {
+                h.cpuTotalTicks = total;
+                h.cpuIdleTicks = idle;
+            }
+        } else if (t.size() == 3 && (t[0] == "MemTotal:" || t[0] == "MemAvailable:") && t[2] == "kB") {
+            const qint64 v = wholeNumber(t[1], kMaxTicks);
+            if (v >= 0)
+                (t[0] == "MemTotal:" ? h.memTotalKiB : h.memAvailableKiB) = double(v);
+        } else if (t.size() == 2 && t[0] == "cpus") {
+            const qint64 v = wholeNumber(t[1], 1 << 20);
+            if (v > 0)
+                h.cpus = int(v);
+        }
+    }
+    if (hasValue(h.memTotalKiB) && hasValue(h.memAvailableKiB) && h.memAvailableKiB > h.memTotalKiB)
+        h.memAvailableKiB = noValue(); // not a reading of one machine
+    return h;
+}
+
+double cpuPercentBetween(const HostLoad& before, const HostLoad& after)
+{
+    if (!hasValue(before.cpuTotalTicks) || !hasValue(after.cpuTotalTicks))
+        return noValue();
+    const double total = after.cpuTotalTicks - before.cpuTotalTicks;
+    const double idle = after.cpuIdleTicks - before.cpuIdleTicks;
+    if (total <= 0 || idle < 0 || idle > total)
+        return noValue();
+    return 100.0 * (total - idle) / total;
+}
+
 QString gpuProcessScript()
 {
     // One poll, one command: every tool's output in its own section (gpuprocesses.h), its
@@ -246,6 +295,8 @@ if [ -n "$pids" ]; then
     [ $# -ge 20 ] && printf '%s %s\n' "$p" "${20}"
   done
 fi
+section host 0
+{ head -n 1 /proc/stat; grep -E '^Mem(Total|Available):' /proc/meminfo; printf 'cpus %s\n' "$(getconf _NPROCESSORS_ONLN)"; } 2>/dev/null | tr -d '\036' | head -n 8 | cut -c1-512
 section end 0
 )sh");
 }
@@ -266,7 +317,7 @@ GpuProcessList parseGpuProcessOutput(QByteArrayView output, QByteArrayView mark,
         int status = -1;
         bool present = false;
     };
-    Section me, gpuSection, apps, pmon, ps, start;
+    Section me, gpuSection, apps, pmon, ps, start, host;
     Section* current = nullptr;
     const char* bodyStart = nullptr;
     const auto close = [&](const char* end) {
@@ -290,6 +341,7 @@ GpuProcessList parseGpuProcessOutput(QByteArrayView output, QByteArrayView mark,
             : name == "pmon"      ? &pmon
             : name == "ps"        ? &ps
             : name == "start"     ? &start
+            : name == "host"      ? &host
                                   : nullptr;
         if (name == "end") {
             list.complete = true;
@@ -425,6 +477,8 @@ GpuProcessList parseGpuProcessOutput(QByteArrayView output, QByteArrayView mark,
         for (GpuProcess& p : rows)
             p.startTicks = ticksOf.value(p.pid, -1);
     }
+    if (host.present)
+        list.host = parseHostLoad(host.body);
     std::sort(rows.begin(), rows.end(), [](const GpuProcess& a, const GpuProcess& b) {
         return a.gpuIndex != b.gpuIndex ? a.gpuIndex < b.gpuIndex : a.pid < b.pid;
     });

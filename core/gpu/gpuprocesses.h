@@ -34,6 +34,9 @@
 //         each line cut to 4096 bytes on the server (parsePsLines); missing when no pid
 //   start "PID TICKS" per pid: field 22 of /proc/PID/stat, when it started (clock ticks since
 //         boot); Terminate… compares it before it signals (processsignal.h)
+//   host  the host's CPU and memory as nvitop's header shows them: /proc/stat's "cpu" line
+//         (clock ticks: user nice system idle iowait irq softirq steal ...), /proc/meminfo's
+//         MemTotal and MemAvailable lines, and "cpus N" (online CPUs); at most 8 lines
 //   end   the script ran to its end (a truncated output lacks it: `complete` is false)
 // Every section body is at most 4096 lines; the caller bounds the whole (maxOutputBytes).
 //
@@ -91,6 +94,25 @@ struct PsResult
 // then the command line (the rest of the line, its own spaces kept).
 PsResult parsePsLines(QByteArrayView data);
 
+// The host around the GPUs, from the poll's host section. The CPU's use is the busy share of
+// the ticks between two polls (cpuPercentBetween), so one poll alone has none.
+struct HostLoad
+{
+    double cpuTotalTicks = noValue(); // all ticks since boot (guest time is inside user)
+    double cpuIdleTicks = noValue();  // idle + iowait
+    int cpus = -1;
+    double memTotalKiB = noValue();
+    double memAvailableKiB = noValue();
+    double cpuPercent = noValue(); // since the previous poll; set by the poller
+    bool operator==(const HostLoad&) const = default;
+};
+
+// The host section's lines; a missing or malformed line leaves its values unset.
+HostLoad parseHostLoad(QByteArrayView body);
+// The busy share of the ticks from `before` to `after`, 0..100; no value when either lacks the
+// ticks or the counters did not move forward (a reboot between the polls).
+double cpuPercentBetween(const HostLoad& before, const HostLoad& after);
+
 struct GpuProcessList
 {
     QList<GpuProcess> processes; // by GPU index, then pid
@@ -101,6 +123,7 @@ struct GpuProcessList
     QString pmonError;           // why there is no SM % ("pmon is not supported ...")
     int badLines = 0;            // skipped lines, all sections
     int gpuCount = -1;           // GPUs the gpus section listed; -1 when it did not answer
+    HostLoad host;
 };
 
 // The script; its $1 is the nvidia-smi to run, $KF_MARK (environment) the markers' nonce.

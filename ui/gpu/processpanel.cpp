@@ -6,6 +6,7 @@
 #include "core/transport/transportpool.h"
 #include "ui/common/plaintext.h"
 #include "ui/gpu/processmodel.h"
+#include "ui/gpu/usagebar.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -17,6 +18,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 #include <QtConcurrent>
+
+#include <cmath>
 
 namespace kf {
 
@@ -30,6 +33,8 @@ ProcessPanel::ProcessPanel(HostConnection* host, QWidget* parent)
     , m_showAll(new QPushButton(tr("Show all GPUs"), this))
     , m_terminate(new QPushButton(tr("Terminate…"), this))
     , m_result(new QLabel(this))
+    , m_hostCpu(new UsageBar(this))
+    , m_hostMemory(new UsageBar(this))
 {
     // The text names the process' command line: the host's words, shown as plain text.
     m_confirm = [this](const QString& title, const QString& text) { return askPlain(this, title, text); };
@@ -58,8 +63,19 @@ ProcessPanel::ProcessPanel(HostConnection* host, QWidget* parent)
     m_view->setWordWrap(false);
     m_view->setTextElideMode(Qt::ElideMiddle);
 
+    m_hostCpu->setObjectName(QStringLiteral("hostCpuBar"));
+    m_hostMemory->setObjectName(QStringLiteral("hostMemoryBar"));
+    for (UsageBar* b : { m_hostCpu, m_hostMemory }) {
+        b->setRange(0, 1000);
+        b->setVisible(false);
+    }
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    auto* hostLine = new QHBoxLayout();
+    hostLine->addWidget(m_hostCpu, 1);
+    hostLine->addWidget(m_hostMemory, 1);
+    layout->addLayout(hostLine);
     auto* bar = new QHBoxLayout();
     bar->addWidget(m_filterLabel);
     bar->addWidget(m_showAll);
@@ -84,6 +100,7 @@ void ProcessPanel::setProcesses(const QList<GpuProcess>& processes, const GpuPro
     const GpuProcess* selected = selectedProcess();
     const auto keep = selected ? qMakePair(selected->gpuIndex, selected->pid) : qMakePair(-2, qint64(-2));
     m_myUid = poll.myUid;
+    showHostLoad(poll.host);
     m_model->setProcesses(processes, poll.pmonAvailable || processes.isEmpty(), poll.pmonError);
     if (keep.first != -2 && !selectedProcess()) {
         for (int r = 0; r < m_proxy->rowCount(); ++r) {
@@ -96,6 +113,30 @@ void ProcessPanel::setProcesses(const QList<GpuProcess>& processes, const GpuPro
         }
     }
     updateActions();
+}
+
+void ProcessPanel::showHostLoad(const HostLoad& host)
+{
+    // The CPU bar waits for a second poll (a share between two); the memory bar needs both values.
+    m_hostCpu->setVisible(hasValue(host.cpuPercent));
+    if (hasValue(host.cpuPercent)) {
+        m_hostCpu->setValue(int(std::lround(host.cpuPercent * 10)));
+        const QString busy = QString::number(host.cpuPercent, 'f', 1);
+        m_hostCpu->setFormat(host.cpus > 1 ? tr("Host CPU %1 % of %2 CPUs").arg(busy).arg(host.cpus)
+                : host.cpus == 1           ? tr("Host CPU %1 % of 1 CPU").arg(busy)
+                                           : tr("Host CPU %1 %").arg(busy));
+    }
+    const bool memory = hasValue(host.memTotalKiB) && hasValue(host.memAvailableKiB) && host.memTotalKiB > 0;
+    m_hostMemory->setVisible(memory);
+    if (memory) {
+        const double used = host.memTotalKiB - host.memAvailableKiB;
+        constexpr double kGiB = 1024.0 * 1024.0;
+        m_hostMemory->setValue(int(std::lround(1000.0 * used / host.memTotalKiB)));
+        m_hostMemory->setFormat(
+            tr("Host memory %1 of %2 GiB in use").arg(used / kGiB, 0, 'f', 1).arg(host.memTotalKiB / kGiB, 0, 'f', 1));
+    }
+    m_hostCpu->setToolTip(tr("The host's CPUs, busy share since the previous poll (/proc/stat)"));
+    m_hostMemory->setToolTip(tr("The host's memory in use: MemTotal − MemAvailable (/proc/meminfo)"));
 }
 
 void ProcessPanel::setGpuFilter(int gpu)

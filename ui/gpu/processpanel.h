@@ -21,6 +21,7 @@ namespace kf {
 
 class HostConnection;
 class ProcessModel;
+class UsageBar;
 
 // The GPUs tab's process table, nvitop-like: GPU, PID, user, GPU memory, SM %, CPU %, host
 // RSS, command line; sortable by any column (numbers sort as numbers), filtered to the
@@ -29,7 +30,8 @@ class ProcessModel;
 // otherwise) a confirmation naming PID, user and command, then TERM through the host's
 // Transport on a worker; if the process is still there after graceMs, a second confirmation
 // offers KILL. Each step's result (signalled, gone, permission denied, no such process) is
-// shown in the line above the table.
+// shown in the line above the table. Above it all, nvitop's host line: the host's CPU (busy
+// share since the previous poll, of N CPUs) and memory (used of total) as two bars.
 class ProcessPanel : public QWidget
 {
     Q_OBJECT
@@ -41,6 +43,9 @@ public:
     void setGpuFilter(int gpu);
     int gpuFilter() const { return m_gpuFilter; }
     QTableView* view() const { return m_view; }
+    // The host line's bars (hidden while the poll did not say).
+    UsageBar* hostCpuBar() const { return m_hostCpu; }
+    UsageBar* hostMemoryBar() const { return m_hostMemory; }
     // The process of the selected row, if any.
     const GpuProcess* selectedProcess() const;
     // Asks, then sends TERM to the selected process (then KILL, asked again, if it stays).
@@ -62,6 +67,7 @@ private:
     void sendSignal(const GpuProcess& process, const QString& signal);
     void checkAfterGrace(const GpuProcess& process);
     void showResult(const QString& text, bool error);
+    void showHostLoad(const HostLoad& host);
     static QString describe(const GpuProcess& process);
 
     QPointer<HostConnection> m_host;
@@ -72,6 +78,8 @@ private:
     QPushButton* m_showAll;
     QPushButton* m_terminate;
     QLabel* m_result;
+    UsageBar* m_hostCpu;
+    UsageBar* m_hostMemory;
     int m_gpuFilter = -1;
     qint64 m_myUid = -1;
     int m_graceMs = 5000;

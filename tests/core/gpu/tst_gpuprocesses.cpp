@@ -6,6 +6,7 @@
 #include "core/gpu/processsignal.h"
 #include "tests/support/testsupport.h"
 
+#include <QProcess>
 #include <QtTest>
 
 using namespace kf;
@@ -229,6 +230,59 @@ private Q_SLOTS:
         QCOMPARE(list.processes[0].startTicks, qint64(123456));
         QCOMPARE(list.processes[1].startTicks, qint64(-1)); // not a number: not known, never guessed
         QCOMPARE(list.badLines, 1);
+    }
+
+    // nvitop's host line: /proc/stat's cpu ticks, MemTotal/MemAvailable and the CPU count from
+    // the poll's host section; the busy share is between two polls, never from one.
+    void hostSectionAndTheCpuShare()
+    {
+        const QByteArray body = "cpu  1000 10 290 8000 500 0 200 0 0 0\n"
+                                "MemTotal:       528000000 kB\n"
+                                "MemAvailable:   396000000 kB\n"
+                                "cpus 64\n";
+        const GpuProcessList list
+            = parseGpuProcessOutput(section("me", 1000, {}) + section("host", 0, body) + section("end", 0, {}), kMark);
+        QCOMPARE(list.host.cpuTotalTicks, 10000.0);
+        QCOMPARE(list.host.cpuIdleTicks, 8500.0); // idle + iowait
+        QCOMPARE(list.host.cpus, 64);
+        QCOMPARE(list.host.memTotalKiB, 528000000.0);
+        QCOMPARE(list.host.memAvailableKiB, 396000000.0);
+        QVERIFY(!hasValue(list.host.cpuPercent)); // one poll: no share yet
+        HostLoad later = list.host;
+        later.cpuTotalTicks += 1000;
+        later.cpuIdleTicks += 750;
+        QCOMPARE(cpuPercentBetween(list.host, later), 25.0);
+        QVERIFY(!hasValue(cpuPercentBetween(later, list.host))); // a reboot: counters went back
+        QVERIFY(!hasValue(cpuPercentBetween(HostLoad(), later)));
+
+        // Garbage, a truncated line, a machine that has more available than total: no values, no guess.
+        const HostLoad bad = parseHostLoad("cpu 1 2 x 4\nMemTotal: 10 kB\nMemAvailable: 20 kB\ncpus -3\ncpus\n");
+        QVERIFY(!hasValue(bad.cpuTotalTicks));
+        QCOMPARE(bad.memTotalKiB, 10.0);
+        QVERIFY(!hasValue(bad.memAvailableKiB));
+        QCOMPARE(bad.cpus, -1);
+        QCOMPARE(parseHostLoad({}), HostLoad());
+    }
+
+    // The script's host section, run by a real POSIX shell on this machine's /proc (the tools
+    // before it fail: no nvidia-smi here), reads as the host.
+    void theScriptsHostSectionOnThisMachine()
+    {
+        QProcess sh;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("KF_MARK"), QString::fromLatin1(kMark));
+        sh.setProcessEnvironment(env);
+        sh.start(QStringLiteral("/bin/sh"),
+            { QStringLiteral("-c"), gpuProcessScript(), QStringLiteral("sh"),
+                QStringLiteral("/nonexistent/nvidia-smi") });
+        QVERIFY(sh.waitForFinished(60000));
+        const GpuProcessList list = parseGpuProcessOutput(sh.readAllStandardOutput(), kMark);
+        QVERIFY(list.complete);
+        QVERIFY(list.host.cpuTotalTicks > 0);
+        QVERIFY(list.host.cpuIdleTicks >= 0 && list.host.cpuIdleTicks <= list.host.cpuTotalTicks);
+        QVERIFY(list.host.cpus >= 1);
+        QVERIFY(list.host.memTotalKiB > 0);
+        QVERIFY(list.host.memAvailableKiB > 0 && list.host.memAvailableKiB <= list.host.memTotalKiB);
     }
 
     void signalAnswers()

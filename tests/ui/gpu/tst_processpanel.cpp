@@ -10,6 +10,7 @@
 #include "ui/gpu/gpupane.h"
 #include "ui/gpu/processmodel.h"
 #include "ui/gpu/processpanel.h"
+#include "ui/gpu/usagebar.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -169,6 +170,32 @@ private Q_SLOTS:
         poll.myUid = 0;
         panel.setProcesses({ p }, poll);
         QVERIFY(terminate->isEnabled());
+    }
+
+    // nvitop's host line over the table: the CPU's busy share of N CPUs once two polls gave
+    // one, and the memory in use of the total; nothing shown for what the poll did not say.
+    void hostLineShowsCpuAndMemory()
+    {
+        ProcessPanel panel(nullptr);
+        panel.resize(1000, 400);
+        panel.show();
+        GpuProcessList poll;
+        panel.setProcesses({}, poll);
+        QVERIFY(panel.hostCpuBar()->isHidden());
+        QVERIFY(panel.hostMemoryBar()->isHidden());
+        poll.host.cpus = 64;
+        poll.host.memTotalKiB = 512.0 * 1024 * 1024;
+        poll.host.memAvailableKiB = 384.0 * 1024 * 1024;
+        panel.setProcesses({}, poll);
+        QVERIFY2(panel.hostCpuBar()->isHidden(), "one poll has no CPU share yet");
+        QVERIFY(!panel.hostMemoryBar()->isHidden());
+        QCOMPARE(panel.hostMemoryBar()->text(), QStringLiteral("Host memory 128.0 of 512.0 GiB in use"));
+        QCOMPARE(panel.hostMemoryBar()->value(), 250);
+        poll.host.cpuPercent = 37.5;
+        panel.setProcesses({}, poll);
+        QVERIFY(!panel.hostCpuBar()->isHidden());
+        QCOMPARE(panel.hostCpuBar()->text(), QStringLiteral("Host CPU 37.5 % of 64 CPUs"));
+        QCOMPARE(panel.hostCpuBar()->value(), 375);
     }
 };
 
