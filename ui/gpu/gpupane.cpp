@@ -59,6 +59,8 @@ GpuPane::GpuPane(const AppContext& context, HostConnection* host, QWidget* paren
     , m_cardBox(new GpuCardGrid(this))
     , m_chart(new TimeChart(this))
     , m_processPanel(new ProcessPanel(host, this))
+    , m_alertStack(new QStackedWidget(this))
+    , m_noAlerts(new EmptyState(this))
     , m_alerts(new QListWidget(this))
     , m_gpmStatus(new QLabel(this))
     , m_health(new QListWidget(this))
@@ -101,7 +103,15 @@ GpuPane::GpuPane(const AppContext& context, HostConnection* host, QWidget* paren
     tabs->addTab(m_processPanel, tr("Processes"));
     connect(m_processPanel, &ProcessPanel::showAllRequested, this, [this] { selectGpu(-1); });
     m_alerts->setObjectName(QStringLiteral("gpuAlerts"));
-    tabs->addTab(m_alerts, tr("Alerts"));
+    m_noAlerts->setObjectName(QStringLiteral("gpuNoAlerts"));
+    m_noAlerts->setTitle(tr("No alerts"));
+    m_noAlerts->setText(tr("Nothing has crossed a limit on this host since it was opened. A GPU too hot, memory "
+                           "nearly full, ECC errors, slowdowns, Xid errors or nvidia-smi failing are listed "
+                           "here, newest first, and cleared when they end."));
+    m_alertStack->setObjectName(QStringLiteral("gpuAlertStack"));
+    m_alertStack->addWidget(m_noAlerts);
+    m_alertStack->addWidget(m_alerts);
+    tabs->addTab(m_alertStack, tr("Alerts"));
     m_health->setObjectName(QStringLiteral("gpuHealth"));
     auto* healthPage = new QWidget(tabs);
     auto* healthLayout = new QVBoxLayout(healthPage);
@@ -422,6 +432,7 @@ void GpuPane::addAlertLine(const QString& text, bool critical, bool cleared)
     else
         item->setForeground(QColor(0xc0, 0x70, 0x00));
     m_alerts->insertItem(0, item);
+    m_alertStack->setCurrentWidget(m_alerts);
     while (m_alerts->count() > 500)
         delete m_alerts->takeItem(m_alerts->count() - 1);
 }
