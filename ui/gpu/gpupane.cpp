@@ -8,6 +8,7 @@
 #include "ui/chart/chartwindowbar.h"
 #include "ui/chart/timechart.h"
 #include "ui/common/emptystate.h"
+#include "ui/common/exportfolder.h"
 #include "ui/gpu/gpucard.h"
 #include "ui/gpu/gpucardgrid.h"
 #include "ui/gpu/processpanel.h"
@@ -15,7 +16,6 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QFile>
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -141,7 +141,7 @@ GpuPane::GpuPane(const AppContext& context, HostConnection* host, QWidget* paren
     m_chartBar->setCharts({ m_chart }, m_chart, QStringLiteral("gpu"));
     // The chart's CSV holds its field per GPU; this one every charted field, sample by sample.
     QAction* allFields = m_chartBar->exportMenu()->addAction(tr("Every GPU field as CSV (this window)…"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
+        const QString path = exportfolder::askSavePath(
             this, tr("Export GPU history"), QStringLiteral("gpus.csv"), tr("CSV files (*.csv)"));
         if (path.isEmpty())
             return;
