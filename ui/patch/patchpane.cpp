@@ -253,7 +253,7 @@ PatchPane::PatchPane(const AppContext& context, HostConnection* host, QWidget* p
         const QVariant idx = item->data(0, kPatchRole);
         if (!idx.isValid()) {
             showFile(item->data(0, kFileRole).toString());
-            showWhy(-1);
+            showFileWhy(item->data(0, kFileRole).toString());
             return;
         }
         showPatch(idx.toInt());
@@ -511,6 +511,8 @@ void PatchPane::reviewChanged()
     }
     if (m_shownPatch >= 0)
         showWhy(m_shownPatch);
+    else if (!m_shownFile.isEmpty())
+        showFileWhy(m_shownFile);
     m_applyButton->setEnabled(!m_busy && !m_review.changes().isEmpty());
 }
 
@@ -683,6 +685,34 @@ void PatchPane::showWhy(int patchIndex)
             html += l.toHtmlEscaped() + QLatin1Char('\n');
         html += QStringLiteral("</pre>");
     }
+    m_why->setHtml(html);
+}
+
+void PatchPane::showFileWhy(const QString& file)
+{
+    const patch::SetPlan& plan = m_review.plan();
+    const auto f = std::find_if(
+        plan.files.cbegin(), plan.files.cend(), [&](const patch::FilePlan& p) { return p.file == file; });
+    if (f == plan.files.cend()) {
+        m_why->clear();
+        return;
+    }
+    QString html = QStringLiteral("<h3>%1</h3>").arg(file.toHtmlEscaped());
+    if (!f->exists)
+        html += tr("<p>Not on the server.</p>");
+    html += QStringLiteral("<p>%1</p><ul>")
+                .arg(f->patches.size() == 1 ? tr("One patch of this set changes it:")
+                                            : tr("%1 patches of this set change it:").arg(f->patches.size()));
+    for (int idx : f->patches) {
+        const patch::PatchPlan& p = plan.patches[idx];
+        // The first sentence of the patch's why: the rest is on the patch's own row.
+        const QString why = p.why.simplified();
+        const qsizetype end = why.indexOf(QLatin1String(". "));
+        html += QStringLiteral("<li><b>%1</b> \u2014 %2: %3<br>%4</li>")
+                    .arg(p.title.toHtmlEscaped(), m_review.stateText(idx).toHtmlEscaped(),
+                        m_review.stateReason(idx).toHtmlEscaped(), (end < 0 ? why : why.left(end + 1)).toHtmlEscaped());
+    }
+    html += QStringLiteral("</ul>");
     m_why->setHtml(html);
 }
 

@@ -234,6 +234,16 @@ void TestPatchPane::reviewToggleApply()
     const QByteArray all = pane.resultFor(kCmake);
     QVERIFY(all.contains("if(POLICY CMP0169)"));
     QVERIFY(all.contains("/cccl"));
+    // Issue #38 (item 8): its Why is not empty: each patch of the file with its state and reason.
+    auto* why = pane.findChild<QTextBrowser*>(QStringLiteral("patchWhy"));
+    QVERIFY(why);
+    const QString fileWhy = why->toPlainText();
+    QVERIFY2(fileWhy.startsWith(kCmake), qPrintable(fileWhy));
+    QTreeWidgetItem* fileRow = tree->topLevelItem(0);
+    QVERIFY(fileRow->childCount() >= 2);
+    for (int i = 0; i < fileRow->childCount(); ++i)
+        QVERIFY2(fileWhy.contains(fileRow->child(i)->text(0)), qPrintable(fileWhy));
+    QVERIFY2(fileWhy.contains(QStringLiteral("patches of this set change it")), qPrintable(fileWhy));
     QVERIFY(pane.grab().save(test::screenshotPath(QStringLiteral("patchpane-file"))));
 
     // A patch's item shows its own change; Space rejects its current hunk.
