@@ -10,6 +10,7 @@
 #include "core/timeline/producers.h"
 #include "core/transport/transport.h"
 #include "core/transport/transportpool.h"
+#include "ui/common/plaintext.h"
 #include "ui/diff/diffview.h"
 
 #include <QCheckBox>
@@ -199,7 +200,15 @@ PatchPane::PatchPane(const AppContext& context, HostConnection* host, QWidget* p
         tr("Restore the selected files from their backups (select several rows with Shift or Ctrl)"));
     m_history->setColumnCount(5);
     m_history->setHorizontalHeaderLabels({ tr("When"), tr("Set"), tr("File"), tr("State"), tr("Backup") });
-    m_history->horizontalHeader()->setStretchLastSection(true);
+    // Paths share what When, Set and State leave, cut in the middle (their ends say the most),
+    // whole in their tool tips: a long path never pushes State out of view.
+    m_history->horizontalHeader()->setStretchLastSection(false);
+    for (int c : { 0, 1, 3 })
+        m_history->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    for (int c : { 2, 4 })
+        m_history->horizontalHeader()->setSectionResizeMode(c, QHeaderView::Stretch);
+    m_history->setTextElideMode(Qt::ElideMiddle);
+    m_history->setWordWrap(false);
     m_history->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_history->setEditTriggers(QAbstractItemView::NoEditTriggers);
     auto* historyPage = new QWidget(this);
@@ -792,7 +801,8 @@ void PatchPane::refreshHistory()
                     auto* item = new QTableWidgetItem(cells[c]);
                     item->setData(kIdRole, a.id);
                     item->setData(kRolledBackRole, a.rolledBack());
-                    item->setToolTip(tip);
+                    // A path is the server's text: shown whole, never read as markup.
+                    item->setToolTip(c == 2 || c == 4 ? plainToolTip(cells[c] + QLatin1Char('\n') + tip) : tip);
                     m_history->setItem(i, c, item);
                 }
                 if (a.id == current)
@@ -804,7 +814,6 @@ void PatchPane::refreshHistory()
                 if (selected.contains(r.rows[i].id))
                     m_history->selectionModel()->select(
                         m_history->model()->index(i, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
-            m_history->resizeColumnsToContents();
             if (!r.error.isEmpty())
                 setOutcome(tr("History: %1").arg(r.error));
             Q_EMIT historyLoaded(int(r.rows.size()));
