@@ -24,6 +24,7 @@
 #include <QMessageBox>
 #include <QPainter>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScopedValueRollback>
 #include <QShortcut>
 #include <QSplitter>
@@ -716,7 +717,8 @@ void PatchPane::showFileWhy(const QString& file)
         const patch::PatchPlan& p = plan.patches[idx];
         // The first sentence of the patch's why: the rest is on the patch's own row.
         const QString why = p.why.simplified();
-        const qsizetype end = why.indexOf(QLatin1String(". "));
+        static const QRegularExpression sentenceEnd(QStringLiteral("(?<!\\.)\\. ")); // not "... "
+        const qsizetype end = why.indexOf(sentenceEnd);
         html += QStringLiteral("<li><b>%1</b> \u2014 %2: %3<br>%4</li>")
                     .arg(p.title.toHtmlEscaped(), m_review.stateText(idx).toHtmlEscaped(),
                         m_review.stateReason(idx).toHtmlEscaped(), (end < 0 ? why : why.left(end + 1)).toHtmlEscaped());
