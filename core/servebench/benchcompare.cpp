@@ -145,11 +145,12 @@ MetricComparison compareMetric(const BenchMetric& m, const MetricInput* a, const
     c.change = relativeChange(c.a, c.b);
     if (!std::isfinite(c.a) || !std::isfinite(c.b))
         return c;
-    auto se = [&m](const MetricInput* in) {
+    auto se = [&m, &c](const MetricInput* in) {
         const double v = m.spread(*in);
+        c.spreadKnown |= std::isfinite(v);
         return std::isfinite(v) ? v : 0.0;
     };
-    c.band = std::max(2.0 * std::hypot(se(a), se(b)), 0.01 * std::abs(c.a));
+    c.band = std::max(2.0 * std::hypot(se(a), se(b)), kBenchNoiseFloor * std::abs(c.a));
     if (std::abs(c.b - c.a) <= c.band)
         c.verdict = Verdict::Same;
     else

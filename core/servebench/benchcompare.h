@@ -60,8 +60,10 @@ RunComparison compareRuns(const BenchRun& a, const BenchRun& b);
 double relativeChange(double a, double b);
 
 // Whether B differs from A on a metric: Same when |B - A| is within the runs' spread, 2 x the
-// combined standard error sqrt(se_a^2 + se_b^2), or under 1 % of A; else Better or Worse as
-// the metric reads. Unknown when either value is missing.
+// combined standard error sqrt(se_a^2 + se_b^2), or under the noise floor, 1 % of A; else
+// Better or Worse as the metric reads. Unknown when either value is missing. Without a spread
+// (one sample per level) the floor alone decides: "within noise".
+constexpr double kBenchNoiseFloor = 0.01;
 enum class Verdict { Unknown, Same, Better, Worse };
 struct MetricComparison
 {
@@ -69,6 +71,7 @@ struct MetricComparison
     double b = noValue();
     double change = noValue(); // relative
     double band = noValue();   // the |B - A| below which it is Same
+    bool spreadKnown = false;  // either run has a spread for it; false: the band is the noise floor
     Verdict verdict = Verdict::Unknown;
 };
 MetricComparison compareMetric(const BenchMetric& metric, const MetricInput* a, const MetricInput* b);

@@ -3,10 +3,10 @@
 #include "ui/chart/chartexport.h"
 
 #include "ui/chart/timechart.h"
+#include "ui/common/exportfolder.h"
 
 #include <QDateTime>
 #include <QDir>
-#include <QFileDialog>
 #include <QMainWindow>
 #include <QMessageBox>
 #include <QRegularExpression>
@@ -20,15 +20,7 @@ namespace {
 
 QString askPath(QWidget* parent, const QString& title, const QString& suggested, const QString& filter)
 {
-    QFileDialog dialog(parent, title, QDir::homePath(), filter);
-    dialog.setObjectName(QStringLiteral("chartExportDialog"));
-    dialog.setOption(QFileDialog::DontUseNativeDialog, true);
-    dialog.setAcceptMode(QFileDialog::AcceptSave);
-    dialog.setFileMode(QFileDialog::AnyFile);
-    dialog.selectFile(suggested);
-    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
-        return {};
-    return dialog.selectedFiles().first();
+    return exportfolder::askSavePath(parent, title, suggested, filter, QStringLiteral("chartExportDialog"));
 }
 
 // Where the file went (or why not): the status bar of the main window, else a message box.

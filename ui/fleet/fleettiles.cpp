@@ -2,11 +2,14 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/fleet/fleettiles.h"
 
+#include "ui/common/plaintext.h"
+
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QMouseEvent>
 #include <QPaintEvent>
 #include <QPainter>
+#include <QToolTip>
 
 #include <algorithm>
 
@@ -25,13 +28,78 @@ QString num(double v, int prec = 0)
     return hasValue(v) ? QString::number(v, 'f', prec) : QStringLiteral("–");
 }
 
-QColor utilColor(double u)
+// GPU g's bar of n in a tile's inner rectangle: one slot per GPU along the bottom.
+QRectF gpuSlot(const QRect& inner, int n, int g)
+{
+    const double bw = double(inner.width()) / n;
+    return { inner.left() + g * bw + 1, double(inner.bottom() - 10), bw - 2, 10 };
+}
+
+QRect innerOf(const QRect& tile)
+{
+    return tile.adjusted(8, 6, -8, -6);
+}
+} // namespace
+
+QColor FleetTiles::utilColor(double u)
 {
     if (!hasValue(u))
         return QColor(160, 160, 160);
     return QColor::fromHsvF(0.33 * (1 - qBound(0.0, u, 100.0) / 100.0), 0.65, 0.85);
 }
-} // namespace
+
+QString FleetTiles::gpuToolTip(const FleetHost& h, int gpu)
+{
+    if (gpu < 0 || gpu >= h.gpus.size())
+        return {};
+    const GpuSample& g = h.gpus.at(gpu);
+    const int index = g.index >= 0 ? g.index : gpu;
+    const double u = g.value(GpuField::UtilGpu);
+    QStringList lines;
+    lines << (g.text(GpuField::Name).isEmpty() ? tr("GPU %1").arg(index)
+                                               : tr("GPU %1: %2").arg(index).arg(g.text(GpuField::Name)));
+    lines << tr("utilisation %1 %").arg(num(u));
+    lines << tr("memory %1 / %2 GiB · %3 °C · %4 W")
+                 .arg(num(g.value(GpuField::MemUsed) / 1024, 1), num(g.value(GpuField::MemTotal) / 1024, 1),
+                     num(g.value(GpuField::TempGpu)), num(g.value(GpuField::PowerDraw)));
+    if (h.stale)
+        lines << tr("Grey: the host is stale (%1); these are its last values.").arg(h.staleReason);
+    else if (!hasValue(u))
+        lines << tr("Grey: no utilisation reported.");
+    else
+        lines << tr("The bar's height and colour are the utilisation: green idle, yellow half, red fully busy "
+                    "(busy, not an error; alerts are written on the tile).");
+    return lines.join(QLatin1Char('\n'));
+}
+
+QRect FleetTiles::gpuRect(int index, int gpu) const
+{
+    const QRect tile = tileRect(index);
+    if (tile.isEmpty() || index < 0 || index >= m_hosts.size() || gpu < 0 || gpu >= m_hosts.at(index).gpus.size())
+        return {};
+    return gpuSlot(innerOf(tile), int(m_hosts.at(index).gpus.size()), gpu).toAlignedRect();
+}
+
+bool FleetTiles::event(QEvent* event)
+{
+    if (event->type() != QEvent::ToolTip)
+        return QWidget::event(event);
+    const auto* help = static_cast<QHelpEvent*>(event);
+    for (const Placed& t : std::as_const(m_placed)) {
+        if (t.host < 0 || !t.rect.contains(help->pos()))
+            continue;
+        for (int g = 0; g < m_hosts.at(t.host).gpus.size(); ++g) {
+            const QRect r = gpuRect(t.host, g).adjusted(-1, -2, 1, 2); // the gaps between bars count
+            if (r.contains(help->pos())) {
+                QToolTip::showText(help->globalPos(), plainToolTip(gpuToolTip(m_hosts.at(t.host), g)), this, r);
+                return true;
+            }
+        }
+    }
+    QToolTip::hideText();
+    event->ignore();
+    return true;
+}
 
 FleetTiles::FleetTiles(QWidget* parent)
     : QWidget(parent)
@@ -252,7 +320,7 @@ void FleetTiles::paintEvent(QPaintEvent* event)
             p.drawRoundedRect(t.rect.adjusted(1, 1, -1, -1), 6, 6);
         }
         const QStringList lines = tileLines(h);
-        const QRect inner = t.rect.adjusted(8, 6, -8, -6);
+        const QRect inner = innerOf(t.rect);
         const QColor text = h.stale ? pal.color(QPalette::Disabled, QPalette::Text) : pal.color(QPalette::Text);
         p.setFont(bold);
         p.setPen(text);
@@ -275,11 +343,9 @@ void FleetTiles::paintEvent(QPaintEvent* event)
         // One bar per GPU: utilization as height and colour (grey when stale or unknown).
         if (!h.gpus.isEmpty()) {
             const int n = int(h.gpus.size());
-            const int barsTop = inner.bottom() - 10;
-            const double bw = double(inner.width()) / n;
             for (int g = 0; g < n; ++g) {
                 const double u = h.gpus.at(g).value(GpuField::UtilGpu);
-                const QRectF slot(inner.left() + g * bw + 1, barsTop, bw - 2, 10);
+                const QRectF slot = gpuSlot(inner, n, g);
                 p.fillRect(slot, pal.color(QPalette::Midlight));
                 if (hasValue(u)) {
                     const double f = qBound(0.0, u / 100.0, 1.0);

@@ -34,6 +34,12 @@ public:
     static QString serverLine(const fleet::FleetHost& host, qint64 nowMs);
     // "build 120/560 (21 %) · ETA 6 min"; unknown parts are "–".
     static QString buildLine(const fleet::FleetHost& host);
+    // Where GPU `gpu`'s bar of host `index`'s tile is (empty when not shown).
+    QRect gpuRect(int index, int gpu) const;
+    // A GPU bar's tool tip: its index and name, what its colour means, and its values.
+    static QString gpuToolTip(const fleet::FleetHost& host, int gpu);
+    // A bar's colour for a utilisation in %: green idle, yellow half, red fully busy; grey unknown.
+    static QColor utilColor(double util);
     // Time spent in the last paintEvent (ms), for the benchmark.
     double lastPaintMs() const { return m_lastPaintMs; }
 
@@ -48,6 +54,7 @@ protected:
     void paintEvent(QPaintEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    bool event(QEvent* event) override;
 
 private:
     struct Placed

@@ -113,6 +113,22 @@ FleetView::FleetView(const AppContext& context, QWidget* parent)
     m_status->setTextFormat(Qt::PlainText); // Prometheus' errors and exporters' names
     m_status->setWordWrap(true);            // Prometheus' errors can be long
     outer->addWidget(m_status);
+    // What the bars at the bottom of each tile mean (red there is busy, not an error).
+    auto swatch = [](const QColor& c, const QString& what) {
+        return QStringLiteral("<span style='color:%1'>&#9632;</span>&nbsp;%2").arg(c.name(), what.toHtmlEscaped());
+    };
+    auto* legend = new QLabel(tr("GPU bars, one per GPU, height and colour its utilisation:") + QStringLiteral(" ")
+            + QStringList { swatch(FleetTiles::utilColor(0), tr("idle")), swatch(FleetTiles::utilColor(50), tr("half")),
+                swatch(FleetTiles::utilColor(100), tr("fully busy")),
+                swatch(FleetTiles::utilColor(noValue()), tr("no value or stale")) }
+                  .join(QStringLiteral(" &nbsp; "))
+            + QStringLiteral(" · ") + tr("hover a bar for its GPU"),
+        this);
+    legend->setObjectName(QStringLiteral("fleetLegend"));
+    legend->setTextFormat(Qt::RichText); // our own words only
+    legend->setWordWrap(true);
+    legend->setForegroundRole(QPalette::PlaceholderText);
+    outer->addWidget(legend);
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
     m_tiles = new FleetTiles(scroll);

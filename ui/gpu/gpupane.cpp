@@ -8,6 +8,7 @@
 #include "ui/chart/chartwindowbar.h"
 #include "ui/chart/timechart.h"
 #include "ui/common/emptystate.h"
+#include "ui/common/exportfolder.h"
 #include "ui/gpu/gpucard.h"
 #include "ui/gpu/gpucardgrid.h"
 #include "ui/gpu/processpanel.h"
@@ -15,7 +16,6 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QFile>
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -79,6 +79,8 @@ GpuPane::GpuPane(const AppContext& context, HostConnection* host, QWidget* paren
     , m_cardBox(new GpuCardGrid(this))
     , m_chart(new TimeChart(this))
     , m_processPanel(new ProcessPanel(host, this))
+    , m_alertStack(new QStackedWidget(this))
+    , m_noAlerts(new EmptyState(this))
     , m_alerts(new QListWidget(this))
     , m_gpmStatus(new QLabel(this))
     , m_health(new QListWidget(this))
@@ -121,7 +123,15 @@ GpuPane::GpuPane(const AppContext& context, HostConnection* host, QWidget* paren
     tabs->addTab(m_processPanel, tr("Processes"));
     connect(m_processPanel, &ProcessPanel::showAllRequested, this, [this] { selectGpu(-1); });
     m_alerts->setObjectName(QStringLiteral("gpuAlerts"));
-    tabs->addTab(m_alerts, tr("Alerts"));
+    m_noAlerts->setObjectName(QStringLiteral("gpuNoAlerts"));
+    m_noAlerts->setTitle(tr("No alerts"));
+    m_noAlerts->setText(tr("Nothing has crossed a limit on this host since it was opened. A GPU too hot, memory "
+                           "nearly full, ECC errors, slowdowns, Xid errors or nvidia-smi failing are listed "
+                           "here, newest first, and cleared when they end."));
+    m_alertStack->setObjectName(QStringLiteral("gpuAlertStack"));
+    m_alertStack->addWidget(m_noAlerts);
+    m_alertStack->addWidget(m_alerts);
+    tabs->addTab(m_alertStack, tr("Alerts"));
     m_health->setObjectName(QStringLiteral("gpuHealth"));
     auto* healthPage = new QWidget(tabs);
     auto* healthLayout = new QVBoxLayout(healthPage);
@@ -165,7 +175,7 @@ GpuPane::GpuPane(const AppContext& context, HostConnection* host, QWidget* paren
     m_chartBar->setCharts({ m_chart }, m_chart, QStringLiteral("gpu"));
     // The chart's CSV holds its field per GPU; this one every charted field, sample by sample.
     QAction* allFields = m_chartBar->exportMenu()->addAction(tr("Every GPU field as CSV (this window)…"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
+        const QString path = exportfolder::askSavePath(
             this, tr("Export GPU history"), QStringLiteral("gpus.csv"), tr("CSV files (*.csv)"));
         if (path.isEmpty())
             return;
@@ -456,6 +466,7 @@ void GpuPane::addAlertLine(const QString& text, bool critical, bool cleared)
     else
         item->setForeground(QColor(0xc0, 0x70, 0x00));
     m_alerts->insertItem(0, item);
+    m_alertStack->setCurrentWidget(m_alerts);
     while (m_alerts->count() > 500)
         delete m_alerts->takeItem(m_alerts->count() - 1);
 }

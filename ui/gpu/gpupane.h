@@ -96,6 +96,8 @@ private:
     QMap<int, GpuCard*> m_cards;
     TimeChart* m_chart;
     ProcessPanel* m_processPanel;
+    QStackedWidget* m_alertStack; // m_noAlerts until the first alert, then m_alerts
+    EmptyState* m_noAlerts;
     QListWidget* m_alerts;
     QLabel* m_gpmStatus;
     QListWidget* m_health;

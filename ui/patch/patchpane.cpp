@@ -24,6 +24,7 @@
 #include <QMessageBox>
 #include <QPainter>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScopedValueRollback>
 #include <QShortcut>
 #include <QSplitter>
@@ -207,7 +208,15 @@ PatchPane::PatchPane(const AppContext& context, HostConnection* host, QWidget* p
         tr("Restore the selected files from their backups (select several rows with Shift or Ctrl)"));
     m_history->setColumnCount(5);
     m_history->setHorizontalHeaderLabels({ tr("When"), tr("Set"), tr("File"), tr("State"), tr("Backup") });
-    m_history->horizontalHeader()->setStretchLastSection(true);
+    // Paths share what When, Set and State leave, cut in the middle (their ends say the most),
+    // whole in their tool tips: a long path never pushes State out of view.
+    m_history->horizontalHeader()->setStretchLastSection(false);
+    for (int c : { 0, 1, 3 })
+        m_history->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    for (int c : { 2, 4 })
+        m_history->horizontalHeader()->setSectionResizeMode(c, QHeaderView::Stretch);
+    m_history->setTextElideMode(Qt::ElideMiddle);
+    m_history->setWordWrap(false);
     m_history->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_history->setEditTriggers(QAbstractItemView::NoEditTriggers);
     auto* historyPage = new QWidget(this);
@@ -262,7 +271,7 @@ PatchPane::PatchPane(const AppContext& context, HostConnection* host, QWidget* p
         const QVariant idx = item->data(0, kPatchRole);
         if (!idx.isValid()) {
             showFile(item->data(0, kFileRole).toString());
-            showWhy(-1);
+            showFileWhy(item->data(0, kFileRole).toString());
             return;
         }
         showPatch(idx.toInt());
@@ -543,6 +552,8 @@ void PatchPane::reviewChanged()
     }
     if (m_shownPatch >= 0)
         showWhy(m_shownPatch);
+    else if (!m_shownFile.isEmpty())
+        showFileWhy(m_shownFile);
     m_applyButton->setEnabled(!m_busy && !m_review.changes().isEmpty());
 }
 
@@ -718,6 +729,35 @@ void PatchPane::showWhy(int patchIndex)
     m_why->setHtml(html);
 }
 
+void PatchPane::showFileWhy(const QString& file)
+{
+    const patch::SetPlan& plan = m_review.plan();
+    const auto f = std::find_if(
+        plan.files.cbegin(), plan.files.cend(), [&](const patch::FilePlan& p) { return p.file == file; });
+    if (f == plan.files.cend()) {
+        m_why->clear();
+        return;
+    }
+    QString html = QStringLiteral("<h3>%1</h3>").arg(file.toHtmlEscaped());
+    if (!f->exists)
+        html += tr("<p>Not on the server.</p>");
+    html += QStringLiteral("<p>%1</p><ul>")
+                .arg(f->patches.size() == 1 ? tr("One patch of this set changes it:")
+                                            : tr("%1 patches of this set change it:").arg(f->patches.size()));
+    for (int idx : f->patches) {
+        const patch::PatchPlan& p = plan.patches[idx];
+        // The first sentence of the patch's why: the rest is on the patch's own row.
+        const QString why = p.why.simplified();
+        static const QRegularExpression sentenceEnd(QStringLiteral("(?<!\\.)\\. ")); // not "... "
+        const qsizetype end = why.indexOf(sentenceEnd);
+        html += QStringLiteral("<li><b>%1</b> \u2014 %2: %3<br>%4</li>")
+                    .arg(p.title.toHtmlEscaped(), m_review.stateText(idx).toHtmlEscaped(),
+                        m_review.stateReason(idx).toHtmlEscaped(), (end < 0 ? why : why.left(end + 1)).toHtmlEscaped());
+    }
+    html += QStringLiteral("</ul>");
+    m_why->setHtml(html);
+}
+
 QString PatchPane::summaryText() const
 {
     return m_review.summary();
@@ -794,7 +834,8 @@ void PatchPane::refreshHistory()
                     auto* item = new QTableWidgetItem(cells[c]);
                     item->setData(kIdRole, a.id);
                     item->setData(kRolledBackRole, a.rolledBack());
-                    item->setToolTip(tip);
+                    // A path is the server's text: shown whole, never read as markup.
+                    item->setToolTip(c == 2 || c == 4 ? plainToolTip(cells[c] + QLatin1Char('\n') + tip) : tip);
                     m_history->setItem(i, c, item);
                 }
                 if (a.id == current)
@@ -806,7 +847,6 @@ void PatchPane::refreshHistory()
                 if (selected.contains(r.rows[i].id))
                     m_history->selectionModel()->select(
                         m_history->model()->index(i, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
-            m_history->resizeColumnsToContents();
             if (!r.error.isEmpty())
                 setOutcome(tr("History: %1").arg(r.error));
             Q_EMIT historyLoaded(int(r.rows.size()));

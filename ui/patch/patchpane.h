@@ -87,6 +87,8 @@ private:
     void followDiffHunk(int hunk);
     void moveHunk(int step);
     void showWhy(int patchIndex);
+    // A file row's Why: each of its patches with its state and reason, and why it is there.
+    void showFileWhy(const QString& file);
     void setBusy(bool busy, const QString& message);
     void setOutcome(const QString& message);
     // writeBroken: also offer the override of the syntax check, and say whether it was ticked.

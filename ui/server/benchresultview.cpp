@@ -428,14 +428,24 @@ void BenchResultView::fillComparisonTable()
                                                                .arg(mc.change >= 0 ? QStringLiteral("+") : QString())
                                                                .arg(mc.change * 100, 0, 'f', 1)
                                                          : QStringLiteral("–"));
+            // Without a spread (one sample per level) only the stated noise floor decides.
+            const QString floor
+                = tr("no spread known (one sample), so the noise floor of %1 % of A").arg(kBenchNoiseFloor * 100);
             if (mc.verdict == Verdict::Better || mc.verdict == Verdict::Worse) {
                 const bool better = mc.verdict == Verdict::Better;
                 change->setForeground(better ? kBetter : kWorse);
-                change->setToolTip((better ? tr("B is better, beyond the runs' spread (±%1)")
-                                           : tr("B is worse, beyond the runs' spread (±%1)"))
-                                       .arg(metricText(mc.band)));
+                if (mc.spreadKnown)
+                    change->setToolTip((better ? tr("B is better, beyond the runs' spread (±%1)")
+                                               : tr("B is worse, beyond the runs' spread (±%1)"))
+                                           .arg(metricText(mc.band)));
+                else
+                    change->setToolTip(
+                        (better ? tr("B is better, beyond noise (±%1: %2)") : tr("B is worse, beyond noise (±%1: %2)"))
+                            .arg(metricText(mc.band), floor));
             } else if (mc.verdict == Verdict::Same) {
-                change->setToolTip(tr("Within the runs' spread (±%1): the same").arg(metricText(mc.band)));
+                change->setToolTip(mc.spreadKnown
+                        ? tr("Within the runs' spread (±%1): the same").arg(metricText(mc.band))
+                        : tr("Within noise (±%1: %2): the same").arg(metricText(mc.band), floor));
             }
             change->setData(Qt::UserRole, verdictName(mc.verdict));
             m_table->setItem(row, 3 * i + 2, change);
@@ -445,7 +455,9 @@ void BenchResultView::fillComparisonTable()
     fitColumns(m_table);
     m_notes->setText(tr("Levels are matched by concurrency and rate; change = (B − A) / A, green or red only where "
                         "|B − A| exceeds twice the runs' combined standard error (from their requests' spread) and "
-                        "1 % of A; other changes are the same within the noise."));
+                        "%1 % of A (the noise floor, all there is for a level of one sample); other changes are "
+                        "the same within the noise.")
+                         .arg(kBenchNoiseFloor * 100));
 }
 
 void BenchResultView::showReferences()

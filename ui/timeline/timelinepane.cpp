@@ -7,6 +7,7 @@
 #include "core/timeline/hostkey.h"
 #include "core/timeline/report.h"
 #include "ui/common/elidedlabel.h"
+#include "ui/common/exportfolder.h"
 #include "ui/timeline/recipedialog.h"
 #include "ui/timeline/timelineview.h"
 
@@ -73,7 +74,7 @@ TimelinePane::TimelinePane(const AppContext& context, HostConnection* host, QWid
     connect(m_view, &TimelineView::openPane, this, &TimelinePane::openPane);
 
     connect(exportButton, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export timeline report"),
+        const QString path = exportfolder::askSavePath(this, tr("Export timeline report"),
             QStringLiteral("kernelforge-timeline.html"), tr("HTML report (*.html);;Picture and events (*.png)"));
         if (path.isEmpty())
             return;
@@ -81,7 +82,7 @@ TimelinePane::TimelinePane(const AppContext& context, HostConnection* host, QWid
         m_message->setText(done ? tr("Report written to %1").arg(path) : done.error());
     });
     connect(saveButton, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
+        const QString path = exportfolder::askSavePath(
             this, tr("Save as recipe"), QStringLiteral("kernelforge-recipe.yaml"), tr("Recipes (*.yaml *.yml)"));
         if (path.isEmpty())
             return;

@@ -55,6 +55,7 @@ private Q_SLOTS:
         const MetricComparison c = compareMetric(*benchMetric("output_tok_s"), &ia, &ib);
         QVERIFY(std::abs(c.band - 2 * std::hypot(25.0, 26.5)) < 1e-9);
         QVERIFY(std::abs(c.change - 0.06) < 1e-12);
+        QVERIFY(c.spreadKnown);
     }
 
     void withoutSpreadOnePercent()
@@ -63,6 +64,13 @@ private Q_SLOTS:
         const LevelResult a = level(1000, 1.0, 0.0, 1);
         QCOMPARE(verdict("output_tok_s", a, level(1003, 1.0, 0.0, 1)), Verdict::Same);
         QCOMPARE(verdict("output_tok_s", a, level(1020, 1.0, 0.0, 1)), Verdict::Better);
+        // Issue #38 (item 7): the comparison says the floor was all it had, so views say "within noise".
+        const LevelResult b = level(1003, 1.0, 0.0, 1);
+        const MetricInput ia { a, 1 };
+        const MetricInput ib { b, 1 };
+        const MetricComparison c = compareMetric(*benchMetric("output_tok_s"), &ia, &ib);
+        QVERIFY(!c.spreadKnown);
+        QVERIFY(std::abs(c.band - kBenchNoiseFloor * 1000) < 1e-9);
     }
 
     void latencyReadsTheOtherWay()

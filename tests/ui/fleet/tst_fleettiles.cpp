@@ -3,6 +3,9 @@
 // What a fleet tile says about a host's server and build: unknown is said as unknown, never 0.
 #include "ui/fleet/fleettiles.h"
 
+#include <QApplication>
+#include <QHelpEvent>
+#include <QToolTip>
 #include <QtTest>
 
 using namespace kf;
@@ -81,6 +84,51 @@ private Q_SLOTS:
         h.buildEtaS = 3 * 3600 + 125;
         QCOMPARE(FleetTiles::buildLine(h), QStringLiteral("build 120/560 (21 %) · ETA 3 h 2 min"));
         QVERIFY(FleetTiles::tileLines(h).contains(FleetTiles::buildLine(h)));
+    }
+
+    // Issue #38 (item 8): a GPU's bar turned red with nothing saying why. Each bar has a tool tip
+    // with its GPU, its values and what the colour means.
+    void gpuBarsHaveToolTips()
+    {
+        FleetHost h;
+        h.name = QStringLiteral("gpu-node-1");
+        h.viaSsh = true;
+        for (int i = 0; i < 4; ++i) {
+            GpuSample g;
+            g.index = i;
+            g.setText(GpuField::Name, QStringLiteral("NVIDIA H200"));
+            g.setValue(GpuField::UtilGpu, i == 2 ? 98 : 5);
+            g.setValue(GpuField::MemUsed, 40 * 1024);
+            g.setValue(GpuField::MemTotal, 141 * 1024);
+            g.setValue(GpuField::TempGpu, 61);
+            g.setValue(GpuField::PowerDraw, 480);
+            h.gpus << g;
+        }
+        FleetTiles tiles;
+        tiles.resize(600, 300);
+        tiles.setFleet({ h }, { fleet::FleetGroup { QString(), { 0 } } });
+        tiles.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&tiles));
+        const QRect busy = tiles.gpuRect(0, 2);
+        QVERIFY(!busy.isEmpty());
+        QVERIFY(tiles.gpuRect(0, 1).right() < busy.left()); // bars side by side
+        QHelpEvent help(QEvent::ToolTip, busy.center(), tiles.mapToGlobal(busy.center()));
+        QApplication::sendEvent(&tiles, &help);
+        QTRY_VERIFY_WITH_TIMEOUT(QToolTip::isVisible(), 10000);
+        const QString tip = QToolTip::text();
+        QVERIFY2(tip.contains(QStringLiteral("GPU 2: NVIDIA H200")), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("utilisation 98 %")), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("memory 40.0 / 141.0 GiB")), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("red fully busy")), qPrintable(tip));
+        QCOMPARE(FleetTiles::gpuToolTip(h, 2),
+            QStringLiteral("GPU 2: NVIDIA H200\nutilisation 98 %\nmemory 40.0 / 141.0 "
+                           "GiB · 61 °C · 480 W\nThe bar's height and colour are "
+                           "the utilisation: green idle, yellow half, red fully busy "
+                           "(busy, not an error; alerts are written on the tile)."));
+        // Stale: the bars are grey and the tip says why.
+        h.stale = true;
+        h.staleReason = QStringLiteral("no sample for 2 min");
+        QVERIFY(FleetTiles::gpuToolTip(h, 0).contains(QStringLiteral("Grey: the host is stale (no sample for 2 min)")));
     }
 };
 

@@ -5,6 +5,7 @@
 #include "tests/support/gpupanefixture.h"
 #include "tests/support/testsupport.h"
 #include "ui/chart/timechart.h"
+#include "ui/common/emptystate.h"
 #include "ui/gpu/gpucard.h"
 #include "ui/gpu/gpupane.h"
 
@@ -13,7 +14,9 @@
 #include <QFile>
 #include <QLabel>
 #include <QListWidget>
+#include <QStackedWidget>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -72,6 +75,9 @@ private Q_SLOTS:
         QVERIFY(alerts);
         QTRY_VERIFY_WITH_TIMEOUT(alerts->count() > 0, 10000);
         QVERIFY(alerts->item(alerts->count() - 1)->text().contains(QStringLiteral("GPU 5")));
+        // Issue #38 (item 8): the list replaces the empty state once there is an alert.
+        QCOMPARE(pane.findChild<QStackedWidget*>(QStringLiteral("gpuAlertStack"))->currentWidget(),
+            static_cast<QWidget*>(alerts));
 
         pane.setMetric(GpuField::PowerDraw);
         pane.setWindowIndex(0);
@@ -98,6 +104,35 @@ private Q_SLOTS:
         for (const GpuCard* card : cards)
             QVERIFY(card->isStale());
         QVERIFY(pane.findChild<QLabel*>(QStringLiteral("gpuStatus"))->text().contains(QStringLiteral("Disconnected")));
+    }
+
+    // Issue #38 (item 8): the Alerts tab was blank with nothing to say; it says there are none
+    // and what would be listed.
+    void alertsTabSaysWhenThereAreNone()
+    {
+        LocalHostConnection host(test::localProfile()); // never connected: no sample, no alert
+        GpuMonitorHub hub;
+        AppContext ctx;
+        ctx.gpuMonitors = &hub;
+        GpuPane pane(ctx, &host);
+        pane.resize(1024, 640);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        auto* stack = pane.findChild<QStackedWidget*>(QStringLiteral("gpuAlertStack"));
+        QVERIFY(stack);
+        auto* tabs = qobject_cast<QTabWidget*>(stack->parentWidget()->parentWidget());
+        QVERIFY(tabs);
+        tabs->setCurrentWidget(stack);
+        auto* empty = pane.findChild<EmptyState*>(QStringLiteral("gpuNoAlerts"));
+        QVERIFY(empty);
+        QCOMPARE(stack->currentWidget(), static_cast<QWidget*>(empty));
+        QTRY_VERIFY_WITH_TIMEOUT(empty->isVisible(), 10000);
+        QStringList said;
+        for (const QLabel* l : empty->findChildren<QLabel*>())
+            said << l->text();
+        QVERIFY2(said.contains(QStringLiteral("No alerts")), qPrintable(said.join(u'|')));
+        QVERIFY2(said.join(u' ').contains(QStringLiteral("too hot")), qPrintable(said.join(u'|')));
+        QVERIFY(pane.grab().save(test::screenshotPath(QStringLiteral("gpupane-no-alerts"))));
     }
 
     // GPM streams beside the query (the demo's dmon models it): the cards' GPM line, the detail

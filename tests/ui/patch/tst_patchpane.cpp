@@ -18,6 +18,7 @@
 #include <QCheckBox>
 #include <QDir>
 #include <QFile>
+#include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
@@ -234,6 +235,16 @@ void TestPatchPane::reviewToggleApply()
     const QByteArray all = pane.resultFor(kCmake);
     QVERIFY(all.contains("if(POLICY CMP0169)"));
     QVERIFY(all.contains("/cccl"));
+    // Issue #38 (item 8): its Why is not empty: each patch of the file with its state and reason.
+    auto* why = pane.findChild<QTextBrowser*>(QStringLiteral("patchWhy"));
+    QVERIFY(why);
+    const QString fileWhy = why->toPlainText();
+    QVERIFY2(fileWhy.startsWith(kCmake), qPrintable(fileWhy));
+    QTreeWidgetItem* fileRow = tree->topLevelItem(0);
+    QVERIFY(fileRow->childCount() >= 2);
+    for (int i = 0; i < fileRow->childCount(); ++i)
+        QVERIFY2(fileWhy.contains(fileRow->child(i)->text(0)), qPrintable(fileWhy));
+    QVERIFY2(fileWhy.contains(QStringLiteral("patches of this set change it")), qPrintable(fileWhy));
     QVERIFY(pane.grab().save(test::screenshotPath(QStringLiteral("patchpane-file"))));
 
     // A patch's item shows its own change; Space rejects its current hunk.
@@ -538,6 +549,18 @@ void TestPatchPane::rollBackAnOlderApply()
     auto* tabs = d.pane->findChild<QTabWidget*>();
     tabs->setCurrentWidget(history->parentWidget());
     QVERIFY(d.pane->grab().save(test::screenshotPath(QStringLiteral("patchpane-rolled-back"))));
+    // Issue #38 (item 8): in a small window the absolute paths no longer push State out of view;
+    // they are cut in the middle and whole in their tool tips.
+    d.pane->resize(1024, 640);
+    QTRY_COMPARE_WITH_TIMEOUT(d.pane->size(), QSize(1024, 640), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        history->columnViewportPosition(3) + history->columnWidth(3) <= history->viewport()->width(), 10000);
+    QVERIFY(history->columnWidth(3) >= history->horizontalHeader()->sectionSizeHint(3));
+    QVERIFY(history->columnWidth(3) >= QFontMetrics(history->font()).horizontalAdvance(QStringLiteral("rolled back")));
+    const QString fullPath = history->item(0, 2)->text();
+    QVERIFY(fullPath.startsWith(u'/'));
+    QVERIFY2(history->item(0, 2)->toolTip().contains(fullPath), qPrintable(history->item(0, 2)->toolTip()));
+    QVERIFY(d.pane->grab().save(test::screenshotPath(QStringLiteral("patchpane-history-1024x640"))));
 
     // Again: nothing can be rolled back, and the pane says why (no dialog).
     QTest::mouseClick(d.pane->findChild<QPushButton*>(QStringLiteral("rollBack")), Qt::LeftButton);

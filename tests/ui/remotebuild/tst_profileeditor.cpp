@@ -17,9 +17,12 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTextBlock>
+#include <QTextLayout>
 #include <QtTest>
 
 #include <functional>
@@ -163,6 +166,91 @@ private Q_SLOTS:
         QVERIFY(loaded);
         QVERIFY(!findBuildProfile(*loaded, QStringLiteral("ours")));
         QCOMPARE(pane->profilePicker()->findData(QStringLiteral("ours")), -1);
+    }
+
+    // Issue #38 (item 6): the editor took one profile only, had no way to add one, and a long
+    // command wrapped to column 0 where it read as mis-indented YAML.
+    void severalProfilesANewOneAndLongLinesKeepTheirIndent()
+    {
+        KF_START_DEMO_HOST(demo);
+        test::DemoWindow dw;
+        dw.open(demo);
+        if (QTest::currentTestFailed())
+            return;
+        auto* pane = shown<BuildPane>(showTab(dw.window->tabs(), QStringLiteral("Build")));
+        QVERIFY(pane);
+        QPushButton* edit = button(pane, QStringLiteral("Edit…"));
+        QVERIFY(edit);
+        auto* summary = pane->findChild<QLabel*>(QStringLiteral("buildSummary"));
+        QVERIFY(summary);
+
+        // Two profiles are accepted; New profile adds a third, well formed, with a free name.
+        bool twoAccepted = false;
+        bool newButton = false;
+        QList<BuildProfile> written;
+        whenEditorShows([&](QDialog* d) {
+            auto* text = d->findChild<QPlainTextEdit*>();
+            text->setPlainText(QStringLiteral("profiles:\n  - name: first\n    working_dir: ~/a\n    command: make\n"
+                                              "  - name: second\n    working_dir: ~/b\n    command: make all\n"));
+            twoAccepted = button(d, QStringLiteral("Save"))->isEnabled();
+            auto* add = d->findChild<QPushButton*>(QStringLiteral("newProfile"));
+            newButton = add != nullptr;
+            if (!add)
+                return;
+            add->click();
+            written = parseBuildProfiles(text->toPlainText().toUtf8()).profiles;
+            if (button(d, QStringLiteral("Save"))->isEnabled())
+                button(d, QStringLiteral("Save"))->click();
+        });
+        edit->click();
+        QVERIFY(twoAccepted);
+        QVERIFY(newButton);
+        QCOMPARE(written.size(), 3);
+        QCOMPARE(written[2].name, QStringLiteral("new-profile"));
+        QCOMPARE(written[2].workingDirectory, QStringLiteral("~/a"));
+        QVERIFY(!checkBuildProfile(written[2]));
+        auto loaded = loadBuildProfiles();
+        QVERIFY2(loaded, qPrintable(loaded.error()));
+        for (const QString& name :
+            { QStringLiteral("first"), QStringLiteral("second"), QStringLiteral("new-profile") }) {
+            QVERIFY2(findBuildProfile(*loaded, name), qPrintable(name));
+            QVERIFY2(pane->profilePicker()->findData(name) >= 0, qPrintable(name));
+        }
+        QVERIFY2(
+            summary->text().contains(QStringLiteral("Saved first, second, new-profile")), qPrintable(summary->text()));
+        QCOMPARE(pane->profilePicker()->currentData().toString(), QStringLiteral("first"));
+
+        // New profile again: the next free name.
+        QString nextName;
+        whenEditorShows([&](QDialog* d) {
+            auto* add = d->findChild<QPushButton*>(QStringLiteral("newProfile"));
+            add->click();
+            const auto again = parseBuildProfiles(d->findChild<QPlainTextEdit*>()->toPlainText().toUtf8()).profiles;
+            nextName = again.size() == 2 ? again[1].name : QString();
+        });
+        edit->click();
+        QCOMPARE(nextName, QStringLiteral("new-profile-2"));
+
+        // A long command stays on its line, after its indent: the text scrolls sideways.
+        const QString longCommand
+            = QStringLiteral("python3 -m pip install --no-build-isolation -v . ").repeated(8).trimmed();
+        int commandLines = 0;
+        int scrollRange = 0;
+        whenEditorShows([&](QDialog* d) {
+            auto* text = d->findChild<QPlainTextEdit*>();
+            text->setPlainText(
+                QString::fromUtf8(profileYaml(QStringLiteral("first"), QString()))
+                    .replace(QStringLiteral("command: make"), QStringLiteral("command: ") + longCommand));
+            d->grab(); // laid out and drawn as shown
+            for (QTextBlock b = text->document()->begin(); b.isValid(); b = b.next())
+                if (b.text().trimmed().startsWith(QLatin1String("command:")))
+                    commandLines = b.layout()->lineCount();
+            scrollRange = text->horizontalScrollBar()->maximum();
+            d->grab().save(test::screenshotPath(QStringLiteral("profileeditor-long-command")));
+        });
+        edit->click();
+        QCOMPARE(commandLines, 1);
+        QVERIFY(scrollRange > 0);
     }
 };
 

@@ -99,6 +99,35 @@ private Q_SLOTS:
         QVERIFY(view.header()->text().contains(QStringLiteral("Same workload")));
     }
 
+    // Issue #38 (item 7): a level of one sample has no spread; the stated noise floor decides,
+    // and the tool tip says so ("within noise"), not a spread the runs do not have.
+    void oneSampleIsWithinNoise()
+    {
+        BenchResultView view;
+        view.resize(1200, 700);
+        view.show();
+        BenchRun a = run();
+        a.id = 1;
+        for (LevelResult& l : a.levels) {
+            l.samples = { request(true, 0) };
+            l.stats = computeLevelStats(l.samples, 1.0, l.concurrency, 0);
+        }
+        BenchRun b = a;
+        b.id = 2;
+        for (LevelResult& l : b.levels)
+            l.stats.outputThroughput *= 1.005; // +0.5 %
+        view.showComparison(a, b);
+        QTableWidget* t = view.table();
+        const int out = rowOf(t, QStringLiteral("output tok/s"));
+        QVERIFY(out >= 0);
+        QTableWidgetItem* noise = t->item(out, 2);
+        QCOMPARE(noise->text(), QStringLiteral("+0.5%"));
+        QCOMPARE(noise->data(Qt::UserRole).toString(), QStringLiteral("same"));
+        QCOMPARE(noise->foreground().color(), t->item(out, 0)->foreground().color());
+        QVERIFY2(noise->toolTip().startsWith(QStringLiteral("Within noise")), qPrintable(noise->toolTip()));
+        QVERIFY2(noise->toolTip().contains(QStringLiteral("one sample")), qPrintable(noise->toolTip()));
+    }
+
     void estimatedAndFailedAreSaid()
     {
         BenchResultView view;
