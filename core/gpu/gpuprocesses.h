@@ -104,7 +104,6 @@ struct HostLoad
     double memTotalKiB = noValue();
     double memAvailableKiB = noValue();
     double cpuPercent = noValue(); // since the previous poll; set by the poller
-    bool operator==(const HostLoad&) const = default;
 };
 
 // The host section's lines; a missing or malformed line leaves its values unset.

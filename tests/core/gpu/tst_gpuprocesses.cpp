@@ -240,8 +240,8 @@ private Q_SLOTS:
                                 "MemTotal:       528000000 kB\n"
                                 "MemAvailable:   396000000 kB\n"
                                 "cpus 64\n";
-        const GpuProcessList list
-            = parseGpuProcessOutput(section("me", 1000, {}) + section("host", 0, body) + section("end", 0, {}), kMark);
+        const QByteArray out = section("me", 1000, {}) + section("host", 0, body) + section("end", 0, {});
+        const GpuProcessList list = parseGpuProcessOutput(out, kMark);
         QCOMPARE(list.host.cpuTotalTicks, 10000.0);
         QCOMPARE(list.host.cpuIdleTicks, 8500.0); // idle + iowait
         QCOMPARE(list.host.cpus, 64);
@@ -261,7 +261,9 @@ private Q_SLOTS:
         QCOMPARE(bad.memTotalKiB, 10.0);
         QVERIFY(!hasValue(bad.memAvailableKiB));
         QCOMPARE(bad.cpus, -1);
-        QCOMPARE(parseHostLoad({}), HostLoad());
+        const HostLoad none = parseHostLoad({});
+        QVERIFY(!hasValue(none.cpuTotalTicks) && !hasValue(none.memTotalKiB) && !hasValue(none.memAvailableKiB));
+        QCOMPARE(none.cpus, -1);
     }
 
     // The script's host section, run by a real POSIX shell on this machine's /proc (the tools
