@@ -12,6 +12,7 @@
 #include "core/transport/transportpool.h"
 #include "ui/common/plaintext.h"
 #include "ui/diff/diffview.h"
+#include "ui/patch/stateicon.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -22,7 +23,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
-#include <QPainter>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScopedValueRollback>
@@ -52,56 +52,6 @@ QList<QPair<QKeySequence, int>> hunkMoves()
 
 using patch::PatchStatus;
 using patch::ReviewState;
-
-QIcon stateIcon(ReviewState s)
-{
-    QColor color;
-    QString glyph;
-    switch (s) {
-    case ReviewState::WillApply:
-        color = QColor(0x1f, 0x6f, 0xeb);
-        glyph = QStringLiteral("+");
-        break;
-    case ReviewState::Partly:
-        color = QColor(0x9a, 0x67, 0x00);
-        glyph = QStringLiteral("\u00b1");
-        break;
-    case ReviewState::Rejected:
-        color = QColor(0x8c, 0x95, 0x9f);
-        glyph = QStringLiteral("\u00d7");
-        break;
-    case ReviewState::PartlyApplied:
-        color = QColor(0x1a, 0x7f, 0x37);
-        glyph = QStringLiteral("\u00bd");
-        break;
-    case ReviewState::AlreadyApplied:
-        color = QColor(0x1a, 0x7f, 0x37);
-        glyph = QStringLiteral("\u2713");
-        break;
-    case ReviewState::NotApplicable:
-        color = QColor(0x8c, 0x95, 0x9f);
-        glyph = QStringLiteral("\u2013");
-        break;
-    case ReviewState::Conflict:
-        color = QColor(0xcf, 0x22, 0x2e);
-        glyph = QStringLiteral("!");
-        break;
-    }
-    QPixmap pm(32, 32);
-    pm.fill(Qt::transparent);
-    QPainter p(&pm);
-    p.setRenderHint(QPainter::Antialiasing);
-    p.setBrush(color);
-    p.setPen(Qt::NoPen);
-    p.drawEllipse(2, 2, 28, 28);
-    p.setPen(Qt::white);
-    QFont f = p.font();
-    f.setPixelSize(20);
-    f.setBold(true);
-    p.setFont(f);
-    p.drawText(QRect(0, 0, 32, 32), Qt::AlignCenter, glyph);
-    return QIcon(pm);
-}
 
 // "Hunk 2 · line 40: +if(POLICY CMP0177)": where it is in the text the patch sees, and its
 // first added (else removed) line.
@@ -521,7 +471,7 @@ void PatchPane::updateTree()
             continue;
         }
         const ReviewState state = m_review.state(patch);
-        item->setIcon(0, stateIcon(state));
+        item->setIcon(0, reviewStateIcon(state));
         item->setText(1, m_review.stateText(patch));
         const QString title = m_review.plan().patches[patch].title;
         const QString reason = m_review.stateReason(patch);
