@@ -176,7 +176,8 @@ void SweepChart::paintEvent(QPaintEvent*)
 
     if (pointCount() == 0) {
         p.setPen(faint);
-        p.drawText(plot, Qt::AlignCenter, m_emptyText.isEmpty() ? tr("No levels measured yet") : m_emptyText);
+        p.drawText(plot.adjusted(6, 2, -6, -2), Qt::AlignCenter | Qt::TextWordWrap,
+            m_emptyText.isEmpty() ? tr("No levels measured yet") : m_emptyText);
     }
 
     // Curves: a line through the levels in level order, a dot per level; the frontier dashed.

@@ -23,6 +23,14 @@ namespace kf {
 
 namespace {
 
+// The empty chart's sentence, wrapped inside the plot: a small chart's long sentence is never
+// cut at the plot's edges (the Server tab's six charts at 1024x640 were).
+constexpr int kEmptyTextFlags = Qt::AlignCenter | Qt::TextWordWrap;
+QRect emptyTextArea(const QRect& plot)
+{
+    return plot.adjusted(6, 2, -6, -2);
+}
+
 // Draws one dense series into `layer` (plot-sized, premultiplied ARGB; plot coordinates): in every pixel column
 // the vertical span its points cover there, joined to the neighbouring columns (linearly
 // across columns without points), widened to the line width and anti-aliased at both ends
@@ -154,6 +162,7 @@ struct TimeChart::Private
     int plotLeft = 0; // 0: from the widest y label
     QString emptyText;
     HistorySource historySource;
+    QString shownEmptyText() const { return emptyText.isEmpty() ? TimeChart::tr("No data yet") : emptyText; }
 
     // Derived, recomputed lazily: min and max of the visible data and the thresholds.
     mutable bool extentDirty = true;
@@ -390,6 +399,16 @@ QRect TimeChart::plotRect() const
     return geometry().plot();
 }
 
+QRect TimeChart::emptyTextRect() const
+{
+    const bool empty
+        = std::all_of(d->series.cbegin(), d->series.cend(), [](const auto& s) { return s.points.isEmpty(); });
+    if (!empty || d->compact)
+        return {};
+    const QRect plot = plotRect();
+    return fontMetrics().boundingRect(emptyTextArea(plot), kEmptyTextFlags, d->shownEmptyText());
+}
+
 void TimeChart::setPlotLeft(int px)
 {
     d->plotLeft = px;
@@ -570,7 +589,7 @@ void TimeChart::Private::paintFrame(QPainter& p, const TimeChart& chart, const C
     const bool empty = std::all_of(series.cbegin(), series.cend(), [](const Series& s) { return s.points.isEmpty(); });
     if (empty) {
         p.setPen(faint);
-        p.drawText(plot, Qt::AlignCenter, emptyText.isEmpty() ? TimeChart::tr("No data yet") : emptyText);
+        p.drawText(emptyTextArea(plot), kEmptyTextFlags, shownEmptyText());
     }
     const ChartGeometry::TimeTicks ticks = g.timeTicks();
     for (qsizetype i = 0; i < ticks.times.size(); ++i) {

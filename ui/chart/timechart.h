@@ -71,6 +71,8 @@ public:
     std::pair<double, double> valueRange() const;
     // Where the plot is drawn inside the widget (for tests).
     QRect plotRect() const;
+    // Where the sentence of a chart without data goes (wrapped inside the plot); null with data.
+    QRect emptyTextRect() const;
     // Where everything goes at the chart's size, font and data now: what paintEvent draws by,
     // and what the hover readout maps the mouse with.
     ChartGeometry geometry() const;

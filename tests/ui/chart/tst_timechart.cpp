@@ -357,6 +357,24 @@ private Q_SLOTS:
         }
     }
 
+    // A small chart's empty sentence wraps inside its plot (the Server tab's six charts at
+    // 1024x640 cut "No server of this host has sent metrics yet" on both sides).
+    void emptyTextStaysInsideThePlot()
+    {
+        TimeChart chart;
+        chart.resize(240, 150);
+        chart.addSeries(QStringLiteral("tok/s"));
+        chart.setTimeWindow(kT0, kT0 + 60000);
+        chart.setEmptyText(QStringLiteral("No server of this host has sent metrics yet: launch one or set the port"));
+        const QRect text = chart.emptyTextRect();
+        QVERIFY2(chart.plotRect().contains(text),
+            qPrintable(QStringLiteral("%1,%2 %3x%4").arg(text.x()).arg(text.y()).arg(text.width()).arg(text.height())));
+        QVERIFY(text.height() > chart.fontMetrics().height()); // wrapped, not cut
+        QVERIFY(chart.grab().save(test::screenshotPath(QStringLiteral("timechart-empty-small"))));
+        chart.setSeriesData(0, { QPointF(double(kT0), 1.0) });
+        QVERIFY(chart.emptyTextRect().isNull());
+    }
+
     void compactSparkline()
     {
         TimeChart chart;
