@@ -7,7 +7,6 @@
 #include "app/cli/texttable.h"
 
 #include "core/jobs/remotejob.h"
-#include "core/log/secretregistry.h"
 #include "core/remotebuild/buildfix.h"
 #include "core/remotebuild/buildprofile.h"
 #include "core/remotebuild/buildsession.h"
@@ -15,6 +14,7 @@
 #include "core/remotebuild/preflight.h"
 #include "core/remotebuild/rootcause.h"
 #include "core/util/envfile.h"
+#include "core/util/secretregistry.h"
 #include "core/util/shellquote.h"
 
 #include <QCoreApplication>

@@ -10,11 +10,11 @@
 #include "core/hosts/destination.h"
 #include "core/patch/applier.h"
 #include "core/patch/journal.h"
+#include "core/patch/patchevents.h"
 #include "core/patch/patchplan.h"
 #include "core/patch/patchset.h"
 #include "core/patch/review.h"
 #include "core/store/historystore.h"
-#include "core/timeline/producers.h"
 
 #include <QDir>
 #include <QJsonArray>

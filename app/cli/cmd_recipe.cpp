@@ -9,11 +9,11 @@
 
 #include "core/deploy/recipeexport.h"
 #include "core/deploy/reciperunner.h"
-#include "core/log/secretregistry.h"
 #include "core/remotebuild/buildsession.h"
 #include "core/timeline/hostkey.h"
 #include "core/transport/localtransport.h"
 #include "core/util/envfile.h"
+#include "core/util/secretregistry.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

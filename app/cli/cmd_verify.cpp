@@ -5,8 +5,8 @@
 #include "app/cli/flagtable.h"
 #include "app/cli/sshoptions.h"
 
-#include "core/deploy/verifier.h"
 #include "core/verify/verifier.h"
+#include "core/verify/verifyrun.h"
 
 #include <QJsonDocument>
 
@@ -116,7 +116,7 @@ int runVerifyCommand(const QStringList& argv)
     const auto opened = cli::openTarget(target);
     if (!opened)
         return cli::connectionError(me, opened.error());
-    const auto report = deploy::verifyAndRecord(*opened->transport, request);
+    const auto report = verifyAndRecord(*opened->transport, request);
     if (cli::connectionGivenUp())
         return cli::kExitConnection;
     if (!report) {

@@ -6,15 +6,15 @@
 #include "app/cli/flagtable.h"
 
 #include "core/hosts/destination.h"
+#include "core/hosts/hostevents.h"
 #include "core/hosts/hostprofilestore.h"
 #include "core/hosts/userinteraction.h"
 #include "core/log/logging.h"
-#include "core/log/secretregistry.h"
 #include "core/ssh/sshsession.h"
 #include "core/ssh/sshtransport.h"
-#include "core/timeline/producers.h"
 #include "core/transport/localtransport.h"
 #include "core/transport/transportpool.h"
+#include "core/util/secretregistry.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -6,8 +6,8 @@
 #include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostmanager.h"
 #include "core/hosts/hostprofilestore.h"
-#include "core/hosts/hostsessions.h"
 #include "core/log/logging.h"
+#include "core/sessions/hostsessions.h"
 #include "core/ssh/sshhostconnection.h"
 #include "core/timeline/seriesrecorder.h"
 #include "core/transport/transportpool.h"
@@ -197,7 +197,7 @@ int main(int argc, char** argv)
     }
     const int rc = QApplication::exec();
     // No SSH session may outlive the application object, nor the interaction it may still ask
-    // (docs/DESIGN.md): calls still running on worker threads hold their host's session, and
+    // (docs/design/rules.md, Threading): calls still running on worker threads hold their host's session, and
     // return at once once it is disconnected.
     for (kf::HostConnection* h : hosts.hosts())
         h->disconnectFromHost();

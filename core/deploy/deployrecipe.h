@@ -2,10 +2,10 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
+#include "core/events/verification.h"
 #include "core/patch/reviewdecision.h"
 #include "core/remotebuild/buildprofile.h"
 #include "core/server/serverlaunchprofile.h"
-#include "core/timeline/verification.h"
 #include "core/util/result.h"
 
 #include <QByteArray>

@@ -2,18 +2,20 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/deploy/reciperunner.h"
 
+#include "core/events/verification.h"
+#include "core/hosts/hostevents.h"
 #include "core/hosts/serverfacts.h"
 #include "core/jobs/remotejob.h"
-#include "core/log/secretregistry.h"
 #include "core/patch/applier.h"
+#include "core/patch/patchevents.h"
 #include "core/patch/patchset.h"
 #include "core/remotebuild/buildsession.h"
 #include "core/remotebuild/buildstart.h"
 #include "core/remotebuild/rootcause.h"
 #include "core/server/serversession.h"
 #include "core/timeline/eventstore.h"
-#include "core/timeline/producers.h"
 #include "core/transport/transportpool.h"
+#include "core/util/secretregistry.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

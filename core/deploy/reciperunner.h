@@ -3,9 +3,9 @@
 #pragma once
 
 #include "core/deploy/deployrecipe.h"
-#include "core/deploy/verifier.h"
 #include "core/patch/review.h"
 #include "core/util/jobtracker.h"
+#include "core/verify/verifyrun.h"
 
 #include <QMap>
 #include <QObject>

@@ -5,7 +5,7 @@
 #include "core/gpu/gpuhealthprobe.h"
 #include "core/hosts/destination.h"
 #include "core/hosts/hostprofilestore.h"
-#include "core/ssh/sshoptionarg.h"
+#include "core/hosts/sshoptionarg.h"
 #include "core/ssh/sshtransport.h"
 #include "core/transport/localtransport.h"
 #include "core/util/shellquote.h"

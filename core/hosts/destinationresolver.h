@@ -3,7 +3,7 @@
 #pragma once
 
 #include "core/hosts/hostprofile.h"
-#include "core/ssh/sshconfig.h"
+#include "core/hosts/sshconfig.h"
 #include "core/util/result.h"
 
 #include <QList>
@@ -19,7 +19,7 @@
 //   2. A saved host of that name (hosts.yaml), with what was typed over it.
 //   3. The name as typed, with the configuration's blocks that apply to it (Host *, Match
 //      all, wildcards) as ssh would apply them.
-// ProxyJump hops go through the same configuration (core/ssh/sshconfig.h, resolveJumpHops).
+// ProxyJump hops go through the same configuration (core/hosts/sshconfig.h, resolveJumpHops).
 namespace kf {
 
 struct TypedDestination

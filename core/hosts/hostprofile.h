@@ -23,7 +23,7 @@ struct HostProfile
     bool isDemo = false;    // the built-in demo server (core/demo)
     // Non-empty: the Host alias this profile follows in the user's ssh configuration
     // (imported from ~/.ssh/config). Connecting resolves it again (followSshConfig,
-    // core/ssh/sshconfig.h), so later edits of the file count; the fields above are what it
+    // core/hosts/sshconfig.h), so later edits of the file count; the fields above are what it
     // resolved to when last shown or saved.
     QString sshConfigAlias;
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "core/hosts/hostprofile.h"
-#include "core/ssh/sshconfig.h"
+#include "core/hosts/sshconfig.h"
 #include "core/util/result.h"
 
 #include <QByteArray>

@@ -3,8 +3,8 @@
 #include "core/hosts/keyinstall.h"
 
 #include "core/hosts/destination.h"
+#include "core/hosts/sshoptionarg.h"
 #include "core/log/logging.h"
-#include "core/ssh/sshoptionarg.h"
 #include "core/transport/transport.h"
 #include "core/util/loginshell.h"
 

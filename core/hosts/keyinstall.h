@@ -75,7 +75,7 @@ struct SystemSshOptions
 // The arguments for `ssh` that reach the profile's server as it would be reached with
 // libssh2: port, user, identity files (IdentitiesOnly), ProxyJump, known_hosts file. Refused
 // here, not left to the ssh version: a ProxyJump that checkProxyJump() refuses, and a
-// known_hosts path that ssh cannot be told exactly (core/ssh/sshoptionarg.h).
+// known_hosts path that ssh cannot be told exactly (core/hosts/sshoptionarg.h).
 Result<QStringList> systemSshArguments(const HostProfile& profile, const SystemSshOptions& options);
 
 // Through the system's OpenSSH client: logs in with the profile's keys (RSA included) and runs

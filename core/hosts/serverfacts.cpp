@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/hosts/serverfacts.h"
 
-#include "core/timeline/producers.h"
+#include "core/hosts/hostevents.h"
 #include "core/transport/transport.h"
 #include "core/util/shellquote.h"
 

@@ -2,8 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/log/logging.h"
 
-#include "core/log/secretregistry.h"
 #include "core/store/paths.h"
+#include "core/util/secretregistry.h"
 #include "core/util/terminaltext.h"
 
 #include <QDir>

@@ -10,7 +10,7 @@
 
 // One spdlog logger per subsystem (ssh, patch, build, monitor, ui, app), all writing to the
 // same sinks: stderr and a rotating file under the XDG state directory. Every message goes
-// through the secret redactor (core/log/secretregistry.h) before it reaches a sink.
+// through the secret redactor (core/util/secretregistry.h) before it reaches a sink.
 namespace kf::log {
 
 struct Options

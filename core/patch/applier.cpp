@@ -4,8 +4,8 @@
 
 #include "core/log/logging.h"
 #include "core/patch/journal.h"
+#include "core/patch/patchevents.h"
 #include "core/patch/rootpath.h"
-#include "core/timeline/producers.h"
 #include "core/transport/transport.h"
 #include "core/util/shellquote.h"
 

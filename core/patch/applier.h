@@ -15,7 +15,7 @@ namespace kf {
 class Transport;
 }
 
-// Safe apply and rollback (docs/DESIGN.md, "Safe writes"). Per file:
+// Safe apply and rollback (docs/design/rules.md, "Safe writes"). Per file:
 //   1. re-read and compare the SHA-256 with the plan: refuse when the file changed since review;
 //   2. back up the original under ~/.cache/kernelforge/patch-backups/<stamp>/ on the same host,
 //      with the original's mode (never more readable than the original), and verify the copy;

@@ -43,7 +43,7 @@
 //     key: TEXT                       a literal substring (find / anchor), or lines containing it (lines)
 //     regex: RE                       PCRE (QRegularExpression), multi-line (^/$ at line breaks)
 //     command: NAME | {name: NAME, args: [ARG | {regex: RE}, ...], exact: bool, top_level: bool}
-//                                     a CMake call read as CMake (core/patch/cmakescript.h): named NAME
+//                                     a CMake call read as CMake (core/util/cmakescript.h): named NAME
 //                                     (any case), holding each ARG among its arguments in any order
 //                                     (exact: and nothing else; top_level: outside if/foreach/...);
 //                                     comments, bracket comments and line breaks inside the call do not

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
-#include "core/patch/cmakescript.h"
+#include "core/util/cmakescript.h"
 
 #include <QList>
 #include <QString>
@@ -27,7 +27,7 @@ struct ArgumentPattern
 
 // A CMake command anchor: a call by name (CMake compares command names without case) whose
 // arguments include each of `arguments`, in any order, wherever comments and line breaks
-// fall inside the call (core/patch/cmakescript.h reads the file).
+// fall inside the call (core/util/cmakescript.h reads the file).
 struct CommandPattern
 {
     QString name;

@@ -6,7 +6,6 @@
 #include "core/sglkernel/rules.h"
 #include "core/transport/transport.h"
 #include "core/util/bytelines.h"
-#include "core/verify/verifyreport.h"
 
 #include <QRegularExpression>
 
@@ -76,7 +75,7 @@ std::optional<BuildFix> fixFor(const Diagnostic& d, const BuildProfile& profile)
         return std::nullopt;
     case H::Fa3Import: return patchFix("fa3-import-soft-fail", QStringLiteral("Apply the FA3 import fallback patch"));
     case H::Fa3Build:
-        if (fa3Requested(profile) == false)
+        if (sglkernel::fa3Requested(profile.cmakeArgs, profile.env) == false)
             return patchFix("fa3-option-respected", QStringLiteral("Apply the patch that lets FA3=OFF win"));
         return BuildFix { BuildFix::Kind::Profile, QStringLiteral("fa3-off"), {}, {},
             QStringLiteral("Build without FA3 (-DSGL_KERNEL_ENABLE_FA3=OFF)") };

@@ -2,11 +2,11 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/remotebuild/buildsession.h"
 
+#include "core/events/eventlog.h"
 #include "core/log/logging.h"
 #include "core/remotebuild/buildtree.h"
 #include "core/remotebuild/ninjalog.h"
 #include "core/sglkernel/rules.h"
-#include "core/timeline/eventstore.h"
 #include "core/transport/transportpool.h"
 
 #include <QDateTime>

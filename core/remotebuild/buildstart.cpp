@@ -2,11 +2,11 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/remotebuild/buildstart.h"
 
+#include "core/events/eventlog.h"
 #include "core/jobs/remotejob.h"
 #include "core/log/logging.h"
 #include "core/remotebuild/buildhistory.h"
 #include "core/remotebuild/buildtree.h"
-#include "core/timeline/eventstore.h"
 
 namespace kf {
 

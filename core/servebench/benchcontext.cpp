@@ -2,9 +2,9 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/servebench/benchcontext.h"
 
+#include "core/events/eventlog.h"
 #include "core/log/logging.h"
 #include "core/remotebuild/buildhistory.h"
-#include "core/timeline/eventstore.h"
 #include "core/transport/transport.h"
 
 #include <QJsonArray>
@@ -116,7 +116,7 @@ void readBuildContext(BenchContext& c, const QString& host, qint64 beforeMs)
         q.host = host;
         q.until = QDateTime::fromMSecsSinceEpoch(beforeMs, Qt::UTC);
         q.kinds = { timeline::kind::VerifyResult };
-        if (const auto older = timeline::events(q); older && !older->isEmpty())
+        if (const auto older = timeline::recorded(q); older && !older->isEmpty())
             verified = older->last();
     }
     if (verified)

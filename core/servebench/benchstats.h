@@ -13,7 +13,7 @@
 #include <limits>
 
 // The aggregates of one concurrency level, as SGLang's bench_serving.py calculate_metrics()
-// and vLLM's benchmark_serving.py compute them (docs/DESIGN.md, "Serving benchmark"):
+// and vLLM's benchmark_serving.py compute them (docs/design/servebench.md):
 //   over successful requests only: TTFT, TPOT (per request), E2E (per request), ITL (every gap
 //   of every request pooled into one list);
 //   mean (arithmetic), std (population, numpy's ddof=0), percentiles as numpy.percentile's

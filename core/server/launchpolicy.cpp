@@ -2,15 +2,15 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/server/launchpolicy.h"
 
-#include "core/deploy/verifier.h"
 #include "core/gpu/gpuprocesses.h"
 #include "core/jobs/remotejob.h"
 #include "core/log/logging.h"
 #include "core/remotebuild/memorygate.h"
+#include "core/server/serverevents.h"
 #include "core/server/servergpus.h"
 #include "core/server/serverlifecycle.h"
-#include "core/timeline/producers.h"
 #include "core/util/shellquote.h"
+#include "core/verify/verifyrun.h"
 
 #include <QSet>
 
@@ -133,7 +133,7 @@ Result<LaunchAttempt> launchServer(Transport& transport, const LaunchRequest& re
     if (const Result<void> fits = checkServerFits(profile, processes ? processes->gpuCount : -1); !fits)
         return Result<LaunchAttempt>(fits);
 
-    if (const QString why = deploy::launchBlockedBecause(host); !why.isEmpty())
+    if (const QString why = launchBlockedBecause(host); !why.isEmpty())
         attempt.refusals << why;
 
     // Our other servers: the GPUs their whole commands say they use.

@@ -17,7 +17,7 @@
 // launch step call), checked on the host in this order:
 //   port          a server of ours running on it, or anything listening there (/proc/net/tcp{,6})
 //   GPUs exist    the GPUs the command uses (servergpus.h) against the host's (nvidia-smi)
-//   verification  the host's last verification found what stops a server (deploy::launchBlockedBecause)
+//   verification  the host's last verification found what stops a server (launchBlockedBecause)
 //   GPUs in use   a running server of ours on another port using one of those GPUs (its whole
 //                 command, read from its job folder), or any process holding memory on one of
 //                 them (nvidia-smi's compute apps, core/gpu/gpuprocesses.h)

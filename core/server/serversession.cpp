@@ -4,7 +4,7 @@
 
 #include "core/jobs/remotejob.h"
 #include "core/log/logging.h"
-#include "core/timeline/producers.h"
+#include "core/server/serverevents.h"
 #include "core/transport/transportpool.h"
 
 #include <QDateTime>

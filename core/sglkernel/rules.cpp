@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/sglkernel/rules.h"
 
-#include "core/patch/cmakescript.h"
+#include "core/util/cmakescript.h"
 #include "core/util/versioncompare.h"
 
 #include <QRegularExpression>
@@ -14,9 +14,9 @@ namespace kf::sglkernel {
 
 namespace {
 
-patch::CMakeScript readCMake(const QStringList& lines)
+CMakeScript readCMake(const QStringList& lines)
 {
-    return patch::parseCMakeScript(lines.join(QLatin1Char('\n')));
+    return parseCMakeScript(lines.join(QLatin1Char('\n')));
 }
 
 // "2.13.0" from "2.13.0+cu130" or "2.13.0a0": what a requirement compares.
@@ -39,6 +39,21 @@ const ArchRule* archRuleFor(const QString& computeCapability)
     if (compareVersions(computeCapability, QLatin1String(newest.computeCapability)) > 0)
         return &newest;
     return nullptr;
+}
+
+QString archSwitch(const QString& computeCapability)
+{
+    bool ok = false;
+    const int major = computeCapability.section(QLatin1Char('.'), 0, 0).toInt(&ok);
+    if (!ok)
+        return {};
+    if (major < 9)
+        return QStringLiteral("-DENABLE_BELOW_SM90=ON");
+    if (major == 9)
+        return QStringLiteral("-DSGL_KERNEL_ENABLE_SM90A=ON");
+    if (major == 10 || major == 12)
+        return QStringLiteral("-DSGL_KERNEL_ENABLE_SM100A=ON (CUDA >= 12.8)");
+    return {};
 }
 
 bool cudaCanBuild(const QString& nvccVersion, const ArchRule& rule)
@@ -64,8 +79,8 @@ bool cudaMovedCccl(const QString& nvccVersion)
 bool addsCcclInclude(const QStringList& cmakeListsLines)
 {
     static const QRegularExpression cccl(QStringLiteral("/cccl\\b"));
-    for (const patch::CMakeCommand& c : readCMake(cmakeListsLines).commands)
-        for (const patch::CMakeArgument& a : c.arguments)
+    for (const CMakeCommand& c : readCMake(cmakeListsLines).commands)
+        for (const CMakeArgument& a : c.arguments)
             if (cccl.match(a.value).hasMatch())
                 return true;
     return false;
@@ -100,7 +115,7 @@ PolicyNeeds unguardedPolicies(const QStringList& cmakeListsLines)
 {
     PolicyNeeds needs;
     QStringList guards; // per open block: the policy its if(POLICY X) guards, or ""
-    for (const patch::CMakeCommand& c : readCMake(cmakeListsLines).commands) {
+    for (const CMakeCommand& c : readCMake(cmakeListsLines).commands) {
         const QStringList args = c.values();
         if (c.is(QLatin1String("if"))) {
             guards.append(args.size() == 2 && args[0] == QLatin1String("POLICY") ? args[1] : QString());
@@ -129,7 +144,7 @@ PolicyNeeds unguardedPolicies(const QStringList& cmakeListsLines)
 
 QString cmakeMinimumRequired(const QStringList& cmakeListsLines)
 {
-    for (const patch::CMakeCommand& c : readCMake(cmakeListsLines).commands) {
+    for (const CMakeCommand& c : readCMake(cmakeListsLines).commands) {
         const QStringList args = c.values();
         if (c.is(QLatin1String("cmake_minimum_required")) && args.size() >= 2 && args[0] == QLatin1String("VERSION"))
             return args[1].section(QStringLiteral("..."), 0, 0);
@@ -200,6 +215,32 @@ QString kernelWheelPackage(const QString& fileName)
                 QString::fromLatin1(name).replace(QLatin1Char('-'), QLatin1Char('_')) + QLatin1Char('-')))
             return QLatin1String(name);
     return {};
+}
+
+std::optional<bool> fa3Requested(const QStringList& cmakeArgs, const QMap<QString, QString>& env)
+{
+    auto parse = [](QString v) -> std::optional<bool> {
+        v = v.trimmed().toUpper();
+        if (v == QLatin1String("ON") || v == QLatin1String("1") || v == QLatin1String("TRUE")
+            || v == QLatin1String("YES"))
+            return true;
+        if (v == QLatin1String("OFF") || v == QLatin1String("0") || v == QLatin1String("FALSE")
+            || v == QLatin1String("NO"))
+            return false;
+        return std::nullopt;
+    };
+    std::optional<bool> out;
+    for (const QString& a : cmakeArgs) {
+        static const QString prefix = QStringLiteral("-DSGL_KERNEL_ENABLE_FA3");
+        if (!a.startsWith(prefix))
+            continue;
+        const qsizetype eq = a.indexOf(QLatin1Char('='));
+        if (eq > 0 && (a.mid(prefix.size(), eq - prefix.size()).isEmpty() || a.mid(prefix.size(), 1) == u":"))
+            out = parse(a.mid(eq + 1)); // the last one wins, as on a cmake command line
+    }
+    if (!out && env.contains(QStringLiteral("SGL_KERNEL_ENABLE_FA3")))
+        out = parse(env.value(QStringLiteral("SGL_KERNEL_ENABLE_FA3")));
+    return out;
 }
 
 bool fa3ShouldBeOff(const QString& computeCapability)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QList>
+#include <QMap>
 #include <QPair>
 #include <QString>
 #include <QStringList>
@@ -42,6 +43,13 @@ inline constexpr ArchRule kArchRules[] = {
 const ArchRule* archRuleFor(const QString& computeCapability);
 // Whether this nvcc ("12.4.131") can compile for the rule's target.
 bool cudaCanBuild(const QString& nvccVersion, const ArchRule& rule);
+
+// sgl-kernel's own switch that adds a GPU generation's code (sgl-kernel/CMakeLists.txt):
+// ENABLE_BELOW_SM90 adds sm_80 and sm_89, SGL_KERNEL_ENABLE_SM90A sm_90a (on from CUDA 12.4),
+// SGL_KERNEL_ENABLE_SM100A sm_100a and sm_120a (on from CUDA 12.8). "-DSGL_KERNEL_ENABLE_SM90A=ON"
+// for "9.0"; empty for a compute capability no switch covers. What verify advises when a
+// library has no code for a GPU.
+QString archSwitch(const QString& computeCapability);
 
 // The target preflight checks the toolkit against when it judges a build: sm_120a, the GPUs the
 // built-in profiles and the sgl-kernel-sm120-cuda13 patch set are for.
@@ -138,6 +146,10 @@ QString kernelWheelPackage(const QString& fileName);
 // option and import-fallback patches (sgl-kernel-sm120-cuda13.yaml, fa3-option-respected).
 inline constexpr char kFa3OffFromComputeCapability[] = "12.0";
 bool fa3ShouldBeOff(const QString& computeCapability);
+// -DSGL_KERNEL_ENABLE_FA3=ON|OFF among a build's cmake arguments (the last one wins, as on a
+// cmake command line), else SGL_KERNEL_ENABLE_FA3 in its environment (which sgl-kernel ignores
+// but people write): whether the build was asked for FA3; empty when it does not say.
+std::optional<bool> fa3Requested(const QStringList& cmakeArgs, const QMap<QString, QString>& env);
 
 // ---- Memory and parallelism -----------------------------------------------------------------
 

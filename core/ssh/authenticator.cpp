@@ -4,12 +4,12 @@
 
 #include "core/hosts/secretstore.h"
 #include "core/log/logging.h"
-#include "core/log/secretregistry.h"
 #include "core/ssh/knownhosts.h"
 #include "core/ssh/libssh2error.h"
 #include "core/ssh/secretsource.h"
 #include "core/ssh/sessionsocket.h"
 #include "core/ssh/sshkeyfile.h"
+#include "core/util/secretregistry.h"
 
 #include <QDir>
 #include <QFile>

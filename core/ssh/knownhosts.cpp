@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/ssh/knownhosts.h"
 
-#include "core/ssh/sshconfig.h"
+#include "core/hosts/sshconfig.h"
 
 #include <QCryptographicHash>
 #include <QDir>

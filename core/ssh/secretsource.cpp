@@ -4,7 +4,7 @@
 
 #include "core/hosts/secretstore.h"
 #include "core/log/logging.h"
-#include "core/log/secretregistry.h"
+#include "core/util/secretregistry.h"
 
 namespace kf::ssh {
 

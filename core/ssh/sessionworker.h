@@ -29,7 +29,7 @@ int liveLibssh2Sessions();
 // The part of SshSession that lives on the session thread; everything libssh2 is here.
 // It logs in (SessionSocket, HostKeyCheck, Authenticator), then steps its ops whenever the
 // socket (or a local socket an op watches) is ready, sends keepalives, notices a dead link,
-// tears down in the documented order (docs/DESIGN.md, Threading) and reconnects.
+// tears down in the documented order (docs/design/rules.md, Threading) and reconnects.
 class SessionWorker final : public QObject, public OpContext
 {
     Q_OBJECT

@@ -2,11 +2,11 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/ssh/sshhostconnection.h"
 
+#include "core/hosts/hostevents.h"
+#include "core/hosts/sshconfig.h"
 #include "core/log/logging.h"
-#include "core/ssh/sshconfig.h"
 #include "core/ssh/sshsession.h"
 #include "core/ssh/sshtransport.h"
-#include "core/timeline/producers.h"
 
 #include <QThread>
 

@@ -42,7 +42,7 @@ SshSession::SshSession(SshSessionOptions options, QObject* parent)
     m_thread->start();
 }
 
-// Runs while the QCoreApplication exists (docs/DESIGN.md, Threading): the teardown goes through
+// Runs while the QCoreApplication exists (docs/design/rules.md, Threading): the teardown goes through
 // the session thread's event loop, and once the application object is being destroyed Qt
 // delivers no events in any thread, so this would wait for ever.
 SshSession::~SshSession()

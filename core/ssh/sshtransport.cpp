@@ -2,12 +2,12 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/ssh/sshtransport.h"
 
+#include "core/hosts/sshconfig.h"
 #include "core/log/logging.h"
 #include "core/ssh/execop.h"
 #include "core/ssh/sftpop.h"
 #include "core/ssh/sftpreadop.h"
 #include "core/ssh/sftpwriteop.h"
-#include "core/ssh/sshconfig.h"
 #include "core/ssh/sshsession.h"
 #include "core/ssh/tunnelop.h"
 #include "core/util/loginshell.h"

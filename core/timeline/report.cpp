@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/timeline/report.h"
 
-#include "core/log/secretregistry.h"
+#include "core/util/secretregistry.h"
 
 #include <QHash>
 #include <QJsonArray>

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
-#include "core/timeline/event.h"
+#include "core/events/event.h"
 #include "core/timeline/seriesrecorder.h"
 
 #include <QByteArray>
@@ -16,7 +16,7 @@
 // one time axis above the measured series, gaps left as gaps), the events as a table, and the
 // same events as JSON in <script type="application/json" id="kf-timeline">, which tools read
 // back with eventsFromReport(). The whole document passes through the secret redaction
-// (core/log/secretregistry.h) last. Pure.
+// (core/util/secretregistry.h) last. Pure.
 namespace kf::timeline {
 
 struct ReportSeries

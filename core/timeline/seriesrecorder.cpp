@@ -4,9 +4,9 @@
 
 #include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostconnection.h"
-#include "core/hosts/hostsessions.h"
 #include "core/log/logging.h"
 #include "core/server/serversession.h"
+#include "core/sessions/hostsessions.h"
 #include "core/store/database.h"
 #include "core/timeline/eventstore.h"
 #include "core/timeline/hostkey.h"

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/util/envfile.h"
 
-#include "core/log/secretregistry.h"
+#include "core/util/secretregistry.h"
 #include "core/util/shellquote.h"
 
 #include <QFile>

@@ -13,7 +13,7 @@ namespace kf {
 // An environment file (`build start --env-file`, `recipe apply --env-file`): K=V lines; blank
 // lines and # comments skipped, an `export ` prefix and one pair of quotes around the value
 // dropped (no escapes). The values are secrets: each is registered for redaction
-// (core/log/secretregistry.h) as it is read. Errors name the line ("FILE:3: not a K=V line").
+// (core/util/secretregistry.h) as it is read. Errors name the line ("FILE:3: not a K=V line").
 Result<QMap<QString, QString>> parseEnvFile(const QByteArray& text, const QString& sourceName);
 // Reads and parses the file.
 Result<QMap<QString, QString>> readEnvFile(const QString& path);

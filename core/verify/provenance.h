@@ -20,7 +20,7 @@
 //   succeeded, made it or an earlier
 //     successful build did           PASS  (ninja found it up to date)
 //   succeeded, no known build did    WARN  older than the last build, which did not write it
-// A FAIL stops a server launch (VerifyReport::launchBlockers, deploy::launchBlockedBecause). With no
+// A FAIL stops a server launch (VerifyReport::launchBlockers, launchBlockedBecause). With no
 // build of the folder in this machine's history nothing is claimed.
 namespace kf {
 

@@ -72,16 +72,7 @@ QString archFix(const ComputeCapability& cc)
 {
     const int n = cc.number();
     const QString a = cc.major >= 9 ? QStringLiteral("a") : QString();
-    // sgl-kernel's own switches (sgl-kernel/CMakeLists.txt): ENABLE_BELOW_SM90 adds sm_80 and
-    // sm_89; SGL_KERNEL_ENABLE_SM90A sm_90a (on from CUDA 12.4); SGL_KERNEL_ENABLE_SM100A
-    // sm_100a and sm_120a (on from CUDA 12.8).
-    QString sgl;
-    if (cc.major < 9)
-        sgl = QStringLiteral("-DENABLE_BELOW_SM90=ON");
-    else if (cc.major == 9)
-        sgl = QStringLiteral("-DSGL_KERNEL_ENABLE_SM90A=ON");
-    else if (cc.major == 10 || cc.major == 12)
-        sgl = QStringLiteral("-DSGL_KERNEL_ENABLE_SM100A=ON (CUDA >= 12.8)");
+    const QString sgl = sglkernel::archSwitch(cc.toString()); // sgl-kernel's switch for it, if any
     return QStringLiteral("rebuild with code for %1: -gencode arch=compute_%2%3,code=sm_%2%3 (CMAKE_CUDA_ARCHITECTURES "
                           "%2%3, TORCH_CUDA_ARCH_LIST %1%3)%4")
         .arg(cc.toString())
@@ -389,32 +380,6 @@ void applyCuobjdump(VerifyLibrary& l)
         l.error = QStringLiteral("cuobjdump failed (exit status %1)").arg(l.cuobjdumpExit);
 }
 
-std::optional<bool> fa3Requested(const BuildProfile& profile)
-{
-    auto parse = [](QString v) -> std::optional<bool> {
-        v = v.trimmed().toUpper();
-        if (v == QLatin1String("ON") || v == QLatin1String("1") || v == QLatin1String("TRUE")
-            || v == QLatin1String("YES"))
-            return true;
-        if (v == QLatin1String("OFF") || v == QLatin1String("0") || v == QLatin1String("FALSE")
-            || v == QLatin1String("NO"))
-            return false;
-        return std::nullopt;
-    };
-    std::optional<bool> out;
-    for (const QString& a : profile.cmakeArgs) {
-        static const QString prefix = QStringLiteral("-DSGL_KERNEL_ENABLE_FA3");
-        if (!a.startsWith(prefix))
-            continue;
-        const qsizetype eq = a.indexOf(QLatin1Char('='));
-        if (eq > 0 && (a.mid(prefix.size(), eq - prefix.size()).isEmpty() || a.mid(prefix.size(), 1) == u":"))
-            out = parse(a.mid(eq + 1)); // the last one wins, as on a cmake command line
-    }
-    if (!out && profile.env.contains(QStringLiteral("SGL_KERNEL_ENABLE_FA3")))
-        out = parse(profile.env.value(QStringLiteral("SGL_KERNEL_ENABLE_FA3")));
-    return out;
-}
-
 void evaluateVerify(VerifyReport& r, const std::optional<BuildProfile>& profile)
 {
     QList<PreflightCheck>& out = r.checks;
@@ -535,7 +500,8 @@ void evaluateVerify(VerifyReport& r, const std::optional<BuildProfile>& profile)
     for (const VerifyWheel& w : r.wheels)
         for (const QString& m : w.libraries)
             fa3Built = fa3Built || isFlashOps(QFileInfo(m).fileName());
-    const std::optional<bool> wanted = profile ? fa3Requested(*profile) : std::nullopt;
+    const std::optional<bool> wanted
+        = profile ? sglkernel::fa3Requested(profile->cmakeArgs, profile->env) : std::nullopt;
     const QString asked
         = wanted ? QStringLiteral("-DSGL_KERNEL_ENABLE_FA3=%1").arg(*wanted ? u"ON" : u"OFF") : QString();
     if (anyLibrary) {

@@ -130,10 +130,6 @@ VerifyReport parseVerifyOutput(QByteArrayView output);
 // Fills a library's targets from its cuobjdump listing.
 void applyCuobjdump(VerifyLibrary& library);
 
-// -DSGL_KERNEL_ENABLE_FA3=ON|OFF in the profile's cmake_args (or its env, which sgl-kernel
-// ignores but people write): whether the build was asked for FA3; empty when it does not say.
-std::optional<bool> fa3Requested(const BuildProfile& profile);
-
 // The checks, in order: tree (when dir is an sgl-kernel tree), dir, libraries, gpus, arch (one per library and compute
 // capability that fails or JITs, one pass line otherwise), import, fa3, wheel.
 void evaluateVerify(VerifyReport& report, const std::optional<BuildProfile>& profile);

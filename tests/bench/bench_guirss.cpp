@@ -11,7 +11,7 @@
 #include "core/demo/demohost.h"
 #include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostmanager.h"
-#include "core/hosts/hostsessions.h"
+#include "core/sessions/hostsessions.h"
 #include "core/ssh/sshhostconnection.h"
 #include "core/timeline/seriesrecorder.h"
 #include "tests/support/benchreport.h"

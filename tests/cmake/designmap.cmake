@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # ctest lint_design_map: docs/DESIGN.md's folder map is true for the tree. Every folder of core/,
-# ui/, app/ and tests/ is named in it, and every core/ ui/ app/ tests/ path it names exists (a unit
+# ui/, app/ and tests/ is named in it, and every core/ ui/ app/ tests/ path it or a topic page
+# (docs/design/*.md) names exists (a unit
 # may be named without its .h/.cpp; "cmd_<area>" and globs are patterns, not paths).
 # cmake -DSOURCE_DIR=<tree> [-DDESIGN_DOC=<file>] -P designmap.cmake
 if(NOT DESIGN_DOC)
@@ -18,7 +19,15 @@ foreach(_top core ui app tests)
     endif()
   endforeach()
 endforeach()
-string(REGEX MATCHALL "(^|[ `(|,\n])(core|ui|app|tests)/[A-Za-z0-9_./-]*[A-Za-z0-9_][<*]?" _tokens "${_doc}")
+# The topic pages next to it (docs/design/*.md) name paths too: they are checked the same way.
+get_filename_component(_docDir "${DESIGN_DOC}" DIRECTORY)
+file(GLOB _topics "${_docDir}/design/*.md")
+set(_all "${_doc}")
+foreach(_topic IN LISTS _topics)
+  file(READ "${_topic}" _text)
+  string(APPEND _all "\n${_text}")
+endforeach()
+string(REGEX MATCHALL "(^|[ `(|,\n])(core|ui|app|tests)/[A-Za-z0-9_./-]*[A-Za-z0-9_][<*]?" _tokens "${_all}")
 list(REMOVE_DUPLICATES _tokens)
 foreach(_token IN LISTS _tokens)
   string(REGEX REPLACE "^[ `(|,\n]" "" _path "${_token}")
@@ -27,7 +36,7 @@ foreach(_token IN LISTS _tokens)
   endif()
   if(NOT EXISTS "${SOURCE_DIR}/${_path}" AND NOT EXISTS "${SOURCE_DIR}/${_path}.h"
      AND NOT EXISTS "${SOURCE_DIR}/${_path}.cpp")
-    list(APPEND _problems "${_path}: named in docs/DESIGN.md, not in the tree")
+    list(APPEND _problems "${_path}: named in docs/DESIGN.md or its topic pages, not in the tree")
   endif()
 endforeach()
 if(_problems)

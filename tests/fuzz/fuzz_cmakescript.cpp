@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-// The CMake reader (core/patch/cmakescript.h) and the command anchors that use it
+// The CMake reader (core/util/cmakescript.h) and the command anchors that use it
 // (core/patch/recipe.h): the raw bytes, then a CMake-like document built from them (calls
 // with quoted, bracket, legacy and nested arguments, line and bracket comments anywhere),
 // each parsed and edited with a wrap, a replace and an insert anchored on a command.
-#include "core/patch/cmakescript.h"
 #include "core/patch/recipe.h"
+#include "core/util/cmakescript.h"
 #include "tests/fuzz/fuzzinput.h"
 
 #include <cstdlib>
@@ -64,7 +64,7 @@ QByteArray document(FuzzInput& in)
 
 void check(const QString& text)
 {
-    const kf::patch::CMakeScript s = kf::patch::parseCMakeScript(text);
+    const kf::CMakeScript s = kf::parseCMakeScript(text);
     for (const auto& c : s.commands) {
         if (c.begin < 0 || c.end <= c.begin || c.end > text.size() || c.line > c.endLine || c.blockDepth < 0)
             std::abort();

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/hosts/hostprofilestore.h"
-#include "core/ssh/sshconfig.h"
+#include "core/hosts/sshconfig.h"
 #include "tests/fuzz/fuzzinput.h"
 
 #include <QMap>

@@ -9,7 +9,7 @@
 #include "core/demo/demohost.h"
 #include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostmanager.h"
-#include "core/hosts/hostsessions.h"
+#include "core/sessions/hostsessions.h"
 #include "core/ssh/sshhostconnection.h"
 #include "ui/common/elidedlabel.h"
 #include "ui/common/hostpane.h"

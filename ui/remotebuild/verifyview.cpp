@@ -2,9 +2,9 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/remotebuild/verifyview.h"
 
-#include "core/deploy/verifier.h"
 #include "core/transport/transportpool.h"
 #include "core/verify/provenance.h"
+#include "core/verify/verifyrun.h"
 #include "ui/common/plaintext.h"
 
 #include <QDateTime>
@@ -127,8 +127,8 @@ void VerifyView::verify(std::shared_ptr<Transport> transport, const BuildProfile
     m_provenance->hide();
     VerifyRequest request;
     request.profile = profile;
-    m_requests.track(QtConcurrent::run(transportPool(),
-                         [transport, request] { return deploy::verifyAndRecord(*transport, request); }),
+    m_requests.track(
+        QtConcurrent::run(transportPool(), [transport, request] { return verifyAndRecord(*transport, request); }),
         [this](const Result<VerifyReport>& r) {
             m_running = false;
             m_button->setEnabled(true);

@@ -28,7 +28,7 @@ class Transport;
 // whether a server launch would fail (VerifyReport::launchBlockers(), which the Server pane
 // refuses Launch on), and a line says which builds made the libraries (provenance) and, once a
 // later build runs or fails, that the result is of the libraries before it. Each run is recorded
-// in the host's timeline (deploy::verifyAndRecord, as `kernelforge-cli verify` does).
+// in the host's timeline (verifyAndRecord, as `kernelforge-cli verify` does).
 class VerifyView : public QWidget
 {
     Q_OBJECT

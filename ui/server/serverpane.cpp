@@ -2,14 +2,14 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/server/serverpane.h"
 
-#include "core/deploy/verifier.h"
 #include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostconnection.h"
-#include "core/hosts/hostsessions.h"
 #include "core/server/servergpus.h"
 #include "core/server/serversession.h"
+#include "core/sessions/hostsessions.h"
 #include "core/transport/transportpool.h"
 #include "core/util/shellquote.h"
+#include "core/verify/verifyrun.h"
 #include "ui/chart/chartwindowbar.h"
 #include "ui/chart/timechart.h"
 #include "ui/common/plaintext.h"
@@ -455,8 +455,8 @@ void ServerPane::checkVerification()
     const QString host = m_host && m_host->transport() ? m_host->transport()->describe() : QString();
     if (host.isEmpty())
         return;
-    m_requests.track(QtConcurrent::run(transportPool(), [host] { return deploy::launchBlockedBecause(host); }),
-        [this](const QString& why) {
+    m_requests.track(
+        QtConcurrent::run(transportPool(), [host] { return launchBlockedBecause(host); }), [this](const QString& why) {
             m_verifyBlock = why;
             updateActions();
         });

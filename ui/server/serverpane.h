@@ -95,7 +95,7 @@ private:
     quint16 port() const;
     void bind();
     void onHostState(ConnectionState state);
-    // Asks the host's last verification whether a launch would fail (deploy::launchBlockedBecause).
+    // Asks the host's last verification whether a launch would fail (launchBlockedBecause).
     void checkVerification();
     void onScanned();
     void onLaunchFinished(quint16 port, const LaunchAttempt& attempt, const QString& error);

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
-#include "core/timeline/event.h"
+#include "core/events/event.h"
 
 #include <QList>
 #include <QWidget>

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
-#include "core/timeline/event.h"
+#include "core/events/event.h"
 #include "core/timeline/report.h"
 #include "core/timeline/seriesrecorder.h"
 #include "core/util/jobtracker.h"

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/deploy/recipeexport.h"
+#include "core/events/verification.h"
 #include "core/remotebuild/buildhistory.h"
 #include "core/store/database.h"
 #include "core/store/historystore.h"
 #include "core/timeline/eventstore.h"
-#include "core/timeline/producers.h"
 
 #include <QJsonArray>
 #include <QStandardPaths>

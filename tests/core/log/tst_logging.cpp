@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/log/logging.h"
-#include "core/log/secretregistry.h"
+#include "core/util/secretregistry.h"
 #include "tests/support/testsupport.h"
 
 #include <QFile>

@@ -8,12 +8,12 @@
 // with its kind, and the patched tree passes what a build checks: the CMake policy prelude
 // runs with this machine's CMake (3.25 on Debian 12), the CCCL folder reaches the host compiler,
 // and flash_attn.py imports without flash_ops.
-#include "core/patch/cmakescript.h"
 #include "core/patch/patchplan.h"
 #include "core/patch/patchset.h"
 #include "core/sglkernel/kerneltree.h"
 #include "core/sglkernel/rules.h"
 #include "core/transport/localtransport.h"
+#include "core/util/cmakescript.h"
 #include "core/util/versioncompare.h"
 #include "tests/support/testsupport.h"
 

@@ -3,11 +3,10 @@
 // Issue #35: the context kept with a run. The build and the verification come from this
 // machine's history as those features write it (copied whole, so what they grow to hold comes
 // along); the server's arguments are kept without their secrets; two contexts are compared.
+#include "core/events/verification.h"
 #include "core/remotebuild/buildhistory.h"
 #include "core/servebench/benchcontext.h"
 #include "core/store/database.h"
-#include "core/timeline/producers.h"
-#include "core/timeline/verification.h"
 
 #include <QJsonArray>
 #include <QTemporaryDir>

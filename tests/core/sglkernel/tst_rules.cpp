@@ -57,6 +57,16 @@ private Q_SLOTS:
         QCOMPARE(!r || rules::cudaCanBuild(nvcc, *r), builds);
     }
 
+    void archSwitches()
+    {
+        // sgl-kernel's switches live here only (verify's advice asks for them).
+        QCOMPARE(rules::archSwitch("8.9"), "-DENABLE_BELOW_SM90=ON");
+        QCOMPARE(rules::archSwitch("9.0"), "-DSGL_KERNEL_ENABLE_SM90A=ON");
+        QCOMPARE(rules::archSwitch("10.0"), "-DSGL_KERNEL_ENABLE_SM100A=ON (CUDA >= 12.8)");
+        QCOMPARE(rules::archSwitch("12.0"), "-DSGL_KERNEL_ENABLE_SM100A=ON (CUDA >= 12.8)");
+        QCOMPARE(rules::archSwitch("11.0"), QString());
+        QCOMPARE(rules::archSwitch("x"), QString());
+    }
     void preflightJudgesSm120a()
     {
         QCOMPARE(QLatin1String(rules::preflightArch().arch), QLatin1String("sm_120a"));

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-#include "core/log/secretregistry.h"
 #include "core/remotebuild/buildhistory.h"
 #include "core/remotebuild/buildprofile.h"
 #include "core/servebench/benchstore.h"
@@ -8,6 +7,7 @@
 #include "core/store/historystore.h"
 #include "core/timeline/eventstore.h"
 #include "core/timeline/hostkey.h"
+#include "core/util/secretregistry.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

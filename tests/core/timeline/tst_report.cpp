@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-#include "core/log/secretregistry.h"
 #include "core/timeline/report.h"
+#include "core/util/secretregistry.h"
 
 #include <QRegularExpression>
 #include <QtTest>

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // Judging what verify found: the checks, their levels and fixes, what blocks a server launch,
 // the FA3 flags of a profile, and the script's output read back (banners ignored).
+#include "core/sglkernel/rules.h"
 #include "core/verify/verifyreport.h"
 #include "tests/support/testsupport.h"
 
@@ -52,6 +53,12 @@ BuildProfile withArgs(const QStringList& args)
 }
 
 } // namespace
+
+// The profile's FA3 request as the verifier reads it (core/sglkernel/rules.h owns the switch).
+std::optional<bool> fa3Requested(const BuildProfile& p)
+{
+    return sglkernel::fa3Requested(p.cmakeArgs, p.env);
+}
 
 class TestVerifyReport : public QObject
 {

@@ -2,8 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // Logging in to the demo sshd: key types, passphrases, the agent, passwords,
 // keyboard-interactive and the RSA explanation for libssh2 < 1.11.
-#include "core/log/secretregistry.h"
 #include "core/ssh/sshtransport.h"
+#include "core/util/secretregistry.h"
 #include "tests/support/scriptedinteraction.h"
 #include "tests/support/testsupport.h"
 

@@ -6,9 +6,9 @@
 // stored unless the box is ticked, a stored secret is used without a prompt, a refused one is
 // removed and the person is asked again (told so), and "forget" removes what is stored.
 #include "core/hosts/secretstore.h"
-#include "core/log/secretregistry.h"
 #include "core/ssh/sshsession.h"
 #include "core/ssh/sshtransport.h"
+#include "core/util/secretregistry.h"
 #include "tests/support/scriptedinteraction.h"
 #include "tests/support/testsupport.h"
 

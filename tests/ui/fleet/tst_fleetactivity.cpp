@@ -9,9 +9,9 @@
 // pane's field is the host's server all the same: the tile names it, never "no server on port N".
 #include "core/gpu/gpumonitorhub.h"
 #include "core/hosts/hostmanager.h"
-#include "core/hosts/hostsessions.h"
 #include "core/remotebuild/buildprofile.h"
 #include "core/server/serverclient.h"
+#include "core/sessions/hostsessions.h"
 #include "core/ssh/sshhostconnection.h"
 #include "core/store/database.h"
 #include "core/transport/localtransport.h"

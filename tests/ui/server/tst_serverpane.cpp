@@ -8,10 +8,10 @@
 // model, in the pane and in the timeline's series; Stop is offered only for a running server of
 // ours, and stopping one leaves the other followed and said.
 #include "core/hosts/hostconnection.h"
-#include "core/hosts/hostsessions.h"
 #include "core/jobs/remotejob.h"
 #include "core/server/launchpolicy.h"
 #include "core/server/serversession.h"
+#include "core/sessions/hostsessions.h"
 #include "core/timeline/seriesrecorder.h"
 #include "core/transport/localtransport.h"
 #include "tests/support/testsupport.h"

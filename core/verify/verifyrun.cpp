@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-#include "core/deploy/verifier.h"
+#include "core/verify/verifyrun.h"
 
+#include "core/events/eventlog.h"
+#include "core/events/verification.h"
 #include "core/jobs/remotejob.h"
 #include "core/log/logging.h"
-#include "core/timeline/eventstore.h"
-#include "core/timeline/producers.h"
 #include "core/transport/transport.h"
 #include "core/verify/provenance.h"
 
-namespace kf::deploy {
+namespace kf {
 
 timeline::VerificationResult toVerificationResult(const VerifyReport& report)
 {
@@ -120,4 +120,4 @@ Result<timeline::VerificationResult> verifyBuild(Transport& transport, const Bui
     return toVerificationResult(report.value());
 }
 
-} // namespace kf::deploy
+} // namespace kf

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-#include "core/timeline/verification.h"
+#include "core/events/verification.h"
+
+#include "core/events/eventlog.h"
 
 #include <QJsonArray>
 
@@ -64,6 +66,17 @@ QString libraryStem(const QString& fileName)
 {
     const qsizetype dot = fileName.indexOf(QLatin1Char('.'));
     return dot < 0 ? fileName : fileName.left(dot);
+}
+
+void recordVerification(const QString& host, const VerificationResult& result)
+{
+    Event e;
+    e.host = host;
+    e.kind = kind::VerifyResult;
+    e.summary = (result.ok ? QStringLiteral("Verification passed: ") : QStringLiteral("Verification failed: "))
+        + result.summary;
+    e.details = result.toJson();
+    recordOrWarn(e);
 }
 
 } // namespace kf::timeline

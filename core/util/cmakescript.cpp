@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-#include "core/patch/cmakescript.h"
+#include "core/util/cmakescript.h"
 
-namespace kf::patch {
+namespace kf {
 
 namespace {
 
@@ -294,4 +294,4 @@ QString describeCommand(const CMakeCommand& command, int maxArguments)
     return command.name + QLatin1Char('(') + shown.join(QLatin1Char(' ')) + QLatin1Char(')');
 }
 
-} // namespace kf::patch
+} // namespace kf

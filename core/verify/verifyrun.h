@@ -2,8 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
+#include "core/events/verification.h"
 #include "core/remotebuild/buildprofile.h"
-#include "core/timeline/verification.h"
 #include "core/util/result.h"
 #include "core/verify/verifier.h"
 #include "core/verify/verifyreport.h"
@@ -13,10 +13,8 @@
 // apply`), and the rule that a server launch asks the host's last verification first.
 // Blocking (the network, the local history); worker thread.
 namespace kf {
-class Transport;
-}
 
-namespace kf::deploy {
+class Transport;
 
 // The verifier of core/verify over the profile's folder with the profile's environment,
 // its report as a timeline::VerificationResult.
@@ -45,4 +43,4 @@ Result<VerifyReport> verifyAndRecord(Transport& transport, const VerifyRequest& 
 // The Server pane's Launch and `kernelforge-cli server launch` (unless --force) refuse on it.
 QString launchBlockedBecause(const QString& host);
 
-} // namespace kf::deploy
+} // namespace kf

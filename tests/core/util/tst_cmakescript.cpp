@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // CMake read as CMake: commands, arguments, comments (line and bracket), bracket and quoted
 // arguments, line breaks and nesting, and errors with their line.
-#include "core/patch/cmakescript.h"
+#include "core/util/cmakescript.h"
 
 #include <QTest>
 

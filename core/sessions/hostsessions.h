@@ -12,7 +12,7 @@ class BuildSession;
 class HostConnection;
 class ServerSession;
 
-// The sessions that own what the app knows of each host (docs/DESIGN.md, "Per-host sessions"):
+// The sessions that own what the app knows of each host (docs/design/window.md):
 // its ServerSession (every server on the host: launch, adopt, follow, poll, stop) and the
 // BuildSession its Build pane follows while it runs. Views read them here (the Server and Build panes, the Fleet
 // tiles, the Timeline's series), so none keeps a copy that could disagree. A ServerSession is

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // The launch gate: a server launch asks the host's last verification (its newest verify.result
-// event) whether sgl_kernel can load and run there (deploy::launchBlockedBecause), the rule the
+// event) whether sgl_kernel can load and run there (launchBlockedBecause), the rule the
 // Server pane and `kernelforge-cli server launch` share.
-#include "core/deploy/verifier.h"
+#include "core/events/verification.h"
 #include "core/remotebuild/buildhistory.h"
 #include "core/store/database.h"
 #include "core/timeline/eventstore.h"
-#include "core/timeline/producers.h"
+#include "core/verify/verifyrun.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -46,7 +46,7 @@ void record(const QString& host, const QByteArray& output)
 {
     VerifyReport r = parseVerifyOutput(output);
     evaluateVerify(r, std::nullopt);
-    timeline::recordVerification(host, deploy::toVerificationResult(r));
+    timeline::recordVerification(host, toVerificationResult(r));
 }
 
 } // namespace
@@ -60,18 +60,18 @@ class TestLaunchGate : public QObject
 private Q_SLOTS:
     void init() { store::setDatabasePath(m_dir.filePath(QStringLiteral("g%1.sqlite").arg(++m_db))); }
 
-    void nothingVerifiedBlocksNothing() { QVERIFY(deploy::launchBlockedBecause(kHost).isEmpty()); }
+    void nothingVerifiedBlocksNothing() { QVERIFY(launchBlockedBecause(kHost).isEmpty()); }
 
     void noKernelImageForTheGpusBlocks()
     {
         record(kHost, scriptOutput({ QStringLiteral("sm_100a"), QStringLiteral("sm_120a") }));
-        const QString why = deploy::launchBlockedBecause(kHost);
+        const QString why = launchBlockedBecause(kHost);
         QVERIFY2(why.contains(QStringLiteral("common_ops.so cannot run on GPU 0: no kernel image for 9.0")),
             qPrintable(why));
         QVERIFY2(why.contains(QStringLiteral("/home/alice/sgl-kernel")), qPrintable(why));
         QVERIFY2(why.contains(QStringLiteral("verify again")), qPrintable(why));
         // Another host's history says nothing about this one.
-        QVERIFY(deploy::launchBlockedBecause(QStringLiteral("bob@gpu2:22")).isEmpty());
+        QVERIFY(launchBlockedBecause(QStringLiteral("bob@gpu2:22")).isEmpty());
     }
 
     void torchAbiMismatchBlocks()
@@ -81,7 +81,7 @@ private Q_SLOTS:
                 "Traceback (most recent call last):\n"
                 "ImportError: /home/alice/sgl-kernel/build/common_ops.so: undefined symbol: "
                 "_ZN3c106SymInt19promote_to_negativeEv\n"));
-        const QString why = deploy::launchBlockedBecause(kHost);
+        const QString why = launchBlockedBecause(kHost);
         QVERIFY2(why.contains(QStringLiteral("import sgl_kernel fails")), qPrintable(why));
     }
 
@@ -90,11 +90,11 @@ private Q_SLOTS:
     void theLastVerificationDecides()
     {
         record(kHost, scriptOutput({ QStringLiteral("sm_120a") }));
-        QVERIFY(!deploy::launchBlockedBecause(kHost).isEmpty());
+        QVERIFY(!launchBlockedBecause(kHost).isEmpty());
         record(kHost, scriptOutput({ QStringLiteral("sm_90a"), QStringLiteral("sm_120a") }));
-        QVERIFY2(deploy::launchBlockedBecause(kHost).isEmpty(), qPrintable(deploy::launchBlockedBecause(kHost)));
+        QVERIFY2(launchBlockedBecause(kHost).isEmpty(), qPrintable(launchBlockedBecause(kHost)));
         record(kHost, scriptOutput({ QStringLiteral("sm_100a") }));
-        QVERIFY(!deploy::launchBlockedBecause(kHost).isEmpty());
+        QVERIFY(!launchBlockedBecause(kHost).isEmpty());
     }
 
     // Failures a server gets past (FA3 asked for but not built, a folder without libraries next
@@ -107,8 +107,8 @@ private Q_SLOTS:
         evaluateVerify(r, p);
         QVERIFY(r.failed());
         QVERIFY(r.launchBlockers().isEmpty());
-        timeline::recordVerification(kHost, deploy::toVerificationResult(r));
-        QVERIFY(deploy::launchBlockedBecause(kHost).isEmpty());
+        timeline::recordVerification(kHost, toVerificationResult(r));
+        QVERIFY(launchBlockedBecause(kHost).isEmpty());
     }
 
     // A verify.result from before the blockers were kept says nothing about them.
@@ -120,7 +120,7 @@ private Q_SLOTS:
         e.summary = QStringLiteral("Verification failed: verify: ...");
         e.details = { { QStringLiteral("ok"), false }, { QStringLiteral("dir"), QStringLiteral("/x") } };
         QVERIFY(timeline::record(e));
-        QVERIFY(deploy::launchBlockedBecause(kHost).isEmpty());
+        QVERIFY(launchBlockedBecause(kHost).isEmpty());
     }
 
     // Issue #30 item 3: the gate follows provenance. A passing verification, then a build of its
@@ -129,7 +129,7 @@ private Q_SLOTS:
     void aBuildThatFailedAfterTheVerificationBlocks()
     {
         record(kHost, "home\t/home/alice\n" + scriptOutput({ QStringLiteral("sm_90a") }));
-        QVERIFY(deploy::launchBlockedBecause(kHost).isEmpty());
+        QVERIFY(launchBlockedBecause(kHost).isEmpty());
         auto build = [](const QString& job, const QString& folder, const QString& result, int afterS) {
             BuildRecord b;
             b.jobId = job;
@@ -142,21 +142,21 @@ private Q_SLOTS:
             return buildhistory::save(b).ok();
         };
         QVERIFY(build(QStringLiteral("server"), QString(), QStringLiteral("cancelled"), 1));
-        QVERIFY(deploy::launchBlockedBecause(kHost).isEmpty());
+        QVERIFY(launchBlockedBecause(kHost).isEmpty());
         QVERIFY(build(QStringLiteral("broken"), QStringLiteral("~/sgl-kernel"), QStringLiteral("failed"), 2));
-        const QString why = deploy::launchBlockedBecause(kHost);
+        const QString why = launchBlockedBecause(kHost);
         QVERIFY2(why.startsWith(QStringLiteral("build broken (sgl-kernel, "))
                 && why.contains(QStringLiteral("of /home/alice/sgl-kernel failed after the last verification")),
             qPrintable(why));
         QVERIFY(build(QStringLiteral("fixed"), QStringLiteral("~/sgl-kernel"), QStringLiteral("succeeded"), 3));
-        QVERIFY2(deploy::launchBlockedBecause(kHost).isEmpty(), qPrintable(deploy::launchBlockedBecause(kHost)));
+        QVERIFY2(launchBlockedBecause(kHost).isEmpty(), qPrintable(launchBlockedBecause(kHost)));
     }
 
     void blockersSurviveTheTimeline()
     {
         VerifyReport r = parseVerifyOutput(scriptOutput({ QStringLiteral("sm_100a") }));
         evaluateVerify(r, std::nullopt);
-        const timeline::VerificationResult v = deploy::toVerificationResult(r);
+        const timeline::VerificationResult v = toVerificationResult(r);
         QCOMPARE(v.launchBlockers.size(), 1);
         QCOMPARE(timeline::VerificationResult::fromJson(v.toJson()), v);
     }

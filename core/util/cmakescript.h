@@ -26,7 +26,7 @@
 // Linear in the input; parenthesis nesting is capped at kMaxCMakeNesting. An error (an
 // unbalanced parenthesis, an unterminated string or bracket, text that is not a command)
 // keeps the commands read before it.
-namespace kf::patch {
+namespace kf {
 
 inline constexpr int kMaxCMakeNesting = 1000;
 
@@ -78,4 +78,4 @@ CMakeScript parseCMakeScript(QStringView text);
 // argument lists cut after `maxArguments`; for messages.
 QString describeCommand(const CMakeCommand& command, int maxArguments = 3);
 
-} // namespace kf::patch
+} // namespace kf

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/hosts/hostevents.h"
 #include "core/hosts/serverfacts.h"
 #include "core/patch/applier.h"
+#include "core/patch/patchevents.h"
 #include "core/patch/patchset.h"
 #include "core/patch/review.h"
 #include "core/server/serverclient.h"
+#include "core/server/serverevents.h"
 #include "core/store/database.h"
 #include "core/timeline/eventstore.h"
-#include "core/timeline/producers.h"
 
 #include <QJsonArray>
 #include <QTemporaryDir>
@@ -54,7 +56,7 @@ ServerStatus status(bool reachable, int http)
 
 } // namespace
 
-class TestProducers : public QObject
+class TestDomainEvents : public QObject
 {
     Q_OBJECT
     QTemporaryDir m_dir;
@@ -179,5 +181,5 @@ patches:
     }
 };
 
-QTEST_GUILESS_MAIN(TestProducers)
-#include "tst_producers.moc"
+QTEST_GUILESS_MAIN(TestDomainEvents)
+#include "tst_domainevents.moc"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-#include "core/ssh/sshconfig.h"
+#include "core/hosts/sshconfig.h"
 #include "tests/support/testsupport.h"
 
 #include <QStandardPaths>

@@ -4,10 +4,10 @@
 // host is Ready and gone with the host; the running build its Build pane follows, forgotten
 // when it ends (the fleet tile's build line then goes) or is deleted.
 #include "core/hosts/hostconnection.h"
-#include "core/hosts/hostsessions.h"
 #include "core/jobs/remotejob.h"
 #include "core/remotebuild/buildsession.h"
 #include "core/server/serversession.h"
+#include "core/sessions/hostsessions.h"
 #include "core/store/database.h"
 #include "core/transport/localtransport.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-#include "core/hosts/hostsessions.h"
+#include "core/sessions/hostsessions.h"
 
 #include "core/hosts/hostconnection.h"
 #include "core/remotebuild/buildsession.h"

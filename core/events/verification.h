@@ -56,4 +56,8 @@ struct VerificationResult
 // common_ops.cpython-311-x86_64-linux-gnu.so, so one build compares across Pythons.
 QString libraryStem(const QString& fileName);
 
+// A post-build verification (the verifier's one line after it ran) in the host's timeline as a
+// verify.result event; a failure to record is logged, never returned.
+void recordVerification(const QString& host, const VerificationResult& result);
+
 } // namespace kf::timeline

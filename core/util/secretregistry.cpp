@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-#include "core/log/secretregistry.h"
+#include "core/util/secretregistry.h"
 
 #include <algorithm>
 #include <mutex>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-#include "core/ssh/sshoptionarg.h"
+#include "core/hosts/sshoptionarg.h"
 
 #include "core/util/pathcheck.h"
 #include "core/util/terminaltext.h"

@@ -19,7 +19,7 @@
 //   patch.rolled_back  a rollback: the journal entries undone or refused
 //   build.started      \ read from the builds table (core/remotebuild/buildhistory): profile,
 //   build.finished     / flags, env names, exit status, duration, OOM, first error
-//   verify.result      a post-build verification (core/timeline/verification.h)
+//   verify.result      a post-build verification (core/events/verification.h)
 //   server.launched    an inference server started: model, TP, port, arguments, job id
 //   server.healthy     the server's /health answered 200 after it did not (or first seen so)
 //   server.unhealthy   it stopped answering 200 after it did

@@ -1,0 +1,4 @@
+// Includes run down: allowed.
+#pragma once
+
+#include "core/low/low.h"

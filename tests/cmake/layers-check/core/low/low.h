@@ -1,0 +1,4 @@
+// A planted upward include: low is below high.
+#pragma once
+
+#include "core/high/high.h"
