@@ -2,7 +2,9 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/fleet/fleethost.h"
 
+#include "core/gpu/exporterfields.h"
 #include "core/hosts/destination.h"
+#include "core/server/metricnames.h"
 
 #include <QDateTime>
 #include <QMap>
@@ -16,7 +18,6 @@ namespace kf::fleet {
 
 namespace {
 
-constexpr double kMiB = 1024.0 * 1024.0;
 constexpr int kStaleIntervals = 3;
 
 const QString kNone = QStringLiteral("(none)");
@@ -29,68 +30,6 @@ struct GpuAcc
     double pcieReplays = noValue();
     double nvlinkErrors = noValue(); // the sum of the NVLink error totals exported
 };
-
-// dcgm-exporter's GPM (DCGM_FI_PROF_*) and health fields into the field table's rows; false
-// when `name` is not one of them.
-bool setProfOrHealthValue(GpuAcc& g, const QString& name, double v)
-{
-    static const struct
-    {
-        const char* name;
-        GpuField field;
-        double scale; // DCGM's unit into the row's
-    } kNumbers[] = {
-        { "DCGM_FI_PROF_SM_ACTIVE", GpuField::SmActive, 100 },
-        { "DCGM_FI_PROF_SM_OCCUPANCY", GpuField::SmOccupancy, 100 },
-        { "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", GpuField::TensorActive, 100 },
-        { "DCGM_FI_PROF_DRAM_ACTIVE", GpuField::DramActive, 100 },
-        { "DCGM_FI_PROF_PCIE_TX_BYTES", GpuField::PcieTx, 1.0 / kMiB },
-        { "DCGM_FI_PROF_PCIE_RX_BYTES", GpuField::PcieRx, 1.0 / kMiB },
-        { "DCGM_FI_PROF_NVLINK_TX_BYTES", GpuField::NvlinkTx, 1.0 / kMiB },
-        { "DCGM_FI_PROF_NVLINK_RX_BYTES", GpuField::NvlinkRx, 1.0 / kMiB },
-        { "DCGM_FI_DEV_ECC_DBE_AGG_TOTAL", GpuField::EccUncorrectedAll, 1 },
-        { "DCGM_FI_DEV_ECC_SBE_AGG_TOTAL", GpuField::EccCorrectedAll, 1 },
-        { "DCGM_FI_DEV_RETIRED_SBE", GpuField::RetiredSbe, 1 },
-        { "DCGM_FI_DEV_RETIRED_DBE", GpuField::RetiredDbe, 1 },
-        { "DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS", GpuField::RemapCorrectable, 1 },
-        { "DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS", GpuField::RemapUncorrectable, 1 },
-        { "DCGM_FI_DEV_PCIE_LINK_GEN", GpuField::PcieGen, 1 },
-        { "DCGM_FI_DEV_PCIE_MAX_LINK_GEN", GpuField::PcieGenMax, 1 },
-        { "DCGM_FI_DEV_PCIE_LINK_WIDTH", GpuField::PcieWidth, 1 },
-        { "DCGM_FI_DEV_PCIE_MAX_LINK_WIDTH", GpuField::PcieWidthMax, 1 },
-    };
-    for (const auto& n : kNumbers)
-        if (name == QLatin1String(n.name)) {
-            // DCGM's blank sentinels (9223372036854775794 and friends) are not values.
-            g.s.setValue(n.field, hasValue(v) && v >= 0 && v < 1e15 ? v * n.scale : noValue());
-            return true;
-        }
-    static const struct
-    {
-        const char* name;
-        GpuField field;
-    } kFlags[] = {
-        { "DCGM_FI_DEV_RETIRED_PENDING", GpuField::RetiredPending },
-        { "DCGM_FI_DEV_ROW_REMAP_PENDING", GpuField::RemapPending },
-        { "DCGM_FI_DEV_ROW_REMAP_FAILURE", GpuField::RemapFailure },
-    };
-    for (const auto& f : kFlags)
-        if (name == QLatin1String(f.name)) {
-            if (hasValue(v) && (v == 0 || v == 1))
-                g.s.setText(f.field, v == 1 ? QStringLiteral("Yes") : QStringLiteral("No"));
-            return true;
-        }
-    if (name == u"DCGM_FI_DEV_PCIE_REPLAY_COUNTER") {
-        g.pcieReplays = hasValue(v) && v >= 0 && v < 1e15 ? v : noValue();
-        return true;
-    }
-    if (name.startsWith(u"DCGM_FI_DEV_NVLINK_") && name.endsWith(u"_ERROR_COUNT_TOTAL")) {
-        if (hasValue(v) && v >= 0 && v < 1e15)
-            g.nvlinkErrors = (hasValue(g.nvlinkErrors) ? g.nvlinkErrors : 0) + v;
-        return true;
-    }
-    return false;
-}
 
 struct HostAcc
 {
@@ -111,54 +50,32 @@ QString gpuKey(const Labels& m)
     return m.value(QStringLiteral("uuid"), m.value(QStringLiteral("UUID")));
 }
 
+// An exporter's series into the GPU's rows, as core/gpu/exporterfields.h says.
 void setGpuValue(GpuAcc& g, const QString& name, double v)
 {
-    GpuSample& s = g.s;
-    if (name == u"DCGM_FI_DEV_GPU_UTIL")
-        s.setValue(GpuField::UtilGpu, v);
-    else if (name == u"DCGM_FI_DEV_FB_USED")
-        s.setValue(GpuField::MemUsed, v);
-    else if (name == u"DCGM_FI_DEV_FB_FREE")
-        s.setValue(GpuField::MemFree, v);
-    else if (name == u"DCGM_FI_DEV_GPU_TEMP")
-        s.setValue(GpuField::TempGpu, v);
-    else if (name == u"DCGM_FI_DEV_MEMORY_TEMP")
-        // dcgm-exporter prints DCGM's "blank" sentinels (9223372036854775794) where the GPU
-        // has no memory sensor: not a temperature.
-        s.setValue(GpuField::TempMemory, v < 1000 ? v : noValue());
-    else if (name == u"DCGM_FI_DEV_POWER_USAGE")
-        s.setValue(GpuField::PowerDraw, v);
-    else if (name == u"DCGM_FI_DEV_SM_CLOCK")
-        s.setValue(GpuField::ClockSm, v);
-    else if (name == u"DCGM_FI_DEV_XID_ERRORS")
-        g.xid = v;
-    else if (setProfOrHealthValue(g, name, v))
+    const ExporterField* row = exporterField(name);
+    if (!row)
         return;
-    else if (name == u"DCGM_FI_DEV_ECC_DBE_VOL_TOTAL")
-        s.setValue(GpuField::EccUncorrected, v);
-    else if (name == u"DCGM_FI_DEV_ECC_SBE_VOL_TOTAL")
-        s.setValue(GpuField::EccCorrected, v);
-    else if (name == u"DCGM_FI_DEV_CLOCK_THROTTLE_REASONS" || name == u"DCGM_FI_DEV_CLOCKS_EVENT_REASONS") {
+    switch (row->value) {
+    case ExporterValue::Number: g.s.setValue(row->field, exporterNumber(*row, v)); break;
+    case ExporterValue::Flag:
+        if (v == 0 || v == 1)
+            g.s.setText(row->field, v == 1 ? QStringLiteral("Yes") : QStringLiteral("No"));
+        break;
+    case ExporterValue::Reasons:
         if (hasValue(v) && v >= 0 && v < 1e18) {
-            s.reasons = quint64(v);
-            s.hasReasons = true;
+            g.s.reasons = quint64(v);
+            g.s.hasReasons = true;
         }
-    } else if (name == u"nvidia_smi_utilization_gpu_ratio")
-        s.setValue(GpuField::UtilGpu, hasValue(v) ? v * 100 : v);
-    else if (name == u"nvidia_smi_memory_used_bytes")
-        s.setValue(GpuField::MemUsed, v / kMiB);
-    else if (name == u"nvidia_smi_memory_total_bytes")
-        s.setValue(GpuField::MemTotal, v / kMiB);
-    else if (name == u"nvidia_smi_memory_free_bytes")
-        s.setValue(GpuField::MemFree, v / kMiB);
-    else if (name == u"nvidia_smi_temperature_gpu")
-        s.setValue(GpuField::TempGpu, v);
-    else if (name == u"nvidia_smi_power_draw_watts")
-        s.setValue(GpuField::PowerDraw, v);
-    else if (name == u"nvidia_smi_power_limit_watts")
-        s.setValue(GpuField::PowerLimit, v);
-    else if (name == u"nvidia_smi_clocks_current_sm_clock_hz")
-        s.setValue(GpuField::ClockSm, v / 1e6);
+        break;
+    case ExporterValue::Xid: g.xid = v; break;
+    case ExporterValue::PcieReplays: g.pcieReplays = exporterNumber(*row, v); break;
+    case ExporterValue::NvlinkError:
+        if (const double n = exporterNumber(*row, v); hasValue(n))
+            g.nvlinkErrors = (hasValue(g.nvlinkErrors) ? g.nvlinkErrors : 0) + n;
+        break;
+    case ExporterValue::Info: break;
+    }
 }
 
 // A PromQL string literal of any text: "..." with \\ and \" and the control characters escaped
@@ -232,42 +149,6 @@ bool FleetHost::unhealthy() const
     return worstHealth(health) == HealthLevel::Fail;
 }
 
-QList<FleetQuery> fleetQueries()
-{
-    const QString gpuNames = QStringLiteral(
-        "DCGM_FI_DEV_(GPU_UTIL|FB_USED|FB_FREE|GPU_TEMP|MEMORY_TEMP|POWER_USAGE|SM_CLOCK|XID_ERRORS|"
-        "ECC_SBE_VOL_TOTAL|ECC_DBE_VOL_TOTAL|CLOCK_THROTTLE_REASONS|CLOCKS_EVENT_REASONS|"
-        "ECC_SBE_AGG_TOTAL|ECC_DBE_AGG_TOTAL|RETIRED_SBE|RETIRED_DBE|RETIRED_PENDING|ROW_REMAP_PENDING|"
-        "ROW_REMAP_FAILURE|CORRECTABLE_REMAPPED_ROWS|UNCORRECTABLE_REMAPPED_ROWS|PCIE_REPLAY_COUNTER|"
-        "PCIE_LINK_GEN|PCIE_LINK_WIDTH|PCIE_MAX_LINK_GEN|PCIE_MAX_LINK_WIDTH|"
-        "NVLINK_(CRC_FLIT|CRC_DATA|REPLAY|RECOVERY)_ERROR_COUNT_TOTAL)|"
-        "DCGM_FI_PROF_(SM_ACTIVE|SM_OCCUPANCY|PIPE_TENSOR_ACTIVE|DRAM_ACTIVE|PCIE_TX_BYTES|PCIE_RX_BYTES|"
-        "NVLINK_TX_BYTES|NVLINK_RX_BYTES)|"
-        "nvidia_smi_(utilization_gpu_ratio|memory_used_bytes|memory_total_bytes|memory_free_bytes|temperature_gpu|"
-        "power_draw_watts|power_limit_watts|clocks_current_sm_clock_hz)");
-    return {
-        // max by: one value per GPU even when two Prometheus jobs scrape the same exporter.
-        { QStringLiteral("gpu"),
-            QStringLiteral("max by (__name__, instance, gpu, uuid) ({__name__=~\"%1\"})").arg(gpuNames) },
-        // Names and models once per GPU, not on every value.
-        { QStringLiteral("gpu_info"),
-            QStringLiteral("count by (instance, gpu, UUID, modelName, Hostname, uuid, name) "
-                           "({__name__=~\"DCGM_FI_DEV_GPU_UTIL|nvidia_smi_gpu_info\"})") },
-        { QStringLiteral("host"),
-            QStringLiteral("max by (__name__, instance, nodename) ({__name__=~\"node_load1|node_memory_MemAvailable_"
-                           "bytes|node_memory_MemTotal_bytes|node_uname_info\"})") },
-        // SGLang's gauges repeat on every TP rank of one batch: rank 0 (or no rank label).
-        { QStringLiteral("server"),
-            QStringLiteral("sum by (__name__, instance) ({__name__=~\"sglang:(gen_throughput|num_running_reqs|num_"
-                           "queue_reqs)|vllm:(num_requests_running|num_requests_waiting)\", tp_rank=~\"0|\"})") },
-        { QStringLiteral("vllm_rate"), QStringLiteral("sum by (instance) (rate(vllm:generation_tokens_total[1m]))") },
-        { QStringLiteral("up"), QStringLiteral("up") },
-        { QStringLiteral("last_sample"),
-            QStringLiteral("max by (instance) (timestamp({__name__=~\"DCGM_FI_DEV_GPU_UTIL|nvidia_smi_utilization_gpu_"
-                           "ratio\"}))") },
-    };
-}
-
 QString instanceAddress(const QString& instance)
 {
     if (instance.startsWith(u'[')) {
@@ -280,11 +161,126 @@ QString instanceAddress(const QString& instance)
     return instance;
 }
 
-FleetSnapshot assembleFleet(const QHash<QString, PromQueryResult>& answers, const AssembleOptions& o)
+namespace {
+
+// One row per query family: its name, its PromQL and how its series are read into a host. The
+// names come from core/gpu/exporterfields.h and core/server/metricnames.h; assembleFleet reads
+// the families in this order (a GPU's values before its names).
+struct Family
 {
-    FleetSnapshot snap;
-    snap.timeMs = o.nowMs;
-    snap.scrapeIntervalS = o.scrapeIntervalS;
+    const char* name;
+    QString (*query)();
+    void (*read)(HostAcc& host, const PromSeries& series);
+};
+
+QString utilNames()
+{
+    return QStringLiteral("%1|%2").arg(QLatin1String(exporterFieldFor(GpuExporter::Dcgm, GpuField::UtilGpu)->name),
+        QLatin1String(exporterFieldFor(GpuExporter::NvidiaSmi, GpuField::UtilGpu)->name));
+}
+
+const Family kFamilies[] = {
+    // max by: one value per GPU even when two Prometheus jobs scrape the same exporter. Every
+    // value name of the exporters' table (the info series go with gpu_info).
+    { "gpu",
+        [] {
+            return QStringLiteral("max by (__name__, instance, gpu, uuid) ({__name__=~\"%1\"})")
+                .arg(exporterNameRegex({ ExporterValue::Number, ExporterValue::Flag, ExporterValue::Reasons,
+                    ExporterValue::Xid, ExporterValue::PcieReplays, ExporterValue::NvlinkError }));
+        },
+        [](HostAcc& h, const PromSeries& s) {
+            h.sawGpuSeries = true;
+            GpuAcc& g = h.gpus[gpuKey(s.metric)];
+            setGpuValue(g, s.metric.value(QStringLiteral("__name__")), s.value);
+            if (g.s.text(GpuField::Uuid).isEmpty())
+                g.s.setText(GpuField::Uuid, s.metric.value(QStringLiteral("uuid")));
+            if (const QString idx = s.metric.value(QStringLiteral("gpu")); !idx.isEmpty())
+                g.s.index = idx.toInt();
+        } },
+    // Names and models once per GPU, not on every value.
+    { "gpu_info",
+        [] {
+            return QStringLiteral(
+                "count by (instance, gpu, UUID, modelName, Hostname, uuid, name) ({__name__=~\"%1|%2\"})")
+                .arg(QLatin1String(exporterFieldFor(GpuExporter::Dcgm, GpuField::UtilGpu)->name),
+                    exporterNameRegex({ ExporterValue::Info }));
+        },
+        [](HostAcc& h, const PromSeries& s) {
+            const QString key = gpuKey(s.metric);
+            if (!h.gpus.contains(key))
+                return; // no values: a GPU that stopped reporting is not invented
+            GpuAcc& g = h.gpus[key];
+            g.s.setText(
+                GpuField::Name, s.metric.value(QStringLiteral("modelName"), s.metric.value(QStringLiteral("name"))));
+            if (const QString u = s.metric.value(QStringLiteral("UUID")); !u.isEmpty())
+                g.s.setText(GpuField::Uuid, u);
+            if (const QString n = s.metric.value(QStringLiteral("Hostname")); !n.isEmpty())
+                h.dcgmName = n;
+        } },
+    { "host",
+        [] {
+            return QStringLiteral(
+                "max by (__name__, instance, nodename) ({__name__=~\"node_load1|node_memory_MemAvailable_"
+                "bytes|node_memory_MemTotal_bytes|node_uname_info\"})");
+        },
+        [](HostAcc& h, const PromSeries& s) {
+            const QString name = s.metric.value(QStringLiteral("__name__"));
+            if (name == u"node_load1")
+                h.host.load1 = s.value;
+            else if (name == u"node_memory_MemAvailable_bytes")
+                h.host.memAvailableBytes = s.value;
+            else if (name == u"node_memory_MemTotal_bytes")
+                h.host.memTotalBytes = s.value;
+            else if (name == u"node_uname_info")
+                h.nodeName = s.metric.value(QStringLiteral("nodename"));
+        } },
+    // SGLang's gauges repeat on every TP rank of one batch: rank 0 (or no rank label).
+    { "server",
+        [] {
+            return QStringLiteral("sum by (__name__, instance) ({__name__=~\"%1\", tp_rank=~\"0|\"})")
+                .arg(serverMetricRegex(
+                    { ServerQuantity::GenThroughput, ServerQuantity::Running, ServerQuantity::Queued }));
+        },
+        [](HostAcc& h, const PromSeries& s) {
+            const auto row = serverMetricName(s.metric.value(QStringLiteral("__name__")));
+            if (!row)
+                return;
+            h.host.serverKind = QString::fromLatin1(row->vocabulary);
+            if (row->quantity == ServerQuantity::GenThroughput)
+                h.host.serverTokensPerS = s.value;
+            else if (row->quantity == ServerQuantity::Running)
+                h.host.serverRunning = s.value;
+            else if (row->quantity == ServerQuantity::Queued)
+                h.host.serverQueued = s.value;
+        } },
+    // vLLM has no throughput gauge: its generated tokens' rate.
+    { "vllm_rate",
+        [] {
+            return QStringLiteral("sum by (instance) (rate({__name__=~\"%1\"}[1m]))")
+                .arg(serverMetricRegex({ ServerQuantity::GenerationTokens }, u"vllm"));
+        },
+        [](HostAcc& h, const PromSeries& s) {
+            h.host.serverKind = QStringLiteral("vllm");
+            h.host.serverTokensPerS = s.value;
+        } },
+    { "up", [] { return QStringLiteral("up"); },
+        [](HostAcc& h, const PromSeries& s) {
+            if (s.value == 0) {
+                h.down = true;
+                h.downInstances.append(s.metric.value(QStringLiteral("instance")));
+            }
+        } },
+    { "last_sample",
+        [] { return QStringLiteral("max by (instance) (timestamp({__name__=~\"%1\"}))").arg(utilNames()); },
+        [](HostAcc& h, const PromSeries& s) {
+            if (s.value > 0 && s.value < 1e11) // seconds since the epoch; NaN and nonsense are no time
+                h.host.lastSampleMs = qMax(h.host.lastSampleMs, qint64(std::llround(s.value * 1000)));
+        } },
+};
+
+// Every answer's series into its host, keyed by address.
+QHash<QString, HostAcc> readAnswers(const QHash<QString, PromQueryResult>& answers)
+{
     QHash<QString, HostAcc> acc; // by address
     auto hostFor = [&](const Labels& m) -> HostAcc& {
         const QString instance = m.value(QStringLiteral("instance"));
@@ -299,83 +295,33 @@ FleetSnapshot assembleFleet(const QHash<QString, PromQueryResult>& answers, cons
             h.host.instances.append(instance);
         return h;
     };
-    const auto each = [&](const QString& family, auto&& f) {
-        const auto it = answers.constFind(family);
+    for (const Family& f : kFamilies) {
+        const auto it = answers.constFind(QLatin1String(f.name));
         if (it == answers.cend())
-            return;
+            continue;
         for (const PromSeries& s : it->series)
             if (s.metric.contains(QStringLiteral("instance")))
-                f(s);
-    };
-    each(QStringLiteral("up"), [&](const PromSeries& s) {
-        HostAcc& h = hostFor(s.metric);
-        if (s.value == 0) {
-            h.down = true;
-            h.downInstances.append(s.metric.value(QStringLiteral("instance")));
-        }
-    });
-    each(QStringLiteral("gpu"), [&](const PromSeries& s) {
-        HostAcc& h = hostFor(s.metric);
-        h.sawGpuSeries = true;
-        GpuAcc& g = h.gpus[gpuKey(s.metric)];
-        setGpuValue(g, s.metric.value(QStringLiteral("__name__")), s.value);
-        if (g.s.text(GpuField::Uuid).isEmpty())
-            g.s.setText(GpuField::Uuid, s.metric.value(QStringLiteral("uuid")));
-        if (const QString idx = s.metric.value(QStringLiteral("gpu")); !idx.isEmpty())
-            g.s.index = idx.toInt();
-    });
-    each(QStringLiteral("gpu_info"), [&](const PromSeries& s) {
-        HostAcc& h = hostFor(s.metric);
-        const QString key = gpuKey(s.metric);
-        if (!h.gpus.contains(key))
-            return; // no values: a GPU that stopped reporting is not invented
-        GpuAcc& g = h.gpus[key];
-        g.s.setText(
-            GpuField::Name, s.metric.value(QStringLiteral("modelName"), s.metric.value(QStringLiteral("name"))));
-        if (const QString u = s.metric.value(QStringLiteral("UUID")); !u.isEmpty())
-            g.s.setText(GpuField::Uuid, u);
-        if (const QString n = s.metric.value(QStringLiteral("Hostname")); !n.isEmpty())
-            h.dcgmName = n;
-    });
-    each(QStringLiteral("host"), [&](const PromSeries& s) {
-        HostAcc& h = hostFor(s.metric);
-        const QString name = s.metric.value(QStringLiteral("__name__"));
-        if (name == u"node_load1")
-            h.host.load1 = s.value;
-        else if (name == u"node_memory_MemAvailable_bytes")
-            h.host.memAvailableBytes = s.value;
-        else if (name == u"node_memory_MemTotal_bytes")
-            h.host.memTotalBytes = s.value;
-        else if (name == u"node_uname_info")
-            h.nodeName = s.metric.value(QStringLiteral("nodename"));
-    });
-    each(QStringLiteral("server"), [&](const PromSeries& s) {
-        HostAcc& h = hostFor(s.metric);
-        const QString name = s.metric.value(QStringLiteral("__name__"));
-        h.host.serverKind = name.startsWith(u"sglang:") ? QStringLiteral("sglang") : QStringLiteral("vllm");
-        if (name == u"sglang:gen_throughput")
-            h.host.serverTokensPerS = s.value;
-        else if (name == u"sglang:num_running_reqs" || name == u"vllm:num_requests_running")
-            h.host.serverRunning = s.value;
-        else if (name == u"sglang:num_queue_reqs" || name == u"vllm:num_requests_waiting")
-            h.host.serverQueued = s.value;
-    });
-    each(QStringLiteral("vllm_rate"), [&](const PromSeries& s) {
-        HostAcc& h = hostFor(s.metric);
-        h.host.serverKind = QStringLiteral("vllm");
-        h.host.serverTokensPerS = s.value;
-    });
-    each(QStringLiteral("last_sample"), [&](const PromSeries& s) {
-        HostAcc& h = hostFor(s.metric);
-        if (s.value > 0 && s.value < 1e11) // seconds since the epoch; NaN and nonsense are no time
-            h.host.lastSampleMs = qMax(h.host.lastSampleMs, qint64(std::llround(s.value * 1000)));
-    });
+                f.read(hostFor(s.metric), s);
+    }
+    return acc;
+}
 
-    QHash<QString, const FleetHost*> previous;
-    if (o.previous)
-        for (const FleetHost& p : *o.previous)
-            previous.insert(p.key, &p);
+} // namespace
 
+QList<FleetQuery> fleetQueries()
+{
+    QList<FleetQuery> out;
+    for (const Family& f : kFamilies)
+        out.append({ QLatin1String(f.name), f.query() });
+    return out;
+}
+
+namespace {
+
+// Hosts that are one machine under two addresses (an exporter in a pod) become one, under the
+// name their exporters give (dcgm's Hostname, node's nodename), else the address.
+void mergeByName(QHash<QString, HostAcc>& acc, const QHash<QString, const FleetHost*>& previous)
+{
     // Merge hosts that are one machine under two addresses (an exporter in a pod).
     QHash<QString, QString> byName; // name -> address that holds it
     QList<QString> order = acc.keys();
@@ -418,72 +364,89 @@ FleetSnapshot assembleFleet(const QHash<QString, PromQueryResult>& answers, cons
         target.host.lastSampleMs = qMax(target.host.lastSampleMs, h.host.lastSampleMs);
         acc.remove(address);
     }
+}
 
+// A host's GPUs, health and staleness from what its answers held.
+FleetHost finishHost(HostAcc& h, const AssembleOptions& o, const FleetHost* before)
+{
+    FleetHost& host = h.host;
     const double staleAfterS = kStaleIntervals * o.scrapeIntervalS;
-    for (auto it = acc.begin(); it != acc.end(); ++it) {
-        HostAcc& h = it.value();
-        FleetHost& host = h.host;
-        for (auto g = h.gpus.begin(); g != h.gpus.end(); ++g) {
-            GpuSample& s = g->s;
-            // dcgm-exporter has used and free; the total is their sum (as nvidia-smi's).
-            if (!hasValue(s.value(GpuField::MemTotal)) && hasValue(s.value(GpuField::MemUsed))
-                && hasValue(s.value(GpuField::MemFree)))
-                s.setValue(GpuField::MemTotal, s.value(GpuField::MemUsed) + s.value(GpuField::MemFree));
-            if (!hasValue(s.value(GpuField::MemFree)) && hasValue(s.value(GpuField::MemUsed))
-                && hasValue(s.value(GpuField::MemTotal)))
-                s.setValue(GpuField::MemFree, s.value(GpuField::MemTotal) - s.value(GpuField::MemUsed));
-            s.timeMs = host.lastSampleMs;
-        }
-        int unindexed = 0;
-        for (auto g = h.gpus.begin(); g != h.gpus.end(); ++g)
-            if (g->s.index < 0)
-                g->s.index = unindexed++; // nvidia_smi exporter: uuid order
-        for (auto g = h.gpus.cbegin(); g != h.gpus.cend(); ++g) {
-            host.gpus.append(g->s);
-            host.xid.append(g->xid);
-            GpuHealthInput in;
-            in.sample = g->s;
-            in.pcieReplays = g->pcieReplays;
-            in.nvlinkErrors = g->nvlinkErrors;
-            in.xidKnown = hasValue(g->xid);
-            if (in.xidKnown && g->xid > 0)
-                in.xids.append({ int(g->xid), QString(), QStringLiteral("the last Xid dcgm-exporter reports") });
-            host.health.append(judgeGpuHealth(in));
-        }
-        // Staleness: a down target, or GPU samples older than 3 scrape intervals.
-        if (h.down) {
-            host.stale = true;
-            QStringList why;
-            for (const QString& i : std::as_const(h.downInstances)) {
-                const QString e = o.targetErrors.value(i);
-                why << (e.isEmpty() ? QStringLiteral("target %1 is down").arg(i)
-                                    : QStringLiteral("target %1 is down: %2").arg(i, e));
-            }
-            host.staleReason = why.join(QStringLiteral("; "));
-        } else if (host.lastSampleMs > 0 && o.nowMs - host.lastSampleMs > staleAfterS * 1000) {
-            host.stale = true;
-            host.staleReason = QStringLiteral("no GPU sample for %1 (more than %2 scrape intervals of %3)")
-                                   .arg(ageText((o.nowMs - host.lastSampleMs) / 1000.0))
-                                   .arg(kStaleIntervals)
-                                   .arg(ageText(o.scrapeIntervalS));
-        }
-        const FleetHost* before = previous.value(host.key);
-        if (host.gpus.isEmpty() && before && !before->gpus.isEmpty()) {
-            // The exporter answers (or not) without GPU series: keep the last values, marked.
-            host.stale = true;
-            if (host.staleReason.isEmpty())
-                host.staleReason = QStringLiteral("its GPU series are gone from Prometheus");
-            host.gpus = before->gpus;
-            host.xid = before->xid;
-            host.health = before->health;
-            host.lastSampleMs = before->lastSampleMs;
-        }
-        if (!host.stale) {
-            host.alerts = evaluateAlerts(host.gpus, o.rules, o.nowMs);
-            host.alerts += evaluateXidAlerts(host.gpus, host.xid, o.rules, o.nowMs);
-        }
-        snap.hosts.append(std::move(host));
+    for (auto g = h.gpus.begin(); g != h.gpus.end(); ++g) {
+        GpuSample& s = g->s;
+        // dcgm-exporter has used and free; the total is their sum (as nvidia-smi's).
+        if (!hasValue(s.value(GpuField::MemTotal)) && hasValue(s.value(GpuField::MemUsed))
+            && hasValue(s.value(GpuField::MemFree)))
+            s.setValue(GpuField::MemTotal, s.value(GpuField::MemUsed) + s.value(GpuField::MemFree));
+        if (!hasValue(s.value(GpuField::MemFree)) && hasValue(s.value(GpuField::MemUsed))
+            && hasValue(s.value(GpuField::MemTotal)))
+            s.setValue(GpuField::MemFree, s.value(GpuField::MemTotal) - s.value(GpuField::MemUsed));
+        s.timeMs = host.lastSampleMs;
     }
+    int unindexed = 0;
+    for (auto g = h.gpus.begin(); g != h.gpus.end(); ++g)
+        if (g->s.index < 0)
+            g->s.index = unindexed++; // nvidia_smi exporter: uuid order
+    for (auto g = h.gpus.cbegin(); g != h.gpus.cend(); ++g) {
+        host.gpus.append(g->s);
+        host.xid.append(g->xid);
+        GpuHealthInput in;
+        in.sample = g->s;
+        in.pcieReplays = g->pcieReplays;
+        in.nvlinkErrors = g->nvlinkErrors;
+        in.xidKnown = hasValue(g->xid);
+        if (in.xidKnown && g->xid > 0)
+            in.xids.append({ int(g->xid), QString(), QStringLiteral("the last Xid dcgm-exporter reports") });
+        host.health.append(judgeGpuHealth(in));
+    }
+    // Staleness: a down target, or GPU samples older than 3 scrape intervals.
+    if (h.down) {
+        host.stale = true;
+        QStringList why;
+        for (const QString& i : std::as_const(h.downInstances)) {
+            const QString e = o.targetErrors.value(i);
+            why << (e.isEmpty() ? QStringLiteral("target %1 is down").arg(i)
+                                : QStringLiteral("target %1 is down: %2").arg(i, e));
+        }
+        host.staleReason = why.join(QStringLiteral("; "));
+    } else if (host.lastSampleMs > 0 && o.nowMs - host.lastSampleMs > staleAfterS * 1000) {
+        host.stale = true;
+        host.staleReason = QStringLiteral("no GPU sample for %1 (more than %2 scrape intervals of %3)")
+                               .arg(ageText((o.nowMs - host.lastSampleMs) / 1000.0))
+                               .arg(kStaleIntervals)
+                               .arg(ageText(o.scrapeIntervalS));
+    }
+    if (host.gpus.isEmpty() && before && !before->gpus.isEmpty()) {
+        // The exporter answers (or not) without GPU series: keep the last values, marked.
+        host.stale = true;
+        if (host.staleReason.isEmpty())
+            host.staleReason = QStringLiteral("its GPU series are gone from Prometheus");
+        host.gpus = before->gpus;
+        host.xid = before->xid;
+        host.health = before->health;
+        host.lastSampleMs = before->lastSampleMs;
+    }
+    if (!host.stale) {
+        host.alerts = evaluateAlerts(host.gpus, o.rules, o.nowMs);
+        host.alerts += evaluateXidAlerts(host.gpus, host.xid, o.rules, o.nowMs);
+    }
+    return std::move(host);
+}
+
+} // namespace
+
+FleetSnapshot assembleFleet(const QHash<QString, PromQueryResult>& answers, const AssembleOptions& o)
+{
+    FleetSnapshot snap;
+    snap.timeMs = o.nowMs;
+    snap.scrapeIntervalS = o.scrapeIntervalS;
+    QHash<QString, HostAcc> acc = readAnswers(answers);
+    QHash<QString, const FleetHost*> previous;
+    if (o.previous)
+        for (const FleetHost& p : *o.previous)
+            previous.insert(p.key, &p);
+    mergeByName(acc, previous);
+    for (auto it = acc.begin(); it != acc.end(); ++it)
+        snap.hosts.append(finishHost(it.value(), o, previous.value(it.value().host.key)));
     // Hosts of the last snapshot that vanished from every answer (removed from the config, or
     // Prometheus forgot them): shown stale with their last values, never as zero.
     QSet<QString> now;
@@ -703,24 +666,29 @@ QList<ChartQuery> hostChartQueries(const FleetHost& host)
     for (const QString& i : host.instances)
         alternatives << QRegularExpression::escape(i);
     const QString sel = QStringLiteral("instance=~%1").arg(promqlString(alternatives.join(u'|')));
-    // dcgm-exporter's series by gpu index, the nvidia-smi exporter's by uuid; suffixes convert units.
-    auto per = [&](const char* dcgm, const char* dcgmSuffix, const char* smi, const char* smiSuffix) {
+    // dcgm-exporter's series by gpu index, the nvidia-smi exporter's by uuid, each in the row's
+    // unit (core/gpu/exporterfields.h) times `chart` (the chart's unit of the row's).
+    auto factor = [](double f) {
+        if (f == 1)
+            return QString();
+        return f > 1 ? QStringLiteral(" * %1").arg(f, 0, 'g', 15) : QStringLiteral(" / %1").arg(1 / f, 0, 'g', 15);
+    };
+    auto per = [&](GpuField field, double chart = 1) {
+        const ExporterField* dcgm = exporterFieldFor(GpuExporter::Dcgm, field);
+        const ExporterField* smi = exporterFieldFor(GpuExporter::NvidiaSmi, field);
         return QStringLiteral("max by (gpu) (%1{%5}%2) or max by (uuid) (%3{%5}%4)")
-            .arg(QLatin1String(dcgm), QLatin1String(dcgmSuffix), QLatin1String(smi), QLatin1String(smiSuffix), sel);
+            .arg(QLatin1String(dcgm->name), factor(dcgm->scale * chart), QLatin1String(smi->name),
+                factor(smi->scale * chart), sel);
     };
     return {
-        { QStringLiteral("GPU utilization"), QStringLiteral("%"),
-            per("DCGM_FI_DEV_GPU_UTIL", "", "nvidia_smi_utilization_gpu_ratio", " * 100") },
-        { QStringLiteral("Temperature"), QStringLiteral("°C"),
-            per("DCGM_FI_DEV_GPU_TEMP", "", "nvidia_smi_temperature_gpu", "") },
-        { QStringLiteral("Power"), QStringLiteral("W"),
-            per("DCGM_FI_DEV_POWER_USAGE", "", "nvidia_smi_power_draw_watts", "") },
-        { QStringLiteral("Memory used"), QStringLiteral("GiB"),
-            per("DCGM_FI_DEV_FB_USED", " / 1024", "nvidia_smi_memory_used_bytes", " / 2^30") },
+        { QStringLiteral("GPU utilization"), QStringLiteral("%"), per(GpuField::UtilGpu) },
+        { QStringLiteral("Temperature"), QStringLiteral("°C"), per(GpuField::TempGpu) },
+        { QStringLiteral("Power"), QStringLiteral("W"), per(GpuField::PowerDraw) },
+        { QStringLiteral("Memory used"), QStringLiteral("GiB"), per(GpuField::MemUsed, 1.0 / 1024) },
         { QStringLiteral("Server tokens/s"), QStringLiteral("tok/s"),
-            QStringLiteral(
-                "sum(sglang:gen_throughput{%1, tp_rank=~\"0|\"}) or sum(rate(vllm:generation_tokens_total{%1}[1m]))")
-                .arg(sel) },
+            QStringLiteral("sum({__name__=~\"%2\", %1, tp_rank=~\"0|\"}) or sum(rate({__name__=~\"%3\", %1}[1m]))")
+                .arg(sel, serverMetricRegex({ ServerQuantity::GenThroughput }),
+                    serverMetricRegex({ ServerQuantity::GenerationTokens }, u"vllm")) },
     };
 }
 

@@ -17,27 +17,14 @@
 // session. The Fleet view, `fleet status` and host selection for rollouts read only this.
 //
 // Prometheus metric names read (one PromQL query per family for ALL hosts, fleetQueries()):
-//   GPU (dcgm-exporter, labels Hostname, gpu, UUID, modelName): DCGM_FI_DEV_GPU_UTIL (%),
-//     DCGM_FI_DEV_FB_USED / FB_FREE (MiB), DCGM_FI_DEV_GPU_TEMP / MEMORY_TEMP (C),
-//     DCGM_FI_DEV_POWER_USAGE (W), DCGM_FI_DEV_SM_CLOCK (MHz), DCGM_FI_DEV_XID_ERRORS (last
-//     Xid), DCGM_FI_DEV_ECC_DBE_VOL_TOTAL / ECC_SBE_VOL_TOTAL (uncorrected / corrected),
-//     DCGM_FI_DEV_CLOCK_THROTTLE_REASONS or its newer name DCGM_FI_DEV_CLOCKS_EVENT_REASONS
-//     (the same bitmask as nvidia-smi's clocks_event_reasons.active); GPM as DCGM's profiling
-//     fields DCGM_FI_PROF_SM_ACTIVE / SM_OCCUPANCY / PIPE_TENSOR_ACTIVE / DRAM_ACTIVE (ratios) and
-//     PCIE_TX_BYTES / PCIE_RX_BYTES / NVLINK_TX_BYTES / NVLINK_RX_BYTES (bytes/s), read into
-//     the field table's GPM rows (% and MiB/s); health where exported: ECC_DBE_AGG_TOTAL,
-//     RETIRED_SBE / RETIRED_DBE / RETIRED_PENDING, ROW_REMAP_PENDING / ROW_REMAP_FAILURE,
-//     UNCORRECTABLE_REMAPPED_ROWS / CORRECTABLE_REMAPPED_ROWS, PCIE_REPLAY_COUNTER,
-//     PCIE_LINK_GEN / PCIE_LINK_WIDTH / PCIE_MAX_LINK_GEN / PCIE_MAX_LINK_WIDTH, NVLINK_{CRC_FLIT,
-//     CRC_DATA,REPLAY,RECOVERY}_ERROR_COUNT_TOTAL, judged by core/gpu/gpuhealth.h with XID_ERRORS.
-//   GPU (nvidia_gpu_exporter, label uuid; nvidia_smi_gpu_info has name): nvidia_smi_
-//     utilization_gpu_ratio (0..1), memory_used_bytes / memory_total_bytes, temperature_gpu,
-//     power_draw_watts, power_limit_watts, clocks_current_sm_clock_hz.
+//   GPU: dcgm-exporter's (labels Hostname, gpu, UUID, modelName) and the nvidia_gpu_exporter's
+//     (label uuid; nvidia_smi_gpu_info has name) names of core/gpu/exporterfields.h, read into
+//     the field table's rows; the health fields judged by core/gpu/gpuhealth.h with the Xid.
 //   host (node_exporter): node_load1, node_memory_MemAvailable_bytes / MemTotal_bytes,
 //     node_uname_info{nodename}.
-//   server: sglang:gen_throughput, sglang:num_running_reqs, sglang:num_queue_reqs (tp rank 0:
-//     the ranks of one batch report the same gauge), vllm:num_requests_running / _waiting,
-//     rate(vllm:generation_tokens_total[1m]).
+//   server: core/server/metricnames.h's running, queued and generation-throughput names in
+//     every spelling (tp rank 0: the ranks of one batch report the same gauge), and for vLLM
+//     the rate of its generated tokens.
 //   up (per target) and timestamp() of the GPU utilization series (the age of the newest sample).
 // Hosts are keyed by the address in `instance` (without the port), so a host's
 // dcgm-exporter (:9400), node_exporter (:9100) and server (:30000) meet in one host; hosts

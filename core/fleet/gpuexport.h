@@ -23,6 +23,7 @@
 // PCIE_TX_BYTES / PCIE_RX_BYTES and NVLINK_TX_BYTES / NVLINK_RX_BYTES (bytes per second: GPM's
 // MiB/s x 2^20). A value nvidia-smi did not give is left out (never written as 0). Label values
 // are escaped as the format says.
+// The names, help texts and units are core/gpu/exporterfields.h's rows with a help text.
 namespace kf::fleet {
 
 QByteArray dcgmExposition(const QList<GpuSample>& gpus, const QString& hostname);

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/server/servermetrics.h"
 
+#include "core/server/metricnames.h"
+
 #include <QMap>
 #include <QSet>
 
@@ -48,10 +50,9 @@ double aggregate(const PromText& text, QStringView name)
 }
 
 // The first of `names` the text has a value for; noValue() when it has none.
-double first(const PromText& text, std::initializer_list<const char16_t*> names, QString* found = nullptr)
+double first(const PromText& text, ServerQuantity quantity, QString* found = nullptr)
 {
-    for (const char16_t* n : names) {
-        const QStringView name(n);
+    for (const QStringView name : serverMetricNames(quantity)) {
         if (const double v = aggregate(text, name); hasValue(v)) {
             if (found)
                 *found = name.toString();
@@ -61,23 +62,22 @@ double first(const PromText& text, std::initializer_list<const char16_t*> names,
     return noValue();
 }
 
-Histogram firstHistogram(const PromText& text, std::initializer_list<const char16_t*> names, QString* found)
+Histogram firstHistogram(const PromText& text, ServerQuantity quantity, QString* found)
 {
-    for (const char16_t* n : names) {
-        Histogram h = histogramFrom(text, QStringView(n));
+    for (const QStringView n : serverMetricNames(quantity)) {
+        Histogram h = histogramFrom(text, n);
         if (!h.isEmpty()) {
-            *found = QStringView(n).toString();
+            *found = n.toString();
             return h;
         }
     }
     return {};
 }
 
-void quantiles(const PromText& now, const PromText* previous, std::initializer_list<const char16_t*> names,
-    Quantile* p50, Quantile* p95)
+void quantiles(const PromText& now, const PromText* previous, ServerQuantity quantity, Quantile* p50, Quantile* p95)
 {
     QString name;
-    Histogram h = firstHistogram(now, names, &name);
+    Histogram h = firstHistogram(now, quantity, &name);
     if (h.isEmpty())
         return;
     if (previous) {
@@ -96,25 +96,23 @@ ServerMetrics deriveServerMetrics(const PromText& now, const PromText* previous,
 {
     ServerMetrics m;
     QString found;
-    m.running
-        = first(now, { u"sglang:num_running_reqs", u"sglang_num_running_reqs", u"vllm:num_requests_running" }, &found);
+    auto vocabularyOf = [](const QString& name) {
+        const auto row = serverMetricName(name);
+        return row ? QString::fromLatin1(row->vocabulary) : QString();
+    };
+    m.running = first(now, ServerQuantity::Running, &found);
     if (hasValue(m.running))
-        m.vocabulary = found.startsWith(u"vllm") ? QStringLiteral("vllm") : QStringLiteral("sglang");
-    m.queued = first(now, { u"sglang:num_queue_reqs", u"sglang_num_queue_reqs", u"vllm:num_requests_waiting" });
-    m.kvUsage = first(now,
-        { u"sglang:token_usage", u"sglang_token_usage", u"vllm:kv_cache_usage_perc", u"vllm:gpu_cache_usage_perc" });
-    m.cacheHitRate
-        = first(now, { u"sglang:cache_hit_rate", u"sglang_cache_hit_rate", u"vllm:gpu_prefix_cache_hit_rate" });
+        m.vocabulary = vocabularyOf(found);
+    m.queued = first(now, ServerQuantity::Queued);
+    m.kvUsage = first(now, ServerQuantity::KvUsage);
+    m.cacheHitRate = first(now, ServerQuantity::CacheHitRate);
     QString genName;
-    m.generationTokensTotal = first(now,
-        { u"sglang:generation_tokens_total", u"sglang_generation_tokens_total", u"vllm:generation_tokens_total" },
-        &genName);
-    m.promptTokensTotal
-        = first(now, { u"sglang:prompt_tokens_total", u"sglang_prompt_tokens_total", u"vllm:prompt_tokens_total" });
+    m.generationTokensTotal = first(now, ServerQuantity::GenerationTokens, &genName);
+    m.promptTokensTotal = first(now, ServerQuantity::PromptTokens);
     if (m.vocabulary.isEmpty() && !genName.isEmpty())
-        m.vocabulary = genName.startsWith(u"vllm") ? QStringLiteral("vllm") : QStringLiteral("sglang");
+        m.vocabulary = vocabularyOf(genName);
 
-    m.genThroughput = first(now, { u"sglang:gen_throughput", u"sglang_gen_throughput" });
+    m.genThroughput = first(now, ServerQuantity::GenThroughput);
     if (!hasValue(m.genThroughput) && previous && secondsBetween > 0 && !genName.isEmpty()) {
         const double before = aggregate(*previous, genName);
         if (hasValue(before) && m.generationTokensTotal >= before) {
@@ -123,15 +121,8 @@ ServerMetrics deriveServerMetrics(const PromText& now, const PromText* previous,
         }
     }
 
-    quantiles(now, previous,
-        { u"sglang:time_to_first_token_seconds", u"sglang_time_to_first_token_seconds",
-            u"vllm:time_to_first_token_seconds" },
-        &m.ttftP50, &m.ttftP95);
-    quantiles(now, previous,
-        { u"sglang:inter_token_latency_seconds", u"sglang:time_per_output_token_seconds",
-            u"sglang_inter_token_latency_seconds", u"sglang_time_per_output_token_seconds",
-            u"vllm:inter_token_latency_seconds", u"vllm:time_per_output_token_seconds" },
-        &m.itlP50, &m.itlP95);
+    quantiles(now, previous, ServerQuantity::Ttft, &m.ttftP50, &m.ttftP95);
+    quantiles(now, previous, ServerQuantity::Itl, &m.itlP50, &m.itlP95);
 
     QSet<QString> ranks;
     for (const auto& s : now.samples) {

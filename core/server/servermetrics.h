@@ -10,15 +10,7 @@
 
 // What a person wants from an inference server's /metrics, derived from Prometheus text.
 // A metric the server does not export is noValue() (core/util/novalue.h).
-// Vocabularies (names drift between versions; the first one found wins):
-//   SGLang: sglang:gen_throughput, num_running_reqs, num_queue_reqs, token_usage,
-//           cache_hit_rate, generation_tokens_total, prompt_tokens_total,
-//           time_to_first_token_seconds, inter_token_latency_seconds (older:
-//           time_per_output_token_seconds); some builds use "sglang_" instead of "sglang:".
-//   vLLM:   vllm:num_requests_running, num_requests_waiting, kv_cache_usage_perc (older
-//           gpu_cache_usage_perc), generation_tokens_total (no throughput gauge: rate it),
-//           time_to_first_token_seconds, inter_token_latency_seconds /
-//           time_per_output_token_seconds, gpu_prefix_cache_hit_rate (older).
+// The names it reads are core/server/metricnames.h's, the first one found winning.
 // Ranks: with --tp N every TP rank of one DP group runs the same batch, so their gauges
 // repeat the same numbers; series that differ only in tp_rank are NOT added (rank 0's, else
 // the largest, is used) while distinct dp ranks / models are summed. SGLang reports from

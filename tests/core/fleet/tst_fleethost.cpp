@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/fleet/fleethost.h"
 
+#include <QRegularExpression>
 #include <QTest>
 
 #include <cmath>
@@ -418,6 +419,45 @@ private Q_SLOTS:
         const QString q1 = hostChartQueries(h).first().promql;
         QVERIFY2(q1.contains(QStringLiteral("instance=~\"x\\\\\\\"\\\\}\\\\ or\\\\ up")), qPrintable(q1));
         QVERIFY2(!q1.contains(u'\n'), qPrintable(q1));
+    }
+    void everySpellingOfTheServerMetricsIsRead_data()
+    {
+        QTest::addColumn<QString>("prefix");
+        QTest::addColumn<QString>("kind");
+        QTest::newRow("sglang:") << "sglang:"
+                                 << "sglang";
+        QTest::newRow("sglang_") << "sglang_"
+                                 << "sglang";
+    }
+    void everySpellingOfTheServerMetricsIsRead()
+    {
+        // The "server" query asks for every spelling of core/server/metricnames.h, and the
+        // reader maps each back to its quantity: an SGLang that writes sglang_* shows its tok/s.
+        QFETCH(QString, prefix);
+        QFETCH(QString, kind);
+        QString serverQuery;
+        for (const FleetQuery& f : fleetQueries())
+            if (f.family == u"server")
+                serverQuery = f.promql;
+        const QRegularExpression names(QStringLiteral("__name__=~\"([^\"]+)\""));
+        const auto m = names.match(serverQuery);
+        QVERIFY2(m.hasMatch(), qPrintable(serverQuery));
+        const QRegularExpression asked(QRegularExpression::anchoredPattern(m.captured(1)));
+        for (const char* n : { "gen_throughput", "num_running_reqs", "num_queue_reqs" })
+            QVERIFY2(asked.match(prefix + QLatin1String(n)).hasMatch(), qPrintable(prefix + QLatin1String(n)));
+
+        auto a = answers("10.0.0.11", 1700000000);
+        const QString srv = QStringLiteral("10.0.0.11:30000");
+        a["server"].series = { s({ { "__name__", prefix + "gen_throughput" }, { "instance", srv } }, 99.5),
+            s({ { "__name__", prefix + "num_running_reqs" }, { "instance", srv } }, 3),
+            s({ { "__name__", prefix + "num_queue_reqs" }, { "instance", srv } }, 2) };
+        AssembleOptions o;
+        o.nowMs = 1700000000000;
+        const FleetHost& h = assembleFleet(a, o).hosts.first();
+        QCOMPARE(h.serverKind, kind);
+        QCOMPARE(h.serverTokensPerS, 99.5);
+        QCOMPARE(h.serverRunning, 3.0);
+        QCOMPARE(h.serverQueued, 2.0);
     }
 };
 

@@ -4,8 +4,10 @@
 // the fleet's Prometheus path into the same rows; a value the stream did not give is left out.
 #include "core/fleet/fleethost.h"
 #include "core/fleet/gpuexport.h"
+#include "core/gpu/exporterfields.h"
 #include "core/server/prometheustext.h"
 
+#include <QRegularExpression>
 #include <QTest>
 
 using namespace kf;
@@ -77,6 +79,50 @@ private Q_SLOTS:
         for (const GpuField f : gpmGpuFields())
             QVERIFY2(qAbs(back.value(f) - a.value(f)) < 1e-9, qPrintable(gpuFieldLabel(f)));
         QVERIFY(!hasValue(snap.hosts.first().gpus.at(1).value(GpuField::SmActive)));
+    }
+    void everyWrittenNameIsAskedForAndReadBack()
+    {
+        // One table (core/gpu/exporterfields.h): what `gpu export` writes, the fleet's query asks
+        // for and its reader puts back into the same row (the memory clock was written and
+        // never read before the table).
+        GpuSample a = h200(0);
+        double v = 10;
+        for (const ExporterField& f : kExporterFields)
+            if (f.exporter == GpuExporter::Dcgm && *f.help && f.value == ExporterValue::Number)
+                a.setValue(f.field, v += 7);
+        a.reasons = 0x40;
+        a.hasReasons = true;
+        const PromText page = parsePrometheusText(dcgmExposition({ a }, QStringLiteral("gpu1")));
+        QCOMPARE(page.badLines, 0);
+        QString gpuQuery;
+        for (const FleetQuery& q : fleetQueries())
+            if (q.family == u"gpu")
+                gpuQuery = q.promql;
+        const auto names = QRegularExpression(QStringLiteral("__name__=~\"([^\"]+)\"")).match(gpuQuery);
+        QVERIFY2(names.hasMatch(), qPrintable(gpuQuery));
+        const QRegularExpression asked(QRegularExpression::anchoredPattern(names.captured(1)));
+        QHash<QString, PromQueryResult> answers;
+        int written = 0;
+        for (const auto& m : page.samples) {
+            QVERIFY2(asked.match(m.name).hasMatch(), qPrintable(m.name + QStringLiteral(" is written, not asked for")));
+            PromSeries s;
+            for (const auto& [k, val] : m.labels)
+                s.metric.insert(k, val);
+            s.metric.insert(QStringLiteral("__name__"), m.name);
+            s.metric.insert(QStringLiteral("instance"), QStringLiteral("10.0.0.5:9400"));
+            s.value = m.value;
+            answers[QStringLiteral("gpu")].series.append(s);
+            ++written;
+        }
+        QVERIFY(written >= 19);
+        const FleetSnapshot snap = assembleFleet(answers, AssembleOptions());
+        QCOMPARE(snap.hosts.size(), 1);
+        const GpuSample& back = snap.hosts.first().gpus.first();
+        for (const ExporterField& f : kExporterFields)
+            if (f.exporter == GpuExporter::Dcgm && *f.help && f.value == ExporterValue::Number)
+                QVERIFY2(qAbs(back.value(f.field) - a.value(f.field)) < 1e-9, f.name);
+        QVERIFY(back.hasReasons);
+        QCOMPARE(back.reasons, quint64(0x40));
     }
 };
 

@@ -38,6 +38,7 @@ private:
     const FleetHost* host(const FleetSnapshot& s, const QString& name) const;
     std::unique_ptr<test::PrometheusFixture> m_prom;
     QProcess m_sglang;
+    QProcess m_sglangUnderscore; // a build that spells its metrics sglang_*
     RefreshState m_state;
     FleetSnapshot m_first;
 };
@@ -60,19 +61,31 @@ void TestPrometheusFleet::initTestCase()
     if (!test::PrometheusFixture::available())
         QFAIL("/usr/bin/prometheus is missing: scripts/bootstrap installs Debian's prometheus package");
     // The demo SGLang server with --enable-metrics, counted as host 0's server.
-    QTcpServer probe;
-    QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
-    const quint16 port = probe.serverPort();
-    probe.close();
-    m_sglang.start(QStringLiteral("python3"),
-        { QStringLiteral(KF_SOURCE_DIR "/resources/demo/bin/sglang-demo-server"), QStringLiteral("--enable-metrics"),
-            QStringLiteral("--port"), QString::number(port), QStringLiteral("--tp"), QStringLiteral("2") });
-    QVERIFY(m_sglang.waitForStarted(10000));
+    // A second one that spells its metrics sglang_* (some builds do), counted as host 1's.
+    auto freePort = [] {
+        QTcpServer probe;
+        return probe.listen(QHostAddress::LocalHost, 0) ? probe.serverPort() : quint16(0);
+    };
+    const quint16 port = freePort(), underscorePort = freePort();
+    QVERIFY(port && underscorePort && port != underscorePort);
+    auto startDemo = [](QProcess& p, quint16 port, const QStringList& more) {
+        p.start(QStringLiteral("python3"),
+            QStringList { QStringLiteral(KF_SOURCE_DIR "/resources/demo/bin/sglang-demo-server"),
+                QStringLiteral("--enable-metrics"), QStringLiteral("--port"), QString::number(port),
+                QStringLiteral("--tp"), QStringLiteral("2") }
+                + more);
+        return p.waitForStarted(10000);
+    };
+    QVERIFY(startDemo(m_sglang, port, {}));
+    QVERIFY(startDemo(
+        m_sglangUnderscore, underscorePort, { QStringLiteral("--metric-prefix"), QStringLiteral("sglang_") }));
     test::PrometheusFixture::Options o;
     o.hosts = kHosts;
     o.scrapeIntervalS = 2; // 512 targets on a 2-core machine shared with builds
     o.extra.append(
         { QStringLiteral("sglang"), QStringLiteral("127.0.0.1:%1").arg(port), QStringLiteral("127.77.0.10:30000") });
+    o.extra.append({ QStringLiteral("sglang"), QStringLiteral("127.0.0.1:%1").arg(underscorePort),
+        QStringLiteral("127.77.0.11:30000") });
     m_prom = std::make_unique<test::PrometheusFixture>(o);
     const auto started = m_prom->start();
     QVERIFY2(started, qPrintable(started.error() + u'\n' + m_prom->prometheusLog()));
@@ -86,8 +99,10 @@ void TestPrometheusFleet::cleanupTestCase()
 {
     if (m_prom)
         m_prom->stop();
-    m_sglang.terminate();
-    m_sglang.waitForFinished(5000);
+    for (QProcess* p : { &m_sglang, &m_sglangUnderscore }) {
+        p->terminate();
+        p->waitForFinished(5000);
+    }
 }
 
 void TestPrometheusFleet::wholeFleetInAFixedNumberOfQueries()
@@ -147,7 +162,13 @@ void TestPrometheusFleet::serverMetricsJoinTheirHost()
     QCOMPARE(h->serverKind, "sglang");
     QVERIFY(hasValue(h->serverTokensPerS) && h->serverTokensPerS > 0);
     QVERIFY(hasValue(h->serverRunning));
-    QVERIFY(host(m_first, QStringLiteral("gpu-node-001"))->serverKind.isEmpty());
+    // The sglang_* spelling is the same server's numbers (core/server/metricnames.h), not "no server metrics".
+    const FleetHost* underscore = host(m_first, QStringLiteral("gpu-node-001"));
+    QVERIFY(underscore);
+    QCOMPARE(underscore->serverKind, "sglang");
+    QVERIFY(hasValue(underscore->serverTokensPerS) && underscore->serverTokensPerS > 0);
+    QVERIFY(hasValue(underscore->serverRunning));
+    QVERIFY(host(m_first, QStringLiteral("gpu-node-002"))->serverKind.isEmpty());
 }
 
 void TestPrometheusFleet::targetDownMidTestIsStaleNotZero()
@@ -202,11 +223,14 @@ void TestPrometheusFleet::drillDownChartsFromQueryRange()
     QVERIFY2(mem, qPrintable(mem.error()));
     QCOMPARE(mem->series.size(), 8);
     QVERIFY(mem->series.first().points.last().y() > 10); // GiB, not MiB
-    const FleetHost* h0 = host(m_first, QStringLiteral("gpu-node-000"));
-    const auto tokens = c->queryRange(hostChartQueries(*h0).last().promql, from, now, step);
-    QVERIFY2(tokens, qPrintable(tokens.error()));
-    QCOMPARE(tokens->series.size(), 1);
-    QVERIFY(tokens->series.first().points.last().y() > 0);
+    // Server tokens/s, in either SGLang spelling (host 0 sglang:*, host 1 sglang_*).
+    for (const char* name : { "gpu-node-000", "gpu-node-001" }) {
+        const FleetHost* h = host(m_first, QString::fromLatin1(name));
+        const auto tokens = c->queryRange(hostChartQueries(*h).last().promql, from, now, step);
+        QVERIFY2(tokens, qPrintable(tokens.error()));
+        QVERIFY2(tokens->series.size() == 1, name);
+        QVERIFY2(tokens->series.first().points.last().y() > 0, name);
+    }
 }
 
 void TestPrometheusFleet::seriesTargetsAndTheAsyncSource()
