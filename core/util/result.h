@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QString>
+#include <QtGlobal>
 
 #include <optional>
 #include <utility>
@@ -27,6 +28,11 @@ struct Error
 inline Error makeError(QString message, ErrorKind kind)
 {
     return { message.isEmpty() ? QStringLiteral("unknown error") : std::move(message), kind };
+}
+// A failure's value was read: a bug, never undefined behaviour. Stops the program in every build.
+[[noreturn]] inline void valueOfFailure()
+{
+    qFatal("Result: the value of a failure was read (check ok() first)");
 }
 } // namespace detail
 
@@ -80,11 +86,12 @@ public:
     } // NOLINT(google-explicit-constructor)
     explicit operator bool() const { return m_value.has_value(); }
     bool ok() const { return m_value.has_value(); }
-    const T& value() const& { return *m_value; }
-    T& value() & { return *m_value; }
-    T&& value() && { return std::move(*m_value); }
-    const T* operator->() const { return &*m_value; }
-    const T& operator*() const { return *m_value; }
+    // Reading the value of a failure stops the program (detail::valueOfFailure).
+    const T& value() const& { return checked(); }
+    T& value() & { return const_cast<T&>(checked()); }
+    T&& value() && { return std::move(const_cast<T&>(checked())); }
+    const T* operator->() const { return &checked(); }
+    const T& operator*() const { return checked(); }
     const QString& error() const { return m_error.message; }
     ErrorKind kind() const { return m_error.kind; }
     // The outcome without the value, to return from a Result<void> function.
@@ -92,6 +99,12 @@ public:
 
 private:
     Result() = default;
+    const T& checked() const
+    {
+        if (Q_UNLIKELY(!m_value))
+            detail::valueOfFailure();
+        return *m_value;
+    }
     std::optional<T> m_value;
     detail::Error m_error;
 };
