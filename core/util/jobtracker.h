@@ -7,6 +7,7 @@
 #include <QObject>
 #include <QThread>
 
+#include <atomic>
 #include <memory>
 #include <type_traits>
 #include <utility>
@@ -52,8 +53,12 @@ private:
 // QFuture::then(context, ...): Qt 6.4 asserts when the context dies before the worker ends
 // (a pane closed while a remote command runs); the watcher just goes away with it.
 //
-// track() and cancelAll() are called on the context's thread only. Objects with independent
-// lanes of requests (a re-plan beside a history load) keep one tracker per lane.
+// A worker sees a cancel through stopToken(): the flag of the requests tracked from now until
+// the next cancelAll(), which sets it (so a host switch stops a plan between files instead of
+// letting it read on: core/patch/patchplan.h's stop). The tracker's destruction cancels too.
+//
+// track(), stopToken() and cancelAll() are called on the context's thread only. Objects with
+// independent lanes of requests (a re-plan beside a history load) keep one tracker per lane.
 class JobTracker
 {
 public:
@@ -87,14 +92,26 @@ public:
         return RequestHandle(std::move(request));
     }
 
-    // Every request tracked so far is stale: its result will be dropped.
-    void cancelAll() { ++*m_generation; }
+    // What a worker started now checks: true once cancelAll() made its request stale. Take it
+    // before starting the worker and hand the worker token.get() (it may outlive the tracker).
+    using StopToken = std::shared_ptr<const std::atomic<bool>>;
+    StopToken stopToken() const { return m_stop; }
+
+    // Every request tracked so far is stale: its result will be dropped, and its workers'
+    // stop token is set.
+    void cancelAll()
+    {
+        ++*m_generation;
+        m_stop->store(true);
+        m_stop = std::make_shared<std::atomic<bool>>(false);
+    }
 
 private:
     QObject* m_context;
     // Shared with the watchers' slots, which may outlive a tracker that is a member of a
     // class whose QObject base (and so the watchers) is destroyed after it.
     std::shared_ptr<quint64> m_generation = std::make_shared<quint64>(0);
+    std::shared_ptr<std::atomic<bool>> m_stop = std::make_shared<std::atomic<bool>>(false);
 };
 
 } // namespace kf

@@ -5,9 +5,9 @@
 #include "core/hosts/hostconnection.h"
 #include "core/log/logging.h"
 #include "core/patch/journal.h"
+#include "core/patch/patchevents.h"
 #include "core/patch/patchset.h"
 #include "core/store/historystore.h"
-#include "core/timeline/producers.h"
 #include "core/transport/transport.h"
 #include "core/transport/transportpool.h"
 #include "ui/common/plaintext.h"
@@ -332,16 +332,17 @@ void PatchPane::plan(const QString& setSpec, const QString& root)
         return;
     }
     m_setSpec = setSpec;
-    m_requests.cancelAll(); // the newest request wins
+    m_requests.cancelAll(); // the newest request wins, and the one it replaces stops reading
     setBusy(true, tr("Reading the files on %1\u2026").arg(transport->describe()));
-    auto future = QtConcurrent::run(transportPool(), [transport, setSpec, root]() -> patch::SetPlan {
+    const JobTracker::StopToken stop = m_requests.stopToken(); // set by the next plan or the pane's end
+    auto future = QtConcurrent::run(transportPool(), [transport, setSpec, root, stop]() -> patch::SetPlan {
         const auto set = patch::loadPatchSet(setSpec);
         if (!set) {
             patch::SetPlan failed;
             failed.error = set.error();
             return failed;
         }
-        patch::SetPlan plan = patch::planSet(*transport, set.value(), root);
+        patch::SetPlan plan = patch::planSet(*transport, set.value(), root, stop.get());
         timeline::recordPatchPlanned(plan);
         return plan;
     });

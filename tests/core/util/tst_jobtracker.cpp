@@ -68,6 +68,35 @@ private Q_SLOTS:
         QCOMPARE(got, QList<int> { 2 });
     }
 
+    void workersSeeTheCancel()
+    {
+        // The token a worker holds flips when its requests are cancelled, and only then; the
+        // next requests get a fresh one; the tracker's end cancels its last ones.
+        QObject context;
+        auto tracker = std::make_unique<JobTracker>(&context);
+        const JobTracker::StopToken first = tracker->stopToken();
+        QVERIFY(!first->load());
+        QCOMPARE(tracker->stopToken(), first); // one token per generation
+        std::atomic<int> rounds { 0 };
+        std::binary_semaphore started { 0 };
+        QFuture<int> worker = QtConcurrent::run([first, &rounds, &started] {
+            started.release();
+            while (!first->load()) {
+                ++rounds;
+                QThread::msleep(1);
+            }
+            return int(rounds);
+        });
+        started.acquire();
+        tracker->cancelAll();
+        QVERIFY(first->load());
+        worker.waitForFinished(); // returns only because the worker saw the cancel
+        const JobTracker::StopToken second = tracker->stopToken();
+        QVERIFY(second != first);
+        QVERIFY(!second->load());
+        tracker.reset();
+        QVERIFY(second->load());
+    }
     void cancelOneHandle()
     {
         QObject context;

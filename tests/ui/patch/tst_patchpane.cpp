@@ -9,6 +9,9 @@
 #include "core/patch/patchset.h"
 #include "core/ssh/sshhostconnection.h"
 #include "core/store/database.h"
+#include "core/transport/localtransport.h"
+#include "core/transport/transportpool.h"
+#include "tests/support/gatedtransport.h"
 #include "tests/support/testsupport.h"
 #include "ui/diff/diffview.h"
 #include "ui/patch/patchpane.h"
@@ -184,6 +187,7 @@ private Q_SLOTS:
     void choicesSurviveRollback_data();
     void choicesSurviveRollback();
     void aSplitPythonEditIsRefusedUnlessOverridden();
+    void closingThePaneStopsItsPlan();
 
 private:
     QTemporaryDir m_dir;
@@ -768,6 +772,23 @@ void TestPatchPane::aSplitPythonEditIsRefusedUnlessOverridden()
     QVERIFY2(py->text(1).startsWith(QStringLiteral("partly applied (")), qPrintable(py->text(1)));
     QCOMPARE(py->child(1)->text(1), QStringLiteral("rejected"));
     QVERIFY2(!d.status().contains(QStringLiteral("4 already applied")), qPrintable(d.status()));
+}
+
+// Issue #34: a worker sees a cancel. A plan held inside its first file read while its pane
+// closes reads no further file once it goes on (JobTracker's stop token, planSet's stop).
+void TestPatchPane::closingThePaneStopsItsPlan()
+{
+    auto gate = std::make_shared<test::GatedTransport>(std::make_shared<LocalTransport>(), m_root + u'/');
+    test::TransportHostConnection host(test::localProfile(QStringLiteral("local")), gate);
+    host.connectToHost();
+    auto* pane = new PatchPane { AppContext {}, &host };
+    pane->plan(QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), m_root);
+    QVERIFY2(gate->waitUntilHeld(30000), "the plan reads a file of the tree");
+    delete pane;
+    gate->open();
+    QVERIFY(transportPool()->waitForDone(60000));
+    // Without the stop the plan read each file of the set (CMakeLists.txt, flash_attn.py).
+    QCOMPARE(gate->reads().size(), 1);
 }
 
 QTEST_MAIN(TestPatchPane)
