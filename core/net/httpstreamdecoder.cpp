@@ -37,15 +37,22 @@ QByteArray HttpStreamDecoder::header(QByteArrayView name) const
     return {};
 }
 
+bool HttpStreamDecoder::checkStatusLine(QByteArrayView statusLine)
+{
+    // "HTTP/1.1 200 OK"
+    if (!statusLine.startsWith("HTTP/1.") || statusLine.size() < 12 || statusLine.at(8) != ' ')
+        return fail(QStringLiteral("not an HTTP/1.x status line: %1")
+                        .arg(QString::fromLatin1(firstBytes(statusLine, 80).toByteArray())));
+    return true;
+}
+
 bool HttpStreamDecoder::parseHead(QByteArrayView head)
 {
     ByteLines lines(head);
     QByteArrayView raw;
-    // "HTTP/1.1 200 OK"
     const QByteArrayView statusLine = lines.next(raw) ? chompCr(raw) : QByteArrayView();
-    if (!statusLine.startsWith("HTTP/1.") || statusLine.size() < 12 || statusLine.at(8) != ' ')
-        return fail(QStringLiteral("not an HTTP/1.x status line: %1")
-                        .arg(QString::fromLatin1(firstBytes(statusLine, 80).toByteArray())));
+    if (!checkStatusLine(statusLine))
+        return false;
     bool ok = false;
     m_status = statusLine.sliced(9, 3).toInt(&ok);
     if (!ok || m_status < 100 || m_status > 999)
@@ -88,7 +95,9 @@ bool HttpStreamDecoder::parseHead(QByteArrayView head)
 bool HttpStreamDecoder::appendBody(QByteArrayView data, QByteArray* body)
 {
     if (m_bodyBytes + data.size() > m_maxBody)
-        return fail(QStringLiteral("response body too large (more than %1 bytes)").arg(m_maxBody));
+        return fail(QStringLiteral("response body too large (at least %1 bytes, limit %2)")
+                        .arg(m_bodyBytes + data.size())
+                        .arg(m_maxBody));
     m_bodyBytes += data.size();
     if (body)
         body->append(data);
@@ -122,6 +131,15 @@ bool HttpStreamDecoder::feed(QByteArrayView data, QByteArray* body)
             }
         }
         if (end < 0) {
+            // Not HTTP at all (an SSH banner on the port): said as soon as the first line is there.
+            if (!m_statusChecked) {
+                const qsizetype nl = m_pending.indexOf('\n', m_scanned);
+                if (nl >= 0) {
+                    m_statusChecked = true;
+                    if (!checkStatusLine(chompCr(QByteArrayView(m_pending).first(nl))))
+                        return false;
+                }
+            }
             m_scanned = size;
             if (size > kHttpMaxHeaderBytes)
                 return fail(QStringLiteral("response headers exceed %1 bytes").arg(kHttpMaxHeaderBytes));
@@ -189,6 +207,10 @@ bool HttpStreamDecoder::feed(QByteArrayView data, QByteArray* body)
                                     .arg(QString::fromLatin1(firstBytes(line, 40).toByteArray())));
                 if (size == 0) {
                     m_state = State::Trailers;
+                } else if (size > m_maxBody - m_bodyBytes) { // said before the chunk arrives
+                    return fail(QStringLiteral("response body too large (at least %1 bytes, limit %2)")
+                                    .arg(m_bodyBytes + size)
+                                    .arg(m_maxBody));
                 } else {
                     m_remaining = size;
                     m_state = State::ChunkData;
@@ -209,7 +231,8 @@ bool HttpStreamDecoder::feed(QByteArrayView data, QByteArray* body)
 void HttpStreamDecoder::closed()
 {
     switch (m_state) {
-    case State::UntilClose: m_state = State::Done; break;
+    case State::UntilClose:
+    case State::Trailers: m_state = State::Done; break; // the last chunk came: trailers do not matter
     case State::Done:
     case State::Failed: break;
     case State::Head: fail(QStringLiteral("connection closed before the response headers ended")); break;

@@ -15,7 +15,8 @@
 // in as the socket delivers them, the body comes out without its framing as soon as each
 // piece is complete. Pure: no I/O, no clock.
 //
-// Wire format (the same as parseHttpResponse in core/net/httpclient.h):
+// The one HTTP response reader: httpGet and parseHttpResponse (core/net/httpclient.h) use it too.
+// Wire format:
 //   "HTTP/1.x <code> <reason>\r\n", header lines "Name: value\r\n", an empty line; then the
 //   body delimited by Content-Length, by "Transfer-Encoding: chunked" (hex size line with an
 //   optional ";ext", that many bytes, CRLF; a 0-size chunk and optional trailer lines end it),
@@ -40,6 +41,7 @@ public:
     int status() const { return m_status; }
     const QString& reason() const { return m_reason; }
     QByteArray header(QByteArrayView name) const; // case-insensitive; empty when absent
+    const QList<std::pair<QByteArray, QByteArray>>& headers() const { return m_headers; } // names as sent
     // The whole body arrived (Content-Length reached, last chunk read, or closed()).
     bool complete() const { return m_state == State::Done; }
     const QString& error() const { return m_error; }
@@ -48,6 +50,7 @@ public:
 private:
     enum class State { Head, Length, ChunkSize, ChunkData, ChunkDataEnd, Trailers, UntilClose, Done, Failed };
     bool fail(QString message);
+    bool checkStatusLine(QByteArrayView statusLine);
     bool parseHead(QByteArrayView head);
     bool appendBody(QByteArrayView data, QByteArray* body);
     // Takes one line (without its end) from m_pending starting at *pos; false when incomplete.
@@ -55,8 +58,9 @@ private:
 
     qint64 m_maxBody;
     State m_state = State::Head;
-    QByteArray m_pending;    // bytes not yet consumed (the head, or a partial size/trailer line)
-    qsizetype m_scanned = 0; // m_pending[0, m_scanned) holds no head terminator
+    QByteArray m_pending;         // bytes not yet consumed (the head, or a partial size/trailer line)
+    qsizetype m_scanned = 0;      // m_pending[0, m_scanned) holds no head terminator
+    bool m_statusChecked = false; // the status line was looked at before the head ended
     int m_status = 0;
     QString m_reason;
     QList<std::pair<QByteArray, QByteArray>> m_headers;
