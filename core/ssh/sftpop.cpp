@@ -128,6 +128,23 @@ int SftpOp::releaseLibssh2()
     return 0;
 }
 
+bool SftpOp::closeBlocks(OpContext& ctx, const QString& path)
+{
+    if (!m_handle)
+        return false;
+    const int rc = libssh2_sftp_close_handle(m_handle);
+    if (rc == LIBSSH2_ERROR_EAGAIN)
+        return true;
+    m_handle = nullptr; // libssh2 frees it whether or not the server confirms the close
+    if (rc < 0) {
+        if (ctx.fatal(rc))
+            return true;
+        if (m_outcome)
+            m_outcome = Result<void>::failure(QStringLiteral("cannot close %1: %2").arg(path, ctx.lastError()));
+    }
+    return false;
+}
+
 SftpOp::Step SftpOp::failed(OpContext& ctx, LIBSSH2_SFTP* sftp, int rc, const QString& what)
 {
     if (ctx.fatal(rc))
@@ -205,12 +222,8 @@ SftpOp::Step SftpListOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
             continue;
         result << fromAttrs(entry, a);
     }
-    if (m_handle) {
-        const int rc = libssh2_sftp_closedir(m_handle);
-        if (rc == LIBSSH2_ERROR_EAGAIN)
-            return Step::Blocked;
-        m_handle = nullptr;
-    }
+    if (closeBlocks(ctx, m_path))
+        return Step::Blocked;
     if (!m_outcome)
         return Step::Done;
     // Symlinks: report what they point to, as LocalTransport does.

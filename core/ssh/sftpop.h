@@ -45,6 +45,10 @@ protected:
     // Records a failure of libssh2 call `what` that returned rc: Done, or Blocked when the
     // connection is gone (abort follows).
     Step failed(OpContext& ctx, LIBSSH2_SFTP* sftp, int rc, const QString& what);
+    // Closes m_handle (a file or a directory), the one way an op ends it: true while the close
+    // must wait (EAGAIN) or the session is gone; a close that fails makes an op that had not
+    // failed otherwise fail with "cannot close <path>: ..." (a write's data may not be on disk).
+    bool closeBlocks(OpContext& ctx, const QString& path);
     // The open file or directory, if any; releaseLibssh2() closes it when the session goes.
     LIBSSH2_SFTP_HANDLE* m_handle = nullptr;
     // SFTP status of the last failure (LIBSSH2_FX_*), 0 if it was not an SFTP status.

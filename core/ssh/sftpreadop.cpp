@@ -134,12 +134,8 @@ SftpOp::Step SftpReadOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
         }
     }
     case State::Close: {
-        if (m_handle) {
-            const int rc = libssh2_sftp_close_handle(m_handle);
-            if (rc == LIBSSH2_ERROR_EAGAIN)
-                return Step::Blocked;
-            m_handle = nullptr;
-        }
+        if (closeBlocks(ctx, m_path))
+            return Step::Blocked;
         if (m_local)
             m_local->close();
         return Step::Done;

@@ -156,15 +156,8 @@ SftpOp::Step SftpWriteOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
         return Step::Progress;
     }
     case State::Close: {
-        const int rc = libssh2_sftp_close_handle(m_handle);
-        if (rc == LIBSSH2_ERROR_EAGAIN)
+        if (closeBlocks(ctx, m_p.path))
             return Step::Blocked;
-        m_handle = nullptr;
-        if (rc < 0 && m_outcome) {
-            if (ctx.fatal(rc))
-                return Step::Blocked;
-            m_outcome = Result<void>::failure(QStringLiteral("cannot close %1: %2").arg(m_p.path, ctx.lastError()));
-        }
         return Step::Done;
     }
     }
