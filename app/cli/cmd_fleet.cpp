@@ -14,19 +14,21 @@
 #include "core/fleet/patchstep.h"
 #include "core/fleet/preflightstep.h"
 #include "core/fleet/recipestep.h"
+#include "core/fleet/reviewplan.h"
 #include "core/fleet/rollout.h"
 #include "core/gpu/gpumonitor.h"
 #include "core/hosts/hostprofilestore.h"
 #include "core/hosts/secretstore.h"
-#include "core/log/secretregistry.h"
 #include "core/transport/localtransport.h"
 #include "core/util/envfile.h"
 #include "core/util/novalue.h"
+#include "core/util/secretregistry.h"
 #include "core/util/terminaltext.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QFile>
+#include <QFileInfo>
 #include <QHostAddress>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -61,7 +63,8 @@ void usage(QTextStream& s)
       << "         one fails (Xid, pending remaps, uncorrected ECC...); a skipped host stops nothing.\n"
       << "\n"
       << "SOURCE OPTIONS\n"
-      << "  --prometheus URL        http://host:9090[/prefix] (https: use --tunnel to its plain port)\n"
+      << "  --prometheus URL        http[s]://host[:port][/prefix] (http: port 9090, https: 443)\n"
+      << "  --ca-file F             https: a PEM CA certificate that signed the server's, besides the system's\n"
       << "  --bearer-token-file F   the token's first line (never on the command line)\n"
       << "  --keychain              the token stored in the system keychain for URL (the app's dialog stores it)\n"
       << "  --tunnel [USER@]HOST    reach URL from that SSH host (with -p, -i, -J, --known-hosts, --accept-new)\n"
@@ -95,6 +98,7 @@ void printJson(const QJsonObject& o)
 struct SourceOptions
 {
     QString url;
+    QString caFile;
     QString tokenFile;
     bool keychain = false;
     QString tunnel;
@@ -116,6 +120,7 @@ Result<void> takeSourceAndFlags(QStringList& args, SourceOptions* o, const cli::
     };
     cli::FlagTable flags;
     flags.add("--prometheus", &o->url)
+        .add("--ca-file", &o->caFile)
         .add("--bearer-token-file", &o->tokenFile)
         .add("--keychain", &o->keychain)
         .add("--tunnel", &o->tunnel)
@@ -148,6 +153,15 @@ Result<std::shared_ptr<PromClient>> openClient(const SourceOptions& o)
     auto endpoint = PromEndpoint::parse(o.url);
     if (!endpoint)
         return endpoint.withoutValue();
+    if (!o.caFile.isEmpty()) {
+        if (!endpoint->tls)
+            return Result<std::shared_ptr<PromClient>>::failure(
+                QStringLiteral("--ca-file is for an https URL, not %1").arg(endpoint->url()));
+        if (!QFileInfo(o.caFile).isReadable())
+            return Result<std::shared_ptr<PromClient>>::failure(
+                QStringLiteral("cannot read the CA file %1").arg(o.caFile));
+        endpoint.value().caFile = o.caFile;
+    }
     if (!o.tokenFile.isEmpty()) {
         QFile f(o.tokenFile);
         if (!f.open(QIODevice::ReadOnly))
@@ -572,32 +586,12 @@ int rollout(QStringList args)
             }
             review = *it;
         }
-        std::optional<PlanFingerprint> reviewed;
         RolloutCallbacks quiet;
         quiet.log = [&](int, const QString& line) { cli::err() << review.name << "| " << line << '\n'; };
-        // Plan on the review host through the same runner (its own connection).
-        struct Capture : RolloutStep
-        {
-            std::optional<PlanFingerprint>* out = nullptr;
-            patch::PatchSet set;
-            QString root;
-            QString name() const override { return QStringLiteral("review plan"); }
-            StepResult run(Transport& t, const StepContext& c) override
-            {
-                const patch::SetPlan plan = patch::planSet(t, set, patch::resolveRoot(t, set, root), c.stop);
-                if (!plan)
-                    return { HostRunState::Failed, plan.error };
-                *out = fingerprint(plan);
-                c.log(QStringLiteral("reviewed plan %1 at %2").arg((*out)->hash(), plan.root));
-                return { HostRunState::Succeeded, {} };
-            }
-        } capture;
-        capture.out = &reviewed;
-        capture.set = patch::loadPatchSet(setSpec).value();
-        capture.root = root;
-        const QList<HostRun> r = runRollout({ review }, capture, options, quiet);
-        if (!reviewed || r.first().state != HostRunState::Succeeded) {
-            cli::err() << "fleet rollout: the review plan on " << review.name << " failed: " << r.first().summary
+        const ReviewedPlan planned = planForReview(review, patch::loadPatchSet(setSpec).value(), root, options, quiet);
+        const std::optional<PlanFingerprint>& reviewed = planned.fingerprint;
+        if (!reviewed) {
+            cli::err() << "fleet rollout: the review plan on " << review.name << " failed: " << planned.run.summary
                        << '\n';
             return 1;
         }

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/fleet/promclient.h"
-#include "core/fleet/promjson.h"
 
-#include "core/log/secretregistry.h"
+#include "core/fleet/promjson.h"
+#include "core/fleet/tlsget.h"
+
 #include "core/util/novalue.h"
+#include "core/util/secretregistry.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -190,19 +192,15 @@ Result<PromEndpoint> PromEndpoint::parse(const QString& text)
     if (!u.isValid() || u.host().isEmpty())
         return Result<PromEndpoint>::failure(
             QStringLiteral("not a Prometheus URL: %1 (want http://host:port)").arg(text));
-    if (u.scheme() == QLatin1String("https"))
-        return Result<PromEndpoint>::failure(
-            QStringLiteral("https is not supported: %1 (reach the server's plain http port through an SSH tunnel, "
-                           "--tunnel user@host, or a local reverse proxy)")
-                .arg(text));
-    if (u.scheme() != QLatin1String("http"))
-        return Result<PromEndpoint>::failure(QStringLiteral("not an http URL: %1").arg(text));
+    if (u.scheme() != QLatin1String("http") && u.scheme() != QLatin1String("https"))
+        return Result<PromEndpoint>::failure(QStringLiteral("not an http or https URL: %1").arg(text));
     if (!u.userInfo().isEmpty())
         return Result<PromEndpoint>::failure(QStringLiteral(
             "credentials in the URL are refused (they would show in ps and logs): use a bearer token file"));
     PromEndpoint e;
+    e.tls = u.scheme() == QLatin1String("https");
     e.host = u.host();
-    e.port = quint16(u.port(9090));
+    e.port = quint16(u.port(e.tls ? 443 : 9090));
     e.pathPrefix = u.path();
     while (e.pathPrefix.endsWith(QLatin1Char('/')))
         e.pathPrefix.chop(1);
@@ -212,7 +210,10 @@ Result<PromEndpoint> PromEndpoint::parse(const QString& text)
 QString PromEndpoint::url() const
 {
     const QString h = host.contains(QLatin1Char(':')) ? u'[' + host + u']' : host;
-    return QStringLiteral("http://%1:%2%3").arg(h).arg(port).arg(pathPrefix);
+    return QStringLiteral("%1://%2:%3%4")
+        .arg(tls ? QStringLiteral("https") : QStringLiteral("http"), h)
+        .arg(port)
+        .arg(pathPrefix);
 }
 
 QString encodeQuery(const QList<std::pair<QString, QString>>& items)
@@ -246,7 +247,10 @@ Result<QByteArray> PromClient::get(const QString& pathAndQuery)
     if (!m_endpoint.bearerToken.isEmpty())
         headers.append({ QByteArrayLiteral("Authorization"), "Bearer " + m_endpoint.bearerToken });
     const QString path = m_endpoint.pathPrefix + pathAndQuery;
-    auto r = httpGet(*m_via, m_endpoint.host, m_endpoint.port, path, m_timeoutMs, kPromMaxBodyBytes, headers);
+    auto r = m_endpoint.tls
+        ? tlsGet(m_via, m_endpoint.host, m_endpoint.port, path, { m_endpoint.caFile }, m_timeoutMs, kPromMaxBodyBytes,
+            headers)
+        : httpGet(*m_via, m_endpoint.host, m_endpoint.port, path, m_timeoutMs, kPromMaxBodyBytes, headers);
     if (!r)
         return Result<QByteArray>::failure(QStringLiteral("Prometheus at %1: %2").arg(describe(), r.error()));
     if (r->status == 401 || r->status == 403)

@@ -98,16 +98,18 @@ std::optional<double> parseDurationSeconds(QStringView text);
 // A sample value as the API writes it ("1.5"); "NaN", "+Inf" and "-Inf" are noValue().
 double parseSampleValue(QStringView text);
 
-// Where the server is: http://host:port[/prefix] (a --web.route-prefix), plus an optional
+// Where the server is: http[s]://host:port[/prefix] (a --web.route-prefix), plus an optional
 // bearer token (from the keychain or a file; never on a command line, registered with
-// SecretRegistry). https is refused: reach a TLS-only server through an SSH tunnel to its
-// plain port or a local reverse proxy.
+// SecretRegistry). https (most managed Prometheus servers) goes through Qt's network stack
+// (core/fleet/tlsget.h): the system's CAs plus an optional CA file, through a tunnel too.
 struct PromEndpoint
 {
     QString host;
-    quint16 port = 9090;
-    QString pathPrefix; // "" or "/prometheus"
+    quint16 port = 9090; // https without a port: 443
+    QString pathPrefix;  // "" or "/prometheus"
     QByteArray bearerToken;
+    bool tls = false;
+    QString caFile; // https: a PEM CA that signed the server's certificate, besides the system's
 
     static Result<PromEndpoint> parse(const QString& url);
     QString url() const; // without the token

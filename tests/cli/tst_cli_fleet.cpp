@@ -685,10 +685,15 @@ void TestCliFleet::usageErrors()
     auto r = run({ QStringLiteral("fleet"), QStringLiteral("status") });
     QCOMPARE(r.exitCode, 2);
     QVERIFY(r.err.contains("--prometheus URL is required"));
+    // https is spoken (tst_prometheustls); a CA file that is not there is said before connecting.
     r = run({ QStringLiteral("fleet"), QStringLiteral("status"), QStringLiteral("--prometheus"),
-        QStringLiteral("https://x:9090") });
+        QStringLiteral("https://127.0.0.1:1"), QStringLiteral("--ca-file"), QStringLiteral("/nonexistent/ca.pem") });
     QCOMPARE(r.exitCode, 2);
-    QVERIFY(r.err.contains("https is not supported"));
+    QVERIFY2(r.err.contains("cannot read the CA file /nonexistent/ca.pem"), r.err.constData());
+    r = run({ QStringLiteral("fleet"), QStringLiteral("status"), QStringLiteral("--prometheus"),
+        QStringLiteral("http://127.0.0.1:9090"), QStringLiteral("--ca-file"), QStringLiteral("/nonexistent/ca.pem") });
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("--ca-file is for an https URL"), r.err.constData());
     r = run({ QStringLiteral("fleet"), QStringLiteral("status"), QStringLiteral("--prometheus"),
         QStringLiteral("http://127.0.0.1:1") });
     QCOMPARE(r.exitCode, 2);

@@ -52,7 +52,67 @@ int PrometheusFixture::targetCount() const
 
 QString PrometheusFixture::url() const
 {
-    return QStringLiteral("http://127.0.0.1:%1").arg(m_port);
+    return QStringLiteral("%1://127.0.0.1:%2")
+        .arg(m_options.tls ? QStringLiteral("https") : QStringLiteral("http"))
+        .arg(m_port);
+}
+
+QString PrometheusFixture::caFile() const
+{
+    return m_options.tls ? m_dir.filePath(QStringLiteral("ca.crt")) : QString();
+}
+
+kf::fleet::PromEndpoint PrometheusFixture::endpoint() const
+{
+    kf::fleet::PromEndpoint e;
+    e.host = QStringLiteral("127.0.0.1");
+    e.port = m_port;
+    e.tls = m_options.tls;
+    e.caFile = caFile();
+    return e;
+}
+
+// A CA and a server certificate it signs (127.0.0.1, localhost), by the openssl tool.
+Result<void> PrometheusFixture::makeCertificates()
+{
+    auto openssl = [&](const QStringList& args) -> Result<void> {
+        QProcess p;
+        p.setWorkingDirectory(m_dir.path());
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        p.start(QStringLiteral("openssl"), args);
+        if (!p.waitForFinished(60000) || p.exitCode() != 0)
+            return Result<void>::failure(
+                QStringLiteral("openssl %1: %2").arg(args.first(), QString::fromUtf8(p.readAll())));
+        return {};
+    };
+    QFile ext(m_dir.filePath(QStringLiteral("san.ext")));
+    if (!ext.open(QIODevice::WriteOnly) || ext.write("subjectAltName=IP:127.0.0.1,DNS:localhost\n") < 0)
+        return Result<void>::failure(QStringLiteral("cannot write san.ext"));
+    ext.close();
+    auto words = [](std::initializer_list<const char*> list) {
+        QStringList out;
+        for (const char* w : list)
+            out << QString::fromLatin1(w);
+        return out;
+    };
+    for (const QStringList& args :
+        { words({ "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout",
+              "ca.key", "-out", "ca.crt", "-days", "2", "-subj", "/CN=KernelForge test CA" }),
+            words({ "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout",
+                "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1" }),
+            words({ "x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out",
+                "server.crt", "-days", "2", "-extfile", "san.ext" }) })
+        if (const Result<void> r = openssl(args); !r)
+            return r;
+    QFile web(m_dir.filePath(QStringLiteral("web.yml")));
+    if (!web.open(QIODevice::WriteOnly)
+        || web.write(
+               QStringLiteral("tls_server_config:\n  cert_file: %1\n  key_file: %2\n")
+                   .arg(m_dir.filePath(QStringLiteral("server.crt")), m_dir.filePath(QStringLiteral("server.key")))
+                   .toUtf8())
+            < 0)
+        return Result<void>::failure(QStringLiteral("cannot write web.yml"));
+    return {};
 }
 
 QString PrometheusFixture::address(int host) const
@@ -119,26 +179,30 @@ Result<void> PrometheusFixture::start()
         return Result<void>::failure(QStringLiteral("cannot write the Prometheus config"));
     f.close();
 
+    QStringList extraArgs;
+    if (m_options.tls) {
+        if (const Result<void> made = makeCertificates(); !made)
+            return made;
+        extraArgs << QStringLiteral("--web.config.file=") + m_dir.filePath(QStringLiteral("web.yml"));
+    }
     for (int attempt = 0; attempt < 3; ++attempt) {
         m_port = freePort();
         m_prometheus = std::make_unique<QProcess>();
         m_prometheus->setProcessChannelMode(QProcess::MergedChannels);
         m_prometheus->setStandardOutputFile(m_dir.filePath(QStringLiteral("prometheus.log")), QIODevice::Append);
         m_prometheus->start(kPrometheus,
-            { QStringLiteral("--config.file=") + f.fileName(),
+            QStringList { QStringLiteral("--config.file=") + f.fileName(),
                 QStringLiteral("--storage.tsdb.path=") + m_dir.filePath(QStringLiteral("data")),
                 QStringLiteral("--web.listen-address=127.0.0.1:%1").arg(m_port), QStringLiteral("--log.level=warn"),
-                QStringLiteral("--web.enable-lifecycle") });
+                QStringLiteral("--web.enable-lifecycle") }
+                + extraArgs);
         if (!m_prometheus->waitForStarted(10000))
             return Result<void>::failure(QStringLiteral("prometheus did not start: ") + m_prometheus->errorString());
         // Ready when it answers; a taken port makes it exit at once.
         QDeadlineTimer up(60000);
         bool answered = false;
         while (!up.hasExpired() && m_prometheus->state() == QProcess::Running) {
-            kf::fleet::PromEndpoint e;
-            e.host = QStringLiteral("127.0.0.1");
-            e.port = m_port;
-            kf::fleet::PromClient client(std::make_shared<LocalTransport>(), e, 5000);
+            kf::fleet::PromClient client(std::make_shared<LocalTransport>(), endpoint(), 5000);
             if (client.get(QStringLiteral("/-/ready")).ok()) {
                 answered = true;
                 break;
@@ -155,10 +219,7 @@ Result<void> PrometheusFixture::start()
 
 Result<void> PrometheusFixture::waitForCount(const QString& promql, int count, int timeoutMs)
 {
-    kf::fleet::PromEndpoint e;
-    e.host = QStringLiteral("127.0.0.1");
-    e.port = m_port;
-    kf::fleet::PromClient client(std::make_shared<LocalTransport>(), e, 10000);
+    kf::fleet::PromClient client(std::make_shared<LocalTransport>(), endpoint(), 10000);
     QDeadlineTimer deadline(timeoutMs);
     qsizetype last = -1;
     QString lastError;

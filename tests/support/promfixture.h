@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
+#include "core/fleet/promclient.h"
 #include "core/util/result.h"
 
 #include <QProcess>
@@ -35,6 +36,9 @@ public:
         int scrapeIntervalS = 1;
         int racks = 1; // > 1: the hosts' targets carry a label rack="rack-N", hosts split evenly
         QList<ExtraTarget> extra;
+        // Serve the API over https only (--web.config.file), with a certificate for 127.0.0.1
+        // and localhost signed by a CA made for this run (caFile()).
+        bool tls = false;
     };
     explicit PrometheusFixture(Options options);
     ~PrometheusFixture();
@@ -45,7 +49,10 @@ public:
     void stop();
     static bool available(); // /usr/bin/prometheus and python3 exist
 
-    QString url() const; // http://127.0.0.1:PORT
+    QString url() const;    // http://127.0.0.1:PORT, https:// with Options::tls
+    QString caFile() const; // the CA that signed its certificate (Options::tls)
+    // A client of it from this machine (https with the CA file when Options::tls).
+    kf::fleet::PromEndpoint endpoint() const;
     quint16 port() const { return m_port; }
     QString address(int host) const; // the simulated host's loopback address
     quint16 dcgmPort() const { return m_exporterPort; }
@@ -65,6 +72,7 @@ private:
     QStringList m_addresses;
     quint16 m_exporterPort = 0;
     quint16 m_port = 0;
+    Result<void> makeCertificates();
 };
 
 } // namespace kf::test

@@ -6,10 +6,10 @@
 #include "core/hosts/hostconnection.h"
 #include "core/hosts/hostmanager.h"
 #include "core/hosts/secretstore.h"
-#include "core/log/secretregistry.h"
 #include "core/transport/localtransport.h"
 #include "core/transport/transportpool.h"
 #include "core/util/jobtracker.h"
+#include "core/util/secretregistry.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -44,7 +44,10 @@ PrometheusDialog::PrometheusDialog(const AppContext& context, QWidget* parent)
     QSettings settings;
     m_url = new QLineEdit(settings.value(QStringLiteral("fleet/prometheus/url")).toString(), this);
     m_url->setObjectName(QStringLiteral("prometheusUrl"));
-    m_url->setPlaceholderText(QStringLiteral("http://prometheus.lab:9090"));
+    m_url->setPlaceholderText(QStringLiteral("http://prometheus.lab:9090 or https://\u2026"));
+    m_caFile = new QLineEdit(settings.value(QStringLiteral("fleet/prometheus/caFile")).toString(), this);
+    m_caFile->setObjectName(QStringLiteral("prometheusCaFile"));
+    m_caFile->setPlaceholderText(tr("https: a CA certificate file (PEM), if the system does not know its CA"));
     m_token = new QLineEdit(this);
     m_token->setObjectName(QStringLiteral("prometheusToken"));
     m_token->setEchoMode(QLineEdit::Password);
@@ -64,6 +67,7 @@ PrometheusDialog::PrometheusDialog(const AppContext& context, QWidget* parent)
     m_result->setObjectName(QStringLiteral("prometheusResult"));
     m_result->setWordWrap(true);
     form->addRow(tr("URL"), m_url);
+    form->addRow(tr("CA file"), m_caFile);
     form->addRow(tr("Token"), m_token);
     form->addRow(QString(), m_store);
     form->addRow(tr("Reach it from"), m_via);
@@ -106,6 +110,11 @@ Result<std::shared_ptr<PromClient>> PrometheusDialog::makeClient() const
             token = *stored.value();
     }
     endpoint.value().bearerToken = token;
+    if (const QString ca = m_caFile->text().trimmed(); !ca.isEmpty()) {
+        if (!endpoint->tls)
+            return Result<std::shared_ptr<PromClient>>::failure(tr("A CA file is for an https URL."));
+        endpoint.value().caFile = ca;
+    }
     std::shared_ptr<Transport> via = std::make_shared<LocalTransport>();
     if (const QString host = m_via->currentData().toString(); !host.isEmpty() && m_context.hosts) {
         HostConnection* c = m_context.hosts->find(host);
@@ -128,6 +137,7 @@ void PrometheusDialog::accept()
     QSettings settings;
     settings.setValue(QStringLiteral("fleet/prometheus/url"), m_client->endpoint().url());
     settings.setValue(QStringLiteral("fleet/prometheus/via"), m_via->currentData().toString());
+    settings.setValue(QStringLiteral("fleet/prometheus/caFile"), m_caFile->text().trimmed());
     if (m_store->isChecked() && m_context.secrets && !m_token->text().isEmpty()) {
         QByteArray token = m_token->text().toUtf8();
         if (const auto stored = m_context.secrets->write(tokenKey(m_client->endpoint().url()), token); !stored) {

@@ -40,6 +40,7 @@ private:
     AppContext m_context;
     QLineEdit* m_url;
     QLineEdit* m_token;
+    QLineEdit* m_caFile; // https: a CA file besides the system's
     QCheckBox* m_store;
     QComboBox* m_via;
     QLabel* m_result;

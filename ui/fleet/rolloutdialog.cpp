@@ -6,6 +6,7 @@
 #include "core/fleet/patchstep.h"
 #include "core/fleet/preflightstep.h"
 #include "core/fleet/recipestep.h"
+#include "core/fleet/reviewplan.h"
 #include "core/transport/transportpool.h"
 
 #include <QCheckBox>
@@ -223,52 +224,31 @@ void RolloutDialog::start()
             m_summary->setText(tr("planning on %1 for review…").arg(m_hosts.first().name));
             m_start->setEnabled(false);
             m_running = true;
-            auto reviewed = std::make_shared<std::optional<PlanFingerprint>>();
-            auto text = std::make_shared<QString>();
-            struct Capture : RolloutStep
-            {
-                patch::PatchSet set;
-                QString root;
-                std::shared_ptr<std::optional<PlanFingerprint>> out;
-                std::shared_ptr<QString> text;
-                QString name() const override { return QStringLiteral("review plan"); }
-                StepResult run(Transport& t, const StepContext& c) override
-                {
-                    const patch::SetPlan plan = patch::planSet(t, set, patch::resolveRoot(t, set, root), c.stop);
-                    if (!plan)
-                        return { HostRunState::Failed, plan.error };
-                    *out = fingerprint(plan);
-                    for (auto it = (*out)->files.cbegin(); it != (*out)->files.cend(); ++it)
-                        *text += QStringLiteral("  %1\n").arg(it.key());
-                    return { HostRunState::Succeeded, (*out)->hash() };
-                }
-            };
-            auto capture = std::make_shared<Capture>();
-            capture->set = set.value();
-            capture->root = m_root->text().trimmed();
-            capture->out = reviewed;
-            capture->text = text;
             const HostProfile review = m_hosts.first();
             const Connector connector = m_connector;
             auto stop = m_stop;
-            auto future = QtConcurrent::run(transportPool(), [capture, review, connector, stop] {
-                RolloutOptions o;
-                o.connect = connector;
-                return runRollout({ review }, *capture, o, {}, stop.get()).first();
-            });
-            auto* watcher = new QFutureWatcher<HostRun>(this);
-            connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, reviewed, text, ps] {
+            auto future = QtConcurrent::run(
+                transportPool(), [set = set.value(), root = m_root->text().trimmed(), review, connector, stop] {
+                    RolloutOptions o;
+                    o.connect = connector;
+                    return planForReview(review, set, root, o, {}, stop.get());
+                });
+            auto* watcher = new QFutureWatcher<ReviewedPlan>(this);
+            connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, ps] {
                 watcher->deleteLater();
                 m_running = false;
                 m_start->setEnabled(true);
-                const HostRun r = watcher->result();
-                if (!*reviewed) {
-                    m_summary->setText(tr("review plan on %1 failed: %2").arg(r.profile.name, r.summary));
+                const ReviewedPlan r = watcher->result();
+                if (!r.fingerprint) {
+                    m_summary->setText(tr("review plan on %1 failed: %2").arg(r.run.profile.name, r.run.summary));
                     return;
                 }
+                QString files;
+                for (auto it = r.fingerprint->files.cbegin(); it != r.fingerprint->files.cend(); ++it)
+                    files += QStringLiteral("  %1\n").arg(it.key());
                 const QString summary = tr("Plan %1 on %2 changes:\n%3\nApply it to %n host(s), in batches of %4?",
                     nullptr, int(m_hosts.size()))
-                                            .arg((*reviewed)->hash(), r.profile.name, *text)
+                                            .arg(r.fingerprint->hash(), r.run.profile.name, files)
                                             .arg(m_batch->value());
                 const bool go = m_reviewAnswer
                     ? m_reviewAnswer(summary)
@@ -277,7 +257,7 @@ void RolloutDialog::start()
                     m_summary->setText(tr("not applied"));
                     return;
                 }
-                ps->setReviewed(**reviewed);
+                ps->setReviewed(*r.fingerprint);
                 run(ps);
             });
             watcher->setFuture(future);

@@ -132,8 +132,12 @@ private Q_SLOTS:
         QCOMPARE(e->pathPrefix, "/prometheus");
         QCOMPARE(PromEndpoint::parse("127.0.0.1")->port, 9090);
         const auto tls = PromEndpoint::parse("https://prom:9090");
-        QVERIFY(!tls);
-        QVERIFY(tls.error().contains("--tunnel"));
+        QVERIFY(tls);
+        QVERIFY(tls->tls);
+        QCOMPARE(tls->port, 9090);
+        QCOMPARE(tls->url(), "https://prom:9090");
+        QCOMPARE(PromEndpoint::parse("https://prom.example/api/prom")->port, 443); // a managed one
+        QVERIFY(!PromEndpoint::parse("http://prom")->tls);
         const auto creds = PromEndpoint::parse("http://user:secret@prom:9090");
         QVERIFY(!creds);
         QVERIFY(!creds.error().contains("secret"));
