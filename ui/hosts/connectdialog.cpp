@@ -7,7 +7,7 @@
 #include "core/hosts/hostprofilestore.h"
 #include "core/hosts/keyinstall.h"
 #include "core/hosts/secretstore.h"
-#include "core/ssh/sshconfig.h"
+#include "core/hosts/sshconfig.h"
 #include "core/ssh/sshsession.h"
 #include "core/ssh/sshtransport.h"
 #include "core/transport/transportpool.h"
@@ -59,7 +59,7 @@ ConnectDialog::ConnectDialog(HostProfileStore* store, QWidget* parent)
     , m_storedCheckDelay(new QTimer(this))
 {
     setObjectName(QStringLiteral("ConnectDialog"));
-    setWindowTitle(QStringLiteral("Connect to a server"));
+    setWindowTitle(tr("Connect to a server"));
     auto* layout = new QVBoxLayout(this);
     auto* splitter = new QSplitter(this);
     layout->addWidget(splitter, 1);
@@ -68,11 +68,11 @@ ConnectDialog::ConnectDialog(HostProfileStore* store, QWidget* parent)
     auto* left = new QWidget(splitter);
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
-    leftLayout->addWidget(new QLabel(QStringLiteral("Saved hosts"), left));
+    leftLayout->addWidget(new QLabel(tr("Saved hosts"), left));
     m_list = new QListWidget(left);
     m_list->setObjectName(QStringLiteral("profiles"));
     leftLayout->addWidget(m_list, 1);
-    m_import = new QPushButton(QStringLiteral("Import from ~/.ssh/config"), left);
+    m_import = new QPushButton(tr("Import from ~/.ssh/config"), left);
     m_import->setObjectName(QStringLiteral("import"));
     leftLayout->addWidget(m_import);
     splitter->addWidget(left);
@@ -84,28 +84,28 @@ ConnectDialog::ConnectDialog(HostProfileStore* store, QWidget* parent)
     m_destination = new QLineEdit(right);
     m_destination->setObjectName(QStringLiteral("destination"));
     m_destination->setPlaceholderText(QStringLiteral("user@host:port, or a Host of ~/.ssh/config"));
-    form->addRow(QStringLiteral("&Destination:"), m_destination);
+    form->addRow(tr("&Destination:"), m_destination);
     m_follow = new QCheckBox(right);
     m_follow->setObjectName(QStringLiteral("followSshConfig"));
-    m_follow->setToolTip(QStringLiteral("Read ~/.ssh/config again at every connect, so later edits of it count"));
+    m_follow->setToolTip(tr("Read ~/.ssh/config again at every connect, so later edits of it count"));
     m_follow->hide();
     form->addRow(QString(), m_follow);
     m_name = new QLineEdit(right);
     m_name->setObjectName(QStringLiteral("name"));
     m_name->setPlaceholderText(QStringLiteral("shown in the sidebar (default: the host)"));
-    form->addRow(QStringLiteral("&Name:"), m_name);
+    form->addRow(tr("&Name:"), m_name);
     m_user = new QLineEdit(right);
     m_user->setObjectName(QStringLiteral("user"));
     m_user->setPlaceholderText(QStringLiteral("your local user name"));
-    form->addRow(QStringLiteral("&User:"), m_user);
+    form->addRow(tr("&User:"), m_user);
     m_host = new QLineEdit(right);
     m_host->setObjectName(QStringLiteral("host"));
-    form->addRow(QStringLiteral("&Host:"), m_host);
+    form->addRow(tr("&Host:"), m_host);
     m_port = new QSpinBox(right);
     m_port->setObjectName(QStringLiteral("port"));
     m_port->setRange(1, 65535);
     m_port->setValue(22);
-    form->addRow(QStringLiteral("&Port:"), m_port);
+    form->addRow(tr("&Port:"), m_port);
     auto* keys = new QWidget(right);
     auto* keysLayout = new QHBoxLayout(keys);
     keysLayout->setContentsMargins(0, 0, 0, 0);
@@ -115,22 +115,22 @@ ConnectDialog::ConnectDialog(HostProfileStore* store, QWidget* parent)
     m_identities->setFixedHeight(m_identities->fontMetrics().lineSpacing() * 3 + 12);
     m_identities->setLineWrapMode(QPlainTextEdit::NoWrap);
     keysLayout->addWidget(m_identities, 1);
-    m_browseKey = new QPushButton(QStringLiteral("Browse\u2026"), keys);
+    m_browseKey = new QPushButton(tr("Browse\u2026"), keys);
     keysLayout->addWidget(m_browseKey, 0, Qt::AlignTop);
-    form->addRow(QStringLiteral("&Identity files:"), keys);
+    form->addRow(tr("&Identity files:"), keys);
     m_proxyJump = new QLineEdit(right);
     m_proxyJump->setObjectName(QStringLiteral("proxyJump"));
     m_proxyJump->setPlaceholderText(QStringLiteral("[user@]jumphost[:port], as ssh -J"));
-    form->addRow(QStringLiteral("Proxy&Jump:"), m_proxyJump);
+    form->addRow(tr("Proxy&Jump:"), m_proxyJump);
     m_knownHosts = new QLineEdit(right);
     m_knownHosts->setObjectName(QStringLiteral("knownHosts"));
     m_knownHosts->setPlaceholderText(QStringLiteral("~/.ssh/known_hosts"));
-    form->addRow(QStringLiteral("&Known hosts:"), m_knownHosts);
+    form->addRow(tr("&Known hosts:"), m_knownHosts);
     m_tags = new QLineEdit(right);
     m_tags->setObjectName(QStringLiteral("tags"));
     m_tags->setPlaceholderText(QStringLiteral("comma separated, e.g. lab, h100"));
-    form->addRow(QStringLiteral("&Tags:"), m_tags);
-    m_save = new QCheckBox(QStringLiteral("&Save this host (no password is ever saved)"), right);
+    form->addRow(tr("&Tags:"), m_tags);
+    m_save = new QCheckBox(tr("&Save this host (no password is ever saved)"), right);
     m_save->setObjectName(QStringLiteral("save"));
     m_save->setEnabled(m_store != nullptr);
     form->addRow(QString(), m_save);
@@ -156,20 +156,19 @@ ConnectDialog::ConnectDialog(HostProfileStore* store, QWidget* parent)
     layout->addWidget(m_message);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
-    m_connect = buttons->addButton(QStringLiteral("&Connect"), QDialogButtonBox::AcceptRole);
+    m_connect = buttons->addButton(tr("&Connect"), QDialogButtonBox::AcceptRole);
     m_connect->setObjectName(QStringLiteral("connect"));
     m_connect->setDefault(true);
-    m_installKey = buttons->addButton(QStringLiteral("Set up &key login\u2026"), QDialogButtonBox::ActionRole);
+    m_installKey = buttons->addButton(tr("Set up &key login\u2026"), QDialogButtonBox::ActionRole);
     m_installKey->setObjectName(QStringLiteral("installKey"));
     m_installKey->setToolTip(
-        QStringLiteral("For a server that takes only a password, or only an RSA key: make a key of KernelForge's own "
-                       "(~/.ssh/kernelforge_ed25519) and add it to ~/.ssh/authorized_keys there, like ssh-copy-id"));
+        tr("For a server that takes only a password, or only an RSA key: make a key of KernelForge's own "
+           "(~/.ssh/kernelforge_ed25519) and add it to ~/.ssh/authorized_keys there, like ssh-copy-id"));
     connect(m_installKey, &QPushButton::clicked, this, &ConnectDialog::askHowToInstallKey);
     // Added last: the button box shows every button again when one is added.
-    m_forget = buttons->addButton(QStringLiteral("&Forget stored password"), QDialogButtonBox::ActionRole);
+    m_forget = buttons->addButton(tr("&Forget stored password"), QDialogButtonBox::ActionRole);
     m_forget->setObjectName(QStringLiteral("forgetSecret"));
-    m_forget->setToolTip(
-        QStringLiteral("Remove this host's password and its keys' passphrases from the system keychain"));
+    m_forget->setToolTip(tr("Remove this host's password and its keys' passphrases from the system keychain"));
     m_forget->hide();
     connect(m_forget, &QPushButton::clicked, this, [this] { forgetStoredSecrets(); });
     connect(buttons, &QDialogButtonBox::accepted, this, &ConnectDialog::accept);
@@ -193,8 +192,8 @@ ConnectDialog::ConnectDialog(HostProfileStore* store, QWidget* parent)
         connect(e, &QLineEdit::textEdited, this, &ConnectDialog::updateDestinationFromFields);
     connect(m_port, &QSpinBox::valueChanged, this, &ConnectDialog::updateDestinationFromFields);
     connect(m_browseKey, &QPushButton::clicked, this, [this] {
-        const QString file = QFileDialog::getOpenFileName(
-            this, QStringLiteral("Private key"), QDir::homePath() + QStringLiteral("/.ssh"));
+        const QString file
+            = QFileDialog::getOpenFileName(this, tr("Private key"), QDir::homePath() + QStringLiteral("/.ssh"));
         if (!file.isEmpty())
             m_identities->appendPlainText(file);
     });
@@ -246,13 +245,12 @@ int ConnectDialog::forgetStoredSecrets()
         return 0;
     const Result<int> removed = kf::forgetStoredSecrets(*m_secrets, p);
     if (!removed)
-        showMessage(QStringLiteral("Could not clear the keychain: ") + removed.error(), true);
+        showMessage(tr("Could not clear the keychain: ") + removed.error(), true);
     else if (removed.value() == 0)
-        showMessage(QStringLiteral("Nothing is stored in the keychain for %1.").arg(p.destination()), false);
+        showMessage(tr("Nothing is stored in the keychain for %1.").arg(p.destination()), false);
     else
-        showMessage(QStringLiteral("Removed %1 stored secret(s) for %2 from the keychain.")
-                        .arg(removed.value())
-                        .arg(p.destination()),
+        showMessage(
+            tr("Removed %1 stored secret(s) for %2 from the keychain.").arg(removed.value()).arg(p.destination()),
             false);
     checkStoredSecrets();
     return removed.ok() ? removed.value() : 0;
@@ -262,24 +260,24 @@ void ConnectDialog::askHowToInstallKey()
 {
     const HostProfile p = profile();
     if (p.host.isEmpty()) {
-        showMessage(QStringLiteral("Which server? Type user@host first."), true);
+        showMessage(tr("Which server? Type user@host first."), true);
         return;
     }
     QMessageBox box(this);
     box.setObjectName(QStringLiteral("keyInstallChoice"));
-    box.setWindowTitle(QStringLiteral("Set up key login"));
+    box.setWindowTitle(tr("Set up key login"));
     box.setIcon(QMessageBox::Question);
-    box.setText(QStringLiteral("KernelForge makes a key of its own, %1, unless it exists, and adds it to "
-                               "~/.ssh/authorized_keys on %2. How do you log in there now?")
+    box.setText(tr("KernelForge makes a key of its own, %1, unless it exists, and adds it to "
+                   "~/.ssh/authorized_keys on %2. How do you log in there now?")
                     .arg(QDir::toNativeSeparators(m_keyPath), p.destination()));
     box.setInformativeText(QStringLiteral(
         "With a password: KernelForge logs in as Connect does (keys that work first); the password is asked once and "
         "never stored.\nWith an RSA key: KernelForge's SSH library "
         "(libssh2 1.10) cannot sign with RSA for OpenSSH 8.8 and newer, so the system's ssh logs in with the "
         "identity files above (a key with a passphrase must be in ssh-agent)."));
-    QPushButton* password = box.addButton(QStringLiteral("With a &password"), QMessageBox::AcceptRole);
+    QPushButton* password = box.addButton(tr("With a &password"), QMessageBox::AcceptRole);
     password->setObjectName(QStringLiteral("viaPassword"));
-    QPushButton* systemSsh = box.addButton(QStringLiteral("With my &RSA key (system ssh)"), QMessageBox::AcceptRole);
+    QPushButton* systemSsh = box.addButton(tr("With my &RSA key (system ssh)"), QMessageBox::AcceptRole);
     systemSsh->setObjectName(QStringLiteral("viaSystemSsh"));
     box.addButton(QMessageBox::Cancel);
     box.setDefaultButton(password);
@@ -302,7 +300,7 @@ void ConnectDialog::installKey(bool viaSystemSsh)
         return;
     m_installKey->setEnabled(false);
     m_connect->setEnabled(false);
-    showMessage(QStringLiteral("Logging in to %1 %2 to add the key\u2026")
+    showMessage(tr("Logging in to %1 %2 to add the key\u2026")
                     .arg(p.destination(), viaSystemSsh ? QStringLiteral("with the system ssh") : QString())
                     .simplified(),
         false);
@@ -329,14 +327,13 @@ void ConnectDialog::installKey(bool viaSystemSsh)
         }
         if (!report)
             return Result<QString>::failure(report.error());
-        return QString((key->created ? QStringLiteral("Made the key %1; ").arg(key->privateKeyPath) : QString())
-            + report->message);
+        return QString((key->created ? tr("Made the key %1; ").arg(key->privateKeyPath) : QString()) + report->message);
     };
     m_install = m_jobs.track(QtConcurrent::run(transportPool(), work), [this](const Result<QString>& r) {
         m_installKey->setEnabled(true);
         m_connect->setEnabled(true);
         if (!r) {
-            showMessage(QStringLiteral("Key login was not set up: ") + r.error(), true);
+            showMessage(tr("Key login was not set up: ") + r.error(), true);
             Q_EMIT keyInstallFinished(false, r.error());
             return;
         }
@@ -398,7 +395,7 @@ int ConnectDialog::importSshConfig()
         ++added;
     }
     QString text = added == 0
-        ? QStringLiteral("No new hosts in %1/.ssh/config.").arg(m_sshHome)
+        ? tr("No new hosts in %1/.ssh/config.").arg(m_sshHome)
         : QStringLiteral("%1 host(s) imported from %2/.ssh/config; pick one and tick \u201cSave\u201d to keep it.")
               .arg(added)
               .arg(m_sshHome);
@@ -485,9 +482,9 @@ bool ConnectDialog::showSshConfig(const QString& alias)
             place = QStringLiteral("~/") + place.mid(home.size());
         return place;
     };
-    QStringList lines { QStringLiteral("From your ssh configuration (Host %1):").arg(alias),
+    QStringList lines { tr("From your ssh configuration (Host %1):").arg(alias),
         QStringLiteral("  HostName %1 — %2").arg(f.host, where("hostname")),
-        QStringLiteral("  User %1 — %2").arg(f.user.isEmpty() ? QStringLiteral("(yours)") : f.user, where("user")),
+        QStringLiteral("  User %1 — %2").arg(f.user.isEmpty() ? tr("(yours)") : f.user, where("user")),
         QStringLiteral("  Port %1 — %2").arg(f.port).arg(where("port")) };
     for (qsizetype i = 0; i < c.identityFiles.size(); ++i) {
         QString place = c.identityOrigins.value(i).place();
@@ -512,7 +509,7 @@ void ConnectDialog::setFollowing(bool follow)
 {
     m_syncing = true;
     m_follow->setVisible(!m_alias.isEmpty());
-    m_follow->setText(QStringLiteral("&Follow ~/.ssh/config (Host %1)").arg(m_alias));
+    m_follow->setText(tr("&Follow ~/.ssh/config (Host %1)").arg(m_alias));
     m_follow->setChecked(follow && !m_alias.isEmpty());
     m_syncing = false;
     const bool on = m_follow->isChecked();
@@ -635,7 +632,7 @@ void ConnectDialog::accept()
     }
     const HostProfile p = profile();
     if (p.host.isEmpty()) {
-        showMessage(QStringLiteral("Which server? Type user@host, or pick a saved host."), true);
+        showMessage(tr("Which server? Type user@host, or pick a saved host."), true);
         return;
     }
     // The fields pass the check a typed destination passes (one parser for both ways in).
@@ -646,7 +643,7 @@ void ConnectDialog::accept()
     }
     if (saveRequested()) {
         if (const Result<void> s = m_store->upsert(p); !s) {
-            showMessage(QStringLiteral("Could not save the host: ") + s.error(), true);
+            showMessage(tr("Could not save the host: ") + s.error(), true);
             return;
         }
     }

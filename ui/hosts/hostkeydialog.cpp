@@ -79,28 +79,27 @@ HostKeyDialog::HostKeyDialog(const HostKeyInfo& info, QWidget* parent)
     auto* keyBox = new QFrame(this);
     keyBox->setFrameShape(QFrame::StyledPanel);
     auto* form = new QFormLayout(keyBox);
-    form->addRow(QStringLiteral("Host:"), monoField(where, keyBox));
-    form->addRow(QStringLiteral("Key type:"), monoField(info.keyType, keyBox));
+    form->addRow(tr("Host:"), monoField(where, keyBox));
+    form->addRow(tr("Key type:"), monoField(info.keyType, keyBox));
     auto* fp = monoField(info.fingerprint, keyBox);
     fp->setObjectName(QStringLiteral("fingerprint"));
-    form->addRow(unknown ? QStringLiteral("Fingerprint:") : QStringLiteral("Offered key:"), fp);
+    form->addRow(unknown ? tr("Fingerprint:") : tr("Offered key:"), fp);
     layout->addWidget(keyBox);
 
     auto* buttons = new QDialogButtonBox(this);
     if (unknown) {
-        setWindowTitle(QStringLiteral("Unknown host key"));
-        title->setText(QStringLiteral("Is this really %1?").arg(where));
-        text->setText(
-            QStringLiteral("<p>KernelForge has not connected to <b>%1</b> before, so it cannot tell whether this "
-                           "server is the one you mean. Compare the fingerprint below with the one the server's "
-                           "administrator gives you (on the server: <code>ssh-keygen -lf "
-                           "/etc/ssh/ssh_host_ed25519_key.pub</code>).</p>"
-                           "<p><i>Accept and save</i> adds the key to <code>%2</code>, the way OpenSSH does, so "
-                           "<code>ssh</code> trusts it too. <i>Accept once</i> trusts it for this connection only.</p>")
-                .arg(esc(where), esc(info.knownHostsFile)));
-        m_acceptOnce = buttons->addButton(QStringLiteral("Accept &once"), QDialogButtonBox::AcceptRole);
+        setWindowTitle(tr("Unknown host key"));
+        title->setText(tr("Is this really %1?").arg(where));
+        text->setText(tr("<p>KernelForge has not connected to <b>%1</b> before, so it cannot tell whether this "
+                         "server is the one you mean. Compare the fingerprint below with the one the server's "
+                         "administrator gives you (on the server: <code>ssh-keygen -lf "
+                         "/etc/ssh/ssh_host_ed25519_key.pub</code>).</p>"
+                         "<p><i>Accept and save</i> adds the key to <code>%2</code>, the way OpenSSH does, so "
+                         "<code>ssh</code> trusts it too. <i>Accept once</i> trusts it for this connection only.</p>")
+                          .arg(esc(where), esc(info.knownHostsFile)));
+        m_acceptOnce = buttons->addButton(tr("Accept &once"), QDialogButtonBox::AcceptRole);
         m_acceptOnce->setObjectName(QStringLiteral("acceptOnce"));
-        m_acceptAndSave = buttons->addButton(QStringLiteral("Accept and &save"), QDialogButtonBox::AcceptRole);
+        m_acceptAndSave = buttons->addButton(tr("Accept and &save"), QDialogButtonBox::AcceptRole);
         m_acceptAndSave->setObjectName(QStringLiteral("acceptAndSave"));
         m_cancel = buttons->addButton(QDialogButtonBox::Cancel);
         m_cancel->setObjectName(QStringLiteral("cancel"));
@@ -116,10 +115,9 @@ HostKeyDialog::HostKeyDialog(const HostKeyInfo& info, QWidget* parent)
     } else {
         const bool revoked = info.kind == HostKeyInfo::Kind::Revoked;
         const QString entry = info.oldEntryFile + QLatin1Char(':') + QString::number(info.oldEntryLine);
-        setWindowTitle(revoked ? QStringLiteral("Revoked host key") : QStringLiteral("Host key changed"));
-        title->setText(revoked
-                ? QStringLiteral("The host key of %1 is revoked. Connection refused.").arg(where)
-                : QStringLiteral("WARNING: the host key of %1 has changed. Connection refused.").arg(where));
+        setWindowTitle(revoked ? tr("Revoked host key") : tr("Host key changed"));
+        title->setText(revoked ? tr("The host key of %1 is revoked. Connection refused.").arg(where)
+                               : tr("WARNING: the host key of %1 has changed. Connection refused.").arg(where));
         title->setStyleSheet(QStringLiteral("color: #b00020;"));
         keyBox->setStyleSheet(QStringLiteral("QFrame { border: 2px solid #b00020; border-radius: 4px; }"
                                              " QLineEdit, QLabel { border: none; }"));
@@ -133,26 +131,26 @@ HostKeyDialog::HostKeyDialog(const HostKeyInfo& info, QWidget* parent)
                       .arg(esc(entry));
         } else {
             const QString oldType = info.oldKeyType.isEmpty() ? QStringLiteral("the") : esc(info.oldKeyType);
-            why = QStringLiteral("<p>The server offered a different key than the %1 key recorded for it in <b>%2</b>. "
-                                 "Someone could be intercepting this connection (a man-in-the-middle attack), or the "
-                                 "server was reinstalled and got a new key.</p>")
+            why = tr("<p>The server offered a different key than the %1 key recorded for it in <b>%2</b>. "
+                     "Someone could be intercepting this connection (a man-in-the-middle attack), or the "
+                     "server was reinstalled and got a new key.</p>")
                       .arg(oldType, esc(entry));
         }
-        const QString stopped = QStringLiteral("<p>KernelForge stopped before logging in: no password, passphrase or "
-                                               "key was sent and nothing ran on the server.</p>");
+        const QString stopped = tr("<p>KernelForge stopped before logging in: no password, passphrase or "
+                                   "key was sent and nothing ran on the server.</p>");
         if (revoked) {
             // No way around a revocation from here: the server has to offer another key.
             text->setText(why + stopped
-                + QStringLiteral("<p>Tell the server's administrator: the server must be given a new host "
-                                 "key.</p>"));
+                + tr("<p>Tell the server's administrator: the server must be given a new host "
+                     "key.</p>"));
         } else {
             text->setText(why + stopped
-                + QStringLiteral("<p>Only if the server's administrator confirms the new key: remove the old "
-                                 "entry with the command below, connect again and compare the new "
-                                 "fingerprint.</p>"));
+                + tr("<p>Only if the server's administrator confirms the new key: remove the old "
+                     "entry with the command below, connect again and compare the new "
+                     "fingerprint.</p>"));
             auto* remove = monoField(removeCommand, keyBox);
             remove->setObjectName(QStringLiteral("removeCommand"));
-            form->addRow(QStringLiteral("Remove with:"), remove);
+            form->addRow(tr("Remove with:"), remove);
         }
         m_cancel = buttons->addButton(QDialogButtonBox::Close);
         m_cancel->setObjectName(QStringLiteral("close"));

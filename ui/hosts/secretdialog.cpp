@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/hosts/secretdialog.h"
 
-#include "core/log/secretregistry.h"
+#include "core/util/secretregistry.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -28,27 +28,26 @@ SecretDialog::SecretDialog(const SecretRequest& request, QWidget* parent)
     QString fieldLabel;
     switch (request.kind) {
     case SecretRequest::Kind::Password:
-        setWindowTitle(QStringLiteral("Password"));
+        setWindowTitle(tr("Password"));
         text->setText(request.reconnecting
-                ? QStringLiteral("The connection to %1 was lost. Reconnecting needs the password again.")
-                      .arg(request.destination)
-                : QStringLiteral("Password for %1").arg(request.destination));
-        fieldLabel = QStringLiteral("Password:");
+                ? tr("The connection to %1 was lost. Reconnecting needs the password again.").arg(request.destination)
+                : tr("Password for %1").arg(request.destination));
+        fieldLabel = tr("Password:");
         break;
     case SecretRequest::Kind::Passphrase:
-        setWindowTitle(QStringLiteral("Key passphrase"));
-        text->setText((request.reconnecting
-                ? QStringLiteral("The connection to %2 was lost. Reconnecting needs the passphrase "
-                                 "of the key %1 again.")
-                : QStringLiteral("The key %1 is protected by a passphrase.\nIt is needed to log in to %2."))
-                          .arg(request.keyFile, request.destination));
-        fieldLabel = QStringLiteral("Passphrase:");
+        setWindowTitle(tr("Key passphrase"));
+        text->setText(
+            (request.reconnecting ? tr("The connection to %2 was lost. Reconnecting needs the passphrase "
+                                       "of the key %1 again.")
+                                  : tr("The key %1 is protected by a passphrase.\nIt is needed to log in to %2."))
+                .arg(request.keyFile, request.destination));
+        fieldLabel = tr("Passphrase:");
         break;
     case SecretRequest::Kind::KeyboardInteractive:
-        setWindowTitle(QStringLiteral("Login question"));
+        setWindowTitle(tr("Login question"));
         // The server's own words: it may ask for a one-time code, not a password.
         text->setText(QStringLiteral("%1 asks:").arg(request.destination));
-        fieldLabel = request.prompt.trimmed().isEmpty() ? QStringLiteral("Answer:") : request.prompt.trimmed();
+        fieldLabel = request.prompt.trimmed().isEmpty() ? tr("Answer:") : request.prompt.trimmed();
         break;
     }
     layout->addWidget(text);
@@ -64,30 +63,30 @@ SecretDialog::SecretDialog(const SecretRequest& request, QWidget* parent)
     layout->addLayout(form);
 
     if (request.offerKeychain) {
-        m_keychain = new QCheckBox(QStringLiteral("Remember in the system keychain"), this);
+        m_keychain = new QCheckBox(tr("Remember in the system keychain"), this);
         m_keychain->setObjectName(QStringLiteral("keychain"));
         m_keychain->setChecked(false);
-        m_keychain->setToolTip(QStringLiteral("Stored by the desktop's keychain (Secret Service / KWallet), never in "
-                                              "KernelForge's own files."));
+        m_keychain->setToolTip(tr("Stored by the desktop's keychain (Secret Service / KWallet), never in "
+                                  "KernelForge's own files."));
         layout->addWidget(m_keychain);
     }
     if (request.offerKeepForSession) {
         m_keepForSession
-            = new QCheckBox(QStringLiteral("Keep this %1 for this session (not stored)")
+            = new QCheckBox(tr("Keep this %1 for this session (not stored)")
                                 .arg(request.kind == SecretRequest::Kind::Passphrase    ? QStringLiteral("passphrase")
                                         : request.kind == SecretRequest::Kind::Password ? QStringLiteral("password")
                                                                                         : QStringLiteral("answer")),
                 this);
         m_keepForSession->setObjectName(QStringLiteral("keepForSession"));
         m_keepForSession->setChecked(false);
-        m_keepForSession->setToolTip(QStringLiteral("Held in memory until the connection is closed, so that a "
-                                                    "reconnect after a network drop needs nobody at the screen. "
-                                                    "Never written anywhere."));
+        m_keepForSession->setToolTip(tr("Held in memory until the connection is closed, so that a "
+                                        "reconnect after a network drop needs nobody at the screen. "
+                                        "Never written anywhere."));
         layout->addWidget(m_keepForSession);
     }
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
-    buttons->button(QDialogButtonBox::Ok)->setText(QStringLiteral("Log in"));
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Log in"));
     buttons->button(QDialogButtonBox::Ok)->setObjectName(QStringLiteral("ok"));
     buttons->button(QDialogButtonBox::Cancel)->setObjectName(QStringLiteral("cancel"));
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);

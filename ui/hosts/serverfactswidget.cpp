@@ -23,14 +23,14 @@ ServerFactsWidget::ServerFactsWidget(QWidget* parent)
     setFrameShape(QFrame::StyledPanel);
     auto* layout = new QVBoxLayout(this);
     auto* header = new QHBoxLayout;
-    m_title = new QLabel(QStringLiteral("Server facts"), this);
+    m_title = new QLabel(tr("Server facts"), this);
     QFont f = m_title->font();
     f.setBold(true);
     f.setPointSizeF(f.pointSizeF() * 1.15);
     m_title->setFont(f);
     header->addWidget(m_title);
     header->addStretch(1);
-    m_retry = new QPushButton(QStringLiteral("Refresh"), this);
+    m_retry = new QPushButton(tr("Refresh"), this);
     m_retry->setObjectName(QStringLiteral("retry"));
     m_retry->setEnabled(false);
     header->addWidget(m_retry);
@@ -78,7 +78,7 @@ void ServerFactsWidget::clear()
     m_hasFacts = false;
     m_facts = {};
     clearRows();
-    m_status->setText(QStringLiteral("Connect to the host to see what it has."));
+    m_status->setText(tr("Connect to the host to see what it has."));
     m_status->show();
     m_retry->setEnabled(false);
 }
@@ -87,7 +87,7 @@ void ServerFactsWidget::setLoading()
 {
     clearRows();
     m_status->setStyleSheet({});
-    m_status->setText(QStringLiteral("Gathering facts\u2026"));
+    m_status->setText(tr("Gathering facts\u2026"));
     m_status->show();
     m_retry->setEnabled(false);
 }
@@ -130,14 +130,13 @@ void ServerFactsWidget::setFacts(const ServerFacts& facts)
     }
     const QStringList hints = sglkernel::serverHints(facts);
     if (!hints.isEmpty()) {
-        QString html
-            = QStringLiteral("<b>For an sgl-kernel build</b><ul style=\"margin-left:12px; -qt-list-indent:0\">");
+        QString html = tr("<b>For an sgl-kernel build</b><ul style=\"margin-left:12px; -qt-list-indent:0\">");
         for (const QString& h : hints)
-            html += QStringLiteral("<li>") + h.toHtmlEscaped() + QStringLiteral("</li>");
-        m_hints->setText(html + QStringLiteral("</ul>"));
+            html += tr("<li>") + h.toHtmlEscaped() + tr("</li>");
+        m_hints->setText(html + tr("</ul>"));
         m_hints->show();
     }
-    m_retry->setText(QStringLiteral("Refresh"));
+    m_retry->setText(tr("Refresh"));
     m_retry->setEnabled(m_transport != nullptr);
     Q_EMIT factsLoaded(facts);
 }
@@ -147,10 +146,10 @@ void ServerFactsWidget::setError(const QString& message)
     clearRows();
     m_hasFacts = false;
     m_error = message;
-    m_status->setText(QStringLiteral("Could not gather the facts: ") + message);
+    m_status->setText(tr("Could not gather the facts: ") + message);
     m_status->setStyleSheet(QStringLiteral("color: #b00020;"));
     m_status->show();
-    m_retry->setText(QStringLiteral("Retry"));
+    m_retry->setText(tr("Retry"));
     m_retry->setEnabled(m_transport != nullptr);
     Q_EMIT loadFailed(message);
 }
