@@ -34,6 +34,9 @@ private Q_SLOTS:
         QTest::newRow("chunked") << QByteArray(
             "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n7;x=y\r\n, world\r\n0\r\n\r\n")
                                  << false << true << false << 200 << QByteArray("hello, world");
+        QTest::newRow("chunked, closed after the last chunk")
+            << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n") << true << true
+            << false << 200 << QByteArray("ok"); // trailers do not matter once the last chunk came
         QTest::newRow("chunked, partial") << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel")
                                           << false << false << false << 200 << QByteArray();
         QTest::newRow("bad chunk size") << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n")
