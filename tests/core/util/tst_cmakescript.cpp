@@ -6,7 +6,7 @@
 
 #include <QTest>
 
-using namespace kf::patch;
+using namespace kf;
 
 class TestCMakeScript : public QObject
 {
