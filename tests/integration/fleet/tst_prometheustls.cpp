@@ -118,7 +118,7 @@ void TestPrometheusTls::theCli()
 {
     const auto r = test::runCli({ QStringLiteral("fleet"), QStringLiteral("status"), QStringLiteral("--prometheus"),
         m_prom->url(), QStringLiteral("--ca-file"), m_prom->caFile() });
-    QVERIFY2(r.exitCode == 0, (r.out + r.err).constData());
+    QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
     QVERIFY2(r.out.contains("gpu-node-000") && r.out.contains("gpu-node-001"), r.out.constData());
     const auto refused = test::runCli(
         { QStringLiteral("fleet"), QStringLiteral("status"), QStringLiteral("--prometheus"), m_prom->url() });
