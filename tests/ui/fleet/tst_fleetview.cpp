@@ -6,8 +6,10 @@
 #include "tests/support/testsupport.h"
 #include "ui/fleet/fleetview.h"
 
+#include <QLabel>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTextDocument>
 #include <QtTest>
 
 using namespace kf;
@@ -59,6 +61,15 @@ private Q_SLOTS:
         QCOMPARE(view.tileCount(), 3);
         QSignalSpy activated(&view, &FleetView::hostActivated);
         QVERIFY(view.grab().save(test::screenshotPath(QStringLiteral("fleet"))));
+        // Issue #38 item 8: the view says what the bars' colours mean (red is busy, not broken).
+        auto* legend = view.findChild<QLabel*>(QStringLiteral("fleetLegend"));
+        QVERIFY(legend);
+        QVERIFY(legend->isVisible());
+        QTextDocument doc;
+        doc.setHtml(legend->text());
+        const QString words = doc.toPlainText();
+        for (const char* meaning : { "idle", "half", "fully busy", "no value or stale", "hover a bar for its GPU" })
+            QVERIFY2(words.contains(QLatin1String(meaning)), qPrintable(words));
     }
 };
 
