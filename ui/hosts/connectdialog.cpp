@@ -13,9 +13,12 @@
 #include "core/transport/transportpool.h"
 
 #include <QCheckBox>
+#include <QDesktopServices>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QFile>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -27,6 +30,7 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTimer>
+#include <QUrl>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
@@ -165,11 +169,17 @@ ConnectDialog::ConnectDialog(HostProfileStore* store, QWidget* parent)
         tr("For a server that takes only a password, or only an RSA key: make a key of KernelForge's own "
            "(~/.ssh/kernelforge_ed25519) and add it to ~/.ssh/authorized_keys there, like ssh-copy-id"));
     connect(m_installKey, &QPushButton::clicked, this, &ConnectDialog::askHowToInstallKey);
+    m_openConfig = buttons->addButton(tr("Open ~/.ssh/c&onfig"), QDialogButtonBox::ActionRole);
+    m_openConfig->setObjectName(QStringLiteral("openSshConfig"));
+    m_openConfig->setToolTip(tr("Destinations are resolved through your ssh configuration, as ssh resolves them: "
+                                "open it in your editor, then Retry"));
+    connect(m_openConfig, &QPushButton::clicked, this, &ConnectDialog::openSshConfig);
     // Added last: the button box shows every button again when one is added.
     m_forget = buttons->addButton(tr("&Forget stored password"), QDialogButtonBox::ActionRole);
     m_forget->setObjectName(QStringLiteral("forgetSecret"));
     m_forget->setToolTip(tr("Remove this host's password and its keys' passphrases from the system keychain"));
     m_forget->hide();
+    m_openConfig->hide(); // until a connection fails
     connect(m_forget, &QPushButton::clicked, this, [this] { forgetStoredSecrets(); });
     connect(buttons, &QDialogButtonBox::accepted, this, &ConnectDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -605,6 +615,29 @@ void ConnectDialog::setSaveRequested(bool save)
     m_save->setChecked(save && m_store);
 }
 
+void ConnectDialog::openSshConfig()
+{
+    const QString dir = m_sshHome + QStringLiteral("/.ssh");
+    const QString path = dir + QStringLiteral("/config");
+    if (!QFileInfo::exists(path)) {
+        // ssh refuses a config others can write: the folder 0700, the file 0600, as ssh-keygen makes them.
+        if (!QFileInfo::exists(dir)
+            && (!QDir().mkpath(dir)
+                || !QFile::setPermissions(dir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner))) {
+            showMessage(tr("Could not make %1.").arg(dir), true);
+            return;
+        }
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly | QIODevice::NewOnly)
+            || !f.setPermissions(QFile::ReadOwner | QFile::WriteOwner)) {
+            showMessage(tr("Could not make %1: %2").arg(path, f.errorString()), true);
+            return;
+        }
+    }
+    if (!QDesktopServices::openUrl(QUrl::fromLocalFile(path)))
+        showMessage(tr("No program here opens %1: edit it in your editor, then Retry.").arg(path), true);
+}
+
 void ConnectDialog::showMessage(const QString& text, bool error)
 {
     m_message->setText(text);
@@ -685,6 +718,7 @@ void ConnectDialog::onConnectionState(ConnectionState state, const QString& reas
         m_connect->setEnabled(true);
         m_connect->setText(tr("&Retry"));
         m_connect->setToolTip(tr("Connect again with what the form says now"));
+        m_openConfig->show();
         showMessage(tr("Could not connect to %1: %2.\nCheck the destination and the port, then Retry; the form "
                        "keeps what you typed.")
                         .arg(destination, reason.isEmpty() ? tr("the connection was closed") : reason),

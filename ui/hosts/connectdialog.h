@@ -95,6 +95,11 @@ public:
     QPushButton* importButton() const { return m_import; }
     QPushButton* forgetButton() const { return m_forget; }
     QPushButton* installKeyButton() const { return m_installKey; }
+    // Shown once a connection failed (as VS Code's Remote-SSH offers Open config): opens the
+    // ssh configuration destinations are resolved through (<ssh home>/.ssh/config, made 0600
+    // when missing) with the desktop's editor; then Retry reads it again.
+    QPushButton* openSshConfigButton() const { return m_openConfig; }
+    void openSshConfig();
     QLabel* messageLabel() const { return m_message; }
     QCheckBox* followButton() const { return m_follow; }
     QLabel* originsLabel() const { return m_origins; }
@@ -129,6 +134,7 @@ private:
     HostProfileStore* m_store;
     SecretStore* m_secrets = nullptr;
     QPushButton* m_forget;
+    QPushButton* m_openConfig;
     QString m_sshHome;
     QListWidget* m_list;
     QPushButton* m_import;

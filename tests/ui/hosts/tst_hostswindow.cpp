@@ -11,6 +11,8 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QDesktopServices>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
@@ -76,6 +78,16 @@ QStringList savedNames(const HostProfileStore& store)
 
 } // namespace
 
+// Receives the URLs QDesktopServices would open (a test has no desktop).
+class UrlCatcher : public QObject
+{
+    Q_OBJECT
+public:
+    QList<QUrl> urls;
+public Q_SLOTS:
+    void open(const QUrl& url) { urls.append(url); }
+};
+
 class TestHostsWindow : public QObject
 {
     Q_OBJECT
@@ -121,9 +133,13 @@ private Q_SLOTS:
         QString typedAfter;
         QString retryText;
         bool openAfterFailure = false;
+        bool openConfigShown = false;
+        QList<QUrl> opened;
+        QTemporaryDir sshHome;
         whenDialogShows([&](ConnectDialog* d) {
             d->findChild<QCheckBox*>(QStringLiteral("save"))->setChecked(false);
             QTest::keyClicks(d->destinationField(), destination);
+            QVERIFY(!d->openSshConfigButton()->isVisible()); // nothing failed yet
             connect(d, &ConnectDialog::connectFailed, d, [&, d](const QString& reason) {
                 failures << d->messageLabel()->text();
                 openAfterFailure = d->isVisible();
@@ -131,6 +147,15 @@ private Q_SLOTS:
                 retryText = d->connectButton()->text();
                 if (failures.size() == 1) {
                     QVERIFY(d->grab().save(test::screenshotPath(QStringLiteral("connect-dialog-refused"))));
+                    // Open config, as VS Code's Remote-SSH offers it: the ssh configuration the
+                    // destination was resolved through, made 0600 when missing, in the desktop's editor.
+                    openConfigShown = d->openSshConfigButton()->isVisible();
+                    d->setSshHomeDir(sshHome.path());
+                    UrlCatcher catcher;
+                    QDesktopServices::setUrlHandler(QStringLiteral("file"), &catcher, "open");
+                    d->openSshConfigButton()->click();
+                    QDesktopServices::unsetUrlHandler(QStringLiteral("file"));
+                    opened = catcher.urls;
                     d->connectButton()->click(); // Retry: the same answer, the form still open
                 } else {
                     Q_UNUSED(reason);
@@ -144,6 +169,11 @@ private Q_SLOTS:
         QVERIFY(openAfterFailure);
         QCOMPARE(typedAfter, destination);
         QCOMPARE(retryText.remove(QLatin1Char('&')), QStringLiteral("Retry"));
+        QVERIFY(openConfigShown);
+        const QString config = sshHome.filePath(QStringLiteral(".ssh/config"));
+        QCOMPARE(opened, QList<QUrl> { QUrl::fromLocalFile(config) });
+        QCOMPARE(
+            QFileInfo(config).permissions(), QFile::ReadOwner | QFile::WriteOwner | QFile::ReadUser | QFile::WriteUser);
         for (const QString& text : std::as_const(failures)) {
             QVERIFY2(text.contains(QStringLiteral("Could not connect to ") + destination), qPrintable(text));
             QVERIFY2(text.contains(QStringLiteral("refused")), qPrintable(text));
