@@ -167,7 +167,17 @@ MainWindow::MainWindow(const AppContext& context, QWidget* parent)
            "installed."));
     addHostTab(
         Tab::Server, tr("Server"),
-        [this](HostConnection* host, QWidget* parent) { return new ServerPane(m_context, host, parent); },
+        [this](HostConnection* host, QWidget* parent) {
+            auto* server = new ServerPane(m_context, host, parent);
+            // A server failure the verification explains: the host's Build tab, on its Verification.
+            connect(server, &ServerPane::verificationRequested, this, [this, host] {
+                showTab(Tab::Build);
+                auto* stack = qobject_cast<HostPaneStack*>(m_tabPages.value(Tab::Build));
+                if (auto* build = stack ? qobject_cast<BuildPane*>(stack->paneFor(host)) : nullptr)
+                    build->showVerification();
+            });
+            return server;
+        },
         tr("SGLang server"), tr("Select a connected host to launch or watch its inference server."));
     addHostTab(
         Tab::Timeline, tr("Timeline"),

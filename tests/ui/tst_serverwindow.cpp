@@ -13,6 +13,7 @@
 #include "tests/support/testsupport.h"
 #include "tests/support/windowdriver.h"
 #include "ui/remotebuild/buildpane.h"
+#include "ui/server/serverdiagnosis.h"
 #include "ui/server/serverpane.h"
 
 #include <QApplication>
@@ -240,6 +241,37 @@ private Q_SLOTS:
 
 private:
     QTemporaryDir m_db;
+
+    // Issue #33 item 3: a server failure the host's verification explains links to it: the
+    // Server tab's "Show the verification" opens the host's Build tab on its Verification.
+    void aFailureTheVerificationExplainsLinksToIt()
+    {
+        KF_START_DEMO_HOST(demo);
+        test::DemoWindow dw;
+        dw.open(demo);
+        if (QTest::currentTestFailed())
+            return;
+        QWidget* tab = showTab(dw.window->tabs(), QStringLiteral("Server"));
+        auto* diagnosis = tab->findChild<ServerDiagnosis*>();
+        QVERIFY(diagnosis);
+        auto* link = tab->findChild<QPushButton*>(QStringLiteral("showVerification"));
+        QVERIFY(link);
+        QVERIFY(link->isHidden());
+        // A CUDA OOM at load is not the build's: no link.
+        diagnosis->feed(test::readData(QStringLiteral("buildlogs/corpus/20-vllm-28143-cuda-oom-at-load.log")));
+        QVERIFY(!diagnosis->diagnosis().isEmpty());
+        QVERIFY(link->isHidden());
+        diagnosis->reset();
+        diagnosis->feed(
+            test::readData(QStringLiteral("buildlogs/corpus/22-sglang-18729-b200-rmsnorm-no-kernel-image.log")));
+        QTRY_VERIFY(link->isVisible());
+        QTest::mouseClick(link, Qt::LeftButton);
+        QTabWidget* tabs = dw.window->tabs();
+        QTRY_COMPARE(tabs->tabText(tabs->currentIndex()), QStringLiteral("Build"));
+        auto* pane = shown<BuildPane>(tabs->currentWidget());
+        QVERIFY2(pane, "the Build tab is shown");
+        QTRY_VERIFY(pane->verifyView()->isVisible());
+    }
 };
 
 QTEST_MAIN(TestServerWindow)

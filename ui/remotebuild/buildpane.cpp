@@ -306,6 +306,11 @@ void BuildPane::updateButtons()
     m_verify->verifyButton()->setEnabled(ready && !m_verify->isRunning());
 }
 
+void BuildPane::showVerification()
+{
+    m_side->setCurrentWidget(m_verify);
+}
+
 void BuildPane::verify()
 {
     verifyProfile(currentProfile());

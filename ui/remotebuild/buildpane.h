@@ -77,6 +77,8 @@ public Q_SLOTS:
     void runPreflight();
     // Verifies the selected profile's folder (a build that succeeds verifies its own profile's).
     void verify();
+    // Brings the Verification forward (the last result, or Verify to run one).
+    void showVerification();
     // Runs preflight again (the server may have changed since the last one), asks when a check
     // fails, then starts the selected profile's build.
     void startBuild();

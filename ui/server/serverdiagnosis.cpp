@@ -22,8 +22,10 @@ void ServerDiagnosis::reset()
 {
     m_analyzer = BuildLogAnalyzer();
     m_text.clear();
+    m_verificationExplains = false;
     clear();
     hide();
+    Q_EMIT changed();
 }
 
 void ServerDiagnosis::feed(const QByteArray& chunk)
@@ -38,12 +40,14 @@ void ServerDiagnosis::feed(const QByteArray& chunk)
             continue;
         m_text = tr("%1\nHint: %2").arg(diagnosticText(d).left(400), hintText(d.hint));
         // What the build made explains these: the verification names the library and the GPU.
-        if (d.hint == Diagnostic::Hint::MissingSm || d.hint == Diagnostic::Hint::TorchAbi
-            || d.hint == Diagnostic::Hint::Fa3Import)
-            m_text += tr("\nBuild tab > Verify (kernelforge-cli verify) names the library and what it lacks.");
+        m_verificationExplains = d.hint == Diagnostic::Hint::MissingSm || d.hint == Diagnostic::Hint::TorchAbi
+            || d.hint == Diagnostic::Hint::Fa3Import;
+        if (m_verificationExplains)
+            m_text += tr("\nThe verification (Build tab, kernelforge-cli verify) names the library and what it lacks.");
         setText(m_text);
         setToolTip(plainToolTip(d.message));
         show();
+        Q_EMIT changed();
         return;
     }
 }

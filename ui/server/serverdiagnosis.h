@@ -22,10 +22,18 @@ public:
     void feed(const QByteArray& chunk);
     // What it says (empty: nothing found yet).
     const QString& diagnosis() const { return m_text; }
+    // Whether the host's verification explains it (a library without code for the GPU, a torch
+    // ABI mismatch, FA3 that does not import): the Server pane then offers the Build tab's
+    // Verification next to it.
+    bool verificationExplains() const { return m_verificationExplains; }
+
+Q_SIGNALS:
+    void changed();
 
 private:
     BuildLogAnalyzer m_analyzer;
     QString m_text;
+    bool m_verificationExplains = false;
 };
 
 } // namespace kf

@@ -236,6 +236,15 @@ ServerPane::ServerPane(const AppContext& context, HostConnection* host, QWidget*
     logLayout->setContentsMargins(0, 0, 0, 0);
     m_diagnosis = new ServerDiagnosis(logPage);
     logLayout->addWidget(m_diagnosis);
+    // When the host's verification explains the failure: straight to it (the Build tab's Verification).
+    auto* showVerification = new QPushButton(tr("Show the verification"), logPage);
+    showVerification->setObjectName(QStringLiteral("showVerification"));
+    showVerification->setToolTip(tr("The Build tab's Verification: which library lacks what for which GPU"));
+    showVerification->hide();
+    connect(m_diagnosis, &ServerDiagnosis::changed, showVerification,
+        [this, showVerification] { showVerification->setVisible(m_diagnosis->verificationExplains()); });
+    connect(showVerification, &QPushButton::clicked, this, &ServerPane::verificationRequested);
+    logLayout->addWidget(showVerification, 0, Qt::AlignLeft);
     logLayout->addWidget(m_log, 1);
     lower->addTab(logPage, tr("Server log"));
     lower->addTab(m_servers, tr("Servers on this host"));

@@ -79,6 +79,8 @@ Q_SIGNALS:
     void serverEnded(const kf::JobInfo& info, const QString& message);
     // A scan of the host's servers finished (tests wait for it).
     void scanned();
+    // The server's log says what the host's verification explains: show the Build tab's Verification.
+    void verificationRequested();
 
 protected:
     // Showing the tab asks the last verification again (one may have run in the Build tab).
