@@ -13,6 +13,7 @@
 #include "tests/support/testsupport.h"
 #include "tests/support/windowdriver.h"
 #include "ui/remotebuild/buildpane.h"
+#include "ui/remotebuild/verifyview.h"
 #include "ui/server/serverdiagnosis.h"
 #include "ui/server/serverpane.h"
 
