@@ -165,7 +165,8 @@ namespace {
 
 // One row per query family: its name, its PromQL and how its series are read into a host. The
 // names come from core/gpu/exporterfields.h and core/server/metricnames.h; assembleFleet reads
-// the families in this order (a GPU's values before its names).
+// the families in this order (the targets first: a host's labels are its first series'; a GPU's values before its
+// names).
 struct Family
 {
     const char* name;
@@ -180,6 +181,14 @@ QString utilNames()
 }
 
 const Family kFamilies[] = {
+    // The targets first: a host's labels (job, instance, ...) are its first series', which are these.
+    { "up", [] { return QStringLiteral("up"); },
+        [](HostAcc& h, const PromSeries& s) {
+            if (s.value == 0) {
+                h.down = true;
+                h.downInstances.append(s.metric.value(QStringLiteral("instance")));
+            }
+        } },
     // max by: one value per GPU even when two Prometheus jobs scrape the same exporter. Every
     // value name of the exporters' table (the info series go with gpu_info).
     { "gpu",
@@ -262,13 +271,6 @@ const Family kFamilies[] = {
         [](HostAcc& h, const PromSeries& s) {
             h.host.serverKind = QStringLiteral("vllm");
             h.host.serverTokensPerS = s.value;
-        } },
-    { "up", [] { return QStringLiteral("up"); },
-        [](HostAcc& h, const PromSeries& s) {
-            if (s.value == 0) {
-                h.down = true;
-                h.downInstances.append(s.metric.value(QStringLiteral("instance")));
-            }
         } },
     { "last_sample",
         [] { return QStringLiteral("max by (instance) (timestamp({__name__=~\"%1\"}))").arg(utilNames()); },

@@ -84,7 +84,7 @@ void TestPrometheusFleet::initTestCase()
     o.scrapeIntervalS = 2; // 512 targets on a 2-core machine shared with builds
     o.extra.append(
         { QStringLiteral("sglang"), QStringLiteral("127.0.0.1:%1").arg(port), QStringLiteral("127.77.0.10:30000") });
-    o.extra.append({ QStringLiteral("sglang"), QStringLiteral("127.0.0.1:%1").arg(underscorePort),
+    o.extra.append({ QStringLiteral("sglang_underscore"), QStringLiteral("127.0.0.1:%1").arg(underscorePort),
         QStringLiteral("127.77.0.11:30000") });
     m_prom = std::make_unique<test::PrometheusFixture>(o);
     const auto started = m_prom->start();
