@@ -23,6 +23,21 @@ GpuSample h200(int index)
     g.setValue(GpuField::UtilGpu, 98);
     return g;
 }
+// The page's samples as Prometheus answers the fleet's "gpu" query, from one exporter address.
+QHash<QString, PromQueryResult> asTheGpuQueryAnswers(const PromText& page)
+{
+    QHash<QString, PromQueryResult> answers;
+    for (const auto& m : page.samples) {
+        PromSeries s;
+        for (const auto& [k, v] : m.labels)
+            s.metric.insert(k, v);
+        s.metric.insert(QStringLiteral("__name__"), m.name);
+        s.metric.insert(QStringLiteral("instance"), QStringLiteral("10.0.0.5:9400"));
+        s.value = m.value;
+        answers[QStringLiteral("gpu")].series.append(s);
+    }
+    return answers;
+}
 } // namespace
 
 class TestGpuExport : public QObject
@@ -62,16 +77,7 @@ private Q_SLOTS:
         QVERIFY(!none.contains("DCGM_FI_PROF_"));
 
         // Read back as the fleet reads Prometheus: the same values in the same rows.
-        QHash<QString, PromQueryResult> answers;
-        for (const auto& m : page.samples) {
-            PromSeries s;
-            for (const auto& [k, v] : m.labels)
-                s.metric.insert(k, v);
-            s.metric.insert(QStringLiteral("__name__"), m.name);
-            s.metric.insert(QStringLiteral("instance"), QStringLiteral("10.0.0.5:9400"));
-            s.value = m.value;
-            answers[QStringLiteral("gpu")].series.append(s);
-        }
+        const QHash<QString, PromQueryResult> answers = asTheGpuQueryAnswers(page);
         AssembleOptions o;
         const FleetSnapshot snap = assembleFleet(answers, o);
         QCOMPARE(snap.hosts.size(), 1);
@@ -101,20 +107,10 @@ private Q_SLOTS:
         const auto names = QRegularExpression(QStringLiteral("__name__=~\"([^\"]+)\"")).match(gpuQuery);
         QVERIFY2(names.hasMatch(), qPrintable(gpuQuery));
         const QRegularExpression asked(QRegularExpression::anchoredPattern(names.captured(1)));
-        QHash<QString, PromQueryResult> answers;
-        int written = 0;
-        for (const auto& m : page.samples) {
+        for (const auto& m : page.samples)
             QVERIFY2(asked.match(m.name).hasMatch(), qPrintable(m.name + QStringLiteral(" is written, not asked for")));
-            PromSeries s;
-            for (const auto& [k, val] : m.labels)
-                s.metric.insert(k, val);
-            s.metric.insert(QStringLiteral("__name__"), m.name);
-            s.metric.insert(QStringLiteral("instance"), QStringLiteral("10.0.0.5:9400"));
-            s.value = m.value;
-            answers[QStringLiteral("gpu")].series.append(s);
-            ++written;
-        }
-        QVERIFY(written >= 19);
+        QVERIFY(page.samples.size() >= 19);
+        const QHash<QString, PromQueryResult> answers = asTheGpuQueryAnswers(page);
         const FleetSnapshot snap = assembleFleet(answers, AssembleOptions());
         QCOMPARE(snap.hosts.size(), 1);
         const GpuSample& back = snap.hosts.first().gpus.first();
