@@ -226,6 +226,7 @@ void TimelineView::setHost(const QString& host)
 
 void TimelineView::setWindow(qint64 fromMs, qint64 toMs)
 {
+    m_fit.cancel(); // a host's first window never replaces one chosen since
     m_following = false;
     m_from = fromMs;
     m_to = qMax(fromMs + kMinSpanMs, toMs);
@@ -234,6 +235,7 @@ void TimelineView::setWindow(qint64 fromMs, qint64 toMs)
 
 void TimelineView::showLast(qint64 spanMs)
 {
+    m_fit.cancel(); // a host's first window never replaces one chosen since
     m_following = true;
     m_to = QDateTime::currentMSecsSinceEpoch();
     m_from = m_to - qBound(kMinSpanMs, spanMs, kMaxSpanMs);
@@ -247,7 +249,7 @@ void TimelineView::fitAll()
         return;
     }
     const QString host = m_host;
-    m_requests.track(QtConcurrent::run(transportPool(), [host] { return timeline::firstTime(host); }),
+    m_fit = m_requests.track(QtConcurrent::run(transportPool(), [host] { return timeline::firstTime(host); }),
         [this](const Result<QDateTime>& first) {
             if (!first || !first->isValid()) {
                 showLast(kHour);

@@ -106,6 +106,7 @@ private:
     QTimer m_chartsSoon;
     JobTracker m_requests { this }; // cancelled by a host switch
     RequestHandle m_load;
+    RequestHandle m_fit; // the first window of a host; a window chosen meanwhile wins
 };
 
 } // namespace kf

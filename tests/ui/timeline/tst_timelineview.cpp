@@ -6,7 +6,9 @@
 // TimelineView's zoom bar keeps its width whatever the window shown, and a history that cannot
 // be read leaves what was drawn in place, saying why.
 #include "core/store/database.h"
+#include "core/timeline/eventstore.h"
 #include "core/timeline/seriesrecorder.h"
+#include "core/transport/transportpool.h"
 #include "tests/support/testsupport.h"
 #include "ui/chart/timechart.h"
 #include "ui/timeline/timelinelanes.h"
@@ -120,6 +122,31 @@ private Q_SLOTS:
     // A load that fails (the database busy or gone) says so and keeps the minutes drawn: they
     // were measured at their times. It used to replace them with nothing, so a busy database
     // for one reload blanked the tok/s chart until the next one.
+    // A host's first window (fitted to its history, found by a query) never replaces a window
+    // chosen while the query ran: under load the fit came late and turned the user's 6 h back.
+    void aWindowChosenWhileTheFitRunsStays()
+    {
+        QTemporaryDir dir;
+        store::setDatabasePath(dir.filePath(QStringLiteral("history.sqlite")));
+        const QString host = QStringLiteral("alice@gpu1:22");
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        QVERIFY(timeline::record(makeEvent(QStringLiteral("facts.changed"), now - 150 * kMinute)).ok());
+        TimelineView view;
+        view.resize(1000, 700);
+        view.show();
+        view.setHost(host);              // the fit's query starts on a worker
+        view.showLast(6 * 60 * kMinute); // the 6 h button, before its answer is delivered
+        QVERIFY(transportPool()->waitForDone(30000));
+        QTest::qWait(50);
+        QCoreApplication::processEvents(); // the fit's answer, were it still current
+        QCOMPARE(view.to() - view.from(), 6 * 60 * kMinute);
+        // With nothing chosen, the fit applies: the history's first event and a little room.
+        TimelineView fitted;
+        fitted.setHost(host);
+        QTRY_VERIFY_WITH_TIMEOUT(fitted.to() - fitted.from() > 150 * kMinute, 30000);
+        QVERIFY(fitted.to() - fitted.from() < 6 * 60 * kMinute);
+    }
+
     void aFailedLoadKeepsWhatWasDrawn()
     {
         QTemporaryDir dir;
