@@ -423,62 +423,63 @@ QJsonObject runJson(const HostRun& r)
     return o;
 }
 
-int rollout(QStringList args)
+// The flags of `fleet rollout ACTION`.
+struct RolloutArgs
 {
-    if (args.isEmpty()) {
-        usage(cli::err());
-        return cli::kExitUsage;
-    }
-    const QString me = QStringLiteral("fleet rollout");
-    const QString action = args.takeFirst();
+    QString action;
     SourceOptions src;
     QStringList tags, names;
     QString hostsFile, setSpec, root, profileName, reviewHost, expectPlan, recipeFile;
     RolloutOptions options;
     deploy::RecipeRunner::Options recipeOptions;
     bool yesDifferent = false, yesNameOnly = false, json = false;
+};
+
+Result<RolloutArgs> parseRolloutArgs(QStringList args)
+{
+    RolloutArgs a;
+    a.action = args.takeFirst();
     cli::FlagTable flags;
-    flags.add("--tag", &tags)
-        .add("--host", &names)
-        .addPath("--hosts-file", &hostsFile)
-        .add("--set", &setSpec)
-        .addPath("--root", &root)
-        .add("--profile", &profileName)
-        .add("--review-host", &reviewHost)
-        .add("--expect-plan", &expectPlan)
-        .add("--batch", &options.batchSize, 1, "a number of hosts > 0")
-        .add("--continue-on-error", &options.continueOnError)
-        .add("--skip-unhealthy", &options.skipUnhealthy)
-        .add("--yes-different", &yesDifferent)
-        .add("--yes-name-only", &yesNameOnly)
-        .addPath("--recipe", &recipeFile)
-        .add("--dry-run", &recipeOptions.dryRun)
+    flags.add("--tag", &a.tags)
+        .add("--host", &a.names)
+        .addPath("--hosts-file", &a.hostsFile)
+        .add("--set", &a.setSpec)
+        .addPath("--root", &a.root)
+        .add("--profile", &a.profileName)
+        .add("--review-host", &a.reviewHost)
+        .add("--expect-plan", &a.expectPlan)
+        .add("--batch", &a.options.batchSize, 1, "a number of hosts > 0")
+        .add("--continue-on-error", &a.options.continueOnError)
+        .add("--skip-unhealthy", &a.options.skipUnhealthy)
+        .add("--yes-different", &a.yesDifferent)
+        .add("--yes-name-only", &a.yesNameOnly)
+        .addPath("--recipe", &a.recipeFile)
+        .add("--dry-run", &a.recipeOptions.dryRun)
         .add("--env-file",
             [&](const QString& v) {
                 const auto file = readEnvFile(cli::cleanPath(v));
                 if (!file)
                     return file.withoutValue();
-                recipeOptions.env.insert(file.value());
+                a.recipeOptions.env.insert(file.value());
                 return Result<void>();
             })
-        .add("--env-from-profile", &recipeOptions.envFromProfile)
-        .add("--json", &json);
-    if (const auto taken = takeSourceAndFlags(args, &src, flags); !taken)
-        return cli::usageError(me, taken.error());
-    const auto loaded = loadProfiles(hostsFile);
-    if (!loaded) {
-        cli::err() << "fleet rollout: " << loaded.error() << '\n';
-        return cli::kExitUsage;
-    }
-    const QList<HostProfile> profiles = loaded.value();
-    // Selection: tags and names from hosts.yaml, or the Prometheus-backed filter.
+        .add("--env-from-profile", &a.recipeOptions.envFromProfile)
+        .add("--json", &a.json);
+    if (const auto taken = takeSourceAndFlags(args, &a.src, flags); !taken)
+        return Result<RolloutArgs>::failure(taken.error());
+    return a;
+}
+
+// The hosts a rollout acts on: tags and names from hosts.yaml, or the Prometheus-backed
+// filter (a host without a profile, or matched by name only, is left out with the reason).
+Result<QList<HostProfile>> rolloutHosts(const RolloutArgs& a, const QList<HostProfile>& profiles)
+{
+    using R = Result<QList<HostProfile>>;
     QList<HostProfile> hosts;
-    if (!src.url.isEmpty()) {
-        const auto fleet = fleetFrom(src, profiles);
-        if (!fleet) {
-            cli::err() << "fleet rollout: " << fleet.error() << '\n';
-            return cli::kExitUsage;
-        }
+    if (!a.src.url.isEmpty()) {
+        const auto fleet = fleetFrom(a.src, profiles);
+        if (!fleet)
+            return R::failure(fleet.error());
         for (const FleetHost& h : fleet.value()) {
             if (h.profileName.isEmpty()) {
                 cli::err() << "fleet rollout: " << terminalSafe(h.name)
@@ -486,7 +487,7 @@ int rollout(QStringList args)
                 continue;
             }
             // An exporter elsewhere can claim a saved host's name: only its address selects it.
-            if (h.profileMatch == ProfileMatch::NameOnly && !yesNameOnly) {
+            if (h.profileMatch == ProfileMatch::NameOnly && !a.yesNameOnly) {
                 cli::err() << "fleet rollout: the host at " << terminalSafe(h.key) << ' '
                            << terminalSafe(nameOnlyMatchText(h)) << ": left out (--yes-name-only acts on such hosts)\n";
                 continue;
@@ -496,124 +497,138 @@ int rollout(QStringList args)
                     hosts << p;
         }
     } else {
+        for (const QString& n : a.names)
+            if (std::none_of(profiles.cbegin(), profiles.cend(), [&](const HostProfile& p) { return p.name == n; }))
+                return R::failure(QStringLiteral("no host profile named %1").arg(n));
         for (const HostProfile& p : profiles) {
             const bool byTag
-                = std::any_of(tags.cbegin(), tags.cend(), [&](const QString& t) { return p.tags.contains(t); });
-            if (byTag || names.contains(p.name))
+                = std::any_of(a.tags.cbegin(), a.tags.cend(), [&](const QString& t) { return p.tags.contains(t); });
+            if (byTag || a.names.contains(p.name))
                 hosts << p;
         }
-        for (const QString& n : std::as_const(names))
-            if (std::none_of(profiles.cbegin(), profiles.cend(), [&](const HostProfile& p) { return p.name == n; })) {
-                cli::err() << "fleet rollout: no host profile named " << n << '\n';
-                return cli::kExitUsage;
-            }
     }
-    if (hosts.isEmpty()) {
-        cli::err() << "fleet rollout: no hosts selected (--tag, --host or --prometheus with --match)\n";
-        return cli::kExitUsage;
+    if (hosts.isEmpty())
+        return R::failure(QStringLiteral("no hosts selected (--tag, --host or --prometheus with --match)"));
+    return hosts;
+}
+
+// The one step the action runs on every host.
+Result<std::unique_ptr<RolloutStep>> rolloutStep(const RolloutArgs& a)
+{
+    using R = Result<std::unique_ptr<RolloutStep>>;
+    if (a.action == u"patch-plan" || a.action == u"patch-apply") {
+        if (a.setSpec.isEmpty() || a.root.isEmpty())
+            return R::failure(a.action + QStringLiteral(" needs --set and --root"));
+        const auto set = patch::loadPatchSet(a.setSpec);
+        if (!set)
+            return R::failure(set.error());
+        return R(std::make_unique<PatchStep>(set.value(), a.root, a.action == u"patch-apply"));
     }
-    std::unique_ptr<RolloutStep> step;
-    PatchStep* patchStep = nullptr;
-    if (action == u"patch-plan" || action == u"patch-apply") {
-        if (setSpec.isEmpty() || root.isEmpty()) {
-            cli::err() << "fleet rollout: " << action << " needs --set and --root\n";
-            return cli::kExitUsage;
-        }
-        const auto set = patch::loadPatchSet(setSpec);
-        if (!set) {
-            cli::err() << "fleet rollout: " << set.error() << '\n';
-            return cli::kExitUsage;
-        }
-        auto ps = std::make_unique<PatchStep>(set.value(), root, action == u"patch-apply");
-        patchStep = ps.get();
-        step = std::move(ps);
-    } else if (action == u"preflight" || action == u"build") {
+    if (a.action == u"preflight" || a.action == u"build") {
         const auto all = loadBuildProfiles();
-        const auto bp = all ? findBuildProfile(all.value(), profileName) : std::nullopt;
-        if (!bp) {
-            cli::err() << "fleet rollout: " << action << " needs --profile NAME (see 'build profiles')"
-                       << (all ? QString() : QStringLiteral(": ") + all.error()) << '\n';
+        const auto bp = all ? findBuildProfile(all.value(), a.profileName) : std::nullopt;
+        if (!bp)
+            return R::failure(a.action + QStringLiteral(" needs --profile NAME (see 'build profiles')")
+                + (all ? QString() : QStringLiteral(": ") + all.error()));
+        if (a.action == u"preflight")
+            return R(std::make_unique<PreflightStep>(*bp));
+        return R(std::make_unique<BuildStartStep>(*bp));
+    }
+    if (a.action == u"recipe") {
+        if (a.recipeFile.isEmpty())
+            return R::failure(QStringLiteral("recipe needs --recipe FILE (see 'recipe export')"));
+        const auto recipe = deploy::readDeployRecipe(a.recipeFile);
+        if (!recipe)
+            return R::failure(recipe.error());
+        return R(std::make_unique<RecipeStep>(recipe.value(), a.recipeOptions));
+    }
+    return R::failure(
+        QStringLiteral("unknown action %1 (patch-plan, patch-apply, preflight, build, recipe)").arg(a.action));
+}
+
+// patch-apply's review: the plan made on the review host now, pinned by --expect-plan; the
+// step applies only that plan. 0 when it may go on, else the exit status.
+int reviewPatchPlan(const RolloutArgs& a, const QList<HostProfile>& profiles, const HostProfile& first, PatchStep& step)
+{
+    HostProfile review = first;
+    if (!a.reviewHost.isEmpty()) {
+        const auto it = std::find_if(
+            profiles.cbegin(), profiles.cend(), [&](const HostProfile& p) { return p.name == a.reviewHost; });
+        if (it == profiles.cend()) {
+            cli::err() << "fleet rollout: no host profile named " << a.reviewHost << '\n';
             return cli::kExitUsage;
         }
-        if (action == u"preflight")
-            step = std::make_unique<PreflightStep>(*bp);
-        else
-            step = std::make_unique<BuildStartStep>(*bp);
-    } else if (action == u"recipe") {
-        if (recipeFile.isEmpty()) {
-            cli::err() << "fleet rollout: recipe needs --recipe FILE (see 'recipe export')\n";
-            return cli::kExitUsage;
-        }
-        const auto recipe = deploy::readDeployRecipe(recipeFile);
-        if (!recipe) {
-            cli::err() << "fleet rollout: " << recipe.error() << '\n';
-            return cli::kExitUsage;
-        }
-        step = std::make_unique<RecipeStep>(recipe.value(), recipeOptions);
-    } else {
-        cli::err() << "fleet rollout: unknown action " << action
-                   << " (patch-plan, patch-apply, preflight, build, recipe)\n";
+        review = *it;
+    }
+    RolloutCallbacks quiet;
+    quiet.log = [&](int, const QString& line) { cli::err() << review.name << "| " << line << '\n'; };
+    const ReviewedPlan planned = planForReview(review, step.patchSet(), a.root, a.options, quiet);
+    const std::optional<PlanFingerprint>& reviewed = planned.fingerprint;
+    if (!reviewed) {
+        cli::err() << "fleet rollout: the review plan on " << review.name << " failed: " << planned.run.summary << '\n';
+        return 1;
+    }
+    (a.json ? cli::err() : cli::out()) << "reviewed plan " << reviewed->hash() << " (" << review.name << ", "
+                                       << reviewed->files.size() << " file(s) to change)\n";
+    if (!a.expectPlan.isEmpty() && a.expectPlan != reviewed->hash()) {
+        cli::err() << "fleet rollout: the plan on " << review.name << " is " << reviewed->hash()
+                   << ", not the reviewed " << a.expectPlan << ": nothing applied\n";
+        return 1;
+    }
+    step.setReviewed(*reviewed);
+    return 0;
+}
+
+int rollout(QStringList args)
+{
+    if (args.isEmpty()) {
+        usage(cli::err());
         return cli::kExitUsage;
     }
+    const auto parsed = parseRolloutArgs(args);
+    if (!parsed)
+        return cli::usageError(QStringLiteral("fleet rollout"), parsed.error());
+    const RolloutArgs& a = parsed.value();
+    const auto profiles = loadProfiles(a.hostsFile);
+    const auto hosts
+        = profiles ? rolloutHosts(a, profiles.value()) : Result<QList<HostProfile>>::failure(profiles.error());
+    auto step = hosts ? rolloutStep(a) : Result<std::unique_ptr<RolloutStep>>::failure(hosts.error());
+    if (!step) {
+        cli::err() << "fleet rollout: " << step.error() << '\n';
+        return cli::kExitUsage;
+    }
+    if (a.action == u"patch-apply")
+        if (const int refused
+            = reviewPatchPlan(a, profiles.value(), hosts.value().first(), static_cast<PatchStep&>(*step.value())))
+            return refused;
 
     std::mutex printing;
     RolloutCallbacks cb;
     cb.log = [&](int i, const QString& line) {
         std::lock_guard lock(printing);
         for (const QString& l : line.split(u'\n'))
-            cli::err() << hosts.at(i).name << "| " << l << '\n';
+            cli::err() << hosts.value().at(i).name << "| " << l << '\n';
         cli::err().flush();
     };
     cb.changed = [&](int, const HostRun& r) {
-        if (json || r.state == HostRunState::Waiting)
+        if (a.json || r.state == HostRunState::Waiting)
             return;
         std::lock_guard lock(printing);
         cli::out() << "[batch " << r.batch << "] " << r.profile.name.leftJustified(16) << ' '
                    << hostRunStateName(r.state).leftJustified(10) << ' ' << r.summary << '\n';
         cli::out().flush();
     };
-    cb.confirmDifferent = [yesDifferent](int, const QString&) { return yesDifferent; };
-
-    if (patchStep && action == u"patch-apply") {
-        // The reviewed plan: planned on the review host now, and pinned by --expect-plan.
-        HostProfile review = hosts.first();
-        if (!reviewHost.isEmpty()) {
-            const auto it = std::find_if(
-                profiles.cbegin(), profiles.cend(), [&](const HostProfile& p) { return p.name == reviewHost; });
-            if (it == profiles.cend()) {
-                cli::err() << "fleet rollout: no host profile named " << reviewHost << '\n';
-                return cli::kExitUsage;
-            }
-            review = *it;
-        }
-        RolloutCallbacks quiet;
-        quiet.log = [&](int, const QString& line) { cli::err() << review.name << "| " << line << '\n'; };
-        const ReviewedPlan planned = planForReview(review, patch::loadPatchSet(setSpec).value(), root, options, quiet);
-        const std::optional<PlanFingerprint>& reviewed = planned.fingerprint;
-        if (!reviewed) {
-            cli::err() << "fleet rollout: the review plan on " << review.name << " failed: " << planned.run.summary
-                       << '\n';
-            return 1;
-        }
-        (json ? cli::err() : cli::out()) << "reviewed plan " << reviewed->hash() << " (" << review.name << ", "
-                                         << reviewed->files.size() << " file(s) to change)\n";
-        if (!expectPlan.isEmpty() && expectPlan != reviewed->hash()) {
-            cli::err() << "fleet rollout: the plan on " << review.name << " is " << reviewed->hash()
-                       << ", not the reviewed " << expectPlan << ": nothing applied\n";
-            return 1;
-        }
-        patchStep->setReviewed(*reviewed);
-    }
+    cb.confirmDifferent = [&a](int, const QString&) { return a.yesDifferent; };
     // Ctrl-C: each running host finishes the file in flight, no new host starts (stop).
     const cli::InterruptTrap trap;
-    const QList<HostRun> runs = runRollout(hosts, *step, options, cb, trap.stopFlag());
+    const QList<HostRun> runs = runRollout(hosts.value(), *step.value(), a.options, cb, trap.stopFlag());
     int bad = 0;
     for (const HostRun& r : runs) {
         bad += r.state != HostRunState::Succeeded;
-        if (json)
+        if (a.json)
             printJson(runJson(r));
     }
-    if (!json)
+    if (!a.json)
         cli::out() << runs.size() - bad << " of " << runs.size() << " host(s) succeeded\n";
     cli::out().flush();
     if (trap.interrupted()) {

@@ -37,6 +37,7 @@ public:
     QString name() const override;
     StepResult run(Transport& transport, const StepContext& context) override;
     void setReviewed(const PlanFingerprint& reviewed);
+    const patch::PatchSet& patchSet() const { return m_set; }
     std::optional<PlanFingerprint> reviewed() const;
 
 private:
