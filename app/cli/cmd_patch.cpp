@@ -521,7 +521,7 @@ int runPatch(const QStringList& argsIn)
     return runStatus(opt, *transport, plan);
 }
 
-const cli::Registration reg { "patch", "Plan, apply and roll back patch sets (YAML recipes or unified diffs)",
+const cli::Registration reg { "patch", "Plan, apply and roll back patch sets (YAML edits or unified diffs)",
     &runPatch };
 
 } // namespace

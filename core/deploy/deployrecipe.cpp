@@ -4,7 +4,7 @@
 
 #include "core/util/shellquote.h"
 #include "core/util/versioncompare.h"
-#include "core/util/yamlkeys.h"
+#include "core/util/yamlnode.h"
 
 #include <QFile>
 
@@ -18,79 +18,6 @@ namespace {
 std::string u8(const QString& s)
 {
     return s.toStdString();
-}
-
-// A recipe error: the message names the key; thrown inside the parser, caught once.
-struct RecipeError
-{
-    QString message;
-};
-
-[[noreturn]] void fail(const QString& key, const QString& why)
-{
-    throw RecipeError { key + QStringLiteral(": ") + why };
-}
-
-QString scalar(const YAML::Node& n, const char* key, const QString& where)
-{
-    const YAML::Node v = n[key];
-    if (!v || v.IsNull())
-        return {};
-    if (!v.IsScalar())
-        fail(where + QLatin1Char('.') + QLatin1String(key), QStringLiteral("must be a single value"));
-    return QString::fromStdString(v.as<std::string>());
-}
-
-int integer(const YAML::Node& n, const char* key, const QString& where, int fallback)
-{
-    const QString s = scalar(n, key, where);
-    if (s.isEmpty())
-        return fallback;
-    bool ok = false;
-    const int v = s.toInt(&ok);
-    if (!ok || v < 0)
-        fail(where + QLatin1Char('.') + QLatin1String(key),
-            QStringLiteral("must be a whole number >= 0, not '%1'").arg(s));
-    return v;
-}
-
-bool boolean(const YAML::Node& n, const char* key, const QString& where, bool fallback)
-{
-    const QString s = scalar(n, key, where).toLower();
-    if (s.isEmpty())
-        return fallback;
-    if (s == QLatin1String("true") || s == QLatin1String("yes"))
-        return true;
-    if (s == QLatin1String("false") || s == QLatin1String("no"))
-        return false;
-    fail(where + QLatin1Char('.') + QLatin1String(key), QStringLiteral("must be true or false, not '%1'").arg(s));
-}
-
-QStringList list(const YAML::Node& n, const char* key, const QString& where)
-{
-    const YAML::Node v = n[key];
-    if (!v || v.IsNull())
-        return {};
-    if (!v.IsSequence())
-        fail(where + QLatin1Char('.') + QLatin1String(key), QStringLiteral("must be a list"));
-    QStringList out;
-    for (const YAML::Node& item : v) {
-        if (!item.IsScalar())
-            fail(where + QLatin1Char('.') + QLatin1String(key), QStringLiteral("must be a list of single values"));
-        out.append(QString::fromStdString(item.as<std::string>()));
-    }
-    return out;
-}
-
-// The mapping under key; nullopt when the key is missing or empty.
-std::optional<YAML::Node> section(const YAML::Node& root, const char* key)
-{
-    const YAML::Node v = root[key];
-    if (!v || v.IsNull())
-        return std::nullopt;
-    if (!v.IsMap())
-        fail(QLatin1String(key), QStringLiteral("must be a mapping"));
-    return v;
 }
 
 void emitList(YAML::Emitter& e, const char* key, const QStringList& values)
@@ -230,157 +157,125 @@ VerifyExpectation expectationFrom(const timeline::VerificationResult& r)
 
 Result<DeployRecipe> parseDeployRecipe(const QByteArray& yaml, const QString& sourceName)
 {
-    DeployRecipe r;
-    try {
-        const YAML::Node root = YAML::Load(yaml.toStdString());
-        if (const auto duplicate = findDuplicateYamlKey(root))
-            fail(QStringLiteral("line %1").arg(duplicate->line), duplicate->message());
-        if (!root.IsMap() || !root["kernelforge_recipe"])
-            fail(QStringLiteral("kernelforge_recipe"),
+    return readYamlAs<DeployRecipe>(yaml, sourceName, [](const YamlNode& root) {
+        DeployRecipe r;
+        if (!root.isMap() || !root.has("kernelforge_recipe"))
+            root.fail("kernelforge_recipe",
                 QStringLiteral("missing: not a KernelForge deployment recipe (a patch set goes to `patch --set`)"));
-        const int version = integer(root, "kernelforge_recipe", QString(), 0);
+        const int version = root.integer("kernelforge_recipe", 0, 0, 1 << 20);
         if (version < 1 || version > kRecipeSchemaVersion)
-            fail(QStringLiteral("kernelforge_recipe"),
+            root.fail("kernelforge_recipe",
                 QStringLiteral("schema version %1; this KernelForge reads version %2")
                     .arg(version)
                     .arg(kRecipeSchemaVersion));
-        r.name = scalar(root, "name", QString());
-        if (const auto s = section(root, "source")) {
-            r.sourceHost = scalar(*s, "host", QStringLiteral("source"));
-            r.exported = QDateTime::fromString(scalar(*s, "exported", QStringLiteral("source")), Qt::ISODateWithMs);
+        r.name = root.text("name");
+        if (const auto s = root.map("source")) {
+            r.sourceHost = s->text("host");
+            r.exported = QDateTime::fromString(s->text("exported"), Qt::ISODateWithMs);
         }
-        if (const YAML::Node f = root["facts"]; f && !f.IsNull()) {
-            if (!f.IsSequence())
-                fail(QStringLiteral("facts"), QStringLiteral("must be a list"));
-            int i = 0;
-            for (const YAML::Node& n : f) {
-                const QString where = QStringLiteral("facts[%1]").arg(i++);
-                if (!n.IsMap())
-                    fail(where, QStringLiteral("must be {name, version, rule}"));
-                FactExpectation x;
-                x.name = scalar(n, "name", where);
-                x.version = scalar(n, "version", where);
-                const QString rule = scalar(n, "rule", where);
-                const auto parsed
-                    = rule.isEmpty() ? std::optional<VersionRule>(defaultRule(x.name)) : parseVersionRule(rule);
-                if (x.name.isEmpty() || x.version.isEmpty())
-                    fail(where, QStringLiteral("needs a name and a version"));
-                if (!parsed)
-                    fail(where + QStringLiteral(".rule"),
-                        QStringLiteral("'%1' is not one of ==, >=, ~=, any").arg(rule));
-                x.rule = *parsed;
-                r.facts.append(x);
-            }
+        for (const YamlNode& n : root.list("facts")) {
+            if (!n.isMap())
+                n.fail(QStringLiteral("must be {name, version, rule}"));
+            FactExpectation x;
+            x.name = n.text("name");
+            x.version = n.text("version");
+            const QString rule = n.text("rule");
+            const auto parsed
+                = rule.isEmpty() ? std::optional<VersionRule>(defaultRule(x.name)) : parseVersionRule(rule);
+            if (x.name.isEmpty() || x.version.isEmpty())
+                n.fail(QStringLiteral("needs a name and a version"));
+            if (!parsed)
+                n.fail("rule", QStringLiteral("'%1' is not one of ==, >=, ~=, any").arg(rule));
+            x.rule = *parsed;
+            r.facts.append(x);
         }
-        if (const auto ps = section(root, "patches")) {
-            const YAML::Node& p = *ps;
+        if (const auto p = root.map("patches")) {
             PatchSection s;
-            s.set = scalar(p, "set", QStringLiteral("patches"));
-            s.root = scalar(p, "root", QStringLiteral("patches"));
+            s.set = p->text("set");
+            s.root = p->text("root");
             if (s.set.isEmpty() || s.root.isEmpty())
-                fail(QStringLiteral("patches"), QStringLiteral("needs a set and a root"));
-            if (const YAML::Node d = p["decisions"]; d && !d.IsNull()) {
-                if (!d.IsSequence())
-                    fail(QStringLiteral("patches.decisions"), QStringLiteral("must be a list"));
-                int i = 0;
-                for (const YAML::Node& n : d) {
-                    const QString where = QStringLiteral("patches.decisions[%1]").arg(i++);
-                    patch::DecisionRecord rec;
-                    rec.patchId = scalar(n, "patch", where);
-                    rec.file = scalar(n, "file", where);
-                    rec.accepted = boolean(n, "accepted", where, true);
-                    if (rec.patchId.isEmpty())
-                        fail(where, QStringLiteral("needs the patch id"));
-                    if (const YAML::Node h = n["rejected_hunks"]; h && h.IsSequence()) {
-                        for (const YAML::Node& hn : h) {
-                            patch::RejectedHunk hunk { integer(hn, "hunk", where, 0), scalar(hn, "id", where) };
-                            if (hunk.id.isEmpty())
-                                fail(where + QStringLiteral(".rejected_hunks"), QStringLiteral("each needs its id"));
-                            rec.rejectedHunks.append(hunk);
-                        }
-                    }
-                    s.decisions.append(rec);
+                p->fail(QStringLiteral("needs a set and a root"));
+            for (const YamlNode& n : p->list("decisions")) {
+                patch::DecisionRecord rec;
+                rec.patchId = n.text("patch");
+                rec.file = n.text("file");
+                rec.accepted = n.boolean("accepted", true);
+                if (rec.patchId.isEmpty())
+                    n.fail(QStringLiteral("needs the patch id"));
+                for (const YamlNode& hn : n.list("rejected_hunks")) {
+                    patch::RejectedHunk hunk { hn.integer("hunk", 0, 0, 1 << 20), hn.text("id") };
+                    if (hunk.id.isEmpty())
+                        hn.fail(QStringLiteral("needs its id"));
+                    rec.rejectedHunks.append(hunk);
                 }
+                s.decisions.append(rec);
             }
             r.patches = s;
         }
-        if (const auto bs = section(root, "build")) {
-            const YAML::Node& b = *bs;
-            const QString where = QStringLiteral("build");
-            if (const YAML::Node env = b["env"]; env && env.IsMap())
-                fail(QStringLiteral("build.env"),
-                    QStringLiteral("names only (env: [NAME, ...]); a recipe never holds environment values"));
+        if (const auto b = root.map("build")) {
+            if (b->field("env").isMap())
+                b->fail(
+                    "env", QStringLiteral("names only (env: [NAME, ...]); a recipe never holds environment values"));
             BuildSection s;
-            s.profile.name = scalar(b, "name", where);
-            s.profile.workingDirectory = scalar(b, "working_dir", where);
-            s.profile.command = scalar(b, "command", where);
-            s.profile.cmakeArgs = list(b, "cmake_args", where);
-            s.profile.maxJobs = integer(b, "max_jobs", where, 0);
-            s.profile.nvccThreads = integer(b, "nvcc_threads", where, 0);
-            s.profile.nvccThreadsDefine = scalar(b, "nvcc_threads_define", where);
-            s.profile.buildDir = scalar(b, "build_dir", where);
-            s.profile.kernelTree = boolean(b, "kernel_tree", where, false);
-            s.profile.ccache = boolean(b, "ccache", where, false);
-            s.profile.memoryGate = boolean(b, "memory_gate", where, true);
-            s.envNames = list(b, "env", where);
+            s.profile.name = b->text("name");
+            s.profile.workingDirectory = b->text("working_dir");
+            s.profile.command = b->text("command");
+            s.profile.cmakeArgs = b->texts("cmake_args");
+            s.profile.maxJobs = b->integer("max_jobs", 0, 0, 1 << 20);
+            s.profile.nvccThreads = b->integer("nvcc_threads", 0, 0, 1 << 20);
+            s.profile.nvccThreadsDefine = b->text("nvcc_threads_define");
+            s.profile.buildDir = b->text("build_dir");
+            s.profile.kernelTree = b->boolean("kernel_tree", false);
+            s.profile.ccache = b->boolean("ccache", false);
+            s.profile.memoryGate = b->boolean("memory_gate", true);
+            s.envNames = b->texts("env");
             for (const QString& name : std::as_const(s.envNames))
                 if (!isShellName(name))
-                    fail(QStringLiteral("build.env"),
-                        QStringLiteral("'%1' is not an environment variable name").arg(name));
+                    b->fail("env", QStringLiteral("'%1' is not an environment variable name").arg(name));
             if (s.profile.command.trimmed().isEmpty())
-                fail(where, QStringLiteral("needs a command"));
+                b->fail(QStringLiteral("needs a command"));
             // The checks of build-profiles.yaml: a recipe's build is a profile someone else wrote.
             if (const auto problem = checkBuildProfile(s.profile))
-                fail(where + QLatin1Char('.') + problem->key, problem->message);
+                b->fail(problem->key.toUtf8().constData(), problem->message);
             r.build = s;
         }
-        if (const auto vs = section(root, "verify")) {
-            const YAML::Node& v = *vs;
+        if (const auto v = root.map("verify")) {
             VerifyExpectation x;
-            const QString import = scalar(v, "import", QStringLiteral("verify"));
+            const QString import = v->text("import");
             if (!import.isEmpty()) {
                 if (import != QLatin1String("ok") && import != QLatin1String("fails"))
-                    fail(QStringLiteral("verify.import"), QStringLiteral("ok or fails, not '%1'").arg(import));
+                    v->fail("import", QStringLiteral("ok or fails, not '%1'").arg(import));
                 x.importOk = import == QLatin1String("ok");
             }
-            const QString fa3 = scalar(v, "fa3", QStringLiteral("verify"));
+            const QString fa3 = v->text("fa3");
             if (!fa3.isEmpty()) {
                 if (fa3 != QLatin1String("present") && fa3 != QLatin1String("absent"))
-                    fail(QStringLiteral("verify.fa3"), QStringLiteral("present or absent, not '%1'").arg(fa3));
+                    v->fail("fa3", QStringLiteral("present or absent, not '%1'").arg(fa3));
                 x.fa3 = fa3 == QLatin1String("present");
             }
-            if (const YAML::Node libs = v["libraries"]; libs && libs.IsSequence())
-                for (const YAML::Node& l : libs)
-                    x.libraries.append({ scalar(l, "name", QStringLiteral("verify.libraries")), QString(),
-                        list(l, "targets", QStringLiteral("verify.libraries")) });
+            for (const YamlNode& l : v->list("libraries"))
+                x.libraries.append({ l.text("name"), QString(), l.texts("targets") });
             r.verify = x;
         }
-        if (const auto ss = section(root, "server")) {
-            const YAML::Node& s = *ss;
-            const QString where = QStringLiteral("server");
+        if (const auto s = root.map("server")) {
             ServerLaunchProfile p;
-            p.name = scalar(s, "name", where).isEmpty() ? p.name : scalar(s, "name", where);
-            p.python = scalar(s, "python", where).isEmpty() ? p.python : scalar(s, "python", where);
-            p.modelPath = scalar(s, "model_path", where);
-            p.tp = integer(s, "tp", where, 1);
-            const int port = integer(s, "port", where, 30000);
+            p.name = s->text("name", p.name);
+            p.python = s->text("python", p.python);
+            p.modelPath = s->text("model_path");
+            p.tp = s->integer("tp", 1, 0, 1 << 20);
+            const int port = s->integer("port", 30000, 0, 1 << 20);
             if (port < 1 || port > 65535)
-                fail(QStringLiteral("server.port"), QStringLiteral("%1 is not a port").arg(port));
+                s->fail("port", QStringLiteral("%1 is not a port").arg(port));
             p.port = quint16(port);
-            p.enableMetrics = boolean(s, "enable_metrics", where, true);
-            p.extraArgs = list(s, "extra_args", where);
-            p.demo = boolean(s, "demo", where, false);
+            p.enableMetrics = s->boolean("enable_metrics", true);
+            p.extraArgs = s->texts("extra_args");
+            p.demo = s->boolean("demo", false);
             if (p.modelPath.isEmpty())
-                fail(where, QStringLiteral("needs a model_path"));
+                s->fail(QStringLiteral("needs a model_path"));
             r.server = p;
         }
-    } catch (const RecipeError& e) {
-        return Result<DeployRecipe>::failure(sourceName + QStringLiteral(": ") + e.message);
-    } catch (const YAML::Exception& e) {
-        return Result<DeployRecipe>::failure(
-            sourceName + QStringLiteral(": invalid YAML: ") + QString::fromStdString(e.what()));
-    }
-    return r;
+        return r;
+    });
 }
 
 Result<DeployRecipe> readDeployRecipe(const QString& path)
@@ -388,11 +283,8 @@ Result<DeployRecipe> readDeployRecipe(const QString& path)
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return Result<DeployRecipe>::failure(QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
-    const QByteArray yaml = file.read(kMaxRecipeBytes + 1);
-    if (yaml.size() > kMaxRecipeBytes)
-        return Result<DeployRecipe>::failure(
-            QStringLiteral("%1: not a recipe: larger than %2 bytes").arg(path).arg(kMaxRecipeBytes));
-    return parseDeployRecipe(yaml, path);
+    // One byte over the bound is enough to refuse it (readYaml says so).
+    return parseDeployRecipe(file.read(kMaxRecipeBytes + 1), path);
 }
 
 QByteArray serializeDeployRecipe(const DeployRecipe& r)

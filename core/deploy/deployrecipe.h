@@ -18,7 +18,7 @@
 #include <optional>
 
 // A deployment recipe: what worked on one host, to replay on another (core/deploy/reciperunner.h).
-// Not to be confused with a patch set's YAML "recipes" (core/patch/recipe.h, content-addressed
+// Not to be confused with a patch set's YAML "recipes" (core/patch/edits.h, content-addressed
 // edits): a deployment recipe names a patch set, it does not hold one.
 //
 // YAML, schema version 1 (a newer version is refused, unknown keys are ignored):
@@ -128,8 +128,8 @@ struct DeployRecipe
     std::optional<ServerLaunchProfile> server;
 };
 
-// Errors name the source and the key ("recipe.yaml: build.env: names only ..."). A duplicate
-// key is refused (core/util/yamlkeys.h); the build section passes checkBuildProfile().
+// Read by the one YAML reader (core/util/yamlnode.h): errors are "recipe.yaml:4: build.env:
+// names only ...", a duplicate key is refused; the build section passes checkBuildProfile().
 Result<DeployRecipe> parseDeployRecipe(const QByteArray& yaml, const QString& sourceName);
 // A recipe file (someone else's, maybe): at most kMaxRecipeBytes, then parseDeployRecipe().
 inline constexpr qint64 kMaxRecipeBytes = 1 << 20;

@@ -6,7 +6,7 @@
 #include "core/store/paths.h"
 #include "core/util/pathcheck.h"
 #include "core/util/terminaltext.h"
-#include "core/util/yamlkeys.h"
+#include "core/util/yamlnode.h"
 
 #include <QDir>
 #include <QFile>
@@ -22,20 +22,9 @@ namespace {
 
 constexpr int kFormatVersion = 1;
 
-QString qstr(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 std::string stdstr(const QString& s)
 {
     return s.toStdString();
-}
-
-// "file:LINE: message" with the 1-based line of a node (yaml-cpp counts from 0).
-QString at(const QString& file, const YAML::Node& node, const QString& message)
-{
-    const int line = node.Mark().line >= 0 ? node.Mark().line + 1 : 0;
-    return file + QLatin1Char(':') + QString::number(line) + QStringLiteral(": ") + message;
 }
 
 bool looksSecret(const QString& key)
@@ -45,31 +34,6 @@ bool looksSecret(const QString& key)
         if (k.contains(QLatin1String(word)))
             return true;
     return false;
-}
-
-std::optional<QString> scalar(const YAML::Node& node)
-{
-    if (!node.IsScalar())
-        return std::nullopt;
-    return qstr(node.Scalar());
-}
-
-// A list of strings written either as a YAML sequence or a single scalar.
-std::optional<QStringList> stringList(const YAML::Node& node)
-{
-    QStringList out;
-    if (node.IsNull())
-        return out;
-    if (node.IsScalar())
-        return QStringList { qstr(node.Scalar()) };
-    if (!node.IsSequence())
-        return std::nullopt;
-    for (const YAML::Node& item : node) {
-        if (!item.IsScalar())
-            return std::nullopt;
-        out.append(qstr(item.Scalar()));
-    }
-    return out;
 }
 
 } // namespace
@@ -89,126 +53,70 @@ Result<void> checkNoControlCharacters(const HostProfile& p)
 
 Result<HostProfilesFile> parseHostProfiles(const QByteArray& yaml, const QString& fileName)
 {
-    using R = Result<HostProfilesFile>;
-    HostProfilesFile out;
-    YAML::Node root;
-    try {
-        root = YAML::Load(yaml.toStdString());
-    } catch (const YAML::Exception& e) {
-        return R::failure(
-            fileName + QLatin1Char(':') + QString::number(e.mark.line + 1) + QStringLiteral(": ") + qstr(e.msg));
-    }
-    if (!root || root.IsNull())
-        return out;
-    if (const auto duplicate = findDuplicateYamlKey(root))
-        return R::failure(fileName + QLatin1Char(':') + QString::number(duplicate->line) + QStringLiteral(": ")
-            + duplicate->message());
-    try {
-        if (!root.IsMap())
-            return R::failure(at(fileName, root, QStringLiteral("expected a mapping with 'version' and 'hosts'")));
-        for (const auto& kv : root) {
-            const QString key = qstr(kv.first.as<std::string>());
-            if (key != QLatin1String("version") && key != QLatin1String("hosts"))
-                out.warnings.append(at(fileName, kv.first, QStringLiteral("unknown key '%1' ignored").arg(key)));
-        }
-        if (const YAML::Node v = root["version"]; v) {
-            bool ok = false;
-            const int version = scalar(v).value_or(QString()).toInt(&ok);
-            if (!ok)
-                return R::failure(at(fileName, v, QStringLiteral("'version' must be a number")));
-            if (version > kFormatVersion)
-                out.warnings.append(at(fileName, v,
-                    QStringLiteral("written by a newer KernelForge (format %1); unknown fields are ignored")
-                        .arg(version)));
-        }
-        const YAML::Node hosts = root["hosts"];
-        if (!hosts || hosts.IsNull())
+    return readYamlAs<HostProfilesFile>(yaml, fileName, [](const YamlNode& root) {
+        HostProfilesFile out;
+        if (root.isAbsent())
             return out;
-        if (!hosts.IsSequence())
-            return R::failure(at(fileName, hosts, QStringLiteral("'hosts' must be a list")));
-
+        if (!root.isMap())
+            root.fail(QStringLiteral("expected a mapping with 'version' and 'hosts'"));
+        for (const YamlNode::Entry& e : root.entries())
+            if (e.key != QLatin1String("version") && e.key != QLatin1String("hosts"))
+                out.warnings.append(e.keyNode.at(QStringLiteral("unknown key ignored")).message());
+        if (root.integer("version", kFormatVersion, 0, 1 << 20) > kFormatVersion)
+            out.warnings.append(root.field("version")
+                                    .at(QStringLiteral("written by a newer KernelForge (format %1); unknown fields "
+                                                       "are ignored")
+                                            .arg(root.text("version")))
+                                    .message());
         QSet<QString> names;
-        for (const YAML::Node& item : hosts) {
-            if (!item.IsMap())
-                return R::failure(at(fileName, item, QStringLiteral("each host must be a mapping")));
+        for (const YamlNode& item : root.list("hosts")) {
+            if (!item.isMap())
+                item.fail(QStringLiteral("each host must be a mapping"));
             HostProfile p;
-            for (const auto& kv : item) {
-                const QString key = qstr(kv.first.as<std::string>());
-                const YAML::Node& value = kv.second;
-                auto needScalar = [&](QString* target) -> Result<void> {
-                    const auto s = scalar(value);
-                    if (!s)
-                        return Result<void>::failure(
-                            at(fileName, value, QStringLiteral("'%1' must be a single value").arg(key)));
-                    *target = *s;
-                    return {};
-                };
-                auto needList = [&](QStringList* target) -> Result<void> {
-                    const auto l = stringList(value);
-                    if (!l)
-                        return Result<void>::failure(
-                            at(fileName, value, QStringLiteral("'%1' must be a list of strings").arg(key)));
-                    *target = *l;
-                    return {};
-                };
-                Result<void> s;
-                if (key == QLatin1String("name")) {
-                    s = needScalar(&p.name);
-                } else if (key == QLatin1String("host")) {
-                    s = needScalar(&p.host);
-                } else if (key == QLatin1String("user")) {
-                    s = needScalar(&p.user);
-                } else if (key == QLatin1String("proxyJump")) {
-                    s = needScalar(&p.proxyJump);
-                } else if (key == QLatin1String("knownHostsFile")) {
-                    s = needScalar(&p.knownHostsFile);
-                } else if (key == QLatin1String("sshConfig")) {
-                    s = needScalar(&p.sshConfigAlias);
-                } else if (key == QLatin1String("identityFiles")) {
-                    s = needList(&p.identityFiles);
-                } else if (key == QLatin1String("tags")) {
-                    s = needList(&p.tags);
-                } else if (key == QLatin1String("port")) {
-                    QString text;
-                    s = needScalar(&text);
-                    bool ok = false;
-                    const uint port = text.toUInt(&ok);
-                    if (s && (!ok || port == 0 || port > 65535))
-                        s = Result<void>::failure(at(fileName, value, QStringLiteral("bad port '%1'").arg(text)));
-                    p.port = quint16(port);
-                } else if (key == QLatin1String("local")) {
-                    QString text;
-                    s = needScalar(&text);
-                    if (s && text != QLatin1String("true") && text != QLatin1String("false"))
-                        s = Result<void>::failure(at(fileName, value, QStringLiteral("'local' must be true or false")));
-                    p.isLocal = text == QLatin1String("true");
-                } else if (looksSecret(key)) {
-                    out.warnings.append(at(fileName, kv.first,
-                        QStringLiteral("'%1' ignored: secrets are never read from or written to this "
-                                       "file (use the system keychain)")
-                            .arg(key)));
+            for (const YamlNode::Entry& e : item.entries()) {
+                const QByteArray key = e.key.toUtf8();
+                if (e.key == QLatin1String("name")) {
+                    p.name = e.value.scalar();
+                } else if (e.key == QLatin1String("host")) {
+                    p.host = e.value.scalar();
+                } else if (e.key == QLatin1String("user")) {
+                    p.user = e.value.scalar();
+                } else if (e.key == QLatin1String("proxyJump")) {
+                    p.proxyJump = e.value.scalar();
+                } else if (e.key == QLatin1String("knownHostsFile")) {
+                    p.knownHostsFile = e.value.scalar();
+                } else if (e.key == QLatin1String("sshConfig")) {
+                    p.sshConfigAlias = e.value.scalar();
+                } else if (e.key == QLatin1String("identityFiles")) {
+                    p.identityFiles = item.texts(key.constData(), true);
+                } else if (e.key == QLatin1String("tags")) {
+                    p.tags = item.texts(key.constData(), true);
+                } else if (e.key == QLatin1String("port")) {
+                    p.port = quint16(item.integer(key.constData(), p.port, 1, 65535));
+                } else if (e.key == QLatin1String("local")) {
+                    p.isLocal = item.boolean(key.constData(), false);
+                } else if (looksSecret(e.key)) {
+                    out.warnings.append(e.keyNode
+                                            .at(QStringLiteral("ignored: secrets are never read from or written to "
+                                                               "this file (use the system keychain)"))
+                                            .message());
                 } else {
-                    out.warnings.append(at(fileName, kv.first, QStringLiteral("unknown key '%1' ignored").arg(key)));
+                    out.warnings.append(e.keyNode.at(QStringLiteral("unknown key ignored")).message());
                 }
-                if (!s)
-                    return R::failure(s.error());
             }
             if (p.name.isEmpty())
-                return R::failure(at(fileName, item, QStringLiteral("a host needs a 'name'")));
+                item.fail("name", QStringLiteral("is required"));
             if (const auto clean = checkNoControlCharacters(p); !clean)
-                return R::failure(at(fileName, item, clean.error()));
+                item.fail(clean.error());
             if (p.host.isEmpty() && !p.isLocal)
-                return R::failure(at(fileName, item, QStringLiteral("host '%1' needs a 'host'").arg(p.name)));
+                item.fail("host", QStringLiteral("is required (or local: true)"));
             if (names.contains(p.name))
-                return R::failure(at(fileName, item, QStringLiteral("duplicate host name '%1'").arg(p.name)));
+                item.fail("name", QStringLiteral("duplicate host name '%1'").arg(p.name));
             names.insert(p.name);
             out.profiles.append(p);
         }
-    } catch (const YAML::Exception& e) {
-        return R::failure(
-            fileName + QLatin1Char(':') + QString::number(e.mark.line + 1) + QStringLiteral(": ") + qstr(e.msg));
-    }
-    return out;
+        return out;
+    });
 }
 
 QByteArray serializeHostProfiles(const QList<HostProfile>& profiles)

@@ -27,7 +27,7 @@ struct Inapplicability
     QString reason; // one line, without the leading "not applicable"
 };
 
-// The requirements of a recipe patch against the file's text: nullopt when all are met.
+// The requirements of a YAML patch against the file's text: nullopt when all are met.
 // "already fixed upstream (since June 2026: ...): looked for a call set(X ON ...), found none;
 // found a call option(X ...) at line 120" or "older than the problem (the option appeared in
 // April 2025): looked for ..., found none".

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
-#include "core/patch/recipe.h"
+#include "core/patch/edits.h"
 
 #include "core/patch/pythonlines.h"
 
@@ -206,7 +206,7 @@ QList<Match> matchesOf(const Condition& c, const QString& text, bool firstOnly)
 }
 
 // The replacement text, each line after the first indented like the structure it replaces.
-QString replacementFor(const RecipeEdit& e, const Match& m)
+QString replacementFor(const Edit& e, const Match& m)
 {
     const QString expanded = expand(e.with, m.captures);
     if (!m.structured || m.indent.isEmpty())
@@ -247,7 +247,7 @@ QSet<QString> wordsOf(const QString& s)
     return words;
 }
 
-EditOutcome missing(const RecipeEdit& e, const QString& text, const QString& what)
+EditOutcome missing(const Edit& e, const QString& text, const QString& what)
 {
     EditOutcome o;
     o.kind = EditOutcome::Missing;
@@ -354,7 +354,7 @@ QString Condition::describe() const
     return QStringLiteral("the text \"%1\"").arg(literal);
 }
 
-QString RecipeEdit::kindName() const
+QString Edit::kindName() const
 {
     switch (kind) {
     case Replace: return QStringLiteral("replace");
@@ -388,7 +388,7 @@ QPair<int, QStringList> nearestLines(const QString& text, const QString& sought,
     return { first + 1, lines.mid(first, context) };
 }
 
-EditOutcome applyEdit(const RecipeEdit& e, QString* textIo)
+EditOutcome applyEdit(const Edit& e, QString* textIo)
 {
     // Work on LF text; restore CRLF at the end so the file keeps its style.
     const bool crlf = textIo->contains(QStringLiteral("\r\n"));
@@ -408,7 +408,7 @@ EditOutcome applyEdit(const RecipeEdit& e, QString* textIo)
     };
 
     switch (e.kind) {
-    case RecipeEdit::Replace: {
+    case Edit::Replace: {
         const QList<Match> found = matchesOf(e.match, text, e.firstOnly);
         if (found.isEmpty())
             return missing(e, text, QStringLiteral("%1 not found").arg(e.match.describe()));
@@ -436,9 +436,9 @@ EditOutcome applyEdit(const RecipeEdit& e, QString* textIo)
                         .arg(firstLine);
         return o;
     }
-    case RecipeEdit::InsertBefore:
-    case RecipeEdit::InsertAfter:
-    case RecipeEdit::Ensure: {
+    case Edit::InsertBefore:
+    case Edit::InsertAfter:
+    case Edit::Ensure: {
         QStringList lines = text.split(QLatin1Char('\n'));
         const QStringList block = blockLines(e.text);
         if (const int at = findBlock(lines, block); at >= 0) {
@@ -448,7 +448,7 @@ EditOutcome applyEdit(const RecipeEdit& e, QString* textIo)
             return o;
         }
         qsizetype insertPos = -1; // character offset of a line start
-        if (e.kind == RecipeEdit::Ensure && e.match.isEmpty()) {
+        if (e.kind == Edit::Ensure && e.match.isEmpty()) {
             QString out = ensureNewline(text) + ensureNewline(e.text);
             o.line = lineAt(text, text.size()) + (text.endsWith(QLatin1Char('\n')) ? 0 : 1);
             commit(out);
@@ -460,7 +460,7 @@ EditOutcome applyEdit(const RecipeEdit& e, QString* textIo)
         if (found.isEmpty())
             return missing(e, text, QStringLiteral("anchor %1 not found").arg(e.match.describe()));
         const qsizetype start = found.first().start, end = found.first().end;
-        if (e.kind == RecipeEdit::InsertBefore) {
+        if (e.kind == Edit::InsertBefore) {
             insertPos = start == 0 ? 0 : text.lastIndexOf(QLatin1Char('\n'), start - 1) + 1;
         } else {
             // After the line where the match ends (a match ending in "\n" ends on the line before).
@@ -479,7 +479,7 @@ EditOutcome applyEdit(const RecipeEdit& e, QString* textIo)
         o.message = QStringLiteral("inserted at line %1").arg(o.line);
         return o;
     }
-    case RecipeEdit::Wrap: {
+    case Edit::Wrap: {
         const QStringList lines = text.split(QLatin1Char('\n'));
         // Each match as (first line, last line, captures), 0-based lines.
         struct Target

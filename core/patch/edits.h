@@ -10,7 +10,7 @@
 
 #include <optional>
 
-// Content-addressed edits ("recipes"): each edit finds its place by what the file says,
+// Content-addressed edits: each edit finds its place by what the file says,
 // never by line number, so one patch survives upstream moving code around. Pure functions
 // on text; the YAML spelling of each kind is documented in core/patch/patchset.h.
 namespace kf::patch {
@@ -58,7 +58,7 @@ struct Condition
     QString describe() const;
 };
 
-struct RecipeEdit
+struct Edit
 {
     enum Kind { Replace, InsertBefore, InsertAfter, Wrap, Ensure };
     Kind kind = Replace;
@@ -96,7 +96,7 @@ struct EditOutcome
 };
 
 // Applies one edit to *text in place (unchanged unless the outcome is Changed).
-EditOutcome applyEdit(const RecipeEdit& edit, QString* text);
+EditOutcome applyEdit(const Edit& edit, QString* text);
 
 // The region of `text` that looks most like what `sought` describes (shared words), as
 // (1-based first line, up to `context` lines); for conflict reports.

@@ -189,7 +189,7 @@ void groupHunks(PatchPlan& p, const QList<Unit>& units)
 // of the patch's own is in the file by its own text while another is missing: that is a patch
 // made in part, whatever a marker says. (An edit found through its done_if marker is not
 // its own text: a hand-made fix matches those too.)
-PatchPlan planRecipe(const Patch& patch, const QString& text, PatchPlan p)
+PatchPlan planEdits(const Patch& patch, const QString& text, PatchPlan p)
 {
     if (const auto na = unmetRequirement(patch, text)) {
         p.status = PatchStatus::NotApplicable;
@@ -219,7 +219,7 @@ PatchPlan planRecipe(const Patch& patch, const QString& text, PatchPlan p)
     QList<Unit> units;
     int changed = 0, there = 0, own = 0;
     for (qsizetype i = 0; i < patch.edits.size(); ++i) {
-        const RecipeEdit& e = patch.edits[i];
+        const Edit& e = patch.edits[i];
         const QString before = work;
         const bool marked = !e.doneIf.isEmpty() && e.doneIf.matches(before);
         const EditOutcome o = applyEdit(e, &work);
@@ -283,7 +283,7 @@ PatchPlan planRecipe(const Patch& patch, const QString& text, PatchPlan p)
         return fixedByHand();
     } else {
         QStringList sought;
-        for (const RecipeEdit& e : patch.edits)
+        for (const Edit& e : patch.edits)
             sought.append(e.match.describe());
         p.status = PatchStatus::NotApplicable;
         p.notApplicable = NotApplicableKind::OlderThanProblem;
@@ -428,7 +428,7 @@ PatchPlan planPatch(const Patch& patch, const std::optional<QString>& text)
         p.notApplicable = na.kind;
         p.reason = na.reason;
     } else {
-        p = planRecipe(patch, *text, p);
+        p = planEdits(patch, *text, p);
     }
     if (p.isReviewable() && p.patchHunks.isEmpty())
         p.patchHunks = hunksOf(p);

@@ -29,7 +29,7 @@ class Transport;
 // every hunk is known and each one is looked for in the file as it is: in place (its new
 // lines stand where its old ones stood) or missing (its old lines are still there). Without
 // a base the file itself is planned: a diff's hunks say each whether it is in place, a
-// recipe's edits each whether it is already made.
+// YAML patch's edits each whether it is already made.
 namespace kf::patch {
 
 enum class PatchStatus {
@@ -50,7 +50,7 @@ struct PatchHunk
     QStringList oldLines; // the lines it replaces
     QStringList newLines; // the lines it puts there
     bool inPlace = false; // the file already has it (a partly applied patch)
-    // Hunks made by one edit of a recipe (or one hunk of a diff) share the index of the first
+    // Hunks made by one edit of a YAML patch (or one hunk of a diff) share the index of the first
     // of them: taking some of them without the others leaves that edit half made.
     int group = 0;
     QString groupLabel; // the edit's label ("soft-fail the flash_ops import"), or "diff hunk 2"
@@ -80,7 +80,7 @@ struct PatchPlan
     // hunks, each in place or not.
     QList<PatchHunk> patchHunks;
     // How much of it is in the file: in place of total parts, where a part is a hunk, or a
-    // recipe's edit when the file was planned without a base (an edit made by hand or by an
+    // YAML patch's edit when the file was planned without a base (an edit made by hand or by an
     // older apply shows no hunk). "1 of 2 hunks".
     int partsInPlace = 0;
     int partsTotal = 0;

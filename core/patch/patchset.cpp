@@ -3,185 +3,132 @@
 #include "core/patch/patchset.h"
 
 #include "core/util/pathcheck.h"
+#include "core/util/yamlnode.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
 
-#include <yaml-cpp/yaml.h>
-
-#include <stdexcept>
-
 namespace kf::patch {
 namespace {
 
-// Thrown inside the parser only; turned into a Result at the boundary.
-struct YamlError : std::runtime_error
-{
-    YamlError(int line, const QString& message)
-        : std::runtime_error(message.toStdString())
-        , line(line)
-    { }
-    int line;
-};
-
-int lineOf(const YAML::Node& n)
-{
-    return n.Mark().line >= 0 ? n.Mark().line + 1 : 0;
-}
-
-QString str(const YAML::Node& n, const char* key, bool required = false, const YAML::Node& owner = {})
-{
-    const YAML::Node v = n[key];
-    if (!v || v.IsNull()) {
-        if (required)
-            throw YamlError(lineOf(owner ? owner : n), QStringLiteral("missing \"%1\"").arg(QString::fromUtf8(key)));
-        return {};
-    }
-    if (!v.IsScalar())
-        throw YamlError(lineOf(v), QStringLiteral("\"%1\" must be a string").arg(QString::fromUtf8(key)));
-    return QString::fromStdString(v.as<std::string>());
-}
-
-bool boolean(const YAML::Node& n, const char* key)
-{
-    const YAML::Node v = n[key];
-    if (!v)
-        return false;
-    try {
-        return v.as<bool>();
-    } catch (const YAML::Exception&) {
-        throw YamlError(lineOf(v), QStringLiteral("\"%1\" must be true or false").arg(QString::fromUtf8(key)));
-    }
-}
-
-void checkRegex(const QString& re, int line)
+void checkRegex(const QString& re, const YamlNode& at)
 {
     const QRegularExpression r(re);
     if (!r.isValid())
-        throw YamlError(line,
-            QStringLiteral("invalid regular expression /%1/: %2 (at offset %3)")
-                .arg(re, r.errorString())
-                .arg(r.patternErrorOffset()));
+        at.fail(QStringLiteral("invalid regular expression /%1/: %2 (at offset %3)")
+                    .arg(re, r.errorString())
+                    .arg(r.patternErrorOffset()));
 }
 
-ArgumentPattern argumentPattern(const YAML::Node& n)
+ArgumentPattern argumentPattern(const YamlNode& n)
 {
     ArgumentPattern a;
-    if (n.IsScalar()) {
-        a.literal = QString::fromStdString(n.as<std::string>());
-    } else if (n.IsMap() && n.size() == 1 && n["regex"]) {
-        a.regex = str(n, "regex");
-        checkRegex(a.regex, lineOf(n));
+    if (n.isScalar()) {
+        a.literal = n.scalar();
+    } else if (n.isMap() && n.raw().size() == 1 && n.has("regex")) {
+        a.regex = n.text("regex");
+        checkRegex(a.regex, n.field("regex"));
     } else {
-        throw YamlError(lineOf(n), QStringLiteral("an argument is a string or {regex: RE}"));
+        n.fail(QStringLiteral("an argument is a string or {regex: RE}"));
     }
     return a;
 }
 
 // command: NAME | {name: NAME, args: [ARG | {regex: RE}, ...], exact: bool, top_level: bool}
-CommandPattern commandPattern(const YAML::Node& n)
+CommandPattern commandPattern(const YamlNode& n)
 {
     CommandPattern p;
-    if (n.IsScalar()) {
-        p.name = QString::fromStdString(n.as<std::string>());
-    } else if (n.IsMap()) {
-        for (const auto& kv : n) {
-            const QString key = QString::fromStdString(kv.first.as<std::string>());
-            if (key != QLatin1String("name") && key != QLatin1String("args") && key != QLatin1String("exact")
-                && key != QLatin1String("top_level"))
-                throw YamlError(lineOf(kv.first),
-                    QStringLiteral("unknown key \"%1\" in command (name, args, exact, top_level)").arg(key));
-        }
-        p.name = str(n, "name");
-        p.exact = boolean(n, "exact");
-        p.topLevel = boolean(n, "top_level");
-        if (const YAML::Node args = n["args"]) {
-            if (!args.IsSequence())
-                throw YamlError(lineOf(args), QStringLiteral("\"args\" must be a list"));
-            for (const auto& a : args)
-                p.arguments.append(argumentPattern(a));
-        }
+    if (n.isScalar()) {
+        p.name = n.scalar();
+    } else if (n.isMap()) {
+        n.onlyKeys(
+            { QStringLiteral("name"), QStringLiteral("args"), QStringLiteral("exact"), QStringLiteral("top_level") });
+        p.name = n.text("name");
+        p.exact = n.boolean("exact", false);
+        p.topLevel = n.boolean("top_level", false);
+        for (const YamlNode& a : n.list("args"))
+            p.arguments.append(argumentPattern(a));
     } else {
-        throw YamlError(lineOf(n), QStringLiteral("\"command\" is a name or a map (name, args, exact, top_level)"));
+        n.fail(QStringLiteral("is a name or a map (name, args, exact, top_level)"));
     }
     static const QRegularExpression identifier(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
     if (!p.name.isEmpty() && !identifier.match(p.name).hasMatch())
-        throw YamlError(lineOf(n), QStringLiteral("\"%1\" is not a CMake command name").arg(p.name));
+        n.fail(QStringLiteral("\"%1\" is not a CMake command name").arg(p.name));
     if (p.name.isEmpty() && p.arguments.isEmpty())
-        throw YamlError(lineOf(n), QStringLiteral("a command anchor needs a name or arguments"));
+        n.fail(QStringLiteral("a command anchor needs a name or arguments"));
     return p;
 }
 
 // python: LINE-RE | [LINE-RE, ...]
-QStringList pythonPattern(const YAML::Node& n)
+QStringList pythonPattern(const YamlNode& n)
 {
     QStringList lines;
-    if (n.IsScalar()) {
-        lines.append(QString::fromStdString(n.as<std::string>()));
-    } else if (n.IsSequence() && n.size() > 0) {
-        for (const auto& l : n) {
-            if (!l.IsScalar())
-                throw YamlError(lineOf(l), QStringLiteral("each Python line is a regular expression (a string)"));
-            lines.append(QString::fromStdString(l.as<std::string>()));
+    if (n.isScalar()) {
+        lines.append(n.scalar());
+    } else if (n.isList() && n.raw().size() > 0) {
+        for (const YamlNode& l : n.items()) {
+            if (!l.isScalar())
+                l.fail(QStringLiteral("each Python line is a regular expression (a string)"));
+            lines.append(l.scalar());
         }
     } else {
-        throw YamlError(lineOf(n), QStringLiteral("\"python\" is a line's regular expression or a list of them"));
+        n.fail(QStringLiteral("is a line's regular expression or a list of them"));
     }
     for (const QString& l : lines) {
         if (l.isEmpty())
-            throw YamlError(lineOf(n), QStringLiteral("an empty Python line matches nothing"));
-        checkRegex(l, lineOf(n));
+            n.fail(QStringLiteral("an empty Python line matches nothing"));
+        checkRegex(l, n);
     }
     return lines;
 }
 
 // Reads the structured anchors of a map (command, python) into c; how many were there.
-int structuredPlace(const YAML::Node& body, Condition& c)
+int structuredPlace(const YamlNode& body, Condition& c)
 {
     int n = 0;
-    if (const YAML::Node v = body["command"]) {
-        c.command = commandPattern(v);
+    if (body.has("command")) {
+        c.command = commandPattern(body.field("command"));
         ++n;
     }
-    if (const YAML::Node v = body["python"]) {
-        c.python = pythonPattern(v);
+    if (body.has("python")) {
+        c.python = pythonPattern(body.field("python"));
         ++n;
     }
     return n;
 }
 
-Condition condition(const YAML::Node& n)
+Condition condition(const YamlNode& n)
 {
     Condition c;
-    c.yamlLine = lineOf(n);
-    if (n.IsScalar()) {
-        c.literal = QString::fromStdString(n.as<std::string>());
-    } else if (n.IsMap()) {
-        c.literal = str(n, "contains");
-        c.regex = str(n, "regex");
+    c.yamlLine = n.line();
+    if (n.isScalar()) {
+        c.literal = n.scalar();
+    } else if (n.isMap()) {
+        c.literal = n.text("contains");
+        c.regex = n.text("regex");
         const int kinds = int(!c.literal.isEmpty()) + int(!c.regex.isEmpty()) + structuredPlace(n, c);
         if (kinds != 1)
-            throw YamlError(c.yamlLine,
+            n.fail(
                 QStringLiteral("a condition needs exactly one of \"contains\", \"regex\", \"command\" or \"python\""));
     } else {
-        throw YamlError(c.yamlLine,
+        n.fail(
             QStringLiteral("a condition is a string or a map with \"contains\", \"regex\", \"command\" or \"python\""));
     }
     if (c.isRegex())
-        checkRegex(c.regex, c.yamlLine);
+        checkRegex(c.regex, n);
     return c;
 }
 
-QList<Condition> conditions(const YAML::Node& n, const char* key)
+QList<Condition> conditions(const YamlNode& n, const char* key)
 {
     QList<Condition> out;
-    const YAML::Node v = n[key];
-    if (!v)
+    const YamlNode v = n.field(key);
+    if (v.isAbsent())
         return out;
-    if (v.IsSequence()) {
-        for (const auto& item : v)
+    if (v.isList()) {
+        for (const YamlNode& item : v.items())
             out.append(condition(item));
     } else {
         out.append(condition(v));
@@ -190,170 +137,136 @@ QList<Condition> conditions(const YAML::Node& n, const char* key)
 }
 
 // {find|anchor|lines: TEXT}, {regex: RE}, {command: ...} or {python: ...}
-Condition place(const YAML::Node& body, const char* literalKey, int line, bool pythonAllowed = true)
+Condition place(const YamlNode& body, const char* literalKey, bool pythonAllowed = true)
 {
     Condition c;
-    c.yamlLine = line;
-    c.literal = str(body, literalKey);
-    c.regex = str(body, "regex");
+    c.yamlLine = body.line();
+    c.literal = body.text(literalKey);
+    c.regex = body.text("regex");
     const int kinds = int(!c.literal.isEmpty()) + int(!c.regex.isEmpty()) + structuredPlace(body, c);
     const QString choices
         = QStringLiteral("\"%1\", \"regex\", \"command\"%2")
               .arg(QString::fromUtf8(literalKey), pythonAllowed ? QStringLiteral(" or \"python\"") : QString());
     if (kinds > 1)
-        throw YamlError(line, QStringLiteral("use one of %1, not several").arg(choices));
+        body.fail(QStringLiteral("use one of %1, not several").arg(choices));
     if (kinds == 0)
-        throw YamlError(line, QStringLiteral("missing %1").arg(choices));
+        body.fail(QStringLiteral("missing %1").arg(choices));
     if (!pythonAllowed && !c.python.isEmpty())
-        throw YamlError(line, QStringLiteral("a Python anchor cannot be wrapped line by line; use %1").arg(choices));
+        body.fail(QStringLiteral("a Python anchor cannot be wrapped line by line; use %1").arg(choices));
     if (c.isRegex())
-        checkRegex(c.regex, line);
+        checkRegex(c.regex, body.field("regex"));
     return c;
 }
 
-RecipeEdit edit(const YAML::Node& n)
+Edit edit(const YamlNode& n)
 {
-    const int line = lineOf(n);
-    if (!n.IsMap() || n.size() != 1)
-        throw YamlError(line,
-            QStringLiteral("an edit is a map with one key: replace, insert_before, insert_after, wrap or ensure"));
-    const std::string kind = n.begin()->first.as<std::string>();
-    const YAML::Node body = n.begin()->second;
-    if (!body.IsMap())
-        throw YamlError(line, QStringLiteral("the body of \"%1\" must be a map").arg(QString::fromStdString(kind)));
-    static const QStringList known = { QStringLiteral("find"), QStringLiteral("regex"), QStringLiteral("with"),
-        QStringLiteral("first"), QStringLiteral("anchor"), QStringLiteral("text"), QStringLiteral("lines"),
-        QStringLiteral("before"), QStringLiteral("after"), QStringLiteral("after_regex"), QStringLiteral("indent"),
-        QStringLiteral("optional"), QStringLiteral("label"), QStringLiteral("done_if"), QStringLiteral("command"),
-        QStringLiteral("python") };
-    for (const auto& kv : body) {
-        const QString key = QString::fromStdString(kv.first.as<std::string>());
-        if (!known.contains(key))
-            throw YamlError(
-                lineOf(kv.first), QStringLiteral("unknown key \"%1\" in %2").arg(key, QString::fromStdString(kind)));
-    }
-    RecipeEdit e;
-    e.yamlLine = line;
-    e.optional = boolean(body, "optional");
-    e.firstOnly = boolean(body, "first");
-    e.label = str(body, "label");
-    if (body["done_if"])
-        e.doneIf = condition(body["done_if"]);
-    if (kind == "replace") {
-        e.kind = RecipeEdit::Replace;
-        e.match = place(body, "find", line);
-        if (!body["with"])
-            throw YamlError(line, QStringLiteral("replace needs \"with\""));
-        e.with = str(body, "with");
-    } else if (kind == "insert_before" || kind == "insert_after") {
-        e.kind = kind == "insert_before" ? RecipeEdit::InsertBefore : RecipeEdit::InsertAfter;
-        e.match = place(body, "anchor", line);
-        e.text = str(body, "text", true, n);
-    } else if (kind == "wrap") {
-        e.kind = RecipeEdit::Wrap;
-        e.match = place(body, "lines", line, false);
-        e.before = str(body, "before", true, n);
-        e.after = str(body, "after", true, n);
-        if (body["indent"])
-            e.indent = str(body, "indent");
-    } else if (kind == "ensure") {
-        e.kind = RecipeEdit::Ensure;
-        if (body["command"] || body["python"])
-            throw YamlError(line, QStringLiteral("ensure takes \"after\" or \"after_regex\""));
-        e.text = str(body, "text", true, n);
-        e.match.yamlLine = line;
-        e.match.literal = str(body, "after");
-        e.match.regex = str(body, "after_regex");
+    if (!n.isMap() || n.raw().size() != 1)
+        n.fail(QStringLiteral("an edit is a map with one key: replace, insert_before, insert_after, wrap or ensure"));
+    const YamlNode::Entry entry = n.entries().constFirst();
+    const QString kind = entry.key;
+    const YamlNode& body = entry.value;
+    if (!body.isMap())
+        body.fail(QStringLiteral("the body of \"%1\" must be a map").arg(kind));
+    body.onlyKeys({ QStringLiteral("find"), QStringLiteral("regex"), QStringLiteral("with"), QStringLiteral("first"),
+        QStringLiteral("anchor"), QStringLiteral("text"), QStringLiteral("lines"), QStringLiteral("before"),
+        QStringLiteral("after"), QStringLiteral("after_regex"), QStringLiteral("indent"), QStringLiteral("optional"),
+        QStringLiteral("label"), QStringLiteral("done_if"), QStringLiteral("command"), QStringLiteral("python") });
+    Edit e;
+    e.yamlLine = n.line();
+    e.optional = body.boolean("optional", false);
+    e.firstOnly = body.boolean("first", false);
+    e.label = body.text("label");
+    if (body.has("done_if"))
+        e.doneIf = condition(body.field("done_if"));
+    if (kind == QLatin1String("replace")) {
+        e.kind = Edit::Replace;
+        e.match = place(body, "find");
+        if (!body.field("with").raw().IsDefined())
+            body.fail(QStringLiteral("replace needs \"with\""));
+        e.with = body.text("with");
+    } else if (kind == QLatin1String("insert_before") || kind == QLatin1String("insert_after")) {
+        e.kind = kind == QLatin1String("insert_before") ? Edit::InsertBefore : Edit::InsertAfter;
+        e.match = place(body, "anchor");
+        e.text = body.requiredText("text");
+    } else if (kind == QLatin1String("wrap")) {
+        e.kind = Edit::Wrap;
+        e.match = place(body, "lines", false);
+        e.before = body.requiredText("before");
+        e.after = body.requiredText("after");
+        if (body.field("indent").raw().IsDefined())
+            e.indent = body.text("indent");
+    } else if (kind == QLatin1String("ensure")) {
+        e.kind = Edit::Ensure;
+        if (body.has("command") || body.has("python"))
+            body.fail(QStringLiteral("ensure takes \"after\" or \"after_regex\""));
+        e.text = body.requiredText("text");
+        e.match.yamlLine = n.line();
+        e.match.literal = body.text("after");
+        e.match.regex = body.text("after_regex");
         if (!e.match.literal.isEmpty() && !e.match.regex.isEmpty())
-            throw YamlError(line, QStringLiteral("use either \"after\" or \"after_regex\", not both"));
+            body.fail(QStringLiteral("use either \"after\" or \"after_regex\", not both"));
         if (e.match.isRegex())
-            checkRegex(e.match.regex, line);
+            checkRegex(e.match.regex, body.field("after_regex"));
     } else {
-        throw YamlError(line,
-            QStringLiteral("unknown edit kind \"%1\" (replace, insert_before, insert_after, wrap, ensure)")
-                .arg(QString::fromStdString(kind)));
+        entry.keyNode.fail(QStringLiteral("unknown edit kind (replace, insert_before, insert_after, wrap, ensure)"));
     }
     if (e.label.isEmpty())
         e.label = e.kindName();
     return e;
 }
 
-QStringList stringList(const YAML::Node& n, const char* key)
-{
-    QStringList out;
-    const YAML::Node v = n[key];
-    if (!v)
-        return out;
-    if (v.IsScalar())
-        return { QString::fromStdString(v.as<std::string>()) };
-    if (!v.IsSequence())
-        throw YamlError(lineOf(v), QStringLiteral("\"%1\" must be a list of strings").arg(QString::fromUtf8(key)));
-    for (const auto& item : v)
-        out.append(QString::fromStdString(item.as<std::string>()));
-    return out;
-}
-
 } // namespace
 
 Result<PatchSet> parsePatchSetYaml(const QByteArray& yaml, const QString& sourceName)
 {
-    PatchSet set;
-    set.source = sourceName;
-    try {
-        const YAML::Node root = YAML::Load(yaml.toStdString());
-        if (!root.IsMap())
-            throw YamlError(lineOf(root), QStringLiteral("the top level must be a map (name, title, patches, ...)"));
-        set.name = str(root, "name", true, root);
-        set.title = str(root, "title");
-        set.description = str(root, "description");
-        if (const YAML::Node t = root["target"]) {
-            set.targetName = str(t, "name");
-            set.markers = stringList(t, "markers");
-            set.subdirs = stringList(t, "subdirs");
+    return readYamlAs<PatchSet>(yaml, sourceName, [&](const YamlNode& root) {
+        PatchSet set;
+        set.source = sourceName;
+        if (!root.isMap())
+            root.fail(QStringLiteral("the top level must be a map (name, title, patches, ...)"));
+        set.name = root.requiredText("name");
+        set.title = root.text("title");
+        set.description = root.text("description");
+        if (const auto t = root.map("target")) {
+            set.targetName = t->text("name");
+            set.markers = t->texts("markers", true);
+            set.subdirs = t->texts("subdirs", true);
         }
-        const YAML::Node patches = root["patches"];
-        if (!patches || !patches.IsSequence() || patches.size() == 0)
-            throw YamlError(
-                patches ? lineOf(patches) : lineOf(root), QStringLiteral("\"patches\" must be a non-empty list"));
+        const QList<YamlNode> patches = root.list("patches");
+        if (patches.isEmpty())
+            root.fail("patches", QStringLiteral("must be a non-empty list"));
         QStringList ids;
-        for (const auto& pn : patches) {
+        for (const YamlNode& pn : patches) {
             Patch p;
-            p.yamlLine = lineOf(pn);
-            if (!pn.IsMap())
-                throw YamlError(p.yamlLine, QStringLiteral("a patch is a map (id, title, why, file, edits)"));
-            p.id = str(pn, "id", true, pn);
+            p.yamlLine = pn.line();
+            if (!pn.isMap())
+                pn.fail(QStringLiteral("a patch is a map (id, title, why, file, edits)"));
+            p.id = pn.requiredText("id");
             if (ids.contains(p.id))
-                throw YamlError(p.yamlLine, QStringLiteral("duplicate patch id \"%1\"").arg(p.id));
+                pn.fail("id", QStringLiteral("duplicate patch id \"%1\"").arg(p.id));
             ids.append(p.id);
-            p.title = str(pn, "title");
+            p.title = pn.text("title");
             if (p.title.isEmpty())
                 p.title = p.id;
-            p.why = str(pn, "why").trimmed();
-            const auto file = normalizeRelativePath(str(pn, "file", true, pn));
+            p.why = pn.text("why").trimmed();
+            const auto file = normalizeRelativePath(pn.requiredText("file"));
             if (!file)
-                throw YamlError(lineOf(pn["file"]), QStringLiteral("\"file\": %1").arg(file.error()));
+                pn.fail("file", file.error());
             p.file = file.value();
             p.requirements = conditions(pn, "requires");
-            p.requiresNote = str(pn, "requires_note").trimmed();
+            p.requiresNote = pn.text("requires_note").trimmed();
             p.fixedUpstreamIf = conditions(pn, "fixed_upstream_if");
-            p.fixedUpstreamNote = str(pn, "fixed_upstream_note").trimmed();
+            p.fixedUpstreamNote = pn.text("fixed_upstream_note").trimmed();
             p.appliedIf = conditions(pn, "applied_if");
-            const YAML::Node edits = pn["edits"];
-            if (!edits || !edits.IsSequence() || edits.size() == 0)
-                throw YamlError(edits ? lineOf(edits) : p.yamlLine,
-                    QStringLiteral("patch \"%1\" needs a non-empty \"edits\" list").arg(p.id));
-            for (const auto& en : edits)
+            const QList<YamlNode> edits = pn.list("edits");
+            if (edits.isEmpty())
+                pn.fail("edits", QStringLiteral("patch \"%1\" needs a non-empty list of edits").arg(p.id));
+            for (const YamlNode& en : edits)
                 p.edits.append(edit(en));
             set.patches.append(p);
         }
-    } catch (const YamlError& e) {
-        return Result<PatchSet>::failure(
-            QStringLiteral("%1:%2: %3").arg(sourceName).arg(e.line).arg(QString::fromStdString(e.what())));
-    } catch (const YAML::Exception& e) {
-        return Result<PatchSet>::failure(
-            QStringLiteral("%1:%2: %3").arg(sourceName).arg(e.mark.line + 1).arg(QString::fromStdString(e.msg)));
-    }
-    return set;
+        return set;
+    });
 }
 
 Result<PatchSet> patchSetFromDiff(const QString& diffText, const QString& sourceName, int strip)

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
-#include "core/patch/recipe.h"
+#include "core/patch/edits.h"
 #include "core/patch/unifieddiff.h"
 #include "core/util/result.h"
 
@@ -10,7 +10,7 @@
 #include <QString>
 #include <QStringList>
 
-// A patch set: named patches, each changing one file, from a YAML recipe or a unified diff.
+// A patch set: named patches, each changing one file, from YAML edits or a unified diff.
 //
 // YAML format (every edit finds its place by content):
 //
@@ -66,7 +66,7 @@ struct Patch
     QList<Condition> fixedUpstreamIf; // YAML "fixed_upstream_if"
     QString fixedUpstreamNote;
     QList<Condition> appliedIf;
-    QList<RecipeEdit> edits;
+    QList<Edit> edits;
     bool fromDiff = false;
     FileDiff diff; // when fromDiff
     int yamlLine = 0;

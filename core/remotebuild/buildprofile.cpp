@@ -7,7 +7,7 @@
 #include "core/sglkernel/rules.h"
 #include "core/store/paths.h"
 #include "core/util/shellquote.h"
-#include "core/util/yamlkeys.h"
+#include "core/util/yamlnode.h"
 
 #include <QFile>
 #include <QRegularExpression>
@@ -20,34 +20,6 @@
 namespace kf {
 namespace {
 
-// A field that does not validate: where (1-based YAML line) and why.
-struct FieldError
-{
-    int line;
-    QString message;
-};
-
-int lineOf(const YAML::Node& n)
-{
-    return n.Mark().line + 1;
-}
-
-QString scalarText(const YAML::Node& v)
-{
-    return QString::fromStdString(v.as<std::string>());
-}
-
-// A text field: absent is empty; anything but a scalar is an error.
-QString str(const YAML::Node& n, const char* key)
-{
-    const YAML::Node v = n[key];
-    if (!v || v.IsNull())
-        return QString();
-    if (!v.IsScalar())
-        throw FieldError { lineOf(v), QStringLiteral("%1 must be text").arg(QLatin1String(key)) };
-    return scalarText(v);
-}
-
 constexpr int kMaxCount = 4096;
 
 QString countRule(const char* key, const QString& value)
@@ -56,19 +28,6 @@ QString countRule(const char* key, const QString& value)
         .arg(QLatin1String(key))
         .arg(kMaxCount)
         .arg(value);
-}
-
-// A count: absent is 0 (unset); otherwise a whole number from 1 to 4096.
-int count(const YAML::Node& n, const char* key)
-{
-    const YAML::Node v = n[key];
-    if (!v || v.IsNull())
-        return 0;
-    bool ok = false;
-    const int i = v.IsScalar() ? scalarText(v).trimmed().toInt(&ok) : 0;
-    if (!ok || i < 1 || i > kMaxCount)
-        throw FieldError { lineOf(v), countRule(key, v.IsScalar() ? scalarText(v) : QStringLiteral("a list or map")) };
-    return i;
 }
 
 QString envNameRule(const QString& name)
@@ -82,72 +41,40 @@ bool isIdentifier(const QString& s)
     return re.match(s).hasMatch();
 }
 
-// true or false; absent is the default.
-bool flag(const YAML::Node& n, const char* key, bool absent = false)
+BuildProfile parseProfile(const YamlNode& n)
 {
-    const YAML::Node d = n[key];
-    if (!d || d.IsNull())
-        return absent;
-    const QString v = d.IsScalar() ? scalarText(d) : QString();
-    if (v != QLatin1String("true") && v != QLatin1String("false"))
-        throw FieldError { lineOf(d), QStringLiteral("%1 must be true or false").arg(QLatin1String(key)) };
-    return v == QLatin1String("true");
-}
-
-BuildProfile parseProfile(const YAML::Node& n, int index)
-{
-    if (!n.IsMap())
-        throw FieldError { lineOf(n), QStringLiteral("profile %1 must be a map of fields").arg(index) };
-    static const QStringList known { QStringLiteral("name"), QStringLiteral("description"),
-        QStringLiteral("working_dir"), QStringLiteral("command"), QStringLiteral("env"), QStringLiteral("cmake_args"),
-        QStringLiteral("max_jobs"), QStringLiteral("nvcc_threads"), QStringLiteral("nvcc_threads_define"),
-        QStringLiteral("build_dir"), QStringLiteral("kernel_tree"), QStringLiteral("ccache"),
-        QStringLiteral("memory_gate"), QStringLiteral("demo") };
-    for (const auto& kv : n) {
-        const QString key = kv.first.IsScalar() ? scalarText(kv.first) : QString();
-        if (!known.contains(key))
-            throw FieldError { lineOf(kv.first),
-                QStringLiteral("unknown field '%1' (known: %2)").arg(key, known.join(QStringLiteral(", "))) };
-    }
+    if (!n.isMap())
+        n.fail(QStringLiteral("a profile must be a map of fields"));
+    n.onlyKeys({ QStringLiteral("name"), QStringLiteral("description"), QStringLiteral("working_dir"),
+        QStringLiteral("command"), QStringLiteral("env"), QStringLiteral("cmake_args"), QStringLiteral("max_jobs"),
+        QStringLiteral("nvcc_threads"), QStringLiteral("nvcc_threads_define"), QStringLiteral("build_dir"),
+        QStringLiteral("kernel_tree"), QStringLiteral("ccache"), QStringLiteral("memory_gate"),
+        QStringLiteral("demo") });
     BuildProfile p;
-    p.name = str(n, "name").trimmed();
-    p.description = str(n, "description");
-    p.workingDirectory = str(n, "working_dir");
-    p.command = str(n, "command");
-    p.maxJobs = count(n, "max_jobs");
-    p.nvccThreads = count(n, "nvcc_threads");
-    p.nvccThreadsDefine = str(n, "nvcc_threads_define").trimmed();
-    p.buildDir = str(n, "build_dir");
-    p.kernelTree = flag(n, "kernel_tree");
-    p.ccache = flag(n, "ccache");
-    p.memoryGate = flag(n, "memory_gate", true);
-    p.demo = flag(n, "demo");
-    if (const YAML::Node e = n["env"]; e && !e.IsNull()) {
-        if (!e.IsMap())
-            throw FieldError { lineOf(e), QStringLiteral("env must be a map of NAME: value") };
-        for (const auto& kv : e) {
-            const QString name = kv.first.IsScalar() ? scalarText(kv.first) : QString();
-            if (!isShellName(name)) // here, for its line
-                throw FieldError { lineOf(kv.first), envNameRule(name) };
-            if (!kv.second.IsScalar())
-                throw FieldError { lineOf(kv.second), QStringLiteral("env: %1 must have a text value").arg(name) };
-            p.env.insert(name, scalarText(kv.second));
+    p.name = n.text("name").trimmed();
+    p.description = n.text("description");
+    p.workingDirectory = n.text("working_dir");
+    p.command = n.text("command");
+    p.maxJobs = n.integer("max_jobs", 0, 1, kMaxCount);
+    p.nvccThreads = n.integer("nvcc_threads", 0, 1, kMaxCount);
+    p.nvccThreadsDefine = n.text("nvcc_threads_define").trimmed();
+    p.buildDir = n.text("build_dir");
+    p.kernelTree = n.boolean("kernel_tree", false);
+    p.ccache = n.boolean("ccache", false);
+    p.memoryGate = n.boolean("memory_gate", true);
+    p.demo = n.boolean("demo", false);
+    if (const auto env = n.map("env")) {
+        for (const YamlNode::Entry& e : env->entries()) {
+            if (!isShellName(e.key)) // here, for its line
+                e.keyNode.fail(QStringLiteral("is not a variable name"));
+            p.env.insert(e.key, e.value.scalar());
         }
+    } else if (n.has("env")) {
+        n.fail("env", QStringLiteral("must be a map of NAME: value"));
     }
-    if (const YAML::Node a = n["cmake_args"]; a && !a.IsNull()) {
-        if (!a.IsSequence())
-            throw FieldError { lineOf(a), QStringLiteral("cmake_args must be a list, e.g. [-DA=1, -DB=2]") };
-        for (const auto& v : a) {
-            if (!v.IsScalar())
-                throw FieldError { lineOf(v), QStringLiteral("cmake_args: each entry must be text") };
-            p.cmakeArgs << scalarText(v);
-        }
-    }
-    if (const auto problem = checkBuildProfile(p)) {
-        const YAML::Node at = n[problem->key.toStdString()];
-        throw FieldError { at ? lineOf(at) : lineOf(n),
-            QStringLiteral("profile %1: %2").arg(index).arg(problem->message) };
-    }
+    p.cmakeArgs = n.texts("cmake_args");
+    if (const auto problem = checkBuildProfile(p))
+        n.fail(problem->key.toUtf8().constData(), problem->message);
     return p;
 }
 
@@ -258,37 +185,22 @@ QStringList moveCMakeOnlyEnv(BuildProfile& profile)
     return moved;
 }
 
-BuildProfileList parseBuildProfiles(const QByteArray& yaml)
+BuildProfileList parseBuildProfiles(const QByteArray& yaml, const QString& fileName)
 {
     BuildProfileList out;
-    try {
-        const YAML::Node root = YAML::Load(yaml.toStdString());
-        if (const auto duplicate = findDuplicateYamlKey(root))
-            throw FieldError { duplicate->line, duplicate->message() };
-        const YAML::Node list = root["profiles"];
-        if (!list)
-            return out;
-        if (!list.IsSequence()) {
-            out.error = QStringLiteral("line %1: 'profiles' must be a list").arg(lineOf(list));
-            out.errorLine = lineOf(list);
-            return out;
-        }
-        int index = 0;
-        for (const YAML::Node& n : list) {
-            BuildProfile p = parseProfile(n, ++index);
+    const auto error = readYaml(yaml, fileName, [&](const YamlNode& root) {
+        for (const YamlNode& n : root.list("profiles")) {
+            BuildProfile p = parseProfile(n);
             if (std::any_of(out.profiles.cbegin(), out.profiles.cend(),
                     [&](const BuildProfile& q) { return q.name.compare(p.name, Qt::CaseInsensitive) == 0; }))
-                throw FieldError { lineOf(n["name"]), QStringLiteral("a second profile named '%1'").arg(p.name) };
+                n.fail("name", QStringLiteral("a second profile named '%1'").arg(p.name));
             out.profiles << p;
         }
-    } catch (const FieldError& e) {
+    });
+    if (error) {
         out.profiles.clear();
-        out.error = QStringLiteral("line %1: %2").arg(e.line).arg(e.message);
-        out.errorLine = e.line;
-    } catch (const YAML::Exception& e) {
-        out.profiles.clear();
-        out.error = QStringLiteral("invalid YAML: %1").arg(QString::fromStdString(e.what()));
-        out.errorLine = e.mark.is_null() ? 0 : e.mark.line + 1;
+        out.error = error->message();
+        out.errorLine = error->line;
     }
     return out;
 }
@@ -362,9 +274,9 @@ Result<QList<BuildProfile>> loadBuildProfiles(const QString& userPath)
         if (!f.open(QIODevice::ReadOnly))
             return Result<QList<BuildProfile>>::failure(
                 QStringLiteral("cannot read %1: %2").arg(f.fileName(), f.errorString()));
-        const auto user = parseBuildProfiles(f.readAll());
+        const auto user = parseBuildProfiles(f.readAll(), f.fileName());
         if (!user)
-            return Result<QList<BuildProfile>>::failure(f.fileName() + QStringLiteral(": ") + user.error);
+            return Result<QList<BuildProfile>>::failure(user.error);
         for (const auto& p : user.profiles) {
             auto it = std::find_if(all.begin(), all.end(), [&](const BuildProfile& b) { return b.name == p.name; });
             if (it != all.end())

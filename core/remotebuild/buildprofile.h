@@ -97,7 +97,9 @@ struct BuildProfileList
     int errorLine = 0; // 1-based line of the YAML the error is about; 0: unknown
     explicit operator bool() const { return error.isEmpty(); }
 };
-BuildProfileList parseBuildProfiles(const QByteArray& yaml);
+// Read by the one YAML reader (core/util/yamlnode.h): errors are "FILE:LINE: KEY: why".
+BuildProfileList parseBuildProfiles(
+    const QByteArray& yaml, const QString& fileName = QStringLiteral("build-profiles.yaml"));
 QByteArray serializeBuildProfiles(const QList<BuildProfile>& profiles);
 
 // Built-ins (from resources) followed by the user's profiles (config dir); a user profile with

@@ -3,13 +3,12 @@
 #include "core/servebench/referenceresults.h"
 
 #include "core/store/paths.h"
+#include "core/util/yamlnode.h"
 
 #include <QFile>
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QSet>
-
-#include <yaml-cpp/yaml.h>
 
 #include <cmath>
 
@@ -19,22 +18,6 @@ namespace {
 constexpr qint64 kMaxTableBytes = 1 << 20;
 constexpr int kMaxRows = 10000;
 const QString kBuiltIn = QStringLiteral(":/servebench/reference.yaml");
-
-QString text(const YAML::Node& row, const char* key)
-{
-    const YAML::Node v = row[key];
-    return v && v.IsScalar() ? QString::fromStdString(v.as<std::string>()).trimmed() : QString();
-}
-
-double number(const YAML::Node& row, const char* key)
-{
-    const YAML::Node v = row[key];
-    if (!v || !v.IsScalar())
-        return -1;
-    bool ok = false;
-    const double d = QString::fromStdString(v.as<std::string>()).trimmed().toDouble(&ok);
-    return ok && std::isfinite(d) && d >= 0 && d < 1e12 ? d : -1;
-}
 
 QSet<QString> words(const QString& s)
 {
@@ -59,64 +42,45 @@ QString userReferencePath()
 
 Result<ReferenceTable> parseReferenceTable(const QByteArray& yaml, const QString& origin)
 {
-    using R = Result<ReferenceTable>;
-    if (yaml.size() > kMaxTableBytes)
-        return R::failure(QStringLiteral("reference table %1: larger than 1 MiB").arg(origin));
-    ReferenceTable table;
-    table.origin = origin;
-    try {
-        const YAML::Node root = YAML::Load(yaml.toStdString());
-        const YAML::Node list = root["results"];
-        if (!list || !list.IsSequence())
-            return R::failure(QStringLiteral("reference table %1: no 'results:' list").arg(origin));
-        if (list.size() > size_t(kMaxRows))
-            return R::failure(QStringLiteral("reference table %1: more than %2 rows").arg(origin).arg(kMaxRows));
-        int n = 0;
-        for (const YAML::Node& row : list) {
-            ++n;
-            if (!row.IsMap())
-                return R::failure(QStringLiteral("reference table %1: row %2 is not a map").arg(origin).arg(n));
-            ReferenceResult r;
-            r.model = text(row, "model");
-            r.gpu = text(row, "gpu");
-            r.precision = text(row, "precision");
-            r.server = text(row, "server");
-            r.source = text(row, "source");
-            r.note = text(row, "note");
-            const double gpus = number(row, "gpus");
-            const double in = number(row, "input_len");
-            const double out = number(row, "output_len");
-            const double conc = number(row, "concurrency");
-            r.tokensPerS = number(row, "tok_s");
-            const QString kind = text(row, "throughput").toLower();
-            QStringList missing;
-            for (const auto& [ok, name] :
-                { std::pair { !r.model.isEmpty(), "model" }, { !r.gpu.isEmpty(), "gpu" }, { gpus >= 1, "gpus" },
-                    { !r.precision.isEmpty(), "precision" }, { in >= 1, "input_len" }, { out >= 1, "output_len" },
-                    { conc >= 1, "concurrency" }, { r.tokensPerS > 0, "tok_s" }, { !r.source.isEmpty(), "source" } })
-                if (!ok)
-                    missing << QLatin1String(name);
-            if (!missing.isEmpty())
-                return R::failure(QStringLiteral("reference table %1: row %2: missing or invalid %3")
-                                      .arg(origin)
-                                      .arg(n)
-                                      .arg(missing.join(QStringLiteral(", "))));
-            if (!kind.isEmpty() && kind != QLatin1String("output") && kind != QLatin1String("total"))
-                return R::failure(QStringLiteral("reference table %1: row %2: throughput is output or total, not %3")
-                                      .arg(origin)
-                                      .arg(n)
-                                      .arg(kind));
-            r.gpus = int(gpus);
-            r.inputLen = int(in);
-            r.outputLen = int(out);
-            r.concurrency = int(conc);
-            r.totalThroughput = kind == QLatin1String("total");
-            table.rows.append(r);
-        }
-    } catch (const YAML::Exception& e) {
-        return R::failure(QStringLiteral("reference table %1: %2").arg(origin, QString::fromStdString(e.what())));
-    }
-    return table;
+    return readYamlAs<ReferenceTable>(
+        yaml, origin,
+        [&](const YamlNode& root) {
+            ReferenceTable table;
+            table.origin = origin;
+            if (!root.isMap() || !root.field("results").isList())
+                root.fail("results", QStringLiteral("a reference table is a 'results:' list"));
+            const QList<YamlNode> rows = root.list("results");
+            if (rows.size() > kMaxRows)
+                root.fail("results", QStringLiteral("more than %1 rows").arg(kMaxRows));
+            for (const YamlNode& row : rows) {
+                if (!row.isMap())
+                    row.fail(QStringLiteral("a row is a map (model, gpu, gpus, ...)"));
+                ReferenceResult r;
+                r.model = row.requiredText("model").trimmed();
+                r.gpu = row.requiredText("gpu").trimmed();
+                r.gpus = row.integer("gpus", 0, 1, 4096);
+                r.precision = row.requiredText("precision").trimmed();
+                r.inputLen = row.integer("input_len", 0, 1, 1 << 24);
+                r.outputLen = row.integer("output_len", 0, 1, 1 << 24);
+                r.concurrency = row.integer("concurrency", 0, 1, 1 << 20);
+                r.tokensPerS = row.number("tok_s", 0, 0, 1e12);
+                r.server = row.text("server").trimmed();
+                r.source = row.requiredText("source").trimmed();
+                r.note = row.text("note").trimmed();
+                for (const char* key : { "gpus", "input_len", "output_len", "concurrency" })
+                    if (!row.has(key))
+                        row.fail(key, QStringLiteral("is required"));
+                if (!(r.tokensPerS > 0))
+                    row.fail("tok_s", QStringLiteral("is required: a number above 0"));
+                const QString kind = row.text("throughput").trimmed().toLower();
+                if (!kind.isEmpty() && kind != QLatin1String("output") && kind != QLatin1String("total"))
+                    row.fail("throughput", QStringLiteral("output or total, not '%1'").arg(kind));
+                r.totalThroughput = kind == QLatin1String("total");
+                table.rows.append(r);
+            }
+            return table;
+        },
+        kMaxTableBytes);
 }
 
 Result<ReferenceTable> loadReferenceTable()
@@ -126,8 +90,6 @@ Result<ReferenceTable> loadReferenceTable()
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
         return Result<ReferenceTable>::failure(QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
-    if (f.size() > kMaxTableBytes)
-        return Result<ReferenceTable>::failure(QStringLiteral("reference table %1: larger than 1 MiB").arg(path));
     return parseReferenceTable(f.read(kMaxTableBytes + 1), path);
 }
 

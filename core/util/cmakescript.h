@@ -7,7 +7,7 @@
 #include <QStringView>
 
 // A CMake file read as CMake: its command invocations with their arguments, and its comments,
-// told apart the way CMake's own lexer tells them apart. Patch anchors (core/patch/recipe.h)
+// told apart the way CMake's own lexer tells them apart. Patch anchors (core/patch/edits.h)
 // match commands by name and arguments, so a comment holding parentheses, a bracket comment,
 // a line break or another argument order inside a call does not move an anchor. Pure.
 //

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 // The CMake reader (core/util/cmakescript.h) and the command anchors that use it
-// (core/patch/recipe.h): the raw bytes, then a CMake-like document built from them (calls
+// (core/patch/edits.h): the raw bytes, then a CMake-like document built from them (calls
 // with quoted, bracket, legacy and nested arguments, line and bracket comments anywhere),
 // each parsed and edited with a wrap, a replace and an insert anchored on a command.
-#include "core/patch/recipe.h"
+#include "core/patch/edits.h"
 #include "core/util/cmakescript.h"
 #include "tests/fuzz/fuzzinput.h"
 
@@ -75,23 +75,23 @@ void check(const QString& text)
     for (const auto& m : s.comments)
         if (m.begin < 0 || m.end < m.begin || m.end > text.size())
             std::abort();
-    using kf::patch::RecipeEdit;
-    RecipeEdit wrap;
-    wrap.kind = RecipeEdit::Wrap;
+    using kf::patch::Edit;
+    Edit wrap;
+    wrap.kind = Edit::Wrap;
     wrap.match.command
         = kf::patch::CommandPattern { QStringLiteral("cmake_policy"), { { QStringLiteral("SET"), {} } } };
     wrap.before = QStringLiteral("if(POLICY \\2)");
     wrap.after = QStringLiteral("endif()");
-    RecipeEdit replace = wrap;
-    replace.kind = RecipeEdit::Replace;
+    Edit replace = wrap;
+    replace.kind = Edit::Replace;
     replace.match.command->name = QStringLiteral("set");
     replace.with = QStringLiteral("if(NOT U)\n  set(\\1 \\2 \\9)\nendif()");
-    RecipeEdit insert = wrap;
-    insert.kind = RecipeEdit::InsertAfter;
+    Edit insert = wrap;
+    insert.kind = Edit::InsertAfter;
     insert.match.command->name = QStringLiteral("include_directories");
     insert.match.command->topLevel = true;
     insert.text = QStringLiteral("include_directories(${X}/cccl)\n");
-    for (const RecipeEdit& e : { wrap, replace, insert }) {
+    for (const Edit& e : { wrap, replace, insert }) {
         QString t = text;
         const auto o = kf::patch::applyEdit(e, &t);
         if (o.kind == kf::patch::EditOutcome::Changed) {

@@ -3,8 +3,8 @@
 // The Python logical-line reader (core/patch/pythonlines.h) and the Python anchors on it: the
 // raw bytes, then a Python-like document built from them (imports in brackets, strings of
 // every quoting, comments, continuations, unbalanced brackets), each read and edited.
+#include "core/patch/edits.h"
 #include "core/patch/pythonlines.h"
-#include "core/patch/recipe.h"
 #include "tests/fuzz/fuzzinput.h"
 
 #include <cstdlib>
@@ -38,14 +38,14 @@ void check(const QString& text)
             std::abort();
         previous = l.end;
     }
-    kf::patch::RecipeEdit e;
-    e.kind = kf::patch::RecipeEdit::Replace;
+    kf::patch::Edit e;
+    e.kind = kf::patch::Edit::Replace;
     e.match.python = QStringList { QStringLiteral("try:"), QStringLiteral("from sgl_kernel import flash_ops"),
         QStringLiteral("except( .+)?:"), QStringLiteral("raise \\w*Error\\(.*\\)") };
     e.with = QStringLiteral("try:\n    import x\nexcept Exception:\n    x = None");
     QString t = text;
     (void)kf::patch::applyEdit(e, &t);
-    e.kind = kf::patch::RecipeEdit::InsertAfter;
+    e.kind = kf::patch::Edit::InsertAfter;
     e.text = QStringLiteral("y = 2\n");
     t = text;
     (void)kf::patch::applyEdit(e, &t);

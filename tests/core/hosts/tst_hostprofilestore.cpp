@@ -106,39 +106,43 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("yaml");
         QTest::addColumn<QString>("error");
         QTest::newRow("syntax") << QByteArray("hosts:\n  - name: a\n    host: [unclosed\n")
-                                << "hosts.yaml:4: end of sequence flow not found";
+                                << "hosts.yaml:4: invalid YAML: end of sequence flow not found";
         QTest::newRow("root is a list") << QByteArray("- a\n- b\n")
                                         << "hosts.yaml:1: expected a mapping with 'version' and 'hosts'";
         QTest::newRow("hosts not a list")
-            << QByteArray("version: 1\nhosts: nope\n") << "hosts.yaml:2: 'hosts' must be a list";
+            << QByteArray("version: 1\nhosts: nope\n") << "hosts.yaml:2: hosts: must be a list";
         QTest::newRow("host not a map") << QByteArray("hosts:\n  - just-a-string\n")
-                                        << "hosts.yaml:2: each host must be a mapping";
+                                        << "hosts.yaml:2: hosts[0]: each host must be a mapping";
         QTest::newRow("bad port") << QByteArray("hosts:\n  - name: a\n    host: h\n    port: 70000\n")
-                                  << "hosts.yaml:4: bad port '70000'";
+                                  << "hosts.yaml:4: hosts[0].port: must be a whole number from 1 to 65535, not '70000'";
         QTest::newRow("port not a number")
-            << QByteArray("hosts:\n  - name: a\n    host: h\n    port: ssh\n") << "hosts.yaml:4: bad port 'ssh'";
-        QTest::newRow("missing name") << QByteArray("hosts:\n  - host: h\n") << "hosts.yaml:2: a host needs a 'name'";
-        QTest::newRow("missing host") << QByteArray("hosts:\n  - name: a\n") << "hosts.yaml:2: host 'a' needs a 'host'";
+            << QByteArray("hosts:\n  - name: a\n    host: h\n    port: ssh\n")
+            << "hosts.yaml:4: hosts[0].port: must be a whole number from 1 to 65535, not 'ssh'";
+        QTest::newRow("missing name") << QByteArray("hosts:\n  - host: h\n")
+                                      << "hosts.yaml:2: hosts[0].name: is required";
+        QTest::newRow("missing host") << QByteArray("hosts:\n  - name: a\n")
+                                      << "hosts.yaml:2: hosts[0].host: is required (or local: true)";
         QTest::newRow("duplicate") << QByteArray("hosts:\n  - {name: a, host: h}\n  - {name: a, host: g}\n")
-                                   << "hosts.yaml:3: duplicate host name 'a'";
+                                   << "hosts.yaml:3: hosts[1].name: duplicate host name 'a'";
         QTest::newRow("name is a map") << QByteArray("hosts:\n  - name: {x: 1}\n    host: h\n")
-                                       << "hosts.yaml:2: 'name' must be a single value";
+                                       << "hosts.yaml:2: hosts[0].name: must be a single value";
         QTest::newRow("tags nested") << QByteArray("hosts:\n  - name: a\n    host: h\n    tags: [[x]]\n")
-                                     << "hosts.yaml:4: 'tags' must be a list of strings";
+                                     << "hosts.yaml:4: hosts[0].tags[0]: must be a single value";
         QTest::newRow("local not bool") << QByteArray("hosts:\n  - name: a\n    local: maybe\n")
-                                        << "hosts.yaml:3: 'local' must be true or false";
-        QTest::newRow("version text") << QByteArray("version: one\n") << "hosts.yaml:1: 'version' must be a number";
+                                        << "hosts.yaml:3: hosts[0].local: must be true or false, not 'maybe'";
+        QTest::newRow("version text") << QByteArray("version: one\n")
+                                      << "hosts.yaml:1: version: must be a whole number from 0 to 1048576, not 'one'";
         // yaml-cpp would take the first, every other YAML tool the last.
         QTest::newRow("a key twice") << QByteArray("hosts:\n  - name: a\n    host: good\n    host: evil\n")
-                                     << "hosts.yaml:4: duplicate key 'host' (first at line 3)";
+                                     << "hosts.yaml:4: host: duplicate key (first at line 3)";
         QTest::newRow("hosts twice") << QByteArray("hosts: []\nhosts:\n  - {name: a, host: h}\n")
-                                     << "hosts.yaml:2: duplicate key 'hosts' (first at line 1)";
+                                     << "hosts.yaml:2: hosts: duplicate key (first at line 1)";
         // hosts.yaml never holds a control character (a line break would end an inventory line).
         QTest::newRow("newline in a name")
             << QByteArray("hosts:\n  - name: \"n1\\nh2 ansible_host=evil\"\n    host: h\n")
-            << "hosts.yaml:2: host 'n1\\nh2 ansible_host=evil': 'name' has the control character \\n";
+            << "hosts.yaml:2: hosts[0]: host 'n1\\nh2 ansible_host=evil': 'name' has the control character \\n";
         QTest::newRow("escape in a tag") << QByteArray("hosts:\n  - {name: a, host: h, tags: [\"x\\e[2K\"]}\n")
-                                         << "hosts.yaml:2: host 'a': 'tags' has the control character \\x1b";
+                                         << "hosts.yaml:2: hosts[0]: host 'a': 'tags' has the control character \\x1b";
     }
     void errorsNameTheLine()
     {
@@ -164,10 +168,10 @@ private Q_SLOTS:
         QCOMPARE(parsed->profiles.size(), 1);
         const QStringList w = parsed->warnings;
         QCOMPARE(w.size(), 4);
-        QCOMPARE(w[0], QStringLiteral("hosts.yaml:2: unknown key 'colour' ignored"));
-        QVERIFY(w[1].startsWith(QLatin1String("hosts.yaml:6: 'password' ignored: secrets are never")));
-        QVERIFY(w[2].startsWith(QLatin1String("hosts.yaml:7: 'keyPassphrase' ignored")));
-        QCOMPARE(w[3], QStringLiteral("hosts.yaml:8: unknown key 'flavour' ignored"));
+        QCOMPARE(w[0], QStringLiteral("hosts.yaml:2: colour: unknown key ignored"));
+        QVERIFY(w[1].startsWith(QLatin1String("hosts.yaml:6: hosts[0].password: ignored: secrets are never")));
+        QVERIFY(w[2].startsWith(QLatin1String("hosts.yaml:7: hosts[0].keyPassphrase: ignored")));
+        QCOMPARE(w[3], QStringLiteral("hosts.yaml:8: hosts[0].flavour: unknown key ignored"));
         // Saving what was loaded drops them for good.
         const QByteArray again = serializeHostProfiles(parsed->profiles);
         QVERIFY(!again.contains("hunter"));
@@ -238,7 +242,8 @@ private Q_SLOTS:
         f.close();
         const auto loaded = HostProfileStore(path).load();
         QVERIFY(!loaded.ok());
-        QCOMPARE(loaded.error(), path + QStringLiteral(":4: bad port '0'"));
+        QCOMPARE(loaded.error(),
+            path + QStringLiteral(":4: hosts[0].port: must be a whole number from 1 to 65535, not '0'"));
     }
 
     void defaultPathIsInTheConfigDir()

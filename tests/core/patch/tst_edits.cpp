@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/patch/edits.h"
 #include "core/patch/patchplan.h"
 #include "core/patch/patchset.h"
-#include "core/patch/recipe.h"
 
 #include <QTest>
 
@@ -10,9 +10,9 @@ using namespace kf::patch;
 
 namespace {
 
-RecipeEdit makeEdit(RecipeEdit::Kind kind, const QString& literal, const QString& regex)
+Edit makeEdit(Edit::Kind kind, const QString& literal, const QString& regex)
 {
-    RecipeEdit e;
+    Edit e;
     e.kind = kind;
     e.match.literal = literal;
     e.match.regex = regex;
@@ -21,7 +21,7 @@ RecipeEdit makeEdit(RecipeEdit::Kind kind, const QString& literal, const QString
 
 } // namespace
 
-class TestRecipe : public QObject
+class TestEdits : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
@@ -41,7 +41,7 @@ private Q_SLOTS:
     void notApplicableReasons();
 };
 
-void TestRecipe::edits_data()
+void TestEdits::edits_data()
 {
     QTest::addColumn<int>("kind");
     QTest::addColumn<QString>("literal");
@@ -51,33 +51,33 @@ void TestRecipe::edits_data()
     QTest::addColumn<int>("outcome");
     QTest::addColumn<QString>("output");
 
-    QTest::newRow("replace literal") << int(RecipeEdit::Replace) << QStringLiteral("ON") << QString()
-                                     << QStringLiteral("OFF") << QStringLiteral("set(X ON)\n")
-                                     << int(EditOutcome::Changed) << QStringLiteral("set(X OFF)\n");
+    QTest::newRow("replace literal") << int(Edit::Replace) << QStringLiteral("ON") << QString() << QStringLiteral("OFF")
+                                     << QStringLiteral("set(X ON)\n") << int(EditOutcome::Changed)
+                                     << QStringLiteral("set(X OFF)\n");
     QTest::newRow("replace regex captures")
-        << int(RecipeEdit::Replace) << QString() << QStringLiteral(R"(^(\s*)set\((\w+) ON\)$)")
+        << int(Edit::Replace) << QString() << QStringLiteral(R"(^(\s*)set\((\w+) ON\)$)")
         << QStringLiteral("\\1option(\\2 \"\" ON)") << QStringLiteral("  set(FA3 ON)\n") << int(EditOutcome::Changed)
         << QStringLiteral("  option(FA3 \"\" ON)\n");
-    QTest::newRow("replace missing") << int(RecipeEdit::Replace) << QStringLiteral("nothing") << QString()
+    QTest::newRow("replace missing") << int(Edit::Replace) << QStringLiteral("nothing") << QString()
                                      << QStringLiteral("x") << QStringLiteral("a\n") << int(EditOutcome::Missing)
                                      << QStringLiteral("a\n");
-    QTest::newRow("replace keeps CRLF") << int(RecipeEdit::Replace) << QStringLiteral("b") << QString()
+    QTest::newRow("replace keeps CRLF") << int(Edit::Replace) << QStringLiteral("b") << QString()
                                         << QStringLiteral("B\nB2") << QStringLiteral("a\r\nb\r\n")
                                         << int(EditOutcome::Changed) << QStringLiteral("a\r\nB\r\nB2\r\n");
     QTest::newRow("insert after multi-line anchor")
-        << int(RecipeEdit::InsertAfter) << QString() << QStringLiteral(R"(^inc\([^()]*\)$)")
-        << QStringLiteral("added\n") << QStringLiteral("inc(\n  a\n)\nrest\n") << int(EditOutcome::Changed)
+        << int(Edit::InsertAfter) << QString() << QStringLiteral(R"(^inc\([^()]*\)$)") << QStringLiteral("added\n")
+        << QStringLiteral("inc(\n  a\n)\nrest\n") << int(EditOutcome::Changed)
         << QStringLiteral("inc(\n  a\n)\nadded\nrest\n");
-    QTest::newRow("insert before") << int(RecipeEdit::InsertBefore) << QStringLiteral("option(") << QString()
+    QTest::newRow("insert before") << int(Edit::InsertBefore) << QStringLiteral("option(") << QString()
                                    << QStringLiteral("# note\n") << QStringLiteral("a\noption(X)\n")
                                    << int(EditOutcome::Changed) << QStringLiteral("a\n# note\noption(X)\n");
     QTest::newRow("insert already there")
-        << int(RecipeEdit::InsertAfter) << QStringLiteral("a") << QString() << QStringLiteral("added\n")
+        << int(Edit::InsertAfter) << QStringLiteral("a") << QString() << QStringLiteral("added\n")
         << QStringLiteral("a\n  added\n") << int(EditOutcome::AlreadyThere) << QStringLiteral("a\n  added\n");
     QTest::newRow("insert anchor missing")
-        << int(RecipeEdit::InsertAfter) << QStringLiteral("zzz") << QString() << QStringLiteral("x\n")
+        << int(Edit::InsertAfter) << QStringLiteral("zzz") << QString() << QStringLiteral("x\n")
         << QStringLiteral("a\n") << int(EditOutcome::Missing) << QStringLiteral("a\n");
-    QTest::newRow("wrap each line") << int(RecipeEdit::Wrap) << QString()
+    QTest::newRow("wrap each line") << int(Edit::Wrap) << QString()
                                     << QStringLiteral(R"(^\s*cmake_policy\(SET (CMP\d+) \w+\)$)")
                                     << QStringLiteral("if(POLICY \\1)|endif()")
                                     << QStringLiteral("a\ncmake_policy(SET CMP0169 OLD)\nb\n")
@@ -85,27 +85,27 @@ void TestRecipe::edits_data()
                                     << QStringLiteral(
                                            "a\nif(POLICY CMP0169)\n  cmake_policy(SET CMP0169 OLD)\nendif()\nb\n");
     QTest::newRow("wrap keeps indentation")
-        << int(RecipeEdit::Wrap) << QStringLiteral("cmake_policy") << QString() << QStringLiteral("if(1)|endif()")
+        << int(Edit::Wrap) << QStringLiteral("cmake_policy") << QString() << QStringLiteral("if(1)|endif()")
         << QStringLiteral("  cmake_policy(X)\n") << int(EditOutcome::Changed)
         << QStringLiteral("  if(1)\n    cmake_policy(X)\n  endif()\n");
     QTest::newRow("wrap already wrapped")
-        << int(RecipeEdit::Wrap) << QString() << QStringLiteral(R"(^\s*cmake_policy\(SET (CMP\d+) \w+\)$)")
+        << int(Edit::Wrap) << QString() << QStringLiteral(R"(^\s*cmake_policy\(SET (CMP\d+) \w+\)$)")
         << QStringLiteral("if(POLICY \\1)|endif()")
         << QStringLiteral("if(POLICY CMP0169)\n  cmake_policy(SET CMP0169 OLD)\nendif()\n")
         << int(EditOutcome::AlreadyThere)
         << QStringLiteral("if(POLICY CMP0169)\n  cmake_policy(SET CMP0169 OLD)\nendif()\n");
-    QTest::newRow("ensure at end") << int(RecipeEdit::Ensure) << QString() << QString() << QStringLiteral("tail\n")
+    QTest::newRow("ensure at end") << int(Edit::Ensure) << QString() << QString() << QStringLiteral("tail\n")
                                    << QStringLiteral("a") << int(EditOutcome::Changed) << QStringLiteral("a\ntail\n");
-    QTest::newRow("ensure present") << int(RecipeEdit::Ensure) << QString() << QString() << QStringLiteral("x\ny\n")
+    QTest::newRow("ensure present") << int(Edit::Ensure) << QString() << QString() << QStringLiteral("x\ny\n")
                                     << QStringLiteral("a\n  x\n  y\nb\n") << int(EditOutcome::AlreadyThere)
                                     << QStringLiteral("a\n  x\n  y\nb\n");
-    QTest::newRow("ensure after anchor") << int(RecipeEdit::Ensure) << QStringLiteral("import os") << QString()
+    QTest::newRow("ensure after anchor") << int(Edit::Ensure) << QStringLiteral("import os") << QString()
                                          << QStringLiteral("import sys\n") << QStringLiteral("import os\nx = 1\n")
                                          << int(EditOutcome::Changed)
                                          << QStringLiteral("import os\nimport sys\nx = 1\n");
 }
 
-void TestRecipe::edits()
+void TestEdits::edits()
 {
     QFETCH(int, kind);
     QFETCH(QString, literal);
@@ -114,10 +114,10 @@ void TestRecipe::edits()
     QFETCH(QString, input);
     QFETCH(int, outcome);
     QFETCH(QString, output);
-    RecipeEdit e = makeEdit(RecipeEdit::Kind(kind), literal, regex);
-    if (kind == RecipeEdit::Replace) {
+    Edit e = makeEdit(Edit::Kind(kind), literal, regex);
+    if (kind == Edit::Replace) {
         e.with = with;
-    } else if (kind == RecipeEdit::Wrap) {
+    } else if (kind == Edit::Wrap) {
         e.before = with.section(QLatin1Char('|'), 0, 0);
         e.after = with.section(QLatin1Char('|'), 1, 1);
     } else {
@@ -127,7 +127,7 @@ void TestRecipe::edits()
     const EditOutcome o = applyEdit(e, &text);
     QCOMPARE(int(o.kind), outcome);
     QCOMPARE(text, output);
-    if (o.kind != EditOutcome::Missing && kind != RecipeEdit::Replace) {
+    if (o.kind != EditOutcome::Missing && kind != Edit::Replace) {
         // Inserts, wraps and ensures recognise their own result: a second run changes nothing.
         QString again = text;
         QCOMPARE(int(applyEdit(e, &again).kind), int(EditOutcome::AlreadyThere));
@@ -135,33 +135,36 @@ void TestRecipe::edits()
     }
 }
 
-void TestRecipe::yamlErrors_data()
+void TestEdits::yamlErrors_data()
 {
     QTest::addColumn<QString>("yaml");
     QTest::addColumn<QString>("expected"); // "source:LINE: text"
     QTest::newRow("syntax") << QStringLiteral("name: x\npatches:\n  - id: a\n    file: [unclosed\n")
                             << QStringLiteral("t.yaml:5:");
     QTest::newRow("no patches") << QStringLiteral("name: x\n")
-                                << QStringLiteral("t.yaml:1: \"patches\" must be a non-empty list");
+                                << QStringLiteral("t.yaml:1: patches: must be a non-empty list");
     QTest::newRow("unknown edit") << QStringLiteral(
         "name: x\npatches:\n  - id: a\n    file: f\n    edits:\n      - frobnicate: {find: x}\n")
-                                  << QStringLiteral("t.yaml:6: unknown edit kind \"frobnicate\"");
+                                  << QStringLiteral("t.yaml:6: patches[0].edits[0].frobnicate: unknown edit kind");
     QTest::newRow("bad regex") << QStringLiteral(
         "name: x\npatches:\n  - id: a\n    file: f\n    edits:\n      - replace: {regex: '(', with: y}\n")
-                               << QStringLiteral("t.yaml:6: invalid regular expression");
+                               << QStringLiteral(
+                                      "t.yaml:6: patches[0].edits[0].replace.regex: invalid regular expression");
     QTest::newRow("unknown key") << QStringLiteral("name: x\npatches:\n  - id: a\n    file: f\n    edits:\n      - "
                                                    "replace:\n          find: a\n          wiht: b\n")
-                                 << QStringLiteral("t.yaml:8: unknown key \"wiht\"");
+                                 << QStringLiteral(
+                                        "t.yaml:8: patches[0].edits[0].replace.wiht: unknown key (known: find,");
     QTest::newRow("escaping root") << QStringLiteral(
         "name: x\npatches:\n  - id: a\n    file: ../etc/passwd\n    edits:\n      - ensure: {text: x}\n")
-                                   << QStringLiteral("t.yaml:4: \"file\": path \"../etc/passwd\" leaves the root");
+                                   << QStringLiteral(
+                                          "t.yaml:4: patches[0].file: path \"../etc/passwd\" leaves the root");
     QTest::newRow("duplicate id") << QStringLiteral(
         "name: x\npatches:\n  - id: a\n    file: f\n    edits: [{ensure: {text: x}}]\n  - id: a\n    file: f\n    "
         "edits: [{ensure: {text: y}}]\n")
-                                  << QStringLiteral("t.yaml:6: duplicate patch id");
+                                  << QStringLiteral("t.yaml:6: patches[1].id: duplicate patch id");
 }
 
-void TestRecipe::yamlErrors()
+void TestEdits::yamlErrors()
 {
     QFETCH(QString, yaml);
     QFETCH(QString, expected);
@@ -170,7 +173,7 @@ void TestRecipe::yamlErrors()
     QVERIFY2(set.error().startsWith(expected), qPrintable(set.error()));
 }
 
-void TestRecipe::planStatuses_data()
+void TestEdits::planStatuses_data()
 {
     QTest::addColumn<QString>("text"); // "<absent>" for a missing file
     QTest::addColumn<int>("status");
@@ -184,7 +187,7 @@ void TestRecipe::planStatuses_data()
         << QStringLiteral("option(FA3 OFF)\nset(FA3 \"ON\")\n") << int(PatchStatus::Conflict);
 }
 
-void TestRecipe::planStatuses()
+void TestEdits::planStatuses()
 {
     QFETCH(QString, text);
     QFETCH(int, status);
@@ -260,7 +263,7 @@ const char* kFa3Edit = R"(    edits:
 
 } // namespace
 
-void TestRecipe::commandAnchors_data()
+void TestEdits::commandAnchors_data()
 {
     QTest::addColumn<QString>("edit");
     QTest::addColumn<QString>("input");
@@ -305,7 +308,7 @@ void TestRecipe::commandAnchors_data()
         << fa3 << QStringLiteral("set(SGL_KERNEL_ENABLE_FA3 ON CACHE BOOL \"x\")\n") << QString();
 }
 
-void TestRecipe::commandAnchors()
+void TestEdits::commandAnchors()
 {
     QFETCH(QString, edit);
     QFETCH(QString, input);
@@ -323,7 +326,7 @@ void TestRecipe::commandAnchors()
     QCOMPARE(int(again.status), int(PatchStatus::AlreadyApplied));
 }
 
-void TestRecipe::pythonAnchors_data()
+void TestEdits::pythonAnchors_data()
 {
     QTest::addColumn<QString>("input");
     QTest::addColumn<bool>("applies");
@@ -350,7 +353,7 @@ void TestRecipe::pythonAnchors_data()
         << false;
 }
 
-void TestRecipe::pythonAnchors()
+void TestEdits::pythonAnchors()
 {
     QFETCH(QString, input);
     QFETCH(bool, applies);
@@ -381,28 +384,33 @@ void TestRecipe::pythonAnchors()
     QCOMPARE(int(planOne(QStringLiteral("flash_attn.py"), edit, p.textAfter).status), int(PatchStatus::AlreadyApplied));
 }
 
-void TestRecipe::structuredYamlErrors_data()
+void TestEdits::structuredYamlErrors_data()
 {
     QTest::addColumn<QString>("edits");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("two places") << QStringLiteral("      - replace: {find: a, command: set, with: b}\n")
-                                << QStringLiteral(
-                                       "t.yaml:6: use one of \"find\", \"regex\", \"command\" or \"python\"");
-    QTest::newRow("bad command name") << QStringLiteral("      - replace: {command: 'set x', with: b}\n")
-                                      << QStringLiteral("t.yaml:6: \"set x\" is not a CMake command name");
-    QTest::newRow("unknown command key") << QStringLiteral(
-        "      - replace: {command: {name: set, argz: [A]}, with: b}\n")
-                                         << QStringLiteral("t.yaml:6: unknown key \"argz\" in command");
-    QTest::newRow("bad argument regex") << QStringLiteral(
-        "      - replace: {command: {name: set, args: [{regex: '('}]}, with: b}\n")
-                                        << QStringLiteral("t.yaml:6: invalid regular expression");
-    QTest::newRow("python wrap") << QStringLiteral("      - wrap: {python: 'x', before: a, after: b}\n")
-                                 << QStringLiteral("t.yaml:6: a Python anchor cannot be wrapped line by line");
-    QTest::newRow("empty python line") << QStringLiteral("      - replace: {python: [''], with: b}\n")
-                                       << QStringLiteral("t.yaml:6: an empty Python line matches nothing");
+    QTest::newRow("two places")
+        << QStringLiteral("      - replace: {find: a, command: set, with: b}\n")
+        << QStringLiteral(
+               "t.yaml:6: patches[0].edits[0].replace: use one of \"find\", \"regex\", \"command\" or \"python\"");
+    QTest::newRow("bad command name")
+        << QStringLiteral("      - replace: {command: 'set x', with: b}\n")
+        << QStringLiteral("t.yaml:6: patches[0].edits[0].replace.command: \"set x\" is not a CMake command name");
+    QTest::newRow("unknown command key")
+        << QStringLiteral("      - replace: {command: {name: set, argz: [A]}, with: b}\n")
+        << QStringLiteral(
+               "t.yaml:6: patches[0].edits[0].replace.command.argz: unknown key (known: name, args, exact, top_level)");
+    QTest::newRow("bad argument regex")
+        << QStringLiteral("      - replace: {command: {name: set, args: [{regex: '('}]}, with: b}\n")
+        << QStringLiteral("t.yaml:6: patches[0].edits[0].replace.command.args[0].regex: invalid regular expression");
+    QTest::newRow("python wrap")
+        << QStringLiteral("      - wrap: {python: 'x', before: a, after: b}\n")
+        << QStringLiteral("t.yaml:6: patches[0].edits[0].wrap: a Python anchor cannot be wrapped line by line");
+    QTest::newRow("empty python line")
+        << QStringLiteral("      - replace: {python: [''], with: b}\n")
+        << QStringLiteral("t.yaml:6: patches[0].edits[0].replace.python: an empty Python line matches nothing");
 }
 
-void TestRecipe::structuredYamlErrors()
+void TestEdits::structuredYamlErrors()
 {
     QFETCH(QString, edits);
     QFETCH(QString, expected);
@@ -412,7 +420,7 @@ void TestRecipe::structuredYamlErrors()
     QVERIFY2(set.error().startsWith(expected), qPrintable(set.error()));
 }
 
-void TestRecipe::notApplicableReasons_data()
+void TestEdits::notApplicableReasons_data()
 {
     QTest::addColumn<QString>("text"); // "<absent>": no file
     QTest::addColumn<int>("kind");
@@ -432,7 +440,7 @@ void TestRecipe::notApplicableReasons_data()
                              << QStringList { "CMakeLists.txt is not there (looked for CMakeLists.txt, no such file)" };
 }
 
-void TestRecipe::notApplicableReasons()
+void TestEdits::notApplicableReasons()
 {
     QFETCH(QString, text);
     QFETCH(int, kind);
@@ -461,5 +469,5 @@ void TestRecipe::notApplicableReasons()
     QCOMPARE(int(present.notApplicable), int(NotApplicableKind::None));
 }
 
-QTEST_GUILESS_MAIN(TestRecipe)
-#include "tst_recipe.moc"
+QTEST_GUILESS_MAIN(TestEdits)
+#include "tst_edits.moc"

@@ -93,15 +93,16 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("yaml");
         QTest::addColumn<QString>("error");
-        QTest::newRow("no list") << QByteArray("rows: []") << QStringLiteral("no 'results:' list");
-        QTest::newRow("not yaml") << QByteArray("results: [") << QStringLiteral("reference table t:");
+        QTest::newRow("no list") << QByteArray("rows: []")
+                                 << QStringLiteral("t:1: results: a reference table is a 'results:' list");
+        QTest::newRow("not yaml") << QByteArray("results: [") << QStringLiteral("t:1: invalid YAML");
         QTest::newRow("missing source") << QByteArray(kRow).replace("    source: https://example.org/table\n", "")
-                                        << QStringLiteral("row 1: missing or invalid source");
+                                        << QStringLiteral("t:2: results[0].source: is required");
         QTest::newRow("negative tok/s") << QByteArray(kRow).replace("tok_s: 800", "tok_s: -3")
-                                        << QStringLiteral("missing or invalid tok_s");
+                                        << QStringLiteral("results[0].tok_s: must be a number from 0");
         QTest::newRow("kind") << QByteArray(kRow).replace("throughput: output", "throughput: fast")
-                              << QStringLiteral("throughput is output or total, not fast");
-        QTest::newRow("too big") << QByteArray(2 << 20, '#') << QStringLiteral("larger than 1 MiB");
+                              << QStringLiteral("results[0].throughput: output or total, not 'fast'");
+        QTest::newRow("too big") << QByteArray(2 << 20, '#') << QStringLiteral("t: larger than 1048576 bytes");
     }
     void parseErrors()
     {

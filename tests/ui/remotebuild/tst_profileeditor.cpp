@@ -119,7 +119,7 @@ private Q_SLOTS:
             edit->click();
             QVERIFY2(stayed, qPrintable(extra));
             const QString key = extra.trimmed().section(QLatin1Char(':'), 0, 0);
-            QVERIFY2(message.contains(QStringLiteral("line 5")), qPrintable(message));
+            QVERIFY2(message.contains(QStringLiteral(".yaml:5: ")), qPrintable(message));
             QVERIFY2(message.contains(key.startsWith(QLatin1String("env")) ? QStringLiteral("1BAD") : key),
                 qPrintable(message));
             QVERIFY2(!QFile::exists(userBuildProfilesPath()), qPrintable(extra));
