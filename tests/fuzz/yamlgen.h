@@ -53,14 +53,21 @@ private:
 
     QByteArray value(const YamlField& f, const QByteArray& indent)
     {
-        const int wrong = m_in.below(100);
-        if (wrong < 8)
+        if (m_in.chance(4))
             return " " + m_in.pick({ "[a, b]", "{k: v}", "", "[[x]]", "{a: [1, {b: 2}]}", "&a [*a]" }) + "\n";
         switch (f.kind) {
-        case YamlField::Text: return " " + scalar() + "\n";
+        // Mostly a value of the right kind (so that documents get past their first field), else any.
+        case YamlField::Text:
+            return " "
+                + (m_in.chance(50) ? m_in.pick({ "a", "make", "m", "/opt/x", "H200", "bf16", "sm_120a" }) : scalar())
+                + "\n";
         case YamlField::Bool:
-            return " " + m_in.pick({ "true", "false", "True", "TRUE", "False", "yes", "no", "on", "off", "1" }) + "\n";
-        case YamlField::Int: return " " + m_in.number() + "\n";
+            return " "
+                + (m_in.chance(60) ? m_in.pick({ "true", "false" })
+                                   : m_in.pick({ "True", "TRUE", "False", "yes", "no", "on", "off", "1", "~" }))
+                + "\n";
+        case YamlField::Int:
+            return " " + (m_in.chance(60) ? QByteArray::number(1 + m_in.below(8)) : m_in.number()) + "\n";
         case YamlField::Texts: {
             if (m_in.chance(40)) {
                 QByteArray flow = " [";
@@ -78,7 +85,7 @@ private:
             QByteArray block = "\n";
             for (int i = m_in.below(4); i > 0; --i) {
                 const QByteArray item = map(f.fields, indent + "    ");
-                block += indent + "  -" + (item.isEmpty() ? QByteArray(" {}\n") : "  " + item.mid(indent.size() + 4));
+                block += indent + "  -" + (item.isEmpty() ? QByteArray(" {}\n") : " " + item.mid(indent.size() + 4));
             }
             return block;
         }
