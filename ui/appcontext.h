@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
+#include <memory>
+
 namespace kf {
 
 class HostManager;
@@ -16,14 +18,16 @@ class SeriesRecorder;
 }
 
 // The services the composition root (app/gui/main.cpp) builds and hands to the UI.
-// Plain pointers: the root owns every service and outlives the window. No singletons.
+// Plain pointers: the root owns every service and outlives the window (the keychain is shared:
+// a worker reading it may outlive the dialog that asked). No singletons.
 struct AppContext
 {
     HostManager* hosts = nullptr;
     DemoHost* demo = nullptr; // the demo server, started by --demo or "Try the demo server" (startDemoServer);
                               // null: not offered
     HostProfileStore* profiles = nullptr; // saved hosts (hosts.yaml); null: the connect dialog does not save
-    SecretStore* secrets = nullptr; // the keychain of remembered passwords; null: nothing to forget (no qtkeychain)
+    std::shared_ptr<SecretStore>
+        secrets; // the keychain of remembered passwords; null: nothing to forget (no qtkeychain)
     GpuMonitorHub* gpuMonitors = nullptr; // one nvidia-smi stream per host, shared by the GPU pane and fleet view;
                                           // null: each view keeps its own
     timeline::SeriesRecorder* timelineSeries = nullptr; // what the timeline draws under its markers; null: none

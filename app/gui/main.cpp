@@ -147,7 +147,7 @@ int main(int argc, char** argv)
     kf::HostSessions sessions; // each host's servers and running build, read by every view of the host
     timelineSeries.watch(&sessions);
     context.sessions = &sessions;
-    context.secrets = interaction.secretStore().get();
+    context.secrets = interaction.secretStore();
     context.interaction = &interaction;
     context.demo = &demoHost;
 

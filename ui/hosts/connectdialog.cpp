@@ -220,9 +220,9 @@ ConnectDialog::ConnectDialog(HostProfileStore* store, QWidget* parent)
     m_destination->setFocus();
 }
 
-void ConnectDialog::setSecretStore(SecretStore* store)
+void ConnectDialog::setSecretStore(std::shared_ptr<SecretStore> store)
 {
-    m_secrets = store;
+    m_secrets = std::move(store);
     checkStoredSecrets();
 }
 

@@ -10,6 +10,7 @@
 #include <QPointer>
 
 #include <functional>
+#include <memory>
 
 class QCheckBox;
 class QLabel;
@@ -71,7 +72,7 @@ public:
     // The keychain behind "Forget stored password", which shows only while the keychain holds a
     // secret of the form's host (hidden while null, e.g. without qtkeychain); it must outlive the
     // dialog and every read the dialog starts on a worker.
-    void setSecretStore(SecretStore* store);
+    void setSecretStore(std::shared_ptr<SecretStore> store);
     // The button's action: removes the stored password of the form's user@host:port and the
     // stored passphrases of its identity files; says what it did. Returns how many were removed.
     int forgetStoredSecrets();
@@ -132,7 +133,8 @@ private:
     void onConnectionState(ConnectionState state, const QString& reason);
 
     HostProfileStore* m_store;
-    SecretStore* m_secrets = nullptr;
+    // Shared with the worker that checks it: a check in flight outlives this dialog.
+    std::shared_ptr<SecretStore> m_secrets;
     QPushButton* m_forget;
     QPushButton* m_openConfig;
     QString m_sshHome;

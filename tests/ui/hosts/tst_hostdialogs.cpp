@@ -20,6 +20,7 @@
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -105,6 +106,35 @@ public:
         entries.remove(key);
         return {};
     }
+};
+
+// A keychain whose reads wait at a gate (a desktop's unlock prompt): says whether it was
+// destroyed while a read was still inside it.
+class GatedSecretStore final : public SecretStore
+{
+public:
+    GatedSecretStore(QSemaphore* entered, QSemaphore* gate, std::atomic<int>* state)
+        : m_entered(entered)
+        , m_gate(gate)
+        , m_state(state)
+    { }
+    ~GatedSecretStore() override { m_state->fetch_or(m_reading.load() ? 2 : 1); }
+    Result<std::optional<QByteArray>> read(const QString&) override
+    {
+        m_reading = true;
+        m_entered->release();
+        m_gate->acquire();
+        m_reading = false;
+        return std::optional<QByteArray>();
+    }
+    Result<void> write(const QString&, const QByteArray&) override { return {}; }
+    Result<void> remove(const QString&) override { return {}; }
+
+private:
+    QSemaphore* m_entered;
+    QSemaphore* m_gate;
+    std::atomic<int>* m_state; // 1: destroyed after its reads, 2: destroyed inside a read
+    std::atomic<bool> m_reading { false };
 };
 
 } // namespace
@@ -559,7 +589,8 @@ private Q_SLOTS:
         plain.show();
         QVERIFY(!plain.forgetButton()->isVisibleTo(&plain)); // no keychain: nothing to forget
 
-        MapSecretStore keychain;
+        auto keychainOwner = std::make_shared<MapSecretStore>();
+        MapSecretStore& keychain = *keychainOwner;
         HostProfile p;
         p.name = QStringLiteral("gpu1");
         p.host = QStringLiteral("gpu1.lab");
@@ -575,14 +606,14 @@ private Q_SLOTS:
         other.user = QStringLiteral("carol");
         other.identityFiles = { QStringLiteral("/keys/none") };
         ConnectDialog empty(nullptr);
-        empty.setSecretStore(&keychain);
+        empty.setSecretStore(keychainOwner);
         empty.setProfile(other);
         empty.show();
         QTRY_VERIFY_WITH_TIMEOUT(!empty.isCheckingStoredSecrets(), 30000);
         QVERIFY(!empty.forgetButton()->isVisibleTo(&empty));
 
         ConnectDialog d(nullptr);
-        d.setSecretStore(&keychain);
+        d.setSecretStore(keychainOwner);
         d.setProfile(p);
         d.show();
         QTRY_VERIFY_WITH_TIMEOUT(d.forgetButton()->isVisibleTo(&d), 30000);
@@ -594,6 +625,28 @@ private Q_SLOTS:
         QCOMPARE(d.forgetStoredSecrets(), 0);
         QVERIFY(d.messageLabel()->text().contains(QLatin1String("Nothing is stored")));
         QVERIFY(d.isVisible()); // forgetting does not close the dialog
+    }
+
+    // The check runs on a worker and may wait there (an unlock prompt) after the dialog and
+    // whoever set the keychain are gone: the keychain lives until the check is done. (With the
+    // dialog's raw pointer, ui_hostdialogs crashed in CI reading a keychain a test had freed.)
+    void aStoredSecretsCheckKeepsItsKeychain()
+    {
+        QSemaphore entered, gate;
+        std::atomic<int> state { 0 };
+        {
+            auto store = std::make_shared<GatedSecretStore>(&entered, &gate, &state);
+            ConnectDialog d(nullptr);
+            HostProfile p;
+            p.name = QStringLiteral("gpu1");
+            p.host = QStringLiteral("gpu1.lab");
+            d.setProfile(p);
+            d.setSecretStore(store);
+            QVERIFY(entered.tryAcquire(1, 30000)); // the worker is inside read()
+        }                                          // the dialog and this reference are gone; the read goes on
+        QCOMPARE(state.load(), 0);
+        gate.release(8);
+        QTRY_COMPARE_WITH_TIMEOUT(state.load(), 1, 30000); // freed after its read, never inside it
     }
 
     void factsCardShowsRowsAndHints()
