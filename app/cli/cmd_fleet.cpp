@@ -7,13 +7,13 @@
 #include "app/cli/interrupttrap.h"
 #include "app/cli/sshoptions.h"
 
+#include "core/deploy/recipestep.h"
 #include "core/fleet/buildstartstep.h"
 #include "core/fleet/fleetsource.h"
 #include "core/fleet/gpuexport.h"
 #include "core/fleet/metricshttpserver.h"
 #include "core/fleet/patchstep.h"
 #include "core/fleet/preflightstep.h"
-#include "core/fleet/recipestep.h"
 #include "core/fleet/reviewplan.h"
 #include "core/fleet/rollout.h"
 #include "core/gpu/gpumonitor.h"
@@ -431,7 +431,7 @@ struct RolloutArgs
     QStringList tags, names;
     QString hostsFile, setSpec, root, profileName, reviewHost, expectPlan, recipeFile;
     RolloutOptions options;
-    deploy::RecipeRunner::Options recipeOptions;
+    deploy::RecipeOptions recipeOptions;
     bool yesDifferent = false, yesNameOnly = false, json = false;
 };
 
@@ -513,9 +513,9 @@ Result<QList<HostProfile>> rolloutHosts(const RolloutArgs& a, const QList<HostPr
 }
 
 // The one step the action runs on every host.
-Result<std::unique_ptr<RolloutStep>> rolloutStep(const RolloutArgs& a)
+Result<std::unique_ptr<deploy::Step>> rolloutStep(const RolloutArgs& a)
 {
-    using R = Result<std::unique_ptr<RolloutStep>>;
+    using R = Result<std::unique_ptr<deploy::Step>>;
     if (a.action == u"patch-plan" || a.action == u"patch-apply") {
         if (a.setSpec.isEmpty() || a.root.isEmpty())
             return R::failure(a.action + QStringLiteral(" needs --set and --root"));
@@ -540,7 +540,7 @@ Result<std::unique_ptr<RolloutStep>> rolloutStep(const RolloutArgs& a)
         const auto recipe = deploy::readDeployRecipe(a.recipeFile);
         if (!recipe)
             return R::failure(recipe.error());
-        return R(std::make_unique<RecipeStep>(recipe.value(), a.recipeOptions));
+        return R(std::make_unique<deploy::RecipeStep>(recipe.value(), a.recipeOptions));
     }
     return R::failure(
         QStringLiteral("unknown action %1 (patch-plan, patch-apply, preflight, build, recipe)").arg(a.action));
@@ -592,7 +592,7 @@ int rollout(QStringList args)
     const auto profiles = loadProfiles(a.hostsFile);
     const auto hosts
         = profiles ? rolloutHosts(a, profiles.value()) : Result<QList<HostProfile>>::failure(profiles.error());
-    auto step = hosts ? rolloutStep(a) : Result<std::unique_ptr<RolloutStep>>::failure(hosts.error());
+    auto step = hosts ? rolloutStep(a) : Result<std::unique_ptr<deploy::Step>>::failure(hosts.error());
     if (!step) {
         cli::err() << "fleet rollout: " << step.error() << '\n';
         return cli::kExitUsage;

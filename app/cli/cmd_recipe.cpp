@@ -108,7 +108,7 @@ int runExport(QStringList args)
 
 int runApply(QStringList args)
 {
-    RecipeRunner::Options options;
+    deploy::RecipeOptions options;
     bool json = false;
     bool local = false;
     cli::FlagTable flags;
@@ -178,30 +178,29 @@ int runApply(QStringList args)
     RecipeRunner runner(transport, recipe.value(), options);
     int rc = 1;
     QTextStream& o = cli::out();
-    QObject::connect(&runner, &RecipeRunner::stepStarted, &runner, [&](RecipeRunner::Step step, const QString& what) {
-        if (json)
-            printJson({ { QStringLiteral("event"), QStringLiteral("step_started") },
-                { QStringLiteral("step"), RecipeRunner::stepName(step) }, { QStringLiteral("what"), what } });
-        else
-            o << "== " << RecipeRunner::stepName(step) << ": " << what << '\n' << Qt::flush;
-    });
+    QObject::connect(
+        &runner, &RecipeRunner::phaseStarted, &runner, [&](deploy::RecipePhase phase, const QString& what) {
+            if (json)
+                printJson({ { QStringLiteral("event"), QStringLiteral("step_started") },
+                    { QStringLiteral("step"), deploy::recipePhaseName(phase) }, { QStringLiteral("what"), what } });
+            else
+                o << deploy::phaseStartedLine(phase, what) << '\n' << Qt::flush;
+        });
     QObject::connect(&runner, &RecipeRunner::message, &runner, [&](const QString& line) {
         if (json)
             printJson({ { QStringLiteral("event"), QStringLiteral("message") }, { QStringLiteral("text"), line } });
         else
             o << line << '\n' << Qt::flush;
     });
-    QObject::connect(&runner, &RecipeRunner::stepFinished, &runner,
-        [&](RecipeRunner::Step step, RecipeRunner::Status status, const QString& reason) {
+    QObject::connect(&runner, &RecipeRunner::phaseFinished, &runner,
+        [&](deploy::RecipePhase phase, deploy::StepStatus status, const QString& reason) {
             if (json)
                 printJson({ { QStringLiteral("event"), QStringLiteral("step") },
-                    { QStringLiteral("step"), RecipeRunner::stepName(step) },
-                    { QStringLiteral("status"), RecipeRunner::statusName(status) },
+                    { QStringLiteral("step"), deploy::recipePhaseName(phase) },
+                    { QStringLiteral("status"), deploy::stepStatusName(status) },
                     { QStringLiteral("reason"), reason } });
             else
-                o << "   " << RecipeRunner::stepName(step) << " " << RecipeRunner::statusName(status).toUpper()
-                  << (reason.isEmpty() ? QString() : QStringLiteral(": ") + reason) << '\n'
-                  << Qt::flush;
+                o << deploy::phaseFinishedLine(phase, status, reason) << '\n' << Qt::flush;
         });
     QObject::connect(&runner, &RecipeRunner::buildStarted, &runner, [&](const QString& job) {
         if (json)

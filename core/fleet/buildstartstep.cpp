@@ -11,14 +11,14 @@ BuildStartStep::BuildStartStep(BuildProfile profile)
     : m_profile(std::move(profile))
 { }
 
-StepResult BuildStartStep::run(Transport& transport, const StepContext& ctx)
+deploy::StepResult BuildStartStep::run(Transport& transport, const deploy::StepContext& ctx)
 {
     BuildStartOptions options;
     options.host = transport.describe();
     const auto started = startRecordedBuild(transport, m_profile, options);
     if (!started) {
         ctx.log(QStringLiteral("build start failed: ") + started.error());
-        return { HostRunState::Failed, started.error() };
+        return { deploy::StepStatus::Failed, started.error() };
     }
     const JobInfo& job = started->job;
     if (!started->treeNote.isEmpty())
@@ -26,7 +26,7 @@ StepResult BuildStartStep::run(Transport& transport, const StepContext& ctx)
     ctx.log(QStringLiteral("started job %1 (%2)").arg(job.id, m_profile.name));
     if (!started->historyError.isEmpty())
         ctx.log(QStringLiteral("warning: the build is not in this machine's history: ") + started->historyError);
-    return { HostRunState::Succeeded, QStringLiteral("job %1").arg(job.id) };
+    return { deploy::StepStatus::Ok, QStringLiteral("job %1").arg(job.id) };
 }
 
 } // namespace kf::fleet

@@ -2,18 +2,18 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
-#include "core/fleet/rolloutstep.h"
+#include "core/deploy/step.h"
 #include "core/remotebuild/buildprofile.h"
 
 namespace kf::fleet {
 
 // Starts the detached build (RemoteJob) and reports its job id; follow it with `build attach`.
-class BuildStartStep : public RolloutStep
+class BuildStartStep : public deploy::Step
 {
 public:
     explicit BuildStartStep(BuildProfile profile);
     QString name() const override { return QStringLiteral("build start"); }
-    StepResult run(Transport& transport, const StepContext& context) override;
+    deploy::StepResult run(Transport& transport, const deploy::StepContext& context) override;
 
 private:
     BuildProfile m_profile;

@@ -74,14 +74,14 @@ std::optional<PlanFingerprint> PatchStep::reviewed() const
     return m_reviewed;
 }
 
-StepResult PatchStep::run(Transport& transport, const StepContext& ctx)
+deploy::StepResult PatchStep::run(Transport& transport, const deploy::StepContext& ctx)
 {
     using patch::PatchStatus;
     const QString root = patch::resolveRoot(transport, m_set, m_root);
     const patch::SetPlan plan = patch::planSet(transport, m_set, root, ctx.stop);
     if (!plan) {
         ctx.log(QStringLiteral("plan failed: ") + plan.error);
-        return { HostRunState::Failed, plan.error };
+        return { deploy::StepStatus::Failed, plan.error };
     }
     const PlanFingerprint mine = fingerprint(plan);
     for (const patch::PatchPlan& p : plan.patches)
@@ -92,16 +92,16 @@ StepResult PatchStep::run(Transport& transport, const StepContext& ctx)
     ctx.log(QStringLiteral("plan %1 at %2: %3").arg(mine.hash(), plan.root, counts));
     const bool clean = plan.count(PatchStatus::Conflict) + plan.count(PatchStatus::NotApplicable) == 0;
     if (!m_apply)
-        return { clean ? HostRunState::Succeeded : HostRunState::Failed,
+        return { clean ? deploy::StepStatus::Ok : deploy::StepStatus::Failed,
             QStringLiteral("plan %1: %2").arg(mine.hash(), counts) };
     const std::optional<PlanFingerprint> reviewed = this->reviewed();
     if (!reviewed) {
         ctx.log(QStringLiteral("no reviewed plan: nothing applied"));
-        return { HostRunState::Refused, QStringLiteral("no reviewed plan to compare with") };
+        return { deploy::StepStatus::Refused, QStringLiteral("no reviewed plan to compare with") };
     }
     if (!clean) {
         ctx.log(QStringLiteral("not applied: some patches do not apply here (%1)").arg(counts));
-        return { HostRunState::Failed, QStringLiteral("plan %1: %2").arg(mine.hash(), counts) };
+        return { deploy::StepStatus::Failed, QStringLiteral("plan %1: %2").arg(mine.hash(), counts) };
     }
     if (const QStringList diff = describeDifferences(*reviewed, mine); !diff.isEmpty()) {
         const QString why = QStringLiteral("the plan on %1 (%2) differs from the reviewed plan (%3):\n  %4")
@@ -109,7 +109,7 @@ StepResult PatchStep::run(Transport& transport, const StepContext& ctx)
         ctx.log(why);
         if (!ctx.confirmDifferent || !ctx.confirmDifferent(why))
             return {
-                HostRunState::Refused,
+                deploy::StepStatus::Refused,
                 QStringLiteral("plan %1 differs from the reviewed %2: not applied").arg(mine.hash(), reviewed->hash())
             };
         ctx.log(QStringLiteral("applying the different plan: confirmed"));
@@ -124,12 +124,12 @@ StepResult PatchStep::run(Transport& transport, const StepContext& ctx)
         written += f.outcome == patch::FileApply::Written;
     }
     if (!report.ok())
-        return { HostRunState::Failed,
+        return { deploy::StepStatus::Failed,
             report.changedSinceReview() ? QStringLiteral("a file changed while applying: plan again")
                 : report.interrupted()
                 ? QStringLiteral("stopped: the file in flight was finished, the rest not started")
                 : QStringLiteral("apply failed (see the log)") };
-    return { HostRunState::Succeeded, QStringLiteral("plan %1: %2 file(s) written").arg(mine.hash()).arg(written) };
+    return { deploy::StepStatus::Ok, QStringLiteral("plan %1: %2 file(s) written").arg(mine.hash()).arg(written) };
 }
 
 } // namespace kf::fleet

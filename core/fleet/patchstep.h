@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
-#include "core/fleet/rolloutstep.h"
+#include "core/deploy/step.h"
 #include "core/patch/patchplan.h"
 #include "core/patch/patchset.h"
 
@@ -30,12 +30,12 @@ QStringList describeDifferences(const PlanFingerprint& reviewed, const PlanFinge
 // patch plan / patch apply of one set at one root on every host. apply compares each host's
 // plan with the reviewed one (setReviewed) and asks before writing where they differ; without
 // a reviewed plan the first host planned becomes it (the CLI prints its fingerprint).
-class PatchStep : public RolloutStep
+class PatchStep : public deploy::Step
 {
 public:
     PatchStep(patch::PatchSet set, QString root, bool apply);
     QString name() const override;
-    StepResult run(Transport& transport, const StepContext& context) override;
+    deploy::StepResult run(Transport& transport, const deploy::StepContext& context) override;
     void setReviewed(const PlanFingerprint& reviewed);
     const patch::PatchSet& patchSet() const { return m_set; }
     std::optional<PlanFingerprint> reviewed() const;

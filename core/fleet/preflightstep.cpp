@@ -10,12 +10,12 @@ PreflightStep::PreflightStep(BuildProfile profile)
     : m_profile(std::move(profile))
 { }
 
-StepResult PreflightStep::run(Transport& transport, const StepContext& ctx)
+deploy::StepResult PreflightStep::run(Transport& transport, const deploy::StepContext& ctx)
 {
     const auto checks = runPreflight(transport, m_profile);
     if (!checks) {
         ctx.log(QStringLiteral("preflight failed: ") + checks.error());
-        return { HostRunState::Failed, checks.error() };
+        return { deploy::StepStatus::Failed, checks.error() };
     }
     int fails = 0, warns = 0;
     for (const PreflightCheck& c : checks.value()) {
@@ -26,7 +26,7 @@ StepResult PreflightStep::run(Transport& transport, const StepContext& ctx)
         warns += c.level == PreflightCheck::Level::Warn;
     }
     const QString summary = QStringLiteral("%1 check(s): %2 fail, %3 warn").arg(checks->size()).arg(fails).arg(warns);
-    return { fails ? HostRunState::Failed : HostRunState::Succeeded, summary };
+    return { fails ? deploy::StepStatus::Failed : deploy::StepStatus::Ok, summary };
 }
 
 } // namespace kf::fleet

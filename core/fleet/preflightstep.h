@@ -2,17 +2,17 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
-#include "core/fleet/rolloutstep.h"
+#include "core/deploy/step.h"
 #include "core/remotebuild/buildprofile.h"
 
 namespace kf::fleet {
 
-class PreflightStep : public RolloutStep
+class PreflightStep : public deploy::Step
 {
 public:
     explicit PreflightStep(BuildProfile profile);
     QString name() const override { return QStringLiteral("build preflight"); }
-    StepResult run(Transport& transport, const StepContext& context) override;
+    deploy::StepResult run(Transport& transport, const deploy::StepContext& context) override;
 
 private:
     BuildProfile m_profile;

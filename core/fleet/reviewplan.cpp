@@ -9,7 +9,7 @@ namespace kf::fleet {
 namespace {
 
 // The review host's plan through the same runner as every rollout step.
-class ReviewStep final : public RolloutStep
+class ReviewStep final : public deploy::Step
 {
 public:
     ReviewStep(const patch::PatchSet& set, const QString& root, ReviewedPlan* out)
@@ -18,15 +18,15 @@ public:
         , m_out(out)
     { }
     QString name() const override { return QStringLiteral("review plan"); }
-    StepResult run(Transport& t, const StepContext& c) override
+    deploy::StepResult run(Transport& t, const deploy::StepContext& c) override
     {
         const patch::SetPlan plan = patch::planSet(t, m_set, patch::resolveRoot(t, m_set, m_root), c.stop);
         if (!plan)
-            return { HostRunState::Failed, plan.error };
+            return { deploy::StepStatus::Failed, plan.error };
         m_out->fingerprint = fingerprint(plan);
         m_out->root = plan.root;
         c.log(QStringLiteral("reviewed plan %1 at %2").arg(m_out->fingerprint->hash(), plan.root));
-        return { HostRunState::Succeeded, m_out->fingerprint->hash() };
+        return { deploy::StepStatus::Ok, m_out->fingerprint->hash() };
     }
 
 private:

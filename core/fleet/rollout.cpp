@@ -21,7 +21,32 @@
 
 namespace kf::fleet {
 
-QList<HostRun> runRollout(const QList<HostProfile>& hosts, RolloutStep& step, const RolloutOptions& options,
+QString hostRunStateName(HostRunState s)
+{
+    switch (s) {
+    case HostRunState::Waiting: return QStringLiteral("waiting");
+    case HostRunState::Connecting: return QStringLiteral("connecting");
+    case HostRunState::Running: return QStringLiteral("running");
+    case HostRunState::Succeeded: return QStringLiteral("succeeded");
+    case HostRunState::Failed: return QStringLiteral("failed");
+    case HostRunState::Refused: return QStringLiteral("refused");
+    case HostRunState::Skipped: return QStringLiteral("skipped");
+    }
+    return {};
+}
+
+HostRunState hostRunState(deploy::StepStatus s)
+{
+    switch (s) {
+    case deploy::StepStatus::Ok: return HostRunState::Succeeded;
+    case deploy::StepStatus::Failed: return HostRunState::Failed;
+    case deploy::StepStatus::Refused: return HostRunState::Refused;
+    case deploy::StepStatus::Skipped: return HostRunState::Skipped;
+    }
+    return HostRunState::Failed;
+}
+
+QList<HostRun> runRollout(const QList<HostProfile>& hosts, deploy::Step& step, const RolloutOptions& options,
     const RolloutCallbacks& cb, const std::atomic<bool>* stop)
 {
     const int batchSize = qMax(1, options.batchSize);
@@ -99,15 +124,15 @@ QList<HostRun> runRollout(const QList<HostProfile>& hosts, RolloutStep& step, co
                     }
                 }
                 update(i, HostRunState::Running, step.name());
-                StepContext ctx;
+                deploy::StepContext ctx;
                 ctx.hostName = profile.name;
                 ctx.log = log;
                 ctx.stop = stop;
                 ctx.transport = transport.value();
                 ctx.confirmDifferent
                     = [&, i](const QString& why) { return cb.confirmDifferent && cb.confirmDifferent(i, why); };
-                const StepResult r = step.run(*transport.value(), ctx);
-                update(i, r.state, r.summary);
+                const deploy::StepResult r = step.run(*transport.value(), ctx);
+                update(i, hostRunState(r.status), r.summary);
             }));
         }
         for (QFuture<void>& f : running)

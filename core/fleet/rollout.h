@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
-#include "core/fleet/rolloutstep.h"
+#include "core/deploy/step.h"
 #include "core/hosts/hostprofile.h"
 #include "core/util/result.h"
 
@@ -20,9 +20,15 @@
 // time, the hosts of a batch run at once, each over its own SSH connection; after a batch
 // with a failure the rollout stops (the remaining hosts are Skipped) unless continueOnError.
 //
-// Steps (RolloutStep) are what runs on one host: patch plan, patch apply, build preflight,
-// build start, and a deployment recipe (core/fleet/recipestep.h, issue #16's replay).
+// The step is what runs on each host, the one step model of core/deploy/step.h: patch plan,
+// patch apply (patchstep.h), build preflight (preflightstep.h), build start (buildstartstep.h),
+// a whole deployment recipe (core/deploy/recipestep.h).
 namespace kf::fleet {
+
+enum class HostRunState : quint8 { Waiting, Connecting, Running, Succeeded, Failed, Refused, Skipped };
+QString hostRunStateName(HostRunState s); // "waiting", ..., "refused", "skipped"
+// A host's row after its step: Ok is Succeeded.
+HostRunState hostRunState(deploy::StepStatus s);
 
 struct HostRun
 {
@@ -54,7 +60,7 @@ struct RolloutCallbacks
 
 // Blocking (not the GUI thread). Returns every host's final row; stop ends it after the
 // running batch (hosts not started are Skipped).
-QList<HostRun> runRollout(const QList<HostProfile>& hosts, RolloutStep& step, const RolloutOptions& options,
+QList<HostRun> runRollout(const QList<HostProfile>& hosts, deploy::Step& step, const RolloutOptions& options,
     const RolloutCallbacks& callbacks, const std::atomic<bool>* stop = nullptr);
 
 // An Ansible inventory (INI) of profiles: one group per tag, host vars for address, port,

@@ -9,7 +9,9 @@
 #include "core/sglkernel/rules.h"
 #include "core/transport/transportpool.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
+#include <QEventLoop>
 #include <QThread>
 #include <QtConcurrent>
 
@@ -75,6 +77,40 @@ BuildSession::BuildSession(std::shared_ptr<Transport> transport, QString hostNam
 BuildSession::~BuildSession()
 {
     detach();
+}
+
+FollowedBuild BuildSession::follow(std::shared_ptr<Transport> transport, const QString& hostName, const QString& jobId,
+    const BuildProfile& profile, const QString& jobRoot, const std::atomic<bool>* stop,
+    const std::function<void(const BuildProgress&)>& progress)
+{
+    Q_ASSERT(QThread::currentThread() != QCoreApplication::instance()->thread());
+    FollowedBuild out;
+    QEventLoop loop;
+    BuildSession session(std::move(transport), hostName, jobId);
+    session.setJobRoot(jobRoot);
+    session.setProfile(profile);
+    if (progress)
+        connect(&session, &BuildSession::progressChanged, &loop, progress);
+    connect(&session, &BuildSession::failed, &loop, [&](const QString& why) {
+        out.error = why;
+        loop.quit();
+    });
+    connect(&session, &BuildSession::finished, &loop, [&](const JobInfo& info) {
+        out.info = info;
+        if (const RootCause cause = session.rootCause(); cause.diagnostic)
+            out.firstError = diagnosticText(*cause.diagnostic);
+        loop.quit();
+    });
+    QTimer stopPoll;
+    connect(&stopPoll, &QTimer::timeout, &loop, [&] {
+        if (stop && stop->load())
+            loop.quit();
+    });
+    stopPoll.start(100);
+    session.attach(0);
+    if (session.isRunning() && !(stop && stop->load()))
+        loop.exec();
+    return out;
 }
 
 void BuildSession::setProfile(const BuildProfile& profile)

@@ -15,6 +15,8 @@
 #include <QObject>
 #include <QTimer>
 
+#include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -35,6 +37,14 @@ struct BuildProgress
     QString description;
 };
 
+// A build followed to its end, blocking (BuildSession::follow).
+struct FollowedBuild
+{
+    std::optional<JobInfo> info; // the job's end; none: stopped, or it could not be followed (error)
+    QString error;
+    QString firstError; // the root cause in its log (rootcause.h); empty: none found
+};
+
 // One build followed end to end: the job's log (RemoteJob), progress and ETA, diagnostics,
 // the memory the build may use and its memory gate every few seconds (buildmemory.h), and the
 // history row with, at the end, the peaks the gate learned (buildhistory::saveLearnedPeaks).
@@ -51,6 +61,14 @@ class BuildSession : public QObject
 public:
     BuildSession(std::shared_ptr<Transport> transport, QString hostName, QString jobId, QObject* parent = nullptr);
     ~BuildSession() override;
+
+    // The blocking form, for a step on a worker thread (core/deploy/step.h): a session on the
+    // calling thread follows the job to its end exactly as attach() does (history row, memory,
+    // learned peaks), in that thread's event loop; returns at the end, when the job cannot be
+    // followed, or soon after stop is set (the job runs on). progress: each update, on this thread.
+    static FollowedBuild follow(std::shared_ptr<Transport> transport, const QString& hostName, const QString& jobId,
+        const BuildProfile& profile, const QString& jobRoot, const std::atomic<bool>* stop,
+        const std::function<void(const BuildProgress&)>& progress);
 
     void setJobRoot(const QString& root) { m_root = root; }
     // The profile the job was started from: names the history row and finds .ninja_log to seed the ETA.

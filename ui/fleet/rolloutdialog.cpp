@@ -2,10 +2,10 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/fleet/rolloutdialog.h"
 
+#include "core/deploy/recipestep.h"
 #include "core/fleet/buildstartstep.h"
 #include "core/fleet/patchstep.h"
 #include "core/fleet/preflightstep.h"
-#include "core/fleet/recipestep.h"
 #include "core/fleet/reviewplan.h"
 #include "core/transport/transportpool.h"
 
@@ -211,7 +211,7 @@ void RolloutDialog::start()
     if (m_running || m_hosts.isEmpty())
         return;
     const QString action = m_action->currentData().toString();
-    std::shared_ptr<RolloutStep> step;
+    std::shared_ptr<deploy::Step> step;
     if (action.startsWith(u"patch")) {
         const auto set = patch::loadPatchSet(m_set->text().trimmed());
         if (!set) {
@@ -270,7 +270,7 @@ void RolloutDialog::start()
             m_summary->setText(recipe.error());
             return;
         }
-        step = std::make_shared<RecipeStep>(recipe.value(), deploy::RecipeRunner::Options {});
+        step = std::make_shared<deploy::RecipeStep>(recipe.value(), deploy::RecipeOptions {});
     } else {
         const auto profiles = loadBuildProfiles();
         const auto bp = profiles ? findBuildProfile(profiles.value(), m_profile->currentText()) : std::nullopt;
@@ -286,7 +286,7 @@ void RolloutDialog::start()
     run(step);
 }
 
-void RolloutDialog::run(std::shared_ptr<RolloutStep> step)
+void RolloutDialog::run(std::shared_ptr<deploy::Step> step)
 {
     m_running = true;
     m_start->setEnabled(false);

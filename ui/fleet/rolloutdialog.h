@@ -59,7 +59,7 @@ protected:
 private:
     void onChanged(int host, const fleet::HostRun& run);
     void onLog(int host, const QString& line);
-    void run(std::shared_ptr<fleet::RolloutStep> step);
+    void run(std::shared_ptr<deploy::Step> step);
     bool askDifferent(int host, const QString& why);
     QList<HostProfile> m_hosts;
     QList<fleet::HostRun> m_runs;

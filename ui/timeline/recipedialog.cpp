@@ -154,7 +154,7 @@ bool RecipeDialog::run(bool dryRun)
     const auto recipe = deploy::readDeployRecipe(m_path);
     if (!recipe)
         return refuse(recipe.error());
-    RecipeRunner::Options options;
+    deploy::RecipeOptions options;
     options.dryRun = dryRun;
     if (!m_envFile->text().trimmed().isEmpty()) {
         const auto env = readEnvFile(m_envFile->text().trimmed());
@@ -168,16 +168,14 @@ bool RecipeDialog::run(bool dryRun)
     if (!host || host->state() != ConnectionState::Ready || !host->transport())
         return refuse(tr("Connect to the host first."));
     m_runner = std::make_unique<RecipeRunner>(host->transport(), recipe.value(), options);
-    connect(m_runner.get(), &RecipeRunner::stepStarted, this, [this](RecipeRunner::Step step, const QString& what) {
-        append(QStringLiteral("== %1: %2").arg(RecipeRunner::stepName(step), what));
+    connect(m_runner.get(), &RecipeRunner::phaseStarted, this, [this](deploy::RecipePhase phase, const QString& what) {
+        append(deploy::phaseStartedLine(phase, what));
         m_status->setText(what);
     });
     connect(m_runner.get(), &RecipeRunner::message, this, &RecipeDialog::append);
-    connect(m_runner.get(), &RecipeRunner::stepFinished, this,
-        [this](RecipeRunner::Step step, RecipeRunner::Status status, const QString& reason) {
-            append(QStringLiteral("   %1 %2%3")
-                       .arg(RecipeRunner::stepName(step), RecipeRunner::statusName(status).toUpper(),
-                           reason.isEmpty() ? QString() : QStringLiteral(": ") + reason));
+    connect(m_runner.get(), &RecipeRunner::phaseFinished, this,
+        [this](deploy::RecipePhase phase, deploy::StepStatus status, const QString& reason) {
+            append(deploy::phaseFinishedLine(phase, status, reason));
         });
     connect(m_runner.get(), &RecipeRunner::buildProgress, this, [this](const BuildProgress& p) {
         if (p.total > 0)

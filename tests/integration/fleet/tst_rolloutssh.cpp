@@ -5,10 +5,10 @@
 // differs from the reviewed one is refused unless confirmed, preflight and build start, a
 // deployment recipe replayed host by host, and a host with an unhealthy GPU skipped.
 #include "core/deploy/deployrecipe.h"
+#include "core/deploy/recipestep.h"
 #include "core/fleet/buildstartstep.h"
 #include "core/fleet/patchstep.h"
 #include "core/fleet/preflightstep.h"
-#include "core/fleet/recipestep.h"
 #include "core/fleet/rollout.h"
 #include "core/jobs/remotejob.h"
 #include "core/ssh/sshtransport.h"
@@ -222,7 +222,7 @@ void TestRolloutSsh::recipeInBatchesStopsOrContinues()
     QVERIFY(test::patchDemoNvidiaSmi(*m_hosts.at(1), "NAME = \"NVIDIA H200\"", "NAME = \"NVIDIA B200\""));
     const QByteArray before2 = test::readFile(cmakeOf(*m_hosts.at(1)));
     const QByteArray before3 = test::readFile(cmakeOf(*m_hosts.at(2)));
-    RecipeStep step(recipe.value(), {});
+    deploy::RecipeStep step(recipe.value(), {});
     QCOMPARE(step.name(), QStringLiteral("recipe fleet bring-up"));
     RolloutOptions o;
     o.batchSize = 1;
