@@ -78,7 +78,7 @@ std::optional<BuildFix> fixFor(const Diagnostic& d, const BuildProfile& profile)
         if (sglkernel::fa3Requested(profile.cmakeArgs, profile.env) == false)
             return patchFix("fa3-option-respected", QStringLiteral("Apply the patch that lets FA3=OFF win"));
         return BuildFix { BuildFix::Kind::Profile, QStringLiteral("fa3-off"), {}, {},
-            QStringLiteral("Build without FA3 (-DSGL_KERNEL_ENABLE_FA3=OFF)") };
+            QStringLiteral("Build without FA3 (%1)").arg(sglkernel::fa3Argument(false)) };
     case H::Oom:
         return BuildFix { BuildFix::Kind::Profile, QStringLiteral("max-jobs"), {}, {},
             QStringLiteral("Use a MAX_JOBS that fits the memory") };
@@ -112,8 +112,7 @@ BuildProfile withMemoryFit(const BuildProfile& profile, qint64 availableBytes, i
 BuildProfile withFa3Off(const BuildProfile& profile)
 {
     BuildProfile p = profile;
-    p.cmakeArgs.removeIf([](const QString& a) { return a.startsWith(QLatin1String("-DSGL_KERNEL_ENABLE_FA3")); });
-    p.cmakeArgs << QStringLiteral("-DSGL_KERNEL_ENABLE_FA3=OFF");
+    p.cmakeArgs = sglkernel::withFa3Argument(p.cmakeArgs, false);
     return p;
 }
 

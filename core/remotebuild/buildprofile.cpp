@@ -156,21 +156,11 @@ JobSpec BuildProfile::toJobSpec(const QList<UnitPeak>& learnedPeaks) const
     return spec;
 }
 
-bool isCMakeOnlyVariable(const QString& name)
-{
-    static const QStringList known { QStringLiteral("SGL_KERNEL_ENABLE_FA3"), QStringLiteral("SGL_KERNEL_ENABLE_SM90A"),
-        QStringLiteral("SGL_KERNEL_ENABLE_SM100A"), QStringLiteral("SGL_KERNEL_ENABLE_BF16"),
-        QStringLiteral("SGL_KERNEL_ENABLE_FP8"), QStringLiteral("SGL_KERNEL_ENABLE_FP4"),
-        QStringLiteral("SGL_KERNEL_COMPILE_THREADS"), QStringLiteral("ENABLE_BELOW_SM90"),
-        QStringLiteral("CMAKE_BUILD_TYPE"), QStringLiteral("CMAKE_CUDA_ARCHITECTURES") };
-    return known.contains(name) || name.startsWith(QLatin1String("SGL_KERNEL_ENABLE_"));
-}
-
 QStringList moveCMakeOnlyEnv(BuildProfile& profile)
 {
     QStringList moved;
     for (auto it = profile.env.begin(); it != profile.env.end();) {
-        if (isCMakeOnlyVariable(it.key())) {
+        if (sglkernel::isCMakeOnlyVariable(it.key())) {
             const QString def = QStringLiteral("-D%1=").arg(it.key());
             profile.cmakeArgs.erase(std::remove_if(profile.cmakeArgs.begin(), profile.cmakeArgs.end(),
                                         [&](const QString& a) { return a.startsWith(def); }),

@@ -72,11 +72,9 @@ struct BuildProfile
     JobSpec toJobSpec(const QList<UnitPeak>& learnedPeaks = {}) const;
 };
 
-// Names that sgl-kernel / CMake only read as -D definitions. Exported as environment
-// variables they do nothing (DOMAIN.md), so the editor moves them into cmake_args and
-// preflight warns when the server's login environment exports them.
-bool isCMakeOnlyVariable(const QString& name);
-// Moves env entries that are CMake-only into cmakeArgs (-DNAME=value); returns the moved names.
+// Moves env entries that are CMake-only (sglkernel::isCMakeOnlyVariable: exported they do
+// nothing, so the editor moves them and preflight warns when a login environment exports them)
+// into cmakeArgs (-DNAME=value); returns the moved names.
 QStringList moveCMakeOnlyEnv(BuildProfile& profile);
 
 // The checks a build profile passes wherever it was written (build-profiles.yaml, the editor,

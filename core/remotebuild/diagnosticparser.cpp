@@ -477,8 +477,9 @@ QString hintText(Diagnostic::Hint h)
     case H::Fa3Build:
         return QStringLiteral(
             "FA3 (FlashAttention-3) is written for sm_90a only and fails or is dead weight elsewhere; this "
-            "CMakeLists builds it although the profile sets -DSGL_KERNEL_ENABLE_FA3=OFF: apply the patch that lets "
-            "the option win (fa3-option-respected), and keep -DSGL_KERNEL_ENABLE_FA3=OFF in the profile.");
+            "CMakeLists builds it although the profile sets %1: apply the patch that lets the option win "
+            "(fa3-option-respected), and keep %1 in the profile.")
+            .arg(sglkernel::fa3Argument(false));
     }
     return {};
 }

@@ -165,7 +165,7 @@ QList<PreflightCheck> evaluatePreflight(const ServerFacts& facts, const BuildPro
                 QStringLiteral("%1 is exported as an environment variable, where the build ignores it").arg(d),
                 QStringLiteral("put -D%1 into the profile's CMAKE_ARGS and unset it").arg(d));
     for (auto it = profile.env.cbegin(); it != profile.env.cend(); ++it)
-        if (isCMakeOnlyVariable(it.key()))
+        if (sglkernel::isCMakeOnlyVariable(it.key()))
             add(L::Warn, QStringLiteral("env-dflag"),
                 QStringLiteral("the profile exports %1 as an environment variable, where the build ignores it")
                     .arg(it.key()),

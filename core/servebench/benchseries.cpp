@@ -40,13 +40,7 @@ MetricsPoint metricsPoint(const ServerStatus& s)
     p.cacheHitRate = m.cacheHitRate;
     p.promptTokensTotal = m.promptTokensTotal;
     p.generationTokensTotal = m.generationTokensTotal;
-    for (const char16_t* name : { u"sglang:cached_tokens_total", u"sglang_cached_tokens_total",
-             u"vllm:prefix_cache_hits_total", u"vllm:prefix_cache_hits" }) {
-        if (const double v = s.metricsText.sum(name); hasValue(v)) {
-            p.cachedTokensTotal = v;
-            break;
-        }
-    }
+    p.cachedTokensTotal = m.cachedTokensTotal;
     return p;
 }
 

@@ -16,11 +16,13 @@
 //   SGLang: sglang:gen_throughput, num_running_reqs, num_queue_reqs, token_usage,
 //           cache_hit_rate, generation_tokens_total, prompt_tokens_total,
 //           time_to_first_token_seconds, inter_token_latency_seconds (older:
-//           time_per_output_token_seconds); some builds use "sglang_" instead of "sglang:".
+//           time_per_output_token_seconds), cached_tokens_total; some builds use "sglang_"
+//           instead of "sglang:".
 //   vLLM:   vllm:num_requests_running, num_requests_waiting, kv_cache_usage_perc (older
 //           gpu_cache_usage_perc), generation_tokens_total (no throughput gauge: rate it),
 //           time_to_first_token_seconds, inter_token_latency_seconds /
-//           time_per_output_token_seconds, gpu_prefix_cache_hit_rate (older).
+//           time_per_output_token_seconds, gpu_prefix_cache_hit_rate (older),
+//           prefix_cache_hits_total (older: prefix_cache_hits).
 namespace kf {
 
 enum class ServerQuantity {
@@ -33,6 +35,7 @@ enum class ServerQuantity {
     PromptTokens,     // counter
     Ttft,             // histogram, seconds
     Itl,              // histogram, seconds
+    CachedTokens,     // counter: prompt tokens served from the prefix cache
 };
 
 struct ServerMetricName
@@ -74,6 +77,10 @@ inline constexpr ServerMetricName kServerMetricNames[] = {
     { ServerQuantity::Itl, u"sglang_time_per_output_token_seconds", "sglang" },
     { ServerQuantity::Itl, u"vllm:inter_token_latency_seconds", "vllm" },
     { ServerQuantity::Itl, u"vllm:time_per_output_token_seconds", "vllm" },
+    { ServerQuantity::CachedTokens, u"sglang:cached_tokens_total", "sglang" },
+    { ServerQuantity::CachedTokens, u"sglang_cached_tokens_total", "sglang" },
+    { ServerQuantity::CachedTokens, u"vllm:prefix_cache_hits_total", "vllm" },
+    { ServerQuantity::CachedTokens, u"vllm:prefix_cache_hits", "vllm" },
 };
 
 // The quantity's names in preference order; with a vocabulary, only that server's.

@@ -109,6 +109,7 @@ ServerMetrics deriveServerMetrics(const PromText& now, const PromText* previous,
     QString genName;
     m.generationTokensTotal = first(now, ServerQuantity::GenerationTokens, &genName);
     m.promptTokensTotal = first(now, ServerQuantity::PromptTokens);
+    m.cachedTokensTotal = first(now, ServerQuantity::CachedTokens);
     if (m.vocabulary.isEmpty() && !genName.isEmpty())
         m.vocabulary = vocabularyOf(genName);
 

@@ -34,7 +34,8 @@ struct ServerMetrics
     Quantile itlP95;
     double generationTokensTotal = noValue();
     double promptTokensTotal = noValue();
-    int tpRanksReporting = 0; // distinct tp_rank label values seen
+    double cachedTokensTotal = noValue(); // prompt tokens served from the prefix cache (a counter)
+    int tpRanksReporting = 0;             // distinct tp_rank label values seen
     QString note;
 };
 

@@ -231,16 +231,36 @@ std::optional<bool> fa3Requested(const QStringList& cmakeArgs, const QMap<QStrin
     };
     std::optional<bool> out;
     for (const QString& a : cmakeArgs) {
-        static const QString prefix = QStringLiteral("-DSGL_KERNEL_ENABLE_FA3");
+        static const QString prefix = QStringLiteral("-D") + QLatin1String(kFa3Option);
         if (!a.startsWith(prefix))
             continue;
         const qsizetype eq = a.indexOf(QLatin1Char('='));
         if (eq > 0 && (a.mid(prefix.size(), eq - prefix.size()).isEmpty() || a.mid(prefix.size(), 1) == u":"))
             out = parse(a.mid(eq + 1)); // the last one wins, as on a cmake command line
     }
-    if (!out && env.contains(QStringLiteral("SGL_KERNEL_ENABLE_FA3")))
-        out = parse(env.value(QStringLiteral("SGL_KERNEL_ENABLE_FA3")));
+    if (!out && env.contains(QLatin1String(kFa3Option)))
+        out = parse(env.value(QLatin1String(kFa3Option)));
     return out;
+}
+
+QString fa3Argument(bool on)
+{
+    return QStringLiteral("-D%1=%2").arg(QLatin1String(kFa3Option), on ? u"ON" : u"OFF");
+}
+
+QStringList withFa3Argument(QStringList cmakeArgs, bool on)
+{
+    const QString prefix = QStringLiteral("-D") + QLatin1String(kFa3Option);
+    cmakeArgs.removeIf([&](const QString& a) { return a.startsWith(prefix); });
+    cmakeArgs << fa3Argument(on);
+    return cmakeArgs;
+}
+
+bool isCMakeOnlyVariable(const QString& name)
+{
+    static const QStringList known { QStringLiteral("SGL_KERNEL_COMPILE_THREADS"), QStringLiteral("ENABLE_BELOW_SM90"),
+        QStringLiteral("CMAKE_BUILD_TYPE"), QStringLiteral("CMAKE_CUDA_ARCHITECTURES") };
+    return known.contains(name) || name.startsWith(QLatin1String("SGL_KERNEL_ENABLE_"));
 }
 
 bool fa3ShouldBeOff(const QString& computeCapability)

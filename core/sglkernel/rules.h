@@ -146,6 +146,16 @@ QString kernelWheelPackage(const QString& fileName);
 // option and import-fallback patches (sgl-kernel-sm120-cuda13.yaml, fa3-option-respected).
 inline constexpr char kFa3OffFromComputeCapability[] = "12.0";
 bool fa3ShouldBeOff(const QString& computeCapability);
+// The switch sgl-kernel's CMakeLists.txt reads, and where FA3 builds at all (in words).
+inline constexpr char kFa3Option[] = "SGL_KERNEL_ENABLE_FA3";
+inline constexpr char kFa3Needs[] = "sm_90a only; needs CUDA >= 12.4";
+QString fa3Argument(bool on); // "-DSGL_KERNEL_ENABLE_FA3=ON" / "=OFF"
+// cmakeArgs with every FA3 switch taken out and fa3Argument(on) last.
+QStringList withFa3Argument(QStringList cmakeArgs, bool on);
+// A variable sgl-kernel's CMakeLists.txt reads as a CMake variable (SGL_KERNEL_ENABLE_*,
+// SGL_KERNEL_COMPILE_THREADS, ENABLE_BELOW_SM90) or CMake's own (CMAKE_BUILD_TYPE,
+// CMAKE_CUDA_ARCHITECTURES): set in the environment it does nothing.
+bool isCMakeOnlyVariable(const QString& name);
 // -DSGL_KERNEL_ENABLE_FA3=ON|OFF among a build's cmake arguments (the last one wins, as on a
 // cmake command line), else SGL_KERNEL_ENABLE_FA3 in its environment (which sgl-kernel ignores
 // but people write): whether the build was asked for FA3; empty when it does not say.

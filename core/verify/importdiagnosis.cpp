@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/verify/importdiagnosis.h"
 
+#include "core/sglkernel/rules.h"
+
 #include <QRegularExpression>
 #include <QStringList>
 
@@ -126,8 +128,9 @@ ImportDiagnosis diagnoseImport(QByteArrayView output, int exitCode, const QStrin
         d.kind = K::Fa3Missing;
         d.detail = lastErrorLine(lines);
         d.explanation = QStringLiteral("FA3 (flash_ops) is not there, and %1 fails without it").arg(module);
-        d.fix = QStringLiteral("build with -DSGL_KERNEL_ENABLE_FA3=ON (sm_90a only), or make flash_attn.py import "
-                               "flash_ops softly (patch 'Keep sgl_kernel importable without FA3')");
+        d.fix = QStringLiteral("build with %1 (sm_90a only), or make flash_attn.py import flash_ops softly (patch "
+                               "'Keep sgl_kernel importable without FA3')")
+                    .arg(sglkernel::fa3Argument(true));
         return d;
     }
 

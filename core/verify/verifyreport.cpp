@@ -502,17 +502,18 @@ void evaluateVerify(VerifyReport& r, const std::optional<BuildProfile>& profile)
             fa3Built = fa3Built || isFlashOps(QFileInfo(m).fileName());
     const std::optional<bool> wanted
         = profile ? sglkernel::fa3Requested(profile->cmakeArgs, profile->env) : std::nullopt;
-    const QString asked
-        = wanted ? QStringLiteral("-DSGL_KERNEL_ENABLE_FA3=%1").arg(*wanted ? u"ON" : u"OFF") : QString();
+    const QString asked = wanted ? sglkernel::fa3Argument(*wanted) : QString();
     if (anyLibrary) {
         if (wanted && *wanted && !fa3Built)
             add(Level::Fail, "fa3",
                 QStringLiteral("FA3 (flash_ops) is missing although the profile sets %1").arg(asked),
-                QStringLiteral("check the build log for the FA3 targets (sm_90a only; needs CUDA >= 12.4)"));
+                QStringLiteral("check the build log for the FA3 targets (%1)")
+                    .arg(QLatin1String(sglkernel::kFa3Needs)));
         else if (wanted && !*wanted && fa3Built)
             add(Level::Warn, "fa3", QStringLiteral("FA3 (flash_ops) was built although the profile sets %1").arg(asked),
-                QStringLiteral("this CMakeLists ignores the switch: apply the patch that lets "
-                               "-DSGL_KERNEL_ENABLE_FA3=OFF win (fa3-option-respected)"));
+                QStringLiteral("this CMakeLists ignores the switch: apply the patch that lets %1 win "
+                               "(fa3-option-respected)")
+                    .arg(sglkernel::fa3Argument(false)));
         else
             add(Level::Pass, "fa3",
                 QStringLiteral("FA3 (flash_ops) %1%2")

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/remotebuild/buildhistory.h"
 #include "core/remotebuild/buildprofile.h"
+#include "core/sglkernel/rules.h"
 #include "core/store/database.h"
 
 #include "tests/support/testsupport.h"
@@ -57,7 +58,7 @@ private Q_SLOTS:
         // No built-in exports a CMake-only switch as a plain variable.
         for (const auto& p : b)
             for (auto it = p.env.cbegin(); it != p.env.cend(); ++it)
-                QVERIFY2(!kf::isCMakeOnlyVariable(it.key()), qPrintable(p.name));
+                QVERIFY2(!kf::sglkernel::isCMakeOnlyVariable(it.key()), qPrintable(p.name));
     }
 
     void kernelTreeAndCcacheRoundTrip()

@@ -29,9 +29,10 @@ private Q_SLOTS:
     }
     void bothSglangSpellingsOfEachQuantity()
     {
-        for (ServerQuantity q : { ServerQuantity::GenThroughput, ServerQuantity::Running, ServerQuantity::Queued,
-                 ServerQuantity::KvUsage, ServerQuantity::CacheHitRate, ServerQuantity::GenerationTokens,
-                 ServerQuantity::PromptTokens, ServerQuantity::Ttft, ServerQuantity::Itl }) {
+        for (ServerQuantity q :
+            { ServerQuantity::GenThroughput, ServerQuantity::Running, ServerQuantity::Queued, ServerQuantity::KvUsage,
+                ServerQuantity::CacheHitRate, ServerQuantity::GenerationTokens, ServerQuantity::PromptTokens,
+                ServerQuantity::Ttft, ServerQuantity::Itl, ServerQuantity::CachedTokens }) {
             const QList<QStringView> names = serverMetricNames(q, u"sglang");
             bool colon = false, underscore = false;
             for (QStringView n : names) {

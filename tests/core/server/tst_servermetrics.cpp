@@ -55,6 +55,27 @@ private Q_SLOTS:
         QCOMPARE(deriveServerMetrics(parsePrometheusText(text)).running, 12.0);
     }
 
+    // The prefix cache's counter, in each server's spelling, counted once per label group like
+    // every other quantity: before it was read apart (core/servebench) and summed over TP ranks,
+    // so a TP 2 server's benchmark saw twice the cached tokens it served.
+    void cachedTokensOnceInEachSpelling_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<double>("cached");
+        QTest::newRow("sglang, two TP ranks") << QByteArray("sglang:cached_tokens_total{tp_rank=\"0\"} 40\n"
+                                                            "sglang:cached_tokens_total{tp_rank=\"1\"} 40\n")
+                                              << 40.0;
+        QTest::newRow("sglang_") << QByteArray("sglang_cached_tokens_total 9\n") << 9.0;
+        QTest::newRow("vllm") << QByteArray("vllm:prefix_cache_hits_total{model_name=\"m\"} 7\n") << 7.0;
+        QTest::newRow("vllm, older") << QByteArray("vllm:prefix_cache_hits 3\n") << 3.0;
+    }
+    void cachedTokensOnceInEachSpelling()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(double, cached);
+        QCOMPARE(deriveServerMetrics(parsePrometheusText(text)).cachedTokensTotal, cached);
+    }
+
     void onlyRankZeroNote()
     {
         const QByteArray text = "sglang:num_running_reqs{tp_rank=\"0\"} 5\n";

@@ -1,0 +1,1 @@
+const char* arg = "-DSGL_KERNEL_ENABLE_FA3=OFF";

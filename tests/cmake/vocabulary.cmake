@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# ctest lint_vocabularies: each outside vocabulary is written in one place. A string literal
+# (outside a // comment) that holds one of these names is allowed only in its table:
+#   SGLang's and vLLM's metric names ("sglang:", "sglang_", "vllm:")  core/server/metricnames.h
+#   dcgm-exporter's field names ("DCGM_FI_")                          core/gpu/exporterfields.h
+#   sgl-kernel's CMake switches ("SGL_KERNEL_ENABLE_")                 core/sglkernel/rules.{h,cpp}
+# Everyone else asks the table (serverMetricNames, the exporter rows, sglkernel::fa3Argument).
+# cmake -DSOURCE_DIR=<tree> [-DSCAN_DIRS=<dir>,<dir>] -P vocabulary.cmake
+cmake_policy(SET CMP0007 NEW)
+if(NOT SCAN_DIRS)
+  set(SCAN_DIRS "${SOURCE_DIR}/core,${SOURCE_DIR}/ui,${SOURCE_DIR}/app")
+endif()
+string(REPLACE "," ";" SCAN_DIRS "${SCAN_DIRS}")
+set(_names "metric names" "dcgm-exporter fields" "sgl-kernel switches")
+set(_patterns "\"(sglang[:_]|vllm:)[a-z]" "\"DCGM_FI_" "\"-?D?SGL_KERNEL_ENABLE_")
+set(_owners "core/server/metricnames\\.h$" "core/gpu/exporterfields\\.h$" "core/sglkernel/rules\\.(h|cpp)$")
+set(_problems)
+set(_count 0)
+foreach(_dir IN LISTS SCAN_DIRS)
+  get_filename_component(_top "${_dir}" NAME)
+  file(GLOB_RECURSE _sources RELATIVE "${_dir}" "${_dir}/*.h" "${_dir}/*.cpp")
+  foreach(_src IN LISTS _sources)
+    set(_path "${_top}/${_src}")
+    file(STRINGS "${_dir}/${_src}" _lines REGEX "\"(sglang[:_]|vllm:|DCGM_FI_|-?D?SGL_KERNEL_ENABLE_)")
+    foreach(_line IN LISTS _lines)
+      # A comment runs from a // at the line's start or after a blank ("http://" stays code).
+      string(REGEX REPLACE "(^|[ \t])//.*$" "" _code "${_line}")
+      foreach(_i RANGE 2)
+        list(GET _patterns ${_i} _re)
+        if(NOT _code MATCHES "${_re}")
+          continue()
+        endif()
+        math(EXPR _count "${_count} + 1")
+        list(GET _owners ${_i} _owner)
+        if(NOT _path MATCHES "${_owner}")
+          list(GET _names ${_i} _what)
+          string(REPLACE ";" "" _shown "${_code}")
+          string(STRIP "${_shown}" _shown)
+          list(APPEND _problems "${_path}: ${_what} belong in their table: ${_shown}")
+        endif()
+      endforeach()
+    endforeach()
+  endforeach()
+endforeach()
+if(_problems)
+  list(LENGTH _problems _bad)
+  list(JOIN _problems "\n  " _list)
+  message(FATAL_ERROR "${_bad} vocabulary names outside their table:\n  ${_list}")
+endif()
+message(STATUS "${_count} vocabulary names, each in its table")
