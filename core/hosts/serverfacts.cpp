@@ -35,6 +35,7 @@ else
 fi
 kf_f kernel "$(uname -r 2>/dev/null)"
 kf_f arch "$(uname -m 2>/dev/null)"
+kf_f glibc "$(getconf GNU_LIBC_VERSION 2>/dev/null)"
 kf_f hostname "$(uname -n 2>/dev/null)"
 n=$(getconf _NPROCESSORS_ONLN 2>/dev/null) || n=
 [ -n "$n" ] || n=$(nproc 2>/dev/null) || n=
@@ -71,6 +72,11 @@ if [ -n "$py" ]; then
   kf_t 60 "$py" -c '
 import sys
 print("python3=Python %s" % sys.version.split()[0])
+try:
+    import sysconfig
+    print("python_soabi=%s" % (sysconfig.get_config_var("SOABI") or ""))
+except Exception:
+    pass
 project = len(sys.argv) > 1
 try:
     from importlib import metadata
@@ -90,6 +96,7 @@ if project or "torch" not in found:
             print("pkg_torch=%s" % torch.__version__)
         if project:
             print("torch_cuda=%s" % (torch.version.cuda or ""))
+            print("torch_cxx11_abi=%d" % int(bool(torch.compiled_with_cxx11_abi())))
     except Exception as e:
         print("torch_error=%s: %s" % (type(e).__name__, str(e).splitlines()[0] if str(e) else ""))
 ' ${kf_wd:+project} 2>/dev/null
@@ -297,6 +304,15 @@ Result<ServerFacts> parseServerFacts(const QByteArray& output)
             f.torchError = value.trimmed();
         } else if (key == QLatin1String("torch_cuda")) {
             f.torchCuda = value.trimmed();
+        } else if (key == QLatin1String("torch_cxx11_abi")) {
+            if (value.trimmed() == QLatin1String("1") || value.trimmed() == QLatin1String("0"))
+                f.torchCxx11Abi = value.trimmed() == QLatin1String("1");
+        } else if (key == QLatin1String("python_soabi")) {
+            f.pythonSoabi = value.trimmed();
+        } else if (key == QLatin1String("glibc")) {
+            // "glibc 2.36" (getconf GNU_LIBC_VERSION); nothing on musl.
+            f.glibc
+                = value.trimmed().startsWith(QLatin1String("glibc ")) ? value.trimmed().mid(6).trimmed() : QString();
         } else if (key == QLatin1String("workdir")) {
             f.project.probed = true;
             f.project.workDirExists = value.trimmed() == QLatin1String("ok");
@@ -483,6 +499,9 @@ QJsonObject ServerFacts::toJson() const
         { QStringLiteral("python3"), str(python) },
         { QStringLiteral("torch"), str(torch) },
         { QStringLiteral("torchError"), str(torchError) },
+        { QStringLiteral("glibc"), str(glibc) },
+        { QStringLiteral("pythonSoabi"), str(pythonSoabi) },
+        { QStringLiteral("torchCxx11Abi"), torchCxx11Abi ? QJsonValue(*torchCxx11Abi) : QJsonValue() },
         { QStringLiteral("sglang"), str(sglang) },
         { QStringLiteral("sglKernel"), str(sglKernel) },
         { QStringLiteral("sglangKernel"), str(sglangKernel) },

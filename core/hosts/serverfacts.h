@@ -28,6 +28,7 @@
 //   kf_facts=1                      first line: format version
 //   os=PRETTY_NAME from /etc/os-release (may still carry its "quotes")
 //   kernel=uname -r          arch=uname -m          hostname=uname -n
+//   glibc=<getconf GNU_LIBC_VERSION>                 "glibc 2.36"; missing on musl
 //   cpus=online CPU count    cpu_model=first "model name" of /proc/cpuinfo
 //   mem_total_kb= / mem_available_kb= / vm_oom_kill= / cg_*=   the memory view (core/hosts/memoryview.h)
 //   home=$HOME               disk_home=<1024-blocks> <available>   (df -Pk "$HOME")
@@ -44,9 +45,11 @@
 //                                (importlib.metadata; torch falls back to `import torch`; the
 //                                kernel wheel is sglang-kernel since 2026-03, sgl-kernel before)
 //   torch_error=<why torch could not be imported>  (python exists, torch does not load)
+//   python_soabi=<sysconfig SOABI>   "cpython-312-x86_64-linux-gnu": what an extension must be built for
 //   With a ProjectProbe (the script cd's to its working directory first):
 //   workdir=ok|missing               the working directory exists
 //   torch_cuda=<torch.version.cuda>  (imports torch: the build compiles against it)
+//   torch_cxx11_abi=0|1              torch.compiled_with_cxx11_abi(): the C++ ABI an extension links with
 //   cmakelists=<line>                repeated, in file order: CMakeLists.txt (its first 256 KiB)
 //   tree_line=<file>\t<line>         repeated: README.md / pyproject.toml lines naming torch or cmake
 //                                    with a version (==, >=, ≥), and "python/pyproject.toml" for
@@ -101,6 +104,7 @@ struct ServerFacts
     QString os; // "Debian GNU/Linux 12 (bookworm)"
     QString kernel;
     QString arch;
+    QString glibc; // "2.36"; empty: not glibc, or not known
     QString hostName;
     int cpuCount = 0;
     QString cpuModel;
@@ -121,8 +125,10 @@ struct ServerFacts
     QString ccache;
     QString gcc;
     QString python;
-    QString torch;     // "2.9.0+cu130"
-    QString torchCuda; // "13.0": the CUDA torch was built for (project probes only)
+    QString pythonSoabi;               // "cpython-312-x86_64-linux-gnu"
+    QString torch;                     // "2.9.0+cu130"
+    QString torchCuda;                 // "13.0": the CUDA torch was built for (project probes only)
+    std::optional<bool> torchCxx11Abi; // torch's _GLIBCXX_USE_CXX11_ABI (project probes only)
     QString torchError;
     QString sglang;
     QString sglKernel;                    // the sgl-kernel distribution (until 2026-03)

@@ -12,6 +12,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <gnu/libc-version.h>
+
 #include <unistd.h>
 
 using namespace kf;
@@ -292,6 +294,29 @@ private Q_SLOTS:
         QVERIFY(!f.os.isEmpty());
         QVERIFY(!f.os.startsWith(QLatin1Char('"')));
         QVERIFY2(f.extra.isEmpty(), qPrintable(f.extra.value(0).first));
+        // What a promoted build must match (issue #36): the C library and the extension ABI.
+        QCOMPARE(f.glibc, QString::fromLatin1(gnu_get_libc_version()));
+        QVERIFY2(f.pythonSoabi.startsWith(QLatin1String("cpython-")), qPrintable(f.pythonSoabi));
+    }
+
+    // glibc, the Python extension ABI and torch's C++ ABI: what decides whether a library built
+    // on one host loads on another.
+    void abiFacts()
+    {
+        const auto f = parseServerFacts("kf_facts=1\nglibc=glibc 2.39\npython_soabi=cpython-312-x86_64-linux-gnu\n"
+                                        "torch_cxx11_abi=1\nkf_facts_end=1\n");
+        QVERIFY2(f, qPrintable(f.error()));
+        QCOMPARE(f->glibc, QStringLiteral("2.39"));
+        QCOMPARE(f->pythonSoabi, QStringLiteral("cpython-312-x86_64-linux-gnu"));
+        QCOMPARE(f->torchCxx11Abi, std::optional<bool>(true));
+        QVERIFY(f->extra.isEmpty());
+        QCOMPARE(f->toJson().value(QStringLiteral("torchCxx11Abi")).toBool(), true);
+        // musl prints nothing for GNU_LIBC_VERSION; an answer that is not 0 or 1 is no answer.
+        const auto musl = parseServerFacts("kf_facts=1\nglibc=\ntorch_cxx11_abi=yes\nkf_facts_end=1\n");
+        QVERIFY(musl);
+        QVERIFY(musl->glibc.isEmpty());
+        QVERIFY(!musl->torchCxx11Abi);
+        QVERIFY(musl->toJson().value(QStringLiteral("torchCxx11Abi")).isNull());
     }
 
     // Every tool missing: only sh itself (its builtins) is there. The script still ends.
