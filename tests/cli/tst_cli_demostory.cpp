@@ -129,7 +129,7 @@ private Q_SLOTS:
             QCOMPARE(s.value("gpus").toArray().size(), 8);
 
         // 5. Launch the demo SGLang server detached, read its status through the tunnel, stop it.
-        const QString port = QString::number(31000 + demo.port() % 1000);
+        const QString port = QString::number(kf::test::freeLocalPort());
         auto server = kf::test::runCli(QStringList { "build", "start", "--command",
                                            "sglang-demo-server --port " + port + " --enable-metrics --tp 2" }
             + kf::test::cliSshOptions(demo) + QStringList { dest(demo) });

@@ -14,6 +14,7 @@
 #include <QStandardPaths>
 #include <QTcpServer>
 
+#include <cstdio>
 #include <unistd.h>
 
 namespace kf::test {
@@ -114,6 +115,14 @@ ProcessOutput runProgram(const QString& program, const QStringList& args, int ti
     r.crashed = r.crashed || p.exitStatus() == QProcess::CrashExit;
     r.exitCode = p.exitCode();
     return r;
+}
+
+const char* printWhole(const ProcessOutput& p, const char* what)
+{
+    std::fprintf(stderr, "--- %s: exit %d%s, stdout:\n%s\n--- %s: stderr:\n%s\n--- end of %s\n", what, p.exitCode,
+        p.crashed ? " (crashed)" : "", p.out.constData(), what, p.err.constData(), what);
+    std::fflush(stderr);
+    return "the whole output is printed above";
 }
 
 ProcessOutput runCli(const QStringList& args, int timeoutMs, const QStringList& extraEnv)

@@ -39,6 +39,9 @@ struct ProcessOutput
 // Runs a program to completion (timeout in ms), capturing both streams.
 ProcessOutput runProgram(const QString& program, const QStringList& args, int timeoutMs = 120000,
     const QByteArray& input = {}, const QStringList& extraEnv = {});
+// Both streams whole on the test's stderr (QVERIFY2 cuts its message at about 1000 bytes, so a
+// long run's failure would lose the part that says why); returns a short line for the message.
+const char* printWhole(const ProcessOutput& p, const char* what);
 // Runs the built kernelforge-cli.
 ProcessOutput runCli(const QStringList& args, int timeoutMs = 120000, const QStringList& extraEnv = {});
 

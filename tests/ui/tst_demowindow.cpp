@@ -197,7 +197,7 @@ private Q_SLOTS:
         w.showTab(Tab::Server);
         auto profile = server->profile();
         QVERIFY(profile.demo);
-        profile.port = quint16(32000 + demo.port() % 1000);
+        profile.port = kf::test::freeLocalPort();
         server->setProfile(profile);
         QTest::mouseClick(button<QPushButton>(server, "launchServer"), Qt::LeftButton);
         auto* status = button<QLabel>(server, "serverStatus");
