@@ -7,6 +7,7 @@
 #include "app/cli/interrupttrap.h"
 #include "app/cli/sshoptions.h"
 
+#include "core/deploy/promotestep.h"
 #include "core/deploy/recipestep.h"
 #include "core/fleet/buildstartstep.h"
 #include "core/fleet/fleetsource.h"
@@ -77,6 +78,10 @@ void usage(QTextStream& s)
       << "        recipe --recipe FILE [--dry-run] [--env-file FILE] [--env-from-profile NAME]: a deployment recipe\n"
       << "        replayed on each host\n"
       << "        as `recipe apply` does (facts, plan, apply, build, verify, launch; stops at the first failing step)\n"
+      << "        promote --from HOST --profile NAME: the build of NAME on HOST, verified there now, sent to each\n"
+      << "        host whose fingerprint fits (arch, glibc, Python ABI, torch and its C++ ABI, the driver for its\n"
+      << "        CUDA, the GPUs for its kernels), installed and verified there; a host that differs is refused\n"
+      << "        with the differences named and nothing is sent to it\n"
       << "SELECTION: --tag T (repeatable), --host NAME (repeatable), or --prometheus URL with --match/--filter\n"
       << "           (hosts mapped to profiles); profiles come from hosts.yaml (--hosts-file FILE).\n"
       << "patch-apply plans the first selected host (or --review-host NAME) as the reviewed plan and prints its\n"
@@ -429,7 +434,7 @@ struct RolloutArgs
     QString action;
     SourceOptions src;
     QStringList tags, names;
-    QString hostsFile, setSpec, root, profileName, reviewHost, expectPlan, recipeFile;
+    QString hostsFile, setSpec, root, profileName, reviewHost, expectPlan, recipeFile, fromHost;
     RolloutOptions options;
     deploy::RecipeOptions recipeOptions;
     bool yesDifferent = false, yesNameOnly = false, json = false;
@@ -447,6 +452,7 @@ Result<RolloutArgs> parseRolloutArgs(QStringList args)
         .addPath("--root", &a.root)
         .add("--profile", &a.profileName)
         .add("--review-host", &a.reviewHost)
+        .add("--from", &a.fromHost)
         .add("--expect-plan", &a.expectPlan)
         .add("--batch", &a.options.batchSize, 1, "a number of hosts > 0")
         .add("--continue-on-error", &a.options.continueOnError)
@@ -512,10 +518,39 @@ Result<QList<HostProfile>> rolloutHosts(const RolloutArgs& a, const QList<HostPr
     return hosts;
 }
 
-// The one step the action runs on every host.
-Result<std::unique_ptr<deploy::Step>> rolloutStep(const RolloutArgs& a)
+// promote: the verified build on --from, fetched here once with its fingerprint, for every host.
+Result<std::unique_ptr<deploy::Step>> promoteStep(const RolloutArgs& a, const QList<HostProfile>& profiles)
 {
     using R = Result<std::unique_ptr<deploy::Step>>;
+    const auto all = loadBuildProfiles();
+    const auto bp = all ? findBuildProfile(all.value(), a.profileName) : std::nullopt;
+    if (a.fromHost.isEmpty() || !bp)
+        return R::failure(QStringLiteral("promote needs --from HOST (where the build passed verification) and "
+                                         "--profile NAME (see 'build profiles')")
+            + (all ? QString() : QStringLiteral(": ") + all.error()));
+    const auto source
+        = std::find_if(profiles.cbegin(), profiles.cend(), [&](const HostProfile& p) { return p.name == a.fromHost; });
+    if (source == profiles.cend())
+        return R::failure(QStringLiteral("no host profile named %1").arg(a.fromHost));
+    const auto transport = connectQuietly(*source);
+    if (!transport)
+        return R::failure(QStringLiteral("%1: %2").arg(a.fromHost, transport.error()));
+    deploy::PromotionSource from;
+    from.hostName = a.fromHost;
+    from.profile = *bp;
+    from.log = [&a](const QString& line) { cli::err() << a.fromHost << "| " << line << '\n'; };
+    auto artifact = deploy::preparePromotion(*transport.value(), from);
+    if (!artifact)
+        return R::failure(artifact.error());
+    return R(std::make_unique<deploy::PromoteStep>(std::move(artifact.value())));
+}
+
+// The one step the action runs on every host.
+Result<std::unique_ptr<deploy::Step>> rolloutStep(const RolloutArgs& a, const QList<HostProfile>& profiles)
+{
+    using R = Result<std::unique_ptr<deploy::Step>>;
+    if (a.action == u"promote")
+        return promoteStep(a, profiles);
     if (a.action == u"patch-plan" || a.action == u"patch-apply") {
         if (a.setSpec.isEmpty() || a.root.isEmpty())
             return R::failure(a.action + QStringLiteral(" needs --set and --root"));
@@ -543,7 +578,7 @@ Result<std::unique_ptr<deploy::Step>> rolloutStep(const RolloutArgs& a)
         return R(std::make_unique<deploy::RecipeStep>(recipe.value(), a.recipeOptions));
     }
     return R::failure(
-        QStringLiteral("unknown action %1 (patch-plan, patch-apply, preflight, build, recipe)").arg(a.action));
+        QStringLiteral("unknown action %1 (patch-plan, patch-apply, preflight, build, recipe, promote)").arg(a.action));
 }
 
 // patch-apply's review: the plan made on the review host now, pinned by --expect-plan; the
@@ -590,12 +625,17 @@ int rollout(QStringList args)
         return cli::usageError(QStringLiteral("fleet rollout"), parsed.error());
     const RolloutArgs& a = parsed.value();
     const auto profiles = loadProfiles(a.hostsFile);
-    const auto hosts
-        = profiles ? rolloutHosts(a, profiles.value()) : Result<QList<HostProfile>>::failure(profiles.error());
-    auto step = hosts ? rolloutStep(a) : Result<std::unique_ptr<deploy::Step>>::failure(hosts.error());
+    auto hosts = profiles ? rolloutHosts(a, profiles.value()) : Result<QList<HostProfile>>::failure(profiles.error());
+    if (hosts && a.action == u"promote") { // the source is where the build comes from, not a target
+        hosts.value().removeIf([&](const HostProfile& p) { return p.name == a.fromHost; });
+        if (hosts.value().isEmpty())
+            hosts = Result<QList<HostProfile>>::failure(QStringLiteral("no hosts selected besides the source"));
+    }
+    auto step
+        = hosts ? rolloutStep(a, profiles.value()) : Result<std::unique_ptr<deploy::Step>>::failure(hosts.error());
     if (!step) {
         cli::err() << "fleet rollout: " << step.error() << '\n';
-        return cli::kExitUsage;
+        return a.action == u"promote" && hosts ? 1 : cli::kExitUsage;
     }
     if (a.action == u"patch-apply")
         if (const int refused

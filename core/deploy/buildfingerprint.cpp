@@ -98,6 +98,8 @@ QStringList promotionRefusals(const BuildFingerprint& built, const ServerFacts& 
                        .arg(int(*built.torchCxx11Abi))
                        .arg(int(*target.torchCxx11Abi))
                        .arg(targetName));
+    if (built.targets.isEmpty()) // no device code: nothing asks the driver or the GPUs
+        return out;
     const QString floor = minimumDriverFor(built.cudaToolkit);
     if (floor.isEmpty())
         out.append(QStringLiteral("CUDA %1 here: no known minimum driver for it").arg(orUnknown(built.cudaToolkit)));

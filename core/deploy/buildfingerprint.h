@@ -22,6 +22,7 @@
 //   CUDA           the target's driver runs the toolkit the build used (CUDA's minor-version
 //                  compatibility: 11.x needs >= 450.80.02, 12.x >= 525.60.13, 13.x >= 580)
 //   GPUs           every GPU of the target runs code from the library's targets (cudatarget.h)
+// (a build without device code, host-compiled only, asks nothing of the driver and the GPUs)
 // What cannot be asked on the target is a refusal too: a promotion never guesses.
 namespace kf::deploy {
 

@@ -9,8 +9,9 @@ namespace kf::timeline {
 QStringList knownKinds()
 {
     return { kind::PatchPlanned, kind::PatchApplied, kind::PatchRolledBack, kind::BuildStarted, kind::BuildFinished,
-        kind::VerifyResult, kind::ServerLaunched, kind::ServerHealthy, kind::ServerUnhealthy, kind::ServerStopped,
-        kind::BenchRun, kind::FactsChanged, kind::ConnectionLost, kind::ConnectionRestored, kind::RecipeStep };
+        kind::BuildPromoted, kind::VerifyResult, kind::ServerLaunched, kind::ServerHealthy, kind::ServerUnhealthy,
+        kind::ServerStopped, kind::BenchRun, kind::FactsChanged, kind::ConnectionLost, kind::ConnectionRestored,
+        kind::RecipeStep };
 }
 
 QString category(const QString& kind)
@@ -52,7 +53,7 @@ bool isFailure(const Event& e)
         return !d.value(QStringLiteral("ok")).toBool(true);
     if (e.kind == kind::ServerStopped)
         return !d.value(QStringLiteral("cancelled")).toBool() && d.value(QStringLiteral("exit_status")).toInt() != 0;
-    if (e.kind == kind::RecipeStep)
+    if (e.kind == kind::RecipeStep || e.kind == kind::BuildPromoted)
         return d.value(QStringLiteral("status")).toString() == QLatin1String("failed");
     return false;
 }

@@ -19,6 +19,8 @@
 //   patch.rolled_back  a rollback: the journal entries undone or refused
 //   build.started      \ read from the builds table (core/remotebuild/buildhistory): profile,
 //   build.finished     / flags, env names, exit status, duration, OOM, first error
+//   build.promoted     a verified build sent to this host from another (core/deploy/promotestep.h):
+//                      ok, refused (the differences) or failed; the artifact's hash, the fingerprint
 //   verify.result      a post-build verification (core/events/verification.h)
 //   server.launched    an inference server started: model, TP, port, arguments, job id
 //   server.healthy     the server's /health answered 200 after it did not (or first seen so)
@@ -37,6 +39,7 @@ inline const QString PatchApplied = QStringLiteral("patch.applied");
 inline const QString PatchRolledBack = QStringLiteral("patch.rolled_back");
 inline const QString BuildStarted = QStringLiteral("build.started");
 inline const QString BuildFinished = QStringLiteral("build.finished");
+inline const QString BuildPromoted = QStringLiteral("build.promoted");
 inline const QString VerifyResult = QStringLiteral("verify.result");
 inline const QString ServerLaunched = QStringLiteral("server.launched");
 inline const QString ServerHealthy = QStringLiteral("server.healthy");

@@ -46,6 +46,18 @@ HostRunState hostRunState(deploy::StepStatus s)
     return HostRunState::Failed;
 }
 
+Result<std::shared_ptr<Transport>> connectQuietly(const HostProfile& p)
+{
+    if (p.isLocal)
+        return std::shared_ptr<Transport>(std::make_shared<LocalTransport>());
+    SshConnectOptions o;
+    o.reconnect = false;
+    auto t = SshTransport::connect(p, o);
+    if (!t)
+        return Result<std::shared_ptr<Transport>>::failure(t.error());
+    return std::shared_ptr<Transport>(t.value());
+}
+
 QList<HostRun> runRollout(const QList<HostProfile>& hosts, deploy::Step& step, const RolloutOptions& options,
     const RolloutCallbacks& cb, const std::atomic<bool>* stop)
 {
@@ -68,17 +80,7 @@ QList<HostRun> runRollout(const QList<HostProfile>& hosts, deploy::Step& step, c
     for (int i = 0; i < runs.size(); ++i)
         if (cb.changed)
             cb.changed(i, runs.at(i));
-    const Connector connect
-        = options.connect ? options.connect : Connector([](const HostProfile& p) -> Result<std::shared_ptr<Transport>> {
-              if (p.isLocal)
-                  return std::shared_ptr<Transport>(std::make_shared<LocalTransport>());
-              SshConnectOptions o;
-              o.reconnect = false;
-              auto t = SshTransport::connect(p, o);
-              if (!t)
-                  return Result<std::shared_ptr<Transport>>::failure(t.error());
-              return std::shared_ptr<Transport>(t.value());
-          });
+    const Connector connect = options.connect ? options.connect : Connector(connectQuietly);
     QThreadPool pool;
     pool.setMaxThreadCount(batchSize);
     bool failedBefore = false;

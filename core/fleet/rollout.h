@@ -39,6 +39,9 @@ struct HostRun
 };
 
 using Connector = std::function<Result<std::shared_ptr<Transport>>(const HostProfile&)>;
+// The default connector: this machine for a local profile, else SshTransport::connect without
+// prompts or reconnects (a rollout asks nobody for a password halfway through).
+Result<std::shared_ptr<Transport>> connectQuietly(const HostProfile& profile);
 
 struct RolloutOptions
 {

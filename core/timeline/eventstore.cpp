@@ -26,9 +26,12 @@ QString durationText(qint64 ms)
     return QStringLiteral("%1 s").arg(s);
 }
 
-// A build row is up to two events: started, and finished when it ended.
+// A build row is up to two events: started, and finished when it ended. A promotion's install
+// row (core/deploy/promotestep.h) is there for provenance; its one event is build.promoted.
 void appendBuildEvents(const BuildRecord& r, const QDateTime& since, const QDateTime& until, QList<Event>& out)
 {
+    if (r.spec.contains(QStringLiteral("promoted_from")))
+        return;
     auto inRange = [&](const QDateTime& t) {
         return t.isValid() && (!since.isValid() || t >= since) && (!until.isValid() || t <= until);
     };

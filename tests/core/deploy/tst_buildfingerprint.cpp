@@ -114,6 +114,20 @@ private Q_SLOTS:
         QCOMPARE(promotionRefusals(built, target, QStringLiteral("gpu-b")), QStringList());
     }
 
+    // A build without device code (nvcc-free, host-compiled) asks nothing of the driver or the
+    // GPUs; everything else still counts.
+    void noDeviceCodeAsksNoDriver()
+    {
+        ServerFacts source = host();
+        source.nvcc.clear();
+        const BuildFingerprint built = fingerprintOf(source, {});
+        ServerFacts target = host(QStringLiteral("8.0"));
+        target.driverVersion = QStringLiteral("470.1");
+        QCOMPARE(promotionRefusals(built, target, QStringLiteral("gpu-b")), QStringList());
+        target.torch = QStringLiteral("2.8.0");
+        QCOMPARE(promotionRefusals(built, target, QStringLiteral("gpu-b")).size(), 1);
+    }
+
     void minimumDrivers()
     {
         QCOMPARE(minimumDriverFor(QStringLiteral("12.8.93")), QStringLiteral("525.60.13"));

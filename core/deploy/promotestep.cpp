@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/deploy/promotestep.h"
+
+#include "core/events/eventlog.h"
+#include "core/hosts/serverfacts.h"
+#include "core/remotebuild/buildhistory.h"
+#include "core/ssh/sshtransport.h"
+#include "core/store/paths.h"
+#include "core/verify/provenance.h"
+#include "core/verify/verifyrun.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
+
+namespace kf::deploy {
+namespace {
+
+ProjectProbe probeFor(const BuildProfile& profile)
+{
+    ProjectProbe p;
+    p.workingDirectory = profile.workingDirectory;
+    p.buildPath = profile.buildPath();
+    p.env = profile.env;
+    return p;
+}
+
+// The hex SHA-256 of a file on the host (`sha256sum`, which every glibc distribution has).
+Result<QByteArray> remoteSha256(Transport& t, const QString& path)
+{
+    CommandSpec spec;
+    spec.command = QStringLiteral("sha256sum -- \"$1\"");
+    spec.arguments = { path };
+    spec.maxOutputBytes = 64 * 1024;
+    const ExecResult r = t.exec(spec, 600000);
+    const QByteArray hex = r.stdOut.left(64);
+    static const QRegularExpression hexRe(QStringLiteral("^[0-9a-f]{64}$"));
+    if (!r.ok() || !hexRe.match(QString::fromLatin1(hex)).hasMatch())
+        return Result<QByteArray>::failure(
+            QStringLiteral("cannot hash %1 on %2: %3")
+                .arg(
+                    path, t.describe(), r.error.isEmpty() ? QString::fromUtf8(r.stdErr.left(300)).trimmed() : r.error));
+    return hex;
+}
+
+Result<QByteArray> localSha256(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return Result<QByteArray>::failure(QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
+    QCryptographicHash h(QCryptographicHash::Sha256);
+    if (!h.addData(&f))
+        return Result<QByteArray>::failure(QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
+    return h.result().toHex();
+}
+
+// A host's file to this machine: SFTP for an SSH host, a copy for this machine.
+Result<void> fetchFile(Transport& t, const QString& remote, const QString& local)
+{
+    QFile::remove(local);
+    if (auto* ssh = dynamic_cast<SshTransport*>(&t))
+        return ssh->download(remote, local);
+    const auto abs = t.canonicalPath(remote);
+    if (!abs)
+        return abs.withoutValue();
+    if (!QFile::copy(abs.value(), local))
+        return Result<void>::failure(QStringLiteral("cannot copy %1 to %2").arg(abs.value(), local));
+    return {};
+}
+
+// This machine's file to a host, replacing the file there in one rename.
+Result<void> putFile(Transport& t, const QString& local, const QString& remote)
+{
+    if (auto* ssh = dynamic_cast<SshTransport*>(&t))
+        return ssh->upload(local, remote, {}, WriteOptions { 0600, false });
+    QFile f(local);
+    if (!f.open(QIODevice::ReadOnly))
+        return Result<void>::failure(QStringLiteral("cannot read %1: %2").arg(local, f.errorString()));
+    return t.writeFileAtomic(remote, f.readAll(), WriteOptions { 0600, false });
+}
+
+// The host's clock, seconds since the epoch (history rows are on the server's clock).
+QDateTime serverNow(Transport& t)
+{
+    CommandSpec spec;
+    spec.command = QStringLiteral("date +%s");
+    spec.maxOutputBytes = 4096;
+    const ExecResult r = t.exec(spec, 60000);
+    bool ok = false;
+    const qint64 s = r.stdOut.trimmed().toLongLong(&ok);
+    return r.ok() && ok ? QDateTime::fromSecsSinceEpoch(s, Qt::UTC) : QDateTime::currentDateTimeUtc();
+}
+
+QString shortHash(const QByteArray& sha)
+{
+    return QString::fromLatin1(sha.left(12));
+}
+
+} // namespace
+
+QString PromotionArtifact::kindName() const
+{
+    return kind == Kind::Wheel ? QStringLiteral("wheel") : QStringLiteral("files");
+}
+
+QJsonObject PromotionArtifact::toJson() const
+{
+    return { { QStringLiteral("kind"), kindName() }, { QStringLiteral("file"), fileName },
+        { QStringLiteral("sha256"), QString::fromLatin1(sha256) }, { QStringLiteral("size"), double(size) },
+        { QStringLiteral("files"), QJsonArray::fromStringList(files) }, { QStringLiteral("source"), sourceHost },
+        { QStringLiteral("build_job"), buildJob }, { QStringLiteral("profile"), profile.name },
+        { QStringLiteral("fingerprint"), fingerprint.toJson() },
+        { QStringLiteral("source_verification"), verifySummary } };
+}
+
+Result<PromotionArtifact> preparePromotion(Transport& source, const PromotionSource& o)
+{
+    using R = Result<PromotionArtifact>;
+    const auto say = [&](const QString& line) {
+        if (o.log)
+            o.log(line);
+    };
+    const QString host = o.hostName.isEmpty() ? source.describe() : o.hostName;
+    say(QStringLiteral("facts of %1").arg(host));
+    const auto facts = collectServerFacts(source, 120000, probeFor(o.profile));
+    if (!facts)
+        return R::failure(QStringLiteral("facts of %1: %2").arg(host, facts.error()));
+    say(QStringLiteral("verifying the build of %1 on %2").arg(o.profile.name, host));
+    VerifyRequest request;
+    request.profile = o.profile;
+    const auto report = verifyAndRecord(source, request);
+    if (!report)
+        return R::failure(QStringLiteral("cannot verify the build on %1: %2").arg(host, report.error()));
+    if (report->failed())
+        return R::failure(QStringLiteral("the build on %1 does not pass verification (%2): nothing to promote")
+                              .arg(host, report->summary()));
+    if (o.stop && o.stop->load())
+        return R::failure(QStringLiteral("interrupted: nothing was sent"));
+
+    PromotionArtifact a;
+    a.profile = o.profile;
+    a.sourceHost = source.describe();
+    a.buildJob = report->makers().value(0);
+    a.verifySummary = report->summary();
+    QList<CudaTarget> targets;
+    for (const VerifyLibrary& lib : report->libraries)
+        targets += lib.targets;
+    a.fingerprint = fingerprintOf(facts.value(), targets, {}, o.profile.name);
+
+    QList<VerifyWheel> wheels;
+    for (const VerifyWheel& w : report->wheels)
+        if (w.error.isEmpty())
+            wheels << w;
+    QString remote;
+    if (wheels.size() > 1) {
+        QStringList names;
+        for (const VerifyWheel& w : wheels)
+            names << QFileInfo(w.path).fileName();
+        return R::failure(QStringLiteral("%1 wheels beside the build on %2 (%3): which one the build made is not "
+                                         "known; remove the others")
+                              .arg(wheels.size())
+                              .arg(host, names.join(QStringLiteral(", "))));
+    }
+    if (wheels.size() == 1) {
+        a.kind = PromotionArtifact::Kind::Wheel;
+        remote = wheels.first().path;
+        a.fileName = QFileInfo(remote).fileName();
+    } else {
+        const QString folder = absoluteBuildFolder(o.profile.workingDirectory, report->home);
+        for (const VerifyLibrary& lib : report->libraries)
+            if (lib.origin == QLatin1String("build") && !folder.isEmpty() && isInsideFolder(lib.path, folder))
+                a.files << QDir(folder).relativeFilePath(lib.path);
+        if (a.files.isEmpty())
+            return R::failure(QStringLiteral("the build on %1 left no wheel and no library under %2: nothing to "
+                                             "promote")
+                                  .arg(host, o.profile.workingDirectory));
+        a.fileName = (a.buildJob.isEmpty() ? QStringLiteral("build") : a.buildJob) + QStringLiteral("-files.tar");
+        remote = kRemotePromoteDir + QLatin1Char('/') + a.fileName;
+        say(QStringLiteral("packing %1 librar%2 on %3")
+                .arg(a.files.size())
+                .arg(a.files.size() == 1 ? QStringLiteral("y") : QStringLiteral("ies"), host));
+        CommandSpec pack;
+        pack.command
+            = QStringLiteral("d=$1; o=$2; shift 2; mkdir -p \"${o%/*}\" && tar -C \"$d\" -cf \"$o.tmp\" -- \"$@\""
+                             " && mv -f \"$o.tmp\" \"$o\"");
+        pack.arguments = QStringList { folder, remote } + a.files;
+        pack.maxOutputBytes = 256 * 1024;
+        const ExecResult packed = source.exec(pack, 1800000);
+        if (!packed.ok())
+            return R::failure(
+                QStringLiteral("cannot pack the libraries on %1: %2")
+                    .arg(host,
+                        packed.error.isEmpty() ? QString::fromUtf8(packed.stdErr.left(500)).trimmed() : packed.error));
+    }
+    const auto sha = remoteSha256(source, remote);
+    if (!sha)
+        return sha.withoutValue();
+    a.sha256 = sha.value();
+
+    const QString cache = o.cacheDir.isEmpty() ? paths::cacheDir() + QStringLiteral("/promote") : o.cacheDir;
+    QDir().mkpath(cache);
+    a.localPath = cache + QLatin1Char('/') + shortHash(a.sha256) + QLatin1Char('-') + a.fileName;
+    const auto cached = QFileInfo::exists(a.localPath) ? localSha256(a.localPath) : Result<QByteArray>::failure({});
+    if (!cached || cached.value() != a.sha256) {
+        say(QStringLiteral("fetching %1 from %2").arg(a.fileName, host));
+        const QString part = a.localPath + QStringLiteral(".part");
+        if (const auto got = fetchFile(source, remote, part); !got)
+            return R::failure(QStringLiteral("cannot fetch %1 from %2: %3").arg(remote, host, got.error()));
+        const auto local = localSha256(part);
+        if (!local)
+            return local.withoutValue();
+        if (local.value() != a.sha256) {
+            QFile::remove(part);
+            return R::failure(
+                QStringLiteral("%1 from %2 arrived with SHA-256 %3, not %4: not used")
+                    .arg(a.fileName, host, QString::fromLatin1(local.value()), QString::fromLatin1(a.sha256)));
+        }
+        QFile::remove(a.localPath);
+        if (!QFile::rename(part, a.localPath))
+            return R::failure(QStringLiteral("cannot move %1 into place").arg(part));
+    }
+    a.size = QFileInfo(a.localPath).size();
+    QFile manifest(a.localPath + QStringLiteral(".json"));
+    if (manifest.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        manifest.write(QJsonDocument(a.toJson()).toJson());
+    say(QStringLiteral("%1 %2 (%3 bytes, SHA-256 %4) from %5; %6")
+            .arg(a.kindName(), a.fileName)
+            .arg(a.size)
+            .arg(shortHash(a.sha256), host, a.verifySummary));
+    return a;
+}
+
+PromoteStep::PromoteStep(PromotionArtifact artifact)
+    : m_artifact(std::move(artifact))
+{ }
+
+namespace {
+
+class Promotion
+{
+public:
+    Promotion(const PromotionArtifact& a, Transport& t, const StepContext& ctx)
+        : m_a(a)
+        , m_t(t)
+        , m_ctx(ctx)
+    { }
+
+    StepResult run()
+    {
+        m_ctx.say(QStringLiteral("facts of %1").arg(m_ctx.hostName));
+        const auto facts = collectServerFacts(m_t, 120000, probeFor(m_a.profile));
+        if (!facts)
+            return end(StepStatus::Failed, QStringLiteral("facts: %1").arg(facts.error()));
+        const QStringList refusals = promotionRefusals(m_a.fingerprint, facts.value(), m_ctx.hostName);
+        if (!refusals.isEmpty()) {
+            for (const QString& r : refusals)
+                m_ctx.say(QStringLiteral("differs: ") + r);
+            m_reasons = refusals;
+            return end(StepStatus::Refused,
+                QStringLiteral("refused, the build does not fit: %1").arg(refusals.join(QStringLiteral("; "))));
+        }
+        if (m_ctx.stopped())
+            return end(StepStatus::Failed, QStringLiteral("interrupted: nothing was sent"));
+
+        const QString remote = kRemotePromoteDir + QLatin1Char('/') + m_a.fileName;
+        if (const auto made = m_t.mkpath(kRemotePromoteDir, 0700); !made)
+            return end(StepStatus::Failed, made.error());
+        const auto there = remoteSha256(m_t, remote);
+        if (there && there.value() == m_a.sha256) {
+            m_ctx.say(
+                QStringLiteral("%1 is already on %2 (same SHA-256): not sent again").arg(m_a.fileName, m_ctx.hostName));
+        } else {
+            m_ctx.say(QStringLiteral("sending %1 (%2 bytes)").arg(m_a.fileName).arg(m_a.size));
+            if (const auto sent = putFile(m_t, m_a.localPath, remote); !sent)
+                return end(StepStatus::Failed, QStringLiteral("transfer: %1").arg(sent.error()));
+            const auto got = remoteSha256(m_t, remote);
+            if (!got)
+                return end(StepStatus::Failed, QStringLiteral("transfer: %1").arg(got.error()));
+            if (got.value() != m_a.sha256)
+                return end(StepStatus::Failed,
+                    QStringLiteral("transfer: %1 arrived with SHA-256 %2, not %3: not installed")
+                        .arg(m_a.fileName, QString::fromLatin1(got.value()), QString::fromLatin1(m_a.sha256)));
+        }
+        if (m_ctx.stopped())
+            return end(StepStatus::Failed, QStringLiteral("interrupted after the transfer: nothing was installed"));
+
+        if (const QString failed = install(remote); !failed.isEmpty())
+            return end(StepStatus::Failed, QStringLiteral("install: %1").arg(failed));
+
+        m_ctx.say(QStringLiteral("verifying on %1").arg(m_ctx.hostName));
+        VerifyRequest request;
+        request.profile = m_a.profile;
+        const auto report = verifyAndRecord(m_t, request);
+        if (!report)
+            return end(StepStatus::Failed, QStringLiteral("verify: %1").arg(report.error()));
+        m_verifySummary = report->summary();
+        if (report->failed())
+            return end(
+                StepStatus::Failed, QStringLiteral("installed, but the verification failed: %1").arg(m_verifySummary));
+        return end(StepStatus::Ok,
+            QStringLiteral("promoted %1 from %2 (SHA-256 %3); %4")
+                .arg(m_a.fileName, m_a.sourceHost, shortHash(m_a.sha256), m_verifySummary));
+    }
+
+private:
+    // Unpacks or pip-installs the artifact; a row in the host's build history covers it. Empty: done.
+    QString install(const QString& remote)
+    {
+        CommandSpec spec;
+        spec.env = m_a.profile.env;
+        spec.maxOutputBytes = 4 * 1024 * 1024;
+        if (m_a.kind == PromotionArtifact::Kind::Files) {
+            // -m: the files' times are the install's, so provenance finds the install's row.
+            spec.command = QStringLiteral("mkdir -p -- \"$1\" && tar -xmf \"$2\" -C \"$1\"");
+            spec.arguments
+                = { m_a.profile.workingDirectory.startsWith(QLatin1String("~/")) ? m_a.profile.workingDirectory.mid(2)
+                                                                                 : m_a.profile.workingDirectory,
+                      remote };
+        } else {
+            spec.command = QStringLiteral("python3 -m pip install --no-deps --force-reinstall --no-index -- \"$1\"");
+            spec.arguments = { remote };
+        }
+        m_ctx.say(QStringLiteral("installing (%1)").arg(m_a.kindName()));
+        BuildRecord row;
+        row.host = m_t.describe();
+        row.profile = m_a.profile.name;
+        row.started = serverNow(m_t);
+        row.jobId = QStringLiteral("promoted-%1-%2")
+                        .arg(row.started.toString(QStringLiteral("yyyyMMdd-HHmmss")), shortHash(m_a.sha256).left(8));
+        QJsonObject spec0 = buildSpec(m_a.profile);
+        spec0.insert(QStringLiteral("promoted_from"), m_a.toJson());
+        row.spec = spec0;
+        const ExecResult r = m_t.exec(spec, 3600000);
+        row.ended = serverNow(m_t);
+        row.exitStatus = r.exitCode;
+        row.result = buildResultFor(r.ok() ? 0 : qMax(1, r.exitCode), false);
+        if (!r.ok())
+            row.firstError = QString::fromUtf8(r.stdErr.trimmed().split('\n').value(0)).left(300);
+        if (const auto saved = buildhistory::save(row); !saved)
+            m_ctx.say(QStringLiteral("warning: the install is not in the build history: %1").arg(saved.error()));
+        m_job = row.jobId;
+        if (r.ok())
+            return {};
+        if (!r.error.isEmpty())
+            return r.error;
+        return QStringLiteral("exit status %1: %2")
+            .arg(r.exitCode)
+            .arg(QString::fromUtf8(r.stdErr.trimmed().right(600)));
+    }
+
+    StepResult end(StepStatus status, const QString& summary)
+    {
+        timeline::Event e;
+        e.host = m_t.describe();
+        e.kind = timeline::kind::BuildPromoted;
+        e.summary = QStringLiteral("Build %1 from %2: %3").arg(m_a.profile.name, m_a.sourceHost, summary);
+        QJsonObject d = m_a.toJson();
+        d.remove(QStringLiteral("files"));
+        d.insert(QStringLiteral("status"), stepStatusName(status));
+        d.insert(QStringLiteral("reasons"), QJsonArray::fromStringList(m_reasons));
+        d.insert(QStringLiteral("install_job"), m_job);
+        d.insert(QStringLiteral("verification"), m_verifySummary);
+        e.details = d;
+        timeline::recordOrWarn(e);
+        return { status, summary };
+    }
+
+    const PromotionArtifact& m_a;
+    Transport& m_t;
+    const StepContext& m_ctx;
+    QStringList m_reasons;
+    QString m_job;
+    QString m_verifySummary;
+};
+
+} // namespace
+
+StepResult PromoteStep::run(Transport& transport, const StepContext& context)
+{
+    return Promotion(m_artifact, transport, context).run();
+}
+
+} // namespace kf::deploy

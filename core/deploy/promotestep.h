@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include "core/deploy/buildfingerprint.h"
+#include "core/deploy/step.h"
+#include "core/remotebuild/buildprofile.h"
+#include "core/util/result.h"
+
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+
+#include <atomic>
+
+// Promote a verified build (issue #36): build once, run on every host it fits.
+//
+// On the source host (preparePromotion): its facts, a verification of the profile's folder now
+// (recorded in its timeline like any), and the artifact the build made:
+//   wheel   the one wheel the verification found (the folder's dist/): installed on a target
+//           with the profile's python: `python3 -m pip install --no-deps --force-reinstall`
+//   files   no wheel: the libraries the verification found under the folder (origin "build"),
+//           packed on the source as one tar of paths relative to the folder, unpacked at the
+//           same place under the target's folder (the way a CMake build leaves them)
+// fetched to this machine's cache (paths::cacheDir()/promote) and hashed, with the build's
+// fingerprint (buildfingerprint.h). A build that does not pass verification is not promoted.
+//
+// On each target (PromoteStep, one deploy::Step, so a rollout runs it in batches):
+//   facts     the target's, held against the fingerprint: a difference refuses the host with
+//             every difference named, and nothing is sent
+//   transfer  to ~/.cache/kernelforge/promote/ on the target; its SHA-256 there must equal the
+//             artifact's
+//   install   as above; the files' times are the install's, and the install is a row in the
+//             host's build history (job "promoted-...", the profile, the folder), so provenance
+//             judges the promoted libraries as made by it
+//   verify    the target's own verification of the profile's folder, recorded in its timeline
+// and one build.promoted event on the target's timeline with the outcome (ok, refused,
+// failed), the source, the artifact's hash and the fingerprint.
+namespace kf::deploy {
+
+struct PromotionArtifact
+{
+    enum class Kind : quint8 { Wheel, Files };
+    Kind kind = Kind::Files;
+    QString localPath; // this machine's copy
+    QString fileName;  // the wheel's name, or "<job>-files.tar"
+    QByteArray sha256; // hex
+    qint64 size = 0;
+    QStringList files;  // Files: paths relative to the profile's folder
+    QString sourceHost; // the source's timeline key
+    QString buildJob;   // the build that made the libraries (provenance); may be empty
+    BuildProfile profile;
+    BuildFingerprint fingerprint;
+    QString verifySummary; // the source's verification, one line
+
+    QString kindName() const; // "wheel" / "files"
+    QJsonObject toJson() const;
+};
+
+struct PromotionSource
+{
+    QString hostName; // for messages
+    BuildProfile profile;
+    QString cacheDir; // empty: paths::cacheDir() + "/promote"
+    const std::atomic<bool>* stop = nullptr;
+    std::function<void(const QString&)> log;
+};
+
+// Blocking (network, history): worker thread.
+Result<PromotionArtifact> preparePromotion(Transport& source, const PromotionSource& options);
+
+// Where a target keeps the artifacts sent to it, under its home.
+inline const QString kRemotePromoteDir = QStringLiteral(".cache/kernelforge/promote");
+
+class PromoteStep final : public Step
+{
+public:
+    explicit PromoteStep(PromotionArtifact artifact);
+    QString name() const override { return QStringLiteral("promote"); }
+    StepResult run(Transport& transport, const StepContext& context) override;
+    const PromotionArtifact& artifact() const { return m_artifact; }
+
+private:
+    PromotionArtifact m_artifact;
+};
+
+} // namespace kf::deploy

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+// `kernelforge-cli fleet rollout promote` through the real binary against three demo hosts (real
+// sshd instances, issue #36): the demo project patched and built on the first (nvcc where the
+// machine has it), promoted to the second, whose last build of that folder had failed, and to a
+// third whose torch differs. The second gets the libraries byte for byte and passes its own
+// verification; the third is refused with the difference named and receives nothing. Each CLI
+// run gets a private HOME, so the history is the test's own.
+#include "core/hosts/hostprofilestore.h"
+#include "core/ssh/sshtransport.h"
+#include "tests/support/testsupport.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace kf;
+
+class TestCliPromote : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_home;
+    static constexpr const char* kProfile = "Demo sgl-kernel (CMake + Ninja)";
+
+    QStringList env() const
+    {
+        return { QStringLiteral("HOME=") + m_home.path(), QStringLiteral("XDG_CONFIG_HOME="),
+            QStringLiteral("XDG_STATE_HOME="), QStringLiteral("XDG_CACHE_HOME="), QStringLiteral("XDG_DATA_HOME=") };
+    }
+    static QStringList target(const DemoHost& demo)
+    {
+        return test::cliSshOptions(demo) + QStringList { demo.user() + QStringLiteral("@127.0.0.1") };
+    }
+    test::ProcessOutput cli(const QStringList& args, int timeoutMs = 120000) const
+    {
+        return test::runCli(args, timeoutMs, env());
+    }
+    static QList<QJsonObject> jsonLines(const QByteArray& out)
+    {
+        QList<QJsonObject> objects;
+        for (const QByteArray& line : out.split('\n'))
+            if (line.startsWith('{'))
+                objects << QJsonDocument::fromJson(line).object();
+        return objects;
+    }
+    // A stand-in torch in the host's user site (the demo hosts share this machine's python3):
+    // what the facts probe reads, so two hosts can differ in it.
+    static bool installTorch(const DemoHost& demo, const QString& version)
+    {
+        const auto t = SshTransport::connect(demo.profile());
+        if (!t)
+            return false;
+        CommandSpec spec;
+        spec.command = QStringLiteral("python3 -c 'import site; print(site.getusersitepackages())'");
+        const ExecResult r = t.value()->exec(spec, 60000);
+        const QString site = QString::fromUtf8(r.stdOut.trimmed());
+        if (!r.ok() || !site.startsWith(demo.homeDir()))
+            return false;
+        return test::writeFile(site + QStringLiteral("/torch/__init__.py"),
+            QStringLiteral("__version__ = \"%1\"\n"
+                           "class version:\n    cuda = \"13.0\"\n"
+                           "def compiled_with_cxx11_abi():\n    return True\n")
+                .arg(version)
+                .toUtf8());
+    }
+    // The libraries a build left under the demo project's folder: relative path -> bytes.
+    static QMap<QString, QByteArray> libraries(const DemoHost& demo)
+    {
+        QMap<QString, QByteArray> out;
+        const QString root = demo.homeDir() + QStringLiteral("/sgl-kernel");
+        QDirIterator it(root, { QStringLiteral("*.so") }, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString p = it.next();
+            out.insert(QDir(root).relativeFilePath(p), test::readFile(p));
+        }
+        return out;
+    }
+    QString patchAndBuild(const DemoHost& demo)
+    {
+        auto apply = cli(QStringList { "patch", "apply", "--set", "builtin:sgl-kernel-sm120-cuda13", "--root",
+                             demo.user() + QStringLiteral("@127.0.0.1:sgl-kernel") }
+            + test::cliSshOptions(demo));
+        if (apply.exitCode != 0)
+            return QString::fromLatin1(test::printWhole(apply, "patch apply"));
+        return build(demo, 0);
+    }
+    QString build(const DemoHost& demo, int expectedExit)
+    {
+        auto start = cli(QStringList { "build", "start", "--profile", kProfile } + target(demo));
+        if (start.exitCode != 0)
+            return QString::fromLatin1(test::printWhole(start, "build start"));
+        const QString job = QString::fromUtf8(start.out.trimmed().split('\n').last()).trimmed();
+        auto attach = cli(QStringList { "build", "attach", job } + target(demo), 540000);
+        if ((attach.exitCode == 0) != (expectedExit == 0))
+            return QString::fromLatin1(test::printWhole(attach, "build attach"));
+        return {};
+    }
+    QList<QJsonObject> timeline(const DemoHost& demo, const QString& kind)
+    {
+        QList<QJsonObject> out;
+        for (const QJsonObject& e :
+            jsonLines(cli(QStringList { "timeline" } + target(demo) + QStringList { "--json" }).out))
+            if (e.value("kind").toString() == kind)
+                out << e;
+        return out;
+    }
+
+private Q_SLOTS:
+    void initTestCase() { QVERIFY(m_home.isValid()); }
+
+    void promoteToTheHostsItFits()
+    {
+        KF_START_DEMO_HOST(a);
+        KF_START_DEMO_HOST(b);
+        KF_START_DEMO_HOST(c);
+        QVERIFY(installTorch(a, QStringLiteral("2.9.1+cu130")));
+        QVERIFY(installTorch(b, QStringLiteral("2.9.1+cu130")));
+        QVERIFY(installTorch(c, QStringLiteral("2.8.0+cu128")));
+        const QString hosts = m_home.filePath(QStringLiteral("hosts.yaml"));
+        QList<HostProfile> profiles { a.profile(QStringLiteral("a")), b.profile(QStringLiteral("b")),
+            c.profile(QStringLiteral("c")) };
+        for (HostProfile& p : profiles)
+            p.isDemo = false;
+        QVERIFY(HostProfileStore(hosts).save(profiles));
+
+        // b's last build of the folder failed (unpatched sources stop at CMake): what a failed
+        // build left there must not be what b's verification judges after the promotion.
+        QString failed = build(b, 1);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed));
+        const QString built = patchAndBuild(a);
+        QVERIFY2(built.isEmpty(), qPrintable(built));
+        const QMap<QString, QByteArray> made = libraries(a);
+        QVERIFY(!made.isEmpty());
+
+        auto promote = [&] {
+            return cli({ "fleet", "rollout", "promote", "--from", "a", "--profile", kProfile, "--host", "b", "--host",
+                           "c", "--host", "a", "--batch", "2", "--continue-on-error", "--hosts-file", hosts, "--json" },
+                540000);
+        };
+        auto run = promote();
+        QStringList states;
+        for (const QJsonObject& o : jsonLines(run.out))
+            states << o.value("host").toString() + u':' + o.value("state").toString();
+        if (states != QStringList({ "b:succeeded", "c:refused" }))
+            QFAIL(test::printWhole(run, "fleet rollout promote"));
+        QCOMPARE(run.exitCode, 1); // a host was refused
+        QVERIFY2(run.err.contains("c| differs: torch 2.9.1+cu130 here, 2.8.0+cu128 on c"), run.err.constData());
+        QVERIFY2(run.err.contains("a| verifying the build of"), run.err.constData());
+
+        // b has the very libraries a built, and its own verification passed.
+        QCOMPARE(libraries(b), made);
+        const auto promoted = timeline(b, QStringLiteral("build.promoted"));
+        QCOMPARE(promoted.size(), 1);
+        const QJsonObject d = promoted.first().value("details").toObject();
+        QCOMPARE(d.value("status").toString(), QStringLiteral("ok"));
+        QCOMPARE(d.value("fingerprint").toObject().value("torch").toString(), QStringLiteral("2.9.1+cu130"));
+        QCOMPARE(d.value("sha256").toString().size(), 64);
+        const auto verified = timeline(b, QStringLiteral("verify.result"));
+        QVERIFY(!verified.isEmpty());
+        QVERIFY2(verified.last().value("details").toObject().value("ok").toBool(),
+            QJsonDocument(verified.last()).toJson().constData());
+        // The install is b's newest build of the folder, not a build event of its own.
+        QCOMPARE(timeline(b, QStringLiteral("build.finished")).size(), 1);
+
+        // c: refused with the difference, nothing sent, its refusal in its timeline.
+        QVERIFY(libraries(c).isEmpty());
+        QVERIFY(!QFileInfo::exists(c.homeDir() + QStringLiteral("/.cache/kernelforge/promote")));
+        const auto refused = timeline(c, QStringLiteral("build.promoted"));
+        QCOMPARE(refused.size(), 1);
+        const QJsonObject r = refused.first().value("details").toObject();
+        QCOMPARE(r.value("status").toString(), QStringLiteral("refused"));
+        QVERIFY2(r.value("reasons").toArray().first().toString().startsWith("torch 2.9.1+cu130 here, 2.8.0+cu128"),
+            QJsonDocument(r).toJson().constData());
+
+        // Again: the artifact is already on b (same hash), so it is not sent twice.
+        auto again = promote();
+        QVERIFY2(again.err.contains("is already on b (same SHA-256): not sent again"), again.err.constData());
+        QCOMPARE(libraries(b), made);
+    }
+
+    void aBuildThatFailsVerificationIsNotPromoted()
+    {
+        KF_START_DEMO_HOST(a);
+        KF_START_DEMO_HOST(b);
+        const QString hosts = m_home.filePath(QStringLiteral("hosts2.yaml"));
+        QList<HostProfile> profiles { a.profile(QStringLiteral("a")), b.profile(QStringLiteral("b")) };
+        for (HostProfile& p : profiles)
+            p.isDemo = false;
+        QVERIFY(HostProfileStore(hosts).save(profiles));
+        const QString failed = build(a, 1); // unpatched: the build fails, nothing to promote
+        QVERIFY2(failed.isEmpty(), qPrintable(failed));
+        auto run = cli({ "fleet", "rollout", "promote", "--from", "a", "--profile", kProfile, "--host", "b",
+            "--hosts-file", hosts });
+        QVERIFY2(run.exitCode == 1, QByteArray(run.out + run.err).constData());
+        QVERIFY2(run.err.contains("nothing to promote"), run.err.constData());
+        QVERIFY(timeline(b, QStringLiteral("build.promoted")).isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliPromote)
+#include "tst_cli_promote.moc"
