@@ -81,7 +81,9 @@ void usage(QTextStream& s)
       << "        promote --from HOST --profile NAME: the build of NAME on HOST, verified there now, sent to each\n"
       << "        host whose fingerprint fits (arch, glibc, Python ABI, torch and its C++ ABI, the driver for its\n"
       << "        CUDA, the GPUs for its kernels), installed and verified there; a host that differs is refused\n"
-      << "        with the differences named and nothing is sent to it\n"
+      << "        with the differences named and nothing is sent to it. --caches: also the JIT caches (flashinfer,\n"
+      << "        Triton, DeepGEMM, inductor) of the server that last reached healthy on HOST, seeded on each host\n"
+      << "        whose cache key (GPUs, torch, CUDA, Python ABI, JIT library versions, model/TP/args) matches\n"
       << "SELECTION: --tag T (repeatable), --host NAME (repeatable), or --prometheus URL with --match/--filter\n"
       << "           (hosts mapped to profiles); profiles come from hosts.yaml (--hosts-file FILE).\n"
       << "patch-apply plans the first selected host (or --review-host NAME) as the reviewed plan and prints its\n"
@@ -437,7 +439,7 @@ struct RolloutArgs
     QString hostsFile, setSpec, root, profileName, reviewHost, expectPlan, recipeFile, fromHost;
     RolloutOptions options;
     deploy::RecipeOptions recipeOptions;
-    bool yesDifferent = false, yesNameOnly = false, json = false;
+    bool yesDifferent = false, yesNameOnly = false, json = false, caches = false;
 };
 
 Result<RolloutArgs> parseRolloutArgs(QStringList args)
@@ -453,6 +455,7 @@ Result<RolloutArgs> parseRolloutArgs(QStringList args)
         .add("--profile", &a.profileName)
         .add("--review-host", &a.reviewHost)
         .add("--from", &a.fromHost)
+        .add("--caches", &a.caches)
         .add("--expect-plan", &a.expectPlan)
         .add("--batch", &a.options.batchSize, 1, "a number of hosts > 0")
         .add("--continue-on-error", &a.options.continueOnError)
@@ -538,6 +541,7 @@ Result<std::unique_ptr<deploy::Step>> promoteStep(const RolloutArgs& a, const QL
     deploy::PromotionSource from;
     from.hostName = a.fromHost;
     from.profile = *bp;
+    from.withCaches = a.caches;
     from.log = [&a](const QString& line) { cli::err() << a.fromHost << "| " << line << '\n'; };
     auto artifact = deploy::preparePromotion(*transport.value(), from);
     if (!artifact)

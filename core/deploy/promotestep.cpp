@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/deploy/promotestep.h"
 
+#include "core/deploy/artifactfiles.h"
+
 #include "core/events/eventlog.h"
 #include "core/hosts/serverfacts.h"
 #include "core/remotebuild/buildhistory.h"
@@ -10,13 +12,11 @@
 #include "core/verify/provenance.h"
 #include "core/verify/verifyrun.h"
 
-#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QRegularExpression>
 
 namespace kf::deploy {
 namespace {
@@ -28,60 +28,6 @@ ProjectProbe probeFor(const BuildProfile& profile)
     p.buildPath = profile.buildPath();
     p.env = profile.env;
     return p;
-}
-
-// The hex SHA-256 of a file on the host (`sha256sum`, which every glibc distribution has).
-Result<QByteArray> remoteSha256(Transport& t, const QString& path)
-{
-    CommandSpec spec;
-    spec.command = QStringLiteral("sha256sum -- \"$1\"");
-    spec.arguments = { path };
-    spec.maxOutputBytes = 64 * 1024;
-    const ExecResult r = t.exec(spec, 600000);
-    const QByteArray hex = r.stdOut.left(64);
-    static const QRegularExpression hexRe(QStringLiteral("^[0-9a-f]{64}$"));
-    if (!r.ok() || !hexRe.match(QString::fromLatin1(hex)).hasMatch())
-        return Result<QByteArray>::failure(
-            QStringLiteral("cannot hash %1 on %2: %3")
-                .arg(
-                    path, t.describe(), r.error.isEmpty() ? QString::fromUtf8(r.stdErr.left(300)).trimmed() : r.error));
-    return hex;
-}
-
-Result<QByteArray> localSha256(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return Result<QByteArray>::failure(QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
-    QCryptographicHash h(QCryptographicHash::Sha256);
-    if (!h.addData(&f))
-        return Result<QByteArray>::failure(QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
-    return h.result().toHex();
-}
-
-// A host's file to this machine: SFTP for an SSH host, a copy for this machine.
-Result<void> fetchFile(Transport& t, const QString& remote, const QString& local)
-{
-    QFile::remove(local);
-    if (auto* ssh = dynamic_cast<SshTransport*>(&t))
-        return ssh->download(remote, local);
-    const auto abs = t.canonicalPath(remote);
-    if (!abs)
-        return abs.withoutValue();
-    if (!QFile::copy(abs.value(), local))
-        return Result<void>::failure(QStringLiteral("cannot copy %1 to %2").arg(abs.value(), local));
-    return {};
-}
-
-// This machine's file to a host, replacing the file there in one rename.
-Result<void> putFile(Transport& t, const QString& local, const QString& remote)
-{
-    if (auto* ssh = dynamic_cast<SshTransport*>(&t))
-        return ssh->upload(local, remote, {}, WriteOptions { 0600, false });
-    QFile f(local);
-    if (!f.open(QIODevice::ReadOnly))
-        return Result<void>::failure(QStringLiteral("cannot read %1: %2").arg(local, f.errorString()));
-    return t.writeFileAtomic(remote, f.readAll(), WriteOptions { 0600, false });
 }
 
 // The host's clock, seconds since the epoch (history rows are on the server's clock).
@@ -192,10 +138,7 @@ Result<PromotionArtifact> preparePromotion(Transport& source, const PromotionSou
         pack.maxOutputBytes = 256 * 1024;
         const ExecResult packed = source.exec(pack, 1800000);
         if (!packed.ok())
-            return R::failure(
-                QStringLiteral("cannot pack the libraries on %1: %2")
-                    .arg(host,
-                        packed.error.isEmpty() ? QString::fromUtf8(packed.stdErr.left(500)).trimmed() : packed.error));
+            return R::failure(QStringLiteral("cannot pack the libraries on %1: %2").arg(host, commandFailure(packed)));
     }
     const auto sha = remoteSha256(source, remote);
     if (!sha)
@@ -203,31 +146,21 @@ Result<PromotionArtifact> preparePromotion(Transport& source, const PromotionSou
     a.sha256 = sha.value();
 
     const QString cache = o.cacheDir.isEmpty() ? paths::cacheDir() + QStringLiteral("/promote") : o.cacheDir;
-    QDir().mkpath(cache);
-    a.localPath = cache + QLatin1Char('/') + shortHash(a.sha256) + QLatin1Char('-') + a.fileName;
-    const auto cached = QFileInfo::exists(a.localPath) ? localSha256(a.localPath) : Result<QByteArray>::failure({});
-    if (!cached || cached.value() != a.sha256) {
-        say(QStringLiteral("fetching %1 from %2").arg(a.fileName, host));
-        const QString part = a.localPath + QStringLiteral(".part");
-        if (const auto got = fetchFile(source, remote, part); !got)
-            return R::failure(QStringLiteral("cannot fetch %1 from %2: %3").arg(remote, host, got.error()));
-        const auto local = localSha256(part);
-        if (!local)
-            return local.withoutValue();
-        if (local.value() != a.sha256) {
-            QFile::remove(part);
-            return R::failure(
-                QStringLiteral("%1 from %2 arrived with SHA-256 %3, not %4: not used")
-                    .arg(a.fileName, host, QString::fromLatin1(local.value()), QString::fromLatin1(a.sha256)));
-        }
-        QFile::remove(a.localPath);
-        if (!QFile::rename(part, a.localPath))
-            return R::failure(QStringLiteral("cannot move %1 into place").arg(part));
-    }
+    say(QStringLiteral("fetching %1 from %2").arg(a.fileName, host));
+    const auto local = fetchArtifact(source, remote, a.sha256, cache, a.fileName);
+    if (!local)
+        return local.withoutValue();
+    a.localPath = local.value();
     a.size = QFileInfo(a.localPath).size();
     QFile manifest(a.localPath + QStringLiteral(".json"));
     if (manifest.open(QIODevice::WriteOnly | QIODevice::Truncate))
         manifest.write(QJsonDocument(a.toJson()).toJson());
+    if (o.withCaches) {
+        auto caches = captureJitCaches(source, cache, o.log, o.stop);
+        if (!caches)
+            return caches.withoutValue();
+        a.caches = caches.value();
+    }
     say(QStringLiteral("%1 %2 (%3 bytes, SHA-256 %4) from %5; %6")
             .arg(a.kindName(), a.fileName)
             .arg(a.size)
@@ -267,25 +200,14 @@ public:
         if (m_ctx.stopped())
             return end(StepStatus::Failed, QStringLiteral("interrupted: nothing was sent"));
 
-        const QString remote = kRemotePromoteDir + QLatin1Char('/') + m_a.fileName;
-        if (const auto made = m_t.mkpath(kRemotePromoteDir, 0700); !made)
-            return end(StepStatus::Failed, made.error());
-        const auto there = remoteSha256(m_t, remote);
-        if (there && there.value() == m_a.sha256) {
+        m_ctx.say(QStringLiteral("sending %1 (%2 bytes)").arg(m_a.fileName).arg(m_a.size));
+        const auto sent = sendArtifact(m_t, m_a.localPath, m_a.sha256, m_a.fileName);
+        if (!sent)
+            return end(StepStatus::Failed, QStringLiteral("transfer: %1").arg(sent.error()));
+        if (sent->alreadyThere)
             m_ctx.say(
                 QStringLiteral("%1 is already on %2 (same SHA-256): not sent again").arg(m_a.fileName, m_ctx.hostName));
-        } else {
-            m_ctx.say(QStringLiteral("sending %1 (%2 bytes)").arg(m_a.fileName).arg(m_a.size));
-            if (const auto sent = putFile(m_t, m_a.localPath, remote); !sent)
-                return end(StepStatus::Failed, QStringLiteral("transfer: %1").arg(sent.error()));
-            const auto got = remoteSha256(m_t, remote);
-            if (!got)
-                return end(StepStatus::Failed, QStringLiteral("transfer: %1").arg(got.error()));
-            if (got.value() != m_a.sha256)
-                return end(StepStatus::Failed,
-                    QStringLiteral("transfer: %1 arrived with SHA-256 %2, not %3: not installed")
-                        .arg(m_a.fileName, QString::fromLatin1(got.value()), QString::fromLatin1(m_a.sha256)));
-        }
+        const QString remote = sent->remotePath;
         if (m_ctx.stopped())
             return end(StepStatus::Failed, QStringLiteral("interrupted after the transfer: nothing was installed"));
 
@@ -302,9 +224,19 @@ public:
         if (report->failed())
             return end(
                 StepStatus::Failed, QStringLiteral("installed, but the verification failed: %1").arg(m_verifySummary));
+        QString caches;
+        if (m_a.caches) {
+            m_ctx.say(QStringLiteral("JIT caches: checking their key"));
+            m_caches = seedJitCaches(m_t, facts.value(), *m_a.caches, m_ctx);
+            for (const QString& r : std::as_const(m_caches->reasons))
+                m_ctx.say(QStringLiteral("JIT caches differ: ") + r);
+            if (m_caches->status == StepStatus::Failed)
+                return end(StepStatus::Failed, QStringLiteral("build promoted, but %1").arg(m_caches->summary));
+            caches = QStringLiteral("; ") + m_caches->summary;
+        }
         return end(StepStatus::Ok,
-            QStringLiteral("promoted %1 from %2 (SHA-256 %3); %4")
-                .arg(m_a.fileName, m_a.sourceHost, shortHash(m_a.sha256), m_verifySummary));
+            QStringLiteral("promoted %1 from %2 (SHA-256 %3); %4%5")
+                .arg(m_a.fileName, m_a.sourceHost, shortHash(m_a.sha256), m_verifySummary, caches));
     }
 
 private:
@@ -365,6 +297,13 @@ private:
         d.insert(QStringLiteral("reasons"), QJsonArray::fromStringList(m_reasons));
         d.insert(QStringLiteral("install_job"), m_job);
         d.insert(QStringLiteral("verification"), m_verifySummary);
+        if (m_a.caches) {
+            QJsonObject c = m_a.caches->toJson();
+            c.insert(QStringLiteral("status"), m_caches ? stepStatusName(m_caches->status) : QStringLiteral("skipped"));
+            c.insert(
+                QStringLiteral("reasons"), QJsonArray::fromStringList(m_caches ? m_caches->reasons : QStringList()));
+            d.insert(QStringLiteral("caches"), c);
+        }
         e.details = d;
         timeline::recordOrWarn(e);
         return { status, summary };
@@ -376,6 +315,7 @@ private:
     QStringList m_reasons;
     QString m_job;
     QString m_verifySummary;
+    std::optional<SeedOutcome> m_caches;
 };
 
 } // namespace

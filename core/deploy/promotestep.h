@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/deploy/buildfingerprint.h"
+#include "core/deploy/jitcache.h"
 #include "core/deploy/step.h"
 #include "core/remotebuild/buildprofile.h"
 #include "core/util/result.h"
@@ -34,6 +35,8 @@
 //             host's build history (job "promoted-...", the profile, the folder), so provenance
 //             judges the promoted libraries as made by it
 //   verify    the target's own verification of the profile's folder, recorded in its timeline
+//   caches    with the JIT caches captured: seeded when their key matches the target's (a key
+//             that differs is named and nothing is sent; the build stays promoted)
 // and one build.promoted event on the target's timeline with the outcome (ok, refused,
 // failed), the source, the artifact's hash and the fingerprint.
 namespace kf::deploy {
@@ -52,6 +55,9 @@ struct PromotionArtifact
     BuildProfile profile;
     BuildFingerprint fingerprint;
     QString verifySummary; // the source's verification, one line
+    // With --caches: the JIT caches of the server that last reached healthy on the source,
+    // seeded after the build where their key matches (jitcache.h).
+    std::optional<JitCacheArtifact> caches;
 
     QString kindName() const; // "wheel" / "files"
     QJsonObject toJson() const;
@@ -61,16 +67,14 @@ struct PromotionSource
 {
     QString hostName; // for messages
     BuildProfile profile;
-    QString cacheDir; // empty: paths::cacheDir() + "/promote"
+    QString cacheDir;        // empty: paths::cacheDir() + "/promote"
+    bool withCaches = false; // also capture the JIT caches (jitcache.h)
     const std::atomic<bool>* stop = nullptr;
     std::function<void(const QString&)> log;
 };
 
 // Blocking (network, history): worker thread.
 Result<PromotionArtifact> preparePromotion(Transport& source, const PromotionSource& options);
-
-// Where a target keeps the artifacts sent to it, under its home.
-inline const QString kRemotePromoteDir = QStringLiteral(".cache/kernelforge/promote");
 
 class PromoteStep final : public Step
 {

@@ -83,7 +83,7 @@ try:
 except Exception:
     metadata = None
 found = set()
-for name in ("torch", "sglang", "sglang-kernel", "sgl-kernel"):
+for name in ("torch", "sglang", "sglang-kernel", "sgl-kernel", "flashinfer-python", "triton", "deep_gemm"):
     try:
         print("pkg_%s=%s" % (name, metadata.version(name)))
         found.add(name)
@@ -296,6 +296,9 @@ Result<ServerFacts> parseServerFacts(const QByteArray& output)
             f.torch = value.trimmed();
         } else if (key == QLatin1String("pkg_sglang")) {
             f.sglang = value.trimmed();
+        } else if (key == QLatin1String("pkg_flashinfer-python") || key == QLatin1String("pkg_triton")
+            || key == QLatin1String("pkg_deep_gemm")) {
+            f.jitLibraries.insert(key.mid(4), value.trimmed());
         } else if (key == QLatin1String("pkg_sgl-kernel")) {
             f.sglKernel = value.trimmed();
         } else if (key == QLatin1String("pkg_sglang-kernel")) {
@@ -462,6 +465,9 @@ QList<QPair<QString, QString>> ServerFacts::rows() const
 
 QJsonObject ServerFacts::toJson() const
 {
+    QJsonObject jitJson;
+    for (auto it = jitLibraries.cbegin(); it != jitLibraries.cend(); ++it)
+        jitJson.insert(it.key(), it.value());
     auto str = [](const QString& s) { return s.isEmpty() ? QJsonValue() : QJsonValue(s); };
     QJsonArray g;
     for (const GpuFact& x : gpus)
@@ -505,6 +511,7 @@ QJsonObject ServerFacts::toJson() const
         { QStringLiteral("sglang"), str(sglang) },
         { QStringLiteral("sglKernel"), str(sglKernel) },
         { QStringLiteral("sglangKernel"), str(sglangKernel) },
+        { QStringLiteral("jitLibraries"), jitJson },
         { QStringLiteral("extra"), extras },
         { QStringLiteral("complete"), complete },
     };

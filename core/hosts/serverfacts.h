@@ -131,8 +131,11 @@ struct ServerFacts
     std::optional<bool> torchCxx11Abi; // torch's _GLIBCXX_USE_CXX11_ABI (project probes only)
     QString torchError;
     QString sglang;
-    QString sglKernel;                    // the sgl-kernel distribution (until 2026-03)
-    QString sglangKernel;                 // the sglang-kernel distribution (since 2026-03; same import name sgl_kernel)
+    QString sglKernel;    // the sgl-kernel distribution (until 2026-03)
+    QString sglangKernel; // the sglang-kernel distribution (since 2026-03; same import name sgl_kernel)
+    // The libraries whose JIT caches a server fills (the caches' keys, core/deploy/jitcache.h):
+    // distribution name ("flashinfer-python", "triton", "deep_gemm") -> version; those installed.
+    QMap<QString, QString> jitLibraries;
     ProjectFacts project;                 // probed only with a ProjectProbe
     QList<QPair<QString, QString>> extra; // keys this version does not know
     bool complete = false;                // the end marker arrived (the script was not cut short)

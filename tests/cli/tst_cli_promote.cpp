@@ -68,6 +68,50 @@ class TestCliPromote : public QObject
                 .arg(version)
                 .toUtf8());
     }
+    // A stand-in distribution's metadata in the host's user site (what importlib.metadata reads).
+    static bool installDistribution(const DemoHost& demo, const QString& name, const QString& version)
+    {
+        QDirIterator it(demo.homeDir() + QStringLiteral("/.local/lib"), { QStringLiteral("site-packages") }, QDir::Dirs,
+            QDirIterator::Subdirectories);
+        if (!it.hasNext())
+            return false;
+        return test::writeFile(it.next() + QStringLiteral("/%1-%2.dist-info/METADATA").arg(name, version),
+            QStringLiteral("Metadata-Version: 2.1\nName: %1\nVersion: %2\n").arg(name, version).toUtf8());
+    }
+    // The demo server's flashinfer cache on a host: file -> modification time (seconds).
+    static QMap<QString, qint64> jitCache(const DemoHost& demo)
+    {
+        QMap<QString, qint64> out;
+        QDirIterator it(
+            demo.homeDir() + QStringLiteral("/.cache/flashinfer"), QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString p = it.next();
+            out.insert(QFileInfo(p).fileName(), QFileInfo(p).lastModified().toSecsSinceEpoch()); // tar keeps seconds
+        }
+        return out;
+    }
+    // A recipe that only launches the demo server, which "compiles" its JIT kernels for 4 s when
+    // its cache is cold; returns the launch step's line ("healthy on port P after S s (job J)").
+    QString serve(const DemoHost& demo, quint16 port)
+    {
+        const QString recipe = m_home.filePath(QStringLiteral("serve.yaml"));
+        test::writeFile(recipe,
+            QStringLiteral("kernelforge_recipe: 1\nname: serve\nserver: {name: sglang, model_path: demo/Model, tp: 2, "
+                           "port: %1, demo: true, extra_args: [--jit-seconds, '4']}\n")
+                .arg(port)
+                .toUtf8());
+        auto run = cli(QStringList { "recipe", "apply", recipe } + target(demo) + QStringList { "--json" }, 300000);
+        for (const QJsonObject& e : jsonLines(run.out))
+            if (e.value("event").toString() == "step" && e.value("step").toString() == "launch"
+                && e.value("status").toString() == "ok")
+                return e.value("reason").toString();
+        return QStringLiteral("FAILED ") + QString::fromLatin1(test::printWhole(run, "recipe apply (serve)"));
+    }
+    bool stopServer(const DemoHost& demo, quint16 port)
+    {
+        return cli(QStringList { "server", "stop", "--port", QString::number(port) } + target(demo)).exitCode == 0;
+    }
+
     // The libraries a build left under the demo project's folder: relative path -> bytes.
     static QMap<QString, QByteArray> libraries(const DemoHost& demo)
     {
@@ -181,6 +225,75 @@ private Q_SLOTS:
         auto again = promote();
         QVERIFY2(again.err.contains("is already on b (same SHA-256): not sent again"), again.err.constData());
         QCOMPARE(libraries(b), made);
+    }
+
+    // --caches: the JIT caches of a's healthy server go with the build; b's key matches and its
+    // server starts without compiling; c's triton differs, so nothing is seeded there.
+    void warmCachesGoWhereTheirKeyMatches()
+    {
+        KF_START_DEMO_HOST(a);
+        KF_START_DEMO_HOST(b);
+        KF_START_DEMO_HOST(c);
+        for (const DemoHost* h : { &a, &b, &c })
+            QVERIFY(installTorch(*h, QStringLiteral("2.9.1+cu130")));
+        QVERIFY(installDistribution(a, QStringLiteral("triton"), QStringLiteral("3.5.0")));
+        QVERIFY(installDistribution(b, QStringLiteral("triton"), QStringLiteral("3.5.0")));
+        QVERIFY(installDistribution(c, QStringLiteral("triton"), QStringLiteral("3.4.0")));
+        const QString hosts = m_home.filePath(QStringLiteral("caches-hosts.yaml"));
+        QList<HostProfile> profiles { a.profile(QStringLiteral("a")), b.profile(QStringLiteral("b")),
+            c.profile(QStringLiteral("c")) };
+        for (HostProfile& p : profiles)
+            p.isDemo = false;
+        QVERIFY(HostProfileStore(hosts).save(profiles));
+        const QString built = patchAndBuild(a);
+        QVERIFY2(built.isEmpty(), qPrintable(built));
+
+        // Without a healthy server on a there is nothing to capture.
+        auto early = cli({ "fleet", "rollout", "promote", "--from", "a", "--profile", kProfile, "--caches", "--host",
+            "b", "--hosts-file", hosts });
+        QVERIFY2(early.exitCode == 1 && early.err.contains("has reached healthy"), early.err.constData());
+
+        const quint16 port = test::freeLocalPort();
+        const QString cold = serve(a, port);
+        QVERIFY2(cold.startsWith("healthy on port"), qPrintable(cold));
+        const QMap<QString, qint64> compiled = jitCache(a);
+        QCOMPARE(compiled.size(), 4);
+        QVERIFY(stopServer(a, port));
+
+        auto run = cli({ "fleet", "rollout", "promote", "--from", "a", "--profile", kProfile, "--caches", "--host", "b",
+                           "--host", "c", "--continue-on-error", "--hosts-file", hosts, "--json" },
+            540000);
+        QStringList states;
+        for (const QJsonObject& o : jsonLines(run.out))
+            states << o.value("host").toString() + u':' + o.value("state").toString();
+        if (states != QStringList({ "b:succeeded", "c:succeeded" }))
+            QFAIL(test::printWhole(run, "fleet rollout promote --caches"));
+        QVERIFY2(run.err.contains("c| JIT caches differ: triton 3.5.0 in the cache, 3.4.0 on c"), run.err.constData());
+        // b has a's kernels as a compiled them; c has none.
+        QCOMPARE(jitCache(b), compiled);
+        QVERIFY(jitCache(c).isEmpty());
+        auto caches = [&](const DemoHost& h) {
+            return timeline(h, QStringLiteral("build.promoted"))
+                .last()
+                .value("details")
+                .toObject()
+                .value("caches")
+                .toObject();
+        };
+        QCOMPARE(caches(b).value("status").toString(), QStringLiteral("ok"));
+        QCOMPARE(caches(c).value("status").toString(), QStringLiteral("refused"));
+        QVERIFY(caches(b).value("cold_start_s").toDouble() > 0);
+
+        // b's server starts without compiling (its kernels are the seeded files, untouched); c's compiles.
+        const QString warm = serve(b, port);
+        QVERIFY2(warm.startsWith("healthy on port"), qPrintable(warm));
+        QCOMPARE(jitCache(b), compiled);
+        QVERIFY(stopServer(b, port));
+        const QString coldC = serve(c, port);
+        QVERIFY2(coldC.startsWith("healthy on port"), qPrintable(coldC));
+        QCOMPARE(jitCache(c).size(), 4);
+        QVERIFY(jitCache(c) != compiled);
+        qInfo().noquote() << "start on a (cold):" << cold << "| on b (seeded):" << warm << "| on c (cold):" << coldC;
     }
 
     void aBuildThatFailsVerificationIsNotPromoted()

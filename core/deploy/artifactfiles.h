@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#pragma once
+
+#include "core/transport/transport.h"
+#include "core/util/result.h"
+
+#include <QByteArray>
+#include <QString>
+
+// Moving a promoted artifact (a build's wheel or libraries, a server's JIT caches: promotestep.h,
+// jitcache.h) between hosts through this machine, checked by SHA-256 at every hop: from the
+// source into this machine's cache, from there to each target's ~/.cache/kernelforge/promote/.
+// Blocking (network, disk): worker thread.
+namespace kf::deploy {
+
+// Where a target keeps what was sent to it, under its home.
+inline const QString kRemotePromoteDir = QStringLiteral(".cache/kernelforge/promote");
+
+// The hex SHA-256 of a file on the host (`sha256sum`).
+Result<QByteArray> remoteSha256(Transport& transport, const QString& path);
+// The hex SHA-256 of a file here.
+Result<QByteArray> localSha256(const QString& path);
+
+// The host's file `remote` (hash `sha256` there) into `cacheDir` as "<hash prefix>-<name>": kept
+// when a copy with that hash is already there, else fetched (SFTP for an SSH host) to a .part
+// file, hashed and moved into place; a copy whose hash differs is removed and refused. Returns
+// the local path.
+Result<QString> fetchArtifact(
+    Transport& source, const QString& remote, const QByteArray& sha256, const QString& cacheDir, const QString& name);
+
+struct SentArtifact
+{
+    QString remotePath;        // under kRemotePromoteDir
+    bool alreadyThere = false; // a file with the same hash was there: nothing was sent
+};
+// This machine's file to kRemotePromoteDir/<name> on the host (one rename: a cut transfer leaves
+// no half file under that name), then its hash there checked against sha256.
+Result<SentArtifact> sendArtifact(
+    Transport& target, const QString& localPath, const QByteArray& sha256, const QString& name);
+
+// The error text of a command that failed: its own error, else the start of its stderr.
+QString commandFailure(const ExecResult& r);
+
+} // namespace kf::deploy
