@@ -188,10 +188,11 @@ QJsonObject JitCacheArtifact::toJson() const
     return { { QStringLiteral("file"), fileName }, { QStringLiteral("sha256"), QString::fromLatin1(sha256) },
         { QStringLiteral("size"), double(size) }, { QStringLiteral("folders"), f },
         { QStringLiteral("key"), key.toJson() }, { QStringLiteral("source"), sourceHost },
+        { QStringLiteral("source_name"), sourceName },
         { QStringLiteral("cold_start_s"), coldStartSeconds >= 0 ? QJsonValue(coldStartSeconds) : QJsonValue() } };
 }
 
-Result<JitCacheArtifact> captureJitCaches(Transport& source, const QString& cacheDir,
+Result<JitCacheArtifact> captureJitCaches(Transport& source, const QString& sourceName, const QString& cacheDir,
     const std::function<void(const QString&)>& log, const std::atomic<bool>* stop)
 {
     using R = Result<JitCacheArtifact>;
@@ -201,6 +202,7 @@ Result<JitCacheArtifact> captureJitCaches(Transport& source, const QString& cach
     };
     JitCacheArtifact a;
     a.sourceHost = source.describe();
+    a.sourceName = sourceName.isEmpty() ? a.sourceHost : sourceName;
     const auto launch = lastHealthyLaunch(a.sourceHost);
     if (!launch)
         return R::failure(
@@ -211,7 +213,7 @@ Result<JitCacheArtifact> captureJitCaches(Transport& source, const QString& cach
     a.coldStartSeconds = launch->startSeconds;
     const auto facts = collectServerFacts(source);
     if (!facts)
-        return R::failure(QStringLiteral("facts of %1: %2").arg(a.sourceHost, facts.error()));
+        return R::failure(QStringLiteral("facts of %1: %2").arg(a.sourceName, facts.error()));
     a.key = jitCacheKeyOf(facts.value(), a.server);
     const auto folders = findJitCacheFolders(source);
     if (!folders)
@@ -223,7 +225,7 @@ Result<JitCacheArtifact> captureJitCaches(Transport& source, const QString& cach
             args << f.name << f.folder;
         }
     if (a.folders.isEmpty())
-        return R::failure(QStringLiteral("no JIT cache folder on %1 has anything in it").arg(a.sourceHost));
+        return R::failure(QStringLiteral("no JIT cache folder on %1 has anything in it").arg(a.sourceName));
     if (stop && stop->load())
         return R::failure(QStringLiteral("interrupted: nothing was captured"));
     a.fileName = QStringLiteral("jit-caches-%1.tar").arg(launch->launched.toString(QStringLiteral("yyyyMMdd-HHmmss")));
@@ -241,7 +243,7 @@ Result<JitCacheArtifact> captureJitCaches(Transport& source, const QString& cach
     const ExecResult packed = source.exec(pack, 3600000);
     if (!packed.ok())
         return R::failure(
-            QStringLiteral("cannot pack the JIT caches on %1: %2").arg(a.sourceHost, commandFailure(packed)));
+            QStringLiteral("cannot pack the JIT caches on %1: %2").arg(a.sourceName, commandFailure(packed)));
     const auto sha = remoteSha256(source, remote);
     if (!sha)
         return sha.withoutValue();
@@ -257,7 +259,7 @@ Result<JitCacheArtifact> captureJitCaches(Transport& source, const QString& cach
     say(QStringLiteral("JIT caches %1 (%2 bytes, SHA-256 %3) from %4; its start took %5 s")
             .arg(a.fileName)
             .arg(a.size)
-            .arg(QString::fromLatin1(a.sha256.left(12)), a.sourceHost)
+            .arg(QString::fromLatin1(a.sha256.left(12)), a.sourceName)
             .arg(a.coldStartSeconds, 0, 'f', 1));
     return a;
 }
@@ -301,7 +303,7 @@ SeedOutcome seedJitCaches(
         names << args.at(i);
     return { StepStatus::Ok,
         QStringLiteral("JIT caches seeded (%1; the start on %2 took %3 s with them cold)")
-            .arg(names.join(QStringLiteral(", ")), caches.sourceHost)
+            .arg(names.join(QStringLiteral(", ")), caches.sourceName)
             .arg(caches.coldStartSeconds, 0, 'f', 1),
         {} };
 }

@@ -91,7 +91,8 @@ struct JitCacheArtifact
     qint64 size = 0;
     QList<JitCacheFolder> folders; // as on the source
     JitCacheKey key;
-    QString sourceHost;
+    QString sourceHost;           // the source's timeline key
+    QString sourceName;           // and its name for people ("lab-a")
     ServerLaunchProfile server;   // the server whose start filled them (the key's server part)
     double coldStartSeconds = -1; // how long that start took
 
@@ -100,7 +101,7 @@ struct JitCacheArtifact
 
 // On the source: the server that last reached healthy there (lastHealthyLaunch), its cache
 // folders packed (each one's contents under its name) and fetched here with the key.
-Result<JitCacheArtifact> captureJitCaches(Transport& source, const QString& cacheDir,
+Result<JitCacheArtifact> captureJitCaches(Transport& source, const QString& sourceName, const QString& cacheDir,
     const std::function<void(const QString&)>& log, const std::atomic<bool>* stop = nullptr);
 
 struct SeedOutcome

@@ -59,8 +59,8 @@ QJsonObject PromotionArtifact::toJson() const
     return { { QStringLiteral("kind"), kindName() }, { QStringLiteral("file"), fileName },
         { QStringLiteral("sha256"), QString::fromLatin1(sha256) }, { QStringLiteral("size"), double(size) },
         { QStringLiteral("files"), QJsonArray::fromStringList(files) }, { QStringLiteral("source"), sourceHost },
-        { QStringLiteral("build_job"), buildJob }, { QStringLiteral("profile"), profile.name },
-        { QStringLiteral("fingerprint"), fingerprint.toJson() },
+        { QStringLiteral("source_name"), sourceName }, { QStringLiteral("build_job"), buildJob },
+        { QStringLiteral("profile"), profile.name }, { QStringLiteral("fingerprint"), fingerprint.toJson() },
         { QStringLiteral("source_verification"), verifySummary } };
 }
 
@@ -91,6 +91,7 @@ Result<PromotionArtifact> preparePromotion(Transport& source, const PromotionSou
     PromotionArtifact a;
     a.profile = o.profile;
     a.sourceHost = source.describe();
+    a.sourceName = host;
     a.buildJob = report->makers().value(0);
     a.verifySummary = report->summary();
     QList<CudaTarget> targets;
@@ -156,7 +157,7 @@ Result<PromotionArtifact> preparePromotion(Transport& source, const PromotionSou
     if (manifest.open(QIODevice::WriteOnly | QIODevice::Truncate))
         manifest.write(QJsonDocument(a.toJson()).toJson());
     if (o.withCaches) {
-        auto caches = captureJitCaches(source, cache, o.log, o.stop);
+        auto caches = captureJitCaches(source, host, cache, o.log, o.stop);
         if (!caches)
             return caches.withoutValue();
         a.caches = caches.value();
@@ -236,7 +237,7 @@ public:
         }
         return end(StepStatus::Ok,
             QStringLiteral("promoted %1 from %2 (SHA-256 %3); %4%5")
-                .arg(m_a.fileName, m_a.sourceHost, shortHash(m_a.sha256), m_verifySummary, caches));
+                .arg(m_a.fileName, m_a.sourceName, shortHash(m_a.sha256), m_verifySummary, caches));
     }
 
 private:
@@ -290,7 +291,7 @@ private:
         timeline::Event e;
         e.host = m_t.describe();
         e.kind = timeline::kind::BuildPromoted;
-        e.summary = QStringLiteral("Build %1 from %2: %3").arg(m_a.profile.name, m_a.sourceHost, summary);
+        e.summary = QStringLiteral("Build %1 from %2: %3").arg(m_a.profile.name, m_a.sourceName, summary);
         QJsonObject d = m_a.toJson();
         d.remove(QStringLiteral("files"));
         d.insert(QStringLiteral("status"), stepStatusName(status));

@@ -51,6 +51,7 @@ struct PromotionArtifact
     qint64 size = 0;
     QStringList files;  // Files: paths relative to the profile's folder
     QString sourceHost; // the source's timeline key
+    QString sourceName; // and its name for people ("lab-a")
     QString buildJob;   // the build that made the libraries (provenance); may be empty
     BuildProfile profile;
     BuildFingerprint fingerprint;

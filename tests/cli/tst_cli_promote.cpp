@@ -7,7 +7,6 @@
 // verification; the third is refused with the difference named and receives nothing. Each CLI
 // run gets a private HOME, so the history is the test's own.
 #include "core/hosts/hostprofilestore.h"
-#include "core/ssh/sshtransport.h"
 #include "tests/support/testsupport.h"
 
 #include <QDir>
@@ -47,36 +46,6 @@ class TestCliPromote : public QObject
             if (line.startsWith('{'))
                 objects << QJsonDocument::fromJson(line).object();
         return objects;
-    }
-    // A stand-in torch in the host's user site (the demo hosts share this machine's python3):
-    // what the facts probe reads, so two hosts can differ in it.
-    static bool installTorch(const DemoHost& demo, const QString& version)
-    {
-        const auto t = SshTransport::connect(demo.profile());
-        if (!t)
-            return false;
-        CommandSpec spec;
-        spec.command = QStringLiteral("python3 -c 'import site; print(site.getusersitepackages())'");
-        const ExecResult r = t.value()->exec(spec, 60000);
-        const QString site = QString::fromUtf8(r.stdOut.trimmed());
-        if (!r.ok() || !site.startsWith(demo.homeDir()))
-            return false;
-        return test::writeFile(site + QStringLiteral("/torch/__init__.py"),
-            QStringLiteral("__version__ = \"%1\"\n"
-                           "class version:\n    cuda = \"13.0\"\n"
-                           "def compiled_with_cxx11_abi():\n    return True\n")
-                .arg(version)
-                .toUtf8());
-    }
-    // A stand-in distribution's metadata in the host's user site (what importlib.metadata reads).
-    static bool installDistribution(const DemoHost& demo, const QString& name, const QString& version)
-    {
-        QDirIterator it(demo.homeDir() + QStringLiteral("/.local/lib"), { QStringLiteral("site-packages") }, QDir::Dirs,
-            QDirIterator::Subdirectories);
-        if (!it.hasNext())
-            return false;
-        return test::writeFile(it.next() + QStringLiteral("/%1-%2.dist-info/METADATA").arg(name, version),
-            QStringLiteral("Metadata-Version: 2.1\nName: %1\nVersion: %2\n").arg(name, version).toUtf8());
     }
     // The demo server's flashinfer cache on a host: file -> modification time (seconds).
     static QMap<QString, qint64> jitCache(const DemoHost& demo)
@@ -162,9 +131,9 @@ private Q_SLOTS:
         KF_START_DEMO_HOST(a);
         KF_START_DEMO_HOST(b);
         KF_START_DEMO_HOST(c);
-        QVERIFY(installTorch(a, QStringLiteral("2.9.1+cu130")));
-        QVERIFY(installTorch(b, QStringLiteral("2.9.1+cu130")));
-        QVERIFY(installTorch(c, QStringLiteral("2.8.0+cu128")));
+        QVERIFY(test::installDemoTorch(a, QStringLiteral("2.9.1+cu130")));
+        QVERIFY(test::installDemoTorch(b, QStringLiteral("2.9.1+cu130")));
+        QVERIFY(test::installDemoTorch(c, QStringLiteral("2.8.0+cu128")));
         const QString hosts = m_home.filePath(QStringLiteral("hosts.yaml"));
         QList<HostProfile> profiles { a.profile(QStringLiteral("a")), b.profile(QStringLiteral("b")),
             c.profile(QStringLiteral("c")) };
@@ -235,10 +204,10 @@ private Q_SLOTS:
         KF_START_DEMO_HOST(b);
         KF_START_DEMO_HOST(c);
         for (const DemoHost* h : { &a, &b, &c })
-            QVERIFY(installTorch(*h, QStringLiteral("2.9.1+cu130")));
-        QVERIFY(installDistribution(a, QStringLiteral("triton"), QStringLiteral("3.5.0")));
-        QVERIFY(installDistribution(b, QStringLiteral("triton"), QStringLiteral("3.5.0")));
-        QVERIFY(installDistribution(c, QStringLiteral("triton"), QStringLiteral("3.4.0")));
+            QVERIFY(test::installDemoTorch(*h, QStringLiteral("2.9.1+cu130")));
+        QVERIFY(test::installDemoDistribution(a, QStringLiteral("triton"), QStringLiteral("3.5.0")));
+        QVERIFY(test::installDemoDistribution(b, QStringLiteral("triton"), QStringLiteral("3.5.0")));
+        QVERIFY(test::installDemoDistribution(c, QStringLiteral("triton"), QStringLiteral("3.4.0")));
         const QString hosts = m_home.filePath(QStringLiteral("caches-hosts.yaml"));
         QList<HostProfile> profiles { a.profile(QStringLiteral("a")), b.profile(QStringLiteral("b")),
             c.profile(QStringLiteral("c")) };

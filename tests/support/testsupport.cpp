@@ -4,6 +4,7 @@
 
 #include "factsfixture.h"
 
+#include "core/ssh/sshtransport.h"
 #include "core/store/database.h"
 
 #include <QDir>
@@ -141,6 +142,40 @@ HostProfile localProfile(const QString& name)
     profile.name = name;
     profile.isLocal = true;
     return profile;
+}
+
+namespace {
+QString demoUserSite(const DemoHost& demo)
+{
+    const auto t = SshTransport::connect(demo.profile());
+    if (!t)
+        return {};
+    CommandSpec spec;
+    spec.command = QStringLiteral("python3 -c 'import site; print(site.getusersitepackages())'");
+    const ExecResult r = t.value()->exec(spec, 60000);
+    const QString site = QString::fromUtf8(r.stdOut.trimmed());
+    return r.ok() && site.startsWith(demo.homeDir()) ? site : QString();
+}
+} // namespace
+
+bool installDemoTorch(const DemoHost& demo, const QString& version)
+{
+    const QString site = demoUserSite(demo);
+    return !site.isEmpty()
+        && writeFile(site + QStringLiteral("/torch/__init__.py"),
+            QStringLiteral("__version__ = \"%1\"\n"
+                           "class version:\n    cuda = \"13.0\"\n"
+                           "def compiled_with_cxx11_abi():\n    return True\n")
+                .arg(version)
+                .toUtf8());
+}
+
+bool installDemoDistribution(const DemoHost& demo, const QString& name, const QString& version)
+{
+    const QString site = demoUserSite(demo);
+    return !site.isEmpty()
+        && writeFile(site + QStringLiteral("/%1-%2.dist-info/METADATA").arg(name, version),
+            QStringLiteral("Metadata-Version: 2.1\nName: %1\nVersion: %2\n").arg(name, version).toUtf8());
 }
 
 bool patchDemoNvidiaSmi(const DemoHost& demo, const QByteArray& from, const QByteArray& to)

@@ -73,6 +73,11 @@ QStringList cliSshTarget(const DemoHost& demo);
 // The demo's replaying nvidia-smi with one of its constants changed (driver, GPU model): false
 // when `from` is not in it or the file cannot be rewritten.
 bool patchDemoNvidiaSmi(const DemoHost& demo, const QByteArray& from, const QByteArray& to);
+// Stand-ins in the demo host's Python user site (its python3 is this machine's): a torch module
+// of that version (what the facts probe imports), or a distribution's metadata only (what
+// importlib.metadata reads), so that demo hosts can differ in them.
+bool installDemoTorch(const DemoHost& demo, const QString& version);
+bool installDemoDistribution(const DemoHost& demo, const QString& name, const QString& version);
 // Appends keyPath.pub to the demo host's authorized_keys.
 bool authorizeKey(const DemoHost& demo, const QString& keyPath);
 

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "ui/fleet/rolloutdialog.h"
 
+#include "core/deploy/promotestep.h"
 #include "core/deploy/recipestep.h"
 #include "core/fleet/buildstartstep.h"
 #include "core/fleet/patchstep.h"
@@ -70,6 +71,7 @@ RolloutDialog::RolloutDialog(const QList<HostProfile>& hosts, QWidget* parent)
     m_action->addItem(tr("Build: preflight"), QStringLiteral("preflight"));
     m_action->addItem(tr("Build: start"), QStringLiteral("build"));
     m_action->addItem(tr("Recipe: replay on each host"), QStringLiteral("recipe"));
+    m_action->addItem(tr("Promote: a verified build from one host to the others"), QStringLiteral("promote"));
     m_set = new QLineEdit(QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), this);
     m_root = new QLineEdit(QStringLiteral("sgl-kernel"), this);
     m_profile = new QComboBox(this);
@@ -79,6 +81,17 @@ RolloutDialog::RolloutDialog(const QList<HostProfile>& hosts, QWidget* parent)
     m_recipe = new QLineEdit(this);
     m_recipe->setObjectName(QStringLiteral("rolloutRecipe"));
     m_recipe->setPlaceholderText(tr("recipe.yaml (kernelforge-cli recipe export)"));
+    auto* sourceRow = new QHBoxLayout;
+    m_source = new QComboBox(this);
+    m_source->setObjectName(QStringLiteral("rolloutSource"));
+    for (const HostProfile& h : hosts)
+        m_source->addItem(h.name);
+    m_caches = new QCheckBox(tr("with the warm JIT caches of its last healthy server"), this);
+    m_caches->setObjectName(QStringLiteral("rolloutCaches"));
+    m_caches->setToolTip(tr("flashinfer, Triton, DeepGEMM and inductor caches, seeded where their key (GPUs, torch, "
+                            "CUDA, Python ABI, library versions, model and arguments) matches"));
+    sourceRow->addWidget(m_source, 1);
+    sourceRow->addWidget(m_caches);
     auto* batchRow = new QHBoxLayout;
     m_batch = new QSpinBox(this);
     m_batch->setRange(1, qMax(1, int(hosts.size())));
@@ -97,6 +110,7 @@ RolloutDialog::RolloutDialog(const QList<HostProfile>& hosts, QWidget* parent)
     form->addRow(tr("Root on each host"), m_root);
     form->addRow(tr("Build profile"), m_profile);
     form->addRow(tr("Deployment recipe"), m_recipe);
+    form->addRow(tr("Promote from"), sourceRow);
     form->addRow(tr("Hosts at a time"), batchRow);
     outer->addLayout(form);
     auto* split = new QSplitter(Qt::Vertical, this);
@@ -131,6 +145,18 @@ RolloutDialog::RolloutDialog(const QList<HostProfile>& hosts, QWidget* parent)
         for (int i = 0; i < m_runs.size(); ++i)
             onChanged(i, { m_runs.at(i).profile, HostRunState::Waiting, {}, i / m_batch->value() + 1 });
     };
+    // Only the fields the chosen action reads are editable.
+    auto fitFields = [this] {
+        const QString a = m_action->currentData().toString();
+        m_set->setEnabled(a.startsWith(u"patch"));
+        m_root->setEnabled(a.startsWith(u"patch"));
+        m_profile->setEnabled(a == u"preflight" || a == u"build" || a == u"promote");
+        m_recipe->setEnabled(a == u"recipe");
+        m_source->setEnabled(a == u"promote");
+        m_caches->setEnabled(a == u"promote");
+    };
+    connect(m_action, &QComboBox::currentIndexChanged, this, fitFields);
+    fitFields();
     connect(m_batch, &QSpinBox::valueChanged, this, refreshBatches);
     refreshBatches();
     connect(m_table, &QTableWidget::currentCellChanged, this,
@@ -165,6 +191,12 @@ void RolloutDialog::setBuildProfile(const QString& name)
     m_profile->setCurrentText(name);
 }
 
+void RolloutDialog::setPromoteFrom(const QString& host, bool withCaches)
+{
+    m_source->setCurrentText(host);
+    m_caches->setChecked(withCaches);
+}
+
 void RolloutDialog::setBatch(int size, bool continueOnError)
 {
     m_batch->setValue(size);
@@ -176,7 +208,8 @@ void RolloutDialog::onChanged(int host, const HostRun& run)
     if (host < 0 || host >= m_runs.size())
         return;
     m_runs[host] = run;
-    const QStringList cells { run.profile.name, QString::number(run.batch), hostRunStateName(run.state), run.summary };
+    const QStringList cells { run.profile.name, run.batch > 0 ? QString::number(run.batch) : QString(),
+        hostRunStateName(run.state), run.summary };
     for (int c = 0; c < cells.size(); ++c) {
         auto* item = m_table->item(host, c);
         if (!item)
@@ -264,6 +297,9 @@ void RolloutDialog::start()
             return;
         }
         step = ps;
+    } else if (action == u"promote") {
+        startPromotion();
+        return;
     } else if (action == u"recipe") {
         const auto recipe = deploy::readDeployRecipe(m_recipe->text().trimmed());
         if (!recipe) {
@@ -286,13 +322,82 @@ void RolloutDialog::start()
     run(step);
 }
 
-void RolloutDialog::run(std::shared_ptr<deploy::Step> step)
+void RolloutDialog::startPromotion()
 {
+    const auto profiles = loadBuildProfiles();
+    const auto bp = profiles ? findBuildProfile(profiles.value(), m_profile->currentText()) : std::nullopt;
+    const int source = m_source->currentIndex();
+    if (!bp || source < 0 || m_hosts.size() < 2) {
+        m_summary->setText(!bp ? tr("no build profile %1").arg(m_profile->currentText())
+                               : tr("a promotion needs a source and at least one other host"));
+        return;
+    }
     m_running = true;
     m_start->setEnabled(false);
     for (QString& l : m_logs)
         l.clear();
     m_log->clear();
+    m_table->setCurrentCell(source, 0);
+    onChanged(source, { m_hosts.at(source), HostRunState::Running, tr("verifying the build to promote"), 0 });
+    m_summary->setText(tr("verifying %1 on %2…").arg(bp->name, m_hosts.at(source).name));
+    QPointer<RolloutDialog> self(this);
+    deploy::PromotionSource from;
+    from.hostName = m_hosts.at(source).name;
+    from.profile = *bp;
+    from.withCaches = m_caches->isChecked();
+    from.stop = m_stop.get();
+    from.log = [self, source](const QString& line) {
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, source, line] {
+                if (self)
+                    self->onLog(source, line);
+            },
+            Qt::QueuedConnection);
+    };
+    const Connector connector = m_connector ? m_connector : Connector(connectQuietly);
+    auto future = QtConcurrent::run(transportPool(),
+        [connector, from, host = m_hosts.at(source), stop = m_stop]() -> Result<deploy::PromotionArtifact> {
+            const auto t = connector(host);
+            if (!t)
+                return Result<deploy::PromotionArtifact>::failure(t.error());
+            return deploy::preparePromotion(*t.value(), from);
+        });
+    auto* watcher = new QFutureWatcher<Result<deploy::PromotionArtifact>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, source] {
+        watcher->deleteLater();
+        m_running = false;
+        m_start->setEnabled(true);
+        const auto artifact = watcher->result();
+        if (!artifact) {
+            onChanged(source, { m_hosts.at(source), HostRunState::Failed, artifact.error(), 0 });
+            m_summary->setText(tr("nothing promoted: %1").arg(artifact.error()));
+            return;
+        }
+        onChanged(source,
+            { m_hosts.at(source), HostRunState::Skipped,
+                tr("the source: %1 %2 (%3)").arg(artifact->kindName(), artifact->fileName, artifact->verifySummary),
+                0 });
+        run(std::make_shared<deploy::PromoteStep>(artifact.value()), source);
+    });
+    watcher->setFuture(future);
+}
+
+void RolloutDialog::run(std::shared_ptr<deploy::Step> step, int skipRow)
+{
+    m_running = true;
+    m_start->setEnabled(false);
+    QList<int> rows; // the rollout's host i is the table's row rows[i]
+    QList<HostProfile> hosts;
+    for (int r = 0; r < m_hosts.size(); ++r)
+        if (r != skipRow) {
+            rows << r;
+            hosts << m_hosts.at(r);
+        }
+    for (int r : std::as_const(rows))
+        m_logs[r].clear();
+    if (skipRow < 0)
+        m_log->clear();
     m_summary->setText(tr("running %1…").arg(step->name()));
     RolloutOptions o;
     o.batchSize = m_batch->value();
@@ -302,42 +407,42 @@ void RolloutDialog::run(std::shared_ptr<deploy::Step> step)
     // The worker reaches the dialog only through queued calls on a guarded pointer.
     QPointer<RolloutDialog> self(this);
     RolloutCallbacks cb;
-    cb.changed = [self](int i, const HostRun& r) {
+    cb.changed = [self, rows](int i, const HostRun& r) {
         QMetaObject::invokeMethod(
             self.data(),
-            [self, i, r] {
+            [self, row = rows.value(i, -1), r] {
                 if (self)
-                    self->onChanged(i, r);
+                    self->onChanged(row, r);
             },
             Qt::QueuedConnection);
     };
-    cb.log = [self](int i, const QString& line) {
+    cb.log = [self, rows](int i, const QString& line) {
         QMetaObject::invokeMethod(
             self.data(),
-            [self, i, line] {
+            [self, row = rows.value(i, -1), line] {
                 if (self)
-                    self->onLog(i, line);
+                    self->onLog(row, line);
             },
             Qt::QueuedConnection);
     };
-    cb.confirmDifferent = [self](int i, const QString& why) {
+    cb.confirmDifferent = [self, rows](int i, const QString& why) {
         bool yes = false;
         if (self)
             QMetaObject::invokeMethod(
-                self.data(), [&] { yes = self && self->askDifferent(i, why); }, Qt::BlockingQueuedConnection);
+                self.data(), [&] { yes = self && self->askDifferent(rows.value(i, -1), why); },
+                Qt::BlockingQueuedConnection);
         return yes;
     };
-    const QList<HostProfile> hosts = m_hosts;
     auto stop = m_stop;
     auto future = QtConcurrent::run(
         transportPool(), [hosts, step, o, cb, stop] { return runRollout(hosts, *step, o, cb, stop.get()); });
     auto* watcher = new QFutureWatcher<QList<HostRun>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, rows] {
         watcher->deleteLater();
         const QList<HostRun> runs = watcher->result();
         int ok = 0;
         for (int i = 0; i < runs.size(); ++i) {
-            onChanged(i, runs.at(i));
+            onChanged(rows.value(i, -1), runs.at(i));
             ok += runs.at(i).state == HostRunState::Succeeded;
         }
         m_running = false;

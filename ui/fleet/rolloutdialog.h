@@ -24,7 +24,9 @@ namespace kf {
 // A fleet-wide action (core/fleet/rollout) on the hosts the Fleet view shows: one row per
 // host with its batch, live state and summary, and the selected row's log. For a patch
 // apply the first host's plan is shown for review first; a host whose plan then differs
-// is asked about (Apply anyway / Skip), never applied silently.
+// is asked about (Apply anyway / Skip), never applied silently. A promotion verifies the
+// build on the host chosen as its source first (core/deploy/promotestep.h), then runs on the
+// others; a host whose fingerprint differs is refused with the differences in its row.
 class RolloutDialog : public QDialog
 {
     Q_OBJECT
@@ -39,11 +41,14 @@ public:
     // Tests: the review question's answer (default: a question box with the plan).
     void setReviewAnswer(std::function<bool(const QString& summary)> answer) { m_reviewAnswer = std::move(answer); }
 
-    void setAction(const QString& action); // "patch-plan", "patch-apply", "preflight", "build", "recipe"
+    // "patch-plan", "patch-apply", "preflight", "build", "recipe", "promote"
+    void setAction(const QString& action);
     void setPatch(const QString& set, const QString& root);
     void setBuildProfile(const QString& name);
     void setRecipe(const QString& path); // a deployment recipe's YAML file
     void setBatch(int size, bool continueOnError);
+    // promote: the host whose verified build goes to the others, with its warm JIT caches or not.
+    void setPromoteFrom(const QString& host, bool withCaches);
     void start();
     bool isRunning() const { return m_running; }
     QList<fleet::HostRun> runs() const { return m_runs; }
@@ -59,7 +64,10 @@ protected:
 private:
     void onChanged(int host, const fleet::HostRun& run);
     void onLog(int host, const QString& line);
-    void run(std::shared_ptr<deploy::Step> step);
+    // On every host but skipRow (the promotion's source).
+    void run(std::shared_ptr<deploy::Step> step, int skipRow = -1);
+    // promote: the build verified and fetched from the source on a worker, then run().
+    void startPromotion();
     bool askDifferent(int host, const QString& why);
     QList<HostProfile> m_hosts;
     QList<fleet::HostRun> m_runs;
@@ -69,6 +77,8 @@ private:
     QLineEdit* m_root;
     QComboBox* m_profile;
     QLineEdit* m_recipe;
+    QComboBox* m_source;
+    QCheckBox* m_caches;
     QSpinBox* m_batch;
     QCheckBox* m_continue;
     QCheckBox* m_skipUnhealthy;

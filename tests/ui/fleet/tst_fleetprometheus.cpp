@@ -50,6 +50,7 @@ private Q_SLOTS:
     void drillDownCharts();
     void rolloutDialogRowsAndADifferentPlan();
     void rolloutDialogRecipe();
+    void rolloutDialogPromote();
     void liveSshStreamAndAProfileFromPrometheus();
 
 private:
@@ -245,6 +246,70 @@ void TestFleetPrometheus::rolloutDialogRecipe()
     QCOMPARE(dialog.table()->item(1, 2)->text(), "failed");
     dialog.table()->setCurrentCell(0, 0);
     QVERIFY(dialog.grab().save(test::screenshotPath(QStringLiteral("fleet-rollout-recipe"))));
+}
+
+// Promote: the build on lab-a (patched and built through the CLI) verified there, then sent to
+// lab-b (it fits: installed and verified) and refused on lab-c (its torch differs), each row
+// saying so; the source's row is the source.
+void TestFleetPrometheus::rolloutDialogPromote()
+{
+    KF_START_DEMO_HOST(a);
+    KF_START_DEMO_HOST(b);
+    KF_START_DEMO_HOST(c);
+    QVERIFY(test::installDemoTorch(a, QStringLiteral("2.9.1+cu130")));
+    QVERIFY(test::installDemoTorch(b, QStringLiteral("2.9.1+cu130")));
+    QVERIFY(test::installDemoTorch(c, QStringLiteral("2.8.0+cu128")));
+    QTemporaryDir home; // the CLI's own history: the build is judged on lab-a by what is there
+    const QStringList env { QStringLiteral("HOME=") + home.path(), QStringLiteral("XDG_CONFIG_HOME="),
+        QStringLiteral("XDG_STATE_HOME="), QStringLiteral("XDG_CACHE_HOME="), QStringLiteral("XDG_DATA_HOME=") };
+    const QString dest = a.user() + QStringLiteral("@127.0.0.1");
+    const QString profile = QStringLiteral("Demo sgl-kernel (CMake + Ninja)");
+    auto patched = test::runCli(QStringList { QStringLiteral("patch"), QStringLiteral("apply"), QStringLiteral("--set"),
+                                    QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), QStringLiteral("--root"),
+                                    dest + QStringLiteral(":sgl-kernel") }
+            + test::cliSshOptions(a),
+        120000, env);
+    QVERIFY2(patched.exitCode == 0, patched.err.constData());
+    auto started = test::runCli(
+        QStringList { QStringLiteral("build"), QStringLiteral("start"), QStringLiteral("--profile"), profile }
+            + test::cliSshOptions(a) + QStringList { dest },
+        120000, env);
+    QVERIFY2(started.exitCode == 0, started.err.constData());
+    const QString job = QString::fromUtf8(started.out.trimmed().split('\n').last()).trimmed();
+    auto built = test::runCli(QStringList { QStringLiteral("build"), QStringLiteral("attach"), job }
+            + test::cliSshOptions(a) + QStringList { dest },
+        540000, env);
+    if (built.exitCode != 0)
+        QFAIL(test::printWhole(built, "build attach"));
+
+    RolloutDialog dialog(
+        { a.profile(QStringLiteral("lab-a")), b.profile(QStringLiteral("lab-b")), c.profile(QStringLiteral("lab-c")) });
+    dialog.show();
+    auto* action = dialog.findChild<QComboBox*>(QStringLiteral("rolloutAction"));
+    QVERIFY(action);
+    const int at = action->findData(QStringLiteral("promote"));
+    QVERIFY(at >= 0);
+    action->setCurrentIndex(at);
+    dialog.setBuildProfile(profile);
+    dialog.setPromoteFrom(QStringLiteral("lab-a"), false);
+    dialog.setBatch(2, true);
+    QSignalSpy done(&dialog, &RolloutDialog::finished);
+    dialog.findChild<QPushButton*>(QStringLiteral("rolloutStart"))->click();
+    QVERIFY(done.wait(300000));
+    QCOMPARE(dialog.runs().at(0).state, HostRunState::Skipped);
+    QVERIFY2(dialog.runs().at(0).summary.startsWith(QStringLiteral("the source: files ")),
+        qPrintable(dialog.runs().at(0).summary));
+    QVERIFY2(dialog.logOf(0).contains(QStringLiteral("verifying the build of")), qPrintable(dialog.logOf(0)));
+    QVERIFY2(dialog.runs().at(1).state == HostRunState::Succeeded, qPrintable(dialog.runs().at(1).summary));
+    QVERIFY2(
+        dialog.runs().at(1).summary.startsWith(QStringLiteral("promoted ")), qPrintable(dialog.runs().at(1).summary));
+    QCOMPARE(dialog.runs().at(2).state, HostRunState::Refused);
+    QVERIFY2(dialog.runs().at(2).summary.contains(QStringLiteral("torch 2.9.1+cu130 here, 2.8.0+cu128 on lab-c")),
+        qPrintable(dialog.runs().at(2).summary));
+    QCOMPARE(dialog.table()->item(2, 2)->text(), "refused");
+    QVERIFY(dialog.logOf(2).contains(QStringLiteral("differs: torch")));
+    dialog.table()->setCurrentCell(2, 0);
+    QVERIFY(dialog.grab().save(test::screenshotPath(QStringLiteral("fleet-rollout-promote"))));
 }
 
 void TestFleetPrometheus::liveSshStreamAndAProfileFromPrometheus()
