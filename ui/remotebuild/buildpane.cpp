@@ -3,6 +3,7 @@
 #include "ui/remotebuild/buildpane.h"
 
 #include "core/hosts/hostconnection.h"
+#include "core/hosts/hostprofilestore.h"
 #include "core/jobs/remotejob.h"
 #include "core/remotebuild/buildstart.h"
 #include "core/remotebuild/buildtree.h"
@@ -19,6 +20,7 @@
 #include "ui/common/plaintext.h"
 #include "ui/common/preferences.h"
 #include "ui/common/treedetail.h"
+#include "ui/fleet/rolloutdialog.h"
 #include "ui/logview/logview.h"
 #include "ui/remotebuild/buildchart.h"
 #include "ui/remotebuild/buildfixer.h"
@@ -99,6 +101,7 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
     , m_preflight(new QPushButton(tr("Preflight"), this))
     , m_start(new QPushButton(tr("Start build"), this))
     , m_cancel(new QPushButton(tr("Cancel build"), this))
+    , m_promote(new QPushButton(tr("Promote…"), this))
     , m_refresh(new QPushButton(tr("Refresh jobs"), this))
     , m_secretName(new QLineEdit(this))
     , m_secretValue(new QLineEdit(this))
@@ -124,6 +127,9 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
     m_start->setObjectName(QStringLiteral("startBuild"));
     m_preflight->setObjectName(QStringLiteral("preflight"));
     m_cancel->setObjectName(QStringLiteral("cancelBuild"));
+    m_promote->setObjectName(QStringLiteral("promoteBuild"));
+    m_promote->setToolTip(tr("Send this verified build to the saved hosts it fits, verified there (the others are "
+                             "refused with what differs)"));
     m_checks->setObjectName(QStringLiteral("preflightChecks"));
     m_jobs->setObjectName(QStringLiteral("jobs"));
     m_bar->setFormat(QStringLiteral("%v / %m"));
@@ -150,7 +156,7 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
     profileRow->addWidget(new QLabel(tr("Profile:"), profileBox));
     profileRow->addWidget(m_profiles, 1);
     top->addWidget(profileBox);
-    for (QPushButton* b : { m_edit, m_preflight, m_start, m_cancel, m_verify->verifyButton() })
+    for (QPushButton* b : { m_edit, m_preflight, m_start, m_cancel, m_verify->verifyButton(), m_promote })
         top->addWidget(b);
     // A token for the build: masked here, never saved, never on the server's command line.
     m_secretName->setObjectName(QStringLiteral("secretEnvName"));
@@ -209,6 +215,7 @@ BuildPane::BuildPane(const AppContext& context, HostConnection* host, QWidget* p
     connect(m_preflight, &QPushButton::clicked, this, &BuildPane::runPreflight);
     connect(m_start, &QPushButton::clicked, this, &BuildPane::startBuild);
     connect(m_cancel, &QPushButton::clicked, this, &BuildPane::cancelBuild);
+    connect(m_promote, &QPushButton::clicked, this, &BuildPane::openPromotion);
     connect(m_refresh, &QPushButton::clicked, this, &BuildPane::refreshJobs);
     connect(m_verify, &VerifyView::verifyRequested, this, &BuildPane::verify);
     connect(m_verify, &VerifyView::verified, this, &BuildPane::updateButtons);
@@ -304,6 +311,27 @@ void BuildPane::updateButtons()
     m_refresh->setEnabled(ready);
     m_cancel->setEnabled(ready && running);
     m_verify->verifyButton()->setEnabled(ready && !m_verify->isRunning());
+    // Only a build whose verification here passed is promoted (the dialog verifies it again first).
+    m_promote->setEnabled(
+        ready && !m_verify->isRunning() && m_verify->report() && !m_verify->report()->failed() && m_context.profiles);
+}
+
+void BuildPane::openPromotion()
+{
+    if (!m_host || !m_context.profiles)
+        return;
+    QList<HostProfile> hosts;
+    if (const auto saved = m_context.profiles->load(); saved)
+        hosts = saved->profiles;
+    const HostProfile here = m_host->profile();
+    if (std::none_of(hosts.cbegin(), hosts.cend(), [&](const HostProfile& p) { return p.name == here.name; }))
+        hosts.prepend(here);
+    auto* dialog = new RolloutDialog(hosts, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setAction(QStringLiteral("promote"));
+    dialog->setBuildProfile(currentProfile().name);
+    dialog->setPromoteFrom(here.name, false);
+    dialog->show();
 }
 
 void BuildPane::showVerification()

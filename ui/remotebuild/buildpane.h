@@ -108,6 +108,8 @@ private:
     void openDiagnostic(const Diagnostic& d);
     void updateButtons();
     void verifyProfile(const BuildProfile& profile);
+    // Promote…: the rollout dialog's promotion from this host, over the saved hosts.
+    void openPromotion();
     // Preflight for the selected profile; start: then start it (asking over failures).
     void preflightThen(bool start);
     void startChecked(const BuildProfile& profile);
@@ -141,6 +143,7 @@ private:
     QPushButton* m_preflight;
     QPushButton* m_start;
     QPushButton* m_cancel;
+    QPushButton* m_promote;
     QPushButton* m_refresh;
     QLineEdit* m_secretName;
     QLineEdit* m_secretValue;

@@ -6,12 +6,14 @@
 // this machine's nvcc) against the GPUs, and the result goes into the host's timeline. A build
 // whose library has no kernel image for the GPUs fails verification, and the Server tab then
 // refuses Launch with that reason, until a verification passes again (Verify on demand).
+#include "core/hosts/hostprofilestore.h"
 #include "core/remotebuild/buildprofile.h"
 #include "core/store/database.h"
 #include "core/timeline/eventstore.h"
 #include "tests/support/cudafixtures.h"
 #include "tests/support/testsupport.h"
 #include "tests/support/windowdriver.h"
+#include "ui/fleet/rolloutdialog.h"
 #include "ui/logview/logview.h"
 #include "ui/remotebuild/buildpane.h"
 #include "ui/remotebuild/verifyview.h"
@@ -27,6 +29,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTextBrowser>
@@ -120,6 +123,11 @@ private Q_SLOTS:
         for (const char* project : { "good", "bad" }) // the profiles' working folders
             QVERIFY(QDir().mkpath(demo.homeDir() + QLatin1Char('/') + QLatin1String(project)));
         test::DemoWindow dw;
+        HostProfileStore saved(m_tmp.filePath(QStringLiteral("hosts.yaml"))); // Promote… offers the saved hosts
+        HostProfile labB = demo.profile(QStringLiteral("lab-b"));
+        labB.isDemo = false; // the demo's own profile is never saved
+        QVERIFY(saved.save({ labB }));
+        dw.ctx.profiles = &saved;
         dw.open(demo);
         if (QTest::currentTestFailed())
             return;
@@ -140,6 +148,9 @@ private Q_SLOTS:
         QVERIFY2(row(view->checkList(), QStringLiteral("PASS"), QStringLiteral("GPUs 0-7 (NVIDIA H200")),
             qPrintable(rows(view->checkList())));
         QVERIFY2(view->headline()->text().contains(QStringLiteral(">PASSED")), qPrintable(view->headline()->text()));
+        auto* promote = pane->findChild<QPushButton*>(QStringLiteral("promoteBuild"));
+        QVERIFY(promote);
+        QTRY_VERIFY(promote->isEnabled()); // a build that passed here may go to other hosts
         QTest::qWait(200);
         QVERIFY(pane->grab().save(test::screenshotPath(QStringLiteral("buildpane-verified"))));
         // The Server tab has nothing against a launch.
@@ -174,6 +185,7 @@ private Q_SLOTS:
         QVERIFY2(view->headline()->text().contains(QStringLiteral("a server launch on this host would fail")),
             qPrintable(view->headline()->text()));
         QVERIFY(pane->grab().save(test::screenshotPath(QStringLiteral("buildpane-verify-failed"))));
+        QVERIFY(!promote->isEnabled()); // a failed one may not
         const auto events = timeline::events({ hostKey, {}, {}, { timeline::kind::VerifyResult } });
         QVERIFY(events);
         QCOMPARE(events->size(), 2);
@@ -201,6 +213,18 @@ private Q_SLOTS:
         view->verifyButton()->click();
         QTRY_COMPARE_WITH_TIMEOUT(verified.size(), 1, 180000);
         QCOMPARE(verified.first().first().toBool(), true);
+        // Promote… opens the rollout dialog's promotion from this host with the verified profile.
+        QTRY_VERIFY(promote->isEnabled());
+        promote->click();
+        auto* dialog = pane->findChild<RolloutDialog*>(QStringLiteral("rolloutDialog"));
+        QVERIFY(dialog);
+        QCOMPARE(dialog->findChild<QComboBox*>(QStringLiteral("rolloutAction"))->currentData().toString(),
+            QStringLiteral("promote"));
+        QCOMPARE(
+            dialog->findChild<QComboBox*>(QStringLiteral("rolloutSource"))->currentText(), dw.host->profile().name);
+        QCOMPARE(dialog->table()->rowCount(), 2); // this host and the saved one
+        QVERIFY(dialog->grab().save(test::screenshotPath(QStringLiteral("buildpane-promote-dialog"))));
+        dialog->close();
         showTab(dw.window->tabs(), QStringLiteral("Server"));
         QTRY_VERIFY_WITH_TIMEOUT(launch->isEnabled(), 30000);
         QVERIFY(!hint->text().contains(QStringLiteral("refused")));
