@@ -265,6 +265,53 @@ private Q_SLOTS:
         qInfo().noquote() << "start on a (cold):" << cold << "| on b (seeded):" << warm << "| on c (cold):" << coldC;
     }
 
+    // A wheel the build made (nvcc-built libraries in it) goes as the wheel: pip installs it on b
+    // (the profile's environment: the user site), where b's verification finds the package and
+    // imports it.
+    void aWheelIsInstalledWithPip()
+    {
+        KF_START_DEMO_HOST(a);
+        KF_START_DEMO_HOST(b);
+        QVERIFY(test::installDemoTorch(a, QStringLiteral("2.9.1+cu130")));
+        QVERIFY(test::installDemoTorch(b, QStringLiteral("2.9.1+cu130")));
+        const QString hosts = m_home.filePath(QStringLiteral("wheel-hosts.yaml"));
+        QList<HostProfile> profiles { a.profile(QStringLiteral("a")), b.profile(QStringLiteral("b")) };
+        for (HostProfile& p : profiles)
+            p.isDemo = false;
+        QVERIFY(HostProfileStore(hosts).save(profiles));
+        const char* wheelProfile = "Demo sgl-kernel wheel (CMake + Ninja, then a wheel)";
+        auto apply = cli(QStringList { "patch", "apply", "--set", "builtin:sgl-kernel-sm120-cuda13", "--root",
+                             a.user() + QStringLiteral("@127.0.0.1:sgl-kernel") }
+            + test::cliSshOptions(a));
+        QVERIFY2(apply.exitCode == 0, apply.err.constData());
+        auto start = cli(QStringList { "build", "start", "--profile", wheelProfile } + target(a));
+        QVERIFY2(start.exitCode == 0, start.err.constData());
+        auto attach = cli(
+            QStringList { "build", "attach", QString::fromUtf8(start.out.trimmed().split('\n').last()) } + target(a),
+            540000);
+        if (attach.exitCode != 0)
+            QFAIL(test::printWhole(attach, "build attach"));
+        auto run = cli({ "fleet", "rollout", "promote", "--from", "a", "--profile", wheelProfile, "--host", "b",
+                           "--hosts-file", hosts, "--json" },
+            540000);
+        const auto rows = jsonLines(run.out);
+        if (run.exitCode != 0 || rows.size() != 1 || rows.first().value("state").toString() != "succeeded")
+            QFAIL(test::printWhole(run, "fleet rollout promote (wheel)"));
+        QVERIFY2(run.err.contains("b| installing (wheel)"), run.err.constData());
+        QVERIFY2(rows.first().value("summary").toString().contains("import sgl_kernel: ok"), run.out.constData());
+        // pip put the package into b's user site, with the libraries a built.
+        QDirIterator it(b.homeDir() + QStringLiteral("/.local/lib"), { QStringLiteral("common_ops.so") }, QDir::Files,
+            QDirIterator::Subdirectories);
+        QVERIFY(it.hasNext());
+        QCOMPARE(
+            test::readFile(it.next()), test::readFile(a.homeDir() + QStringLiteral("/sgl-kernel/build/common_ops.so")));
+        const QJsonObject verified = timeline(b, QStringLiteral("verify.result")).last().value("details").toObject();
+        QVERIFY2(verified.value("ok").toBool(), QJsonDocument(verified).toJson().constData());
+        QCOMPARE(
+            timeline(b, QStringLiteral("build.promoted")).last().value("details").toObject().value("kind").toString(),
+            QStringLiteral("wheel"));
+    }
+
     void aBuildThatFailsVerificationIsNotPromoted()
     {
         KF_START_DEMO_HOST(a);
