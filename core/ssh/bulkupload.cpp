@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 KernelForge authors
+#include "core/ssh/bulkupload.h"
+
+#include "core/log/logging.h"
+#include "core/ssh/awaitop.h"
+#include "core/ssh/sftpop.h"
+#include "core/ssh/sftpwriteop.h"
+#include "core/ssh/sshsession.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace kf {
+namespace {
+
+using namespace kf::ssh;
+
+// A state file is a few KB (one index per chunk); one this big is not ours.
+constexpr qint64 kStateMaxBytes = qint64(1) << 20;
+constexpr int kStateVersion = 1;
+
+QString partSuffix()
+{
+    return QStringLiteral(".kfpart");
+}
+
+QString stateSuffix()
+{
+    return QStringLiteral(".kfpart.json");
+}
+
+// Hex SHA-256 of the local file; empty when stopped; an error when it cannot be read.
+Result<QByteArray> localSha256(const QString& path, const std::function<bool()>& stop)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return Result<QByteArray>::failure(QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    QByteArray block(1 << 20, Qt::Uninitialized);
+    for (;;) {
+        if (stop && stop())
+            return QByteArray();
+        const qint64 n = f.read(block.data(), block.size());
+        if (n < 0)
+            return Result<QByteArray>::failure(QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
+        if (n == 0)
+            break;
+        hash.addData(QByteArrayView(block.constData(), qsizetype(n)));
+    }
+    return hash.result().toHex();
+}
+
+QByteArray stateJson(qint64 size, const QByteArray& sha, qint64 chunkBytes, const std::vector<char>& recorded)
+{
+    QJsonArray done;
+    for (size_t i = 0; i < recorded.size(); ++i)
+        if (recorded[i])
+            done.append(qint64(i));
+    QJsonObject o;
+    o.insert(QStringLiteral("version"), kStateVersion);
+    o.insert(QStringLiteral("size"), size);
+    o.insert(QStringLiteral("sha256"), QString::fromLatin1(sha));
+    o.insert(QStringLiteral("chunkBytes"), chunkBytes);
+    o.insert(QStringLiteral("done"), done);
+    return QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n';
+}
+
+// The chunks a state file records for this source (size, SHA-256 and chunk size all equal);
+// empty when it describes anything else or does not parse. Indices are checked against
+// `chunks`: the file comes from the server.
+std::vector<char> recordedChunks(
+    const QByteArray& json, qint64 size, const QByteArray& sha, qint64 chunkBytes, qint64 chunks)
+{
+    QJsonParseError error {};
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
+    if (error.error != QJsonParseError::NoError || !doc.isObject())
+        return {};
+    const QJsonObject o = doc.object();
+    const auto integer = [&o](const QString& key) {
+        const QJsonValue v = o.value(key);
+        return v.isDouble() && v.toDouble() == double(v.toInteger()) ? v.toInteger() : qint64(-1);
+    };
+    if (integer(QStringLiteral("version")) != kStateVersion || integer(QStringLiteral("size")) != size
+        || integer(QStringLiteral("chunkBytes")) != chunkBytes
+        || o.value(QStringLiteral("sha256")).toString().toLatin1() != sha)
+        return {};
+    const QJsonValue done = o.value(QStringLiteral("done"));
+    if (!done.isArray())
+        return {};
+    std::vector<char> recorded(size_t(chunks), 0);
+    for (const QJsonValue& v : done.toArray()) {
+        const qint64 i = v.isDouble() && v.toDouble() == double(v.toInteger()) ? v.toInteger() : -1;
+        if (i < 0 || i >= chunks)
+            return {};
+        recorded[size_t(i)] = 1;
+    }
+    return recorded;
+}
+
+QString sizeText(qint64 bytes)
+{
+    return QStringLiteral("%1 MiB").arg(double(bytes) / (1024.0 * 1024.0), 0, 'f', 1);
+}
+
+// Up to `want` new sessions to the transport's host that log in without a person (as
+// SshTransport::bulkSession() opens its one); the main session when none can.
+std::vector<std::shared_ptr<SshSession>> openSessions(SshTransport& transport, int want)
+{
+    const std::shared_ptr<SshSession> main = transport.session();
+    if (!main->loggedInWithoutPrompt()) {
+        log::ssh()->info("{}: the login needed a prompt; bulk upload on the main connection only", main->describe());
+        return { main };
+    }
+    SshSessionOptions o = main->options();
+    if (!o.secrets && o.interaction) // the keychain may still log it in quietly
+        o.secrets = o.interaction->secretStore();
+    o.interaction = nullptr; // never prompt for a helper connection
+    o.promptForHostKeys = false;
+    o.acceptNewHostKey = false;
+    o.trustedHostKey = main->verifiedHostKey(); // the key the main session verified
+    o.reconnect = false;                        // a lost helper fails its chunk; the call fails and a new one resumes
+    std::vector<std::shared_ptr<SshSession>> opened;
+    for (int i = 0; i < want; ++i) {
+        opened.push_back(std::make_shared<SshSession>(o));
+        opened.back()->connectToHost(); // all log in at once
+    }
+    std::vector<std::shared_ptr<SshSession>> ready;
+    QString why;
+    for (const auto& s : opened) {
+        if (Result<void> r = s->waitUntilReady(o.timeoutMs * 2); r)
+            ready.push_back(s);
+        else if (why.isEmpty())
+            why = r.error();
+    }
+    if (ready.empty()) {
+        log::ssh()->info("{}: no extra connection for a bulk upload ({}); using the main one", main->describe(), why);
+        return { main };
+    }
+    if (int(ready.size()) < want)
+        log::ssh()->info("{}: bulk upload over {} of {} connections ({})", main->describe(), ready.size(), want, why);
+    return ready;
+}
+
+// What the workers and the coordinating caller share.
+struct Shared
+{
+    std::mutex mutex;
+    std::condition_variable cv;
+    std::deque<qint64> pending; // chunk indices still to send
+    std::vector<qint64> landed; // written and fsynced, not yet in the state file
+    int active = 0;             // workers still running
+    QString error;              // the first failure other than a stop
+    std::atomic<bool> stop { false };
+    std::atomic<qint64> doneBytes { 0 };             // resumed + chunks landed this call
+    std::unique_ptr<std::atomic<qint64>[]> inFlight; // per worker: bytes acked of its chunk
+    int workers = 0;
+    std::mutex progressMutex; // one progress call at a time
+};
+
+} // namespace
+
+Result<BulkUploadResult> bulkUpload(
+    SshTransport& transport, const QString& localPath, const QString& remotePath, const BulkUploadOptions& options)
+{
+    using R = Result<BulkUploadResult>;
+    const auto stopRequested = [&options] { return options.stopRequested && options.stopRequested(); };
+    const qint64 chunkBytes = qMax<qint64>(options.chunkBytes, 64 * 1024);
+    QFile local(localPath);
+    if (!local.open(QIODevice::ReadOnly))
+        return R::failure(QStringLiteral("cannot read %1: %2").arg(localPath, local.errorString()));
+    const qint64 total = local.size();
+    local.close();
+    const qint64 chunks = (total + chunkBytes - 1) / chunkBytes;
+    const auto sha = localSha256(localPath, options.stopRequested);
+    if (!sha)
+        return R::failure(sha.error());
+    if (sha->isEmpty())
+        return R::failure(QStringLiteral("upload of %1 interrupted before it started").arg(localPath));
+
+    const QString target = SshTransport::sftpPath(remotePath);
+    const QString part = target + partSuffix();
+    const QString statePath = target + stateSuffix();
+    const auto old = transport.stat(target);
+    if (!old)
+        return R::failure(old.error());
+    if (old->exists && old->isDir)
+        return R::failure(QStringLiteral("cannot write %1: it is a folder").arg(remotePath));
+
+    // What an earlier call left: kept only when it describes this very source.
+    std::vector<char> recorded;
+    {
+        const auto st = transport.stat(statePath);
+        const auto partInfo = transport.stat(part);
+        if (!st || !partInfo)
+            return R::failure(!st ? st.error() : partInfo.error());
+        if (st->exists && !st->isDir && st->size <= kStateMaxBytes && partInfo->exists && !partInfo->isDir) {
+            const auto json = transport.readFile(statePath, kStateMaxBytes);
+            if (!json && json.kind() != ErrorKind::NotFound)
+                return R::failure(json.error());
+            if (json)
+                recorded = recordedChunks(json.value(), total, sha.value(), chunkBytes, chunks);
+            // The partial file holds every recorded chunk whole, and nothing past the source.
+            qint64 end = 0;
+            for (size_t i = 0; i < recorded.size(); ++i)
+                if (recorded[i])
+                    end = qMax(end, qMin(total, qint64(i + 1) * chunkBytes));
+            if (partInfo->size > total || partInfo->size < end)
+                recorded.clear();
+        }
+        if (recorded.empty() && (st->exists || partInfo->exists))
+            log::ssh()->info("{}: discarding the partial upload of {} (another source or an unreadable state)",
+                transport.describe(), remotePath);
+    }
+    if (recorded.empty()) {
+        // The state goes first: a partial file without one is never trusted.
+        if (Result<void> r = transport.remove(statePath); !r)
+            return R::failure(r.error());
+        if (Result<void> r = transport.remove(part); !r)
+            return R::failure(r.error());
+        SftpWriteOp::Params create;
+        create.path = part;
+        create.mode = 0600;
+        if (Result<void> r = runOp(*transport.session(), std::make_shared<SftpWriteOp>(create)); !r)
+            return R::failure(r.error());
+        recorded.assign(size_t(chunks), 0);
+    }
+
+    BulkUploadResult result;
+    result.total = total;
+    Shared shared;
+    for (qint64 i = 0; i < chunks; ++i) {
+        if (recorded[size_t(i)])
+            result.resumed += qMin(chunkBytes, total - i * chunkBytes);
+        else
+            shared.pending.push_back(i);
+    }
+    shared.doneBytes = result.resumed;
+    const auto report = [&](bool always) {
+        if (!options.progress)
+            return;
+        std::unique_lock lock(shared.progressMutex, std::defer_lock);
+        if (always)
+            lock.lock();
+        else if (!lock.try_lock())
+            return; // another thread is reporting; the next call covers this one
+        qint64 done = shared.doneBytes;
+        for (int w = 0; w < shared.workers; ++w)
+            done += shared.inFlight[w];
+        options.progress(qMin(done, total), total);
+    };
+    report(true);
+
+    std::vector<std::shared_ptr<SshSession>> sessions;
+    if (!shared.pending.empty())
+        sessions
+            = openSessions(transport, int(qBound<qint64>(1, qint64(options.sessions), qint64(shared.pending.size()))));
+    result.sessions = int(sessions.size());
+    shared.workers = result.sessions;
+    shared.inFlight = std::make_unique<std::atomic<qint64>[]>(size_t(qMax(1, shared.workers)));
+    const auto stopNow = [&] {
+        if (!shared.stop && stopRequested())
+            shared.stop = true;
+        return shared.stop.load();
+    };
+
+    const auto worker = [&](int w) {
+        SshSession& session = *sessions[size_t(w)];
+        for (;;) {
+            qint64 index = -1;
+            {
+                std::lock_guard lock(shared.mutex);
+                if (shared.pending.empty() || !shared.error.isEmpty())
+                    break;
+                index = shared.pending.front();
+                shared.pending.pop_front();
+            }
+            SftpWriteOp::Params p;
+            p.path = part;
+            p.localPath = localPath;
+            p.open = SftpWriteOp::Open::Existing;
+            p.offset = index * chunkBytes;
+            p.length = qMin(chunkBytes, total - p.offset);
+            p.applyMode = false;
+            p.stopRequested = stopNow;
+            p.progress = [&, w](qint64 done, qint64) {
+                shared.inFlight[w] = done;
+                report(false);
+            };
+            const qint64 length = p.length;
+            const Result<void> r = stopNow() ? Result<void>::failure(QStringLiteral("stopped"))
+                                             : runOp(session, std::make_shared<SftpWriteOp>(std::move(p)));
+            shared.inFlight[w] = 0;
+            std::lock_guard lock(shared.mutex);
+            if (r) {
+                shared.doneBytes += length;
+                shared.landed.push_back(index);
+                shared.cv.notify_all();
+                continue;
+            }
+            shared.pending.push_front(index); // unsent: the others stop too, a later call sends it
+            if (!shared.stop && shared.error.isEmpty())
+                shared.error = r.error();
+            break;
+        }
+        std::lock_guard lock(shared.mutex);
+        --shared.active;
+        shared.cv.notify_all();
+    };
+    std::vector<std::thread> threads;
+    shared.active = result.sessions;
+    for (int w = 0; w < result.sessions; ++w)
+        threads.emplace_back(worker, w);
+
+    // The coordinator: the state file follows the chunks that landed, several per write while
+    // one is on its way. A write that fails is retried with the next batch. Workers stop at
+    // the first failure (after the chunks they are sending), or at a stop.
+    QString stateError;
+    {
+        std::unique_lock lock(shared.mutex);
+        for (;;) {
+            shared.cv.wait(lock, [&] { return !shared.landed.empty() || shared.active == 0; });
+            if (shared.landed.empty())
+                break;
+            if (shared.active == 0 && shared.pending.empty())
+                break; // all there: the hash check and the rename follow at once
+            for (qint64 i : shared.landed)
+                recorded[size_t(i)] = 1;
+            shared.landed.clear();
+            lock.unlock();
+            WriteOptions wo;
+            wo.mode = 0600;
+            const Result<void> w
+                = transport.writeFileAtomic(statePath, stateJson(total, sha.value(), chunkBytes, recorded), wo);
+            stateError = w ? QString() : w.error();
+            lock.lock();
+        }
+    }
+    for (std::thread& t : threads)
+        t.join();
+    sessions.clear(); // the extra connections close
+    result.sent = shared.doneBytes - result.resumed;
+    report(true);
+
+    if (!shared.pending.empty()) {
+        const QString kept = QStringLiteral("%1 of %2 are on the server in %3; run it again to resume")
+                                 .arg(sizeText(shared.doneBytes), sizeText(total), part);
+        if (!stateError.isEmpty())
+            log::ssh()->warn("{}: the state of {} was not saved: {}", transport.describe(), part, stateError);
+        if (shared.stop)
+            return R::failure(QStringLiteral("upload of %1 interrupted: %2").arg(localPath, kept));
+        return R::failure(
+            QStringLiteral("upload of %1 to %2 failed: %3; %4").arg(localPath, remotePath, shared.error, kept));
+    }
+
+    // Whole: the server's hash of what it has must be the local file's.
+    const auto remoteSha = transport.sha256(part);
+    if (!remoteSha)
+        return R::failure(QStringLiteral("cannot check the upload of %1: %2").arg(remotePath, remoteSha.error()));
+    if (remoteSha.value() != sha.value()) {
+        static_cast<void>(transport.remove(statePath));
+        static_cast<void>(transport.remove(part));
+        return R::failure(
+            QStringLiteral("upload of %1 to %2 failed its check: SHA-256 %3 on the server, %4 here; the "
+                           "partial upload was removed, a new one starts over")
+                .arg(localPath, remotePath, QString::fromLatin1(remoteSha.value()), QString::fromLatin1(sha.value())));
+    }
+    result.sha256 = sha.value();
+
+    // Mode and owner as SshTransport::upload gives them, then one rename(2) over the target.
+    SftpWriteOp::Params seal;
+    seal.path = part;
+    seal.open = SftpWriteOp::Open::Existing;
+    seal.length = 0;
+    const WriteOptions& wo = options.write;
+    seal.mode = wo.mode >= 0 ? quint32(wo.mode) : old->exists ? old->mode : 0644;
+    seal.setOwner = old->exists && wo.keepOwner;
+    seal.uid = old->uid;
+    seal.gid = old->gid;
+    if (!old->exists && (wo.uid >= 0 || wo.gid >= 0)) {
+        seal.setOwner = true; // chown(2) leaves an id of (uid_t)-1 as it is
+        seal.uid = wo.uid >= 0 ? quint32(wo.uid) : quint32(-1);
+        seal.gid = wo.gid >= 0 ? quint32(wo.gid) : quint32(-1);
+    }
+    if (Result<void> r = runOp(*transport.session(), std::make_shared<SftpWriteOp>(seal)); !r)
+        return R::failure(r.error());
+    // OpenSSH's sftp-server refuses an SFTP v3 rename onto an existing file (link+unlink) and
+    // libssh2 1.10 has no posix-rename: `mv -f` on an exec channel is one rename(2).
+    CommandSpec mv;
+    mv.command
+        = QStringLiteral("mv -f -- %1 %2 && rm -f -- %3")
+              .arg(SshTransport::shellPath(part), SshTransport::shellPath(target), SshTransport::shellPath(statePath));
+    const ExecResult moved = transport.exec(mv, 120000);
+    if (!moved.ok()) {
+        const QString why = !moved.error.isEmpty() ? moved.error : QString::fromUtf8(moved.stdErr.left(4096)).trimmed();
+        return R::failure(QStringLiteral("cannot replace %1: %2").arg(remotePath, why));
+    }
+    return result;
+}
+
+} // namespace kf
