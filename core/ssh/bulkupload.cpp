@@ -8,7 +8,7 @@
 #include "core/ssh/sftpwriteop.h"
 #include "core/ssh/sshsession.h"
 
-#include <QCryptographicHash>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -18,6 +18,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <openssl/evp.h>
 #include <thread>
 #include <vector>
 
@@ -41,13 +42,17 @@ QString stateSuffix()
 }
 
 // Hex SHA-256 of the local file; empty when stopped; an error when it cannot be read.
+// OpenSSL's (SHA-NI where the CPU has it: several times QCryptographicHash's speed, which
+// counts in a transfer of hundreds of MB).
 Result<QByteArray> localSha256(const QString& path, const std::function<bool()>& stop)
 {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
         return Result<QByteArray>::failure(QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
-    QCryptographicHash hash(QCryptographicHash::Sha256);
-    QByteArray block(1 << 20, Qt::Uninitialized);
+    const std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
+    if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1)
+        return Result<QByteArray>::failure(QStringLiteral("cannot hash %1: no SHA-256 in OpenSSL").arg(path));
+    QByteArray block(4 << 20, Qt::Uninitialized);
     for (;;) {
         if (stop && stop())
             return QByteArray();
@@ -56,9 +61,12 @@ Result<QByteArray> localSha256(const QString& path, const std::function<bool()>&
             return Result<QByteArray>::failure(QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
         if (n == 0)
             break;
-        hash.addData(QByteArrayView(block.constData(), qsizetype(n)));
+        EVP_DigestUpdate(ctx.get(), block.constData(), size_t(n));
     }
-    return hash.result().toHex();
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int length = 0;
+    EVP_DigestFinal_ex(ctx.get(), digest, &length);
+    return QByteArray(reinterpret_cast<const char*>(digest), int(length)).toHex();
 }
 
 QByteArray stateJson(qint64 size, const QByteArray& sha, qint64 chunkBytes, const std::vector<char>& recorded)
@@ -114,8 +122,9 @@ QString sizeText(qint64 bytes)
 }
 
 // Up to `want` new sessions to the transport's host that log in without a person (as
-// SshTransport::bulkSession() opens its one); the main session when none can.
-std::vector<std::shared_ptr<SshSession>> openSessions(SshTransport& transport, int want)
+// SshTransport::bulkSession() opens its one), their logins started; the main session alone
+// when the main login needed a prompt.
+std::vector<std::shared_ptr<SshSession>> startSessions(SshTransport& transport, int want)
 {
     const std::shared_ptr<SshSession> main = transport.session();
     if (!main->loggedInWithoutPrompt()) {
@@ -135,10 +144,20 @@ std::vector<std::shared_ptr<SshSession>> openSessions(SshTransport& transport, i
         opened.push_back(std::make_shared<SshSession>(o));
         opened.back()->connectToHost(); // all log in at once
     }
+    return opened;
+}
+
+// Those of the started sessions that logged in (the main one when none did), said in the log.
+std::vector<std::shared_ptr<SshSession>> readySessions(
+    SshTransport& transport, const std::vector<std::shared_ptr<SshSession>>& started)
+{
+    const std::shared_ptr<SshSession> main = transport.session();
+    if (started.size() == 1 && started.front() == main)
+        return started;
     std::vector<std::shared_ptr<SshSession>> ready;
     QString why;
-    for (const auto& s : opened) {
-        if (Result<void> r = s->waitUntilReady(o.timeoutMs * 2); r)
+    for (const auto& s : started) {
+        if (Result<void> r = s->waitUntilReady(main->options().timeoutMs * 2); r)
             ready.push_back(s);
         else if (why.isEmpty())
             why = r.error();
@@ -147,8 +166,9 @@ std::vector<std::shared_ptr<SshSession>> openSessions(SshTransport& transport, i
         log::ssh()->info("{}: no extra connection for a bulk upload ({}); using the main one", main->describe(), why);
         return { main };
     }
-    if (int(ready.size()) < want)
-        log::ssh()->info("{}: bulk upload over {} of {} connections ({})", main->describe(), ready.size(), want, why);
+    if (ready.size() < started.size())
+        log::ssh()->info(
+            "{}: bulk upload over {} of {} connections ({})", main->describe(), ready.size(), started.size(), why);
     return ready;
 }
 
@@ -182,11 +202,13 @@ Result<BulkUploadResult> bulkUpload(
     const qint64 total = local.size();
     local.close();
     const qint64 chunks = (total + chunkBytes - 1) / chunkBytes;
-    const auto sha = localSha256(localPath, options.stopRequested);
-    if (!sha)
-        return R::failure(sha.error());
-    if (sha->isEmpty())
-        return R::failure(QStringLiteral("upload of %1 interrupted before it started").arg(localPath));
+    QElapsedTimer clock; // the phases' times go to the log: where a slow upload spent them
+    clock.start();
+    QList<qint64> marks;
+    // The local hash (a fraction of a second per 100 MB) while the server is asked what is
+    // there and the extra connections log in.
+    Result<QByteArray> sha = QByteArray();
+    std::jthread hashing([&] { sha = localSha256(localPath, options.stopRequested); });
 
     const QString target = SshTransport::sftpPath(remotePath);
     const QString part = target + partSuffix();
@@ -196,6 +218,15 @@ Result<BulkUploadResult> bulkUpload(
         return R::failure(old.error());
     if (old->exists && old->isDir)
         return R::failure(QStringLiteral("cannot write %1: it is a folder").arg(remotePath));
+    std::vector<std::shared_ptr<SshSession>> sessions;
+    if (chunks > 0)
+        sessions = startSessions(transport, int(qBound<qint64>(1, qint64(options.sessions), chunks)));
+    hashing.join();
+    marks << clock.elapsed(); // hash (and the target's stat)
+    if (!sha)
+        return R::failure(sha.error());
+    if (sha->isEmpty())
+        return R::failure(QStringLiteral("upload of %1 interrupted before it started").arg(localPath));
 
     // What an earlier call left: kept only when it describes this very source.
     std::vector<char> recorded;
@@ -261,10 +292,12 @@ Result<BulkUploadResult> bulkUpload(
     };
     report(true);
 
-    std::vector<std::shared_ptr<SshSession>> sessions;
-    if (!shared.pending.empty())
-        sessions
-            = openSessions(transport, int(qBound<qint64>(1, qint64(options.sessions), qint64(shared.pending.size()))));
+    if (shared.pending.empty())
+        sessions.clear(); // all there from a previous call
+    else
+        sessions = readySessions(transport, sessions);
+    if (sessions.size() > shared.pending.size())
+        sessions.resize(shared.pending.size()); // a resume with less left than sessions
     result.sessions = int(sessions.size());
     shared.workers = result.sessions;
     shared.inFlight = std::make_unique<std::atomic<qint64>[]>(size_t(qMax(1, shared.workers)));
@@ -319,6 +352,7 @@ Result<BulkUploadResult> bulkUpload(
     };
     std::vector<std::thread> threads;
     shared.active = result.sessions;
+    marks << clock.elapsed(); // state read, partial file made, logins
     for (int w = 0; w < result.sessions; ++w)
         threads.emplace_back(worker, w);
 
@@ -364,7 +398,9 @@ Result<BulkUploadResult> bulkUpload(
     }
 
     // Whole: the server's hash of what it has must be the local file's.
+    marks << clock.elapsed(); // chunks
     const auto remoteSha = transport.sha256(part);
+    marks << clock.elapsed(); // the server's hash
     if (!remoteSha)
         return R::failure(QStringLiteral("cannot check the upload of %1: %2").arg(remotePath, remoteSha.error()));
     if (remoteSha.value() != sha.value()) {
@@ -405,6 +441,10 @@ Result<BulkUploadResult> bulkUpload(
         const QString why = !moved.error.isEmpty() ? moved.error : QString::fromUtf8(moved.stdErr.left(4096)).trimmed();
         return R::failure(QStringLiteral("cannot replace %1: %2").arg(remotePath, why));
     }
+    log::ssh()->info("{}: {} to {}: {} sent, {} resumed, {} sessions; ms: hash {}, setup {}, chunks {}, check {}, "
+                     "rename {}",
+        transport.describe(), localPath, remotePath, sizeText(result.sent), sizeText(result.resumed), result.sessions,
+        marks[0], marks[1] - marks[0], marks[2] - marks[1], marks[3] - marks[2], clock.elapsed() - marks[3]);
     return result;
 }
 

@@ -656,9 +656,14 @@ Result<void> SshTransport::remove(const QString& path)
 
 Result<QByteArray> SshTransport::sha256(const QString& path)
 {
+    // OpenSSL's first: SHA-NI where the CPU has it (coreutils' sha256sum uses it only when built
+    // with OpenSSL, which Debian's is not): 3x faster on a 256 MiB upload's check. Both print
+    // the hex digest first. (shellPath() never starts with '-': no `--` needed for openssl.)
     CommandSpec spec;
-    spec.command
-        = QStringLiteral("command -v sha256sum >/dev/null 2>&1 || exit 127; sha256sum -b -- ") + shellPath(path);
+    spec.command = QStringLiteral("f=%1; if command -v openssl >/dev/null 2>&1 && openssl dgst -sha256 -r \"$f\"; "
+                                  "then :; elif command -v sha256sum >/dev/null 2>&1; then sha256sum -b -- \"$f\"; "
+                                  "else exit 127; fi")
+                       .arg(shellPath(path));
     const ExecResult r = exec(spec);
     if (r.ok()) {
         const QByteArray hex = r.stdOut.left(r.stdOut.indexOf(' '));
