@@ -5,11 +5,11 @@
 // summary row is interleaved (tests/support/benchreport.h): KernelForge and the anchor run in
 // turn KF_BENCH_REPEATS times (default 5); the row gives the median ratio with its min-max.
 //
-//   bench_ssh [--mib N] [--rtt-mib N] [--rtts 20,100] [--skip-transfer]
+//   bench_ssh [--mib N] [--rtt-mib N] [--rtts 20,100] [--bulk-sessions N] [--skip-transfer]
 //             [--seed-ops N] [--skip-seed] [--roundtrips N] [--sessions N] [--seconds N]
 //
 // 1. SFTP upload/download of N MiB (default 256): SshTransport::upload (atomic: temp file,
-//    fsync, rename), bulkUpload over 4 sessions (its logins, both SHA-256s and the rename
+//    fsync, rename), bulkUpload over --bulk-sessions (default 4; its logins, both SHA-256s and the rename
 //    included) and download on the open connection (its bulk connection open too, as in
 //    the app) vs `sftp -b` put/get, which logs in each time (one `scp` each way is printed too),
 //    as it comes and held to the cipher and MAC libssh2 negotiated (same work on both ends),
@@ -267,6 +267,8 @@ private:
     QProcess m_master;
 };
 
+int g_bulkSessions = 4; // --bulk-sessions
+
 // Section 1 on one route: upload and download of `mib` MiB, ours and `sftp -b` in turn.
 void transferRows(SshTransport& t, const DemoHost& demo, const Route& route, const QString& dir, const QString& local,
     int mib, const QByteArray& context, const Algorithms& algs)
@@ -308,7 +310,7 @@ void transferRows(SshTransport& t, const DemoHost& demo, const Route& route, con
     // the file (each chunk costs 3 round trips: open, fsync, close). Its run includes the extra
     // logins, the local and the server's SHA-256 and the state-file writes.
     BulkUploadOptions bulkOptions;
-    bulkOptions.sessions = 4;
+    bulkOptions.sessions = g_bulkSessions;
     bulkOptions.chunkBytes = qBound<qint64>(qint64(1) << 20, qint64(mib) * (1 << 20) / 4, qint64(16) << 20);
     int bulkSessions = 0;
     const auto bulk = [&] {
@@ -482,6 +484,8 @@ int main(int argc, char** argv)
             seed = false;
         else if (a == QLatin1String("--seed-ops"))
             seedOps = qMax(1, next());
+        else if (a == QLatin1String("--bulk-sessions"))
+            g_bulkSessions = qMax(1, next());
         else if (a == QLatin1String("--rtt-mib"))
             rttMib = next();
         else if (a == QLatin1String("--rtts") && i + 1 < args.size()) {
