@@ -329,6 +329,7 @@ Result<BulkUploadResult> bulkUpload(
             p.offset = index * chunkBytes;
             p.length = qMin(chunkBytes, total - p.offset);
             p.applyMode = false;
+            p.fsync = false; // the coordinator's fsync covers it before it is recorded
             p.stopRequested = stopNow;
             p.progress = [&, w](qint64 done, qint64) {
                 shared.inFlight[w] = done;
@@ -372,10 +373,23 @@ Result<BulkUploadResult> bulkUpload(
                 break;
             if (shared.active == 0 && shared.pending.empty())
                 break; // all there: the hash check and the rename follow at once
-            for (qint64 i : shared.landed)
-                recorded[size_t(i)] = 1;
-            shared.landed.clear();
+            const std::vector<qint64> batch = std::exchange(shared.landed, {});
             lock.unlock();
+            // fsync(2) flushes the file whatever descriptor wrote it: the chunks that landed
+            // before it started are on disk once it returns, and only then recorded.
+            SftpWriteOp::Params flush;
+            flush.path = part;
+            flush.open = SftpWriteOp::Open::Existing;
+            flush.length = 0;
+            flush.applyMode = false;
+            if (Result<void> f = runOp(*transport.session(), std::make_shared<SftpWriteOp>(flush)); !f) {
+                stateError = f.error(); // the link is likely gone: nothing more is recorded
+                lock.lock();
+                shared.cv.wait(lock, [&] { return shared.active == 0; });
+                break;
+            }
+            for (qint64 i : batch)
+                recorded[size_t(i)] = 1;
             // One exec (3 round trips; writeFileAtomic takes 6): the JSON on stdin into a temp
             // file renamed over the state. Not fsynced: a state lost in a crash only costs a
             // resume, and one cut short does not parse (discarded); the chunks it names were.
@@ -412,6 +426,8 @@ Result<BulkUploadResult> bulkUpload(
     // Whole. One command on the server hashes the partial file and, only when it is the local
     // file's, gives it its mode (and owner, as SshTransport::upload does) and renames it over
     // the target: one exec instead of five round trips (hash, open, fsync+mode, close, mv).
+    // The chunks were not fsynced one by one: `sync FILE` (coreutils >= 8.24; older ones sync
+    // everything) makes the data durable before the rename, as upload()'s fsync does.
     // OpenSSH's sftp-server refuses an SFTP v3 rename onto an existing file and libssh2 1.10
     // has no posix-rename: `mv -f` is one rename(2). On a mismatch it removes both partial
     // files and prints its hash (exit 3); without a hasher it exits 127 and the client hashes
@@ -432,7 +448,8 @@ Result<BulkUploadResult> bulkUpload(
         c.command
             = QStringLiteral("f=%1; %2; h=${h%% *}; "
                              "if [ \"$h\" != %3 ]; then rm -f -- \"$f\" %4 %8; printf '%s\\n' \"$h\"; exit 3; fi; "
-                             "chmod %5 \"$f\" && { %6:; } && mv -f -- \"$f\" %7 && rm -f -- %4 %8")
+                             "{ sync -- \"$f\" 2>/dev/null || sync; } && chmod %5 \"$f\" && { %6:; } && mv -f -- "
+                             "\"$f\" %7 && rm -f -- %4 %8")
                   .arg(SshTransport::shellPath(part), hashing, QString::fromLatin1(sha.value()),
                       SshTransport::shellPath(statePath), QStringLiteral("0") + QString::number(mode, 8), owner,
                       SshTransport::shellPath(target), stateTemp);

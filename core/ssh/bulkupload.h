@@ -18,9 +18,11 @@
 //   <remotePath>.kfpart       the data, each chunk written at its offset (no truncation)
 //   <remotePath>.kfpart.json  {"version":1,"size":N,"sha256":"<hex>","chunkBytes":C,"done":[i,...]}:
 //                             the source and the chunks known written AND fsynced
-// Workers (one thread per session) take the next chunk index from a shared queue; the calling
-// thread writes the state file (writeFileAtomic) as chunks complete, several at a time while
-// the previous write is on its way. A later call with the same source (size, SHA-256, chunk
+// Workers (one thread per session) take the next chunk index from a shared queue and stream
+// it without an fsync of its own (a chunk's fsync stalled its session: x0.7 on loopback); the
+// calling thread, as chunks land, fsyncs the file (fsync(2) covers every descriptor's writes)
+// and then records the chunks that had landed before it in the state file (one exec), several
+// at a time while the previous round is on its way. A later call with the same source (size, SHA-256, chunk
 // size) keeps the recorded chunks and sends the rest; any other state, or one that does not
 // parse (read at most 1 MiB: it comes from the server), is discarded with the partial file.
 // At the end the server's SHA-256 of the .kfpart must equal the local file's; then it gets the

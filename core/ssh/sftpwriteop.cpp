@@ -84,7 +84,7 @@ SftpOp::Step SftpWriteOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
             }
             const qsizetype pending = m_window.size() - m_windowPos;
             if (pending == 0) {
-                m_state = State::Fsync;
+                m_state = m_p.fsync ? State::Fsync : setsMode() ? State::Mode : State::Close;
                 return Step::Progress;
             }
             // Always the same unacknowledged front; libssh2 only adds packets for bytes beyond

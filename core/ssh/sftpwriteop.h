@@ -44,6 +44,8 @@ public:
         qint64 offset = 0;
         qint64 length = -1;
         bool applyMode = true; // Existing: whether mode (and owner) are set after the fsync
+        // False: no fsync (bulkUpload's chunks; one fsync of the file later covers them all).
+        bool fsync = true;
         // Read on the session thread between writes: true ends the op as failed ("interrupted").
         std::function<bool()> stopRequested;
         quint32 mode = 0644;
