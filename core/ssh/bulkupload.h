@@ -11,7 +11,9 @@
 
 // Large uploads (wheels, caches: hundreds of MB) over several SFTP sessions in parallel, as
 // rclone's multi-thread streams do: libssh2 1.10 encrypts one cipher block per call, so one
-// stream is bound by one core (x0.6 of OpenSSH's sftp on loopback); N connections use N.
+// stream is bound by one core, and one SFTP channel keeps one window of data in flight; N
+// connections use N cores and N windows (what that gives on loopback and at 20/100 ms:
+// docs/PERFORMANCE.md, bench_ssh's bulkUpload rows).
 //
 // The file is cut into chunks (the unit of work and of resume). Beside the target, on the
 // server:
@@ -19,15 +21,16 @@
 //   <remotePath>.kfpart.json  {"version":1,"size":N,"sha256":"<hex>","chunkBytes":C,"done":[i,...]}:
 //                             the source and the chunks known written AND fsynced
 // Workers (one thread per session) take the next chunk index from a shared queue and stream
-// it without an fsync of its own (a chunk's fsync stalled its session: x0.7 on loopback); the
-// calling thread, as chunks land, fsyncs the file (fsync(2) covers every descriptor's writes)
-// and then records the chunks that had landed before it in the state file (one exec), several
-// at a time while the previous round is on its way. A later call with the same source (size, SHA-256, chunk
-// size) keeps the recorded chunks and sends the rest; any other state, or one that does not
-// parse (read at most 1 MiB: it comes from the server), is discarded with the partial file.
-// At the end the server's SHA-256 of the .kfpart must equal the local file's; then it gets the
-// mode (WriteOptions, as SshTransport::upload) and is renamed over remotePath in one
-// rename(2), and the state file goes. On a mismatch both partial files are removed.
+// it without an fsync of its own (a chunk's fsync would stall its session's stream). The
+// calling thread, as chunks land, fsyncs the file (fsync(2) covers every descriptor's
+// writes), then records the chunks that had landed before it in the state file (one exec);
+// several at a time while the previous round is on its way. A later call with the same
+// source (size, SHA-256, chunk size) keeps the recorded chunks and sends the rest; any other
+// state, or one that does not parse (read at most 1 MiB: it comes from the server), is
+// discarded with the partial file. At the end one command on the server checks the SHA-256
+// of the .kfpart against the local file's, syncs it, gives it the mode (WriteOptions, as
+// SshTransport::upload) and renames it over remotePath in one rename(2), and removes the
+// state file. On a mismatch both partial files are removed.
 namespace kf {
 
 struct BulkUploadOptions
