@@ -5,6 +5,7 @@
 #include "app/cli/flagtable.h"
 #include "app/cli/sshoptions.h"
 
+#include "core/ssh/bulkupload.h"
 #include "core/ssh/sshtransport.h"
 #include "core/util/terminaltext.h"
 
@@ -17,6 +18,7 @@
 #include <csignal>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <unistd.h>
 
@@ -227,10 +229,24 @@ int runPut(const QStringList& argsIn)
     QStringList args = argsIn;
     if (args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h"))) {
         out() << "Usage: kernelforge-cli put [OPTIONS] LOCAL [USER@]HOST:REMOTE\n\n"
-              << "Uploads LOCAL over SFTP and swaps it into place atomically (a temporary file in the same\n"
-              << "folder, fsync, then rename): readers see the old file or the new one, never a mix.\n\n"
+              << "Uploads LOCAL over SFTP and swaps it into place atomically: readers see the old file or the\n"
+              << "new one, never a mix. The file goes in 16 MiB chunks over several SSH connections at once\n"
+              << "into REMOTE.kfpart (REMOTE.kfpart.json records the chunks on disk); once the SHA-256 of the\n"
+              << "whole on the server equals the local file's, it is renamed over REMOTE. An upload that was\n"
+              << "cut off (Ctrl-C, a lost connection) resumes when run again with the same file.\n\n"
+              << "  --sessions N        SSH connections in parallel, 1-16 (default 4; 1: one stream)\n"
               << kSshOptionsHelp << Qt::flush;
         return 0;
+    }
+    int sessions = 4;
+    if (const qsizetype at = args.indexOf(QStringLiteral("--sessions")); at >= 0) {
+        bool ok = false;
+        sessions = args.value(at + 1).toInt(&ok);
+        if (!ok || sessions < 1 || sessions > 16) {
+            err() << "kernelforge-cli put: --sessions takes a number from 1 to 16\n" << Qt::flush;
+            return kExitUsage;
+        }
+        args.remove(at, 2);
     }
     const auto parsed = takeSshOptions(args);
     if (!parsed || !parsed->hasRemotePath || args.size() != 1) {
@@ -280,18 +296,31 @@ int runPut(const QStringList& argsIn)
             mode |= 0001;
         wo.mode = mode;
     }
-    ProgressBar bar(local.fileName());
-    const Result<void> s = ssh->upload(
-        local.filePath(), remote, [&bar](qint64 d, qint64 t) { bar.update(d, t); }, wo);
-    if (!s) {
-        err() << "kernelforge-cli put: " << s.error() << "\n" << Qt::flush;
-        return 1;
+    BulkUploadOptions bo;
+    bo.sessions = sessions;
+    bo.write = wo;
+    std::optional<BulkUploadResult> done;
+    {
+        ProgressBar bar(local.fileName());
+        bo.progress = [&bar](qint64 d, qint64 t) { bar.update(d, t); }; // one call at a time
+        const Result<BulkUploadResult> s = bulkUpload(*ssh, local.filePath(), remote, bo);
+        if (!s) {
+            err() << "kernelforge-cli put: " << s.error() << "\n" << Qt::flush;
+            return 1;
+        }
+        done = s.value();
     }
+    const auto mib = [](qint64 bytes) { return QString::number(double(bytes) / (1024.0 * 1024.0), 'f', 1); };
+    out() << terminalSafe(remote) << ": " << mib(done->sent) << " MiB sent, " << mib(done->resumed)
+          << " MiB resumed, over " << done->sessions << (done->sessions == 1 ? " connection" : " connections")
+          << "; SHA-256 " << QString::fromLatin1(done->sha256) << " checked on the server\n"
+          << Qt::flush;
     return 0;
 }
 
 const Registration regExec { "exec", "Run a command on a server over SSH (like ssh HOST -- CMD)", &runExec };
 const Registration regGet { "get", "Download a file over SFTP (like scp HOST:REMOTE LOCAL)", &runGet };
-const Registration regPut { "put", "Upload a file over SFTP, replacing the remote file atomically", &runPut };
+const Registration regPut { "put",
+    "Upload a file over SFTP (parallel, resumable, hash-checked), replacing the remote file atomically", &runPut };
 
 } // namespace

@@ -28,7 +28,7 @@ bool SftpWriteOp::refill()
             m_window += chunk;
             m_sourcePos += chunk.size();
         } else {
-            m_window += QByteArray::fromRawData(m_p.data.constData() + m_sourcePos, qsizetype(want));
+            m_window += QByteArray::fromRawData(m_p.data.constData() + m_p.offset + m_sourcePos, qsizetype(want));
             m_sourcePos += want;
         }
     }
@@ -39,38 +39,52 @@ SftpOp::Step SftpWriteOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
 {
     switch (m_state) {
     case State::Open: {
+        const auto range = [this](qint64 size) {
+            const qint64 start = qBound<qint64>(0, m_p.offset, size);
+            return m_p.length < 0 ? size - start : qMin(m_p.length, size - start);
+        };
         if (!m_p.localPath.isEmpty() && !m_local) {
             m_local = std::make_unique<QFile>(m_p.localPath);
-            if (!m_local->open(QIODevice::ReadOnly)) {
+            if (!m_local->open(QIODevice::ReadOnly) || (m_p.offset > 0 && !m_local->seek(m_p.offset))) {
                 m_outcome = Result<void>::failure(localReadError());
                 return Step::Done;
             }
-            m_total = m_local->size();
+            m_total = range(m_local->size());
         } else if (m_p.localPath.isEmpty()) {
-            m_total = m_p.data.size();
+            m_total = range(m_p.data.size());
         }
+        const bool existing = m_p.open == Open::Existing;
         const QByteArray p = m_p.path.toUtf8();
         m_handle = libssh2_sftp_open_ex(sftp, p.constData(), unsigned(p.size()),
-            LIBSSH2_FXF_WRITE | LIBSSH2_FXF_CREAT | LIBSSH2_FXF_EXCL, 0600, LIBSSH2_SFTP_OPENFILE);
+            existing ? LIBSSH2_FXF_WRITE : LIBSSH2_FXF_WRITE | LIBSSH2_FXF_CREAT | LIBSSH2_FXF_EXCL, 0600,
+            LIBSSH2_SFTP_OPENFILE);
         if (!m_handle) {
             const int rc = libssh2_session_last_errno(ctx.session());
             if (rc == LIBSSH2_ERROR_EAGAIN)
                 return Step::Blocked;
-            return failed(ctx, sftp, rc, QStringLiteral("cannot create ") + m_p.path);
+            return failed(ctx, sftp, rc,
+                (existing ? QStringLiteral("cannot open ") : QStringLiteral("cannot create ")) + m_p.path);
         }
+        if (m_p.offset > 0) // libssh2 keeps the offset on its side: no request goes out
+            libssh2_sftp_seek64(m_handle, libssh2_uint64_t(m_p.offset));
         m_state = State::Write;
         return Step::Progress;
     }
     case State::Write: {
         bool progress = false;
         for (;;) {
+            if (m_p.stopRequested && m_p.stopRequested()) {
+                m_outcome = Result<void>::failure(QStringLiteral("interrupted writing ") + m_p.path);
+                m_state = State::Close;
+                return Step::Progress;
+            }
             if (!refill()) {
                 m_state = State::Close;
                 return Step::Progress;
             }
             const qsizetype pending = m_window.size() - m_windowPos;
             if (pending == 0) {
-                m_state = State::Fsync;
+                m_state = m_p.fsync ? State::Fsync : setsMode() ? State::Mode : State::Close;
                 return Step::Progress;
             }
             // Always the same unacknowledged front; libssh2 only adds packets for bytes beyond
@@ -110,7 +124,7 @@ SftpOp::Step SftpWriteOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
             // order): one round trip for both. Only once the fsync request is out whole: a
             // libssh2 call that met a full socket or a shut window keeps its packet and must
             // be repeated before any other call writes to the channel.
-            if (!m_modeSent && !outboundBlocked()
+            if (setsMode() && !m_modeSent && !outboundBlocked()
                 && libssh2_channel_window_write(libssh2_sftp_get_channel(sftp)) >= 4096) {
                 m_modeSent = true;
                 m_modeRc = setMode();
@@ -124,7 +138,7 @@ SftpOp::Step SftpWriteOp::stepSftp(OpContext& ctx, LIBSSH2_SFTP* sftp)
             // Servers without fsync@openssh.com: the rename still orders the data on most file systems.
             log::ssh()->info("{}: fsync of {} not supported by the server", ctx.describe(), m_p.path);
         }
-        m_state = State::Mode;
+        m_state = setsMode() ? State::Mode : State::Close;
         return Step::Progress;
     }
     case State::Mode: {

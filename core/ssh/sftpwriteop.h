@@ -20,18 +20,34 @@ namespace kf::ssh {
 constexpr qsizetype kSftpWriteInFlight = 48 * 30000;
 
 // Writes `data` (or the local file localPath) to a new file created exclusively, then
-// fsync, mode and owner, close. The temp-file half of an atomic write. The mode request
+// fsync, mode and owner, close. The temp-file half of an atomic write. With Open::Existing it
+// writes the range [offset, offset + length) of the local file at the same offset of a file
+// that is already there (no create, no truncation): one chunk of bulkUpload()'s partial file. The mode request
 // goes out right behind the fsync, so both take one round trip. (Owner and close cannot
 // follow in libssh2 1.10: owner shares the mode's request slot, and close frees the handle
 // that the pending answers are collected through.)
 class SftpWriteOp final : public SftpOp
 {
 public:
+    enum class Open {
+        CreateExclusive, // a new file (fails when one is there), then mode and owner
+        Existing,        // an existing file, written at `offset`; mode and owner only with applyMode
+    };
     struct Params
     {
         QString path;
         QByteArray data;
         QString localPath;
+        Open open = Open::CreateExclusive;
+        // The range of the source written, at the same offset of the remote file; length < 0:
+        // to the end. A range past the end of the source is cut at the end.
+        qint64 offset = 0;
+        qint64 length = -1;
+        bool applyMode = true; // Existing: whether mode (and owner) are set after the fsync
+        // False: no fsync (bulkUpload's chunks; one fsync of the file later covers them all).
+        bool fsync = true;
+        // Read on the session thread between writes: true ends the op as failed ("interrupted").
+        std::function<bool()> stopRequested;
         quint32 mode = 0644;
         bool setOwner = false;
         quint32 uid = 0;
@@ -46,6 +62,7 @@ protected:
 private:
     enum class State { Open, Write, Fsync, Mode, Owner, Close };
     bool refill();
+    bool setsMode() const { return m_p.open == Open::CreateExclusive || m_p.applyMode; }
     QString localReadError() const;
     // libssh2_sftp_fstat_ex setting the mode: sends the request on its first call, then
     // waits for the answer.

@@ -4,6 +4,7 @@
 
 #include "core/hosts/sshconfig.h"
 #include "core/log/logging.h"
+#include "core/ssh/awaitop.h"
 #include "core/ssh/execop.h"
 #include "core/ssh/sftpop.h"
 #include "core/ssh/sftpreadop.h"
@@ -26,53 +27,6 @@ namespace kf {
 namespace {
 
 using namespace kf::ssh;
-
-// Waits for an op submitted to `session`: until it completes, timeoutMs passes (< 0: no
-// limit), or the connection is no longer Ready. Ops that were running when the link went
-// are aborted before the session says Reconnecting; one still pending then is queued behind
-// a login that may take as long as a person at a password prompt, so it is given up on
-// (cancelled: the session drops it unrun). Returns empty when the op completed (its results
-// may be read), else why it did not (its results must not be read: it may still run).
-QString awaitOp(SshSession& session, const std::shared_ptr<Op>& op, int timeoutMs)
-{
-    Q_ASSERT(!session.isSessionThread());
-    QElapsedTimer clock;
-    clock.start();
-    constexpr int kSliceMs = 100;
-    for (;;) {
-        const qint64 left = timeoutMs < 0 ? kSliceMs : timeoutMs - clock.elapsed();
-        if (op->completion().wait(int(qBound<qint64>(0, left, qint64(kSliceMs)))))
-            return {};
-        if (session.state() != ConnectionState::Ready) {
-            if (op->completion().wait(0))
-                return {};
-            session.cancel(op);
-            const QString reason = session.stateReason();
-            return QStringLiteral("not connected to %1 (%2%3)")
-                .arg(session.describe(), toString(session.state()).toLower(),
-                    reason.isEmpty() ? QString() : QStringLiteral(": ") + reason);
-        }
-        if (timeoutMs >= 0 && clock.elapsed() >= timeoutMs)
-            break;
-    }
-    // Timed out on a live connection: cancel, and wait for the op to wind down as long as the
-    // session is there to do it.
-    session.cancel(op);
-    while (!op->completion().wait(kSliceMs))
-        if (session.state() != ConnectionState::Ready)
-            return QStringLiteral("timed out after %1 ms").arg(timeoutMs);
-    return QStringLiteral("timed out after %1 ms").arg(timeoutMs);
-}
-
-// Runs an SFTP op to completion from a caller thread: its outcome, or why it did not
-// complete (ErrorKind::Failed; its results must not be read).
-Result<void> runOp(SshSession& session, const std::shared_ptr<SftpOp>& op, int timeoutMs = -1)
-{
-    session.submit(op);
-    if (const QString notDone = awaitOp(session, op, timeoutMs); !notDone.isEmpty())
-        return Result<void>::failure(notDone);
-    return op->outcome();
-}
 
 // Carries a started process's output from the session thread to the handle's thread.
 // Shared by the op's callbacks and the handle, so it outlives every emission.
@@ -702,9 +656,14 @@ Result<void> SshTransport::remove(const QString& path)
 
 Result<QByteArray> SshTransport::sha256(const QString& path)
 {
+    // OpenSSL's first: SHA-NI where the CPU has it (coreutils' sha256sum uses it only when built
+    // with OpenSSL, which Debian's is not): 3x faster on a 256 MiB upload's check. Both print
+    // the hex digest first. (shellPath() never starts with '-': no `--` needed for openssl.)
     CommandSpec spec;
-    spec.command
-        = QStringLiteral("command -v sha256sum >/dev/null 2>&1 || exit 127; sha256sum -b -- ") + shellPath(path);
+    spec.command = QStringLiteral("f=%1; if command -v openssl >/dev/null 2>&1 && openssl dgst -sha256 -r \"$f\"; "
+                                  "then :; elif command -v sha256sum >/dev/null 2>&1; then sha256sum -b -- \"$f\"; "
+                                  "else exit 127; fi")
+                       .arg(shellPath(path));
     const ExecResult r = exec(spec);
     if (r.ok()) {
         const QByteArray hex = r.stdOut.left(r.stdOut.indexOf(' '));

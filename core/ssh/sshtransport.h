@@ -75,7 +75,7 @@ public:
     Result<void> download(const QString& remotePath, const QString& localPath, const Progress& progress = {});
     Result<void> upload(const QString& localPath, const QString& remotePath, const Progress& progress = {},
         const WriteOptions& options = {});
-    // Hex SHA-256 of a remote file: `sha256sum` when the server has it, else read back.
+    // Hex SHA-256 of a remote file: `openssl dgst` or `sha256sum` when the server has one, else read back.
     Result<QByteArray> sha256(const QString& path);
     // Removes a file; one that is not there is not an error.
     Result<void> remove(const QString& path);

@@ -5,11 +5,12 @@
 // summary row is interleaved (tests/support/benchreport.h): KernelForge and the anchor run in
 // turn KF_BENCH_REPEATS times (default 5); the row gives the median ratio with its min-max.
 //
-//   bench_ssh [--mib N] [--rtt-mib N] [--rtts 20,100] [--skip-transfer]
+//   bench_ssh [--mib N] [--rtt-mib N] [--rtts 20,100] [--bulk-sessions N] [--skip-transfer]
 //             [--seed-ops N] [--skip-seed] [--roundtrips N] [--sessions N] [--seconds N]
 //
 // 1. SFTP upload/download of N MiB (default 256): SshTransport::upload (atomic: temp file,
-//    fsync, rename) and download on the open connection (its bulk connection open too, as in
+//    fsync, rename), bulkUpload over --bulk-sessions (default 4; its logins, both SHA-256s and the rename
+//    included) and download on the open connection (its bulk connection open too, as in
 //    the app) vs `sftp -b` put/get, which logs in each time (one `scp` each way is printed too),
 //    as it comes and held to the cipher and MAC libssh2 negotiated (same work on both ends),
 //    with the client's CPU per MiB (ours, and sftp + ssh). Then, in process, the negotiated
@@ -27,6 +28,7 @@
 // 4. S sessions (default 16), each streaming one line a second: client CPU over T seconds.
 // At the defaults the whole run should take about 6-7 minutes on an idle 2-core machine (an
 // estimate from the busy run: 64/16 MiB, 3 runs took 4 minutes at load 10-15).
+#include "core/ssh/bulkupload.h"
 #include "core/ssh/knownhosts.h"
 #include "core/ssh/sshsession.h"
 #include "core/ssh/sshtransport.h"
@@ -265,6 +267,8 @@ private:
     QProcess m_master;
 };
 
+int g_bulkSessions = 4; // --bulk-sessions
+
 // Section 1 on one route: upload and download of `mib` MiB, ours and `sftp -b` in turn.
 void transferRows(SshTransport& t, const DemoHost& demo, const Route& route, const QString& dir, const QString& local,
     int mib, const QByteArray& context, const Algorithms& algs)
@@ -302,14 +306,34 @@ void transferRows(SshTransport& t, const DemoHost& demo, const Route& route, con
     };
     // Ours, then each anchor, in turn; the client's CPU per MiB too (ours against sftp + ssh with
     // the same algorithms).
-    kf::bench::Interleaved up, upSame, down, downSame, upCpu, downCpu;
+    // bulkUpload over 4 sessions: 16 MiB chunks (the default) from 64 MiB up, else a quarter of
+    // the file (each chunk costs 3 round trips: open, fsync, close). Its run includes the extra
+    // logins, the local and the server's SHA-256 and the state-file writes.
+    BulkUploadOptions bulkOptions;
+    bulkOptions.sessions = g_bulkSessions;
+    bulkOptions.chunkBytes = qBound<qint64>(qint64(1) << 20, qint64(mib) * (1 << 20) / 4, qint64(16) << 20);
+    int bulkSessions = 0;
+    const auto bulk = [&] {
+        const auto r = bulkUpload(t, local, QStringLiteral("bulk-payload.bin"), bulkOptions);
+        if (!r)
+            printf("  bulkUpload: %s\n", qPrintable(r.error()));
+        else
+            bulkSessions = r->sessions;
+        return r.ok();
+    };
+    kf::bench::Interleaved up, upSame, down, downSame, upCpu, downCpu, upBulk, upBulkSame, upBulkCpu;
     for (int i = 0; i < kf::bench::repeats(); ++i) {
         const double u = mibPerSecond(
             mib, [&] { return t.upload(local, QStringLiteral("payload.bin")).ok(); }, &upCpu.ours);
         up.ours.push_back(u);
         upSame.ours.push_back(u);
+        const double b = mibPerSecond(mib, bulk, &upBulkCpu.ours);
+        upBulk.ours.push_back(b);
+        upBulkSame.ours.push_back(b);
         up.anchor.push_back(sftp(batchPut, {}, nullptr));
         upSame.anchor.push_back(sftp(batchPut, sameAlgs, &upCpu.anchor));
+        upBulk.anchor.push_back(up.anchor.back());
+        upBulkSame.anchor.push_back(upSame.anchor.back());
     }
     for (int i = 0; i < kf::bench::repeats(); ++i) {
         const double d = mibPerSecond(
@@ -322,6 +346,10 @@ void transferRows(SshTransport& t, const DemoHost& demo, const Route& route, con
     }
     const QByteArray same = "OpenSSH sftp -b, " + algs.cipher + " + " + algs.mac;
     printRuns("upload   KernelForge (atomic: temp+fsync+mv)", up.ours, "MiB/s");
+    const QByteArray bulkName = "bulkUpload, " + QByteArray::number(bulkSessions) + " sessions of "
+        + QByteArray::number(bulkOptions.chunkBytes >> 20) + " MiB chunks (sha256 checked, mv)";
+    printRuns(QByteArray("upload   KernelForge " + bulkName).constData(), upBulk.ours, "MiB/s");
+    printRuns("upload   client CPU, KernelForge bulkUpload", upBulkCpu.ours, "ms/MiB");
     printRuns("upload   OpenSSH sftp -b put", up.anchor, "MiB/s");
     printRuns(QByteArray("upload   " + same).constData(), upSame.anchor, "MiB/s");
     printRuns("download KernelForge", down.ours, "MiB/s");
@@ -336,6 +364,10 @@ void transferRows(SshTransport& t, const DemoHost& demo, const Route& route, con
         "OpenSSH sftp -b put", "MiB/s", true);
     kf::bench::report("ssh", QByteArray("upload KernelForge (atomic)" + size + ", same algorithms").constData(), upSame,
         same.constData(), "MiB/s", true);
+    kf::bench::report("ssh", QByteArray("upload KernelForge " + bulkName + size).constData(), upBulk,
+        "OpenSSH sftp -b put", "MiB/s", true);
+    kf::bench::report("ssh", QByteArray("upload KernelForge bulkUpload" + size + ", same algorithms").constData(),
+        upBulkSame, same.constData(), "MiB/s", true);
     kf::bench::report(
         "ssh", QByteArray("download KernelForge" + size).constData(), down, "OpenSSH sftp -b get", "MiB/s", true);
     kf::bench::report("ssh", QByteArray("download KernelForge" + size + ", same algorithms").constData(), downSame,
@@ -452,6 +484,8 @@ int main(int argc, char** argv)
             seed = false;
         else if (a == QLatin1String("--seed-ops"))
             seedOps = qMax(1, next());
+        else if (a == QLatin1String("--bulk-sessions"))
+            g_bulkSessions = qMax(1, next());
         else if (a == QLatin1String("--rtt-mib"))
             rttMib = next();
         else if (a == QLatin1String("--rtts") && i + 1 < args.size()) {

@@ -126,8 +126,19 @@ private Q_SLOTS:
         QVERIFY2(put.exitCode != 0, "the remote folder does not exist yet");
         QDir(demo.homeDir()).mkpath(QStringLiteral("up"));
         const auto put2 = kf::test::runCli(QStringList { QStringLiteral("put") }
-            << sshOptions(demo) << local << destination(demo) + QStringLiteral(":up/"));
+            << QStringLiteral("--sessions") << QStringLiteral("2") << sshOptions(demo) << local
+            << destination(demo) + QStringLiteral(":up/"));
         QVERIFY2(put2.exitCode == 0, put2.err.constData());
+        // One chunk (16 MiB) of a 3 MiB file: one connection used; nothing left beside it.
+        const QByteArray summary = "3.0 MiB sent, 0.0 MiB resumed, over 1 connection; SHA-256 "
+            + QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex();
+        QVERIFY2(put2.out.contains(summary), put2.out.constData());
+        QCOMPARE(QDir(demo.homeDir() + QStringLiteral("/up")).entryList(QDir::Files | QDir::Hidden),
+            QStringList { QStringLiteral("payload.bin") });
+        const auto badSessions = kf::test::runCli(QStringList { QStringLiteral("put") }
+            << QStringLiteral("--sessions") << QStringLiteral("0") << sshOptions(demo) << local
+            << destination(demo) + QStringLiteral(":up/"));
+        QCOMPARE(badSessions.exitCode, 2);
         const QString remote = demo.homeDir() + QStringLiteral("/up/payload.bin");
         QFile rf(remote);
         QVERIFY(rf.open(QIODevice::ReadOnly));
