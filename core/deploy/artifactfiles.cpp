@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/deploy/artifactfiles.h"
 
+#include "core/ssh/bulkupload.h"
 #include "core/ssh/sshtransport.h"
 
 #include <QCryptographicHash>
@@ -82,8 +83,26 @@ Result<QString> fetchArtifact(
     return local;
 }
 
-Result<SentArtifact> sendArtifact(
-    Transport& target, const QString& localPath, const QByteArray& sha256, const QString& name)
+namespace {
+// What arrived is not the artifact (this machine's copy changed since it was hashed): removed,
+// so that nothing under the artifact's name is taken for it.
+Result<SentArtifact> mismatch(
+    Transport& target, const QString& remote, const QString& name, const QByteArray& got, const QByteArray& wanted)
+{
+    CommandSpec rm;
+    rm.command = QStringLiteral("rm -f -- \"$1\"");
+    rm.arguments = { remote };
+    const ExecResult removed = target.exec(rm, 60000);
+    return Result<SentArtifact>::failure(
+        QStringLiteral("%1 arrived with SHA-256 %2, not the artifact's %3: %4")
+            .arg(name, QString::fromLatin1(got), QString::fromLatin1(wanted),
+                removed.ok() ? QStringLiteral("removed")
+                             : QStringLiteral("could not be removed: ") + commandFailure(removed)));
+}
+} // namespace
+
+Result<SentArtifact> sendArtifact(Transport& target, const QString& localPath, const QByteArray& sha256,
+    const QString& name, const std::atomic<bool>* stop)
 {
     using R = Result<SentArtifact>;
     SentArtifact sent;
@@ -94,23 +113,33 @@ Result<SentArtifact> sendArtifact(
         sent.alreadyThere = true;
         return sent;
     }
-    Result<void> put;
     if (auto* ssh = dynamic_cast<SshTransport*>(&target)) {
-        put = ssh->upload(localPath, sent.remotePath, {}, WriteOptions { 0600, false });
-    } else {
-        QFile f(localPath);
-        put = f.open(QIODevice::ReadOnly)
-            ? target.writeFileAtomic(sent.remotePath, f.readAll(), WriteOptions { 0600, false })
-            : Result<void>::failure(QStringLiteral("cannot read %1: %2").arg(localPath, f.errorString()));
+        BulkUploadOptions o;
+        // Extra connections pay off for large files only (their logins cost more than they save
+        // on a small one: docs/PERFORMANCE.md, bulkUpload).
+        o.sessions = QFileInfo(localPath).size() >= (qint64(256) << 20) ? 4 : 1;
+        o.stopRequested = [stop] { return stop && stop->load(); };
+        o.write = WriteOptions { 0600, false };
+        const auto up = bulkUpload(*ssh, localPath, sent.remotePath, o);
+        if (!up)
+            return R::failure(up.error());
+        if (up->sha256 != sha256)
+            return mismatch(target, sent.remotePath, name, up->sha256, sha256);
+        sent.sent = up->sent;
+        sent.resumed = up->resumed;
+        return sent;
     }
-    if (!put)
+    QFile f(localPath);
+    if (!f.open(QIODevice::ReadOnly))
+        return R::failure(QStringLiteral("cannot read %1: %2").arg(localPath, f.errorString()));
+    if (const auto put = target.writeFileAtomic(sent.remotePath, f.readAll(), WriteOptions { 0600, false }); !put)
         return R::failure(put.error());
     const auto got = remoteSha256(target, sent.remotePath);
     if (!got)
         return got.withoutValue();
     if (got.value() != sha256)
-        return R::failure(QStringLiteral("%1 arrived with SHA-256 %2, not %3")
-                              .arg(name, QString::fromLatin1(got.value()), QString::fromLatin1(sha256)));
+        return mismatch(target, sent.remotePath, name, got.value(), sha256);
+    sent.sent = QFileInfo(localPath).size();
     return sent;
 }
 

@@ -8,6 +8,8 @@
 #include <QByteArray>
 #include <QString>
 
+#include <atomic>
+
 // Moving a promoted artifact (a build's wheel or libraries, a server's JIT caches: promotestep.h,
 // jitcache.h) between hosts through this machine, checked by SHA-256 at every hop: from the
 // source into this machine's cache, from there to each target's ~/.cache/kernelforge/promote/.
@@ -33,11 +35,16 @@ struct SentArtifact
 {
     QString remotePath;        // under kRemotePromoteDir
     bool alreadyThere = false; // a file with the same hash was there: nothing was sent
+    qint64 sent = 0;           // bytes sent this time
+    qint64 resumed = 0;        // bytes an interrupted earlier transfer had left there and that were kept
 };
-// This machine's file to kRemotePromoteDir/<name> on the host (one rename: a cut transfer leaves
-// no half file under that name), then its hash there checked against sha256.
-Result<SentArtifact> sendArtifact(
-    Transport& target, const QString& localPath, const QByteArray& sha256, const QString& name);
+// This machine's file to kRemotePromoteDir/<name> on the host, its hash there checked against
+// sha256 before it takes that name (one rename: a cut transfer leaves no half file under it).
+// Over SSH through bulkUpload (core/ssh/bulkupload.h): resumable (a cut transfer resumes from
+// its last recorded chunk on the next call), several sessions in parallel for large files; stop
+// is read between chunks.
+Result<SentArtifact> sendArtifact(Transport& target, const QString& localPath, const QByteArray& sha256,
+    const QString& name, const std::atomic<bool>* stop = nullptr);
 
 // The error text of a command that failed: its own error, else the start of its stderr.
 QString commandFailure(const ExecResult& r);

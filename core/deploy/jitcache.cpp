@@ -282,7 +282,7 @@ SeedOutcome seedJitCaches(
             if (theirs.name == mine.name)
                 args << mine.name << theirs.folder;
     ctx.say(QStringLiteral("sending the JIT caches (%1 bytes)").arg(caches.size));
-    const auto sent = sendArtifact(target, caches.localPath, caches.sha256, caches.fileName);
+    const auto sent = sendArtifact(target, caches.localPath, caches.sha256, caches.fileName, ctx.stop);
     if (!sent)
         return { StepStatus::Failed, QStringLiteral("JIT caches: %1").arg(sent.error()), {} };
     CommandSpec unpack;

@@ -202,9 +202,13 @@ public:
             return end(StepStatus::Failed, QStringLiteral("interrupted: nothing was sent"));
 
         m_ctx.say(QStringLiteral("sending %1 (%2 bytes)").arg(m_a.fileName).arg(m_a.size));
-        const auto sent = sendArtifact(m_t, m_a.localPath, m_a.sha256, m_a.fileName);
+        const auto sent = sendArtifact(m_t, m_a.localPath, m_a.sha256, m_a.fileName, m_ctx.stop);
         if (!sent)
             return end(StepStatus::Failed, QStringLiteral("transfer: %1").arg(sent.error()));
+        if (sent->resumed > 0)
+            m_ctx.say(QStringLiteral("resumed an interrupted transfer: %1 bytes were already there, %2 sent")
+                          .arg(sent->resumed)
+                          .arg(sent->sent));
         if (sent->alreadyThere)
             m_ctx.say(
                 QStringLiteral("%1 is already on %2 (same SHA-256): not sent again").arg(m_a.fileName, m_ctx.hostName));
