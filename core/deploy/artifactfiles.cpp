@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
 #include <QRegularExpression>
 
 namespace kf::deploy {
@@ -81,6 +82,25 @@ Result<QString> fetchArtifact(
     if (!QFile::rename(part, local))
         return R::failure(QStringLiteral("cannot move %1 into place").arg(part));
     return local;
+}
+
+Result<FetchedArtifact> fetchHashedArtifact(
+    Transport& source, const QString& remote, const QString& cacheDir, const QString& name)
+{
+    const auto sha = remoteSha256(source, remote);
+    if (!sha)
+        return sha.withoutValue();
+    const auto local = fetchArtifact(source, remote, sha.value(), cacheDir, name);
+    if (!local)
+        return local.withoutValue();
+    return FetchedArtifact { local.value(), sha.value(), QFileInfo(local.value()).size() };
+}
+
+void writeArtifactManifest(const QString& localPath, const QJsonObject& manifest)
+{
+    QFile f(localPath + QStringLiteral(".json"));
+    if (f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        f.write(QJsonDocument(manifest).toJson());
 }
 
 namespace {

@@ -6,6 +6,7 @@
 #include "core/util/result.h"
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QString>
 
 #include <atomic>
@@ -30,6 +31,19 @@ Result<QByteArray> localSha256(const QString& path);
 // the local path.
 Result<QString> fetchArtifact(
     Transport& source, const QString& remote, const QByteArray& sha256, const QString& cacheDir, const QString& name);
+
+// fetchArtifact() of a file hashed on the source first: the local copy, its hash and size.
+struct FetchedArtifact
+{
+    QString localPath;
+    QByteArray sha256;
+    qint64 size = 0;
+};
+Result<FetchedArtifact> fetchHashedArtifact(
+    Transport& source, const QString& remote, const QString& cacheDir, const QString& name);
+// What an artifact is (its JSON), beside its local copy as "<copy>.json", for people and tools
+// that look into the cache.
+void writeArtifactManifest(const QString& localPath, const QJsonObject& manifest);
 
 struct SentArtifact
 {

@@ -11,7 +11,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
-#include <QJsonDocument>
 
 namespace kf::deploy {
 
@@ -244,18 +243,13 @@ Result<JitCacheArtifact> captureJitCaches(Transport& source, const QString& sour
     if (!packed.ok())
         return R::failure(
             QStringLiteral("cannot pack the JIT caches on %1: %2").arg(a.sourceName, commandFailure(packed)));
-    const auto sha = remoteSha256(source, remote);
-    if (!sha)
-        return sha.withoutValue();
-    a.sha256 = sha.value();
-    const auto local = fetchArtifact(source, remote, a.sha256, cacheDir, a.fileName);
-    if (!local)
-        return local.withoutValue();
-    a.localPath = local.value();
-    a.size = QFileInfo(a.localPath).size();
-    QFile manifest(a.localPath + QStringLiteral(".json"));
-    if (manifest.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        manifest.write(QJsonDocument(a.toJson()).toJson());
+    const auto fetched = fetchHashedArtifact(source, remote, cacheDir, a.fileName);
+    if (!fetched)
+        return fetched.withoutValue();
+    a.localPath = fetched->localPath;
+    a.sha256 = fetched->sha256;
+    a.size = fetched->size;
+    writeArtifactManifest(a.localPath, a.toJson());
     say(QStringLiteral("JIT caches %1 (%2 bytes, SHA-256 %3) from %4; its start took %5 s")
             .arg(a.fileName)
             .arg(a.size)

@@ -16,7 +16,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
-#include <QJsonDocument>
 
 namespace kf::deploy {
 namespace {
@@ -141,21 +140,15 @@ Result<PromotionArtifact> preparePromotion(Transport& source, const PromotionSou
         if (!packed.ok())
             return R::failure(QStringLiteral("cannot pack the libraries on %1: %2").arg(host, commandFailure(packed)));
     }
-    const auto sha = remoteSha256(source, remote);
-    if (!sha)
-        return sha.withoutValue();
-    a.sha256 = sha.value();
-
     const QString cache = o.cacheDir.isEmpty() ? paths::cacheDir() + QStringLiteral("/promote") : o.cacheDir;
     say(QStringLiteral("fetching %1 from %2").arg(a.fileName, host));
-    const auto local = fetchArtifact(source, remote, a.sha256, cache, a.fileName);
-    if (!local)
-        return local.withoutValue();
-    a.localPath = local.value();
-    a.size = QFileInfo(a.localPath).size();
-    QFile manifest(a.localPath + QStringLiteral(".json"));
-    if (manifest.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        manifest.write(QJsonDocument(a.toJson()).toJson());
+    const auto fetched = fetchHashedArtifact(source, remote, cache, a.fileName);
+    if (!fetched)
+        return fetched.withoutValue();
+    a.localPath = fetched->localPath;
+    a.sha256 = fetched->sha256;
+    a.size = fetched->size;
+    writeArtifactManifest(a.localPath, a.toJson());
     if (o.withCaches) {
         auto caches = captureJitCaches(source, host, cache, o.log, o.stop);
         if (!caches)

@@ -132,14 +132,8 @@ std::vector<std::shared_ptr<SshSession>> startSessions(SshTransport& transport, 
         log::ssh()->info("{}: the login needed a prompt; bulk upload on the main connection only", main->describe());
         return { main };
     }
-    SshSessionOptions o = main->options();
-    if (!o.secrets && o.interaction) // the keychain may still log it in quietly
-        o.secrets = o.interaction->secretStore();
-    o.interaction = nullptr; // never prompt for a helper connection
-    o.promptForHostKeys = false;
-    o.acceptNewHostKey = false;
-    o.trustedHostKey = main->verifiedHostKey(); // the key the main session verified
-    o.reconnect = false;                        // a lost helper fails its chunk; the call fails and a new one resumes
+    SshSessionOptions o = transport.helperSessionOptions();
+    o.reconnect = false; // a lost helper fails its chunk; the call fails and a new one resumes
     std::vector<std::shared_ptr<SshSession>> opened;
     for (int i = 0; i < want; ++i) {
         opened.push_back(std::make_shared<SshSession>(o));

@@ -415,6 +415,18 @@ Result<QByteArray> SshTransport::readFileRange(const QString& path, qint64 offse
     return std::move(op->data);
 }
 
+SshSessionOptions SshTransport::helperSessionOptions() const
+{
+    SshSessionOptions o = m_session->options();
+    if (!o.secrets && o.interaction) // the keychain may still log it in quietly
+        o.secrets = o.interaction->secretStore();
+    o.interaction = nullptr; // never prompt for a helper connection
+    o.promptForHostKeys = false;
+    o.acceptNewHostKey = false;
+    o.trustedHostKey = m_session->verifiedHostKey(); // the key the main session verified
+    return o;
+}
+
 std::shared_ptr<SshSession> SshTransport::bulkSession()
 {
     std::lock_guard lock(m_bulkMutex);
@@ -422,16 +434,8 @@ std::shared_ptr<SshSession> SshTransport::bulkSession()
         return m_bulk;
     if (m_bulkFailed || !m_session->loggedInWithoutPrompt())
         return m_session; // a second login would ask the person again: share the main one
-    if (!m_bulk) {
-        SshSessionOptions o = m_session->options();
-        if (!o.secrets && o.interaction) // the keychain may still log it in quietly
-            o.secrets = o.interaction->secretStore();
-        o.interaction = nullptr; // never prompt for the helper connection
-        o.promptForHostKeys = false;
-        o.acceptNewHostKey = false;
-        o.trustedHostKey = m_session->verifiedHostKey(); // the key the main session verified
-        m_bulk = std::make_shared<SshSession>(o);
-    }
+    if (!m_bulk)
+        m_bulk = std::make_shared<SshSession>(helperSessionOptions());
     const ConnectionState st = m_bulk->state();
     if (st == ConnectionState::Disconnected || st == ConnectionState::Failed)
         m_bulk->connectToHost();

@@ -14,6 +14,7 @@
 namespace kf {
 
 class SshSession;
+struct SshSessionOptions;
 namespace ssh {
 class ExecOp;
 struct ExecCallbacks;
@@ -56,6 +57,11 @@ public:
     ~SshTransport() override;
 
     std::shared_ptr<SshSession> session() const { return m_session; }
+    // The options of a helper connection to the same host (bulk transfers): the main session's,
+    // never prompting (no interaction, no host-key question), trusting only the host key the main
+    // session verified; the keychain still logs it in quietly. Only meaningful when the main
+    // session logged in without a prompt (SshSession::loggedInWithoutPrompt).
+    SshSessionOptions helperSessionOptions() const;
 
     QString describe() const override;
     ExecResult exec(const CommandSpec& spec, int timeoutMs = -1) override;

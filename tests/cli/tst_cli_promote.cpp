@@ -93,15 +93,7 @@ class TestCliPromote : public QObject
         }
         return out;
     }
-    QString patchAndBuild(const DemoHost& demo)
-    {
-        auto apply = cli(QStringList { "patch", "apply", "--set", "builtin:sgl-kernel-sm120-cuda13", "--root",
-                             demo.user() + QStringLiteral("@127.0.0.1:sgl-kernel") }
-            + test::cliSshOptions(demo));
-        if (apply.exitCode != 0)
-            return QString::fromLatin1(test::printWhole(apply, "patch apply"));
-        return build(demo, 0);
-    }
+    QString patchAndBuild(const DemoHost& demo) { return test::patchAndBuildDemo(demo, kProfile, env()); }
     QString build(const DemoHost& demo, int expectedExit)
     {
         auto start = cli(QStringList { "build", "start", "--profile", kProfile } + target(demo));
@@ -280,17 +272,8 @@ private Q_SLOTS:
             p.isDemo = false;
         QVERIFY(HostProfileStore(hosts).save(profiles));
         const char* wheelProfile = "Demo sgl-kernel wheel (CMake + Ninja, then a wheel)";
-        auto apply = cli(QStringList { "patch", "apply", "--set", "builtin:sgl-kernel-sm120-cuda13", "--root",
-                             a.user() + QStringLiteral("@127.0.0.1:sgl-kernel") }
-            + test::cliSshOptions(a));
-        QVERIFY2(apply.exitCode == 0, apply.err.constData());
-        auto start = cli(QStringList { "build", "start", "--profile", wheelProfile } + target(a));
-        QVERIFY2(start.exitCode == 0, start.err.constData());
-        auto attach = cli(
-            QStringList { "build", "attach", QString::fromUtf8(start.out.trimmed().split('\n').last()) } + target(a),
-            540000);
-        if (attach.exitCode != 0)
-            QFAIL(test::printWhole(attach, "build attach"));
+        const QString built = test::patchAndBuildDemo(a, QString::fromLatin1(wheelProfile), env());
+        QVERIFY2(built.isEmpty(), qPrintable(built));
         auto run = cli({ "fleet", "rollout", "promote", "--from", "a", "--profile", wheelProfile, "--host", "b",
                            "--hosts-file", hosts, "--json" },
             540000);

@@ -170,6 +170,29 @@ bool installDemoTorch(const DemoHost& demo, const QString& version)
                 .toUtf8());
 }
 
+QString patchAndBuildDemo(const DemoHost& demo, const QString& profile, const QStringList& env)
+{
+    const QString dest = demo.user() + QStringLiteral("@127.0.0.1");
+    const auto patched = runCli(QStringList { QStringLiteral("patch"), QStringLiteral("apply"), QStringLiteral("--set"),
+                                    QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), QStringLiteral("--root"),
+                                    dest + QStringLiteral(":sgl-kernel") }
+            + cliSshOptions(demo),
+        120000, env);
+    if (patched.exitCode != 0)
+        return QString::fromLatin1(printWhole(patched, "patch apply"));
+    const auto started
+        = runCli(QStringList { QStringLiteral("build"), QStringLiteral("start"), QStringLiteral("--profile"), profile }
+                + cliSshOptions(demo) + QStringList { dest },
+            120000, env);
+    if (started.exitCode != 0)
+        return QString::fromLatin1(printWhole(started, "build start"));
+    const QString job = QString::fromUtf8(started.out.trimmed().split('\n').last()).trimmed();
+    const auto built = runCli(QStringList { QStringLiteral("build"), QStringLiteral("attach"), job }
+            + cliSshOptions(demo) + QStringList { dest },
+        540000, env);
+    return built.exitCode == 0 ? QString() : QString::fromLatin1(printWhole(built, "build attach"));
+}
+
 bool installDemoDistribution(const DemoHost& demo, const QString& name, const QString& version)
 {
     const QString site = demoUserSite(demo);

@@ -262,25 +262,9 @@ void TestFleetPrometheus::rolloutDialogPromote()
     QTemporaryDir home; // the CLI's own history: the build is judged on lab-a by what is there
     const QStringList env { QStringLiteral("HOME=") + home.path(), QStringLiteral("XDG_CONFIG_HOME="),
         QStringLiteral("XDG_STATE_HOME="), QStringLiteral("XDG_CACHE_HOME="), QStringLiteral("XDG_DATA_HOME=") };
-    const QString dest = a.user() + QStringLiteral("@127.0.0.1");
     const QString profile = QStringLiteral("Demo sgl-kernel (CMake + Ninja)");
-    auto patched = test::runCli(QStringList { QStringLiteral("patch"), QStringLiteral("apply"), QStringLiteral("--set"),
-                                    QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), QStringLiteral("--root"),
-                                    dest + QStringLiteral(":sgl-kernel") }
-            + test::cliSshOptions(a),
-        120000, env);
-    QVERIFY2(patched.exitCode == 0, patched.err.constData());
-    auto started = test::runCli(
-        QStringList { QStringLiteral("build"), QStringLiteral("start"), QStringLiteral("--profile"), profile }
-            + test::cliSshOptions(a) + QStringList { dest },
-        120000, env);
-    QVERIFY2(started.exitCode == 0, started.err.constData());
-    const QString job = QString::fromUtf8(started.out.trimmed().split('\n').last()).trimmed();
-    auto built = test::runCli(QStringList { QStringLiteral("build"), QStringLiteral("attach"), job }
-            + test::cliSshOptions(a) + QStringList { dest },
-        540000, env);
-    if (built.exitCode != 0)
-        QFAIL(test::printWhole(built, "build attach"));
+    const QString built = test::patchAndBuildDemo(a, profile, env);
+    QVERIFY2(built.isEmpty(), qPrintable(built));
 
     RolloutDialog dialog(
         { a.profile(QStringLiteral("lab-a")), b.profile(QStringLiteral("lab-b")), c.profile(QStringLiteral("lab-c")) });
