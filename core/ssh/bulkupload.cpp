@@ -413,6 +413,22 @@ Result<BulkUploadResult> bulkUpload(
             log::ssh()->warn("{}: the state of {} was not saved: {}", transport.describe(), part, stateError);
         if (shared.stop)
             return R::failure(QStringLiteral("upload of %1 interrupted: %2").arg(localPath, kept));
+        // A full disk: a partial file kept for a resume would only hold the space; it goes, as
+        // upload()'s temp file does, and the message says so.
+        const QString dir = target.contains(QLatin1Char('/')) ? target.left(target.lastIndexOf(QLatin1Char('/')))
+                                                              : QStringLiteral(".");
+        const QString shownDir = remotePath.contains(QLatin1Char('/'))
+            ? remotePath.left(remotePath.lastIndexOf(QLatin1Char('/')))
+            : QStringLiteral(".");
+        if (!transport.diskFullReason(dir, shownDir, total - shared.doneBytes).isEmpty()) {
+            static_cast<void>(transport.remove(statePath));
+            static_cast<void>(transport.remove(part));
+            const QString full = transport.diskFullReason(dir, shownDir, total);
+            return R::failure(
+                QStringLiteral("cannot write %1: %2")
+                    .arg(remotePath,
+                        full.isEmpty() ? QStringLiteral("no space left on device on %1").arg(shownDir) : full));
+        }
         return R::failure(
             QStringLiteral("upload of %1 to %2 failed: %3; %4").arg(localPath, remotePath, shared.error, kept));
     }

@@ -85,6 +85,10 @@ public:
     Result<QByteArray> sha256(const QString& path);
     // Removes a file; one that is not there is not an error.
     Result<void> remove(const QString& path);
+    // After a failed write into sftpDir (SFTP v3 has no "disk full" status): "no space left on
+    // device on <shownDir> (<free> free, <needed> needed)" when the free space explains it, else
+    // empty. upload() and bulkUpload() say it.
+    QString diskFullReason(const QString& sftpDir, const QString& shownDir, qint64 needed);
 
     // `df -Pk DIR` output -> the "Available" column in KiB. POSIX format:
     //   Filesystem 1024-blocks Used Available Capacity Mounted on
@@ -113,10 +117,6 @@ private:
     ExecResult awaitExec(StartedExec& started, int timeoutMs);
     Result<void> writeAtomic(const QString& path, const QByteArray* data, const QString& localPath,
         const Progress& progress, const WriteOptions& options);
-
-    // After a failed write into sftpDir: "no space left on device on <shownDir> (<free> free,
-    // <needed> needed)" when the free space explains it, else empty.
-    QString diskFullReason(const QString& sftpDir, const QString& shownDir, qint64 needed);
 
     // The connection for upload()/download(): a second session to the same host, opened on
     // first use when the main one logged in without prompts; otherwise the main one.

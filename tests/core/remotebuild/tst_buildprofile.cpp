@@ -37,6 +37,7 @@ private Q_SLOTS:
             QStringList({ QStringLiteral("sgl-kernel (pip)"), QStringLiteral("sgl-kernel (make build)"),
                 QStringLiteral("sgl-kernel (uv build)"), QStringLiteral("CMake + Ninja"),
                 QStringLiteral("Demo sgl-kernel (CMake + Ninja)"),
+                QStringLiteral("Demo sgl-kernel wheel (CMake + Ninja, then a wheel)"),
                 QStringLiteral("Demo sglang checkout, aot layout (CMake + Ninja)") }));
         const auto pip = *kf::findBuildProfile(b, QStringLiteral("sgl-kernel (PIP)"));
         QVERIFY(pip.builtIn);
