@@ -81,7 +81,8 @@ void usage(QTextStream& s)
       << "        promote --from HOST --profile NAME: the build of NAME on HOST, verified there now, sent to each\n"
       << "        host whose fingerprint fits (arch, glibc, Python ABI, torch and its C++ ABI, the driver for its\n"
       << "        CUDA, the GPUs for its kernels), installed and verified there; a host that differs is refused\n"
-      << "        with the differences named and nothing is sent to it. --caches: also the JIT caches (flashinfer,\n"
+      << "        with the differences named and nothing is sent to it (--build-if-refused: it builds NAME itself,\n"
+      << "        its folder as it stands, and verifies). --caches: also the JIT caches (flashinfer,\n"
       << "        Triton, DeepGEMM, inductor) of the server that last reached healthy on HOST, seeded on each host\n"
       << "        whose cache key (GPUs, torch, CUDA, Python ABI, JIT library versions, model/TP/args) matches\n"
       << "SELECTION: --tag T (repeatable), --host NAME (repeatable), or --prometheus URL with --match/--filter\n"
@@ -440,6 +441,7 @@ struct RolloutArgs
     RolloutOptions options;
     deploy::RecipeOptions recipeOptions;
     bool yesDifferent = false, yesNameOnly = false, json = false, caches = false;
+    deploy::PromoteOptions promote;
 };
 
 Result<RolloutArgs> parseRolloutArgs(QStringList args)
@@ -456,6 +458,7 @@ Result<RolloutArgs> parseRolloutArgs(QStringList args)
         .add("--review-host", &a.reviewHost)
         .add("--from", &a.fromHost)
         .add("--caches", &a.caches)
+        .add("--build-if-refused", &a.promote.buildWhenRefused)
         .add("--expect-plan", &a.expectPlan)
         .add("--batch", &a.options.batchSize, 1, "a number of hosts > 0")
         .add("--continue-on-error", &a.options.continueOnError)
@@ -531,11 +534,7 @@ Result<std::unique_ptr<deploy::Step>> promoteStep(const RolloutArgs& a, const QL
         return R::failure(QStringLiteral("promote needs --from HOST (where the build passed verification) and "
                                          "--profile NAME (see 'build profiles')")
             + (all ? QString() : QStringLiteral(": ") + all.error()));
-    const auto source
-        = std::find_if(profiles.cbegin(), profiles.cend(), [&](const HostProfile& p) { return p.name == a.fromHost; });
-    if (source == profiles.cend())
-        return R::failure(QStringLiteral("no host profile named %1").arg(a.fromHost));
-    const auto transport = connectQuietly(*source);
+    const auto transport = connectByName(profiles, a.fromHost);
     if (!transport)
         return R::failure(QStringLiteral("%1: %2").arg(a.fromHost, transport.error()));
     deploy::PromotionSource from;
@@ -546,7 +545,7 @@ Result<std::unique_ptr<deploy::Step>> promoteStep(const RolloutArgs& a, const QL
     auto artifact = deploy::preparePromotion(*transport.value(), from);
     if (!artifact)
         return R::failure(artifact.error());
-    return R(std::make_unique<deploy::PromoteStep>(std::move(artifact.value())));
+    return R(std::make_unique<deploy::PromoteStep>(std::move(artifact.value()), a.promote));
 }
 
 // The one step the action runs on every host.
@@ -579,7 +578,10 @@ Result<std::unique_ptr<deploy::Step>> rolloutStep(const RolloutArgs& a, const QL
         const auto recipe = deploy::readDeployRecipe(a.recipeFile);
         if (!recipe)
             return R::failure(recipe.error());
-        return R(std::make_unique<deploy::RecipeStep>(recipe.value(), a.recipeOptions));
+        deploy::RecipeOptions options = a.recipeOptions;
+        options.buildWhenRefused = a.promote.buildWhenRefused;
+        options.connectSource = [profiles](const QString& name) { return connectByName(profiles, name); };
+        return R(std::make_unique<deploy::RecipeStep>(recipe.value(), options));
     }
     return R::failure(
         QStringLiteral("unknown action %1 (patch-plan, patch-apply, preflight, build, recipe, promote)").arg(a.action));

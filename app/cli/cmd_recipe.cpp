@@ -9,6 +9,7 @@
 
 #include "core/deploy/recipeexport.h"
 #include "core/deploy/reciperunner.h"
+#include "core/fleet/rollout.h"
 #include "core/remotebuild/buildsession.h"
 #include "core/timeline/hostkey.h"
 #include "core/transport/localtransport.h"
@@ -32,10 +33,12 @@ void usage(QTextStream& s)
     s << "Usage: kernelforge-cli recipe export ([ssh options] [user@]host | --local) [-o FILE] [--name NAME]\n"
       << "       kernelforge-cli recipe apply [--dry-run] RECIPE.yaml ([ssh options] user@host | --local)\n"
       << "                                    [--env K=V]... [--env-file FILE] [--env-from-profile NAME]\n"
-      << "                                    [--job-root DIR] [--launch-timeout S] [--json]\n\n"
+      << "                                    [--job-root DIR] [--launch-timeout S] [--json]\n"
+      << "                                    [--build-if-refused] [--hosts-file FILE]\n\n"
       << "  export  what worked on a host, from this machine's history (no connection): the tool versions\n"
       << "          last seen as expectations, the standing patch apply with its hunk choices, the last\n"
-      << "          successful build (environment NAMES only, never values), the last passing verification\n"
+      << "          successful build (environment NAMES only, never values) or the promotion after it (the\n"
+      << "          artifact by name and SHA-256: apply installs that one), the last passing verification\n"
       << "          and the last server launch that answered healthy. YAML on stdout (or -o FILE); what\n"
       << "          was left out and why on stderr.\n"
       << "  apply   replays it on another host, step by step: facts (differences first), plan, apply, build\n"
@@ -47,6 +50,9 @@ void usage(QTextStream& s)
       << "  --env-from-profile NAME      also take values for the recipe's names from your build profile NAME;\n"
       << "          without it no value of yours reaches the build (a recipe may come from someone else)\n"
       << "  --launch-timeout S           how long the server may take to answer /health (default 600)\n"
+      << "  --build-if-refused           a recipe that promotes a build (promote:) builds it where it does not fit\n"
+      << "  --hosts-file FILE            where the promotion's source is found when this machine's cache lacks\n"
+      << "                               its artifact (default: hosts.yaml)\n"
       << "  --json  one JSON object per line and event: step, message, build_started, finished\n"
       << "SSH: -p PORT -i KEY -J JUMP --known-hosts FILE --accept-new [--no-reconnect] [--timeout S]\n"
       << "Exit status: 0 done; 1 a step failed (or the export found nothing); 2 bad usage or recipe;\n"
@@ -109,6 +115,7 @@ int runExport(QStringList args)
 int runApply(QStringList args)
 {
     deploy::RecipeOptions options;
+    QString hostsFile;
     bool json = false;
     bool local = false;
     cli::FlagTable flags;
@@ -134,9 +141,13 @@ int runApply(QStringList args)
                 options.env.insert(file.value());
                 return Result<void>();
             })
-        .add("--env-from-profile", &options.envFromProfile);
+        .add("--env-from-profile", &options.envFromProfile)
+        .add("--build-if-refused", &options.buildWhenRefused)
+        .addPath("--hosts-file", &hostsFile);
     if (const auto taken = flags.take(args); !taken)
         return cli::usageError(kApplyMe, taken.error());
+    // A promote section's source, by its name in hosts.yaml, when this machine's cache lacks it.
+    options.connectSource = [hostsFile](const QString& name) { return fleet::connectByName(hostsFile, name); };
     // The recipe is the first word that names a file here (the destination is user@host).
     qsizetype recipeAt = -1;
     for (qsizetype i = 0; i < args.size() && recipeAt < 0; ++i)

@@ -103,6 +103,36 @@ void writeArtifactManifest(const QString& localPath, const QJsonObject& manifest
         f.write(QJsonDocument(manifest).toJson());
 }
 
+Result<CachedArtifact> findCachedArtifact(const QString& cacheDir, const QString& name, const QByteArray& sha256)
+{
+    using R = Result<CachedArtifact>;
+    static const QRegularExpression hexRe(QStringLiteral("^[0-9a-f]{64}$"));
+    static const QRegularExpression nameRe(QStringLiteral("^[A-Za-z0-9_+][A-Za-z0-9._+-]{0,199}$"));
+    if (!hexRe.match(QString::fromLatin1(sha256)).hasMatch())
+        return R::failure(
+            QStringLiteral("'%1' is not a SHA-256 (64 hex digits)").arg(QString::fromLatin1(sha256.left(80))));
+    if (!nameRe.match(name).hasMatch())
+        return R::failure(QStringLiteral("'%1' is not a plain file name").arg(name.left(80)));
+    const QString local = cacheDir + QLatin1Char('/') + QString::fromLatin1(sha256.left(12)) + QLatin1Char('-') + name;
+    if (!QFileInfo::exists(local))
+        return R::failure(QStringLiteral("%1 (SHA-256 %2) is not in this machine's cache (%3)")
+                              .arg(name, QString::fromLatin1(sha256.left(12)), cacheDir));
+    const auto have = localSha256(local);
+    if (!have)
+        return have.withoutValue();
+    if (have.value() != sha256)
+        return R::failure(QStringLiteral("this machine's copy of %1 has SHA-256 %2, not %3: not used")
+                              .arg(name, QString::fromLatin1(have.value()), QString::fromLatin1(sha256)));
+    QFile f(local + QStringLiteral(".json"));
+    if (!f.open(QIODevice::ReadOnly))
+        return R::failure(QStringLiteral("%1 has no manifest beside it: %2").arg(local, f.errorString()));
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(f.read(4 * 1024 * 1024), &error);
+    if (!doc.isObject())
+        return R::failure(QStringLiteral("%1.json: %2").arg(local, error.errorString()));
+    return CachedArtifact { local, doc.object() };
+}
+
 namespace {
 // What arrived is not the artifact (this machine's copy changed since it was hashed): removed,
 // so that nothing under the artifact's name is taken for it.

@@ -45,6 +45,15 @@ Result<FetchedArtifact> fetchHashedArtifact(
 // that look into the cache.
 void writeArtifactManifest(const QString& localPath, const QJsonObject& manifest);
 
+// This machine's copy of an artifact fetched before, by its name and hash (what a recipe names:
+// the name must be a plain file name, the hash 64 hex digits), hashed again, with its manifest.
+struct CachedArtifact
+{
+    QString localPath;
+    QJsonObject manifest;
+};
+Result<CachedArtifact> findCachedArtifact(const QString& cacheDir, const QString& name, const QByteArray& sha256);
+
 struct SentArtifact
 {
     QString remotePath;        // under kRemotePromoteDir

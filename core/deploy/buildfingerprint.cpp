@@ -29,23 +29,17 @@ QJsonObject BuildFingerprint::toJson() const
     QJsonArray t;
     for (const CudaTarget& c : targets)
         t.append(c.name());
-    return { { QStringLiteral("arch"), arch }, { QStringLiteral("glibc"), glibc },
-        { QStringLiteral("python_soabi"), pythonSoabi }, { QStringLiteral("torch"), torch },
-        { QStringLiteral("torch_cxx11_abi"), torchCxx11Abi ? QJsonValue(*torchCxx11Abi) : QJsonValue() },
-        { QStringLiteral("cuda"), cudaToolkit }, { QStringLiteral("targets"), t },
-        { QStringLiteral("patch_plan"), patchPlan }, { QStringLiteral("profile"), profile } };
+    QJsonObject o = environment.toJson();
+    o.insert(QStringLiteral("targets"), t);
+    o.insert(QStringLiteral("patch_plan"), patchPlan);
+    o.insert(QStringLiteral("profile"), profile);
+    return o;
 }
 
 BuildFingerprint BuildFingerprint::fromJson(const QJsonObject& o)
 {
     BuildFingerprint f;
-    f.arch = o.value(QLatin1String("arch")).toString();
-    f.glibc = o.value(QLatin1String("glibc")).toString();
-    f.pythonSoabi = o.value(QLatin1String("python_soabi")).toString();
-    f.torch = o.value(QLatin1String("torch")).toString();
-    if (const QJsonValue abi = o.value(QLatin1String("torch_cxx11_abi")); abi.isBool())
-        f.torchCxx11Abi = abi.toBool();
-    f.cudaToolkit = o.value(QLatin1String("cuda")).toString();
+    f.environment = BuildEnvironment::fromJson(o);
     for (const QJsonValue& v : o.value(QLatin1String("targets")).toArray())
         if (const auto t = parseCudaTarget(v.toString()))
             f.targets.append(*t);
@@ -55,15 +49,10 @@ BuildFingerprint BuildFingerprint::fromJson(const QJsonObject& o)
 }
 
 BuildFingerprint fingerprintOf(
-    const ServerFacts& source, const QList<CudaTarget>& targets, const QString& patchPlan, const QString& profile)
+    const BuildEnvironment& source, const QList<CudaTarget>& targets, const QString& patchPlan, const QString& profile)
 {
     BuildFingerprint f;
-    f.arch = source.arch;
-    f.glibc = source.glibc;
-    f.pythonSoabi = source.pythonSoabi;
-    f.torch = source.torch;
-    f.torchCxx11Abi = source.torchCxx11Abi;
-    f.cudaToolkit = source.nvcc;
+    f.environment = source;
     f.targets = uniqueTargets(targets);
     f.patchPlan = patchPlan;
     f.profile = profile;
@@ -79,8 +68,9 @@ QString minimumDriverFor(const QString& cudaToolkit)
     return {};
 }
 
-QStringList promotionRefusals(const BuildFingerprint& built, const ServerFacts& target, const QString& targetName)
+QStringList promotionRefusals(const BuildFingerprint& fingerprint, const ServerFacts& target, const QString& targetName)
 {
+    const BuildEnvironment& built = fingerprint.environment;
     QStringList out;
     auto differ = [&](const QString& what, const QString& mine, const QString& theirs) {
         if (mine != theirs || mine.isEmpty())
@@ -98,7 +88,7 @@ QStringList promotionRefusals(const BuildFingerprint& built, const ServerFacts& 
                        .arg(int(*built.torchCxx11Abi))
                        .arg(int(*target.torchCxx11Abi))
                        .arg(targetName));
-    if (built.targets.isEmpty()) // no device code: nothing asks the driver or the GPUs
+    if (fingerprint.targets.isEmpty()) // no device code: nothing asks the driver or the GPUs
         return out;
     const QString floor = minimumDriverFor(built.cudaToolkit);
     if (floor.isEmpty())
@@ -108,11 +98,11 @@ QStringList promotionRefusals(const BuildFingerprint& built, const ServerFacts& 
                        .arg(built.cudaToolkit, floor, targetName, orUnknown(target.driverVersion)));
     if (target.gpus.isEmpty())
         out.append(QStringLiteral("%1 reports no GPUs to check the library's targets (%2) against")
-                       .arg(targetName, joinTargetNames(built.targets)));
+                       .arg(targetName, joinTargetNames(fingerprint.targets)));
     for (const GpuFact& g : target.gpus) {
         const auto cc = parseComputeCapability(g.computeCapability);
         const KernelImageChoice choice
-            = cc ? chooseKernelImage(built.targets, *cc) : KernelImageChoice { std::nullopt, false, {} };
+            = cc ? chooseKernelImage(fingerprint.targets, *cc) : KernelImageChoice { std::nullopt, false, {} };
         if (!cc)
             out.append(QStringLiteral("GPU %1 of %2: compute capability unknown").arg(g.index).arg(targetName));
         else if (!choice.runs())

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/hosts/serverfacts.h"
+#include "core/remotebuild/buildenvironment.h"
 #include "core/verify/cudatarget.h"
 
 #include <QJsonObject>
@@ -12,7 +13,8 @@
 
 // What decides whether a build made on one host runs on another (issue #36: promote a verified
 // build instead of building it again). Taken from the source host's facts when its build passed
-// verification, stored with the build, and held against each target's facts:
+// verification, and held against each target's facts. Its environment part is the one recorded
+// with the build's history row when it started (core/remotebuild/buildenvironment.h):
 //   arch           equal (x86_64, aarch64)
 //   glibc          the target's at least the source's (a library runs on the glibc it was linked
 //                  against and newer)
@@ -28,22 +30,17 @@ namespace kf::deploy {
 
 struct BuildFingerprint
 {
-    QString arch;
-    QString glibc;
-    QString pythonSoabi;
-    QString torch;
-    std::optional<bool> torchCxx11Abi;
-    QString cudaToolkit;       // nvcc's version on the source: "13.0.88"
-    QList<CudaTarget> targets; // the built libraries' SASS/PTX targets, from the verification
-    QString patchPlan;         // the patch state it was built from (the plan's fingerprint hash)
-    QString profile;           // the build profile's name
+    BuildEnvironment environment; // arch, glibc, Python ABI, torch and its C++ ABI, the CUDA toolkit
+    QList<CudaTarget> targets;    // the built libraries' SASS/PTX targets, from the verification
+    QString patchPlan;            // the patch state it was built from (the plan's fingerprint hash)
+    QString profile;              // the build profile's name
 
     QJsonObject toJson() const;
     static BuildFingerprint fromJson(const QJsonObject& o);
     bool operator==(const BuildFingerprint&) const = default;
 };
 
-BuildFingerprint fingerprintOf(const ServerFacts& source, const QList<CudaTarget>& targets,
+BuildFingerprint fingerprintOf(const BuildEnvironment& source, const QList<CudaTarget>& targets,
     const QString& patchPlan = {}, const QString& profile = {});
 
 // The driver a CUDA toolkit's code needs at least ("580" for 13.x); empty for an unknown major.

@@ -7,6 +7,7 @@
 #include "core/util/yamlnode.h"
 
 #include <QFile>
+#include <QRegularExpression>
 
 #include <yaml-cpp/yaml.h>
 
@@ -239,6 +240,35 @@ Result<DeployRecipe> parseDeployRecipe(const QByteArray& yaml, const QString& so
                 b->fail(problem->key.toUtf8().constData(), problem->message);
             r.build = s;
         }
+        if (const auto p = root.map("promote")) {
+            static const QRegularExpression hex(QStringLiteral("^[0-9a-f]{64}$"));
+            static const QRegularExpression plainName(QStringLiteral("^[A-Za-z0-9_+][A-Za-z0-9._+-]{0,199}$"));
+            PromoteSection s;
+            s.from = p->text("from");
+            s.kind = p->text("kind");
+            s.file = p->text("file");
+            s.sha256 = p->text("sha256").toLatin1();
+            s.size = qMax(0LL, p->text("size").toLongLong()); // for people: the hash decides
+            if (s.from.isEmpty())
+                p->fail("from", QStringLiteral("needs the source host's name"));
+            if (s.kind != QLatin1String("files") && s.kind != QLatin1String("wheel"))
+                p->fail("kind", QStringLiteral("files or wheel, not '%1'").arg(s.kind.left(40)));
+            if (!plainName.match(s.file).hasMatch())
+                p->fail("file", QStringLiteral("must be a plain file name"));
+            if (!hex.match(QString::fromLatin1(s.sha256)).hasMatch())
+                p->fail("sha256", QStringLiteral("must be 64 lowercase hex digits"));
+            if (const auto c = p->map("caches")) {
+                s.cachesFile = c->text("file");
+                s.cachesSha256 = c->text("sha256").toLatin1();
+                if (!plainName.match(s.cachesFile).hasMatch())
+                    c->fail("file", QStringLiteral("must be a plain file name"));
+                if (!hex.match(QString::fromLatin1(s.cachesSha256)).hasMatch())
+                    c->fail("sha256", QStringLiteral("must be 64 lowercase hex digits"));
+            }
+            if (!r.build)
+                p->fail(QStringLiteral("needs the build section: the profile that installs it"));
+            r.promote = s;
+        }
         if (const auto v = root.map("verify")) {
             VerifyExpectation x;
             const QString import = v->text("import");
@@ -347,6 +377,20 @@ QByteArray serializeDeployRecipe(const DeployRecipe& r)
         if (!p.memoryGate)
             e << YAML::Key << "memory_gate" << YAML::Value << false;
         emitList(e, "env", r.build->envNames);
+        e << YAML::EndMap;
+    }
+    if (r.promote) {
+        const PromoteSection& p = *r.promote;
+        e << YAML::Key << "promote" << YAML::Value << YAML::BeginMap;
+        e << YAML::Key << "from" << YAML::Value << u8(p.from);
+        e << YAML::Key << "kind" << YAML::Value << u8(p.kind);
+        e << YAML::Key << "file" << YAML::Value << u8(p.file);
+        e << YAML::Key << "sha256" << YAML::Value << p.sha256.toStdString();
+        e << YAML::Key << "size" << YAML::Value << p.size;
+        if (!p.cachesSha256.isEmpty())
+            e << YAML::Key << "caches" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "file"
+              << YAML::Value << u8(p.cachesFile) << YAML::Key << "sha256" << YAML::Value << p.cachesSha256.toStdString()
+              << YAML::EndMap;
         e << YAML::EndMap;
     }
     if (r.verify) {

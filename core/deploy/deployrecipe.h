@@ -46,6 +46,14 @@
 //     ccache: true                          # optional: compilers through ccache (BuildProfile::ccache)
 //     memory_gate: false                    # only when the build went without the memory gate
 //     env: [HF_TOKEN]                       # ... with environment NAMES only: a value is refused
+//   promote:                                # the build came from another host (a promotion): the
+//     from: lab-a                           # replay installs that very artifact instead of building
+//     kind: files | wheel                   # (core/deploy/promotestep.h), from this machine's cache
+//     file: build-files.tar                 # or fetched from `from` again (its hash must match);
+//     sha256: 9f86d0...                     # needs the build section (the profile it installs with,
+//     size: 123456                          # and builds with where the build does not fit and the
+//     caches: {file: jit.tar, sha256: ...}  # replay is asked to: --build-if-refused); caches: the
+//                                           # JIT caches seeded with it where their key matches
 //   verify:                                 # what the verification found (timeline/verification.h)
 //     import: ok | fails
 //     fa3: present | absent
@@ -104,6 +112,18 @@ struct BuildSection
     bool operator==(const BuildSection&) const = default;
 };
 
+struct PromoteSection
+{
+    QString from; // the source's name (hosts.yaml)
+    QString kind; // "files" / "wheel"
+    QString file; // a plain file name
+    QByteArray sha256;
+    qint64 size = 0;
+    QString cachesFile; // empty: no JIT caches
+    QByteArray cachesSha256;
+    bool operator==(const PromoteSection&) const = default;
+};
+
 struct VerifyExpectation
 {
     std::optional<bool> importOk;
@@ -124,6 +144,7 @@ struct DeployRecipe
     QList<FactExpectation> facts;
     std::optional<PatchSection> patches;
     std::optional<BuildSection> build;
+    std::optional<PromoteSection> promote;
     std::optional<VerifyExpectation> verify;
     std::optional<ServerLaunchProfile> server;
 };

@@ -4,6 +4,7 @@
 
 #include "core/deploy/artifactfiles.h"
 #include "core/events/eventlog.h"
+#include "core/server/serverevents.h"
 #include "core/util/bytelines.h"
 #include "core/util/shellquote.h"
 
@@ -159,15 +160,7 @@ std::optional<HealthyLaunch> lastHealthyLaunch(const QString& host)
         if (e.kind == timeline::kind::ServerLaunched) {
             HealthyLaunch l;
             l.launched = e.time;
-            l.profile.name = d.value(QLatin1String("name")).toString();
-            l.profile.python = d.value(QLatin1String("python")).toString();
-            l.profile.modelPath = d.value(QLatin1String("model_path")).toString();
-            l.profile.tp = d.value(QLatin1String("tp")).toInt(1);
-            l.profile.port = quint16(d.value(QLatin1String("port")).toInt());
-            l.profile.enableMetrics = d.value(QLatin1String("enable_metrics")).toBool(true);
-            for (const QJsonValue& v : d.value(QLatin1String("extra_args")).toArray())
-                l.profile.extraArgs << v.toString();
-            l.profile.demo = d.value(QLatin1String("demo")).toBool();
+            l.profile = timeline::launchProfileFromDetails(d);
             pending = l;
         } else if (pending && d.value(QLatin1String("port")).toInt() == pending->profile.port) {
             pending->startSeconds = double(pending->launched.msecsTo(e.time)) / 1000.0;
@@ -187,8 +180,27 @@ QJsonObject JitCacheArtifact::toJson() const
     return { { QStringLiteral("file"), fileName }, { QStringLiteral("sha256"), QString::fromLatin1(sha256) },
         { QStringLiteral("size"), double(size) }, { QStringLiteral("folders"), f },
         { QStringLiteral("key"), key.toJson() }, { QStringLiteral("source"), sourceHost },
-        { QStringLiteral("source_name"), sourceName },
+        { QStringLiteral("source_name"), sourceName }, { QStringLiteral("server"), timeline::launchDetails(server) },
         { QStringLiteral("cold_start_s"), coldStartSeconds >= 0 ? QJsonValue(coldStartSeconds) : QJsonValue() } };
+}
+
+JitCacheArtifact JitCacheArtifact::fromJson(const QJsonObject& o)
+{
+    JitCacheArtifact a;
+    a.fileName = o.value(QLatin1String("file")).toString();
+    a.sha256 = o.value(QLatin1String("sha256")).toString().toLatin1();
+    a.size = qint64(o.value(QLatin1String("size")).toDouble());
+    for (const QJsonValue& v : o.value(QLatin1String("folders")).toArray()) {
+        const QJsonObject f = v.toObject();
+        a.folders.append({ f.value(QLatin1String("name")).toString(), f.value(QLatin1String("folder")).toString(),
+            qint64(f.value(QLatin1String("kib")).toDouble()) });
+    }
+    a.key = JitCacheKey::fromJson(o.value(QLatin1String("key")).toObject());
+    a.sourceHost = o.value(QLatin1String("source")).toString();
+    a.sourceName = o.value(QLatin1String("source_name")).toString();
+    a.server = timeline::launchProfileFromDetails(o.value(QLatin1String("server")).toObject());
+    a.coldStartSeconds = o.value(QLatin1String("cold_start_s")).toDouble(-1);
+    return a;
 }
 
 Result<JitCacheArtifact> captureJitCaches(Transport& source, const QString& sourceName, const QString& cacheDir,

@@ -97,6 +97,7 @@ struct JitCacheArtifact
     double coldStartSeconds = -1; // how long that start took
 
     QJsonObject toJson() const;
+    static JitCacheArtifact fromJson(const QJsonObject& o); // localPath is left empty
 };
 
 // On the source: the server that last reached healthy there (lastHealthyLaunch), its cache

@@ -38,7 +38,8 @@
 //   caches    with the JIT caches captured: seeded when their key matches the target's (a key
 //             that differs is named and nothing is sent; the build stays promoted)
 // and one build.promoted event on the target's timeline with the outcome (ok, refused,
-// failed), the source, the artifact's hash and the fingerprint.
+// failed, or "built" where a target that did not fit built the profile itself: PromoteOptions),
+// the source, the artifact's hash and the fingerprint.
 namespace kf::deploy {
 
 struct PromotionArtifact
@@ -62,6 +63,8 @@ struct PromotionArtifact
 
     QString kindName() const; // "wheel" / "files"
     QJsonObject toJson() const;
+    // Its manifest read back (the profile by name only, localPath empty).
+    static PromotionArtifact fromJson(const QJsonObject& o);
 };
 
 struct PromotionSource
@@ -77,16 +80,34 @@ struct PromotionSource
 // Blocking (network, history): worker thread.
 Result<PromotionArtifact> preparePromotion(Transport& source, const PromotionSource& options);
 
+// A promotion this machine fetched before, by the artifact's name and hash (a recipe's promote
+// section): its copy hashed again and its manifest (findCachedArtifact), and with cachesSha256
+// the JIT caches' too; profile is what installs it (the recipe's build). Blocking (hashing).
+Result<PromotionArtifact> cachedPromotion(const QString& cacheDir, const QString& fileName, const QByteArray& sha256,
+    const BuildProfile& profile, const QString& cachesFile = {}, const QByteArray& cachesSha256 = {});
+
+struct PromoteOptions
+{
+    // A target the build does not fit builds the profile itself instead (buildtoend.h: started
+    // detached, followed to its end), then verifies as a promoted one does; its build.promoted
+    // event says "built". Off: the target is refused.
+    bool buildWhenRefused = false;
+    QString jobRoot; // for that build; empty: the default job folder
+    // Off: the caller verifies (a recipe's verify phase, against its expectation).
+    bool verify = true;
+};
+
 class PromoteStep final : public Step
 {
 public:
-    explicit PromoteStep(PromotionArtifact artifact);
+    explicit PromoteStep(PromotionArtifact artifact, PromoteOptions options = {});
     QString name() const override { return QStringLiteral("promote"); }
     StepResult run(Transport& transport, const StepContext& context) override;
     const PromotionArtifact& artifact() const { return m_artifact; }
 
 private:
     PromotionArtifact m_artifact;
+    PromoteOptions m_options;
 };
 
 } // namespace kf::deploy

@@ -3,6 +3,7 @@
 #include "core/deploy/recipeexport.h"
 
 #include "core/remotebuild/buildhistory.h"
+#include "core/server/serverevents.h"
 #include "core/timeline/eventstore.h"
 
 #include <QJsonArray>
@@ -116,10 +117,41 @@ Result<RecipeExport> exportRecipe(const QString& host, const QString& name)
         out.notes.append(QStringLiteral("patches: no apply that went through and still stands: left out"));
     }
 
+    // The host's libraries came from its newest build that succeeded, or from a promotion after it
+    // (the promoted artifact is replayed as one; its install row holds the profile).
     const timeline::Event* built = newest(timeline::kind::BuildFinished, [](const timeline::Event& e) {
         return e.details.value(QStringLiteral("result")).toString() == QLatin1String("succeeded");
     });
-    if (built) {
+    const timeline::Event* promoted = newest(timeline::kind::BuildPromoted, [](const timeline::Event& e) {
+        return e.details.value(QStringLiteral("status")).toString() == QLatin1String("ok");
+    });
+    if (promoted && (!built || promoted > built)) {
+        const QJsonObject d = promoted->details;
+        const QString job = d.value(QStringLiteral("install_job")).toString();
+        const auto row = buildhistory::find(host, job);
+        if (!row)
+            return R::failure(row.error());
+        if (row->has_value() && !(*row)->spec.isEmpty()) {
+            r.build = BuildSection { profileFromSpec((*row)->spec),
+                strings((*row)->spec.value(QStringLiteral("env_names"))) };
+            PromoteSection p;
+            p.from = d.value(QStringLiteral("source_name")).toString();
+            p.kind = d.value(QStringLiteral("kind")).toString();
+            p.file = d.value(QStringLiteral("file")).toString();
+            p.sha256 = d.value(QStringLiteral("sha256")).toString().toLatin1();
+            p.size = qint64(d.value(QStringLiteral("size")).toDouble());
+            const QJsonObject caches = d.value(QStringLiteral("caches")).toObject();
+            if (caches.value(QStringLiteral("status")).toString() == QLatin1String("ok")) {
+                p.cachesFile = caches.value(QStringLiteral("file")).toString();
+                p.cachesSha256 = caches.value(QStringLiteral("sha256")).toString().toLatin1();
+            }
+            r.promote = p;
+        } else {
+            out.notes.append(QStringLiteral("build: promoted from %1, but the install (job %2) is not in this "
+                                            "machine's history: left out")
+                                 .arg(d.value(QStringLiteral("source_name")).toString(), job));
+        }
+    } else if (built) {
         const auto row = buildhistory::find(host, built->details.value(QStringLiteral("job")).toString());
         if (!row)
             return R::failure(row.error());
@@ -171,17 +203,7 @@ Result<RecipeExport> exportRecipe(const QString& host, const QString& name)
         }
     }
     if (launched) {
-        const QJsonObject d = launched->details;
-        ServerLaunchProfile p;
-        p.name = d.value(QStringLiteral("name")).toString(p.name);
-        p.python = d.value(QStringLiteral("python")).toString(p.python);
-        p.modelPath = d.value(QStringLiteral("model_path")).toString();
-        p.tp = d.value(QStringLiteral("tp")).toInt(1);
-        p.port = quint16(d.value(QStringLiteral("port")).toInt(30000));
-        p.enableMetrics = d.value(QStringLiteral("enable_metrics")).toBool(true);
-        p.extraArgs = strings(d.value(QStringLiteral("extra_args")));
-        p.demo = d.value(QStringLiteral("demo")).toBool();
-        r.server = p;
+        r.server = timeline::launchProfileFromDetails(launched->details);
     } else {
         out.notes.append(QStringLiteral("server: no launch that answered healthy: left out"));
     }

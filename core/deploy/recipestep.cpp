@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/deploy/recipestep.h"
 
+#include "core/deploy/buildtoend.h"
+#include "core/deploy/promotestep.h"
 #include "core/events/verification.h"
 #include "core/hosts/hostevents.h"
 #include "core/hosts/serverfacts.h"
@@ -10,11 +12,10 @@
 #include "core/patch/patchevents.h"
 #include "core/patch/patchset.h"
 #include "core/patch/review.h"
-#include "core/remotebuild/buildsession.h"
-#include "core/remotebuild/buildstart.h"
 #include "core/server/launchpolicy.h"
 #include "core/server/serverclient.h"
 #include "core/server/serverevents.h"
+#include "core/store/paths.h"
 #include "core/timeline/eventstore.h"
 #include "core/util/secretregistry.h"
 #include "core/verify/verifyrun.h"
@@ -282,50 +283,80 @@ private:
             started(RecipePhase::Build, QStringLiteral("no build in the recipe"));
             return { StepStatus::Skipped, QStringLiteral("the recipe has no build"), {} };
         }
-        started(RecipePhase::Build,
-            QStringLiteral("building %1 in %2")
-                .arg(m_recipe.build->profile.name, m_recipe.build->profile.workingDirectory));
+        if (m_recipe.promote)
+            started(RecipePhase::Build,
+                QStringLiteral("promoting %1 from %2 (SHA-256 %3) into %4")
+                    .arg(m_recipe.promote->file, m_recipe.promote->from,
+                        QString::fromLatin1(m_recipe.promote->sha256.left(12)),
+                        m_recipe.build->profile.workingDirectory));
+        else
+            started(RecipePhase::Build,
+                QStringLiteral("building %1 in %2")
+                    .arg(m_recipe.build->profile.name, m_recipe.build->profile.workingDirectory));
         const auto profile = buildProfileFor(*m_recipe.build, m_options);
         if (!profile)
             return { StepStatus::Failed, profile.error(), {} };
-        m_buildProfile = profile.value();
-        BuildStartOptions options;
-        options.host = m_host;
+        if (m_recipe.promote) {
+            m_buildProfile = profile.value();
+            return promote();
+        }
+        BuildToEndOptions options;
         options.jobRoot = m_options.jobRoot;
-        const auto begun = startRecordedBuild(m_transport, m_buildProfile, options);
-        if (!begun)
-            return { StepStatus::Failed, begun.error(), {} };
-        const QString job = begun->job.id;
-        if (!begun->treeNote.isEmpty())
-            m_ctx.say(QStringLiteral("  ") + begun->treeNote);
-        if (!begun->historyError.isEmpty())
-            m_ctx.say(QStringLiteral("  warning: the build is not in this machine's history: ") + begun->historyError);
-        if (m_observer.buildStarted)
-            m_observer.buildStarted(job);
-        m_ctx.say(QStringLiteral("  job %1 runs detached on %2; follow it elsewhere with `kernelforge-cli build "
-                                 "attach %1 %2`")
-                      .arg(job, m_host));
-        const FollowedBuild end = BuildSession::follow(
-            shared(), m_host, job, m_buildProfile, m_options.jobRoot, m_ctx.stop, m_observer.buildProgress);
-        if (!end.info && end.error.isEmpty())
-            return { StepStatus::Failed,
-                QStringLiteral("interrupted: no longer following job %1, which runs on (`kernelforge-cli build attach "
-                               "%1 %2`)")
-                    .arg(job, m_host),
-                {}, true };
-        if (!end.info)
-            return { StepStatus::Failed, end.error, { { QStringLiteral("job"), job } } };
-        const JobInfo& info = *end.info;
-        const QJsonObject details { { QStringLiteral("job"), job },
-            { QStringLiteral("exit_status"), info.exitStatus } };
-        if (info.exitStatus == 0 && !info.cancelled)
-            return { StepStatus::Ok, QStringLiteral("job %1 succeeded").arg(job), details };
-        return { StepStatus::Failed,
-            QStringLiteral("job %1 %2 (exit status %3)%4")
-                .arg(job, info.cancelled ? QStringLiteral("was cancelled") : QStringLiteral("failed"))
-                .arg(info.exitStatus)
-                .arg(end.firstError.isEmpty() ? QString() : QStringLiteral(": ") + end.firstError),
-            details };
+        options.started = m_observer.buildStarted;
+        options.progress = m_observer.buildProgress;
+        m_buildProfile = profile.value();
+        const BuildToEnd end = buildToEnd(m_transport, m_ctx, m_buildProfile, options);
+        QJsonObject details;
+        if (!end.job.isEmpty())
+            details.insert(QStringLiteral("job"), end.job);
+        if (end.exitStatus)
+            details.insert(QStringLiteral("exit_status"), *end.exitStatus);
+        return { end.status, end.reason, details, end.interrupted };
+    }
+
+    // The recipe's artifact, from this machine's cache or its source again, installed the way
+    // a promotion installs it (PromoteStep: refusals, transfer, install, JIT caches); the
+    // verification is the recipe's next phase.
+    PhaseEnd promote()
+    {
+        const PromoteSection& p = *m_recipe.promote;
+        const QString cache = m_options.promoteCacheDir.isEmpty() ? paths::cacheDir() + QStringLiteral("/promote")
+                                                                  : m_options.promoteCacheDir;
+        auto artifact = cachedPromotion(cache, p.file, p.sha256, m_buildProfile, p.cachesFile, p.cachesSha256);
+        if (!artifact) {
+            if (!m_options.connectSource)
+                return { StepStatus::Failed, artifact.error(), {} };
+            m_ctx.say(QStringLiteral("  %1: fetching it from %2 again").arg(artifact.error(), p.from));
+            const auto source = m_options.connectSource(p.from);
+            if (!source)
+                return { StepStatus::Failed, QStringLiteral("%1: %2").arg(p.from, source.error()), {} };
+            PromotionSource from;
+            from.hostName = p.from;
+            from.profile = m_buildProfile;
+            from.cacheDir = cache;
+            from.withCaches = !p.cachesSha256.isEmpty();
+            from.stop = m_ctx.stop;
+            from.log = [this](const QString& line) { m_ctx.say(QStringLiteral("  ") + line); };
+            artifact = preparePromotion(*source.value(), from);
+            if (!artifact)
+                return { StepStatus::Failed, artifact.error(), {} };
+            if (artifact->sha256 != p.sha256)
+                return { StepStatus::Failed,
+                    QStringLiteral("the build on %1 is not the recipe's any more (SHA-256 %2 there, %3 in the recipe): "
+                                   "export the recipe again, or build")
+                        .arg(p.from, QString::fromLatin1(artifact->sha256.left(12)),
+                            QString::fromLatin1(p.sha256.left(12))),
+                    {} };
+        }
+        PromoteOptions options;
+        options.buildWhenRefused = m_options.buildWhenRefused;
+        options.jobRoot = m_options.jobRoot;
+        options.verify = false;
+        const StepResult r = PromoteStep(artifact.value(), options).run(m_transport, m_ctx);
+        const QJsonObject details { { QStringLiteral("promoted"), QString::fromLatin1(p.sha256) },
+            { QStringLiteral("from"), p.from } };
+        // Refused is the step's end here: a recipe goes on only past what it did.
+        return { r.status == StepStatus::Ok ? StepStatus::Ok : StepStatus::Failed, r.summary, details };
     }
 
     PhaseEnd verify()
@@ -441,7 +472,15 @@ private:
             m_ctx.say(QStringLiteral("would apply: %1 file(s) of %2")
                           .arg(m_review.changes().size())
                           .arg(m_recipe.patches->set));
-        if (m_recipe.build) {
+        if (m_recipe.promote)
+            m_ctx.say(
+                QStringLiteral("would promote: %1 (%2, SHA-256 %3) from %4%5, where the build fits this host%6")
+                    .arg(m_recipe.promote->file, m_recipe.promote->kind,
+                        QString::fromLatin1(m_recipe.promote->sha256.left(12)), m_recipe.promote->from,
+                        m_recipe.promote->cachesSha256.isEmpty() ? QString() : QStringLiteral(" with its JIT caches"),
+                        m_options.buildWhenRefused ? QStringLiteral("; else it builds:")
+                                                   : QStringLiteral(" (else the step fails)")));
+        if (m_recipe.build && (!m_recipe.promote || m_options.buildWhenRefused)) {
             // Everything the build would run with, as the recipe says it: a shared recipe is read here.
             const BuildProfile& p = m_recipe.build->profile;
             m_ctx.say(QStringLiteral("would build: %1").arg(p.name));
@@ -467,14 +506,6 @@ private:
             m_ctx.say(QStringLiteral("would verify the build against the recipe's expectation"));
         if (m_recipe.server)
             m_ctx.say(QStringLiteral("would launch: %1").arg(m_recipe.server->command()));
-    }
-
-    // The connection as shared, for the build followed (a rollout hands its own).
-    std::shared_ptr<Transport> shared() const
-    {
-        if (m_ctx.transport)
-            return m_ctx.transport;
-        return std::shared_ptr<Transport>(&m_transport, [](Transport*) {});
     }
 
     const DeployRecipe& m_recipe;

@@ -7,6 +7,9 @@
 
 #include <QMap>
 
+#include <functional>
+#include <memory>
+
 namespace kf {
 struct BuildProgress;
 }
@@ -20,7 +23,12 @@ namespace kf::deploy {
 //           over (Review::applyDecisions); a conflict or a decision that does not fit fails
 //   apply   what the review selects, the safe way (core/patch/applier)
 //   build   the build started detached (startRecordedBuild: it runs on if this stops; the job
-//           is named for `kernelforge-cli build attach`) and followed to its end (BuildSession)
+//           is named for `kernelforge-cli build attach`) and followed to its end (BuildSession);
+//           a recipe with a promote section installs that artifact instead (promotestep.h: the
+//           fingerprint held against the target, sent, installed, its JIT caches seeded), taken
+//           from this machine's cache or fetched from its source again (connectSource; the hash
+//           must be the recipe's); a target it does not fit fails the step, or builds the profile
+//           itself when buildWhenRefused
 //   verify  the verifier (core/verify/verifyrun.h) against the recipe's expectation
 //   launch  the server started through the one launch policy of the Server pane and `server
 //           launch` (core/server/launchpolicy.h; a recipe never forces it), and followed until
@@ -47,6 +55,12 @@ struct RecipeOptions
     QString envFromProfile;
     QString jobRoot; // empty: the default job folder
     int launchTimeoutS = 600;
+    // A promote section (deployrecipe.h): where the build does not fit the target, build it there.
+    bool buildWhenRefused = false;
+    // Reaches the promotion's source by its name when this machine's cache lacks the artifact;
+    // empty: a missing artifact fails the step.
+    std::function<Result<std::shared_ptr<Transport>>(const QString& hostName)> connectSource;
+    QString promoteCacheDir; // empty: paths::cacheDir() + "/promote"
 };
 
 // What a replay tells besides its log lines (any of them may be empty; called on the step's thread).

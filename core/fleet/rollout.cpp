@@ -58,6 +58,22 @@ Result<std::shared_ptr<Transport>> connectQuietly(const HostProfile& p)
     return std::shared_ptr<Transport>(t.value());
 }
 
+Result<std::shared_ptr<Transport>> connectByName(const QList<HostProfile>& profiles, const QString& hostName)
+{
+    for (const HostProfile& p : profiles)
+        if (p.name == hostName)
+            return connectQuietly(p);
+    return Result<std::shared_ptr<Transport>>::failure(QStringLiteral("no host profile named %1").arg(hostName));
+}
+
+Result<std::shared_ptr<Transport>> connectByName(const QString& hostsFile, const QString& hostName)
+{
+    const auto loaded = HostProfileStore(hostsFile).load();
+    if (!loaded)
+        return loaded.withoutValue();
+    return connectByName(loaded->profiles, hostName);
+}
+
 QList<HostRun> runRollout(const QList<HostProfile>& hosts, deploy::Step& step, const RolloutOptions& options,
     const RolloutCallbacks& cb, const std::atomic<bool>* stop)
 {

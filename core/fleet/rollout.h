@@ -42,6 +42,11 @@ using Connector = std::function<Result<std::shared_ptr<Transport>>(const HostPro
 // The default connector: this machine for a local profile, else SshTransport::connect without
 // prompts or reconnects (a rollout asks nobody for a password halfway through).
 Result<std::shared_ptr<Transport>> connectQuietly(const HostProfile& profile);
+// The profile named hostName among profiles, connected quietly: how a promotion (or a recipe's
+// promote section) reaches its source.
+Result<std::shared_ptr<Transport>> connectByName(const QList<HostProfile>& profiles, const QString& hostName);
+// The same from a hosts file (empty: hosts.yaml), read when called.
+Result<std::shared_ptr<Transport>> connectByName(const QString& hostsFile, const QString& hostName);
 
 struct RolloutOptions
 {

@@ -5,8 +5,10 @@
 #include "core/events/eventlog.h"
 #include "core/jobs/remotejob.h"
 #include "core/log/logging.h"
+#include "core/remotebuild/buildenvironment.h"
 #include "core/remotebuild/buildhistory.h"
 #include "core/remotebuild/buildtree.h"
+#include "core/remotebuild/preflight.h"
 
 namespace kf {
 
@@ -16,6 +18,11 @@ Result<StartedBuild> startRecordedBuild(
     const auto tree = resolveBuildTree(transport, profile);
     if (!tree)
         return Result<StartedBuild>::failure(tree.error(), tree.kind());
+    // The environment the libraries will link against, before anything starts (what a promotion
+    // holds against the host later: core/deploy/buildfingerprint.h).
+    const auto facts = collectServerFacts(transport, 120000, preflightProbe(tree->profile));
+    if (!facts)
+        log::build()->warn("the facts of {} before its build: {}", options.host, facts.error());
     // The memory gate comes with it, seeded with the peaks earlier runs of the profile learned.
     JobSpec spec = buildhistory::seededJobSpec(tree->profile, options.host);
     spec.root = options.jobRoot;
@@ -31,6 +38,8 @@ Result<StartedBuild> startRecordedBuild(
     // The job folder's `started` is the server's clock, as its `ended` will be.
     rec.started = started->started.isValid() ? started->started : QDateTime::currentDateTimeUtc();
     rec.spec = buildSpec(tree->profile);
+    if (facts)
+        rec.spec.insert(QStringLiteral("environment"), BuildEnvironment::of(facts.value()).toJson());
     rec.actor = options.actor.isEmpty() ? timeline::defaultActor() : options.actor;
     StartedBuild out { *started, tree->profile, tree->note, {} };
     if (const auto saved = buildhistory::save(rec); !saved) {

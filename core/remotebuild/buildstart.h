@@ -16,10 +16,11 @@ class Transport;
 // Starting a build, one way for the Build pane, `kernelforge-cli build start`, the recipe runner
 // and fleet rollouts: a kernel_tree profile's sgl-kernel tree is found (resolveBuildTree, either
 // layout), the profile's job starts detached there and its history row is written at once
-// (core/remotebuild/buildhistory.h), started on the server's clock, with the profile and the folder
-// it builds in. Verification (core/verify/provenance.h) and the launch gate judge libraries by
-// these rows, so every build is in them, also one that nobody follows to its end.
-// Blocking: a worker thread.
+// (core/remotebuild/buildhistory.h), started on the server's clock, with the profile, the folder
+// it builds in and the environment it builds in (buildenvironment.h: the facts probe, taken just
+// before the job starts; spec "environment"). Verification (core/verify/provenance.h) and the launch gate judge
+// libraries by these rows, so every build is in them, also one that nobody follows to its end. Blocking: a worker
+// thread.
 namespace kf {
 
 struct BuildStartOptions

@@ -10,6 +10,29 @@
 
 namespace kf::timeline {
 
+QJsonObject launchDetails(const ServerLaunchProfile& p)
+{
+    return { { QStringLiteral("name"), p.name }, { QStringLiteral("python"), p.python },
+        { QStringLiteral("model_path"), p.modelPath }, { QStringLiteral("tp"), p.tp },
+        { QStringLiteral("port"), int(p.port) }, { QStringLiteral("enable_metrics"), p.enableMetrics },
+        { QStringLiteral("extra_args"), QJsonArray::fromStringList(p.extraArgs) }, { QStringLiteral("demo"), p.demo } };
+}
+
+ServerLaunchProfile launchProfileFromDetails(const QJsonObject& d)
+{
+    ServerLaunchProfile p;
+    p.name = d.value(QLatin1String("name")).toString(p.name);
+    p.python = d.value(QLatin1String("python")).toString(p.python);
+    p.modelPath = d.value(QLatin1String("model_path")).toString();
+    p.tp = d.value(QLatin1String("tp")).toInt(1);
+    p.port = quint16(d.value(QLatin1String("port")).toInt(30000));
+    p.enableMetrics = d.value(QLatin1String("enable_metrics")).toBool(true);
+    for (const QJsonValue& v : d.value(QLatin1String("extra_args")).toArray())
+        p.extraArgs << v.toString();
+    p.demo = d.value(QLatin1String("demo")).toBool();
+    return p;
+}
+
 void recordServerLaunched(
     const QString& host, const ServerLaunchProfile& p, const QString& jobId, const QStringList& forcedPast)
 {
@@ -21,12 +44,9 @@ void recordServerLaunched(
                     .arg(p.tp)
                     .arg(p.port)
                     .arg(jobId);
-    e.details = { { QStringLiteral("job"), jobId }, { QStringLiteral("name"), p.name },
-        { QStringLiteral("python"), p.python }, { QStringLiteral("model_path"), p.modelPath },
-        { QStringLiteral("tp"), p.tp }, { QStringLiteral("port"), int(p.port) },
-        { QStringLiteral("enable_metrics"), p.enableMetrics },
-        { QStringLiteral("extra_args"), QJsonArray::fromStringList(p.extraArgs) }, { QStringLiteral("demo"), p.demo },
-        { QStringLiteral("command"), p.command() } };
+    e.details = launchDetails(p);
+    e.details.insert(QStringLiteral("job"), jobId);
+    e.details.insert(QStringLiteral("command"), p.command());
     if (!forcedPast.isEmpty()) {
         e.summary += QStringLiteral(", forced");
         e.details.insert(QStringLiteral("forced_past"), QJsonArray::fromStringList(forcedPast));

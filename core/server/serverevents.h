@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #pragma once
 
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 
@@ -19,6 +20,10 @@ namespace kf::timeline {
 // forcedPast: the refusals a forced launch went past (launchpolicy.h); empty for a plain launch.
 void recordServerLaunched(
     const QString& host, const ServerLaunchProfile& profile, const QString& jobId, const QStringList& forcedPast = {});
+// A launch's profile as its server.launched event holds it (name, python, model_path, tp, port,
+// enable_metrics, extra_args, demo), and back: the one reading of it (recipe export, JIT caches).
+QJsonObject launchDetails(const ServerLaunchProfile& profile);
+ServerLaunchProfile launchProfileFromDetails(const QJsonObject& details);
 void recordServerStopped(const QString& host, const QString& jobId, int exitStatus, bool cancelled);
 // A poll's answer after the previous one (null: the first): server.healthy when /health turned
 // 200, server.unhealthy when it stopped being 200. Anything else records nothing.

@@ -186,6 +186,30 @@ private Q_SLOTS:
         auto again = promote();
         QVERIFY2(again.err.contains("is already on b (same SHA-256): not sent again"), again.err.constData());
         QCOMPARE(libraries(b), made);
+
+        // c, asked to build itself when the build does not fit: it builds the profile (its tree
+        // patched first, as a recipe would) and verifies; its event says "built".
+        const QString patched = test::patchDemo(c, env());
+        QVERIFY2(patched.isEmpty(), qPrintable(patched));
+        auto instead = cli({ "fleet", "rollout", "promote", "--from", "a", "--profile", kProfile, "--host", "c",
+                               "--build-if-refused", "--hosts-file", hosts, "--json" },
+            540000);
+        if (instead.exitCode != 0 || !instead.err.contains("c| building Demo sgl-kernel (CMake + Ninja) on c instead"))
+            QFAIL(test::printWhole(instead, "fleet rollout promote --build-if-refused"));
+        const QJsonObject itself = timeline(c, QStringLiteral("build.promoted")).last().value("details").toObject();
+        QCOMPARE(itself.value("status").toString(), QStringLiteral("built"));
+        QVERIFY(!itself.value("install_job").toString().isEmpty());
+        QCOMPARE(timeline(c, QStringLiteral("build.finished")).size(), 1);
+        QVERIFY(timeline(c, QStringLiteral("verify.result")).last().value("details").toObject().value("ok").toBool());
+        QVERIFY(!libraries(c).isEmpty());
+
+        // a's torch changes after its build: its libraries were made for the old one, so they
+        // are not promoted, and the build's recorded environment says why.
+        QVERIFY(test::installDemoTorch(a, QStringLiteral("2.9.2+cu130")));
+        auto changed = promote();
+        QCOMPARE(changed.exitCode, 1);
+        if (!changed.err.contains("torch 2.9.1+cu130 at the build, 2.9.2+cu130 now; build again before promoting"))
+            QFAIL(test::printWhole(changed, "fleet rollout promote after a's torch changed"));
     }
 
     // --caches: the JIT caches of a's healthy server go with the build; b's key matches and its
@@ -254,7 +278,54 @@ private Q_SLOTS:
         QVERIFY2(coldC.startsWith("healthy on port"), qPrintable(coldC));
         QCOMPARE(jitCache(c).size(), 4);
         QVERIFY(jitCache(c) != compiled);
+        QVERIFY(stopServer(c, port));
         qInfo().noquote() << "start on a (cold):" << cold << "| on b (seeded):" << warm << "| on c (cold):" << coldC;
+
+        // b's recipe carries the promotion: replayed on d it installs the very artifact (this
+        // machine's copy, hash checked), seeds the same caches, builds nothing, and d's server
+        // starts on a's kernels.
+        KF_START_DEMO_HOST(d);
+        QVERIFY(test::installDemoTorch(d, QStringLiteral("2.9.1+cu130")));
+        QVERIFY(test::installDemoDistribution(d, QStringLiteral("triton"), QStringLiteral("3.5.0")));
+        const QString recipe = m_home.filePath(QStringLiteral("from-b.yaml"));
+        auto exported = cli(QStringList { "recipe", "export" } + target(b) + QStringList { "-o", recipe });
+        if (exported.exitCode != 0)
+            QFAIL(test::printWhole(exported, "recipe export"));
+        const QByteArray yaml = test::readFile(recipe);
+        const QString sha = timeline(b, QStringLiteral("build.promoted"))
+                                .last()
+                                .value("details")
+                                .toObject()
+                                .value("sha256")
+                                .toString();
+        QVERIFY2(yaml.contains("promote:") && yaml.contains(QByteArray(QByteArray("sha256: ") + sha.toLatin1()))
+                && yaml.contains("caches:"),
+            yaml.constData());
+        auto replay = [&] {
+            return cli(
+                QStringList { "recipe", "apply", recipe } + target(d) + QStringList { "--hosts-file", hosts, "--json" },
+                540000);
+        };
+        auto applied = replay();
+        QString buildStep;
+        for (const QJsonObject& e : jsonLines(applied.out))
+            if (e.value("event").toString() == "step" && e.value("step").toString() == "build")
+                buildStep = e.value("status").toString() + u' ' + e.value("reason").toString();
+        if (applied.exitCode != 0 || !buildStep.startsWith("ok promoted "))
+            QFAIL(test::printWhole(applied, "recipe apply (a promotion)"));
+        QCOMPARE(libraries(d), libraries(a));
+        QCOMPARE(jitCache(d), compiled);
+        QVERIFY(timeline(d, QStringLiteral("build.finished")).isEmpty());
+        QCOMPARE(timeline(d, QStringLiteral("build.promoted")).last().value("details").toObject().value("status"),
+            QJsonValue(QStringLiteral("ok")));
+        QVERIFY(stopServer(d, port));
+
+        // Without this machine's copy, the replay fetches it from a again (the same hash).
+        QVERIFY(QDir(m_home.filePath(QStringLiteral(".cache/kernelforge/promote"))).removeRecursively());
+        auto again = replay();
+        if (again.exitCode != 0 || !again.out.contains("fetching it from a again"))
+            QFAIL(test::printWhole(again, "recipe apply without the cached artifact"));
+        QVERIFY(stopServer(d, port));
     }
 
     // A wheel the build made (nvcc-built libraries in it) goes as the wheel: pip installs it on b

@@ -170,16 +170,21 @@ bool installDemoTorch(const DemoHost& demo, const QString& version)
                 .toUtf8());
 }
 
+QString patchDemo(const DemoHost& demo, const QStringList& env)
+{
+    const auto patched = runCli(QStringList { QStringLiteral("patch"), QStringLiteral("apply"), QStringLiteral("--set"),
+                                    QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), QStringLiteral("--root"),
+                                    demo.user() + QStringLiteral("@127.0.0.1:sgl-kernel") }
+            + cliSshOptions(demo),
+        120000, env);
+    return patched.exitCode == 0 ? QString() : QString::fromLatin1(printWhole(patched, "patch apply"));
+}
+
 QString patchAndBuildDemo(const DemoHost& demo, const QString& profile, const QStringList& env)
 {
     const QString dest = demo.user() + QStringLiteral("@127.0.0.1");
-    const auto patched = runCli(QStringList { QStringLiteral("patch"), QStringLiteral("apply"), QStringLiteral("--set"),
-                                    QStringLiteral("builtin:sgl-kernel-sm120-cuda13"), QStringLiteral("--root"),
-                                    dest + QStringLiteral(":sgl-kernel") }
-            + cliSshOptions(demo),
-        120000, env);
-    if (patched.exitCode != 0)
-        return QString::fromLatin1(printWhole(patched, "patch apply"));
+    if (const QString failed = patchDemo(demo, env); !failed.isEmpty())
+        return failed;
     const auto started
         = runCli(QStringList { QStringLiteral("build"), QStringLiteral("start"), QStringLiteral("--profile"), profile }
                 + cliSshOptions(demo) + QStringList { dest },

@@ -77,7 +77,10 @@ bool patchDemoNvidiaSmi(const DemoHost& demo, const QByteArray& from, const QByt
 // of that version (what the facts probe imports), or a distribution's metadata only (what
 // importlib.metadata reads), so that demo hosts can differ in them.
 bool installDemoTorch(const DemoHost& demo, const QString& version);
-// The demo project patched for sm120 / CUDA 13 (`patch apply`) and built with the build profile
+// The demo project patched for sm120 / CUDA 13 (`patch apply` through the CLI, run with env).
+// Empty when it was; else its whole output (printWhole).
+QString patchDemo(const DemoHost& demo, const QStringList& env);
+// The demo project patched (patchDemo) and built with the build profile
 // (`build start`, then `build attach` to its end) through the CLI, run with env. Empty when it
 // built; else which step failed, its whole output printed (printWhole).
 QString patchAndBuildDemo(const DemoHost& demo, const QString& profile, const QStringList& env);

@@ -90,8 +90,13 @@ RolloutDialog::RolloutDialog(const QList<HostProfile>& hosts, QWidget* parent)
     m_caches->setObjectName(QStringLiteral("rolloutCaches"));
     m_caches->setToolTip(tr("flashinfer, Triton, DeepGEMM and inductor caches, seeded where their key (GPUs, torch, "
                             "CUDA, Python ABI, library versions, model and arguments) matches"));
+    m_buildInstead = new QCheckBox(tr("build it where it does not fit"), this);
+    m_buildInstead->setObjectName(QStringLiteral("rolloutBuildInstead"));
+    m_buildInstead->setToolTip(tr("A host whose fingerprint differs builds the profile itself (its folder as it "
+                                  "stands) and verifies, instead of being refused"));
     sourceRow->addWidget(m_source, 1);
     sourceRow->addWidget(m_caches);
+    sourceRow->addWidget(m_buildInstead);
     auto* batchRow = new QHBoxLayout;
     m_batch = new QSpinBox(this);
     m_batch->setRange(1, qMax(1, int(hosts.size())));
@@ -154,6 +159,7 @@ RolloutDialog::RolloutDialog(const QList<HostProfile>& hosts, QWidget* parent)
         m_recipe->setEnabled(a == u"recipe");
         m_source->setEnabled(a == u"promote");
         m_caches->setEnabled(a == u"promote");
+        m_buildInstead->setEnabled(a == u"promote" || a == u"recipe");
     };
     connect(m_action, &QComboBox::currentIndexChanged, this, fitFields);
     fitFields();
@@ -306,7 +312,17 @@ void RolloutDialog::start()
             m_summary->setText(recipe.error());
             return;
         }
-        step = std::make_shared<deploy::RecipeStep>(recipe.value(), deploy::RecipeOptions {});
+        deploy::RecipeOptions options;
+        options.buildWhenRefused = m_buildInstead->isChecked();
+        // A promote section's source: one of this rollout's hosts, else hosts.yaml's.
+        options.connectSource = [hosts = m_hosts, connector = m_connector ? m_connector : Connector(connectQuietly)](
+                                    const QString& name) -> Result<std::shared_ptr<Transport>> {
+            for (const HostProfile& h : hosts)
+                if (h.name == name)
+                    return connector(h);
+            return connectByName(QString(), name);
+        };
+        step = std::make_shared<deploy::RecipeStep>(recipe.value(), options);
     } else {
         const auto profiles = loadBuildProfiles();
         const auto bp = profiles ? findBuildProfile(profiles.value(), m_profile->currentText()) : std::nullopt;
@@ -378,7 +394,9 @@ void RolloutDialog::startPromotion()
             { m_hosts.at(source), HostRunState::Skipped,
                 tr("the source: %1 %2 (%3)").arg(artifact->kindName(), artifact->fileName, artifact->verifySummary),
                 0 });
-        run(std::make_shared<deploy::PromoteStep>(artifact.value()), source);
+        deploy::PromoteOptions options;
+        options.buildWhenRefused = m_buildInstead->isChecked();
+        run(std::make_shared<deploy::PromoteStep>(artifact.value(), options), source);
     });
     watcher->setFuture(future);
 }

@@ -79,6 +79,7 @@ private:
     QLineEdit* m_recipe;
     QComboBox* m_source;
     QCheckBox* m_caches;
+    QCheckBox* m_buildInstead;
     QSpinBox* m_batch;
     QCheckBox* m_continue;
     QCheckBox* m_skipUnhealthy;

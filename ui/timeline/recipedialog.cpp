@@ -3,6 +3,7 @@
 #include "ui/timeline/recipedialog.h"
 
 #include "core/deploy/reciperunner.h"
+#include "core/fleet/rollout.h"
 #include "core/hosts/hostconnection.h"
 #include "core/hosts/hostmanager.h"
 #include "core/remotebuild/buildsession.h"
@@ -33,6 +34,7 @@ RecipeDialog::RecipeDialog(
     , m_hosts(new QComboBox(this))
     , m_envFile(new QLineEdit(this))
     , m_envFromProfile(new QCheckBox(this))
+    , m_buildInstead(new QCheckBox(this))
     , m_log(new QPlainTextEdit(this))
     , m_status(new QLabel(this))
     , m_dryRun(new QPushButton(tr("Dry run"), this))
@@ -67,14 +69,21 @@ RecipeDialog::RecipeDialog(
     form->addRow(tr("Environment file"), envRow);
     // Opt-in, by name: a recipe from someone else never takes a value of the user's unasked.
     m_envFromProfile->setObjectName(QStringLiteral("recipeEnvFromProfile"));
-    if (const auto recipe = deploy::readDeployRecipe(recipePath);
-        recipe && recipe->build && !recipe->build->envNames.isEmpty()) {
+    m_buildInstead->setObjectName(QStringLiteral("recipeBuildInstead"));
+    const auto recipe = deploy::readDeployRecipe(recipePath);
+    if (recipe && recipe->build && !recipe->build->envNames.isEmpty()) {
         m_buildName = recipe->build->profile.name;
         m_envFromProfile->setText(tr("Take values for %1 from my build profile \u201c%2\u201d")
                                       .arg(recipe->build->envNames.join(QStringLiteral(", ")), m_buildName));
     }
     m_envFromProfile->setVisible(!m_buildName.isEmpty());
     form->addRow(QString(), m_envFromProfile);
+    // A recipe that carries a promoted build installs it where it fits; asked, it builds elsewhere.
+    if (recipe && recipe->promote)
+        m_buildInstead->setText(tr("Build it on the host if %1's build (%2) does not fit there")
+                                    .arg(recipe->promote->from, recipe->promote->file));
+    m_buildInstead->setVisible(recipe && recipe->promote);
+    form->addRow(QString(), m_buildInstead);
     layout->addLayout(form);
     m_log->setObjectName(QStringLiteral("recipeLog"));
     m_log->setReadOnly(true);
@@ -164,6 +173,8 @@ bool RecipeDialog::run(bool dryRun)
     }
     if (m_envFromProfile->isChecked())
         options.envFromProfile = m_buildName;
+    options.buildWhenRefused = m_buildInstead->isChecked();
+    options.connectSource = [](const QString& name) { return fleet::connectByName(QString(), name); };
     HostConnection* host = target();
     if (!host || host->state() != ConnectionState::Ready || !host->transport())
         return refuse(tr("Connect to the host first."));

@@ -61,6 +61,7 @@ private:
     QComboBox* m_hosts;
     QLineEdit* m_envFile;
     QCheckBox* m_envFromProfile;
+    QCheckBox* m_buildInstead;
     QString m_buildName; // the recipe's build profile name, read when the dialog opens
     QPlainTextEdit* m_log;
     QLabel* m_status;

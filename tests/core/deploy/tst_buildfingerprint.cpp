@@ -42,7 +42,8 @@ class TestBuildFingerprint : public QObject
 private Q_SLOTS:
     void anIdenticalHostFits()
     {
-        const BuildFingerprint built = fingerprintOf(host(), targets({ u"sm_120a" }), QStringLiteral("ab12"));
+        const BuildFingerprint built
+            = fingerprintOf(BuildEnvironment::of(host()), targets({ u"sm_120a" }), QStringLiteral("ab12"));
         QCOMPARE(promotionRefusals(built, host(), QStringLiteral("gpu-b")), QStringList());
         QCOMPARE(BuildFingerprint::fromJson(built.toJson()), built);
     }
@@ -83,7 +84,7 @@ private Q_SLOTS:
         QFETCH(QString, field);
         QFETCH(QString, value);
         QFETCH(QString, expected);
-        const BuildFingerprint built = fingerprintOf(host(), targets({ u"sm_120a" }));
+        const BuildFingerprint built = fingerprintOf(BuildEnvironment::of(host()), targets({ u"sm_120a" }));
         ServerFacts target = host(field == u"cc" ? value : QStringLiteral("12.0"));
         if (field == u"torch")
             target.torch = value;
@@ -107,7 +108,7 @@ private Q_SLOTS:
     void newerIsFine()
     {
         const BuildFingerprint built
-            = fingerprintOf(host(QStringLiteral("9.0")), targets({ u"sm_90a", u"compute_90" }));
+            = fingerprintOf(BuildEnvironment::of(host(QStringLiteral("9.0"))), targets({ u"sm_90a", u"compute_90" }));
         ServerFacts target = host(QStringLiteral("10.0"));
         target.glibc = QStringLiteral("2.41");
         target.driverVersion = QStringLiteral("590.10");
@@ -120,12 +121,32 @@ private Q_SLOTS:
     {
         ServerFacts source = host();
         source.nvcc.clear();
-        const BuildFingerprint built = fingerprintOf(source, {});
+        const BuildFingerprint built = fingerprintOf(BuildEnvironment::of(source), {});
         ServerFacts target = host(QStringLiteral("8.0"));
         target.driverVersion = QStringLiteral("470.1");
         QCOMPARE(promotionRefusals(built, target, QStringLiteral("gpu-b")), QStringList());
         target.torch = QStringLiteral("2.8.0");
         QCOMPARE(promotionRefusals(built, target, QStringLiteral("gpu-b")).size(), 1);
+    }
+
+    // The source itself since its build: what changed is named; what the build did not record
+    // (an older row) is not held against today.
+    void theEnvironmentSinceTheBuild()
+    {
+        const BuildEnvironment atBuild = BuildEnvironment::of(host());
+        QCOMPARE(BuildEnvironment::fromJson(atBuild.toJson()), atBuild);
+        QCOMPARE(environmentChanges(atBuild, atBuild), QStringList());
+        ServerFacts later = host();
+        later.torch = QStringLiteral("2.9.2+cu130");
+        later.torchCxx11Abi.reset();
+        QCOMPARE(environmentChanges(atBuild, BuildEnvironment::of(later)),
+            QStringList({ QStringLiteral("torch 2.9.1+cu130 at the build, 2.9.2+cu130 now"),
+                QStringLiteral("torch's C++ ABI 1 at the build, unknown now") }));
+        BuildEnvironment older;
+        older.torch = atBuild.torch;
+        QCOMPARE(environmentChanges(older, BuildEnvironment::of(later)).size(), 1);
+        QVERIFY(BuildEnvironment().isEmpty());
+        QVERIFY(!older.isEmpty());
     }
 
     void minimumDrivers()

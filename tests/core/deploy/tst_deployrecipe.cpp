@@ -79,6 +79,7 @@ private Q_SLOTS:
         QCOMPARE(*back->verify, *r.verify);
         QCOMPARE(back->server->command(), r.server->command());
         QCOMPARE(back->server->port, quint16(30001));
+        QVERIFY(!back->promote);
         // The same text again: nothing is lost or added.
         QCOMPARE(serializeDeployRecipe(back.value()), yaml);
         // A build without the memory gate stays without it when replayed.
@@ -88,6 +89,26 @@ private Q_SLOTS:
         const QByteArray off = serializeDeployRecipe(ungated);
         QVERIFY(off.contains("memory_gate: false"));
         QVERIFY(!parseDeployRecipe(off, QStringLiteral("r.yaml"))->build->profile.memoryGate);
+    }
+
+    // A promoted build: the artifact by name and hash, its JIT caches, beside the profile.
+    void promoteRoundTrip()
+    {
+        DeployRecipe r = full();
+        PromoteSection p;
+        p.from = QStringLiteral("lab-a");
+        p.kind = QStringLiteral("files");
+        p.file = QStringLiteral("build-20261205-files.tar");
+        p.sha256 = QByteArray(64, 'a');
+        p.size = 5000000000LL; // a size over 2^31 stays
+        p.cachesFile = QStringLiteral("jit-caches.tar");
+        p.cachesSha256 = QByteArray(64, 'b');
+        r.promote = p;
+        const QByteArray yaml = serializeDeployRecipe(r);
+        const auto back = parseDeployRecipe(yaml, QStringLiteral("r.yaml"));
+        QVERIFY2(back, qPrintable(back.error()));
+        QCOMPARE(*back->promote, p);
+        QCOMPARE(serializeDeployRecipe(back.value()), yaml);
     }
 
     void sectionsAreOptional()
@@ -132,6 +153,24 @@ private Q_SLOTS:
             << QByteArray("kernelforge_recipe: 1\nbuild: [make]\n") << QStringLiteral("build: must be a mapping");
         QTest::newRow("broken yaml") << QByteArray("kernelforge_recipe: 1\nfacts: [\n")
                                      << QStringLiteral("invalid YAML");
+        const QByteArray build("kernelforge_recipe: 1\nbuild:\n  name: x\n  command: make\n");
+        const QByteArray sha(64, 'c');
+        QTest::newRow("promote without build")
+            << QByteArray("kernelforge_recipe: 1\npromote: {from: a, kind: files, file: x.tar, sha256: " + sha + "}\n")
+            << QStringLiteral("promote: needs the build section");
+        QTest::newRow("promote file with a path")
+            << QByteArray(build + "promote: {from: a, kind: files, file: ../../.bashrc, sha256: " + sha + "}\n")
+            << QStringLiteral("promote.file: must be a plain file name");
+        QTest::newRow("promote short hash")
+            << QByteArray(build + "promote: {from: a, kind: wheel, file: x.whl, sha256: abc}\n")
+            << QStringLiteral("promote.sha256: must be 64 lowercase hex digits");
+        QTest::newRow("promote unknown kind")
+            << QByteArray(build + "promote: {from: a, kind: rpm, file: x.rpm, sha256: " + sha + "}\n")
+            << QStringLiteral("promote.kind: files or wheel");
+        QTest::newRow("promote caches path")
+            << QByteArray(build + "promote: {from: a, kind: files, file: x.tar, sha256: " + sha
+                   + ", caches: {file: /etc/passwd, sha256: " + sha + "}}\n")
+            << QStringLiteral("promote.caches.file: must be a plain file name");
         QTest::newRow("bad verify") << QByteArray("kernelforge_recipe: 1\nverify:\n  fa3: maybe\n")
                                     << QStringLiteral("verify.fa3: present or absent");
         // The build is checked as build-profiles.yaml checks a profile (checkBuildProfile).

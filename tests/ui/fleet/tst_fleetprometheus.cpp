@@ -20,6 +20,7 @@
 #include "ui/fleet/hostdetaildialog.h"
 #include "ui/fleet/rolloutdialog.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
@@ -294,6 +295,26 @@ void TestFleetPrometheus::rolloutDialogPromote()
     QVERIFY(dialog.logOf(2).contains(QStringLiteral("differs: torch")));
     dialog.table()->setCurrentCell(2, 0);
     QVERIFY(dialog.grab().save(test::screenshotPath(QStringLiteral("fleet-rollout-promote"))));
+
+    // Asked (the checkbox, clicked): lab-c, which the build does not fit, builds the profile
+    // itself (its tree patched first) and verifies; lab-b keeps what it got.
+    auto* instead = dialog.findChild<QCheckBox*>(QStringLiteral("rolloutBuildInstead"));
+    QVERIFY(instead && instead->isEnabled() && !instead->isChecked());
+    action->setCurrentIndex(action->findData(QStringLiteral("patch-plan")));
+    QVERIFY(!instead->isEnabled());
+    action->setCurrentIndex(at);
+    QTest::mouseClick(instead, Qt::LeftButton, {}, QPoint(8, instead->height() / 2));
+    QVERIFY(instead->isChecked());
+    const QString patched = test::patchDemo(c, env);
+    QVERIFY2(patched.isEmpty(), qPrintable(patched));
+    dialog.findChild<QPushButton*>(QStringLiteral("rolloutStart"))->click();
+    QVERIFY(done.wait(540000));
+    QVERIFY2(dialog.runs().at(1).state == HostRunState::Succeeded, qPrintable(dialog.runs().at(1).summary));
+    QVERIFY2(dialog.runs().at(2).state == HostRunState::Succeeded, qPrintable(dialog.runs().at(2).summary));
+    QVERIFY2(dialog.runs().at(2).summary.startsWith(QStringLiteral("built on lab-c instead")),
+        qPrintable(dialog.runs().at(2).summary));
+    QVERIFY2(dialog.logOf(2).contains(QStringLiteral("building Demo sgl-kernel (CMake + Ninja) on lab-c instead")),
+        qPrintable(dialog.logOf(2)));
 }
 
 void TestFleetPrometheus::liveSshStreamAndAProfileFromPrometheus()
