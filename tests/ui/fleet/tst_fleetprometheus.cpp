@@ -315,6 +315,8 @@ void TestFleetPrometheus::rolloutDialogPromote()
         qPrintable(dialog.runs().at(2).summary));
     QVERIFY2(dialog.logOf(2).contains(QStringLiteral("building Demo sgl-kernel (CMake + Ninja) on lab-c instead")),
         qPrintable(dialog.logOf(2)));
+    dialog.table()->setCurrentCell(2, 0);
+    QVERIFY(dialog.grab().save(test::screenshotPath(QStringLiteral("fleet-rollout-build-instead"))));
 }
 
 void TestFleetPrometheus::liveSshStreamAndAProfileFromPrometheus()

@@ -24,6 +24,7 @@
 #include "ui/timeline/timelineview.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -327,6 +328,37 @@ private Q_SLOTS:
                 real << e.details.value(QStringLiteral("step")).toString() + QLatin1Char(':')
                         + e.details.value(QStringLiteral("status")).toString();
         QCOMPARE(real, QStringList({ "facts:ok", "plan:ok", "apply:ok", "build:ok", "verify:ok", "launch:ok" }));
+
+        // A recipe that carries a promoted build: the dialog offers to build where it does not
+        // fit, and the dry run says what the build step would do either way.
+        const QString promoted = m_dir.filePath(QStringLiteral("promoted.yaml"));
+        QVERIFY(kf::test::writeFile(promoted,
+            "kernelforge_recipe: 1\nbuild:\n  name: Demo sgl-kernel (CMake + Ninja)\n  working_dir: ~/sgl-kernel\n"
+            "  command: cmake --build build\npromote: {from: lab-a, kind: files, file: build-files.tar, sha256: "
+                + QByteArray(64, 'e') + "}\n"));
+        kf::RecipeDialog* carrying = pane->openRecipe(promoted);
+        QVERIFY(carrying);
+        carrying->setTarget(other);
+        auto* instead = carrying->findChild<QCheckBox*>(QStringLiteral("recipeBuildInstead"));
+        QVERIFY(instead && instead->isVisibleTo(carrying));
+        QVERIFY2(
+            instead->text().contains(QStringLiteral("lab-a's build (build-files.tar)")), qPrintable(instead->text()));
+        QSignalSpy dry(carrying, &kf::RecipeDialog::replayFinished);
+        QVERIFY(carrying->run(/*dryRun=*/true));
+        QTRY_COMPARE_WITH_TIMEOUT(dry.size(), 1, 120000);
+        QVERIFY2(
+            carrying->logText().contains(QStringLiteral("would promote: build-files.tar (files, SHA-256 eeeeeeeeeeee) "
+                                                        "from lab-a, where the build fits this host (else the step "
+                                                        "fails)")),
+            qPrintable(carrying->logText()));
+        instead->click();
+        QVERIFY(carrying->run(/*dryRun=*/true));
+        QTRY_COMPARE_WITH_TIMEOUT(dry.size(), 2, 120000);
+        QVERIFY2(carrying->logText().contains(QStringLiteral("else it builds:"))
+                && carrying->logText().contains(QStringLiteral("would build: Demo sgl-kernel (CMake + Ninja)")),
+            qPrintable(carrying->logText()));
+        QVERIFY(carrying->grab().save(kf::test::screenshotPath(QStringLiteral("timeline-recipe-promote"))));
+        carrying->close();
     }
 };
 
