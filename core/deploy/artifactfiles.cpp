@@ -4,6 +4,7 @@
 
 #include "core/ssh/bulkupload.h"
 #include "core/ssh/sshtransport.h"
+#include "core/store/paths.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -20,6 +21,11 @@ QString commandFailure(const ExecResult& r)
         return r.error;
     const QString err = QString::fromUtf8(r.stdErr.left(600)).trimmed();
     return err.isEmpty() ? QStringLiteral("exit status %1").arg(r.exitCode) : err;
+}
+
+QString localPromoteDir(const QString& given)
+{
+    return given.isEmpty() ? paths::cacheDir() + QStringLiteral("/promote") : given;
 }
 
 Result<QByteArray> remoteSha256(Transport& t, const QString& path)

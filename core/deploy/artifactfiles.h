@@ -19,6 +19,8 @@ namespace kf::deploy {
 
 // Where a target keeps what was sent to it, under its home.
 inline const QString kRemotePromoteDir = QStringLiteral(".cache/kernelforge/promote");
+// Where this machine keeps what it fetched: `given`, or paths::cacheDir() + "/promote".
+QString localPromoteDir(const QString& given = {});
 
 // The hex SHA-256 of a file on the host (`sha256sum`).
 Result<QByteArray> remoteSha256(Transport& transport, const QString& path);
@@ -42,8 +44,22 @@ struct FetchedArtifact
 Result<FetchedArtifact> fetchHashedArtifact(
     Transport& source, const QString& remote, const QString& cacheDir, const QString& name);
 // What an artifact is (its JSON), beside its local copy as "<copy>.json", for people and tools
-// that look into the cache.
+// that look into the cache (and for findCachedArtifact).
 void writeArtifactManifest(const QString& localPath, const QJsonObject& manifest);
+// fetchHashedArtifact() of `remote` as artifact.fileName, its copy, hash and size set on the
+// artifact (a PromotionArtifact, a JitCacheArtifact) and its manifest (toJson()) written.
+template <typename Artifact>
+Result<void> fetchArtifactInto(Artifact& artifact, Transport& source, const QString& remote, const QString& cacheDir)
+{
+    const auto fetched = fetchHashedArtifact(source, remote, cacheDir, artifact.fileName);
+    if (!fetched)
+        return fetched.withoutValue();
+    artifact.localPath = fetched->localPath;
+    artifact.sha256 = fetched->sha256;
+    artifact.size = fetched->size;
+    writeArtifactManifest(artifact.localPath, artifact.toJson());
+    return {};
+}
 
 // This machine's copy of an artifact fetched before, by its name and hash (what a recipe names:
 // the name must be a plain file name, the hash 64 hex digits), hashed again, with its manifest.

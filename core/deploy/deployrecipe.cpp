@@ -249,8 +249,10 @@ Result<DeployRecipe> parseDeployRecipe(const QByteArray& yaml, const QString& so
             s.file = p->text("file");
             s.sha256 = p->text("sha256").toLatin1();
             s.size = qMax(0LL, p->text("size").toLongLong()); // for people: the hash decides
-            if (s.from.isEmpty())
-                p->fail("from", QStringLiteral("needs the source host's name"));
+            // A name looked up in hosts.yaml, never an address; shown in logs and the window.
+            static const QRegularExpression hostName(QStringLiteral("^[^\\x00-\\x1f\\x7f]{1,200}$"));
+            if (!hostName.match(s.from).hasMatch())
+                p->fail("from", QStringLiteral("needs the source host's name (printable, at most 200 characters)"));
             if (s.kind != QLatin1String("files") && s.kind != QLatin1String("wheel"))
                 p->fail("kind", QStringLiteral("files or wheel, not '%1'").arg(s.kind.left(40)));
             if (!plainName.match(s.file).hasMatch())

@@ -255,13 +255,8 @@ Result<JitCacheArtifact> captureJitCaches(Transport& source, const QString& sour
     if (!packed.ok())
         return R::failure(
             QStringLiteral("cannot pack the JIT caches on %1: %2").arg(a.sourceName, commandFailure(packed)));
-    const auto fetched = fetchHashedArtifact(source, remote, cacheDir, a.fileName);
-    if (!fetched)
-        return fetched.withoutValue();
-    a.localPath = fetched->localPath;
-    a.sha256 = fetched->sha256;
-    a.size = fetched->size;
-    writeArtifactManifest(a.localPath, a.toJson());
+    if (const auto fetched = fetchArtifactInto(a, source, remote, cacheDir); !fetched)
+        return R::failure(fetched.error());
     say(QStringLiteral("JIT caches %1 (%2 bytes, SHA-256 %3) from %4; its start took %5 s")
             .arg(a.fileName)
             .arg(a.size)

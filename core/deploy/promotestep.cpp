@@ -10,7 +10,6 @@
 #include "core/remotebuild/buildhistory.h"
 #include "core/remotebuild/preflight.h"
 #include "core/ssh/sshtransport.h"
-#include "core/store/paths.h"
 #include "core/verify/provenance.h"
 #include "core/verify/verifyrun.h"
 
@@ -199,15 +198,10 @@ Result<PromotionArtifact> preparePromotion(Transport& source, const PromotionSou
         if (!packed.ok())
             return R::failure(QStringLiteral("cannot pack the libraries on %1: %2").arg(host, commandFailure(packed)));
     }
-    const QString cache = o.cacheDir.isEmpty() ? paths::cacheDir() + QStringLiteral("/promote") : o.cacheDir;
+    const QString cache = localPromoteDir(o.cacheDir);
     say(QStringLiteral("fetching %1 from %2").arg(a.fileName, host));
-    const auto fetched = fetchHashedArtifact(source, remote, cache, a.fileName);
-    if (!fetched)
-        return fetched.withoutValue();
-    a.localPath = fetched->localPath;
-    a.sha256 = fetched->sha256;
-    a.size = fetched->size;
-    writeArtifactManifest(a.localPath, a.toJson());
+    if (const auto fetched = fetchArtifactInto(a, source, remote, cache); !fetched)
+        return R::failure(fetched.error());
     if (o.withCaches) {
         auto caches = captureJitCaches(source, host, cache, o.log, o.stop);
         if (!caches)

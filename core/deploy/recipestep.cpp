@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 KernelForge authors
 #include "core/deploy/recipestep.h"
 
+#include "core/deploy/artifactfiles.h"
 #include "core/deploy/buildtoend.h"
 #include "core/deploy/promotestep.h"
 #include "core/events/verification.h"
@@ -15,7 +16,6 @@
 #include "core/server/launchpolicy.h"
 #include "core/server/serverclient.h"
 #include "core/server/serverevents.h"
-#include "core/store/paths.h"
 #include "core/timeline/eventstore.h"
 #include "core/util/secretregistry.h"
 #include "core/verify/verifyrun.h"
@@ -320,8 +320,7 @@ private:
     PhaseEnd promote()
     {
         const PromoteSection& p = *m_recipe.promote;
-        const QString cache = m_options.promoteCacheDir.isEmpty() ? paths::cacheDir() + QStringLiteral("/promote")
-                                                                  : m_options.promoteCacheDir;
+        const QString cache = localPromoteDir(m_options.promoteCacheDir);
         auto artifact = cachedPromotion(cache, p.file, p.sha256, m_buildProfile, p.cachesFile, p.cachesSha256);
         if (!artifact) {
             if (!m_options.connectSource)

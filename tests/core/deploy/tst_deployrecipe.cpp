@@ -164,6 +164,9 @@ private Q_SLOTS:
         QTest::newRow("promote short hash")
             << QByteArray(build + "promote: {from: a, kind: wheel, file: x.whl, sha256: abc}\n")
             << QStringLiteral("promote.sha256: must be 64 lowercase hex digits");
+        QTest::newRow("promote source with an escape")
+            << QByteArray(build + "promote: {from: \"a\\e]0;x\\a\", kind: files, file: x.tar, sha256: " + sha + "}\n")
+            << QStringLiteral("promote.from: needs the source host's name");
         QTest::newRow("promote unknown kind")
             << QByteArray(build + "promote: {from: a, kind: rpm, file: x.rpm, sha256: " + sha + "}\n")
             << QStringLiteral("promote.kind: files or wheel");
