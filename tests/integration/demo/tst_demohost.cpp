@@ -132,13 +132,19 @@ private Q_SLOTS:
         };
         qint64 sshd = 0;
         QTRY_VERIFY_WITH_TIMEOUT((sshd = childSshd()) != 0, 60000);
-        // "sshd: /usr/sbin/sshd -D -e -f <root>/etc/sshd_config [listener] ..." (sshd retitles itself)
-        QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(sshd));
-        QVERIFY(cmdline.open(QIODevice::ReadOnly));
-        const QString title = QString::fromLocal8Bit(cmdline.readAll().replace('\0', ' '));
-        const auto m
-            = QRegularExpression(QStringLiteral("(/\\S*/kernelforge-demo-[^/\\s]+)/etc/sshd_config")).match(title);
-        QVERIFY2(m.hasMatch(), qPrintable(title));
+        // "sshd: /usr/sbin/sshd -D -e -f <root>/etc/sshd_config [listener] ..." (sshd retitles itself,
+        // rewriting its argv in place: a read at that moment may find it empty, so read until it says)
+        const QRegularExpression rootOf(QStringLiteral("(/\\S*/kernelforge-demo-[^/\\s]+)/etc/sshd_config"));
+        QString title;
+        QRegularExpressionMatch m;
+        const auto titled = [&] {
+            QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(sshd));
+            title = cmdline.open(QIODevice::ReadOnly) ? QString::fromLocal8Bit(cmdline.readAll().replace('\0', ' '))
+                                                      : QString();
+            m = rootOf.match(title);
+            return m.hasMatch();
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(titled(), qPrintable(title), 10000);
         const QString leftRoot = m.captured(1);
         ::kill(pid_t(app.processId()), SIGKILL);
         QVERIFY(app.waitForFinished(10000));
